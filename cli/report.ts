@@ -1,0 +1,24 @@
+import type { Diagnostic } from "../generator/diagnostics.js";
+
+const useColor = process.stderr.isTTY && !process.env.NO_COLOR;
+const paint = (code: number, text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+/** One diagnostic as the CLI prints it: `warning MG101 #/paths/…: message` and a hint line. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const label = d.severity === "error" ? paint(31, "error") : d.severity === "warning" ? paint(33, "warning") : paint(36, "info");
+  const where = d.pointer ? ` ${paint(2, d.pointer)}` : "";
+  const help = d.help ? `\n    ${paint(2, "hint:")} ${d.help}` : "";
+  return `${label} ${d.code}${where}: ${d.message}${help}`;
+}
+
+/** Prints diagnostics to stderr; infos only when verbose. Returns counts by severity. */
+export function printDiagnostics(diagnostics: Diagnostic[], verbose: boolean): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of diagnostics) {
+    if (d.severity === "error") errors++;
+    if (d.severity === "warning") warnings++;
+    if (d.severity !== "info" || verbose) process.stderr.write(formatDiagnostic(d) + "\n");
+  }
+  return { errors, warnings };
+}

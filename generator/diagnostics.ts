@@ -1,0 +1,84 @@
+/**
+ * Diagnostics: every problem the generator finds in a spec, with a stable code, the JSON pointer
+ * into the spec where it was found, and a hint on what to do. Only `error` stops generation.
+ */
+
+/** How bad a finding is. `error` prevents generation; the others are reported and generation goes on. */
+export type Severity = "error" | "warning" | "info";
+
+/** One finding about the input spec or the generation. */
+export interface Diagnostic {
+  /** Stable code, e.g. `MG101`; documented in the README. */
+  code: string;
+  severity: Severity;
+  message: string;
+  /** JSON pointer into the spec as a URI fragment, e.g. `#/paths/~1pets/get`. */
+  pointer?: string;
+  /** What the user can do about it. */
+  help?: string;
+}
+
+/** The catalogue of diagnostic codes, so a code always means the same thing. */
+export const Codes = {
+  fileNotFound: "MG001",
+  parseFailed: "MG002",
+  notOpenApi: "MG003",
+  unsupportedVersion: "MG004",
+  refUnresolved: "MG005",
+  remoteRefBlocked: "MG006",
+  specInvalid: "MG101",
+  noOperations: "MG102",
+  pathParamUndeclared: "MG103",
+  paramIgnored: "MG104",
+  mcpHeaderInvalid: "MG105",
+  nameChanged: "MG106",
+  nameCollision: "MG107",
+  patternInvalid: "MG108",
+  mediaTypeUnsupported: "MG109",
+  paramInvalid: "MG110",
+  outputDirNotEmpty: "MG201",
+} as const;
+
+/** Thrown when generation cannot go on; carries every diagnostic gathered so far. */
+export class GenerationError extends Error {
+  constructor(
+    message: string,
+    readonly diagnostics: Diagnostic[],
+  ) {
+    super(message);
+    this.name = "GenerationError";
+  }
+}
+
+/** Collects diagnostics during one run, in the order they were found. */
+export class DiagnosticBag {
+  readonly items: Diagnostic[] = [];
+
+  add(diagnostic: Diagnostic): void {
+    this.items.push(diagnostic);
+  }
+
+  error(code: string, message: string, pointer?: string, help?: string): void {
+    this.add({ code, severity: "error", message, pointer, help });
+  }
+
+  warn(code: string, message: string, pointer?: string, help?: string): void {
+    this.add({ code, severity: "warning", message, pointer, help });
+  }
+
+  info(code: string, message: string, pointer?: string, help?: string): void {
+    this.add({ code, severity: "info", message, pointer, help });
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((d) => d.severity === "error");
+  }
+
+  /** Throws a GenerationError when an error was recorded. */
+  throwIfErrors(stage: string): void {
+    if (this.hasErrors) {
+      const count = this.items.filter((d) => d.severity === "error").length;
+      throw new GenerationError(`${stage} failed with ${count} error(s)`, this.items);
+    }
+  }
+}

@@ -1,0 +1,232 @@
+import type { HttpMethod } from "../../runtime/src/types.js";
+import { Codes, DiagnosticBag } from "../diagnostics.js";
+import { childPointer, pointer, resolvePointer } from "../pointer.js";
+import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
+import { buildParameter } from "./parameters.js";
+import { SchemaNormalizer } from "./schema-normalizer.js";
+import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR } from "./types.js";
+
+type Obj = Record<string, unknown>;
+
+/** Methods in the order OpenAPI lists them; this order is the tool order within a path. */
+const METHODS: HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+function isObj(value: unknown): value is Obj {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** Follows `$ref` chains of non-schema objects (parameters, bodies, responses, path items). */
+function deref(document: unknown, value: unknown, at: string): { value: Obj; pointer: string } | undefined {
+  let current = value;
+  let where = at;
+  for (let hops = 0; hops < 32 && isObj(current) && typeof current.$ref === "string"; hops++) {
+    where = current.$ref;
+    current = resolvePointer(document, current.$ref);
+  }
+  return isObj(current) ? { value: current, pointer: where === at ? at : where } : undefined;
+}
+
+/** Builds the IR from a loaded spec (stage 2 of the pipeline). */
+export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
+  const doc = spec.document;
+  const normalizer = new SchemaNormalizer(doc, spec.version, bag);
+  const info = isObj(doc.info) ? doc.info : {};
+  const operations: OperationIR[] = [];
+  const paths = isObj(doc.paths) ? doc.paths : {};
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const itemAt = pointer("paths", path);
+    const item = deref(doc, rawItem, itemAt);
+    if (!item) continue;
+    for (const method of METHODS) {
+      const rawOp = item.value[method];
+      if (!isObj(rawOp)) continue;
+      const opAt = childPointer(itemAt, method);
+      operations.push(buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt));
+    }
+  }
+  if (operations.length === 0) {
+    bag.warn(Codes.noOperations, "The spec has no operations, so the server will have no tools.", "#/paths", "Add at least one operation under `paths`.");
+  }
+  return {
+    specVersion: spec.version,
+    title: text(info.title) ?? "API",
+    apiVersion: text(info.version) ?? "0.0.0",
+    description: text(info.description),
+    license: isObj(info.license) ? text(info.license.name) : undefined,
+    servers: buildServers(spec.version, doc),
+    operations,
+    schemas: normalizer.defs,
+  };
+}
+
+function buildOperation(
+  version: SpecVersion,
+  doc: Obj,
+  normalizer: SchemaNormalizer,
+  bag: DiagnosticBag,
+  path: string,
+  method: HttpMethod,
+  op: Obj,
+  opAt: string,
+  item: Obj,
+  itemAt: string,
+): OperationIR {
+  // Operation-level parameters override path-level ones with the same name and location.
+  const merged = new Map<string, { raw: Obj; at: string }>();
+  const collect = (list: unknown, listAt: string): void => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, index) => {
+      const at = childPointer(listAt, index);
+      const resolved = deref(doc, entry, at);
+      if (!resolved) return;
+      merged.set(`${String(resolved.value.in)}:${String(resolved.value.name)}`, { raw: resolved.value, at });
+    });
+  };
+  collect(item.parameters, childPointer(itemAt, "parameters"));
+  collect(op.parameters, childPointer(opAt, "parameters"));
+
+  const parameters: ParameterIR[] = [];
+  let requestBody: RequestBodyIR | undefined;
+  const formFields: Array<{ raw: Obj; at: string }> = [];
+  for (const { raw, at } of merged.values()) {
+    if (version === "2.0" && raw.in === "body") {
+      requestBody = {
+        pointer: at,
+        required: raw.required === true,
+        description: text(raw.description),
+        contents: mediaTypes(doc, op, "consumes").map((mediaType) => ({
+          pointer: childPointer(at, "schema"),
+          mediaType,
+          schema: raw.schema === undefined ? undefined : normalizer.normalize(raw.schema, childPointer(at, "schema")),
+        })),
+      };
+    } else if (version === "2.0" && raw.in === "formData") {
+      formFields.push({ raw, at });
+    } else {
+      const parameter = buildParameter(raw, at, version, normalizer, bag);
+      if (parameter) parameters.push(parameter);
+    }
+  }
+  if (formFields.length > 0) requestBody = swagger2FormBody(doc, op, opAt, formFields, normalizer);
+  if (version !== "2.0" && op.requestBody !== undefined) {
+    const at = childPointer(opAt, "requestBody");
+    const body = deref(doc, op.requestBody, at);
+    if (body) {
+      requestBody = {
+        pointer: at,
+        required: body.value.required === true,
+        description: text(body.value.description),
+        contents: contents(body.value.content, childPointer(body.pointer, "content"), normalizer),
+      };
+    }
+  }
+  addUndeclaredPathParameters(path, opAt, parameters, bag);
+  return {
+    pointer: opAt,
+    method,
+    path,
+    operationId: text(op.operationId),
+    tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [],
+    summary: text(op.summary),
+    description: text(op.description),
+    deprecated: op.deprecated === true,
+    parameters,
+    requestBody,
+    responses: buildResponses(version, doc, op, opAt, normalizer),
+  };
+}
+
+/** A `{name}` in the path template without a parameter gets a required string parameter and a warning. */
+function addUndeclaredPathParameters(path: string, opAt: string, parameters: ParameterIR[], bag: DiagnosticBag): void {
+  for (const match of path.matchAll(/\{([^}]+)\}/g)) {
+    const name = match[1]!;
+    if (parameters.some((p) => p.in === "path" && p.name === name)) continue;
+    bag.warn(Codes.pathParamUndeclared, `Path template variable {${name}} has no parameter; a required string argument is added.`, opAt, `Declare \`- name: ${name}\n  in: path\n  required: true\` on the path or operation.`);
+    parameters.push({ pointer: opAt, name, in: "path", required: true, deprecated: false, style: "simple", explode: false, allowReserved: false, schema: { type: "string" } });
+  }
+}
+
+/** Swagger 2.0 `consumes`/`produces`, operation level first, then global, then JSON. */
+function mediaTypes(doc: Obj, op: Obj, key: "consumes" | "produces"): string[] {
+  const list = Array.isArray(op[key]) ? op[key] : Array.isArray(doc[key]) ? doc[key] : ["application/json"];
+  const types = (list as unknown[]).filter((t): t is string => typeof t === "string");
+  return types.length > 0 ? types : ["application/json"];
+}
+
+/** Swagger 2.0 `formData` parameters become one object body, form-encoded or multipart. */
+function swagger2FormBody(doc: Obj, op: Obj, opAt: string, fields: Array<{ raw: Obj; at: string }>, normalizer: SchemaNormalizer): RequestBodyIR {
+  const properties: Obj = {};
+  const required: string[] = [];
+  for (const { raw, at } of fields) {
+    const { name, in: _in, required: isRequired, description, collectionFormat: _cf, allowEmptyValue: _ae, ...schema } = raw;
+    if (typeof name !== "string") continue;
+    properties[name] = normalizer.normalize({ ...schema, ...(typeof description === "string" ? { description } : {}) }, at);
+    if (isRequired === true) required.push(name);
+  }
+  const consumes = mediaTypes(doc, op, "consumes");
+  const hasFile = fields.some(({ raw }) => raw.type === "file");
+  const mediaType = hasFile || consumes.includes("multipart/form-data") ? "multipart/form-data" : "application/x-www-form-urlencoded";
+  return {
+    pointer: opAt,
+    required: required.length > 0,
+    contents: [{ pointer: opAt, mediaType, schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) } }],
+  };
+}
+
+/** OpenAPI 3 `content` map → media entries. */
+function contents(content: unknown, at: string, normalizer: SchemaNormalizer): MediaIR[] {
+  if (!isObj(content)) return [];
+  return Object.entries(content).map(([mediaType, media]) => {
+    const mediaAt = childPointer(at, mediaType);
+    const schema = isObj(media) && media.schema !== undefined ? normalizer.normalize(media.schema, childPointer(mediaAt, "schema")) : undefined;
+    return { pointer: mediaAt, mediaType, schema };
+  });
+}
+
+function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, normalizer: SchemaNormalizer): ResponseIR[] {
+  const responses = isObj(op.responses) ? op.responses : {};
+  const result: ResponseIR[] = [];
+  for (const [status, raw] of Object.entries(responses)) {
+    const at = childPointer(opAt, "responses", status);
+    const response = deref(doc, raw, at);
+    if (!response) continue;
+    const value = response.value;
+    const media: MediaIR[] =
+      version === "2.0"
+        ? value.schema === undefined
+          ? []
+          : mediaTypes(doc, op, "produces").map((mediaType) => ({
+              pointer: childPointer(response.pointer, "schema"),
+              mediaType,
+              schema: normalizer.normalize(value.schema, childPointer(response.pointer, "schema")),
+            }))
+        : contents(value.content, childPointer(response.pointer, "content"), normalizer);
+    result.push({ pointer: at, status: status.toUpperCase(), description: text(value.description), contents: media });
+  }
+  return result;
+}
+
+/** Server URLs with variables replaced by their defaults; Swagger 2.0 from schemes/host/basePath. */
+function buildServers(version: SpecVersion, doc: Obj): ServerIR[] {
+  if (version === "2.0") {
+    const basePath = typeof doc.basePath === "string" ? doc.basePath : "";
+    if (typeof doc.host !== "string") return basePath ? [{ pointer: "#/basePath", url: basePath }] : [];
+    const schemes = Array.isArray(doc.schemes) ? doc.schemes : [];
+    const scheme = schemes.includes("https") ? "https" : typeof schemes[0] === "string" ? schemes[0] : "https";
+    return [{ pointer: "#/host", url: `${scheme}://${doc.host}${basePath}` }];
+  }
+  if (!Array.isArray(doc.servers)) return [];
+  return doc.servers.flatMap((server, index): ServerIR[] => {
+    if (!isObj(server) || typeof server.url !== "string") return [];
+    const variables = isObj(server.variables) ? server.variables : {};
+    const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const variable = variables[name];
+      return isObj(variable) && variable.default !== undefined ? String(variable.default) : whole;
+    });
+    return [{ pointer: pointer("servers", index), url, description: text(server.description) }];
+  });
+}

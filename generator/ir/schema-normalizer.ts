@@ -1,0 +1,172 @@
+import type { JsonSchema } from "../../runtime/src/types.js";
+import { Codes, DiagnosticBag } from "../diagnostics.js";
+import { childPointer, parsePointer, resolvePointer } from "../pointer.js";
+import type { SpecVersion } from "../load/load-spec.js";
+import type { SchemaIR } from "./types.js";
+
+type SchemaObject = Record<string, unknown>;
+
+/** Keywords whose value is one sub-schema. */
+const SINGLE = new Set([
+  "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+  "unevaluatedProperties", "unevaluatedItems", "contentSchema", "additionalItems",
+]);
+/** Keywords whose value is a list of sub-schemas. */
+const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+/** Keywords whose value maps names to sub-schemas. */
+const MAP = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+/** OpenAPI-only or identity keywords that JSON Schema clients must not see. */
+const DROPPED = new Set([
+  "nullable", "x-nullable", "discriminator", "xml", "externalDocs", "example",
+  "$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$comment",
+]);
+
+/**
+ * Converts Swagger 2.0 / OpenAPI 3.0 / 3.1 schema objects into JSON Schema 2020-12.
+ * Named targets of `$ref` become entries of a shared `$defs` registry (`#/$defs/<name>`), normalized
+ * once; cycles are safe because a name is registered before its target is normalized.
+ */
+export class SchemaNormalizer {
+  /** Normalized named schemas, in the order first referenced. */
+  readonly defs = new Map<string, SchemaIR>();
+  private readonly nameByPointer = new Map<string, string>();
+  private readonly usedNames = new Set<string>();
+
+  constructor(
+    private readonly document: unknown,
+    private readonly version: SpecVersion,
+    private readonly bag: DiagnosticBag,
+  ) {}
+
+  /** Normalizes one schema found at `at` (a JSON pointer used for diagnostics). */
+  normalize(node: unknown, at: string): JsonSchema {
+    if (typeof node === "boolean") return node;
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return {};
+    const input = node as SchemaObject;
+    if (typeof input.$ref === "string") {
+      const ref = { $ref: this.refToDef(input.$ref, at) };
+      // Before 3.1, siblings of $ref are ignored by definition.
+      if (this.version !== "3.1") return ref;
+      const rest = this.normalizeObject({ ...input, $ref: undefined }, at);
+      return Object.keys(rest).length === 0 ? ref : { ...ref, ...rest };
+    }
+    return this.normalizeObject(input, at);
+  }
+
+  /** Name under `$defs` for a local pointer, normalizing the target the first time it is seen. */
+  refToDef(ref: string, at: string): string {
+    const existing = this.nameByPointer.get(ref);
+    if (existing) return `#/$defs/${existing}`;
+    const name = this.allocateName(ref);
+    this.nameByPointer.set(ref, name);
+    const target = resolvePointer(this.document, ref);
+    const entry: SchemaIR = { name, pointer: ref, schema: {} };
+    this.defs.set(name, entry);
+    if (target === undefined) {
+      // The load stage reports unresolved refs as errors; this is only reachable for refs it skipped.
+      this.bag.warn(Codes.refUnresolved, `$ref "${ref}" points to nothing; it is treated as any value.`, at);
+    } else {
+      entry.schema = this.normalize(target, ref);
+    }
+    return `#/$defs/${name}`;
+  }
+
+  private allocateName(ref: string): string {
+    const tokens = parsePointer(ref) ?? [ref];
+    const named =
+      (tokens.length === 3 && tokens[0] === "components" && tokens[1] === "schemas") ||
+      (tokens.length === 2 && tokens[0] === "definitions");
+    const raw = named ? tokens[tokens.length - 1]! : tokens.filter((t) => t !== "components").join("_");
+    const base = raw.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "") || "Schema";
+    let name = base;
+    for (let n = 2; this.usedNames.has(name.toLowerCase()); n++) name = `${base}_${n}`;
+    this.usedNames.add(name.toLowerCase());
+    return name;
+  }
+
+  private normalizeObject(input: SchemaObject, at: string): SchemaObject {
+    const out: SchemaObject = {};
+    for (const [key, value] of Object.entries(input)) {
+      if (value === undefined || DROPPED.has(key) || key.startsWith("x-")) continue;
+      const here = childPointer(at, key);
+      if (SINGLE.has(key)) out[key] = this.normalize(value, here);
+      else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
+      else if (MAP.has(key) && value && typeof value === "object") {
+        const map: SchemaObject = {};
+        for (const [name, sub] of Object.entries(value as SchemaObject)) map[name] = this.normalize(sub, childPointer(here, name));
+        out[key === "definitions" ? "$defs" : key] = map;
+      } else if (key === "items") {
+        if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here, i)));
+        else out.items = this.normalize(value, here);
+      } else if (key === "type") {
+        this.copyType(value, out);
+      } else if (key === "pattern") {
+        if (typeof value === "string" && this.patternCompiles(value, here)) out.pattern = value;
+      } else if (key === "required") {
+        if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+          if (value.length > 0) out.required = [...new Set(value)];
+        }
+      } else if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof value === "boolean") {
+        continue; // 3.0 boolean form, handled below.
+      } else {
+        out[key] = value;
+      }
+    }
+    if (input.example !== undefined && out.examples === undefined) out.examples = [input.example];
+    if (Array.isArray(out.examples) === false && out.examples !== undefined) delete out.examples;
+    this.convertExclusiveBounds(input, out);
+    if (input.nullable === true || input["x-nullable"] === true) return this.makeNullable(out);
+    return out;
+  }
+
+  private copyType(value: unknown, out: SchemaObject): void {
+    if (value === "file") {
+      // Swagger 2.0 file uploads: binary content as a string.
+      out.type = "string";
+      out.format = "binary";
+    } else if (typeof value === "string" || Array.isArray(value)) {
+      out.type = value;
+    }
+  }
+
+  /** OpenAPI 3.0 / Swagger 2.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 uses a number. */
+  private convertExclusiveBounds(input: SchemaObject, out: SchemaObject): void {
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (input[flag] === true && typeof input[bound] === "number") {
+        out[flag] = input[bound];
+        delete out[bound];
+      }
+    }
+  }
+
+  /** `nullable: true` → `null` allowed in `type` / `enum`, or `anyOf` with null when there is no type. */
+  private makeNullable(out: SchemaObject): SchemaObject {
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    if (typeof out.type === "string") {
+      out.type = [out.type, "null"];
+      return out;
+    }
+    if (Array.isArray(out.type)) {
+      if (!out.type.includes("null")) out.type = [...out.type, "null"];
+      return out;
+    }
+    if (Array.isArray(out.enum)) return out;
+    return { anyOf: [out, { type: "null" }] };
+  }
+
+  /** ajv compiles patterns with the `u` flag; a pattern JavaScript cannot compile is dropped, with a warning. */
+  private patternCompiles(pattern: string, at: string): boolean {
+    try {
+      new RegExp(pattern, "u");
+      return true;
+    } catch (error) {
+      this.bag.warn(
+        Codes.patternInvalid,
+        `pattern ${JSON.stringify(pattern)} is not a valid ECMAScript (unicode) regular expression; it is left out of the tool schema.`,
+        at,
+        "Rewrite the pattern in ECMAScript syntax (e.g. no possessive quantifiers or \\Z).",
+      );
+      return false;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The intermediate representation: a version-neutral model of the API. Swagger 2.0 and OpenAPI
+ * 3.0/3.1 all become this shape; later stages never look at the raw spec again. Every node carries
+ * `pointer`, the JSON pointer of the spec object it came from, for diagnostics.
+ */
+import type { HttpMethod, JsonSchema, ParameterLocation, ParameterStyle } from "../../runtime/src/types.js";
+import type { SpecVersion } from "../load/load-spec.js";
+
+/** The whole API. */
+export interface ApiIR {
+  /** The spec family the IR was built from. */
+  specVersion: SpecVersion;
+  /** `info.title`. */
+  title: string;
+  /** `info.version`. */
+  apiVersion: string;
+  /** `info.description`, trimmed. */
+  description?: string;
+  /** `info.license.name`, when given. */
+  license?: string;
+  servers: ServerIR[];
+  operations: OperationIR[];
+  /**
+   * Every named schema the operations reference, normalized to JSON Schema 2020-12, keyed by the
+   * `$defs` name used in `$ref: "#/$defs/<name>"`. Direction-neutral: `readOnly`/`writeOnly` are kept
+   * here and applied by the planner.
+   */
+  schemas: Map<string, SchemaIR>;
+}
+
+/** A named, normalized schema. */
+export interface SchemaIR {
+  name: string;
+  pointer: string;
+  schema: JsonSchema;
+}
+
+/** An upstream server URL with its variables substituted by their defaults. */
+export interface ServerIR {
+  pointer: string;
+  url: string;
+  description?: string;
+}
+
+/** One operation = one HTTP method on one path. */
+export interface OperationIR {
+  pointer: string;
+  method: HttpMethod;
+  /** Path template as in the spec, e.g. `/pets/{petId}`. */
+  path: string;
+  operationId?: string;
+  tags: string[];
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  /** Path-level and operation-level parameters merged (operation wins), in spec order. */
+  parameters: ParameterIR[];
+  requestBody?: RequestBodyIR;
+  responses: ResponseIR[];
+}
+
+/** One parameter, with OpenAPI 3 serialization facts (2.0 `collectionFormat` translated). */
+export interface ParameterIR {
+  pointer: string;
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  description?: string;
+  deprecated: boolean;
+  style: ParameterStyle;
+  explode: boolean;
+  allowReserved: boolean;
+  /** Normalized schema; `$ref`s point into `ApiIR.schemas`. */
+  schema: JsonSchema;
+  /** The `x-mcp-header` extension value, unvalidated. */
+  mcpHeader?: unknown;
+}
+
+/** A request body: one entry per media type. */
+export interface RequestBodyIR {
+  pointer: string;
+  required: boolean;
+  description?: string;
+  contents: MediaIR[];
+}
+
+/** A schema for one media type. */
+export interface MediaIR {
+  pointer: string;
+  mediaType: string;
+  schema?: JsonSchema;
+}
+
+/** One response by status code (`200`, `2XX`, `default`). */
+export interface ResponseIR {
+  pointer: string;
+  status: string;
+  description?: string;
+  contents: MediaIR[];
+}

@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+let cached: string | undefined;
+
+/**
+ * The mcp-gen package folder (where `runtime/` and `templates/` live), found by walking up from
+ * this module, so it works from `dist/` and from an installed package alike.
+ */
+export function packageRoot(): string {
+  if (cached) return cached;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "mcp-gen") {
+      cached = dir;
+      return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("mcp-gen: cannot find the package root (package.json named mcp-gen)");
+    dir = parent;
+  }
+}
+
+/** Reads a JSON file of the mcp-gen package. */
+export function readPackageJson(relative: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(packageRoot(), relative), "utf8")) as Record<string, unknown>;
+}

@@ -1,0 +1,137 @@
+import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from "../../runtime/src/types.js";
+import { Codes, DiagnosticBag } from "../diagnostics.js";
+import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
+import { checkMcpHeader } from "./mcp-header.js";
+import { applyDirection, defsFor, resolveSchema } from "./schema-tools.js";
+
+type Obj = Record<string, unknown>;
+
+/** Headers OpenAPI says are ignored as parameters (they are set by the request itself). */
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+
+/** Request media types we can send, best first. */
+const BODY_PREFERENCE = [
+  (t: string) => t === "application/json",
+  (t: string) => /^application\/[^;]*\+json/.test(t) || /^application\/json/.test(t),
+  (t: string) => t === "application/x-www-form-urlencoded",
+  (t: string) => t === "multipart/form-data",
+  (t: string) => t.startsWith("text/"),
+  (t: string) => t === "*/*",
+];
+
+/** The planned input side of one tool. */
+export interface InputPlan {
+  inputSchema: ObjectJsonSchema;
+  parameters: ParameterBinding[];
+  body?: BodyBinding;
+}
+
+/** Picks the request media type the runtime sends. */
+export function chooseBodyMedia(contents: MediaIR[]): MediaIR | undefined {
+  for (const accept of BODY_PREFERENCE) {
+    const match = contents.find((c) => accept(c.mediaType.toLowerCase()));
+    if (match) return match;
+  }
+  return contents[0];
+}
+
+/** A body whose root is a plain object with named properties can be lifted into the tool input. */
+function liftableProperties(schema: JsonSchema, defs: Map<string, SchemaIR>): { properties: Obj; required: string[] } | undefined {
+  const root = applyDirection(resolveSchema(schema, defs), "input");
+  if (typeof root !== "object") return undefined;
+  const composed = ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties"].some((k) => root[k] !== undefined);
+  const open = root.additionalProperties !== undefined && root.additionalProperties !== false;
+  if (composed || open || root.type !== "object" || !root.properties || typeof root.properties !== "object") return undefined;
+  return { properties: root.properties as Obj, required: Array.isArray(root.required) ? (root.required as string[]) : [] };
+}
+
+/**
+ * Builds the tool's input schema: one flat object whose properties are the parameters and the
+ * body. Names are claimed in order path, query, header, cookie, body; a later name that collides
+ * is prefixed with its location (`query_id`, `body_id`) and the rename is reported.
+ */
+export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: DiagnosticBag): InputPlan {
+  const properties: Obj = {};
+  const required: string[] = [];
+  const parameters: ParameterBinding[] = [];
+  const headerNames = new Set<string>();
+  const claim = (wanted: string, location: string, at: string): string => {
+    if (!(wanted in properties)) return wanted;
+    let name = `${location}_${wanted}`;
+    for (let n = 2; name in properties; n++) name = `${location}_${wanted}_${n}`;
+    bag.info(Codes.nameCollision, `Argument "${wanted}" exists twice in this operation; the ${location} one is called "${name}".`, at);
+    return name;
+  };
+
+  const order = ["path", "query", "header", "cookie"];
+  const sorted = [...op.parameters].sort((a, b) => order.indexOf(a.in) - order.indexOf(b.in));
+  for (const param of sorted) {
+    if (param.in === "header" && IGNORED_HEADERS.has(param.name.toLowerCase())) {
+      bag.info(Codes.paramIgnored, `Header parameter "${param.name}" is ignored, as OpenAPI specifies; the runtime sets it.`, param.pointer);
+      continue;
+    }
+    const argument = claim(param.name, param.in, param.pointer);
+    let schema: JsonSchema = param.schema;
+    if (param.deprecated && typeof schema === "object") schema = { ...schema, deprecated: true };
+    if (param.mcpHeader !== undefined) {
+      const header = checkMcpHeader(param.mcpHeader, schema, defs, headerNames, param.pointer, bag);
+      // Clients read the property's type directly, so an annotated property is inlined, never a $ref.
+      if (header) schema = { ...(resolveSchema(schema, defs) as Obj), ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}), "x-mcp-header": header };
+    }
+    properties[argument] = schema;
+    if (param.required) required.push(argument);
+    parameters.push({
+      argument,
+      name: param.name,
+      in: param.in,
+      style: param.style,
+      explode: param.explode,
+      ...(param.allowReserved ? { allowReserved: true } : {}),
+      required: param.required,
+    });
+  }
+
+  const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
+  const $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
+  const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
+  if (required.length > 0) inputSchema.required = required;
+  if ($defs) inputSchema.$defs = $defs;
+  return { inputSchema, parameters, body };
+}
+
+function planBody(
+  op: OperationIR,
+  defs: Map<string, SchemaIR>,
+  properties: Obj,
+  required: string[],
+  claim: (wanted: string, location: string, at: string) => string,
+  bag: DiagnosticBag,
+): BodyBinding | undefined {
+  const requestBody = op.requestBody!;
+  const media = chooseBodyMedia(requestBody.contents);
+  if (!media) return undefined;
+  const mediaType = media.mediaType === "*/*" ? "application/json" : media.mediaType;
+  const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
+  if (!structured && !mediaType.startsWith("text/")) {
+    bag.warn(Codes.mediaTypeUnsupported, `Request body type ${mediaType} is sent as text for now.`, media.pointer, "Binary uploads need base64 support (planned); prefer a JSON or form body where the API allows.");
+  }
+  const schema = media.schema ?? {};
+  const lifted = structured ? liftableProperties(schema, defs) : undefined;
+  if (lifted) {
+    const mapping: Record<string, string> = {};
+    for (const [name, sub] of Object.entries(lifted.properties)) {
+      const argument = claim(name, "body", media.pointer);
+      properties[argument] = sub;
+      mapping[argument] = name;
+      if (requestBody.required && lifted.required.includes(name)) required.push(argument);
+    }
+    return { kind: "properties", properties: mapping, mediaType, required: requestBody.required };
+  }
+  const argument = claim("body", "request", media.pointer);
+  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : { type: "string" };
+  const description = requestBody.description ?? "The request body.";
+  if (typeof bodySchema === "object" && bodySchema.description === undefined) bodySchema = { ...bodySchema, description };
+  properties[argument] = bodySchema;
+  if (requestBody.required) required.push(argument);
+  return { kind: "whole", argument, mediaType, required: requestBody.required };
+}

@@ -1,0 +1,92 @@
+import { createHash } from "node:crypto";
+
+/** MCP tool names we emit: `[A-Za-z0-9_.-]{1,64}`. */
+export const TOOL_NAME_MAX = 64;
+
+/** A short stable hash, used to keep truncated names unique. */
+export function shortHash(value: string, length = 6): string {
+  return createHash("sha256").update(value).digest("hex").slice(0, length);
+}
+
+/** Cuts a name to `max` characters, ending in a hash of the full name when it had to be cut. */
+export function truncateName(name: string, max: number): string {
+  if (name.length <= max) return name;
+  const hash = shortHash(name);
+  return `${name.slice(0, max - hash.length - 1).replace(/[_.-]+$/, "")}_${hash}`;
+}
+
+/** `operationId` → tool name: invalid characters become `_`, runs collapse, ends trimmed. */
+export function sanitizeToolName(raw: string): string {
+  return raw.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/_{2,}/g, "_").replace(/^[_.-]+|[_.-]+$/g, "");
+}
+
+/** A tool name from method and path when there is no operationId: `get_pets_petId`. */
+export function nameFromRoute(method: string, path: string): string {
+  const segments = path
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => segment.replace(/[{}]/g, ""));
+  return sanitizeToolName([method, ...segments].join("_")) || method;
+}
+
+/**
+ * Hands out unique names deterministically: the first claimant keeps its name, later ones get
+ * `_2`, `_3`… (within the length budget). Uniqueness is case-insensitive so that names also work
+ * as file names on case-insensitive file systems.
+ */
+export class NameAllocator {
+  private readonly taken = new Set<string>();
+
+  constructor(
+    private readonly max = Number.POSITIVE_INFINITY,
+    reserved: Iterable<string> = [],
+  ) {
+    for (const name of reserved) this.taken.add(name.toLowerCase());
+  }
+
+  /** Returns `wanted` or the first free variant of it, and marks it taken. */
+  claim(wanted: string): string {
+    let name = truncateName(wanted, this.max);
+    for (let n = 2; this.taken.has(name.toLowerCase()); n++) {
+      const suffix = `_${n}`;
+      name = truncateName(wanted, this.max - suffix.length) + suffix;
+    }
+    this.taken.add(name.toLowerCase());
+    return name;
+  }
+}
+
+const RESERVED_WORDS = new Set(
+  ("break case catch class const continue debugger default delete do else enum export extends false finally for " +
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
+    "yield let static implements interface package private protected public await any boolean number string symbol " +
+    "object unknown never undefined type").split(" "),
+);
+
+/** Words of a name, for case conversion. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** `list_pets.v2` → `ListPetsV2`; never starts with a digit. */
+export function pascalCase(name: string): string {
+  const result = words(name)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
+  return /^[A-Za-z_$]/.test(result) ? result : `T${result}`;
+}
+
+/** `list_pets.v2` → `listPetsV2`; never a reserved word. */
+export function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  const result = pascal.charAt(0).toLowerCase() + pascal.slice(1);
+  return RESERVED_WORDS.has(result) ? `${result}_` : result;
+}
+
+/** Whether a string can be written as a bare TypeScript property name. */
+export function isIdentifier(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+}

@@ -1,0 +1,114 @@
+import type { JsonSchema } from "../../runtime/src/types.js";
+import type { SchemaIR } from "../ir/types.js";
+
+type Obj = Record<string, unknown>;
+
+/** Which side of the API a schema describes: `input` drops `readOnly` properties, `output` drops `writeOnly`. */
+export type Direction = "input" | "output";
+
+const DEF_PREFIX = "#/$defs/";
+
+/** Name of the `$defs` entry a `$ref` points to, if it is one of ours. */
+export function defName(schema: JsonSchema): string | undefined {
+  if (typeof schema !== "object" || typeof schema.$ref !== "string" || !schema.$ref.startsWith(DEF_PREFIX)) return undefined;
+  return schema.$ref.slice(DEF_PREFIX.length);
+}
+
+/** Follows `$ref`s to the schema they name (bounded, so a ref cycle ends). */
+export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): JsonSchema {
+  let current = schema;
+  for (let hops = 0; hops < 32; hops++) {
+    const name = defName(current);
+    const next = name === undefined ? undefined : defs.get(name);
+    if (!next) return current;
+    current = next.schema;
+  }
+  return current;
+}
+
+/** Every `$defs` name reachable from `roots`, in first-reached order. */
+export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    for (const [key, value] of Object.entries(node as Obj)) {
+      if (key === "$ref" && typeof value === "string" && value.startsWith(DEF_PREFIX)) {
+        const name = value.slice(DEF_PREFIX.length);
+        if (!seen.has(name) && defs.has(name)) {
+          seen.add(name);
+          found.push(name);
+          visit(defs.get(name)!.schema);
+        }
+      } else if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
+        visit(value);
+      }
+    }
+  };
+  roots.forEach(visit);
+  return found;
+}
+
+/** Copy of a schema without the properties that do not exist in this direction. */
+export function applyDirection(schema: JsonSchema, direction: Direction): JsonSchema {
+  const hidden = direction === "input" ? "readOnly" : "writeOnly";
+  const visit = (node: unknown, parentKey: string): unknown => {
+    if (node === null || typeof node !== "object") return node;
+    if (Array.isArray(node)) return node.map((item) => visit(item, parentKey));
+    if (parentKey === "enum" || parentKey === "const" || parentKey === "default" || parentKey === "examples") return node;
+    const input = node as Obj;
+    const out: Obj = {};
+    for (const [key, value] of Object.entries(input)) out[key] = visit(value, key);
+    if (out.properties && typeof out.properties === "object" && parentKey !== "properties") {
+      const properties: Obj = {};
+      const removed = new Set<string>();
+      for (const [name, sub] of Object.entries(out.properties as Obj)) {
+        if (sub !== null && typeof sub === "object" && (sub as Obj)[hidden] === true) removed.add(name);
+        else properties[name] = sub;
+      }
+      if (removed.size > 0) {
+        out.properties = properties;
+        if (Array.isArray(out.required)) {
+          const required = (out.required as string[]).filter((name) => !removed.has(name));
+          if (required.length > 0) out.required = required;
+          else delete out.required;
+        }
+      }
+    }
+    return out;
+  };
+  return visit(schema, "") as JsonSchema;
+}
+
+/** The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty. */
+export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direction: Direction): Obj | undefined {
+  const names = reachableDefs(roots, defs);
+  if (names.length === 0) return undefined;
+  const out: Obj = {};
+  for (const name of names) out[name] = applyDirection(defs.get(name)!.schema, direction);
+  return out;
+}
+
+/** The single JSON type of a schema after resolving refs, or undefined when it has none or several. */
+export function singleType(schema: JsonSchema, defs: Map<string, SchemaIR>): string | undefined {
+  const resolved = resolveSchema(schema, defs);
+  if (typeof resolved !== "object") return undefined;
+  return typeof resolved.type === "string" ? resolved.type : undefined;
+}
+
+/** Whether every instance of the schema is a JSON object (so it can be `structuredContent` as is). */
+export function isObjectSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): boolean {
+  if (depth > 16) return false;
+  const resolved = resolveSchema(schema, defs);
+  if (typeof resolved !== "object") return false;
+  if (resolved.type === "object") return true;
+  if (resolved.type !== undefined) return false;
+  if (Array.isArray(resolved.allOf) && resolved.allOf.length > 0) {
+    return (resolved.allOf as JsonSchema[]).some((member) => isObjectSchema(member, defs, depth + 1));
+  }
+  return (resolved.properties !== undefined || resolved.additionalProperties !== undefined) && resolved.anyOf === undefined && resolved.oneOf === undefined;
+}

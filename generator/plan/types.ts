@@ -1,0 +1,55 @@
+import type { HttpBinding, ObjectJsonSchema, ToolAnnotations } from "../../runtime/src/types.js";
+
+/** Everything the emit stage needs; no decisions are left to it. */
+export interface ProjectPlan {
+  /** npm package name of the generated server. */
+  packageName: string;
+  /** Command name in `bin` (the package name without its scope). */
+  binName: string;
+  /** Package version (the API's `info.version` when it is valid semver, else 0.1.0). */
+  version: string;
+  /** Human title of the API (`info.title`). */
+  title: string;
+  /** One-paragraph description for package.json and README. */
+  description: string;
+  /** Long description of the API, Markdown, for the README. */
+  apiDescription?: string;
+  license?: string;
+  /** The upstream base URL used when neither --base-url nor API_BASE_URL is given. */
+  defaultBaseUrl?: string;
+  /** Environment variables the server reads, for README and .env.example. */
+  env: EnvVarPlan[];
+  /** Tools in their final order. */
+  tools: ToolPlan[];
+  /** The spec family the project was generated from (for the README). */
+  specVersion: string;
+}
+
+/** One environment variable of the generated server. */
+export interface EnvVarPlan {
+  name: string;
+  description: string;
+  required: boolean;
+  example?: string;
+}
+
+/** One tool: its MCP definition, its HTTP binding and where its code goes. */
+export interface ToolPlan {
+  /** Pointer of the operation this tool comes from. */
+  pointer: string;
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: ObjectJsonSchema;
+  outputSchema?: ObjectJsonSchema;
+  annotations: ToolAnnotations;
+  http: HttpBinding;
+  /** File under `src/tools/`, without extension. */
+  fileName: string;
+  /** Exported constant holding the definition. */
+  constName: string;
+  /** Exported interface of the arguments. */
+  inputTypeName: string;
+  /** Exported type of `structuredContent`, when there is an output schema. */
+  outputTypeName?: string;
+}
