@@ -145,7 +145,7 @@ function addUndeclaredPathParameters(path: string, opAt: string, parameters: Par
   for (const match of path.matchAll(/\{([^}]+)\}/g)) {
     const name = match[1]!;
     if (parameters.some((p) => p.in === "path" && p.name === name)) continue;
-    bag.warn(Codes.pathParamUndeclared, `Path template variable {${name}} has no parameter; a required string argument is added.`, opAt, `Declare \`- name: ${name}\n  in: path\n  required: true\` on the path or operation.`);
+    bag.warn(Codes.pathParamUndeclared, `Path template variable {${name}} has no parameter; a required string argument is added.`, opAt, `Declare a parameter named "${name}" with \`in: path\` and \`required: true\` on the path or the operation.`);
     parameters.push({ pointer: opAt, name, in: "path", required: true, deprecated: false, style: "simple", explode: false, allowReserved: false, schema: { type: "string" } });
   }
 }

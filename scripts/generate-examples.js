@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Regenerates generated/<example>/ from specs/ with the built generator, or with --check verifies
+// that the checked-in folders equal a fresh generation (exit 1 and a line-numbered diff otherwise).
+import { join } from "node:path";
+import { generate } from "../dist/generator/generate.js";
+import { compareOutput, isUpToDate } from "../dist/generator/write/compare-output.js";
+import { EXAMPLES } from "./examples.js";
+
+const check = process.argv.includes("--check");
+let stale = 0;
+for (const example of EXAMPLES) {
+  const outDir = join("generated", example.name);
+  if (!check) {
+    const result = await generate({ spec: example.spec, outDir, force: true });
+    console.log(`generated ${outDir} (${result.files.length} files, ${result.plan.tools.length} tools)`);
+    continue;
+  }
+  const result = await generate({ spec: example.spec });
+  const comparison = await compareOutput(outDir, result.files);
+  if (isUpToDate(comparison)) {
+    console.log(`ok ${outDir}`);
+    continue;
+  }
+  stale++;
+  console.log(`STALE ${outDir}: regenerate with "npm run generate:examples"`);
+  for (const path of comparison.missing) console.log(`  missing: ${path}`);
+  for (const path of comparison.extra) console.log(`  not generated any more: ${path}`);
+  for (const { path, diff } of comparison.changed) console.log(`  changed: ${path}\n${diff}`);
+}
+process.exitCode = stale > 0 ? 1 : 0;
