@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Regenerates generated/<example>/ from specs/ with the built generator, or with --check verifies
 // that the checked-in folders equal a fresh generation (exit 1 and a line-numbered diff otherwise).
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { generate } from "../dist/generator/generate.js";
 import { compareOutput, isUpToDate } from "../dist/generator/write/compare-output.js";
-import { EXAMPLES } from "./examples.js";
+
+/** The example servers checked in under generated/, and the spec each comes from. */
+const EXAMPLES = JSON.parse(await readFile(new URL("../specs/examples.json", import.meta.url), "utf8"));
 
 const check = process.argv.includes("--check");
 let stale = 0;

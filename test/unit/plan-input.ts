@@ -1,0 +1,72 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { DiagnosticBag } from "../../generator/diagnostics.js";
+import { planInput } from "../../generator/plan/input-schema.js";
+import { jsonBody, operation, parameter, schemas } from "../factories.js";
+
+test("parameters become one flat object with required path arguments", () => {
+  const op = operation({ parameters: [parameter({ name: "petId", in: "path", schema: { type: "integer" } }), parameter({ name: "limit", in: "query", schema: { type: "integer" } })] });
+  const plan = planInput(op, new Map(), new DiagnosticBag());
+  assert.equal(plan.inputSchema, { type: "object", properties: { petId: { type: "integer" }, limit: { type: "integer" } }, required: ["petId"] });
+  assert.equal(plan.parameters.map((p) => [p.argument, p.in, p.style, p.explode]), [["petId", "path", "simple", false], ["limit", "query", "form", true]]);
+});
+
+test("name collisions keep the first claimant and prefix later ones, with a diagnostic", () => {
+  const op = operation({
+    parameters: [parameter({ name: "id", in: "query" }), parameter({ name: "id", in: "path" })],
+    requestBody: jsonBody({ type: "object", properties: { id: { type: "string" }, name: { type: "string" } }, required: ["name"] }),
+  });
+  const bag = new DiagnosticBag();
+  const plan = planInput(op, new Map(), bag);
+  assert.equal(Object.keys(plan.inputSchema.properties!), ["id", "query_id", "body_id", "name"]);
+  assert.equal(plan.body, { kind: "properties", properties: { body_id: "id", name: "name" }, mediaType: "application/json", required: true });
+  assert.equal(bag.items.map((d) => d.code), ["MG107", "MG107"]);
+  assert.equal(plan.inputSchema.required, ["id", "name"]);
+});
+
+test("object bodies are lifted without readOnly properties; other bodies stay whole", () => {
+  const defs = schemas({ Pet: { type: "object", required: ["id", "name"], properties: { id: { type: "integer", readOnly: true }, name: { type: "string" } } } });
+  const lifted = planInput(operation({ method: "post", requestBody: jsonBody({ $ref: "#/$defs/Pet" }) }), defs, new DiagnosticBag());
+  assert.equal(lifted.inputSchema.properties, { name: { type: "string" } });
+  assert.equal(lifted.inputSchema.required, ["name"]);
+  const whole = planInput(operation({ method: "post", requestBody: jsonBody({ type: "array", items: { $ref: "#/$defs/Pet" } }, false) }), defs, new DiagnosticBag());
+  assert.equal(whole.body, { kind: "whole", argument: "body", mediaType: "application/json", required: false });
+  assert.equal(whole.inputSchema.required, undefined);
+  assert.equal((whole.inputSchema.$defs as Record<string, unknown>).Pet, { type: "object", required: ["name"], properties: { name: { type: "string" } } });
+});
+
+test("Accept, Content-Type and Authorization header parameters are ignored", () => {
+  const op = operation({ parameters: [parameter({ name: "Authorization", in: "header" }), parameter({ name: "X-Trace", in: "header" })] });
+  const bag = new DiagnosticBag();
+  const plan = planInput(op, new Map(), bag);
+  assert.equal(Object.keys(plan.inputSchema.properties!), ["X-Trace"]);
+  assert.is(bag.items[0]!.code, "MG104");
+});
+
+test("x-mcp-header passes through only when SEP-2243 allows it", () => {
+  const defs = schemas({ Id: { type: "string" } });
+  const op = operation({
+    parameters: [
+      parameter({ name: "a", in: "header", schema: { $ref: "#/$defs/Id" }, mcpHeader: "Region" }),
+      parameter({ name: "b", in: "header", mcpHeader: "region" }),
+      parameter({ name: "c", in: "query", schema: { type: "number" }, mcpHeader: "Score" }),
+      parameter({ name: "d", in: "query", mcpHeader: "has space" }),
+      parameter({ name: "e", in: "query", mcpHeader: "Api-Key" }),
+      parameter({ name: "f", in: "query", schema: { type: "boolean" }, mcpHeader: "Dry-Run" }),
+    ],
+  });
+  const bag = new DiagnosticBag();
+  const props = planInput(op, defs, bag).inputSchema.properties as Record<string, Record<string, unknown>>;
+  assert.equal(props.a, { type: "string", "x-mcp-header": "Region" }, "valid, and inlined rather than a $ref");
+  assert.equal(props.f, { type: "boolean", "x-mcp-header": "Dry-Run" });
+  for (const name of ["b", "c", "d", "e"]) assert.is(props[name]!["x-mcp-header"], undefined, name);
+  assert.equal(bag.items.map((d) => [d.code, d.pointer]), [
+    // Arguments are planned in location order (path, query, header, cookie).
+    ["MG105", "#/test/parameters/c/x-mcp-header"],
+    ["MG105", "#/test/parameters/d/x-mcp-header"],
+    ["MG105", "#/test/parameters/e/x-mcp-header"],
+    ["MG105", "#/test/parameters/b/x-mcp-header"],
+  ]);
+});
+
+test.run();

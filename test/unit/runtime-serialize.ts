@@ -1,0 +1,168 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { buildRequest, joinUrl } from "../../runtime/src/request.js";
+import {
+  ArgumentError,
+  serializeCookieParameter,
+  serializeHeaderParameter,
+  serializePathParameter,
+  serializeQueryParameter,
+} from "../../runtime/src/serialize.js";
+import type { HttpBinding, ParameterBinding, ParameterLocation, ParameterStyle } from "../../runtime/src/types.js";
+
+const STRING = "blue";
+const ARRAY = ["blue", "black", "brown"];
+const OBJECT = { R: 100, G: 200, B: 150 };
+
+function p(location: ParameterLocation, style: ParameterStyle, explode: boolean, extra: Partial<ParameterBinding> = {}): ParameterBinding {
+  return { argument: "color", name: "color", in: location, style, explode, required: false, ...extra };
+}
+
+// Rows of the OpenAPI style-examples table (RFC 6570 semantics for label, as in OAS 3.1.1+).
+const pathCases: Array<[ParameterStyle, boolean, unknown, string]> = [
+  ["simple", false, STRING, "blue"],
+  ["simple", false, ARRAY, "blue,black,brown"],
+  ["simple", false, OBJECT, "R,100,G,200,B,150"],
+  ["simple", true, ARRAY, "blue,black,brown"],
+  ["simple", true, OBJECT, "R=100,G=200,B=150"],
+  ["label", false, STRING, ".blue"],
+  ["label", false, ARRAY, ".blue,black,brown"],
+  ["label", false, OBJECT, ".R,100,G,200,B,150"],
+  ["label", true, ARRAY, ".blue.black.brown"],
+  ["label", true, OBJECT, ".R=100.G=200.B=150"],
+  ["matrix", false, STRING, ";color=blue"],
+  ["matrix", false, ARRAY, ";color=blue,black,brown"],
+  ["matrix", false, OBJECT, ";color=R,100,G,200,B,150"],
+  ["matrix", true, ARRAY, ";color=blue;color=black;color=brown"],
+  ["matrix", true, OBJECT, ";R=100;G=200;B=150"],
+];
+for (const [style, explode, value, expected] of pathCases) {
+  test(`path ${style} explode=${explode} ${JSON.stringify(value)} -> ${expected}`, () => {
+    assert.is(serializePathParameter(p("path", style, explode), value), expected);
+  });
+}
+
+const queryCases: Array<[ParameterStyle, boolean, unknown, string]> = [
+  ["form", true, STRING, "color=blue"],
+  ["form", true, ARRAY, "color=blue&color=black&color=brown"],
+  ["form", true, OBJECT, "R=100&G=200&B=150"],
+  ["form", false, STRING, "color=blue"],
+  ["form", false, ARRAY, "color=blue,black,brown"],
+  ["form", false, OBJECT, "color=R,100,G,200,B,150"],
+  ["form", true, [], "color="],
+  ["spaceDelimited", false, ARRAY, "color=blue%20black%20brown"],
+  ["spaceDelimited", false, OBJECT, "color=R%20100%20G%20200%20B%20150"],
+  ["pipeDelimited", false, ARRAY, "color=blue|black|brown"],
+  ["pipeDelimited", false, OBJECT, "color=R|100|G|200|B|150"],
+  ["spaceDelimited", true, ARRAY, "color=blue&color=black&color=brown"],
+  ["deepObject", true, OBJECT, "color[R]=100&color[G]=200&color[B]=150"],
+  ["form", true, 42, "color=42"],
+  ["form", true, false, "color=false"],
+];
+for (const [style, explode, value, expected] of queryCases) {
+  test(`query ${style} explode=${explode} ${JSON.stringify(value)} -> ${expected}`, () => {
+    assert.is(serializeQueryParameter(p("query", style, explode), value), expected);
+  });
+}
+
+test("query values are percent-encoded per RFC 3986 unless allowReserved", () => {
+  assert.is(serializeQueryParameter(p("query", "form", true), "a b&c=d/é!*"), "color=a%20b%26c%3Dd%2F%C3%A9%21%2A");
+  assert.is(
+    serializeQueryParameter(p("query", "form", true, { allowReserved: true }), "a/b?c:d,e&f#g"),
+    "color=a/b?c:d,e%26f%23g",
+  );
+  assert.is(serializeQueryParameter(p("query", "form", false), ["a,b", "c"]), "color=a%2Cb,c");
+});
+
+test("path values are percent-encoded", () => {
+  assert.is(serializePathParameter(p("path", "simple", false), "a/b c?"), "a%2Fb%20c%3F");
+});
+
+test("deepObject nests objects and repeats arrays", () => {
+  assert.is(
+    serializeQueryParameter(p("query", "deepObject", true, { name: "filter" }), { a: { b: 1 }, tags: ["x", "y"] }),
+    "filter[a][b]=1&filter[tags]=x&filter[tags]=y",
+  );
+});
+
+test("header simple and header injection guard", () => {
+  assert.is(serializeHeaderParameter(p("header", "simple", false), ARRAY), "blue,black,brown");
+  assert.is(serializeHeaderParameter(p("header", "simple", true), OBJECT), "R=100,G=200,B=150");
+  assert.is(serializeHeaderParameter(p("header", "simple", false), OBJECT), "R,100,G,200,B,150");
+  assert.throws(() => serializeHeaderParameter(p("header", "simple", false), "x\r\nSet-Cookie: a=b"), (e: unknown) => e instanceof ArgumentError);
+});
+
+test("cookie form", () => {
+  assert.is(serializeCookieParameter(p("cookie", "form", false), STRING), "color=blue");
+  assert.is(serializeCookieParameter(p("cookie", "form", false), ARRAY), "color=blue,black,brown");
+  assert.is(serializeCookieParameter(p("cookie", "form", true), ARRAY), "color=blue; color=black; color=brown");
+  assert.is(serializeCookieParameter(p("cookie", "form", true), OBJECT), "R=100; G=200; B=150");
+});
+
+test("joinUrl keeps the base path", () => {
+  assert.is(joinUrl("http://h/api/v1", "/pets"), "http://h/api/v1/pets");
+  assert.is(joinUrl("http://h/api/v1/", "/pets"), "http://h/api/v1/pets");
+  assert.is(joinUrl("http://h", "/pets"), "http://h/pets");
+});
+
+const binding: HttpBinding = {
+  method: "post",
+  path: "/stores/{storeId}/pets",
+  parameters: [
+    { argument: "storeId", name: "storeId", in: "path", style: "simple", explode: false, required: true },
+    { argument: "tags", name: "tags", in: "query", style: "form", explode: true, required: false },
+    { argument: "limit", name: "limit", in: "query", style: "form", explode: true, required: false },
+    { argument: "traceId", name: "X-Trace-Id", in: "header", style: "simple", explode: false, required: false },
+    { argument: "accept", name: "Accept", in: "header", style: "simple", explode: false, required: false },
+    { argument: "session", name: "session", in: "cookie", style: "form", explode: true, required: false },
+  ],
+  body: { kind: "properties", properties: { petName: "name", petTag: "tag" }, mediaType: "application/json", required: true },
+  response: { accept: ["application/json", "application/problem+json"] },
+};
+
+test("buildRequest assembles URL, headers and body", () => {
+  const req = buildRequest(
+    binding,
+    { storeId: "s 1", tags: ["a", "b"], traceId: "t-1", accept: "text/evil", session: "xyz", petName: "Rex" },
+    "http://127.0.0.1:9/api/v1",
+  );
+  assert.is(req.method, "POST");
+  assert.is(req.url, "http://127.0.0.1:9/api/v1/stores/s%201/pets?tags=a&tags=b");
+  assert.is(req.safeUrl, "http://127.0.0.1:9/api/v1/stores/s%201/pets");
+  assert.is(req.path, "/stores/s%201/pets");
+  assert.is(req.headers["x-trace-id"], "t-1");
+  assert.is(req.headers.accept, "application/json, application/problem+json"); // Accept parameter ignored
+  assert.is(req.headers.cookie, "session=xyz");
+  assert.is(req.headers["content-type"], "application/json");
+  assert.equal(JSON.parse(req.body!), { name: "Rex" });
+});
+
+test("buildRequest: default Accept, form body, optional body omitted", () => {
+  const form: HttpBinding = {
+    method: "put",
+    path: "/x",
+    parameters: [],
+    body: { kind: "whole", argument: "body", mediaType: "application/x-www-form-urlencoded", required: false },
+    response: { accept: [] },
+  };
+  const withBody = buildRequest(form, { body: { a: "1 2", list: ["x", "y"], nested: { k: true } } }, "http://h");
+  assert.is(withBody.headers.accept, "application/json, */*;q=0.8");
+  assert.is(withBody.headers["content-type"], "application/x-www-form-urlencoded");
+  assert.is(withBody.body, "a=1+2&list=x&list=y&nested=%7B%22k%22%3Atrue%7D");
+  const without = buildRequest(form, {}, "http://h");
+  assert.is(without.body, undefined);
+  assert.is(without.headers["content-type"], undefined);
+});
+
+test("buildRequest: text/plain body", () => {
+  const text: HttpBinding = {
+    method: "post",
+    path: "/t",
+    parameters: [],
+    body: { kind: "whole", argument: "body", mediaType: "text/plain", required: true },
+    response: { accept: ["text/plain"] },
+  };
+  assert.is(buildRequest(text, { body: 12 }, "http://h").body, "12");
+});
+
+test.run();

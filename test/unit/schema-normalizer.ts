@@ -1,0 +1,65 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { DiagnosticBag } from "../../generator/diagnostics.js";
+import { SchemaNormalizer } from "../../generator/ir/schema-normalizer.js";
+
+function normalizer(document: unknown = {}, version: "2.0" | "3.0" | "3.1" = "3.0") {
+  const bag = new DiagnosticBag();
+  return { n: new SchemaNormalizer(document, version, bag), bag };
+}
+
+test("3.0 nullable becomes a null type, or anyOf null without a type", () => {
+  const { n } = normalizer();
+  assert.equal(n.normalize({ type: "string", nullable: true }, "#"), { type: ["string", "null"] });
+  assert.equal(n.normalize({ type: "string", enum: ["a"], nullable: true }, "#"), { type: ["string", "null"], enum: ["a", null] });
+  assert.equal(n.normalize({ allOf: [{ type: "object" }], nullable: true }, "#"), { anyOf: [{ allOf: [{ type: "object" }] }, { type: "null" }] });
+});
+
+test("3.0 boolean exclusive bounds become numeric 2020-12 bounds", () => {
+  const { n } = normalizer();
+  assert.equal(n.normalize({ type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, "#"), { type: "integer", exclusiveMinimum: 0, maximum: 9 });
+});
+
+test("OpenAPI-only keywords are removed; example becomes examples", () => {
+  const { n } = normalizer();
+  const out = n.normalize({ type: "object", discriminator: { propertyName: "k" }, xml: { name: "x" }, example: { k: 1 }, "x-internal": true, externalDocs: {} }, "#");
+  assert.equal(out, { type: "object", examples: [{ k: 1 }] });
+});
+
+test("refs become $defs entries; a cycle is kept as a self reference", () => {
+  const doc = { components: { schemas: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } } } } };
+  const { n } = normalizer(doc);
+  assert.equal(n.normalize({ $ref: "#/components/schemas/Node" }, "#"), { $ref: "#/$defs/Node" });
+  assert.equal(n.defs.get("Node")!.schema, { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } } });
+  assert.is(n.defs.size, 1);
+});
+
+test("3.0 ignores $ref siblings, 3.1 keeps them", () => {
+  const doc = { components: { schemas: { A: { type: "string" } } } };
+  assert.equal(normalizer(doc, "3.0").n.normalize({ $ref: "#/components/schemas/A", description: "d" }, "#"), { $ref: "#/$defs/A" });
+  assert.equal(normalizer(doc, "3.1").n.normalize({ $ref: "#/components/schemas/A", description: "d" }, "#"), { $ref: "#/$defs/A", description: "d" });
+});
+
+test("a pattern JavaScript cannot compile is dropped with a warning at its pointer", () => {
+  const { n, bag } = normalizer();
+  assert.equal(n.normalize({ type: "string", pattern: "a++\\Z(?<" }, "#/components/schemas/S"), { type: "string" });
+  assert.is(bag.items.length, 1);
+  assert.is(bag.items[0]!.code, "MG108");
+  assert.is(bag.items[0]!.pointer, "#/components/schemas/S/pattern");
+  assert.equal(n.normalize({ type: "string", pattern: "^[a-z]+$" }, "#"), { type: "string", pattern: "^[a-z]+$" });
+});
+
+test("Swagger 2.0 file type and x-nullable", () => {
+  const { n } = normalizer({}, "2.0");
+  assert.equal(n.normalize({ type: "file" }, "#"), { type: "string", format: "binary" });
+  assert.equal(n.normalize({ type: "integer", "x-nullable": true }, "#"), { type: ["integer", "null"] });
+});
+
+test("def names that collide case-insensitively get suffixes", () => {
+  const doc = { components: { schemas: { pet: { type: "string" }, Pet: { type: "integer" } } } };
+  const { n } = normalizer(doc);
+  assert.equal(n.normalize({ $ref: "#/components/schemas/pet" }, "#"), { $ref: "#/$defs/pet" });
+  assert.equal(n.normalize({ $ref: "#/components/schemas/Pet" }, "#"), { $ref: "#/$defs/Pet_2" });
+});
+
+test.run();
