@@ -8,6 +8,9 @@ import { printDiagnostics } from "./report.js";
 /** Exit codes: 0 success, 1 the spec cannot be generated, 2 bad usage, 3 unexpected failure. */
 const EXIT = { ok: 0, specError: 1, usage: 2, internal: 3 } as const;
 
+/** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
+class UsageError extends Error {}
+
 async function runGenerate(args: { spec: string; out: string; name?: string; force: boolean; verbose: boolean; allowRemote: boolean }): Promise<number> {
   const started = performance.now();
   try {
@@ -43,7 +46,7 @@ async function runGenerate(args: { spec: string; out: string; name?: string; for
 export async function run(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const version = String(readPackageJson("package.json").version);
-  await yargs(argv)
+  const parser = yargs(argv)
     .scriptName("mcp-gen")
     .usage("$0 <spec> -o <dir>\n\nGenerate a typed MCP server project from an OpenAPI document (Swagger 2.0, OpenAPI 3.0/3.1, YAML or JSON).")
     .command(
@@ -68,10 +71,16 @@ export async function run(argv: string[]): Promise<number> {
     .strict()
     .fail((message, error, y) => {
       if (error) throw error;
-      process.stderr.write(`${y.help()}\n\nmcp-gen: ${message}\n`);
-      code = EXIT.usage;
+      y.showHelp((help) => process.stderr.write(`${help}\n\n`));
+      throw new UsageError(message);
     })
-    .wrap(Math.min(100, process.stdout.columns ?? 100))
-    .parseAsync();
+    .wrap(Math.min(100, process.stdout.columns ?? 100));
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`mcp-gen: ${error.message}\n`);
+    return EXIT.usage;
+  }
   return code;
 }

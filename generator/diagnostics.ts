@@ -36,7 +36,9 @@ export const Codes = {
   patternInvalid: "MG108",
   mediaTypeUnsupported: "MG109",
   paramInvalid: "MG110",
+  serverUrlRelative: "MG111",
   outputDirNotEmpty: "MG201",
+  packageNameInvalid: "MG202",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

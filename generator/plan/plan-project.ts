@@ -29,7 +29,7 @@ export function packageNameFromTitle(title: string): string {
 /** Checks a user-given package name; records an error when npm would refuse it. */
 function checkPackageName(name: string, bag: DiagnosticBag): void {
   if (name.length > 214 || !NPM_NAME.test(name)) {
-    bag.error(Codes.paramInvalid, `--name "${name}" is not a valid npm package name.`, undefined, "Use lower case letters, digits, '-', '.', '_' and an optional @scope/, e.g. @acme/pets-mcp.");
+    bag.error(Codes.packageNameInvalid, `--name "${name}" is not a valid npm package name.`, undefined, "Use lower case letters, digits, '-', '.', '_' and an optional @scope/, e.g. @acme/pets-mcp.");
   }
 }
 
@@ -77,7 +77,7 @@ function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers:
 function defaultBaseUrl(ir: ApiIR, bag: DiagnosticBag): string | undefined {
   const absolute = ir.servers.find((s) => /^https?:\/\//i.test(s.url) && !s.url.includes("{"));
   if (!absolute && ir.servers.length > 0) {
-    bag.info(Codes.paramInvalid, `The spec's server URL "${ir.servers[0]!.url}" is not absolute; the server needs --base-url or API_BASE_URL.`, ir.servers[0]!.pointer);
+    bag.info(Codes.serverUrlRelative, `The spec's server URL "${ir.servers[0]!.url}" is not absolute; the server needs --base-url or API_BASE_URL.`, ir.servers[0]!.pointer);
   }
   return absolute?.url.replace(/\/+$/, "");
 }
