@@ -3,6 +3,7 @@ import yargs from "yargs";
 import { GenerationError } from "../generator/diagnostics.js";
 import { generate } from "../generator/generate.js";
 import { readPackageJson } from "../generator/package-root.js";
+import { parseAuthOverride, type AuthOverride } from "../generator/plan/security.js";
 import { printDiagnostics } from "./report.js";
 
 /** Exit codes: 0 success, 1 the spec cannot be generated, 2 bad usage, 3 unexpected failure. */
@@ -11,7 +12,7 @@ const EXIT = { ok: 0, specError: 1, usage: 2, internal: 3 } as const;
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}
 
-async function runGenerate(args: { spec: string; out: string; name?: string; force: boolean; verbose: boolean; allowRemote: boolean }): Promise<number> {
+async function runGenerate(args: { spec: string; out: string; name?: string; force: boolean; verbose: boolean; allowRemote: boolean; auth?: AuthOverride; envPrefix?: string }): Promise<number> {
   const started = performance.now();
   try {
     const result = await generate({
@@ -20,6 +21,8 @@ async function runGenerate(args: { spec: string; out: string; name?: string; for
       packageName: args.name,
       force: args.force,
       allowRemote: args.allowRemote,
+      auth: args.auth,
+      envPrefix: args.envPrefix,
       onStage: args.verbose ? (stage, ms) => process.stderr.write(`  ${stage.padEnd(7)} ${ms.toFixed(1).padStart(8)} ms\n`) : undefined,
     });
     const { warnings } = printDiagnostics(result.diagnostics, args.verbose);
@@ -59,20 +62,39 @@ export async function run(argv: string[]): Promise<number> {
           .option("name", { type: "string", describe: "npm package name of the server (default: from info.title, e.g. pet-store-mcp)" })
           .option("force", { type: "boolean", default: false, describe: "Replace a non-empty output folder" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading the spec and $refs over HTTP(S)" })
+          .option("auth", {
+            type: "string",
+            describe: "Credentials for operations the spec gives no security: bearer | basic | header:<Name> | query:<name>",
+            coerce: (value: string | undefined) => {
+              if (value === undefined) return undefined;
+              const auth = parseAuthOverride(value);
+              if (!auth) throw new UsageError(`--auth ${value} is not one of bearer, basic, header:<Name>, query:<name>`);
+              return auth;
+            },
+          })
+          .option("env-prefix", {
+            type: "string",
+            describe: "Prefix for credential variables (e.g. PETS_ → PETS_API_KEY)",
+            coerce: (value: string | undefined) => {
+              if (value !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(value)) throw new UsageError(`--env-prefix ${value} must be upper case letters, digits and _`);
+              return value;
+            },
+          })
           .option("verbose", { type: "boolean", default: false, describe: "Print stage timings, memory and info diagnostics" })
           .example("$0 openapi.yaml -o ./server", "Generate ./server from openapi.yaml")
           .example("$0 api.json -o out --name @acme/api-mcp --force", "Scoped package name, replace out/"),
       async (args) => {
-        code = await runGenerate({ spec: args.spec!, out: args.out, name: args.name, force: args.force, verbose: args.verbose, allowRemote: args.allowRemote });
+        code = await runGenerate({ spec: args.spec!, out: args.out, name: args.name, force: args.force, verbose: args.verbose, allowRemote: args.allowRemote, auth: args.auth, envPrefix: args.envPrefix });
       },
     )
     .version(version)
     .alias("h", "help")
     .strict()
     .fail((message, error, y) => {
-      if (error) throw error;
+      // yargs reports its own validation errors (and those thrown by `coerce`) here too.
+      if (error && !(error instanceof UsageError) && error.name !== "YError") throw error;
       y.showHelp((help) => process.stderr.write(`${help}\n\n`));
-      throw new UsageError(message);
+      throw new UsageError(message || error?.message);
     })
     .wrap(Math.min(100, process.stdout.columns ?? 100));
   try {

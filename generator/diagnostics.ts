@@ -37,6 +37,8 @@ export const Codes = {
   mediaTypeUnsupported: "MG109",
   paramInvalid: "MG110",
   serverUrlRelative: "MG111",
+  securityInvalid: "MG112",
+  securityUnknownScheme: "MG113",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
 } as const;

@@ -4,6 +4,7 @@ import { emitProject, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec } from "./load/load-spec.js";
 import { planProject } from "./plan/plan-project.js";
+import type { AuthOverride } from "./plan/security.js";
 import type { ProjectPlan } from "./plan/types.js";
 import { writeOutput } from "./write/write-output.js";
 
@@ -19,6 +20,10 @@ export interface GenerateOptions {
   force?: boolean;
   /** Allow the spec and its `$ref`s to come from the network. */
   allowRemote?: boolean;
+  /** Authentication for operations without security requirements (`--auth`). */
+  auth?: AuthOverride;
+  /** Prefix of credential variable names (`--env-prefix`). */
+  envPrefix?: string;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -53,7 +58,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
   bag.throwIfErrors("Loading the spec");
   const ir = await timed("ir", () => buildIR(spec!, bag));
-  const plan = await timed("plan", () => planProject(ir, { packageName: options.packageName }, bag));
+  const plan = await timed("plan", () => planProject(ir, { packageName: options.packageName, auth: options.auth, envPrefix: options.envPrefix }, bag));
   bag.throwIfErrors("Planning the server");
   const emitted = await timed("emit", () => emitProject(plan));
   const files = await timed("format", () => formatFiles(emitted));

@@ -1,6 +1,6 @@
 /** Factories for IR nodes, so planner tests need no YAML. */
 import type { JsonSchema } from "../runtime/src/types.js";
-import type { ApiIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, SchemaIR } from "../generator/ir/types.js";
+import type { ApiIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, SchemaIR, SecuritySchemeIR } from "../generator/ir/types.js";
 
 export function parameter(overrides: Partial<ParameterIR> & Pick<ParameterIR, "name" | "in">): ParameterIR {
   const style = overrides.in === "query" || overrides.in === "cookie" ? "form" : "simple";
@@ -41,6 +41,6 @@ export function schemas(entries: Record<string, JsonSchema>): Map<string, Schema
   return new Map(Object.entries(entries).map(([name, schema]) => [name, { name, pointer: `#/components/schemas/${name}`, schema }]));
 }
 
-export function api(operations: OperationIR[], defs: Map<string, SchemaIR> = new Map()): ApiIR {
-  return { specVersion: "3.1", title: "Test API", apiVersion: "1.0.0", servers: [{ pointer: "#/servers/0", url: "http://127.0.0.1:9/api/" }], operations, schemas: defs };
+export function api(operations: OperationIR[], defs: Map<string, SchemaIR> = new Map(), securitySchemes: SecuritySchemeIR[] = []): ApiIR {
+  return { specVersion: "3.1", title: "Test API", apiVersion: "1.0.0", servers: [{ pointer: "#/servers/0", url: "http://127.0.0.1:9/api/" }], operations, schemas: defs, securitySchemes };
 }

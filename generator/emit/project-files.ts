@@ -28,6 +28,7 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
     title: plan.title,
     description: plan.description,
     ...(plan.defaultBaseUrl ? { defaultBaseUrl: plan.defaultBaseUrl } : {}),
+    ...(plan.securitySchemes.length > 0 ? { securitySchemes: plan.securitySchemes } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ function view(plan: ProjectPlan): Record<string, unknown> {
   const stdioServer = { command: "npx", args: ["-y", plan.packageName], ...(Object.keys(env).length > 0 ? { env } : {}) };
   return {
     ...plan,
+    // Strict templates need every field present; secrets never get an example value.
+    env: plan.env.map((variable) => ({ ...variable, example: variable.secret ? "" : (variable.example ?? "") })),
     specLabel: plan.specVersion === "2.0" ? "Swagger 2.0" : `OpenAPI ${plan.specVersion}`,
     claudeDesktop: { mcpServers: { [plan.binName]: stdioServer } },
     cursor: { mcpServers: { [plan.binName]: stdioServer } },

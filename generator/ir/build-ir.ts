@@ -4,6 +4,7 @@ import { childPointer, pointer, resolvePointer } from "../pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
 import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
+import { readRequirements, readSecuritySchemes } from "./security.js";
 import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -60,6 +61,8 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
     servers: buildServers(spec.version, doc),
     operations,
     schemas: normalizer.defs,
+    securitySchemes: readSecuritySchemes(doc, spec.version, bag),
+    security: readRequirements(doc.security, "#/security", bag),
   };
 }
 
@@ -137,6 +140,7 @@ function buildOperation(
     parameters,
     requestBody,
     responses: buildResponses(version, doc, op, opAt, normalizer),
+    security: readRequirements(op.security, childPointer(opAt, "security"), bag),
   };
 }
 

@@ -3,7 +3,7 @@
  * 3.0/3.1 all become this shape; later stages never look at the raw spec again. Every node carries
  * `pointer`, the JSON pointer of the spec object it came from, for diagnostics.
  */
-import type { HttpMethod, JsonSchema, ParameterLocation, ParameterStyle } from "../../runtime/src/types.js";
+import type { HttpMethod, JsonSchema, ParameterLocation, ParameterStyle, SecurityRequirement } from "../../runtime/src/types.js";
 import type { SpecVersion } from "../load/load-spec.js";
 
 /** The whole API. */
@@ -26,6 +26,28 @@ export interface ApiIR {
    * here and applied by the planner.
    */
   schemas: Map<string, SchemaIR>;
+  /** Security schemes (2.0 `securityDefinitions`, 3.x `components.securitySchemes`), in spec order. */
+  securitySchemes: SecuritySchemeIR[];
+  /** Top-level `security`: the default requirements of every operation. */
+  security?: SecurityRequirement[];
+}
+
+/** One security scheme, 2.0 and 3.x alike. */
+export interface SecuritySchemeIR {
+  pointer: string;
+  /** The scheme's key (`petstore_auth`). */
+  key: string;
+  type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
+  description?: string;
+  /** apiKey: location and name. */
+  in?: "header" | "query" | "cookie";
+  name?: string;
+  /** http: scheme in lower case (`bearer`, `basic`). */
+  scheme?: string;
+  /** oauth2: token URL of the client-credentials flow (2.0 `application`), when the spec has one. */
+  tokenUrl?: string;
+  /** openIdConnect: discovery URL. */
+  openIdConnectUrl?: string;
 }
 
 /** A named, normalized schema. */
@@ -57,6 +79,8 @@ export interface OperationIR {
   parameters: ParameterIR[];
   requestBody?: RequestBodyIR;
   responses: ResponseIR[];
+  /** Operation-level `security`, when the operation declares one (`[]` = no credentials). */
+  security?: SecurityRequirement[];
 }
 
 /** One parameter, with OpenAPI 3 serialization facts (2.0 `collectionFormat` translated). */

@@ -4,12 +4,17 @@ import { annotationsFor } from "./annotations.js";
 import { planInput } from "./input-schema.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
+import { planSecurity, type AuthOverride } from "./security.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
 /** Options that shape the plan. */
 export interface PlanOptions {
   /** npm package name; derived from `info.title` when absent. */
   packageName?: string;
+  /** Authentication for operations the spec gives no security (`--auth`). */
+  auth?: AuthOverride;
+  /** Prefix of the credential variables (`--env-prefix`), to avoid clashes. */
+  envPrefix?: string;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -95,6 +100,12 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const tools = ir.operations.map((op) => planTool(op, ir, names, identifiers, bag));
+  const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
+  const security = planSecurity(ir, { auth: options.auth, envPrefix: options.envPrefix }, (op) => toolByPointer.get(op.pointer)!.name, bag);
+  for (const tool of tools) {
+    const requirements = security.requirements.get(tool.pointer);
+    if (requirements) tool.http.security = requirements;
+  }
   const baseUrl = defaultBaseUrl(ir, bag);
   const env: EnvVarPlan[] = [
     {
@@ -103,6 +114,7 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
       required: baseUrl === undefined,
       example: baseUrl ?? "https://api.example.com",
     },
+    ...security.env,
   ];
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   return {
@@ -117,5 +129,6 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
     env,
     tools,
     specVersion: ir.specVersion,
+    securitySchemes: security.schemes,
   };
 }

@@ -1,4 +1,4 @@
-import type { HttpBinding, ObjectJsonSchema, ToolAnnotations } from "../../runtime/src/types.js";
+import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ToolAnnotations } from "../../runtime/src/types.js";
 
 /** Everything the emit stage needs; no decisions are left to it. */
 export interface ProjectPlan {
@@ -23,6 +23,8 @@ export interface ProjectPlan {
   tools: ToolPlan[];
   /** The spec family the project was generated from (for the README). */
   specVersion: string;
+  /** Upstream security schemes used by at least one tool, with their variables. */
+  securitySchemes: SecuritySchemeDefinition[];
 }
 
 /** One environment variable of the generated server. */
@@ -31,6 +33,8 @@ export interface EnvVarPlan {
   description: string;
   required: boolean;
   example?: string;
+  /** Holds a credential: never given an example value. */
+  secret?: boolean;
 }
 
 /** One tool: its MCP definition, its HTTP binding and where its code goes. */

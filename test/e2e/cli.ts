@@ -3,7 +3,7 @@
  * compile under strict and answer the official SDK client; broken specs leave nothing behind.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,6 +95,17 @@ test("Swagger 2.0 parameters reach the upstream as the spec says", async () => {
     await client.close();
     await upstream.close();
   }
+});
+
+test("--auth gives a spec without security an optional bearer token; bad values are usage errors", async () => {
+  const out = join(work, "with-auth");
+  const result = await mcpGen(join(root, "specs/fixtures/swagger2-petstore.yaml"), "-o", out, "--auth", "bearer", "--env-prefix", "PETS_");
+  assert.is(result.code, 0, result.stderr);
+  assert.match(readFileSync(join(out, ".env.example"), "utf8"), /# PETS_API_TOKEN=\n/);
+  assert.match(readFileSync(join(out, "src/tools/findPets.ts"), "utf8"), /security: \[\s*\{\s*api_token: \[\],?\s*\},\s*\{\},?\s*\]/);
+  const bad = await mcpGen(join(root, "specs/petstore.yaml"), "-o", join(work, "bad-auth"), "--auth", "digest");
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /--auth digest is not one of/);
 });
 
 test("a spec with a broken $ref: diagnostic with JSON pointer, exit 1, no output folder", async () => {

@@ -13,6 +13,7 @@ import {
   type JsonRpcId,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
+import { CredentialStore } from "./credentials.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
@@ -50,6 +51,8 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Tools per `tools/list` page (default 100). */
   pageSize?: number;
+  /** Where upstream credentials are read from (default: `process.env`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Per-request data handed to method handlers. */
@@ -75,6 +78,7 @@ export class McpServer {
   private readonly logger: Logger;
   private readonly pageSize: number;
   private readonly validator: SchemaValidator;
+  private readonly credentials: CredentialStore;
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private negotiatedVersion: string | undefined;
@@ -104,6 +108,7 @@ export class McpServer {
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
     this.validator = new SchemaValidator(this.logger);
+    this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
   }
 
@@ -229,6 +234,7 @@ export class McpServer {
       validator: this.validator,
       signal: call.signal,
       logger: this.logger,
+      credentials: this.credentials,
     });
   }
 

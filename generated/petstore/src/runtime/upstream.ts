@@ -3,7 +3,8 @@
  * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
  * so the dispatcher can stay silent.
  */
-import got, { RequestError, type Method } from "got";
+import got, { RequestError, type Method, type Response } from "got";
+import type { AppliedCredentials, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
@@ -30,6 +31,8 @@ export interface UpstreamCall {
   validator: SchemaValidator;
   signal?: AbortSignal | undefined;
   logger?: Logger;
+  /** Source of upstream credentials; without it no credentials are sent. */
+  credentials?: CredentialStore | undefined;
 }
 
 /** Thrown when the call was cancelled; no response must be sent for it. */
@@ -61,18 +64,16 @@ export async function callUpstream(
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = Date.now();
   try {
-    const response = await got(prepared.url, {
-      method: prepared.method as Method,
-      headers: { ...prepared.headers, "user-agent": call.userAgent },
-      body: prepared.body,
-      allowGetBody: prepared.body !== undefined,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: timeoutMs },
-      signal: call.signal,
-      followRedirect: true,
-      responseType: "buffer",
-    });
+    let choice = call.credentials ? await call.credentials.choose(tool.http.security) : undefined;
+    if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+    let response = await send(prepared, choice?.credentials, call, timeoutMs);
+    // An OAuth token the upstream rejects is refreshed once.
+    if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
+      call.credentials.invalidate(choice.credentials.oauthKeys);
+      choice = await call.credentials.choose(tool.http.security, true);
+      if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+      response = await send(prepared, choice.credentials, call, timeoutMs);
+    }
     call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
       tool: tool.name,
       ms: Date.now() - started,
@@ -98,6 +99,43 @@ export async function callUpstream(
     }
     throw error;
   }
+}
+
+/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
+function send(prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, timeoutMs: number): Promise<Response<Buffer>> {
+  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent, ...credentials?.headers };
+  let url = prepared.url;
+  if (credentials && credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
+  if (credentials && credentials.cookies.length > 0) headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
+  const origin = new URL(url).origin;
+  const secretHeaders = new Set(Object.keys(credentials?.headers ?? {}));
+  const secretQuery = new Set((credentials?.query ?? []).map((pair) => decodeURIComponent(pair.split("=")[0]!)));
+  return got(url, {
+    method: prepared.method as Method,
+    headers,
+    body: prepared.body,
+    allowGetBody: prepared.body !== undefined,
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: timeoutMs },
+    signal: call.signal,
+    followRedirect: true,
+    responseType: "buffer",
+    ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+    hooks: {
+      beforeRedirect: [
+        (options) => {
+          const next = options.url instanceof URL ? options.url : new URL(String(options.url));
+          if (next.origin === origin) return;
+          for (const name of secretHeaders) delete options.headers[name];
+          if (credentials?.cookies.length) delete options.headers.cookie;
+          for (const name of secretQuery) next.searchParams.delete(name);
+          options.url = next;
+          if (credentials?.tls) options.https = {};
+        },
+      ],
+    },
+  });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -75,6 +75,35 @@ export interface ResponseBinding {
   accept: string[];
 }
 
+/**
+ * One upstream security scheme and the environment variables its credentials come from.
+ * `env` maps a role to a variable name: `token` (apiKey value, bearer or other http token, ready
+ * OAuth access token), `username`/`password` (http basic), `clientId`/`clientSecret`/`scopes`
+ * (OAuth 2 client credentials), `cert`/`key` (mutual TLS file paths).
+ */
+export interface SecuritySchemeDefinition {
+  /** The scheme's key in the spec (`petstore_auth`). */
+  key: string;
+  type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
+  /** apiKey: where the key goes. */
+  in?: "header" | "query" | "cookie";
+  /** apiKey: header, query or cookie name. */
+  name?: string;
+  /** http: the auth scheme, lower case (`bearer`, `basic`, …). */
+  scheme?: string;
+  /** oauth2: token endpoint of the client-credentials flow. */
+  tokenUrl?: string;
+  /** openIdConnect: discovery document URL. */
+  openIdConnectUrl?: string;
+  env: Partial<Record<"token" | "username" | "password" | "clientId" | "clientSecret" | "scopes" | "cert" | "key", string>>;
+}
+
+/**
+ * OpenAPI security requirements of an operation: alternatives (OR), each a set of schemes that
+ * must all be applied (AND), with the OAuth scopes needed. An empty object allows anonymous calls.
+ */
+export type SecurityRequirement = Record<string, string[]>;
+
 /** How a tool call becomes an upstream HTTP request. */
 export interface HttpBinding {
   method: HttpMethod;
@@ -83,6 +112,8 @@ export interface HttpBinding {
   parameters: ParameterBinding[];
   body?: BodyBinding;
   response: ResponseBinding;
+  /** Effective security requirements; absent or empty means the operation needs no credentials. */
+  security?: SecurityRequirement[];
 }
 
 /** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */
@@ -107,4 +138,6 @@ export interface ServerInfo {
   description?: string;
   /** Upstream base URL used when neither `--base-url` nor `API_BASE_URL` is given. */
   defaultBaseUrl?: string;
+  /** Upstream security schemes the tools refer to by key. */
+  securitySchemes?: SecuritySchemeDefinition[];
 }
