@@ -39,6 +39,7 @@ export const Codes = {
   serverUrlRelative: "MG111",
   securityInvalid: "MG112",
   securityUnknownScheme: "MG113",
+  paginationInvalid: "MG114",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
 } as const;

@@ -141,6 +141,7 @@ function buildOperation(
     requestBody,
     responses: buildResponses(version, doc, op, opAt, normalizer),
     security: readRequirements(op.security, childPointer(opAt, "security"), bag),
+    ...(op["x-mcp-pagination"] !== undefined ? { paginationHint: op["x-mcp-pagination"] } : {}),
   };
 }
 
@@ -209,7 +210,8 @@ function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, n
               schema: normalizer.normalize(value.schema, childPointer(response.pointer, "schema")),
             }))
         : contents(value.content, childPointer(response.pointer, "content"), normalizer);
-    result.push({ pointer: at, status: status.toUpperCase(), description: text(value.description), contents: media });
+    const headers = isObj(value.headers) ? Object.keys(value.headers).map((name) => name.toLowerCase()) : [];
+    result.push({ pointer: at, status: status.toUpperCase(), description: text(value.description), contents: media, headers });
   }
   return result;
 }

@@ -81,6 +81,8 @@ export interface OperationIR {
   responses: ResponseIR[];
   /** Operation-level `security`, when the operation declares one (`[]` = no credentials). */
   security?: SecurityRequirement[];
+  /** The operation's `x-mcp-pagination` extension, unvalidated. */
+  paginationHint?: unknown;
 }
 
 /** One parameter, with OpenAPI 3 serialization facts (2.0 `collectionFormat` translated). */
@@ -121,4 +123,6 @@ export interface ResponseIR {
   status: string;
   description?: string;
   contents: MediaIR[];
+  /** Names of the response headers the spec declares, lower case (e.g. `link`). */
+  headers?: string[];
 }

@@ -11,6 +11,8 @@ export const WRAP_KEY = "result";
 export interface OutputPlan {
   outputSchema?: ObjectJsonSchema;
   response: ResponseBinding;
+  /** The success body's schema as the upstream sends it (before wrapping), for pagination. */
+  body?: JsonSchema;
 }
 
 function isJson(mediaType: string): boolean {
@@ -43,10 +45,10 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>): Output
   if (isObjectSchema(schema, defs)) {
     const root = applyDirection(resolveSchema(schema, defs), "output") as Obj;
     const $defs = defsFor([root as JsonSchema], defs, "output");
-    return { outputSchema: { type: "object", ...root, ...($defs ? { $defs } : {}) } as ObjectJsonSchema, response };
+    return { outputSchema: { type: "object", ...root, ...($defs ? { $defs } : {}) } as ObjectJsonSchema, response, body: schema };
   }
   const $defs = defsFor([schema], defs, "output");
   const outputSchema: ObjectJsonSchema = { type: "object", properties: { [WRAP_KEY]: schema }, required: [WRAP_KEY] };
   if ($defs) outputSchema.$defs = $defs;
-  return { outputSchema, response: { ...response, wrapKey: WRAP_KEY } };
+  return { outputSchema, response: { ...response, wrapKey: WRAP_KEY }, body: schema };
 }

@@ -4,6 +4,7 @@ import { annotationsFor } from "./annotations.js";
 import { planInput } from "./input-schema.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
+import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
@@ -55,6 +56,9 @@ function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers:
   }
   const input = planInput(op, ir.schemas, bag);
   const output = planOutput(op, ir.schemas);
+  const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
+  const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
+  if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
   const typeBase = pascalCase(name);
   return {
     pointer: op.pointer,
@@ -70,6 +74,7 @@ function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers:
       parameters: input.parameters,
       ...(input.body ? { body: input.body } : {}),
       response: output.response,
+      ...(pagination ? { pagination } : {}),
     },
     fileName: name,
     constName: identifiers.claim(`${camelCase(name)}Tool`),
@@ -115,6 +120,9 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
       example: baseUrl ?? "https://api.example.com",
     },
     ...security.env,
+    ...(tools.some((tool) => tool.http.pagination)
+      ? [{ name: "MCP_CURSOR_SECRET", description: "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).", required: false, secret: true }]
+      : []),
   ];
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   return {

@@ -104,6 +104,34 @@ export interface SecuritySchemeDefinition {
  */
 export type SecurityRequirement = Record<string, string[]>;
 
+/**
+ * How an operation pages, so every paginated tool offers one contract: an opaque `cursor` input
+ * and a `nextCursor` in its structured output.
+ * - `cursor`: a token from the response body (`nextPath`) goes into a request parameter; or, Stripe
+ *   style, `hasMorePath` says more exist and the last item's `idField` is the next token.
+ * - `page`: the page-number argument counts up; `offset`: the offset argument moves by the items seen.
+ * - `link`: the `Link: <…>; rel="next"` response header; `nextUrl`: a URL in the body (`nextPath`).
+ */
+export interface PaginationBinding {
+  style: "cursor" | "page" | "offset" | "link" | "nextUrl";
+  /** Input property that carries the opaque cursor. */
+  cursorArgument: string;
+  /** cursor/page/offset: the input property that receives the next token, page or offset. */
+  targetArgument?: string;
+  /** cursor: where the next token is in the body; nextUrl: where the next URL is. */
+  nextPath?: string[];
+  /** cursor (Stripe style): the boolean that says more items exist. */
+  hasMorePath?: string[];
+  /** cursor (Stripe style): the item field that is the next token. */
+  idField?: string;
+  /** Where the page's items are in the body (`[]`: the body is the array). */
+  itemsPath?: string[];
+  /** page/offset: the input property holding the page size, if any. */
+  limitArgument?: string;
+  /** page: the first page number when the argument is absent (default 1). */
+  firstPage?: number;
+}
+
 /** How a tool call becomes an upstream HTTP request. */
 export interface HttpBinding {
   method: HttpMethod;
@@ -114,6 +142,8 @@ export interface HttpBinding {
   response: ResponseBinding;
   /** Effective security requirements; absent or empty means the operation needs no credentials. */
   security?: SecurityRequirement[];
+  /** How the operation pages, when it does. */
+  pagination?: PaginationBinding;
 }
 
 /** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */

@@ -8,6 +8,7 @@ import type { AppliedCredentials, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
+import { applyCursor, nextCursor, type CursorApplication } from "./pagination.js";
 import { mapResponse } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "./types.js";
@@ -31,6 +32,8 @@ export interface UpstreamCall {
   validator: SchemaValidator;
   signal?: AbortSignal | undefined;
   logger?: Logger;
+  /** Key that signs pagination cursors; without it tools do not page. */
+  cursorKey?: Buffer | undefined;
   /** Source of upstream credentials; without it no credentials are sent. */
   credentials?: CredentialStore | undefined;
 }
@@ -53,9 +56,13 @@ export async function callUpstream(
       true,
     );
   }
+  const page: CursorApplication = call.cursorKey ? applyCursor(tool, args, call.cursorKey, baseUrl) : { ok: true, args };
+  if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    prepared = buildRequest(tool.http, args, baseUrl);
+    prepared = buildRequest(tool.http, page.args, baseUrl);
+    // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
+    if (page.url) prepared = { ...prepared, url: page.url, safeUrl: page.url.split("?")[0]!, path: new URL(page.url).pathname };
   } catch (error) {
     if (error instanceof ArgumentError) return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
     throw error;
@@ -78,7 +85,7 @@ export async function callUpstream(
       tool: tool.name,
       ms: Date.now() - started,
     });
-    return mapResponse(
+    const result = mapResponse(
       tool,
       {
         status: response.statusCode,
@@ -90,6 +97,11 @@ export async function callUpstream(
       },
       call.validator,
     );
+    if (tool.http.pagination && call.cursorKey && !result.isError) {
+      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl }, call.cursorKey);
+      if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
+    }
+    return result;
   } catch (error) {
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     if (error instanceof RequestError) {
@@ -136,6 +148,23 @@ function send(prepared: PreparedRequest, credentials: AppliedCredentials | undef
       ],
     },
   });
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts `nextCursor` in the structured result and says how to use it in the text. */
+function addNextCursor(result: CallToolResult, next: string, argument: string): void {
+  if (result.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent)) {
+    (result.structuredContent as Record<string, unknown>).nextCursor = next;
+  }
+  result.content.push({ type: "text", text: `More results: call again with ${argument} = ${next}` });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -15,6 +15,7 @@ import {
 } from "./jsonrpc.js";
 import { CredentialStore } from "./credentials.js";
 import { silentLogger, type Logger } from "./logger.js";
+import { cursorKey } from "./pagination.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
 import { BATCH_PROTOCOL_VERSION, negotiateProtocolVersion } from "./protocol.js";
@@ -79,6 +80,7 @@ export class McpServer {
   private readonly pageSize: number;
   private readonly validator: SchemaValidator;
   private readonly credentials: CredentialStore;
+  private readonly cursorKey: Buffer;
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private negotiatedVersion: string | undefined;
@@ -108,6 +110,7 @@ export class McpServer {
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
     this.validator = new SchemaValidator(this.logger);
+    this.cursorKey = cursorKey(options.env ?? process.env);
     this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
   }
@@ -235,6 +238,7 @@ export class McpServer {
       signal: call.signal,
       logger: this.logger,
       credentials: this.credentials,
+      cursorKey: this.cursorKey,
     });
   }
 

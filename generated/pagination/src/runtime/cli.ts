@@ -1,0 +1,153 @@
+/**
+ * Command-line entry for generated servers: flags and environment → stdio (default) or
+ * Streamable HTTP. Only `--help` and `--version` write to stdout (they never start a server).
+ */
+import { parseArgs } from "node:util";
+import { createStderrLogger, type Logger } from "./logger.js";
+import { McpServer } from "./server.js";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
+import { startStdio } from "./transport-stdio.js";
+import type { TransportHandle } from "./transport.js";
+import type { ServerInfo, ToolDefinition } from "./types.js";
+import { DEFAULT_TIMEOUT_MS } from "./upstream.js";
+
+/** Usage text for `--help`. */
+export function usage(info: ServerInfo): string {
+  return `${info.title ?? info.name} ${info.version}${info.description ? `\n${firstLine(info.description)}` : ""}
+
+Usage: ${info.name} [options]
+
+Options:
+  (no flag)          serve MCP over stdio
+  --http             serve MCP over Streamable HTTP at http://HOST:PORT/mcp
+  --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
+  --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
+  --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
+  --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+  --help             show this help
+  --version          show the version
+`;
+}
+
+/** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
+class UsageError extends Error {}
+
+/**
+ * Runs the server described by `info` and `tools` according to `argv`. Resolves to the running
+ * transport, or undefined when nothing was started (help, version, bad flags: see exit code).
+ */
+export async function main(
+  info: ServerInfo,
+  tools: ToolDefinition[],
+  argv: string[] = process.argv.slice(2),
+): Promise<TransportHandle | undefined> {
+  const logger = createStderrLogger(info.name);
+  let flags: ReturnType<typeof parseFlags>;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${info.name}: ${message}\nRun with --help for usage.\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  if (flags.help) {
+    process.stdout.write(usage(info));
+    return undefined;
+  }
+  if (flags.version) {
+    process.stdout.write(`${info.version}\n`);
+    return undefined;
+  }
+
+  // A missing base URL is reported when a tool is called, so listing tools still works.
+  const baseUrl = flags.baseUrl ?? nonEmpty(process.env.API_BASE_URL) ?? info.defaultBaseUrl;
+  if (baseUrl === undefined) logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
+  else if (!isHttpUrl(baseUrl)) {
+    process.stderr.write(`${info.name}: invalid base URL '${baseUrl}': expected an absolute http(s) URL\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
+  const server = new McpServer({ info, tools, upstream: { baseUrl, timeoutMs: flags.timeoutMs }, logger });
+  let handle: TransportHandle;
+  if (flags.http) {
+    const http = await startHttp(server, { host: flags.host, port: flags.port, logger });
+    logger.info(`${info.name} ${info.version} listening on ${http.url}`);
+    handle = http;
+  } else {
+    handle = startStdio(server, { logger });
+    logger.info(`${info.name} ${info.version} ready on stdio`);
+    // stdin EOF: in-flight work has settled and responses are flushed, so exit now rather
+    // than wait for idle keep-alive sockets.
+    void handle.closed.then(() => process.exit(process.exitCode ?? 0));
+  }
+  installSignalHandlers(handle, logger);
+  return handle;
+}
+
+function parseFlags(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      http: { type: "boolean" },
+      port: { type: "string" },
+      host: { type: "string" },
+      "base-url": { type: "string" },
+      timeout: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+  if ((values.port !== undefined || values.host !== undefined) && !values.http) {
+    throw new UsageError("--port and --host require --http");
+  }
+  return {
+    http: values.http ?? false,
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
+    host: values.host ?? DEFAULT_HTTP_HOST,
+    baseUrl: nonEmpty(values["base-url"]),
+    timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+}
+
+function integerFlag(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+function installSignalHandlers(handle: TransportHandle, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`received ${signal}, shutting down`);
+    // Do not wait forever for a stuck upstream call.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 5_000).unref();
+    void handle.close().then(() => process.exit(process.exitCode ?? 0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === "" ? undefined : text.trim();
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!;
+}

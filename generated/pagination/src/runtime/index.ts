@@ -1,0 +1,30 @@
+/** Public API of the mcp-gen runtime. Generated servers import from here. */
+export type {
+  BodyBinding,
+  HttpBinding,
+  HttpMethod,
+  JsonSchema,
+  ObjectJsonSchema,
+  ParameterBinding,
+  ParameterLocation,
+  ParameterStyle,
+  ResponseBinding,
+  ServerInfo,
+  ToolAnnotations,
+  ToolDefinition,
+} from "./types.js";
+export * from "./jsonrpc.js";
+export type { CallToolResult, ContentBlock, ListedTool, TextContent } from "./mcp-types.js";
+export { createStderrLogger, silentLogger, type Logger, type LogLevel } from "./logger.js";
+export {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isSupportedProtocolVersion,
+  negotiateProtocolVersion,
+} from "./protocol.js";
+export { McpServer, DEFAULT_PAGE_SIZE, type McpServerOptions, type RequestContext } from "./server.js";
+export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
+export type { TransportHandle } from "./transport.js";
+export { startStdio, type StdioOptions } from "./transport-stdio.js";
+export { startHttp, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpHandle, type HttpOptions } from "./transport-http.js";
+export { main, usage } from "./cli.js";

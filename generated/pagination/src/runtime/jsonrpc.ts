@@ -1,0 +1,155 @@
+/**
+ * JSON-RPC 2.0 framing: message types, standard error codes, envelope validation and
+ * classification. Nothing here knows about MCP methods.
+ */
+
+/** A request id: string or number, never null (MCP forbids null ids on requests). */
+export type JsonRpcId = string | number;
+
+/** Request or notification params: MCP always uses objects, JSON-RPC also allows arrays. */
+export type JsonRpcParams = Record<string, unknown> | unknown[];
+
+/** A request: expects a response with the same id. */
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  method: string;
+  params?: JsonRpcParams;
+}
+
+/** A notification: no id, never answered. */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: JsonRpcParams;
+}
+
+/** The `error` member of an error response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A successful response. */
+export interface JsonRpcSuccessResponse {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  result: Record<string, unknown>;
+}
+
+/** An error response; `id` is null only when the request could not be read. */
+export interface JsonRpcErrorResponse {
+  jsonrpc: "2.0";
+  id: JsonRpcId | null;
+  error: JsonRpcErrorObject;
+}
+
+/** Any response. */
+export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
+
+/** Any single JSON-RPC message. */
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** Standard JSON-RPC 2.0 error codes. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const;
+
+/**
+ * An error raised locally by a handler; the dispatcher turns it into a wire error with the
+ * same code, message and data. Any other thrown value becomes a generic InternalError.
+ */
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  /** The `error` member for a response. */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Builds a success response. */
+export function successResponse(id: JsonRpcId, result: Record<string, unknown>): JsonRpcSuccessResponse {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** Builds an error response. */
+export function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): JsonRpcErrorResponse {
+  return { jsonrpc: "2.0", id, error };
+}
+
+/** The result of looking at a parsed JSON value that should be one JSON-RPC message. */
+export type ClassifiedMessage =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse }
+  | { kind: "invalid"; id: JsonRpcId | null; reason: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for a valid request id (string or finite number). */
+export function isJsonRpcId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+/**
+ * Classifies one parsed value and validates its envelope: `jsonrpc === "2.0"`, `method` a
+ * string, `id` a string or number, `params` (if present) an object or array.
+ */
+export function classifyMessage(value: unknown): ClassifiedMessage {
+  if (!isPlainObject(value)) return { kind: "invalid", id: null, reason: "message must be a JSON object" };
+  // Echo the id in the error only when it is itself valid.
+  const id = isJsonRpcId(value.id) ? value.id : null;
+  if (value.jsonrpc !== "2.0") return { kind: "invalid", id, reason: 'jsonrpc must be exactly "2.0"' };
+
+  if ("method" in value) {
+    if (typeof value.method !== "string") return { kind: "invalid", id, reason: "method must be a string" };
+    if (value.params !== undefined && typeof value.params !== "object") {
+      return { kind: "invalid", id, reason: "params must be an object or an array" };
+    }
+    if (value.params === null) return { kind: "invalid", id, reason: "params must be an object or an array" };
+    if (!("id" in value)) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+    if (!isJsonRpcId(value.id)) return { kind: "invalid", id: null, reason: "id must be a string or a number" };
+    return { kind: "request", message: value as unknown as JsonRpcRequest };
+  }
+
+  if ("result" in value || "error" in value) {
+    if (value.id !== null && !isJsonRpcId(value.id)) {
+      return { kind: "invalid", id: null, reason: "response id must be a string, a number or null" };
+    }
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
+  }
+  return { kind: "invalid", id, reason: "message is neither a request, a notification nor a response" };
+}
+
+/** True when `value` is a valid request envelope. */
+export function isRequest(value: unknown): value is JsonRpcRequest {
+  return classifyMessage(value).kind === "request";
+}
+
+/** True when `value` is a valid notification envelope. */
+export function isNotification(value: unknown): value is JsonRpcNotification {
+  return classifyMessage(value).kind === "notification";
+}
+
+/** True when `value` is a response (success or error). */
+export function isResponse(value: unknown): value is JsonRpcResponse {
+  return classifyMessage(value).kind === "response";
+}

@@ -1,0 +1,44 @@
+/**
+ * Minimal structured logging to stderr. stdout is reserved for MCP messages in stdio mode, so
+ * nothing in the runtime may write there. Callers must never pass secrets (header values,
+ * tokens, query strings) in messages or fields.
+ */
+
+/** Log levels in increasing severity. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** The logger the runtime uses; plug in your own (it must not write to stdout). */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** A logger writing one line per entry to stderr, dropping entries below `level`. */
+export function createStderrLogger(name: string, level: LogLevel = "info"): Logger {
+  const write = (entryLevel: LogLevel, message: string, fields?: Record<string, unknown>): void => {
+    if (ORDER[entryLevel] < ORDER[level]) return;
+    const extra = fields && Object.keys(fields).length > 0 ? " " + safeJson(fields) : "";
+    process.stderr.write(`[${name}] ${entryLevel}: ${message}${extra}\n`);
+  };
+  return {
+    debug: (m, f) => write("debug", m, f),
+    info: (m, f) => write("info", m, f),
+    warn: (m, f) => write("warn", m, f),
+    error: (m, f) => write("error", m, f),
+  };
+}
+
+/** A logger that discards everything (tests, embedding). */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return "[unserializable]";
+  }
+}

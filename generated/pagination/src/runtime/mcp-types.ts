@@ -1,0 +1,34 @@
+/** MCP wire shapes the runtime produces (the subset it serves). */
+import type { ObjectJsonSchema, ToolAnnotations } from "./types.js";
+
+/** A text content block. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** Content blocks the runtime emits (images, audio and resources come later). */
+export type ContentBlock = TextContent;
+
+/** The result of `tools/call`. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A tool as listed by `tools/list` (the `http` binding is never exposed). */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: ObjectJsonSchema;
+  outputSchema?: ObjectJsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+/** A tool result holding one text block; `isError` marks tool-level failures. */
+export function textResult(text: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+}

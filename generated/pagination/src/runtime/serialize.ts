@@ -1,0 +1,170 @@
+/**
+ * OpenAPI 3 parameter serialization (style/explode) for path, query, header and cookie
+ * parameters, following the spec's style table (RFC 6570 semantics for path styles).
+ * Pure functions: value in, wire text out.
+ */
+import type { ParameterBinding } from "./types.js";
+
+/** Raised when an argument cannot be put on the wire (e.g. a header value with a line break). */
+export class ArgumentError extends Error {
+  override readonly name = "ArgumentError";
+}
+
+/** Percent-encodes per RFC 3986 unreserved set (encodeURIComponent leaves `!'()*` alone). */
+export function encodeRfc3986(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/**
+ * Encoding for `allowReserved: true`: RFC 3986 reserved characters pass through, except `&`
+ * and `#`, which would otherwise split the query or end the URL.
+ */
+export function encodeAllowReserved(text: string): string {
+  return encodeRfc3986(text).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2B|2C|3B|3D)/gi, (m) =>
+    decodeURIComponent(m),
+  );
+}
+
+type Encoder = (text: string) => string;
+const identity: Encoder = (text) => text;
+
+/** A parameter value reduced to one of the three shapes the style table distinguishes. */
+type Shape =
+  | { kind: "primitive"; value: string }
+  | { kind: "array"; items: string[] }
+  | { kind: "object"; entries: Array<[string, string]> };
+
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  // Nested structures have no standard serialization; JSON is the least surprising choice.
+  return JSON.stringify(value);
+}
+
+function shapeOf(value: unknown): Shape {
+  if (Array.isArray(value)) return { kind: "array", items: value.map(scalarText) };
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, scalarText(v)]);
+    return { kind: "object", entries };
+  }
+  return { kind: "primitive", value: scalarText(value) };
+}
+
+/** Serializes a path parameter value (styles simple, label, matrix) into its placeholder text. */
+export function serializePathParameter(binding: ParameterBinding, value: unknown): string {
+  const enc: Encoder = encodeRfc3986;
+  const shape = shapeOf(value);
+  const name = enc(binding.name);
+  switch (binding.style) {
+    case "label": {
+      const sep = binding.explode ? "." : ",";
+      if (shape.kind === "primitive") return "." + enc(shape.value);
+      if (shape.kind === "array") return "." + shape.items.map(enc).join(sep);
+      return binding.explode
+        ? "." + shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(".")
+        : "." + shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",");
+    }
+    case "matrix": {
+      if (shape.kind === "primitive") return shape.value === "" ? `;${name}` : `;${name}=${enc(shape.value)}`;
+      if (shape.kind === "array") {
+        if (shape.items.length === 0) return `;${name}`;
+        return binding.explode
+          ? shape.items.map((item) => `;${name}=${enc(item)}`).join("")
+          : `;${name}=${shape.items.map(enc).join(",")}`;
+      }
+      return binding.explode
+        ? shape.entries.map(([k, v]) => `;${enc(k)}=${enc(v)}`).join("")
+        : `;${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
+    }
+    default:
+      return serializeSimple(shape, binding.explode, enc);
+  }
+}
+
+/**
+ * Serializes a query parameter into `key=value` pairs joined by `&` (already encoded), or
+ * `""` when it contributes nothing. Styles: form, spaceDelimited, pipeDelimited, deepObject.
+ */
+export function serializeQueryParameter(binding: ParameterBinding, value: unknown): string {
+  const enc: Encoder = binding.allowReserved ? encodeAllowReserved : encodeRfc3986;
+  const name = encodeRfc3986(binding.name);
+  const shape = shapeOf(value);
+
+  if (binding.style === "deepObject" && shape.kind === "object") {
+    return deepObjectPairs(binding.name, value as Record<string, unknown>, enc).join("&");
+  }
+  if ((binding.style === "spaceDelimited" || binding.style === "pipeDelimited") && !binding.explode) {
+    const delimiter = binding.style === "spaceDelimited" ? "%20" : "|";
+    if (shape.kind === "array") return `${name}=${shape.items.map(enc).join(delimiter)}`;
+    if (shape.kind === "object") return `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(delimiter)}`;
+  }
+  // form (and the fallback for every other style/shape combination)
+  if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
+  if (shape.kind === "array") {
+    if (shape.items.length === 0) return `${name}=`;
+    return binding.explode
+      ? shape.items.map((item) => `${name}=${enc(item)}`).join("&")
+      : `${name}=${shape.items.map(enc).join(",")}`;
+  }
+  return binding.explode
+    ? shape.entries.map(([k, v]) => `${encodeRfc3986(k)}=${enc(v)}`).join("&")
+    : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
+}
+
+/** `name[key]=value` pairs; nested objects recurse (`name[a][b]=v`), arrays repeat the key. */
+function deepObjectPairs(prefix: string, value: Record<string, unknown>, enc: Encoder): string[] {
+  const pairs: string[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    if (child === undefined) continue;
+    const path = `${prefix}[${key}]`;
+    if (Array.isArray(child)) {
+      for (const item of child) pairs.push(`${encodeKey(path)}=${enc(scalarText(item))}`);
+    } else if (typeof child === "object" && child !== null) {
+      pairs.push(...deepObjectPairs(path, child as Record<string, unknown>, enc));
+    } else {
+      pairs.push(`${encodeKey(path)}=${enc(scalarText(child))}`);
+    }
+  }
+  return pairs;
+}
+
+/** Encodes a deepObject key but keeps its brackets readable, as in the spec examples. */
+function encodeKey(key: string): string {
+  return encodeRfc3986(key).replace(/%5B/g, "[").replace(/%5D/g, "]");
+}
+
+/** Serializes a header parameter value (style simple). Rejects line breaks (header injection). */
+export function serializeHeaderParameter(binding: ParameterBinding, value: unknown): string {
+  const text = serializeSimple(shapeOf(value), binding.explode, identity);
+  if (/[\r\n\0]/.test(text)) {
+    throw new ArgumentError(`header parameter '${binding.name}' must not contain line breaks or NUL characters`);
+  }
+  return text;
+}
+
+/** Serializes a cookie parameter (style form) into `name=value` pairs joined by `; `. */
+export function serializeCookieParameter(binding: ParameterBinding, value: unknown): string {
+  const enc: Encoder = encodeRfc3986;
+  const name = enc(binding.name);
+  const shape = shapeOf(value);
+  if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
+  if (shape.kind === "array") {
+    return binding.explode && shape.items.length > 0
+      ? shape.items.map((item) => `${name}=${enc(item)}`).join("; ")
+      : `${name}=${shape.items.map(enc).join(",")}`;
+  }
+  return binding.explode
+    ? shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("; ")
+    : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
+}
+
+function serializeSimple(shape: Shape, explode: boolean, enc: Encoder): string {
+  if (shape.kind === "primitive") return enc(shape.value);
+  if (shape.kind === "array") return shape.items.map(enc).join(",");
+  return explode
+    ? shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(",")
+    : shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",");
+}

@@ -1,0 +1,9 @@
+/** The small contract shared by transports. */
+
+/** A running transport. */
+export interface TransportHandle {
+  /** Stops accepting messages and releases resources; resolves when done. */
+  close(): Promise<void>;
+  /** Resolves once the transport has shut down (stdio: stdin EOF and in-flight work settled). */
+  readonly closed: Promise<void>;
+}

@@ -1,0 +1,173 @@
+/**
+ * The contract between generated code and the runtime: a tool is plain data that the runtime
+ * interprets. Generated `src/tools/*.ts` files export values of these types; nothing else in
+ * the runtime knows about OpenAPI.
+ */
+
+/** A JSON Schema (2020-12) document or sub-schema, as plain JSON. */
+export type JsonSchema = { [keyword: string]: unknown } | boolean;
+
+/** A JSON Schema whose root is an object schema, as MCP requires for tool input/output. */
+export interface ObjectJsonSchema {
+  type: "object";
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
+/** MCP tool annotations (hints for clients; never trusted for security). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** HTTP methods OpenAPI can describe. */
+export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+
+/** Where an OpenAPI parameter goes on the wire. */
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
+
+/** OpenAPI parameter serialization styles. */
+export type ParameterStyle =
+  | "simple"
+  | "label"
+  | "matrix"
+  | "form"
+  | "spaceDelimited"
+  | "pipeDelimited"
+  | "deepObject";
+
+/** How one tool argument becomes one HTTP parameter. */
+export interface ParameterBinding {
+  /** Property name in the tool's input (may differ from `name` after collision handling). */
+  argument: string;
+  /** Parameter name on the wire (path placeholder, query key, header or cookie name). */
+  name: string;
+  in: ParameterLocation;
+  style: ParameterStyle;
+  explode: boolean;
+  /** Query only: reserved characters are sent unencoded. */
+  allowReserved?: boolean;
+  required: boolean;
+}
+
+/**
+ * How the request body is assembled from the arguments.
+ * - `whole`: one argument carries the entire body.
+ * - `properties`: the body is an object whose properties were lifted into the tool input;
+ *   `properties` maps input argument name → body property name.
+ */
+export type BodyBinding =
+  | { kind: "whole"; argument: string; mediaType: string; required: boolean }
+  | { kind: "properties"; properties: Record<string, string>; mediaType: string; required: boolean };
+
+/** How the upstream response body becomes `structuredContent`. */
+export interface ResponseBinding {
+  /**
+   * When the 2xx JSON schema is not an object, the output schema wraps it as
+   * `{ [wrapKey]: value }` so `structuredContent` is always an object.
+   */
+  wrapKey?: string;
+  /** Media types the operation can answer with, in the order sent in `Accept`. */
+  accept: string[];
+}
+
+/**
+ * One upstream security scheme and the environment variables its credentials come from.
+ * `env` maps a role to a variable name: `token` (apiKey value, bearer or other http token, ready
+ * OAuth access token), `username`/`password` (http basic), `clientId`/`clientSecret`/`scopes`
+ * (OAuth 2 client credentials), `cert`/`key` (mutual TLS file paths).
+ */
+export interface SecuritySchemeDefinition {
+  /** The scheme's key in the spec (`petstore_auth`). */
+  key: string;
+  type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
+  /** apiKey: where the key goes. */
+  in?: "header" | "query" | "cookie";
+  /** apiKey: header, query or cookie name. */
+  name?: string;
+  /** http: the auth scheme, lower case (`bearer`, `basic`, …). */
+  scheme?: string;
+  /** oauth2: token endpoint of the client-credentials flow. */
+  tokenUrl?: string;
+  /** openIdConnect: discovery document URL. */
+  openIdConnectUrl?: string;
+  env: Partial<Record<"token" | "username" | "password" | "clientId" | "clientSecret" | "scopes" | "cert" | "key", string>>;
+}
+
+/**
+ * OpenAPI security requirements of an operation: alternatives (OR), each a set of schemes that
+ * must all be applied (AND), with the OAuth scopes needed. An empty object allows anonymous calls.
+ */
+export type SecurityRequirement = Record<string, string[]>;
+
+/**
+ * How an operation pages, so every paginated tool offers one contract: an opaque `cursor` input
+ * and a `nextCursor` in its structured output.
+ * - `cursor`: a token from the response body (`nextPath`) goes into a request parameter; or, Stripe
+ *   style, `hasMorePath` says more exist and the last item's `idField` is the next token.
+ * - `page`: the page-number argument counts up; `offset`: the offset argument moves by the items seen.
+ * - `link`: the `Link: <…>; rel="next"` response header; `nextUrl`: a URL in the body (`nextPath`).
+ */
+export interface PaginationBinding {
+  style: "cursor" | "page" | "offset" | "link" | "nextUrl";
+  /** Input property that carries the opaque cursor. */
+  cursorArgument: string;
+  /** cursor/page/offset: the input property that receives the next token, page or offset. */
+  targetArgument?: string;
+  /** cursor: where the next token is in the body; nextUrl: where the next URL is. */
+  nextPath?: string[];
+  /** cursor (Stripe style): the boolean that says more items exist. */
+  hasMorePath?: string[];
+  /** cursor (Stripe style): the item field that is the next token. */
+  idField?: string;
+  /** Where the page's items are in the body (`[]`: the body is the array). */
+  itemsPath?: string[];
+  /** page/offset: the input property holding the page size, if any. */
+  limitArgument?: string;
+  /** page: the first page number when the argument is absent (default 1). */
+  firstPage?: number;
+}
+
+/** How a tool call becomes an upstream HTTP request. */
+export interface HttpBinding {
+  method: HttpMethod;
+  /** Path template relative to the base URL, e.g. `/pets/{petId}`. */
+  path: string;
+  parameters: ParameterBinding[];
+  body?: BodyBinding;
+  response: ResponseBinding;
+  /** Effective security requirements; absent or empty means the operation needs no credentials. */
+  security?: SecurityRequirement[];
+  /** How the operation pages, when it does. */
+  pagination?: PaginationBinding;
+}
+
+/** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */
+export interface ToolDefinition<TInput = unknown> {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: ObjectJsonSchema;
+  outputSchema?: ObjectJsonSchema;
+  annotations?: ToolAnnotations;
+  http: HttpBinding;
+  /** Phantom field that carries the input type; never set at run time. */
+  readonly __input?: TInput;
+}
+
+/** Static facts about the generated server, emitted by the generator. */
+export interface ServerInfo {
+  /** npm package name; also the MCP `serverInfo.name`. */
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  /** Upstream base URL used when neither `--base-url` nor `API_BASE_URL` is given. */
+  defaultBaseUrl?: string;
+  /** Upstream security schemes the tools refer to by key. */
+  securitySchemes?: SecuritySchemeDefinition[];
+}

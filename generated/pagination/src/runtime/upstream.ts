@@ -1,0 +1,172 @@
+/**
+ * Executes a tool call against the upstream HTTP API with got and maps the response to an MCP
+ * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
+ * so the dispatcher can stay silent.
+ */
+import got, { RequestError, type Method, type Response } from "got";
+import type { AppliedCredentials, CredentialStore } from "./credentials.js";
+import type { Logger } from "./logger.js";
+import { textResult, type CallToolResult } from "./mcp-types.js";
+import { buildRequest, type PreparedRequest } from "./request.js";
+import { applyCursor, nextCursor, type CursorApplication } from "./pagination.js";
+import { mapResponse } from "./result.js";
+import { ArgumentError } from "./serialize.js";
+import type { ToolDefinition } from "./types.js";
+import type { SchemaValidator } from "./validation.js";
+
+/** Default upstream timeout in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** How to reach the upstream API. */
+export interface UpstreamOptions {
+  /** Base URL the binding paths are joined to; may include a path (`https://h/api/v1`). */
+  baseUrl?: string | undefined;
+  /** Whole-request timeout in milliseconds (default 30000). */
+  timeoutMs?: number | undefined;
+}
+
+/** Per-call inputs besides the tool and its arguments. */
+export interface UpstreamCall {
+  upstream: UpstreamOptions;
+  userAgent: string;
+  validator: SchemaValidator;
+  signal?: AbortSignal | undefined;
+  logger?: Logger;
+  /** Key that signs pagination cursors; without it tools do not page. */
+  cursorKey?: Buffer | undefined;
+  /** Source of upstream credentials; without it no credentials are sent. */
+  credentials?: CredentialStore | undefined;
+}
+
+/** Thrown when the call was cancelled; no response must be sent for it. */
+export class UpstreamCancelledError extends Error {
+  override readonly name = "UpstreamCancelledError";
+}
+
+/** Sends the request for `tool` with already-validated `args` and maps the outcome. */
+export async function callUpstream(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  call: UpstreamCall,
+): Promise<CallToolResult> {
+  const baseUrl = call.upstream.baseUrl;
+  if (!baseUrl) {
+    return textResult(
+      `No upstream base URL is configured, so tool ${tool.name} cannot be called. Start the server with --base-url <url> or set API_BASE_URL.`,
+      true,
+    );
+  }
+  const page: CursorApplication = call.cursorKey ? applyCursor(tool, args, call.cursorKey, baseUrl) : { ok: true, args };
+  if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
+  let prepared: PreparedRequest;
+  try {
+    prepared = buildRequest(tool.http, page.args, baseUrl);
+    // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
+    if (page.url) prepared = { ...prepared, url: page.url, safeUrl: page.url.split("?")[0]!, path: new URL(page.url).pathname };
+  } catch (error) {
+    if (error instanceof ArgumentError) return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
+    throw error;
+  }
+
+  const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = Date.now();
+  try {
+    let choice = call.credentials ? await call.credentials.choose(tool.http.security) : undefined;
+    if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+    let response = await send(prepared, choice?.credentials, call, timeoutMs);
+    // An OAuth token the upstream rejects is refreshed once.
+    if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
+      call.credentials.invalidate(choice.credentials.oauthKeys);
+      choice = await call.credentials.choose(tool.http.security, true);
+      if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+      response = await send(prepared, choice.credentials, call, timeoutMs);
+    }
+    call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
+      tool: tool.name,
+      ms: Date.now() - started,
+    });
+    const result = mapResponse(
+      tool,
+      {
+        status: response.statusCode,
+        statusMessage: response.statusMessage,
+        contentType: headerValue(response.headers["content-type"]),
+        body: response.body,
+        method: prepared.method,
+        path: prepared.path,
+      },
+      call.validator,
+    );
+    if (tool.http.pagination && call.cursorKey && !result.isError) {
+      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl }, call.cursorKey);
+      if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
+    }
+    return result;
+  } catch (error) {
+    if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    if (error instanceof RequestError) {
+      const detail = error.name === "TimeoutError" ? `timed out after ${timeoutMs} ms (${error.code})` : error.code || error.name;
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} failed`, { tool: tool.name, code: error.code });
+      return textResult(`Upstream request failed for ${prepared.method} ${prepared.safeUrl}: ${detail}`, true);
+    }
+    throw error;
+  }
+}
+
+/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
+function send(prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, timeoutMs: number): Promise<Response<Buffer>> {
+  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent, ...credentials?.headers };
+  let url = prepared.url;
+  if (credentials && credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
+  if (credentials && credentials.cookies.length > 0) headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
+  const origin = new URL(url).origin;
+  const secretHeaders = new Set(Object.keys(credentials?.headers ?? {}));
+  const secretQuery = new Set((credentials?.query ?? []).map((pair) => decodeURIComponent(pair.split("=")[0]!)));
+  return got(url, {
+    method: prepared.method as Method,
+    headers,
+    body: prepared.body,
+    allowGetBody: prepared.body !== undefined,
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: timeoutMs },
+    signal: call.signal,
+    followRedirect: true,
+    responseType: "buffer",
+    ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+    hooks: {
+      beforeRedirect: [
+        (options) => {
+          const next = options.url instanceof URL ? options.url : new URL(String(options.url));
+          if (next.origin === origin) return;
+          for (const name of secretHeaders) delete options.headers[name];
+          if (credentials?.cookies.length) delete options.headers.cookie;
+          for (const name of secretQuery) next.searchParams.delete(name);
+          options.url = next;
+          if (credentials?.tls) options.https = {};
+        },
+      ],
+    },
+  });
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts `nextCursor` in the structured result and says how to use it in the text. */
+function addNextCursor(result: CallToolResult, next: string, argument: string): void {
+  if (result.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent)) {
+    (result.structuredContent as Record<string, unknown>).nextCursor = next;
+  }
+  result.content.push({ type: "text", text: `More results: call again with ${argument} = ${next}` });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
