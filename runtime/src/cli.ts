@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { createStderrLogger, type Logger } from "./logger.js";
+import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
 import { McpServer } from "./server.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
@@ -24,6 +25,10 @@ Options:
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
   --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+  --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
+                     (repeatable; a header present in the request wins over the environment)
+  --passthrough-config FILE
+                     HTTP only: the same rules as JSON {"rules":[{"header":…,"scheme":…}]}
   --help             show this help
   --version          show the version
 `;
@@ -69,7 +74,16 @@ export async function main(
     return undefined;
   }
 
-  const server = new McpServer({ info, tools, upstream: { baseUrl, timeoutMs: flags.timeoutMs }, logger });
+  let server: McpServer;
+  try {
+    const passthrough = [...flags.passthrough.map(parsePassthroughRule), ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : [])];
+    if (passthrough.length > 0 && !flags.http) throw new Error("--passthrough rules apply to --http only (stdio has no per-request headers)");
+    server = new McpServer({ info, tools, upstream: { baseUrl, timeoutMs: flags.timeoutMs }, logger, passthrough });
+  } catch (error) {
+    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
   let handle: TransportHandle;
   if (flags.http) {
     const http = await startHttp(server, { host: flags.host, port: flags.port, logger });
@@ -97,6 +111,8 @@ function parseFlags(argv: string[]) {
       host: { type: "string" },
       "base-url": { type: "string" },
       timeout: { type: "string" },
+      passthrough: { type: "string", multiple: true },
+      "passthrough-config": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -110,6 +126,8 @@ function parseFlags(argv: string[]) {
     host: values.host ?? DEFAULT_HTTP_HOST,
     baseUrl: nonEmpty(values["base-url"]),
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
+    passthrough: values.passthrough ?? [],
+    passthroughConfig: nonEmpty(values["passthrough-config"]),
     help: values.help ?? false,
     version: values.version ?? false,
   };

@@ -61,19 +61,22 @@ export class CredentialStore {
    * Picks the first alternative whose schemes all have credentials (an empty alternative means
    * anonymous access is allowed) and applies it. When none can be satisfied, the message names
    * the variables to set for each alternative; nothing half-authenticated is ever sent.
+   * `fromRequest` holds credentials that passthrough rules took from the incoming request, by
+   * scheme key; they take precedence over the environment's.
    */
-  async choose(requirements: SecurityRequirement[] | undefined, refreshOAuth = false): Promise<CredentialChoice> {
+  async choose(requirements: SecurityRequirement[] | undefined, refreshOAuth = false, fromRequest: Record<string, string> = {}): Promise<CredentialChoice> {
     if (!requirements || requirements.length === 0) return { ok: true, credentials: emptyCredentials() };
     const missing: string[] = [];
     for (const alternative of requirements) {
       const keys = Object.keys(alternative);
       const gaps = keys.flatMap((key) => {
         const scheme = this.schemes.get(key);
-        return scheme ? (neededVariables(scheme, this.env) ?? []) : [`(unknown scheme ${key})`];
+        if (!scheme) return [`(unknown scheme ${key})`];
+        return fromRequest[key] !== undefined ? [] : (neededVariables(scheme, this.env) ?? []);
       });
       if (gaps.length === 0) {
         try {
-          return { ok: true, credentials: await this.apply(keys.map((key) => [this.schemes.get(key)!, alternative[key] ?? []] as const), refreshOAuth) };
+          return { ok: true, credentials: await this.apply(keys.map((key) => [this.schemes.get(key)!, alternative[key] ?? []] as const), refreshOAuth, fromRequest) };
         } catch (error) {
           if (error instanceof CredentialError) return { ok: false, message: error.message };
           throw error;
@@ -90,10 +93,15 @@ export class CredentialStore {
     for (const key of keys) this.tokens.invalidate(key);
   }
 
-  private async apply(schemes: ReadonlyArray<readonly [SecuritySchemeDefinition, string[]]>, refreshOAuth: boolean): Promise<AppliedCredentials> {
+  private async apply(schemes: ReadonlyArray<readonly [SecuritySchemeDefinition, string[]]>, refreshOAuth: boolean, fromRequest: Record<string, string>): Promise<AppliedCredentials> {
     const applied = emptyCredentials();
     for (const [scheme, scopes] of schemes) {
       const value = (role: keyof SecuritySchemeDefinition["env"]) => this.env[scheme.env[role] ?? ""] ?? "";
+      const passed = fromRequest[scheme.key];
+      if (passed !== undefined) {
+        applyPassed(applied, scheme, passed);
+        continue;
+      }
       switch (scheme.type) {
         case "apiKey":
           if (scheme.in === "query") applied.query.push(`${encodeURIComponent(scheme.name ?? "")}=${encodeURIComponent(value("token"))}`);
@@ -129,6 +137,20 @@ export class CredentialStore {
       }
     }
     return applied;
+  }
+}
+
+/** Puts a credential taken from the incoming request on the upstream request. */
+function applyPassed(applied: AppliedCredentials, scheme: SecuritySchemeDefinition, value: string): void {
+  if (scheme.type === "apiKey") {
+    if (scheme.in === "query") applied.query.push(`${encodeURIComponent(scheme.name ?? "")}=${encodeURIComponent(value)}`);
+    else if (scheme.in === "cookie") applied.cookies.push(`${scheme.name}=${encodeURIComponent(value)}`);
+    else applied.headers[(scheme.name ?? "").toLowerCase()] = value;
+  } else if (scheme.type === "http" && scheme.scheme === "basic") {
+    applied.headers.authorization = `Basic ${Buffer.from(value).toString("base64")}`;
+  } else {
+    const prefix = scheme.type === "http" && scheme.scheme && scheme.scheme !== "bearer" ? scheme.scheme : "Bearer";
+    applied.headers.authorization = `${prefix} ${value}`;
   }
 }
 

@@ -36,6 +36,8 @@ export interface UpstreamCall {
   cursorKey?: Buffer | undefined;
   /** Source of upstream credentials; without it no credentials are sent. */
   credentials?: CredentialStore | undefined;
+  /** Credentials passthrough rules took from the incoming request, by scheme key. */
+  fromRequest?: Record<string, string> | undefined;
 }
 
 /** Thrown when the call was cancelled; no response must be sent for it. */
@@ -71,13 +73,13 @@ export async function callUpstream(
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = Date.now();
   try {
-    let choice = call.credentials ? await call.credentials.choose(tool.http.security) : undefined;
+    let choice = call.credentials ? await call.credentials.choose(tool.http.security, false, call.fromRequest) : undefined;
     if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
     let response = await send(prepared, choice?.credentials, call, timeoutMs);
     // An OAuth token the upstream rejects is refreshed once.
     if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
       call.credentials.invalidate(choice.credentials.oauthKeys);
-      choice = await call.credentials.choose(tool.http.security, true);
+      choice = await call.credentials.choose(tool.http.security, true, call.fromRequest);
       if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
       response = await send(prepared, choice.credentials, call, timeoutMs);
     }

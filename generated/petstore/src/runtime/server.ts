@@ -16,6 +16,7 @@ import {
 import { CredentialStore } from "./credentials.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { cursorKey } from "./pagination.js";
+import { checkPassthroughRules, passthroughCredentials, type PassthroughRule } from "./passthrough.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
 import { BATCH_PROTOCOL_VERSION, negotiateProtocolVersion } from "./protocol.js";
@@ -34,6 +35,8 @@ export interface RequestContext {
    * `initialize` on this server instance is used (stdio: one client per process).
    */
   protocolVersion?: string;
+  /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
+  headers?: Record<string, string | string[] | undefined>;
   /** Aborted by the transport when the requester is gone (e.g. HTTP client disconnected). */
   signal?: AbortSignal;
   /**
@@ -54,6 +57,8 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Where upstream credentials are read from (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** Incoming headers that carry per-user upstream credentials (HTTP only; default none). */
+  passthrough?: PassthroughRule[];
 }
 
 /** Per-request data handed to method handlers. */
@@ -81,6 +86,7 @@ export class McpServer {
   private readonly validator: SchemaValidator;
   private readonly credentials: CredentialStore;
   private readonly cursorKey: Buffer;
+  private readonly passthrough: PassthroughRule[];
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private negotiatedVersion: string | undefined;
@@ -111,6 +117,8 @@ export class McpServer {
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
     this.validator = new SchemaValidator(this.logger);
     this.cursorKey = cursorKey(options.env ?? process.env);
+    this.passthrough = options.passthrough ?? [];
+    checkPassthroughRules(this.passthrough, options.info.securitySchemes ?? []);
     this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
   }
@@ -239,6 +247,7 @@ export class McpServer {
       logger: this.logger,
       credentials: this.credentials,
       cursorKey: this.cursorKey,
+      fromRequest: passthroughCredentials(this.passthrough, call.ctx.headers, this.info.securitySchemes ?? []),
     });
   }
 

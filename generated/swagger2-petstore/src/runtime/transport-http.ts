@@ -105,6 +105,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       protocolVersion: version?.trim() ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
+      headers: req.headers,
     });
     if (res.destroyed) return;
     if (response === undefined) {
