@@ -35,6 +35,8 @@ export interface RequestContext {
    * `initialize` on this server instance is used (stdio: one client per process).
    */
   protocolVersion?: string;
+  /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
+  scopes?: ReadonlySet<string>;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
   headers?: Record<string, string | string[] | undefined>;
   /** Aborted by the transport when the requester is gone (e.g. HTTP client disconnected). */
@@ -95,7 +97,7 @@ export class McpServer {
   private readonly requestHandlers: Record<string, RequestHandler> = {
     initialize: async (params) => this.initialize(params),
     ping: async () => ({}),
-    "tools/list": async (params) => this.listTools(params),
+    "tools/list": async (params, call) => this.listTools(params, call.ctx.scopes),
     "tools/call": async (params, call) => this.callTool(params, call),
     "logging/setLevel": async (params) => this.setLogLevel(params),
   };
@@ -220,11 +222,27 @@ export class McpServer {
     return result;
   }
 
-  private listTools(params: Params): Record<string, unknown> {
-    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, this.tools.length);
-    const page = this.tools.slice(offset, offset + this.pageSize).map(listedTool);
+  private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
+    // With OAuth scopes, callers see only the tools their token may call.
+    const visible = scopes ? this.tools.filter((tool) => this.requiredScopes(tool.name).every((scope) => scopes.has(scope))) : this.tools;
+    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, visible.length);
+    const page = visible.slice(offset, offset + this.pageSize).map(listedTool);
     const next = offset + this.pageSize;
-    return next < this.tools.length ? { tools: page, nextCursor: encodeCursor(next) } : { tools: page };
+    return next < visible.length ? { tools: page, nextCursor: encodeCursor(next) } : { tools: page };
+  }
+
+  /**
+   * OAuth scopes a caller's MCP token needs for a tool: those of the first security alternative
+   * of its operation that uses an OAuth 2 / OpenID Connect scheme (empty when there is none).
+   */
+  requiredScopes(toolName: string): string[] {
+    const tool = this.toolsByName.get(toolName);
+    const oauthKeys = new Set((this.info.securitySchemes ?? []).filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key));
+    for (const alternative of tool?.http.security ?? []) {
+      const scopes = Object.entries(alternative).filter(([key]) => oauthKeys.has(key)).flatMap(([, list]) => list);
+      if (scopes.length > 0) return [...new Set(scopes)];
+    }
+    return [];
   }
 
   private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult> {

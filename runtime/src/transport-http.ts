@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ErrorCode, errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
+import { isRefusal, type Refusal, type ResourceServer } from "./oauth-resource.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from "./protocol.js";
 import type { McpServer } from "./server.js";
@@ -28,6 +29,8 @@ export interface HttpOptions {
   allowedOrigins?: string[];
   maxBodyBytes?: number;
   logger?: Logger;
+  /** OAuth 2.1 resource-server mode: every MCP request needs a valid bearer token. */
+  oauth?: ResourceServer;
 }
 
 /** A running HTTP transport. */
@@ -58,11 +61,23 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];
+    const oauth = options.oauth;
+    // RFC 9728: metadata at the root well-known path and at the one suffixed with the endpoint.
+    if (oauth && req.method === "GET" && (pathname === "/.well-known/oauth-protected-resource" || pathname === `/.well-known/oauth-protected-resource${endpoint}`)) {
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" }).end(JSON.stringify(oauth.metadata()));
+      return;
+    }
     if (pathname !== endpoint) return sendText(res, 404, "Not Found");
 
     const origin = req.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }));
+    }
+    let scopes: ReadonlySet<string> | undefined;
+    if (oauth) {
+      const principal = await oauth.authenticate(req.headers.authorization);
+      if (isRefusal(principal)) return refuse(res, principal);
+      scopes = principal.scopes;
     }
     if (req.method !== "POST") {
       res.setHeader("Allow", "POST");
@@ -96,6 +111,14 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
     }
 
+    if (oauth && scopes) {
+      const call = payload as { method?: unknown; params?: { name?: unknown } } | null;
+      if (call && typeof call === "object" && call.method === "tools/call" && typeof call.params?.name === "string") {
+        const missing = server.requiredScopes(call.params.name).filter((scope) => !scopes!.has(scope));
+        if (missing.length > 0) return refuse(res, oauth.insufficientScope(missing));
+      }
+    }
+
     // A client that disconnects before its answer can never receive it: stop the work.
     const disconnect = new AbortController();
     res.on("close", () => {
@@ -106,6 +129,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
       headers: req.headers,
+      ...(scopes ? { scopes } : {}),
     });
     if (res.destroyed) return;
     if (response === undefined) {
@@ -124,6 +148,9 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   });
   const port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
+  if (options.oauth && options.oauth.metadataUrl === "") {
+    options.oauth.metadataUrl = `http://${urlHost}:${port}/.well-known/oauth-protected-resource${endpoint}`;
+  }
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -202,6 +229,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  res.setHeader("WWW-Authenticate", refusal.wwwAuthenticate);
+  sendJson(res, refusal.status, errorResponse(null, { code: ErrorCode.InvalidRequest, message: refusal.message }));
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { createStderrLogger, type Logger } from "./logger.js";
+import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
 import { McpServer } from "./server.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
@@ -27,6 +28,15 @@ Options:
   --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
                      (repeatable; a header present in the request wins over the environment)
+  --oauth-issuer URL OAuth 2.1 resource-server mode (HTTP): accept only bearer tokens from this issuer
+  --oauth-audience URL  this server's resource identifier, required in the token's aud
+                     (default: the endpoint URL, or --public-url + /mcp)
+  --oauth-jwks URL   the issuer's JWKS (default: from the issuer's metadata)
+  --oauth-introspection URL
+                     check tokens by introspection (RFC 7662) instead; client from
+                     MCP_OAUTH_CLIENT_ID / MCP_OAUTH_CLIENT_SECRET
+  --oauth-scopes S   space-separated scopes to advertise
+  --public-url URL   the server's public origin (for metadata behind a proxy)
   --passthrough-config FILE
                      HTTP only: the same rules as JSON {"rules":[{"header":…,"scheme":…}]}
   --help             show this help
@@ -78,6 +88,11 @@ export async function main(
   try {
     const passthrough = [...flags.passthrough.map(parsePassthroughRule), ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : [])];
     if (passthrough.length > 0 && !flags.http) throw new Error("--passthrough rules apply to --http only (stdio has no per-request headers)");
+    if (flags.oauthIssuer && !flags.http) throw new Error("--oauth-issuer applies to --http only");
+    // In OAuth mode the MCP token authorizes the MCP request only; it never goes upstream.
+    if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
+      throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
+    }
     server = new McpServer({ info, tools, upstream: { baseUrl, timeoutMs: flags.timeoutMs }, logger, passthrough });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
@@ -86,7 +101,8 @@ export async function main(
   }
   let handle: TransportHandle;
   if (flags.http) {
-    const http = await startHttp(server, { host: flags.host, port: flags.port, logger });
+    const oauth = flags.oauthIssuer ? resourceServer(flags) : undefined;
+    const http = await startHttp(server, { host: flags.host, port: flags.port, logger, oauth });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
   } else {
@@ -113,6 +129,12 @@ function parseFlags(argv: string[]) {
       timeout: { type: "string" },
       passthrough: { type: "string", multiple: true },
       "passthrough-config": { type: "string" },
+      "oauth-issuer": { type: "string" },
+      "oauth-audience": { type: "string" },
+      "oauth-jwks": { type: "string" },
+      "oauth-introspection": { type: "string" },
+      "oauth-scopes": { type: "string" },
+      "public-url": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -128,9 +150,36 @@ function parseFlags(argv: string[]) {
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
     passthrough: values.passthrough ?? [],
     passthroughConfig: nonEmpty(values["passthrough-config"]),
+    oauthIssuer: nonEmpty(values["oauth-issuer"]),
+    oauthAudience: nonEmpty(values["oauth-audience"]),
+    oauthJwks: nonEmpty(values["oauth-jwks"]),
+    oauthIntrospection: nonEmpty(values["oauth-introspection"]),
+    oauthScopes: nonEmpty(values["oauth-scopes"])?.split(/\s+/),
+    publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
     help: values.help ?? false,
     version: values.version ?? false,
   };
+}
+
+/** Resource-server settings from the flags (and the introspection client from the environment). */
+function resourceServer(flags: ReturnType<typeof parseFlags>): ResourceServer {
+  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
+  const origin = flags.publicUrl ?? (flags.port === 0 ? undefined : `http://${hostForUrl}:${flags.port}`);
+  const id = process.env.MCP_OAUTH_CLIENT_ID;
+  const secret = process.env.MCP_OAUTH_CLIENT_SECRET;
+  const audience = flags.oauthAudience ?? (origin ? `${origin}/mcp` : undefined);
+  if (!audience) throw new Error("--oauth-audience is required with --port 0");
+  return new ResourceServer(
+    {
+      issuer: flags.oauthIssuer!,
+      audience,
+      jwksUrl: flags.oauthJwks,
+      introspectionUrl: flags.oauthIntrospection,
+      introspectionClient: id && secret ? { id, secret } : undefined,
+      scopes: flags.oauthScopes,
+    },
+    origin ? `${origin}/.well-known/oauth-protected-resource/mcp` : "",
+  );
 }
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {

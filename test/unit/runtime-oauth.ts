@@ -1,0 +1,153 @@
+/**
+ * Resource-server mode end to end: a local authorization server (its own keys, JWKS and metadata,
+ * tokens minted by the test) and the MCP server's HTTP transport checking them.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey as JoseKey } from "jose";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { toolDefinition } from "../../generator/emit/tool-file.js";
+import { generate } from "../../generator/generate.js";
+import { ResourceServer } from "../../runtime/src/oauth-resource.js";
+import { McpServer } from "../../runtime/src/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { startUpstream, type Upstream } from "./runtime-fixture.js";
+
+const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
+let as: Server;
+let issuer = "";
+let signingKey: JoseKey;
+let otherKey: JoseKey;
+let upstream: Upstream;
+let http: HttpHandle;
+let mcp: McpServer;
+const introspected: string[] = [];
+const AUDIENCE = "http://127.0.0.1/mcp-under-test";
+
+test.before(async () => {
+  const pair = await generateKeyPair("RS256");
+  signingKey = pair.privateKey;
+  otherKey = (await generateKeyPair("RS256")).privateKey;
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  as = createServer((req, res) => {
+    const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (req.url === "/.well-known/oauth-authorization-server") return json({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `${issuer}/token` });
+    if (req.url === "/jwks") return json({ keys: [jwk] });
+    if (req.url === "/introspect") {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c));
+      req.on("end", () => {
+        introspected.push(`${req.headers.authorization} ${body}`);
+        const token = new URLSearchParams(body).get("token");
+        json(token === "good-opaque" ? { active: true, iss: issuer, aud: AUDIENCE, scope: "read:pets", sub: "u1" } : { active: false });
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
+  issuer = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
+  const plan = (await generate({ spec })).plan;
+  upstream = await startUpstream((r) => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ auth: r.headers.authorization ?? null }) }));
+  mcp = new McpServer({ info: { name: "auth-zoo", version: "1.0.0", securitySchemes: plan.securitySchemes }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: upstream.baseUrl }, env: { PETSTORE_AUTH: "upstream-token", HEADER_KEY: "k" } });
+  http = await startHttp(mcp, { host: "127.0.0.1", port: 0, oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }) });
+});
+
+test.after(async () => {
+  await http.close();
+  await upstream.close();
+  as.closeAllConnections();
+  await new Promise<void>((resolve) => as.close(() => resolve()));
+});
+
+async function token(claims: Record<string, unknown>, options: { key?: JoseKey; issuer?: string; audience?: string; expires?: string } = {}): Promise<string> {
+  return new SignJWT({ scope: "read:pets", ...claims })
+    .setProtectedHeader({ alg: "RS256", kid: "k1" })
+    .setIssuer(options.issuer ?? issuer)
+    .setAudience(options.audience ?? AUDIENCE)
+    .setSubject("user-1")
+    .setIssuedAt()
+    .setExpirationTime(options.expires ?? "5m")
+    .sign(options.key ?? signingKey);
+}
+
+async function post(body: unknown, bearer?: string, url = http.url): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+const list = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+const callTool = (name: string) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {} } });
+
+test("Protected Resource Metadata is served at both well-known paths", async () => {
+  for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+    const response = await fetch(new URL(path, http.url));
+    assert.is(response.status, 200);
+    assert.equal(await response.json(), { resource: AUDIENCE, authorization_servers: [issuer], bearer_methods_supported: ["header"], scopes_supported: ["read:pets"] });
+  }
+});
+
+test("no token: 401 with resource_metadata and scope in WWW-Authenticate", async () => {
+  const response = await post(list);
+  assert.is(response.status, 401);
+  assert.is(response.headers.get("www-authenticate"), `Bearer resource_metadata="${new URL("/.well-known/oauth-protected-resource/mcp", http.url)}", scope="read:pets"`);
+});
+
+test("a valid token is accepted; the MCP token never reaches the upstream", async () => {
+  const good = await token({});
+  const listed = await post(list, good);
+  assert.is(listed.status, 200);
+  const called = await post(callTool("oauthRead"), good);
+  assert.is(called.status, 200);
+  const result = ((await called.json()) as { result: { structuredContent: { auth: string } } }).result;
+  assert.equal(result.structuredContent, { auth: "Bearer upstream-token" });
+  assert.not.ok(upstream.received.some((r) => String(r.headers.authorization).includes(good)));
+});
+
+test("wrong audience, wrong issuer, expired or foreign-signed tokens: 401 invalid_token", async () => {
+  const cases = {
+    audience: await token({}, { audience: "http://elsewhere/mcp" }),
+    issuer: await token({}, { issuer: "http://127.0.0.1:1/other" }),
+    expired: await token({}, { expires: "-1m" }),
+    signature: await token({}, { key: otherKey }),
+    garbage: "not.a.jwt",
+  };
+  for (const [name, bad] of Object.entries(cases)) {
+    const response = await post(list, bad);
+    assert.is(response.status, 401, name);
+    assert.match(response.headers.get("www-authenticate") ?? "", /error="invalid_token"/, name);
+  }
+});
+
+test("missing scope: 403 insufficient_scope on the tool; the list hides tools the token cannot call", async () => {
+  const weak = await token({ scope: "other" });
+  const response = await post(callTool("oauthRead"), weak);
+  assert.is(response.status, 403);
+  assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer error="insufficient_scope", scope="read:pets"/);
+  const allowed = await post(callTool("usesDefault"), weak);
+  assert.is(allowed.status, 200, "tools without OAuth requirements need no scope");
+  const names = ((await (await post(list, weak)).json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+  assert.not.ok(names.includes("oauthRead"));
+  assert.ok(names.includes("usesDefault"));
+});
+
+test("introspection mode (RFC 7662)", async () => {
+  const server = await startHttp(mcp, {
+    host: "127.0.0.1",
+    port: 0,
+    oauth: new ResourceServer({ issuer, audience: AUDIENCE, introspectionUrl: `${issuer}/introspect`, introspectionClient: { id: "rs", secret: "rs-secret" } }),
+  });
+  try {
+    assert.is((await post(list, "good-opaque", server.url)).status, 200);
+    assert.is((await post(list, "revoked", server.url)).status, 401);
+    assert.is(introspected[0], `Basic ${Buffer.from("rs:rs-secret").toString("base64")} token=good-opaque&token_type_hint=access_token`);
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();
