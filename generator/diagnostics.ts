@@ -39,6 +39,8 @@ export const Codes = {
   serverUrlRelative: "MG111",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
+  handEdited: "MG203",
+  outputStale: "MG204",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

@@ -4,12 +4,15 @@ import { annotationsFor } from "./annotations.js";
 import { planInput } from "./input-schema.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
+import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
 /** Options that shape the plan. */
 export interface PlanOptions {
   /** npm package name; derived from `info.title` when absent. */
   packageName?: string;
+  /** Tool names of the previous generation (`.mcp-gen/tool-names.json`); they win over fresh names. */
+  toolLock?: ToolLock;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -42,9 +45,23 @@ function describe(op: OperationIR): string {
   return text;
 }
 
-function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
-  const wanted = op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
-  const name = names.claim(wanted);
+/** The name an operation gets when nothing is locked: its sanitized operationId, else method and path. */
+export function wantedToolName(op: OperationIR): string {
+  return op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
+}
+
+/**
+ * Tool names in spec order: locked names are claimed first (so they can never be taken by a newcomer
+ * or shifted by a new collision), then every other operation gets its wanted name or a free variant.
+ */
+function toolNames(ir: ApiIR, lock: ToolLock | undefined): string[] {
+  const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
+  const locked = lockedNames(ir.operations, lock);
+  const result = locked.map((name) => (name === undefined ? undefined : names.claim(name)));
+  return ir.operations.map((op, i) => result[i] ?? names.claim(wantedToolName(op)));
+}
+
+function planTool(op: OperationIR, name: string, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
   if (op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
   }
@@ -54,6 +71,8 @@ function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers:
   return {
     pointer: op.pointer,
     name,
+    operationKey: operationKey(op.method, op.path),
+    ...(op.operationId ? { operationId: op.operationId } : {}),
     ...(op.summary ? { title: op.summary } : {}),
     description: describe(op),
     inputSchema: input.inputSchema,
@@ -91,10 +110,10 @@ function packageVersion(apiVersion: string): string {
 export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag): ProjectPlan {
   const packageName = options.packageName ?? packageNameFromTitle(ir.title);
   if (options.packageName) checkPackageName(options.packageName, bag);
-  const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
+  const names = toolNames(ir, options.toolLock);
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
-  const tools = ir.operations.map((op) => planTool(op, ir, names, identifiers, bag));
+  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag));
   const baseUrl = defaultBaseUrl(ir, bag);
   const env: EnvVarPlan[] = [
     {

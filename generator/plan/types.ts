@@ -38,6 +38,10 @@ export interface ToolPlan {
   /** Pointer of the operation this tool comes from. */
   pointer: string;
   name: string;
+  /** Route of the operation, `GET /pets/{}` (see tool-lock.ts). */
+  operationKey: string;
+  /** The operation's `operationId`, when it has one. */
+  operationId?: string;
   title?: string;
   description: string;
   inputSchema: ObjectJsonSchema;
