@@ -11,6 +11,8 @@ export interface GenerateArgs {
   spec: string;
   out: string;
   name?: string;
+  repository?: string;
+  mcpName?: string;
   force: boolean;
   verbose: boolean;
   allowRemote: boolean;
@@ -76,6 +78,8 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       spec: args.spec,
       outDir: args.out,
       packageName: args.name,
+      repository: args.repository,
+      mcpName: args.mcpName,
       force: args.force,
       allowRemote: args.allowRemote,
       check: args.check,

@@ -38,6 +38,8 @@ export async function run(argv: string[]): Promise<number> {
           .positional("spec", { type: "string", demandOption: true, describe: "Path of the OpenAPI document (a URL needs --allow-remote)" })
           .option("out", { alias: "o", type: "string", demandOption: true, describe: "Output folder of the server project (created, or updated in place)" })
           .option("name", { type: "string", describe: "npm package name of the server (default: the previous generation's, else from info.title, e.g. pet-store-mcp)" })
+          .option("repository", { type: "string", describe: "Source repository URL, for package.json and server.json (kept for later runs)" })
+          .option("mcp-name", { type: "string", describe: "MCP Registry name, e.g. io.github.acme/pets-mcp (default: from --repository or the npm scope)" })
           .option("force", { type: "boolean", default: false, describe: "Overwrite hand-edited generated files; write into a folder mcp-gen did not create" })
           .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 5 when the output folder is stale (for CI)" })
           .option("bump", { type: "boolean", default: true, describe: "Apply the suggested semver bump to the package version (--no-bump keeps it)" })
@@ -54,6 +56,8 @@ export async function run(argv: string[]): Promise<number> {
           spec: args.spec!,
           out: args.out,
           name: args.name,
+          repository: args.repository,
+          mcpName: args.mcpName,
           force: args.force,
           verbose: args.verbose,
           allowRemote: args.allowRemote,

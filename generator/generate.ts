@@ -22,6 +22,10 @@ export interface GenerateOptions {
   outDir?: string;
   /** npm package name of the generated server (default: the previous generation's, else from info.title). */
   packageName?: string;
+  /** Source repository URL for package.json and server.json (default: the previous generation's). */
+  repository?: string;
+  /** MCP Registry name (default: the previous generation's, else derived; see plan/publishing.ts). */
+  mcpName?: string;
   /** Overwrite hand-edited generated files; write into a non-empty folder that has no manifest. */
   force?: boolean;
   /** Allow the spec and its `$ref`s to come from the network. */
@@ -93,6 +97,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       ir,
       {
         packageName: options.packageName ?? previous.manifest?.packageName,
+        repository: options.repository ?? previous.manifest?.repository,
+        mcpName: options.mcpName ?? previous.manifest?.mcpName,
         toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
       },
       bag,
@@ -103,7 +109,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
   const emitted = await timed("emit", () => emitProject(plan));
   const formatted = await timed("format", () => formatFiles(emitted));
-  const files = [...formatted, manifestFile(buildManifest(formatted, plan.version, plan.packageName))];
+  const files = [...formatted, manifestFile(buildManifest(formatted, {
+        packageName: plan.packageName,
+        packageVersion: plan.version,
+        repository: options.repository ?? previous.manifest?.repository,
+        mcpName: options.mcpName ?? previous.manifest?.mcpName,
+      }))];
   const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
   if (options.outDir && options.check) {
     const target = options.outDir;

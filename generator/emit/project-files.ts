@@ -7,6 +7,7 @@ import type { ProjectPlan } from "../plan/types.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { buildToolLock } from "../plan/tool-lock.js";
 import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../write/manifest.js";
+import { dockerFiles, serverJson } from "./publish-files.js";
 import { renderTemplate } from "./templates.js";
 import { toolFileStructure } from "./tool-file.js";
 
@@ -123,11 +124,13 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     type: "module",
     bin: { [plan.binName]: "dist/index.js" },
     main: "dist/index.js",
-    files: ["dist", "README.md", ".env.example"],
+    files: ["dist", "README.md", ".env.example", "server.json"],
     scripts: { build: "tsc -p tsconfig.json", start: "node dist/index.js", prepublishOnly: "npm run build" },
     engines: { node: ">=20.19" },
     keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
     ...(plan.license ? { license: plan.license } : {}),
+    ...(plan.repository ? { repository: { type: "git", url: `git+${plan.repository.url}.git` }, homepage: `${plan.repository.url}#readme` } : {}),
+    mcpName: plan.mcpName,
     dependencies: runtime.dependencies,
     devDependencies: { "@types/node": devDependencies["@types/node"], typescript: devDependencies.typescript },
   };
@@ -169,6 +172,8 @@ export function emitProject(plan: ProjectPlan): EmittedFile[] {
     { path: "README.md", content: renderTemplate("README.md.hbs", plan) },
     { path: ".env.example", content: renderTemplate("env.example.hbs", plan) },
     { path: ".gitignore", content: "node_modules/\ndist/\n.env\n" },
+    serverJson(plan),
+    ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan),
     ...runtimeFiles(),

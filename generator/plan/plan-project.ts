@@ -5,6 +5,7 @@ import { planInput } from "./input-schema.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
 import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
+import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
 /** Options that shape the plan. */
@@ -13,6 +14,10 @@ export interface PlanOptions {
   packageName?: string;
   /** Tool names of the previous generation (`.mcp-gen/tool-names.json`); they win over fresh names. */
   toolLock?: ToolLock;
+  /** Source repository URL of the generated package (`--repository`). */
+  repository?: string;
+  /** MCP Registry name (`--mcp-name`), e.g. `io.github.acme/pets-mcp`. */
+  mcpName?: string;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -123,15 +128,25 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
       example: baseUrl ?? "https://api.example.com",
     },
   ];
+  const repository = options.repository ? parseRepository(options.repository) : undefined;
+  if (options.repository && !repository) {
+    bag.error(Codes.packageNameInvalid, `--repository "${options.repository}" is not an http(s) URL.`, undefined, "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).");
+  }
+  if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
+    bag.error(Codes.packageNameInvalid, `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`, undefined, "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.");
+  }
+  const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   return {
     packageName,
-    binName: packageName.replace(/^@[^/]+\//, ""),
+    binName,
     version: packageVersion(ir.apiVersion),
     title: ir.title,
     description: `MCP server for ${ir.title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
     apiDescription: ir.description,
-    license: ir.license,
+    ...(npmLicense(ir.license) ? { license: npmLicense(ir.license) } : {}),
+    ...(repository ? { repository } : {}),
+    mcpName: registryName(binName, packageName, repository, options.mcpName),
     defaultBaseUrl: baseUrl,
     env,
     tools,

@@ -1,3 +1,4 @@
+import type { RepositoryPlan } from "./publishing.js";
 import type { HttpBinding, ObjectJsonSchema, ToolAnnotations } from "../../runtime/src/types.js";
 
 /** Everything the emit stage needs; no decisions are left to it. */
@@ -14,7 +15,12 @@ export interface ProjectPlan {
   description: string;
   /** Long description of the API, Markdown, for the README. */
   apiDescription?: string;
+  /** SPDX license of the package (from `info.license`), when it is one. */
   license?: string;
+  /** Source repository, when known (`--repository`). */
+  repository?: RepositoryPlan;
+  /** Name in the MCP Registry (`server.json` name, package.json `mcpName`). */
+  mcpName: string;
   /** The upstream base URL used when neither --base-url nor API_BASE_URL is given. */
   defaultBaseUrl?: string;
   /** Environment variables the server reads, for README and .env.example. */
@@ -31,6 +37,8 @@ export interface EnvVarPlan {
   description: string;
   required: boolean;
   example?: string;
+  /** A credential: never printed, marked secret in server.json. */
+  secret?: boolean;
 }
 
 /** One tool: its MCP definition, its HTTP binding and where its code goes. */

@@ -27,6 +27,10 @@ export interface Manifest {
   packageName: string;
   /** The generated package's version, the base of the next run's semver bump. */
   packageVersion: string;
+  /** `--repository` of the run that wrote it, kept by the next run unless given again. */
+  repository?: string;
+  /** `--mcp-name` of the run that wrote it, kept likewise. */
+  mcpName?: string;
   /** Generated files (path → sha256 hex), sorted by path; the manifest itself is not listed. */
   files: Record<string, string>;
   /** Files created once and then owned by the user (never overwritten, never deleted). */
@@ -39,12 +43,16 @@ export function sha256(content: string | Buffer): string {
 }
 
 /** Builds the manifest for a set of emitted files (which must not contain the manifest). */
-export function buildManifest(files: EmittedFile[], packageVersion: string, packageName: string): Manifest {
+export function buildManifest(
+  files: EmittedFile[],
+  settings: { packageName: string; packageVersion: string; repository?: string; mcpName?: string },
+): Manifest {
   const owned = files.filter((f) => !f.once).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const hashes: Record<string, string> = {};
   for (const file of owned) hashes[file.path] = sha256(file.content);
   const once = files.filter((f) => f.once).map((f) => f.path).sort();
-  return { manifestVersion: 1, packageName, packageVersion, files: hashes, once };
+  const { packageName, packageVersion, repository, mcpName } = settings;
+  return { manifestVersion: 1, packageName, packageVersion, ...(repository ? { repository } : {}), ...(mcpName ? { mcpName } : {}), files: hashes, once };
 }
 
 /** The manifest as an emitted file (stable JSON, trailing newline). */
