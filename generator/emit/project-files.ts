@@ -8,6 +8,7 @@ import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { buildToolLock } from "../plan/tool-lock.js";
 import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../write/manifest.js";
 import { dockerFiles, serverJson } from "./publish-files.js";
+import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
 import { toolFileStructure } from "./tool-file.js";
 
@@ -125,7 +126,12 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     bin: { [plan.binName]: "dist/index.js" },
     main: "dist/index.js",
     files: ["dist", "README.md", ".env.example", "server.json"],
-    scripts: { build: "tsc -p tsconfig.json", start: "node dist/index.js", prepublishOnly: "npm run build" },
+    scripts: {
+      build: "tsc -p tsconfig.json",
+      start: "node dist/index.js",
+      test: "npm run build && node --test test/server.test.mjs",
+      prepublishOnly: "npm run build",
+    },
     engines: { node: ">=20.19" },
     keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
     ...(plan.license ? { license: plan.license } : {}),
@@ -164,6 +170,14 @@ function stateFiles(plan: ProjectPlan): EmittedFile[] {
   ];
 }
 
+/** The generated `npm test`: a fixed harness (templates/server-test.mjs) and the spec-derived cases. */
+function testFiles(plan: ProjectPlan): EmittedFile[] {
+  return [
+    { path: "test/server.test.mjs", content: readFileSync(join(packageRoot(), "templates", "server-test.mjs"), "utf8") },
+    { path: "test/cases.json", content: JSON.stringify(testCases(plan), null, 2) + "\n" },
+  ];
+}
+
 /** Emit stage: every file of the generated project, unformatted. */
 export function emitProject(plan: ProjectPlan): EmittedFile[] {
   return [
@@ -177,6 +191,7 @@ export function emitProject(plan: ProjectPlan): EmittedFile[] {
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan),
     ...runtimeFiles(),
+    ...testFiles(plan),
     ...stateFiles(plan),
   ];
 }
