@@ -40,7 +40,6 @@ export const Codes = {
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
   handEdited: "MG203",
-  outputStale: "MG204",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

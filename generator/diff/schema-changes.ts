@@ -36,22 +36,53 @@ function subset(a: Set<string> | undefined, b: Set<string> | undefined): boolean
 const label = (types: Set<string> | undefined) => (types ? [...types].sort().join("|") : "any");
 const join = (at: string, key: string) => (at ? `${at}.${key}` : key);
 
+/** Context of one comparison: the two root schemas (for `$defs`) and the refs being followed. */
+interface Roots {
+  before: Schema;
+  after: Schema;
+  following: Set<string>;
+}
+
+/** Follows a local `#/$defs/…` reference; returns the schema itself when it is not one. */
+function deref(schema: Schema, root: Schema): Schema {
+  const ref = schema.$ref;
+  if (typeof ref !== "string") return schema;
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+  const target = match ? (root[match[1]!] as Record<string, unknown> | undefined)?.[match[2]!.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  return asSchema(target) ?? schema;
+}
+
 /**
  * Compares two schemas of the same value. For inputs, accepting less (a new required property, a
  * removed property, a narrower type or enum) breaks callers; for outputs, promising less (a removed
- * property, a wider type or enum) breaks consumers. Recurses into object properties and array items;
- * `$ref`s are compared by name only. Keywords it does not understand are not reported.
+ * property, a wider type or enum) breaks consumers. Recurses into object properties and array items
+ * and follows local `$defs` references (a recursive reference is compared once). Keywords it does not
+ * understand are not reported.
  */
-export function compareSchemas(before: unknown, after: unknown, direction: Direction, at = ""): SchemaChange[] {
-  const a = asSchema(before);
-  const b = asSchema(after);
-  if (!a || !b) return [];
+export function compareSchemas(before: unknown, after: unknown, direction: Direction, at = "", roots?: Roots): SchemaChange[] {
+  const rootA = asSchema(before);
+  const rootB = asSchema(after);
+  if (!rootA || !rootB) return [];
+  const context = roots ?? { before: rootA, after: rootB, following: new Set<string>() };
+  const refKey = `${String(rootA.$ref)}|${String(rootB.$ref)}`;
+  const followsRef = typeof rootA.$ref === "string" || typeof rootB.$ref === "string";
+  if (followsRef && context.following.has(refKey)) return [];
+  if (followsRef) context.following.add(refKey);
+  try {
+    return compareResolved(deref(rootA, context.before), deref(rootB, context.after), direction, at, context);
+  } finally {
+    if (followsRef) context.following.delete(refKey);
+  }
+}
+
+function compareResolved(a: Schema, b: Schema, direction: Direction, at: string, roots: Roots): SchemaChange[] {
   const changes: SchemaChange[] = [];
   // Narrowing hurts inputs; widening hurts outputs.
   const narrowed: Verdict = direction === "input" ? "breaking" : "compatible";
   const widened: Verdict = direction === "input" ? "compatible" : "breaking";
 
   if (typeof a.$ref === "string" || typeof b.$ref === "string") {
+    // An unresolvable (non-local) reference: compare by name only.
     if (a.$ref !== b.$ref) changes.push({ at, verdict: "breaking", message: `schema reference changed from ${String(a.$ref ?? "inline")} to ${String(b.$ref ?? "inline")}` });
     return changes;
   }
@@ -97,8 +128,8 @@ export function compareSchemas(before: unknown, after: unknown, direction: Direc
       const verdict: Verdict = direction === "input" ? (nowRequired ? "breaking" : "compatible") : nowRequired ? "compatible" : "breaking";
       changes.push({ at: join(at, key), verdict, message: nowRequired ? `${noun} is now required` : `${noun} is now optional` });
     }
-    changes.push(...compareSchemas(pa[key], pb[key], direction, join(at, key)));
+    changes.push(...compareSchemas(pa[key], pb[key], direction, join(at, key), roots));
   }
-  if (a.items !== undefined || b.items !== undefined) changes.push(...compareSchemas(a.items, b.items, direction, `${at}[]`));
+  if (a.items !== undefined || b.items !== undefined) changes.push(...compareSchemas(a.items, b.items, direction, `${at}[]`, roots));
   return changes;
 }

@@ -59,15 +59,17 @@ export function wantedToolName(op: OperationIR): string {
  * Tool names in spec order: locked names are claimed first (so they can never be taken by a newcomer
  * or shifted by a new collision), then every other operation gets its wanted name or a free variant.
  */
-function toolNames(ir: ApiIR, lock: ToolLock | undefined): string[] {
+function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string; locked: boolean }> {
   const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
   const locked = lockedNames(ir.operations, lock);
   const result = locked.map((name) => (name === undefined ? undefined : names.claim(name)));
-  return ir.operations.map((op, i) => result[i] ?? names.claim(wantedToolName(op)));
+  return ir.operations.map((op, i) => (result[i] !== undefined ? { name: result[i]!, locked: true } : { name: names.claim(wantedToolName(op)), locked: false }));
 }
 
-function planTool(op: OperationIR, name: string, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
-  if (op.operationId && name !== op.operationId) {
+function planTool(op: OperationIR, { name, locked }: { name: string; locked: boolean }, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
+  if (locked && op.operationId && name !== op.operationId) {
+    bag.info(Codes.nameChanged, `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`, `${op.pointer}/operationId`, "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.");
+  } else if (op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
   }
   const input = planInput(op, ir.schemas, bag);

@@ -36,6 +36,13 @@ test("enums: narrowing breaks inputs, widening breaks outputs; nested properties
   assert.equal(compareSchemas(wider, old, "input").map((c) => `${c.verdict} ${c.at}`), ["breaking s", "compatible list[].x"]);
 });
 
+test("$defs references are followed (and recursive ones end)", () => {
+  const v1 = { type: "object", $defs: { S: { enum: ["a", "b"] }, N: { type: "object", properties: { next: { $ref: "#/$defs/N" } } } }, properties: { s: { $ref: "#/$defs/S" }, n: { $ref: "#/$defs/N" } } };
+  const v2 = { ...v1, $defs: { ...v1.$defs, S: { enum: ["a"] } } };
+  assert.equal(compareSchemas(v1, v2, "input").map((c) => `${c.verdict} ${c.at} ${c.message}`), ['breaking s value(s) "b" no longer allowed']);
+  assert.equal(compareSchemas(v1, v1, "input"), []);
+});
+
 test("tools are paired by name, then route, then operationId; renames and removals are breaking", () => {
   const before = [tool("a", {}), tool("b", {}, { operationId: "b" }), tool("c", {})];
   const after = [tool("c", {}), tool("b2", {}, { operation: "GET /b", operationId: "b2" }), tool("d", {})];
