@@ -1,66 +1,50 @@
-import { relative } from "node:path";
 import yargs from "yargs";
-import { GenerationError } from "../generator/diagnostics.js";
-import { generate } from "../generator/generate.js";
 import { readPackageJson } from "../generator/package-root.js";
-import { parseAuthOverride, type AuthOverride } from "../generator/plan/security.js";
-import { printDiagnostics } from "./report.js";
-
-/** Exit codes: 0 success, 1 the spec cannot be generated, 2 bad usage, 3 unexpected failure. */
-const EXIT = { ok: 0, specError: 1, usage: 2, internal: 3 } as const;
+import { parseAuthOverride } from "../generator/plan/security.js";
+import { runDiff } from "./diff-command.js";
+import { EXIT } from "./exit-codes.js";
+import { runGenerate } from "./generate-command.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}
 
-async function runGenerate(args: { spec: string; out: string; name?: string; force: boolean; verbose: boolean; allowRemote: boolean; auth?: AuthOverride; envPrefix?: string }): Promise<number> {
-  const started = performance.now();
-  try {
-    const result = await generate({
-      spec: args.spec,
-      outDir: args.out,
-      packageName: args.name,
-      force: args.force,
-      allowRemote: args.allowRemote,
-      auth: args.auth,
-      envPrefix: args.envPrefix,
-      onStage: args.verbose ? (stage, ms) => process.stderr.write(`  ${stage.padEnd(7)} ${ms.toFixed(1).padStart(8)} ms\n`) : undefined,
-    });
-    const { warnings } = printDiagnostics(result.diagnostics, args.verbose);
-    const total = performance.now() - started;
-    const where = relative(process.cwd(), result.outDir!) || ".";
-    process.stdout.write(
-      `Generated ${result.plan.packageName}: ${result.plan.tools.length} tool(s), ${result.files.length} files in ${where} (${Math.round(total)} ms${warnings ? `, ${warnings} warning(s)` : ""}).\n` +
-        `Next: cd ${where} && npm install && npm run build && node dist/index.js --help\n`,
-    );
-    if (args.verbose) process.stderr.write(`  peak rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB\n`);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof GenerationError) {
-      printDiagnostics(error.diagnostics, args.verbose);
-      process.stderr.write(`mcp-gen: ${error.message}; nothing was written.\n`);
-      return EXIT.specError;
-    }
-    process.stderr.write(`mcp-gen: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return EXIT.internal;
-  }
-}
-
-/** Parses argv and runs the command; resolves to the process exit code. */
+/** Parses argv and runs the command; resolves to the process exit code (see exit-codes.ts). */
 export async function run(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const version = String(readPackageJson("package.json").version);
   const parser = yargs(argv)
     .scriptName("mcp-gen")
-    .usage("$0 <spec> -o <dir>\n\nGenerate a typed MCP server project from an OpenAPI document (Swagger 2.0, OpenAPI 3.0/3.1, YAML or JSON).")
+    .usage("$0 <spec> -o <dir>\n\nGenerate (or update) a typed MCP server project from an OpenAPI document (Swagger 2.0, OpenAPI 3.0/3.1, YAML or JSON).")
+    .command(
+      "diff <old> <new>",
+      "Compare the tools of two versions of a spec: added, removed, renamed, breaking or compatible changes, suggested semver bump",
+      (y) =>
+        y
+          .positional("old", { type: "string", demandOption: true, describe: "The previous OpenAPI document" })
+          .positional("new", { type: "string", demandOption: true, describe: "The new OpenAPI document" })
+          .option("json", { type: "boolean", default: false, describe: "Print the diff as JSON (for CI)" })
+          .option("fail-on-breaking", { type: "boolean", default: false, describe: "Exit 6 when a change is breaking" })
+          .option("keep-names", { type: "boolean", default: true, describe: "Keep the old tool names as a regeneration would (--no-keep-names reports operationId renames)" })
+          .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading specs and $refs over HTTP(S)" })
+          .example("$0 diff v1.yaml v2.yaml --json", "Machine-readable diff for CI"),
+      async (args) => {
+        code = await runDiff({ old: args.old!, new: args.new!, json: args.json, failOnBreaking: args.failOnBreaking, keepNames: args.keepNames, allowRemote: args.allowRemote });
+      },
+    )
     .command(
       "$0 <spec>",
-      "Generate an MCP server project",
+      "Generate an MCP server project, or update one generated before",
       (y) =>
         y
           .positional("spec", { type: "string", demandOption: true, describe: "Path of the OpenAPI document (a URL needs --allow-remote)" })
-          .option("out", { alias: "o", type: "string", demandOption: true, describe: "Output folder of the server project" })
-          .option("name", { type: "string", describe: "npm package name of the server (default: from info.title, e.g. pet-store-mcp)" })
-          .option("force", { type: "boolean", default: false, describe: "Replace a non-empty output folder" })
+          .option("out", { alias: "o", type: "string", demandOption: true, describe: "Output folder of the server project (created, or updated in place)" })
+          .option("name", { type: "string", describe: "npm package name of the server (default: the previous generation's, else from info.title, e.g. pet-store-mcp)" })
+          .option("repository", { type: "string", describe: "Source repository URL, for package.json and server.json (kept for later runs)" })
+          .option("mcp-name", { type: "string", describe: "MCP Registry name, e.g. io.github.acme/pets-mcp (default: from --repository or the npm scope)" })
+          .option("force", { type: "boolean", default: false, describe: "Overwrite hand-edited generated files; write into a folder mcp-gen did not create" })
+          .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 5 when the output folder is stale (for CI)" })
+          .option("bump", { type: "boolean", default: true, describe: "Apply the suggested semver bump to the package version (--no-bump keeps it)" })
+          .option("reset-tool-names", { type: "boolean", default: false, describe: "Ignore .mcp-gen/tool-names.json: name every tool from the spec again" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading the spec and $refs over HTTP(S)" })
           .option("auth", {
             type: "string",
@@ -80,11 +64,30 @@ export async function run(argv: string[]): Promise<number> {
               return value;
             },
           })
+          .option("json", { type: "boolean", default: false, describe: "Print one JSON object (result, diff, diagnostics) on stdout" })
+          .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing but errors" })
           .option("verbose", { type: "boolean", default: false, describe: "Print stage timings, memory and info diagnostics" })
-          .example("$0 openapi.yaml -o ./server", "Generate ./server from openapi.yaml")
-          .example("$0 api.json -o out --name @acme/api-mcp --force", "Scoped package name, replace out/"),
+          .example("$0 openapi.yaml -o ./server", "Generate ./server, or update it after the API changed")
+          .example("$0 openapi.yaml -o ./server --check", "CI: fail when ./server is not up to date")
+          .example("$0 api.json -o out --name @acme/api-mcp", "Scoped package name"),
       async (args) => {
-        code = await runGenerate({ spec: args.spec!, out: args.out, name: args.name, force: args.force, verbose: args.verbose, allowRemote: args.allowRemote, auth: args.auth, envPrefix: args.envPrefix });
+        code = await runGenerate({
+          spec: args.spec!,
+          out: args.out,
+          name: args.name,
+          repository: args.repository,
+          mcpName: args.mcpName,
+          force: args.force,
+          verbose: args.verbose,
+          allowRemote: args.allowRemote,
+          check: args.check,
+          bump: args.bump,
+          resetToolNames: args.resetToolNames,
+          json: args.json,
+          quiet: args.quiet,
+          auth: args.auth,
+          envPrefix: args.envPrefix,
+        });
       },
     )
     .version(version)
@@ -101,7 +104,7 @@ export async function run(argv: string[]): Promise<number> {
     await parser.parseAsync();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`mcp-gen: ${error.message}\n`);
+    process.stderr.write(`mcp-gen: ${error.message}\nRun "mcp-gen --help" for usage.\n`);
     return EXIT.usage;
   }
   return code;

@@ -42,6 +42,7 @@ export const Codes = {
   paginationInvalid: "MG114",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
+  handEdited: "MG203",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

@@ -1,12 +1,19 @@
 import { DiagnosticBag, type Diagnostic } from "./diagnostics.js";
+import { contractsOf } from "./diff/contracts.js";
+import { diffTools, type ApiDiff } from "./diff/diff-tools.js";
+import { bumpVersion } from "./diff/semver.js";
 import { formatFiles } from "./emit/format.js";
 import { emitProject, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec } from "./load/load-spec.js";
 import { planProject } from "./plan/plan-project.js";
 import type { AuthOverride } from "./plan/security.js";
+import type { ToolLock } from "./plan/tool-lock.js";
 import type { ProjectPlan } from "./plan/types.js";
-import { writeOutput } from "./write/write-output.js";
+import { checkOutput, type OutputCheck } from "./write/check-output.js";
+import { buildManifest, manifestFile } from "./write/manifest.js";
+import { readPreviousState, type PreviousState } from "./write/previous-state.js";
+import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
 /** Everything `generate` accepts. */
 export interface GenerateOptions {
@@ -14,9 +21,13 @@ export interface GenerateOptions {
   spec: string;
   /** Output folder; when absent nothing is written (the files are returned). */
   outDir?: string;
-  /** npm package name of the generated server. */
+  /** npm package name of the generated server (default: the previous generation's, else from info.title). */
   packageName?: string;
-  /** Replace a non-empty output folder. */
+  /** Source repository URL for package.json and server.json (default: the previous generation's). */
+  repository?: string;
+  /** MCP Registry name (default: the previous generation's, else derived; see plan/publishing.ts). */
+  mcpName?: string;
+  /** Overwrite hand-edited generated files; write into a non-empty folder that has no manifest. */
   force?: boolean;
   /** Allow the spec and its `$ref`s to come from the network. */
   allowRemote?: boolean;
@@ -24,6 +35,17 @@ export interface GenerateOptions {
   auth?: AuthOverride;
   /** Prefix of credential variable names (`--env-prefix`). */
   envPrefix?: string;
+  /**
+   * Apply the diff's suggested semver bump to the previous generation's package version (default
+   * true). When false, an existing output keeps its version.
+   */
+  bump?: boolean;
+  /** Compare with `outDir` instead of writing it (see `GenerateResult.check`). */
+  check?: boolean;
+  /** Tool names to keep, instead of the output folder's lock (used by `mcp-gen diff`). */
+  toolLock?: ToolLock;
+  /** Ignore the tool-name lock of the previous generation: every tool gets its name from the spec again. */
+  resetToolNames?: boolean;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -37,11 +59,27 @@ export interface GenerateResult {
   timings: Array<{ stage: string; ms: number }>;
   /** Absolute output folder, when written. */
   outDir?: string;
+  /** Tool changes against the previous generation in `outDir`; undefined on a first generation. */
+  diff?: ApiDiff;
+  /** What the write stage did (absent with `check` or without `outDir`). */
+  write?: WriteSummary;
+  /** With `check`: how the folder differs from what would be written. */
+  check?: OutputCheck;
+}
+
+/** The package version of this run: the previous one, bumped as the diff suggests (unless told not to). */
+function nextVersion(plan: ProjectPlan, previous: PreviousState, diff: ApiDiff | undefined, bump: boolean): string {
+  const before = previous.manifest?.packageVersion;
+  if (!before) return plan.version;
+  return bump && diff ? bumpVersion(before, diff.bump) : before;
 }
 
 /**
- * The pipeline, top to bottom: load → ir → plan → emit → format → write. Throws a
- * `GenerationError` (with every diagnostic) when the spec cannot be turned into a server.
+ * The pipeline, top to bottom: load → ir → plan → emit → format → write. With an existing output
+ * folder, its previous state (tool-name lock, tool contracts, manifest) feeds the plan (stable names),
+ * the diff (what changed, which version bump) and the write (update only the generator's files).
+ * Throws a `GenerationError` (with every diagnostic) when the spec cannot be turned into a server or
+ * the output cannot be updated safely.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const bag = new DiagnosticBag();
@@ -58,14 +96,40 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
   bag.throwIfErrors("Loading the spec");
   const ir = await timed("ir", () => buildIR(spec!, bag));
-  const plan = await timed("plan", () => planProject(ir, { packageName: options.packageName, auth: options.auth, envPrefix: options.envPrefix }, bag));
+  const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
+  const plan = await timed("plan", () =>
+    planProject(
+      ir,
+      {
+        packageName: options.packageName ?? previous.manifest?.packageName,
+        repository: options.repository ?? previous.manifest?.repository,
+        mcpName: options.mcpName ?? previous.manifest?.mcpName,
+        auth: options.auth,
+        envPrefix: options.envPrefix,
+        toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
+      },
+      bag,
+    ),
+  );
   bag.throwIfErrors("Planning the server");
+  const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
+  plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
   const emitted = await timed("emit", () => emitProject(plan));
-  const files = await timed("format", () => formatFiles(emitted));
-  let outDir: string | undefined;
-  if (options.outDir) {
+  const formatted = await timed("format", () => formatFiles(emitted));
+  const files = [...formatted, manifestFile(buildManifest(formatted, {
+        packageName: plan.packageName,
+        packageVersion: plan.version,
+        repository: options.repository ?? previous.manifest?.repository,
+        mcpName: options.mcpName ?? previous.manifest?.mcpName,
+      }))];
+  const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
+  if (options.outDir && options.check) {
     const target = options.outDir;
-    outDir = await timed("write", () => writeOutput(target, files, { force: options.force }));
+    result.check = await timed("check", () => checkOutput(target, files, previous.manifest));
+  } else if (options.outDir) {
+    const target = options.outDir;
+    result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
+    result.outDir = result.write.outDir;
   }
-  return { plan, files, diagnostics: bag.items, timings, outDir };
+  return result;
 }

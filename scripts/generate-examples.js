@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Regenerates generated/<example>/ from specs/ with the built generator, or with --check verifies
 // that the checked-in folders equal a fresh generation (exit 1 and a line-numbered diff otherwise).
-import { readFile } from "node:fs/promises";
+// The examples are always generated from scratch (not updated in place), so they show exactly what a
+// first generation writes — `.mcp-gen/` state and once-files included — and never depend on the
+// previous checked-in version (no version bumps, no locked names carried over).
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { generate } from "../dist/generator/generate.js";
 import { compareOutput, isUpToDate } from "../dist/generator/write/compare-output.js";
@@ -14,7 +17,8 @@ let stale = 0;
 for (const example of EXAMPLES) {
   const outDir = join("generated", example.name);
   if (!check) {
-    const result = await generate({ spec: example.spec, outDir, force: true });
+    await rm(outDir, { recursive: true, force: true });
+    const result = await generate({ spec: example.spec, outDir });
     console.log(`generated ${outDir} (${result.files.length} files, ${result.plan.tools.length} tools)`);
     continue;
   }

@@ -17,7 +17,7 @@ export async function formatFiles(files: EmittedFile[]): Promise<EmittedFile[]> 
     files.map(async (file) => {
       const parser = parserFor(file.path);
       if (!parser || file.path.startsWith("src/runtime/")) return file;
-      return { path: file.path, content: await prettier.format(file.content, { ...OPTIONS, parser }) };
+      return { ...file, content: await prettier.format(file.content, { ...OPTIONS, parser }) };
     }),
   );
 }

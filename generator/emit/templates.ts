@@ -31,6 +31,7 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     claudeDesktop: { mcpServers: { [plan.binName]: stdioServer } },
     cursor: { mcpServers: { [plan.binName]: stdioServer } },
     vscode: { servers: { [plan.binName]: { type: "stdio", ...stdioServer } } },
+    claudeCode: ["claude mcp add --transport stdio", ...Object.entries(env).map(([k, v]) => `--env ${k}=${v}`), plan.binName, "--", "npx", "-y", plan.packageName].join(" "),
   };
 }
 

@@ -6,6 +6,8 @@ import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, 
 import { planOutput } from "./output-schema.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
+import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
+import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
 /** Options that shape the plan. */
@@ -16,6 +18,12 @@ export interface PlanOptions {
   auth?: AuthOverride;
   /** Prefix of the credential variables (`--env-prefix`), to avoid clashes. */
   envPrefix?: string;
+  /** Tool names of the previous generation (`.mcp-gen/tool-names.json`); they win over fresh names. */
+  toolLock?: ToolLock;
+  /** Source repository URL of the generated package (`--repository`). */
+  repository?: string;
+  /** MCP Registry name (`--mcp-name`), e.g. `io.github.acme/pets-mcp`. */
+  mcpName?: string;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -48,10 +56,26 @@ function describe(op: OperationIR): string {
   return text;
 }
 
-function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
-  const wanted = op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
-  const name = names.claim(wanted);
-  if (op.operationId && name !== op.operationId) {
+/** The name an operation gets when nothing is locked: its sanitized operationId, else method and path. */
+export function wantedToolName(op: OperationIR): string {
+  return op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
+}
+
+/**
+ * Tool names in spec order: locked names are claimed first (so they can never be taken by a newcomer
+ * or shifted by a new collision), then every other operation gets its wanted name or a free variant.
+ */
+function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string; locked: boolean }> {
+  const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
+  const locked = lockedNames(ir.operations, lock);
+  const result = locked.map((name) => (name === undefined ? undefined : names.claim(name)));
+  return ir.operations.map((op, i) => (result[i] !== undefined ? { name: result[i]!, locked: true } : { name: names.claim(wantedToolName(op)), locked: false }));
+}
+
+function planTool(op: OperationIR, { name, locked }: { name: string; locked: boolean }, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
+  if (locked && op.operationId && name !== op.operationId) {
+    bag.info(Codes.nameChanged, `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`, `${op.pointer}/operationId`, "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.");
+  } else if (op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
   }
   const input = planInput(op, ir.schemas, bag);
@@ -63,6 +87,8 @@ function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers:
   return {
     pointer: op.pointer,
     name,
+    operationKey: operationKey(op.method, op.path),
+    ...(op.operationId ? { operationId: op.operationId } : {}),
     ...(op.summary ? { title: op.summary } : {}),
     description: describe(op),
     inputSchema: input.inputSchema,
@@ -101,10 +127,10 @@ function packageVersion(apiVersion: string): string {
 export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag): ProjectPlan {
   const packageName = options.packageName ?? packageNameFromTitle(ir.title);
   if (options.packageName) checkPackageName(options.packageName, bag);
-  const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
+  const names = toolNames(ir, options.toolLock);
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
-  const tools = ir.operations.map((op) => planTool(op, ir, names, identifiers, bag));
+  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag));
   const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
   const security = planSecurity(ir, { auth: options.auth, envPrefix: options.envPrefix }, (op) => toolByPointer.get(op.pointer)!.name, bag);
   for (const tool of tools) {
@@ -124,15 +150,25 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
       ? [{ name: "MCP_CURSOR_SECRET", description: "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).", required: false, secret: true }]
       : []),
   ];
+  const repository = options.repository ? parseRepository(options.repository) : undefined;
+  if (options.repository && !repository) {
+    bag.error(Codes.packageNameInvalid, `--repository "${options.repository}" is not an http(s) URL.`, undefined, "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).");
+  }
+  if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
+    bag.error(Codes.packageNameInvalid, `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`, undefined, "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.");
+  }
+  const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   return {
     packageName,
-    binName: packageName.replace(/^@[^/]+\//, ""),
+    binName,
     version: packageVersion(ir.apiVersion),
     title: ir.title,
     description: `MCP server for ${ir.title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
     apiDescription: ir.description,
-    license: ir.license,
+    ...(npmLicense(ir.license) ? { license: npmLicense(ir.license) } : {}),
+    ...(repository ? { repository } : {}),
+    mcpName: registryName(binName, packageName, repository, options.mcpName),
     defaultBaseUrl: baseUrl,
     env,
     tools,

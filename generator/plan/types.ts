@@ -1,3 +1,4 @@
+import type { RepositoryPlan } from "./publishing.js";
 import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ToolAnnotations } from "../../runtime/src/types.js";
 
 /** Everything the emit stage needs; no decisions are left to it. */
@@ -14,7 +15,12 @@ export interface ProjectPlan {
   description: string;
   /** Long description of the API, Markdown, for the README. */
   apiDescription?: string;
+  /** SPDX license of the package (from `info.license`), when it is one. */
   license?: string;
+  /** Source repository, when known (`--repository`). */
+  repository?: RepositoryPlan;
+  /** Name in the MCP Registry (`server.json` name, package.json `mcpName`). */
+  mcpName: string;
   /** The upstream base URL used when neither --base-url nor API_BASE_URL is given. */
   defaultBaseUrl?: string;
   /** Environment variables the server reads, for README and .env.example. */
@@ -33,7 +39,7 @@ export interface EnvVarPlan {
   description: string;
   required: boolean;
   example?: string;
-  /** Holds a credential: never given an example value. */
+  /** A credential: never printed, marked secret in server.json. */
   secret?: boolean;
 }
 
@@ -42,6 +48,10 @@ export interface ToolPlan {
   /** Pointer of the operation this tool comes from. */
   pointer: string;
   name: string;
+  /** Route of the operation, `GET /pets/{}` (see tool-lock.ts). */
+  operationKey: string;
+  /** The operation's `operationId`, when it has one. */
+  operationId?: string;
   title?: string;
   description: string;
   inputSchema: ObjectJsonSchema;

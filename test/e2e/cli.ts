@@ -118,17 +118,18 @@ test("a spec with a broken $ref: diagnostic with JSON pointer, exit 1, no output
   assert.equal(readdirSync(work).filter((name) => name.includes("mcp-gen-")), [], "no staging folder left behind");
 });
 
-test("a non-empty output folder is kept unless --force", async () => {
+test("a non-empty folder mcp-gen did not create is refused (exit 4); --force writes into it and keeps the other files", async () => {
   const out = join(work, "occupied");
   mkdirSync(out);
   writeFileSync(join(out, "mine.txt"), "user data");
   const refused = await mcpGen(join(root, "specs/petstore.yaml"), "-o", out);
-  assert.is(refused.code, 1);
+  assert.is(refused.code, 4);
   assert.match(refused.stderr, /MG201.*not empty[\s\S]*--force/);
   assert.equal(readdirSync(out), ["mine.txt"]);
   const forced = await mcpGen(join(root, "specs/petstore.yaml"), "-o", out, "--force");
   assert.is(forced.code, 0, forced.stderr);
   assert.ok(existsSync(join(out, "src/index.ts")));
+  assert.ok(existsSync(join(out, "mine.txt")), "the user's file survives --force");
 });
 
 test("usage errors exit 2; --help and --version exit 0; a bad --name is refused", async () => {

@@ -1,0 +1,39 @@
+import type { JsonSchema, ObjectJsonSchema } from "../../runtime/src/types.js";
+import type { ToolPlan } from "../plan/types.js";
+
+/** What a client relies on about one tool: the unit the diff compares. */
+export interface ToolContract {
+  name: string;
+  /** Route key (`GET /pets/{}`), to recognise a tool under another name. */
+  operation: string;
+  operationId?: string;
+  title?: string;
+  description: string;
+  inputSchema: ObjectJsonSchema | JsonSchema;
+  outputSchema?: ObjectJsonSchema | JsonSchema;
+}
+
+/** The snapshot file `.mcp-gen/tools.json`: the contracts of the last generation, in tool order. */
+export interface ContractSnapshot {
+  snapshotVersion: 1;
+  tools: ToolContract[];
+}
+
+/** The contracts of planned tools. */
+export function contractsOf(tools: ToolPlan[]): ToolContract[] {
+  return tools.map((t) => ({
+    name: t.name,
+    operation: t.operationKey,
+    ...(t.operationId ? { operationId: t.operationId } : {}),
+    ...(t.title ? { title: t.title } : {}),
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+  }));
+}
+
+/** Reads a snapshot from parsed JSON; undefined when it is not one. */
+export function parseSnapshot(value: unknown): ContractSnapshot | undefined {
+  const snapshot = value as ContractSnapshot | undefined;
+  return snapshot && snapshot.snapshotVersion === 1 && Array.isArray(snapshot.tools) ? snapshot : undefined;
+}

@@ -1,0 +1,61 @@
+/**
+ * The `npm test` shipped with every generated server: it passes out of the box (for each example
+ * spec), and it fails when a customisation makes a tool's request stop matching the spec.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { generate } from "../../generator/generate.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-npmtest-"));
+const run = promisify(execFile);
+
+/** Builds the project with the repository's TypeScript and runs its test script's runner; never throws. */
+async function npmTest(dir: string): Promise<{ code: number; output: string }> {
+  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+  const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.test!;
+  assert.is(script, "npm run build && node --test test/server.test.mjs");
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], { cwd: dir, timeout: 120_000 });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : -1, output: (e.stdout ?? "") + (e.stderr ?? "") };
+  }
+}
+
+const specs = ["specs/petstore.yaml", "specs/fixtures/swagger2-petstore.yaml", "specs/fixtures/oas31-library.json"];
+const dirs = new Map<string, string>();
+
+for (const spec of specs) {
+  test(`${spec}: the generated npm test passes out of the box`, async () => {
+    const dir = join(work, spec.replace(/\W+/g, "-"));
+    await generate({ spec: join(root, spec), outDir: dir });
+    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+    dirs.set(spec, dir);
+    const result = await npmTest(dir);
+    assert.is(result.code, 0, result.output);
+    assert.match(result.output, /# fail 0/);
+    assert.match(result.output, /refused before any upstream call/);
+  });
+}
+
+test("the generated npm test fails when a tool's request no longer matches the spec", async () => {
+  const dir = dirs.get("specs/petstore.yaml")!;
+  const file = join(dir, "src/tools/getPet.ts");
+  writeFileSync(file, readFileSync(file, "utf8").replace('method: "get"', 'method: "delete"'));
+  const result = await npmTest(dir);
+  assert.is.not(result.code, 0);
+  assert.match(result.output, /getPet: the request matches the API/);
+  assert.match(result.output, /method DELETE, the API says GET/);
+});
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
+
+test.run();

@@ -1,0 +1,151 @@
+/**
+ * Regeneration end to end (issue 6, "done when"): generate → add custom code and a file of one's own
+ * → change the spec → regenerate. Custom code and user files survive, stale files are gone, tool names
+ * are kept, the diff and the version bump are right; hand edits stop the run; --check reports staleness.
+ */
+import { execFile } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { GenerationError } from "../../generator/diagnostics.js";
+import { generate } from "../../generator/generate.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const v1 = join(root, "specs/fixtures/regen/v1.yaml");
+const v2 = join(root, "specs/fixtures/regen/v2.yaml");
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-regen-"));
+const run = promisify(execFile);
+
+async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(root, "bin/mcp-gen.js"), ...args], { cwd: work, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+const toolNames = (dir: string) => (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+
+test("regenerating after the spec changed keeps user code and tool names, removes stale files, bumps the version", async () => {
+  const out = join(work, "server");
+  const first = await generate({ spec: v1, outDir: out });
+  assert.is(first.diff, undefined, "no diff on a first generation");
+  assert.equal(toolNames(out), ["listItems", "createItem", "getItem", "deleteItem", "get_things"]);
+  assert.is(JSON.parse(read(out, "package.json")).version, "1.0.0");
+  const customReadme = read(out, "src/custom/README.md");
+
+  // The user's own code and files.
+  writeFileSync(join(out, "src/custom/README.md"), "my notes about the custom folder\n");
+  writeFileSync(join(out, "src/custom/my-tool.ts"), "export const mine = 1;\n");
+  writeFileSync(join(out, "NOTES.md"), "mine\n");
+  writeFileSync(join(out, ".env"), "API_BASE_URL=http://127.0.0.1:1\n");
+  writeFileSync(join(out, "package-lock.json"), "{}\n");
+
+  const second = await generate({ spec: v2, outDir: out });
+  assert.ok(customReadme.length > 0);
+  assert.is(read(out, "src/custom/README.md"), "my notes about the custom folder\n", "once-file never overwritten");
+  assert.is(read(out, "src/custom/my-tool.ts"), "export const mine = 1;\n");
+  assert.is(read(out, "NOTES.md"), "mine\n");
+  assert.is(read(out, ".env"), "API_BASE_URL=http://127.0.0.1:1\n");
+  assert.is(read(out, "package-lock.json"), "{}\n");
+  assert.not.ok(existsSync(join(out, "src/tools/deleteItem.ts")), "stale tool file deleted");
+  assert.ok(existsSync(join(out, "src/tools/updateItem.ts")));
+
+  // Names: getItem keeps its name although its operationId became fetchItem; the newcomer whose
+  // operationId collides (GetItem, earlier in the new spec) gets the suffix, not the existing tool.
+  assert.equal(toolNames(out), ["get_things", "GetItem_2", "getItem", "updateItem", "listItems", "createItem"]);
+
+  const diff = second.diff!;
+  assert.equal(diff.added, ["GetItem_2", "updateItem"]);
+  assert.equal(diff.removed, ["deleteItem"]);
+  assert.ok(diff.breaking);
+  assert.is(diff.bump, "major");
+  const byName = new Map(diff.changed.map((c) => [c.name, c]));
+  const list = byName.get("listItems")!;
+  assert.ok(list.input.some((c) => c.at === "owner" && c.verdict === "breaking" && /required argument added/.test(c.message)));
+  assert.ok(list.input.some((c) => c.at === "status" && c.verdict === "breaking" && /"broken" no longer allowed/.test(c.message)));
+  const create = byName.get("createItem")!;
+  assert.equal(create.input.map((c) => [c.at, c.verdict]), [["color", "compatible"]]);
+  const get = byName.get("getItem")!;
+  assert.is(get.previousName, undefined, "not a rename: the lock kept the name");
+  assert.ok(get.output.some((c) => c.at === "color" && c.verdict === "compatible"));
+  assert.is(JSON.parse(read(out, "package.json")).version, "2.0.0");
+  assert.match(read(out, "src/server-info.ts"), /version: "2.0.0"/);
+
+  // Same spec again: nothing changes, the version stays.
+  const third = await generate({ spec: v2, outDir: out });
+  assert.is(third.diff!.bump, "none");
+  assert.equal(third.write!.written, []);
+  assert.is(JSON.parse(read(out, "package.json")).version, "2.0.0");
+});
+
+test("a hand-edited generated file stops the run (named in the error) unless --force", async () => {
+  const out = join(work, "edited");
+  await generate({ spec: v1, outDir: out });
+  appendFileSync(join(out, "src/tools/listItems.ts"), "// my edit\n");
+  const before = read(out, ".mcp-gen/manifest.json");
+  try {
+    await generate({ spec: v2, outDir: out });
+    assert.unreachable("should have refused");
+  } catch (error) {
+    assert.instance(error, GenerationError);
+    const text = (error as GenerationError).diagnostics.map((d) => `${d.code} ${d.message} ${d.help}`).join("\n");
+    assert.match(text, /MG203.*src\/tools\/listItems\.ts/);
+    assert.match(text, /--force/);
+  }
+  assert.is(read(out, ".mcp-gen/manifest.json"), before, "nothing was written");
+  assert.ok(existsSync(join(out, "src/tools/deleteItem.ts")));
+  const forced = await generate({ spec: v2, outDir: out, force: true });
+  assert.equal(forced.write!.overwritten, ["src/tools/listItems.ts"]);
+  assert.not.match(read(out, "src/tools/listItems.ts"), /my edit/);
+});
+
+test("--no-bump keeps the version; --reset-tool-names renames from the spec", async () => {
+  const out = join(work, "nobump");
+  await generate({ spec: v1, outDir: out });
+  await generate({ spec: v2, outDir: out, bump: false });
+  assert.is(JSON.parse(read(out, "package.json")).version, "1.0.0");
+  await generate({ spec: v2, outDir: out, resetToolNames: true });
+  assert.equal(toolNames(out), ["get_things", "GetItem", "fetchItem", "updateItem", "listItems", "createItem"]);
+});
+
+test("CLI: --check exits 0 when fresh, 5 when stale, writes nothing; diff --json and exit codes", async () => {
+  const out = join(work, "checked");
+  const made = await mcpGen(v1, "-o", out, "--quiet");
+  assert.is(made.code, 0, made.stderr);
+  assert.is(made.stdout, "", "--quiet prints nothing on success");
+  writeFileSync(join(out, "mine.txt"), "user file, not a reason to be stale");
+  const fresh = await mcpGen(v1, "-o", out, "--check");
+  assert.is(fresh.code, 0, fresh.stdout + fresh.stderr);
+  const stale = await mcpGen(v2, "-o", out, "--check");
+  assert.is(stale.code, 5);
+  assert.match(stale.stdout, /stale[\s\S]*not generated any more: src\/tools\/deleteItem\.ts/);
+  assert.ok(existsSync(join(out, "src/tools/deleteItem.ts")), "--check wrote nothing");
+
+  const json = await mcpGen("diff", v1, v2, "--json");
+  assert.is(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout) as { bump: string; breaking: boolean; removed: string[] };
+  assert.is(parsed.bump, "major");
+  assert.equal(parsed.removed, ["deleteItem"]);
+  const failing = await mcpGen("diff", v1, v2, "--fail-on-breaking");
+  assert.is(failing.code, 6);
+  assert.match(failing.stdout, /- deleteItem {2}\(removed, BREAKING\)/);
+  const renames = await mcpGen("diff", v1, v2, "--no-keep-names");
+  assert.match(renames.stdout, /getItem → fetchItem {2}\(renamed, BREAKING\)/);
+
+  appendFileSync(join(out, "src/server-info.ts"), "// edit\n");
+  const conflict = await mcpGen(v2, "-o", out, "--json");
+  assert.is(conflict.code, 4);
+  assert.match(JSON.parse(conflict.stdout).diagnostics[0].message, /src\/server-info\.ts/);
+});
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
+
+test.run();

@@ -1,0 +1,81 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { generate } from "../../generator/generate.js";
+import { npmLicense, parseRepository, registryName } from "../../generator/plan/publishing.js";
+import { registryViolations } from "../registry-rules.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const files = async (spec: string, extra: { packageName?: string; repository?: string; mcpName?: string } = {}) => {
+  const result = await generate({ spec: join(root, spec), ...extra });
+  return new Map(result.files.map((f) => [f.path, f.content]));
+};
+
+test("server.json passes the MCP Registry's server.json rules and matches package.json", async () => {
+  for (const spec of ["specs/petstore.yaml", "specs/fixtures/oas31-library.json", "specs/fixtures/swagger2-petstore.yaml"]) {
+    const out = await files(spec);
+    const server = JSON.parse(out.get("server.json")!) as Record<string, unknown> & { packages: Array<Record<string, unknown>> };
+    const pkg = JSON.parse(out.get("package.json")!) as Record<string, unknown>;
+    assert.equal(registryViolations(server), [], spec);
+    assert.is(server.name, pkg.mcpName, "the registry verifies npm ownership through mcpName");
+    assert.is(server.packages[0]!.identifier, pkg.name);
+    assert.is(server.packages[0]!.version, pkg.version);
+    assert.is(server.version, pkg.version);
+  }
+  // The checker itself rejects what the schema rejects.
+  assert.ok(registryViolations({ $schema: "x", name: "no-slash", description: "", version: "^1.0.0", packages: [{ registryType: "npm", extra: 1 }] }).length >= 5);
+});
+
+test("package.json is publishable: valid scoped name, bin, files, engines, prepublishOnly, license, repository", async () => {
+  const out = await files("specs/petstore.yaml", { packageName: "@acme/pets-mcp", repository: "https://github.com/acme/pets-mcp" });
+  const pkg = JSON.parse(out.get("package.json")!) as Record<string, any>;
+  assert.is(pkg.name, "@acme/pets-mcp");
+  assert.equal(pkg.bin, { "pets-mcp": "dist/index.js" });
+  assert.equal(pkg.files, ["dist", "README.md", ".env.example", "server.json"]);
+  assert.is(pkg.type, "module");
+  assert.is(pkg.engines.node, ">=20.19");
+  assert.is(pkg.scripts.prepublishOnly, "npm run build");
+  assert.is(pkg.license, "MIT");
+  assert.equal(pkg.repository, { type: "git", url: "git+https://github.com/acme/pets-mcp.git" });
+  assert.is(pkg.mcpName, "io.github.acme/pets-mcp");
+  assert.not.ok(pkg.private);
+  const server = JSON.parse(out.get("server.json")!) as Record<string, any>;
+  assert.equal(server.repository, { url: "https://github.com/acme/pets-mcp", source: "github" });
+  assert.equal(registryViolations(server), []);
+  const readme = out.get("README.md")!;
+  assert.match(readme, /claude mcp add --transport stdio pets-mcp -- npx -y @acme\/pets-mcp/);
+  assert.match(readme, /"command": "npx",\s+"args": \["-y", "@acme\/pets-mcp"\]/);
+  assert.match(readme, /\.cursor\/mcp\.json/);
+  assert.match(readme, /\.vscode\/mcp\.json[\s\S]*"type": "stdio"/);
+});
+
+test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copies only built files", async () => {
+  const out = await files("specs/petstore.yaml");
+  const lines = out.get("Dockerfile")!.split("\n").filter((l) => l.trim() && !l.startsWith("#"));
+  const froms = lines.filter((l) => l.startsWith("FROM "));
+  assert.is(froms.length, 2);
+  for (const from of froms) assert.match(from, /^FROM node:\d+\.\d+\.\d+-[a-z0-9.-]+( AS \w+)?$/, "pinned to an exact Node version");
+  const runStage = lines.slice(lines.lastIndexOf(froms[1]!));
+  const user = runStage.findIndex((l) => l.startsWith("USER "));
+  assert.ok(user > 0 && !/USER (root|0)\b/.test(runStage[user]!), "a non-root USER in the final stage");
+  const cmd = runStage.findIndex((l) => l.startsWith("CMD "));
+  assert.ok(cmd > user, "USER comes before CMD");
+  assert.match(runStage[cmd]!, /"--http"/);
+  const copies = runStage.filter((l) => l.startsWith("COPY "));
+  assert.ok(copies.length > 0);
+  for (const copy of copies) assert.match(copy, /^COPY --from=build --chown=node:node \/app\/(dist|node_modules|package\.json) /, copy);
+  assert.match(out.get(".dockerignore")!, /^\.env$/m);
+});
+
+test("publishing helpers: repository forms, registry names, SPDX licenses", () => {
+  assert.equal(parseRepository("git+https://github.com/a/b.git"), { url: "https://github.com/a/b", source: "github" });
+  assert.equal(parseRepository("gitlab:a/b"), { url: "https://gitlab.com/a/b", source: "gitlab" });
+  assert.is(parseRepository("not a url"), undefined);
+  assert.is(registryName("x-mcp", "@scope/x-mcp", undefined), "io.github.scope/x-mcp");
+  assert.is(registryName("x-mcp", "x-mcp", undefined, "com.example/x"), "com.example/x");
+  assert.is(npmLicense("Apache 2.0"), "Apache-2.0");
+  assert.is(npmLicense("All rights reserved, see the website"), undefined);
+});
+
+test.run();
