@@ -11,7 +11,7 @@ const EXIT = { ok: 0, specError: 1, usage: 2, internal: 3 } as const;
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}
 
-async function runGenerate(args: { spec: string; out: string; name?: string; force: boolean; verbose: boolean; allowRemote: boolean }): Promise<number> {
+async function runGenerate(args: { spec: string; out: string; name?: string; force: boolean; verbose: boolean; allowRemote: boolean; outputSchema: boolean }): Promise<number> {
   const started = performance.now();
   try {
     const result = await generate({
@@ -20,6 +20,7 @@ async function runGenerate(args: { spec: string; out: string; name?: string; for
       packageName: args.name,
       force: args.force,
       allowRemote: args.allowRemote,
+      outputSchemas: args.outputSchema,
       onStage: args.verbose ? (stage, ms) => process.stderr.write(`  ${stage.padEnd(7)} ${ms.toFixed(1).padStart(8)} ms\n`) : undefined,
     });
     const { warnings } = printDiagnostics(result.diagnostics, args.verbose);
@@ -59,11 +60,12 @@ export async function run(argv: string[]): Promise<number> {
           .option("name", { type: "string", describe: "npm package name of the server (default: from info.title, e.g. pet-store-mcp)" })
           .option("force", { type: "boolean", default: false, describe: "Replace a non-empty output folder" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading the spec and $refs over HTTP(S)" })
+          .option("output-schema", { type: "boolean", default: true, describe: "Give tools an outputSchema (--no-output-schema omits them)" })
           .option("verbose", { type: "boolean", default: false, describe: "Print stage timings, memory and info diagnostics" })
           .example("$0 openapi.yaml -o ./server", "Generate ./server from openapi.yaml")
           .example("$0 api.json -o out --name @acme/api-mcp --force", "Scoped package name, replace out/"),
       async (args) => {
-        code = await runGenerate({ spec: args.spec!, out: args.out, name: args.name, force: args.force, verbose: args.verbose, allowRemote: args.allowRemote });
+        code = await runGenerate({ spec: args.spec!, out: args.out, name: args.name, force: args.force, verbose: args.verbose, allowRemote: args.allowRemote, outputSchema: args.outputSchema });
       },
     )
     .version(version)

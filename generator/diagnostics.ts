@@ -37,6 +37,7 @@ export const Codes = {
   mediaTypeUnsupported: "MG109",
   paramInvalid: "MG110",
   serverUrlRelative: "MG111",
+  operationSkipped: "MG112",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
 } as const;

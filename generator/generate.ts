@@ -19,6 +19,8 @@ export interface GenerateOptions {
   force?: boolean;
   /** Allow the spec and its `$ref`s to come from the network. */
   allowRemote?: boolean;
+  /** Emit tool output schemas (default true); `false` is the CLI's `--no-output-schema`. */
+  outputSchemas?: boolean;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -53,7 +55,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
   bag.throwIfErrors("Loading the spec");
   const ir = await timed("ir", () => buildIR(spec!, bag));
-  const plan = await timed("plan", () => planProject(ir, { packageName: options.packageName }, bag));
+  const plan = await timed("plan", () => planProject(ir, { packageName: options.packageName, outputSchemas: options.outputSchemas }, bag));
   bag.throwIfErrors("Planning the server");
   const emitted = await timed("emit", () => emitProject(plan));
   const files = await timed("format", () => formatFiles(emitted));

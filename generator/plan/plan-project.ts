@@ -10,6 +10,8 @@ import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 export interface PlanOptions {
   /** npm package name; derived from `info.title` when absent. */
   packageName?: string;
+  /** Emit output schemas (default true). */
+  outputSchemas?: boolean;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -42,14 +44,14 @@ function describe(op: OperationIR): string {
   return text;
 }
 
-function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
+function planTool(op: OperationIR, ir: ApiIR, names: NameAllocator, identifiers: NameAllocator, bag: DiagnosticBag, options: PlanOptions): ToolPlan {
   const wanted = op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
   const name = names.claim(wanted);
   if (op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
   }
   const input = planInput(op, ir.schemas, bag);
-  const output = planOutput(op, ir.schemas);
+  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas });
   const typeBase = pascalCase(name);
   return {
     pointer: op.pointer,
@@ -94,7 +96,7 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
   const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
-  const tools = ir.operations.map((op) => planTool(op, ir, names, identifiers, bag));
+  const tools = ir.operations.map((op) => planTool(op, ir, names, identifiers, bag, options));
   const baseUrl = defaultBaseUrl(ir, bag);
   const env: EnvVarPlan[] = [
     {

@@ -8,7 +8,16 @@ export interface CountCopiesInput {
 }
 
 /** `structuredContent` of a successful `countCopies` call. */
-export type CountCopiesOutput = { result: number };
+export type CountCopiesOutput =
+  | { result: number }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** countCopies: GET /books/{isbn}/count */
 export const countCopiesTool: ToolDefinition<CountCopiesInput> = {
   name: "countCopies",
@@ -24,13 +33,45 @@ export const countCopiesTool: ToolDefinition<CountCopiesInput> = {
   },
   outputSchema: {
     type: "object",
-    properties: {
-      result: {
-        type: "integer",
-        minimum: 0,
+    anyOf: [
+      {
+        type: "object",
+        properties: {
+          result: {
+            type: "integer",
+            minimum: 0,
+          },
+        },
+        required: ["result"],
       },
-    },
-    required: ["result"],
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
   },
   annotations: {
     readOnlyHint: true,
@@ -52,6 +93,7 @@ export const countCopiesTool: ToolDefinition<CountCopiesInput> = {
     response: {
       accept: ["application/json"],
       wrapKey: "result",
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

@@ -9,7 +9,16 @@ export interface GetCategoriesCategoryIdInput {
 }
 
 /** `structuredContent` of a successful `get_categories_categoryId` call. */
-export type GetCategoriesCategoryIdOutput = { name: string; children?: Array<CategoryResult> };
+export type GetCategoriesCategoryIdOutput =
+  | { name: string; children?: Array<CategoryResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type CategoryResult = { name: string; children?: Array<CategoryResult> };
 /** Get a category tree: GET /categories/{categoryId} */
 export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryIdInput> = {
@@ -32,18 +41,50 @@ export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryId
   },
   outputSchema: {
     type: "object",
-    required: ["name"],
-    properties: {
-      name: {
-        type: "string",
-      },
-      children: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Category",
+    anyOf: [
+      {
+        type: "object",
+        required: ["name"],
+        properties: {
+          name: {
+            type: "string",
+          },
+          children: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/Category",
+            },
+          },
         },
       },
-    },
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
     $defs: {
       Category: {
         type: "object",
@@ -90,6 +131,7 @@ export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryId
     ],
     response: {
       accept: ["application/json"],
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

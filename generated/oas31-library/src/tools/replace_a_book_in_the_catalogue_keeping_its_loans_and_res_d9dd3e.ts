@@ -14,12 +14,16 @@ export interface ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput {
 }
 
 /** `structuredContent` of a successful `replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e` call. */
-export type ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput = {
-  isbn: string;
-  title: string;
-  subtitle?: string | null;
-  kind?: "book";
-};
+export type ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput =
+  | { isbn: string; title: string; subtitle?: string | null; kind?: "book" }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: PUT /books/{isbn} */
 export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefinition<ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput> =
   {
@@ -53,22 +57,53 @@ export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefi
     },
     outputSchema: {
       type: "object",
-      required: ["isbn", "title"],
-      properties: {
-        isbn: {
-          type: "string",
-          readOnly: true,
+      anyOf: [
+        {
+          type: "object",
+          required: ["isbn", "title"],
+          properties: {
+            isbn: {
+              type: "string",
+            },
+            title: {
+              type: "string",
+            },
+            subtitle: {
+              type: ["string", "null"],
+            },
+            kind: {
+              const: "book",
+            },
+          },
         },
-        title: {
-          type: "string",
+        {
+          type: "object",
+          properties: {
+            unexpectedResponse: {
+              type: "object",
+              description:
+                "The upstream response, returned as is because it does not match the documented schema.",
+              properties: {
+                status: {
+                  type: "integer",
+                },
+                contentType: {
+                  type: "string",
+                },
+                body: {},
+                problems: {
+                  type: "array",
+                  items: {
+                    type: "string",
+                  },
+                },
+              },
+              required: ["status", "body", "problems"],
+            },
+          },
+          required: ["unexpectedResponse"],
         },
-        subtitle: {
-          type: ["string", "null"],
-        },
-        kind: {
-          const: "book",
-        },
-      },
+      ],
     },
     annotations: {
       readOnlyHint: false,
@@ -110,6 +145,7 @@ export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefi
       },
       response: {
         accept: ["application/json"],
+        fallbackKey: "unexpectedResponse",
       },
     },
   };

@@ -11,7 +11,16 @@ export interface SearchInput {
 }
 
 /** `structuredContent` of a successful `search` call. */
-export type SearchOutput = { result: Array<BookResult> };
+export type SearchOutput =
+  | { result: Array<BookResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type BookResult = { isbn: string; title: string; subtitle?: string | null; kind?: "book" };
 /** search: GET /search */
 export const searchTool: ToolDefinition<SearchInput> = {
@@ -45,15 +54,47 @@ export const searchTool: ToolDefinition<SearchInput> = {
   },
   outputSchema: {
     type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Book",
+    anyOf: [
+      {
+        type: "object",
+        properties: {
+          result: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/Book",
+            },
+          },
         },
+        required: ["result"],
       },
-    },
-    required: ["result"],
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
     $defs: {
       Book: {
         type: "object",
@@ -61,7 +102,6 @@ export const searchTool: ToolDefinition<SearchInput> = {
         properties: {
           isbn: {
             type: "string",
-            readOnly: true,
           },
           title: {
             type: "string",
@@ -120,6 +160,7 @@ export const searchTool: ToolDefinition<SearchInput> = {
     response: {
       accept: ["application/json"],
       wrapKey: "result",
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

@@ -13,7 +13,16 @@ export interface CreatePetInput {
 
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `createPet` call. */
-export type CreatePetOutput = NewPetResult & { id: number };
+export type CreatePetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Add a pet: POST /pets */
@@ -51,21 +60,51 @@ export const createPetTool: ToolDefinition<CreatePetInput> = {
   },
   outputSchema: {
     type: "object",
-    allOf: [
+    anyOf: [
       {
-        $ref: "#/$defs/NewPet",
+        type: "object",
+        allOf: [
+          {
+            $ref: "#/$defs/NewPet",
+          },
+          {
+            type: "object",
+            required: ["id"],
+            properties: {
+              id: {
+                type: "integer",
+                format: "int64",
+              },
+            },
+          },
+        ],
       },
       {
         type: "object",
-        required: ["id"],
         properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
-            examples: [42],
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
           },
         },
+        required: ["unexpectedResponse"],
       },
     ],
     $defs: {
@@ -76,7 +115,6 @@ export const createPetTool: ToolDefinition<CreatePetInput> = {
           name: {
             type: "string",
             minLength: 1,
-            examples: ["Rex"],
           },
           tag: {
             type: ["string", "null"],
@@ -124,6 +162,7 @@ export const createPetTool: ToolDefinition<CreatePetInput> = {
     },
     response: {
       accept: ["application/json"],
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

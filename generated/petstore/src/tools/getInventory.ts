@@ -6,7 +6,16 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface GetInventoryInput {}
 
 /** `structuredContent` of a successful `getInventory` call. */
-export type GetInventoryOutput = Record<string, number>;
+export type GetInventoryOutput =
+  | Record<string, number>
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** Count pets by status: GET /store/inventory */
 export const getInventoryTool: ToolDefinition<GetInventoryInput> = {
   name: "getInventory",
@@ -18,10 +27,42 @@ export const getInventoryTool: ToolDefinition<GetInventoryInput> = {
   },
   outputSchema: {
     type: "object",
-    additionalProperties: {
-      type: "integer",
-      format: "int32",
-    },
+    anyOf: [
+      {
+        type: "object",
+        additionalProperties: {
+          type: "integer",
+          format: "int32",
+        },
+      },
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
   },
   annotations: {
     title: "Count pets by status",
@@ -34,6 +75,7 @@ export const getInventoryTool: ToolDefinition<GetInventoryInput> = {
     parameters: [],
     response: {
       accept: ["application/json"],
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

@@ -9,7 +9,16 @@ export interface GetPetInput {
 }
 
 /** `structuredContent` of a successful `getPet` call. */
-export type GetPetOutput = NewPetResult & { id: number };
+export type GetPetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Get a pet: GET /pets/{petId} */
@@ -30,21 +39,51 @@ export const getPetTool: ToolDefinition<GetPetInput> = {
   },
   outputSchema: {
     type: "object",
-    allOf: [
+    anyOf: [
       {
-        $ref: "#/$defs/NewPet",
+        type: "object",
+        allOf: [
+          {
+            $ref: "#/$defs/NewPet",
+          },
+          {
+            type: "object",
+            required: ["id"],
+            properties: {
+              id: {
+                type: "integer",
+                format: "int64",
+              },
+            },
+          },
+        ],
       },
       {
         type: "object",
-        required: ["id"],
         properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
-            examples: [42],
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
           },
         },
+        required: ["unexpectedResponse"],
       },
     ],
     $defs: {
@@ -55,7 +94,6 @@ export const getPetTool: ToolDefinition<GetPetInput> = {
           name: {
             type: "string",
             minLength: 1,
-            examples: ["Rex"],
           },
           tag: {
             type: ["string", "null"],
@@ -91,6 +129,7 @@ export const getPetTool: ToolDefinition<GetPetInput> = {
     ],
     response: {
       accept: ["application/json"],
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

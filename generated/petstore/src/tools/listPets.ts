@@ -15,7 +15,16 @@ export interface ListPetsInput {
 
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `listPets` call. */
-export type ListPetsOutput = { result: Array<PetResult> };
+export type ListPetsOutput =
+  | { result: Array<PetResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type PetResult = NewPetResult & { id: number };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
@@ -60,15 +69,47 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
   },
   outputSchema: {
     type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Pet",
+    anyOf: [
+      {
+        type: "object",
+        properties: {
+          result: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/Pet",
+            },
+          },
         },
+        required: ["result"],
       },
-    },
-    required: ["result"],
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
     $defs: {
       Pet: {
         allOf: [
@@ -82,8 +123,6 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
               id: {
                 type: "integer",
                 format: "int64",
-                readOnly: true,
-                examples: [42],
               },
             },
           },
@@ -96,7 +135,6 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
           name: {
             type: "string",
             minLength: 1,
-            examples: ["Rex"],
           },
           tag: {
             type: ["string", "null"],
@@ -157,6 +195,7 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
     response: {
       accept: ["application/json"],
       wrapKey: "result",
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

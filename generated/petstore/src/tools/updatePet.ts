@@ -13,7 +13,16 @@ export interface UpdatePetInput {
 
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `updatePet` call. */
-export type UpdatePetOutput = NewPetResult & { id: number };
+export type UpdatePetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Replace a pet: PUT /pets/{petId} */
@@ -51,21 +60,51 @@ export const updatePetTool: ToolDefinition<UpdatePetInput> = {
   },
   outputSchema: {
     type: "object",
-    allOf: [
+    anyOf: [
       {
-        $ref: "#/$defs/NewPet",
+        type: "object",
+        allOf: [
+          {
+            $ref: "#/$defs/NewPet",
+          },
+          {
+            type: "object",
+            required: ["id"],
+            properties: {
+              id: {
+                type: "integer",
+                format: "int64",
+              },
+            },
+          },
+        ],
       },
       {
         type: "object",
-        required: ["id"],
         properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
-            examples: [42],
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
           },
         },
+        required: ["unexpectedResponse"],
       },
     ],
     $defs: {
@@ -76,7 +115,6 @@ export const updatePetTool: ToolDefinition<UpdatePetInput> = {
           name: {
             type: "string",
             minLength: 1,
-            examples: ["Rex"],
           },
           tag: {
             type: ["string", "null"],
@@ -124,6 +162,7 @@ export const updatePetTool: ToolDefinition<UpdatePetInput> = {
     },
     response: {
       accept: ["application/json"],
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

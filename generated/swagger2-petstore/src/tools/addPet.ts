@@ -9,7 +9,16 @@ export interface AddPetInput {
 }
 
 /** `structuredContent` of a successful `addPet` call. */
-export type AddPetOutput = NewPetResult & { id: number };
+export type AddPetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; nickname?: string | null };
 /** Add a pet: POST /pets */
 export const addPetTool: ToolDefinition<AddPetInput> = {
@@ -30,20 +39,51 @@ export const addPetTool: ToolDefinition<AddPetInput> = {
   },
   outputSchema: {
     type: "object",
-    allOf: [
+    anyOf: [
       {
-        $ref: "#/$defs/NewPet",
+        type: "object",
+        allOf: [
+          {
+            $ref: "#/$defs/NewPet",
+          },
+          {
+            type: "object",
+            required: ["id"],
+            properties: {
+              id: {
+                type: "integer",
+                format: "int64",
+              },
+            },
+          },
+        ],
       },
       {
         type: "object",
-        required: ["id"],
         properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
           },
         },
+        required: ["unexpectedResponse"],
       },
     ],
     $defs: {
@@ -83,6 +123,7 @@ export const addPetTool: ToolDefinition<AddPetInput> = {
     },
     response: {
       accept: ["application/json"],
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

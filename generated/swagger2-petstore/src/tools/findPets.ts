@@ -9,7 +9,16 @@ export interface FindPetsInput {
 }
 
 /** `structuredContent` of a successful `findPets` call. */
-export type FindPetsOutput = { result: Array<PetResult> };
+export type FindPetsOutput =
+  | { result: Array<PetResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type PetResult = NewPetResult & { id: number };
 export type NewPetResult = { name: string; nickname?: string | null };
 /** Find pets by tags: GET /pets */
@@ -35,15 +44,47 @@ export const findPetsTool: ToolDefinition<FindPetsInput> = {
   },
   outputSchema: {
     type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Pet",
+    anyOf: [
+      {
+        type: "object",
+        properties: {
+          result: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/Pet",
+            },
+          },
         },
+        required: ["result"],
       },
-    },
-    required: ["result"],
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
     $defs: {
       Pet: {
         allOf: [
@@ -57,7 +98,6 @@ export const findPetsTool: ToolDefinition<FindPetsInput> = {
               id: {
                 type: "integer",
                 format: "int64",
-                readOnly: true,
               },
             },
           },
@@ -106,6 +146,7 @@ export const findPetsTool: ToolDefinition<FindPetsInput> = {
     response: {
       accept: ["application/json"],
       wrapKey: "result",
+      fallbackKey: "unexpectedResponse",
     },
   },
 };

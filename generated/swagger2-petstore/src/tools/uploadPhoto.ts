@@ -10,7 +10,16 @@ export interface UploadPhotoInput {
 }
 
 /** `structuredContent` of a successful `uploadPhoto` call. */
-export type UploadPhotoOutput = { result: string };
+export type UploadPhotoOutput =
+  | { result: string }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** Upload a photo caption: POST /pets/{id}/photo */
 export const uploadPhotoTool: ToolDefinition<UploadPhotoInput> = {
   name: "uploadPhoto",
@@ -36,12 +45,44 @@ export const uploadPhotoTool: ToolDefinition<UploadPhotoInput> = {
   },
   outputSchema: {
     type: "object",
-    properties: {
-      result: {
-        type: "string",
+    anyOf: [
+      {
+        type: "object",
+        properties: {
+          result: {
+            type: "string",
+          },
+        },
+        required: ["result"],
       },
-    },
-    required: ["result"],
+      {
+        type: "object",
+        properties: {
+          unexpectedResponse: {
+            type: "object",
+            description:
+              "The upstream response, returned as is because it does not match the documented schema.",
+            properties: {
+              status: {
+                type: "integer",
+              },
+              contentType: {
+                type: "string",
+              },
+              body: {},
+              problems: {
+                type: "array",
+                items: {
+                  type: "string",
+                },
+              },
+            },
+            required: ["status", "body", "problems"],
+          },
+        },
+        required: ["unexpectedResponse"],
+      },
+    ],
   },
   annotations: {
     title: "Upload a photo caption",
@@ -75,6 +116,7 @@ export const uploadPhotoTool: ToolDefinition<UploadPhotoInput> = {
     response: {
       accept: ["application/json"],
       wrapKey: "result",
+      fallbackKey: "unexpectedResponse",
     },
   },
 };
