@@ -19,81 +19,93 @@ export type CountCopiesOutput =
       };
     };
 /** countCopies: GET /books/{isbn}/count */
+// prettier-ignore
 export const countCopiesTool: ToolDefinition<CountCopiesInput> = {
-  name: "countCopies",
-  description: "GET /books/{isbn}/count",
-  inputSchema: {
-    type: "object",
-    properties: {
-      isbn: {
-        type: "string",
-      },
+  "name": "countCopies",
+  "description": "GET /books/{isbn}/count",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "isbn": {
+        "type": "string"
+      }
     },
-    required: ["isbn"],
+    "required": [
+      "isbn"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        properties: {
-          result: {
-            type: "integer",
-            minimum: 0,
-          },
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "integer",
+            "minimum": 0
+          }
         },
-        required: ["result"],
+        "required": [
+          "result"
+        ]
       },
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
-              contentType: {
-                type: "string",
+              "contentType": {
+                "type": "string"
               },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-            required: ["status", "body", "problems"],
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-        required: ["unexpectedResponse"],
-      },
-    ],
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/books/{isbn}/count",
-    parameters: [
+  "http": {
+    "method": "get",
+    "path": "/books/{isbn}/count",
+    "parameters": [
       {
-        argument: "isbn",
-        name: "isbn",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
+        "argument": "isbn",
+        "name": "isbn",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -25,127 +25,146 @@ export type ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput =
       };
     };
 /** replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: PUT /books/{isbn} */
-export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefinition<ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput> =
-  {
-    name: "replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e",
-    description: "Replaces the book record.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        isbn: {
-          type: "string",
-        },
-        query_isbn: {
-          type: "boolean",
-          description: "Validate the ISBN checksum.",
-        },
-        title: {
-          type: "string",
-        },
-        subtitle: {
-          type: ["string", "null"],
-        },
-        kind: {
-          const: "book",
-        },
-        secretNote: {
-          type: "string",
-          writeOnly: true,
-        },
+// prettier-ignore
+export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefinition<ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput> = {
+  "name": "replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e",
+  "description": "Replaces the book record.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "isbn": {
+        "type": "string"
       },
-      required: ["isbn", "title"],
+      "query_isbn": {
+        "type": "boolean",
+        "description": "Validate the ISBN checksum."
+      },
+      "title": {
+        "type": "string"
+      },
+      "subtitle": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "kind": {
+        "const": "book"
+      },
+      "secretNote": {
+        "type": "string",
+        "writeOnly": true
+      }
     },
-    outputSchema: {
-      type: "object",
-      anyOf: [
-        {
-          type: "object",
-          required: ["isbn", "title"],
-          properties: {
-            isbn: {
-              type: "string",
-            },
-            title: {
-              type: "string",
-            },
-            subtitle: {
-              type: ["string", "null"],
-            },
-            kind: {
-              const: "book",
-            },
+    "required": [
+      "isbn",
+      "title"
+    ]
+  },
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "required": [
+          "isbn",
+          "title"
+        ],
+        "properties": {
+          "isbn": {
+            "type": "string"
           },
-        },
-        {
-          type: "object",
-          properties: {
-            unexpectedResponse: {
-              type: "object",
-              description:
-                "The upstream response, returned as is because it does not match the documented schema.",
-              properties: {
-                status: {
-                  type: "integer",
-                },
-                contentType: {
-                  type: "string",
-                },
-                body: {},
-                problems: {
-                  type: "array",
-                  items: {
-                    type: "string",
-                  },
-                },
+          "title": {
+            "type": "string"
+          },
+          "subtitle": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "kind": {
+            "const": "book"
+          }
+        }
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
-              required: ["status", "body", "problems"],
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
-          required: ["unexpectedResponse"],
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      ],
-    },
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: true,
-    },
-    http: {
-      method: "put",
-      path: "/books/{isbn}",
-      parameters: [
-        {
-          argument: "isbn",
-          name: "isbn",
-          in: "path",
-          style: "simple",
-          explode: false,
-          required: true,
-        },
-        {
-          argument: "query_isbn",
-          name: "isbn",
-          in: "query",
-          style: "form",
-          explode: true,
-          required: false,
-        },
-      ],
-      body: {
-        kind: "properties",
-        properties: {
-          title: "title",
-          subtitle: "subtitle",
-          kind: "kind",
-          secretNote: "secretNote",
-        },
-        mediaType: "application/json",
-        required: true,
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
+  },
+  "annotations": {
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "put",
+    "path": "/books/{isbn}",
+    "parameters": [
+      {
+        "argument": "isbn",
+        "name": "isbn",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
       },
-      response: {
-        accept: ["application/json"],
-        fallbackKey: "unexpectedResponse",
+      {
+        "argument": "query_isbn",
+        "name": "isbn",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "title": "title",
+        "subtitle": "subtitle",
+        "kind": "kind",
+        "secretNote": "secretNote"
       },
+      "mediaType": "application/json",
+      "required": true
     },
-  };
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
+};

@@ -26,143 +26,173 @@ export type CreatePetOutput =
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Add a pet: POST /pets */
+// prettier-ignore
 export const createPetTool: ToolDefinition<CreatePetInput> = {
-  name: "createPet",
-  title: "Add a pet",
-  description: "Add a pet\n\nPuts a new pet up for adoption.",
-  inputSchema: {
-    type: "object",
-    properties: {
+  "name": "createPet",
+  "title": "Add a pet",
+  "description": "Add a pet\n\nPuts a new pet up for adoption.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
       "X-Request-Id": {
-        type: "string",
-        description: "Correlation id echoed in logs.",
-        "x-mcp-header": "Request-Id",
+        "type": "string",
+        "description": "Correlation id echoed in logs.",
+        "x-mcp-header": "Request-Id"
       },
-      name: {
-        type: "string",
-        minLength: 1,
-        examples: ["Rex"],
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "examples": [
+          "Rex"
+        ]
       },
-      tag: {
-        type: ["string", "null"],
+      "tag": {
+        "type": [
+          "string",
+          "null"
+        ]
       },
-      status: {
-        $ref: "#/$defs/PetStatus",
-      },
+      "status": {
+        "$ref": "#/$defs/PetStatus"
+      }
     },
-    required: ["name"],
-    $defs: {
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
+    "required": [
+      "name"
+    ],
+    "$defs": {
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        allOf: [
+        "type": "object",
+        "allOf": [
           {
-            $ref: "#/$defs/NewPet",
+            "$ref": "#/$defs/NewPet"
           },
           {
-            type: "object",
-            required: ["id"],
-            properties: {
-              id: {
-                type: "integer",
-                format: "int64",
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ],
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
         ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
       },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
+  },
+  "annotations": {
+    "title": "Add a pet",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "post",
+    "path": "/pets",
+    "parameters": [
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
-              },
-              contentType: {
-                type: "string",
-              },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
-            },
-            required: ["status", "body", "problems"],
-          },
-        },
-        required: ["unexpectedResponse"],
-      },
+        "argument": "X-Request-Id",
+        "name": "X-Request-Id",
+        "in": "header",
+        "style": "simple",
+        "explode": false,
+        "required": false
+      }
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-          },
-          tag: {
-            type: ["string", "null"],
-          },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
-        },
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "name": "name",
+        "tag": "tag",
+        "status": "status"
       },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
+      "mediaType": "application/json",
+      "required": true
     },
-  },
-  annotations: {
-    title: "Add a pet",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
-  http: {
-    method: "post",
-    path: "/pets",
-    parameters: [
-      {
-        argument: "X-Request-Id",
-        name: "X-Request-Id",
-        in: "header",
-        style: "simple",
-        explode: false,
-        required: false,
-      },
-    ],
-    body: {
-      kind: "properties",
-      properties: {
-        name: "name",
-        tag: "tag",
-        status: "status",
-      },
-      mediaType: "application/json",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -17,65 +17,73 @@ export type GetInventoryOutput =
       };
     };
 /** Count pets by status: GET /store/inventory */
+// prettier-ignore
 export const getInventoryTool: ToolDefinition<GetInventoryInput> = {
-  name: "getInventory",
-  title: "Count pets by status",
-  description: "Count pets by status",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "getInventory",
+  "title": "Count pets by status",
+  "description": "Count pets by status",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        additionalProperties: {
-          type: "integer",
-          format: "int32",
-        },
+        "type": "object",
+        "additionalProperties": {
+          "type": "integer",
+          "format": "int32"
+        }
       },
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
-              contentType: {
-                type: "string",
+              "contentType": {
+                "type": "string"
               },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-            required: ["status", "body", "problems"],
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-        required: ["unexpectedResponse"],
-      },
-    ],
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
-  annotations: {
-    title: "Count pets by status",
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "title": "Count pets by status",
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/store/inventory",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+  "http": {
+    "method": "get",
+    "path": "/store/inventory",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -22,114 +22,135 @@ export type GetPetOutput =
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Get a pet: GET /pets/{petId} */
+// prettier-ignore
 export const getPetTool: ToolDefinition<GetPetInput> = {
-  name: "getPet",
-  title: "Get a pet",
-  description: "Get a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      petId: {
-        type: "integer",
-        format: "int64",
-        description: "The pet's id.",
-      },
+  "name": "getPet",
+  "title": "Get a pet",
+  "description": "Get a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "petId": {
+        "type": "integer",
+        "format": "int64",
+        "description": "The pet's id."
+      }
     },
-    required: ["petId"],
+    "required": [
+      "petId"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        allOf: [
+        "type": "object",
+        "allOf": [
           {
-            $ref: "#/$defs/NewPet",
+            "$ref": "#/$defs/NewPet"
           },
           {
-            type: "object",
-            required: ["id"],
-            properties: {
-              id: {
-                type: "integer",
-                format: "int64",
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ],
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
         ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
       },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
+  },
+  "annotations": {
+    "title": "Get a pet",
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/pets/{petId}",
+    "parameters": [
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
-              },
-              contentType: {
-                type: "string",
-              },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
-            },
-            required: ["status", "body", "problems"],
-          },
-        },
-        required: ["unexpectedResponse"],
-      },
+        "argument": "petId",
+        "name": "petId",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-          },
-          tag: {
-            type: ["string", "null"],
-          },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
-        },
-      },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
-  },
-  annotations: {
-    title: "Get a pet",
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/pets/{petId}",
-    parameters: [
-      {
-        argument: "petId",
-        name: "petId",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
-    ],
-    response: {
-      accept: ["application/json"],
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -26,143 +26,174 @@ export type UpdatePetOutput =
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Replace a pet: PUT /pets/{petId} */
+// prettier-ignore
 export const updatePetTool: ToolDefinition<UpdatePetInput> = {
-  name: "updatePet",
-  title: "Replace a pet",
-  description: "Replace a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      petId: {
-        type: "integer",
-        format: "int64",
-        description: "The pet's id.",
+  "name": "updatePet",
+  "title": "Replace a pet",
+  "description": "Replace a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "petId": {
+        "type": "integer",
+        "format": "int64",
+        "description": "The pet's id."
       },
-      name: {
-        type: "string",
-        minLength: 1,
-        examples: ["Rex"],
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "examples": [
+          "Rex"
+        ]
       },
-      tag: {
-        type: ["string", "null"],
+      "tag": {
+        "type": [
+          "string",
+          "null"
+        ]
       },
-      status: {
-        $ref: "#/$defs/PetStatus",
-      },
+      "status": {
+        "$ref": "#/$defs/PetStatus"
+      }
     },
-    required: ["petId", "name"],
-    $defs: {
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
+    "required": [
+      "petId",
+      "name"
+    ],
+    "$defs": {
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        allOf: [
+        "type": "object",
+        "allOf": [
           {
-            $ref: "#/$defs/NewPet",
+            "$ref": "#/$defs/NewPet"
           },
           {
-            type: "object",
-            required: ["id"],
-            properties: {
-              id: {
-                type: "integer",
-                format: "int64",
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ],
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
         ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
       },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
+  },
+  "annotations": {
+    "title": "Replace a pet",
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "put",
+    "path": "/pets/{petId}",
+    "parameters": [
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
-              },
-              contentType: {
-                type: "string",
-              },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
-            },
-            required: ["status", "body", "problems"],
-          },
-        },
-        required: ["unexpectedResponse"],
-      },
+        "argument": "petId",
+        "name": "petId",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-          },
-          tag: {
-            type: ["string", "null"],
-          },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
-        },
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "name": "name",
+        "tag": "tag",
+        "status": "status"
       },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
+      "mediaType": "application/json",
+      "required": true
     },
-  },
-  annotations: {
-    title: "Replace a pet",
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "put",
-    path: "/pets/{petId}",
-    parameters: [
-      {
-        argument: "petId",
-        name: "petId",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
-    ],
-    body: {
-      kind: "properties",
-      properties: {
-        name: "name",
-        tag: "tag",
-        status: "status",
-      },
-      mediaType: "application/json",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

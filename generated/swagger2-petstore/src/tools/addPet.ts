@@ -21,109 +21,129 @@ export type AddPetOutput =
     };
 export type NewPetResult = { name: string; nickname?: string | null };
 /** Add a pet: POST /pets */
+// prettier-ignore
 export const addPetTool: ToolDefinition<AddPetInput> = {
-  name: "addPet",
-  title: "Add a pet",
-  description: "Add a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      name: {
-        type: "string",
+  "name": "addPet",
+  "title": "Add a pet",
+  "description": "Add a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
       },
-      nickname: {
-        type: ["string", "null"],
-      },
+      "nickname": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
     },
-    required: ["name"],
+    "required": [
+      "name"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        allOf: [
+        "type": "object",
+        "allOf": [
           {
-            $ref: "#/$defs/NewPet",
+            "$ref": "#/$defs/NewPet"
           },
           {
-            type: "object",
-            required: ["id"],
-            properties: {
-              id: {
-                type: "integer",
-                format: "int64",
-              },
-            },
-          },
-        ],
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
       },
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
-              contentType: {
-                type: "string",
+              "contentType": {
+                "type": "string"
               },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-            required: ["status", "body", "problems"],
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-        required: ["unexpectedResponse"],
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
           },
-          nickname: {
-            type: ["string", "null"],
-          },
-        },
+          "nickname": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    }
+  },
+  "annotations": {
+    "title": "Add a pet",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "post",
+    "path": "/pets",
+    "parameters": [],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "name": "name",
+        "nickname": "nickname"
       },
+      "mediaType": "application/json",
+      "required": true
     },
-  },
-  annotations: {
-    title: "Add a pet",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
-  http: {
-    method: "post",
-    path: "/pets",
-    parameters: [],
-    body: {
-      kind: "properties",
-      properties: {
-        name: "name",
-        nickname: "nickname",
-      },
-      mediaType: "application/json",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

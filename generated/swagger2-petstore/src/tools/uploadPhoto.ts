@@ -21,102 +21,115 @@ export type UploadPhotoOutput =
       };
     };
 /** Upload a photo caption: POST /pets/{id}/photo */
+// prettier-ignore
 export const uploadPhotoTool: ToolDefinition<UploadPhotoInput> = {
-  name: "uploadPhoto",
-  title: "Upload a photo caption",
-  description: "Upload a photo caption",
-  inputSchema: {
-    type: "object",
-    properties: {
-      id: {
-        type: "integer",
+  "name": "uploadPhoto",
+  "title": "Upload a photo caption",
+  "description": "Upload a photo caption",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "integer"
       },
-      caption: {
-        type: "string",
+      "caption": {
+        "type": "string"
       },
-      tags: {
-        type: "array",
-        items: {
-          type: "string",
-        },
-      },
+      "tags": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
     },
-    required: ["id", "caption"],
+    "required": [
+      "id",
+      "caption"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    anyOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        type: "object",
-        properties: {
-          result: {
-            type: "string",
-          },
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "string"
+          }
         },
-        required: ["result"],
+        "required": [
+          "result"
+        ]
       },
       {
-        type: "object",
-        properties: {
-          unexpectedResponse: {
-            type: "object",
-            description:
-              "The upstream response, returned as is because it does not match the documented schema.",
-            properties: {
-              status: {
-                type: "integer",
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
-              contentType: {
-                type: "string",
+              "contentType": {
+                "type": "string"
               },
-              body: {},
-              problems: {
-                type: "array",
-                items: {
-                  type: "string",
-                },
-              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-            required: ["status", "body", "problems"],
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-        required: ["unexpectedResponse"],
-      },
-    ],
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
-  annotations: {
-    title: "Upload a photo caption",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
+  "annotations": {
+    "title": "Upload a photo caption",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
   },
-  http: {
-    method: "post",
-    path: "/pets/{id}/photo",
-    parameters: [
+  "http": {
+    "method": "post",
+    "path": "/pets/{id}/photo",
+    "parameters": [
       {
-        argument: "id",
-        name: "id",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
+        "argument": "id",
+        "name": "id",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    body: {
-      kind: "properties",
-      properties: {
-        caption: "caption",
-        tags: "tags",
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "caption": "caption",
+        "tags": "tags"
       },
-      mediaType: "application/x-www-form-urlencoded",
-      required: true,
+      "mediaType": "application/x-www-form-urlencoded",
+      "required": true
     },
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-      fallbackKey: "unexpectedResponse",
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };
