@@ -27,6 +27,8 @@ export interface GenerateArgs {
   auth?: AuthOverride;
   /** `--env-prefix`: prefix of credential variables. */
   envPrefix?: string;
+  /** `--no-output-schema` sets this to false. */
+  outputSchema?: boolean;
 }
 
 /** The machine-readable result printed with --json. */
@@ -93,6 +95,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       resetToolNames: args.resetToolNames,
       auth: args.auth,
       envPrefix: args.envPrefix,
+      outputSchemas: args.outputSchema,
       onStage: (stage, ms) => progress.stage(stage, ms),
     });
     progress.stop();

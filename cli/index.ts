@@ -66,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
           })
           .option("json", { type: "boolean", default: false, describe: "Print one JSON object (result, diff, diagnostics) on stdout" })
           .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing but errors" })
+          .option("output-schema", { type: "boolean", default: true, describe: "Give tools an outputSchema (--no-output-schema omits them)" })
           .option("verbose", { type: "boolean", default: false, describe: "Print stage timings, memory and info diagnostics" })
           .example("$0 openapi.yaml -o ./server", "Generate ./server, or update it after the API changed")
           .example("$0 openapi.yaml -o ./server --check", "CI: fail when ./server is not up to date")
@@ -87,6 +88,7 @@ export async function run(argv: string[]): Promise<number> {
           quiet: args.quiet,
           auth: args.auth,
           envPrefix: args.envPrefix,
+          outputSchema: args.outputSchema,
         });
       },
     )

@@ -40,6 +40,7 @@ export const Codes = {
   securityInvalid: "MG112",
   securityUnknownScheme: "MG113",
   paginationInvalid: "MG114",
+  operationSkipped: "MG115",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
   handEdited: "MG203",

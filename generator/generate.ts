@@ -46,6 +46,8 @@ export interface GenerateOptions {
   toolLock?: ToolLock;
   /** Ignore the tool-name lock of the previous generation: every tool gets its name from the spec again. */
   resetToolNames?: boolean;
+  /** Emit tool output schemas (default true); `false` is the CLI's `--no-output-schema`. */
+  outputSchemas?: boolean;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -106,6 +108,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         mcpName: options.mcpName ?? previous.manifest?.mcpName,
         auth: options.auth,
         envPrefix: options.envPrefix,
+        outputSchemas: options.outputSchemas,
         toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
       },
       bag,

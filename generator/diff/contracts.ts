@@ -1,4 +1,5 @@
 import type { JsonSchema, ObjectJsonSchema } from "../../runtime/src/types.js";
+import { documentedOutput } from "../plan/output-schema.js";
 import type { ToolPlan } from "../plan/types.js";
 
 /** What a client relies on about one tool: the unit the diff compares. */
@@ -28,7 +29,7 @@ export function contractsOf(tools: ToolPlan[]): ToolContract[] {
     ...(t.title ? { title: t.title } : {}),
     description: t.description,
     inputSchema: t.inputSchema,
-    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.outputSchema ? { outputSchema: documentedOutput(t.outputSchema) } : {}),
   }));
 }
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
+import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
 import { invalidValue, sampleValue } from "./sample-value.js";
 
@@ -24,6 +25,8 @@ export interface ToolCase {
 /** The file `test/cases.json`: one case per tool plus one call that must be refused. */
 export interface TestCases {
   cases: ToolCase[];
+  /** Placeholder credentials (variable → value) so tools that need auth reach the stub upstream. */
+  credentials?: Record<string, string>;
   invalid?: { tool: string; arguments: Record<string, unknown>; argument: string };
 }
 
@@ -53,7 +56,9 @@ function toolCase(tool: ToolPlan): ToolCase {
   const input = tool.inputSchema as Schema;
   const output = tool.outputSchema as Schema | undefined;
   const wrap = tool.http.response.wrapKey;
-  const responseBody = output ? sampleValue(wrap ? ((output.properties as Record<string, JsonSchema>)[wrap] ?? {}) : output, output) : {};
+  const documented = tool.outputSchema ? (documentedOutput(tool.outputSchema) as Schema) : undefined;
+  const wrapped = documented && wrap ? (documented.properties as Record<string, JsonSchema> | undefined)?.[wrap] : undefined;
+  const responseBody = documented ? sampleValue(wrap ? (wrapped ?? {}) : (documented as JsonSchema), output) : {};
   const body = tool.http.body;
   const schema = bodySchema(tool);
   return {
@@ -86,5 +91,12 @@ function invalidCase(tools: ToolPlan[], cases: ToolCase[]): TestCases["invalid"]
 export function testCases(plan: ProjectPlan): TestCases {
   const cases = plan.tools.map(toolCase);
   const invalid = invalidCase(plan.tools, cases);
-  return { cases, ...(invalid ? { invalid } : {}) };
+  const credentials: Record<string, string> = {};
+  for (const scheme of plan.securitySchemes) {
+    for (const role of ["token", "username", "password"] as const) {
+      const name = scheme.env[role];
+      if (name) credentials[name] = `test-${role}`;
+    }
+  }
+  return { cases, ...(Object.keys(credentials).length > 0 ? { credentials } : {}), ...(invalid ? { invalid } : {}) };
 }

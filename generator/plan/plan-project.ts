@@ -24,6 +24,8 @@ export interface PlanOptions {
   repository?: string;
   /** MCP Registry name (`--mcp-name`), e.g. `io.github.acme/pets-mcp`. */
   mcpName?: string;
+  /** Emit output schemas (default true). */
+  outputSchemas?: boolean;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -72,14 +74,14 @@ function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string;
   return ir.operations.map((op, i) => (result[i] !== undefined ? { name: result[i]!, locked: true } : { name: names.claim(wantedToolName(op)), locked: false }));
 }
 
-function planTool(op: OperationIR, { name, locked }: { name: string; locked: boolean }, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag): ToolPlan {
+function planTool(op: OperationIR, { name, locked }: { name: string; locked: boolean }, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag, options: PlanOptions): ToolPlan {
   if (locked && op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`, `${op.pointer}/operationId`, "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.");
   } else if (op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
   }
   const input = planInput(op, ir.schemas, bag);
-  const output = planOutput(op, ir.schemas);
+  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
@@ -130,7 +132,7 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
   const names = toolNames(ir, options.toolLock);
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
-  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag));
+  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag, options));
   const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
   const security = planSecurity(ir, { auth: options.auth, envPrefix: options.envPrefix }, (op) => toolByPointer.get(op.pointer)!.name, bag);
   for (const tool of tools) {

@@ -1,5 +1,6 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
+import { forEachSchema, mapSchema } from "./schema-walk.js";
 
 type Obj = Record<string, unknown>;
 
@@ -30,58 +31,39 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
 export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (node === null || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      node.forEach(visit);
-      return;
-    }
-    for (const [key, value] of Object.entries(node as Obj)) {
-      if (key === "$ref" && typeof value === "string" && value.startsWith(DEF_PREFIX)) {
-        const name = value.slice(DEF_PREFIX.length);
-        if (!seen.has(name) && defs.has(name)) {
-          seen.add(name);
-          found.push(name);
-          visit(defs.get(name)!.schema);
-        }
-      } else if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
-        visit(value);
-      }
-    }
+  const visit = (node: Record<string, unknown>): void => {
+    const ref = node.$ref;
+    if (typeof ref !== "string" || !ref.startsWith(DEF_PREFIX)) return;
+    const name = ref.slice(DEF_PREFIX.length);
+    if (seen.has(name) || !defs.has(name)) return;
+    seen.add(name);
+    found.push(name);
+    forEachSchema(defs.get(name)!.schema, visit);
   };
-  roots.forEach(visit);
+  for (const root of roots) forEachSchema(root, visit);
   return found;
 }
 
 /** Copy of a schema without the properties that do not exist in this direction. */
 export function applyDirection(schema: JsonSchema, direction: Direction): JsonSchema {
   const hidden = direction === "input" ? "readOnly" : "writeOnly";
-  const visit = (node: unknown, parentKey: string): unknown => {
-    if (node === null || typeof node !== "object") return node;
-    if (Array.isArray(node)) return node.map((item) => visit(item, parentKey));
-    if (parentKey === "enum" || parentKey === "const" || parentKey === "default" || parentKey === "examples") return node;
-    const input = node as Obj;
-    const out: Obj = {};
-    for (const [key, value] of Object.entries(input)) out[key] = visit(value, key);
-    if (out.properties && typeof out.properties === "object" && parentKey !== "properties") {
-      const properties: Obj = {};
-      const removed = new Set<string>();
-      for (const [name, sub] of Object.entries(out.properties as Obj)) {
-        if (sub !== null && typeof sub === "object" && (sub as Obj)[hidden] === true) removed.add(name);
-        else properties[name] = sub;
-      }
-      if (removed.size > 0) {
-        out.properties = properties;
-        if (Array.isArray(out.required)) {
-          const required = (out.required as string[]).filter((name) => !removed.has(name));
-          if (required.length > 0) out.required = required;
-          else delete out.required;
-        }
-      }
+  return mapSchema(schema, (out) => {
+    if (out.properties === null || typeof out.properties !== "object") return out;
+    const properties: Obj = {};
+    const removed = new Set<string>();
+    for (const [name, sub] of Object.entries(out.properties as Obj)) {
+      if (sub !== null && typeof sub === "object" && (sub as Obj)[hidden] === true) removed.add(name);
+      else properties[name] = sub;
+    }
+    if (removed.size === 0) return out;
+    out.properties = properties;
+    if (Array.isArray(out.required)) {
+      const required = (out.required as string[]).filter((name) => !removed.has(name));
+      if (required.length > 0) out.required = required;
+      else delete out.required;
     }
     return out;
-  };
-  return visit(schema, "") as JsonSchema;
+  });
 }
 
 /** The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty. */

@@ -1,12 +1,18 @@
 /**
  * Maps an upstream HTTP response to an MCP `tools/call` result: JSON → text + structuredContent,
- * text → text, binary → a note, non-2xx → `isError` with status and a body excerpt.
+ * text → text, image/* → image, audio/* → audio, other binary → embedded resource, empty → a clear
+ * success line, non-2xx → `isError` with status and a body excerpt.
+ *
+ * A tool with an `outputSchema` must return `structuredContent` that matches it, or SDK clients
+ * reject the whole result. Upstreams often deviate from their spec, so generated output schemas
+ * accept a second shape, `{ [fallbackKey]: { status, contentType, body, problems } }`: whenever the
+ * documented shape does not fit (validation fails, no JSON, empty body), the response goes there.
  */
 import { STATUS_CODES } from "node:http";
 import { isJsonMediaType } from "./body.js";
-import { textResult, type CallToolResult } from "./mcp-types.js";
+import { textResult, type CallToolResult, type ContentBlock } from "./mcp-types.js";
 import type { ToolDefinition } from "./types.js";
-import type { SchemaValidator } from "./validation.js";
+import type { SchemaValidator, ValidationOutcome } from "./validation.js";
 
 /** Cap for the JSON/text shown in a successful result (characters). */
 export const MAX_TEXT_CHARS = 100_000;
@@ -23,6 +29,8 @@ export interface UpstreamResponse {
   /** Upper-case method and resolved path (no query) for messages. */
   method: string;
   path: string;
+  /** Full URL without query (used as the URI of embedded binary resources). */
+  url?: string | undefined;
 }
 
 /** Builds the tool result for an upstream response. */
@@ -35,35 +43,67 @@ export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, va
     const excerpt = errorExcerpt(response.body, mediaType);
     return textResult(`Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`, true);
   }
-  if (response.body.length === 0) return textResult(`Success: ${statusText}`);
+  if (response.body.length === 0) {
+    const result = textResult(`Success: ${statusText} for ${response.method} ${response.path} (no response body)`);
+    return withFallback(tool, result, response, mediaType, null, ["the response has no body"]);
+  }
 
   const text = response.body.toString("utf8");
   const parsed = parseJsonBody(text, mediaType);
-  if (parsed.ok) return jsonResult(tool, parsed.value, validator);
-  if (isTextual(mediaType)) return textResult(truncate(text, MAX_TEXT_CHARS));
-  return textResult(`Success: ${statusText}; binary response of type ${mediaType || "unknown"} (${response.body.length} bytes) not shown`);
+  if (parsed.ok) return jsonResult(tool, parsed.value, response, mediaType, validator);
+  if (isTextual(mediaType)) {
+    const shown = truncate(text, MAX_TEXT_CHARS);
+    return withFallback(tool, textResult(shown), response, mediaType, shown, [`the response is ${mediaType || "untyped"} text, not JSON`]);
+  }
+  const data = response.body.toString("base64");
+  let block: ContentBlock;
+  if (mediaType.startsWith("image/")) block = { type: "image", data, mimeType: mediaType };
+  else if (mediaType.startsWith("audio/")) block = { type: "audio", data, mimeType: mediaType };
+  else block = { type: "resource", resource: { uri: response.url ?? `upstream:${response.path}`, mimeType: mediaType || "application/octet-stream", blob: data } };
+  const result: CallToolResult = {
+    content: [{ type: "text", text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.` }, block],
+  };
+  return withFallback(tool, result, response, mediaType, null, [`the response is binary (${mediaType || "unknown type"}), see the content blocks`]);
 }
 
-function jsonResult(tool: ToolDefinition, body: unknown, validator: SchemaValidator): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text: truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS) }];
+function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamResponse, mediaType: string, validator: SchemaValidator): CallToolResult {
+  const result: CallToolResult = { content: [{ type: "text", text: truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS) }] };
   const wrapKey = tool.http.response.wrapKey;
-  let structured: Record<string, unknown> | undefined;
-  if (wrapKey !== undefined) structured = { [wrapKey]: body };
-  else if (isPlainObject(body)) structured = body;
-
-  if (structured && tool.outputSchema) {
-    const outcome = validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`);
-    if (!outcome.ok) {
-      // Sending content that violates the declared schema makes SDK clients reject the whole
-      // result; the text block still carries the data.
-      content.push({
-        type: "text",
-        text: `Note: the upstream response does not match this tool's output schema (${outcome.errors.join("; ")}), so structuredContent was omitted.`,
-      });
-      structured = undefined;
-    }
+  const structured = wrapKey !== undefined ? { [wrapKey]: body } : isPlainObject(body) ? body : undefined;
+  if (!tool.outputSchema) {
+    if (structured) result.structuredContent = structured;
+    return result;
   }
-  return structured ? { content, structuredContent: structured } : { content };
+  const outcome: ValidationOutcome = structured
+    ? validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`)
+    : { ok: false, errors: ["the response is not a JSON object"] };
+  if (outcome.ok) {
+    result.structuredContent = structured;
+    return result;
+  }
+  return withFallback(tool, result, response, mediaType, body, outcome.errors);
+}
+
+/**
+ * For a tool with an output schema, puts the response into the schema's fallback shape (so the
+ * result still validates) and says so in a text block. Tools without one are returned unchanged.
+ */
+function withFallback(tool: ToolDefinition, result: CallToolResult, response: UpstreamResponse, mediaType: string, body: unknown, problems: string[]): CallToolResult {
+  if (!tool.outputSchema) return result;
+  const key = tool.http.response.fallbackKey;
+  const summary = problems.slice(0, 5).join("; ");
+  if (key === undefined) {
+    // An output schema without a fallback shape (hand-written tools): no structuredContent at all.
+    result.content.push({ type: "text", text: `Note: the upstream response does not match this tool's output schema (${summary}), so structuredContent was omitted.` });
+    return result;
+  }
+  result.structuredContent = {
+    [key]: { status: response.status, contentType: mediaType, body: body === undefined ? null : body, problems: problems.slice(0, 20) },
+  };
+  if (problems.length > 0 && body !== null && typeof body === "object") {
+    result.content.push({ type: "text", text: `Note: the upstream response does not match the documented schema (${summary}); structuredContent holds it under "${key}".` });
+  }
+  return result;
 }
 
 function parseJsonBody(text: string, mediaType: string): { ok: true; value: unknown } | { ok: false } {

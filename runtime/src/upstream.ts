@@ -96,6 +96,7 @@ export async function callUpstream(
         body: response.body,
         method: prepared.method,
         path: prepared.path,
+        url: prepared.safeUrl,
       },
       call.validator,
     );

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { annotationsFor } from "../../generator/plan/annotations.js";
-import { planOutput } from "../../generator/plan/output-schema.js";
+import { fallbackBranch, planOutput } from "../../generator/plan/output-schema.js";
 import { jsonResponse, operation, schemas } from "../factories.js";
 
 const defs = schemas({
@@ -9,20 +9,33 @@ const defs = schemas({
   Pets: { type: "array", items: { $ref: "#/$defs/Pet" } },
 });
 
-test("an object response is the output schema, root inlined, writeOnly removed", () => {
+test("an object response is the documented branch, root inlined, writeOnly removed; a fallback branch follows", () => {
   const plan = planOutput(operation({ responses: [jsonResponse("404", { type: "string" }), jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs);
-  assert.equal(plan.outputSchema, { type: "object", required: ["id"], properties: { id: { type: "integer" } } });
-  assert.equal(plan.response, { accept: ["application/json"] });
+  assert.equal(plan.outputSchema, {
+    type: "object",
+    anyOf: [{ type: "object", required: ["id"], properties: { id: { type: "integer" } } }, fallbackBranch("unexpectedResponse")],
+  });
+  assert.equal(plan.response, { accept: ["application/json"], fallbackKey: "unexpectedResponse" });
 });
 
 test("arrays and scalars are wrapped under result", () => {
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pets" })] }), defs);
   assert.equal(plan.response.wrapKey, "result");
   assert.equal(plan.outputSchema!.type, "object");
-  assert.equal(plan.outputSchema!.properties, { result: { $ref: "#/$defs/Pets" } });
+  const documented = (plan.outputSchema!.anyOf as Array<Record<string, unknown>>)[0]!;
+  assert.equal(documented.properties, { result: { $ref: "#/$defs/Pets" } });
   assert.equal(Object.keys(plan.outputSchema!.$defs as object), ["Pets", "Pet"]);
   const scalar = planOutput(operation({ responses: [jsonResponse("201", { type: "integer" })] }), defs);
-  assert.equal(scalar.outputSchema, { type: "object", properties: { result: { type: "integer" } }, required: ["result"] });
+  assert.equal((scalar.outputSchema!.anyOf as unknown[])[0], { type: "object", properties: { result: { type: "integer" } }, required: ["result"] });
+});
+
+test("the fallback key avoids a documented property of the same name; --no-output-schema omits the schema", () => {
+  const clash = schemas({ Odd: { type: "object", properties: { unexpectedResponse: { type: "string" } } } });
+  const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), clash);
+  assert.is(plan.response.fallbackKey, "_unexpectedResponse");
+  const none = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs, { outputSchemas: false });
+  assert.is(none.outputSchema, undefined);
+  assert.equal(none.response, { accept: ["application/json"] });
 });
 
 test("no JSON success body means no output schema", () => {

@@ -182,7 +182,7 @@ test("upstream 404 is an isError result with status, path and excerpt, no query 
 
 test("204 gives a success note", async () => {
   const res = result(await call(makeServer(), 1, "deletePet", {}));
-  assert.equal(res, { content: [{ type: "text", text: "Success: HTTP 204 No Content" }] });
+  assert.equal(res, { content: [{ type: "text", text: "Success: HTTP 204 No Content for DELETE /pets/1 (no response body)" }] });
 });
 
 test("network errors and missing base URL are isError results", async () => {

@@ -14,7 +14,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
-const { cases, invalid } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
+const { cases, invalid, credentials } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 
 /** Requests the stand-in received, with the problems found in each. */
@@ -89,7 +89,11 @@ function request(method, params) {
 before(async () => {
   await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
-  child = spawn(process.execPath, [new URL("../dist/index.js", import.meta.url).pathname, "--base-url", baseUrl], { stdio: ["pipe", "pipe", "inherit"] });
+  child = spawn(process.execPath, [new URL("../dist/index.js", import.meta.url).pathname, "--base-url", baseUrl], {
+    stdio: ["pipe", "pipe", "inherit"],
+    // Placeholder credentials: the stub upstream does not check them, but the server sends nothing without them.
+    env: { ...process.env, ...(credentials ?? {}) },
+  });
   let buffer = "";
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk) => {

@@ -6,31 +6,34 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface BearerOrBasicInput {}
 
 /** bearerOrBasic: GET /either */
+// prettier-ignore
 export const bearerOrBasicTool: ToolDefinition<BearerOrBasicInput> = {
-  name: "bearerOrBasic",
-  description: "GET /either",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "bearerOrBasic",
+  "description": "GET /either",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/either",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
+  "http": {
+    "method": "get",
+    "path": "/either",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ]
     },
-    security: [
+    "security": [
       {
-        bearerAuth: [],
+        "bearerAuth": []
       },
       {
-        basicAuth: [],
-      },
-    ],
-  },
+        "basicAuth": []
+      }
+    ]
+  }
 };

@@ -6,23 +6,26 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface IsPublicInput {}
 
 /** isPublic: GET /public */
+// prettier-ignore
 export const isPublicTool: ToolDefinition<IsPublicInput> = {
-  name: "isPublic",
-  description: "GET /public",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "isPublic",
+  "description": "GET /public",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/public",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
-    },
-  },
+  "http": {
+    "method": "get",
+    "path": "/public",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ]
+    }
+  }
 };

@@ -6,28 +6,33 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface OauthReadInput {}
 
 /** oauthRead: GET /oauth */
+// prettier-ignore
 export const oauthReadTool: ToolDefinition<OauthReadInput> = {
-  name: "oauthRead",
-  description: "GET /oauth",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "oauthRead",
+  "description": "GET /oauth",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/oauth",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
+  "http": {
+    "method": "get",
+    "path": "/oauth",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ]
     },
-    security: [
+    "security": [
       {
-        petstore_auth: ["read:pets"],
-      },
-    ],
-  },
+        "petstore_auth": [
+          "read:pets"
+        ]
+      }
+    ]
+  }
 };

@@ -6,29 +6,32 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface OptionalAuthInput {}
 
 /** optionalAuth: GET /optional */
+// prettier-ignore
 export const optionalAuthTool: ToolDefinition<OptionalAuthInput> = {
-  name: "optionalAuth",
-  description: "GET /optional",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "optionalAuth",
+  "description": "GET /optional",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/optional",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
+  "http": {
+    "method": "get",
+    "path": "/optional",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ]
     },
-    security: [
+    "security": [
       {
-        bearerAuth: [],
+        "bearerAuth": []
       },
-      {},
-    ],
-  },
+      {}
+    ]
+  }
 };

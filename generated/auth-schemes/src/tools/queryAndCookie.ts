@@ -6,29 +6,32 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface QueryAndCookieInput {}
 
 /** queryAndCookie: GET /both */
+// prettier-ignore
 export const queryAndCookieTool: ToolDefinition<QueryAndCookieInput> = {
-  name: "queryAndCookie",
-  description: "GET /both",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "queryAndCookie",
+  "description": "GET /both",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/both",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
+  "http": {
+    "method": "get",
+    "path": "/both",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ]
     },
-    security: [
+    "security": [
       {
-        queryKey: [],
-        cookieKey: [],
-      },
-    ],
-  },
+        "queryKey": [],
+        "cookieKey": []
+      }
+    ]
+  }
 };

@@ -6,28 +6,31 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface UsesDefaultInput {}
 
 /** usesDefault: GET /default */
+// prettier-ignore
 export const usesDefaultTool: ToolDefinition<UsesDefaultInput> = {
-  name: "usesDefault",
-  description: "GET /default",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "usesDefault",
+  "description": "GET /default",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/default",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
+  "http": {
+    "method": "get",
+    "path": "/default",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ]
     },
-    security: [
+    "security": [
       {
-        headerKey: [],
-      },
-    ],
-  },
+        "headerKey": []
+      }
+    ]
+  }
 };

@@ -8,50 +8,104 @@ export interface CountCopiesInput {
 }
 
 /** `structuredContent` of a successful `countCopies` call. */
-export type CountCopiesOutput = { result: number };
+export type CountCopiesOutput =
+  | { result: number }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** countCopies: GET /books/{isbn}/count */
+// prettier-ignore
 export const countCopiesTool: ToolDefinition<CountCopiesInput> = {
-  name: "countCopies",
-  description: "GET /books/{isbn}/count",
-  inputSchema: {
-    type: "object",
-    properties: {
-      isbn: {
-        type: "string",
-      },
+  "name": "countCopies",
+  "description": "GET /books/{isbn}/count",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "isbn": {
+        "type": "string"
+      }
     },
-    required: ["isbn"],
+    "required": [
+      "isbn"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      result: {
-        type: "integer",
-        minimum: 0,
-      },
-    },
-    required: ["result"],
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/books/{isbn}/count",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "isbn",
-        name: "isbn",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "integer",
+            "minimum": 0
+          }
+        },
+        "required": [
+          "result"
+        ]
       },
-    ],
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-    },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/books/{isbn}/count",
+    "parameters": [
+      {
+        "argument": "isbn",
+        "name": "isbn",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

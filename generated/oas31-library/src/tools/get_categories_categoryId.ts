@@ -9,87 +9,146 @@ export interface GetCategoriesCategoryIdInput {
 }
 
 /** `structuredContent` of a successful `get_categories_categoryId` call. */
-export type GetCategoriesCategoryIdOutput = { name: string; children?: Array<CategoryResult> };
+export type GetCategoriesCategoryIdOutput =
+  | { name: string; children?: Array<CategoryResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type CategoryResult = { name: string; children?: Array<CategoryResult> };
 /** Get a category tree: GET /categories/{categoryId} */
+// prettier-ignore
 export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryIdInput> = {
-  name: "get_categories_categoryId",
-  title: "Get a category tree",
-  description: "Get a category tree",
-  inputSchema: {
-    type: "object",
-    properties: {
-      categoryId: {
-        type: "string",
-        pattern: "^[a-z-]+$",
+  "name": "get_categories_categoryId",
+  "title": "Get a category tree",
+  "description": "Get a category tree",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "categoryId": {
+        "type": "string",
+        "pattern": "^[a-z-]+$"
       },
-      depth: {
-        type: ["integer", "null"],
-        exclusiveMinimum: 0,
-      },
+      "depth": {
+        "type": [
+          "integer",
+          "null"
+        ],
+        "exclusiveMinimum": 0
+      }
     },
-    required: ["categoryId"],
+    "required": [
+      "categoryId"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    required: ["name"],
-    properties: {
-      name: {
-        type: "string",
-      },
-      children: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Category",
-        },
-      },
-    },
-    $defs: {
-      Category: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
           },
-          children: {
-            type: "array",
-            items: {
-              $ref: "#/$defs/Category",
+          "children": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Category"
+            }
+          }
+        }
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
-    },
-  },
-  annotations: {
-    title: "Get a category tree",
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/categories/{categoryId}",
-    parameters: [
-      {
-        argument: "categoryId",
-        name: "categoryId",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
-      {
-        argument: "depth",
-        name: "depth",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
-    },
+    "$defs": {
+      "Category": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "children": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Category"
+            }
+          }
+        }
+      }
+    }
   },
+  "annotations": {
+    "title": "Get a category tree",
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/categories/{categoryId}",
+    "parameters": [
+      {
+        "argument": "categoryId",
+        "name": "categoryId",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      },
+      {
+        "argument": "depth",
+        "name": "depth",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -14,102 +14,157 @@ export interface ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput {
 }
 
 /** `structuredContent` of a successful `replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e` call. */
-export type ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput = {
-  isbn: string;
-  title: string;
-  subtitle?: string | null;
-  kind?: "book";
-};
+export type ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput =
+  | { isbn: string; title: string; subtitle?: string | null; kind?: "book" }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: PUT /books/{isbn} */
-export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefinition<ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput> =
-  {
-    name: "replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e",
-    description: "Replaces the book record.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        isbn: {
-          type: "string",
-        },
-        query_isbn: {
-          type: "boolean",
-          description: "Validate the ISBN checksum.",
-        },
-        title: {
-          type: "string",
-        },
-        subtitle: {
-          type: ["string", "null"],
-        },
-        kind: {
-          const: "book",
-        },
-        secretNote: {
-          type: "string",
-          writeOnly: true,
-        },
+// prettier-ignore
+export const replaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eTool: ToolDefinition<ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput> = {
+  "name": "replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e",
+  "description": "Replaces the book record.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "isbn": {
+        "type": "string"
       },
-      required: ["isbn", "title"],
-    },
-    outputSchema: {
-      type: "object",
-      required: ["isbn", "title"],
-      properties: {
-        isbn: {
-          type: "string",
-          readOnly: true,
-        },
-        title: {
-          type: "string",
-        },
-        subtitle: {
-          type: ["string", "null"],
-        },
-        kind: {
-          const: "book",
-        },
+      "query_isbn": {
+        "type": "boolean",
+        "description": "Validate the ISBN checksum."
       },
+      "title": {
+        "type": "string"
+      },
+      "subtitle": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "kind": {
+        "const": "book"
+      },
+      "secretNote": {
+        "type": "string",
+        "writeOnly": true
+      }
     },
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: true,
+    "required": [
+      "isbn",
+      "title"
+    ]
+  },
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "required": [
+          "isbn",
+          "title"
+        ],
+        "properties": {
+          "isbn": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "subtitle": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "kind": {
+            "const": "book"
+          }
+        }
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
+  },
+  "annotations": {
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "put",
+    "path": "/books/{isbn}",
+    "parameters": [
+      {
+        "argument": "isbn",
+        "name": "isbn",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      },
+      {
+        "argument": "query_isbn",
+        "name": "isbn",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "title": "title",
+        "subtitle": "subtitle",
+        "kind": "kind",
+        "secretNote": "secretNote"
+      },
+      "mediaType": "application/json",
+      "required": true
     },
-    http: {
-      method: "put",
-      path: "/books/{isbn}",
-      parameters: [
-        {
-          argument: "isbn",
-          name: "isbn",
-          in: "path",
-          style: "simple",
-          explode: false,
-          required: true,
-        },
-        {
-          argument: "query_isbn",
-          name: "isbn",
-          in: "query",
-          style: "form",
-          explode: true,
-          required: false,
-        },
+    "response": {
+      "accept": [
+        "application/json"
       ],
-      body: {
-        kind: "properties",
-        properties: {
-          title: "title",
-          subtitle: "subtitle",
-          kind: "kind",
-          secretNote: "secretNote",
-        },
-        mediaType: "application/json",
-        required: true,
-      },
-      response: {
-        accept: ["application/json"],
-      },
-    },
-  };
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
+};

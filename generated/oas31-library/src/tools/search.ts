@@ -11,115 +11,174 @@ export interface SearchInput {
 }
 
 /** `structuredContent` of a successful `search` call. */
-export type SearchOutput = { result: Array<BookResult> };
+export type SearchOutput =
+  | { result: Array<BookResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type BookResult = { isbn: string; title: string; subtitle?: string | null; kind?: "book" };
 /** search: GET /search */
+// prettier-ignore
 export const searchTool: ToolDefinition<SearchInput> = {
-  name: "search",
-  description: "GET /search",
-  inputSchema: {
-    type: "object",
-    properties: {
-      q: {
-        type: "string",
+  "name": "search",
+  "description": "GET /search",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "q": {
+        "type": "string"
       },
-      filter: {
-        type: "object",
-        properties: {
-          author: {
-            type: "string",
+      "filter": {
+        "type": "object",
+        "properties": {
+          "author": {
+            "type": "string"
           },
-          year: {
-            type: "integer",
-          },
-        },
+          "year": {
+            "type": "integer"
+          }
+        }
       },
       "X-Trace": {
-        type: "string",
+        "type": "string"
       },
       "X-Score": {
-        type: "number",
-      },
+        "type": "number"
+      }
     },
-    required: ["q"],
+    "required": [
+      "q"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Book",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Book"
+            }
+          }
         },
+        "required": [
+          "result"
+        ]
       },
-    },
-    required: ["result"],
-    $defs: {
-      Book: {
-        type: "object",
-        required: ["isbn", "title"],
-        properties: {
-          isbn: {
-            type: "string",
-            readOnly: true,
-          },
-          title: {
-            type: "string",
-          },
-          subtitle: {
-            type: ["string", "null"],
-          },
-          kind: {
-            const: "book",
-          },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
-    },
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/search",
-    parameters: [
-      {
-        argument: "q",
-        name: "q",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: true,
-      },
-      {
-        argument: "filter",
-        name: "filter",
-        in: "query",
-        style: "deepObject",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "X-Trace",
-        name: "X-Trace",
-        in: "header",
-        style: "simple",
-        explode: false,
-        required: false,
-      },
-      {
-        argument: "X-Score",
-        name: "X-Score",
-        in: "header",
-        style: "simple",
-        explode: false,
-        required: false,
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-    },
+    "$defs": {
+      "Book": {
+        "type": "object",
+        "required": [
+          "isbn",
+          "title"
+        ],
+        "properties": {
+          "isbn": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "subtitle": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "kind": {
+            "const": "book"
+          }
+        }
+      }
+    }
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/search",
+    "parameters": [
+      {
+        "argument": "q",
+        "name": "q",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": true
+      },
+      {
+        "argument": "filter",
+        "name": "filter",
+        "in": "query",
+        "style": "deepObject",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "X-Trace",
+        "name": "X-Trace",
+        "in": "header",
+        "style": "simple",
+        "explode": false,
+        "required": false
+      },
+      {
+        "argument": "X-Score",
+        "name": "X-Score",
+        "in": "header",
+        "style": "simple",
+        "explode": false,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

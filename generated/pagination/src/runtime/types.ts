@@ -71,6 +71,11 @@ export interface ResponseBinding {
    * `{ [wrapKey]: value }` so `structuredContent` is always an object.
    */
   wrapKey?: string;
+  /**
+   * Property of the output schema's fallback shape: a response that does not match the documented
+   * schema is returned as `{ [fallbackKey]: { status, contentType, body, problems } }`.
+   */
+  fallbackKey?: string;
   /** Media types the operation can answer with, in the order sent in `Accept`. */
   accept: string[];
 }

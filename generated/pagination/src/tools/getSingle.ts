@@ -6,34 +6,86 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface GetSingleInput {}
 
 /** `structuredContent` of a successful `getSingle` call. */
-export type GetSingleOutput = { id: number };
+export type GetSingleOutput =
+  | { id: number }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** getSingle: GET /single */
+// prettier-ignore
 export const getSingleTool: ToolDefinition<GetSingleInput> = {
-  name: "getSingle",
-  description: "GET /single",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "getSingle",
+  "description": "GET /single",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  outputSchema: {
-    type: "object",
-    required: ["id"],
-    properties: {
-      id: {
-        type: "integer",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
       },
-    },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/single",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
-    },
-  },
+  "http": {
+    "method": "get",
+    "path": "/single",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

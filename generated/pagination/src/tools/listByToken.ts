@@ -10,97 +10,151 @@ export interface ListByTokenInput {
 }
 
 /** `structuredContent` of a successful `listByToken` call. */
-export type ListByTokenOutput = {
-  items?: Array<ItemResult>;
-  meta?: { next_cursor?: string };
-  nextCursor?: string;
-};
+export type ListByTokenOutput = (
+  | { items?: Array<ItemResult>; meta?: { next_cursor?: string } }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    }
+) & { nextCursor?: string };
 export type ItemResult = { id: number };
 /** listByToken: GET /tokens */
+// prettier-ignore
 export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
-  name: "listByToken",
-  description: "GET /tokens",
-  inputSchema: {
-    type: "object",
-    properties: {
-      cursor: {
-        type: "string",
-        description: "Also accepts nextCursor from a previous call.",
+  "name": "listByToken",
+  "description": "GET /tokens",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "cursor": {
+        "type": "string",
+        "description": "Also accepts nextCursor from a previous call."
       },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: 100,
-      },
-    },
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      items: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Item",
-        },
-      },
-      meta: {
-        type: "object",
-        properties: {
-          next_cursor: {
-            type: "string",
-          },
-        },
-      },
-      nextCursor: {
-        type: "string",
-        description: "Pass as the cursor argument to get the next page; absent on the last page.",
-      },
-    },
-    $defs: {
-      Item: {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-          },
-        },
-      },
-    },
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/tokens",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "cursor",
-        name: "cursor",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Item"
+            }
+          },
+          "meta": {
+            "type": "object",
+            "properties": {
+              "next_cursor": {
+                "type": "string"
+              }
+            }
+          }
+        }
       },
       {
-        argument: "limit",
-        name: "limit",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
+    "$defs": {
+      "Item": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
+      }
     },
-    pagination: {
-      style: "cursor",
-      cursorArgument: "cursor",
-      targetArgument: "cursor",
-      nextPath: ["meta", "next_cursor"],
-    },
+    "properties": {
+      "nextCursor": {
+        "type": "string",
+        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+      }
+    }
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/tokens",
+    "parameters": [
+      {
+        "argument": "cursor",
+        "name": "cursor",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "limit",
+        "name": "limit",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    },
+    "pagination": {
+      "style": "cursor",
+      "cursorArgument": "cursor",
+      "targetArgument": "cursor",
+      "nextPath": [
+        "meta",
+        "next_cursor"
+      ]
+    }
+  }
 };

@@ -11,102 +11,155 @@ export interface ListChargesInput {
 }
 
 /** `structuredContent` of a successful `listCharges` call. */
-export type ListChargesOutput = {
-  object?: string;
-  data?: Array<ItemResult>;
-  has_more?: boolean;
-  nextCursor?: string;
-};
+export type ListChargesOutput = (
+  | { object?: string; data?: Array<ItemResult>; has_more?: boolean }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    }
+) & { nextCursor?: string };
 export type ItemResult = { id: number };
 /** listCharges: GET /charges */
+// prettier-ignore
 export const listChargesTool: ToolDefinition<ListChargesInput> = {
-  name: "listCharges",
-  description: "GET /charges",
-  inputSchema: {
-    type: "object",
-    properties: {
-      starting_after: {
-        type: "string",
+  "name": "listCharges",
+  "description": "GET /charges",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "starting_after": {
+        "type": "string"
       },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: 100,
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100
       },
-      cursor: {
-        type: "string",
-        description:
-          "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page.",
-      },
-    },
+      "cursor": {
+        "type": "string",
+        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      object: {
-        type: "string",
-      },
-      data: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Item",
-        },
-      },
-      has_more: {
-        type: "boolean",
-      },
-      nextCursor: {
-        type: "string",
-        description: "Pass as the cursor argument to get the next page; absent on the last page.",
-      },
-    },
-    $defs: {
-      Item: {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "properties": {
+          "object": {
+            "type": "string"
           },
+          "data": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Item"
+            }
+          },
+          "has_more": {
+            "type": "boolean"
+          }
+        }
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
-    },
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/charges",
-    parameters: [
-      {
-        argument: "starting_after",
-        name: "starting_after",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "limit",
-        name: "limit",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
+    "$defs": {
+      "Item": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
+      }
     },
-    pagination: {
-      style: "cursor",
-      cursorArgument: "cursor",
-      targetArgument: "starting_after",
-      hasMorePath: ["has_more"],
-      itemsPath: ["data"],
-      idField: "id",
-    },
+    "properties": {
+      "nextCursor": {
+        "type": "string",
+        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+      }
+    }
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/charges",
+    "parameters": [
+      {
+        "argument": "starting_after",
+        "name": "starting_after",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "limit",
+        "name": "limit",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    },
+    "pagination": {
+      "style": "cursor",
+      "cursorArgument": "cursor",
+      "targetArgument": "starting_after",
+      "hasMorePath": [
+        "has_more"
+      ],
+      "itemsPath": [
+        "data"
+      ],
+      "idField": "id"
+    }
+  }
 };

@@ -11,87 +11,143 @@ export interface ListLinkedInput {
 }
 
 /** `structuredContent` of a successful `listLinked` call. */
-export type ListLinkedOutput = { result: Array<ItemResult>; nextCursor?: string };
+export type ListLinkedOutput = (
+  | { result: Array<ItemResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    }
+) & { nextCursor?: string };
 export type ItemResult = { id: number };
 /** listLinked: GET /linked */
+// prettier-ignore
 export const listLinkedTool: ToolDefinition<ListLinkedInput> = {
-  name: "listLinked",
-  description: "GET /linked",
-  inputSchema: {
-    type: "object",
-    properties: {
-      page: {
-        type: "integer",
+  "name": "listLinked",
+  "description": "GET /linked",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "page": {
+        "type": "integer"
       },
-      per_page: {
-        type: "integer",
+      "per_page": {
+        "type": "integer"
       },
-      cursor: {
-        type: "string",
-        description:
-          "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page.",
-      },
-    },
+      "cursor": {
+        "type": "string",
+        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Item",
-        },
-      },
-      nextCursor: {
-        type: "string",
-        description: "Pass as the cursor argument to get the next page; absent on the last page.",
-      },
-    },
-    required: ["result"],
-    $defs: {
-      Item: {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-          },
-        },
-      },
-    },
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/linked",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "page",
-        name: "page",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Item"
+            }
+          }
+        },
+        "required": [
+          "result"
+        ]
       },
       {
-        argument: "per_page",
-        name: "per_page",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
+    "$defs": {
+      "Item": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
+      }
     },
-    pagination: {
-      style: "link",
-      cursorArgument: "cursor",
-    },
+    "properties": {
+      "nextCursor": {
+        "type": "string",
+        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+      }
+    }
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/linked",
+    "parameters": [
+      {
+        "argument": "page",
+        "name": "page",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "per_page",
+        "name": "per_page",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    },
+    "pagination": {
+      "style": "link",
+      "cursorArgument": "cursor"
+    }
+  }
 };

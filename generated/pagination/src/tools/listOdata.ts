@@ -9,70 +9,122 @@ export interface ListOdataInput {
 }
 
 /** `structuredContent` of a successful `listOdata` call. */
-export type ListOdataOutput = {
-  value?: Array<ItemResult>;
-  "@odata.nextLink"?: string;
-  nextCursor?: string;
-};
+export type ListOdataOutput = (
+  | { value?: Array<ItemResult>; "@odata.nextLink"?: string }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    }
+) & { nextCursor?: string };
 export type ItemResult = { id: number };
 /** listOdata: GET /odata */
+// prettier-ignore
 export const listOdataTool: ToolDefinition<ListOdataInput> = {
-  name: "listOdata",
-  description: "GET /odata",
-  inputSchema: {
-    type: "object",
-    properties: {
-      cursor: {
-        type: "string",
-        description:
-          "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page.",
-      },
-    },
+  "name": "listOdata",
+  "description": "GET /odata",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "cursor": {
+        "type": "string",
+        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      value: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Item",
-        },
-      },
-      "@odata.nextLink": {
-        type: "string",
-      },
-      nextCursor: {
-        type: "string",
-        description: "Pass as the cursor argument to get the next page; absent on the last page.",
-      },
-    },
-    $defs: {
-      Item: {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "properties": {
+          "value": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Item"
+            }
           },
-        },
+          "@odata.nextLink": {
+            "type": "string"
+          }
+        }
       },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ],
+    "$defs": {
+      "Item": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
+      }
     },
+    "properties": {
+      "nextCursor": {
+        "type": "string",
+        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+      }
+    }
   },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/odata",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
+  "http": {
+    "method": "get",
+    "path": "/odata",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
     },
-    pagination: {
-      style: "nextUrl",
-      cursorArgument: "cursor",
-      nextPath: ["@odata.nextLink"],
-    },
-  },
+    "pagination": {
+      "style": "nextUrl",
+      "cursorArgument": "cursor",
+      "nextPath": [
+        "@odata.nextLink"
+      ]
+    }
+  }
 };

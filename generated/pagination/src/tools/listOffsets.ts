@@ -11,98 +11,150 @@ export interface ListOffsetsInput {
 }
 
 /** `structuredContent` of a successful `listOffsets` call. */
-export type ListOffsetsOutput = {
-  total?: number;
-  results?: Array<ItemResult>;
-  nextCursor?: string;
-};
+export type ListOffsetsOutput = (
+  | { total?: number; results?: Array<ItemResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    }
+) & { nextCursor?: string };
 export type ItemResult = { id: number };
 /** listOffsets: GET /offsets */
+// prettier-ignore
 export const listOffsetsTool: ToolDefinition<ListOffsetsInput> = {
-  name: "listOffsets",
-  description: "GET /offsets",
-  inputSchema: {
-    type: "object",
-    properties: {
-      offset: {
-        type: "integer",
-        minimum: 0,
+  "name": "listOffsets",
+  "description": "GET /offsets",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "offset": {
+        "type": "integer",
+        "minimum": 0
       },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: 100,
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100
       },
-      cursor: {
-        type: "string",
-        description:
-          "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page.",
-      },
-    },
+      "cursor": {
+        "type": "string",
+        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      total: {
-        type: "integer",
-      },
-      results: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Item",
-        },
-      },
-      nextCursor: {
-        type: "string",
-        description: "Pass as the cursor argument to get the next page; absent on the last page.",
-      },
-    },
-    $defs: {
-      Item: {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "properties": {
+          "total": {
+            "type": "integer"
           },
+          "results": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Item"
+            }
+          }
+        }
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
-    },
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/offsets",
-    parameters: [
-      {
-        argument: "offset",
-        name: "offset",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "limit",
-        name: "limit",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
+    "$defs": {
+      "Item": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
+      }
     },
-    pagination: {
-      style: "offset",
-      cursorArgument: "cursor",
-      targetArgument: "offset",
-      itemsPath: ["results"],
-      limitArgument: "limit",
-    },
+    "properties": {
+      "nextCursor": {
+        "type": "string",
+        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+      }
+    }
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/offsets",
+    "parameters": [
+      {
+        "argument": "offset",
+        "name": "offset",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "limit",
+        "name": "limit",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    },
+    "pagination": {
+      "style": "offset",
+      "cursorArgument": "cursor",
+      "targetArgument": "offset",
+      "itemsPath": [
+        "results"
+      ],
+      "limitArgument": "limit"
+    }
+  }
 };

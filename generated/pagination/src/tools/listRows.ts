@@ -10,77 +10,133 @@ export interface ListRowsInput {
 }
 
 /** `structuredContent` of a successful `listRows` call. */
-export type ListRowsOutput = { rows?: Array<ItemResult>; nextCursor?: string };
+export type ListRowsOutput = (
+  | { rows?: Array<ItemResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    }
+) & { nextCursor?: string };
 export type ItemResult = { id: number };
 /** listRows: GET /rows */
+// prettier-ignore
 export const listRowsTool: ToolDefinition<ListRowsInput> = {
-  name: "listRows",
-  description: "GET /rows",
-  inputSchema: {
-    type: "object",
-    properties: {
-      p: {
-        type: "integer",
+  "name": "listRows",
+  "description": "GET /rows",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "p": {
+        "type": "integer"
       },
-      cursor: {
-        type: "string",
-        description:
-          "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page.",
-      },
-    },
+      "cursor": {
+        "type": "string",
+        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      rows: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Item",
-        },
-      },
-      nextCursor: {
-        type: "string",
-        description: "Pass as the cursor argument to get the next page; absent on the last page.",
-      },
-    },
-    $defs: {
-      Item: {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-          },
-        },
-      },
-    },
-  },
-  annotations: {
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/rows",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "p",
-        name: "p",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
+        "type": "object",
+        "properties": {
+          "rows": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Item"
+            }
+          }
+        }
       },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
+    "$defs": {
+      "Item": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          }
+        }
+      }
     },
-    pagination: {
-      style: "page",
-      cursorArgument: "cursor",
-      targetArgument: "p",
-      itemsPath: ["rows"],
-      firstPage: 0,
-    },
+    "properties": {
+      "nextCursor": {
+        "type": "string",
+        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+      }
+    }
   },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/rows",
+    "parameters": [
+      {
+        "argument": "p",
+        "name": "p",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    },
+    "pagination": {
+      "style": "page",
+      "cursorArgument": "cursor",
+      "targetArgument": "p",
+      "itemsPath": [
+        "rows"
+      ],
+      "firstPage": 0
+    }
+  }
 };

@@ -7,8 +7,28 @@ export interface TextContent {
   text: string;
 }
 
-/** Content blocks the runtime emits (images, audio and resources come later). */
-export type ContentBlock = TextContent;
+/** An image content block (base64 data). */
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+/** An audio content block (base64 data). */
+export interface AudioContent {
+  type: "audio";
+  data: string;
+  mimeType: string;
+}
+
+/** An embedded binary resource (base64 `blob`). */
+export interface EmbeddedResource {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; blob: string };
+}
+
+/** Content blocks the runtime emits. */
+export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource;
 
 /** The result of `tools/call`. */
 export interface CallToolResult {

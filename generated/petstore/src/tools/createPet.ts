@@ -13,117 +13,186 @@ export interface CreatePetInput {
 
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `createPet` call. */
-export type CreatePetOutput = NewPetResult & { id: number };
+export type CreatePetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Add a pet: POST /pets */
+// prettier-ignore
 export const createPetTool: ToolDefinition<CreatePetInput> = {
-  name: "createPet",
-  title: "Add a pet",
-  description: "Add a pet\n\nPuts a new pet up for adoption.",
-  inputSchema: {
-    type: "object",
-    properties: {
+  "name": "createPet",
+  "title": "Add a pet",
+  "description": "Add a pet\n\nPuts a new pet up for adoption.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
       "X-Request-Id": {
-        type: "string",
-        description: "Correlation id echoed in logs.",
-        "x-mcp-header": "Request-Id",
+        "type": "string",
+        "description": "Correlation id echoed in logs.",
+        "x-mcp-header": "Request-Id"
       },
-      name: {
-        type: "string",
-        minLength: 1,
-        examples: ["Rex"],
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "examples": [
+          "Rex"
+        ]
       },
-      tag: {
-        type: ["string", "null"],
+      "tag": {
+        "type": [
+          "string",
+          "null"
+        ]
       },
-      status: {
-        $ref: "#/$defs/PetStatus",
-      },
+      "status": {
+        "$ref": "#/$defs/PetStatus"
+      }
     },
-    required: ["name"],
-    $defs: {
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
-  },
-  outputSchema: {
-    type: "object",
-    allOf: [
-      {
-        $ref: "#/$defs/NewPet",
-      },
-      {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
-            examples: [42],
-          },
-        },
-      },
+    "required": [
+      "name"
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-            examples: ["Rex"],
-          },
-          tag: {
-            type: ["string", "null"],
-          },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
-        },
-      },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
+    "$defs": {
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
-  annotations: {
-    title: "Add a pet",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
-  http: {
-    method: "post",
-    path: "/pets",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "X-Request-Id",
-        name: "X-Request-Id",
-        in: "header",
-        style: "simple",
-        explode: false,
-        required: false,
+        "type": "object",
+        "allOf": [
+          {
+            "$ref": "#/$defs/NewPet"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
       },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    body: {
-      kind: "properties",
-      properties: {
-        name: "name",
-        tag: "tag",
-        status: "status",
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
       },
-      mediaType: "application/json",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-    },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
+  "annotations": {
+    "title": "Add a pet",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "post",
+    "path": "/pets",
+    "parameters": [
+      {
+        "argument": "X-Request-Id",
+        "name": "X-Request-Id",
+        "in": "header",
+        "style": "simple",
+        "explode": false,
+        "required": false
+      }
+    ],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "name": "name",
+        "tag": "tag",
+        "status": "status"
+      },
+      "mediaType": "application/json",
+      "required": true
+    },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

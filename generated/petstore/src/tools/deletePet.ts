@@ -9,43 +9,48 @@ export interface DeletePetInput {
 }
 
 /** Remove a pet: DELETE /pets/{petId} */
+// prettier-ignore
 export const deletePetTool: ToolDefinition<DeletePetInput> = {
-  name: "deletePet",
-  title: "Remove a pet",
-  description: "Remove a pet\n\nTakes a pet off the store for good.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      petId: {
-        type: "integer",
-        format: "int64",
-        description: "The pet's id.",
-      },
+  "name": "deletePet",
+  "title": "Remove a pet",
+  "description": "Remove a pet\n\nTakes a pet off the store for good.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "petId": {
+        "type": "integer",
+        "format": "int64",
+        "description": "The pet's id."
+      }
     },
-    required: ["petId"],
+    "required": [
+      "petId"
+    ]
   },
-  annotations: {
-    title: "Remove a pet",
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "title": "Remove a pet",
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "delete",
-    path: "/pets/{petId}",
-    parameters: [
+  "http": {
+    "method": "delete",
+    "path": "/pets/{petId}",
+    "parameters": [
       {
-        argument: "petId",
-        name: "petId",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
+        "argument": "petId",
+        "name": "petId",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    response: {
-      accept: ["application/json"],
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ]
+    }
+  }
 };

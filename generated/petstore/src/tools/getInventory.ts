@@ -6,34 +6,84 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface GetInventoryInput {}
 
 /** `structuredContent` of a successful `getInventory` call. */
-export type GetInventoryOutput = Record<string, number>;
+export type GetInventoryOutput =
+  | Record<string, number>
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** Count pets by status: GET /store/inventory */
+// prettier-ignore
 export const getInventoryTool: ToolDefinition<GetInventoryInput> = {
-  name: "getInventory",
-  title: "Count pets by status",
-  description: "Count pets by status",
-  inputSchema: {
-    type: "object",
-    properties: {},
+  "name": "getInventory",
+  "title": "Count pets by status",
+  "description": "Count pets by status",
+  "inputSchema": {
+    "type": "object",
+    "properties": {}
   },
-  outputSchema: {
-    type: "object",
-    additionalProperties: {
-      type: "integer",
-      format: "int32",
-    },
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "additionalProperties": {
+          "type": "integer",
+          "format": "int32"
+        }
+      },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
-  annotations: {
-    title: "Count pets by status",
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "title": "Count pets by status",
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/store/inventory",
-    parameters: [],
-    response: {
-      accept: ["application/json"],
-    },
-  },
+  "http": {
+    "method": "get",
+    "path": "/store/inventory",
+    "parameters": [],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

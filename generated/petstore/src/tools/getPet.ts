@@ -9,88 +9,148 @@ export interface GetPetInput {
 }
 
 /** `structuredContent` of a successful `getPet` call. */
-export type GetPetOutput = NewPetResult & { id: number };
+export type GetPetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Get a pet: GET /pets/{petId} */
+// prettier-ignore
 export const getPetTool: ToolDefinition<GetPetInput> = {
-  name: "getPet",
-  title: "Get a pet",
-  description: "Get a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      petId: {
-        type: "integer",
-        format: "int64",
-        description: "The pet's id.",
-      },
+  "name": "getPet",
+  "title": "Get a pet",
+  "description": "Get a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "petId": {
+        "type": "integer",
+        "format": "int64",
+        "description": "The pet's id."
+      }
     },
-    required: ["petId"],
+    "required": [
+      "petId"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    allOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        $ref: "#/$defs/NewPet",
+        "type": "object",
+        "allOf": [
+          {
+            "$ref": "#/$defs/NewPet"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
       },
       {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
-            examples: [42],
-          },
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-            examples: ["Rex"],
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
           },
-          tag: {
-            type: ["string", "null"],
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
           },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
-        },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
       },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
-  annotations: {
-    title: "Get a pet",
-    readOnlyHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "title": "Get a pet",
+    "readOnlyHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "get",
-    path: "/pets/{petId}",
-    parameters: [
+  "http": {
+    "method": "get",
+    "path": "/pets/{petId}",
+    "parameters": [
       {
-        argument: "petId",
-        name: "petId",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
+        "argument": "petId",
+        "name": "petId",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    response: {
-      accept: ["application/json"],
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

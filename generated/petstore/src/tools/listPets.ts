@@ -15,148 +15,212 @@ export interface ListPetsInput {
 
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `listPets` call. */
-export type ListPetsOutput = { result: Array<PetResult> };
+export type ListPetsOutput =
+  | { result: Array<PetResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type PetResult = NewPetResult & { id: number };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** List pets: GET /pets */
+// prettier-ignore
 export const listPetsTool: ToolDefinition<ListPetsInput> = {
-  name: "listPets",
-  title: "List pets",
-  description: "List pets\n\nReturns pets in the store, optionally filtered by status and tags.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      limit: {
-        type: "integer",
-        format: "int32",
-        minimum: 1,
-        maximum: 100,
-        default: 20,
-        description: "How many pets to return at most.",
+  "name": "listPets",
+  "title": "List pets",
+  "description": "List pets\n\nReturns pets in the store, optionally filtered by status and tags.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "limit": {
+        "type": "integer",
+        "format": "int32",
+        "minimum": 1,
+        "maximum": 100,
+        "default": 20,
+        "description": "How many pets to return at most."
       },
-      status: {
-        $ref: "#/$defs/PetStatus",
+      "status": {
+        "$ref": "#/$defs/PetStatus"
       },
-      tags: {
-        type: "array",
-        items: {
-          type: "string",
+      "tags": {
+        "type": "array",
+        "items": {
+          "type": "string"
         },
-        description: "Only pets with all of these tags.",
+        "description": "Only pets with all of these tags."
       },
       "X-Request-Id": {
-        type: "string",
-        description: "Correlation id echoed in logs.",
-        "x-mcp-header": "Request-Id",
-      },
+        "type": "string",
+        "description": "Correlation id echoed in logs.",
+        "x-mcp-header": "Request-Id"
+      }
     },
-    $defs: {
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
+    "$defs": {
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Pet",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Pet"
+            }
+          }
         },
+        "required": [
+          "result"
+        ]
       },
-    },
-    required: ["result"],
-    $defs: {
-      Pet: {
-        allOf: [
-          {
-            $ref: "#/$defs/NewPet",
-          },
-          {
-            type: "object",
-            required: ["id"],
-            properties: {
-              id: {
-                type: "integer",
-                format: "int64",
-                readOnly: true,
-                examples: [42],
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
-        ],
-      },
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-            examples: ["Rex"],
-          },
-          tag: {
-            type: ["string", "null"],
-          },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
-  },
-  annotations: {
-    title: "List pets",
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/pets",
-    parameters: [
-      {
-        argument: "limit",
-        name: "limit",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "status",
-        name: "status",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "tags",
-        name: "tags",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "X-Request-Id",
-        name: "X-Request-Id",
-        in: "header",
-        style: "simple",
-        explode: false,
-        required: false,
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-    },
+    "$defs": {
+      "Pet": {
+        "allOf": [
+          {
+            "$ref": "#/$defs/NewPet"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
+      },
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
+      },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
+  "annotations": {
+    "title": "List pets",
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/pets",
+    "parameters": [
+      {
+        "argument": "limit",
+        "name": "limit",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "status",
+        "name": "status",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "tags",
+        "name": "tags",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "X-Request-Id",
+        "name": "X-Request-Id",
+        "in": "header",
+        "style": "simple",
+        "explode": false,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -13,117 +13,187 @@ export interface UpdatePetInput {
 
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `updatePet` call. */
-export type UpdatePetOutput = NewPetResult & { id: number };
+export type UpdatePetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
 export type PetStatusResult = "available" | "pending" | "adopted";
 /** Replace a pet: PUT /pets/{petId} */
+// prettier-ignore
 export const updatePetTool: ToolDefinition<UpdatePetInput> = {
-  name: "updatePet",
-  title: "Replace a pet",
-  description: "Replace a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      petId: {
-        type: "integer",
-        format: "int64",
-        description: "The pet's id.",
+  "name": "updatePet",
+  "title": "Replace a pet",
+  "description": "Replace a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "petId": {
+        "type": "integer",
+        "format": "int64",
+        "description": "The pet's id."
       },
-      name: {
-        type: "string",
-        minLength: 1,
-        examples: ["Rex"],
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "examples": [
+          "Rex"
+        ]
       },
-      tag: {
-        type: ["string", "null"],
+      "tag": {
+        "type": [
+          "string",
+          "null"
+        ]
       },
-      status: {
-        $ref: "#/$defs/PetStatus",
-      },
+      "status": {
+        "$ref": "#/$defs/PetStatus"
+      }
     },
-    required: ["petId", "name"],
-    $defs: {
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
-  },
-  outputSchema: {
-    type: "object",
-    allOf: [
-      {
-        $ref: "#/$defs/NewPet",
-      },
-      {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
-            examples: [42],
-          },
-        },
-      },
+    "required": [
+      "petId",
+      "name"
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-            minLength: 1,
-            examples: ["Rex"],
-          },
-          tag: {
-            type: ["string", "null"],
-          },
-          status: {
-            $ref: "#/$defs/PetStatus",
-          },
-        },
-      },
-      PetStatus: {
-        type: "string",
-        enum: ["available", "pending", "adopted"],
-      },
-    },
+    "$defs": {
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
-  annotations: {
-    title: "Replace a pet",
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "put",
-    path: "/pets/{petId}",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "petId",
-        name: "petId",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
+        "type": "object",
+        "allOf": [
+          {
+            "$ref": "#/$defs/NewPet"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
       },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    body: {
-      kind: "properties",
-      properties: {
-        name: "name",
-        tag: "tag",
-        status: "status",
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "tag": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "$ref": "#/$defs/PetStatus"
+          }
+        }
       },
-      mediaType: "application/json",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-    },
+      "PetStatus": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "adopted"
+        ]
+      }
+    }
   },
+  "annotations": {
+    "title": "Replace a pet",
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "put",
+    "path": "/pets/{petId}",
+    "parameters": [
+      {
+        "argument": "petId",
+        "name": "petId",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
+    ],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "name": "name",
+        "tag": "tag",
+        "status": "status"
+      },
+      "mediaType": "application/json",
+      "required": true
+    },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

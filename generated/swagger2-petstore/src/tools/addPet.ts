@@ -9,80 +9,141 @@ export interface AddPetInput {
 }
 
 /** `structuredContent` of a successful `addPet` call. */
-export type AddPetOutput = NewPetResult & { id: number };
+export type AddPetOutput =
+  | (NewPetResult & { id: number })
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type NewPetResult = { name: string; nickname?: string | null };
 /** Add a pet: POST /pets */
+// prettier-ignore
 export const addPetTool: ToolDefinition<AddPetInput> = {
-  name: "addPet",
-  title: "Add a pet",
-  description: "Add a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      name: {
-        type: "string",
+  "name": "addPet",
+  "title": "Add a pet",
+  "description": "Add a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
       },
-      nickname: {
-        type: ["string", "null"],
-      },
+      "nickname": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
     },
-    required: ["name"],
+    "required": [
+      "name"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    allOf: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        $ref: "#/$defs/NewPet",
-      },
-      {
-        type: "object",
-        required: ["id"],
-        properties: {
-          id: {
-            type: "integer",
-            format: "int64",
-            readOnly: true,
+        "type": "object",
+        "allOf": [
+          {
+            "$ref": "#/$defs/NewPet"
           },
-        },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
       },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    $defs: {
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
+    "$defs": {
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
           },
-          nickname: {
-            type: ["string", "null"],
-          },
-        },
+          "nickname": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    }
+  },
+  "annotations": {
+    "title": "Add a pet",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "post",
+    "path": "/pets",
+    "parameters": [],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "name": "name",
+        "nickname": "nickname"
       },
+      "mediaType": "application/json",
+      "required": true
     },
-  },
-  annotations: {
-    title: "Add a pet",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
-  http: {
-    method: "post",
-    path: "/pets",
-    parameters: [],
-    body: {
-      kind: "properties",
-      properties: {
-        name: "name",
-        nickname: "nickname",
-      },
-      mediaType: "application/json",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -8,42 +8,47 @@ export interface DeletePetInput {
 }
 
 /** Delete a pet: DELETE /pets/{id} */
+// prettier-ignore
 export const deletePetTool: ToolDefinition<DeletePetInput> = {
-  name: "deletePet",
-  title: "Delete a pet",
-  description: "Delete a pet",
-  inputSchema: {
-    type: "object",
-    properties: {
-      id: {
-        type: "integer",
-        format: "int64",
-      },
+  "name": "deletePet",
+  "title": "Delete a pet",
+  "description": "Delete a pet",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "integer",
+        "format": "int64"
+      }
     },
-    required: ["id"],
+    "required": [
+      "id"
+    ]
   },
-  annotations: {
-    title: "Delete a pet",
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: true,
+  "annotations": {
+    "title": "Delete a pet",
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": true
   },
-  http: {
-    method: "delete",
-    path: "/pets/{id}",
-    parameters: [
+  "http": {
+    "method": "delete",
+    "path": "/pets/{id}",
+    "parameters": [
       {
-        argument: "id",
-        name: "id",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
-      },
+        "argument": "id",
+        "name": "id",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
     ],
-    response: {
-      accept: ["application/json"],
-    },
-  },
+    "response": {
+      "accept": [
+        "application/json"
+      ]
+    }
+  }
 };

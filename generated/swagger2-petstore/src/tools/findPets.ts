@@ -9,103 +9,161 @@ export interface FindPetsInput {
 }
 
 /** `structuredContent` of a successful `findPets` call. */
-export type FindPetsOutput = { result: Array<PetResult> };
+export type FindPetsOutput =
+  | { result: Array<PetResult> }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 export type PetResult = NewPetResult & { id: number };
 export type NewPetResult = { name: string; nickname?: string | null };
 /** Find pets by tags: GET /pets */
+// prettier-ignore
 export const findPetsTool: ToolDefinition<FindPetsInput> = {
-  name: "findPets",
-  title: "Find pets by tags",
-  description: "Find pets by tags",
-  inputSchema: {
-    type: "object",
-    properties: {
-      tags: {
-        type: "array",
-        items: {
-          type: "string",
-        },
+  "name": "findPets",
+  "title": "Find pets by tags",
+  "description": "Find pets by tags",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "tags": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
       },
-      limit: {
-        type: "integer",
-        maximum: 50,
-        exclusiveMinimum: 0,
-      },
-    },
+      "limit": {
+        "type": "integer",
+        "maximum": 50,
+        "exclusiveMinimum": 0
+      }
+    }
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      result: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/Pet",
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
+      {
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/Pet"
+            }
+          }
         },
+        "required": [
+          "result"
+        ]
       },
-    },
-    required: ["result"],
-    $defs: {
-      Pet: {
-        allOf: [
-          {
-            $ref: "#/$defs/NewPet",
-          },
-          {
-            type: "object",
-            required: ["id"],
-            properties: {
-              id: {
-                type: "integer",
-                format: "int64",
-                readOnly: true,
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
               },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
             },
-          },
-        ],
-      },
-      NewPet: {
-        type: "object",
-        required: ["name"],
-        properties: {
-          name: {
-            type: "string",
-          },
-          nickname: {
-            type: ["string", "null"],
-          },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
         },
-      },
-    },
-  },
-  annotations: {
-    title: "Find pets by tags",
-    readOnlyHint: true,
-    openWorldHint: true,
-  },
-  http: {
-    method: "get",
-    path: "/pets",
-    parameters: [
-      {
-        argument: "tags",
-        name: "tags",
-        in: "query",
-        style: "form",
-        explode: true,
-        required: false,
-      },
-      {
-        argument: "limit",
-        name: "limit",
-        in: "query",
-        style: "form",
-        explode: false,
-        required: false,
-      },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
     ],
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-    },
+    "$defs": {
+      "Pet": {
+        "allOf": [
+          {
+            "$ref": "#/$defs/NewPet"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
+      },
+      "NewPet": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "nickname": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      }
+    }
   },
+  "annotations": {
+    "title": "Find pets by tags",
+    "readOnlyHint": true,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "get",
+    "path": "/pets",
+    "parameters": [
+      {
+        "argument": "tags",
+        "name": "tags",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": false
+      },
+      {
+        "argument": "limit",
+        "name": "limit",
+        "in": "query",
+        "style": "form",
+        "explode": false,
+        "required": false
+      }
+    ],
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };

@@ -10,71 +10,126 @@ export interface UploadPhotoInput {
 }
 
 /** `structuredContent` of a successful `uploadPhoto` call. */
-export type UploadPhotoOutput = { result: string };
+export type UploadPhotoOutput =
+  | { result: string }
+  | {
+      unexpectedResponse: {
+        status: number;
+        contentType?: string;
+        body: unknown;
+        problems: Array<string>;
+      };
+    };
 /** Upload a photo caption: POST /pets/{id}/photo */
+// prettier-ignore
 export const uploadPhotoTool: ToolDefinition<UploadPhotoInput> = {
-  name: "uploadPhoto",
-  title: "Upload a photo caption",
-  description: "Upload a photo caption",
-  inputSchema: {
-    type: "object",
-    properties: {
-      id: {
-        type: "integer",
+  "name": "uploadPhoto",
+  "title": "Upload a photo caption",
+  "description": "Upload a photo caption",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "integer"
       },
-      caption: {
-        type: "string",
+      "caption": {
+        "type": "string"
       },
-      tags: {
-        type: "array",
-        items: {
-          type: "string",
-        },
-      },
+      "tags": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
     },
-    required: ["id", "caption"],
+    "required": [
+      "id",
+      "caption"
+    ]
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      result: {
-        type: "string",
-      },
-    },
-    required: ["result"],
-  },
-  annotations: {
-    title: "Upload a photo caption",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
-  http: {
-    method: "post",
-    path: "/pets/{id}/photo",
-    parameters: [
+  "outputSchema": {
+    "type": "object",
+    "anyOf": [
       {
-        argument: "id",
-        name: "id",
-        in: "path",
-        style: "simple",
-        explode: false,
-        required: true,
+        "type": "object",
+        "properties": {
+          "result": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "result"
+        ]
       },
-    ],
-    body: {
-      kind: "properties",
-      properties: {
-        caption: "caption",
-        tags: "tags",
-      },
-      mediaType: "application/x-www-form-urlencoded",
-      required: true,
-    },
-    response: {
-      accept: ["application/json"],
-      wrapKey: "result",
-    },
+      {
+        "type": "object",
+        "properties": {
+          "unexpectedResponse": {
+            "type": "object",
+            "description": "The upstream response, returned as is because it does not match the documented schema.",
+            "properties": {
+              "status": {
+                "type": "integer"
+              },
+              "contentType": {
+                "type": "string"
+              },
+              "body": {},
+              "problems": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "required": [
+              "status",
+              "body",
+              "problems"
+            ]
+          }
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
+      }
+    ]
   },
+  "annotations": {
+    "title": "Upload a photo caption",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
+  },
+  "http": {
+    "method": "post",
+    "path": "/pets/{id}/photo",
+    "parameters": [
+      {
+        "argument": "id",
+        "name": "id",
+        "in": "path",
+        "style": "simple",
+        "explode": false,
+        "required": true
+      }
+    ],
+    "body": {
+      "kind": "properties",
+      "properties": {
+        "caption": "caption",
+        "tags": "tags"
+      },
+      "mediaType": "application/x-www-form-urlencoded",
+      "required": true
+    },
+    "response": {
+      "accept": [
+        "application/json"
+      ],
+      "wrapKey": "result",
+      "fallbackKey": "unexpectedResponse"
+    }
+  }
 };
