@@ -5,6 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { applyUpdate } from "../../generator/write/apply-update.js";
 import { buildManifest, MANIFEST_PATH, sha256 } from "../../generator/write/manifest.js";
+import { compareVersions, mergePackageJson } from "../../generator/write/merge-package-json.js";
 import { planUpdate } from "../../generator/write/plan-update.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-write-"));
@@ -63,6 +64,21 @@ test("applyUpdate deletes stale files and the folders they leave empty", async (
   assert.equal(readdirSync(join(dir, "src")).sort(), ["tools"]);
   assert.equal(readdirSync(join(dir, "src/tools")), ["keep.ts"]);
   assert.is(readFileSync(join(dir, "src/tools/keep.ts"), "utf8"), "k2");
+});
+
+test("mergePackageJson keeps the user's dependencies, scripts and fields; the generator's values win", () => {
+  const generated = JSON.stringify({ name: "x", version: "2.0.0", scripts: { build: "tsc" }, dependencies: { ajv: "8.17.1" } });
+  const user = JSON.stringify({ name: "renamed", version: "1.0.0", scripts: { build: "custom", lint: "eslint" }, dependencies: { ajv: "8.0.0", zod: "3.0.0" }, author: "Me" });
+  assert.equal(JSON.parse(mergePackageJson(generated, user)!), {
+    name: "x",
+    version: "2.0.0",
+    scripts: { build: "tsc", lint: "eslint" },
+    dependencies: { ajv: "8.17.1", zod: "3.0.0" },
+    author: "Me",
+  });
+  assert.is(mergePackageJson(generated, "not json"), undefined);
+  assert.ok(compareVersions("1.10.0", "1.9.9") > 0);
+  assert.is(compareVersions("1.0.0-beta", "1.0.0"), 0);
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
