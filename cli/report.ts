@@ -22,8 +22,3 @@ export function printDiagnostics(diagnostics: Diagnostic[], verbose: boolean): {
   }
   return { errors, warnings };
 }
-
-/** Paints text for stdout when it is a terminal (bold/dim/red/yellow/green by ANSI code). */
-export function paintOut(code: number, text: string): string {
-  return process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[${code}m${text}\u001b[0m` : text;
-}

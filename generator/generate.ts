@@ -12,6 +12,7 @@ import type { ToolLock } from "./plan/tool-lock.js";
 import type { ProjectPlan } from "./plan/types.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, manifestFile } from "./write/manifest.js";
+import { compareVersions, mergePackageJson } from "./write/merge-package-json.js";
 import { readPreviousState, type PreviousState } from "./write/previous-state.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
@@ -69,11 +70,36 @@ export interface GenerateResult {
   check?: OutputCheck;
 }
 
-/** The package version of this run: the previous one, bumped as the diff suggests (unless told not to). */
+/** The version in the project's package.json on disk (the user may have run `npm version`). */
+function versionOnDisk(previous: PreviousState): string | undefined {
+  try {
+    const version = (JSON.parse(previous.packageJson ?? "") as { version?: unknown }).version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The package version of this run: the previous one — the generated one or, when the user raised it
+ * in package.json since, theirs — bumped as the diff suggests (unless told not to).
+ */
 function nextVersion(plan: ProjectPlan, previous: PreviousState, diff: ApiDiff | undefined, bump: boolean): string {
-  const before = previous.manifest?.packageVersion;
-  if (!before) return plan.version;
+  const recorded = previous.manifest?.packageVersion;
+  if (!recorded) return plan.version;
+  const user = versionOnDisk(previous);
+  const before = user && /^\d+\.\d+\.\d+/.test(user) && compareVersions(user, recorded) > 0 ? user : recorded;
   return bump && diff ? bumpVersion(before, diff.bump) : before;
+}
+
+/** Merges the user's additions to package.json (dependencies, scripts, other fields) into the generated one. */
+function keepUserPackageJson(files: EmittedFile[], previous: PreviousState): EmittedFile[] {
+  if (previous.packageJson === undefined) return files;
+  return files.map((file) => {
+    if (file.path !== "package.json") return file;
+    const merged = mergePackageJson(file.content, previous.packageJson!);
+    return merged === undefined ? file : { ...file, content: merged, merged: true };
+  });
 }
 
 /**
@@ -117,7 +143,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   bag.throwIfErrors("Planning the server");
   const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
   plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
-  const emitted = await timed("emit", () => emitProject(plan));
+  const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan), previous));
   const formatted = await timed("format", () => formatFiles(emitted));
   const files = [...formatted, manifestFile(buildManifest(formatted, {
         packageName: plan.packageName,

@@ -36,7 +36,8 @@ async function readIfExists(path: string): Promise<Buffer | undefined> {
  * Compares the emitted files with the folder and the previous manifest. A file on disk may be
  * replaced when it is what the previous run wrote (its hash is in the manifest) or already what this
  * run writes (so an interrupted run can simply be repeated); anything else is a conflict. The manifest
- * and the tool-name lock are generator state and always rewritten. Reads only; never writes.
+ * and the tool-name lock are generator state and always rewritten, and so are files whose new content
+ * already merges the user's edits (`merged`: package.json). Reads only; never writes.
  */
 export async function planUpdate(target: string, files: EmittedFile[], previous: Manifest | undefined): Promise<UpdatePlan> {
   const plan: UpdatePlan = { write: [], delete: [], unchanged: [], conflicts: [] };
@@ -47,7 +48,7 @@ export async function planUpdate(target: string, files: EmittedFile[], previous:
       plan.write.push(file);
     } else if (file.once || onDisk.equals(Buffer.from(file.content))) {
       plan.unchanged.push(file.path);
-    } else if (file.path === MANIFEST_PATH || file.path === TOOL_LOCK_PATH) {
+    } else if (file.merged || file.path === MANIFEST_PATH || file.path === TOOL_LOCK_PATH) {
       plan.write.push(file);
     } else {
       const recorded = previous?.files[file.path];

@@ -47,6 +47,13 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   writeFileSync(join(out, "NOTES.md"), "mine\n");
   writeFileSync(join(out, ".env"), "API_BASE_URL=http://127.0.0.1:1\n");
   writeFileSync(join(out, "package-lock.json"), "{}\n");
+  // Custom code needs a dependency; the user also raised the version themselves (npm version minor).
+  const userPkg = JSON.parse(read(out, "package.json"));
+  userPkg.dependencies["left-pad"] = "1.3.0";
+  userPkg.scripts.lint = "echo lint";
+  userPkg.author = "Me";
+  userPkg.version = "1.1.0";
+  writeFileSync(join(out, "package.json"), JSON.stringify(userPkg, null, 2) + "\n");
 
   const second = await generate({ spec: v2, outDir: out });
   assert.ok(customReadme.length > 0);
@@ -76,8 +83,14 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   const get = byName.get("getItem")!;
   assert.is(get.previousName, undefined, "not a rename: the lock kept the name");
   assert.ok(get.output.some((c) => c.at === "color" && c.verdict === "compatible"));
-  assert.is(JSON.parse(read(out, "package.json")).version, "2.0.0");
+  const pkg = JSON.parse(read(out, "package.json"));
+  assert.is(pkg.version, "2.0.0", "major bump from the user's 1.1.0");
+  assert.is(pkg.dependencies["left-pad"], "1.3.0", "the user's dependency survives");
+  assert.is(pkg.scripts.lint, "echo lint");
+  assert.is(pkg.author, "Me");
+  assert.is(pkg.dependencies.ajv, userPkg.dependencies.ajv, "the generator's dependencies are still there");
   assert.match(read(out, "src/server-info.ts"), /version: "2.0.0"/);
+  assert.ok((await generate({ spec: v2, outDir: out, check: true })).check!.upToDate, "--check is clean after a merge");
 
   // Same spec again: nothing changes, the version stays.
   const third = await generate({ spec: v2, outDir: out });

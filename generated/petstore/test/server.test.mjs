@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
@@ -89,7 +90,7 @@ function request(method, params) {
 before(async () => {
   await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
-  child = spawn(process.execPath, [new URL("../dist/index.js", import.meta.url).pathname, "--base-url", baseUrl], {
+  child = spawn(process.execPath, [fileURLToPath(new URL("../dist/index.js", import.meta.url)), "--base-url", baseUrl], {
     stdio: ["pipe", "pipe", "inherit"],
     // Placeholder credentials: the stub upstream does not check them, but the server sends nothing without them.
     env: { ...process.env, ...(credentials ?? {}) },

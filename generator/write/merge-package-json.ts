@@ -1,0 +1,39 @@
+/** Maps where the user's entries are kept next to the generator's. */
+const MERGED_MAPS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "scripts"];
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => !!value && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * Merges the generated package.json with the one on disk, so that the user's additions survive a
+ * regeneration: the generator's fields win, but dependencies and scripts the user added, and top-level
+ * fields the generator does not write (publishConfig, author…), are kept. Returns undefined when the
+ * file on disk is not a JSON object (then it is treated like any other hand-edited file).
+ */
+export function mergePackageJson(generated: string, onDisk: string): string | undefined {
+  let user: unknown;
+  try {
+    user = JSON.parse(onDisk);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(user)) return undefined;
+  const merged: Json = JSON.parse(generated) as Json;
+  for (const key of MERGED_MAPS) {
+    const mine = user[key];
+    if (!isObject(mine)) continue;
+    const ours = isObject(merged[key]) ? (merged[key] as Json) : {};
+    const extra = Object.fromEntries(Object.entries(mine).filter(([name]) => !(name in ours)));
+    if (Object.keys(extra).length > 0) merged[key] = { ...ours, ...extra };
+  }
+  for (const [key, value] of Object.entries(user)) if (!(key in merged)) merged[key] = value;
+  return JSON.stringify(merged, null, 2) + "\n";
+}
+
+/** Compares two semver strings (pre-release ignored); NaN parts compare as 0. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[-+]/)[0]!.split(".").map((p) => Number(p) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
