@@ -1,8 +1,9 @@
 /**
- * The MCP dispatcher: one entry point for every transport. It validates JSON-RPC envelopes,
- * routes requests through a method table, tracks in-flight requests for cancellation and turns
- * thrown errors into wire errors. Legacy era (revisions negotiated by `initialize`) for now;
- * the modern era plugs in as more entries in the method tables plus per-request `_meta` checks.
+ * The MCP dispatcher: one entry point for every transport and both protocol eras. It validates
+ * JSON-RPC envelopes, tells the eras apart per request (`initialize` → legacy; modern `_meta` →
+ * stateless 2026-07-28), routes through one method table per era, tracks in-flight requests for
+ * cancellation, decorates modern results (`resultType`, caching hints, server identity) and turns
+ * thrown errors into wire errors with their HTTP status hints.
  */
 import {
   ErrorCode,
@@ -11,34 +12,57 @@ import {
   errorResponse,
   successResponse,
   type JsonRpcId,
+  type JsonRpcNotification,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
+import { classifyEra, isLogLevel, logLevelAtLeast, type McpLogLevel, type RequestEra } from "./era.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
-import { BATCH_PROTOCOL_VERSION, negotiateProtocolVersion } from "./protocol.js";
+import {
+  ALL_PROTOCOL_VERSIONS,
+  BATCH_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  negotiateProtocolVersion,
+} from "./protocol.js";
+import { ResourceCatalog } from "./resources.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
 
-/** Default number of tools per `tools/list` page. */
+/** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * Caching hints on modern list, read and discover results. The catalog is fixed when the server
+ * is generated and never depends on the caller's authorization, so it is public.
+ */
+export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
+
+/** Methods whose complete modern results carry {@link CACHE_HINTS}. */
+const CACHEABLE = new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
   /**
-   * The protocol revision in force for this message when the transport knows it (HTTP: the
-   * `MCP-Protocol-Version` header or its default). When absent, the revision negotiated by
-   * `initialize` on this server instance is used (stdio: one client per process).
+   * The protocol revision the transport saw (HTTP: the `MCP-Protocol-Version` header or its
+   * default). When absent, legacy requests use the revision negotiated by `initialize` on this
+   * instance (stdio: one client per process); modern requests always use their own `_meta`.
    */
   protocolVersion?: string;
-  /** Aborted by the transport when the requester is gone (e.g. HTTP client disconnected). */
+  /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
   signal?: AbortSignal;
   /**
    * Partition for matching `notifications/cancelled` to in-flight request ids, so one client
    * cannot cancel another's request that happens to use the same id.
    */
   scope?: string;
+  /**
+   * Delivers a notification related to this request (progress, log messages, subscription
+   * acknowledgements). Absent when the transport cannot stream: such notifications are dropped.
+   */
+  notify?: (notification: JsonRpcNotification) => void;
 }
 
 /** Options for {@link McpServer}. */
@@ -46,9 +70,11 @@ export interface McpServerOptions {
   info: ServerInfo;
   tools: ToolDefinition[];
   upstream: UpstreamOptions;
+  /** The upstream API's OpenAPI document as JSON text, served as a resource when given. */
+  apiDocument?: string;
   /** stderr logger; defaults to silent. */
   logger?: Logger;
-  /** Tools per `tools/list` page (default 100). */
+  /** Items per list page (default 100). */
   pageSize?: number;
 }
 
@@ -56,6 +82,7 @@ export interface McpServerOptions {
 interface HandlerContext {
   id: JsonRpcId;
   ctx: RequestContext;
+  era: RequestEra;
   /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
   signal: AbortSignal;
 }
@@ -64,28 +91,50 @@ type Params = Record<string, unknown>;
 type RequestHandler = (params: Params, call: HandlerContext) => Promise<Record<string, unknown>>;
 type NotificationHandler = (params: Params, ctx: RequestContext) => void;
 
-const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
 export class McpServer {
   readonly info: ServerInfo;
   private readonly tools: ToolDefinition[];
   private readonly toolsByName = new Map<string, ToolDefinition>();
+  private readonly resources: ResourceCatalog;
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
   private readonly pageSize: number;
   private readonly validator: SchemaValidator;
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
+  private readonly subscriptions = new Set<() => void>();
   private negotiatedVersion: string | undefined;
-  private clientLogLevel = "info";
+  /** Legacy `logging/setLevel`; undefined until the client asks, so nothing is sent unasked. */
+  private clientLogLevel: McpLogLevel | undefined;
 
-  private readonly requestHandlers: Record<string, RequestHandler> = {
-    initialize: async (params) => this.initialize(params),
-    ping: async () => ({}),
+  /** Methods served in both eras. */
+  private readonly commonHandlers: Record<string, RequestHandler> = {
     "tools/list": async (params) => this.listTools(params),
     "tools/call": async (params, call) => this.callTool(params, call),
+    "resources/list": async (params) => this.page("resources", this.resources.list(), params),
+    "resources/templates/list": async () => ({ resourceTemplates: this.resources.templates() }),
+    "resources/read": async (params, call) => this.readResource(params, call),
+    "prompts/list": async () => ({ prompts: [] }),
+    "prompts/get": async (params) => {
+      throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
+    },
+    "completion/complete": async (params) => this.complete(params),
+  };
+
+  /** Legacy era (≤ 2025-11-25): lifecycle and session-scoped utilities. */
+  private readonly legacyHandlers: Record<string, RequestHandler> = {
+    ...this.commonHandlers,
+    initialize: async (params) => this.initialize(params),
+    ping: async () => ({}),
     "logging/setLevel": async (params) => this.setLogLevel(params),
+  };
+
+  /** Modern era (2026-07-28): stateless, no `initialize`/`ping`/`logging/setLevel`. */
+  private readonly modernHandlers: Record<string, RequestHandler> = {
+    ...this.commonHandlers,
+    "server/discover": async () => this.discover(),
+    "subscriptions/listen": async (params, call) => this.listen(params, call),
   };
 
   private readonly notificationHandlers: Record<string, NotificationHandler> = {
@@ -100,6 +149,7 @@ export class McpServer {
       if (this.toolsByName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.toolsByName.set(tool.name, tool);
     }
+    this.resources = new ResourceCatalog(this.tools, options.apiDocument);
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -110,6 +160,16 @@ export class McpServer {
   /** The revision negotiated by the last `initialize` on this instance, if any. */
   get protocolVersion(): string | undefined {
     return this.negotiatedVersion;
+  }
+
+  /** The tool called `name`, if any (the HTTP transport checks `Mcp-Param-*` headers against it). */
+  findTool(name: string): ToolDefinition | undefined {
+    return this.toolsByName.get(name);
+  }
+
+  /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
+  closeSubscriptions(): void {
+    for (const end of [...this.subscriptions]) end();
   }
 
   /** Entry point for transports: a parsed JSON payload, single message or batch array. */
@@ -130,7 +190,9 @@ export class McpServer {
       });
     }
     if (messages.length === 0) return errorResponse(null, { code: ErrorCode.InvalidRequest, message: "empty batch" });
-    const responses = await Promise.all(messages.map((message) => this.handle(message, ctx)));
+    // Notifications inside a batch have no stream of their own.
+    const batchCtx: RequestContext = { ...ctx, notify: undefined };
+    const responses = await Promise.all(messages.map((message) => this.handle(message, batchCtx)));
     const answered = responses.filter((r): r is JsonRpcResponse => r !== undefined);
     return answered.length > 0 ? answered : undefined;
   }
@@ -163,11 +225,21 @@ export class McpServer {
   }
 
   private async handleRequest(id: JsonRpcId, method: string, params: unknown, ctx: RequestContext): Promise<JsonRpcResponse | undefined> {
-    // Object.hasOwn: method names like "constructor" must not reach the prototype.
-    const handler = Object.hasOwn(this.requestHandlers, method) ? this.requestHandlers[method] : undefined;
-    if (!handler) return errorResponse(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
     if (params !== undefined && !isParams(params)) {
       return errorResponse(id, { code: ErrorCode.InvalidParams, message: "params must be an object" });
+    }
+    let era: RequestEra;
+    try {
+      // `initialize` always means legacy semantics, whatever the transport's version hint says.
+      era = method === "initialize" ? { modern: false, version: undefined } : classifyEra(params, ctx.protocolVersion, this.negotiatedVersion);
+    } catch (error) {
+      return this.errorFrom(id, method, error);
+    }
+    const table = era.modern ? this.modernHandlers : this.legacyHandlers;
+    // Object.hasOwn: method names like "constructor" must not reach the prototype.
+    const handler = Object.hasOwn(table, method) ? table[method] : undefined;
+    if (!handler) {
+      return errorResponse(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, era.modern ? 404 : undefined);
     }
 
     const controller = new AbortController();
@@ -177,38 +249,77 @@ export class McpServer {
     const key = inFlightKey(ctx.scope, id);
     this.inFlight.set(key, controller);
     try {
-      const result = await handler((params as Params | undefined) ?? {}, { id, ctx, signal: controller.signal });
-      return controller.signal.aborted ? undefined : successResponse(id, result);
+      const result = await handler((params as Params | undefined) ?? {}, { id, ctx, era, signal: controller.signal });
+      if (controller.signal.aborted) return undefined;
+      return successResponse(id, era.modern ? this.modernResult(method, result) : result);
     } catch (error) {
       if (controller.signal.aborted || error instanceof UpstreamCancelledError) return undefined;
-      if (error instanceof RpcError) return errorResponse(id, error.toJSON());
-      this.logger.error(`request ${method} failed`, { error: describe(error) });
-      return errorResponse(id, { code: ErrorCode.InternalError, message: "Internal error" });
+      return this.errorFrom(id, method, error);
     } finally {
       ctx.signal?.removeEventListener("abort", onTransportAbort);
       if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
     }
   }
 
+  private errorFrom(id: JsonRpcId, method: string, error: unknown): JsonRpcResponse {
+    if (error instanceof RpcError) return errorResponse(id, error.toJSON(), error.httpStatus);
+    this.logger.error(`request ${method} failed`, { error: describe(error) });
+    return errorResponse(id, { code: ErrorCode.InternalError, message: "Internal error" });
+  }
+
+  /** Modern results: `resultType`, the server's identity, and caching hints where required. */
+  private modernResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    const resultType = typeof result.resultType === "string" ? result.resultType : "complete";
+    const meta = isParams(result._meta) ? result._meta : {};
+    const decorated: Record<string, unknown> = {
+      ...result,
+      resultType,
+      _meta: { ...meta, [META_SERVER_INFO]: this.implementation() },
+    };
+    if (resultType === "complete" && CACHEABLE.has(method)) Object.assign(decorated, CACHE_HINTS);
+    return decorated;
+  }
+
+  private implementation(): Record<string, unknown> {
+    const implementation: Record<string, unknown> = { name: this.info.name, version: this.info.version };
+    if (this.info.title !== undefined) implementation.title = this.info.title;
+    return implementation;
+  }
+
+  private capabilities(): Record<string, unknown> {
+    return {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+      logging: {},
+    };
+  }
+
   private initialize(params: Params): Record<string, unknown> {
     const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
     this.negotiatedVersion = protocolVersion;
-    const serverInfo: Record<string, unknown> = { name: this.info.name, version: this.info.version };
-    if (this.info.title !== undefined) serverInfo.title = this.info.title;
-    const result: Record<string, unknown> = {
-      protocolVersion,
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      serverInfo,
-    };
+    const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
+    if (this.info.description) result.instructions = this.info.description;
+    return result;
+  }
+
+  private discover(): Record<string, unknown> {
+    const result: Record<string, unknown> = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
     if (this.info.description) result.instructions = this.info.description;
     return result;
   }
 
   private listTools(params: Params): Record<string, unknown> {
-    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, this.tools.length);
-    const page = this.tools.slice(offset, offset + this.pageSize).map(listedTool);
+    return this.page("tools", this.tools.map(listedTool), params);
+  }
+
+  /** One page of a list, with an opaque, validated cursor. */
+  private page(key: string, items: readonly unknown[], params: Params): Record<string, unknown> {
+    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, items.length);
     const next = offset + this.pageSize;
-    return next < this.tools.length ? { tools: page, nextCursor: encodeCursor(next) } : { tools: page };
+    const page = { [key]: items.slice(offset, next) };
+    return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
 
   private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult> {
@@ -223,22 +334,92 @@ export class McpServer {
     const outcome = this.validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
 
-    return callUpstream(tool, args, {
+    // Log lines name the operation template only: never argument values, URLs or headers.
+    const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
+    this.progress(params, call, 0, `calling ${operation}`);
+    this.clientLog(call, "debug", { tool: name, event: "upstream request", operation });
+    const started = Date.now();
+    const result = await callUpstream(tool, args, {
       upstream: this.upstream,
       userAgent: this.userAgent,
       validator: this.validator,
       signal: call.signal,
       logger: this.logger,
     });
+    this.clientLog(call, result.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !result.isError, ms: Date.now() - started });
+    this.progress(params, call, 1, "done");
+    return result;
+  }
+
+  private readResource(params: Params, call: HandlerContext): Record<string, unknown> {
+    const uri = params.uri;
+    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "resources/read requires a string 'uri'");
+    const contents = this.resources.read(uri);
+    if (!contents) {
+      // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
+      throw new RpcError(call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    }
+    return { contents };
+  }
+
+  private complete(params: Params): Record<string, unknown> {
+    const ref = isParams(params.ref) ? params.ref : undefined;
+    const argument = isParams(params.argument) ? params.argument : undefined;
+    if (!ref || typeof ref.type !== "string" || !argument || typeof argument.name !== "string") {
+      throw new RpcError(ErrorCode.InvalidParams, "completion/complete requires 'ref' and 'argument.name'");
+    }
+    const prefix = typeof argument.value === "string" ? argument.value : "";
+    if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      return { completion: this.resources.complete(ref.uri, argument.name, prefix) };
+    }
+    if (ref.type === "ref/prompt") throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+    throw new RpcError(ErrorCode.InvalidParams, `Unsupported completion reference type: ${ref.type}`);
+  }
+
+  /**
+   * Modern `subscriptions/listen`: acknowledges first (with the honoured filter), then holds the
+   * stream open until the client cancels it or the server shuts down. The catalog of this server
+   * never changes, so no list-changed notification type is honoured.
+   */
+  private async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)", undefined, 400);
+    if (params.notifications !== undefined && !isParams(params.notifications)) {
+      throw new RpcError(ErrorCode.InvalidParams, "notifications must be an object", undefined, 400);
+    }
+    const subscriptionMeta = { [META_SUBSCRIPTION_ID]: call.id };
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: {}, _meta: subscriptionMeta } });
+    await new Promise<void>((resolve) => {
+      const end = (): void => {
+        this.subscriptions.delete(end);
+        call.signal.removeEventListener("abort", end);
+        resolve();
+      };
+      this.subscriptions.add(end);
+      call.signal.addEventListener("abort", end, { once: true });
+    });
+    return { _meta: subscriptionMeta };
   }
 
   private setLogLevel(params: Params): Record<string, unknown> {
-    if (typeof params.level !== "string" || !LOG_LEVELS.includes(params.level)) {
-      throw new RpcError(ErrorCode.InvalidParams, `level must be one of: ${LOG_LEVELS.join(", ")}`);
-    }
+    if (!isLogLevel(params.level)) throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
     this.clientLogLevel = params.level;
     this.logger.debug(`client log level set to ${this.clientLogLevel}`);
     return {};
+  }
+
+  /** Sends `notifications/message` for this request when the client asked for that level. */
+  private clientLog(call: HandlerContext, level: McpLogLevel, data: Record<string, unknown>): void {
+    const threshold = call.era.modern ? call.era.logLevel : this.clientLogLevel;
+    if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.info.name, data } });
+  }
+
+  /** Sends `notifications/progress` when the request carried a progress token. */
+  private progress(params: Params, call: HandlerContext, progress: number, message: string): void {
+    const meta = isParams(params._meta) ? params._meta : undefined;
+    const token = meta?.progressToken;
+    if ((typeof token !== "string" && typeof token !== "number") || !call.ctx.notify || call.signal.aborted) return;
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress, total: 1, message } });
   }
 
   private cancel(params: Params, ctx: RequestContext): void {

@@ -1,12 +1,27 @@
 /**
- * Streamable HTTP transport (stateless, JSON responses) on node:http. One endpoint, POST only;
- * Origin validation against DNS rebinding; `MCP-Protocol-Version` validation; 4 MB body limit.
+ * Streamable HTTP transport (stateless) on node:http, for both protocol eras. One endpoint, POST
+ * only (GET/DELETE → 405); Origin validation against DNS rebinding (403); `MCP-Protocol-Version`
+ * validation; SEP-2243 header validation for modern requests (400 + -32020); 4 MB body limit
+ * (413). Replies are JSON, or an SSE stream once the request emits a notification (progress,
+ * log messages, subscription acknowledgement) and the client accepts `text/event-stream`.
+ * Closing the response stream aborts the request (modern cancellation).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ErrorCode, errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
+import { hasModernMeta } from "./era.js";
+import { validateModernHeaders } from "./http-headers.js";
+import {
+  ErrorCode,
+  RpcError,
+  errorResponse,
+  httpStatusOf,
+  isJsonRpcId,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from "./jsonrpc.js";
 import { silentLogger, type Logger } from "./logger.js";
-import { DEFAULT_HTTP_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from "./protocol.js";
+import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion } from "./protocol.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 
@@ -75,15 +90,6 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (contentType !== "" && contentType !== "application/json") {
       return sendJson(res, 415, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Unsupported Media Type: use application/json" }));
     }
-    const versionHeader = req.headers["mcp-protocol-version"];
-    const version = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
-    if (version !== undefined && !isSupportedProtocolVersion(version.trim())) {
-      return sendJson(res, 400, errorResponse(null, {
-        code: ErrorCode.InvalidRequest,
-        message: `Unsupported MCP-Protocol-Version: ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-      }));
-    }
-
     const body = await readBody(req, limit);
     if (body === "too-large") {
       res.setHeader("Connection", "close");
@@ -95,23 +101,50 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     } catch {
       return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
     }
+    const single = isObject(payload) ? payload : undefined;
+    const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
+
+    const versionHeader = req.headers["mcp-protocol-version"];
+    const version = (Array.isArray(versionHeader) ? versionHeader[0] : versionHeader)?.trim();
+    if (version !== undefined && !isKnownProtocolVersion(version)) {
+      return sendJson(res, 400, errorResponse(requestId, {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: "Unsupported protocol version",
+        data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
+      }));
+    }
+    if (single && typeof single.method === "string" && "id" in single && hasModernMeta(single.params)) {
+      try {
+        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.findTool(name));
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        return sendJson(res, error.httpStatus ?? 400, errorResponse(requestId, error.toJSON()));
+      }
+    }
 
     // A client that disconnects before its answer can never receive it: stop the work.
     const disconnect = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
+    const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
     const response = await server.dispatch(payload, {
-      protocolVersion: version?.trim() ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      protocolVersion: version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
+      ...(stream && !Array.isArray(payload) ? { notify: (notification: JsonRpcNotification) => stream.send(notification) } : {}),
     });
     if (res.destroyed) return;
+    if (stream?.started) {
+      if (response !== undefined) stream.send(response);
+      res.end();
+      return;
+    }
     if (response === undefined) {
       res.writeHead(202).end();
       return;
     }
-    sendJson(res, isUnreadableRequestError(response) ? 400 : 200, response);
+    sendJson(res, statusFor(response), response);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -134,6 +167,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     url: `http://${urlHost}:${port}${endpoint}`,
     closed,
     async close() {
+      server.closeSubscriptions();
       if (http.listening) {
         const done = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
@@ -153,6 +187,39 @@ export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>): b
   } catch {
     return false; // includes the literal "null" origin
   }
+}
+
+/** True when the client lists `text/event-stream` in Accept (then notifications may be streamed). */
+function acceptsEventStream(accept: string | undefined): boolean {
+  return (accept ?? "")
+    .split(",")
+    .some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+}
+
+/** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
+class SseWriter {
+  started = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  send(message: unknown): void {
+    if (this.res.destroyed || this.res.writableEnded) return;
+    if (!this.started) {
+      this.started = true;
+      this.res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" });
+    }
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
+function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
+  if (Array.isArray(response)) return 200;
+  return httpStatusOf(response) ?? (isUnreadableRequestError(response) ? 400 : 200);
 }
 
 function acceptsJson(accept: string | undefined): boolean {
