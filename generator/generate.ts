@@ -52,10 +52,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
   bag.throwIfErrors("Loading the spec");
+  // Serialized before later stages see the document: the server serves it as a resource.
+  const apiDocument = JSON.stringify(spec!.document);
   const ir = await timed("ir", () => buildIR(spec!, bag));
   const plan = await timed("plan", () => planProject(ir, { packageName: options.packageName }, bag));
   bag.throwIfErrors("Planning the server");
-  const emitted = await timed("emit", () => emitProject(plan));
+  const emitted = await timed("emit", () => emitProject(plan, { apiDocument }));
   const files = await timed("format", () => formatFiles(emitted));
   let outDir: string | undefined;
   if (options.outDir) {

@@ -9,7 +9,12 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
 import { META_PROTOCOL_VERSION } from "./protocol.js";
-import type { ToolDefinition } from "./types.js";
+import type { ObjectJsonSchema } from "./types.js";
+
+/** The part of a tool the header checks need. */
+export interface HeaderTool {
+  inputSchema: ObjectJsonSchema;
+}
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -54,7 +59,7 @@ function matches(value: unknown, header: string): boolean {
 }
 
 /** `x-mcp-header` names of a tool's top-level properties (property → header suffix). */
-export function mcpHeaderParams(tool: ToolDefinition): Array<{ property: string; header: string }> {
+export function mcpHeaderParams(tool: HeaderTool): Array<{ property: string; header: string }> {
   const out: Array<{ property: string; header: string }> = [];
   for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
     if (typeof schema === "object" && typeof schema["x-mcp-header"] === "string") out.push({ property, header: schema["x-mcp-header"] });
@@ -70,7 +75,7 @@ export function validateModernHeaders(
   headers: IncomingHttpHeaders,
   method: string,
   params: Record<string, unknown>,
-  findTool: (name: string) => ToolDefinition | undefined,
+  findTool: (name: string) => HeaderTool | undefined,
 ): void {
   const meta = params._meta as Record<string, unknown>;
   const versionHeader = headerValue(headers, "mcp-protocol-version");

@@ -96,7 +96,7 @@ test("missing clientCapabilities, bad logLevel, or a modern header without _meta
 
 test("legacy-only methods are -32601 (HTTP 404) in the modern era; initialize still selects legacy", async () => {
   const server = make();
-  for (const method of ["ping", "logging/setLevel", "resources/subscribe", "nope/nothing"]) {
+  for (const method of ["ping", "logging/setLevel", "resources/subscribe", "initialize", "nope/nothing"]) {
     const res = await server.handle(req(1, method));
     assert.is(error(res).code, ErrorCode.MethodNotFound, method);
     assert.is(httpStatusOf(res!), 404);

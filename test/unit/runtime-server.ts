@@ -49,7 +49,7 @@ test("initialize echoes a supported version and declares capabilities", async ()
   const server = makeServer();
   const res = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
   assert.is(res.protocolVersion, "2025-06-18");
-  assert.equal(res.capabilities, { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {} });
+  assert.equal(res.capabilities, { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {} });
   assert.equal(res.serverInfo, { name: "petstore-mcp", version: "1.2.3", title: "Petstore" });
   assert.is(res.instructions, "Pets API.");
   assert.is(server.protocolVersion, "2025-06-18");

@@ -15,7 +15,8 @@ import {
   type JsonRpcNotification,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
-import { classifyEra, isLogLevel, logLevelAtLeast, type McpLogLevel, type RequestEra } from "./era.js";
+import { classifyEra, hasModernMeta, isLogLevel, logLevelAtLeast, requireClientCapability, type McpLogLevel, type RequestEra } from "./era.js";
+import { matchUriTemplate, type CustomTool, type Extension, type RequestTools } from "./extensions.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
@@ -72,6 +73,8 @@ export interface McpServerOptions {
   upstream: UpstreamOptions;
   /** The upstream API's OpenAPI document as JSON text, served as a resource when given. */
   apiDocument?: string;
+  /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
+  extension?: Extension;
   /** stderr logger; defaults to silent. */
   logger?: Logger;
   /** Items per list page (default 100). */
@@ -95,7 +98,9 @@ type NotificationHandler = (params: Params, ctx: RequestContext) => void;
 export class McpServer {
   readonly info: ServerInfo;
   private readonly tools: ToolDefinition[];
-  private readonly toolsByName = new Map<string, ToolDefinition>();
+  private readonly customTools: CustomTool<any>[];
+  private readonly toolsByName = new Map<string, ToolDefinition | CustomTool<any>>();
+  private readonly extension: Extension;
   private readonly resources: ResourceCatalog;
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
@@ -105,6 +110,8 @@ export class McpServer {
   private readonly inFlight = new Map<string, AbortController>();
   private readonly subscriptions = new Set<() => void>();
   private negotiatedVersion: string | undefined;
+  /** Capabilities the legacy client declared in `initialize`. */
+  private legacyClientCapabilities: Record<string, unknown> = {};
   /** Legacy `logging/setLevel`; undefined until the client asks, so nothing is sent unasked. */
   private clientLogLevel: McpLogLevel | undefined;
 
@@ -112,13 +119,17 @@ export class McpServer {
   private readonly commonHandlers: Record<string, RequestHandler> = {
     "tools/list": async (params) => this.listTools(params),
     "tools/call": async (params, call) => this.callTool(params, call),
-    "resources/list": async (params) => this.page("resources", this.resources.list(), params),
-    "resources/templates/list": async () => ({ resourceTemplates: this.resources.templates() }),
+    "resources/list": async (params) =>
+      this.page("resources", [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.resources.list()], params),
+    "resources/templates/list": async (params) =>
+      this.page(
+        "resourceTemplates",
+        [...(this.extension.resourceTemplates ?? []).map(({ read: _read, complete: _complete, ...listed }) => listed), ...this.resources.templates()],
+        params,
+      ),
     "resources/read": async (params, call) => this.readResource(params, call),
-    "prompts/list": async () => ({ prompts: [] }),
-    "prompts/get": async (params) => {
-      throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
-    },
+    "prompts/list": async (params) => this.page("prompts", (this.extension.prompts ?? []).map(listedPrompt), params),
+    "prompts/get": async (params, call) => this.getPrompt(params, call),
     "completion/complete": async (params) => this.complete(params),
   };
 
@@ -128,6 +139,9 @@ export class McpServer {
     initialize: async (params) => this.initialize(params),
     ping: async () => ({}),
     "logging/setLevel": async (params) => this.setLogLevel(params),
+    // Subscriptions are accepted; this catalog never changes, so no update is ever due.
+    "resources/subscribe": async (params) => requireUri(params),
+    "resources/unsubscribe": async (params) => requireUri(params),
   };
 
   /** Modern era (2026-07-28): stateless, no `initialize`/`ping`/`logging/setLevel`. */
@@ -145,7 +159,9 @@ export class McpServer {
   constructor(options: McpServerOptions) {
     this.info = options.info;
     this.tools = [...options.tools];
-    for (const tool of this.tools) {
+    this.extension = options.extension ?? {};
+    this.customTools = [...(this.extension.tools ?? [])];
+    for (const tool of [...this.tools, ...this.customTools]) {
       if (this.toolsByName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.toolsByName.set(tool.name, tool);
     }
@@ -163,7 +179,7 @@ export class McpServer {
   }
 
   /** The tool called `name`, if any (the HTTP transport checks `Mcp-Param-*` headers against it). */
-  findTool(name: string): ToolDefinition | undefined {
+  findTool(name: string): ToolDefinition | CustomTool<any> | undefined {
     return this.toolsByName.get(name);
   }
 
@@ -230,8 +246,9 @@ export class McpServer {
     }
     let era: RequestEra;
     try {
-      // `initialize` always means legacy semantics, whatever the transport's version hint says.
-      era = method === "initialize" ? { modern: false, version: undefined } : classifyEra(params, ctx.protocolVersion, this.negotiatedVersion);
+      // A plain `initialize` means legacy semantics, whatever the transport's version hint says;
+      // one carrying modern `_meta` is a modern request for a removed method (-32601, HTTP 404).
+      era = method === "initialize" && !hasModernMeta(params) ? { modern: false, version: undefined } : classifyEra(params, ctx.protocolVersion, this.negotiatedVersion);
     } catch (error) {
       return this.errorFrom(id, method, error);
     }
@@ -289,7 +306,7 @@ export class McpServer {
   private capabilities(): Record<string, unknown> {
     return {
       tools: { listChanged: false },
-      resources: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
       completions: {},
       logging: {},
@@ -299,6 +316,7 @@ export class McpServer {
   private initialize(params: Params): Record<string, unknown> {
     const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
     this.negotiatedVersion = protocolVersion;
+    this.legacyClientCapabilities = isParams(params.capabilities) ? params.capabilities : {};
     const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
     if (this.info.description) result.instructions = this.info.description;
     return result;
@@ -311,7 +329,7 @@ export class McpServer {
   }
 
   private listTools(params: Params): Record<string, unknown> {
-    return this.page("tools", this.tools.map(listedTool), params);
+    return this.page("tools", [...this.tools, ...this.customTools].map(listedTool), params);
   }
 
   /** One page of a list, with an opaque, validated cursor. */
@@ -333,28 +351,89 @@ export class McpServer {
     // Input-validation failures are tool errors (isError), not protocol errors (SEP-1303).
     const outcome = this.validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
+    const tools = this.requestTools(params, call);
+    if (!("http" in tool)) return this.callCustomTool(tool, args, tools);
+
+    const hooks = this.extension.hooks;
+    let upstreamArgs = args;
+    if (hooks?.beforeCall) {
+      const before = await hooks.beforeCall(tool, args, tools);
+      if (before && isCallToolResult(before)) return before;
+      if (before) upstreamArgs = before as Record<string, unknown>;
+    }
 
     // Log lines name the operation template only: never argument values, URLs or headers.
     const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
     this.progress(params, call, 0, `calling ${operation}`);
     this.clientLog(call, "debug", { tool: name, event: "upstream request", operation });
     const started = Date.now();
-    const result = await callUpstream(tool, args, {
+    const upstreamResult = await callUpstream(tool, upstreamArgs, {
       upstream: this.upstream,
       userAgent: this.userAgent,
       validator: this.validator,
       signal: call.signal,
       logger: this.logger,
     });
-    this.clientLog(call, result.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !result.isError, ms: Date.now() - started });
+    this.clientLog(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
     this.progress(params, call, 1, "done");
-    return result;
+    const after = hooks?.afterCall ? await hooks.afterCall(tool, upstreamArgs, upstreamResult, tools) : undefined;
+    return after ?? upstreamResult;
   }
 
-  private readResource(params: Params, call: HandlerContext): Record<string, unknown> {
+  /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
+  private async callCustomTool(tool: CustomTool<any>, args: Params, tools: RequestTools): Promise<CallToolResult> {
+    try {
+      return await tool.handler(args, tools);
+    } catch (error) {
+      if (error instanceof RpcError || tools.signal.aborted) throw error;
+      this.logger.warn(`custom tool ${tool.name} failed`, { error: describe(error) });
+      return textResult(error instanceof Error ? error.message : String(error), true);
+    }
+  }
+
+  /** The helpers a custom handler gets for one request. */
+  private requestTools(params: Params, call: HandlerContext): RequestTools {
+    return {
+      signal: call.signal,
+      era: call.era,
+      clientCapabilities: call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities,
+      progress: (progress, total, message) => this.sendProgress(params, call, progress, total, message),
+      log: (level, data) => this.clientLog(call, level, data),
+      requireClientCapability: (capability) => {
+        if (call.era.modern) requireClientCapability(call.era, capability);
+        else if (!isParams(this.legacyClientCapabilities[capability])) {
+          throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
+        }
+      },
+    };
+  }
+
+  private async getPrompt(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const prompt = (this.extension.prompts ?? []).find((p) => p.name === params.name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
+    const args = params.arguments ?? {};
+    if (!isParams(args) || Object.values(args).some((v) => typeof v !== "string")) {
+      throw new RpcError(ErrorCode.InvalidParams, "prompt arguments must be an object of strings");
+    }
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Missing required prompt arguments: ${missing.join(", ")}`);
+    return prompt.get(args as Record<string, string>, this.requestTools(params, call));
+  }
+
+  private async readCustomResource(uri: string, params: Params, call: HandlerContext): Promise<unknown[] | undefined> {
+    const fixed = (this.extension.resources ?? []).find((r) => r.uri === uri);
+    if (fixed) return fixed.read(this.requestTools(params, call));
+    for (const template of this.extension.resourceTemplates ?? []) {
+      const variables = matchUriTemplate(template.uriTemplate, uri);
+      if (variables) return template.read(uri, variables, this.requestTools(params, call));
+    }
+    return undefined;
+  }
+
+  private async readResource(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const uri = params.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "resources/read requires a string 'uri'");
-    const contents = this.resources.read(uri);
+    const contents = (await this.readCustomResource(uri, params, call)) ?? this.resources.read(uri);
     if (!contents) {
       // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
       throw new RpcError(call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
@@ -370,9 +449,15 @@ export class McpServer {
     }
     const prefix = typeof argument.value === "string" ? argument.value : "";
     if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      const custom = (this.extension.resourceTemplates ?? []).find((t) => t.uriTemplate === ref.uri);
+      if (custom) return { completion: completion(custom.complete?.(argument.name, prefix) ?? []) };
       return { completion: this.resources.complete(ref.uri, argument.name, prefix) };
     }
-    if (ref.type === "ref/prompt") throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+    if (ref.type === "ref/prompt") {
+      const prompt = (this.extension.prompts ?? []).find((p) => p.name === ref.name);
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+      return { completion: completion(prompt.complete?.(argument.name, prefix) ?? []) };
+    }
     throw new RpcError(ErrorCode.InvalidParams, `Unsupported completion reference type: ${ref.type}`);
   }
 
@@ -387,7 +472,10 @@ export class McpServer {
       throw new RpcError(ErrorCode.InvalidParams, "notifications must be an object", undefined, 400);
     }
     const subscriptionMeta = { [META_SUBSCRIPTION_ID]: call.id };
-    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: {}, _meta: subscriptionMeta } });
+    // Resource subscriptions are honoured (no update is ever due); list changes never happen.
+    const requested = isParams(params.notifications) ? params.notifications.resourceSubscriptions : undefined;
+    const honoured = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
     await new Promise<void>((resolve) => {
       const end = (): void => {
         this.subscriptions.delete(end);
@@ -408,18 +496,26 @@ export class McpServer {
   }
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
-  private clientLog(call: HandlerContext, level: McpLogLevel, data: Record<string, unknown>): void {
+  private clientLog(call: HandlerContext, level: McpLogLevel, data: unknown): void {
     const threshold = call.era.modern ? call.era.logLevel : this.clientLogLevel;
     if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
     call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.info.name, data } });
   }
 
-  /** Sends `notifications/progress` when the request carried a progress token. */
+  /** Progress of a generated tool call: 0 before the upstream call, 1 (of 1) after it. */
   private progress(params: Params, call: HandlerContext, progress: number, message: string): void {
+    this.sendProgress(params, call, progress, 1, message);
+  }
+
+  /** Sends `notifications/progress` when the request carried a progress token. */
+  private sendProgress(params: Params, call: HandlerContext, progress: number, total: number | undefined, message: string | undefined): void {
     const meta = isParams(params._meta) ? params._meta : undefined;
     const token = meta?.progressToken;
     if ((typeof token !== "string" && typeof token !== "number") || !call.ctx.notify || call.signal.aborted) return;
-    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress, total: 1, message } });
+    const body: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) body.total = total;
+    if (message !== undefined) body.message = message;
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: body });
   }
 
   private cancel(params: Params, ctx: RequestContext): void {
@@ -452,7 +548,25 @@ export function decodeCursor(cursor: unknown, total: number): number {
   return offset;
 }
 
-function listedTool(tool: ToolDefinition): ListedTool {
+function listedPrompt(prompt: NonNullable<Extension["prompts"]>[number]): Record<string, unknown> {
+  const { get: _get, complete: _complete, ...listed } = prompt;
+  return listed;
+}
+
+function requireUri(params: Params): Record<string, unknown> {
+  if (typeof params.uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "a string 'uri' is required");
+  return {};
+}
+
+function completion(values: string[]): { values: string[]; total: number; hasMore: boolean } {
+  return { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 };
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return isParams(value) && Array.isArray(value.content);
+}
+
+function listedTool(tool: ToolDefinition | CustomTool<any>): ListedTool {
   const listed: ListedTool = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) listed.title = tool.title;
   if (tool.outputSchema !== undefined) listed.outputSchema = tool.outputSchema;

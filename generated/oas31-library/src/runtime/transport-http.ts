@@ -6,6 +6,7 @@
  * log messages, subscription acknowledgement) and the client accepts `text/event-stream`.
  * Closing the response stream aborts the request (modern cancellation).
  */
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hasModernMeta } from "./era.js";
@@ -21,7 +22,7 @@ import {
   type JsonRpcResponse,
 } from "./jsonrpc.js";
 import { silentLogger, type Logger } from "./logger.js";
-import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion } from "./protocol.js";
+import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion, isModernProtocolVersion } from "./protocol.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 
@@ -42,6 +43,13 @@ export interface HttpOptions {
   /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
   allowedOrigins?: string[];
   maxBodyBytes?: number;
+  /**
+   * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
+   * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
+   * it. Off by default (stateless, so instances can sit behind a load balancer). Modern
+   * requests never use sessions.
+   */
+  sessions?: boolean;
   logger?: Logger;
 }
 
@@ -62,6 +70,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const logger = options.logger ?? silentLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const sessions = options.sessions ? new Set<string>() : undefined;
 
   const http = createServer((req, res) => {
     handleRequest(req, res).catch((error: unknown) => {
@@ -79,8 +88,14 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }));
     }
+    const sessionId = req.headers["mcp-session-id"];
+    if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
+      if (!sessions.delete(sessionId)) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      res.writeHead(204).end();
+      return;
+    }
     if (req.method !== "POST") {
-      res.setHeader("Allow", "POST");
+      res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
       return sendJson(res, 405, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }));
     }
     if (!acceptsJson(req.headers.accept)) {
@@ -113,7 +128,16 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
         data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
       }));
     }
-    if (single && typeof single.method === "string" && "id" in single && hasModernMeta(single.params)) {
+    const modern = single !== undefined && hasModernMeta(single.params);
+    const isInitialize = single?.method === "initialize" && !modern;
+    // Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
+    if (sessions && !modern && !isModernProtocolVersion(version) && !isInitialize) {
+      if (typeof sessionId !== "string") {
+        return sendJson(res, 400, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required" }));
+      }
+      if (!sessions.has(sessionId)) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+    }
+    if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
         validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.findTool(name));
       } catch (error) {
@@ -135,6 +159,12 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       ...(stream && !Array.isArray(payload) ? { notify: (notification: JsonRpcNotification) => stream.send(notification) } : {}),
     });
     if (res.destroyed) return;
+    if (sessions && isInitialize && response !== undefined && "result" in response) {
+      // 128 random bits, hex: visible ASCII as the spec requires, unguessable.
+      const id = randomBytes(16).toString("hex");
+      sessions.add(id);
+      res.setHeader("Mcp-Session-Id", id);
+    }
     if (stream?.started) {
       if (response !== undefined) stream.send(response);
       res.end();

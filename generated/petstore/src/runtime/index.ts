@@ -14,7 +14,7 @@ export type {
   ToolDefinition,
 } from "./types.js";
 export * from "./jsonrpc.js";
-export type { CallToolResult, ContentBlock, ListedTool, TextContent } from "./mcp-types.js";
+export type { CallToolResult, ContentBlock, EmbeddedResourceContent, ListedTool, MediaContent, ResourceLinkContent, TextContent } from "./mcp-types.js";
 export { createStderrLogger, silentLogger, type Logger, type LogLevel } from "./logger.js";
 export {
   ALL_PROTOCOL_VERSIONS,
@@ -32,4 +32,17 @@ export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
 export type { TransportHandle } from "./transport.js";
 export { startStdio, type StdioOptions } from "./transport-stdio.js";
 export { startHttp, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpHandle, type HttpOptions } from "./transport-http.js";
-export { main, usage } from "./cli.js";
+export { main, usage, type MainOptions } from "./cli.js";
+export {
+  defineExtension,
+  matchUriTemplate,
+  type CallHooks,
+  type CustomPrompt,
+  type CustomResource,
+  type CustomResourceTemplate,
+  type CustomTool,
+  type Extension,
+  type PromptArgument,
+  type RequestTools,
+  type ResourceContents,
+} from "./extensions.js";

@@ -3,6 +3,7 @@
  * Streamable HTTP. Only `--help` and `--version` write to stdout (they never start a server).
  */
 import { parseArgs } from "node:util";
+import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { McpServer } from "./server.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
@@ -22,11 +23,20 @@ Options:
   --http             serve MCP over Streamable HTTP at http://HOST:PORT/mcp
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
+  --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
   --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   --help             show this help
   --version          show the version
 `;
+}
+
+/** What a generated entry point passes besides the tools. */
+export interface MainOptions {
+  /** The user's additions from `src/custom/` (tools, resources, prompts, hooks). */
+  extension?: Extension;
+  /** The OpenAPI document as JSON text, served as `openapi://document`. */
+  apiDocument?: string;
 }
 
 /** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
@@ -40,6 +50,7 @@ export async function main(
   info: ServerInfo,
   tools: ToolDefinition[],
   argv: string[] = process.argv.slice(2),
+  options: MainOptions = {},
 ): Promise<TransportHandle | undefined> {
   const logger = createStderrLogger(info.name);
   let flags: ReturnType<typeof parseFlags>;
@@ -69,10 +80,17 @@ export async function main(
     return undefined;
   }
 
-  const server = new McpServer({ info, tools, upstream: { baseUrl, timeoutMs: flags.timeoutMs }, logger });
+  const server = new McpServer({
+    info,
+    tools,
+    upstream: { baseUrl, timeoutMs: flags.timeoutMs },
+    logger,
+    ...(options.extension ? { extension: options.extension } : {}),
+    ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
+  });
   let handle: TransportHandle;
   if (flags.http) {
-    const http = await startHttp(server, { host: flags.host, port: flags.port, logger });
+    const http = await startHttp(server, { host: flags.host, port: flags.port, sessions: flags.sessions, logger });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
   } else {
@@ -95,19 +113,21 @@ function parseFlags(argv: string[]) {
       http: { type: "boolean" },
       port: { type: "string" },
       host: { type: "string" },
+      sessions: { type: "boolean" },
       "base-url": { type: "string" },
       timeout: { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
   });
-  if ((values.port !== undefined || values.host !== undefined) && !values.http) {
-    throw new UsageError("--port and --host require --http");
+  if ((values.port !== undefined || values.host !== undefined || values.sessions) && !values.http) {
+    throw new UsageError("--port, --host and --sessions require --http");
   }
   return {
     http: values.http ?? false,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
+    sessions: values.sessions ?? false,
     baseUrl: nonEmpty(values["base-url"]),
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
     help: values.help ?? false,

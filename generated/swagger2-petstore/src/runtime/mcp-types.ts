@@ -7,13 +7,35 @@ export interface TextContent {
   text: string;
 }
 
-/** Content blocks the runtime emits (images, audio and resources come later). */
-export type ContentBlock = TextContent;
+/** An image or audio content block (base64 data). */
+export interface MediaContent {
+  type: "image" | "audio";
+  data: string;
+  mimeType: string;
+}
+
+/** A resource embedded in a result. */
+export interface EmbeddedResourceContent {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; text?: string; blob?: string };
+}
+
+/** A link to a resource the client may read. */
+export interface ResourceLinkContent {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+/** Content blocks of tool results and prompt messages. */
+export type ContentBlock = TextContent | MediaContent | EmbeddedResourceContent | ResourceLinkContent;
 
 /** The result of `tools/call`. */
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
   isError?: boolean;
   [key: string]: unknown;
 }

@@ -1,0 +1,234 @@
+// The conformance fixture: the reference tools, resources and prompts the MCP conformance
+// scenarios call (names and payloads from the scenario descriptions of
+// @modelcontextprotocol/conformance), written against mcp-gen's extension API. The test copies
+// this file over src/custom/index.ts of a server generated from ../openapi.yaml.
+import { defineExtension, type RequestTools } from "../runtime/extensions.js";
+
+/** A 1×1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+/** A valid, silent 8 kHz mono 16-bit WAV of 8 samples. */
+function wav(): string {
+  const samples = 8;
+  const buffer = Buffer.alloc(44 + samples * 2);
+  buffer.write("RIFF", 0, "ascii");
+  buffer.writeUInt32LE(36 + samples * 2, 4);
+  buffer.write("WAVEfmt ", 8, "ascii");
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(8000, 24);
+  buffer.writeUInt32LE(16000, 28);
+  buffer.writeUInt16LE(2, 32);
+  buffer.writeUInt16LE(16, 34);
+  buffer.write("data", 36, "ascii");
+  buffer.writeUInt32LE(samples * 2, 40);
+  return buffer.toString("base64");
+}
+
+const NO_ARGS = { type: "object" as const, properties: {}, additionalProperties: false };
+const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+
+function pause(ms: number, tools: RequestTools): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    tools.signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+export default defineExtension({
+  tools: [
+    { name: "test_simple_text", description: "Returns a simple text.", inputSchema: NO_ARGS, handler: () => text("This is a simple text response for testing.") },
+    {
+      name: "test_image_content",
+      description: "Returns an image.",
+      inputSchema: NO_ARGS,
+      handler: () => ({ content: [{ type: "image", data: PNG, mimeType: "image/png" }] }),
+    },
+    {
+      name: "test_audio_content",
+      description: "Returns audio.",
+      inputSchema: NO_ARGS,
+      handler: () => ({ content: [{ type: "audio", data: wav(), mimeType: "audio/wav" }] }),
+    },
+    {
+      name: "test_embedded_resource",
+      description: "Returns an embedded resource.",
+      inputSchema: NO_ARGS,
+      handler: () => ({
+        content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
+      }),
+    },
+    {
+      name: "test_multiple_content_types",
+      description: "Returns text, an image and a resource.",
+      inputSchema: NO_ARGS,
+      handler: () => ({
+        content: [
+          { type: "text", text: "Multiple content types test:" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+          { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+        ],
+      }),
+    },
+    {
+      name: "test_tool_with_logging",
+      description: "Sends three log messages while it runs.",
+      inputSchema: NO_ARGS,
+      handler: async (_args, tools) => {
+        tools.log("info", "Tool execution started");
+        await pause(50, tools);
+        tools.log("info", "Tool processing data");
+        await pause(50, tools);
+        tools.log("info", "Tool execution completed");
+        return text("Logging tool completed.");
+      },
+    },
+    {
+      name: "test_logging_tool",
+      description: "Logs one message, only when the request asked for log messages.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        tools.log("info", "test_logging_tool ran");
+        return text("Logged (if a log level was requested).");
+      },
+    },
+    {
+      name: "test_tool_with_progress",
+      description: "Reports progress 0, 50 and 100 of 100.",
+      inputSchema: NO_ARGS,
+      handler: async (_args, tools) => {
+        tools.progress(0, 100);
+        await pause(50, tools);
+        tools.progress(50, 100);
+        await pause(50, tools);
+        tools.progress(100, 100);
+        return text("Progress tool completed.");
+      },
+    },
+    {
+      name: "test_streaming_elicitation",
+      description: "Streams progress on its response stream, then answers.",
+      inputSchema: NO_ARGS,
+      handler: async (_args, tools) => {
+        tools.progress(1, 2, "working");
+        await pause(20, tools);
+        tools.progress(2, 2, "done");
+        return text("Streaming tool completed.");
+      },
+    },
+    {
+      name: "test_error_handling",
+      description: "Always fails.",
+      inputSchema: NO_ARGS,
+      handler: () => {
+        throw new Error("This tool intentionally returns an error for testing");
+      },
+    },
+    {
+      name: "test_missing_capability",
+      description: "Needs the client's sampling capability.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        tools.requireClientCapability("sampling");
+        return text("The client declared sampling.");
+      },
+    },
+    {
+      name: "json_schema_2020_12_tool",
+      description: "Tool with JSON Schema 2020-12 features",
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+        properties: {
+          name: { type: "string" },
+          address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
+        },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
+        additionalProperties: false,
+      },
+      handler: (args) => text(`Received ${JSON.stringify(args)}`),
+    },
+  ],
+  resources: [
+    {
+      uri: "test://static-text",
+      name: "static-text",
+      description: "A static text resource.",
+      mimeType: "text/plain",
+      read: () => [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }],
+    },
+    {
+      uri: "test://static-binary",
+      name: "static-binary",
+      description: "A static binary resource.",
+      mimeType: "image/png",
+      read: () => [{ uri: "test://static-binary", mimeType: "image/png", blob: PNG }],
+    },
+    {
+      uri: "test://watched-resource",
+      name: "watched-resource",
+      description: "A resource clients may subscribe to.",
+      mimeType: "text/plain",
+      read: () => [{ uri: "test://watched-resource", mimeType: "text/plain", text: "Watched resource content." }],
+    },
+  ],
+  resourceTemplates: [
+    {
+      uriTemplate: "test://template/{id}/data",
+      name: "template-data",
+      description: "Data for one id.",
+      mimeType: "application/json",
+      read: (uri, { id }) => [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+      complete: (variable, prefix) => (variable === "id" ? ["1", "2", "3", "123"].filter((v) => v.startsWith(prefix)) : []),
+    },
+  ],
+  prompts: [
+    {
+      name: "test_simple_prompt",
+      description: "A prompt without arguments.",
+      get: () => ({ messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }] }),
+    },
+    {
+      name: "test_prompt_with_arguments",
+      description: "A prompt with two arguments.",
+      arguments: [
+        { name: "arg1", description: "First test argument", required: true },
+        { name: "arg2", description: "Second test argument", required: true },
+      ],
+      get: ({ arg1, arg2 }) => ({ messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+      complete: (_argument, prefix) => ["paris", "park", "party"].filter((v) => v.startsWith(prefix)),
+    },
+    {
+      name: "test_prompt_with_embedded_resource",
+      description: "A prompt embedding a resource.",
+      arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }],
+      get: ({ resourceUri }) => ({
+        messages: [
+          { role: "user", content: { type: "resource", resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+          { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+        ],
+      }),
+    },
+    {
+      name: "test_prompt_with_image",
+      description: "A prompt with an image.",
+      get: () => ({
+        messages: [
+          { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
+          { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+        ],
+      }),
+    },
+  ],
+});
