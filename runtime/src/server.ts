@@ -16,10 +16,12 @@ import {
   type JsonRpcResponse,
 } from "./jsonrpc.js";
 import { classifyEra, hasModernMeta, isLogLevel, logLevelAtLeast, requireClientCapability, type McpLogLevel, type RequestEra } from "./era.js";
-import { matchUriTemplate, type CustomTool, type Extension, type RequestTools } from "./extensions.js";
+import { matchUriTemplate, type CustomTool, type Extension, type InputRequest, type InputRequiredResult, type RequestTools } from "./extensions.js";
+import { StateSealer } from "./request-state.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
+import { createHash } from "node:crypto";
 import {
   ALL_PROTOCOL_VERSIONS,
   BATCH_PROTOCOL_VERSION,
@@ -79,11 +81,21 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Items per list page (default 100). */
   pageSize?: number;
+  /** HMAC key for `requestState` (share it across instances); default: random per process. */
+  stateSecret?: string;
+  /**
+   * Destructive tools (annotation `destructiveHint`, e.g. every DELETE) first ask the user to
+   * confirm: modern clients get an `input_required` elicitation with sealed, expiring state bound
+   * to the exact arguments. Legacy clients cannot be asked (no server→client requests), so the
+   * call is refused with an `isError` result.
+   */
+  confirmDestructive?: boolean;
 }
 
 /** Per-request data handed to method handlers. */
 interface HandlerContext {
   id: JsonRpcId;
+  method: string;
   ctx: RequestContext;
   era: RequestEra;
   /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
@@ -101,6 +113,8 @@ export class McpServer {
   private readonly customTools: CustomTool<any>[];
   private readonly toolsByName = new Map<string, ToolDefinition | CustomTool<any>>();
   private readonly extension: Extension;
+  private readonly sealer: StateSealer;
+  private readonly confirmDestructive: boolean;
   private readonly resources: ResourceCatalog;
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
@@ -160,6 +174,8 @@ export class McpServer {
     this.info = options.info;
     this.tools = [...options.tools];
     this.extension = options.extension ?? {};
+    this.sealer = new StateSealer(options.stateSecret);
+    this.confirmDestructive = options.confirmDestructive ?? false;
     this.customTools = [...(this.extension.tools ?? [])];
     for (const tool of [...this.tools, ...this.customTools]) {
       if (this.toolsByName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
@@ -266,7 +282,7 @@ export class McpServer {
     const key = inFlightKey(ctx.scope, id);
     this.inFlight.set(key, controller);
     try {
-      const result = await handler((params as Params | undefined) ?? {}, { id, ctx, era, signal: controller.signal });
+      const result = await handler((params as Params | undefined) ?? {}, { id, method, ctx, era, signal: controller.signal });
       if (controller.signal.aborted) return undefined;
       return successResponse(id, era.modern ? this.modernResult(method, result) : result);
     } catch (error) {
@@ -340,7 +356,7 @@ export class McpServer {
     return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
 
-  private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult> {
+  private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
     const tool = this.toolsByName.get(name);
@@ -353,6 +369,11 @@ export class McpServer {
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     const tools = this.requestTools(params, call);
     if (!("http" in tool)) return this.callCustomTool(tool, args, tools);
+
+    if (this.confirmDestructive && tool.annotations?.destructiveHint) {
+      const gate = this.confirmation(tool, args, tools, call);
+      if (gate) return gate;
+    }
 
     const hooks = this.extension.hooks;
     let upstreamArgs = args;
@@ -380,8 +401,39 @@ export class McpServer {
     return after ?? upstreamResult;
   }
 
+  /**
+   * `--confirm-destructive`: undefined when the user confirmed these exact arguments, else the
+   * result to answer with (an elicitation request, or a refusal).
+   */
+  private confirmation(tool: ToolDefinition, args: Params, tools: RequestTools, call: HandlerContext): CallToolResult | InputRequiredResult | undefined {
+    const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
+    if (!call.era.modern) {
+      return textResult(`Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, which needs a client speaking protocol revision 2026-07-28.`, true);
+    }
+    const digest = createHash("sha256").update(canonicalJson(args)).digest("base64url");
+    const state = tools.state as { confirm?: string } | undefined;
+    const response = tools.inputResponses.confirm;
+    if (state?.confirm === digest && response) {
+      const content = isParams(response.content) ? response.content : {};
+      if (response.action === "accept" && content.confirm === true) return undefined;
+      return textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
+    }
+    return tools.inputRequired(
+      {
+        confirm: {
+          method: "elicitation/create",
+          params: {
+            message: `Confirm ${tool.title ?? tool.name}: ${operation} with the given arguments. This may not be reversible.`,
+            requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Yes, do it" } }, required: ["confirm"] },
+          },
+        },
+      },
+      { confirm: digest },
+    );
+  }
+
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
-  private async callCustomTool(tool: CustomTool<any>, args: Params, tools: RequestTools): Promise<CallToolResult> {
+  private async callCustomTool(tool: CustomTool<any>, args: Params, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> {
     try {
       return await tool.handler(args, tools);
     } catch (error) {
@@ -391,12 +443,31 @@ export class McpServer {
     }
   }
 
-  /** The helpers a custom handler gets for one request. */
+  /**
+   * The helpers a custom handler gets for one request. Validates MRTR retry fields first:
+   * malformed `inputResponses` or an invalid (tampered, expired, foreign) `requestState` → -32602.
+   */
   private requestTools(params: Params, call: HandlerContext): RequestTools {
+    const binding = { method: call.method, target: String(params.name ?? params.uri ?? "") };
+    const responses = params.inputResponses ?? {};
+    if (!isParams(responses) || !Object.values(responses).every(isParams)) {
+      throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
+    }
+    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState);
+    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities;
     return {
+      inputResponses: responses as Record<string, Record<string, unknown>>,
+      state,
+      inputRequired: (inputRequests, nextState) => {
+        if (!call.era.modern) throw new RpcError(ErrorCode.InvalidRequest, "input_required results need protocol revision 2026-07-28");
+        for (const request of Object.values(inputRequests)) requireClientCapability(call.era, INPUT_CAPABILITY[request.method]);
+        const result: InputRequiredResult = { resultType: "input_required", inputRequests };
+        if (nextState !== undefined) result.requestState = this.sealer.seal(binding, nextState);
+        return result;
+      },
       signal: call.signal,
       era: call.era,
-      clientCapabilities: call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities,
+      clientCapabilities,
       progress: (progress, total, message) => this.sendProgress(params, call, progress, total, message),
       log: (level, data) => this.clientLog(call, level, data),
       requireClientCapability: (capability) => {
@@ -551,6 +622,20 @@ export function decodeCursor(cursor: unknown, total: number): number {
 function listedPrompt(prompt: NonNullable<Extension["prompts"]>[number]): Record<string, unknown> {
   const { get: _get, complete: _complete, ...listed } = prompt;
   return listed;
+}
+
+/** The client capability each kind of input request needs. */
+const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+/** JSON with object keys sorted at every level: a stable digest input. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isParams(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  return JSON.stringify(value) ?? "null";
 }
 
 function requireUri(params: Params): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // scenarios call (names and payloads from the scenario descriptions of
 // @modelcontextprotocol/conformance), written against mcp-gen's extension API. The test copies
 // this file over src/custom/index.ts of a server generated from ../openapi.yaml.
-import { defineExtension, type RequestTools } from "../runtime/extensions.js";
+import { defineExtension, type InputRequest, type RequestTools } from "../runtime/extensions.js";
 
 /** A 1×1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -39,8 +39,134 @@ function pause(ms: number, tools: RequestTools): Promise<void> {
   });
 }
 
+const ask = (message: string, property: string, type = "string"): InputRequest => ({
+  method: "elicitation/create",
+  params: { message, requestedSchema: { type: "object", properties: { [property]: { type } }, required: [property] } },
+});
+const sample = (prompt: string, maxTokens: number): InputRequest => ({
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens },
+});
+const ROOTS: InputRequest = { method: "roots/list", params: {} };
+
+/** The `content` field of an elicitation answer, or {}. */
+function answer(response: Record<string, unknown> | undefined): Record<string, unknown> {
+  const content = response?.content;
+  return typeof content === "object" && content !== null ? (content as Record<string, unknown>) : {};
+}
+
+/** The text of a sampling answer. */
+function sampled(response: Record<string, unknown> | undefined): string {
+  const content = response?.content as { text?: unknown } | undefined;
+  return typeof content?.text === "string" ? content.text : "";
+}
+
+/** The root URIs of a roots/list answer. */
+function rootUris(response: Record<string, unknown> | undefined): string[] {
+  const roots = Array.isArray(response?.roots) ? (response!.roots as Array<{ uri?: unknown }>) : [];
+  return roots.map((root) => String(root.uri));
+}
+
 export default defineExtension({
   tools: [
+    {
+      name: "test_input_required_result_elicitation",
+      description: "Asks for the user's name, then greets.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        const response = tools.inputResponses.user_name;
+        if (!response) return tools.inputRequired({ user_name: ask("What is your name?", "name") });
+        return text(`Hello, ${String(answer(response).name ?? "stranger")}!`);
+      },
+    },
+    {
+      name: "test_input_required_result_sampling",
+      description: "Asks the client's model a question.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        const response = tools.inputResponses.capital_question;
+        if (!response) return tools.inputRequired({ capital_question: sample("What is the capital of France?", 100) });
+        return text(`The model answered: ${sampled(response)}`);
+      },
+    },
+    {
+      name: "test_input_required_result_list_roots",
+      description: "Asks for the client's roots.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        const response = tools.inputResponses.client_roots;
+        if (!response) return tools.inputRequired({ client_roots: ROOTS });
+        return text(`Roots: ${rootUris(response).join(", ")}`);
+      },
+    },
+    {
+      name: "test_input_required_result_request_state",
+      description: "Round-trips requestState.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        const state = tools.state as { step?: string } | undefined;
+        if (!tools.inputResponses.confirm || state?.step !== "confirm") {
+          return tools.inputRequired({ confirm: ask("Please confirm", "ok", "boolean") }, { step: "confirm" });
+        }
+        return text("state-ok: the request state came back intact.");
+      },
+    },
+    {
+      name: "test_input_required_result_multiple_inputs",
+      description: "Asks for three inputs at once.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        const { user_name, greeting, client_roots } = tools.inputResponses;
+        if (!user_name || !greeting || !client_roots || tools.state === undefined) {
+          return tools.inputRequired(
+            { user_name: ask("What is your name?", "name"), greeting: sample("Generate a greeting", 50), client_roots: ROOTS },
+            { step: "all" },
+          );
+        }
+        return text(`${sampled(greeting)} ${String(answer(user_name).name ?? "")} (roots: ${rootUris(client_roots).join(", ")})`);
+      },
+    },
+    {
+      name: "test_input_required_result_multi_round",
+      description: "Asks twice, carrying state between rounds.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        const state = tools.state as { round?: number; name?: string } | undefined;
+        if (state?.round === 1 && tools.inputResponses.step1) {
+          const name = String(answer(tools.inputResponses.step1).name ?? "");
+          return tools.inputRequired({ step2: ask("Step 2: What is your favorite color?", "color") }, { round: 2, name });
+        }
+        if (state?.round === 2 && tools.inputResponses.step2) {
+          return text(`${state.name ?? ""} likes ${String(answer(tools.inputResponses.step2).color ?? "")}.`);
+        }
+        return tools.inputRequired({ step1: ask("Step 1: What is your name?", "name") }, { round: 1 });
+      },
+    },
+    {
+      name: "test_input_required_result_tampered_state",
+      description: "Rejects tampered requestState (the runtime verifies its HMAC).",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        if (tools.state === undefined || !tools.inputResponses.confirm) {
+          return tools.inputRequired({ confirm: ask("Please confirm", "ok", "boolean") }, { issued: true });
+        }
+        return text("The request state was intact.");
+      },
+    },
+    {
+      name: "test_input_required_result_capabilities",
+      description: "Only asks for input kinds the client declared.",
+      inputSchema: NO_ARGS,
+      handler: (_args, tools) => {
+        if (Object.keys(tools.inputResponses).length > 0) return text("Thanks for the input.");
+        const caps = tools.clientCapabilities;
+        const requests: Record<string, InputRequest> = {};
+        if (caps.elicitation) requests.user_name = ask("What is your name?", "name");
+        if (caps.sampling) requests.greeting = sample("Generate a greeting", 50);
+        if (caps.roots) requests.client_roots = ROOTS;
+        return Object.keys(requests).length > 0 ? tools.inputRequired(requests) : text("The client declared no input capability.");
+      },
+    },
     { name: "test_simple_text", description: "Returns a simple text.", inputSchema: NO_ARGS, handler: () => text("This is a simple text response for testing.") },
     {
       name: "test_image_content",
@@ -194,6 +320,15 @@ export default defineExtension({
     },
   ],
   prompts: [
+    {
+      name: "test_input_required_result_prompt",
+      description: "A prompt that first asks for context.",
+      get: (_args, tools) => {
+        const response = tools.inputResponses.user_context;
+        if (!response) return tools.inputRequired({ user_context: ask("What context should the prompt use?", "context") });
+        return { messages: [{ role: "user", content: { type: "text", text: `Use this context: ${String(answer(response).context ?? "")}` } }] };
+      },
+    },
     {
       name: "test_simple_prompt",
       description: "A prompt without arguments.",

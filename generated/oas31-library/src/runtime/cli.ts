@@ -26,6 +26,9 @@ Options:
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
   --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+  --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
+                     (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
+                     across instances behind a load balancer)
   --help             show this help
   --version          show the version
 `;
@@ -85,6 +88,8 @@ export async function main(
     tools,
     upstream: { baseUrl, timeoutMs: flags.timeoutMs },
     logger,
+    confirmDestructive: flags.confirmDestructive,
+    ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
     ...(options.extension ? { extension: options.extension } : {}),
     ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
   });
@@ -114,6 +119,7 @@ function parseFlags(argv: string[]) {
       port: { type: "string" },
       host: { type: "string" },
       sessions: { type: "boolean" },
+      "confirm-destructive": { type: "boolean" },
       "base-url": { type: "string" },
       timeout: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -128,6 +134,7 @@ function parseFlags(argv: string[]) {
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
     sessions: values.sessions ?? false,
+    confirmDestructive: values["confirm-destructive"] ?? false,
     baseUrl: nonEmpty(values["base-url"]),
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
     help: values.help ?? false,

@@ -21,6 +21,31 @@ export interface RequestTools {
   log(level: McpLogLevel, data: unknown): void;
   /** Throws -32021 (modern, HTTP 400) unless the client declared `capability`. */
   requireClientCapability(capability: string): void;
+  /** Modern retries: the client's answers to the previous `inputRequests`, by key (empty when none). */
+  readonly inputResponses: Readonly<Record<string, Record<string, unknown>>>;
+  /** Modern retries: the state passed to {@link RequestTools.inputRequired}, verified (HMAC, expiry, binding). */
+  readonly state: unknown;
+  /**
+   * Modern era only: asks the client for input (elicitation, sampling, roots) and to retry the
+   * request with `inputResponses`. `state` (any JSON, not secret) comes back sealed as
+   * {@link RequestTools.state}. Throws -32021 when the client did not declare a capability a
+   * request needs, and InvalidRequest for legacy-era requests.
+   */
+  inputRequired(inputRequests: Record<string, InputRequest>, state?: unknown): InputRequiredResult;
+}
+
+/** One request the server asks the client to fulfil before retrying (MRTR). */
+export interface InputRequest {
+  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
+  params: Record<string, unknown>;
+}
+
+/** A modern `input_required` result (tools/call, prompts/get, resources/read only). */
+export interface InputRequiredResult {
+  resultType: "input_required";
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  [key: string]: unknown;
 }
 
 /** A tool implemented in code rather than by an upstream HTTP call. */
@@ -32,7 +57,7 @@ export interface CustomTool<TInput = Record<string, unknown>> {
   outputSchema?: ObjectJsonSchema;
   annotations?: ToolAnnotations;
   /** Runs the tool; arguments were validated against `inputSchema`. Throwing gives an `isError` result. */
-  handler(args: TInput, tools: RequestTools): Promise<CallToolResult> | CallToolResult;
+  handler(args: TInput, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> | CallToolResult | InputRequiredResult;
 }
 
 /** One item of `resources/read` contents (text or base64 blob). */
