@@ -32,6 +32,12 @@ export interface RequestTools {
    * request needs, and InvalidRequest for legacy-era requests.
    */
   inputRequired(inputRequests: Record<string, InputRequest>, state?: unknown): InputRequiredResult;
+  /**
+   * Legacy era only: sends `elicitation/create`, `sampling/createMessage` or `roots/list` to the
+   * client on this request's stream and resolves to its result. Throws InvalidRequest when the
+   * client did not declare the capability in `initialize`, or for modern requests.
+   */
+  clientRequest(method: InputRequest["method"], params: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /** One request the server asks the client to fulfil before retrying (MRTR). */

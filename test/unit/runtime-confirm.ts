@@ -52,12 +52,29 @@ test("tampered state is refused with -32602; a client without elicitation gets -
   assert.is(deletes(), 1, "nothing deleted by these");
 });
 
-test("legacy clients cannot confirm: isError, nothing deleted; non-destructive tools are not gated", async () => {
+test("legacy without elicitation is refused; legacy with elicitation is asked by a server→client request", async () => {
   const server = make();
-  const legacy = result(await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deletePet", arguments: {} } }));
-  assert.ok(legacy.isError);
-  assert.match(legacy.content[0].text, "2026-07-28");
+  const refused = result(await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deletePet", arguments: {} } }));
+  assert.ok(refused.isError);
+  assert.match(refused.content[0].text, "cannot be asked");
   assert.is(deletes(), 1);
+
+  await server.handle({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } } });
+  const sent: Array<Record<string, any>> = [];
+  const ctx = { notify: (m: unknown) => sent.push(m as Record<string, any>) };
+  const pending = server.handle({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "deletePet", arguments: {} } }, ctx);
+  for (let i = 0; i < 50 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.is(sent[0]!.method, "elicitation/create");
+  assert.is(deletes(), 1, "nothing deleted before the answer");
+  await server.handle({ jsonrpc: "2.0", id: sent[0]!.id, result: { action: "accept", content: { confirm: true } } });
+  assert.not.ok(result(await pending).isError);
+  assert.is(deletes(), 2);
+
+  const declined = server.handle({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "deletePet", arguments: {} } }, ctx);
+  for (let i = 0; i < 50 && sent.length === 1; i++) await new Promise((r) => setTimeout(r, 5));
+  await server.handle({ jsonrpc: "2.0", id: sent[1]!.id, result: { action: "decline" } });
+  assert.ok(result(await declined).isError);
+  assert.is(deletes(), 2);
 });
 
 test.run();

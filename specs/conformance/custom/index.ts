@@ -67,8 +67,96 @@ function rootUris(response: Record<string, unknown> | undefined): string[] {
   return roots.map((root) => String(root.uri));
 }
 
+const elicited = (label: string, result: Record<string, unknown>) =>
+  text(`${label}: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`);
+
 export default defineExtension({
   tools: [
+    {
+      name: "test_sampling",
+      description: "Asks the client's model (legacy sampling/createMessage).",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+      handler: async (args: { prompt: string }, tools) => {
+        const result = await tools.clientRequest("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: args.prompt } }], maxTokens: 100 });
+        return text(`LLM response: ${sampled(result)}`);
+      },
+    },
+    {
+      name: "test_elicitation",
+      description: "Asks the user (legacy elicitation/create).",
+      inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+      handler: async (args: { message: string }, tools) => {
+        const result = await tools.clientRequest("elicitation/create", {
+          message: args.message,
+          requestedSchema: {
+            type: "object",
+            properties: { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } },
+            required: ["username", "email"],
+          },
+        });
+        return text(`User response: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`);
+      },
+    },
+    {
+      name: "test_elicitation_sep1034_defaults",
+      description: "Elicitation with defaults for every primitive type.",
+      inputSchema: NO_ARGS,
+      handler: async (_args, tools) =>
+        elicited(
+          "Elicitation completed",
+          await tools.clientRequest("elicitation/create", {
+            message: "Please review your details",
+            requestedSchema: {
+              type: "object",
+              properties: {
+                name: { type: "string", default: "John Doe" },
+                age: { type: "integer", default: 30 },
+                score: { type: "number", default: 95.5 },
+                status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+                verified: { type: "boolean", default: true },
+              },
+            },
+          }),
+        ),
+    },
+    {
+      name: "test_elicitation_sep1330_enums",
+      description: "Elicitation with the five enum schema variants.",
+      inputSchema: NO_ARGS,
+      handler: async (_args, tools) =>
+        elicited(
+          "Elicitation completed",
+          await tools.clientRequest("elicitation/create", {
+            message: "Pick some options",
+            requestedSchema: {
+              type: "object",
+              properties: {
+                untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+                titledSingle: {
+                  type: "string",
+                  oneOf: [
+                    { const: "value1", title: "First Option" },
+                    { const: "value2", title: "Second Option" },
+                    { const: "value3", title: "Third Option" },
+                  ],
+                },
+                legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+                untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+                titledMulti: {
+                  type: "array",
+                  items: {
+                    anyOf: [
+                      { const: "value1", title: "First Choice" },
+                      { const: "value2", title: "Second Choice" },
+                      { const: "value3", title: "Third Choice" },
+                    ],
+                  },
+                },
+              },
+            },
+          }),
+        ),
+    },
     {
       name: "test_input_required_result_elicitation",
       description: "Asks for the user's name, then greets.",

@@ -13,6 +13,7 @@ import {
   successResponse,
   type JsonRpcId,
   type JsonRpcNotification,
+  type JsonRpcRequest,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
 import { classifyEra, hasModernMeta, isLogLevel, logLevelAtLeast, requireClientCapability, type McpLogLevel, type RequestEra } from "./era.js";
@@ -21,7 +22,7 @@ import { StateSealer } from "./request-state.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   ALL_PROTOCOL_VERSIONS,
   BATCH_PROTOCOL_VERSION,
@@ -62,10 +63,12 @@ export interface RequestContext {
    */
   scope?: string;
   /**
-   * Delivers a notification related to this request (progress, log messages, subscription
-   * acknowledgements). Absent when the transport cannot stream: such notifications are dropped.
+   * Delivers a message related to this request: notifications (progress, log messages,
+   * subscription acknowledgements) and, in the legacy era, requests to the client (elicitation,
+   * sampling, roots) whose responses come back through {@link McpServer.handle}. Absent when the
+   * transport cannot stream: notifications are then dropped and client requests refused.
    */
-  notify?: (notification: JsonRpcNotification) => void;
+  notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
 }
 
 /** Options for {@link McpServer}. */
@@ -123,6 +126,10 @@ export class McpServer {
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly subscriptions = new Set<() => void>();
+  /** Legacy server→client requests awaiting the client's response, by our request id. */
+  private readonly clientRequests = new Map<string, { resolve: (result: Record<string, unknown>) => void; reject: (error: Error) => void }>();
+  private readonly clientRequestPrefix = `srv-${randomBytes(6).toString("hex")}-`;
+  private clientRequestCount = 0;
   private negotiatedVersion: string | undefined;
   /** Capabilities the legacy client declared in `initialize`. */
   private legacyClientCapabilities: Record<string, unknown> = {};
@@ -235,8 +242,16 @@ export class McpServer {
     switch (classified.kind) {
       case "invalid":
         return errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${classified.reason}` });
-      case "response":
-        return undefined; // this server never sends requests, so there is nothing to match
+      case "response": {
+        // The answer to a legacy server→client request; unknown ids are ignored.
+        const response = classified.message;
+        const pending = typeof response.id === "string" ? this.clientRequests.get(response.id) : undefined;
+        if (pending) {
+          if ("result" in response) pending.resolve(isParams(response.result) ? response.result : {});
+          else pending.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+        }
+        return undefined;
+      }
       case "notification": {
         const { method, params } = classified.message;
         const handler = Object.hasOwn(this.notificationHandlers, method) ? this.notificationHandlers[method] : undefined;
@@ -371,7 +386,7 @@ export class McpServer {
     if (!("http" in tool)) return this.callCustomTool(tool, args, tools);
 
     if (this.confirmDestructive && tool.annotations?.destructiveHint) {
-      const gate = this.confirmation(tool, args, tools, call);
+      const gate = await this.confirmation(tool, args, tools, call);
       if (gate) return gate;
     }
 
@@ -405,11 +420,9 @@ export class McpServer {
    * `--confirm-destructive`: undefined when the user confirmed these exact arguments, else the
    * result to answer with (an elicitation request, or a refusal).
    */
-  private confirmation(tool: ToolDefinition, args: Params, tools: RequestTools, call: HandlerContext): CallToolResult | InputRequiredResult | undefined {
+  private async confirmation(tool: ToolDefinition, args: Params, tools: RequestTools, call: HandlerContext): Promise<CallToolResult | InputRequiredResult | undefined> {
     const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
-    if (!call.era.modern) {
-      return textResult(`Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, which needs a client speaking protocol revision 2026-07-28.`, true);
-    }
+    if (!call.era.modern) return this.confirmLegacy(tool, operation, tools);
     const digest = createHash("sha256").update(canonicalJson(args)).digest("base64url");
     const state = tools.state as { confirm?: string } | undefined;
     const response = tools.inputResponses.confirm;
@@ -418,18 +431,18 @@ export class McpServer {
       if (response.action === "accept" && content.confirm === true) return undefined;
       return textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
     }
-    return tools.inputRequired(
-      {
-        confirm: {
-          method: "elicitation/create",
-          params: {
-            message: `Confirm ${tool.title ?? tool.name}: ${operation} with the given arguments. This may not be reversible.`,
-            requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Yes, do it" } }, required: ["confirm"] },
-          },
-        },
-      },
-      { confirm: digest },
-    );
+    return tools.inputRequired({ confirm: { method: "elicitation/create", params: confirmationRequest(tool, operation) } }, { confirm: digest });
+  }
+
+  /** Legacy `--confirm-destructive`: an `elicitation/create` request when the client declared elicitation. */
+  private async confirmLegacy(tool: ToolDefinition, operation: string, tools: RequestTools): Promise<CallToolResult | undefined> {
+    if (!isParams(tools.clientCapabilities.elicitation)) {
+      return textResult(`Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, but this client cannot be asked (no elicitation capability).`, true);
+    }
+    const answer = await tools.clientRequest("elicitation/create", confirmationRequest(tool, operation));
+    const content = isParams(answer.content) ? answer.content : {};
+    if (answer.action === "accept" && content.confirm === true) return undefined;
+    return textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
   }
 
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
@@ -470,6 +483,13 @@ export class McpServer {
       clientCapabilities,
       progress: (progress, total, message) => this.sendProgress(params, call, progress, total, message),
       log: (level, data) => this.clientLog(call, level, data),
+      clientRequest: (method, requestParams) => {
+        if (call.era.modern) throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
+        if (!isParams(clientCapabilities[INPUT_CAPABILITY[method]])) {
+          throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`);
+        }
+        return this.requestClient(call, method, requestParams);
+      },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
         else if (!isParams(this.legacyClientCapabilities[capability])) {
@@ -477,6 +497,40 @@ export class McpServer {
         }
       },
     };
+  }
+
+  /** Sends a request to the (legacy) client on this request's stream and awaits its response. */
+  private requestClient(call: HandlerContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const notify = call.ctx.notify;
+    if (!notify) return Promise.reject(new RpcError(ErrorCode.InvalidRequest, "This transport cannot send requests to the client (HTTP: Accept text/event-stream)"));
+    const id = `${this.clientRequestPrefix}${++this.clientRequestCount}`;
+    return new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        call.signal.removeEventListener("abort", onAbort);
+        this.clientRequests.delete(id);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(new UpstreamCancelledError());
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the client did not answer ${method} in time`));
+      }, CLIENT_REQUEST_TIMEOUT_MS);
+      call.signal.addEventListener("abort", onAbort, { once: true });
+      this.clientRequests.set(id, {
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      notify({ jsonrpc: "2.0", id, method, params });
+    });
   }
 
   private async getPrompt(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
@@ -624,12 +678,23 @@ function listedPrompt(prompt: NonNullable<Extension["prompts"]>[number]): Record
   return listed;
 }
 
+/** How long a legacy server→client request may wait for the client's answer. */
+const CLIENT_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
+
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
 };
+
+/** The elicitation asking the user to confirm a destructive call. */
+function confirmationRequest(tool: ToolDefinition, operation: string): Record<string, unknown> {
+  return {
+    message: `Confirm ${tool.title ?? tool.name}: ${operation} with the given arguments. This may not be reversible.`,
+    requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Yes, do it" } }, required: ["confirm"] },
+  };
+}
 
 /** JSON with object keys sorted at every level: a stable digest input. */
 function canonicalJson(value: unknown): string {

@@ -19,6 +19,7 @@ import {
   isJsonRpcId,
   type JsonRpcId,
   type JsonRpcNotification,
+  type JsonRpcRequest,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
 import { silentLogger, type Logger } from "./logger.js";
@@ -156,7 +157,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       protocolVersion: version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
-      ...(stream && !Array.isArray(payload) ? { notify: (notification: JsonRpcNotification) => stream.send(notification) } : {}),
+      ...(stream && !Array.isArray(payload) ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) } : {}),
     });
     if (res.destroyed) return;
     if (sessions && isInitialize && response !== undefined && "result" in response) {

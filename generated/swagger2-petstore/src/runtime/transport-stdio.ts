@@ -4,7 +4,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, errorResponse, type JsonRpcNotification, type JsonRpcResponse } from "./jsonrpc.js";
+import { ErrorCode, errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./jsonrpc.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
@@ -29,7 +29,7 @@ export function startStdio(server: McpServer, options: StdioOptions = {}): Trans
   const pending = new Set<Promise<void>>();
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
 
-  const send = (message: JsonRpcResponse | JsonRpcResponse[] | JsonRpcNotification): void => {
+  const send = (message: JsonRpcResponse | JsonRpcResponse[] | JsonRpcNotification | JsonRpcRequest): void => {
     if (output.writable) output.write(JSON.stringify(message) + "\n");
   };
 
