@@ -3,7 +3,7 @@
  * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
  * so the dispatcher can stay silent.
  */
-import got, { RequestError, type Method } from "got";
+import type { Method } from "got";
 import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
@@ -59,6 +59,7 @@ export async function callUpstream(
   }
 
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { default: got, RequestError } = await loadGot();
   const started = Date.now();
   try {
     const response = await got(prepared.url, {
@@ -98,6 +99,13 @@ export async function callUpstream(
     }
     throw error;
   }
+}
+
+let gotModule: Promise<typeof import("got")> | undefined;
+
+/** got, loaded on the first upstream call (keeps start-up time and idle memory low). */
+function loadGot(): Promise<typeof import("got")> {
+  return (gotModule ??= import("got"));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
