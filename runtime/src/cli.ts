@@ -24,6 +24,7 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
+  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
   --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
@@ -95,7 +96,7 @@ export async function main(
   });
   let handle: TransportHandle;
   if (flags.http) {
-    const http = await startHttp(server, { host: flags.host, port: flags.port, sessions: flags.sessions, logger });
+    const http = await startHttp(server, { host: flags.host, port: flags.port, sessions: flags.sessions, legacySse: flags.legacySse, logger });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
   } else {
@@ -119,6 +120,7 @@ function parseFlags(argv: string[]) {
       port: { type: "string" },
       host: { type: "string" },
       sessions: { type: "boolean" },
+      "legacy-sse": { type: "boolean" },
       "confirm-destructive": { type: "boolean" },
       "base-url": { type: "string" },
       timeout: { type: "string" },
@@ -126,14 +128,15 @@ function parseFlags(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
-  if ((values.port !== undefined || values.host !== undefined || values.sessions) && !values.http) {
-    throw new UsageError("--port, --host and --sessions require --http");
+  if ((values.port !== undefined || values.host !== undefined || values.sessions || values["legacy-sse"]) && !values.http) {
+    throw new UsageError("--port, --host, --sessions and --legacy-sse require --http");
   }
   return {
     http: values.http ?? false,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
     sessions: values.sessions ?? false,
+    legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
     baseUrl: nonEmpty(values["base-url"]),
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),

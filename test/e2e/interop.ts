@@ -14,6 +14,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SSEClientTransport as SseV1 } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -33,7 +34,7 @@ test.before(async () => {
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
   );
-  const child = spawn(process.execPath, [join(dir, "dist/index.js"), "--http", "--port", "0", "--base-url", upstream.baseUrl], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(dir, "dist/index.js"), "--http", "--port", "0", "--legacy-sse", "--base-url", upstream.baseUrl], { stdio: ["ignore", "ignore", "pipe"] });
   server = child;
   url = await new Promise<URL>((resolve, reject) => {
     let stderr = "";
@@ -89,6 +90,12 @@ test("SDK 1.x over stdio (legacy initialize)", async () => {
 test("SDK 1.x over Streamable HTTP (legacy initialize)", async () => {
   const client = new ClientV1({ name: "interop-v1", version: "1.0.0" });
   await client.connect(new HttpV1(url));
+  await exercise(client);
+});
+
+test("SDK 1.x over the deprecated HTTP+SSE transport (--legacy-sse)", async () => {
+  const client = new ClientV1({ name: "interop-v1-sse", version: "1.0.0" });
+  await client.connect(new SseV1(new URL("/sse", url)));
   await exercise(client);
 });
 

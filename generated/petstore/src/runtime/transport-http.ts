@@ -22,6 +22,8 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
+import { readBody, sendJson, sendText } from "./http-util.js";
+import { LegacySseEndpoints } from "./transport-sse-legacy.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion, isModernProtocolVersion } from "./protocol.js";
 import type { McpServer } from "./server.js";
@@ -51,6 +53,11 @@ export interface HttpOptions {
    * requests never use sessions.
    */
   sessions?: boolean;
+  /**
+   * Also serve the deprecated HTTP+SSE transport of 2024-11-05 clients: GET `/sse` opens the
+   * event stream (first event: `endpoint`), POST `/messages?sessionId=…` carries client messages.
+   */
+  legacySse?: boolean;
   logger?: Logger;
 }
 
@@ -72,6 +79,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const sessions = options.sessions ? new Set<string>() : undefined;
+  const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
 
   const http = createServer((req, res) => {
     handleRequest(req, res).catch((error: unknown) => {
@@ -83,12 +91,12 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];
-    if (pathname !== endpoint) return sendText(res, 404, "Not Found");
-
     const origin = req.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }));
     }
+    if (legacySse && (await legacySse.handle(req, res, pathname))) return;
+    if (pathname !== endpoint) return sendText(res, 404, "Not Found");
     const sessionId = req.headers["mcp-session-id"];
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
       if (!sessions.delete(sessionId)) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
@@ -199,6 +207,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     closed,
     async close() {
       server.closeSubscriptions();
+      legacySse?.closeAll();
       if (http.listening) {
         const done = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
@@ -261,47 +270,8 @@ function acceptsJson(accept: string | undefined): boolean {
     .some((type) => ["application/json", "text/event-stream", "application/*", "*/*"].includes(type));
 }
 
-/** Reads the body, or returns "too-large" as soon as it exceeds `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume(); // drain without buffering
-    return Promise.resolve("too-large");
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-        resolve("too-large");
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
-}
-
 /** Parse errors and unreadable requests (null id) are client errors on HTTP too. */
 function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[]): boolean {
   return !Array.isArray(response) && "error" in response && response.id === null;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
-}
