@@ -18,11 +18,12 @@ import {
 } from "./jsonrpc.js";
 import { classifyEra, hasModernMeta, isLogLevel, logLevelAtLeast, requireClientCapability, type McpLogLevel, type RequestEra } from "./era.js";
 import { matchUriTemplate, type CustomTool, type Extension, type InputRequest, type InputRequiredResult, type RequestTools } from "./extensions.js";
+import { ClientRequests } from "./client-requests.js";
+import { confirmDestructiveCall } from "./confirm.js";
 import { StateSealer } from "./request-state.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
-import { createHash, randomBytes } from "node:crypto";
 import {
   ALL_PROTOCOL_VERSIONS,
   BATCH_PROTOCOL_VERSION,
@@ -126,10 +127,8 @@ export class McpServer {
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly subscriptions = new Set<() => void>();
-  /** Legacy server→client requests awaiting the client's response, by our request id. */
-  private readonly clientRequests = new Map<string, { resolve: (result: Record<string, unknown>) => void; reject: (error: Error) => void }>();
-  private readonly clientRequestPrefix = `srv-${randomBytes(6).toString("hex")}-`;
-  private clientRequestCount = 0;
+  /** Legacy server→client requests awaiting the client's response. */
+  private readonly clientRequests = new ClientRequests();
   private negotiatedVersion: string | undefined;
   /** Capabilities the legacy client declared in `initialize`. */
   private legacyClientCapabilities: Record<string, unknown> = {};
@@ -244,12 +243,7 @@ export class McpServer {
         return errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${classified.reason}` });
       case "response": {
         // The answer to a legacy server→client request; unknown ids are ignored.
-        const response = classified.message;
-        const pending = typeof response.id === "string" ? this.clientRequests.get(response.id) : undefined;
-        if (pending) {
-          if ("result" in response) pending.resolve(isParams(response.result) ? response.result : {});
-          else pending.reject(new RpcError(response.error.code, response.error.message, response.error.data));
-        }
+        this.clientRequests.settle(classified.message);
         return undefined;
       }
       case "notification": {
@@ -386,7 +380,7 @@ export class McpServer {
     if (!("http" in tool)) return this.callCustomTool(tool, args, tools);
 
     if (this.confirmDestructive && tool.annotations?.destructiveHint) {
-      const gate = await this.confirmation(tool, args, tools, call);
+      const gate = await confirmDestructiveCall(tool, args, tools, call.era.modern);
       if (gate) return gate;
     }
 
@@ -414,35 +408,6 @@ export class McpServer {
     this.progress(params, call, 1, "done");
     const after = hooks?.afterCall ? await hooks.afterCall(tool, upstreamArgs, upstreamResult, tools) : undefined;
     return after ?? upstreamResult;
-  }
-
-  /**
-   * `--confirm-destructive`: undefined when the user confirmed these exact arguments, else the
-   * result to answer with (an elicitation request, or a refusal).
-   */
-  private async confirmation(tool: ToolDefinition, args: Params, tools: RequestTools, call: HandlerContext): Promise<CallToolResult | InputRequiredResult | undefined> {
-    const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
-    if (!call.era.modern) return this.confirmLegacy(tool, operation, tools);
-    const digest = createHash("sha256").update(canonicalJson(args)).digest("base64url");
-    const state = tools.state as { confirm?: string } | undefined;
-    const response = tools.inputResponses.confirm;
-    if (state?.confirm === digest && response) {
-      const content = isParams(response.content) ? response.content : {};
-      if (response.action === "accept" && content.confirm === true) return undefined;
-      return textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
-    }
-    return tools.inputRequired({ confirm: { method: "elicitation/create", params: confirmationRequest(tool, operation) } }, { confirm: digest });
-  }
-
-  /** Legacy `--confirm-destructive`: an `elicitation/create` request when the client declared elicitation. */
-  private async confirmLegacy(tool: ToolDefinition, operation: string, tools: RequestTools): Promise<CallToolResult | undefined> {
-    if (!isParams(tools.clientCapabilities.elicitation)) {
-      return textResult(`Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, but this client cannot be asked (no elicitation capability).`, true);
-    }
-    const answer = await tools.clientRequest("elicitation/create", confirmationRequest(tool, operation));
-    const content = isParams(answer.content) ? answer.content : {};
-    if (answer.action === "accept" && content.confirm === true) return undefined;
-    return textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
   }
 
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
@@ -488,7 +453,8 @@ export class McpServer {
         if (!isParams(clientCapabilities[INPUT_CAPABILITY[method]])) {
           throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`);
         }
-        return this.requestClient(call, method, requestParams);
+        if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "This transport cannot send requests to the client (HTTP: Accept text/event-stream)");
+        return this.clientRequests.send(call.ctx.notify, method, requestParams, call.signal);
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
@@ -497,40 +463,6 @@ export class McpServer {
         }
       },
     };
-  }
-
-  /** Sends a request to the (legacy) client on this request's stream and awaits its response. */
-  private requestClient(call: HandlerContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const notify = call.ctx.notify;
-    if (!notify) return Promise.reject(new RpcError(ErrorCode.InvalidRequest, "This transport cannot send requests to the client (HTTP: Accept text/event-stream)"));
-    const id = `${this.clientRequestPrefix}${++this.clientRequestCount}`;
-    return new Promise((resolve, reject) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        call.signal.removeEventListener("abort", onAbort);
-        this.clientRequests.delete(id);
-      };
-      const onAbort = (): void => {
-        done();
-        reject(new UpstreamCancelledError());
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`the client did not answer ${method} in time`));
-      }, CLIENT_REQUEST_TIMEOUT_MS);
-      call.signal.addEventListener("abort", onAbort, { once: true });
-      this.clientRequests.set(id, {
-        resolve: (result) => {
-          done();
-          resolve(result);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      });
-      notify({ jsonrpc: "2.0", id, method, params });
-    });
   }
 
   private async getPrompt(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
@@ -678,30 +610,12 @@ function listedPrompt(prompt: NonNullable<Extension["prompts"]>[number]): Record
   return listed;
 }
 
-/** How long a legacy server→client request may wait for the client's answer. */
-const CLIENT_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
-
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
 };
-
-/** The elicitation asking the user to confirm a destructive call. */
-function confirmationRequest(tool: ToolDefinition, operation: string): Record<string, unknown> {
-  return {
-    message: `Confirm ${tool.title ?? tool.name}: ${operation} with the given arguments. This may not be reversible.`,
-    requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Yes, do it" } }, required: ["confirm"] },
-  };
-}
-
-/** JSON with object keys sorted at every level: a stable digest input. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isParams(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  return JSON.stringify(value) ?? "null";
-}
 
 function requireUri(params: Params): Record<string, unknown> {
   if (typeof params.uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "a string 'uri' is required");
