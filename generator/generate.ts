@@ -123,6 +123,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
   bag.throwIfErrors("Loading the spec");
+  // Serialized before later stages see the document: the server serves it as a resource.
+  const apiDocument = JSON.stringify(spec!.document);
   const ir = await timed("ir", () => buildIR(spec!, bag));
   const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
   const plan = await timed("plan", () =>
@@ -143,7 +145,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   bag.throwIfErrors("Planning the server");
   const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
   plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
-  const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan), previous));
+  const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
   const formatted = await timed("format", () => formatFiles(emitted));
   const files = [...formatted, manifestFile(buildManifest(formatted, {
         packageName: plan.packageName,

@@ -14,17 +14,35 @@ export type {
   ToolDefinition,
 } from "./types.js";
 export * from "./jsonrpc.js";
-export type { CallToolResult, ContentBlock, ListedTool, TextContent } from "./mcp-types.js";
+export type { CallToolResult, ContentBlock, EmbeddedResourceContent, ListedTool, MediaContent, ResourceLinkContent, TextContent } from "./mcp-types.js";
 export { createStderrLogger, silentLogger, type Logger, type LogLevel } from "./logger.js";
 export {
+  ALL_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
+  isKnownProtocolVersion,
   isSupportedProtocolVersion,
   negotiateProtocolVersion,
 } from "./protocol.js";
-export { McpServer, DEFAULT_PAGE_SIZE, type McpServerOptions, type RequestContext } from "./server.js";
+export { LOG_LEVELS, type McpLogLevel, type RequestEra } from "./era.js";
+export { API_DOCUMENT_URI, OPERATION_URI_TEMPLATE, type Resource, type ResourceTemplate, type TextResourceContents } from "./resources.js";
+export { McpServer, CACHE_HINTS, DEFAULT_PAGE_SIZE, type McpServerOptions, type RequestContext } from "./server.js";
 export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
 export type { TransportHandle } from "./transport.js";
 export { startStdio, type StdioOptions } from "./transport-stdio.js";
 export { startHttp, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpHandle, type HttpOptions } from "./transport-http.js";
-export { main, usage } from "./cli.js";
+export { main, usage, type MainOptions } from "./cli.js";
+export {
+  defineExtension,
+  matchUriTemplate,
+  type CallHooks,
+  type CustomPrompt,
+  type CustomResource,
+  type CustomResourceTemplate,
+  type CustomTool,
+  type Extension,
+  type PromptArgument,
+  type RequestTools,
+  type ResourceContents,
+} from "./extensions.js";

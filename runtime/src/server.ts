@@ -1,8 +1,9 @@
 /**
- * The MCP dispatcher: one entry point for every transport. It validates JSON-RPC envelopes,
- * routes requests through a method table, tracks in-flight requests for cancellation and turns
- * thrown errors into wire errors. Legacy era (revisions negotiated by `initialize`) for now;
- * the modern era plugs in as more entries in the method tables plus per-request `_meta` checks.
+ * The MCP dispatcher: one entry point for every transport and both protocol eras. It validates
+ * JSON-RPC envelopes, tells the eras apart per request (`initialize` → legacy; modern `_meta` →
+ * stateless 2026-07-28), routes through one method table per era, tracks in-flight requests for
+ * cancellation, decorates modern results (`resultType`, caching hints, server identity) and turns
+ * thrown errors into wire errors with their HTTP status hints.
  */
 import {
   ErrorCode,
@@ -11,41 +12,71 @@ import {
   errorResponse,
   successResponse,
   type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
 import { CredentialStore } from "./credentials.js";
+import { classifyEra, hasModernMeta, isLogLevel, logLevelAtLeast, requireClientCapability, type McpLogLevel, type RequestEra } from "./era.js";
+import { matchUriTemplate, type CustomTool, type Extension, type InputRequest, type InputRequiredResult, type RequestTools } from "./extensions.js";
+import { ClientRequests } from "./client-requests.js";
+import { confirmDestructiveCall } from "./confirm.js";
+import { StateSealer } from "./request-state.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { cursorKey } from "./pagination.js";
 import { checkPassthroughRules, passthroughCredentials, type PassthroughRule } from "./passthrough.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
-import { BATCH_PROTOCOL_VERSION, negotiateProtocolVersion } from "./protocol.js";
+import {
+  ALL_PROTOCOL_VERSIONS,
+  BATCH_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  negotiateProtocolVersion,
+} from "./protocol.js";
+import { ResourceCatalog } from "./resources.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
 
-/** Default number of tools per `tools/list` page. */
+/** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * Caching hints on modern list, read and discover results. The catalog is fixed when the server
+ * is generated and never depends on the caller's authorization, so it is public.
+ */
+export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
+
+/** Methods whose complete modern results carry {@link CACHE_HINTS}. */
+const CACHEABLE = new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
   /**
-   * The protocol revision in force for this message when the transport knows it (HTTP: the
-   * `MCP-Protocol-Version` header or its default). When absent, the revision negotiated by
-   * `initialize` on this server instance is used (stdio: one client per process).
+   * The protocol revision the transport saw (HTTP: the `MCP-Protocol-Version` header or its
+   * default). When absent, legacy requests use the revision negotiated by `initialize` on this
+   * instance (stdio: one client per process); modern requests always use their own `_meta`.
    */
   protocolVersion?: string;
   /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
   scopes?: ReadonlySet<string>;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
   headers?: Record<string, string | string[] | undefined>;
-  /** Aborted by the transport when the requester is gone (e.g. HTTP client disconnected). */
+  /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
   signal?: AbortSignal;
   /**
    * Partition for matching `notifications/cancelled` to in-flight request ids, so one client
    * cannot cancel another's request that happens to use the same id.
    */
   scope?: string;
+  /**
+   * Delivers a message related to this request: notifications (progress, log messages,
+   * subscription acknowledgements) and, in the legacy era, requests to the client (elicitation,
+   * sampling, roots) whose responses come back through {@link McpServer.handle}. Absent when the
+   * transport cannot stream: notifications are then dropped and client requests refused.
+   */
+  notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
 }
 
 /** Options for {@link McpServer}. */
@@ -53,20 +84,35 @@ export interface McpServerOptions {
   info: ServerInfo;
   tools: ToolDefinition[];
   upstream: UpstreamOptions;
+  /** The upstream API's OpenAPI document as JSON text, served as a resource when given. */
+  apiDocument?: string;
+  /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
+  extension?: Extension;
   /** stderr logger; defaults to silent. */
   logger?: Logger;
-  /** Tools per `tools/list` page (default 100). */
+  /** Items per list page (default 100). */
   pageSize?: number;
   /** Where upstream credentials are read from (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Incoming headers that carry per-user upstream credentials (HTTP only; default none). */
   passthrough?: PassthroughRule[];
+  /** HMAC key for `requestState` (share it across instances); default: random per process. */
+  stateSecret?: string;
+  /**
+   * Destructive tools (annotation `destructiveHint`, e.g. every DELETE) first ask the user to
+   * confirm: modern clients get an `input_required` elicitation with sealed, expiring state bound
+   * to the exact arguments. Legacy clients cannot be asked (no server→client requests), so the
+   * call is refused with an `isError` result.
+   */
+  confirmDestructive?: boolean;
 }
 
 /** Per-request data handed to method handlers. */
 interface HandlerContext {
   id: JsonRpcId;
+  method: string;
   ctx: RequestContext;
+  era: RequestEra;
   /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
   signal: AbortSignal;
 }
@@ -75,13 +121,16 @@ type Params = Record<string, unknown>;
 type RequestHandler = (params: Params, call: HandlerContext) => Promise<Record<string, unknown>>;
 type NotificationHandler = (params: Params, ctx: RequestContext) => void;
 
-const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
 export class McpServer {
   readonly info: ServerInfo;
   private readonly tools: ToolDefinition[];
-  private readonly toolsByName = new Map<string, ToolDefinition>();
+  private readonly customTools: CustomTool<any>[];
+  private readonly toolsByName = new Map<string, ToolDefinition | CustomTool<any>>();
+  private readonly extension: Extension;
+  private readonly sealer: StateSealer;
+  private readonly confirmDestructive: boolean;
+  private readonly resources: ResourceCatalog;
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
   private readonly pageSize: number;
@@ -91,15 +140,49 @@ export class McpServer {
   private readonly passthrough: PassthroughRule[];
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
+  private readonly subscriptions = new Set<() => void>();
+  /** Legacy server→client requests awaiting the client's response. */
+  private readonly clientRequests = new ClientRequests();
   private negotiatedVersion: string | undefined;
-  private clientLogLevel = "info";
+  /** Capabilities the legacy client declared in `initialize`. */
+  private legacyClientCapabilities: Record<string, unknown> = {};
+  /** Legacy `logging/setLevel`; undefined until the client asks, so nothing is sent unasked. */
+  private clientLogLevel: McpLogLevel | undefined;
 
-  private readonly requestHandlers: Record<string, RequestHandler> = {
-    initialize: async (params) => this.initialize(params),
-    ping: async () => ({}),
+  /** Methods served in both eras. */
+  private readonly commonHandlers: Record<string, RequestHandler> = {
     "tools/list": async (params, call) => this.listTools(params, call.ctx.scopes),
     "tools/call": async (params, call) => this.callTool(params, call),
+    "resources/list": async (params) =>
+      this.page("resources", [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.resources.list()], params),
+    "resources/templates/list": async (params) =>
+      this.page(
+        "resourceTemplates",
+        [...(this.extension.resourceTemplates ?? []).map(({ read: _read, complete: _complete, ...listed }) => listed), ...this.resources.templates()],
+        params,
+      ),
+    "resources/read": async (params, call) => this.readResource(params, call),
+    "prompts/list": async (params) => this.page("prompts", (this.extension.prompts ?? []).map(listedPrompt), params),
+    "prompts/get": async (params, call) => this.getPrompt(params, call),
+    "completion/complete": async (params) => this.complete(params),
+  };
+
+  /** Legacy era (≤ 2025-11-25): lifecycle and session-scoped utilities. */
+  private readonly legacyHandlers: Record<string, RequestHandler> = {
+    ...this.commonHandlers,
+    initialize: async (params) => this.initialize(params),
+    ping: async () => ({}),
     "logging/setLevel": async (params) => this.setLogLevel(params),
+    // Subscriptions are accepted; this catalog never changes, so no update is ever due.
+    "resources/subscribe": async (params) => requireUri(params),
+    "resources/unsubscribe": async (params) => requireUri(params),
+  };
+
+  /** Modern era (2026-07-28): stateless, no `initialize`/`ping`/`logging/setLevel`. */
+  private readonly modernHandlers: Record<string, RequestHandler> = {
+    ...this.commonHandlers,
+    "server/discover": async () => this.discover(),
+    "subscriptions/listen": async (params, call) => this.listen(params, call),
   };
 
   private readonly notificationHandlers: Record<string, NotificationHandler> = {
@@ -110,10 +193,15 @@ export class McpServer {
   constructor(options: McpServerOptions) {
     this.info = options.info;
     this.tools = [...options.tools];
-    for (const tool of this.tools) {
+    this.extension = options.extension ?? {};
+    this.sealer = new StateSealer(options.stateSecret);
+    this.confirmDestructive = options.confirmDestructive ?? false;
+    this.customTools = [...(this.extension.tools ?? [])];
+    for (const tool of [...this.tools, ...this.customTools]) {
       if (this.toolsByName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.toolsByName.set(tool.name, tool);
     }
+    this.resources = new ResourceCatalog(this.tools, options.apiDocument);
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -128,6 +216,16 @@ export class McpServer {
   /** The revision negotiated by the last `initialize` on this instance, if any. */
   get protocolVersion(): string | undefined {
     return this.negotiatedVersion;
+  }
+
+  /** The tool called `name`, if any (the HTTP transport checks `Mcp-Param-*` headers against it). */
+  findTool(name: string): ToolDefinition | CustomTool<any> | undefined {
+    return this.toolsByName.get(name);
+  }
+
+  /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
+  closeSubscriptions(): void {
+    for (const end of [...this.subscriptions]) end();
   }
 
   /** Entry point for transports: a parsed JSON payload, single message or batch array. */
@@ -148,7 +246,9 @@ export class McpServer {
       });
     }
     if (messages.length === 0) return errorResponse(null, { code: ErrorCode.InvalidRequest, message: "empty batch" });
-    const responses = await Promise.all(messages.map((message) => this.handle(message, ctx)));
+    // Notifications inside a batch have no stream of their own.
+    const batchCtx: RequestContext = { ...ctx, notify: undefined };
+    const responses = await Promise.all(messages.map((message) => this.handle(message, batchCtx)));
     const answered = responses.filter((r): r is JsonRpcResponse => r !== undefined);
     return answered.length > 0 ? answered : undefined;
   }
@@ -159,8 +259,11 @@ export class McpServer {
     switch (classified.kind) {
       case "invalid":
         return errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${classified.reason}` });
-      case "response":
-        return undefined; // this server never sends requests, so there is nothing to match
+      case "response": {
+        // The answer to a legacy server→client request; unknown ids are ignored.
+        this.clientRequests.settle(classified.message);
+        return undefined;
+      }
       case "notification": {
         const { method, params } = classified.message;
         const handler = Object.hasOwn(this.notificationHandlers, method) ? this.notificationHandlers[method] : undefined;
@@ -181,11 +284,22 @@ export class McpServer {
   }
 
   private async handleRequest(id: JsonRpcId, method: string, params: unknown, ctx: RequestContext): Promise<JsonRpcResponse | undefined> {
-    // Object.hasOwn: method names like "constructor" must not reach the prototype.
-    const handler = Object.hasOwn(this.requestHandlers, method) ? this.requestHandlers[method] : undefined;
-    if (!handler) return errorResponse(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
     if (params !== undefined && !isParams(params)) {
       return errorResponse(id, { code: ErrorCode.InvalidParams, message: "params must be an object" });
+    }
+    let era: RequestEra;
+    try {
+      // A plain `initialize` means legacy semantics, whatever the transport's version hint says;
+      // one carrying modern `_meta` is a modern request for a removed method (-32601, HTTP 404).
+      era = method === "initialize" && !hasModernMeta(params) ? { modern: false, version: undefined } : classifyEra(params, ctx.protocolVersion, this.negotiatedVersion);
+    } catch (error) {
+      return this.errorFrom(id, method, error);
+    }
+    const table = era.modern ? this.modernHandlers : this.legacyHandlers;
+    // Object.hasOwn: method names like "constructor" must not reach the prototype.
+    const handler = Object.hasOwn(table, method) ? table[method] : undefined;
+    if (!handler) {
+      return errorResponse(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, era.modern ? 404 : undefined);
     }
 
     const controller = new AbortController();
@@ -195,29 +309,66 @@ export class McpServer {
     const key = inFlightKey(ctx.scope, id);
     this.inFlight.set(key, controller);
     try {
-      const result = await handler((params as Params | undefined) ?? {}, { id, ctx, signal: controller.signal });
-      return controller.signal.aborted ? undefined : successResponse(id, result);
+      const result = await handler((params as Params | undefined) ?? {}, { id, method, ctx, era, signal: controller.signal });
+      if (controller.signal.aborted) return undefined;
+      return successResponse(id, era.modern ? this.modernResult(method, result, ctx) : result);
     } catch (error) {
       if (controller.signal.aborted || error instanceof UpstreamCancelledError) return undefined;
-      if (error instanceof RpcError) return errorResponse(id, error.toJSON());
-      this.logger.error(`request ${method} failed`, { error: describe(error) });
-      return errorResponse(id, { code: ErrorCode.InternalError, message: "Internal error" });
+      return this.errorFrom(id, method, error);
     } finally {
       ctx.signal?.removeEventListener("abort", onTransportAbort);
       if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
     }
   }
 
+  private errorFrom(id: JsonRpcId, method: string, error: unknown): JsonRpcResponse {
+    if (error instanceof RpcError) return errorResponse(id, error.toJSON(), error.httpStatus);
+    this.logger.error(`request ${method} failed`, { error: describe(error) });
+    return errorResponse(id, { code: ErrorCode.InternalError, message: "Internal error" });
+  }
+
+  /** Modern results: `resultType`, the server's identity, and caching hints where required. */
+  private modernResult(method: string, result: Record<string, unknown>, ctx: RequestContext): Record<string, unknown> {
+    const resultType = typeof result.resultType === "string" ? result.resultType : "complete";
+    const meta = isParams(result._meta) ? result._meta : {};
+    const decorated: Record<string, unknown> = {
+      ...result,
+      resultType,
+      _meta: { ...meta, [META_SERVER_INFO]: this.implementation() },
+    };
+    if (resultType === "complete" && CACHEABLE.has(method)) Object.assign(decorated, CACHE_HINTS);
+    // A tool list filtered by the caller's OAuth scopes is theirs alone.
+    if (method === "tools/list" && ctx.scopes && resultType === "complete") decorated.cacheScope = "private";
+    return decorated;
+  }
+
+  private implementation(): Record<string, unknown> {
+    const implementation: Record<string, unknown> = { name: this.info.name, version: this.info.version };
+    if (this.info.title !== undefined) implementation.title = this.info.title;
+    return implementation;
+  }
+
+  private capabilities(): Record<string, unknown> {
+    return {
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+      logging: {},
+    };
+  }
+
   private initialize(params: Params): Record<string, unknown> {
     const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
     this.negotiatedVersion = protocolVersion;
-    const serverInfo: Record<string, unknown> = { name: this.info.name, version: this.info.version };
-    if (this.info.title !== undefined) serverInfo.title = this.info.title;
-    const result: Record<string, unknown> = {
-      protocolVersion,
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      serverInfo,
-    };
+    this.legacyClientCapabilities = isParams(params.capabilities) ? params.capabilities : {};
+    const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
+    if (this.info.description) result.instructions = this.info.description;
+    return result;
+  }
+
+  private discover(): Record<string, unknown> {
+    const result: Record<string, unknown> = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
     if (this.info.description) result.instructions = this.info.description;
     return result;
   }
@@ -225,10 +376,7 @@ export class McpServer {
   private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
     // With OAuth scopes, callers see only the tools their token may call.
     const visible = scopes ? this.tools.filter((tool) => this.requiredScopes(tool.name).every((scope) => scopes.has(scope))) : this.tools;
-    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, visible.length);
-    const page = visible.slice(offset, offset + this.pageSize).map(listedTool);
-    const next = offset + this.pageSize;
-    return next < visible.length ? { tools: page, nextCursor: encodeCursor(next) } : { tools: page };
+    return this.page("tools", [...visible, ...this.customTools].map(listedTool), params);
   }
 
   /**
@@ -237,15 +385,24 @@ export class McpServer {
    */
   requiredScopes(toolName: string): string[] {
     const tool = this.toolsByName.get(toolName);
+    const security = tool && "http" in tool ? tool.http.security : undefined;
     const oauthKeys = new Set((this.info.securitySchemes ?? []).filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key));
-    for (const alternative of tool?.http.security ?? []) {
+    for (const alternative of security ?? []) {
       const scopes = Object.entries(alternative).filter(([key]) => oauthKeys.has(key)).flatMap(([, list]) => list);
       if (scopes.length > 0) return [...new Set(scopes)];
     }
     return [];
   }
 
-  private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult> {
+  /** One page of a list, with an opaque, validated cursor. */
+  private page(key: string, items: readonly unknown[], params: Params): Record<string, unknown> {
+    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, items.length);
+    const next = offset + this.pageSize;
+    const page = { [key]: items.slice(offset, next) };
+    return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
+  }
+
+  private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
     const tool = this.toolsByName.get(name);
@@ -256,8 +413,28 @@ export class McpServer {
     // Input-validation failures are tool errors (isError), not protocol errors (SEP-1303).
     const outcome = this.validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
+    const tools = this.requestTools(params, call);
+    if (!("http" in tool)) return this.callCustomTool(tool, args, tools);
 
-    return callUpstream(tool, args, {
+    if (this.confirmDestructive && tool.annotations?.destructiveHint) {
+      const gate = await confirmDestructiveCall(tool, args, tools, call.era.modern);
+      if (gate) return gate;
+    }
+
+    const hooks = this.extension.hooks;
+    let upstreamArgs = args;
+    if (hooks?.beforeCall) {
+      const before = await hooks.beforeCall(tool, args, tools);
+      if (before && isCallToolResult(before)) return before;
+      if (before) upstreamArgs = before as Record<string, unknown>;
+    }
+
+    // Log lines name the operation template only: never argument values, URLs or headers.
+    const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
+    this.progress(params, call, 0, `calling ${operation}`);
+    this.clientLog(call, "debug", { tool: name, event: "upstream request", operation });
+    const started = Date.now();
+    const upstreamResult = await callUpstream(tool, upstreamArgs, {
       upstream: this.upstream,
       userAgent: this.userAgent,
       validator: this.validator,
@@ -267,15 +444,175 @@ export class McpServer {
       cursorKey: this.cursorKey,
       fromRequest: passthroughCredentials(this.passthrough, call.ctx.headers, this.info.securitySchemes ?? []),
     });
+    this.clientLog(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
+    this.progress(params, call, 1, "done");
+    const after = hooks?.afterCall ? await hooks.afterCall(tool, upstreamArgs, upstreamResult, tools) : undefined;
+    return after ?? upstreamResult;
+  }
+
+  /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
+  private async callCustomTool(tool: CustomTool<any>, args: Params, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> {
+    try {
+      return await tool.handler(args, tools);
+    } catch (error) {
+      if (error instanceof RpcError || tools.signal.aborted) throw error;
+      this.logger.warn(`custom tool ${tool.name} failed`, { error: describe(error) });
+      return textResult(error instanceof Error ? error.message : String(error), true);
+    }
+  }
+
+  /**
+   * The helpers a custom handler gets for one request. Validates MRTR retry fields first:
+   * malformed `inputResponses` or an invalid (tampered, expired, foreign) `requestState` → -32602.
+   */
+  private requestTools(params: Params, call: HandlerContext): RequestTools {
+    const binding = { method: call.method, target: String(params.name ?? params.uri ?? "") };
+    const responses = params.inputResponses ?? {};
+    if (!isParams(responses) || !Object.values(responses).every(isParams)) {
+      throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
+    }
+    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState);
+    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities;
+    return {
+      inputResponses: responses as Record<string, Record<string, unknown>>,
+      state,
+      inputRequired: (inputRequests, nextState) => {
+        if (!call.era.modern) throw new RpcError(ErrorCode.InvalidRequest, "input_required results need protocol revision 2026-07-28");
+        for (const request of Object.values(inputRequests)) requireClientCapability(call.era, INPUT_CAPABILITY[request.method]);
+        const result: InputRequiredResult = { resultType: "input_required", inputRequests };
+        if (nextState !== undefined) result.requestState = this.sealer.seal(binding, nextState);
+        return result;
+      },
+      signal: call.signal,
+      era: call.era,
+      clientCapabilities,
+      progress: (progress, total, message) => this.sendProgress(params, call, progress, total, message),
+      log: (level, data) => this.clientLog(call, level, data),
+      clientRequest: (method, requestParams) => {
+        if (call.era.modern) throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
+        if (!isParams(clientCapabilities[INPUT_CAPABILITY[method]])) {
+          throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`);
+        }
+        if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "This transport cannot send requests to the client (HTTP: Accept text/event-stream)");
+        return this.clientRequests.send(call.ctx.notify, method, requestParams, call.signal);
+      },
+      requireClientCapability: (capability) => {
+        if (call.era.modern) requireClientCapability(call.era, capability);
+        else if (!isParams(this.legacyClientCapabilities[capability])) {
+          throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
+        }
+      },
+    };
+  }
+
+  private async getPrompt(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const prompt = (this.extension.prompts ?? []).find((p) => p.name === params.name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
+    const args = params.arguments ?? {};
+    if (!isParams(args) || Object.values(args).some((v) => typeof v !== "string")) {
+      throw new RpcError(ErrorCode.InvalidParams, "prompt arguments must be an object of strings");
+    }
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Missing required prompt arguments: ${missing.join(", ")}`);
+    return prompt.get(args as Record<string, string>, this.requestTools(params, call));
+  }
+
+  private async readCustomResource(uri: string, params: Params, call: HandlerContext): Promise<unknown[] | undefined> {
+    const fixed = (this.extension.resources ?? []).find((r) => r.uri === uri);
+    if (fixed) return fixed.read(this.requestTools(params, call));
+    for (const template of this.extension.resourceTemplates ?? []) {
+      const variables = matchUriTemplate(template.uriTemplate, uri);
+      if (variables) return template.read(uri, variables, this.requestTools(params, call));
+    }
+    return undefined;
+  }
+
+  private async readResource(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const uri = params.uri;
+    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "resources/read requires a string 'uri'");
+    const contents = (await this.readCustomResource(uri, params, call)) ?? this.resources.read(uri);
+    if (!contents) {
+      // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
+      throw new RpcError(call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    }
+    return { contents };
+  }
+
+  private complete(params: Params): Record<string, unknown> {
+    const ref = isParams(params.ref) ? params.ref : undefined;
+    const argument = isParams(params.argument) ? params.argument : undefined;
+    if (!ref || typeof ref.type !== "string" || !argument || typeof argument.name !== "string") {
+      throw new RpcError(ErrorCode.InvalidParams, "completion/complete requires 'ref' and 'argument.name'");
+    }
+    const prefix = typeof argument.value === "string" ? argument.value : "";
+    if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      const custom = (this.extension.resourceTemplates ?? []).find((t) => t.uriTemplate === ref.uri);
+      if (custom) return { completion: completion(custom.complete?.(argument.name, prefix) ?? []) };
+      return { completion: this.resources.complete(ref.uri, argument.name, prefix) };
+    }
+    if (ref.type === "ref/prompt") {
+      const prompt = (this.extension.prompts ?? []).find((p) => p.name === ref.name);
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+      return { completion: completion(prompt.complete?.(argument.name, prefix) ?? []) };
+    }
+    throw new RpcError(ErrorCode.InvalidParams, `Unsupported completion reference type: ${ref.type}`);
+  }
+
+  /**
+   * Modern `subscriptions/listen`: acknowledges first (with the honoured filter), then holds the
+   * stream open until the client cancels it or the server shuts down. The catalog of this server
+   * never changes, so no list-changed notification type is honoured.
+   */
+  private async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)", undefined, 400);
+    if (params.notifications !== undefined && !isParams(params.notifications)) {
+      throw new RpcError(ErrorCode.InvalidParams, "notifications must be an object", undefined, 400);
+    }
+    const subscriptionMeta = { [META_SUBSCRIPTION_ID]: call.id };
+    // Resource subscriptions are honoured (no update is ever due); list changes never happen.
+    const requested = isParams(params.notifications) ? params.notifications.resourceSubscriptions : undefined;
+    const honoured = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
+    await new Promise<void>((resolve) => {
+      const end = (): void => {
+        this.subscriptions.delete(end);
+        call.signal.removeEventListener("abort", end);
+        resolve();
+      };
+      this.subscriptions.add(end);
+      call.signal.addEventListener("abort", end, { once: true });
+    });
+    return { _meta: subscriptionMeta };
   }
 
   private setLogLevel(params: Params): Record<string, unknown> {
-    if (typeof params.level !== "string" || !LOG_LEVELS.includes(params.level)) {
-      throw new RpcError(ErrorCode.InvalidParams, `level must be one of: ${LOG_LEVELS.join(", ")}`);
-    }
+    if (!isLogLevel(params.level)) throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
     this.clientLogLevel = params.level;
     this.logger.debug(`client log level set to ${this.clientLogLevel}`);
     return {};
+  }
+
+  /** Sends `notifications/message` for this request when the client asked for that level. */
+  private clientLog(call: HandlerContext, level: McpLogLevel, data: unknown): void {
+    const threshold = call.era.modern ? call.era.logLevel : this.clientLogLevel;
+    if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.info.name, data } });
+  }
+
+  /** Progress of a generated tool call: 0 before the upstream call, 1 (of 1) after it. */
+  private progress(params: Params, call: HandlerContext, progress: number, message: string): void {
+    this.sendProgress(params, call, progress, 1, message);
+  }
+
+  /** Sends `notifications/progress` when the request carried a progress token. */
+  private sendProgress(params: Params, call: HandlerContext, progress: number, total: number | undefined, message: string | undefined): void {
+    const meta = isParams(params._meta) ? params._meta : undefined;
+    const token = meta?.progressToken;
+    if ((typeof token !== "string" && typeof token !== "number") || !call.ctx.notify || call.signal.aborted) return;
+    const body: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) body.total = total;
+    if (message !== undefined) body.message = message;
+    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: body });
   }
 
   private cancel(params: Params, ctx: RequestContext): void {
@@ -308,7 +645,32 @@ export function decodeCursor(cursor: unknown, total: number): number {
   return offset;
 }
 
-function listedTool(tool: ToolDefinition): ListedTool {
+function listedPrompt(prompt: NonNullable<Extension["prompts"]>[number]): Record<string, unknown> {
+  const { get: _get, complete: _complete, ...listed } = prompt;
+  return listed;
+}
+
+/** The client capability each kind of input request needs. */
+const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+function requireUri(params: Params): Record<string, unknown> {
+  if (typeof params.uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "a string 'uri' is required");
+  return {};
+}
+
+function completion(values: string[]): { values: string[]; total: number; hasMore: boolean } {
+  return { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 };
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return isParams(value) && Array.isArray(value.content);
+}
+
+function listedTool(tool: ToolDefinition | CustomTool<any>): ListedTool {
   const listed: ListedTool = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) listed.title = tool.title;
   if (tool.outputSchema !== undefined) listed.outputSchema = tool.outputSchema;

@@ -49,7 +49,7 @@ test("initialize echoes a supported version and declares capabilities", async ()
   const server = makeServer();
   const res = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
   assert.is(res.protocolVersion, "2025-06-18");
-  assert.equal(res.capabilities, { tools: { listChanged: false }, logging: {} });
+  assert.equal(res.capabilities, { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {} });
   assert.equal(res.serverInfo, { name: "petstore-mcp", version: "1.2.3", title: "Petstore" });
   assert.is(res.instructions, "Pets API.");
   assert.is(server.protocolVersion, "2025-06-18");
@@ -64,7 +64,7 @@ test("ping, notifications, unknown methods, bad envelopes", async () => {
   const server = makeServer();
   assert.equal(result(await server.handle({ jsonrpc: "2.0", id: 2, method: "ping" })), {});
   assert.is(await server.handle({ jsonrpc: "2.0", method: "notifications/initialized" }), undefined);
-  assert.is(error(await server.handle({ jsonrpc: "2.0", id: 3, method: "resources/list" })).code, ErrorCode.MethodNotFound);
+  assert.is(error(await server.handle({ jsonrpc: "2.0", id: 3, method: "resources/unknown" })).code, ErrorCode.MethodNotFound);
   assert.is(error(await server.handle({ jsonrpc: "2.0", id: 3, method: "constructor" })).code, ErrorCode.MethodNotFound);
   const bad = await server.handle({ jsonrpc: "1.0", id: 4, method: "ping" });
   assert.is(error(bad).code, ErrorCode.InvalidRequest);
@@ -236,6 +236,31 @@ test("stdio: one message per line, parse errors, EOF settles in-flight work", as
   assert.is(byId.get(1).result.protocolVersion, "2025-03-26");
   assert.is(byId.get(null).error.code, ErrorCode.ParseError);
   assert.equal(byId.get(2).result.structuredContent, { id: 42, name: "Rex" });
+});
+
+test("stdio: modern probe with server/discover, listen acknowledged, EOF ends the subscription", async () => {
+  const server = makeServer();
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const lines: string[] = [];
+  output.on("data", (chunk: Buffer) => lines.push(...chunk.toString("utf8").split("\n").filter(Boolean)));
+  const handle = startStdio(server, { input, output });
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  input.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
+  input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: { notifications: {}, _meta: meta } }) + "\n");
+  input.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "getPet", arguments: { petId: 42 }, _meta: { ...meta, progressToken: 9 } } }) + "\n");
+  await new Promise((r) => setTimeout(r, 50));
+  input.end();
+  await handle.closed;
+  const messages = lines.map((l) => JSON.parse(l));
+  assert.equal(messages.find((m) => m.id === 1).result.supportedVersions[0], "2026-07-28");
+  const ackIndex = messages.findIndex((m) => m.method === "notifications/subscriptions/acknowledged");
+  assert.ok(ackIndex >= 0);
+  assert.is(messages.filter((m) => m.method === "notifications/progress").length, 2);
+  assert.is(messages.find((m) => m.id === 3).result.resultType, "complete");
+  const closing = messages.findIndex((m) => m.id === 2);
+  assert.ok(closing > ackIndex, "the listen result comes last, after its acknowledgement");
+  assert.is(messages[closing].result._meta["io.modelcontextprotocol/subscriptionId"], 2);
 });
 
 test.run();

@@ -4,8 +4,12 @@
 import { main } from "./runtime/cli.js";
 import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
+import { apiDocument } from "./api-document.js";
+import extension from "./custom/index.js";
 // Flags and environment choose stdio (default) or Streamable HTTP; see README.md.
-main(serverInfo, tools).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
+main(serverInfo, tools, process.argv.slice(2), { extension, apiDocument }).catch(
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -58,6 +58,14 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Legacy era (≤ 2025-11-25) resource-not-found; the modern era uses InvalidParams. */
+  ResourceNotFound: -32002,
+  /** Modern era: an HTTP header disagrees with the body or is malformed (SEP-2243). */
+  HeaderMismatch: -32020,
+  /** Modern era: the request needs a client capability the client did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** Modern era: the requested protocol version is not served; `data.supported` lists ours. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /**
@@ -71,6 +79,8 @@ export class RpcError extends Error {
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    /** HTTP status the Streamable HTTP transport answers with (modern era: 400/404); default 200. */
+    readonly httpStatus?: number,
   ) {
     super(message);
   }
@@ -88,9 +98,18 @@ export function successResponse(id: JsonRpcId, result: Record<string, unknown>):
   return { jsonrpc: "2.0", id, result };
 }
 
-/** Builds an error response. */
-export function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): JsonRpcErrorResponse {
-  return { jsonrpc: "2.0", id, error };
+const httpStatuses = new WeakMap<object, number>();
+
+/** Builds an error response; `httpStatus` is remembered for the HTTP transport ({@link httpStatusOf}). */
+export function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject, httpStatus?: number): JsonRpcErrorResponse {
+  const response: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error };
+  if (httpStatus !== undefined) httpStatuses.set(response, httpStatus);
+  return response;
+}
+
+/** The HTTP status a response asked for when it was built, if any. */
+export function httpStatusOf(response: object): number | undefined {
+  return httpStatuses.get(response);
 }
 
 /** The result of looking at a parsed JSON value that should be one JSON-RPC message. */

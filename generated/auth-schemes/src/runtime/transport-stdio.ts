@@ -4,7 +4,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
+import { ErrorCode, errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./jsonrpc.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
@@ -17,8 +17,10 @@ export interface StdioOptions {
 }
 
 /**
- * Serves `server` over stdio. Messages are handled concurrently; on stdin EOF the transport
- * waits for in-flight requests, flushes their responses and resolves `closed`.
+ * Serves `server` over stdio. Messages are handled concurrently; request-scoped notifications
+ * (progress, log messages, subscription acknowledgements) are written as they happen. On stdin
+ * EOF the transport ends open subscriptions, waits for in-flight requests, flushes their
+ * responses and resolves `closed`.
  */
 export function startStdio(server: McpServer, options: StdioOptions = {}): TransportHandle {
   const input = options.input ?? process.stdin;
@@ -27,7 +29,7 @@ export function startStdio(server: McpServer, options: StdioOptions = {}): Trans
   const pending = new Set<Promise<void>>();
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
 
-  const send = (message: JsonRpcResponse | JsonRpcResponse[]): void => {
+  const send = (message: JsonRpcResponse | JsonRpcResponse[] | JsonRpcNotification | JsonRpcRequest): void => {
     if (output.writable) output.write(JSON.stringify(message) + "\n");
   };
 
@@ -41,7 +43,7 @@ export function startStdio(server: McpServer, options: StdioOptions = {}): Trans
       return;
     }
     const work = server
-      .dispatch(payload, { scope: "stdio" })
+      .dispatch(payload, { scope: "stdio", notify: send })
       .then((response) => {
         if (response !== undefined) send(response);
       })
@@ -52,6 +54,7 @@ export function startStdio(server: McpServer, options: StdioOptions = {}): Trans
 
   const closed = new Promise<void>((resolve) => {
     lines.once("close", () => {
+      server.closeSubscriptions(); // open subscriptions/listen requests end with their result
       void Promise.allSettled([...pending]).then(() => flush(output).then(resolve));
     });
   });

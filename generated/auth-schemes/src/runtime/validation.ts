@@ -1,16 +1,28 @@
 /**
  * JSON Schema 2020-12 validation with ajv: tool arguments before any upstream call, and
  * `structuredContent` against a tool's output schema. Validators are compiled lazily, once per
- * schema object, and cached.
+ * schema object, and cached. ajv is loaded on first use (it is CommonJS, so synchronously through
+ * `require`): a server that is only listed never pays its start-up time and memory.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type addFormatsModule from "ajv-formats";
 import type { Logger } from "./logger.js";
 
-// ajv-formats is CommonJS; under NodeNext its default import is `module.exports`, whose
-// `.default` is the plugin (both at run time and in the typings).
-const addFormats = addFormatsModule.default;
+const require = createRequire(import.meta.url);
+
+/** A configured ajv instance, loaded on demand. */
+function createAjv(): Ajv2020 {
+  const { Ajv2020: AjvClass } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  // ajv-formats is CommonJS: `module.exports.default` is the plugin.
+  const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
+  // validateSchema: false so a stray `$schema` of another draft does not abort compilation;
+  // strict: false so OpenAPI leftovers (`example`, `x-*`, unknown formats) are tolerated.
+  const ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false, logger: false });
+  addFormats(ajv);
+  return ajv;
+}
 
 /** Outcome of a validation: ok, or a list of human-readable problems. */
 export type ValidationOutcome = { ok: true } | { ok: false; errors: string[] };
@@ -20,15 +32,14 @@ const MAX_REPORTED_ERRORS = 20;
 
 /** Compiles and caches validators for schema objects. */
 export class SchemaValidator {
-  private readonly ajv: Ajv2020;
+  private ajvInstance: Ajv2020 | undefined;
   // null marks a schema ajv could not compile: validation is then skipped (logged once).
   private readonly cache = new WeakMap<object, ValidateFunction | null>();
 
-  constructor(private readonly logger?: Logger) {
-    // validateSchema: false so a stray `$schema` of another draft does not abort compilation;
-    // strict: false so OpenAPI leftovers (`example`, `x-*`, unknown formats) are tolerated.
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, logger: false });
-    addFormats(this.ajv);
+  constructor(private readonly logger?: Logger) {}
+
+  private get ajv(): Ajv2020 {
+    return (this.ajvInstance ??= createAjv());
   }
 
   /** Validates `value` against `schema`; `label` names the schema in logs. */

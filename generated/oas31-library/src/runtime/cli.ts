@@ -3,6 +3,7 @@
  * Streamable HTTP. Only `--help` and `--version` write to stdout (they never start a server).
  */
 import { parseArgs } from "node:util";
+import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
@@ -24,6 +25,8 @@ Options:
   --http             serve MCP over Streamable HTTP at http://HOST:PORT/mcp
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
+  --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
+  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
   --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
@@ -39,9 +42,20 @@ Options:
   --public-url URL   the server's public origin (for metadata behind a proxy)
   --passthrough-config FILE
                      HTTP only: the same rules as JSON {"rules":[{"header":…,"scheme":…}]}
+  --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
+                     (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
+                     across instances behind a load balancer)
   --help             show this help
   --version          show the version
 `;
+}
+
+/** What a generated entry point passes besides the tools. */
+export interface MainOptions {
+  /** The user's additions from `src/custom/` (tools, resources, prompts, hooks). */
+  extension?: Extension;
+  /** The OpenAPI document as JSON text, served as `openapi://document`. */
+  apiDocument?: string;
 }
 
 /** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
@@ -55,6 +69,7 @@ export async function main(
   info: ServerInfo,
   tools: ToolDefinition[],
   argv: string[] = process.argv.slice(2),
+  options: MainOptions = {},
 ): Promise<TransportHandle | undefined> {
   const logger = createStderrLogger(info.name);
   let flags: ReturnType<typeof parseFlags>;
@@ -93,7 +108,17 @@ export async function main(
     if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
       throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
     }
-    server = new McpServer({ info, tools, upstream: { baseUrl, timeoutMs: flags.timeoutMs }, logger, passthrough });
+    server = new McpServer({
+      info,
+      tools,
+      upstream: { baseUrl, timeoutMs: flags.timeoutMs },
+      logger,
+      passthrough,
+      confirmDestructive: flags.confirmDestructive,
+      ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
+      ...(options.extension ? { extension: options.extension } : {}),
+      ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
+    });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
     process.exitCode = 2;
@@ -102,7 +127,7 @@ export async function main(
   let handle: TransportHandle;
   if (flags.http) {
     const oauth = flags.oauthIssuer ? resourceServer(flags) : undefined;
-    const http = await startHttp(server, { host: flags.host, port: flags.port, logger, oauth });
+    const http = await startHttp(server, { host: flags.host, port: flags.port, sessions: flags.sessions, legacySse: flags.legacySse, logger, oauth });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
   } else {
@@ -125,6 +150,9 @@ function parseFlags(argv: string[]) {
       http: { type: "boolean" },
       port: { type: "string" },
       host: { type: "string" },
+      sessions: { type: "boolean" },
+      "legacy-sse": { type: "boolean" },
+      "confirm-destructive": { type: "boolean" },
       "base-url": { type: "string" },
       timeout: { type: "string" },
       passthrough: { type: "string", multiple: true },
@@ -139,13 +167,16 @@ function parseFlags(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
-  if ((values.port !== undefined || values.host !== undefined) && !values.http) {
-    throw new UsageError("--port and --host require --http");
+  if ((values.port !== undefined || values.host !== undefined || values.sessions || values["legacy-sse"]) && !values.http) {
+    throw new UsageError("--port, --host, --sessions and --legacy-sse require --http");
   }
   return {
     http: values.http ?? false,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
+    sessions: values.sessions ?? false,
+    legacySse: values["legacy-sse"] ?? false,
+    confirmDestructive: values["confirm-destructive"] ?? false,
     baseUrl: nonEmpty(values["base-url"]),
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
     passthrough: values.passthrough ?? [],

@@ -1,13 +1,32 @@
 /**
- * Streamable HTTP transport (stateless, JSON responses) on node:http. One endpoint, POST only;
- * Origin validation against DNS rebinding; `MCP-Protocol-Version` validation; 4 MB body limit.
+ * Streamable HTTP transport (stateless) on node:http, for both protocol eras. One endpoint, POST
+ * only (GET/DELETE → 405); Origin validation against DNS rebinding (403); `MCP-Protocol-Version`
+ * validation; SEP-2243 header validation for modern requests (400 + -32020); 4 MB body limit
+ * (413). Replies are JSON, or an SSE stream once the request emits a notification (progress,
+ * log messages, subscription acknowledgement) and the client accepts `text/event-stream`.
+ * Closing the response stream aborts the request (modern cancellation).
  */
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ErrorCode, errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
 import { isRefusal, type Refusal, type ResourceServer } from "./oauth-resource.js";
+import { hasModernMeta } from "./era.js";
+import { validateModernHeaders } from "./http-headers.js";
+import {
+  ErrorCode,
+  RpcError,
+  errorResponse,
+  httpStatusOf,
+  isJsonRpcId,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "./jsonrpc.js";
+import { readBody, sendJson, sendText } from "./http-util.js";
+import { LegacySseEndpoints } from "./transport-sse-legacy.js";
 import { silentLogger, type Logger } from "./logger.js";
-import { DEFAULT_HTTP_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from "./protocol.js";
+import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion, isModernProtocolVersion } from "./protocol.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 
@@ -28,6 +47,18 @@ export interface HttpOptions {
   /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
   allowedOrigins?: string[];
   maxBodyBytes?: number;
+  /**
+   * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
+   * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
+   * it. Off by default (stateless, so instances can sit behind a load balancer). Modern
+   * requests never use sessions.
+   */
+  sessions?: boolean;
+  /**
+   * Also serve the deprecated HTTP+SSE transport of 2024-11-05 clients: GET `/sse` opens the
+   * event stream (first event: `endpoint`), POST `/messages?sessionId=…` carries client messages.
+   */
+  legacySse?: boolean;
   logger?: Logger;
   /** OAuth 2.1 resource-server mode: every MCP request needs a valid bearer token. */
   oauth?: ResourceServer;
@@ -50,6 +81,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const logger = options.logger ?? silentLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const sessions = options.sessions ? new Set<string>() : undefined;
+  const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
 
   const http = createServer((req, res) => {
     handleRequest(req, res).catch((error: unknown) => {
@@ -67,20 +100,26 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" }).end(JSON.stringify(oauth.metadata()));
       return;
     }
-    if (pathname !== endpoint) return sendText(res, 404, "Not Found");
-
     const origin = req.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }));
     }
+    if (legacySse && (await legacySse.handle(req, res, pathname))) return;
+    if (pathname !== endpoint) return sendText(res, 404, "Not Found");
     let scopes: ReadonlySet<string> | undefined;
     if (oauth) {
       const principal = await oauth.authenticate(req.headers.authorization);
       if (isRefusal(principal)) return refuse(res, principal);
       scopes = principal.scopes;
     }
+    const sessionId = req.headers["mcp-session-id"];
+    if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
+      if (!sessions.delete(sessionId)) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      res.writeHead(204).end();
+      return;
+    }
     if (req.method !== "POST") {
-      res.setHeader("Allow", "POST");
+      res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
       return sendJson(res, 405, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }));
     }
     if (!acceptsJson(req.headers.accept)) {
@@ -90,15 +129,6 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (contentType !== "" && contentType !== "application/json") {
       return sendJson(res, 415, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Unsupported Media Type: use application/json" }));
     }
-    const versionHeader = req.headers["mcp-protocol-version"];
-    const version = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
-    if (version !== undefined && !isSupportedProtocolVersion(version.trim())) {
-      return sendJson(res, 400, errorResponse(null, {
-        code: ErrorCode.InvalidRequest,
-        message: `Unsupported MCP-Protocol-Version: ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-      }));
-    }
-
     const body = await readBody(req, limit);
     if (body === "too-large") {
       res.setHeader("Connection", "close");
@@ -109,6 +139,35 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       payload = JSON.parse(body.toString("utf8"));
     } catch {
       return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
+    }
+    const single = isObject(payload) ? payload : undefined;
+    const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
+
+    const versionHeader = req.headers["mcp-protocol-version"];
+    const version = (Array.isArray(versionHeader) ? versionHeader[0] : versionHeader)?.trim();
+    if (version !== undefined && !isKnownProtocolVersion(version)) {
+      return sendJson(res, 400, errorResponse(requestId, {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: "Unsupported protocol version",
+        data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
+      }));
+    }
+    const modern = single !== undefined && hasModernMeta(single.params);
+    const isInitialize = single?.method === "initialize" && !modern;
+    // Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
+    if (sessions && !modern && !isModernProtocolVersion(version) && !isInitialize) {
+      if (typeof sessionId !== "string") {
+        return sendJson(res, 400, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required" }));
+      }
+      if (!sessions.has(sessionId)) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+    }
+    if (single && typeof single.method === "string" && "id" in single && modern) {
+      try {
+        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.findTool(name));
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        return sendJson(res, error.httpStatus ?? 400, errorResponse(requestId, error.toJSON()));
+      }
     }
 
     if (oauth && scopes) {
@@ -124,19 +183,32 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     res.on("close", () => {
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
+    const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
     const response = await server.dispatch(payload, {
-      protocolVersion: version?.trim() ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      protocolVersion: version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
       headers: req.headers,
       ...(scopes ? { scopes } : {}),
+      ...(stream && !Array.isArray(payload) ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) } : {}),
     });
     if (res.destroyed) return;
+    if (sessions && isInitialize && response !== undefined && "result" in response) {
+      // 128 random bits, hex: visible ASCII as the spec requires, unguessable.
+      const id = randomBytes(16).toString("hex");
+      sessions.add(id);
+      res.setHeader("Mcp-Session-Id", id);
+    }
+    if (stream?.started) {
+      if (response !== undefined) stream.send(response);
+      res.end();
+      return;
+    }
     if (response === undefined) {
       res.writeHead(202).end();
       return;
     }
-    sendJson(res, isUnreadableRequestError(response) ? 400 : 200, response);
+    sendJson(res, statusFor(response), response);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -162,6 +234,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     url: `http://${urlHost}:${port}${endpoint}`,
     closed,
     async close() {
+      server.closeSubscriptions();
+      legacySse?.closeAll();
       if (http.listening) {
         const done = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
@@ -183,6 +257,39 @@ export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>): b
   }
 }
 
+/** True when the client lists `text/event-stream` in Accept (then notifications may be streamed). */
+function acceptsEventStream(accept: string | undefined): boolean {
+  return (accept ?? "")
+    .split(",")
+    .some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+}
+
+/** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
+class SseWriter {
+  started = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  send(message: unknown): void {
+    if (this.res.destroyed || this.res.writableEnded) return;
+    if (!this.started) {
+      this.started = true;
+      this.res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" });
+    }
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
+function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
+  if (Array.isArray(response)) return 200;
+  return httpStatusOf(response) ?? (isUnreadableRequestError(response) ? 400 : 200);
+}
+
 function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === "") return true; // lenient: absent means anything
   return accept
@@ -191,53 +298,13 @@ function acceptsJson(accept: string | undefined): boolean {
     .some((type) => ["application/json", "text/event-stream", "application/*", "*/*"].includes(type));
 }
 
-/** Reads the body, or returns "too-large" as soon as it exceeds `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume(); // drain without buffering
-    return Promise.resolve("too-large");
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-        resolve("too-large");
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
-}
-
 /** Parse errors and unreadable requests (null id) are client errors on HTTP too. */
 function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[]): boolean {
   return !Array.isArray(response) && "error" in response && response.id === null;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
 }
 
 /** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */
 function refuse(res: ServerResponse, refusal: Refusal): void {
   res.setHeader("WWW-Authenticate", refusal.wwwAuthenticate);
   sendJson(res, refusal.status, errorResponse(null, { code: ErrorCode.InvalidRequest, message: refusal.message }));
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -3,7 +3,7 @@
  * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
  * so the dispatcher can stay silent.
  */
-import got, { RequestError, type Method, type Response } from "got";
+import type { Method, Response } from "got";
 import type { AppliedCredentials, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
@@ -71,17 +71,18 @@ export async function callUpstream(
   }
 
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { default: got, RequestError } = await loadGot();
   const started = Date.now();
   try {
     let choice = call.credentials ? await call.credentials.choose(tool.http.security, false, call.fromRequest) : undefined;
     if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
-    let response = await send(prepared, choice?.credentials, call, timeoutMs);
+    let response = await send(got, prepared, choice?.credentials, call, timeoutMs);
     // An OAuth token the upstream rejects is refreshed once.
     if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
       call.credentials.invalidate(choice.credentials.oauthKeys);
       choice = await call.credentials.choose(tool.http.security, true, call.fromRequest);
       if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
-      response = await send(prepared, choice.credentials, call, timeoutMs);
+      response = await send(got, prepared, choice.credentials, call, timeoutMs);
     }
     call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
       tool: tool.name,
@@ -117,7 +118,7 @@ export async function callUpstream(
 }
 
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
-function send(prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, timeoutMs: number): Promise<Response<Buffer>> {
+function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, timeoutMs: number): Promise<Response<Buffer>> {
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent, ...credentials?.headers };
   let url = prepared.url;
   if (credentials && credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
@@ -168,6 +169,15 @@ function addNextCursor(result: CallToolResult, next: string, argument: string): 
     (result.structuredContent as Record<string, unknown>).nextCursor = next;
   }
   result.content.push({ type: "text", text: `More results: call again with ${argument} = ${next}` });
+}
+
+type Got = (typeof import("got"))["default"];
+
+let gotModule: Promise<typeof import("got")> | undefined;
+
+/** got, loaded on the first upstream call (keeps start-up time and idle memory low). */
+function loadGot(): Promise<typeof import("got")> {
+  return (gotModule ??= import("got"));
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -28,12 +28,32 @@ export interface EmbeddedResource {
 }
 
 /** Content blocks the runtime emits. */
-export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource;
+
+/** A resource embedded in a result. */
+export interface EmbeddedResourceContent {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; text?: string; blob?: string };
+}
+
+/** A link to a resource the client may read. */
+export interface ResourceLinkContent {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+/** An image or audio content block (base64 data). */
+export type MediaContent = ImageContent | AudioContent;
+
+/** Content blocks of tool results and prompt messages. */
+export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | MediaContent | EmbeddedResourceContent | ResourceLinkContent;
 
 /** The result of `tools/call`. */
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
   isError?: boolean;
   [key: string]: unknown;
 }

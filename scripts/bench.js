@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// npm run bench: per-call overhead, cold start, idle memory and tools/list time of a generated
+// server (the petstore example, over stdio) against two baselines measured in the same run: a
+// direct HTTP call to the same local upstream, and a "floor" MCP stdio server (read a line, one
+// fetch, write a line, no validation). Not a test: it prints figures and ratios. Needs `npm run build`.
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const CALLS = Number(process.env.BENCH_CALLS ?? 500);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const STARTS = Number(process.env.BENCH_STARTS ?? 7);
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (n) => `${n.toFixed(3)} ms`;
+
+// The upstream: one small JSON document.
+const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
+const upstream = createServer((req, res) => res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body));
+await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
+
+// The generated server, built once.
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
+const dir = join(work, "petstore");
+cpSync(join(root, "generated/petstore"), dir, { recursive: true });
+symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")]);
+
+// The floor: the least an MCP stdio server can do per call.
+const floor = join(work, "floor.mjs");
+writeFileSync(
+  floor,
+  `import { createInterface } from "node:readline";
+const base = process.argv[2];
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
+  const res = await fetch(base + "/pets/" + msg.params.arguments.petId);
+  const text = await res.text();
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n");
+});
+`,
+);
+
+/** A stdio MCP peer: spawn, send one request at a time, await its response. */
+function start(args) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "ignore"] });
+  const waiting = new Map();
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const msg = JSON.parse(line);
+    waiting.get(msg.id)?.(msg);
+    waiting.delete(msg.id);
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
+    });
+  return { child, t0, request, stop: () => child.kill("SIGTERM") };
+}
+
+const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+const servers = {
+  floor: () => start([floor, baseUrl]),
+  "mcp-gen": () => start([join(dir, "dist/index.js"), "--base-url", baseUrl]),
+};
+
+async function perCall(call) {
+  for (let i = 0; i < 50; i++) await call(); // warm-up
+  const times = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t = performance.now();
+    await call();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+const results = {};
+const directMedians = [];
+for (let rep = 0; rep < REPS; rep++) {
+  directMedians.push(await perCall(() => fetch(`${baseUrl}/pets/1`).then((r) => r.text())));
+  for (const [name, make] of Object.entries(servers)) {
+    const peer = make();
+    await peer.request("initialize", initialize);
+    await new Promise((r) => setTimeout(r, 300));
+    (results[name] ??= { call: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
+    const m = await perCall(() => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }));
+    results[name].call.push(m);
+    await new Promise((r) => setTimeout(r, 300));
+    results[name].busyRss.push(rssMb(peer.child.pid));
+    peer.stop();
+  }
+}
+for (const [name, make] of Object.entries(servers)) {
+  for (let i = 0; i < STARTS; i++) {
+    const peer = make();
+    await peer.request("initialize", initialize);
+    results[name].start.push(performance.now() - peer.t0);
+    peer.stop();
+  }
+}
+
+// tools/list of a server with 1,200 tools, in process.
+const { McpServer } = await import(join(root, "dist/runtime/src/index.js"));
+const many = Array.from({ length: 1200 }, (_, i) => ({
+  name: `tool_${i}`,
+  description: `Operation number ${i} of a large API.`,
+  inputSchema: { type: "object", properties: { id: { type: "integer" }, q: { type: "string" } }, required: ["id"] },
+  annotations: { readOnlyHint: true },
+  http: { method: "get", path: `/things/${i}/{id}`, parameters: [{ argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true }], response: { accept: ["application/json"] } },
+}));
+const big = new McpServer({ info: { name: "big", version: "1.0.0" }, tools: many, upstream: { baseUrl } });
+const listAll = async () => {
+  let cursor;
+  let count = 0;
+  do {
+    const res = await big.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor ? { cursor } : {} });
+    count += res.result.tools.length;
+    cursor = res.result.nextCursor;
+  } while (cursor);
+  return count;
+};
+for (let i = 0; i < 20; i++) await listAll();
+const listTimes = [];
+for (let i = 0; i < 100; i++) {
+  const t = performance.now();
+  await listAll();
+  listTimes.push(performance.now() - t);
+}
+
+const direct = median(directMedians);
+const summary = (r) => ({ call: median(r.call) - direct, start: median(r.start), rss: median(r.rss), busyRss: median(r.busyRss) });
+const f = summary(results.floor);
+const g = summary(results["mcp-gen"]);
+console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(direct)}`);
+console.log(`per-call overhead over direct   floor ${ms(f.call)}   mcp-gen ${ms(g.call)}   ratio ${(g.call / f.call).toFixed(2)} (target ≤ 1.2)`);
+console.log(`cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 2.5)`);
+console.log(`idle RSS (started, no call)     floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`);
+console.log(`RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`);
+console.log(`tools/list, 1,200 tools, all ${Math.ceil(1200 / 100)} pages (in process, median of 100): ${ms(median(listTimes))} (target ≤ 10 ms)`);
+upstream.close();
+process.exit(0);

@@ -1,0 +1,73 @@
+/**
+ * The official MCP conformance suite (pinned in tools/conformance, run on the Node 22 installed
+ * there) against a server generated from specs/conformance/openapi.yaml plus the reference
+ * fixtures in specs/conformance/custom/index.ts, over Streamable HTTP, for both requirement sets.
+ * Any failed check that is not listed (and justified) in test/conformance/expected-failures-<revision>.yaml
+ * fails the test, and so does a listed one that passes (the baseline must stay honest).
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const run = promisify(execFile);
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
+const out = join(work, "server");
+let server: ChildProcess | undefined;
+let url = "";
+let node22 = "";
+let suite = "";
+
+test.before(async () => {
+  const setup = await run(process.execPath, [join(root, "scripts/setup-conformance.js")], { timeout: 300_000 });
+  node22 = /node: (.+)/.exec(setup.stdout)![1]!.trim();
+  suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
+  await run(process.execPath, [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out], { timeout: 60_000 });
+  copyFileSync(join(root, "specs/conformance/custom/index.ts"), join(out, "src/custom/index.ts"));
+  symlinkSync(join(root, "node_modules"), join(out, "node_modules"), "dir");
+  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 120_000 });
+  const child = spawn(process.execPath, [join(out, "dist/index.js"), "--http", "--port", "0", "--sessions", "--base-url", "http://127.0.0.1:9"], { stdio: ["ignore", "ignore", "pipe"] });
+  server = child;
+  url = await new Promise<string>((resolve, reject) => {
+    let stderr = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+});
+
+test.after(() => {
+  if (server?.pid !== undefined && server.exitCode === null) server.kill("SIGTERM");
+});
+
+for (const requirements of ["2025-11-25", "2026-07-28"]) {
+  test(`conformance --requirements ${requirements}: no unexpected failed check`, async () => {
+    const args = [suite, "server", "--url", url, "--requirements", requirements, "--expected-failures", join(root, `test/conformance/expected-failures-${requirements}.yaml`)];
+    let stdout = "";
+    let code = 0;
+    try {
+      ({ stdout } = await run(node22, args, { timeout: 240_000, maxBuffer: 64 * 1024 * 1024 }));
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      stdout = `${e.stdout ?? ""}\n${e.stderr ?? ""}`;
+      code = typeof e.code === "number" ? e.code : -1;
+    }
+    const totals = /Total: (\d+) passed, (\d+) failed/.exec(stdout);
+    console.log(`conformance ${requirements}: ${totals ? `${totals[1]} passed, ${totals[2]} failed` : "no totals"}`);
+    assert.is(code, 0, stdout.split("\n").filter((line) => /✗|unexpected|stale|Error/i.test(line)).join("\n"));
+  });
+}
+
+test.run();

@@ -1,0 +1,121 @@
+/**
+ * Client interop: the generated petstore server (copied from generated/, built under strict)
+ * driven by the official clients — SDK 1.x (legacy `initialize`) and @modelcontextprotocol/client
+ * 2.x with `versionNegotiation` auto and pinned to 2026-07-28 — over stdio and Streamable HTTP.
+ * Each client lists every page of tools and calls a tool against a local upstream.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SSEClientTransport as SseV1 } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const run = promisify(execFile);
+const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-interop-")), "petstore");
+let upstream: Upstream;
+let server: ChildProcess | undefined;
+let url: URL;
+
+test.before(async () => {
+  cpSync(join(root, "generated/petstore"), dir, { recursive: true });
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+  upstream = await startUpstream((r) =>
+    r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
+  );
+  const child = spawn(process.execPath, [join(dir, "dist/index.js"), "--http", "--port", "0", "--legacy-sse", "--base-url", upstream.baseUrl], { stdio: ["ignore", "ignore", "pipe"] });
+  server = child;
+  url = await new Promise<URL>((resolve, reject) => {
+    let stderr = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(new URL(match[1]!));
+      }
+    });
+  });
+});
+
+test.after(async () => {
+  if (server?.exitCode === null) server.kill("SIGTERM");
+  await upstream.close();
+});
+
+const stdioParams = () => ({ command: process.execPath, args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl], stderr: "ignore" as const });
+
+/** The surface both client generations share. */
+interface AnyClient {
+  listTools(params?: { cursor?: string }): Promise<{ tools: Array<{ name: string }>; nextCursor?: string }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function exercise(client: AnyClient): Promise<void> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+    names.push(...listed.tools.map((t) => t.name));
+    cursor = listed.nextCursor;
+    if (cursor === undefined) break;
+  }
+  assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"]);
+  const result = (await client.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
+  assert.not.ok(result.isError);
+  assert.equal(result.structuredContent, { id: 7, name: "Rex" });
+  await client.close();
+}
+
+test("SDK 1.x over stdio (legacy initialize)", async () => {
+  const client = new ClientV1({ name: "interop-v1", version: "1.0.0" });
+  await client.connect(new StdioV1(stdioParams()));
+  assert.is(client.getServerVersion()?.name, "pet-store-mcp");
+  await exercise(client);
+});
+
+test("SDK 1.x over Streamable HTTP (legacy initialize)", async () => {
+  const client = new ClientV1({ name: "interop-v1", version: "1.0.0" });
+  await client.connect(new HttpV1(url));
+  await exercise(client);
+});
+
+test("SDK 1.x over the deprecated HTTP+SSE transport (--legacy-sse)", async () => {
+  const client = new ClientV1({ name: "interop-v1-sse", version: "1.0.0" });
+  await client.connect(new SseV1(new URL("/sse", url)));
+  await exercise(client);
+});
+
+for (const [label, versionNegotiation] of [
+  ["auto", { mode: "auto" as const }],
+  ["pinned 2026-07-28", { mode: { pin: "2026-07-28" } }],
+] as const) {
+  test(`client 2.x (${label}) over stdio negotiates 2026-07-28`, async () => {
+    const client = new ClientV2({ name: "interop-v2", version: "1.0.0" }, { versionNegotiation });
+    await client.connect(new StdioV2(stdioParams()));
+    assert.is(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    await exercise(client as unknown as AnyClient);
+  });
+
+  test(`client 2.x (${label}) over Streamable HTTP negotiates 2026-07-28`, async () => {
+    const client = new ClientV2({ name: "interop-v2", version: "1.0.0" }, { versionNegotiation });
+    await client.connect(new HttpV2(url));
+    assert.is(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    await exercise(client as unknown as AnyClient);
+  });
+}
+
+test.run();
