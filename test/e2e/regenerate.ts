@@ -4,11 +4,13 @@
  * are kept, the diff and the version bump are right; hand edits stop the run; --check reports staleness.
  */
 import { execFile } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { GenerationError } from "../../generator/diagnostics.js";
@@ -33,6 +35,22 @@ async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 const toolNames = (dir: string) => (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
+/** A custom tool written against the extension API, as a user would add it. */
+const CUSTOM_TOOL = `import { defineExtension } from "../runtime/extensions.js";
+import { mine } from "./my-tool.js";
+
+export default defineExtension({
+  tools: [
+    {
+      name: "echo_mine",
+      description: "Returns the user's constant.",
+      inputSchema: { type: "object", properties: {} },
+      handler: () => ({ content: [{ type: "text", text: String(mine) }] }),
+    },
+  ],
+});
+`;
+
 test("regenerating after the spec changed keeps user code and tool names, removes stale files, bumps the version", async () => {
   const out = join(work, "server");
   const first = await generate({ spec: v1, outDir: out });
@@ -44,6 +62,7 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   // The user's own code and files.
   writeFileSync(join(out, "src/custom/README.md"), "my notes about the custom folder\n");
   writeFileSync(join(out, "src/custom/my-tool.ts"), "export const mine = 1;\n");
+  writeFileSync(join(out, "src/custom/index.ts"), CUSTOM_TOOL);
   writeFileSync(join(out, "NOTES.md"), "mine\n");
   writeFileSync(join(out, ".env"), "API_BASE_URL=http://127.0.0.1:1\n");
   writeFileSync(join(out, "package-lock.json"), "{}\n");
@@ -59,6 +78,22 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   assert.ok(customReadme.length > 0);
   assert.is(read(out, "src/custom/README.md"), "my notes about the custom folder\n", "once-file never overwritten");
   assert.is(read(out, "src/custom/my-tool.ts"), "export const mine = 1;\n");
+  assert.is(read(out, "src/custom/index.ts"), CUSTOM_TOOL, "the custom tool survives regeneration");
+  // ...and still builds and answers next to the regenerated tools.
+  symlinkSync(join(root, "node_modules"), join(out, "node_modules"), "dir");
+  await promisify(execFile)(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 120_000 });
+  const client = new Client({ name: "regen-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js")], stderr: "ignore" }));
+  try {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes("echo_mine") && names.includes("updateItem"), names.join(", "));
+    const echoed = await client.callTool({ name: "echo_mine", arguments: {} });
+    assert.equal(echoed.content, [{ type: "text", text: "1" }]);
+  } finally {
+    await client.close();
+  }
+  rmSync(join(out, "node_modules"));
+  rmSync(join(out, "dist"), { recursive: true, force: true });
   assert.is(read(out, "NOTES.md"), "mine\n");
   assert.is(read(out, ".env"), "API_BASE_URL=http://127.0.0.1:1\n");
   assert.is(read(out, "package-lock.json"), "{}\n");
