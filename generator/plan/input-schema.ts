@@ -112,26 +112,47 @@ function planBody(
   if (!media) return undefined;
   const mediaType = media.mediaType === "*/*" ? "application/json" : media.mediaType;
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
-  if (!structured && !mediaType.startsWith("text/")) {
-    bag.warn(Codes.mediaTypeUnsupported, `Request body type ${mediaType} is sent as text for now.`, media.pointer, "Binary uploads need base64 support (planned); prefer a JSON or form body where the API allows.");
-  }
+  const textual = mediaType.startsWith("text/") || /xml|yaml|csv/i.test(mediaType);
   const schema = media.schema ?? {};
   const lifted = structured ? liftableProperties(schema, defs) : undefined;
+  const multipart = /^multipart\/form-data/i.test(mediaType);
   if (lifted) {
     const mapping: Record<string, string> = {};
+    const files: string[] = [];
     for (const [name, sub] of Object.entries(lifted.properties)) {
       const argument = claim(name, "body", media.pointer);
-      properties[argument] = sub;
+      const file = multipart && isBinarySchema(sub as JsonSchema, defs);
+      properties[argument] = file ? fileArgument(sub as JsonSchema) : sub;
+      if (file) files.push(name);
       mapping[argument] = name;
       if (requestBody.required && lifted.required.includes(name)) required.push(argument);
     }
-    return { kind: "properties", properties: mapping, mediaType, required: requestBody.required };
+    return { kind: "properties", properties: mapping, mediaType, required: requestBody.required, ...(files.length > 0 ? { files } : {}) };
   }
   const argument = claim("body", "request", media.pointer);
-  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : { type: "string" };
+  const binary = !structured && !textual;
+  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : binary ? fileArgument(schema) : { type: "string" };
   const description = requestBody.description ?? "The request body.";
   if (typeof bodySchema === "object" && bodySchema.description === undefined) bodySchema = { ...bodySchema, description };
   properties[argument] = bodySchema;
   if (requestBody.required) required.push(argument);
-  return { kind: "whole", argument, mediaType, required: requestBody.required };
+  return { kind: "whole", argument, mediaType, required: requestBody.required, ...(binary ? { binary: true } : {}) };
+}
+
+/** Whether a body property carries file content (`format: binary`/`base64`, `contentMediaType`, 2.0 `file`). */
+function isBinarySchema(schema: JsonSchema, defs: Map<string, SchemaIR>): boolean {
+  const resolved = resolveSchema(schema, defs);
+  if (typeof resolved !== "object") return false;
+  if (resolved.type === "array" && resolved.items !== undefined) return false;
+  return resolved.format === "binary" || resolved.contentMediaType !== undefined;
+}
+
+/** The argument schema of file content: a string holding base64 or a `data:` URI. */
+function fileArgument(schema: JsonSchema): Obj {
+  const original = typeof schema === "object" && typeof schema.description === "string" ? `${schema.description} ` : "";
+  return {
+    type: "string",
+    contentEncoding: "base64",
+    description: `${original}File content: base64, or a data: URI (data:<media type>;name=<file name>;base64,<data>).`.trim(),
+  };
 }

@@ -21,6 +21,11 @@ export interface UpstreamOptions {
   baseUrl?: string | undefined;
   /** Whole-request timeout in milliseconds (default 30000). */
   timeoutMs?: number | undefined;
+  /**
+   * Let file arguments name local files (absolute paths, `file:` URLs). Off by default; also
+   * switched on by the environment variable `MCP_GEN_ALLOW_FILE_READ=1`.
+   */
+  allowFileRead?: boolean | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -52,7 +57,8 @@ export async function callUpstream(
   }
   let prepared: PreparedRequest;
   try {
-    prepared = buildRequest(tool.http, args, baseUrl);
+    const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
+    prepared = buildRequest(tool.http, args, baseUrl, { allowFileRead });
   } catch (error) {
     if (error instanceof ArgumentError) return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
     throw error;
