@@ -3,6 +3,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveSchema } from "./schema-tools.js";
+import { mapSchema } from "./schema-walk.js";
 
 type Obj = Record<string, unknown>;
 
@@ -18,6 +19,22 @@ const BODY_PREFERENCE = [
   (t: string) => t.startsWith("text/"),
   (t: string) => t === "*/*",
 ];
+
+/**
+ * Size (JSON characters) of an input schema's `$defs` above which their descriptions and examples
+ * are left out, to keep `tools/list` within what clients accept.
+ */
+export const INPUT_DEFS_BUDGET = 16_000;
+
+/** A copy of a schema without `description`, `examples` and `title` at any depth. */
+function stripProse(schema: JsonSchema): JsonSchema {
+  return mapSchema(schema, (node) => {
+    delete node.description;
+    delete node.examples;
+    delete node.title;
+    return node;
+  });
+}
 
 /** The planned input side of one tool. */
 export interface InputPlan {
@@ -92,9 +109,14 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   }
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
-  const $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
+  let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
+  if ($defs && JSON.stringify($defs).length > INPUT_DEFS_BUDGET) {
+    // Deeply nested bodies (Kubernetes objects…) repeat pages of prose per tool; the top-level
+    // arguments keep their descriptions, the named sub-schemas keep only their structure.
+    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripProse(def as JsonSchema)]));
+  }
   if ($defs) inputSchema.$defs = $defs;
   return { inputSchema, parameters, body };
 }
