@@ -22,6 +22,17 @@ const DROPPED = new Set([
 ]);
 
 /**
+ * Formats kept in schemas: JSON Schema 2020-12's, OpenAPI's data type formats, and the others
+ * ajv-formats knows. Any other `format` would make a strict validator refuse the whole schema.
+ */
+const KNOWN_FORMATS = new Set([
+  "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
+  "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer", "relative-json-pointer",
+  "regex", "int32", "int64", "float", "double", "byte", "binary", "password", "url", "iso-time", "iso-date-time",
+  "json-pointer-uri-fragment",
+]);
+
+/**
  * Converts Swagger 2.0 / OpenAPI 3.0 / 3.1 schema objects into JSON Schema 2020-12.
  * Named targets of `$ref` become entries of a shared `$defs` registry (`#/$defs/<name>`), normalized
  * once; cycles are safe because a name is registered before its target is normalized.
@@ -100,6 +111,8 @@ export class SchemaNormalizer {
         else out.items = this.normalize(value, here);
       } else if (key === "type") {
         this.copyType(value, out);
+      } else if (key === "format") {
+        if (typeof value === "string" && KNOWN_FORMATS.has(value)) out.format = value;
       } else if (key === "pattern") {
         if (typeof value === "string" && this.patternCompiles(value, here)) out.pattern = value;
       } else if (key === "required") {
@@ -111,6 +124,11 @@ export class SchemaNormalizer {
       } else {
         out[key] = value;
       }
+    }
+    if (typeof input.format === "string" && !KNOWN_FORMATS.has(input.format)) {
+      // Validators in strict mode (ajv's default) refuse unknown formats; the hint stays as prose.
+      const note = `Format: ${input.format}.`;
+      out.description = typeof out.description === "string" ? `${out.description} (${note})` : note;
     }
     if (input.example !== undefined && out.examples === undefined) out.examples = [input.example];
     if (Array.isArray(out.examples) === false && out.examples !== undefined) delete out.examples;

@@ -3,6 +3,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveSchema } from "./schema-tools.js";
+import { mapSchema } from "./schema-walk.js";
 
 type Obj = Record<string, unknown>;
 
@@ -18,6 +19,22 @@ const BODY_PREFERENCE = [
   (t: string) => t.startsWith("text/"),
   (t: string) => t === "*/*",
 ];
+
+/**
+ * Size (JSON characters) of an input schema's `$defs` above which their descriptions and examples
+ * are left out, to keep `tools/list` within what clients accept.
+ */
+export const INPUT_DEFS_BUDGET = 16_000;
+
+/** A copy of a schema without `description`, `examples` and `title` at any depth. */
+function stripProse(schema: JsonSchema): JsonSchema {
+  return mapSchema(schema, (node) => {
+    delete node.description;
+    delete node.examples;
+    delete node.title;
+    return node;
+  });
+}
 
 /** The planned input side of one tool. */
 export interface InputPlan {
@@ -92,9 +109,14 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   }
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
-  const $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
+  let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
+  if ($defs && JSON.stringify($defs).length > INPUT_DEFS_BUDGET) {
+    // Deeply nested bodies (Kubernetes objects…) repeat pages of prose per tool; the top-level
+    // arguments keep their descriptions, the named sub-schemas keep only their structure.
+    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripProse(def as JsonSchema)]));
+  }
   if ($defs) inputSchema.$defs = $defs;
   return { inputSchema, parameters, body };
 }
@@ -112,26 +134,47 @@ function planBody(
   if (!media) return undefined;
   const mediaType = media.mediaType === "*/*" ? "application/json" : media.mediaType;
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
-  if (!structured && !mediaType.startsWith("text/")) {
-    bag.warn(Codes.mediaTypeUnsupported, `Request body type ${mediaType} is sent as text for now.`, media.pointer, "Binary uploads need base64 support (planned); prefer a JSON or form body where the API allows.");
-  }
+  const textual = mediaType.startsWith("text/") || /xml|yaml|csv/i.test(mediaType);
   const schema = media.schema ?? {};
   const lifted = structured ? liftableProperties(schema, defs) : undefined;
+  const multipart = /^multipart\/form-data/i.test(mediaType);
   if (lifted) {
     const mapping: Record<string, string> = {};
+    const files: string[] = [];
     for (const [name, sub] of Object.entries(lifted.properties)) {
       const argument = claim(name, "body", media.pointer);
-      properties[argument] = sub;
+      const file = multipart && isBinarySchema(sub as JsonSchema, defs);
+      properties[argument] = file ? fileArgument(sub as JsonSchema) : sub;
+      if (file) files.push(name);
       mapping[argument] = name;
       if (requestBody.required && lifted.required.includes(name)) required.push(argument);
     }
-    return { kind: "properties", properties: mapping, mediaType, required: requestBody.required };
+    return { kind: "properties", properties: mapping, mediaType, required: requestBody.required, ...(files.length > 0 ? { files } : {}) };
   }
   const argument = claim("body", "request", media.pointer);
-  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : { type: "string" };
+  const binary = !structured && !textual;
+  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : binary ? fileArgument(schema) : { type: "string" };
   const description = requestBody.description ?? "The request body.";
   if (typeof bodySchema === "object" && bodySchema.description === undefined) bodySchema = { ...bodySchema, description };
   properties[argument] = bodySchema;
   if (requestBody.required) required.push(argument);
-  return { kind: "whole", argument, mediaType, required: requestBody.required };
+  return { kind: "whole", argument, mediaType, required: requestBody.required, ...(binary ? { binary: true } : {}) };
+}
+
+/** Whether a body property carries file content (`format: binary`/`base64`, `contentMediaType`, 2.0 `file`). */
+function isBinarySchema(schema: JsonSchema, defs: Map<string, SchemaIR>): boolean {
+  const resolved = resolveSchema(schema, defs);
+  if (typeof resolved !== "object") return false;
+  if (resolved.type === "array" && resolved.items !== undefined) return false;
+  return resolved.format === "binary" || resolved.contentMediaType !== undefined;
+}
+
+/** The argument schema of file content: a string holding base64 or a `data:` URI. */
+function fileArgument(schema: JsonSchema): Obj {
+  const original = typeof schema === "object" && typeof schema.description === "string" ? `${schema.description} ` : "";
+  return {
+    type: "string",
+    contentEncoding: "base64",
+    description: `${original}File content: base64, or a data: URI (data:<media type>;name=<file name>;base64,<data>).`.trim(),
+  };
 }

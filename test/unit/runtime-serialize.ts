@@ -134,7 +134,7 @@ test("buildRequest assembles URL, headers and body", () => {
   assert.is(req.headers.accept, "application/json, application/problem+json"); // Accept parameter ignored
   assert.is(req.headers.cookie, "session=xyz");
   assert.is(req.headers["content-type"], "application/json");
-  assert.equal(JSON.parse(req.body!), { name: "Rex" });
+  assert.equal(JSON.parse(String(req.body)), { name: "Rex" });
 });
 
 test("buildRequest: default Accept, form body, optional body omitted", () => {

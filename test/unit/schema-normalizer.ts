@@ -15,6 +15,13 @@ test("3.0 nullable becomes a null type, or anyOf null without a type", () => {
   assert.equal(n.normalize({ allOf: [{ type: "object" }], nullable: true }, "#"), { anyOf: [{ allOf: [{ type: "object" }] }, { type: "null" }] });
 });
 
+test("known formats are kept; unknown ones move into the description", () => {
+  const { n } = normalizer();
+  assert.equal(n.normalize({ type: "string", format: "int64" }, "#"), { type: "string", format: "int64" });
+  assert.equal(n.normalize({ type: "string", format: "google-datetime", description: "When." }, "#"), { type: "string", description: "When. (Format: google-datetime.)" });
+  assert.equal(n.normalize({ type: "string", format: "Promo date-time" }, "#"), { type: "string", description: "Format: Promo date-time." });
+});
+
 test("3.0 boolean exclusive bounds become numeric 2020-12 bounds", () => {
   const { n } = normalizer();
   assert.equal(n.normalize({ type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, "#"), { type: "integer", exclusiveMinimum: 0, maximum: 9 });

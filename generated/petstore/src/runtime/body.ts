@@ -1,10 +1,12 @@
 /** Request body assembly and encoding per the tool's BodyBinding and media type. */
+import { randomBytes } from "node:crypto";
+import { decodeFile, type FileOptions } from "./binary.js";
 import type { BodyBinding } from "./types.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
   contentType: string;
-  payload: string;
+  payload: string | Buffer;
 }
 
 /** True for `application/json` and any `+json` suffix type (parameters ignored). */
@@ -25,14 +27,22 @@ export function collectBody(binding: BodyBinding, args: Record<string, unknown>)
 }
 
 /** Encodes a body value for the binding's media type. */
-export function encodeBody(mediaType: string, value: unknown): EncodedBody {
+export function encodeBody(mediaType: string, value: unknown, binding?: BodyBinding, options: FileOptions = {}): EncodedBody {
   const essence = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (binding?.kind === "whole" && binding.binary) {
+    const file = decodeFile(value, binding.argument, options);
+    return { contentType: essence.includes("*") ? (file.mediaType ?? "application/octet-stream") : mediaType, payload: file.data };
+  }
   // A wildcard request media type gives no hint; JSON is what such APIs nearly always take.
   if (isJsonMediaType(mediaType) || essence.includes("*")) {
     return { contentType: essence.includes("*") ? "application/json" : mediaType, payload: JSON.stringify(value) };
   }
   if (essence === "application/x-www-form-urlencoded") {
     return { contentType: mediaType, payload: formEncode(value) };
+  }
+  if (essence === "multipart/form-data") {
+    const files = new Set(binding?.kind === "properties" ? (binding.files ?? []) : []);
+    return multipartEncode(value, files, options);
   }
   if (essence.startsWith("text/")) {
     return { contentType: mediaType, payload: typeof value === "string" ? value : String(value) };
@@ -52,4 +62,38 @@ function formEncode(value: unknown): string {
     }
   }
   return params.toString();
+}
+
+/** Quotes a multipart header parameter (RFC 7578: `"` and line breaks percent-encoded). */
+function quoted(text: string): string {
+  return `"${text.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}"`;
+}
+
+/**
+ * `multipart/form-data` (RFC 7578): one part per property (arrays repeat the name); properties in
+ * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts.
+ */
+export function multipartEncode(value: unknown, files: Set<string>, options: FileOptions = {}, boundary = `mcp-gen-${randomBytes(12).toString("hex")}`): EncodedBody {
+  const chunks: Buffer[] = [];
+  const object = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  for (const [name, v] of Object.entries(object)) {
+    if (v === undefined) continue;
+    for (const item of Array.isArray(v) && !files.has(name) ? v : [v]) {
+      let headers = `Content-Disposition: form-data; name=${quoted(name)}`;
+      let data: Buffer;
+      if (files.has(name)) {
+        const file = decodeFile(item, name, options);
+        headers += `; filename=${quoted(file.fileName ?? name)}\r\nContent-Type: ${file.mediaType ?? "application/octet-stream"}`;
+        data = file.data;
+      } else if (typeof item === "object" && item !== null) {
+        headers += "\r\nContent-Type: application/json";
+        data = Buffer.from(JSON.stringify(item), "utf8");
+      } else {
+        data = Buffer.from(String(item), "utf8");
+      }
+      chunks.push(Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`, "utf8"), data, Buffer.from("\r\n", "utf8"));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(chunks) };
 }

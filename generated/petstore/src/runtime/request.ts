@@ -2,6 +2,7 @@
  * Turns a tool's HTTP binding plus validated arguments into a concrete request description
  * (URL, headers, body). No I/O; `upstream.ts` executes it.
  */
+import type { FileOptions } from "./binary.js";
 import { collectBody, encodeBody } from "./body.js";
 import {
   ArgumentError,
@@ -29,7 +30,7 @@ export interface PreparedRequest {
   /** The resolved binding path (no base, no query), used in error messages. */
   path: string;
   headers: Record<string, string>;
-  body?: string | undefined;
+  body?: string | Buffer | undefined;
 }
 
 /** Joins a base URL (which may carry a path) and a path template's resolved path. */
@@ -39,7 +40,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 /** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
-export function buildRequest(http: HttpBinding, args: Record<string, unknown>, baseUrl: string): PreparedRequest {
+export function buildRequest(http: HttpBinding, args: Record<string, unknown>, baseUrl: string, files: FileOptions = {}): PreparedRequest {
   let path = http.path;
   const query: string[] = [];
   const cookies: string[] = [];
@@ -74,11 +75,11 @@ export function buildRequest(http: HttpBinding, args: Record<string, unknown>, b
   if (cookies.length > 0) headers.cookie = cookies.join("; ");
   headers.accept = http.response.accept.length > 0 ? http.response.accept.join(", ") : DEFAULT_ACCEPT;
 
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (http.body) {
     const value = collectBody(http.body, args);
     if (value !== undefined) {
-      const encoded = encodeBody(http.body.mediaType, value);
+      const encoded = encodeBody(http.body.mediaType, value, http.body, files);
       headers["content-type"] = encoded.contentType;
       body = encoded.payload;
     }

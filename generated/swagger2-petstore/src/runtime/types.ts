@@ -59,10 +59,12 @@ export interface ParameterBinding {
  * - `whole`: one argument carries the entire body.
  * - `properties`: the body is an object whose properties were lifted into the tool input;
  *   `properties` maps input argument name → body property name.
+ * - `binary` (whole body) / `files` (body properties, by body name): file content that the model
+ *   passes as base64 or a `data:` URI and that is sent as bytes (octet-stream, multipart file parts).
  */
 export type BodyBinding =
-  | { kind: "whole"; argument: string; mediaType: string; required: boolean }
-  | { kind: "properties"; properties: Record<string, string>; mediaType: string; required: boolean };
+  | { kind: "whole"; argument: string; mediaType: string; required: boolean; binary?: boolean }
+  | { kind: "properties"; properties: Record<string, string>; mediaType: string; required: boolean; files?: string[] };
 
 /** How the upstream response body becomes `structuredContent`. */
 export interface ResponseBinding {
