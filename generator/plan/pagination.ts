@@ -103,15 +103,17 @@ export function detectPagination(input: PaginationInput, defs: Map<string, Schem
   const limitArgument = queryArgument(parameters, LIMIT_PARAMS);
   const withLimit = limitArgument ? { limitArgument } : {};
 
-  if (success?.headers?.includes("link")) return { style: "link", cursorArgument };
+  // Where the items are matters to page/offset styles, and lets every style collect several pages.
+  const items = findItems(body, defs);
+  const withItems = items ? { itemsPath: items } : {};
+  if (success?.headers?.includes("link")) return { style: "link", cursorArgument, ...withItems };
   const nextUrl = findNextField(properties, NEXT_URL_FIELDS, defs);
-  if (nextUrl) return { style: "nextUrl", cursorArgument, nextPath: nextUrl };
+  if (nextUrl) return { style: "nextUrl", cursorArgument, nextPath: nextUrl, ...withItems };
   const tokenArgument = queryArgument(parameters, CURSOR_PARAMS);
   const nextToken = tokenArgument ? findNextField(properties, NEXT_TOKEN_FIELDS, defs) : undefined;
-  if (tokenArgument && nextToken) return { style: "cursor", cursorArgument: tokenArgument === "cursor" ? "cursor" : cursorArgument, targetArgument: tokenArgument, nextPath: nextToken };
+  if (tokenArgument && nextToken) return { style: "cursor", cursorArgument: tokenArgument === "cursor" ? "cursor" : cursorArgument, targetArgument: tokenArgument, nextPath: nextToken, ...withItems };
   const startingAfter = queryArgument(parameters, ["starting_after"]);
   const hasMore = findProperty(properties, ["has_more", "hasmore"], "boolean", defs);
-  const items = findItems(body, defs);
   if (startingAfter && hasMore && items && items.length > 0) {
     return { style: "cursor", cursorArgument, targetArgument: startingAfter, hasMorePath: [hasMore], itemsPath: items, idField: "id" };
   }
@@ -159,6 +161,11 @@ export function applyPaginationContract(binding: PaginationBinding, inputSchema:
   } else {
     const existing = properties[binding.cursorArgument];
     if (typeof existing === "object") properties[binding.cursorArgument] = { ...existing, description: `${existing.description ? `${existing.description} ` : ""}Also accepts nextCursor from a previous call.` };
+  }
+  // Several pages in one call need to know where each page's items are.
+  if (binding.itemsPath && !("maxPages" in properties)) {
+    properties.maxPages = { type: "integer", minimum: 1, maximum: 10, description: "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched." };
+    binding.maxPagesArgument = "maxPages";
   }
   if (outputSchema) {
     outputSchema.properties = { ...outputSchema.properties, nextCursor: { type: "string", description: "Pass as the cursor argument to get the next page; absent on the last page." } };

@@ -137,6 +137,8 @@ export interface PaginationBinding {
   limitArgument?: string;
   /** page: the first page number when the argument is absent (default 1). */
   firstPage?: number;
+  /** Input property asking for several pages in one call (bounded auto-collection), if offered. */
+  maxPagesArgument?: string;
 }
 
 /** How a tool call becomes an upstream HTTP request. */

@@ -104,6 +104,7 @@ async function collect(name: string, first: Record<string, unknown>, itemsOf: (s
 }
 
 const all = [1, 2, 3, 4, 5, 6, 7];
+const all7 = all;
 test("cursor token in a nested field", async () => assert.equal(await collect("listByToken", { limit: 3 }, (s) => s.items as unknown[]), all));
 test("Stripe: starting_after + has_more", async () => assert.equal(await collect("listCharges", {}, (s) => s.data as unknown[]), all));
 test("page + per_page, root array wrapped as result", async () => assert.equal(await collect("listPages", { per_page: 3 }, (s) => s.result as unknown[]), all));
@@ -137,6 +138,51 @@ test("a cursor to another origin is never issued; forged, tampered and foreign c
   const signedElsewhere = encodeCursor({ t: "listOdata", v: "http://example.invalid/api/odata?skip=3" }, Buffer.from("test-secret"));
   assert.match((await call(server, "listOdata", { cursor: signedElsewhere })).content[0]!.text, /another origin/);
   assert.is(seen.length, before, "no refused cursor reached the upstream");
+});
+
+test("maxPages collects several pages in one call, bounded, and continues from where it stopped", async () => {
+  const server = makeServer();
+  const before = seen.length;
+  const two = await call(server, "listOffsets", { limit: 3, maxPages: 2 });
+  assert.not.ok(two.isError);
+  assert.equal((two.structuredContent!.results as Array<{ id: number }>).map((i) => i.id), [1, 2, 3, 4, 5, 6]);
+  assert.is(seen.length - before, 2, "two upstream requests");
+  assert.match(two.content[1]!.text, /^6 items from 2 page\(s\)\. More results: call again with cursor = /);
+  const rest = await call(server, "listOffsets", { cursor: two.structuredContent!.nextCursor, limit: 3 });
+  assert.equal((rest.structuredContent!.results as Array<{ id: number }>).map((i) => i.id), [7]);
+  assert.is(rest.structuredContent!.nextCursor, undefined);
+  const all = await call(server, "listLinked", { maxPages: 10 });
+  assert.equal((all.structuredContent!.result as Array<{ id: number }>).map((i) => i.id), all7);
+  assert.is(all.structuredContent!.nextCursor, undefined, "stops at the last page, not at maxPages");
+  const tokens = await call(server, "listByToken", { limit: 2, maxPages: 3 });
+  assert.equal((tokens.structuredContent!.items as Array<{ id: number }>).map((i) => i.id), [1, 2, 3, 4, 5, 6]);
+});
+
+test("collecting pages reports progress that only grows, and a cancelled call stops collecting", async () => {
+  const server = makeServer();
+  const progress: number[] = [];
+  await server.handle(
+    { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "listPages", arguments: { per_page: 3, maxPages: 5 }, _meta: { progressToken: "p1" } } },
+    { notify: (message) => progress.push(Number((message.params as { progress: number }).progress)) },
+  );
+  assert.equal(progress, [0, 1, 2, 3], "start, then one notification per page (3 pages exist)");
+  const controller = new AbortController();
+  const before = seen.length;
+  const pending = server.handle({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "listPages", arguments: { per_page: 1, maxPages: 10 } } }, { signal: controller.signal });
+  controller.abort();
+  assert.is(await pending, undefined, "no answer for a cancelled request");
+  assert.ok(seen.length - before <= 1, "at most the page in flight was requested");
+});
+
+test("maxPages is offered only where the items can be found, and is bounded in the schema", () => {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  assert.equal(byName.get("listOffsets")!.inputSchema.properties!.maxPages, {
+    type: "integer",
+    minimum: 1,
+    maximum: 10,
+    description: "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched.",
+  });
+  assert.is(byName.get("getSingle")!.inputSchema.properties!.maxPages, undefined);
 });
 
 test("Link header parsing", () => {

@@ -23,6 +23,7 @@ import { ClientRequests } from "./client-requests.js";
 import { confirmDestructiveCall } from "./confirm.js";
 import { StateSealer } from "./request-state.js";
 import { silentLogger, type Logger } from "./logger.js";
+import { collectPages, requestedPages } from "./collect.js";
 import { cursorKey } from "./pagination.js";
 import { checkPassthroughRules, passthroughCredentials, type PassthroughRule } from "./passthrough.js";
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
@@ -434,18 +435,29 @@ export class McpServer {
     this.progress(params, call, 0, `calling ${operation}`);
     this.clientLog(call, "debug", { tool: name, event: "upstream request", operation });
     const started = Date.now();
-    const upstreamResult = await callUpstream(tool, upstreamArgs, {
-      upstream: this.upstream,
-      userAgent: this.userAgent,
-      validator: this.validator,
-      signal: call.signal,
-      logger: this.logger,
-      credentials: this.credentials,
-      cursorKey: this.cursorKey,
-      fromRequest: passthroughCredentials(this.passthrough, call.ctx.headers, this.info.securitySchemes ?? []),
-    });
+    const fetchPage = (pageArgs: Record<string, unknown>) =>
+      callUpstream(tool, pageArgs, {
+        upstream: this.upstream,
+        userAgent: this.userAgent,
+        validator: this.validator,
+        signal: call.signal,
+        logger: this.logger,
+        credentials: this.credentials,
+        cursorKey: this.cursorKey,
+        fromRequest: passthroughCredentials(this.passthrough, call.ctx.headers, this.info.securitySchemes ?? []),
+      });
+    const pages = requestedPages(tool, upstreamArgs);
+    const firstPage = await fetchPage(upstreamArgs);
+    const upstreamResult =
+      pages > 1
+        ? await collectPages(tool, upstreamArgs, firstPage, pages, fetchPage, {
+            signal: call.signal,
+            onPage: (done, total) => this.sendProgress(params, call, done, total, `page ${done} of up to ${total}`),
+          })
+        : firstPage;
     this.clientLog(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
-    this.progress(params, call, 1, "done");
+    // Progress must only grow: a collection already reported its pages.
+    if (pages <= 1) this.progress(params, call, 1, "done");
     const after = hooks?.afterCall ? await hooks.afterCall(tool, upstreamArgs, upstreamResult, tools) : undefined;
     return after ?? upstreamResult;
   }

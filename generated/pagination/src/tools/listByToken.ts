@@ -7,6 +7,8 @@ export interface ListByTokenInput {
   /** Also accepts nextCursor from a previous call. */
   cursor?: string;
   limit?: number;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listByToken` call. */
@@ -38,6 +40,12 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
         "type": "integer",
         "minimum": 1,
         "maximum": 100
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -154,7 +162,11 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
       "nextPath": [
         "meta",
         "next_cursor"
-      ]
+      ],
+      "itemsPath": [
+        "items"
+      ],
+      "maxPagesArgument": "maxPages"
     }
   }
 };

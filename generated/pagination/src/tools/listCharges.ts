@@ -8,6 +8,8 @@ export interface ListChargesInput {
   limit?: number;
   /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
   cursor?: string;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listCharges` call. */
@@ -42,6 +44,12 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
       "cursor": {
         "type": "string",
         "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -159,7 +167,8 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
       "itemsPath": [
         "data"
       ],
-      "idField": "id"
+      "idField": "id",
+      "maxPagesArgument": "maxPages"
     }
   }
 };

@@ -8,6 +8,8 @@ export interface ListLinkedInput {
   per_page?: number;
   /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
   cursor?: string;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listLinked` call. */
@@ -40,6 +42,12 @@ export const listLinkedTool: ToolDefinition<ListLinkedInput> = {
       "cursor": {
         "type": "string",
         "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -147,7 +155,9 @@ export const listLinkedTool: ToolDefinition<ListLinkedInput> = {
     },
     "pagination": {
       "style": "link",
-      "cursorArgument": "cursor"
+      "cursorArgument": "cursor",
+      "itemsPath": [],
+      "maxPagesArgument": "maxPages"
     }
   }
 };

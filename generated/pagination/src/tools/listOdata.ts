@@ -6,6 +6,8 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface ListOdataInput {
   /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
   cursor?: string;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listOdata` call. */
@@ -32,6 +34,12 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
       "cursor": {
         "type": "string",
         "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -124,7 +132,11 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
       "cursorArgument": "cursor",
       "nextPath": [
         "@odata.nextLink"
-      ]
+      ],
+      "itemsPath": [
+        "value"
+      ],
+      "maxPagesArgument": "maxPages"
     }
   }
 };

@@ -8,6 +8,8 @@ export interface ListOffsetsInput {
   limit?: number;
   /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
   cursor?: string;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listOffsets` call. */
@@ -43,6 +45,12 @@ export const listOffsetsTool: ToolDefinition<ListOffsetsInput> = {
       "cursor": {
         "type": "string",
         "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -154,7 +162,8 @@ export const listOffsetsTool: ToolDefinition<ListOffsetsInput> = {
       "itemsPath": [
         "results"
       ],
-      "limitArgument": "limit"
+      "limitArgument": "limit",
+      "maxPagesArgument": "maxPages"
     }
   }
 };

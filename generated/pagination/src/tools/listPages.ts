@@ -8,6 +8,8 @@ export interface ListPagesInput {
   per_page?: number;
   /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
   cursor?: string;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listPages` call. */
@@ -41,6 +43,12 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
       "cursor": {
         "type": "string",
         "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -151,7 +159,8 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
       "cursorArgument": "cursor",
       "targetArgument": "page",
       "itemsPath": [],
-      "limitArgument": "per_page"
+      "limitArgument": "per_page",
+      "maxPagesArgument": "maxPages"
     }
   }
 };

@@ -7,6 +7,8 @@ export interface ListRowsInput {
   p?: number;
   /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
   cursor?: string;
+  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listRows` call. */
@@ -36,6 +38,12 @@ export const listRowsTool: ToolDefinition<ListRowsInput> = {
       "cursor": {
         "type": "string",
         "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+      },
+      "maxPages": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
       }
     }
   },
@@ -136,7 +144,8 @@ export const listRowsTool: ToolDefinition<ListRowsInput> = {
       "itemsPath": [
         "rows"
       ],
-      "firstPage": 0
+      "firstPage": 0,
+      "maxPagesArgument": "maxPages"
     }
   }
 };
