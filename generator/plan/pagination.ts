@@ -8,7 +8,7 @@ type Obj = Record<string, unknown>;
 /** Request parameters that carry a continuation token. */
 const CURSOR_PARAMS = ["cursor", "page_token", "pagetoken", "next_token", "nexttoken", "continuation", "continuationtoken", "continuation_token", "after", "marker", "next_cursor", "nextcursor", "pagination_token"];
 /** Response fields that carry the next token. */
-const NEXT_TOKEN_FIELDS = ["next_cursor", "nextcursor", "nextpagetoken", "next_page_token", "next_token", "nexttoken", "continuation", "continuationtoken", "continuation_token", "next_marker", "nextmarker", "end_cursor", "endcursor", "cursor"];
+const NEXT_TOKEN_FIELDS = ["next_page", "nextpage", "next_cursor", "nextcursor", "nextpagetoken", "next_page_token", "next_token", "nexttoken", "continuation", "continuationtoken", "continuation_token", "next_marker", "nextmarker", "end_cursor", "endcursor", "cursor"];
 /** Containers where APIs put paging metadata (Slack's `response_metadata`, `meta`, `pagination`…). */
 const META_FIELDS = ["meta", "metadata", "response_metadata", "pagination", "paging", "page_info", "pageinfo", "links"];
 /** Response fields holding the next page's URL. */
@@ -109,7 +109,9 @@ export function detectPagination(input: PaginationInput, defs: Map<string, Schem
   if (success?.headers?.includes("link")) return { style: "link", cursorArgument, ...withItems };
   const nextUrl = findNextField(properties, NEXT_URL_FIELDS, defs);
   if (nextUrl) return { style: "nextUrl", cursorArgument, nextPath: nextUrl, ...withItems };
-  const tokenArgument = queryArgument(parameters, CURSOR_PARAMS);
+  // A string-typed `page` parameter is a token (Stripe search: `page` + `next_page`), not a number.
+  const stringPage = parameters.find((p) => p.in === "query" && PAGE_PARAMS.includes(p.name.toLowerCase()) && typeOf(op.parameters.find((q) => q.in === "query" && q.name === p.name)?.schema, defs) === "string");
+  const tokenArgument = queryArgument(parameters, CURSOR_PARAMS) ?? stringPage?.argument;
   const nextToken = tokenArgument ? findNextField(properties, NEXT_TOKEN_FIELDS, defs) : undefined;
   if (tokenArgument && nextToken) return { style: "cursor", cursorArgument: tokenArgument === "cursor" ? "cursor" : cursorArgument, targetArgument: tokenArgument, nextPath: nextToken, ...withItems };
   const startingAfter = queryArgument(parameters, ["starting_after"]);
@@ -118,7 +120,7 @@ export function detectPagination(input: PaginationInput, defs: Map<string, Schem
     return { style: "cursor", cursorArgument, targetArgument: startingAfter, hasMorePath: [hasMore], itemsPath: items, idField: "id" };
   }
   if (!items) return undefined;
-  const pageArgument = queryArgument(parameters, PAGE_PARAMS);
+  const pageArgument = stringPage ? undefined : queryArgument(parameters, PAGE_PARAMS);
   if (pageArgument) return { style: "page", cursorArgument, targetArgument: pageArgument, itemsPath: items, ...withLimit };
   const offsetArgument = queryArgument(parameters, OFFSET_PARAMS);
   if (offsetArgument) return { style: "offset", cursorArgument, targetArgument: offsetArgument, itemsPath: items, ...withLimit };

@@ -58,6 +58,10 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       const skip = Number(q.get("skip") ?? 0);
       return json({ value: slice(skip), ...(skip + SIZE < ITEMS.length ? { "@odata.nextLink": `/api/odata?skip=${skip + SIZE}` } : {}) });
     }
+    case "/api/search": {
+      const from = q.get("page") ? Number(q.get("page")!.replace("tok-", "")) : 0;
+      return json({ data: slice(from), next_page: from + SIZE < ITEMS.length ? `tok-${from + SIZE}` : null });
+    }
     case "/api/rows":
       return json({ rows: slice(Number(q.get("p") ?? 0) * SIZE) });
     default:
@@ -111,6 +115,7 @@ test("page + per_page, root array wrapped as result", async () => assert.equal(a
 test("offset + limit", async () => assert.equal(await collect("listOffsets", { limit: 3 }, (s) => s.results as unknown[]), all));
 test("Link header rel=next", async () => assert.equal(await collect("listLinked", {}, (s) => s.result as unknown[]), all));
 test("next URL in the body (relative)", async () => assert.equal(await collect("listOdata", {}, (s) => s.value as unknown[]), all));
+test("a string page token with next_page (Stripe search)", async () => assert.equal(await collect("searchTokens", {}, (s) => s.data as unknown[]), all));
 test("x-mcp-pagination extension, first page 0", async () => assert.equal(await collect("listRows", {}, (s) => s.rows as unknown[]), all));
 
 test("the contract is in the schemas: cursor input, nextCursor output; non-lists do not page", () => {

@@ -8,6 +8,7 @@ import { listOffsetsTool } from "./listOffsets.js";
 import { listLinkedTool } from "./listLinked.js";
 import { listOdataTool } from "./listOdata.js";
 import { listRowsTool } from "./listRows.js";
+import { searchTokensTool } from "./searchTokens.js";
 import { getSingleTool } from "./getSingle.js";
 export type { ListByTokenInput, ListByTokenOutput } from "./listByToken.js";
 export type { ListChargesInput, ListChargesOutput } from "./listCharges.js";
@@ -16,6 +17,7 @@ export type { ListOffsetsInput, ListOffsetsOutput } from "./listOffsets.js";
 export type { ListLinkedInput, ListLinkedOutput } from "./listLinked.js";
 export type { ListOdataInput, ListOdataOutput } from "./listOdata.js";
 export type { ListRowsInput, ListRowsOutput } from "./listRows.js";
+export type { SearchTokensInput, SearchTokensOutput } from "./searchTokens.js";
 export type { GetSingleInput, GetSingleOutput } from "./getSingle.js";
 /** Every tool of this server, in a stable order (the order of the OpenAPI document). */
 export const tools: ToolDefinition[] = [
@@ -26,5 +28,6 @@ export const tools: ToolDefinition[] = [
   listLinkedTool,
   listOdataTool,
   listRowsTool,
+  searchTokensTool,
   getSingleTool,
 ];
