@@ -163,6 +163,26 @@ test("maxPages collects several pages in one call, bounded, and continues from w
   assert.equal((tokens.structuredContent!.items as Array<{ id: number }>).map((i) => i.id), [1, 2, 3, 4, 5, 6]);
 });
 
+test("maxPages collects every style in one call", async () => {
+  const server = makeServer();
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ["listByToken", { limit: 3 }, "items"],
+    ["listCharges", {}, "data"],
+    ["listPages", { per_page: 3 }, "result"],
+    ["listOffsets", { limit: 3 }, "results"],
+    ["listLinked", {}, "result"],
+    ["listOdata", {}, "value"],
+    ["searchTokens", {}, "data"],
+    ["listRows", {}, "rows"],
+  ];
+  for (const [name, args, key] of cases) {
+    const result = await call(server, name, { ...args, maxPages: 10 });
+    assert.not.ok(result.isError, name);
+    assert.equal((result.structuredContent![key] as Array<{ id: number }>).map((i) => i.id), all7, name);
+    assert.is(result.structuredContent!.nextCursor, undefined, name);
+  }
+});
+
 test("collecting pages reports progress that only grows, and a cancelled call stops collecting", async () => {
   const server = makeServer();
   const progress: number[] = [];
