@@ -2,19 +2,11 @@ import type { JsonSchema } from "../../runtime/src/types.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer, parsePointer, resolvePointer } from "../pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
+import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "../schema-walk.js";
 import type { SchemaIR } from "./types.js";
 
 type SchemaObject = Record<string, unknown>;
 
-/** Keywords whose value is one sub-schema. */
-const SINGLE = new Set([
-  "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-  "unevaluatedProperties", "unevaluatedItems", "contentSchema", "additionalItems",
-]);
-/** Keywords whose value is a list of sub-schemas. */
-const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-/** Keywords whose value maps names to sub-schemas. */
-const MAP = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
 /** OpenAPI-only or identity keywords that JSON Schema clients must not see. */
 const DROPPED = new Set([
   "nullable", "x-nullable", "discriminator", "xml", "externalDocs", "example",
@@ -100,15 +92,16 @@ export class SchemaNormalizer {
     for (const [key, value] of Object.entries(input)) {
       if (value === undefined || DROPPED.has(key) || key.startsWith("x-")) continue;
       const here = childPointer(at, key);
-      if (SINGLE.has(key)) out[key] = this.normalize(value, here);
-      else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
-      else if (MAP.has(key) && value && typeof value === "object") {
+      if (key === "items") {
+        // 2.0/3.0 allow only one schema; an array here is the draft-4 tuple form.
+        if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here, i)));
+        else out.items = this.normalize(value, here);
+      } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) out[key] = this.normalize(value, here);
+      else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
+      else if (MAP_SCHEMA_KEYWORDS.has(key) && value && typeof value === "object") {
         const map: SchemaObject = {};
         for (const [name, sub] of Object.entries(value as SchemaObject)) map[name] = this.normalize(sub, childPointer(here, name));
         out[key === "definitions" ? "$defs" : key] = map;
-      } else if (key === "items") {
-        if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here, i)));
-        else out.items = this.normalize(value, here);
       } else if (key === "type") {
         this.copyType(value, out);
       } else if (key === "format") {

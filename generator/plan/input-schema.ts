@@ -3,7 +3,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveSchema } from "./schema-tools.js";
-import { mapSchema } from "./schema-walk.js";
+import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../runtime/src/types.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
 import { applyDirection, defsFor, isObjectSchema, resolveSchema } from "./schema-tools.js";
-import { mapSchema } from "./schema-walk.js";
+import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
-import { forEachSchema, mapSchema } from "./schema-walk.js";
+import { forEachSchema, mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  */
 import type { McpLogLevel, RequestEra } from "./era.js";
 import type { CallToolResult } from "./mcp-types.js";
-import type { ObjectJsonSchema, ToolAnnotations, ToolDefinition } from "./types.js";
+import type { ToolDefinition, ToolMetadata } from "./types.js";
 
 /** What a custom handler may do while serving one request. */
 export interface RequestTools {
@@ -55,13 +55,7 @@ export interface InputRequiredResult {
 }
 
 /** A tool implemented in code rather than by an upstream HTTP call. */
-export interface CustomTool<TInput = Record<string, unknown>> {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: ObjectJsonSchema;
-  outputSchema?: ObjectJsonSchema;
-  annotations?: ToolAnnotations;
+export interface CustomTool<TInput = Record<string, unknown>> extends ToolMetadata {
   /** Runs the tool; arguments were validated against `inputSchema`. Throwing gives an `isError` result. */
   handler(args: TInput, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> | CallToolResult | InputRequiredResult;
 }

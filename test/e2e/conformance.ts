@@ -5,7 +5,7 @@
  * Any failed check that is not listed (and justified) in test/conformance/expected-failures-<revision>.yaml
  * fails the test, and so does a listed one that passes (the baseline must stay honest).
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { copyFileSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,12 +13,13 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { startHttpServer, type HttpServerHandle } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
 const out = join(work, "server");
-let server: ChildProcess | undefined;
+let server: HttpServerHandle | undefined;
 let url = "";
 let node22 = "";
 let suite = "";
@@ -31,25 +32,12 @@ test.before(async () => {
   copyFileSync(join(root, "specs/conformance/custom/index.ts"), join(out, "src/custom/index.ts"));
   symlinkSync(join(root, "node_modules"), join(out, "node_modules"), "dir");
   await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 120_000 });
-  const child = spawn(process.execPath, [join(out, "dist/index.js"), "--http", "--port", "0", "--sessions", "--base-url", "http://127.0.0.1:9"], { stdio: ["ignore", "ignore", "pipe"] });
-  server = child;
-  url = await new Promise<string>((resolve, reject) => {
-    let stderr = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
+  server = await startHttpServer(out, ["--sessions", "--base-url", "http://127.0.0.1:9"]);
+  url = server.url.toString();
 });
 
-test.after(() => {
-  if (server?.pid !== undefined && server.exitCode === null) server.kill("SIGTERM");
+test.after(async () => {
+  await server?.stop();
 });
 
 for (const requirements of ["2025-11-25", "2026-07-28"]) {

@@ -4,7 +4,7 @@
  * 2.x with `versionNegotiation` auto and pinned to 2026-07-28 — over stdio and Streamable HTTP.
  * Each client lists every page of tools and calls a tool against a local upstream.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,12 +19,13 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+import { startHttpServer, type HttpServerHandle } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const run = promisify(execFile);
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-interop-")), "petstore");
 let upstream: Upstream;
-let server: ChildProcess | undefined;
+let server: HttpServerHandle | undefined;
 let url: URL;
 
 test.before(async () => {
@@ -34,24 +35,12 @@ test.before(async () => {
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
   );
-  const child = spawn(process.execPath, [join(dir, "dist/index.js"), "--http", "--port", "0", "--legacy-sse", "--base-url", upstream.baseUrl], { stdio: ["ignore", "ignore", "pipe"] });
-  server = child;
-  url = await new Promise<URL>((resolve, reject) => {
-    let stderr = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(new URL(match[1]!));
-      }
-    });
-  });
+  server = await startHttpServer(dir, ["--legacy-sse", "--base-url", upstream.baseUrl]);
+  url = server.url;
 });
 
 test.after(async () => {
-  if (server?.exitCode === null) server.kill("SIGTERM");
+  await server?.stop();
   await upstream.close();
 });
 

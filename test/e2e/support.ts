@@ -396,6 +396,23 @@ export async function startProcess(command: string, args: string[], options: Sta
   }
 }
 
+/** A generated server running in `--http` mode. */
+export interface HttpServerHandle extends ProcessHandle {
+  /** The endpoint it printed (`http://127.0.0.1:PORT/mcp`). */
+  url: URL;
+}
+
+/**
+ * Starts a built generated server (`dist/index.js`) with `--http --port 0` plus `args`, and
+ * resolves once it prints the endpoint it listens on.
+ */
+export async function startHttpServer(projectDir: string, args: string[], readyTimeoutMs = 20_000): Promise<HttpServerHandle> {
+  const listening = /listening on (http:\/\/\S+)/;
+  const handle = await startProcess(process.execPath, [join(projectDir, "dist/index.js"), "--http", "--port", "0", ...args], { cwd: projectDir, readyLine: listening, readyTimeoutMs });
+  const line = handle.lines().find((l) => listening.test(l))!;
+  return { ...handle, url: new URL(listening.exec(line)![1]!) };
+}
+
 /**
  * Polls `check` every 50 ms until it returns true; throws `message()` after `timeoutMs`.
  */

@@ -43,8 +43,13 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       const from = after ? ITEMS.findIndex((i) => String(i.id) === after) + 1 : 0;
       return json({ object: "list", data: slice(from), has_more: from + SIZE < ITEMS.length });
     }
-    case "/api/pages":
-      return json(slice((Number(q.get("page") ?? 1) - 1) * Number(q.get("per_page") ?? SIZE), Number(q.get("per_page") ?? SIZE)));
+    case "/api/pages": {
+      const page = () => json(slice((Number(q.get("page") ?? 1) - 1) * Number(q.get("per_page") ?? SIZE), Number(q.get("per_page") ?? SIZE)));
+      // One-item pages answer slowly, so a test can cancel a collection between pages.
+      if (q.get("per_page") === "1") setTimeout(page, 40);
+      else page();
+      return;
+    }
     case "/api/offsets":
       return json({ total: ITEMS.length, results: slice(Number(q.get("offset") ?? 0), Number(q.get("limit") ?? SIZE)) });
     case "/api/linked": {
@@ -194,9 +199,13 @@ test("collecting pages reports progress that only grows, and a cancelled call st
   const controller = new AbortController();
   const before = seen.length;
   const pending = server.handle({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "listPages", arguments: { per_page: 1, maxPages: 10 } } }, { signal: controller.signal });
+  // Cancel once the collection is under way (two pages requested), not before it starts.
+  for (let waited = 0; seen.length - before < 2 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.is(seen.length - before, 2);
   controller.abort();
   assert.is(await pending, undefined, "no answer for a cancelled request");
-  assert.ok(seen.length - before <= 1, "at most the page in flight was requested");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.is(seen.length - before, 2, "no page is requested after the cancellation (7 exist)");
 });
 
 test("maxPages is offered only where the items can be found, and is bounded in the schema", () => {

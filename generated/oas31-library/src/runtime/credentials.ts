@@ -99,18 +99,15 @@ export class CredentialStore {
       const value = (role: keyof SecuritySchemeDefinition["env"]) => this.env[scheme.env[role] ?? ""] ?? "";
       const passed = fromRequest[scheme.key];
       if (passed !== undefined) {
-        applyPassed(applied, scheme, passed);
+        placeCredential(applied, scheme, passed);
         continue;
       }
       switch (scheme.type) {
         case "apiKey":
-          if (scheme.in === "query") applied.query.push(`${encodeURIComponent(scheme.name ?? "")}=${encodeURIComponent(value("token"))}`);
-          else if (scheme.in === "cookie") applied.cookies.push(`${scheme.name}=${encodeURIComponent(value("token"))}`);
-          else applied.headers[(scheme.name ?? "").toLowerCase()] = value("token");
+          placeCredential(applied, scheme, value("token"));
           break;
         case "http":
-          if (scheme.scheme === "basic") applied.headers.authorization = `Basic ${Buffer.from(`${value("username")}:${value("password")}`).toString("base64")}`;
-          else applied.headers.authorization = `${scheme.scheme === "bearer" || !scheme.scheme ? "Bearer" : scheme.scheme} ${value("token")}`;
+          placeCredential(applied, scheme, scheme.scheme === "basic" ? `${value("username")}:${value("password")}` : value("token"));
           break;
         case "oauth2":
         case "openIdConnect": {
@@ -124,7 +121,7 @@ export class CredentialStore {
             );
             applied.oauthKeys.push(scheme.key);
           }
-          applied.headers.authorization = `Bearer ${token}`;
+          placeCredential(applied, scheme, token);
           break;
         }
         case "mutualTLS":
@@ -140,8 +137,12 @@ export class CredentialStore {
   }
 }
 
-/** Puts a credential taken from the incoming request on the upstream request. */
-function applyPassed(applied: AppliedCredentials, scheme: SecuritySchemeDefinition, value: string): void {
+/**
+ * Puts one credential where its scheme says: an API key in its header, query or cookie; a basic
+ * `user:password` or a token in `Authorization` (OAuth and bearer as `Bearer`, other http schemes
+ * under their own name). Used for environment and passed-through credentials alike.
+ */
+function placeCredential(applied: AppliedCredentials, scheme: SecuritySchemeDefinition, value: string): void {
   if (scheme.type === "apiKey") {
     if (scheme.in === "query") applied.query.push(`${encodeURIComponent(scheme.name ?? "")}=${encodeURIComponent(value)}`);
     else if (scheme.in === "cookie") applied.cookies.push(`${scheme.name}=${encodeURIComponent(value)}`);

@@ -139,6 +139,8 @@ export class McpServer {
   private readonly credentials: CredentialStore;
   private readonly cursorKey: Buffer;
   private readonly passthrough: PassthroughRule[];
+  /** Keys of the OAuth 2 / OpenID Connect schemes, whose scopes an MCP token must carry. */
+  private readonly oauthSchemes: ReadonlySet<string>;
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly subscriptions = new Set<() => void>();
@@ -209,6 +211,7 @@ export class McpServer {
     this.validator = new SchemaValidator(this.logger);
     this.cursorKey = cursorKey(options.env ?? process.env);
     this.passthrough = options.passthrough ?? [];
+    this.oauthSchemes = new Set((options.info.securitySchemes ?? []).filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key));
     checkPassthroughRules(this.passthrough, options.info.securitySchemes ?? []);
     this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
@@ -387,9 +390,8 @@ export class McpServer {
   requiredScopes(toolName: string): string[] {
     const tool = this.toolsByName.get(toolName);
     const security = tool && "http" in tool ? tool.http.security : undefined;
-    const oauthKeys = new Set((this.info.securitySchemes ?? []).filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key));
     for (const alternative of security ?? []) {
-      const scopes = Object.entries(alternative).filter(([key]) => oauthKeys.has(key)).flatMap(([, list]) => list);
+      const scopes = Object.entries(alternative).filter(([key]) => this.oauthSchemes.has(key)).flatMap(([, list]) => list);
       if (scopes.length > 0) return [...new Set(scopes)];
     }
     return [];

@@ -1,5 +1,5 @@
 /** MCP wire shapes the runtime produces (the subset it serves). */
-import type { ObjectJsonSchema, ToolAnnotations } from "./types.js";
+import type { ToolMetadata } from "./types.js";
 
 /** A text content block. */
 export interface TextContent {
@@ -59,14 +59,7 @@ export interface CallToolResult {
 }
 
 /** A tool as listed by `tools/list` (the `http` binding is never exposed). */
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: ObjectJsonSchema;
-  outputSchema?: ObjectJsonSchema;
-  annotations?: ToolAnnotations;
-}
+export type ListedTool = ToolMetadata;
 
 /** A tool result holding one text block; `isError` marks tool-level failures. */
 export function textResult(text: string, isError = false): CallToolResult {

@@ -155,14 +155,18 @@ export interface HttpBinding {
   pagination?: PaginationBinding;
 }
 
-/** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */
-export interface ToolDefinition<TInput = unknown> {
+/** What `tools/list` shows of a tool, whatever implements it. */
+export interface ToolMetadata {
   name: string;
   title?: string;
   description: string;
   inputSchema: ObjectJsonSchema;
   outputSchema?: ObjectJsonSchema;
   annotations?: ToolAnnotations;
+}
+
+/** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */
+export interface ToolDefinition<TInput = unknown> extends ToolMetadata {
   http: HttpBinding;
   /** Phantom field that carries the input type; never set at run time. */
   readonly __input?: TInput;
