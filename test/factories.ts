@@ -42,5 +42,5 @@ export function schemas(entries: Record<string, JsonSchema>): Map<string, Schema
 }
 
 export function api(operations: OperationIR[], defs: Map<string, SchemaIR> = new Map(), securitySchemes: SecuritySchemeIR[] = []): ApiIR {
-  return { specVersion: "3.1", title: "Test API", apiVersion: "1.0.0", servers: [{ pointer: "#/servers/0", url: "http://127.0.0.1:9/api/" }], operations, schemas: defs, securitySchemes };
+  return { specVersion: "3.1", title: "Test API", apiVersion: "1.0.0", servers: [{ pointer: "#/servers/0", url: "http://127.0.0.1:9/api/", template: "http://127.0.0.1:9/api/", variables: [] }], operations, schemas: defs, securitySchemes };
 }

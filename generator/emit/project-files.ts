@@ -61,6 +61,7 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
     title: plan.title,
     description: plan.description,
     ...(plan.defaultBaseUrl ? { defaultBaseUrl: plan.defaultBaseUrl } : {}),
+    ...(plan.serverUrl ? { serverUrl: plan.serverUrl } : {}),
     ...(plan.securitySchemes.length > 0 ? { securitySchemes: plan.securitySchemes } : {}),
   };
 }

@@ -27,6 +27,9 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     ...plan,
     // Strict templates need every field present; secrets never get an example value.
     env: plan.env.map((variable) => ({ ...variable, example: variable.secret ? "" : (variable.example ?? "") })),
+    serverUrl: plan.serverUrl
+      ? { template: plan.serverUrl.template, variables: plan.serverUrl.variables.map((v) => ({ name: v.name, env: v.env, default: v.default ?? false, enum: v.enum ?? false })) }
+      : false,
     specLabel: plan.specVersion === "2.0" ? "Swagger 2.0" : `OpenAPI ${plan.specVersion}`,
     claudeDesktop: { mcpServers: { [plan.binName]: stdioServer } },
     cursor: { mcpServers: { [plan.binName]: stdioServer } },

@@ -5,7 +5,7 @@ import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
 import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
-import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR } from "./types.js";
+import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR, ServerVariableIR } from "./types.js";
 
 type Obj = Record<string, unknown>;
 
@@ -220,19 +220,34 @@ function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, n
 function buildServers(version: SpecVersion, doc: Obj): ServerIR[] {
   if (version === "2.0") {
     const basePath = typeof doc.basePath === "string" ? doc.basePath : "";
-    if (typeof doc.host !== "string") return basePath ? [{ pointer: "#/basePath", url: basePath }] : [];
+    if (typeof doc.host !== "string") return basePath ? [{ pointer: "#/basePath", url: basePath, template: basePath, variables: [] }] : [];
     const schemes = Array.isArray(doc.schemes) ? doc.schemes : [];
     const scheme = schemes.includes("https") ? "https" : typeof schemes[0] === "string" ? schemes[0] : "https";
-    return [{ pointer: "#/host", url: `${scheme}://${doc.host}${basePath}` }];
+    const url = `${scheme}://${doc.host}${basePath}`;
+    return [{ pointer: "#/host", url, template: url, variables: [] }];
   }
   if (!Array.isArray(doc.servers)) return [];
   return doc.servers.flatMap((server, index): ServerIR[] => {
     if (!isObj(server) || typeof server.url !== "string") return [];
-    const variables = isObj(server.variables) ? server.variables : {};
+    const declared = isObj(server.variables) ? server.variables : {};
+    const variables: ServerVariableIR[] = [];
     const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-      const variable = variables[name];
+      const variable = declared[name];
+      if (!variables.some((v) => v.name === name)) variables.push(serverVariable(name, variable));
       return isObj(variable) && variable.default !== undefined ? String(variable.default) : whole;
     });
-    return [{ pointer: pointer("servers", index), url, description: text(server.description) }];
+    return [{ pointer: pointer("servers", index), url, template: server.url, variables, description: text(server.description) }];
   });
+}
+
+/** One server variable as the IR keeps it; values are strings in OpenAPI, coerced if a spec used numbers. */
+function serverVariable(name: string, variable: unknown): ServerVariableIR {
+  if (!isObj(variable)) return { name };
+  const values = Array.isArray(variable.enum) ? variable.enum.filter((v) => ["string", "number", "boolean"].includes(typeof v)).map(String) : [];
+  return {
+    name,
+    ...(variable.default !== undefined ? { default: String(variable.default) } : {}),
+    ...(values.length > 0 ? { enum: values } : {}),
+    ...(text(variable.description) ? { description: text(variable.description) } : {}),
+  };
 }

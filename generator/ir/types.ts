@@ -61,6 +61,20 @@ export interface SchemaIR {
 export interface ServerIR {
   pointer: string;
   url: string;
+  /** The URL as written, with `{name}` placeholders (same as `url` when it has no variables). */
+  template: string;
+  /** The server's variables in order of first use in the template. */
+  variables: ServerVariableIR[];
+  description?: string;
+}
+
+/** One OpenAPI server variable (`servers[].variables.<name>`). */
+export interface ServerVariableIR {
+  name: string;
+  /** The spec's default (required by OpenAPI; missing in broken specs, then the user must set it). */
+  default?: string;
+  /** Allowed values, when the spec restricts them. */
+  enum?: string[];
   description?: string;
 }
 

@@ -6,6 +6,7 @@ import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, 
 import { planOutput } from "./output-schema.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
+import { planServerUrl } from "./server-url.js";
 import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
@@ -111,15 +112,6 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
   };
 }
 
-/** Picks the default upstream URL: the first absolute server URL. */
-function defaultBaseUrl(ir: ApiIR, bag: DiagnosticBag): string | undefined {
-  const absolute = ir.servers.find((s) => /^https?:\/\//i.test(s.url) && !s.url.includes("{"));
-  if (!absolute && ir.servers.length > 0) {
-    bag.info(Codes.serverUrlRelative, `The spec's server URL "${ir.servers[0]!.url}" is not absolute; the server needs --base-url or API_BASE_URL.`, ir.servers[0]!.pointer);
-  }
-  return absolute?.url.replace(/\/+$/, "");
-}
-
 /** Semver for package.json: the API version when it is one, else 0.1.0. */
 function packageVersion(apiVersion: string): string {
   return /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(apiVersion) ? apiVersion : "0.1.0";
@@ -139,14 +131,9 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
     const requirements = security.requirements.get(tool.pointer);
     if (requirements) tool.http.security = requirements;
   }
-  const baseUrl = defaultBaseUrl(ir, bag);
+  const upstream = planServerUrl(ir, bag);
   const env: EnvVarPlan[] = [
-    {
-      name: "API_BASE_URL",
-      description: baseUrl ? `Base URL of the upstream API (default: ${baseUrl}). Same as --base-url.` : "Base URL of the upstream API. Same as --base-url.",
-      required: baseUrl === undefined,
-      example: baseUrl ?? "https://api.example.com",
-    },
+    ...upstream.env,
     ...security.env,
     ...(tools.some((tool) => tool.http.pagination)
       ? [{ name: "MCP_CURSOR_SECRET", description: "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).", required: false, secret: true }]
@@ -171,7 +158,8 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
     ...(npmLicense(ir.license) ? { license: npmLicense(ir.license) } : {}),
     ...(repository ? { repository } : {}),
     mcpName: registryName(binName, packageName, repository, options.mcpName),
-    defaultBaseUrl: baseUrl,
+    ...(upstream.defaultBaseUrl ? { defaultBaseUrl: upstream.defaultBaseUrl } : {}),
+    ...(upstream.serverUrl ? { serverUrl: upstream.serverUrl } : {}),
     env,
     tools,
     specVersion: ir.specVersion,

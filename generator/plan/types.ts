@@ -1,5 +1,5 @@
 import type { RepositoryPlan } from "./publishing.js";
-import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ToolAnnotations } from "../../runtime/src/types.js";
+import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ServerUrlDefinition, ToolAnnotations } from "../../runtime/src/types.js";
 
 /** Everything the emit stage needs; no decisions are left to it. */
 export interface ProjectPlan {
@@ -23,6 +23,8 @@ export interface ProjectPlan {
   mcpName: string;
   /** The upstream base URL used when neither --base-url nor API_BASE_URL is given. */
   defaultBaseUrl?: string;
+  /** The server URL template and its variables, when the spec's URL has variables. */
+  serverUrl?: ServerUrlDefinition;
   /** Environment variables the server reads, for README and .env.example. */
   env: EnvVarPlan[];
   /** Tools in their final order. */

@@ -8,4 +8,14 @@ export const serverInfo: ServerInfo = {
   title: "Library Catalog",
   description: "MCP server for Library Catalog",
   defaultBaseUrl: "http://127.0.0.1:4012/api",
+  serverUrl: {
+    template: "http://127.0.0.1:{port}/api",
+    variables: [
+      {
+        name: "port",
+        env: "API_SERVER_PORT",
+        default: "4012",
+      },
+    ],
+  },
 };

@@ -8,6 +8,7 @@ import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
 import { McpServer } from "./server.js";
+import { resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
 import type { TransportHandle } from "./transport.js";
@@ -28,7 +29,7 @@ Options:
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
   --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
-  --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+${serverVarUsage(info)}  --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
                      (repeatable; a header present in the request wins over the environment)
   --oauth-issuer URL OAuth 2.1 resource-server mode (HTTP): accept only bearer tokens from this issuer
@@ -48,6 +49,17 @@ Options:
   --help             show this help
   --version          show the version
 `;
+}
+
+/** Help lines for the server URL's variables (none when the URL has none). */
+function serverVarUsage(info: ServerInfo): string {
+  const variables = info.serverUrl?.variables ?? [];
+  if (variables.length === 0) return "";
+  const lines = variables.map((v) => {
+    const facts = [`env ${v.env}`, ...(v.default !== undefined ? [`default ${v.default}`] : []), ...(v.enum ? [`one of ${v.enum.join(", ")}`] : [])];
+    return `                     ${v.name}: ${facts.join("; ")}\n`;
+  });
+  return `  --server-var N=V   set a variable of the server URL ${info.serverUrl!.template}\n${lines.join("")}`;
 }
 
 /** What a generated entry point passes besides the tools. */
@@ -91,7 +103,13 @@ export async function main(
   }
 
   // A missing base URL is reported when a tool is called, so listing tools still works.
-  const baseUrl = flags.baseUrl ?? nonEmpty(process.env.API_BASE_URL) ?? info.defaultBaseUrl;
+  const resolved = resolveBaseUrl(info, { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env });
+  if (!resolved.ok) {
+    process.stderr.write(`${info.name}: ${resolved.message}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  const baseUrl = resolved.baseUrl;
   if (baseUrl === undefined) logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
   else if (!isHttpUrl(baseUrl)) {
     process.stderr.write(`${info.name}: invalid base URL '${baseUrl}': expected an absolute http(s) URL\n`);
@@ -154,6 +172,7 @@ function parseFlags(argv: string[]) {
       "legacy-sse": { type: "boolean" },
       "confirm-destructive": { type: "boolean" },
       "base-url": { type: "string" },
+      "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
       passthrough: { type: "string", multiple: true },
       "passthrough-config": { type: "string" },
@@ -178,6 +197,7 @@ function parseFlags(argv: string[]) {
     legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
     baseUrl: nonEmpty(values["base-url"]),
+    serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
     passthrough: values.passthrough ?? [],
     passthroughConfig: nonEmpty(values["passthrough-config"]),

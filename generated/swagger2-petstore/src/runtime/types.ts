@@ -172,6 +172,23 @@ export interface ToolDefinition<TInput = unknown> extends ToolMetadata {
   readonly __input?: TInput;
 }
 
+/** A server URL template such as `https://{region}.api.example.com/{version}` and its variables. */
+export interface ServerUrlDefinition {
+  template: string;
+  variables: ServerVariableDefinition[];
+}
+
+/** One server variable: set with `--server-var name=value` or the environment variable `env`. */
+export interface ServerVariableDefinition {
+  name: string;
+  /** Environment variable that sets it, e.g. `API_SERVER_REGION`. */
+  env: string;
+  default?: string;
+  /** Allowed values, when the spec restricts them. */
+  enum?: string[];
+  description?: string;
+}
+
 /** Static facts about the generated server, emitted by the generator. */
 export interface ServerInfo {
   /** npm package name; also the MCP `serverInfo.name`. */
@@ -181,6 +198,8 @@ export interface ServerInfo {
   description?: string;
   /** Upstream base URL used when neither `--base-url` nor `API_BASE_URL` is given. */
   defaultBaseUrl?: string;
+  /** The spec's server URL template, when it has variables the user may set (see server-url.ts). */
+  serverUrl?: ServerUrlDefinition;
   /** Upstream security schemes the tools refer to by key. */
   securitySchemes?: SecuritySchemeDefinition[];
 }
