@@ -62,6 +62,8 @@ test.after(async () => {
 
 const calls: Array<[string, Record<string, unknown>]> = [
   ["pathStyles", { id: 7, name: "a b/c" }],
+  ["pathLabelMatrix", { kind: "dog", color: "blue" }],
+  ["cookieAndHeaders", { session_id: "s-1", theme: "dark", "X-Client": { app: "mcp", build: 7 }, redirect: "https://example.com/a?b=c" }],
   ["queryStyles", { tags: ["a", "b"], ids: [1, 2], words: ["hello", "world"], codes: ["p", "q"], filter: { color: "red", size: 3 }, "X-Trace": "abc-1" }],
   // Repeated parts for an array field (RFC 7578) are unit-tested; Prism 5.14.2 reads them as a string.
   ["uploadPhoto", { file: "data:image/png;name=rex.png;base64,iVBORw0KGgo=", caption: "Rex" }],
