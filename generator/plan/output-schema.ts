@@ -1,6 +1,6 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../runtime/src/types.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
-import { applyDirection, defsFor, isObjectSchema, resolveSchema } from "./schema-tools.js";
+import { applyDirection, defsFor, directedDef, isObjectSchema, reachableDefs, resolveSchema } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
@@ -106,6 +106,27 @@ export function documentedOutput(outputSchema: ObjectJsonSchema): JsonSchema {
   };
 }
 
+/** JSON size of each def as an output schema carries it, per spec (computed once per def). */
+const strippedSizes = new WeakMap<Map<string, SchemaIR>, Map<string, number>>();
+
+/**
+ * A lower bound of the output schema's JSON size: the documented shape plus every def it reaches,
+ * each as emitted. Above the budget the full schema need not be built at all (big APIs reach
+ * thousands of defs from one response).
+ */
+function sizeAtLeast(documented: JsonSchema, shape: JsonSchema, defs: Map<string, SchemaIR>): number {
+  let sizes = strippedSizes.get(defs);
+  if (!sizes) strippedSizes.set(defs, (sizes = new Map()));
+  let total = JSON.stringify(documented).length;
+  for (const name of reachableDefs([shape], defs)) {
+    let size = sizes.get(name);
+    if (size === undefined) sizes.set(name, (size = JSON.stringify(stripAnnotations(directedDef(name, defs, "output"))).length));
+    total += size;
+    if (total > OUTPUT_SCHEMA_BUDGET) break;
+  }
+  return total;
+}
+
 export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options: OutputOptions = {}): OutputPlan {
   const successes = successResponses(op);
   const accept = [...new Set(successes.flatMap((r) => r.contents.map((c) => c.mediaType)))];
@@ -123,11 +144,12 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   const properties = shape.properties && typeof shape.properties === "object" ? (shape.properties as Obj) : {};
   let fallbackKey = FALLBACK_KEY;
   while (fallbackKey in properties) fallbackKey = `_${fallbackKey}`;
-  const $defs = defsFor([shape as JsonSchema], defs, "output");
   let documented = stripAnnotations(shape as JsonSchema);
   let outputSchema: ObjectJsonSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };
+  const tooBig = sizeAtLeast(documented, shape as JsonSchema, defs) > OUTPUT_SCHEMA_BUDGET;
+  const $defs = tooBig ? undefined : defsFor([shape as JsonSchema], defs, "output");
   if ($defs) outputSchema.$defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripAnnotations(def as JsonSchema)]));
-  if (JSON.stringify(outputSchema).length > OUTPUT_SCHEMA_BUDGET) {
+  if (tooBig || JSON.stringify(outputSchema).length > OUTPUT_SCHEMA_BUDGET) {
     // Too big to be worth validating in every client: keep the top level, accept anything below.
     documented = mapSchema(documented, (node) => (typeof node.$ref === "string" ? {} : node));
     outputSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };

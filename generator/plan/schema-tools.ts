@@ -27,21 +27,75 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
   return current;
 }
 
+/**
+ * Per-run caches keyed by the spec's `$defs` map. Big APIs (MS Graph: 22,000 operations over a few
+ * thousand deeply linked schemas) reach the same named schemas from thousands of tools; walking and
+ * copying each one once instead of once per tool takes planning from minutes to seconds.
+ */
+interface DefCaches {
+  /** Names each def refers to directly, in walk order. */
+  refs: Map<string, string[]>;
+  /** Each def adjusted to a direction (shared, never mutated). */
+  directed: Map<string, JsonSchema>;
+}
+const caches = new WeakMap<Map<string, SchemaIR>, DefCaches>();
+
+function cachesFor(defs: Map<string, SchemaIR>): DefCaches {
+  let entry = caches.get(defs);
+  if (!entry) caches.set(defs, (entry = { refs: new Map(), directed: new Map() }));
+  return entry;
+}
+
+/** Names of the `$defs` a schema refers to directly (not through other defs), in walk order. */
+function directRefs(schema: JsonSchema): string[] {
+  const names: string[] = [];
+  forEachSchema(schema, (node) => {
+    const ref = node.$ref;
+    if (typeof ref === "string" && ref.startsWith(DEF_PREFIX)) {
+      const name = ref.slice(DEF_PREFIX.length);
+      if (!names.includes(name)) names.push(name);
+    }
+  });
+  return names;
+}
+
 /** Every `$defs` name reachable from `roots`, in first-reached order. */
 export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>): string[] {
+  const { refs } = cachesFor(defs);
   const found: string[] = [];
   const seen = new Set<string>();
-  const visit = (node: Record<string, unknown>): void => {
-    const ref = node.$ref;
-    if (typeof ref !== "string" || !ref.startsWith(DEF_PREFIX)) return;
-    const name = ref.slice(DEF_PREFIX.length);
-    if (seen.has(name) || !defs.has(name)) return;
-    seen.add(name);
-    found.push(name);
-    forEachSchema(defs.get(name)!.schema, visit);
+  const refsOfDef = (name: string): string[] => {
+    let list = refs.get(name);
+    if (!list) refs.set(name, (list = directRefs(defs.get(name)!.schema)));
+    return list;
   };
-  for (const root of roots) forEachSchema(root, visit);
+  // Iterative depth-first walk (deep schema chains must not exhaust the stack); same order as recursion.
+  const visitAll = (names: string[]): void => {
+    const stack: Array<{ names: string[]; index: number }> = [{ names, index: 0 }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      if (frame.index >= frame.names.length) {
+        stack.pop();
+        continue;
+      }
+      const name = frame.names[frame.index++]!;
+      if (seen.has(name) || !defs.has(name)) continue;
+      seen.add(name);
+      found.push(name);
+      stack.push({ names: refsOfDef(name), index: 0 });
+    }
+  };
+  for (const root of roots) visitAll(directRefs(root));
   return found;
+}
+
+/** One def adjusted to a direction, computed once per run and shared: callers must not mutate it. */
+export function directedDef(name: string, defs: Map<string, SchemaIR>, direction: Direction): JsonSchema {
+  const { directed } = cachesFor(defs);
+  const key = `${direction}:${name}`;
+  let schema = directed.get(key);
+  if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction)));
+  return schema;
 }
 
 /** Copy of a schema without the properties that do not exist in this direction. */
@@ -71,7 +125,7 @@ export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direct
   const names = reachableDefs(roots, defs);
   if (names.length === 0) return undefined;
   const out: Obj = {};
-  for (const name of names) out[name] = applyDirection(defs.get(name)!.schema, direction);
+  for (const name of names) out[name] = directedDef(name, defs, direction);
   return out;
 }
 
