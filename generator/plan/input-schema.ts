@@ -2,7 +2,7 @@ import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { applyDirection, defsFor, resolveSchema } from "./schema-tools.js";
+import { applyDirection, defsFor, directedDef, resolveSchema } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
@@ -34,6 +34,35 @@ function stripProse(schema: JsonSchema): JsonSchema {
     delete node.title;
     return node;
   });
+}
+
+/** Per spec: JSON size of each input-directed def, and its copy without prose (shared, never mutated). */
+const inputCaches = new WeakMap<Map<string, SchemaIR>, { sizes: Map<string, number>; proseless: Map<string, JsonSchema> }>();
+
+function inputCache(defs: Map<string, SchemaIR>): { sizes: Map<string, number>; proseless: Map<string, JsonSchema> } {
+  let cache = inputCaches.get(defs);
+  if (!cache) inputCaches.set(defs, (cache = { sizes: new Map(), proseless: new Map() }));
+  return cache;
+}
+
+/** `JSON.stringify($defs).length` of a `$defs` block built by `defsFor`, from sizes cached per def. */
+function defsSize($defs: Obj, defs: Map<string, SchemaIR>): number {
+  const { sizes } = inputCache(defs);
+  let total = 1;
+  for (const [name, def] of Object.entries($defs)) {
+    let size = sizes.get(name);
+    if (size === undefined) sizes.set(name, (size = JSON.stringify(def).length));
+    total += JSON.stringify(name).length + 1 + size + 1;
+  }
+  return total;
+}
+
+/** The input-directed def without prose, computed once per def. */
+function proseless(name: string, defs: Map<string, SchemaIR>): JsonSchema {
+  const cache = inputCache(defs).proseless;
+  let schema = cache.get(name);
+  if (schema === undefined) cache.set(name, (schema = stripProse(directedDef(name, defs, "input"))));
+  return schema;
 }
 
 /** The planned input side of one tool. */
@@ -112,10 +141,10 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
-  if ($defs && JSON.stringify($defs).length > INPUT_DEFS_BUDGET) {
+  if ($defs && defsSize($defs, defs) > INPUT_DEFS_BUDGET) {
     // Deeply nested bodies (Kubernetes objects…) repeat pages of prose per tool; the top-level
     // arguments keep their descriptions, the named sub-schemas keep only their structure.
-    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripProse(def as JsonSchema)]));
+    $defs = Object.fromEntries(Object.keys($defs).map((name) => [name, proseless(name, defs)]));
   }
   if ($defs) inputSchema.$defs = $defs;
   return { inputSchema, parameters, body };
