@@ -39,6 +39,7 @@ import { ResourceCatalog } from "./resources.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
+import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
 
 /** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -106,7 +107,16 @@ export interface McpServerOptions {
    * call is refused with an `isError` result.
    */
   confirmDestructive?: boolean;
+  /**
+   * The tasks extension (modern era): generated tools still running after `afterMs` (default
+   * 2000) become tasks for clients that declared `io.modelcontextprotocol/tasks`; custom tools
+   * opt in with `taskSupport`. `false` turns the extension off. See tasks.ts.
+   */
+  tasks?: (TaskOptions & { afterMs?: number }) | false;
 }
+
+/** Default deadline after which a generated tool's call becomes a task. */
+export const DEFAULT_TASK_AFTER_MS = 2000;
 
 /** Per-request data handed to method handlers. */
 interface HandlerContext {
@@ -144,6 +154,9 @@ export class McpServer {
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly subscriptions = new Set<() => void>();
+  /** Modern tasks; undefined when the extension is off. */
+  private readonly tasks: TaskStore | undefined;
+  private readonly taskAfterMs: number;
   /** Legacy server→client requests awaiting the client's response. */
   private readonly clientRequests = new ClientRequests();
   private negotiatedVersion: string | undefined;
@@ -186,6 +199,9 @@ export class McpServer {
     ...this.commonHandlers,
     "server/discover": async () => this.discover(),
     "subscriptions/listen": async (params, call) => this.listen(params, call),
+    "tasks/get": async (params, call) => this.taskStore(call).get(params.taskId),
+    "tasks/update": async (params, call) => this.taskStore(call).update(params.taskId, params.inputResponses),
+    "tasks/cancel": async (params, call) => this.taskStore(call).cancel(params.taskId),
   };
 
   private readonly notificationHandlers: Record<string, NotificationHandler> = {
@@ -215,6 +231,8 @@ export class McpServer {
     checkPassthroughRules(this.passthrough, options.info.securitySchemes ?? []);
     this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
+    this.tasks = options.tasks === false ? undefined : new TaskStore(options.tasks ?? {});
+    this.taskAfterMs = options.tasks ? (options.tasks.afterMs ?? DEFAULT_TASK_AFTER_MS) : DEFAULT_TASK_AFTER_MS;
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
@@ -230,6 +248,11 @@ export class McpServer {
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
   closeSubscriptions(): void {
     for (const end of [...this.subscriptions]) end();
+  }
+
+  /** Cancels every unfinished task (server shutdown): their upstream requests are aborted. */
+  cancelTasks(): void {
+    this.tasks?.abortAll();
   }
 
   /** Entry point for transports: a parsed JSON payload, single message or batch array. */
@@ -372,7 +395,9 @@ export class McpServer {
   }
 
   private discover(): Record<string, unknown> {
-    const result: Record<string, unknown> = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
+    const capabilities = this.capabilities();
+    if (this.tasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    const result: Record<string, unknown> = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities };
     if (this.info.description) result.instructions = this.info.description;
     return result;
   }
@@ -405,11 +430,43 @@ export class McpServer {
     return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
 
-  private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+  /**
+   * `tools/call`. Modern clients that declared the tasks extension may get a task instead of the
+   * result when the tool allows it and the call outlasts its deadline (tasks.ts); a tool that
+   * requires tasks refuses other modern clients with -32021. Legacy calls always run in line.
+   */
+  private async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
     const tool = this.toolsByName.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const support = "http" in tool ? "optional" : (tool.taskSupport ?? "forbidden");
+    if (!this.tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
+    if (!declaresTasks(call.era.clientCapabilities)) {
+      if (support === "required") throw missingTasksExtension();
+      return this.runTool(tool, params, call);
+    }
+    const afterMs = "http" in tool ? this.taskAfterMs : (tool.taskAfterMs ?? 0);
+    // Once the call is a task, its notifications would reach no one: the request has been answered.
+    const run = (round: TaskRound) => {
+      const notify = call.ctx.notify;
+      const ctx: RequestContext = { ...call.ctx, notify: notify && ((message) => round.detached() || notify(message)) };
+      const roundParams = round.detached() ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState } : params;
+      return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal });
+    };
+    return this.tasks.start(run, afterMs, call.signal);
+  }
+
+  /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
+  private taskStore(call: HandlerContext): TaskStore {
+    if (!this.tasks) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`, undefined, 404);
+    if (!call.era.modern || !declaresTasks(call.era.clientCapabilities)) throw missingTasksExtension();
+    return this.tasks;
+  }
+
+  /** Runs one tool call to its result (or an `input_required` result). */
+  private async runTool(tool: ToolDefinition | CustomTool<any>, params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+    const name = tool.name;
     const args = params.arguments ?? {};
     if (!isParams(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
 

@@ -235,6 +235,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     closed,
     async close() {
       server.closeSubscriptions();
+      server.cancelTasks();
       legacySse?.closeAll();
       if (http.listening) {
         const done = new Promise<void>((resolve) => http.close(() => resolve()));
