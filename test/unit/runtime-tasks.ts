@@ -306,6 +306,28 @@ test("over Streamable HTTP: the task outlives its answered request; tasks/* need
   }
 });
 
+test("subscriptions/listen with taskIds: the ack names the tasks held here, then notifications/tasks carry each status change", async () => {
+  const server = make({ extension: { tools: [waiter("watched", 150)] } });
+  const created = result(await server.handle(req("tools/call", { name: "watched", arguments: {} })));
+  const refused = await server.handle(req("subscriptions/listen", { notifications: { taskIds: [created.taskId] } }, {}), { notify: () => {} });
+  assert.is(error(refused).code, ErrorCode.MissingRequiredClientCapability);
+
+  const sent: Array<{ method: string; params: Record<string, any> }> = [];
+  const listenRequest = req("subscriptions/listen", { notifications: { taskIds: [created.taskId, "not-here"] } });
+  const listening = server.handle(listenRequest, { notify: (m) => sent.push(m as (typeof sent)[number]) });
+  for (let i = 0; i < 100 && !sent.some((m) => m.method === "notifications/tasks"); i++) await pause(10);
+  server.closeSubscriptions();
+  const closing = result(await listening);
+  assert.is(closing._meta["io.modelcontextprotocol/subscriptionId"], listenRequest.id);
+  assert.is(sent[0]!.method, "notifications/subscriptions/acknowledged");
+  assert.equal(sent[0]!.params.notifications, { taskIds: [created.taskId] });
+  const update = sent.find((m) => m.method === "notifications/tasks")!;
+  assert.is(update.params.taskId, created.taskId);
+  assert.is(update.params.status, "completed");
+  assert.equal(update.params.result.content, [{ type: "text", text: "watched done" }]);
+  assert.is(update.params._meta["io.modelcontextprotocol/subscriptionId"], listenRequest.id);
+});
+
 test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the store is bounded (full → synchronous answer)", async () => {
   let now = 1_000_000;
   const store = new TaskStore({ ttlMs: 1000, maxTasks: 2 }, () => now);

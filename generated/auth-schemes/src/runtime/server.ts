@@ -126,6 +126,11 @@ interface HandlerContext {
   era: RequestEra;
   /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
   signal: AbortSignal;
+  /**
+   * True for the later rounds of a task: their `requestState` never left this server, so its
+   * expiry (meant for states travelling through clients) does not apply while the task lives.
+   */
+  serverHeldState?: boolean;
 }
 
 type Params = Record<string, unknown>;
@@ -452,7 +457,7 @@ export class McpServer {
       const notify = call.ctx.notify;
       const ctx: RequestContext = { ...call.ctx, notify: notify && ((message) => round.detached() || notify(message)) };
       const roundParams = round.detached() ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState } : params;
-      return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal });
+      return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
     };
     return this.tasks.start(run, afterMs, call.signal);
   }
@@ -542,7 +547,7 @@ export class McpServer {
     if (!isParams(responses) || !Object.values(responses).every(isParams)) {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
-    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState);
+    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
     const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities;
     return {
       inputResponses: responses as Record<string, Record<string, unknown>>,
@@ -632,7 +637,8 @@ export class McpServer {
   /**
    * Modern `subscriptions/listen`: acknowledges first (with the honoured filter), then holds the
    * stream open until the client cancels it or the server shuts down. The catalog of this server
-   * never changes, so no list-changed notification type is honoured.
+   * never changes, so no list-changed notification type is honoured. With the tasks extension,
+   * `taskIds` (of tasks this instance holds) get `notifications/tasks` on every status change.
    */
   private async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)", undefined, 400);
@@ -642,10 +648,19 @@ export class McpServer {
     const subscriptionMeta = { [META_SUBSCRIPTION_ID]: call.id };
     // Resource subscriptions are honoured (no update is ever due); list changes never happen.
     const requested = isParams(params.notifications) ? params.notifications.resourceSubscriptions : undefined;
-    const honoured = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
-    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
+    const honoured: Record<string, unknown> = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
+    const taskIds = this.listenedTasks(isParams(params.notifications) ? params.notifications.taskIds : undefined, call.era);
+    if (taskIds) honoured.taskIds = taskIds;
+    const notify = call.ctx.notify;
+    notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
+    const unsubscribe = taskIds?.length
+      ? this.tasks!.subscribe((task) => {
+          if (taskIds.includes(task.taskId as string)) notify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task, _meta: subscriptionMeta } });
+        })
+      : undefined;
     await new Promise<void>((resolve) => {
       const end = (): void => {
+        unsubscribe?.();
         this.subscriptions.delete(end);
         call.signal.removeEventListener("abort", end);
         resolve();
@@ -654,6 +669,20 @@ export class McpServer {
       call.signal.addEventListener("abort", end, { once: true });
     });
     return { _meta: subscriptionMeta };
+  }
+
+  /**
+   * The task ids a listen request may follow: those this instance holds. Undefined when none are
+   * asked for or the extension is off; -32021 when the client did not declare the extension.
+   */
+  private listenedTasks(requested: unknown, era: RequestEra): string[] | undefined {
+    if (requested === undefined || !this.tasks) return undefined;
+    if (!Array.isArray(requested) || !requested.every((id) => typeof id === "string")) {
+      throw new RpcError(ErrorCode.InvalidParams, "notifications.taskIds must be an array of strings", undefined, 400);
+    }
+    if (!era.modern || !declaresTasks(era.clientCapabilities)) throw missingTasksExtension();
+    const tasks = this.tasks;
+    return requested.filter((id) => tasks.has(id));
   }
 
   private setLogLevel(params: Params): Record<string, unknown> {
