@@ -13,8 +13,8 @@ export interface Recorded {
   closed: Promise<void>;
 }
 
-/** What a route answers; "hang" never answers (for cancellation tests). */
-export type Reply = { status: number; headers?: Record<string, string>; body?: string } | "hang";
+/** What a route answers (after `delayMs` when given); "hang" never answers (for cancellation tests). */
+export type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | "hang";
 
 /** A running fake upstream. */
 export interface Upstream {
@@ -38,8 +38,13 @@ export async function startUpstream(route: (r: Recorded) => Reply): Promise<Upst
       for (const w of waiters.filter((w) => rec.url.includes(w.fragment))) w.resolve(rec);
       const reply = route(rec);
       if (reply === "hang") return;
-      res.writeHead(reply.status, reply.headers ?? {});
-      res.end(reply.body ?? "");
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(reply.status, reply.headers ?? {});
+        res.end(reply.body ?? "");
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -62,12 +62,12 @@ test.after(async () => {
   await new Promise<void>((resolve) => as.close(() => resolve()));
 });
 
-async function token(claims: Record<string, unknown>, options: { key?: JoseKey; issuer?: string; audience?: string; expires?: string } = {}): Promise<string> {
+async function token(claims: Record<string, unknown>, options: { key?: JoseKey; issuer?: string; audience?: string; expires?: string; subject?: string } = {}): Promise<string> {
   return new SignJWT({ scope: "read:pets", ...claims })
     .setProtectedHeader({ alg: "RS256", kid: "k1" })
     .setIssuer(options.issuer ?? issuer)
     .setAudience(options.audience ?? AUDIENCE)
-    .setSubject("user-1")
+    .setSubject(options.subject ?? "user-1")
     .setIssuedAt()
     .setExpirationTime(options.expires ?? "5m")
     .sign(options.key ?? signingKey);
@@ -133,6 +133,62 @@ test("missing scope: 403 insufficient_scope on the tool; the list hides tools th
   const names = ((await (await post(list, weak)).json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
   assert.not.ok(names.includes("oauthRead"));
   assert.ok(names.includes("usesDefault"));
+});
+
+test("--legacy-sse in resource-server mode: both endpoints need a valid token, sessions belong to their subject, tools need their scopes", async () => {
+  const server = await startHttp(mcp, { host: "127.0.0.1", port: 0, legacySse: true, oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }) });
+  const base = `http://127.0.0.1:${server.port}`;
+  const controller = new AbortController();
+  try {
+    const good = await token({});
+    const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+    const anonymous = await fetch(`${base}/sse`, { headers: { accept: "text/event-stream" } });
+    assert.is(anonymous.status, 401);
+    assert.match(anonymous.headers.get("www-authenticate") ?? "", /^Bearer resource_metadata="/);
+    await anonymous.arrayBuffer();
+    const forged = await fetch(`${base}/sse`, { headers: bearer(await token({}, { key: otherKey })) });
+    assert.is(forged.status, 401);
+    await forged.arrayBuffer();
+
+    const stream = await fetch(`${base}/sse`, { headers: { accept: "text/event-stream", ...bearer(good) }, signal: controller.signal });
+    assert.is(stream.status, 200);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    const nextEvent = async (): Promise<string> => {
+      for (let i = 0; i < 100 && !buffer.includes("\n\n"); i++) buffer += (await reader.read()).value ?? "";
+      const [event, ...rest] = buffer.split("\n\n");
+      buffer = rest.join("\n\n");
+      return event!;
+    };
+    const endpoint = /data: (\S+)/.exec(await nextEvent())![1]!;
+    const send = (body: unknown, headers: Record<string, string>) => fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+
+    const noToken = await send(init, {});
+    assert.is(noToken.status, 401);
+    await noToken.arrayBuffer();
+    const otherSubject = await send(init, bearer(await token({}, { subject: "user-2" })));
+    assert.is(otherSubject.status, 403, "a session belongs to the subject that opened it");
+    await otherSubject.arrayBuffer();
+    const weak = await send(callTool("oauthRead"), bearer(await token({ scope: "other" })));
+    assert.is(weak.status, 403);
+    assert.match(weak.headers.get("www-authenticate") ?? "", /insufficient_scope/);
+    await weak.arrayBuffer();
+
+    const accepted = await send(init, bearer(good));
+    assert.is(accepted.status, 202);
+    await accepted.arrayBuffer();
+    assert.is(JSON.parse(/data: (.*)/.exec(await nextEvent())![1]!).id, 1);
+    const called = await send(callTool("oauthRead"), bearer(good));
+    assert.is(called.status, 202);
+    await called.arrayBuffer();
+    const reply = JSON.parse(/data: (.*)/.exec(await nextEvent())![1]!) as { id: number; result: { structuredContent: unknown } };
+    assert.is(reply.id, 2);
+    assert.equal(reply.result.structuredContent, { auth: "Bearer upstream-token" });
+  } finally {
+    controller.abort();
+    await server.close();
+  }
 });
 
 test("introspection mode (RFC 7662)", async () => {

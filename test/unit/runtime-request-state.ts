@@ -22,6 +22,9 @@ test("tampered, foreign, expired or malformed states are -32602", () => {
   assert.throws(() => new StateSealer("other").open(binding, token), /integrity/);
   now = 2_000;
   assert.throws(() => sealer.open(binding, token), /expired/);
+  // A state the server kept itself (a task's next round) outlives the expiry, but nothing else.
+  assert.equal(sealer.open(binding, token, true), { confirm: false });
+  assert.throws(() => sealer.open(binding, `${forged}.${mac}`, true), /integrity/);
 });
 
 test.run();

@@ -2,7 +2,8 @@
 // scenarios call (names and payloads from the scenario descriptions of
 // @modelcontextprotocol/conformance), written against mcp-gen's extension API. The test copies
 // this file over src/custom/index.ts of a server generated from ../openapi.yaml.
-import { defineExtension, type InputRequest, type RequestTools } from "../runtime/extensions.js";
+import { defineExtension, type CustomTool, type InputRequest, type RequestTools } from "../runtime/extensions.js";
+import { ErrorCode, RpcError } from "../runtime/jsonrpc.js";
 
 /** A 1×1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -70,8 +71,89 @@ function rootUris(response: Record<string, unknown> | undefined): string[] {
 const elicited = (label: string, result: Record<string, unknown>) =>
   text(`${label}: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`);
 
+/**
+ * The tasks-extension fixtures (SEP-2663 scenarios). Task-capable tools become tasks for clients
+ * that declared io.modelcontextprotocol/tasks as soon as they do not settle at once; the ones
+ * that ask for input first do a short piece of work, so the question is asked inside the task.
+ */
+const taskTools: CustomTool<any>[] = [
+  {
+    name: "greet",
+    description: "Greets someone (always synchronous).",
+    inputSchema: { type: "object" as const, properties: { name: { type: "string" } }, required: ["name"] },
+    handler: (args: { name: string }) => text(`Hello, ${args.name}!`),
+  },
+  {
+    name: "slow_compute",
+    description: "Sleeps for `seconds`, then answers; runs as a task for clients that allow it.",
+    inputSchema: { type: "object" as const, properties: { seconds: { type: "number", minimum: 0 }, label: { type: "string" } }, required: ["seconds"] },
+    taskSupport: "optional",
+    handler: async (args: { seconds: number; label?: string }, tools: RequestTools) => {
+      await pause(args.seconds * 1000, tools);
+      return text(`Computed ${args.label ?? "result"} after ${args.seconds} s.`);
+    },
+  },
+  {
+    name: "failing_job",
+    description: "Runs for about a second, then reports a tool error; needs the tasks extension.",
+    inputSchema: NO_ARGS,
+    taskSupport: "required",
+    handler: async (_args: Record<string, never>, tools: RequestTools) => {
+      await pause(1000, tools);
+      return { ...text("The job failed: the input could not be processed."), isError: true };
+    },
+  },
+  {
+    name: "protocol_error_job",
+    description: "Runs briefly, then fails with a JSON-RPC internal error.",
+    inputSchema: NO_ARGS,
+    taskSupport: "optional",
+    handler: async (_args: Record<string, never>, tools: RequestTools) => {
+      await pause(100, tools);
+      throw new RpcError(ErrorCode.InternalError, "The job crashed.");
+    },
+  },
+  {
+    name: "confirm_delete",
+    description: "Looks the file up, then asks the user to confirm deleting it.",
+    inputSchema: { type: "object" as const, properties: { filename: { type: "string" } }, required: ["filename"] },
+    taskSupport: "optional",
+    handler: async (args: { filename: string }, tools: RequestTools) => {
+      await pause(50, tools);
+      const answer = tools.inputResponses.confirm;
+      if (!answer) return tools.inputRequired({ confirm: ask(`Delete ${args.filename}?`, "confirm", "boolean") });
+      return text(answer.action === "accept" && (answer.content as { confirm?: unknown } | undefined)?.confirm === true ? `Deleted ${args.filename}.` : `Kept ${args.filename}.`);
+    },
+  },
+  {
+    name: "multi_input",
+    description: "Asks two questions at once, then answers.",
+    inputSchema: NO_ARGS,
+    taskSupport: "optional",
+    handler: async (_args: Record<string, never>, tools: RequestTools) => {
+      await pause(50, tools);
+      const { first, second } = tools.inputResponses;
+      if (!first || !second) return tools.inputRequired({ first: ask("First: your name?", "name"), second: ask("Second: confirm?", "confirm", "boolean") });
+      return text(`Got ${String(answer(first).name ?? "")} and ${String(answer(second).name ?? answer(second).confirm ?? "")}.`);
+    },
+  },
+  {
+    name: "test_tool_with_task",
+    description: "Asks for a name synchronously (MRTR), then works on it as a task.",
+    inputSchema: NO_ARGS,
+    taskSupport: "required",
+    handler: async (_args: Record<string, never>, tools: RequestTools) => {
+      const response = tools.inputResponses.user_name;
+      if (!response) return tools.inputRequired({ user_name: ask("What is your name?", "name") });
+      await pause(200, tools);
+      return text(`Finished the work for ${String(answer(response).name ?? "stranger")}.`);
+    },
+  },
+];
+
 export default defineExtension({
   tools: [
+    ...taskTools,
     {
       name: "test_sampling",
       description: "Asks the client's model (legacy sampling/createMessage).",

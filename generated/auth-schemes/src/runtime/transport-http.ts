@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isRefusal, type Refusal, type ResourceServer } from "./oauth-resource.js";
+import { isRefusal, type Principal, type Refusal, type ResourceServer } from "./oauth-resource.js";
 import { hasModernMeta } from "./era.js";
 import { validateModernHeaders } from "./http-headers.js";
 import {
@@ -104,13 +104,19 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }));
     }
-    if (legacySse && (await legacySse.handle(req, res, pathname))) return;
-    if (pathname !== endpoint) return sendText(res, 404, "Not Found");
-    let scopes: ReadonlySet<string> | undefined;
+    const legacyPath = legacySse?.owns(pathname) ?? false;
+    if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
+    let principal: Principal | undefined;
     if (oauth) {
-      const principal = await oauth.authenticate(req.headers.authorization);
-      if (isRefusal(principal)) return refuse(res, principal);
-      scopes = principal.scopes;
+      const outcome = await oauth.authenticate(req.headers.authorization);
+      if (isRefusal(outcome)) return refuse(res, outcome);
+      principal = outcome;
+    }
+    const scopes = principal?.scopes;
+    // The deprecated HTTP+SSE endpoints get the same bearer and per-tool scope checks.
+    if (legacySse && legacyPath) {
+      const access = oauth && principal ? { principal, check: (payload: unknown) => scopeRefusal(server, oauth, payload, principal!.scopes) } : undefined;
+      return legacySse.handle(req, res, pathname, access, refuse);
     }
     const sessionId = req.headers["mcp-session-id"];
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
@@ -170,13 +176,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       }
     }
 
-    if (oauth && scopes) {
-      const call = payload as { method?: unknown; params?: { name?: unknown } } | null;
-      if (call && typeof call === "object" && call.method === "tools/call" && typeof call.params?.name === "string") {
-        const missing = server.requiredScopes(call.params.name).filter((scope) => !scopes!.has(scope));
-        if (missing.length > 0) return refuse(res, oauth.insufficientScope(missing));
-      }
-    }
+    const insufficient = oauth && scopes ? scopeRefusal(server, oauth, payload, scopes) : undefined;
+    if (insufficient) return refuse(res, insufficient);
 
     // A client that disconnects before its answer can never receive it: stop the work.
     const disconnect = new AbortController();
@@ -235,6 +236,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     closed,
     async close() {
       server.closeSubscriptions();
+      server.cancelTasks();
       legacySse?.closeAll();
       if (http.listening) {
         const done = new Promise<void>((resolve) => http.close(() => resolve()));
@@ -301,6 +303,14 @@ function acceptsJson(accept: string | undefined): boolean {
 /** Parse errors and unreadable requests (null id) are client errors on HTTP too. */
 function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[]): boolean {
   return !Array.isArray(response) && "error" in response && response.id === null;
+}
+
+/** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
+function scopeRefusal(server: McpServer, oauth: ResourceServer, payload: unknown, scopes: ReadonlySet<string>): Refusal | undefined {
+  const call = payload as { method?: unknown; params?: { name?: unknown } } | null;
+  if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
+  const missing = server.requiredScopes(call.params.name).filter((scope) => !scopes.has(scope));
+  return missing.length > 0 ? oauth.insufficientScope(missing) : undefined;
 }
 
 /** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */

@@ -7,7 +7,7 @@ import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
-import { McpServer } from "./server.js";
+import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
@@ -46,6 +46,9 @@ ${serverVarUsage(info)}  --timeout MS       upstream request timeout in millisec
   --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
                      (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
                      across instances behind a load balancer)
+  --task-after MS    tasks extension (2026-07-28 clients that declare it): a tool call still
+                     running after MS milliseconds becomes a task (default ${DEFAULT_TASK_AFTER_MS})
+  --no-tasks         do not offer the tasks extension
   --help             show this help
   --version          show the version
 `;
@@ -133,6 +136,7 @@ export async function main(
       logger,
       passthrough,
       confirmDestructive: flags.confirmDestructive,
+      tasks: flags.noTasks ? false : { afterMs: flags.taskAfterMs },
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
@@ -171,6 +175,8 @@ function parseFlags(argv: string[]) {
       sessions: { type: "boolean" },
       "legacy-sse": { type: "boolean" },
       "confirm-destructive": { type: "boolean" },
+      "task-after": { type: "string" },
+      "no-tasks": { type: "boolean" },
       "base-url": { type: "string" },
       "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
@@ -196,6 +202,8 @@ function parseFlags(argv: string[]) {
     sessions: values.sessions ?? false,
     legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
+    taskAfterMs: values["task-after"] === undefined ? DEFAULT_TASK_AFTER_MS : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
+    noTasks: values["no-tasks"] ?? false,
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),

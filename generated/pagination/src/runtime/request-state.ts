@@ -38,8 +38,11 @@ export class StateSealer {
     return `${body}.${this.mac(body)}`;
   }
 
-  /** Opens a sealed state; throws -32602 when it is malformed, tampered, expired or bound elsewhere. */
-  open(binding: StateBinding, token: unknown): unknown {
+  /**
+   * Opens a sealed state; throws -32602 when it is malformed, tampered, expired or bound elsewhere.
+   * `ignoreExpiry` is for states the server kept itself (task rounds), never for client input.
+   */
+  open(binding: StateBinding, token: unknown, ignoreExpiry = false): unknown {
     const invalid = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
     if (typeof token !== "string") throw invalid("not a string");
     const dot = token.indexOf(".");
@@ -55,7 +58,7 @@ export class StateSealer {
       throw invalid("malformed");
     }
     if (payload.m !== binding.method || payload.t !== binding.target) throw invalid("issued for another request");
-    if (typeof payload.e !== "number" || payload.e < this.now()) throw invalid("expired");
+    if (typeof payload.e !== "number" || (!ignoreExpiry && payload.e < this.now())) throw invalid("expired");
     return payload.d;
   }
 

@@ -39,6 +39,7 @@ import { ResourceCatalog } from "./resources.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
+import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
 
 /** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -106,7 +107,16 @@ export interface McpServerOptions {
    * call is refused with an `isError` result.
    */
   confirmDestructive?: boolean;
+  /**
+   * The tasks extension (modern era): generated tools still running after `afterMs` (default
+   * 2000) become tasks for clients that declared `io.modelcontextprotocol/tasks`; custom tools
+   * opt in with `taskSupport`. `false` turns the extension off. See tasks.ts.
+   */
+  tasks?: (TaskOptions & { afterMs?: number }) | false;
 }
+
+/** Default deadline after which a generated tool's call becomes a task. */
+export const DEFAULT_TASK_AFTER_MS = 2000;
 
 /** Per-request data handed to method handlers. */
 interface HandlerContext {
@@ -116,6 +126,11 @@ interface HandlerContext {
   era: RequestEra;
   /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
   signal: AbortSignal;
+  /**
+   * True for the later rounds of a task: their `requestState` never left this server, so its
+   * expiry (meant for states travelling through clients) does not apply while the task lives.
+   */
+  serverHeldState?: boolean;
 }
 
 type Params = Record<string, unknown>;
@@ -144,6 +159,9 @@ export class McpServer {
   private readonly userAgent: string;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly subscriptions = new Set<() => void>();
+  /** Modern tasks; undefined when the extension is off. */
+  private readonly tasks: TaskStore | undefined;
+  private readonly taskAfterMs: number;
   /** Legacy server→client requests awaiting the client's response. */
   private readonly clientRequests = new ClientRequests();
   private negotiatedVersion: string | undefined;
@@ -186,6 +204,9 @@ export class McpServer {
     ...this.commonHandlers,
     "server/discover": async () => this.discover(),
     "subscriptions/listen": async (params, call) => this.listen(params, call),
+    "tasks/get": async (params, call) => this.taskStore(call).get(params.taskId),
+    "tasks/update": async (params, call) => this.taskStore(call).update(params.taskId, params.inputResponses),
+    "tasks/cancel": async (params, call) => this.taskStore(call).cancel(params.taskId),
   };
 
   private readonly notificationHandlers: Record<string, NotificationHandler> = {
@@ -215,6 +236,8 @@ export class McpServer {
     checkPassthroughRules(this.passthrough, options.info.securitySchemes ?? []);
     this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
+    this.tasks = options.tasks === false ? undefined : new TaskStore(options.tasks ?? {});
+    this.taskAfterMs = options.tasks ? (options.tasks.afterMs ?? DEFAULT_TASK_AFTER_MS) : DEFAULT_TASK_AFTER_MS;
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
@@ -230,6 +253,11 @@ export class McpServer {
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
   closeSubscriptions(): void {
     for (const end of [...this.subscriptions]) end();
+  }
+
+  /** Cancels every unfinished task (server shutdown): their upstream requests are aborted. */
+  cancelTasks(): void {
+    this.tasks?.abortAll();
   }
 
   /** Entry point for transports: a parsed JSON payload, single message or batch array. */
@@ -372,7 +400,9 @@ export class McpServer {
   }
 
   private discover(): Record<string, unknown> {
-    const result: Record<string, unknown> = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
+    const capabilities = this.capabilities();
+    if (this.tasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    const result: Record<string, unknown> = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities };
     if (this.info.description) result.instructions = this.info.description;
     return result;
   }
@@ -405,11 +435,43 @@ export class McpServer {
     return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
 
-  private async callTool(params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+  /**
+   * `tools/call`. Modern clients that declared the tasks extension may get a task instead of the
+   * result when the tool allows it and the call outlasts its deadline (tasks.ts); a tool that
+   * requires tasks refuses other modern clients with -32021. Legacy calls always run in line.
+   */
+  private async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
     const tool = this.toolsByName.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const support = "http" in tool ? "optional" : (tool.taskSupport ?? "forbidden");
+    if (!this.tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
+    if (!declaresTasks(call.era.clientCapabilities)) {
+      if (support === "required") throw missingTasksExtension();
+      return this.runTool(tool, params, call);
+    }
+    const afterMs = "http" in tool ? this.taskAfterMs : (tool.taskAfterMs ?? 0);
+    // Once the call is a task, its notifications would reach no one: the request has been answered.
+    const run = (round: TaskRound) => {
+      const notify = call.ctx.notify;
+      const ctx: RequestContext = { ...call.ctx, notify: notify && ((message) => round.detached() || notify(message)) };
+      const roundParams = round.detached() ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState } : params;
+      return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
+    };
+    return this.tasks.start(run, afterMs, call.signal);
+  }
+
+  /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
+  private taskStore(call: HandlerContext): TaskStore {
+    if (!this.tasks) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`, undefined, 404);
+    if (!call.era.modern || !declaresTasks(call.era.clientCapabilities)) throw missingTasksExtension();
+    return this.tasks;
+  }
+
+  /** Runs one tool call to its result (or an `input_required` result). */
+  private async runTool(tool: ToolDefinition | CustomTool<any>, params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+    const name = tool.name;
     const args = params.arguments ?? {};
     if (!isParams(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
 
@@ -485,7 +547,7 @@ export class McpServer {
     if (!isParams(responses) || !Object.values(responses).every(isParams)) {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
-    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState);
+    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
     const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities;
     return {
       inputResponses: responses as Record<string, Record<string, unknown>>,
@@ -575,7 +637,8 @@ export class McpServer {
   /**
    * Modern `subscriptions/listen`: acknowledges first (with the honoured filter), then holds the
    * stream open until the client cancels it or the server shuts down. The catalog of this server
-   * never changes, so no list-changed notification type is honoured.
+   * never changes, so no list-changed notification type is honoured. With the tasks extension,
+   * `taskIds` (of tasks this instance holds) get `notifications/tasks` on every status change.
    */
   private async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)", undefined, 400);
@@ -585,10 +648,19 @@ export class McpServer {
     const subscriptionMeta = { [META_SUBSCRIPTION_ID]: call.id };
     // Resource subscriptions are honoured (no update is ever due); list changes never happen.
     const requested = isParams(params.notifications) ? params.notifications.resourceSubscriptions : undefined;
-    const honoured = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
-    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
+    const honoured: Record<string, unknown> = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
+    const taskIds = this.listenedTasks(isParams(params.notifications) ? params.notifications.taskIds : undefined, call.era);
+    if (taskIds) honoured.taskIds = taskIds;
+    const notify = call.ctx.notify;
+    notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
+    const unsubscribe = taskIds?.length
+      ? this.tasks!.subscribe((task) => {
+          if (taskIds.includes(task.taskId as string)) notify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task, _meta: subscriptionMeta } });
+        })
+      : undefined;
     await new Promise<void>((resolve) => {
       const end = (): void => {
+        unsubscribe?.();
         this.subscriptions.delete(end);
         call.signal.removeEventListener("abort", end);
         resolve();
@@ -597,6 +669,20 @@ export class McpServer {
       call.signal.addEventListener("abort", end, { once: true });
     });
     return { _meta: subscriptionMeta };
+  }
+
+  /**
+   * The task ids a listen request may follow: those this instance holds. Undefined when none are
+   * asked for or the extension is off; -32021 when the client did not declare the extension.
+   */
+  private listenedTasks(requested: unknown, era: RequestEra): string[] | undefined {
+    if (requested === undefined || !this.tasks) return undefined;
+    if (!Array.isArray(requested) || !requested.every((id) => typeof id === "string")) {
+      throw new RpcError(ErrorCode.InvalidParams, "notifications.taskIds must be an array of strings", undefined, 400);
+    }
+    if (!era.modern || !declaresTasks(era.clientCapabilities)) throw missingTasksExtension();
+    const tasks = this.tasks;
+    return requested.filter((id) => tasks.has(id));
   }
 
   private setLogLevel(params: Params): Record<string, unknown> {

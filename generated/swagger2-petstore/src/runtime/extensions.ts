@@ -5,6 +5,7 @@
  */
 import type { McpLogLevel, RequestEra } from "./era.js";
 import type { CallToolResult } from "./mcp-types.js";
+import type { TaskSupport } from "./tasks.js";
 import type { ToolDefinition, ToolMetadata } from "./types.js";
 
 /** What a custom handler may do while serving one request. */
@@ -56,6 +57,16 @@ export interface InputRequiredResult {
 
 /** A tool implemented in code rather than by an upstream HTTP call. */
 export interface CustomTool<TInput = Record<string, unknown>> extends ToolMetadata {
+  /**
+   * Whether modern clients that declare the tasks extension may get this call as a task
+   * (`resultType: "task"`): `forbidden` (default), `optional`, or `required` (clients without the
+   * extension get -32021). Legacy-era calls always run synchronously. A task handler asks for
+   * input the same way as a synchronous one, with {@link RequestTools.inputRequired}: the task
+   * goes `input_required`, and the handler runs again with the answers from `tasks/update`.
+   */
+  taskSupport?: TaskSupport;
+  /** A call still running after this many ms becomes a task (default 0: unless it settles at once). */
+  taskAfterMs?: number;
   /** Runs the tool; arguments were validated against `inputSchema`. Throwing gives an `isError` result. */
   handler(args: TInput, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> | CallToolResult | InputRequiredResult;
 }

@@ -1,7 +1,7 @@
 /**
  * SEP-2243 request-header validation for modern (2026-07-28) Streamable HTTP requests:
  * `MCP-Protocol-Version` must equal `_meta`'s version, `Mcp-Method` mirrors `method`, `Mcp-Name`
- * mirrors `params.name`/`params.uri`, and `Mcp-Param-{Name}` mirrors each argument whose input
+ * mirrors `params.name`/`params.uri` (`params.taskId` for `tasks/*`), and `Mcp-Param-{Name}` mirrors each argument whose input
  * schema property carries `x-mcp-header`. Header names are case-insensitive (node lower-cases
  * them), values case-sensitive, optional whitespace is trimmed, and values may use the
  * `=?base64?…?=` sentinel encoding. Any failure is HTTP 400 + JSON-RPC -32020.
@@ -22,7 +22,15 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
 /** Methods whose requests must carry `Mcp-Name`, and the param it mirrors. */
-const NAME_PARAM: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAME_PARAM: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  // The tasks extension (SEP-2663): the task id, so load balancers can route to the task's instance.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 function mismatch(message: string): RpcError {
   return new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);

@@ -3,12 +3,15 @@
  * opens a stream whose first event (`endpoint`) names the POST URL `/messages?sessionId=…`;
  * each POSTed message is answered 202 and its response, notifications and server→client
  * requests travel as `message` events on that stream. Session ids are 128 random bits.
+ * In OAuth resource-server mode the HTTP transport authenticates both endpoints first; a session
+ * then belongs to the token subject that opened it, and tools/call needs the tool's scopes.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendJson, sendText } from "./http-util.js";
 import { ErrorCode, errorResponse } from "./jsonrpc.js";
 import type { Logger } from "./logger.js";
+import type { Principal, Refusal } from "./oauth-resource.js";
 import type { McpServer } from "./server.js";
 
 /** Path of the event stream. */
@@ -16,9 +19,16 @@ export const LEGACY_SSE_PATH = "/sse";
 /** Path clients POST their messages to. */
 export const LEGACY_MESSAGES_PATH = "/messages";
 
-/** The two legacy endpoints and their open streams. */
+/** The authenticated caller of one request (OAuth mode) and its per-message scope check. */
+export interface LegacyAccess {
+  principal: Principal;
+  /** The refusal for a message the caller's token may not send (missing tool scopes), if any. */
+  check(payload: unknown): Refusal | undefined;
+}
+
+/** The two legacy endpoints and their open streams (with the subject that opened each, in OAuth mode). */
 export class LegacySseEndpoints {
-  private readonly streams = new Map<string, ServerResponse>();
+  private readonly streams = new Map<string, { res: ServerResponse; subject: string | undefined }>();
 
   constructor(
     private readonly server: McpServer,
@@ -26,56 +36,62 @@ export class LegacySseEndpoints {
     private readonly logger: Logger,
   ) {}
 
-  /** Serves `req` when it targets a legacy endpoint; resolves false otherwise. */
-  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
-    if (pathname === LEGACY_SSE_PATH && req.method === "GET") {
-      this.open(res);
-      return true;
+  /** True for the two legacy paths. */
+  owns(pathname: string): boolean {
+    return pathname === LEGACY_SSE_PATH || pathname === LEGACY_MESSAGES_PATH;
+  }
+
+  /**
+   * Serves a request to one of the legacy paths ({@link owns}). `access` is the authenticated
+   * caller in OAuth mode (the transport already refused requests without a valid token);
+   * `refuse` answers a refusal with its `WWW-Authenticate` challenge.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string, access: LegacyAccess | undefined, refuse: (res: ServerResponse, refusal: Refusal) => void): Promise<void> {
+    if (pathname === LEGACY_SSE_PATH) {
+      if (req.method !== "GET") {
+        res.setHeader("Allow", "GET");
+        return sendText(res, 405, "Method Not Allowed");
+      }
+      return this.open(res, access?.principal.subject);
     }
-    if (pathname !== LEGACY_MESSAGES_PATH) return false;
     if (req.method !== "POST") {
       res.setHeader("Allow", "POST");
-      sendText(res, 405, "Method Not Allowed");
-      return true;
+      return sendText(res, 405, "Method Not Allowed");
     }
     const sessionId = new URL(req.url ?? "/", "http://localhost").searchParams.get("sessionId") ?? "";
-    const stream = this.streams.get(sessionId);
-    if (!stream) {
-      sendText(res, 404, "Unknown session");
-      return true;
-    }
+    const session = this.streams.get(sessionId);
+    if (!session) return sendText(res, 404, "Unknown session");
+    if (access && session.subject !== access.principal.subject) return sendText(res, 403, "Forbidden: this session belongs to another caller");
+    const stream = session.res;
     const body = await readBody(req, this.limit);
-    if (body === "too-large") {
-      sendText(res, 413, "Payload Too Large");
-      return true;
-    }
+    if (body === "too-large") return sendText(res, 413, "Payload Too Large");
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
-      return true;
+      return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
     }
+    const refusal = access?.check(payload);
+    if (refusal) return refuse(res, refusal);
     res.writeHead(202).end();
     const send = (message: unknown): void => {
       if (!stream.writableEnded) stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     };
     this.server
-      .dispatch(payload, { protocolVersion: "2024-11-05", scope: `sse:${sessionId}`, notify: send })
+      .dispatch(payload, { protocolVersion: "2024-11-05", scope: `sse:${sessionId}`, notify: send, ...(access ? { scopes: access.principal.scopes } : {}) })
       .then((response) => response !== undefined && send(response))
       .catch((error: unknown) => this.logger.error("legacy SSE dispatch failed", { error: String(error) }));
-    return true;
   }
 
   /** Ends every open stream (server shutdown). */
   closeAll(): void {
-    for (const stream of this.streams.values()) stream.end();
+    for (const { res } of this.streams.values()) res.end();
     this.streams.clear();
   }
 
-  private open(res: ServerResponse): void {
+  private open(res: ServerResponse, subject: string | undefined): void {
     const sessionId = randomBytes(16).toString("hex");
-    this.streams.set(sessionId, res);
+    this.streams.set(sessionId, { res, subject });
     res.on("close", () => this.streams.delete(sessionId));
     res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" });
     res.write(`event: endpoint\ndata: ${LEGACY_MESSAGES_PATH}?sessionId=${sessionId}\n\n`);

@@ -55,6 +55,7 @@ export function startStdio(server: McpServer, options: StdioOptions = {}): Trans
   const closed = new Promise<void>((resolve) => {
     lines.once("close", () => {
       server.closeSubscriptions(); // open subscriptions/listen requests end with their result
+      server.cancelTasks();
       void Promise.allSettled([...pending]).then(() => flush(output).then(resolve));
     });
   });
