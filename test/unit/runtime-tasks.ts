@@ -328,6 +328,20 @@ test("subscriptions/listen with taskIds: the ack names the tasks held here, then
   assert.is(update.params._meta["io.modelcontextprotocol/subscriptionId"], listenRequest.id);
 });
 
+test("with an authenticated subject (OAuth mode), a task exists only for the subject that created it", async () => {
+  const server = make({ extension: { tools: [waiter("owned", 300)] } });
+  const created = result(await server.handle(req("tools/call", { name: "owned", arguments: {} }), { subject: "alice" }));
+  assert.is(created.resultType, "task");
+  for (const caller of ["bob", undefined]) {
+    for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+      const refused = await server.handle(req(method, { taskId: created.taskId, inputResponses: {} }), caller === undefined ? {} : { subject: caller });
+      assert.is(error(refused).code, ErrorCode.InvalidParams, `${method} as ${caller}`);
+    }
+  }
+  assert.is(result(await server.handle(req("tasks/get", { taskId: created.taskId }), { subject: "alice" })).status, "working");
+  assert.is(result(await server.handle(req("tasks/cancel", { taskId: created.taskId }), { subject: "alice" })).resultType, "complete");
+});
+
 test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the store is bounded (full → synchronous answer)", async () => {
   let now = 1_000_000;
   const store = new TaskStore({ ttlMs: 1000, maxTasks: 2 }, () => now);
