@@ -371,13 +371,17 @@ test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the 
   assert.is(store.size, 0);
 });
 
-test("TaskStore: finished tasks make room for new ones; status changes reach subscribers", async () => {
-  const store = new TaskStore({ maxTasks: 1 });
+test("TaskStore: a finished task keeps its slot until its TTL ends (no early eviction); status changes reach subscribers", async () => {
+  let now = 5_000_000;
+  const store = new TaskStore({ maxTasks: 1, ttlMs: 60_000 }, () => now);
   const seen: string[] = [];
   const unsubscribe = store.subscribe((task) => seen.push(`${task.taskId}:${task.status}`));
   const work = async () => (await pause(20), text("x"));
   const a = await store.start(work, 0, new AbortController().signal);
   while (store.get(a.taskId).status !== "completed") await pause(5);
+  assert.equal(await store.start(work, 0, new AbortController().signal), text("x"), "full: answered synchronously");
+  assert.is(store.get(a.taskId).status, "completed");
+  now += 60_001;
   const b = await store.start(work, 0, new AbortController().signal);
   assert.is(b.resultType, "task");
   assert.throws(() => store.get(a.taskId), (e: RpcError) => e.code === ErrorCode.InvalidParams);

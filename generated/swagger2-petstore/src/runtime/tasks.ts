@@ -10,7 +10,8 @@
  * exists in exactly one process. An integrity-protected handle (as used for MRTR `requestState`)
  * can carry finished data through the client, but not a live request or its cancellation, so
  * tasks live in a bounded in-memory store: at most `maxTasks` records, each dropped `ttlMs` after
- * creation (an unfinished one is aborted then). Limitation: behind a load balancer,
+ * creation (an unfinished one is aborted then); while the store is full, calls are answered
+ * synchronously instead. Limitation: behind a load balancer,
  * `tasks/get|update|cancel` must reach the instance that created the task; SEP-2663 makes
  * clients send `Mcp-Name: <taskId>` for exactly this routing, so use sticky routing on that
  * header (or a single instance). Task ids are 128 random bits; in OAuth resource-server mode a
@@ -32,11 +33,14 @@ export type TaskSupport = "forbidden" | "optional" | "required";
 
 /** Limits of the {@link TaskStore}. */
 export interface TaskOptions {
-  /** How long a task is kept after creation (default 1 hour). */
+  /** How long a task is kept after creation (default 15 minutes); never dropped earlier. */
   ttlMs?: number;
   /** Suggested polling interval sent to clients (default 1 s). */
   pollIntervalMs?: number;
-  /** Most tasks kept at once (default 1000); when full, calls run synchronously. */
+  /**
+   * Most tasks kept at once (default 1000), finished ones included: each keeps its result until its
+   * TTL ends, which the spec forbids cutting short. While full, calls run synchronously.
+   */
   maxTasks?: number;
 }
 
@@ -90,7 +94,7 @@ export class TaskStore {
   private readonly listeners = new Set<(task: Record<string, unknown>) => void>();
 
   constructor(options: TaskOptions = {}, private readonly now: () => number = Date.now) {
-    this.ttlMs = Math.max(1, Math.floor(options.ttlMs ?? 60 * 60 * 1000));
+    this.ttlMs = Math.max(1, Math.floor(options.ttlMs ?? 15 * 60 * 1000));
     this.pollIntervalMs = Math.max(1, Math.floor(options.pollIntervalMs ?? 1000));
     this.maxTasks = Math.max(1, options.maxTasks ?? 1000);
   }
@@ -283,13 +287,9 @@ export class TaskStore {
     }
   }
 
-  /** True when a new task fits, after dropping expired and, if needed, the oldest finished tasks. */
+  /** True when a new task fits once expired ones are dropped (live ones are never evicted early). */
   private makeRoom(): boolean {
     this.sweep();
-    for (const record of this.tasks.values()) {
-      if (this.tasks.size < this.maxTasks) break;
-      if (isTerminal(record.status)) this.tasks.delete(record.taskId);
-    }
     return this.tasks.size < this.maxTasks;
   }
 
