@@ -328,6 +328,20 @@ test("subscriptions/listen with taskIds: the ack names the tasks held here, then
   assert.is(update.params._meta["io.modelcontextprotocol/subscriptionId"], listenRequest.id);
 });
 
+test("with an authenticated subject (OAuth mode), a task exists only for the subject that created it", async () => {
+  const server = make({ extension: { tools: [waiter("owned", 300)] } });
+  const created = result(await server.handle(req("tools/call", { name: "owned", arguments: {} }), { subject: "alice" }));
+  assert.is(created.resultType, "task");
+  for (const caller of ["bob", undefined]) {
+    for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+      const refused = await server.handle(req(method, { taskId: created.taskId, inputResponses: {} }), caller === undefined ? {} : { subject: caller });
+      assert.is(error(refused).code, ErrorCode.InvalidParams, `${method} as ${caller}`);
+    }
+  }
+  assert.is(result(await server.handle(req("tasks/get", { taskId: created.taskId }), { subject: "alice" })).status, "working");
+  assert.is(result(await server.handle(req("tasks/cancel", { taskId: created.taskId }), { subject: "alice" })).resultType, "complete");
+});
+
 test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the store is bounded (full → synchronous answer)", async () => {
   let now = 1_000_000;
   const store = new TaskStore({ ttlMs: 1000, maxTasks: 2 }, () => now);
@@ -357,13 +371,17 @@ test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the 
   assert.is(store.size, 0);
 });
 
-test("TaskStore: finished tasks make room for new ones; status changes reach subscribers", async () => {
-  const store = new TaskStore({ maxTasks: 1 });
+test("TaskStore: a finished task keeps its slot until its TTL ends (no early eviction); status changes reach subscribers", async () => {
+  let now = 5_000_000;
+  const store = new TaskStore({ maxTasks: 1, ttlMs: 60_000 }, () => now);
   const seen: string[] = [];
   const unsubscribe = store.subscribe((task) => seen.push(`${task.taskId}:${task.status}`));
   const work = async () => (await pause(20), text("x"));
   const a = await store.start(work, 0, new AbortController().signal);
   while (store.get(a.taskId).status !== "completed") await pause(5);
+  assert.equal(await store.start(work, 0, new AbortController().signal), text("x"), "full: answered synchronously");
+  assert.is(store.get(a.taskId).status, "completed");
+  now += 60_001;
   const b = await store.start(work, 0, new AbortController().signal);
   assert.is(b.resultType, "task");
   assert.throws(() => store.get(a.taskId), (e: RpcError) => e.code === ErrorCode.InvalidParams);

@@ -191,6 +191,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       scope: `http:${req.socket.remoteAddress ?? ""}`,
       headers: req.headers,
       ...(scopes ? { scopes } : {}),
+      ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
       ...(stream && !Array.isArray(payload) ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) } : {}),
     });
     if (res.destroyed) return;

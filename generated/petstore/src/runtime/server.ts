@@ -63,6 +63,8 @@ export interface RequestContext {
   protocolVersion?: string;
   /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
   scopes?: ReadonlySet<string>;
+  /** The token's subject in resource-server mode: tasks belong to the subject that created them. */
+  subject?: string;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
   headers?: Record<string, string | string[] | undefined>;
   /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
@@ -204,9 +206,9 @@ export class McpServer {
     ...this.commonHandlers,
     "server/discover": async () => this.discover(),
     "subscriptions/listen": async (params, call) => this.listen(params, call),
-    "tasks/get": async (params, call) => this.taskStore(call).get(params.taskId),
-    "tasks/update": async (params, call) => this.taskStore(call).update(params.taskId, params.inputResponses),
-    "tasks/cancel": async (params, call) => this.taskStore(call).cancel(params.taskId),
+    "tasks/get": async (params, call) => this.taskStore(call).get(params.taskId, call.ctx.subject),
+    "tasks/update": async (params, call) => this.taskStore(call).update(params.taskId, params.inputResponses, call.ctx.subject),
+    "tasks/cancel": async (params, call) => this.taskStore(call).cancel(params.taskId, call.ctx.subject),
   };
 
   private readonly notificationHandlers: Record<string, NotificationHandler> = {
@@ -459,7 +461,7 @@ export class McpServer {
       const roundParams = round.detached() ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState } : params;
       return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
     };
-    return this.tasks.start(run, afterMs, call.signal);
+    return this.tasks.start(run, afterMs, call.signal, call.ctx.subject);
   }
 
   /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
@@ -649,7 +651,7 @@ export class McpServer {
     // Resource subscriptions are honoured (no update is ever due); list changes never happen.
     const requested = isParams(params.notifications) ? params.notifications.resourceSubscriptions : undefined;
     const honoured: Record<string, unknown> = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
-    const taskIds = this.listenedTasks(isParams(params.notifications) ? params.notifications.taskIds : undefined, call.era);
+    const taskIds = this.listenedTasks(isParams(params.notifications) ? params.notifications.taskIds : undefined, call.era, call.ctx.subject);
     if (taskIds) honoured.taskIds = taskIds;
     const notify = call.ctx.notify;
     notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
@@ -675,14 +677,14 @@ export class McpServer {
    * The task ids a listen request may follow: those this instance holds. Undefined when none are
    * asked for or the extension is off; -32021 when the client did not declare the extension.
    */
-  private listenedTasks(requested: unknown, era: RequestEra): string[] | undefined {
+  private listenedTasks(requested: unknown, era: RequestEra, subject: string | undefined): string[] | undefined {
     if (requested === undefined || !this.tasks) return undefined;
     if (!Array.isArray(requested) || !requested.every((id) => typeof id === "string")) {
       throw new RpcError(ErrorCode.InvalidParams, "notifications.taskIds must be an array of strings", undefined, 400);
     }
     if (!era.modern || !declaresTasks(era.clientCapabilities)) throw missingTasksExtension();
     const tasks = this.tasks;
-    return requested.filter((id) => tasks.has(id));
+    return requested.filter((id) => tasks.has(id, subject));
   }
 
   private setLogLevel(params: Params): Record<string, unknown> {

@@ -10,11 +10,13 @@
  * exists in exactly one process. An integrity-protected handle (as used for MRTR `requestState`)
  * can carry finished data through the client, but not a live request or its cancellation, so
  * tasks live in a bounded in-memory store: at most `maxTasks` records, each dropped `ttlMs` after
- * creation (an unfinished one is aborted then). Limitation: behind a load balancer,
+ * creation (an unfinished one is aborted then); while the store is full, calls are answered
+ * synchronously instead. Limitation: behind a load balancer,
  * `tasks/get|update|cancel` must reach the instance that created the task; SEP-2663 makes
  * clients send `Mcp-Name: <taskId>` for exactly this routing, so use sticky routing on that
- * header (or a single instance). Task ids are 128 random bits: knowing one is the capability
- * to read or cancel that task. After a restart, old ids answer -32602 (task not found).
+ * header (or a single instance). Task ids are 128 random bits; in OAuth resource-server mode a
+ * task also belongs to the token subject that created it, and other callers are told it does not
+ * exist. After a restart, old ids answer -32602 (task not found).
  */
 import { randomBytes } from "node:crypto";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
@@ -31,11 +33,14 @@ export type TaskSupport = "forbidden" | "optional" | "required";
 
 /** Limits of the {@link TaskStore}. */
 export interface TaskOptions {
-  /** How long a task is kept after creation (default 1 hour). */
+  /** How long a task is kept after creation (default 15 minutes); never dropped earlier. */
   ttlMs?: number;
   /** Suggested polling interval sent to clients (default 1 s). */
   pollIntervalMs?: number;
-  /** Most tasks kept at once (default 1000); when full, calls run synchronously. */
+  /**
+   * Most tasks kept at once (default 1000), finished ones included: each keeps its result until its
+   * TTL ends, which the spec forbids cutting short. While full, calls run synchronously.
+   */
   maxTasks?: number;
 }
 
@@ -61,6 +66,8 @@ type Outcome = { ok: true; value: Record<string, unknown> } | { ok: false; error
 
 interface TaskRecord {
   taskId: string;
+  /** The authenticated subject that created the task (OAuth mode), or undefined. */
+  owner: string | undefined;
   status: TaskStatus;
   statusMessage?: string;
   createdAt: number;
@@ -87,7 +94,7 @@ export class TaskStore {
   private readonly listeners = new Set<(task: Record<string, unknown>) => void>();
 
   constructor(options: TaskOptions = {}, private readonly now: () => number = Date.now) {
-    this.ttlMs = Math.max(1, Math.floor(options.ttlMs ?? 60 * 60 * 1000));
+    this.ttlMs = Math.max(1, Math.floor(options.ttlMs ?? 15 * 60 * 1000));
     this.pollIntervalMs = Math.max(1, Math.floor(options.pollIntervalMs ?? 1000));
     this.maxTasks = Math.max(1, options.maxTasks ?? 1000);
   }
@@ -102,8 +109,9 @@ export class TaskStore {
    * Runs `work`. When it settles within `afterMs` its result (or error) is the answer; otherwise
    * the answer is a `CreateTaskResult` and the work goes on as a task. Until then, `requestSignal`
    * (the requester leaving) aborts the work; afterwards only `tasks/cancel` and expiry do.
+   * `owner` (the caller's authenticated subject, if any) is the only caller that may see the task.
    */
-  async start(work: TaskWork, afterMs: number, requestSignal: AbortSignal): Promise<Record<string, unknown>> {
+  async start(work: TaskWork, afterMs: number, requestSignal: AbortSignal, owner?: string): Promise<Record<string, unknown>> {
     const controller = new AbortController();
     const onRequestAbort = (): void => controller.abort(requestSignal.reason);
     requestSignal.addEventListener("abort", onRequestAbort, { once: true });
@@ -125,6 +133,7 @@ export class TaskStore {
     const at = this.now();
     const record: TaskRecord = {
       taskId: randomBytes(16).toString("base64url"),
+      owner,
       status: "working",
       createdAt: at,
       lastUpdatedAt: at,
@@ -138,17 +147,17 @@ export class TaskStore {
     return { resultType: "task", ...this.envelope(record) };
   }
 
-  /** `tasks/get`: the task with its status payload; -32602 for unknown or expired ids. */
-  get(taskId: unknown): Record<string, unknown> {
-    return this.detailed(this.find(taskId));
+  /** `tasks/get`: the task with its status payload; -32602 for unknown, expired or someone else's ids. */
+  get(taskId: unknown, caller?: string): Record<string, unknown> {
+    return this.detailed(this.find(taskId, caller));
   }
 
   /**
    * `tasks/update`: delivers answers to outstanding input requests. Keys not outstanding are
    * ignored (SHOULD); the task resumes once every outstanding request is answered.
    */
-  update(taskId: unknown, inputResponses: unknown): Record<string, never> {
-    const record = this.find(taskId);
+  update(taskId: unknown, inputResponses: unknown, caller?: string): Record<string, never> {
+    const record = this.find(taskId, caller);
     if (!isObject(inputResponses) || !Object.values(inputResponses).every(isObject)) {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
@@ -169,8 +178,8 @@ export class TaskStore {
   }
 
   /** `tasks/cancel`: stops the work (aborting its upstream request); terminal tasks stay as they are. */
-  cancel(taskId: unknown): Record<string, never> {
-    const record = this.find(taskId);
+  cancel(taskId: unknown, caller?: string): Record<string, never> {
+    const record = this.find(taskId, caller);
     if (isTerminal(record.status)) return {};
     record.pending.clear();
     this.transition(record, "cancelled", "Cancelled by the client.");
@@ -185,15 +194,16 @@ export class TaskStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** True when `taskId` names a task this store keeps. */
-  has(taskId: string): boolean {
+  /** True when `taskId` names a task this store keeps for `caller`. */
+  has(taskId: string, caller?: string): boolean {
     this.sweep();
-    return this.tasks.has(taskId);
+    const record = this.tasks.get(taskId);
+    return record !== undefined && record.owner === caller;
   }
 
   /** Aborts every unfinished task (server shutdown). */
   abortAll(): void {
-    for (const record of this.tasks.values()) if (!isTerminal(record.status)) this.cancel(record.taskId);
+    for (const record of this.tasks.values()) if (!isTerminal(record.status)) this.cancel(record.taskId, record.owner);
   }
 
   /** Follows the work through its input rounds to a terminal status. */
@@ -255,11 +265,11 @@ export class TaskStore {
     record.lastUpdatedAt = Math.max(this.now(), record.lastUpdatedAt + 1);
   }
 
-  private find(taskId: unknown): TaskRecord {
+  private find(taskId: unknown, caller: string | undefined): TaskRecord {
     if (typeof taskId !== "string") throw new RpcError(ErrorCode.InvalidParams, "taskId must be a string");
     this.sweep();
     const record = this.tasks.get(taskId);
-    if (!record) throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    if (!record || record.owner !== caller) throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
     return record;
   }
 
@@ -277,13 +287,9 @@ export class TaskStore {
     }
   }
 
-  /** True when a new task fits, after dropping expired and, if needed, the oldest finished tasks. */
+  /** True when a new task fits once expired ones are dropped (live ones are never evicted early). */
   private makeRoom(): boolean {
     this.sweep();
-    for (const record of this.tasks.values()) {
-      if (this.tasks.size < this.maxTasks) break;
-      if (isTerminal(record.status)) this.tasks.delete(record.taskId);
-    }
     return this.tasks.size < this.maxTasks;
   }
 
