@@ -8,11 +8,46 @@ export function shortHash(value: string, length = 6): string {
   return createHash("sha256").update(value).digest("hex").slice(0, length);
 }
 
-/** Cuts a name to `max` characters, ending in a hash of the full name when it had to be cut. */
+/**
+ * Common long words of API operation names and the short forms developers already read fluently.
+ * Applied only to names over the limit, so short names stay exactly as the spec wrote them.
+ */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ["administrator", "admin"], ["administrators", "admins"], ["application", "app"], ["applications", "apps"],
+  ["attachment", "attach"], ["attachments", "attachs"], ["authenticated", "auth"], ["authentication", "authn"],
+  ["authorization", "authz"], ["certificate", "cert"], ["certificates", "certs"], ["configuration", "config"],
+  ["configurations", "configs"], ["definition", "def"], ["definitions", "defs"], ["dependencies", "deps"],
+  ["dependency", "dep"], ["deployment", "deploy"], ["deployments", "deploys"], ["description", "desc"],
+  ["development", "dev"], ["directory", "dir"], ["directories", "dirs"], ["environment", "env"],
+  ["environments", "envs"], ["identifier", "id"], ["identifiers", "ids"], ["information", "info"],
+  ["installation", "install"], ["installations", "installs"], ["management", "mgmt"], ["message", "msg"],
+  ["messages", "msgs"], ["namespaced", "ns"], ["namespace", "ns"], ["notification", "notif"],
+  ["notifications", "notifs"], ["organization", "org"], ["organizations", "orgs"], ["parameter", "param"],
+  ["parameters", "params"], ["permission", "perm"], ["permissions", "perms"], ["properties", "props"],
+  ["property", "prop"], ["reference", "ref"], ["references", "refs"], ["repositories", "repos"],
+  ["repository", "repo"], ["specification", "spec"], ["statistics", "stats"], ["subscription", "sub"],
+  ["subscriptions", "subs"], ["temporary", "temp"], ["vulnerabilities", "vulns"], ["vulnerability", "vuln"],
+]);
+
+/** `name` with the long words of {@link ABBREVIATIONS} shortened, keeping each word's leading case. */
+export function abbreviateName(name: string): string {
+  return name.replace(/[A-Z]?[a-z]+/g, (word) => {
+    const short = ABBREVIATIONS.get(word.toLowerCase());
+    if (!short) return word;
+    return word[0] === word[0]!.toUpperCase() ? short[0]!.toUpperCase() + short.slice(1) : short;
+  });
+}
+
+/**
+ * Fits a name in `max` characters without losing its meaning where possible: long words are
+ * abbreviated first; only a name still too long is cut and ends in a hash of the full name.
+ */
 export function truncateName(name: string, max: number): string {
   if (name.length <= max) return name;
+  const abbreviated = abbreviateName(name);
+  if (abbreviated.length <= max) return abbreviated;
   const hash = shortHash(name);
-  return `${name.slice(0, max - hash.length - 1).replace(/[_.-]+$/, "")}_${hash}`;
+  return `${abbreviated.slice(0, max - hash.length - 1).replace(/[_.-]+$/, "")}_${hash}`;
 }
 
 /** `operationId` → tool name: invalid characters become `_`, runs collapse, ends trimmed. */

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, truncateName } from "../../generator/plan/names.js";
+import { abbreviateName, camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, truncateName } from "../../generator/plan/names.js";
 
 test("sanitizeToolName keeps [A-Za-z0-9_.-] and collapses the rest", () => {
   assert.is(sanitizeToolName("pets/list all (v2)"), "pets_list_all_v2");
@@ -11,6 +11,22 @@ test("sanitizeToolName keeps [A-Za-z0-9_.-] and collapses the rest", () => {
 test("nameFromRoute builds method_path names", () => {
   assert.is(nameFromRoute("get", "/pets/{petId}/photos"), "get_pets_petId_photos");
   assert.is(nameFromRoute("post", "/"), "post");
+});
+
+test("names over the limit are abbreviated before they are cut; short names are never touched", () => {
+  const github = "codespaces_list-devcontainers-in-repository-for-authenticated-user";
+  assert.ok(github.length > 64);
+  assert.is(truncateName(github, 64), "codespaces_list-devcontainers-in-repo-for-auth-user");
+  const k8s = "listCoreV1NamespacedPersistentVolumeClaimForAllNamespacesWithConfiguration";
+  assert.is(truncateName(k8s, 64), "listCoreV1NsPersistentVolumeClaimForAllNamespacesWithConfig");
+  assert.is(abbreviateName("Organization_repository-Permissions"), "Org_repo-Perms");
+  assert.is(truncateName("get-repository", 64), "get-repository", "within the limit: as written");
+  // Still too long after abbreviating: cut, with a hash of the full name to keep it distinct.
+  const long = `update-organization-${"x".repeat(60)}`;
+  const cut = truncateName(long, 64);
+  assert.is(cut.length, 64);
+  assert.ok(cut.startsWith("update-org-xxx"), cut);
+  assert.not.equal(cut, truncateName(`${long}y`, 64));
 });
 
 test("truncateName keeps 64 characters and stays distinct with a hash", () => {
