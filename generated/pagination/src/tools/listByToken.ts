@@ -13,17 +13,9 @@ export interface ListByTokenInput {
 
 /** `structuredContent` of a successful `listByToken` call. */
 export type ListByTokenOutput = (
-  | { items?: Array<ItemResult>; meta?: { next_cursor?: string } }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { items?: Array<{ id: number }>; meta?: { next_cursor?: string } }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listByToken: GET /tokens */
 // prettier-ignore
 export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
@@ -53,12 +45,19 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "items": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "meta": {
@@ -72,51 +71,14 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",

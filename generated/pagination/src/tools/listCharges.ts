@@ -14,17 +14,9 @@ export interface ListChargesInput {
 
 /** `structuredContent` of a successful `listCharges` call. */
 export type ListChargesOutput = (
-  | { object?: string; data?: Array<ItemResult>; has_more?: boolean }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { object?: string; data?: Array<{ id: number }>; has_more?: boolean }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listCharges: GET /charges */
 // prettier-ignore
 export const listChargesTool: ToolDefinition<ListChargesInput> = {
@@ -57,7 +49,6 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "object": {
             "type": "string"
@@ -65,7 +56,15 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
           "data": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "has_more": {
@@ -74,51 +73,14 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",

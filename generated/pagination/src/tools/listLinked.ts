@@ -14,17 +14,9 @@ export interface ListLinkedInput {
 
 /** `structuredContent` of a successful `listLinked` call. */
 export type ListLinkedOutput = (
-  | { result: Array<ItemResult> }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { result: Array<{ id: number }> }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listLinked: GET /linked */
 // prettier-ignore
 export const listLinkedTool: ToolDefinition<ListLinkedInput> = {
@@ -55,12 +47,19 @@ export const listLinkedTool: ToolDefinition<ListLinkedInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "result": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           }
         },
@@ -69,51 +68,14 @@ export const listLinkedTool: ToolDefinition<ListLinkedInput> = {
         ]
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",

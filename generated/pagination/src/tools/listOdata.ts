@@ -12,17 +12,9 @@ export interface ListOdataInput {
 
 /** `structuredContent` of a successful `listOdata` call. */
 export type ListOdataOutput = (
-  | { value?: Array<ItemResult>; "@odata.nextLink"?: string }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { value?: Array<{ id: number }>; "@odata.nextLink"?: string }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listOdata: GET /odata */
 // prettier-ignore
 export const listOdataTool: ToolDefinition<ListOdataInput> = {
@@ -47,12 +39,19 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "value": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "@odata.nextLink": {
@@ -61,51 +60,14 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",

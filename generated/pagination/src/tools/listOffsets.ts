@@ -14,17 +14,9 @@ export interface ListOffsetsInput {
 
 /** `structuredContent` of a successful `listOffsets` call. */
 export type ListOffsetsOutput = (
-  | { total?: number; results?: Array<ItemResult> }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { total?: number; results?: Array<{ id: number }> }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listOffsets: GET /offsets */
 // prettier-ignore
 export const listOffsetsTool: ToolDefinition<ListOffsetsInput> = {
@@ -58,7 +50,6 @@ export const listOffsetsTool: ToolDefinition<ListOffsetsInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "total": {
             "type": "integer"
@@ -66,57 +57,28 @@ export const listOffsetsTool: ToolDefinition<ListOffsetsInput> = {
           "results": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           }
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",

@@ -13,17 +13,9 @@ export interface SearchTokensInput {
 
 /** `structuredContent` of a successful `searchTokens` call. */
 export type SearchTokensOutput = (
-  | { data?: Array<ItemResult>; next_page?: string | null }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { data?: Array<{ id: number }>; next_page?: string | null }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** searchTokens: GET /search */
 // prettier-ignore
 export const searchTokensTool: ToolDefinition<SearchTokensInput> = {
@@ -51,12 +43,19 @@ export const searchTokensTool: ToolDefinition<SearchTokensInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "data": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "next_page": {
@@ -68,51 +67,14 @@ export const searchTokensTool: ToolDefinition<SearchTokensInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",
