@@ -36,6 +36,23 @@ function stripProse(schema: JsonSchema): JsonSchema {
   });
 }
 
+/**
+ * Markdown links in argument descriptions keep their text and lose their URL: they point at
+ * documentation a model calling the tool cannot follow, and on APIs like GitHub the URLs alone are
+ * 7 % of all input schemas. The tool description keeps its links.
+ */
+export function plainLinks(text: string): string {
+  return text.replace(/\[([^\]\n]+)\]\((?:https?:\/\/|\/)[^)\s]*\)/g, "$1");
+}
+
+/** A copy of a schema whose descriptions have plain links (see {@link plainLinks}). */
+function withPlainLinks(schema: JsonSchema): JsonSchema {
+  return mapSchema(schema, (node) => {
+    if (typeof node.description === "string") node.description = plainLinks(node.description);
+    return node;
+  });
+}
+
 /** The planned input side of one tool. */
 export interface InputPlan {
   inputSchema: ObjectJsonSchema;
@@ -110,6 +127,8 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
+  for (const [name, schema] of Object.entries(properties)) properties[name] = withPlainLinks(schema as JsonSchema);
+  if ($defs) $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, withPlainLinks(def as JsonSchema)]));
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
   if ($defs && JSON.stringify($defs).length > INPUT_DEFS_BUDGET) {
