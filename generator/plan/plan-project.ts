@@ -98,7 +98,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
     description: describe(op),
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
-    annotations: annotationsFor(op.method, op.summary),
+    annotations: annotationsFor(op.method),
     http: {
       method: op.method,
       path: op.path,

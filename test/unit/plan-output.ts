@@ -61,11 +61,11 @@ test("no JSON success body means no output schema", () => {
 });
 
 test("annotations follow HTTP method semantics", () => {
-  assert.equal(annotationsFor("get", "List"), { title: "List", readOnlyHint: true, openWorldHint: true });
-  assert.equal(annotationsFor("delete", undefined), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
-  assert.is(annotationsFor("put", undefined).idempotentHint, true);
-  assert.is(annotationsFor("post", undefined).destructiveHint, false);
-  assert.is(annotationsFor("head", undefined).readOnlyHint, true);
+  assert.equal(annotationsFor("get"), { readOnlyHint: true, openWorldHint: true });
+  assert.equal(annotationsFor("delete"), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+  assert.is(annotationsFor("put").idempotentHint, true);
+  assert.is(annotationsFor("post").destructiveHint, false);
+  assert.is(annotationsFor("head").readOnlyHint, true);
 });
 
 test.run();

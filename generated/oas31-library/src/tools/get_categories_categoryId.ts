@@ -98,7 +98,6 @@ export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryId
     ]
   },
   "annotations": {
-    "title": "Get a category tree",
     "readOnlyHint": true,
     "openWorldHint": true
   },

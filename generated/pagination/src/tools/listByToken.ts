@@ -7,7 +7,7 @@ export interface ListByTokenInput {
   /** Also accepts nextCursor from a previous call. */
   cursor?: string;
   limit?: number;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
@@ -37,7 +37,7 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -82,7 +82,7 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

@@ -6,9 +6,9 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface ListPagesInput {
   page?: number;
   per_page?: number;
-  /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
+  /** nextCursor of the previous call, for the next page; omit for the first page. */
   cursor?: string;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
@@ -34,13 +34,13 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
       },
       "cursor": {
         "type": "string",
-        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+        "description": "nextCursor of the previous call, for the next page; omit for the first page."
       },
       "maxPages": {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -80,7 +80,7 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

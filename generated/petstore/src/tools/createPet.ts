@@ -103,7 +103,6 @@ export const createPetTool: ToolDefinition<CreatePetInput> = {
     ]
   },
   "annotations": {
-    "title": "Add a pet",
     "readOnlyHint": false,
     "destructiveHint": false,
     "idempotentHint": false,

@@ -36,7 +36,6 @@ export const getInventoryTool: ToolDefinition<GetInventoryInput> = {
     ]
   },
   "annotations": {
-    "title": "Count pets by status",
     "readOnlyHint": true,
     "openWorldHint": true
   },

@@ -73,7 +73,6 @@ export const getPetTool: ToolDefinition<GetPetInput> = {
     ]
   },
   "annotations": {
-    "title": "Get a pet",
     "readOnlyHint": true,
     "openWorldHint": true
   },

@@ -122,7 +122,6 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
     ]
   },
   "annotations": {
-    "title": "List pets",
     "readOnlyHint": true,
     "openWorldHint": true
   },

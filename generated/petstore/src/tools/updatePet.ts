@@ -104,7 +104,6 @@ export const updatePetTool: ToolDefinition<UpdatePetInput> = {
     ]
   },
   "annotations": {
-    "title": "Replace a pet",
     "readOnlyHint": false,
     "destructiveHint": true,
     "idempotentHint": true,

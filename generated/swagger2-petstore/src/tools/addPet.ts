@@ -69,7 +69,6 @@ export const addPetTool: ToolDefinition<AddPetInput> = {
     ]
   },
   "annotations": {
-    "title": "Add a pet",
     "readOnlyHint": false,
     "destructiveHint": false,
     "idempotentHint": false,

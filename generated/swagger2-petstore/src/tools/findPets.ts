@@ -79,7 +79,6 @@ export const findPetsTool: ToolDefinition<FindPetsInput> = {
     ]
   },
   "annotations": {
-    "title": "Find pets by tags",
     "readOnlyHint": true,
     "openWorldHint": true
   },

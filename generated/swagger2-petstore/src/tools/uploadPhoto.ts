@@ -62,7 +62,6 @@ export const uploadPhotoTool: ToolDefinition<UploadPhotoInput> = {
     ]
   },
   "annotations": {
-    "title": "Upload a photo caption",
     "readOnlyHint": false,
     "destructiveHint": false,
     "idempotentHint": false,
