@@ -16,8 +16,9 @@
  * - below a nesting depth a sub-schema keeps only its `type` (an open object, array…);
  * - identical `anyOf` branches are merged, type-only branches become one type list, a branch that
  *   accepts anything makes the whole `anyOf` accept anything, plain `allOf` members are merged;
- * - the depth shrinks until the schema fits a budget of typed nodes (a proxy for compile time);
- *   at depth 0 the root's properties keep only their names.
+ * - the depth shrinks until the schema fits a budget of typed nodes (a proxy for compile time)
+ *   and of characters; at depth 0 the root's properties keep only their names (only the required
+ *   ones when even the names are over the character budget).
  */
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
@@ -33,6 +34,11 @@ export const OUTPUT_MAX_DEPTH = 3;
  * only their types; below that (depth 0) only their names.
  */
 export const OUTPUT_NODE_BUDGET = 128;
+/**
+ * JSON characters one documented shape may have: the deepest level within both budgets is taken,
+ * and a shape whose property names alone exceed it keeps only its required properties.
+ */
+export const OUTPUT_BYTE_BUDGET = 4_000;
 /**
  * Typed nodes all output schemas of an API may have together, roughly: what the official SDK
  * client compiles in well under a second. Each tool gets a share (see {@link outputNodeBudget}).
@@ -274,12 +280,27 @@ export function typedNodes(schema: JsonSchema): number {
  * The compacted documented shape: the deepest depth (≤ {@link OUTPUT_MAX_DEPTH}) whose schema has at
  * most {@link OUTPUT_NODE_BUDGET} typed nodes, else depth 1.
  */
-export function compactOutput(schema: JsonSchema, defs: Map<string, SchemaIR>, budget = OUTPUT_NODE_BUDGET, maxDepth = OUTPUT_MAX_DEPTH): JsonSchema {
+export function compactOutput(schema: JsonSchema, defs: Map<string, SchemaIR>, budget = OUTPUT_NODE_BUDGET, maxDepth = OUTPUT_MAX_DEPTH, byteBudget = OUTPUT_BYTE_BUDGET): JsonSchema {
   for (let depth = maxDepth; depth >= 1; depth--) {
     const compacted = compactSchema(schema, defs, depth);
-    if (typedNodes(compacted) <= budget) return compacted;
+    if (typedNodes(compacted) <= budget && JSON.stringify(compacted).length <= byteBudget) return compacted;
   }
-  return namesOnly(compactSchema(schema, defs, 1));
+  const names = namesOnly(compactSchema(schema, defs, 1));
+  return JSON.stringify(names).length <= byteBudget ? names : requiredOnly(names);
+}
+
+/** A names-only shape with only its required properties listed (for shapes with very many properties). */
+function requiredOnly(schema: JsonSchema): JsonSchema {
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Obj = { ...schema };
+  if (out.properties && typeof out.properties === "object") {
+    const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
+    const kept = Object.keys(out.properties as Obj).filter((name) => required.has(name));
+    if (kept.length > 0) out.properties = Object.fromEntries(kept.map((name) => [name, {}]));
+    else delete out.properties;
+  }
+  for (const key of ["anyOf", "allOf"]) if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map(requiredOnly);
+  return out;
 }
 
 /**

@@ -93,6 +93,9 @@ test("the node budget makes the schema shallower, then keeps only property names
   assert.is(typedNodes(compactOutput(schema, none, 20)), 11); // depth 1: root and 10 typed properties
   const names = compactOutput(schema, none, 5);
   assert.equal(names, { type: "object", properties: Object.fromEntries(Object.keys(wide).map((k) => [k, {}])), required: ["f0"] });
+  // Over the character budget, typed levels give way too, and then the optional names.
+  assert.equal(compactOutput(schema, none, 100, 3, 200), names);
+  assert.equal(compactOutput(schema, none, 100, 3, 60), { type: "object", properties: { f0: {} }, required: ["f0"] });
   assert.equal(namesOnly({ anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { b: { type: "string" } }, required: ["b"] }] }), {
     anyOf: [{ type: "object", properties: { a: {} } }, { type: "object", properties: { b: {} }, required: ["b"] }],
   });
