@@ -102,10 +102,16 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   // The body's schema is kept even without output schemas: pagination reads it.
   if (options.outputSchemas === false) return { response, body: schema };
   const { shape, wrapped } = documentedShape(schema, defs);
-  const properties = shape.properties && typeof shape.properties === "object" ? (shape.properties as Obj) : {};
-  let fallbackKey = FALLBACK_KEY;
-  while (fallbackKey in properties) fallbackKey = `_${fallbackKey}`;
   const documented = compactOutput(shape as JsonSchema, defs, options.nodeBudget ?? OUTPUT_NODE_BUDGET) as Obj;
+  // The fallback key must not be a documented property (merged allOf members and union branches included).
+  const names = new Set<string>();
+  const collect = (node: Obj): void => {
+    if (node.properties && typeof node.properties === "object") for (const name of Object.keys(node.properties)) names.add(name);
+    for (const key of ["anyOf", "allOf"]) if (Array.isArray(node[key])) for (const branch of node[key] as Obj[]) collect(branch);
+  };
+  collect(documented);
+  let fallbackKey = FALLBACK_KEY;
+  while (names.has(fallbackKey)) fallbackKey = `_${fallbackKey}`;
   const outputSchema = assembleOutputSchema(documented, fallbackKey);
   return { outputSchema, response: { ...response, ...(wrapped ? { wrapKey: WRAP_KEY } : {}), fallbackKey }, body: schema };
 }

@@ -33,6 +33,9 @@ test("the fallback key avoids a documented property of the same name; --no-outpu
   const clash = schemas({ Odd: { type: "object", properties: { unexpectedResponse: { type: "string" } } } });
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), clash);
   assert.is(plan.response.fallbackKey, "_unexpectedResponse");
+  // A name from a merged allOf member counts too.
+  const merged = schemas({ Base: { type: "object", properties: { unexpectedResponse: { type: "string" } } }, Odd: { allOf: [{ $ref: "#/$defs/Base" }, { type: "object", properties: { id: { type: "integer" } } }] } });
+  assert.is(planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), merged).response.fallbackKey, "_unexpectedResponse");
   const none = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs, { outputSchemas: false });
   assert.is(none.outputSchema, undefined);
   assert.equal(none.response, { accept: ["application/json"] });
