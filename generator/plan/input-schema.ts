@@ -36,13 +36,43 @@ function stripProse(schema: JsonSchema): JsonSchema {
   });
 }
 
-/** Per spec: JSON size of each input-directed def, and its copy without prose (shared, never mutated). */
-const inputCaches = new WeakMap<Map<string, SchemaIR>, { sizes: Map<string, number>; proseless: Map<string, JsonSchema> }>();
+/**
+ * Markdown links in argument descriptions keep their text and lose their URL: they point at
+ * documentation a model calling the tool cannot follow, and on APIs like GitHub the URLs alone are
+ * 7 % of all input schemas. The tool description keeps its links.
+ */
+export function plainLinks(text: string): string {
+  return text.replace(/\[([^\]\n]+)\]\((?:https?:\/\/|\/)[^)\s]*\)/g, "$1");
+}
 
-function inputCache(defs: Map<string, SchemaIR>): { sizes: Map<string, number>; proseless: Map<string, JsonSchema> } {
+/** A copy of a schema whose descriptions have plain links (see {@link plainLinks}). */
+function withPlainLinks(schema: JsonSchema): JsonSchema {
+  return mapSchema(schema, (node) => {
+    if (typeof node.description === "string") node.description = plainLinks(node.description);
+    return node;
+  });
+}
+
+/** Per spec, per def: JSON size, the copy with plain links and the copy without prose (shared, never mutated). */
+interface InputCache {
+  sizes: Map<string, number>;
+  plain: Map<string, JsonSchema>;
+  proseless: Map<string, JsonSchema>;
+}
+const inputCaches = new WeakMap<Map<string, SchemaIR>, InputCache>();
+
+function inputCache(defs: Map<string, SchemaIR>): InputCache {
   let cache = inputCaches.get(defs);
-  if (!cache) inputCaches.set(defs, (cache = { sizes: new Map(), proseless: new Map() }));
+  if (!cache) inputCaches.set(defs, (cache = { sizes: new Map(), plain: new Map(), proseless: new Map() }));
   return cache;
+}
+
+/** The input-directed def with plain links, computed once per def. */
+function plainDef(name: string, defs: Map<string, SchemaIR>): JsonSchema {
+  const cache = inputCache(defs).plain;
+  let schema = cache.get(name);
+  if (schema === undefined) cache.set(name, (schema = withPlainLinks(directedDef(name, defs, "input"))));
+  return schema;
 }
 
 /** `JSON.stringify($defs).length` of a `$defs` block built by `defsFor`, from sizes cached per def. */
@@ -139,6 +169,8 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
+  for (const [name, schema] of Object.entries(properties)) properties[name] = withPlainLinks(schema as JsonSchema);
+  if ($defs) $defs = Object.fromEntries(Object.keys($defs).map((name) => [name, plainDef(name, defs)]));
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
   if ($defs && defsSize($defs, defs) > INPUT_DEFS_BUDGET) {

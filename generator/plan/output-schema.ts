@@ -1,7 +1,7 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../runtime/src/types.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
-import { applyDirection, defsFor, directedDef, isObjectSchema, reachableDefs, resolveSchema } from "./schema-tools.js";
-import { mapSchema } from "../schema-walk.js";
+import { applyDirection, isObjectSchema, resolveSchema } from "./schema-tools.js";
+import { compactOutput, OUTPUT_NODE_BUDGET } from "./output-compact.js";
 
 type Obj = Record<string, unknown>;
 
@@ -10,17 +10,12 @@ export const WRAP_KEY = "result";
 /** Key of the fallback shape that carries a response which does not match the documented schema. */
 export const FALLBACK_KEY = "unexpectedResponse";
 
-/**
- * Largest output schema (JSON characters) emitted in full. Above it, named sub-schemas (`$ref`s)
- * are replaced by `{}`: SDK clients compile every output schema when listing tools, and on APIs
- * like GitHub the full closures make `tools/list` several megabytes and slow to list.
- */
-export const OUTPUT_SCHEMA_BUDGET = 4_000;
-
 /** Options of output planning. */
 export interface OutputOptions {
   /** Emit output schemas (default true); false gives tools without `outputSchema`. */
   outputSchemas?: boolean;
+  /** Typed nodes the documented shape may have (default {@link OUTPUT_NODE_BUDGET}). */
+  nodeBudget?: number;
 }
 
 /** The planned output side of one tool. */
@@ -43,36 +38,22 @@ function successResponses(op: OperationIR): ResponseIR[] {
 }
 
 /**
- * The second branch of every output schema: what the runtime returns when the upstream response
- * does not match the documented shape, so clients that validate `structuredContent` never reject it.
+ * The fallback branch of every output schema: what the runtime returns when the upstream response
+ * does not match the documented shape (`{ [key]: { status, contentType, body, problems } }`), so
+ * clients that validate `structuredContent` never reject it. Only the key is checked: a client
+ * compiles this branch for every tool, and the runtime always fills it the same way.
  */
 export function fallbackBranch(key: string): Obj {
-  return {
-    type: "object",
-    properties: {
-      [key]: {
-        type: "object",
-        description: "The upstream response, returned as is because it does not match the documented schema.",
-        properties: { status: { type: "integer" }, contentType: { type: "string" }, body: {}, problems: { type: "array", items: { type: "string" } } },
-        required: ["status", "body", "problems"],
-      },
-    },
-    required: [key],
-  };
+  return { properties: { [key]: {} }, required: [key] };
 }
 
 /**
- * Annotation keywords left out of output schemas: clients use output schemas to validate, not to
- * read, and on big APIs the prose is half of `tools/list` (the input side keeps it for the model).
+ * The output schema of a documented shape (an object schema): `anyOf` the shape and the fallback
+ * branch, under a root `type: "object"` (which the shape then does not repeat).
  */
-const OUTPUT_ANNOTATIONS = ["description", "title", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly"];
-
-/** A copy of an output schema without annotation keywords. */
-export function stripAnnotations(schema: JsonSchema): JsonSchema {
-  return mapSchema(schema, (node) => {
-    for (const key of OUTPUT_ANNOTATIONS) delete node[key];
-    return node;
-  });
+export function assembleOutputSchema(documented: Obj, fallbackKey: string): ObjectJsonSchema {
+  const { type, ...shape } = documented;
+  return { type: "object", anyOf: [type === "object" ? shape : documented, fallbackBranch(fallbackKey)] };
 }
 
 /** The documented shape of `structuredContent`, an object schema, and whether the body is wrapped. */
@@ -85,48 +66,28 @@ function documentedShape(schema: JsonSchema, defs: Map<string, SchemaIR>): { sha
 }
 
 /**
- * Output schema from the first 2xx response with a JSON schema, always an object at the root:
- * `anyOf` the documented shape (an object response as is, anything else wrapped as `{ result: … }`)
- * and the fallback shape `{ unexpectedResponse: … }` that the runtime uses for deviating responses.
- */
-/**
  * The documented shape of a planned output schema: its first `anyOf` branch (the second is the
- * fallback for deviating responses), with the root's `$defs` and root properties (`nextCursor`).
- * What a client can rely on, for diffs and generated tests.
+ * fallback for deviating responses), with the root's type and properties (`nextCursor`). What a
+ * client can rely on when the response matches the spec, for diffs and generated tests.
  */
 export function documentedOutput(outputSchema: ObjectJsonSchema): JsonSchema {
-  const branches = outputSchema.anyOf;
-  if (!Array.isArray(branches) || branches.length !== 2) return outputSchema;
-  const documented = branches[0] as Obj;
-  const rootProperties = (outputSchema.properties ?? {}) as Obj;
+  const { anyOf, ...root } = outputSchema as Obj;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return outputSchema;
+  const documented = anyOf[0] as Obj;
+  const rootProperties = (root.properties ?? {}) as Obj;
   return {
+    ...root,
     ...documented,
     ...(Object.keys(rootProperties).length > 0 ? { properties: { ...((documented.properties as Obj) ?? {}), ...rootProperties } } : {}),
-    ...(outputSchema.$defs ? { $defs: outputSchema.$defs } : {}),
   };
 }
 
-/** JSON size of each def as an output schema carries it, per spec (computed once per def). */
-const strippedSizes = new WeakMap<Map<string, SchemaIR>, Map<string, number>>();
-
 /**
- * A lower bound of the output schema's JSON size: the documented shape plus every def it reaches,
- * each as emitted. Above the budget the full schema need not be built at all (big APIs reach
- * thousands of defs from one response).
+ * Output schema from the first 2xx response with a JSON schema, always an object at the root: the
+ * documented shape (an object response as is, anything else wrapped as `{ result: … }`), compacted
+ * (see output-compact.ts) to at most `nodeBudget` typed nodes, or the fallback shape
+ * `{ unexpectedResponse: … }` that the runtime uses for deviating responses.
  */
-function sizeAtLeast(documented: JsonSchema, shape: JsonSchema, defs: Map<string, SchemaIR>): number {
-  let sizes = strippedSizes.get(defs);
-  if (!sizes) strippedSizes.set(defs, (sizes = new Map()));
-  let total = JSON.stringify(documented).length;
-  for (const name of reachableDefs([shape], defs)) {
-    let size = sizes.get(name);
-    if (size === undefined) sizes.set(name, (size = JSON.stringify(stripAnnotations(directedDef(name, defs, "output"))).length));
-    total += size;
-    if (total > OUTPUT_SCHEMA_BUDGET) break;
-  }
-  return total;
-}
-
 export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options: OutputOptions = {}): OutputPlan {
   const successes = successResponses(op);
   const accept = [...new Set(successes.flatMap((r) => r.contents.map((c) => c.mediaType)))];
@@ -141,18 +102,16 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   // The body's schema is kept even without output schemas: pagination reads it.
   if (options.outputSchemas === false) return { response, body: schema };
   const { shape, wrapped } = documentedShape(schema, defs);
-  const properties = shape.properties && typeof shape.properties === "object" ? (shape.properties as Obj) : {};
+  const documented = compactOutput(shape as JsonSchema, defs, options.nodeBudget ?? OUTPUT_NODE_BUDGET) as Obj;
+  // The fallback key must not be a documented property (merged allOf members and union branches included).
+  const names = new Set<string>();
+  const collect = (node: Obj): void => {
+    if (node.properties && typeof node.properties === "object") for (const name of Object.keys(node.properties)) names.add(name);
+    for (const key of ["anyOf", "allOf"]) if (Array.isArray(node[key])) for (const branch of node[key] as Obj[]) collect(branch);
+  };
+  collect(documented);
   let fallbackKey = FALLBACK_KEY;
-  while (fallbackKey in properties) fallbackKey = `_${fallbackKey}`;
-  let documented = stripAnnotations(shape as JsonSchema);
-  let outputSchema: ObjectJsonSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };
-  const tooBig = sizeAtLeast(documented, shape as JsonSchema, defs) > OUTPUT_SCHEMA_BUDGET;
-  const $defs = tooBig ? undefined : defsFor([shape as JsonSchema], defs, "output");
-  if ($defs) outputSchema.$defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripAnnotations(def as JsonSchema)]));
-  if (tooBig || JSON.stringify(outputSchema).length > OUTPUT_SCHEMA_BUDGET) {
-    // Too big to be worth validating in every client: keep the top level, accept anything below.
-    documented = mapSchema(documented, (node) => (typeof node.$ref === "string" ? {} : node));
-    outputSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };
-  }
+  while (names.has(fallbackKey)) fallbackKey = `_${fallbackKey}`;
+  const outputSchema = assembleOutputSchema(documented, fallbackKey);
   return { outputSchema, response: { ...response, ...(wrapped ? { wrapKey: WRAP_KEY } : {}), fallbackKey }, body: schema };
 }

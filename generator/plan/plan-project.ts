@@ -4,6 +4,7 @@ import { annotationsFor } from "./annotations.js";
 import { planInput } from "./input-schema.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
+import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
@@ -27,6 +28,8 @@ export interface PlanOptions {
   mcpName?: string;
   /** Emit output schemas (default true). */
   outputSchemas?: boolean;
+  /** Typed nodes per output schema (default: a share of the API budget, see output-compact.ts). */
+  outputNodeBudget?: number;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -82,7 +85,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
   }
   const input = planInput(op, ir.schemas, bag);
-  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas });
+  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length) });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
@@ -96,7 +99,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
     description: describe(op),
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
-    annotations: annotationsFor(op.method, op.summary),
+    annotations: annotationsFor(op.method),
     http: {
       method: op.method,
       path: op.path,

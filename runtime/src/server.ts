@@ -412,7 +412,7 @@ export class McpServer {
   private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
     // With OAuth scopes, callers see only the tools their token may call.
     const visible = scopes ? this.tools.filter((tool) => this.requiredScopes(tool.name).every((scope) => scopes.has(scope))) : this.tools;
-    return this.page("tools", [...visible, ...this.customTools].map(listedTool), params);
+    return this.page("tools", [...visible, ...this.customTools], params, listedTool);
   }
 
   /**
@@ -429,11 +429,11 @@ export class McpServer {
     return [];
   }
 
-  /** One page of a list, with an opaque, validated cursor. */
-  private page(key: string, items: readonly unknown[], params: Params): Record<string, unknown> {
+  /** One page of a list, with an opaque, validated cursor; `show` maps only the page's items. */
+  private page<T>(key: string, items: readonly T[], params: Params, show: (item: T) => unknown = (item) => item): Record<string, unknown> {
     const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, items.length);
     const next = offset + this.pageSize;
-    const page = { [key]: items.slice(offset, next) };
+    const page = { [key]: items.slice(offset, next).map(show) };
     return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
 

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { planInput } from "../../generator/plan/input-schema.js";
+import { plainLinks, planInput } from "../../generator/plan/input-schema.js";
 import { jsonBody, operation, parameter, schemas } from "../factories.js";
 
 test("parameters become one flat object with required path arguments", () => {
@@ -80,6 +80,20 @@ test("multipart binary properties become base64/data: URI arguments listed as fi
   const plan = planInput(op, new Map(), new DiagnosticBag());
   assert.equal(plan.body, { kind: "properties", properties: { file: "file", note: "note" }, mediaType: "multipart/form-data", required: true, files: ["file"] });
   assert.is((plan.inputSchema.properties!.file as { contentEncoding: string }).contentEncoding, "base64");
+});
+
+test("argument descriptions keep link text but not URLs; everything else stays", () => {
+  assert.is(plainLinks('Results per page (max 100). See "[Using pagination](https://docs.github.com/rest/pagination)" and [this](/rest/x#y).'), 'Results per page (max 100). See "Using pagination" and this.');
+  assert.is(plainLinks("An array like [1, 2] (see below) or [a](mailto:x)."), "An array like [1, 2] (see below) or [a](mailto:x).");
+  const defs = schemas({ Opt: { type: "object", properties: { mode: { type: "string", enum: ["a", "b"], description: "The [mode](https://example.com/m)." } } } });
+  const op = operation({
+    parameters: [parameter({ name: "per_page", in: "query", required: true, schema: { type: "integer", default: 30, description: "Max 100, see [docs](https://example.com/p)." } })],
+    requestBody: jsonBody({ type: "object", properties: { opt: { $ref: "#/$defs/Opt" } } }),
+  });
+  const plan = planInput(op, defs, new DiagnosticBag());
+  assert.equal(plan.inputSchema.properties!.per_page, { type: "integer", default: 30, description: "Max 100, see docs." });
+  assert.equal(plan.inputSchema.required, ["per_page"]);
+  assert.equal((plan.inputSchema.$defs as Record<string, unknown>).Opt, { type: "object", properties: { mode: { type: "string", enum: ["a", "b"], description: "The mode." } } });
 });
 
 test("large $defs keep their structure but lose their prose", () => {

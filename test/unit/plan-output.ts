@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { annotationsFor } from "../../generator/plan/annotations.js";
-import { fallbackBranch, planOutput } from "../../generator/plan/output-schema.js";
+import { documentedOutput, fallbackBranch, planOutput } from "../../generator/plan/output-schema.js";
 import { jsonResponse, operation, schemas } from "../factories.js";
 
 const defs = schemas({
@@ -9,11 +9,11 @@ const defs = schemas({
   Pets: { type: "array", items: { $ref: "#/$defs/Pet" } },
 });
 
-test("an object response is the documented branch, root inlined, writeOnly removed; a fallback branch follows", () => {
+test("an object response is the documented branch, inlined, writeOnly removed; the fallback branch follows", () => {
   const plan = planOutput(operation({ responses: [jsonResponse("404", { type: "string" }), jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs);
   assert.equal(plan.outputSchema, {
     type: "object",
-    anyOf: [{ type: "object", required: ["id"], properties: { id: { type: "integer" } } }, fallbackBranch("unexpectedResponse")],
+    anyOf: [{ required: ["id"], properties: { id: { type: "integer" } } }, fallbackBranch("unexpectedResponse")],
   });
   assert.equal(plan.response, { accept: ["application/json"], fallbackKey: "unexpectedResponse" });
 });
@@ -22,23 +22,26 @@ test("arrays and scalars are wrapped under result", () => {
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pets" })] }), defs);
   assert.equal(plan.response.wrapKey, "result");
   assert.equal(plan.outputSchema!.type, "object");
-  const documented = (plan.outputSchema!.anyOf as Array<Record<string, unknown>>)[0]!;
-  assert.equal(documented.properties, { result: { $ref: "#/$defs/Pets" } });
-  assert.equal(Object.keys(plan.outputSchema!.$defs as object), ["Pets", "Pet"]);
+  const documented = documentedOutput(plan.outputSchema!) as { properties: Record<string, unknown> };
+  assert.equal(documented.properties.result, { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "integer" } } } });
+  assert.is(plan.outputSchema!.$defs, undefined);
   const scalar = planOutput(operation({ responses: [jsonResponse("201", { type: "integer" })] }), defs);
-  assert.equal((scalar.outputSchema!.anyOf as unknown[])[0], { type: "object", properties: { result: { type: "integer" } }, required: ["result"] });
+  assert.equal(scalar.outputSchema, { type: "object", anyOf: [{ properties: { result: { type: "integer" } }, required: ["result"] }, fallbackBranch("unexpectedResponse")] });
 });
 
 test("the fallback key avoids a documented property of the same name; --no-output-schema omits the schema", () => {
   const clash = schemas({ Odd: { type: "object", properties: { unexpectedResponse: { type: "string" } } } });
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), clash);
   assert.is(plan.response.fallbackKey, "_unexpectedResponse");
+  // A name from a merged allOf member counts too.
+  const merged = schemas({ Base: { type: "object", properties: { unexpectedResponse: { type: "string" } } }, Odd: { allOf: [{ $ref: "#/$defs/Base" }, { type: "object", properties: { id: { type: "integer" } } }] } });
+  assert.is(planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), merged).response.fallbackKey, "_unexpectedResponse");
   const none = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs, { outputSchemas: false });
   assert.is(none.outputSchema, undefined);
   assert.equal(none.response, { accept: ["application/json"] });
 });
 
-test("an output schema over the budget keeps its top level and accepts anything below it", () => {
+test("an output schema over its node budget keeps its top level, then only property names", () => {
   const wide: Record<string, unknown> = {};
   for (let i = 0; i < 200; i++) wide[`field_${i}`] = { type: "string", description: "x".repeat(40) };
   const big = schemas({
@@ -46,8 +49,10 @@ test("an output schema over the budget keeps its top level and accepts anything 
     Top: { type: "object", required: ["big"], properties: { big: { $ref: "#/$defs/Big" }, n: { type: "integer", description: "dropped" } } },
   });
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Top" })] }), big);
-  assert.equal((plan.outputSchema!.anyOf as unknown[])[0], { type: "object", required: ["big"], properties: { big: {}, n: { type: "integer" } } });
+  assert.equal(documentedOutput(plan.outputSchema!), { type: "object", required: ["big"], properties: { big: { type: "object" }, n: { type: "integer" } } });
   assert.is(plan.outputSchema!.$defs, undefined);
+  const tight = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Top" })] }), big, { nodeBudget: 2 });
+  assert.equal(documentedOutput(tight.outputSchema!), { type: "object", required: ["big"], properties: { big: {}, n: {} } });
 });
 
 test("no JSON success body means no output schema", () => {
@@ -59,11 +64,11 @@ test("no JSON success body means no output schema", () => {
 });
 
 test("annotations follow HTTP method semantics", () => {
-  assert.equal(annotationsFor("get", "List"), { title: "List", readOnlyHint: true, openWorldHint: true });
-  assert.equal(annotationsFor("delete", undefined), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
-  assert.is(annotationsFor("put", undefined).idempotentHint, true);
-  assert.is(annotationsFor("post", undefined).destructiveHint, false);
-  assert.is(annotationsFor("head", undefined).readOnlyHint, true);
+  assert.equal(annotationsFor("get"), { readOnlyHint: true, openWorldHint: true });
+  assert.equal(annotationsFor("delete"), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+  assert.is(annotationsFor("put").idempotentHint, true);
+  assert.is(annotationsFor("post").destructiveHint, false);
+  assert.is(annotationsFor("head").readOnlyHint, true);
 });
 
 test.run();

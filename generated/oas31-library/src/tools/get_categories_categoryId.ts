@@ -10,16 +10,14 @@ export interface GetCategoriesCategoryIdInput {
 
 /** `structuredContent` of a successful `get_categories_categoryId` call. */
 export type GetCategoriesCategoryIdOutput =
-  | { name: string; children?: Array<CategoryResult> }
   | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type CategoryResult = { name: string; children?: Array<CategoryResult> };
+      name: string;
+      children?: Array<{
+        name: string;
+        children?: Array<{ name: string; children?: Array<unknown> }>;
+      }>;
+    }
+  | { unexpectedResponse: unknown };
 /** Get a category tree: GET /categories/{categoryId} */
 // prettier-ignore
 export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryIdInput> = {
@@ -49,7 +47,6 @@ export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryId
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "required": [
           "name"
         ],
@@ -60,66 +57,47 @@ export const getCategoriesCategoryIdTool: ToolDefinition<GetCategoriesCategoryId
           "children": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Category"
+              "type": "object",
+              "required": [
+                "name"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "children": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "name"
+                    ],
+                    "properties": {
+                      "name": {
+                        "type": "string"
+                      },
+                      "children": {
+                        "type": "array"
+                      }
+                    }
+                  }
+                }
+              }
             }
           }
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
-    ],
-    "$defs": {
-      "Category": {
-        "type": "object",
-        "required": [
-          "name"
-        ],
-        "properties": {
-          "name": {
-            "type": "string"
-          },
-          "children": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/Category"
-            }
-          }
-        }
-      }
-    }
+    ]
   },
   "annotations": {
-    "title": "Get a category tree",
     "readOnlyHint": true,
     "openWorldHint": true
   },

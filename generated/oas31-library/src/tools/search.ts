@@ -12,16 +12,8 @@ export interface SearchInput {
 
 /** `structuredContent` of a successful `search` call. */
 export type SearchOutput =
-  | { result: Array<BookResult> }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type BookResult = { isbn: string; title: string; subtitle?: string | null; kind?: "book" };
+  | { result: Array<{ isbn: string; title: string; subtitle?: string | null; kind?: "book" }> }
+  | { unexpectedResponse: unknown };
 /** search: GET /search */
 // prettier-ignore
 export const searchTool: ToolDefinition<SearchInput> = {
@@ -59,12 +51,32 @@ export const searchTool: ToolDefinition<SearchInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "result": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Book"
+              "type": "object",
+              "required": [
+                "isbn",
+                "title"
+              ],
+              "properties": {
+                "isbn": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "subtitle": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "kind": {
+                  "const": "book"
+                }
+              }
             }
           }
         },
@@ -73,64 +85,14 @@ export const searchTool: ToolDefinition<SearchInput> = {
         ]
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
-    ],
-    "$defs": {
-      "Book": {
-        "type": "object",
-        "required": [
-          "isbn",
-          "title"
-        ],
-        "properties": {
-          "isbn": {
-            "type": "string"
-          },
-          "title": {
-            "type": "string"
-          },
-          "subtitle": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "kind": {
-            "const": "book"
-          }
-        }
-      }
-    }
+    ]
   },
   "annotations": {
     "readOnlyHint": true,

@@ -6,16 +6,7 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface GetSingleInput {}
 
 /** `structuredContent` of a successful `getSingle` call. */
-export type GetSingleOutput =
-  | { id: number }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
+export type GetSingleOutput = { id: number } | { unexpectedResponse: unknown };
 /** getSingle: GET /single */
 // prettier-ignore
 export const getSingleTool: ToolDefinition<GetSingleInput> = {
@@ -29,7 +20,6 @@ export const getSingleTool: ToolDefinition<GetSingleInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "required": [
           "id"
         ],
@@ -40,32 +30,8 @@ export const getSingleTool: ToolDefinition<GetSingleInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"

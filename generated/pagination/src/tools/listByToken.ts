@@ -7,23 +7,15 @@ export interface ListByTokenInput {
   /** Also accepts nextCursor from a previous call. */
   cursor?: string;
   limit?: number;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listByToken` call. */
 export type ListByTokenOutput = (
-  | { items?: Array<ItemResult>; meta?: { next_cursor?: string } }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { items?: Array<{ id: number }>; meta?: { next_cursor?: string } }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listByToken: GET /tokens */
 // prettier-ignore
 export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
@@ -45,7 +37,7 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -53,12 +45,19 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "items": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "meta": {
@@ -72,55 +71,18 @@ export const listByTokenTool: ToolDefinition<ListByTokenInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

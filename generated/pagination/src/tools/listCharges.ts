@@ -6,25 +6,17 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface ListChargesInput {
   starting_after?: string;
   limit?: number;
-  /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
+  /** nextCursor of the previous call, for the next page; omit for the first page. */
   cursor?: string;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listCharges` call. */
 export type ListChargesOutput = (
-  | { object?: string; data?: Array<ItemResult>; has_more?: boolean }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { object?: string; data?: Array<{ id: number }>; has_more?: boolean }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listCharges: GET /charges */
 // prettier-ignore
 export const listChargesTool: ToolDefinition<ListChargesInput> = {
@@ -43,13 +35,13 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
       },
       "cursor": {
         "type": "string",
-        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+        "description": "nextCursor of the previous call, for the next page; omit for the first page."
       },
       "maxPages": {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -57,7 +49,6 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "object": {
             "type": "string"
@@ -65,7 +56,15 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
           "data": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "has_more": {
@@ -74,55 +73,18 @@ export const listChargesTool: ToolDefinition<ListChargesInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

@@ -4,25 +4,17 @@ import type { ToolDefinition } from "../runtime/types.js";
 
 /** Arguments of the `listOdata` tool (GET /odata). */
 export interface ListOdataInput {
-  /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
+  /** nextCursor of the previous call, for the next page; omit for the first page. */
   cursor?: string;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listOdata` call. */
 export type ListOdataOutput = (
-  | { value?: Array<ItemResult>; "@odata.nextLink"?: string }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { value?: Array<{ id: number }>; "@odata.nextLink"?: string }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listOdata: GET /odata */
 // prettier-ignore
 export const listOdataTool: ToolDefinition<ListOdataInput> = {
@@ -33,13 +25,13 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
     "properties": {
       "cursor": {
         "type": "string",
-        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+        "description": "nextCursor of the previous call, for the next page; omit for the first page."
       },
       "maxPages": {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -47,12 +39,19 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "value": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           },
           "@odata.nextLink": {
@@ -61,55 +60,18 @@ export const listOdataTool: ToolDefinition<ListOdataInput> = {
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

@@ -6,25 +6,17 @@ import type { ToolDefinition } from "../runtime/types.js";
 export interface ListPagesInput {
   page?: number;
   per_page?: number;
-  /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
+  /** nextCursor of the previous call, for the next page; omit for the first page. */
   cursor?: string;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listPages` call. */
 export type ListPagesOutput = (
-  | { result: Array<ItemResult> }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { result: Array<{ id: number }> }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listPages: GET /pages */
 // prettier-ignore
 export const listPagesTool: ToolDefinition<ListPagesInput> = {
@@ -42,13 +34,13 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
       },
       "cursor": {
         "type": "string",
-        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+        "description": "nextCursor of the previous call, for the next page; omit for the first page."
       },
       "maxPages": {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -56,12 +48,19 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "result": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           }
         },
@@ -70,55 +69,18 @@ export const listPagesTool: ToolDefinition<ListPagesInput> = {
         ]
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

@@ -5,25 +5,17 @@ import type { ToolDefinition } from "../runtime/types.js";
 /** Arguments of the `listRows` tool (GET /rows). */
 export interface ListRowsInput {
   p?: number;
-  /** Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page. */
+  /** nextCursor of the previous call, for the next page; omit for the first page. */
   cursor?: string;
-  /** Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched. */
+  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
   maxPages?: number;
 }
 
 /** `structuredContent` of a successful `listRows` call. */
 export type ListRowsOutput = (
-  | { rows?: Array<ItemResult> }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    }
+  | { rows?: Array<{ id: number }> }
+  | { unexpectedResponse: unknown }
 ) & { nextCursor?: string };
-export type ItemResult = { id: number };
 /** listRows: GET /rows */
 // prettier-ignore
 export const listRowsTool: ToolDefinition<ListRowsInput> = {
@@ -37,13 +29,13 @@ export const listRowsTool: ToolDefinition<ListRowsInput> = {
       },
       "cursor": {
         "type": "string",
-        "description": "Opaque cursor from a previous call's nextCursor, to get the next page. Omit for the first page."
+        "description": "nextCursor of the previous call, for the next page; omit for the first page."
       },
       "maxPages": {
         "type": "integer",
         "minimum": 1,
         "maximum": 10,
-        "description": "Fetch up to this many pages in one call and return their items together (default 1). nextCursor then continues after the last page fetched."
+        "description": "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one."
       }
     }
   },
@@ -51,66 +43,36 @@ export const listRowsTool: ToolDefinition<ListRowsInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "rows": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Item"
+              "type": "object",
+              "required": [
+                "id"
+              ],
+              "properties": {
+                "id": {
+                  "type": "integer"
+                }
+              }
             }
           }
         }
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
     ],
-    "$defs": {
-      "Item": {
-        "type": "object",
-        "required": [
-          "id"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer"
-          }
-        }
-      }
-    },
     "properties": {
       "nextCursor": {
         "type": "string",
-        "description": "Pass as the cursor argument to get the next page; absent on the last page."
+        "description": "Pass as cursor for the next page; absent on the last page."
       }
     }
   },

@@ -14,17 +14,8 @@ export interface CreatePetInput {
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `createPet` call. */
 export type CreatePetOutput =
-  | (NewPetResult & { id: number })
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
-export type PetStatusResult = "available" | "pending" | "adopted";
+  | { name: string; tag?: string | null; status?: "available" | "pending" | "adopted"; id: number }
+  | { unexpectedResponse: unknown };
 /** Add a pet: POST /pets */
 // prettier-ignore
 export const createPetTool: ToolDefinition<CreatePetInput> = {
@@ -74,68 +65,9 @@ export const createPetTool: ToolDefinition<CreatePetInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
-        "allOf": [
-          {
-            "$ref": "#/$defs/NewPet"
-          },
-          {
-            "type": "object",
-            "required": [
-              "id"
-            ],
-            "properties": {
-              "id": {
-                "type": "integer",
-                "format": "int64"
-              }
-            }
-          }
-        ]
-      },
-      {
-        "type": "object",
-        "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
-        },
-        "required": [
-          "unexpectedResponse"
-        ]
-      }
-    ],
-    "$defs": {
-      "NewPet": {
-        "type": "object",
-        "required": [
-          "name"
-        ],
         "properties": {
           "name": {
-            "type": "string",
-            "minLength": 1
+            "type": "string"
           },
           "tag": {
             "type": [
@@ -144,22 +76,33 @@ export const createPetTool: ToolDefinition<CreatePetInput> = {
             ]
           },
           "status": {
-            "$ref": "#/$defs/PetStatus"
+            "type": "string",
+            "enum": [
+              "available",
+              "pending",
+              "adopted"
+            ]
+          },
+          "id": {
+            "type": "integer"
           }
-        }
+        },
+        "required": [
+          "name",
+          "id"
+        ]
       },
-      "PetStatus": {
-        "type": "string",
-        "enum": [
-          "available",
-          "pending",
-          "adopted"
+      {
+        "properties": {
+          "unexpectedResponse": {}
+        },
+        "required": [
+          "unexpectedResponse"
         ]
       }
-    }
+    ]
   },
   "annotations": {
-    "title": "Add a pet",
     "readOnlyHint": false,
     "destructiveHint": false,
     "idempotentHint": false,

@@ -28,7 +28,6 @@ export const deletePetTool: ToolDefinition<DeletePetInput> = {
     ]
   },
   "annotations": {
-    "title": "Remove a pet",
     "readOnlyHint": false,
     "destructiveHint": true,
     "idempotentHint": true,

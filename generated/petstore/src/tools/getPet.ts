@@ -10,17 +10,8 @@ export interface GetPetInput {
 
 /** `structuredContent` of a successful `getPet` call. */
 export type GetPetOutput =
-  | (NewPetResult & { id: number })
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
-export type PetStatusResult = "available" | "pending" | "adopted";
+  | { name: string; tag?: string | null; status?: "available" | "pending" | "adopted"; id: number }
+  | { unexpectedResponse: unknown };
 /** Get a pet: GET /pets/{petId} */
 // prettier-ignore
 export const getPetTool: ToolDefinition<GetPetInput> = {
@@ -44,68 +35,9 @@ export const getPetTool: ToolDefinition<GetPetInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
-        "allOf": [
-          {
-            "$ref": "#/$defs/NewPet"
-          },
-          {
-            "type": "object",
-            "required": [
-              "id"
-            ],
-            "properties": {
-              "id": {
-                "type": "integer",
-                "format": "int64"
-              }
-            }
-          }
-        ]
-      },
-      {
-        "type": "object",
-        "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
-        },
-        "required": [
-          "unexpectedResponse"
-        ]
-      }
-    ],
-    "$defs": {
-      "NewPet": {
-        "type": "object",
-        "required": [
-          "name"
-        ],
         "properties": {
           "name": {
-            "type": "string",
-            "minLength": 1
+            "type": "string"
           },
           "tag": {
             "type": [
@@ -114,22 +46,33 @@ export const getPetTool: ToolDefinition<GetPetInput> = {
             ]
           },
           "status": {
-            "$ref": "#/$defs/PetStatus"
+            "type": "string",
+            "enum": [
+              "available",
+              "pending",
+              "adopted"
+            ]
+          },
+          "id": {
+            "type": "integer"
           }
-        }
+        },
+        "required": [
+          "name",
+          "id"
+        ]
       },
-      "PetStatus": {
-        "type": "string",
-        "enum": [
-          "available",
-          "pending",
-          "adopted"
+      {
+        "properties": {
+          "unexpectedResponse": {}
+        },
+        "required": [
+          "unexpectedResponse"
         ]
       }
-    }
+    ]
   },
   "annotations": {
-    "title": "Get a pet",
     "readOnlyHint": true,
     "openWorldHint": true
   },

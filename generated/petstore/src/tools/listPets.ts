@@ -16,18 +16,15 @@ export interface ListPetsInput {
 export type PetStatus = "available" | "pending" | "adopted";
 /** `structuredContent` of a successful `listPets` call. */
 export type ListPetsOutput =
-  | { result: Array<PetResult> }
   | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type PetResult = NewPetResult & { id: number };
-export type NewPetResult = { name: string; tag?: string | null; status?: PetStatusResult };
-export type PetStatusResult = "available" | "pending" | "adopted";
+      result: Array<{
+        name: string;
+        tag?: string | null;
+        status?: "available" | "pending" | "adopted";
+        id: number;
+      }>;
+    }
+  | { unexpectedResponse: unknown };
 /** List pets: GET /pets */
 // prettier-ignore
 export const listPetsTool: ToolDefinition<ListPetsInput> = {
@@ -76,12 +73,37 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "result": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Pet"
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "tag": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "available",
+                    "pending",
+                    "adopted"
+                  ]
+                },
+                "id": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "name",
+                "id"
+              ]
             }
           }
         },
@@ -90,91 +112,16 @@ export const listPetsTool: ToolDefinition<ListPetsInput> = {
         ]
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
-    ],
-    "$defs": {
-      "Pet": {
-        "allOf": [
-          {
-            "$ref": "#/$defs/NewPet"
-          },
-          {
-            "type": "object",
-            "required": [
-              "id"
-            ],
-            "properties": {
-              "id": {
-                "type": "integer",
-                "format": "int64"
-              }
-            }
-          }
-        ]
-      },
-      "NewPet": {
-        "type": "object",
-        "required": [
-          "name"
-        ],
-        "properties": {
-          "name": {
-            "type": "string",
-            "minLength": 1
-          },
-          "tag": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "status": {
-            "$ref": "#/$defs/PetStatus"
-          }
-        }
-      },
-      "PetStatus": {
-        "type": "string",
-        "enum": [
-          "available",
-          "pending",
-          "adopted"
-        ]
-      }
-    }
+    ]
   },
   "annotations": {
-    "title": "List pets",
     "readOnlyHint": true,
     "openWorldHint": true
   },

@@ -10,16 +10,8 @@ export interface AddPetInput {
 
 /** `structuredContent` of a successful `addPet` call. */
 export type AddPetOutput =
-  | (NewPetResult & { id: number })
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type NewPetResult = { name: string; nickname?: string | null };
+  | { name: string; nickname?: string | null; id: number }
+  | { unexpectedResponse: unknown };
 /** Add a pet: POST /pets */
 // prettier-ignore
 export const addPetTool: ToolDefinition<AddPetInput> = {
@@ -47,64 +39,6 @@ export const addPetTool: ToolDefinition<AddPetInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
-        "allOf": [
-          {
-            "$ref": "#/$defs/NewPet"
-          },
-          {
-            "type": "object",
-            "required": [
-              "id"
-            ],
-            "properties": {
-              "id": {
-                "type": "integer",
-                "format": "int64"
-              }
-            }
-          }
-        ]
-      },
-      {
-        "type": "object",
-        "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
-        },
-        "required": [
-          "unexpectedResponse"
-        ]
-      }
-    ],
-    "$defs": {
-      "NewPet": {
-        "type": "object",
-        "required": [
-          "name"
-        ],
         "properties": {
           "name": {
             "type": "string"
@@ -114,13 +48,27 @@ export const addPetTool: ToolDefinition<AddPetInput> = {
               "string",
               "null"
             ]
+          },
+          "id": {
+            "type": "integer"
           }
-        }
+        },
+        "required": [
+          "name",
+          "id"
+        ]
+      },
+      {
+        "properties": {
+          "unexpectedResponse": {}
+        },
+        "required": [
+          "unexpectedResponse"
+        ]
       }
-    }
+    ]
   },
   "annotations": {
-    "title": "Add a pet",
     "readOnlyHint": false,
     "destructiveHint": false,
     "idempotentHint": false,

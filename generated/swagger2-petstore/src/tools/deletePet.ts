@@ -26,7 +26,6 @@ export const deletePetTool: ToolDefinition<DeletePetInput> = {
     ]
   },
   "annotations": {
-    "title": "Delete a pet",
     "readOnlyHint": false,
     "destructiveHint": true,
     "idempotentHint": true,

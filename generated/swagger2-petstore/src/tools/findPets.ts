@@ -10,17 +10,8 @@ export interface FindPetsInput {
 
 /** `structuredContent` of a successful `findPets` call. */
 export type FindPetsOutput =
-  | { result: Array<PetResult> }
-  | {
-      unexpectedResponse: {
-        status: number;
-        contentType?: string;
-        body: unknown;
-        problems: Array<string>;
-      };
-    };
-export type PetResult = NewPetResult & { id: number };
-export type NewPetResult = { name: string; nickname?: string | null };
+  | { result: Array<{ name: string; nickname?: string | null; id: number }> }
+  | { unexpectedResponse: unknown };
 /** Find pets by tags: GET /pets */
 // prettier-ignore
 export const findPetsTool: ToolDefinition<FindPetsInput> = {
@@ -47,12 +38,29 @@ export const findPetsTool: ToolDefinition<FindPetsInput> = {
     "type": "object",
     "anyOf": [
       {
-        "type": "object",
         "properties": {
           "result": {
             "type": "array",
             "items": {
-              "$ref": "#/$defs/Pet"
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "nickname": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "id": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "name",
+                "id"
+              ]
             }
           }
         },
@@ -61,79 +69,16 @@ export const findPetsTool: ToolDefinition<FindPetsInput> = {
         ]
       },
       {
-        "type": "object",
         "properties": {
-          "unexpectedResponse": {
-            "type": "object",
-            "description": "The upstream response, returned as is because it does not match the documented schema.",
-            "properties": {
-              "status": {
-                "type": "integer"
-              },
-              "contentType": {
-                "type": "string"
-              },
-              "body": {},
-              "problems": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            },
-            "required": [
-              "status",
-              "body",
-              "problems"
-            ]
-          }
+          "unexpectedResponse": {}
         },
         "required": [
           "unexpectedResponse"
         ]
       }
-    ],
-    "$defs": {
-      "Pet": {
-        "allOf": [
-          {
-            "$ref": "#/$defs/NewPet"
-          },
-          {
-            "type": "object",
-            "required": [
-              "id"
-            ],
-            "properties": {
-              "id": {
-                "type": "integer",
-                "format": "int64"
-              }
-            }
-          }
-        ]
-      },
-      "NewPet": {
-        "type": "object",
-        "required": [
-          "name"
-        ],
-        "properties": {
-          "name": {
-            "type": "string"
-          },
-          "nickname": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        }
-      }
-    }
+    ]
   },
   "annotations": {
-    "title": "Find pets by tags",
     "readOnlyHint": true,
     "openWorldHint": true
   },
