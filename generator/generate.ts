@@ -6,6 +6,7 @@ import { formatFiles } from "./emit/format.js";
 import { emitProject, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec } from "./load/load-spec.js";
+import { validateInBackground } from "./load/validate.js";
 import { planProject } from "./plan/plan-project.js";
 import type { AuthOverride } from "./plan/security.js";
 import type { ToolLock } from "./plan/tool-lock.js";
@@ -121,46 +122,70 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return value;
   };
 
-  const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
+  const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, validate: false }, bag));
   bag.throwIfErrors("Loading the spec");
-  // Serialized before later stages see the document: the server serves it as a resource.
+  // Serialized before later stages see the document: the server serves it as a resource, and the
+  // schema validation (warnings only) reads the same text beside the next stages.
   const apiDocument = JSON.stringify(spec!.document);
-  const ir = await timed("ir", () => buildIR(spec!, bag));
-  const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
-  const plan = await timed("plan", () =>
-    planProject(
-      ir,
-      {
-        packageName: options.packageName ?? previous.manifest?.packageName,
-        repository: options.repository ?? previous.manifest?.repository,
-        mcpName: options.mcpName ?? previous.manifest?.mcpName,
-        auth: options.auth,
-        envPrefix: options.envPrefix,
-        outputSchemas: options.outputSchemas,
-        toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
-      },
-      bag,
-    ),
-  );
-  bag.throwIfErrors("Planning the server");
-  const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
-  plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
-  const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
-  const formatted = await timed("format", () => formatFiles(emitted));
-  const files = [...formatted, manifestFile(buildManifest(formatted, {
-        packageName: plan.packageName,
-        packageVersion: plan.version,
-        repository: options.repository ?? previous.manifest?.repository,
-        mcpName: options.mcpName ?? previous.manifest?.mcpName,
-      }))];
-  const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
-  if (options.outDir && options.check) {
-    const target = options.outDir;
-    result.check = await timed("check", () => checkOutput(target, files, previous.manifest));
-  } else if (options.outDir) {
-    const target = options.outDir;
-    result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
-    result.outDir = result.write.outDir;
+  const validationStart = performance.now();
+  const validation = validateInBackground(apiDocument);
+  const validationAt = bag.items.length;
+  let validationDone = false;
+  const validated = async () => {
+    if (validationDone) return;
+    validationDone = true;
+    bag.insert(validationAt, await validation.findings);
+    const ms = performance.now() - validationStart;
+    timings.push({ stage: "validate", ms });
+    options.onStage?.("validate", ms);
+  };
+  try {
+    const ir = await timed("ir", () => buildIR(spec!, bag));
+    const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
+    const plan = await timed("plan", () =>
+      planProject(
+        ir,
+        {
+          packageName: options.packageName ?? previous.manifest?.packageName,
+          repository: options.repository ?? previous.manifest?.repository,
+          mcpName: options.mcpName ?? previous.manifest?.mcpName,
+          auth: options.auth,
+          envPrefix: options.envPrefix,
+          outputSchemas: options.outputSchemas,
+          toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
+        },
+        bag,
+      ),
+    );
+    bag.throwIfErrors("Planning the server");
+    const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
+    plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
+    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
+    const formatted = await timed("format", () => formatFiles(emitted));
+    const files = [
+      ...formatted,
+      manifestFile(
+        buildManifest(formatted, {
+          packageName: plan.packageName,
+          packageVersion: plan.version,
+          repository: options.repository ?? previous.manifest?.repository,
+          mcpName: options.mcpName ?? previous.manifest?.mcpName,
+        }),
+      ),
+    ];
+    await validated();
+    const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
+    if (options.outDir && options.check) {
+      const target = options.outDir;
+      result.check = await timed("check", () => checkOutput(target, files, previous.manifest));
+    } else if (options.outDir) {
+      const target = options.outDir;
+      result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
+      result.outDir = result.write.outDir;
+    }
+    return result;
+  } catch (error) {
+    await validated(); // a failed run still reports the validation warnings
+    throw error;
   }
-  return result;
 }

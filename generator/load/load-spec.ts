@@ -4,6 +4,7 @@ import type { OpenAPI } from "openapi-types";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { resolvePointer } from "../pointer.js";
 import { isUrl, parseDocument, readSource } from "./read-document.js";
+import { validationFindings } from "./validate.js";
 import { collectRefs } from "./walk-refs.js";
 
 /** The OpenAPI family a document belongs to. */
@@ -22,7 +23,10 @@ export interface LoadedSpec {
 export interface LoadOptions {
   /** Allow reading the spec and its `$ref`s over HTTP(S). Off by default. */
   allowRemote?: boolean;
-  /** Validate against the OpenAPI schema (findings become warnings). Default true. */
+  /**
+   * Validate against the OpenAPI schema (findings become warnings). Default true; `generate` passes
+   * false and validates beside the later stages instead (see validate.ts).
+   */
   validate?: boolean;
 }
 
@@ -79,36 +83,9 @@ function checkRefs(document: unknown, allowRemote: boolean, bag: DiagnosticBag):
   return external;
 }
 
-/** Turns swagger-parser's schema validation failures into warnings with pointers. */
+/** Adds swagger-parser's schema validation failures as warnings. */
 async function validateDocument(document: Record<string, unknown>, bag: DiagnosticBag): Promise<void> {
-  try {
-    await SwaggerParser.validate(structuredClone(document) as unknown as OpenAPI.Document, {
-      resolve: { external: false },
-      validate: { schema: true, spec: true },
-    } as SwaggerParser.Options);
-  } catch (error) {
-    const details = (error as { details?: Array<{ instancePath?: string; message?: string; params?: unknown }> }).details;
-    const help = "The spec does not follow the OpenAPI schema here; generation goes on, but check the result.";
-    if (Array.isArray(details) && details.length > 0) {
-      const limit = 20;
-      for (const detail of details.slice(0, limit)) {
-        const where = `#${detail.instancePath ?? ""}`;
-        bag.warn(Codes.specInvalid, `Invalid: ${detail.message ?? "schema violation"}${formatParams(detail.params)}`, where === "#" ? "#" : where, help);
-      }
-      if (details.length > limit) bag.warn(Codes.specInvalid, `…and ${details.length - limit} more schema violations.`);
-    } else {
-      bag.warn(Codes.specInvalid, (error as Error).message.split("\n")[0] ?? String(error), undefined, help);
-    }
-  }
-}
-
-function formatParams(params: unknown): string {
-  if (!params || typeof params !== "object") return "";
-  const p = params as Record<string, unknown>;
-  if (typeof p.additionalProperty === "string") return ` (unexpected "${p.additionalProperty}")`;
-  if (typeof p.missingProperty === "string") return ` (missing "${p.missingProperty}")`;
-  if (Array.isArray(p.allowedValues)) return ` (allowed: ${p.allowedValues.join(", ")})`;
-  return "";
+  for (const finding of await validationFindings(structuredClone(document))) bag.add(finding);
 }
 
 /**

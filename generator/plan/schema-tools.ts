@@ -27,20 +27,44 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
   return current;
 }
 
-/** Every `$defs` name reachable from `roots`, in first-reached order. */
+/**
+ * Per `defs` map (one planning run): each def's directly referenced def names in first-reference
+ * order, and each def's copy per direction. Big APIs (MS Graph: 22,000 operations over one web of
+ * thousands of schemas) reach the same defs from every tool; walking and copying them once per
+ * tool took minutes and gigabytes.
+ */
+const caches = new WeakMap<Map<string, SchemaIR>, { refs: Map<string, string[]>; directed: Map<string, JsonSchema> }>();
+
+function cacheOf(defs: Map<string, SchemaIR>) {
+  let cache = caches.get(defs);
+  if (!cache) caches.set(defs, (cache = { refs: new Map(), directed: new Map() }));
+  return cache;
+}
+
+/** Def names a schema references directly (own `$ref`s at any depth), first-reference order, existing defs only. */
+function directRefs(schema: JsonSchema, defs: Map<string, SchemaIR>): string[] {
+  const names = new Set<string>();
+  forEachSchema(schema, (node) => {
+    const ref = node.$ref;
+    if (typeof ref === "string" && ref.startsWith(DEF_PREFIX) && defs.has(ref.slice(DEF_PREFIX.length))) names.add(ref.slice(DEF_PREFIX.length));
+  });
+  return [...names];
+}
+
+/** Every `$defs` name reachable from `roots`, in first-reached (depth-first) order. */
 export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>): string[] {
+  const { refs } = cacheOf(defs);
   const found: string[] = [];
   const seen = new Set<string>();
-  const visit = (node: Record<string, unknown>): void => {
-    const ref = node.$ref;
-    if (typeof ref !== "string" || !ref.startsWith(DEF_PREFIX)) return;
-    const name = ref.slice(DEF_PREFIX.length);
-    if (seen.has(name) || !defs.has(name)) return;
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
     seen.add(name);
     found.push(name);
-    forEachSchema(defs.get(name)!.schema, visit);
+    let children = refs.get(name);
+    if (!children) refs.set(name, (children = directRefs(defs.get(name)!.schema, defs)));
+    for (const child of children) visit(child);
   };
-  for (const root of roots) forEachSchema(root, visit);
+  for (const root of roots) for (const name of directRefs(root, defs)) visit(name);
   return found;
 }
 
@@ -66,12 +90,21 @@ export function applyDirection(schema: JsonSchema, direction: Direction): JsonSc
   });
 }
 
-/** The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty. */
+/**
+ * The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty.
+ * The def schemas are shared between the tools of one run: copy before changing them.
+ */
 export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direction: Direction): Obj | undefined {
   const names = reachableDefs(roots, defs);
   if (names.length === 0) return undefined;
+  const { directed } = cacheOf(defs);
   const out: Obj = {};
-  for (const name of names) out[name] = applyDirection(defs.get(name)!.schema, direction);
+  for (const name of names) {
+    const key = `${direction}:${name}`;
+    let schema = directed.get(key);
+    if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction)));
+    out[name] = schema;
+  }
   return out;
 }
 
