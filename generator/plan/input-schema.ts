@@ -2,7 +2,7 @@ import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { applyDirection, defsFor, resolveSchema } from "./schema-tools.js";
+import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
@@ -112,10 +112,10 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
-  if ($defs && JSON.stringify($defs).length > INPUT_DEFS_BUDGET) {
+  if ($defs && schemaJsonLength({ $defs }) - '{"$defs":}'.length > INPUT_DEFS_BUDGET) {
     // Deeply nested bodies (Kubernetes objects…) repeat pages of prose per tool; the top-level
     // arguments keep their descriptions, the named sub-schemas keep only their structure.
-    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripProse(def as JsonSchema)]));
+    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, stripProse)]));
   }
   if ($defs) inputSchema.$defs = $defs;
   return { inputSchema, parameters, body };

@@ -1,6 +1,6 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../runtime/src/types.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
-import { applyDirection, defsFor, isObjectSchema, resolveSchema } from "./schema-tools.js";
+import { applyDirection, defsFor, isObjectSchema, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
@@ -126,8 +126,8 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   const $defs = defsFor([shape as JsonSchema], defs, "output");
   let documented = stripAnnotations(shape as JsonSchema);
   let outputSchema: ObjectJsonSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };
-  if ($defs) outputSchema.$defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, stripAnnotations(def as JsonSchema)]));
-  if (JSON.stringify(outputSchema).length > OUTPUT_SCHEMA_BUDGET) {
+  if ($defs) outputSchema.$defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, stripAnnotations)]));
+  if (schemaJsonLength(outputSchema) > OUTPUT_SCHEMA_BUDGET) {
     // Too big to be worth validating in every client: keep the top level, accept anything below.
     documented = mapSchema(documented, (node) => (typeof node.$ref === "string" ? {} : node));
     outputSchema = { type: "object", anyOf: [documented, fallbackBranch(fallbackKey)] };

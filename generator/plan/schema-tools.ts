@@ -68,6 +68,43 @@ export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>):
   return found;
 }
 
+/**
+ * A copy of a shared def schema made by `transform`, made once per def and transform: big APIs
+ * reach the same defs from thousands of tools. `transform` must be pure; the copy is shared too.
+ */
+export function sharedCopy(schema: JsonSchema, transform: (schema: JsonSchema) => JsonSchema): JsonSchema {
+  if (typeof schema !== "object") return transform(schema);
+  let copies = sharedCopies.get(transform);
+  if (!copies) sharedCopies.set(transform, (copies = new WeakMap()));
+  let copy = copies.get(schema);
+  if (copy === undefined) copies.set(schema, (copy = transform(schema)));
+  return copy;
+}
+const sharedCopies = new WeakMap<(schema: JsonSchema) => JsonSchema, WeakMap<object, JsonSchema>>();
+
+const jsonLengths = new WeakMap<object, number>();
+
+/**
+ * `JSON.stringify(value).length` of a schema whose `$defs` entries are shared def schemas (from
+ * `defsFor` / `sharedCopy`, never changed once made): their lengths are measured once.
+ */
+export function schemaJsonLength(schema: Obj): number {
+  const $defs = schema.$defs as Obj | undefined;
+  if ($defs === undefined || $defs === null || typeof $defs !== "object") return JSON.stringify(schema).length;
+  const rest = JSON.stringify({ ...schema, $defs: {} }).length;
+  let defsLength = 0;
+  for (const [name, def] of Object.entries($defs)) {
+    let length = def !== null && typeof def === "object" ? jsonLengths.get(def) : undefined;
+    if (length === undefined) {
+      length = JSON.stringify(def).length;
+      if (def !== null && typeof def === "object") jsonLengths.set(def, length);
+    }
+    defsLength += JSON.stringify(name).length + 1 + length;
+  }
+  // `{}` became `{…}`: the entries and the commas between them.
+  return rest + defsLength + Math.max(0, Object.keys($defs).length - 1);
+}
+
 /** Copy of a schema without the properties that do not exist in this direction. */
 export function applyDirection(schema: JsonSchema, direction: Direction): JsonSchema {
   const hidden = direction === "input" ? "readOnly" : "writeOnly";
