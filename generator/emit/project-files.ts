@@ -67,19 +67,28 @@ export const TOOLS_DATA_PATH = "data/tools.json";
 export const API_DOCUMENT_PATH = "data/openapi.json";
 
 /**
- * Whether bulk JSON (tool definitions, contracts, test cases) is laid out one item per line rather
- * than indented: above FORMAT_TOOL_FILES_MAX tools, where indentation would double the size of
- * files of hundreds of megabytes (and near the longest string V8 can hold). Diffs still show which
- * items changed.
+ * Whether bulk JSON (tool definitions, contracts, test cases) is laid out one item per line, ASCII
+ * only, rather than indented: above FORMAT_TOOL_FILES_MAX tools, where indentation would double the
+ * size of files of hundreds of megabytes (and near the longest string V8 can hold). Diffs still show
+ * which items changed.
  */
 function compactJson(plan: ProjectPlan): boolean {
   return plan.tools.length > FORMAT_TOOL_FILES_MAX;
 }
 
-/** A JSON array, one compact item per line, the closing bracket at `indent`. */
+/**
+ * Compact JSON with every non-ASCII character written as a `\\u` escape (the same JSON value). V8
+ * keeps a string with any character above U+00FF at two bytes per character: one `’` in an API's
+ * prose would double the memory of a bulk file of hundreds of megabytes.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A JSON array, one compact item per line (ASCII only), the closing bracket at `indent`. */
 function jsonLines(items: unknown[], indent: string): string {
   if (items.length === 0) return "[]";
-  return `[\n${indent}  ${items.map((item) => JSON.stringify(item)).join(`,\n${indent}  `)}\n${indent}]`;
+  return `[\n${indent}  ${items.map(asciiJson).join(`,\n${indent}  `)}\n${indent}]`;
 }
 
 /**
@@ -91,7 +100,7 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
   if (!compact) return JSON.stringify(value, null, 2) + "\n";
   if (Array.isArray(value)) return jsonLines(value, "") + "\n";
   const fields = Object.entries(value as Record<string, unknown>).map(
-    ([key, field]) => `  ${JSON.stringify(key)}: ${key === listKey && Array.isArray(field) ? jsonLines(field, "  ") : JSON.stringify(field)}`,
+    ([key, field]) => `  ${asciiJson(key)}: ${key === listKey && Array.isArray(field) ? jsonLines(field, "  ") : asciiJson(field)}`,
   );
   return `{\n${fields.join(",\n")}\n}\n`;
 }
