@@ -173,7 +173,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         }),
       ),
     ];
-    await validated();
     const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
     if (options.outDir && options.check) {
       const target = options.outDir;
@@ -183,6 +182,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
       result.outDir = result.write.outDir;
     }
+    // Validation only ever warns, so nothing above waits for it; the result does.
+    await validated();
     return result;
   } catch (error) {
     await validated(); // a failed run still reports the validation warnings

@@ -59,9 +59,12 @@ function detectVersion(document: Record<string, unknown>, bag: DiagnosticBag): S
 /** Records every local `$ref` that points nowhere; returns whether external refs exist. */
 function checkRefs(document: unknown, allowRemote: boolean, bag: DiagnosticBag): boolean {
   let external = false;
+  const resolves = new Map<string, boolean>(); // a ref is usually written many times
   for (const site of collectRefs(document)) {
     if (site.ref.startsWith("#")) {
-      if (resolvePointer(document, site.ref) === undefined) {
+      let found = resolves.get(site.ref);
+      if (found === undefined) resolves.set(site.ref, (found = resolvePointer(document, site.ref) !== undefined));
+      if (!found) {
         bag.error(
           Codes.refUnresolved,
           `$ref "${site.ref}" points to nothing in this document.`,

@@ -26,17 +26,22 @@ const HELP = "The spec does not follow the OpenAPI schema here; generation goes 
  * against the OpenAPI schema, with ajv) reads the document as written, `$ref`s and all, instead of
  * dereferenced: a schema referenced from a thousand places is checked once, not a thousand times
  * (MS Graph beta: 2 s instead of 38 s), and a violation points to where it is written. The second
- * (OpenAPI rules the schema cannot express: path parameters, duplicate operationIds …) needs the
- * dereferenced document and runs only when the first found nothing, like swagger-parser's.
+ * (rules the schema cannot express: path parameters, duplicate operationIds …; swagger-parser has
+ * them for Swagger 2.0 only) needs the dereferenced document and runs only when the first found
+ * nothing, like swagger-parser's.
  */
 export async function validationFindings(document: Record<string, unknown>): Promise<Diagnostic[]> {
   const warn = (message: string, pointer?: string, help: string | undefined = HELP): Diagnostic => ({ code: Codes.specInvalid, severity: "warning", message, pointer, help });
   try {
     validateSchema(document);
-    await SwaggerParser.validate(document as unknown as OpenAPI.Document, {
-      resolve: { external: false },
-      validate: { schema: false, spec: true },
-    } as SwaggerParser.Options);
+    // swagger-parser has spec rules for Swagger 2.0 only (its validateSpec returns at once for 3.x),
+    // so only 2.0 documents pay for the dereferencing they need.
+    if (document.swagger !== undefined) {
+      await SwaggerParser.validate(document as unknown as OpenAPI.Document, {
+        resolve: { external: false },
+        validate: { schema: false, spec: true },
+      } as SwaggerParser.Options);
+    }
     return [];
   } catch (error) {
     const details = (error as { details?: Array<{ instancePath?: string; message?: string; params?: unknown }> }).details;
