@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from "node:path";
-import SwaggerParser from "@apidevtools/swagger-parser";
+import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { resolvePointer } from "../pointer.js";
@@ -114,9 +114,10 @@ export async function loadSpec(location: string, options: LoadOptions, bag: Diag
   if (bag.hasErrors) return undefined;
   if (hasExternal) {
     try {
+      const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
       const bundled = await SwaggerParser.bundle(absolute, structuredClone(document) as unknown as OpenAPI.Document, {
         resolve: { http: allowRemote ? {} : false, external: true },
-      } as SwaggerParser.Options);
+      } as SwaggerParserType.Options);
       document = bundled as unknown as Record<string, unknown>;
     } catch (error) {
       bag.error(Codes.refUnresolved, `Could not bundle external $refs: ${(error as Error).message.split("\n")[0]}`, undefined, "Check that every referenced file exists relative to the spec.");

@@ -1,5 +1,13 @@
-/** Worker thread of `validateInBackground`: parses the JSON text it is given, validates it, posts the findings. */
-import { parentPort, workerData } from "node:worker_threads";
-import { validationFindings } from "./validate.js";
+/**
+ * Worker thread of `ValidationWorker`: loads the validator at once, then waits for the document's
+ * JSON text, validates it and posts the findings.
+ */
+import { parentPort } from "node:worker_threads";
+import { loadSchemaValidator, validationFindings } from "./validate.js";
 
-parentPort!.postMessage(await validationFindings(JSON.parse(workerData as string) as Record<string, unknown>));
+loadSchemaValidator();
+
+parentPort!.once("message", async (json: string) => {
+  parentPort!.postMessage(await validationFindings(JSON.parse(json) as Record<string, unknown>));
+  parentPort!.close();
+});

@@ -6,12 +6,19 @@
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import SwaggerParser from "@apidevtools/swagger-parser";
+import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, type Diagnostic } from "../diagnostics.js";
 
-/** swagger-parser's own first pass (not part of its typed API): ajv against the OpenAPI schema of the document's version. */
-const validateSchema = createRequire(import.meta.url)("@apidevtools/swagger-parser/lib/validators/schema.js") as (api: unknown) => void;
+let schemaValidator: ((api: unknown) => void) | undefined;
+
+/**
+ * swagger-parser's own first pass (not part of its typed API): ajv against the OpenAPI schema of
+ * the document's version. Loaded on first use.
+ */
+export function loadSchemaValidator(): (api: unknown) => void {
+  return (schemaValidator ??= createRequire(import.meta.url)("@apidevtools/swagger-parser/lib/validators/schema.js") as (api: unknown) => void);
+}
 
 /** Documents at least this long (JSON characters) are validated in a worker thread. */
 export const WORKER_MIN_CHARS = 1_000_000;
@@ -33,14 +40,15 @@ const HELP = "The spec does not follow the OpenAPI schema here; generation goes 
 export async function validationFindings(document: Record<string, unknown>): Promise<Diagnostic[]> {
   const warn = (message: string, pointer?: string, help: string | undefined = HELP): Diagnostic => ({ code: Codes.specInvalid, severity: "warning", message, pointer, help });
   try {
-    validateSchema(document);
+    loadSchemaValidator()(document);
     // swagger-parser has spec rules for Swagger 2.0 only (its validateSpec returns at once for 3.x),
     // so only 2.0 documents pay for the dereferencing they need.
     if (document.swagger !== undefined) {
+      const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
       await SwaggerParser.validate(document as unknown as OpenAPI.Document, {
         resolve: { external: false },
         validate: { schema: false, spec: true },
-      } as SwaggerParser.Options);
+      } as SwaggerParserType.Options);
     }
     return [];
   } catch (error) {
@@ -61,29 +69,46 @@ function formatParams(params: unknown): string {
   return "";
 }
 
-/** A validation under way. */
-export interface BackgroundValidation {
-  /** The findings; never rejects (a failed validation run is itself a warning). */
-  findings: Promise<Diagnostic[]>;
+/**
+ * A validation worker thread, started before the document is loaded (when the spec file is big) so
+ * that loading its modules and compiling the OpenAPI schema overlap with the load stage. It waits
+ * for the document's JSON text; `stop` ends it when no document comes.
+ */
+export class ValidationWorker {
+  private readonly worker = new Worker(new URL("./validate-worker.js", import.meta.url));
+  private readonly result: Promise<Diagnostic[]>;
+  private used = false;
+
+  constructor() {
+    const failed = (message: string): Diagnostic[] => [{ code: Codes.specInvalid, severity: "warning", message, pointer: undefined, help: HELP }];
+    this.result = new Promise<Diagnostic[]>((resolve) => {
+      this.worker.once("message", (value: Diagnostic[]) => resolve(value));
+      this.worker.once("error", (error) => resolve(failed(`The spec could not be validated: ${error.message.split("\n")[0]}`)));
+      this.worker.once("exit", () => resolve(failed("The spec could not be validated (the validation worker stopped).")));
+    });
+  }
+
+  /** Validates the document given as JSON text; never rejects (a failed run is itself a warning). */
+  validate(json: string): Promise<Diagnostic[]> {
+    this.used = true;
+    this.worker.postMessage(json);
+    return this.result;
+  }
+
+  /** Ends the thread if it was never given a document. */
+  stop(): void {
+    if (!this.used) void this.worker.terminate();
+  }
 }
 
-/** Starts validating the document given as JSON text; see the module comment for where it runs. */
-export function validateInBackground(json: string): BackgroundValidation {
+/**
+ * Starts validating the document given as JSON text, in `worker` (or a new worker thread) when it
+ * is big, else in this thread; see the module comment. The promise never rejects.
+ */
+export function validateInBackground(json: string, worker?: ValidationWorker): Promise<Diagnostic[]> {
   if (json.length < WORKER_MIN_CHARS) {
-    return { findings: validationFindings(JSON.parse(json) as Record<string, unknown>) };
+    worker?.stop();
+    return validationFindings(JSON.parse(json) as Record<string, unknown>);
   }
-  const findings = new Promise<Diagnostic[]>((resolve) => {
-    const worker = new Worker(new URL("./validate-worker.js", import.meta.url), { workerData: json });
-    let settled = false;
-    const settle = (value: Diagnostic[]) => {
-      if (!settled) resolve(value);
-      settled = true;
-    };
-    worker.once("message", (value: Diagnostic[]) => settle(value));
-    worker.once("error", (error) =>
-      settle([{ code: Codes.specInvalid, severity: "warning", message: `The spec could not be validated: ${error.message.split("\n")[0]}`, pointer: undefined, help: HELP }]),
-    );
-    worker.once("exit", () => settle([{ code: Codes.specInvalid, severity: "warning", message: "The spec could not be validated (the validation worker stopped).", pointer: undefined, help: HELP }]));
-  });
-  return { findings };
+  return (worker ?? new ValidationWorker()).validate(json);
 }
