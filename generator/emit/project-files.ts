@@ -85,24 +85,35 @@ function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** A JSON array, one compact item per line (ASCII only), the closing bracket at `indent`. */
-function jsonLines(items: unknown[], indent: string): string {
-  if (items.length === 0) return "[]";
-  return `[\n${indent}  ${items.map(asciiJson).join(`,\n${indent}  `)}\n${indent}]`;
-}
-
 /**
  * JSON text of a bulk file (final as written: the format stage leaves it alone): as
  * JSON.stringify(value, null, 2), or compact with the items of the array (or the array under
- * `listKey`) one per line.
+ * `listKey`) one per line. The compact text is made by one `join` of its lines, so it is a flat
+ * string from the start (hashing and writing a concatenated one would copy hundreds of megabytes).
  */
 function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
   if (!compact) return JSON.stringify(value, null, 2) + "\n";
-  if (Array.isArray(value)) return jsonLines(value, "") + "\n";
-  const fields = Object.entries(value as Record<string, unknown>).map(
-    ([key, field]) => `  ${asciiJson(key)}: ${key === listKey && Array.isArray(field) ? jsonLines(field, "  ") : asciiJson(field)}`,
-  );
-  return `{\n${fields.join(",\n")}\n}\n`;
+  const lines: string[] = [];
+  const list = (items: unknown[], indent: string, head: string, tail: string) => {
+    if (items.length === 0) return void lines.push(`${head}[]${tail}`);
+    lines.push(`${head}[`);
+    items.forEach((item, index) => lines.push(`${indent}  ${asciiJson(item)}${index < items.length - 1 ? "," : ""}`));
+    lines.push(`${indent}]${tail}`);
+  };
+  if (Array.isArray(value)) list(value, "", "", "");
+  else {
+    const entries = Object.entries(value as Record<string, unknown>);
+    lines.push("{");
+    entries.forEach(([key, field], index) => {
+      const head = `  ${asciiJson(key)}: `;
+      const tail = index < entries.length - 1 ? "," : "";
+      if (key === listKey && Array.isArray(field)) list(field, "  ", head, tail);
+      else lines.push(head + asciiJson(field) + tail);
+    });
+    lines.push("}");
+  }
+  lines.push("");
+  return lines.join("\n");
 }
 
 /**
