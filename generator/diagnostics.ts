@@ -65,6 +65,11 @@ export class DiagnosticBag {
     this.items.push(diagnostic);
   }
 
+  /** Inserts diagnostics found later at `index`, where they belong in pipeline order. */
+  insert(index: number, diagnostics: Diagnostic[]): void {
+    this.items.splice(index, 0, ...diagnostics);
+  }
+
   error(code: string, message: string, pointer?: string, help?: string): void {
     this.add({ code, severity: "error", message, pointer, help });
   }

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { DiagnosticBag, type Diagnostic } from "./diagnostics.js";
 import { contractsOf } from "./diff/contracts.js";
 import { diffTools, type ApiDiff } from "./diff/diff-tools.js";
@@ -5,7 +6,9 @@ import { bumpVersion } from "./diff/semver.js";
 import { formatFiles } from "./emit/format.js";
 import { emitProject, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
-import { loadSpec } from "./load/load-spec.js";
+import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
+import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "./load/validate.js";
+import { isUrl } from "./load/read-document.js";
 import { planProject } from "./plan/plan-project.js";
 import type { AuthOverride } from "./plan/security.js";
 import type { ToolLock } from "./plan/tool-lock.js";
@@ -92,6 +95,15 @@ function nextVersion(plan: ProjectPlan, previous: PreviousState, diff: ApiDiff |
   return bump && diff ? bumpVersion(before, diff.bump) : before;
 }
 
+/** Whether the spec is a local file big enough for its validation to go to a worker thread. */
+function expectBigDocument(spec: string): boolean {
+  try {
+    return !isUrl(spec) && statSync(spec).size >= WORKER_MIN_CHARS;
+  } catch {
+    return false;
+  }
+}
+
 /** Merges the user's additions to package.json (dependencies, scripts, other fields) into the generated one. */
 function keepUserPackageJson(files: EmittedFile[], previous: PreviousState): EmittedFile[] {
   if (previous.packageJson === undefined) return files;
@@ -121,46 +133,79 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return value;
   };
 
-  const spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote }, bag));
-  bag.throwIfErrors("Loading the spec");
-  // Serialized before later stages see the document: the server serves it as a resource.
-  const apiDocument = JSON.stringify(spec!.document);
-  const ir = await timed("ir", () => buildIR(spec!, bag));
-  const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
-  const plan = await timed("plan", () =>
-    planProject(
-      ir,
-      {
-        packageName: options.packageName ?? previous.manifest?.packageName,
-        repository: options.repository ?? previous.manifest?.repository,
-        mcpName: options.mcpName ?? previous.manifest?.mcpName,
-        auth: options.auth,
-        envPrefix: options.envPrefix,
-        outputSchemas: options.outputSchemas,
-        toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
-      },
-      bag,
-    ),
-  );
-  bag.throwIfErrors("Planning the server");
-  const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
-  plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
-  const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
-  const formatted = await timed("format", () => formatFiles(emitted));
-  const files = [...formatted, manifestFile(buildManifest(formatted, {
-        packageName: plan.packageName,
-        packageVersion: plan.version,
-        repository: options.repository ?? previous.manifest?.repository,
-        mcpName: options.mcpName ?? previous.manifest?.mcpName,
-      }))];
-  const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
-  if (options.outDir && options.check) {
-    const target = options.outDir;
-    result.check = await timed("check", () => checkOutput(target, files, previous.manifest));
-  } else if (options.outDir) {
-    const target = options.outDir;
-    result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
-    result.outDir = result.write.outDir;
+  // A big spec file is validated in a worker thread, started now so that it is ready after loading.
+  const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
+  let spec: LoadedSpec | undefined;
+  try {
+    spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, validate: false }, bag));
+    bag.throwIfErrors("Loading the spec");
+  } catch (error) {
+    worker?.stop();
+    throw error;
   }
-  return result;
+  // Serialized before later stages see the document: the server serves it as a resource, and the
+  // schema validation (warnings only) reads the same text beside the next stages.
+  const apiDocument = JSON.stringify(spec!.document);
+  const validationStart = performance.now();
+  const validation = validateInBackground(apiDocument, worker);
+  const validationAt = bag.items.length;
+  let validationDone = false;
+  const validated = async () => {
+    if (validationDone) return;
+    validationDone = true;
+    bag.insert(validationAt, await validation);
+    const ms = performance.now() - validationStart;
+    timings.push({ stage: "validate", ms });
+    options.onStage?.("validate", ms);
+  };
+  try {
+    const ir = await timed("ir", () => buildIR(spec!, bag));
+    const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
+    const plan = await timed("plan", () =>
+      planProject(
+        ir,
+        {
+          packageName: options.packageName ?? previous.manifest?.packageName,
+          repository: options.repository ?? previous.manifest?.repository,
+          mcpName: options.mcpName ?? previous.manifest?.mcpName,
+          auth: options.auth,
+          envPrefix: options.envPrefix,
+          outputSchemas: options.outputSchemas,
+          toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
+        },
+        bag,
+      ),
+    );
+    bag.throwIfErrors("Planning the server");
+    const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
+    plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
+    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
+    const formatted = await timed("format", () => formatFiles(emitted));
+    const files = [
+      ...formatted,
+      manifestFile(
+        buildManifest(formatted, {
+          packageName: plan.packageName,
+          packageVersion: plan.version,
+          repository: options.repository ?? previous.manifest?.repository,
+          mcpName: options.mcpName ?? previous.manifest?.mcpName,
+        }),
+      ),
+    ];
+    const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
+    if (options.outDir && options.check) {
+      const target = options.outDir;
+      result.check = await timed("check", () => checkOutput(target, files, previous.manifest));
+    } else if (options.outDir) {
+      const target = options.outDir;
+      result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
+      result.outDir = result.write.outDir;
+    }
+    // Validation only ever warns, so nothing above waits for it; the result does.
+    await validated();
+    return result;
+  } catch (error) {
+    await validated(); // a failed run still reports the validation warnings
+    throw error;
+  }
 }

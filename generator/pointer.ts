@@ -2,7 +2,8 @@
 
 /** Escapes one reference token. */
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+  if (typeof token === "number") return String(token);
+  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }
 
 /** Builds `#/a/b` from tokens. */

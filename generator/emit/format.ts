@@ -12,8 +12,9 @@ function parserFor(path: string): string | undefined {
 }
 
 /**
- * Above this many tool files, they are left as ts-morph printed them (valid, deterministic, only
- * less tidy): prettier would otherwise take most of the generation time of a big API.
+ * Above this many tool files, the files that grow with the number of tools (the tool modules, their
+ * index, the shared schema types, the README's tool table) are left as the emit stage printed them (valid, deterministic,
+ * only less tidy): prettier would otherwise take most of the generation time of a big API.
  */
 export const FORMAT_TOOL_FILES_MAX = 150;
 
@@ -21,13 +22,20 @@ function isToolFile(path: string): boolean {
   return path.startsWith("src/tools/") && path !== "src/tools/index.ts";
 }
 
-/** Format stage: prettier over every file it understands; vendored runtime files are left byte-for-byte. */
+function growsWithTools(path: string): boolean {
+  return path.startsWith("src/tools/") || path === "src/schemas.ts" || path === "README.md";
+}
+
+/**
+ * Format stage: prettier over every file it understands, except the vendored runtime (byte-for-byte)
+ * and files the emit stage marked as final (bulk JSON data laid out by JSON.stringify).
+ */
 export async function formatFiles(files: EmittedFile[]): Promise<EmittedFile[]> {
   const skipTools = files.filter((file) => isToolFile(file.path)).length > FORMAT_TOOL_FILES_MAX;
   return Promise.all(
     files.map(async (file) => {
       const parser = parserFor(file.path);
-      if (!parser || file.path.startsWith("src/runtime/") || (skipTools && isToolFile(file.path))) return file;
+      if (!parser || file.formatted || file.path.startsWith("src/runtime/") || (skipTools && growsWithTools(file.path))) return file;
       return { ...file, content: await prettier.format(file.content, { ...OPTIONS, parser }) };
     }),
   );

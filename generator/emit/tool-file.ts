@@ -1,16 +1,8 @@
-import {
-  StructureKind,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type SourceFileStructure,
-  type StatementStructures,
-  type TypeAliasDeclarationStructure,
-} from "ts-morph";
-import type { JsonSchema, ToolDefinition } from "../../runtime/src/types.js";
-import { NameAllocator, pascalCase } from "../plan/names.js";
+import type { ToolDefinition } from "../../runtime/src/types.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
+import type { SchemaTypes } from "./schema-types.js";
+import { GENERATED_HEADER, importText, interfaceText, typeAliasText, type PropertyText } from "./ts-text.js";
 
 type Obj = Record<string, unknown>;
 
@@ -27,83 +19,38 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
   };
 }
 
-/** Type aliases for the `$defs` of one schema, named uniquely within the file. */
-function defAliases(
-  defs: Obj | undefined,
-  names: NameAllocator,
-  suffix: string,
-): { aliases: Map<string, string>; structures: TypeAliasDeclarationStructure[] } {
-  const aliases = new Map<string, string>();
-  const entries = Object.entries(defs ?? {});
-  for (const [def] of entries) aliases.set(def, names.claim(pascalCase(def) + suffix));
-  const refName = (def: string) => aliases.get(def) ?? "unknown";
-  const structures = entries.map(([def, schema]): TypeAliasDeclarationStructure => ({
-    kind: StructureKind.TypeAlias,
-    isExported: true,
-    name: aliases.get(def)!,
-    type: schemaToType(schema as JsonSchema, refName),
-    docs: typeof (schema as Obj).description === "string" ? [docText((schema as Obj).description as string)] : undefined,
-  }));
-  return { aliases, structures };
-}
-
 /** Property signatures of the input interface, documented from each property's description. */
-function inputProperties(tool: ToolPlan, refName: (def: string) => string): OptionalKind<PropertySignatureStructure>[] {
+function inputProperties(tool: ToolPlan, refName: (def: string) => string): PropertyText[] {
   const required = new Set(tool.inputSchema.required ?? []);
   return Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => {
     const description = typeof schema === "object" && typeof schema.description === "string" ? schema.description : undefined;
-    return {
-      name: propertyKey(name),
-      type: schemaToType(schema, refName),
-      hasQuestionToken: !required.has(name),
-      docs: description ? [docText(description)] : undefined,
-    };
+    return { key: propertyKey(name), type: schemaToType(schema, refName), optional: !required.has(name), ...(description ? { doc: description } : {}) };
   });
 }
 
 /**
- * One tool module: exported types for its arguments and structured result, and the tool
- * definition as data typed by them. Built as ts-morph structures.
+ * One tool's TypeScript module: exported types for its arguments (`<Tool>Input`) and structured
+ * result (`<Tool>Output`), for the user's own code; the named schemas they use come from
+ * `src/schemas.ts` (see SchemaTypes). Declarations only — the tool definition itself is data in
+ * `data/tools.json` — so it costs tsc almost nothing.
  */
-export function toolFileStructure(tool: ToolPlan): SourceFileStructure {
-  const names = new NameAllocator(Number.POSITIVE_INFINITY, [
-    "ToolDefinition", tool.constName, tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : []),
-  ]);
-  const input = defAliases(tool.inputSchema.$defs as Obj | undefined, names, "");
-  const output = defAliases(tool.outputSchema?.$defs as Obj | undefined, names, "Result");
-  const inputInterface: InterfaceDeclarationStructure = {
-    kind: StructureKind.Interface,
-    isExported: true,
-    name: tool.inputTypeName,
-    docs: [`Arguments of the \`${tool.name}\` tool (${tool.http.method.toUpperCase()} ${docText(tool.http.path)}).`],
-    properties: inputProperties(tool, (def) => input.aliases.get(def) ?? "unknown"),
+export function toolTypesText(tool: ToolPlan, schemaTypes: SchemaTypes): string {
+  const used = new Set<string>();
+  const track = (refName: (def: string) => string) => (def: string) => {
+    const name = refName(def);
+    if (name !== "unknown") used.add(name);
+    return name;
   };
-  const statements: Array<StatementStructures | string> = [
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, namedImports: ["ToolDefinition"], moduleSpecifier: "../runtime/types.js" },
-    inputInterface,
-    ...input.structures,
-  ];
+  const method = tool.http.method.toUpperCase();
+  let body = interfaceText(
+    tool.inputTypeName,
+    inputProperties(tool, track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input"))),
+    `Arguments of the \`${tool.name}\` tool (${method} ${docText(tool.http.path)}).`,
+  );
   if (tool.outputSchema && tool.outputTypeName) {
-    statements.push(
-      {
-        kind: StructureKind.TypeAlias,
-        isExported: true,
-        name: tool.outputTypeName,
-        type: schemaToType(tool.outputSchema, (def) => output.aliases.get(def) ?? "unknown"),
-        docs: [`\`structuredContent\` of a successful \`${tool.name}\` call.`],
-      },
-      ...output.structures,
-    );
+    const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
+    body += "\n" + typeAliasText(tool.outputTypeName, schemaToType(tool.outputSchema, refName), `\`structuredContent\` of a successful \`${tool.name}\` call.`);
   }
-  // The definition is data laid out by JSON.stringify (valid, fully escaped TypeScript, so no spec
-  // text is spliced into code). Formatting it again would cost most of the generation time on big
-  // APIs, so it is a raw statement that prettier leaves alone.
-  const doc = `/** ${docText(`${tool.title ?? tool.name}: ${tool.http.method.toUpperCase()} ${tool.http.path}`)} */`;
-  const data = JSON.stringify(toolDefinition(tool), null, 2);
-  statements.push(`${doc}\n// prettier-ignore\nexport const ${tool.constName}: ToolDefinition<${tool.inputTypeName}> = ${data};\n`);
-  return {
-    kind: StructureKind.SourceFile,
-    leadingTrivia: "// Generated by mcp-gen. Do not edit: changes are lost when the server is regenerated.\n\n",
-    statements,
-  };
+  const imports = used.size > 0 ? importText("../schemas.js", { names: [...used], typeOnly: true }) + "\n" : "";
+  return GENERATED_HEADER + imports + body;
 }

@@ -1,9 +1,10 @@
 import { resolve as resolvePath } from "node:path";
-import SwaggerParser from "@apidevtools/swagger-parser";
+import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { resolvePointer } from "../pointer.js";
 import { isUrl, parseDocument, readSource } from "./read-document.js";
+import { validationFindings } from "./validate.js";
 import { collectRefs } from "./walk-refs.js";
 
 /** The OpenAPI family a document belongs to. */
@@ -22,7 +23,10 @@ export interface LoadedSpec {
 export interface LoadOptions {
   /** Allow reading the spec and its `$ref`s over HTTP(S). Off by default. */
   allowRemote?: boolean;
-  /** Validate against the OpenAPI schema (findings become warnings). Default true. */
+  /**
+   * Validate against the OpenAPI schema (findings become warnings). Default true; `generate` passes
+   * false and validates beside the later stages instead (see validate.ts).
+   */
   validate?: boolean;
 }
 
@@ -55,9 +59,12 @@ function detectVersion(document: Record<string, unknown>, bag: DiagnosticBag): S
 /** Records every local `$ref` that points nowhere; returns whether external refs exist. */
 function checkRefs(document: unknown, allowRemote: boolean, bag: DiagnosticBag): boolean {
   let external = false;
+  const resolves = new Map<string, boolean>(); // a ref is usually written many times
   for (const site of collectRefs(document)) {
     if (site.ref.startsWith("#")) {
-      if (resolvePointer(document, site.ref) === undefined) {
+      let found = resolves.get(site.ref);
+      if (found === undefined) resolves.set(site.ref, (found = resolvePointer(document, site.ref) !== undefined));
+      if (!found) {
         bag.error(
           Codes.refUnresolved,
           `$ref "${site.ref}" points to nothing in this document.`,
@@ -79,36 +86,9 @@ function checkRefs(document: unknown, allowRemote: boolean, bag: DiagnosticBag):
   return external;
 }
 
-/** Turns swagger-parser's schema validation failures into warnings with pointers. */
+/** Adds swagger-parser's schema validation failures as warnings. */
 async function validateDocument(document: Record<string, unknown>, bag: DiagnosticBag): Promise<void> {
-  try {
-    await SwaggerParser.validate(structuredClone(document) as unknown as OpenAPI.Document, {
-      resolve: { external: false },
-      validate: { schema: true, spec: true },
-    } as SwaggerParser.Options);
-  } catch (error) {
-    const details = (error as { details?: Array<{ instancePath?: string; message?: string; params?: unknown }> }).details;
-    const help = "The spec does not follow the OpenAPI schema here; generation goes on, but check the result.";
-    if (Array.isArray(details) && details.length > 0) {
-      const limit = 20;
-      for (const detail of details.slice(0, limit)) {
-        const where = `#${detail.instancePath ?? ""}`;
-        bag.warn(Codes.specInvalid, `Invalid: ${detail.message ?? "schema violation"}${formatParams(detail.params)}`, where === "#" ? "#" : where, help);
-      }
-      if (details.length > limit) bag.warn(Codes.specInvalid, `…and ${details.length - limit} more schema violations.`);
-    } else {
-      bag.warn(Codes.specInvalid, (error as Error).message.split("\n")[0] ?? String(error), undefined, help);
-    }
-  }
-}
-
-function formatParams(params: unknown): string {
-  if (!params || typeof params !== "object") return "";
-  const p = params as Record<string, unknown>;
-  if (typeof p.additionalProperty === "string") return ` (unexpected "${p.additionalProperty}")`;
-  if (typeof p.missingProperty === "string") return ` (missing "${p.missingProperty}")`;
-  if (Array.isArray(p.allowedValues)) return ` (allowed: ${p.allowedValues.join(", ")})`;
-  return "";
+  for (const finding of await validationFindings(structuredClone(document))) bag.add(finding);
 }
 
 /**
@@ -134,9 +114,10 @@ export async function loadSpec(location: string, options: LoadOptions, bag: Diag
   if (bag.hasErrors) return undefined;
   if (hasExternal) {
     try {
+      const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
       const bundled = await SwaggerParser.bundle(absolute, structuredClone(document) as unknown as OpenAPI.Document, {
         resolve: { http: allowRemote ? {} : false, external: true },
-      } as SwaggerParser.Options);
+      } as SwaggerParserType.Options);
       document = bundled as unknown as Record<string, unknown>;
     } catch (error) {
       bag.error(Codes.refUnresolved, `Could not bundle external $refs: ${(error as Error).message.split("\n")[0]}`, undefined, "Check that every referenced file exists relative to the spec.");

@@ -1,4 +1,4 @@
-import { childPointer } from "../pointer.js";
+import { pointer } from "../pointer.js";
 
 /** One `$ref` found in a document, with the pointer of the object that holds it. */
 export interface RefSite {
@@ -18,20 +18,28 @@ const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definiti
 export function collectRefs(document: unknown): RefSite[] {
   const sites: RefSite[] = [];
   const seen = new Set<object>();
-  const visit = (node: unknown, at: string, parentKey = ""): void => {
+  // The path to the current node; a pointer is built only where a `$ref` is found.
+  const path: Array<string | number> = [];
+  const visit = (node: unknown, parentKey: string): void => {
     if (node === null || typeof node !== "object" || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach((item, index) => visit(item, childPointer(at, index), parentKey));
+      for (let index = 0; index < node.length; index++) {
+        path.push(index);
+        visit(node[index], parentKey);
+        path.pop();
+      }
       return;
     }
     const record = node as Record<string, unknown>;
-    if (typeof record.$ref === "string") sites.push({ ref: record.$ref, at });
-    for (const [key, value] of Object.entries(record)) {
+    if (typeof record.$ref === "string") sites.push({ ref: record.$ref, at: pointer(...path) });
+    for (const key in record) {
       if (DATA_KEYS.has(key) && !NAME_MAPS.has(parentKey)) continue;
-      visit(value, childPointer(at, key), key);
+      path.push(key);
+      visit(record[key], key);
+      path.pop();
     }
   };
-  visit(document, "#");
+  visit(document, "");
   return sites;
 }

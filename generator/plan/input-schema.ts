@@ -2,7 +2,7 @@ import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { applyDirection, defsFor, directedDef, resolveSchema } from "./schema-tools.js";
+import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 
 type Obj = Record<string, unknown>;
@@ -51,48 +51,6 @@ function withPlainLinks(schema: JsonSchema): JsonSchema {
     if (typeof node.description === "string") node.description = plainLinks(node.description);
     return node;
   });
-}
-
-/** Per spec, per def: JSON size, the copy with plain links and the copy without prose (shared, never mutated). */
-interface InputCache {
-  sizes: Map<string, number>;
-  plain: Map<string, JsonSchema>;
-  proseless: Map<string, JsonSchema>;
-}
-const inputCaches = new WeakMap<Map<string, SchemaIR>, InputCache>();
-
-function inputCache(defs: Map<string, SchemaIR>): InputCache {
-  let cache = inputCaches.get(defs);
-  if (!cache) inputCaches.set(defs, (cache = { sizes: new Map(), plain: new Map(), proseless: new Map() }));
-  return cache;
-}
-
-/** The input-directed def with plain links, computed once per def. */
-function plainDef(name: string, defs: Map<string, SchemaIR>): JsonSchema {
-  const cache = inputCache(defs).plain;
-  let schema = cache.get(name);
-  if (schema === undefined) cache.set(name, (schema = withPlainLinks(directedDef(name, defs, "input"))));
-  return schema;
-}
-
-/** `JSON.stringify($defs).length` of a `$defs` block built by `defsFor`, from sizes cached per def. */
-function defsSize($defs: Obj, defs: Map<string, SchemaIR>): number {
-  const { sizes } = inputCache(defs);
-  let total = 1;
-  for (const [name, def] of Object.entries($defs)) {
-    let size = sizes.get(name);
-    if (size === undefined) sizes.set(name, (size = JSON.stringify(def).length));
-    total += JSON.stringify(name).length + 1 + size + 1;
-  }
-  return total;
-}
-
-/** The input-directed def without prose, computed once per def. */
-function proseless(name: string, defs: Map<string, SchemaIR>): JsonSchema {
-  const cache = inputCache(defs).proseless;
-  let schema = cache.get(name);
-  if (schema === undefined) cache.set(name, (schema = stripProse(directedDef(name, defs, "input"))));
-  return schema;
 }
 
 /** The planned input side of one tool. */
@@ -170,13 +128,13 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
   for (const [name, schema] of Object.entries(properties)) properties[name] = withPlainLinks(schema as JsonSchema);
-  if ($defs) $defs = Object.fromEntries(Object.keys($defs).map((name) => [name, plainDef(name, defs)]));
+  if ($defs) $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, withPlainLinks)]));
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
-  if ($defs && defsSize($defs, defs) > INPUT_DEFS_BUDGET) {
+  if ($defs && schemaJsonLength({ $defs }) - '{"$defs":}'.length > INPUT_DEFS_BUDGET) {
     // Deeply nested bodies (Kubernetes objects…) repeat pages of prose per tool; the top-level
     // arguments keep their descriptions, the named sub-schemas keep only their structure.
-    $defs = Object.fromEntries(Object.keys($defs).map((name) => [name, proseless(name, defs)]));
+    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, stripProse)]));
   }
   if ($defs) inputSchema.$defs = $defs;
   return { inputSchema, parameters, body };

@@ -28,74 +28,81 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
 }
 
 /**
- * Per-run caches keyed by the spec's `$defs` map. Big APIs (MS Graph: 22,000 operations over a few
- * thousand deeply linked schemas) reach the same named schemas from thousands of tools; walking and
- * copying each one once instead of once per tool takes planning from minutes to seconds.
+ * Per `defs` map (one planning run): each def's directly referenced def names in first-reference
+ * order, and each def's copy per direction. Big APIs (MS Graph: 22,000 operations over one web of
+ * thousands of schemas) reach the same defs from every tool; walking and copying them once per
+ * tool took minutes and gigabytes.
  */
-interface DefCaches {
-  /** Names each def refers to directly, in walk order. */
-  refs: Map<string, string[]>;
-  /** Each def adjusted to a direction (shared, never mutated). */
-  directed: Map<string, JsonSchema>;
-}
-const caches = new WeakMap<Map<string, SchemaIR>, DefCaches>();
+const caches = new WeakMap<Map<string, SchemaIR>, { refs: Map<string, string[]>; directed: Map<string, JsonSchema> }>();
 
-function cachesFor(defs: Map<string, SchemaIR>): DefCaches {
-  let entry = caches.get(defs);
-  if (!entry) caches.set(defs, (entry = { refs: new Map(), directed: new Map() }));
-  return entry;
+function cacheOf(defs: Map<string, SchemaIR>) {
+  let cache = caches.get(defs);
+  if (!cache) caches.set(defs, (cache = { refs: new Map(), directed: new Map() }));
+  return cache;
 }
 
-/** Names of the `$defs` a schema refers to directly (not through other defs), in walk order. */
-function directRefs(schema: JsonSchema): string[] {
-  const names: string[] = [];
+/** Def names a schema references directly (own `$ref`s at any depth), first-reference order, existing defs only. */
+function directRefs(schema: JsonSchema, defs: Map<string, SchemaIR>): string[] {
+  const names = new Set<string>();
   forEachSchema(schema, (node) => {
     const ref = node.$ref;
-    if (typeof ref === "string" && ref.startsWith(DEF_PREFIX)) {
-      const name = ref.slice(DEF_PREFIX.length);
-      if (!names.includes(name)) names.push(name);
-    }
+    if (typeof ref === "string" && ref.startsWith(DEF_PREFIX) && defs.has(ref.slice(DEF_PREFIX.length))) names.add(ref.slice(DEF_PREFIX.length));
   });
-  return names;
+  return [...names];
 }
 
-/** Every `$defs` name reachable from `roots`, in first-reached order. */
+/** Every `$defs` name reachable from `roots`, in first-reached (depth-first) order. */
 export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>): string[] {
-  const { refs } = cachesFor(defs);
+  const { refs } = cacheOf(defs);
   const found: string[] = [];
   const seen = new Set<string>();
-  const refsOfDef = (name: string): string[] => {
-    let list = refs.get(name);
-    if (!list) refs.set(name, (list = directRefs(defs.get(name)!.schema)));
-    return list;
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    found.push(name);
+    let children = refs.get(name);
+    if (!children) refs.set(name, (children = directRefs(defs.get(name)!.schema, defs)));
+    for (const child of children) visit(child);
   };
-  // Iterative depth-first walk (deep schema chains must not exhaust the stack); same order as recursion.
-  const visitAll = (names: string[]): void => {
-    const stack: Array<{ names: string[]; index: number }> = [{ names, index: 0 }];
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      if (frame.index >= frame.names.length) {
-        stack.pop();
-        continue;
-      }
-      const name = frame.names[frame.index++]!;
-      if (seen.has(name) || !defs.has(name)) continue;
-      seen.add(name);
-      found.push(name);
-      stack.push({ names: refsOfDef(name), index: 0 });
-    }
-  };
-  for (const root of roots) visitAll(directRefs(root));
+  for (const root of roots) for (const name of directRefs(root, defs)) visit(name);
   return found;
 }
 
-/** One def adjusted to a direction, computed once per run and shared: callers must not mutate it. */
-export function directedDef(name: string, defs: Map<string, SchemaIR>, direction: Direction): JsonSchema {
-  const { directed } = cachesFor(defs);
-  const key = `${direction}:${name}`;
-  let schema = directed.get(key);
-  if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction)));
-  return schema;
+/**
+ * A copy of a shared def schema made by `transform`, made once per def and transform: big APIs
+ * reach the same defs from thousands of tools. `transform` must be pure; the copy is shared too.
+ */
+export function sharedCopy(schema: JsonSchema, transform: (schema: JsonSchema) => JsonSchema): JsonSchema {
+  if (typeof schema !== "object") return transform(schema);
+  let copies = sharedCopies.get(transform);
+  if (!copies) sharedCopies.set(transform, (copies = new WeakMap()));
+  let copy = copies.get(schema);
+  if (copy === undefined) copies.set(schema, (copy = transform(schema)));
+  return copy;
+}
+const sharedCopies = new WeakMap<(schema: JsonSchema) => JsonSchema, WeakMap<object, JsonSchema>>();
+
+const jsonLengths = new WeakMap<object, number>();
+
+/**
+ * `JSON.stringify(value).length` of a schema whose `$defs` entries are shared def schemas (from
+ * `defsFor` / `sharedCopy`, never changed once made): their lengths are measured once.
+ */
+export function schemaJsonLength(schema: Obj): number {
+  const $defs = schema.$defs as Obj | undefined;
+  if ($defs === undefined || $defs === null || typeof $defs !== "object") return JSON.stringify(schema).length;
+  const rest = JSON.stringify({ ...schema, $defs: {} }).length;
+  let defsLength = 0;
+  for (const [name, def] of Object.entries($defs)) {
+    let length = def !== null && typeof def === "object" ? jsonLengths.get(def) : undefined;
+    if (length === undefined) {
+      length = JSON.stringify(def).length;
+      if (def !== null && typeof def === "object") jsonLengths.set(def, length);
+    }
+    defsLength += JSON.stringify(name).length + 1 + length;
+  }
+  // `{}` became `{…}`: the entries and the commas between them.
+  return rest + defsLength + Math.max(0, Object.keys($defs).length - 1);
 }
 
 /** Copy of a schema without the properties that do not exist in this direction. */
@@ -120,12 +127,21 @@ export function applyDirection(schema: JsonSchema, direction: Direction): JsonSc
   });
 }
 
-/** The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty. */
+/**
+ * The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty.
+ * The def schemas are shared between the tools of one run: copy before changing them.
+ */
 export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direction: Direction): Obj | undefined {
   const names = reachableDefs(roots, defs);
   if (names.length === 0) return undefined;
+  const { directed } = cacheOf(defs);
   const out: Obj = {};
-  for (const name of names) out[name] = directedDef(name, defs, direction);
+  for (const name of names) {
+    const key = `${direction}:${name}`;
+    let schema = directed.get(key);
+    if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction)));
+    out[name] = schema;
+  }
   return out;
 }
 

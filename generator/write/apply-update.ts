@@ -13,12 +13,19 @@ function stagingFolder(target: string): string {
   return join(dirname(target), `.${basename(target)}.mcp-gen-${process.pid}-${randomBytes(4).toString("hex")}`);
 }
 
+/** Files written at once: a big project has thousands of small files, and one at a time is slow. */
+const WRITES_IN_FLIGHT = 32;
+
 async function writeAll(root: string, files: EmittedFile[]): Promise<void> {
-  for (const file of files) {
-    const path = join(root, ...file.path.split("/"));
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, file.content);
-    if (EXECUTABLE.has(file.path)) await chmod(path, 0o755);
+  const pathOf = (file: EmittedFile) => join(root, ...file.path.split("/"));
+  for (const folder of new Set(files.map((file) => dirname(pathOf(file))))) await mkdir(folder, { recursive: true });
+  for (let start = 0; start < files.length; start += WRITES_IN_FLIGHT) {
+    await Promise.all(
+      files.slice(start, start + WRITES_IN_FLIGHT).map(async (file) => {
+        await writeFile(pathOf(file), file.content);
+        if (EXECUTABLE.has(file.path)) await chmod(pathOf(file), 0o755);
+      }),
+    );
   }
 }
 

@@ -32,7 +32,7 @@ test("package.json is publishable: valid scoped name, bin, files, engines, prepu
   const pkg = JSON.parse(out.get("package.json")!) as Record<string, any>;
   assert.is(pkg.name, "@acme/pets-mcp");
   assert.equal(pkg.bin, { "pets-mcp": "dist/index.js" });
-  assert.equal(pkg.files, ["dist", "README.md", ".env.example", "server.json"]);
+  assert.equal(pkg.files, ["dist", "data", "README.md", ".env.example", "server.json"]);
   assert.is(pkg.type, "module");
   assert.is(pkg.engines.node, ">=20.19");
   assert.is(pkg.scripts.prepublishOnly, "npm run build");
@@ -64,7 +64,7 @@ test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copi
   assert.match(runStage[cmd]!, /"--http"/);
   const copies = runStage.filter((l) => l.startsWith("COPY "));
   assert.ok(copies.length > 0);
-  for (const copy of copies) assert.match(copy, /^COPY --from=build --chown=node:node \/app\/(dist|node_modules|package\.json) /, copy);
+  for (const copy of copies) assert.match(copy, /^COPY --from=build --chown=node:node \/app\/(dist|data|node_modules|package\.json) /, copy);
   assert.match(out.get(".dockerignore")!, /^\.env$/m);
 });
 

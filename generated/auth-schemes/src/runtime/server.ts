@@ -88,8 +88,8 @@ export interface McpServerOptions {
   info: ServerInfo;
   tools: ToolDefinition[];
   upstream: UpstreamOptions;
-  /** The upstream API's OpenAPI document as JSON text, served as a resource when given. */
-  apiDocument?: string;
+  /** The upstream API's OpenAPI document as JSON text (or a function reading it on demand), served as a resource when given. */
+  apiDocument?: string | (() => string);
   /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
   extension?: Extension;
   /** stderr logger; defaults to silent. */

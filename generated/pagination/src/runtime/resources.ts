@@ -44,10 +44,13 @@ export class ResourceCatalog {
   private readonly resources: Resource[];
   private readonly byName: Map<string, ToolDefinition>;
 
-  /** `apiDocument` is the OpenAPI document as JSON text (omit when the generator did not embed it). */
+  /**
+   * `apiDocument` is the OpenAPI document as JSON text, or a function that reads it (called on each
+   * read, so a big document is not kept in memory); omit it when the generator did not ship one.
+   */
   constructor(
     private readonly tools: readonly ToolDefinition[],
-    private readonly apiDocument?: string,
+    private readonly apiDocument?: string | (() => string),
   ) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.resources = [
@@ -85,7 +88,8 @@ export class ResourceCatalog {
   /** The contents of `uri`, or undefined when no such resource exists. */
   read(uri: string): TextResourceContents[] | undefined {
     if (uri === API_DOCUMENT_URI && this.apiDocument !== undefined) {
-      return [{ uri, mimeType: "application/json", text: this.apiDocument }];
+      const text = typeof this.apiDocument === "function" ? this.apiDocument() : this.apiDocument;
+      return [{ uri, mimeType: "application/json", text }];
     }
     if (!uri.startsWith(OPERATION_URI_PREFIX)) return undefined;
     const tool = this.byName.get(decodeURIComponent(uri.slice(OPERATION_URI_PREFIX.length)));

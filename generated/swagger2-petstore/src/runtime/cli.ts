@@ -69,8 +69,8 @@ function serverVarUsage(info: ServerInfo): string {
 export interface MainOptions {
   /** The user's additions from `src/custom/` (tools, resources, prompts, hooks). */
   extension?: Extension;
-  /** The OpenAPI document as JSON text, served as `openapi://document`. */
-  apiDocument?: string;
+  /** The OpenAPI document as JSON text (or a function reading it on demand), served as `openapi://document`. */
+  apiDocument?: string | (() => string);
 }
 
 /** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */

@@ -1,0 +1,68 @@
+import type { JsonSchema } from "../../runtime/src/types.js";
+import { NameAllocator, pascalCase } from "../plan/names.js";
+import type { ToolPlan } from "../plan/types.js";
+import { schemaToType } from "./schema-to-ts.js";
+import { GENERATED_HEADER, typeAliasText } from "./ts-text.js";
+
+type Obj = Record<string, unknown>;
+
+/** Where the shared schema types live in the generated project. */
+export const SCHEMA_TYPES_PATH = "src/schemas.ts";
+
+/** Which side a `$defs` entry was planned for: `Result` names the output side (readOnly kept, writeOnly dropped). */
+export type Side = "input" | "output";
+
+/**
+ * The TypeScript types of the named schemas (`$defs`) of every tool, declared once in
+ * `src/schemas.ts` and imported by the tool modules. A big API reaches the same few thousand
+ * schemas from every tool; one alias per schema per tool made MS Graph's tool types 175 MB, which
+ * neither the emit stage nor tsc should have to chew through.
+ *
+ * A schema's type is the same for every tool that reaches it on one side (the planner only drops
+ * prose from some tools' copies), so it is computed from the first tool that reaches it. Names are
+ * `PascalCase(def)` (input side) and `PascalCase(def)Result` (output side), unique across the
+ * project and distinct from every tool's `…Input` / `…Output` name; they are claimed in tool order,
+ * so the file is deterministic.
+ */
+export class SchemaTypes {
+  private readonly names: NameAllocator;
+  private readonly declared = new Map<string, string>();
+  private readonly pending: Array<{ name: string; schema: Obj; defs: Obj; side: Side }> = [];
+  private readonly declarations: string[] = [];
+
+  constructor(tools: ToolPlan[]) {
+    this.names = new NameAllocator(Number.POSITIVE_INFINITY, tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]));
+  }
+
+  /** The `refName` for one tool's schemas on one side: the shared type name of each `$defs` entry. */
+  refNames(defs: Obj | undefined, side: Side): (def: string) => string {
+    return (def) => {
+      const schema = defs?.[def];
+      if (schema === undefined || schema === null || typeof schema !== "object") return "unknown";
+      const key = `${side}:${def}`;
+      let name = this.declared.get(key);
+      if (name === undefined) {
+        name = this.names.claim(pascalCase(def) + (side === "output" ? "Result" : ""));
+        this.declared.set(key, name);
+        this.pending.push({ name, schema: schema as Obj, defs: defs!, side });
+      }
+      return name;
+    };
+  }
+
+  /** Declares the types claimed so far, and those they reach. */
+  private flush(): void {
+    for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+      const { name, schema, defs, side } = next;
+      const description = typeof schema.description === "string" ? schema.description : undefined;
+      this.declarations.push(typeAliasText(name, schemaToType(schema as JsonSchema, this.refNames(defs, side)), description));
+    }
+  }
+
+  /** `src/schemas.ts`, once every tool module was printed. */
+  fileText(): string {
+    this.flush();
+    const intro = "// The named schemas of the API as TypeScript types, shared by the tool modules in src/tools/.\n\n";
+    return GENERATED_HEADER + intro + (this.declarations.length > 0 ? this.declarations.join("\n") : "export {};\n");
+  }
+}
