@@ -12,6 +12,7 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
+    ...(tool.documentation ? { documentation: tool.documentation } : {}),
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,

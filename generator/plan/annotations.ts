@@ -3,24 +3,28 @@ import type { HttpMethod, ToolAnnotations } from "../../runtime/src/types.js";
 /**
  * Tool annotations from HTTP method semantics (RFC 9110): safe methods are read-only, PUT and
  * DELETE are idempotent, DELETE and PUT (which replaces a resource) may destroy data. Every tool
- * talks to an outside API, so all are open-world. The title is the tool's own `title` (which
- * clients prefer over `annotations.title` since 2025-06-18), not repeated here: on large APIs the
- * copy alone was 60 KB of `tools/list`.
+ * talks to an outside API, so all are open-world.
+ *
+ * Hints whose value is the protocol's default are left out — `openWorldHint: true`,
+ * `readOnlyHint: false`, `idempotentHint: false` — and a client that ignores defaults reads the
+ * same, cautious meaning (not read-only, not idempotent). `destructiveHint` is always explicit for
+ * tools that write: its default (true) is the cautious reading, but a POST is better shown as
+ * non-destructive, and a DELETE should say so even to a client that misreads an absent hint.
+ * The title is the tool's own `title` (clients prefer it over `annotations.title` since
+ * 2025-06-18), not repeated here. On GitHub the omitted hints were 44 KB of `tools/list`.
  */
 export function annotationsFor(method: HttpMethod): ToolAnnotations {
-  const base: ToolAnnotations = {};
   switch (method) {
     case "get":
     case "head":
     case "options":
     case "trace":
-      return { ...base, readOnlyHint: true, openWorldHint: true };
+      return { readOnlyHint: true };
     case "delete":
-      return { ...base, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
     case "put":
-      return { ...base, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+      return { destructiveHint: true, idempotentHint: true };
     case "post":
     case "patch":
-      return { ...base, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+      return { destructiveHint: false };
   }
 }

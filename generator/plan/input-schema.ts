@@ -1,6 +1,7 @@
 import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from "../../runtime/src/types.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
+import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
@@ -36,19 +37,14 @@ function stripProse(schema: JsonSchema): JsonSchema {
   });
 }
 
-/**
- * Markdown links in argument descriptions keep their text and lose their URL: they point at
- * documentation a model calling the tool cannot follow, and on APIs like GitHub the URLs alone are
- * 7 % of all input schemas. The tool description keeps its links.
- */
-export function plainLinks(text: string): string {
-  return text.replace(/\[([^\]\n]+)\]\((?:https?:\/\/|\/)[^)\s]*\)/g, "$1");
-}
-
-/** A copy of a schema whose descriptions have plain links (see {@link plainLinks}). */
+/** A copy of a schema whose descriptions are {@link modelText}s. */
 function withPlainLinks(schema: JsonSchema): JsonSchema {
   return mapSchema(schema, (node) => {
-    if (typeof node.description === "string") node.description = plainLinks(node.description);
+    if (typeof node.description === "string") {
+      const text = modelText(node.description);
+      if (text) node.description = text;
+      else delete node.description;
+    }
     return node;
   });
 }

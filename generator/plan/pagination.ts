@@ -159,14 +159,14 @@ function fromHint(hint: unknown, input: PaginationInput, cursorArgument: string,
 export function applyPaginationContract(binding: PaginationBinding, inputSchema: ObjectJsonSchema, outputSchema: ObjectJsonSchema | undefined): void {
   const properties = (inputSchema.properties ??= {});
   if (!(binding.cursorArgument in properties)) {
-    properties[binding.cursorArgument] = { type: "string", description: "nextCursor of the previous call, for the next page; omit for the first page." };
+    properties[binding.cursorArgument] = { type: "string", description: "nextCursor from the previous result; omit for the first page." };
   } else {
     const existing = properties[binding.cursorArgument];
     if (typeof existing === "object") properties[binding.cursorArgument] = { ...existing, description: `${existing.description ? `${existing.description} ` : ""}Also accepts nextCursor from a previous call.` };
   }
   // Several pages in one call need to know where each page's items are.
   if (binding.itemsPath && !("maxPages" in properties)) {
-    properties.maxPages = { type: "integer", minimum: 1, maximum: 10, description: "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one." };
+    properties.maxPages = { type: "integer", minimum: 1, maximum: 10, description: "Pages to fetch and merge into one result (default 1)." };
     binding.maxPagesArgument = "maxPages";
   }
   if (outputSchema) {

@@ -1,6 +1,7 @@
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { ApiIR, OperationIR } from "../ir/types.js";
 import { annotationsFor } from "./annotations.js";
+import { describeOperation } from "./describe.js";
 import { planInput } from "./input-schema.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
@@ -53,15 +54,6 @@ function checkPackageName(name: string, bag: DiagnosticBag): void {
   }
 }
 
-/** Tool description: summary and description, trimmed; never empty. */
-function describe(op: OperationIR): string {
-  const parts = [op.summary, op.description].filter((p): p is string => p !== undefined);
-  if (parts.length === 2 && parts[1]!.startsWith(parts[0]!)) parts.shift();
-  let text = parts.join("\n\n") || `${op.method.toUpperCase()} ${op.path}`;
-  if (op.deprecated) text += "\n\nDeprecated: this operation may be removed from the API.";
-  return text;
-}
-
 /** The name an operation gets when nothing is locked: its sanitized operationId, else method and path. */
 export function wantedToolName(op: OperationIR): string {
   return op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
@@ -96,7 +88,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
     operationKey: operationKey(op.method, op.path),
     ...(op.operationId ? { operationId: op.operationId } : {}),
     ...(op.summary ? { title: op.summary } : {}),
-    description: describe(op),
+    ...describeOperation(op, name),
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
     annotations: annotationsFor(op.method),

@@ -56,6 +56,8 @@ export interface ToolPlan {
   operationId?: string;
   title?: string;
   description: string;
+  /** The full text when `description` had to be shortened (see describe.ts). */
+  documentation?: string;
   inputSchema: ObjectJsonSchema;
   outputSchema?: ObjectJsonSchema;
   annotations: ToolAnnotations;

@@ -1,7 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { plainLinks, planInput } from "../../generator/plan/input-schema.js";
+import { planInput } from "../../generator/plan/input-schema.js";
+import { modelText, plainLinks } from "../../generator/plan/describe.js";
 import { jsonBody, operation, parameter, schemas } from "../factories.js";
 
 test("parameters become one flat object with required path arguments", () => {
@@ -105,6 +106,21 @@ test("large $defs keep their structure but lose their prose", () => {
   const big = (plan.inputSchema.$defs as Record<string, { description?: string; properties: Record<string, { description?: string }> }>).Big!;
   assert.is(big.description, undefined);
   assert.equal(big.properties.f0, { type: "string" });
+});
+
+test("argument descriptions drop sentences that only point to web documentation", () => {
+  assert.is(
+    modelText('The number of results per page (max 100). For more information, see "[Using pagination in the REST API](https://docs.github.com/rest/guides/pagination)."'),
+    "The number of results per page (max 100).",
+  );
+  assert.is(
+    modelText('Only advisories in this date range.\n\nFor more information on the syntax, see "[Understanding the search syntax](https://docs.github.com/x)."'),
+    "Only advisories in this date range.",
+  );
+  assert.is(modelText("A SHA. See [Git refs](https://git-scm.com/refs) for details."), "A SHA.");
+  // A link that carries meaning inside a sentence keeps its text.
+  assert.is(modelText("One of [the visibility values](https://x.example/v): public or private."), "One of the visibility values: public or private.");
+  assert.is(modelText('For more information, see "[About X](https://x.example)."'), "");
 });
 
 test.run();

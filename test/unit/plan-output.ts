@@ -64,8 +64,10 @@ test("no JSON success body means no output schema", () => {
 });
 
 test("annotations follow HTTP method semantics", () => {
-  assert.equal(annotationsFor("get"), { readOnlyHint: true, openWorldHint: true });
-  assert.equal(annotationsFor("delete"), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+  // Protocol defaults (openWorldHint true, readOnlyHint false, idempotentHint false) are left out.
+  assert.equal(annotationsFor("get"), { readOnlyHint: true });
+  assert.equal(annotationsFor("delete"), { destructiveHint: true, idempotentHint: true });
+  assert.equal(annotationsFor("post"), { destructiveHint: false });
   assert.is(annotationsFor("put").idempotentHint, true);
   assert.is(annotationsFor("post").destructiveHint, false);
   assert.is(annotationsFor("head").readOnlyHint, true);

@@ -126,7 +126,7 @@ test("x-mcp-pagination extension, first page 0", async () => assert.equal(await 
 test("the contract is in the schemas: cursor input, nextCursor output; non-lists do not page", () => {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const pages = byName.get("listPages")!;
-  assert.equal(pages.inputSchema.properties!.cursor, { type: "string", description: "nextCursor of the previous call, for the next page; omit for the first page." });
+  assert.equal(pages.inputSchema.properties!.cursor, { type: "string", description: "nextCursor from the previous result; omit for the first page." });
   assert.equal((pages.outputSchema!.properties as Record<string, { type: string }>).nextCursor!.type, "string");
   assert.is(byName.get("getSingle")!.http.pagination, undefined);
   assert.is(byName.get("getSingle")!.inputSchema.properties!.cursor, undefined);
@@ -214,7 +214,7 @@ test("maxPages is offered only where the items can be found, and is bounded in t
     type: "integer",
     minimum: 1,
     maximum: 10,
-    description: "Pages to fetch and merge in one call (default 1); nextCursor then follows the last one.",
+    description: "Pages to fetch and merge into one result (default 1).",
   });
   assert.is(byName.get("getSingle")!.inputSchema.properties!.maxPages, undefined);
 });

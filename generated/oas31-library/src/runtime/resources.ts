@@ -106,7 +106,7 @@ export class ResourceCatalog {
 
 /** Markdown documentation of one operation, from the tool definition alone. */
 export function operationMarkdown(tool: ToolDefinition): string {
-  const lines = [`# ${tool.title ?? tool.name}`, "", `\`${tool.http.method.toUpperCase()} ${tool.http.path}\` (tool \`${tool.name}\`)`, "", tool.description, ""];
+  const lines = [`# ${tool.title ?? tool.name}`, "", `\`${tool.http.method.toUpperCase()} ${tool.http.path}\` (tool \`${tool.name}\`)`, "", tool.documentation ?? tool.description, ""];
   if (tool.http.parameters.length > 0) {
     lines.push("## Parameters", "");
     for (const p of tool.http.parameters) lines.push(`- \`${p.argument}\` → ${p.in} \`${p.name}\`${p.required ? " (required)" : ""}`);

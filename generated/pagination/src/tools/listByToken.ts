@@ -5,7 +5,7 @@ export interface ListByTokenInput {
   /** Also accepts nextCursor from a previous call. */
   cursor?: string;
   limit?: number;
-  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
+  /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
 }
 

@@ -2,9 +2,9 @@
 
 /** Arguments of the `listOdata` tool (GET /odata). */
 export interface ListOdataInput {
-  /** nextCursor of the previous call, for the next page; omit for the first page. */
+  /** nextCursor from the previous result; omit for the first page. */
   cursor?: string;
-  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
+  /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
 }
 

@@ -3,9 +3,9 @@
 /** Arguments of the `listRows` tool (GET /rows). */
 export interface ListRowsInput {
   p?: number;
-  /** nextCursor of the previous call, for the next page; omit for the first page. */
+  /** nextCursor from the previous result; omit for the first page. */
   cursor?: string;
-  /** Pages to fetch and merge in one call (default 1); nextCursor then follows the last one. */
+  /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
 }
 
