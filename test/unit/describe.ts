@@ -2,6 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cutAtBoundary, describeOperation } from "../../generator/plan/describe.js";
 import { operation } from "../factories.js";
+import { ResourceCatalog } from "../../runtime/src/resources.js";
+import type { ToolDefinition } from "../../runtime/src/types.js";
 
 test("short descriptions are summary + description, the summary not repeated; deprecation marked", () => {
   assert.equal(describeOperation(operation({ summary: "List pets", description: "Returns all pets." }), "listPets"), { description: "List pets\n\nReturns all pets." });
@@ -25,6 +27,21 @@ test("cutAtBoundary prefers paragraph, then sentence, then word ends", () => {
   assert.is(cutAtBoundary("aaaa aaaa.\n\nbbbb", 14), "aaaa aaaa.");
   assert.is(cutAtBoundary("One two three. Four five six seven", 24), "One two three.");
   assert.is(cutAtBoundary("alpha beta gamma delta", 15), "alpha beta");
+});
+
+test("the operation's documentation resource serves the original text; tools/list the model's", () => {
+  const original = 'Lists things. For more information, see "[Paging](https://docs.example.com/paging)."';
+  const plan = describeOperation(operation({ summary: "List things", description: original }), "list_things");
+  assert.is(plan.description, "List things\n\nLists things.");
+  assert.is(plan.documentation, `List things\n\n${original}`);
+  const tool: ToolDefinition = {
+    name: "list_things",
+    ...plan,
+    inputSchema: { type: "object", properties: {} },
+    http: { method: "get", path: "/things", parameters: [], response: { accept: ["application/json"] } },
+  };
+  const [doc] = new ResourceCatalog([tool]).read("openapi://operations/list_things") ?? [];
+  assert.match(doc!.text, /\[Paging\]\(https:\/\/docs\.example\.com\/paging\)/);
 });
 
 test.run();
