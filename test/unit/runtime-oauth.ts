@@ -14,6 +14,7 @@ import { ResourceServer } from "../../runtime/src/oauth-resource.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
+import { sseEvents } from "./sse-events.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let as: Server;
@@ -152,14 +153,7 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
 
     const stream = await fetch(`${base}/sse`, { headers: { accept: "text/event-stream", ...bearer(good) }, signal: controller.signal });
     assert.is(stream.status, 200);
-    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    const nextEvent = async (): Promise<string> => {
-      for (let i = 0; i < 100 && !buffer.includes("\n\n"); i++) buffer += (await reader.read()).value ?? "";
-      const [event, ...rest] = buffer.split("\n\n");
-      buffer = rest.join("\n\n");
-      return event!;
-    };
+    const nextEvent = sseEvents(stream);
     const endpoint = /data: (\S+)/.exec(await nextEvent())![1]!;
     const send = (body: unknown, headers: Record<string, string>) => fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
     const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } };

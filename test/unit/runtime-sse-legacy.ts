@@ -3,6 +3,7 @@ import * as assert from "uvu/assert";
 import { McpServer } from "../../runtime/src/server.js";
 import { startHttp } from "../../runtime/src/transport-http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
+import { sseEvents } from "./sse-events.js";
 
 test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 404, GET-only stream", async () => {
   const http = await startHttp(new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } }), { host: "127.0.0.1", port: 0, legacySse: true });
@@ -11,14 +12,7 @@ test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 4
   try {
     const stream = await fetch(`${base}/sse`, { headers: { accept: "text/event-stream" }, signal: controller.signal });
     assert.is(stream.status, 200);
-    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    const nextEvent = async (): Promise<string> => {
-      for (let i = 0; i < 100 && !buffer.includes("\n\n"); i++) buffer += (await reader.read()).value ?? "";
-      const [event, ...rest] = buffer.split("\n\n");
-      buffer = rest.join("\n\n");
-      return event!;
-    };
+    const nextEvent = sseEvents(stream);
     const endpoint = /data: (\S+)/.exec(await nextEvent())![1]!;
     assert.match(endpoint, /^\/messages\?sessionId=[0-9a-f]{32}$/);
     const posted = await fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
