@@ -3,7 +3,7 @@
  * found by OpenID Connect discovery), cached until shortly before expiry, refreshed on demand.
  * Secrets are sent only to the token endpoint and never logged.
  */
-import got from "got";
+import { loadGot } from "./lazy-modules.js";
 
 /** Seconds before expiry at which a cached token is no longer used. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -61,6 +61,7 @@ export class TokenCache {
     const basic = Buffer.from(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`).toString("base64");
     let body: { access_token?: unknown; expires_in?: unknown };
     try {
+      const { default: got } = await loadGot();
       body = await got
         .post(tokenUrl, { form, headers: { authorization: `Basic ${basic}`, accept: "application/json" }, timeout: { request: this.timeoutMs }, retry: { limit: 0 } })
         .json();
@@ -79,6 +80,7 @@ export class TokenCache {
   private async discover(discoveryUrl: string | undefined): Promise<string> {
     if (!discoveryUrl) throw new CredentialError("no token endpoint is known");
     try {
+      const { default: got } = await loadGot();
       const document = await got(discoveryUrl, { timeout: { request: this.timeoutMs }, retry: { limit: 0 } }).json<{ token_endpoint?: unknown }>();
       if (typeof document.token_endpoint === "string") return document.token_endpoint;
     } catch {

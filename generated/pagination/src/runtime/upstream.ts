@@ -13,6 +13,7 @@ import { mapResponse } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator } from "./validation.js";
+import { loadGot } from "./lazy-modules.js";
 
 /** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -194,13 +195,6 @@ function addNextCursor(result: CallToolResult, next: string, argument: string): 
 }
 
 type Got = (typeof import("got"))["default"];
-
-let gotModule: Promise<typeof import("got")> | undefined;
-
-/** got, loaded on the first upstream call (keeps start-up time and idle memory low). */
-function loadGot(): Promise<typeof import("got")> {
-  return (gotModule ??= import("got"));
-}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -4,8 +4,8 @@
  * (RFC 7662), audience bound to this server, and per-tool scopes. The MCP token only authorizes
  * the MCP request: it is never sent upstream.
  */
-import got from "got";
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import type { JWTVerifyGetKey } from "jose";
+import { loadGot, loadJose } from "./lazy-modules.js";
 
 /** Configuration of resource-server mode. */
 export interface OAuthResourceOptions {
@@ -90,6 +90,7 @@ export class ResourceServer {
   }
 
   private async verifyJwt(token: string): Promise<Principal> {
+    const { createRemoteJWKSet, jwtVerify } = await loadJose();
     this.keys ??= createRemoteJWKSet(new URL(this.options.jwksUrl ?? (await this.discoverJwks())));
     const { payload } = await jwtVerify(token, this.keys, { issuer: this.options.issuer, audience: this.options.audience });
     return { subject: payload.sub, scopes: scopeSet(payload.scope ?? payload.scp) };
@@ -97,6 +98,7 @@ export class ResourceServer {
 
   private async introspect(token: string): Promise<Principal> {
     const client = this.options.introspectionClient;
+    const { default: got } = await loadGot();
     const body = await got
       .post(this.options.introspectionUrl!, {
         form: { token, token_type_hint: "access_token" },
@@ -120,6 +122,7 @@ export class ResourceServer {
     const path = new URL(issuer).pathname.replace(/\/+$/, "");
     for (const url of [`${origin}/.well-known/oauth-authorization-server${path}`, `${issuer}/.well-known/openid-configuration`]) {
       try {
+        const { default: got } = await loadGot();
         const document = await got(url, { timeout: { request: 10_000 }, retry: { limit: 0 } }).json<{ jwks_uri?: unknown }>();
         if (typeof document.jwks_uri === "string") return document.jwks_uri;
       } catch {
