@@ -281,11 +281,17 @@ export function typedNodes(schema: JsonSchema): number {
  * most {@link OUTPUT_NODE_BUDGET} typed nodes, else depth 1.
  */
 export function compactOutput(schema: JsonSchema, defs: Map<string, SchemaIR>, budget = OUTPUT_NODE_BUDGET, maxDepth = OUTPUT_MAX_DEPTH, byteBudget = OUTPUT_BYTE_BUDGET): JsonSchema {
-  for (let depth = maxDepth; depth >= 1; depth--) {
-    const compacted = compactSchema(schema, defs, depth);
-    if (typedNodes(compacted) <= budget && JSON.stringify(compacted).length <= byteBudget) return compacted;
+  // Shallow first: a deeper cut only adds nodes and bytes, so the first depth that does not fit
+  // ends the search (on big APIs most shapes do not fit at depth 1, and deeper cuts cost the most).
+  const shallowest = compactSchema(schema, defs, 1);
+  let fitting: JsonSchema | undefined;
+  for (let depth = 1; depth <= maxDepth; depth++) {
+    const compacted = depth === 1 ? shallowest : compactSchema(schema, defs, depth);
+    if (typedNodes(compacted) > budget || JSON.stringify(compacted).length > byteBudget) break;
+    fitting = compacted;
   }
-  const names = namesOnly(compactSchema(schema, defs, 1));
+  if (fitting !== undefined) return fitting;
+  const names = namesOnly(shallowest);
   return JSON.stringify(names).length <= byteBudget ? names : requiredOnly(names);
 }
 
