@@ -38,7 +38,7 @@ function stripProse(schema: JsonSchema): JsonSchema {
 }
 
 /** A copy of a schema whose descriptions are {@link modelText}s. */
-function withPlainLinks(schema: JsonSchema): JsonSchema {
+function withModelText(schema: JsonSchema): JsonSchema {
   return mapSchema(schema, (node) => {
     if (typeof node.description === "string") {
       const text = modelText(node.description);
@@ -123,8 +123,8 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
-  for (const [name, schema] of Object.entries(properties)) properties[name] = withPlainLinks(schema as JsonSchema);
-  if ($defs) $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, withPlainLinks)]));
+  for (const [name, schema] of Object.entries(properties)) properties[name] = withModelText(schema as JsonSchema);
+  if ($defs) $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, withModelText)]));
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
   if ($defs && schemaJsonLength({ $defs }) - '{"$defs":}'.length > INPUT_DEFS_BUDGET) {

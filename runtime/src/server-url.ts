@@ -17,7 +17,10 @@ export interface BaseUrlSources {
   env: NodeJS.ProcessEnv;
 }
 
-const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value.trim() === "" ? undefined : value.trim());
+/** A flag or environment value trimmed, or undefined when absent or blank. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
 
 /** Picks the base URL; never throws. */
 export function resolveBaseUrl(info: ServerInfo, sources: BaseUrlSources): BaseUrlResolution {

@@ -8,7 +8,7 @@ import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
 import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
-import { resolveBaseUrl } from "./server-url.js";
+import { nonEmpty, resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
 import type { TransportHandle } from "./transport.js";
@@ -268,10 +268,6 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function nonEmpty(text: string | undefined): string | undefined {
-  return text === undefined || text.trim() === "" ? undefined : text.trim();
 }
 
 function firstLine(text: string): string {
