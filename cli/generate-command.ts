@@ -18,6 +18,8 @@ export interface GenerateArgs {
   force: boolean;
   verbose: boolean;
   allowRemote: boolean;
+  /** `--ref-root`: the folder file $refs may read from. */
+  refRoot?: string;
   check: boolean;
   bump: boolean;
   resetToolNames: boolean;
@@ -90,6 +92,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       mcpName: args.mcpName,
       force: args.force,
       allowRemote: args.allowRemote,
+      refRoot: args.refRoot,
       check: args.check,
       bump: args.bump,
       resetToolNames: args.resetToolNames,
@@ -112,7 +115,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   } catch (error) {
     progress.stop();
     if (error instanceof GenerationError) {
-      const conflict = error.diagnostics.some((d) => d.severity === "error" && (d.code === Codes.handEdited || d.code === Codes.outputDirNotEmpty));
+      const conflict = error.diagnostics.some((d) => d.severity === "error" && (d.code === Codes.handEdited || d.code === Codes.outputDirNotEmpty || d.code === Codes.outputPathInvalid));
       const code = conflict ? EXIT.conflict : EXIT.specError;
       if (args.json) process.stdout.write(jsonReport(undefined, code, error.diagnostics));
       else {

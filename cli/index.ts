@@ -26,9 +26,10 @@ export async function run(argv: string[]): Promise<number> {
           .option("fail-on-breaking", { type: "boolean", default: false, describe: "Exit 6 when a change is breaking" })
           .option("keep-names", { type: "boolean", default: true, describe: "Keep the old tool names as a regeneration would (--no-keep-names reports operationId renames)" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading specs and $refs over HTTP(S)" })
+          .option("ref-root", { type: "string", describe: "Folder file $refs may read from (default: each spec's own folder)" })
           .example("$0 diff v1.yaml v2.yaml --json", "Machine-readable diff for CI"),
       async (args) => {
-        code = await runDiff({ old: args.old!, new: args.new!, json: args.json, failOnBreaking: args.failOnBreaking, keepNames: args.keepNames, allowRemote: args.allowRemote });
+        code = await runDiff({ old: args.old!, new: args.new!, json: args.json, failOnBreaking: args.failOnBreaking, keepNames: args.keepNames, allowRemote: args.allowRemote, refRoot: args.refRoot });
       },
     )
     .command(
@@ -46,6 +47,7 @@ export async function run(argv: string[]): Promise<number> {
           .option("bump", { type: "boolean", default: true, describe: "Apply the suggested semver bump to the package version (--no-bump keeps it)" })
           .option("reset-tool-names", { type: "boolean", default: false, describe: "Ignore .mcp-gen/tool-names.json: name every tool from the spec again" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading the spec and $refs over HTTP(S)" })
+          .option("ref-root", { type: "string", describe: "Folder file $refs may read from (default: the spec's folder; its files are published with the server)" })
           .option("auth", {
             type: "string",
             describe: "Credentials for operations the spec gives no security: bearer | basic | header:<Name> | query:<name>",
@@ -81,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
           force: args.force,
           verbose: args.verbose,
           allowRemote: args.allowRemote,
+          refRoot: args.refRoot,
           check: args.check,
           bump: args.bump,
           resetToolNames: args.resetToolNames,

@@ -26,6 +26,8 @@ export const Codes = {
   unsupportedVersion: "MG004",
   refUnresolved: "MG005",
   remoteRefBlocked: "MG006",
+  resourceLimit: "MG007",
+  refFileRefused: "MG008",
   specInvalid: "MG101",
   noOperations: "MG102",
   pathParamUndeclared: "MG103",
@@ -44,6 +46,7 @@ export const Codes = {
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
   handEdited: "MG203",
+  outputPathInvalid: "MG204",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { DiagnosticBag, type Diagnostic } from "./diagnostics.js";
+import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import { contractsOf } from "./diff/contracts.js";
 import { diffTools, type ApiDiff } from "./diff/diff-tools.js";
 import { bumpVersion } from "./diff/semver.js";
@@ -35,6 +35,8 @@ export interface GenerateOptions {
   force?: boolean;
   /** Allow the spec and its `$ref`s to come from the network. */
   allowRemote?: boolean;
+  /** The folder file `$ref`s may read from (`--ref-root`); default: the spec's own folder. */
+  refRoot?: string;
   /** Authentication for operations without security requirements (`--auth`). */
   auth?: AuthOverride;
   /** Prefix of credential variable names (`--env-prefix`). */
@@ -122,6 +124,25 @@ function keepUserPackageJson(files: EmittedFile[], previous: PreviousState): Emi
  * the output cannot be updated safely.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  try {
+    return await runPipeline(options);
+  } catch (error) {
+    // The load stage bounds nesting (limits.ts); this is the net for any walk that still overflows.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new GenerationError("The spec is too deeply nested", [
+        {
+          code: Codes.resourceLimit,
+          severity: "error",
+          message: "The spec nests too deeply for mcp-gen to process (a recursion ran out of stack).",
+          help: "Flatten the structure or use $ref for shared schemas; please report the spec if it is a real API.",
+        },
+      ]);
+    }
+    throw error;
+  }
+}
+
+async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   const bag = new DiagnosticBag();
   const timings: Array<{ stage: string; ms: number }> = [];
   const timed = async <T>(stage: string, run: () => T | Promise<T>): Promise<T> => {
@@ -137,7 +158,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
   let spec: LoadedSpec | undefined;
   try {
-    spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, validate: false }, bag));
+    spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag));
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
     worker?.stop();

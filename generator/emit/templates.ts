@@ -3,10 +3,29 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "../package-root.js";
 import type { ProjectPlan } from "../plan/types.js";
+import { envValue, markdownCell, markdownCode, oneLine, shellWord } from "./escape.js";
 
-/** Our own Handlebars environment: Markdown output, so no HTML escaping; cells escaped by helper. */
+/**
+ * Our own Handlebars environment. Nothing is HTML-escaped (the outputs are Markdown, Dockerfile and
+ * .env); instead every interpolation of spec text goes through the helper of its format (escape.ts):
+ * `line` (a comment or heading: one line), `cell` (Markdown table cell), `code` / `cellCode`
+ * (Markdown code span, in prose / in a table), `sh` (a shell word in a snippet), `envAssign` (a
+ * `KEY=value` line), `block` (spec Markdown as a block). test/unit/escape.ts lints the templates.
+ */
 const hbs = Handlebars.create();
-hbs.registerHelper("cell", (value: unknown) => String(value ?? "").replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim());
+hbs.registerHelper("line", (value: unknown) => oneLine(value));
+hbs.registerHelper("cell", (value: unknown) => markdownCell(value));
+hbs.registerHelper("code", (value: unknown) => markdownCode(value));
+hbs.registerHelper("cellCode", (value: unknown) => markdownCode(value).replace(/\|/g, "\\|"));
+hbs.registerHelper("route", (method: unknown, path: unknown) => markdownCode(`${String(method ?? "").toUpperCase()} ${oneLine(path)}`).replace(/\|/g, "\\|"));
+hbs.registerHelper("sh", (value: unknown) => shellWord(value));
+hbs.registerHelper("block", (value: unknown) => markdownBlock(String(value ?? "")));
+hbs.registerHelper("envAssign", (name: string, value: unknown, commented: boolean) => {
+  const prefix = commented ? "# " : "";
+  const written = envValue(value);
+  if (written !== undefined) return `${prefix}${name}=${written}`;
+  return `# example (quote it as your .env reader expects): ${oneLine(value)}\n${prefix}${name}=`;
+});
 hbs.registerHelper("firstLine", (value: unknown) => String(value ?? "").split(/\n/)[0]!.trim());
 hbs.registerHelper("upper", (value: unknown) => String(value ?? "").toUpperCase());
 hbs.registerHelper("json", (value: unknown) => JSON.stringify(value, null, 2));
@@ -15,6 +34,21 @@ hbs.registerHelper("hints", (annotations: { readOnlyHint?: boolean; destructiveH
   const hints = [annotations.destructiveHint ? "destructive" : "writes", annotations.idempotentHint ? "idempotent" : ""];
   return hints.filter(Boolean).join(", ");
 });
+
+/**
+ * The spec's Markdown as a block of the README: kept as Markdown (it is documentation), but a code
+ * fence it opens and never closes is closed, so it cannot swallow the README's own sections.
+ */
+function markdownBlock(text: string): string {
+  let open: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open === undefined ? text : `${text}\n${open}`;
+}
 
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
@@ -34,7 +68,7 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     claudeDesktop: { mcpServers: { [plan.binName]: stdioServer } },
     cursor: { mcpServers: { [plan.binName]: stdioServer } },
     vscode: { servers: { [plan.binName]: { type: "stdio", ...stdioServer } } },
-    claudeCode: ["claude mcp add --transport stdio", ...Object.entries(env).map(([k, v]) => `--env ${k}=${v}`), plan.binName, "--", "npx", "-y", plan.packageName].join(" "),
+    claudeCode: ["claude mcp add --transport stdio", ...Object.entries(env).map(([k, v]) => `--env ${shellWord(`${k}=${v}`)}`), plan.binName, "--", "npx", "-y", plan.packageName].join(" "),
   };
 }
 

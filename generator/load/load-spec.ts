@@ -3,7 +3,9 @@ import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { resolvePointer } from "../pointer.js";
-import { isUrl, parseDocument, readSource } from "./read-document.js";
+import { nestingDepth, READ_LIMITS } from "./limits.js";
+import { isUrl, parseDocument, parseYamlText, readSource } from "./read-document.js";
+import { confinedFileResolver, refFilePath, refRoot, refuseRefFile } from "./ref-files.js";
 import { validationFindings } from "./validate.js";
 import { collectRefs } from "./walk-refs.js";
 
@@ -23,6 +25,8 @@ export interface LoadedSpec {
 export interface LoadOptions {
   /** Allow reading the spec and its `$ref`s over HTTP(S). Off by default. */
   allowRemote?: boolean;
+  /** The folder file `$ref`s may read from (`--ref-root`); default: the spec's own folder. */
+  refRoot?: string;
   /**
    * Validate against the OpenAPI schema (findings become warnings). Default true; `generate` passes
    * false and validates beside the later stages instead (see validate.ts).
@@ -56,9 +60,25 @@ function detectVersion(document: Record<string, unknown>, bag: DiagnosticBag): S
   return undefined;
 }
 
-/** Records every local `$ref` that points nowhere; returns whether external refs exist. */
-function checkRefs(document: unknown, allowRemote: boolean, bag: DiagnosticBag): boolean {
+const REF_ROOT_HELP =
+  "File $refs may only read regular files in the spec's folder tree (their contents are published with the server); pass --ref-root <dir> to allow a wider folder.";
+
+/** Where file `$ref`s are resolved from and confined to; absent for a spec read from a URL. */
+interface RefFiles {
+  /** Absolute path of the spec. */
+  spec: string;
+  /** The folder they must stay in. */
+  root: string;
+}
+
+/**
+ * Records every local `$ref` that points nowhere, every remote one without `allowRemote`, and every
+ * file one that may not be read (outside the ref root, special, too big); returns whether external
+ * refs exist.
+ */
+async function checkRefs(document: unknown, allowRemote: boolean, files: RefFiles | undefined, bag: DiagnosticBag): Promise<boolean> {
   let external = false;
+  const refused = new Map<string, string | undefined>(); // a file is usually referred to many times
   const resolves = new Map<string, boolean>(); // a ref is usually written many times
   for (const site of collectRefs(document)) {
     if (site.ref.startsWith("#")) {
@@ -81,9 +101,33 @@ function checkRefs(document: unknown, allowRemote: boolean, bag: DiagnosticBag):
       );
     } else {
       external = true;
+      const path = files && !isUrl(site.ref) ? refFilePath(site.ref, files.spec) : undefined;
+      if (files && !isUrl(site.ref) && path === undefined) {
+        bag.error(Codes.refFileRefused, `$ref "${site.ref}" uses a scheme mcp-gen does not read.`, site.at, "Refer to a file by relative path (or to http(s) with --allow-remote).");
+        continue;
+      }
+      if (!path) continue;
+      if (!refused.has(path)) refused.set(path, await refuseRefFile(path, files!.root));
+      const reason = refused.get(path);
+      if (reason) {
+        bag.error(
+          Codes.refFileRefused,
+          `$ref "${site.ref}" names ${path}, which mcp-gen will not read: ${reason}.`,
+          site.at,
+          REF_ROOT_HELP,
+        );
+      }
     }
   }
   return external;
+}
+
+/** Records a document that nests deeper than the limit (MG007); true when it does. */
+function nestsTooDeep(document: unknown, what: string, bag: DiagnosticBag): boolean {
+  const { pointer } = nestingDepth(document, READ_LIMITS.maxDepth);
+  if (pointer === undefined) return false;
+  bag.error(Codes.resourceLimit, `${what} nests deeper than ${READ_LIMITS.maxDepth} levels.`, pointer, "Flatten the structure (use $ref for shared schemas); no real API needs this depth.");
+  return true;
 }
 
 /** Adds swagger-parser's schema validation failures as warnings. */
@@ -107,22 +151,45 @@ export async function loadSpec(location: string, options: LoadOptions, bag: Diag
     return undefined;
   }
   let document = parsed as Record<string, unknown>;
+  if (nestsTooDeep(document, "The spec", bag)) return undefined;
   const version = detectVersion(document, bag);
   if (!version) return undefined;
 
-  const hasExternal = checkRefs(document, allowRemote, bag);
+  const files = isUrl(absolute) ? undefined : { spec: absolute, root: refRoot(absolute, options.refRoot) };
+  const hasExternal = await checkRefs(document, allowRemote, files, bag);
   if (bag.hasErrors) return undefined;
   if (hasExternal) {
+    const resolver = files ? confinedFileResolver(files.root) : undefined;
+    const yamlLimits: string[] = [];
+    const parseYaml = (file: { url: string; data: Buffer | string }) => {
+      try {
+        return parseYamlText(file.data.toString());
+      } catch (error) {
+        if (error instanceof ReferenceError || error instanceof RangeError) yamlLimits.push(`${file.url}: ${error.message}`);
+        throw error;
+      }
+    };
     try {
       const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
       const bundled = await SwaggerParser.bundle(absolute, structuredClone(document) as unknown as OpenAPI.Document, {
-        resolve: { http: allowRemote ? {} : false, external: true },
-      } as SwaggerParserType.Options);
+        // Our own file resolver (confined, see ref-files.ts) and YAML parser (alias limit) replace swagger-parser's.
+        resolve: { http: allowRemote ? {} : false, file: false, external: true, ...(resolver ? { confined: resolver } : {}) },
+        parse: { yaml: { order: 200, allowEmpty: true, canParse: [".yaml", ".yml", ".json"], parse: parseYaml } },
+      } as unknown as SwaggerParserType.Options);
       document = bundled as unknown as Record<string, unknown>;
     } catch (error) {
-      bag.error(Codes.refUnresolved, `Could not bundle external $refs: ${(error as Error).message.split("\n")[0]}`, undefined, "Check that every referenced file exists relative to the spec.");
+      // swagger-parser replaces our errors by generic ones: the reasons were kept on the side.
+      const refusal = resolver?.refusals[0];
+      if (refusal) {
+        bag.error(Codes.refFileRefused, `A referenced file has a $ref to a file mcp-gen will not read: ${refusal}.`, undefined, REF_ROOT_HELP);
+      } else if (yamlLimits.length > 0) {
+        bag.error(Codes.resourceLimit, `A referenced YAML file exceeds a limit: ${yamlLimits[0]}.`, undefined, "Use $ref instead of YAML anchors and aliases for large shared parts, and flatten deep nesting.");
+      } else {
+        bag.error(Codes.refUnresolved, `Could not bundle external $refs: ${(error as Error).message.split("\n")[0]}`, undefined, "Check that every referenced file exists relative to the spec.");
+      }
       return undefined;
     }
+    if (nestsTooDeep(document, "The spec with its referenced files", bag)) return undefined;
   }
   if (options.validate !== false) await validateDocument(document, bag);
   return { location: absolute, version, document };

@@ -143,12 +143,14 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
   }
   const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
+  // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
+  const title = ir.title.replace(/\s+/g, " ").trim();
   return {
     packageName,
     binName,
     version: packageVersion(ir.apiVersion),
-    title: ir.title,
-    description: `MCP server for ${ir.title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
+    title,
+    description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
     apiDescription: ir.description,
     ...(npmLicense(ir.license) ? { license: npmLicense(ir.license) } : {}),
     ...(repository ? { repository } : {}),

@@ -1,17 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { EmittedFile } from "../emit/project-files.js";
 import { MANIFEST_PATH } from "./manifest.js";
 import type { UpdatePlan } from "./plan-update.js";
+import { stagingFolder } from "./staging.js";
 
 /** Files written executable (the generated server's entry has a shebang). */
 const EXECUTABLE = new Set(["src/index.ts"]);
-
-/** A private folder next to `target`, on the same file system so renames are atomic. */
-function stagingFolder(target: string): string {
-  return join(dirname(target), `.${basename(target)}.mcp-gen-${process.pid}-${randomBytes(4).toString("hex")}`);
-}
 
 /** Files written at once: a big project has thousands of small files, and one at a time is slow. */
 const WRITES_IN_FLIGHT = 32;

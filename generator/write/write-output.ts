@@ -1,10 +1,11 @@
 import { readdir, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Codes, GenerationError } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/project-files.js";
 import { applyUpdate, writeFresh } from "./apply-update.js";
 import { MANIFEST_PATH, readManifest } from "./manifest.js";
 import { planUpdate, type UpdatePlan } from "./plan-update.js";
+import { removeDeadStagingFolders } from "./staging.js";
 
 /** Options of the write stage. */
 export interface WriteOptions {
@@ -32,6 +33,33 @@ async function isEmptyOrAbsent(path: string): Promise<boolean> {
     return info.isDirectory() && (await readdir(path)).length === 0;
   } catch {
     return true;
+  }
+}
+
+/**
+ * Refuses an output path that is not a folder, or lies under something that is not one (a file
+ * where a folder should be): no `--force` can write there, so say so before any work is done.
+ */
+async function checkOutputPath(target: string, outDir: string): Promise<void> {
+  for (let path = target; ; path = dirname(path)) {
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && dirname(path) !== path) continue; // created by the write
+      if (code !== "ENOTDIR") throw error;
+      continue; // a parent is a file: found on the next step up
+    }
+    if (info.isDirectory()) return;
+    throw new GenerationError(`Output path ${outDir} cannot be a project folder`, [
+      {
+        code: Codes.outputPathInvalid,
+        severity: "error",
+        message: path === target ? `The output path ${outDir} is a file, not a folder; nothing was written.` : `The output path ${outDir} lies under ${path}, which is a file, not a folder; nothing was written.`,
+        help: "Choose another folder with -o (mcp-gen never replaces a file by a folder, even with --force).",
+      },
+    ]);
   }
 }
 
@@ -73,6 +101,8 @@ function conflictError(plan: UpdatePlan, outDir: string): GenerationError {
  */
 export async function writeOutput(outDir: string, files: EmittedFile[], options: WriteOptions): Promise<WriteSummary> {
   const target = resolve(outDir);
+  await checkOutputPath(target, outDir);
+  await removeDeadStagingFolders(target);
   if (await isEmptyOrAbsent(target)) {
     await writeFresh(target, files);
     return { outDir: target, created: true, written: files.map((f) => f.path), deleted: [], unchanged: [], overwritten: [] };
