@@ -5,7 +5,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { resolvePointer } from "../pointer.js";
 import { nestingDepth, READ_LIMITS } from "./limits.js";
 import { isUrl, parseDocument, parseYamlText, readSource } from "./read-document.js";
-import { confinedFileResolver, refFilePath, refRoot, refuseRefFile } from "./ref-files.js";
+import { confinedFileResolver, refFile, refRoot, refuseRefFile, type RefFileRefusal } from "./ref-files.js";
 import { validationFindings } from "./validate.js";
 import { collectRefs } from "./walk-refs.js";
 
@@ -78,7 +78,7 @@ interface RefFiles {
  */
 async function checkRefs(document: unknown, allowRemote: boolean, files: RefFiles | undefined, bag: DiagnosticBag): Promise<boolean> {
   let external = false;
-  const refused = new Map<string, string | undefined>(); // a file is usually referred to many times
+  const refused = new Map<string, RefFileRefusal>(); // a file is usually referred to many times
   const resolves = new Map<string, boolean>(); // a ref is usually written many times
   for (const site of collectRefs(document)) {
     if (site.ref.startsWith("#")) {
@@ -101,21 +101,19 @@ async function checkRefs(document: unknown, allowRemote: boolean, files: RefFile
       );
     } else {
       external = true;
-      const path = files && !isUrl(site.ref) ? refFilePath(site.ref, files.spec) : undefined;
-      if (files && !isUrl(site.ref) && path === undefined) {
-        bag.error(Codes.refFileRefused, `$ref "${site.ref}" uses a scheme mcp-gen does not read.`, site.at, "Refer to a file by relative path (or to http(s) with --allow-remote).");
+      if (!files || isUrl(site.ref)) continue;
+      const named = refFile(site.ref, files.spec);
+      if ("unreadable" in named) {
+        bag.error(Codes.refFileRefused, `$ref "${site.ref}" cannot be read: ${named.unreadable}.`, site.at, "Refer to a file by a relative path (or to http(s) with --allow-remote).");
         continue;
       }
-      if (!path) continue;
-      if (!refused.has(path)) refused.set(path, await refuseRefFile(path, files!.root));
-      const reason = refused.get(path);
-      if (reason) {
-        bag.error(
-          Codes.refFileRefused,
-          `$ref "${site.ref}" names ${path}, which mcp-gen will not read: ${reason}.`,
-          site.at,
-          REF_ROOT_HELP,
-        );
+      const path = named.path;
+      if (!refused.has(path)) refused.set(path, await refuseRefFile(path, files.root));
+      const refusal = refused.get(path);
+      if (refusal?.missing) {
+        bag.error(Codes.refUnresolved, `$ref "${site.ref}" names ${path}, which does not exist.`, site.at, "Check the path: file $refs are relative to the file that holds them.");
+      } else if (refusal) {
+        bag.error(Codes.refFileRefused, `$ref "${site.ref}" names ${path}, which mcp-gen will not read: ${refusal.reason}.`, site.at, REF_ROOT_HELP);
       }
     }
   }

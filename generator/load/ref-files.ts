@@ -11,8 +11,8 @@ import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { READ_LIMITS } from "./limits.js";
 
-/** Why a file may not be read, or undefined when it may. */
-export type RefFileRefusal = string | undefined;
+/** Why a file may not be read (`missing`: it does not exist), or undefined when it may. */
+export type RefFileRefusal = { missing: boolean; reason: string } | undefined;
 
 /** The folder file `$ref`s must stay in: `--ref-root` when given, else the spec's folder; symlinks resolved. */
 export function refRoot(specPath: string, refRootOption?: string): string {
@@ -24,22 +24,25 @@ export function refRoot(specPath: string, refRootOption?: string): string {
   }
 }
 
+/** The file a `$ref` names, or why it names none that mcp-gen reads. */
+export type RefFile = { path: string } | { unreadable: string };
+
 /**
- * The file a `$ref` (without its `#fragment`) names, resolved against the file that holds it; or
- * undefined when it is not a `file:` reference (http(s) refs are handled elsewhere).
+ * The file a `$ref` (without its `#fragment`) names, resolved against the file that holds it, or
+ * why it names no local file (another URL scheme, an encoded `/`, a host in a `file:` URL).
  * @param ref the `$ref` value, e.g. `schemas/pet.yaml#/Pet` or `file:///etc/passwd`
  * @param base the absolute path of the file the `$ref` is written in
  */
-export function refFilePath(ref: string, base: string): string | undefined {
+export function refFile(ref: string, base: string): RefFile {
   const target = ref.split("#")[0]!;
-  if (target === "") return base;
-  let url: URL;
+  if (target === "") return { path: base };
   try {
-    url = new URL(target, pathToFileURL(base));
-  } catch {
-    return undefined;
+    const url = new URL(target, pathToFileURL(base));
+    if (url.protocol !== "file:") return { unreadable: `it uses the ${url.protocol} scheme, which mcp-gen does not read` };
+    return { path: fileURLToPath(url) };
+  } catch (error) {
+    return { unreadable: `it is not a usable file reference (${(error as Error).message})` };
   }
-  return url.protocol === "file:" ? fileURLToPath(url) : undefined;
 }
 
 /** Whether `path` lies inside `root` (or is it). */
@@ -54,18 +57,20 @@ function inside(root: string, path: string): boolean {
  * READ_LIMITS.maxFileBytes long. Resolves to the reason it is refused, or undefined.
  */
 export async function refuseRefFile(path: string, root: string): Promise<RefFileRefusal> {
-  if (!inside(root, resolve(path))) return `it is outside ${root}, the folder $refs may read`;
+  const refused = (reason: string) => ({ missing: false, reason });
+  if (!inside(root, resolve(path))) return refused(`it is outside ${root}, the folder $refs may read`);
   let real: string;
   try {
     real = await realpath(path);
   } catch (error) {
-    return `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? { missing: true, reason: "it does not exist" } : refused(`it cannot be read (${code ?? String(error)})`);
   }
-  if (!inside(root, real)) return `it is a link to ${real}, outside ${root}`;
-  if (/^\/(proc|sys|dev)(\/|$)/.test(real)) return "it is a special file";
+  if (!inside(root, real)) return refused(`it is a link to ${real}, outside ${root}`);
+  if (/^\/(proc|sys|dev)(\/|$)/.test(real)) return refused("it is a special file");
   const info = await stat(real);
-  if (!info.isFile()) return "it is not a regular file";
-  if (info.size > READ_LIMITS.maxFileBytes) return `it is larger than ${READ_LIMITS.maxFileBytes} bytes`;
+  if (!info.isFile()) return refused("it is not a regular file");
+  if (info.size > READ_LIMITS.maxFileBytes) return refused(`it is larger than ${READ_LIMITS.maxFileBytes} bytes`);
   return undefined;
 }
 
@@ -81,8 +86,9 @@ export function confinedFileResolver(root: string) {
     order: 1,
     canRead: (file: { url: string }) => !/^[a-z][a-z0-9+.-]*:/i.test(file.url) || /^file:/i.test(file.url),
     read: async (file: { url: string }): Promise<Buffer> => {
-      const path = /^file:/i.test(file.url) ? fileURLToPath(file.url) : fileURLToPath(new URL(file.url, "file:///"));
-      const refusal = await refuseRefFile(path, root);
+      const named = refFile(file.url, "/");
+      const refusal = "unreadable" in named ? named.unreadable : (await refuseRefFile(named.path, root))?.reason;
+      const path = "path" in named ? named.path : file.url;
       if (refusal) {
         refusals.push(`${path}: ${refusal}`);
         throw new Error(`$ref to ${path} refused: ${refusal}`);

@@ -46,6 +46,18 @@ test("file $refs outside the spec's folder are refused with MG008 at the referen
   }
 });
 
+test("odd references are refused with MG008, never a crash: encoded slashes, a host, other schemes; a missing file is MG005", async () => {
+  const dir = join(work, "odd");
+  for (const ref of ["..%2F..%2F..%2Fetc%2Fhostname", "%2Fetc%2Fhostname", "//etc/hostname", "file://evil.example/etc/hostname", "data:application/json,{}", "javascript:alert(1)", "%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/hostname"]) {
+    const { spec, errors } = await load(specWithRef(dir, ref));
+    assert.is(spec, undefined, ref);
+    assert.equal(errors.map((d) => [d.code, d.pointer]), [["MG008", SCHEMA_POINTER]], ref);
+  }
+  const { errors } = await load(specWithRef(dir, "schemas/missing.yaml"));
+  assert.equal(errors.map((d) => [d.code, d.pointer]), [["MG005", SCHEMA_POINTER]]);
+  assert.match(errors[0]!.message, /does not exist/);
+});
+
 test("a $ref in a referenced file is confined too (nothing of the outside file is read)", async () => {
   const { spec, errors } = await load(join(hostile, "ref-nested/spec.yaml"));
   assert.is(spec, undefined);
