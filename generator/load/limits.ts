@@ -2,8 +2,9 @@
  * Resource limits of the load stage. A spec is untrusted input: a few hundred bytes of YAML aliases
  * can expand to gigabytes ("billion laughs"), and ten thousand nested objects overflow the stack of
  * every recursive walk after loading. Each limit ends in a coded diagnostic (MG007), never a crash.
- * The values sit far above real specs (the 40 specs of the dev corpus nest at most 27 levels; MS Graph
- * beta, the largest spec we know, is 47 MB).
+ * The values sit far above real specs (the 40 specs of the dev corpus nest at most 27 levels, GitHub's
+ * fully dereferenced spec 29, Stripe 25; MS Graph beta, the largest spec we know, is 47 MB). The depth
+ * walk costs 13 ms on GitHub's 13 MB spec.
  */
 import { pointer } from "../pointer.js";
 
