@@ -4,7 +4,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { compareOutput } from "../../generator/write/compare-output.js";
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
 
 /** Repository root (this file runs from dist/test/golden). */
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -24,6 +27,28 @@ for (const example of EXAMPLES) {
     assert.is(report, "", `generated/${example.name} is stale; run "npm run generate:examples"\n${report}`);
   });
 }
+
+test("every example in generated/ compiles under strict, with the generated projects' own compiler options", async () => {
+  // One tsc run over all examples: their imports resolve from the repository's node_modules (got,
+  // ajv, @types/node are devDependencies here), so no install is needed.
+  const options = JSON.parse(readFileSync(join(root, "generated", EXAMPLES[0]!.name, "tsconfig.json"), "utf8")).compilerOptions as Record<string, unknown>;
+  for (const example of EXAMPLES) assert.equal(JSON.parse(readFileSync(join(root, "generated", example.name, "tsconfig.json"), "utf8")).compilerOptions, options);
+  const config = join(mkdtempSync(join(tmpdir(), "mcp-gen-golden-tsc-")), "tsconfig.json");
+  const { outDir: _outDir, rootDir: _rootDir, ...compilerOptions } = options;
+  writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: { ...compilerOptions, noEmit: true, typeRoots: [join(root, "node_modules/@types")] },
+      include: EXAMPLES.map((example) => join(root, "generated", example.name, "src/**/*.ts")),
+    }),
+  );
+  assert.is(options.strict, true);
+  try {
+    await promisify(execFile)(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", config], { timeout: 180_000 });
+  } catch (error) {
+    assert.unreachable(`tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
+  }
+});
 
 test("generation is deterministic: two runs give byte-identical files", async () => {
   const spec = join(root, "specs/fixtures/oas31-library.json");
