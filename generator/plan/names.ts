@@ -1,6 +1,10 @@
 import { createHash } from "node:crypto";
 
-/** MCP tool names we emit: `[A-Za-z0-9_.-]{1,64}`. */
+/**
+ * MCP tool names we emit: `[A-Za-z0-9_-]{1,64}`. MCP itself also allows `.`, but clients hand tool
+ * names on to model APIs that refuse it (Claude's and OpenAI's tools take `[A-Za-z0-9_-]` only), so a
+ * dot would make the tool unusable there.
+ */
 export const TOOL_NAME_MAX = 64;
 
 /** A short stable hash, used to keep truncated names unique. */
@@ -50,9 +54,17 @@ export function truncateName(name: string, max: number): string {
   return `${abbreviated.slice(0, max - hash.length - 1).replace(/[_.-]+$/, "")}_${hash}`;
 }
 
-/** `operationId` → tool name: invalid characters become `_`, runs collapse, ends trimmed. */
+/** `operationId` → tool name: invalid characters (dots too) become `_`, runs collapse, ends trimmed. */
 export function sanitizeToolName(raw: string): string {
-  return raw.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/_{2,}/g, "_").replace(/^[_.-]+|[_.-]+$/g, "");
+  return raw.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/_{2,}/g, "_").replace(/^[_-]+|[_-]+$/g, "");
+}
+
+/**
+ * Whether a name from a tool-name lock may be kept. Projects generated before dots were replaced
+ * may hold dotted names; they stay (renaming a tool breaks its callers) until the lock is deleted.
+ */
+export function isLockableToolName(name: string): boolean {
+  return name.length > 0 && name.length <= TOOL_NAME_MAX && /^[A-Za-z0-9_.-]+$/.test(name) && !/^[_.-]|[_.-]$/.test(name);
 }
 
 /** A tool name from method and path when there is no operationId: `get_pets_petId`. */

@@ -74,7 +74,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
   if (locked && op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`, `${op.pointer}/operationId`, "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.");
   } else if (op.operationId && name !== op.operationId) {
-    bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_.-], 64 characters, and unique.");
+    bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_-], 64 characters, and unique.");
   }
   const input = planInput(op, ir.schemas, bag);
   const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length) });

@@ -4,7 +4,7 @@
  * operations are added (which could change collision suffixes), not when an `operationId` is renamed.
  */
 import type { OperationIR } from "../ir/types.js";
-import { sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
+import { isLockableToolName } from "./names.js";
 
 /** One locked name. */
 export interface ToolLockEntry {
@@ -40,7 +40,7 @@ export function parseToolLock(value: unknown): ToolLock | undefined {
   if (!value || typeof value !== "object" || (value as ToolLock).lockVersion !== 1 || !Array.isArray((value as ToolLock).tools)) return undefined;
   const tools = (value as ToolLock).tools.filter(
     (e): e is ToolLockEntry =>
-      !!e && typeof e.operation === "string" && typeof e.tool === "string" && e.tool.length <= TOOL_NAME_MAX && sanitizeToolName(e.tool) === e.tool && e.tool.length > 0,
+      !!e && typeof e.operation === "string" && typeof e.tool === "string" && isLockableToolName(e.tool),
   );
   return { lockVersion: 1, tools };
 }

@@ -6,8 +6,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 
 type Obj = Record<string, unknown>;
 
-/** MCP tool name rule used by SDK clients. */
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** The tool names we emit: MCP also allows dots, model APIs (Claude, OpenAI) do not. */
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The parts of a listed tool the checks read. */
 export interface ListedTool {

@@ -2,9 +2,11 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { abbreviateName, camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, truncateName } from "../../generator/plan/names.js";
 
-test("sanitizeToolName keeps [A-Za-z0-9_.-] and collapses the rest", () => {
+test("sanitizeToolName keeps [A-Za-z0-9_-] and collapses the rest (dots too: model APIs refuse them)", () => {
   assert.is(sanitizeToolName("pets/list all (v2)"), "pets_list_all_v2");
-  assert.is(sanitizeToolName("repos.get-content"), "repos.get-content");
+  assert.is(sanitizeToolName("repos.get-content"), "repos_get-content");
+  assert.is(sanitizeToolName("compute.instances.list"), "compute_instances_list");
+  assert.is(sanitizeToolName(".hidden."), "hidden");
   assert.is(sanitizeToolName("/héllo/"), "h_llo");
 });
 

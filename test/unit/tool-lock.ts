@@ -36,3 +36,9 @@ test("a hand-edited lock renames a tool; invalid entries are dropped", () => {
 });
 
 test.run();
+
+test("a dotted name from an older lock is kept; new operations get no dots", () => {
+  const lock = parseToolLock({ lockVersion: 1, tools: [{ operation: "GET /a", operationId: "repos.get", tool: "repos.get" }, { operation: "GET /x", tool: ".bad" }] });
+  assert.equal(lock?.tools.map((t) => t.tool), ["repos.get"]);
+  assert.equal(names([op("get", "/a", "repos.get"), op("get", "/b", "repos.list")], lock), ["repos.get", "repos_list"]);
+});
