@@ -1,11 +1,13 @@
 /**
- * Worker thread of `ValidationWorker`: loads the validator at once, then waits for the document's
- * JSON text, validates it and posts the findings.
+ * Worker thread of `ValidationWorker`: compiles the OpenAPI 3.0 validator at once (the version of
+ * most big specs; others compile on demand), then waits for the document's JSON text, validates it
+ * and posts the findings.
  */
 import { parentPort } from "node:worker_threads";
-import { loadSchemaValidator, validationFindings } from "./validate.js";
+import { openApiValidator } from "./openapi-schema.js";
+import { validationFindings } from "./validate.js";
 
-loadSchemaValidator();
+openApiValidator("3.0");
 
 parentPort!.once("message", async (json: string) => {
   parentPort!.postMessage(await validationFindings(JSON.parse(json) as Record<string, unknown>));

@@ -1,24 +1,15 @@
 /**
- * Validation of the document against the OpenAPI schema (swagger-parser). It only ever produces
+ * Validation of the document: the OpenAPI schema of its version (ajv, openapi-schema.ts) and, for
+ * Swagger 2.0, swagger-parser's rules the schema cannot express. It only ever produces
  * warnings, and on a big spec it is the slowest part of loading, so `generate` runs it beside the
  * later stages: in a worker thread over the same JSON text (validate-worker.ts) when the document is
  * big, in this thread when it is small (a worker costs more than it saves there).
  */
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, type Diagnostic } from "../diagnostics.js";
-
-let schemaValidator: ((api: unknown) => void) | undefined;
-
-/**
- * swagger-parser's own first pass (not part of its typed API): ajv against the OpenAPI schema of
- * the document's version. Loaded on first use.
- */
-export function loadSchemaValidator(): (api: unknown) => void {
-  return (schemaValidator ??= createRequire(import.meta.url)("@apidevtools/swagger-parser/lib/validators/schema.js") as (api: unknown) => void);
-}
+import { openApiSchemaViolations, type SchemaViolation } from "./openapi-schema.js";
 
 /** Documents at least this long (JSON characters) are validated in a worker thread. */
 export const WORKER_MIN_CHARS = 1_000_000;
@@ -28,8 +19,8 @@ const LIMIT = 20;
 const HELP = "The spec does not follow the OpenAPI schema here; generation goes on, but check the result.";
 
 /**
- * swagger-parser's validation failures of `document` as warnings with pointers (the document is
- * consumed). Two passes, as swagger-parser's own `validate` does, but the first (the document
+ * Validation failures of `document` as warnings with pointers (the document is consumed). Two
+ * passes, as swagger-parser's own `validate` does, but the first (the document
  * against the OpenAPI schema, with ajv) reads the document as written, `$ref`s and all, instead of
  * dereferenced: a schema referenced from a thousand places is checked once, not a thousand times
  * (MS Graph beta: 2 s instead of 38 s), and a violation points to where it is written. The second
@@ -39,8 +30,9 @@ const HELP = "The spec does not follow the OpenAPI schema here; generation goes 
  */
 export async function validationFindings(document: Record<string, unknown>): Promise<Diagnostic[]> {
   const warn = (message: string, pointer?: string, help: string | undefined = HELP): Diagnostic => ({ code: Codes.specInvalid, severity: "warning", message, pointer, help });
+  const violations = openApiSchemaViolations(document);
+  if (violations.length > 0) return schemaFindings(violations, warn);
   try {
-    loadSchemaValidator()(document);
     // swagger-parser has spec rules for Swagger 2.0 only (its validateSpec returns at once for 3.x),
     // so only 2.0 documents pay for the dereferencing they need.
     if (document.swagger !== undefined) {
@@ -52,12 +44,15 @@ export async function validationFindings(document: Record<string, unknown>): Pro
     }
     return [];
   } catch (error) {
-    const details = (error as { details?: Array<{ instancePath?: string; message?: string; params?: unknown }> }).details;
-    if (!Array.isArray(details) || details.length === 0) return [warn((error as Error).message.split("\n")[0] ?? String(error))];
-    const findings = details.slice(0, LIMIT).map((detail) => warn(`Invalid: ${detail.message ?? "schema violation"}${formatParams(detail.params)}`, `#${detail.instancePath ?? ""}`));
-    if (details.length > LIMIT) findings.push(warn(`…and ${details.length - LIMIT} more schema violations.`, undefined, undefined));
-    return findings;
+    return [warn((error as Error).message.split("\n")[0] ?? String(error))];
   }
+}
+
+/** The first {@link LIMIT} violations one by one, then a count of the rest. */
+function schemaFindings(violations: SchemaViolation[], warn: (message: string, pointer?: string, help?: string) => Diagnostic): Diagnostic[] {
+  const findings = violations.slice(0, LIMIT).map((v) => warn(`Invalid: ${v.message ?? "schema violation"}${formatParams(v.params)}`, `#${v.instancePath ?? ""}`));
+  if (violations.length > LIMIT) findings.push(warn(`…and ${violations.length - LIMIT} more schema violations.`, undefined, undefined));
+  return findings;
 }
 
 function formatParams(params: unknown): string {
