@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import { contractsOf } from "./diff/contracts.js";
 import { diffTools, type ApiDiff } from "./diff/diff-tools.js";
-import { bumpVersion } from "./diff/semver.js";
+import { bumpVersion, compareVersions } from "./diff/semver.js";
 import { formatFiles } from "./emit/format.js";
 import { emitProject, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
@@ -15,7 +15,7 @@ import type { ToolLock } from "./plan/tool-lock.js";
 import type { ProjectPlan } from "./plan/types.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, manifestFile } from "./write/manifest.js";
-import { compareVersions, mergePackageJson } from "./write/merge-package-json.js";
+import { mergePackageJson } from "./write/merge-package-json.js";
 import { readPreviousState, type PreviousState } from "./write/previous-state.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 

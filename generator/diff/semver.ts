@@ -1,7 +1,7 @@
+import semver from "semver";
+
 /** A semver bump level; `none` when nothing a client sees changed. */
 export type Bump = "major" | "minor" | "patch" | "none";
-
-const SEMVER = /^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** The larger of two bumps. */
 export function maxBump(a: Bump, b: Bump): Bump {
@@ -10,15 +10,19 @@ export function maxBump(a: Bump, b: Bump): Bump {
 }
 
 /**
- * Applies a bump to a version. Below 1.0.0 a breaking change bumps the minor number (semver's
- * convention for initial development). A pre-release suffix is dropped. A version that is not semver
- * is returned unchanged.
+ * Applies a bump to a version with semver's own rules (a pre-release becomes its release:
+ * 2.0.0-beta.1 + patch = 2.0.0). Below 1.0.0 a breaking change bumps the minor number (semver's
+ * convention for initial development). A version that is not semver is returned unchanged.
  */
 export function bumpVersion(version: string, bump: Bump): string {
-  const match = SEMVER.exec(version);
-  if (!match || bump === "none") return version;
-  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (bump === "major") return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
-  if (bump === "minor") return `${major}.${minor + 1}.0`;
-  return `${major}.${minor}.${patch + 1}`;
+  const parsed = semver.valid(version);
+  if (!parsed || bump === "none") return version;
+  const level = bump === "major" && semver.major(parsed) === 0 ? "minor" : bump;
+  return semver.inc(parsed, level) ?? version;
+}
+
+/** Orders two versions by semver precedence (pre-releases before their release); non-semver parts count as 0.0.0. */
+export function compareVersions(a: string, b: string): number {
+  const coerce = (v: string) => semver.valid(v) ?? semver.coerce(v)?.version ?? "0.0.0";
+  return semver.compare(coerce(a), coerce(b));
 }

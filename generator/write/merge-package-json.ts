@@ -29,11 +29,3 @@ export function mergePackageJson(generated: string, onDisk: string): string | un
   for (const [key, value] of Object.entries(user)) if (!(key in merged)) merged[key] = value;
   return JSON.stringify(merged, null, 2) + "\n";
 }
-
-/** Compares two semver strings (pre-release ignored); NaN parts compare as 0. */
-export function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split(/[-+]/)[0]!.split(".").map((p) => Number(p) || 0);
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
-}

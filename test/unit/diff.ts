@@ -70,7 +70,8 @@ test("bumpVersion follows semver (breaking below 1.0 bumps the minor)", () => {
   assert.is(bumpVersion("1.2.3", "patch"), "1.2.4");
   assert.is(bumpVersion("1.2.3", "none"), "1.2.3");
   assert.is(bumpVersion("0.4.1", "major"), "0.5.0");
-  assert.is(bumpVersion("2.0.0-beta.1", "patch"), "2.0.1");
+  assert.is(bumpVersion("2.0.0-beta.1", "patch"), "2.0.0");
+  assert.is(bumpVersion("2.0.0-beta.1", "major"), "2.0.0");
   assert.is(bumpVersion("v2", "major"), "v2");
 });
 

@@ -5,7 +5,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { applyUpdate } from "../../generator/write/apply-update.js";
 import { buildManifest, MANIFEST_PATH, sha256 } from "../../generator/write/manifest.js";
-import { compareVersions, mergePackageJson } from "../../generator/write/merge-package-json.js";
+import { compareVersions } from "../../generator/diff/semver.js";
+import { mergePackageJson } from "../../generator/write/merge-package-json.js";
 import { planUpdate } from "../../generator/write/plan-update.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-write-"));
@@ -78,7 +79,8 @@ test("mergePackageJson keeps the user's dependencies, scripts and fields; the ge
   });
   assert.is(mergePackageJson(generated, "not json"), undefined);
   assert.ok(compareVersions("1.10.0", "1.9.9") > 0);
-  assert.is(compareVersions("1.0.0-beta", "1.0.0"), 0);
+  assert.ok(compareVersions("1.0.0-beta", "1.0.0") < 0);
+  assert.is(compareVersions("1.0.0", "1.0.0"), 0);
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
