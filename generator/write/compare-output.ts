@@ -47,20 +47,31 @@ export function lineDiff(actual: string, expected: string, context = 3): string 
   return lines.join("\n");
 }
 
-/** Compares a folder with emitted files (for `--check` and golden tests). */
-export async function compareOutput(dir: string, files: EmittedFile[]): Promise<OutputComparison> {
-  const onDisk = new Set(await listFiles(dir));
-  const expected = new Set(files.map((f) => f.path));
-  const result: OutputComparison = { missing: [], extra: [...onDisk].filter((p) => !expected.has(p)), changed: [] };
+/** The content of a file in the output folder, or undefined when it cannot be read. */
+export async function readOutputFile(dir: string, path: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(dir, ...path.split("/")), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which of `files` are absent from `dir` and which differ (with a diff excerpt): the core of both comparisons. */
+export async function compareFiles(dir: string, files: EmittedFile[]): Promise<Pick<OutputComparison, "missing" | "changed">> {
+  const result: Pick<OutputComparison, "missing" | "changed"> = { missing: [], changed: [] };
   for (const file of files) {
-    if (!onDisk.has(file.path)) {
-      result.missing.push(file.path);
-      continue;
-    }
-    const actual = await readFile(join(dir, ...file.path.split("/")), "utf8");
-    if (actual !== file.content) result.changed.push({ path: file.path, diff: lineDiff(actual, file.content) });
+    const actual = await readOutputFile(dir, file.path);
+    if (actual === undefined) result.missing.push(file.path);
+    else if (actual !== file.content) result.changed.push({ path: file.path, diff: lineDiff(actual, file.content) });
   }
   return result;
+}
+
+/** Compares a folder with emitted files exactly, every file on disk counted (golden examples). */
+export async function compareOutput(dir: string, files: EmittedFile[]): Promise<OutputComparison> {
+  const expected = new Set(files.map((f) => f.path));
+  const extra = (await listFiles(dir)).filter((p) => !expected.has(p));
+  return { ...(await compareFiles(dir, files)), extra };
 }
 
 /** True when the folder equals the emitted files exactly. */
