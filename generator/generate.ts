@@ -1,12 +1,11 @@
 import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
-import { contractsOf } from "./diff/contracts.js";
-import { diffTools, type ApiDiff } from "./diff/diff-tools.js";
-import { bumpVersion, compareVersions } from "./diff/semver.js";
+import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
 import { emitProject, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
+import { readPreviousState, type PreviousState } from "./load/previous-state.js";
 import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "./load/validate.js";
 import { isUrl } from "./load/read-document.js";
 import { planProject } from "./plan/plan-project.js";
@@ -16,7 +15,6 @@ import type { ProjectPlan } from "./plan/types.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, manifestFile } from "./write/manifest.js";
 import { mergePackageJson } from "./write/merge-package-json.js";
-import { readPreviousState, type PreviousState } from "./write/previous-state.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
 /** Everything `generate` accepts. */
@@ -54,6 +52,8 @@ export interface GenerateOptions {
   resetToolNames?: boolean;
   /** Emit tool output schemas (default true); `false` is the CLI's `--no-output-schema`. */
   outputSchemas?: boolean;
+  /** Stop after the plan stage: nothing emitted, formatted or written (`mcp-gen diff` needs only the plan). */
+  planOnly?: boolean;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -61,6 +61,7 @@ export interface GenerateOptions {
 /** What a run produced. */
 export interface GenerateResult {
   plan: ProjectPlan;
+  /** The project files (empty with `planOnly`). */
   files: EmittedFile[];
   diagnostics: Diagnostic[];
   /** Milliseconds per stage, in pipeline order. */
@@ -83,18 +84,6 @@ function versionOnDisk(previous: PreviousState): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The package version of this run: the previous one — the generated one or, when the user raised it
- * in package.json since, theirs — bumped as the diff suggests (unless told not to).
- */
-function nextVersion(plan: ProjectPlan, previous: PreviousState, diff: ApiDiff | undefined, bump: boolean): string {
-  const recorded = previous.manifest?.packageVersion;
-  if (!recorded) return plan.version;
-  const user = versionOnDisk(previous);
-  const before = user && /^\d+\.\d+\.\d+/.test(user) && compareVersions(user, recorded) > 0 ? user : recorded;
-  return bump && diff ? bumpVersion(before, diff.bump) : before;
 }
 
 /** Whether the spec is a local file big enough for its validation to go to a worker thread. */
@@ -193,13 +182,21 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           envPrefix: options.envPrefix,
           outputSchemas: options.outputSchemas,
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
+          previous: {
+            ...(previous.contracts ? { contracts: previous.contracts } : {}),
+            ...(previous.manifest ? { version: { recorded: previous.manifest.packageVersion, onDisk: versionOnDisk(previous) } } : {}),
+          },
+          bump: options.bump,
         },
         bag,
       ),
     );
     bag.throwIfErrors("Planning the server");
-    const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
-    plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
+    const diff = plan.diff;
+    if (options.planOnly) {
+      await validated();
+      return { plan, files: [], diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
+    }
     const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
     const formatted = await timed("format", () => formatFiles(emitted));
     const files = [

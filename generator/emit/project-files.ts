@@ -5,7 +5,7 @@ import { packageRoot, readPackageJson } from "../package-root.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { buildToolLock } from "../plan/tool-lock.js";
-import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../write/manifest.js";
+import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../state-files.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, serverJson } from "./publish-files.js";
 import { testCases } from "./test-cases.js";

@@ -3,6 +3,9 @@ import type { ApiIR, OperationIR } from "../ir/types.js";
 import { annotationsFor } from "./annotations.js";
 import { describeOperation } from "./describe.js";
 import { planInput } from "./input-schema.js";
+import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
+import { diffTools } from "../diff/diff-tools.js";
+import { decideVersion, type PreviousVersion } from "./version.js";
 import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
 import { outputNodeBudget } from "./output-compact.js";
@@ -31,6 +34,10 @@ export interface PlanOptions {
   outputSchemas?: boolean;
   /** Typed nodes per output schema (default: a share of the API budget, see output-compact.ts). */
   outputNodeBudget?: number;
+  /** The previous generation's tool contracts and version, when regenerating: they decide `diff` and `version`. */
+  previous?: { contracts?: ContractSnapshot; version?: PreviousVersion };
+  /** Apply the diff's suggested semver bump to the previous version (default true; `--no-bump`). */
+  bump?: boolean;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -107,11 +114,6 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
   };
 }
 
-/** Semver for package.json: the API version when it is one, else 0.1.0. */
-function packageVersion(apiVersion: string): string {
-  return /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(apiVersion) ? apiVersion : "0.1.0";
-}
-
 /** Plan stage: decides names, schemas, bindings and files for every operation. */
 export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag): ProjectPlan {
   const packageName = options.packageName ?? packageNameFromTitle(ir.title);
@@ -145,10 +147,13 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
   const title = ir.title.replace(/\s+/g, " ").trim();
+  const contracts = options.previous?.contracts;
+  const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
   return {
     packageName,
     binName,
-    version: packageVersion(ir.apiVersion),
+    version: decideVersion(ir.apiVersion, options.previous?.version, diff, options.bump ?? true),
+    ...(diff ? { diff } : {}),
     title,
     description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
     apiDescription: ir.description,

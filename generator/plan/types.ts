@@ -1,3 +1,4 @@
+import type { ApiDiff } from "../diff/diff-tools.js";
 import type { RepositoryPlan } from "./publishing.js";
 import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ServerUrlDefinition, ToolAnnotations } from "../../runtime/src/types.js";
 
@@ -7,8 +8,10 @@ export interface ProjectPlan {
   packageName: string;
   /** Command name in `bin` (the package name without its scope). */
   binName: string;
-  /** Package version (the API's `info.version` when it is valid semver, else 0.1.0). */
+  /** Package version: see plan/version.ts (first generation: the API's semver `info.version`, else 0.1.0). */
   version: string;
+  /** Tool changes against the previous generation; absent on a first generation. */
+  diff?: ApiDiff;
   /** Human title of the API (`info.title`). */
   title: string;
   /** One-paragraph description for package.json and README. */

@@ -1,7 +1,7 @@
 import { chmod, mkdir, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { EmittedFile } from "../emit/project-files.js";
-import { MANIFEST_PATH } from "./manifest.js";
+import { MANIFEST_PATH } from "../state-files.js";
 import type { UpdatePlan } from "./plan-update.js";
 import { stagingFolder } from "./staging.js";
 

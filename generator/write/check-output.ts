@@ -1,6 +1,6 @@
 import type { EmittedFile } from "../emit/project-files.js";
 import { compareFiles, readOutputFile } from "./compare-output.js";
-import type { Manifest } from "./manifest.js";
+import type { Manifest } from "../state-files.js";
 
 /**
  * `--check`: how an output folder differs from what generating into it would write. Unlike the

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { EmittedFile } from "../emit/project-files.js";
-import { MANIFEST_PATH, sha256, TOOL_LOCK_PATH, type Manifest } from "./manifest.js";
+import { MANIFEST_PATH, TOOL_LOCK_PATH, type Manifest } from "../state-files.js";
+import { sha256 } from "./manifest.js";
 
 /** A file the run may not overwrite or delete without `--force`. */
 export interface WriteConflict {

@@ -3,7 +3,8 @@ import { dirname, resolve } from "node:path";
 import { Codes, GenerationError } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/project-files.js";
 import { applyUpdate, writeFresh } from "./apply-update.js";
-import { MANIFEST_PATH, readManifest } from "./manifest.js";
+import { readManifest } from "../load/previous-state.js";
+import { MANIFEST_PATH } from "../state-files.js";
 import { planUpdate, type UpdatePlan } from "./plan-update.js";
 import { removeDeadStagingFolders } from "./staging.js";
 

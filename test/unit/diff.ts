@@ -5,6 +5,7 @@ import { diffTools } from "../../generator/diff/diff-tools.js";
 import { formatDiff } from "../../generator/diff/format-diff.js";
 import { compareSchemas } from "../../generator/diff/schema-changes.js";
 import { bumpVersion } from "../../generator/diff/semver.js";
+import { decideVersion } from "../../generator/plan/version.js";
 
 const tool = (name: string, input: Record<string, unknown>, extra: Partial<ToolContract> = {}): ToolContract => ({
   name,
@@ -73,6 +74,16 @@ test("bumpVersion follows semver (breaking below 1.0 bumps the minor)", () => {
   assert.is(bumpVersion("2.0.0-beta.1", "patch"), "2.0.0");
   assert.is(bumpVersion("2.0.0-beta.1", "major"), "2.0.0");
   assert.is(bumpVersion("v2", "major"), "v2");
+});
+
+test("the plan decides the version: API version first, then the previous one (or the user's, if higher) bumped", () => {
+  const breaking = { bump: "major" } as Parameters<typeof decideVersion>[2];
+  assert.is(decideVersion("2.1.0", undefined, undefined, true), "2.1.0");
+  assert.is(decideVersion("v2", undefined, undefined, true), "0.1.0");
+  assert.is(decideVersion("2.1.0", { recorded: "1.4.0" }, breaking, true), "2.0.0");
+  assert.is(decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.9.0" }, breaking, true), "2.0.0");
+  assert.is(decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.9.0" }, { bump: "patch" } as typeof breaking, true), "1.9.1");
+  assert.is(decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.0.0" }, breaking, false), "1.4.0");
 });
 
 test.run();

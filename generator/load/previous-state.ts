@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseSnapshot, type ContractSnapshot } from "../diff/contracts.js";
 import { parseToolLock, type ToolLock } from "../plan/tool-lock.js";
-import { CONTRACT_PATH, readManifest, readStateFile, TOOL_LOCK_PATH, type Manifest } from "./manifest.js";
+import { CONTRACT_PATH, MANIFEST_PATH, TOOL_LOCK_PATH, type Manifest } from "../state-files.js";
 
 /** What a previous generation left in the output folder for the next one. */
 export interface PreviousState {
@@ -20,4 +20,21 @@ export async function readPreviousState(dir: string): Promise<PreviousState> {
   const toolLock = parseToolLock(lock);
   const snapshot = parseSnapshot(contracts);
   return { ...(manifest ? { manifest } : {}), ...(toolLock ? { toolLock } : {}), ...(snapshot ? { contracts: snapshot } : {}), ...(packageJson !== undefined ? { packageJson } : {}) };
+}
+
+/** Reads a JSON file of a previous generation in `dir`; undefined when absent or unreadable. */
+export async function readStateFile<T>(dir: string, path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, ...path.split("/")), "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The manifest of a previous generation in `dir`, when there is a valid one. */
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
+  const manifest = await readStateFile<Manifest>(dir, MANIFEST_PATH);
+  if (!manifest || manifest.manifestVersion !== 1 || typeof manifest.files !== "object" || manifest.files === null) return undefined;
+  if (typeof manifest.packageName !== "string" || typeof manifest.packageVersion !== "string") return undefined;
+  return { ...manifest, once: Array.isArray(manifest.once) ? manifest.once : [] };
 }

@@ -1,0 +1,38 @@
+/**
+ * The generator's own state in an output folder (`.mcp-gen/`): where each file lives and the
+ * manifest's shape. Shared by the stages that read it (load: the previous generation), write it
+ * (emit, write) and compare with it (write).
+ */
+/** Where the manifest of generated files lives in the output folder. */
+export const MANIFEST_PATH = ".mcp-gen/manifest.json";
+
+/**
+ * The tool-name lock: generated, but also an input of the next run (the user may edit it to rename
+ * a tool), so it is never reported as a hand edit.
+ */
+export const TOOL_LOCK_PATH = ".mcp-gen/tool-names.json";
+
+/** Snapshot of the tool contracts, the "old side" of the diff printed by the next regeneration. */
+export const CONTRACT_PATH = ".mcp-gen/tools.json";
+
+/**
+ * `.mcp-gen/manifest.json`: every file the generator owns, with the sha256 of what it wrote, so the
+ * next run can update exactly those, delete the stale ones and notice hand edits. No timestamps:
+ * the same input gives a byte-identical manifest.
+ */
+export interface Manifest {
+  /** Format of this file; bumped when its shape changes. */
+  manifestVersion: 1;
+  /** The generated package's name, kept by the next run unless `--name` says otherwise. */
+  packageName: string;
+  /** The generated package's version, the base of the next run's semver bump. */
+  packageVersion: string;
+  /** `--repository` of the run that wrote it, kept by the next run unless given again. */
+  repository?: string;
+  /** `--mcp-name` of the run that wrote it, kept likewise. */
+  mcpName?: string;
+  /** Generated files (path → sha256 hex), sorted by path; the manifest itself is not listed. */
+  files: Record<string, string>;
+  /** Files created once and then owned by the user (never overwritten, never deleted). */
+  once: string[];
+}
