@@ -33,6 +33,17 @@ export function markdownCode(text: unknown): string {
   return `${fence}${pad}${value}${pad}${fence}`;
 }
 
+/**
+ * A fenced Markdown code block holding `text` literally (several lines): the fence is at least three
+ * backticks and longer than any run of backticks inside, so spec text cannot close it early.
+ */
+export function markdownFence(info: string, text: unknown): string {
+  const value = String(text ?? "");
+  const longest = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${value}\n${fence}`;
+}
+
 /** Characters a POSIX shell word may hold unquoted. */
 const SHELL_PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerInfo } from "../../runtime/src/types.js";
+import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
@@ -59,8 +60,10 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
     ...(plan.defaultBaseUrl ? { defaultBaseUrl: plan.defaultBaseUrl } : {}),
     ...(plan.serverUrl ? { serverUrl: plan.serverUrl } : {}),
     ...(plan.securitySchemes.length > 0 ? { securitySchemes: plan.securitySchemes } : {}),
+    ...(plan.env.length > 0 ? { env: configVariables(plan) } : {}),
   };
 }
+
 
 /** Where the tool definitions live in the generated project (JSON, read once at start). */
 export const TOOLS_DATA_PATH = "data/tools.json";

@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "../package-root.js";
+import { clientConfig, type ConfigClient, type ConfigTransport } from "../../runtime/src/client-config.js";
 import type { ProjectPlan } from "../plan/types.js";
-import { envValue, markdownCell, markdownCode, oneLine, shellWord } from "./escape.js";
+import { configVariables } from "./config-variables.js";
+import { envValue, markdownCell, markdownCode, markdownFence, oneLine, shellWord } from "./escape.js";
 
 /**
  * Our own Handlebars environment. Nothing is HTML-escaped (the outputs are Markdown, Dockerfile and
@@ -19,6 +21,7 @@ hbs.registerHelper("code", (value: unknown) => markdownCode(value));
 hbs.registerHelper("cellCode", (value: unknown) => markdownCode(value).replace(/\|/g, "\\|"));
 hbs.registerHelper("route", (method: unknown, path: unknown) => markdownCode(`${String(method ?? "").toUpperCase()} ${oneLine(path)}`).replace(/\|/g, "\\|"));
 hbs.registerHelper("sh", (value: unknown) => shellWord(value));
+hbs.registerHelper("fenced", (info: unknown, value: unknown) => markdownFence(String(info), value));
 hbs.registerHelper("block", (value: unknown) => markdownBlock(String(value ?? "")));
 hbs.registerHelper("envAssign", (name: string, value: unknown, commented: boolean) => {
   const prefix = commented ? "# " : "";
@@ -54,9 +57,13 @@ const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
 /** The view every template gets: the plan plus derived values. */
 function view(plan: ProjectPlan): Record<string, unknown> {
-  const env: Record<string, string> = {};
-  for (const variable of plan.env) if (variable.required) env[variable.name] = variable.example ?? "";
-  const stdioServer = { command: "npx", args: ["-y", plan.packageName], ...(Object.keys(env).length > 0 ? { env } : {}) };
+  // The snippets come from the runtime's --print-config, so the README and the server agree.
+  const info = { name: plan.packageName, version: plan.version, env: configVariables(plan) };
+  const snippet = (client: ConfigClient, transport: ConfigTransport) => {
+    const result = clientConfig(client, info, transport);
+    return result.ok ? result.text : "";
+  };
+  const http: ConfigTransport = { kind: "http", url: "http://127.0.0.1:3000/mcp" };
   return {
     ...plan,
     // Strict templates need every field present; secrets never get an example value.
@@ -65,10 +72,13 @@ function view(plan: ProjectPlan): Record<string, unknown> {
       ? { template: plan.serverUrl.template, variables: plan.serverUrl.variables.map((v) => ({ name: v.name, env: v.env, default: v.default ?? false, enum: v.enum ?? false })) }
       : false,
     specLabel: plan.specVersion === "2.0" ? "Swagger 2.0" : `OpenAPI ${plan.specVersion}`,
-    claudeDesktop: { mcpServers: { [plan.binName]: stdioServer } },
-    cursor: { mcpServers: { [plan.binName]: stdioServer } },
-    vscode: { servers: { [plan.binName]: { type: "stdio", ...stdioServer } } },
-    claudeCode: ["claude mcp add --transport stdio", ...Object.entries(env).map(([k, v]) => `--env ${shellWord(`${k}=${v}`)}`), plan.binName, "--", "npx", "-y", plan.packageName].join(" "),
+    claudeDesktop: snippet("claude-desktop", { kind: "stdio" }),
+    cursor: snippet("cursor", { kind: "stdio" }),
+    vscode: snippet("vscode", { kind: "stdio" }),
+    claudeCode: snippet("claude-code", { kind: "stdio" }),
+    cursorHttp: snippet("cursor", http),
+    vscodeHttp: snippet("vscode", http),
+    claudeCodeHttp: snippet("claude-code", http),
   };
 }
 

@@ -8,11 +8,17 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { envValue, markdownCell, markdownCode, oneLine, shellWord } from "../../generator/emit/escape.js";
+import { envValue, markdownCell, markdownCode, markdownFence, oneLine, shellWord } from "../../generator/emit/escape.js";
 
 test("oneLine turns every line terminator and control character into a space", () => {
   assert.is(oneLine("a\nb\r\nc\rd\u2028e\u2029f\u0085g\u000bh\u000ci\u0000j"), "a b c d e f g h i j");
   assert.is(oneLine(undefined), "");
+});
+
+test("markdownFence: spec text with backtick runs cannot close the code block", () => {
+  assert.is(markdownFence("json", "{}"), "```json\n{}\n```");
+  const block = markdownFence("json", '{"x": "a ```` b"}');
+  assert.ok(block.startsWith("`````json\n") && block.endsWith("\n`````"), block);
 });
 
 test("markdownCell and markdownCode keep the text inside its cell and span", () => {
@@ -40,13 +46,13 @@ test("envValue writes a value every .env reader reads the same way, or refuses",
 });
 
 /** Helpers that escape for their format, and fields the generator makes safe itself. */
-const ESCAPING_HELPERS = new Set(["line", "cell", "code", "cellCode", "route", "sh", "envAssign", "block", "json", "hints"]);
+const ESCAPING_HELPERS = new Set(["line", "cell", "code", "cellCode", "route", "sh", "envAssign", "block", "json", "hints", "fenced"]);
 /**
  * Fields printed as they are: names the generator derives and validates (npm package and bin names
  * match npm's rules; `name`/`env` are tool and environment variable names, [A-Za-z0-9_.-]; spec
  * server-variable names are printed with `cellCode`), and prose the generator writes itself.
  */
-const SAFE_FIELDS = new Set(["packageName", "binName", "name", "env", "specLabel", "claudeCode"]);
+const SAFE_FIELDS = new Set(["packageName", "binName", "name", "env", "specLabel"]);
 
 test("templates: every interpolation is escaped for its format or prints a generator-made safe value", () => {
   const dir = fileURLToPath(new URL("../../../templates/", import.meta.url));

@@ -67,4 +67,77 @@ export const serverInfo: ServerInfo = {
       },
     },
   ],
+  env: [
+    {
+      name: "API_BASE_URL",
+      required: false,
+      example: "http://127.0.0.1:4013",
+      description:
+        "Base URL of the upstream API (default: http://127.0.0.1:4013). Same as --base-url.",
+    },
+    {
+      name: "HEADER_KEY",
+      required: false,
+      secret: true,
+      description: "API key sent in header `X-API-Key` (scheme `headerKey`). Used by: usesDefault.",
+    },
+    {
+      name: "QUERY_KEY",
+      required: false,
+      secret: true,
+      description: "API key sent in query `api_key` (scheme `queryKey`). Used by: queryAndCookie.",
+    },
+    {
+      name: "COOKIE_KEY",
+      required: false,
+      secret: true,
+      description:
+        "API key sent in cookie `session` (scheme `cookieKey`). Used by: queryAndCookie.",
+    },
+    {
+      name: "BEARER_AUTH",
+      required: false,
+      secret: true,
+      description:
+        "Bearer token for the Authorization header (scheme `bearerAuth`). Used by: bearerOrBasic, optionalAuth.",
+    },
+    {
+      name: "BASIC_AUTH_USERNAME",
+      required: false,
+      secret: true,
+      description: "HTTP basic username (scheme `basicAuth`). Used by: bearerOrBasic.",
+    },
+    {
+      name: "BASIC_AUTH_PASSWORD",
+      required: false,
+      secret: true,
+      description: "HTTP basic password (scheme `basicAuth`). Used by: bearerOrBasic.",
+    },
+    {
+      name: "PETSTORE_AUTH",
+      required: false,
+      secret: true,
+      description:
+        "Ready OAuth access token (instead of client credentials) (scheme `petstore_auth`). Used by: oauthRead.",
+    },
+    {
+      name: "PETSTORE_AUTH_CLIENT_ID",
+      required: false,
+      secret: true,
+      description:
+        "OAuth client id (client-credentials flow) (scheme `petstore_auth`). Used by: oauthRead.",
+    },
+    {
+      name: "PETSTORE_AUTH_CLIENT_SECRET",
+      required: false,
+      secret: true,
+      description: "OAuth client secret (scheme `petstore_auth`). Used by: oauthRead.",
+    },
+    {
+      name: "PETSTORE_AUTH_SCOPES",
+      required: false,
+      description:
+        "OAuth scopes to request, space-separated (default: the operation's) (scheme `petstore_auth`). Used by: oauthRead.",
+    },
+  ],
 };

@@ -19,4 +19,20 @@ export const serverInfo: ServerInfo = {
       },
     ],
   },
+  env: [
+    {
+      name: "API_BASE_URL",
+      required: false,
+      example: "http://127.0.0.1:4012/api",
+      description:
+        "Base URL of the upstream API (default: http://127.0.0.1:4012/api). Same as --base-url; overrides the server variables.",
+    },
+    {
+      name: "API_SERVER_PORT",
+      required: false,
+      example: "4012",
+      description:
+        "Variable `port` of the server URL http://127.0.0.1:{port}/api (default: 4012). Same as --server-var port=….",
+    },
+  ],
 };

@@ -10,4 +10,20 @@ export const serverInfo: ServerInfo = {
   description:
     "MCP server for Paging Zoo: One list operation per upstream pagination style, for the cursor contract tests.",
   defaultBaseUrl: "http://127.0.0.1:4015/api",
+  env: [
+    {
+      name: "API_BASE_URL",
+      required: false,
+      example: "http://127.0.0.1:4015/api",
+      description:
+        "Base URL of the upstream API (default: http://127.0.0.1:4015/api). Same as --base-url.",
+    },
+    {
+      name: "MCP_CURSOR_SECRET",
+      required: false,
+      secret: true,
+      description:
+        "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).",
+    },
+  ],
 };

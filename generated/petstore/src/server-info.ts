@@ -10,4 +10,13 @@ export const serverInfo: ServerInfo = {
   description:
     "MCP server for Pet Store: A small pet shop API used as the mcp-gen example. It lists, adopts and retires pets, and covers path, query, header and JSON body parameters.",
   defaultBaseUrl: "http://127.0.0.1:4010",
+  env: [
+    {
+      name: "API_BASE_URL",
+      required: false,
+      example: "http://127.0.0.1:4010",
+      description:
+        "Base URL of the upstream API (default: http://127.0.0.1:4010). Same as --base-url.",
+    },
+  ],
 };

@@ -10,4 +10,13 @@ export const serverInfo: ServerInfo = {
   description:
     "MCP server for Swagger Pets: A Swagger 2.0 fixture with body, formData and collectionFormat parameters.",
   defaultBaseUrl: "http://127.0.0.1:4011/v2",
+  env: [
+    {
+      name: "API_BASE_URL",
+      required: false,
+      example: "http://127.0.0.1:4011/v2",
+      description:
+        "Base URL of the upstream API (default: http://127.0.0.1:4011/v2). Same as --base-url.",
+    },
+  ],
 };

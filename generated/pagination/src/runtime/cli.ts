@@ -1,8 +1,9 @@
 /**
  * Command-line entry for generated servers: flags and environment → stdio (default) or
- * Streamable HTTP. Only `--help` and `--version` write to stdout (they never start a server).
+ * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).
  */
 import { parseArgs } from "node:util";
+import { CONFIG_CLIENTS, clientConfig, type ConfigClient } from "./client-config.js";
 import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
@@ -49,6 +50,8 @@ ${serverVarUsage(info)}  --timeout MS       upstream request timeout in millisec
   --task-after MS    tasks extension (2026-07-28 clients that declare it): a tool call still
                      running after MS milliseconds becomes a task (default ${DEFAULT_TASK_AFTER_MS})
   --no-tasks         do not offer the tasks extension
+  --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
+                     cursor, vscode) and exit; with --http, the form that connects over HTTP
   --help             show this help
   --version          show the version
 `;
@@ -102,6 +105,15 @@ export async function main(
   }
   if (flags.version) {
     process.stdout.write(`${info.version}\n`);
+    return undefined;
+  }
+  if (flags.printConfig) {
+    const snippet = clientConfig(flags.printConfig, info, flags.http ? { kind: "http", url: endpointUrl(flags) } : { kind: "stdio" });
+    if (snippet.ok) process.stdout.write(`${snippet.text}\n`);
+    else {
+      process.stderr.write(`${info.name}: ${snippet.message}\n`);
+      process.exitCode = 2;
+    }
     return undefined;
   }
 
@@ -188,6 +200,7 @@ function parseFlags(argv: string[]) {
       "oauth-introspection": { type: "string" },
       "oauth-scopes": { type: "string" },
       "public-url": { type: "string" },
+      "print-config": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -215,9 +228,23 @@ function parseFlags(argv: string[]) {
     oauthIntrospection: nonEmpty(values["oauth-introspection"]),
     oauthScopes: nonEmpty(values["oauth-scopes"])?.split(/\s+/),
     publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
+    printConfig: printConfigClient(values["print-config"]),
     help: values.help ?? false,
     version: values.version ?? false,
   };
+}
+
+/** `--print-config`'s client, checked against the ones we know. */
+function printConfigClient(value: string | undefined): ConfigClient | undefined {
+  if (value === undefined) return undefined;
+  if (!(CONFIG_CLIENTS as readonly string[]).includes(value)) throw new UsageError(`--print-config: unknown client '${value}' (one of ${CONFIG_CLIENTS.join(", ")})`);
+  return value as ConfigClient;
+}
+
+/** The URL a client reaches this server at over HTTP: --public-url, else --host and --port. */
+function endpointUrl(flags: ReturnType<typeof parseFlags>): string {
+  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
+  return `${flags.publicUrl ?? `http://${hostForUrl}:${flags.port}`}/mcp`;
 }
 
 /** Resource-server settings from the flags (and the introspection client from the environment). */

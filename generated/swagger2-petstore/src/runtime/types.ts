@@ -204,4 +204,17 @@ export interface ServerInfo {
   serverUrl?: ServerUrlDefinition;
   /** Upstream security schemes the tools refer to by key. */
   securitySchemes?: SecuritySchemeDefinition[];
+  /** The environment variables a user sets (credentials, base URL, server variables): install snippets list the required ones. */
+  env?: ConfigVariable[];
+}
+
+/** An environment variable of the server, as install snippets present it. */
+export interface ConfigVariable {
+  name: string;
+  required: boolean;
+  /** A credential: the snippet holds a placeholder (VS Code: a password input), never an example. */
+  secret?: boolean;
+  /** An example value for a setting that is not secret. */
+  example?: string;
+  description?: string;
 }

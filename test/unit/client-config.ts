@@ -1,0 +1,122 @@
+// Install snippets (runtime/src/client-config.ts): each client's entry checked against that client's
+// documented format (encoded below as JSON Schemas), secrets as placeholders only, and --print-config.
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { main } from "../../runtime/src/cli.js";
+import { clientConfig, configServerName, type ConfigClient } from "../../runtime/src/client-config.js";
+import type { ServerInfo } from "../../runtime/src/types.js";
+
+const info: ServerInfo = {
+  name: "@acme/pet-store-mcp",
+  version: "1.0.0",
+  env: [
+    { name: "PETS_TOKEN", required: true, secret: true, description: "Bearer token" },
+    { name: "API_SERVER_REGION", required: true, example: "eu west", description: "Region" },
+    { name: "API_BASE_URL", required: false, example: "https://api.example.com" },
+    { name: "OTHER_KEY", required: false, secret: true, description: "Key of another scheme" },
+  ],
+};
+const stdio = { kind: "stdio" } as const;
+const http = { kind: "http", url: "http://127.0.0.1:3000/mcp" } as const;
+
+const stringMap = { type: "object", additionalProperties: { type: "string" } };
+const stdioEntry = { type: "object", required: ["command", "args"], additionalProperties: false, properties: { command: { type: "string" }, args: { type: "array", items: { type: "string" } }, env: stringMap } };
+/** The documented shapes: Claude Desktop and Cursor `mcpServers`; VS Code `servers` + `inputs`. */
+const formats = {
+  "claude-desktop": { type: "object", required: ["mcpServers"], additionalProperties: false, properties: { mcpServers: { type: "object", minProperties: 1, additionalProperties: stdioEntry } } },
+  cursor: {
+    type: "object",
+    required: ["mcpServers"],
+    additionalProperties: false,
+    properties: { mcpServers: { type: "object", minProperties: 1, additionalProperties: { oneOf: [stdioEntry, { type: "object", required: ["url"], additionalProperties: false, properties: { url: { type: "string", format: "uri" } } }] } } },
+  },
+  vscode: {
+    type: "object",
+    required: ["servers"],
+    additionalProperties: false,
+    properties: {
+      inputs: { type: "array", items: { type: "object", required: ["type", "id", "description", "password"], additionalProperties: false, properties: { type: { const: "promptString" }, id: { type: "string" }, description: { type: "string" }, password: { type: "boolean" } } } },
+      servers: {
+        type: "object",
+        minProperties: 1,
+        propertyNames: { pattern: "^[a-zA-Z][a-zA-Z0-9_-]*$" },
+        additionalProperties: {
+          oneOf: [
+            { ...stdioEntry, required: ["type", "command"], properties: { ...stdioEntry.properties, type: { const: "stdio" } } },
+            { type: "object", required: ["type", "url"], additionalProperties: false, properties: { type: { const: "http" }, url: { type: "string" } } },
+          ],
+        },
+      },
+    },
+  },
+};
+
+function text(client: ConfigClient, transport: typeof stdio | typeof http): string {
+  const result = clientConfig(client, info, transport);
+  if (!result.ok) throw new Error(result.message);
+  return result.text;
+}
+
+test("JSON snippets match each client's documented format, over stdio and HTTP", () => {
+  const ajv = new Ajv({ allErrors: true, validateFormats: false });
+  for (const [client, schema] of Object.entries(formats) as Array<[ConfigClient, object]>) {
+    const validate = ajv.compile(schema);
+    for (const transport of client === "claude-desktop" ? [stdio] : [stdio, http]) {
+      const value = JSON.parse(text(client, transport));
+      assert.ok(validate(value), `${client} ${transport.kind}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value)}`);
+    }
+  }
+  const desktop = JSON.parse(text("claude-desktop", stdio));
+  assert.equal(desktop.mcpServers["pet-store-mcp"], { command: "npx", args: ["-y", "@acme/pet-store-mcp"], env: { PETS_TOKEN: "<PETS_TOKEN>", API_SERVER_REGION: "eu west", OTHER_KEY: "<OTHER_KEY>" } });
+  assert.equal(JSON.parse(text("cursor", http)), { mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:3000/mcp" } } });
+});
+
+test("VS Code asks for secrets through password inputs that the env block references", () => {
+  const value = JSON.parse(text("vscode", stdio));
+  assert.equal(value.inputs, [
+    { type: "promptString", id: "PETS_TOKEN", description: "Bearer token", password: true },
+    { type: "promptString", id: "OTHER_KEY", description: "Key of another scheme", password: true },
+  ]);
+  const env = value.servers["pet-store-mcp"].env;
+  assert.is(env.PETS_TOKEN, "${input:PETS_TOKEN}");
+  assert.is(env.API_SERVER_REGION, "eu west");
+  assert.not.ok("API_BASE_URL" in env); // optional settings have defaults; snippets list required ones and credentials
+});
+
+test("Claude Code: one shell command, values quoted as words, the npx command after --", () => {
+  assert.is(text("claude-code", stdio), "claude mcp add --env 'PETS_TOKEN=<PETS_TOKEN>' --env 'API_SERVER_REGION=eu west' --env 'OTHER_KEY=<OTHER_KEY>' pet-store-mcp -- npx -y @acme/pet-store-mcp");
+  assert.is(text("claude-code", http), "claude mcp add --transport http pet-store-mcp http://127.0.0.1:3000/mcp");
+  const hostile = clientConfig("claude-code", { name: "x-mcp", version: "1", env: [{ name: "A", required: true, example: "'; rm -rf ~ #" }] }, stdio);
+  assert.ok(hostile.ok && hostile.text.includes(`--env 'A='\\''; rm -rf ~ #'`), JSON.stringify(hostile));
+});
+
+test("no secret value can reach a snippet; Claude Desktop has no HTTP entry", () => {
+  const leaky: ServerInfo = { name: "x-mcp", version: "1", env: [{ name: "TOKEN", required: true, secret: true, example: "sk-live-123" }] };
+  for (const client of ["claude-desktop", "claude-code", "cursor", "vscode"] as const) {
+    const result = clientConfig(client, leaky, stdio);
+    assert.ok(result.ok && !result.text.includes("sk-live-123"), client);
+  }
+  assert.is(clientConfig("claude-desktop", info, http).ok, false);
+  assert.is(configServerName("@scope/1st.api"), "st-api");
+});
+
+test("--print-config writes the snippet to stdout and starts nothing; an unknown client is exit 2", async () => {
+  const written: string[] = [];
+  const original = process.stdout.write.bind(process.stdout);
+  const originalErr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    assert.is(await main(info, [], ["--print-config", "cursor", "--http", "--port", "4100"]), undefined);
+    assert.is(await main(info, [], ["--print-config", "zed"]), undefined);
+    assert.is(process.exitCode, 2);
+  } finally {
+    process.stdout.write = original;
+    process.stderr.write = originalErr;
+    process.exitCode = 0;
+  }
+  assert.equal(JSON.parse(written.join("")), { mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:4100/mcp" } } });
+});
+
+test.run();
