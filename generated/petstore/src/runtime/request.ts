@@ -12,6 +12,7 @@ import {
   serializeQueryParameter,
 } from "./serialize.js";
 import type { HttpBinding } from "./types.js";
+import { redactUserinfo } from "./redact.js";
 
 /** The default `Accept` when the binding lists no response media types. */
 export const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
@@ -25,7 +26,7 @@ export interface PreparedRequest {
   method: string;
   /** Full URL including the query string (may hold secrets: never log it). */
   url: string;
-  /** URL without query, safe to show: origin + base path + resolved path. */
+  /** URL without query or userinfo, safe to show: origin + base path + resolved path. */
   safeUrl: string;
   /** The resolved binding path (no base, no query), used in error messages. */
   path: string;
@@ -109,14 +110,14 @@ export function buildRequest(http: HttpBinding, args: Record<string, unknown>, b
     }
   }
 
-  const safeUrl = joinUrl(baseUrl, path);
-  if (!pathKept(safeUrl, baseUrl, path)) {
+  const fullUrl = joinUrl(baseUrl, path);
+  if (!pathKept(fullUrl, baseUrl, path)) {
     throw new ArgumentError(`the request path ${path} would be changed by URL normalisation (dot segments or backslashes), so it is not sent`);
   }
   return {
     method: http.method.toUpperCase(),
-    url: query.length > 0 ? `${safeUrl}?${query.join("&")}` : safeUrl,
-    safeUrl,
+    url: query.length > 0 ? `${fullUrl}?${query.join("&")}` : fullUrl,
+    safeUrl: redactUserinfo(fullUrl),
     path,
     headers,
     body,
