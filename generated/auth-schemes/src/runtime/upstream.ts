@@ -118,7 +118,7 @@ export async function callUpstream(
       call.validator,
     );
     if (tool.http.pagination && call.cursorKey && !result.isError) {
-      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl }, call.cursorKey);
+      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl, credentialQuery: choice?.credentials.query }, call.cursorKey);
       if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
     }
     return result;
