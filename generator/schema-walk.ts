@@ -4,6 +4,7 @@
  * being mistaken for keywords.
  */
 import type { JsonSchema } from "../runtime/src/types.js";
+import { setOwn } from "../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -31,9 +32,9 @@ export function mapSchema(schema: JsonSchema, visit: (node: Obj) => JsonSchema):
       else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) out[key] = value.map(walk);
       else if (MAP_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
         const map: Obj = {};
-        for (const [name, sub] of Object.entries(value as Obj)) map[name] = walk(sub);
+        for (const [name, sub] of Object.entries(value as Obj)) setOwn(map, name, walk(sub));
         out[key] = map;
-      } else out[key] = value;
+      } else setOwn(out, key, value);
     }
     return visit(out);
   };

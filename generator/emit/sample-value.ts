@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
+import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 type Schema = Record<string, unknown>;
 
@@ -74,7 +75,7 @@ export function sampleValue(schema: JsonSchema | undefined, root: Schema = (sche
       const result: Record<string, unknown> = {};
       if (depth > 4) return result;
       const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-      for (const name of (s.required as string[] | undefined) ?? []) result[name] = sampleValue(properties[name] ?? {}, root, depth + 1);
+      for (const name of (s.required as string[] | undefined) ?? []) setOwn(result, name, sampleValue((getOwn(properties, name) as JsonSchema | undefined) ?? {}, root, depth + 1));
       return result;
     }
     case "null":

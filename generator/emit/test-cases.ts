@@ -2,6 +2,7 @@ import type { JsonSchema } from "../../runtime/src/types.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
 import { invalidValue, sampleValue } from "./sample-value.js";
+import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */
 export interface ToolCase {
@@ -46,7 +47,7 @@ function bodySchema(tool: ToolPlan): JsonSchema | undefined {
   const mapped: Record<string, JsonSchema> = {};
   const requiredBody: string[] = [];
   for (const [argument, name] of Object.entries(body.properties)) {
-    mapped[name] = properties[argument] ?? {};
+    setOwn(mapped, name, (getOwn(properties, argument) as JsonSchema | undefined) ?? {});
     if (required.has(argument)) requiredBody.push(name);
   }
   return { ...defs, type: "object", properties: mapped, ...(requiredBody.length > 0 ? { required: requiredBody } : {}) };

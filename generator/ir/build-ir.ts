@@ -6,6 +6,7 @@ import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
 import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR, ServerVariableIR } from "./types.js";
+import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -169,7 +170,7 @@ function swagger2FormBody(doc: Obj, op: Obj, opAt: string, fields: Array<{ raw: 
   for (const { raw, at } of fields) {
     const { name, in: _in, required: isRequired, description, collectionFormat: _cf, allowEmptyValue: _ae, ...schema } = raw;
     if (typeof name !== "string") continue;
-    properties[name] = normalizer.normalize({ ...schema, ...(typeof description === "string" ? { description } : {}) }, at);
+    setOwn(properties, name, normalizer.normalize({ ...schema, ...(typeof description === "string" ? { description } : {}) }, at));
     if (isRequired === true) required.push(name);
   }
   const consumes = mediaTypes(doc, op, "consumes");

@@ -4,6 +4,7 @@ import { childPointer, parsePointer, resolvePointer } from "../pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
 import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "../schema-walk.js";
 import type { SchemaIR } from "./types.js";
+import { setOwn } from "../../runtime/src/own.js";
 
 type SchemaObject = Record<string, unknown>;
 
@@ -100,7 +101,7 @@ export class SchemaNormalizer {
       else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
       else if (MAP_SCHEMA_KEYWORDS.has(key) && value && typeof value === "object") {
         const map: SchemaObject = {};
-        for (const [name, sub] of Object.entries(value as SchemaObject)) map[name] = this.normalize(sub, childPointer(here, name));
+        for (const [name, sub] of Object.entries(value as SchemaObject)) setOwn(map, name, this.normalize(sub, childPointer(here, name)));
         out[key === "definitions" ? "$defs" : key] = map;
       } else if (key === "type") {
         this.copyType(value, out);
@@ -115,7 +116,7 @@ export class SchemaNormalizer {
       } else if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof value === "boolean") {
         continue; // 3.0 boolean form, handled below.
       } else {
-        out[key] = value;
+        setOwn(out, key, value);
       }
     }
     if (typeof input.format === "string" && !KNOWN_FORMATS.has(input.format)) {

@@ -5,6 +5,7 @@ import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
+import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -108,7 +109,7 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
       // Clients read the property's type directly, so an annotated property is inlined, never a $ref.
       if (header) schema = { ...(resolveSchema(schema, defs) as Obj), ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}), "x-mcp-header": header };
     }
-    properties[argument] = schema;
+    setOwn(properties, argument, schema);
     if (param.required) required.push(argument);
     parameters.push({
       argument,
@@ -123,7 +124,7 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
-  for (const [name, schema] of Object.entries(properties)) properties[name] = withModelText(schema as JsonSchema);
+  for (const [name, schema] of Object.entries(properties)) setOwn(properties, name, withModelText(schema as JsonSchema));
   if ($defs) $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, withModelText)]));
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
@@ -159,9 +160,9 @@ function planBody(
     for (const [name, sub] of Object.entries(lifted.properties)) {
       const argument = claim(name, "body", media.pointer);
       const file = multipart && isBinarySchema(sub as JsonSchema, defs);
-      properties[argument] = file ? fileArgument(sub as JsonSchema) : sub;
+      setOwn(properties, argument, file ? fileArgument(sub as JsonSchema) : sub);
       if (file) files.push(name);
-      mapping[argument] = name;
+      setOwn(mapping, argument, name);
       if (requestBody.required && lifted.required.includes(name)) required.push(argument);
     }
     return { kind: "properties", properties: mapping, mediaType, required: requestBody.required, ...(files.length > 0 ? { files } : {}) };
@@ -171,7 +172,7 @@ function planBody(
   let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : binary ? fileArgument(schema) : { type: "string" };
   const description = requestBody.description ?? "The request body.";
   if (typeof bodySchema === "object" && bodySchema.description === undefined) bodySchema = { ...bodySchema, description };
-  properties[argument] = bodySchema;
+  setOwn(properties, argument, bodySchema);
   if (requestBody.required) required.push(argument);
   return { kind: "whole", argument, mediaType, required: requestBody.required, ...(binary ? { binary: true } : {}) };
 }

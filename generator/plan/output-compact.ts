@@ -23,6 +23,7 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
 import { defName } from "./schema-tools.js";
+import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -139,7 +140,7 @@ export function compactSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, m
         for (const [prop, sub] of Object.entries(value as Obj)) {
           // A response never carries writeOnly properties.
           if (typeof sub === "object" && sub !== null && (sub as Obj).writeOnly === true) writeOnly.add(prop);
-          else properties[prop] = walk(sub as JsonSchema, depth + 1, new Set());
+          else setOwn(properties, prop, walk(sub as JsonSchema, depth + 1, new Set()));
         }
         out.properties = properties;
       } else if (key === "additionalProperties") {
@@ -164,7 +165,7 @@ export function compactSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, m
       } else if (key === "required") {
         if (Array.isArray(value) && value.length > 0) out.required = value;
       } else if (key !== "$ref") {
-        out[key] = value;
+        setOwn(out, key, value);
       }
     }
     if (Array.isArray(out.required) && writeOnly.size > 0) {
@@ -254,9 +255,9 @@ function mergeObjects(a: Obj, b: Obj): Obj | undefined {
   if (b.properties) {
     const properties: Obj = { ...((a.properties as Obj) ?? {}) };
     for (const [name, sub] of Object.entries(b.properties as Obj)) {
-      const existing = properties[name];
-      if (existing === undefined || acceptsAnything(existing as JsonSchema)) properties[name] = sub;
-      else if (!acceptsAnything(sub as JsonSchema) && JSON.stringify(existing) !== JSON.stringify(sub)) properties[name] = { allOf: [existing, sub] };
+      const existing = getOwn(properties, name);
+      if (existing === undefined || acceptsAnything(existing as JsonSchema)) setOwn(properties, name, sub);
+      else if (!acceptsAnything(sub as JsonSchema) && JSON.stringify(existing) !== JSON.stringify(sub)) setOwn(properties, name, { allOf: [existing, sub] });
     }
     out.properties = properties;
   }

@@ -1,6 +1,7 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
 import { forEachSchema, mapSchema } from "../schema-walk.js";
+import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -114,7 +115,7 @@ export function applyDirection(schema: JsonSchema, direction: Direction): JsonSc
     const removed = new Set<string>();
     for (const [name, sub] of Object.entries(out.properties as Obj)) {
       if (sub !== null && typeof sub === "object" && (sub as Obj)[hidden] === true) removed.add(name);
-      else properties[name] = sub;
+      else setOwn(properties, name, sub);
     }
     if (removed.size === 0) return out;
     out.properties = properties;
@@ -140,7 +141,7 @@ export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direct
     const key = `${direction}:${name}`;
     let schema = directed.get(key);
     if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction)));
-    out[name] = schema;
+    setOwn(out, name, schema);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { decodeFile, type FileOptions } from "./binary.js";
 import type { BodyBinding } from "./types.js";
+import { getOwn, setOwn } from "./own.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
@@ -20,7 +21,7 @@ export function collectBody(binding: BodyBinding, args: Record<string, unknown>)
   if (binding.kind === "whole") return args[binding.argument];
   const body: Record<string, unknown> = {};
   for (const [argument, property] of Object.entries(binding.properties)) {
-    if (args[argument] !== undefined) body[property] = args[argument];
+    if (getOwn(args, argument) !== undefined) setOwn(body, property, getOwn(args, argument));
   }
   // An optional body with nothing in it is not sent at all.
   return Object.keys(body).length === 0 && !binding.required ? undefined : body;

@@ -3,6 +3,7 @@
  * nothing in the runtime may write there. Callers must never pass secrets (header values,
  * tokens, query strings) in messages or fields.
  */
+import { redactUserinfo } from "./redact.js";
 
 /** Log levels in increasing severity. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -22,7 +23,8 @@ export function createStderrLogger(name: string, level: LogLevel = "info"): Logg
   const write = (entryLevel: LogLevel, message: string, fields?: Record<string, unknown>): void => {
     if (ORDER[entryLevel] < ORDER[level]) return;
     const extra = fields && Object.keys(fields).length > 0 ? " " + safeJson(fields) : "";
-    process.stderr.write(`[${name}] ${entryLevel}: ${message}${extra}\n`);
+    // Userinfo of a URL (`http://user:PASS@host`) never reaches the log, whoever passed it.
+    process.stderr.write(redactUserinfo(`[${name}] ${entryLevel}: ${message}${extra}`) + "\n");
   };
   return {
     debug: (m, f) => write("debug", m, f),

@@ -12,6 +12,7 @@ import {
   serializeQueryParameter,
 } from "./serialize.js";
 import type { HttpBinding } from "./types.js";
+import { redactUserinfo } from "./redact.js";
 
 /** The default `Accept` when the binding lists no response media types. */
 export const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
@@ -25,7 +26,7 @@ export interface PreparedRequest {
   method: string;
   /** Full URL including the query string (may hold secrets: never log it). */
   url: string;
-  /** URL without query, safe to show: origin + base path + resolved path. */
+  /** URL without query or userinfo, safe to show: origin + base path + resolved path. */
   safeUrl: string;
   /** The resolved binding path (no base, no query), used in error messages. */
   path: string;
@@ -37,6 +38,30 @@ export interface PreparedRequest {
 export function joinUrl(baseUrl: string, path: string): string {
   const base = baseUrl.split(/[?#]/)[0]!.replace(/\/+$/, "");
   return base + (path.startsWith("/") ? path : "/" + path);
+}
+
+/** Decodes `%XX` escapes once, byte by byte (invalid UTF-8 is fine: only equality matters). */
+function decodeOnce(text: string): string {
+  return text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/**
+ * True when the URL parser keeps `url`'s path as base path + `path`, segment for segment. A dot
+ * segment (`.`, `..`, `%2e`) or a backslash in the path would otherwise make the request address
+ * another resource than its template, with the credentials meant for this one.
+ */
+export function pathKept(url: string, baseUrl: string, path: string): boolean {
+  try {
+    const actual = new URL(url).pathname;
+    // The base path as the parser normalises it (the operator's base URL is trusted as given).
+    const base = new URL(joinUrl(baseUrl, "/x")).pathname.slice(0, -2);
+    if (!actual.startsWith(base + "/")) return false;
+    const got = actual.slice(base.length).split("/");
+    const expected = (path.startsWith("/") ? path : "/" + path).split("/");
+    return got.length === expected.length && got.every((segment, i) => decodeOnce(segment) === decodeOnce(expected[i]!));
+  } catch {
+    return false;
+  }
 }
 
 /** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
@@ -85,11 +110,14 @@ export function buildRequest(http: HttpBinding, args: Record<string, unknown>, b
     }
   }
 
-  const safeUrl = joinUrl(baseUrl, path);
+  const fullUrl = joinUrl(baseUrl, path);
+  if (!pathKept(fullUrl, baseUrl, path)) {
+    throw new ArgumentError(`the request path ${path} would be changed by URL normalisation (dot segments or backslashes), so it is not sent`);
+  }
   return {
     method: http.method.toUpperCase(),
-    url: query.length > 0 ? `${safeUrl}?${query.join("&")}` : safeUrl,
-    safeUrl,
+    url: query.length > 0 ? `${fullUrl}?${query.join("&")}` : fullUrl,
+    safeUrl: redactUserinfo(fullUrl),
     path,
     headers,
     body,

@@ -14,6 +14,7 @@ import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator } from "./validation.js";
 import { loadGot } from "./lazy-modules.js";
+import { redactUserinfo } from "./redact.js";
 
 /** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -79,7 +80,7 @@ export async function callUpstream(
     const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
     prepared = buildRequest(tool.http, page.args, baseUrl, { allowFileRead });
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
-    if (page.url) prepared = { ...prepared, url: page.url, safeUrl: page.url.split("?")[0]!, path: new URL(page.url).pathname };
+    if (page.url) prepared = { ...prepared, url: page.url, safeUrl: redactUserinfo(page.url.split("?")[0]!), path: new URL(page.url).pathname };
   } catch (error) {
     if (error instanceof ArgumentError) return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
     throw error;
@@ -117,7 +118,7 @@ export async function callUpstream(
       call.validator,
     );
     if (tool.http.pagination && call.cursorKey && !result.isError) {
-      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl }, call.cursorKey);
+      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl, credentialQuery: choice?.credentials.query }, call.cursorKey);
       if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
     }
     return result;

@@ -19,7 +19,9 @@ function createAjv(): Ajv2020 {
   const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
   // validateSchema: false so a stray `$schema` of another draft does not abort compilation;
   // strict: false so OpenAPI leftovers (`example`, `x-*`, unknown formats) are tolerated.
-  const ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false, logger: false });
+  // ownProperties: a property named `constructor` or `toString` is absent unless the value has it
+  // itself; without it ajv reads Object.prototype's and refuses valid arguments.
+  const ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false, logger: false, ownProperties: true });
   addFormats(ajv);
   return ajv;
 }

@@ -15,6 +15,7 @@ import { startStdio } from "./transport-stdio.js";
 import type { TransportHandle } from "./transport.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_TIMEOUT_MS } from "./upstream.js";
+import { redactUserinfo } from "./redact.js";
 
 /** Usage text for `--help`. */
 export function usage(info: ServerInfo): string {
@@ -127,7 +128,7 @@ export async function main(
   const baseUrl = resolved.baseUrl;
   if (baseUrl === undefined) logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
   else if (!isHttpUrl(baseUrl)) {
-    process.stderr.write(`${info.name}: invalid base URL '${baseUrl}': expected an absolute http(s) URL\n`);
+    process.stderr.write(`${info.name}: invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL\n`);
     process.exitCode = 2;
     return undefined;
   }

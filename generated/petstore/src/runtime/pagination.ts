@@ -1,12 +1,15 @@
 /**
  * Upstream pagination behind one contract: a tool's `cursor` argument and `nextCursor` result.
- * Cursors are opaque to the model and signed (HMAC-SHA256), so a model cannot forge one that
- * points the server at another host; URL cursors are also checked against the base URL's origin.
+ * Cursors are opaque to the model: encrypted and authenticated (AES-256-GCM), so a model can
+ * neither read one (a next URL may carry more than it should) nor forge one that points the
+ * server at another host; URL cursors are also checked against the base URL's origin. Query
+ * credentials and URL userinfo are taken out of next URLs before they are stored, and the request
+ * that follows the cursor adds the current credentials again, once.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { ToolDefinition } from "./types.js";
 
-/** The signing key: `MCP_CURSOR_SECRET` when set (so instances behind a load balancer agree), else random per process. */
+/** The cursor key: `MCP_CURSOR_SECRET` when set (so instances behind a load balancer agree), else random per process. */
 export function cursorKey(env: NodeJS.ProcessEnv): Buffer {
   const configured = env.MCP_CURSOR_SECRET;
   return configured ? Buffer.from(configured, "utf8") : randomBytes(32);
@@ -19,29 +22,86 @@ interface CursorPayload {
   v: string | number;
 }
 
-function sign(body: string, key: Buffer): Buffer {
-  return createHmac("sha256", key).update(body).digest();
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** The AES-256 key for a cursor key of any length (a configured secret may be short or long). */
+function aesKey(key: Buffer): Buffer {
+  return createHash("sha256").update("mcp-gen cursor v2\0").update(key).digest();
 }
 
-/** Encodes and signs a cursor. */
+/** Encrypts a cursor: base64url of IV, GCM tag and ciphertext. */
 export function encodeCursor(payload: CursorPayload, key: Buffer): string {
-  const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
-  return `${body}.${sign(body, key).toString("base64url")}`;
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", aesKey(key), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(payload), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
 }
 
-/** Verifies and decodes a cursor; undefined when it is malformed or its signature is wrong. */
+/** Decrypts and checks a cursor; undefined when it is malformed, altered or made with another key. */
 export function decodeCursor(cursor: string, key: Buffer): CursorPayload | undefined {
-  const [body, signature, extra] = cursor.split(".");
-  if (!body || !signature || extra !== undefined) return undefined;
-  const given = Buffer.from(signature, "base64url");
-  const expected = sign(body, key);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const raw = Buffer.from(cursor, "base64url");
+  if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {
-    const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as CursorPayload;
+    const decipher = createDecipheriv("aes-256-gcm", aesKey(key), raw.subarray(0, IV_BYTES));
+    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+    const payload = JSON.parse(text) as CursorPayload;
     return typeof payload.t === "string" && (typeof payload.v === "string" || typeof payload.v === "number") ? payload : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A next URL fit to store: without userinfo and without query parameters that carry a
+ * credential, by name or by value. `credentialQuery` holds the encoded `name=value` pairs the
+ * request was authenticated with.
+ */
+export function withoutCredentials(url: string, credentialQuery: readonly string[]): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  if (credentialQuery.length === 0 || parsed.search === "") return parsed.toString();
+  const names = new Set<string>();
+  const values = new Set<string>();
+  for (const pair of credentialQuery) {
+    const at = pair.indexOf("=");
+    names.add(decodeURIComponent(at < 0 ? pair : pair.slice(0, at)));
+    const value = at < 0 ? "" : decodeURIComponent(pair.slice(at + 1));
+    if (value !== "") values.add(value);
+  }
+  // Only the pairs to drop are touched, so the rest of the query keeps its exact encoding.
+  const kept = parsed.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => {
+      const at = pair.indexOf("=");
+      const name = safeDecode(at < 0 ? pair : pair.slice(0, at));
+      const value = at < 0 ? "" : safeDecode(pair.slice(at + 1));
+      return !names.has(name) && !values.has(value);
+    });
+  parsed.search = kept.length > 0 ? `?${kept.join("&")}` : "";
+  return parsed.toString();
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+/** The stored next URL with the base URL's userinfo put back, ready to request. */
+function withBaseUserinfo(url: string, baseUrl: string): string {
+  const base = new URL(baseUrl);
+  if (base.username === "" && base.password === "") return url;
+  const parsed = new URL(url);
+  parsed.username = base.username;
+  parsed.password = base.password;
+  return parsed.toString();
 }
 
 /** Arguments (and for URL styles, the exact URL) of the page a cursor asks for. */
@@ -66,7 +126,7 @@ export function applyCursor(tool: ToolDefinition, args: Record<string, unknown>,
   if (pagination.style === "link" || pagination.style === "nextUrl") {
     const url = String(payload.v);
     if (!sameOrigin(url, baseUrl)) return { ok: false, message: "the cursor points to another origin than the API's base URL." };
-    return { ok: true, args: rest, url };
+    return { ok: true, args: rest, url: withBaseUserinfo(url, baseUrl) };
   }
   return { ok: true, args: { ...rest, [pagination.targetArgument!]: payload.v } };
 }
@@ -108,6 +168,8 @@ export interface PageFacts {
   /** The URL that was requested, to resolve relative next links. */
   requestUrl: string;
   baseUrl: string;
+  /** Encoded `name=value` query credentials the request carried; never stored in a cursor. */
+  credentialQuery?: readonly string[] | undefined;
 }
 
 /** The signed cursor of the next page, or undefined on the last page. */
@@ -152,7 +214,7 @@ export function nextCursor(tool: ToolDefinition, facts: PageFacts, key: Buffer):
         return undefined;
       }
       // A next URL on another host is never followed.
-      return sameOrigin(url, facts.baseUrl) ? make(url) : undefined;
+      return sameOrigin(url, facts.baseUrl) ? make(withoutCredentials(url, facts.credentialQuery ?? [])) : undefined;
     }
   }
 }

@@ -53,10 +53,44 @@ function shapeOf(value: unknown): Shape {
   return { kind: "primitive", value: scalarText(value) };
 }
 
-/** Serializes a path parameter value (styles simple, label, matrix) into its placeholder text. */
+/** Decodes `%XX` escapes byte by byte, repeatedly (at most 4 rounds), so `%252e` counts as `.` too. */
+export function decodePercentRepeatedly(text: string): string {
+  let current = text;
+  for (let round = 0; round < 4; round++) {
+    const next = current.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * True when `text` is, or (split at `/` or a backslash) contains, a dot segment `.` or `..`, also
+ * percent-encoded. URL parsers resolve such segments, so `DELETE /buckets/b/objects/..` would
+ * become `DELETE /buckets/b`.
+ */
+export function hasDotSegment(text: string): boolean {
+  return decodePercentRepeatedly(text)
+    .split(/[/\\]/)
+    .some((part) => part === "." || part === "..");
+}
+
+/**
+ * Serializes a path parameter value (styles simple, label, matrix) into its placeholder text.
+ * Throws ArgumentError for dot-segment values (see hasDotSegment), in the value or in the text.
+ */
 export function serializePathParameter(binding: ParameterBinding, value: unknown): string {
-  const enc: Encoder = encodeRfc3986;
   const shape = shapeOf(value);
+  const scalars = shape.kind === "primitive" ? [shape.value] : shape.kind === "array" ? shape.items : shape.entries.flat();
+  const text = pathParameterText(binding, shape);
+  if (scalars.some(hasDotSegment) || hasDotSegment(text)) {
+    throw new ArgumentError(`path parameter '${binding.argument}' must not be '.' or '..' (also percent-encoded): such a value would change which resource the request addresses`);
+  }
+  return text;
+}
+
+function pathParameterText(binding: ParameterBinding, shape: Shape): string {
+  const enc: Encoder = encodeRfc3986;
   const name = enc(binding.name);
   switch (binding.style) {
     case "label": {

@@ -1,0 +1,16 @@
+/**
+ * Own-property helpers for objects keyed by names from a spec or a client (`__proto__`,
+ * `constructor`, …). Plain assignment of `__proto__` changes the prototype instead of creating
+ * a property, so a property of that name would vanish silently.
+ */
+
+/** Sets `key` on `target` as an own enumerable data property, `__proto__` included. */
+export function setOwn(target: object, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string, unknown>)[key] = value;
+}
+
+/** The own property `key` of `target`, never an inherited one (`constructor`, `toString`, …). */
+export function getOwn(target: object, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(target, key) ? (target as Record<string, unknown>)[key] : undefined;
+}

@@ -1,0 +1,227 @@
+/**
+ * Runs a generated example server (generated/petstore, copied and transpiled) as a child process
+ * and fuzzes it over stdio and Streamable HTTP. The checks: the process never exits on its own,
+ * stdout carries only JSON lines, HTTP answers are never 5xx and their JSON parses, and the
+ * server still answers `ping` at the end. Only the processes started here are stopped, by PID.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import ts from "typescript";
+import { stopChild, repoRoot } from "../e2e/support.js";
+import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+import { fuzzLine, type FuzzTarget } from "./jsonrpc-messages.js";
+import { Prng } from "./prng.js";
+
+/** A generated server project ready to run (dist/index.js), and what fuzz messages can aim at. */
+export interface PreparedServer {
+  dir: string;
+  target: FuzzTarget;
+  remove(): void;
+}
+
+/**
+ * Copies generated/`example` to a temporary folder and transpiles its TypeScript file by file
+ * (no type check: the golden test compiles every example under strict already).
+ */
+export function prepareServer(example = "petstore"): PreparedServer {
+  const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-fuzz-")), example);
+  cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
+  symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
+  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".ts") ? [join(d, e.name)] : []));
+  for (const file of walk(join(dir, "src"))) {
+    const out = join(dir, "dist", relative(join(dir, "src"), file)).replace(/\.ts$/, ".js");
+    const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, esModuleInterop: true },
+      fileName: file,
+    });
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, outputText);
+  }
+  const tools = JSON.parse(readFileSync(join(dir, "data/tools.json"), "utf8")) as Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }>;
+  const target: FuzzTarget = { tools: tools.map((t) => ({ name: t.name, properties: Object.keys(t.inputSchema.properties ?? {}) })) };
+  return { dir, target, remove: () => rmSync(dirname(dir), { recursive: true, force: true }) };
+}
+
+/** An upstream that answers every request at once with a small JSON body. */
+export function fuzzUpstream(): Promise<Upstream> {
+  return startUpstream((r) => ({ status: r.method === "DELETE" ? 204 : 200, headers: { "content-type": "application/json" }, body: r.url.includes("/pets?") || r.url.endsWith("/pets") ? '[{"id":1,"name":"Rex"}]' : '{"id":1,"name":"Rex"}' }));
+}
+
+/** What a fuzz run saw. */
+export interface FuzzReport {
+  sent: number;
+  /** Lines on stdout (stdio) or responses (HTTP) checked. */
+  answers: number;
+  /** Everything that broke a rule, at most 20 entries. */
+  failures: string[];
+  pingAnswered: boolean;
+  ms: number;
+}
+
+interface Child {
+  process: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: () => boolean;
+}
+
+function start(dir: string, args: string[]): Child {
+  const child = spawn(process.execPath, [join(dir, "dist/index.js"), ...args], { cwd: dir, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, MCP_CURSOR_SECRET: "fuzz" } });
+  const kill = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null && process.kill(child.pid, "SIGKILL");
+  process.once("exit", kill);
+  child.once("exit", () => process.off("exit", kill));
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const lines = (stream: NodeJS.ReadableStream, into: string[]) => {
+    let pending = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => {
+      pending += chunk;
+      const parts = pending.split("\n");
+      pending = parts.pop()!;
+      into.push(...parts);
+    });
+    stream.on("end", () => pending !== "" && into.push(pending));
+  };
+  lines(child.stdout!, stdout);
+  lines(child.stderr!, stderr);
+  return { process: child, stdout, stderr, exited: () => child.exitCode !== null || child.signalCode !== null };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+function note(failures: string[], text: string): void {
+  if (failures.length < 20) failures.push(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+}
+
+/** Sends `count` fuzz lines to the server over stdio, then a ping. */
+export async function fuzzStdio(server: PreparedServer, baseUrl: string, count: number, seed: number): Promise<FuzzReport> {
+  const started = Date.now();
+  const r = new Prng(seed);
+  const child = start(server.dir, ["--base-url", baseUrl]);
+  const failures: string[] = [];
+  let checked = 0;
+  const check = () => {
+    for (; checked < child.stdout.length; checked++) {
+      const line = child.stdout[checked]!;
+      try {
+        JSON.parse(line);
+      } catch {
+        note(failures, `non-JSON line on stdout: ${JSON.stringify(line)}`);
+      }
+    }
+  };
+  try {
+    const stdin = child.process.stdin!;
+    stdin.on("error", (error) => note(failures, `stdin: ${error.message}`));
+    for (let i = 0; i < count && !child.exited(); i++) {
+      if (!stdin.write(fuzzLine(r, server.target) + "\n")) await new Promise((resolve) => stdin.once("drain", resolve));
+      if (i % 500 === 0) check();
+    }
+    stdin.write('{"jsonrpc":"2.0","id":"fuzz-final-ping","method":"ping"}\n');
+    const pingAnswered = await until(() => child.exited() || child.stdout.some((line) => line.includes('"fuzz-final-ping"') && line.includes('"result"')), 30_000);
+    check();
+    if (child.exited()) note(failures, `the server exited (code ${child.process.exitCode}, signal ${child.process.signalCode}): ${child.stderr.slice(-5).join(" | ")}`);
+    return { sent: count, answers: child.stdout.length, failures, pingAnswered: pingAnswered && !child.exited(), ms: Date.now() - started };
+  } finally {
+    await stopChild(child.process);
+  }
+}
+
+const HEADER_CHOICES: Record<string, Array<string | undefined>> = {
+  "content-type": ["application/json", "application/json", "application/json; charset=utf-8", "text/plain", undefined, "application/x-www-form-urlencoded"],
+  accept: ["application/json, text/event-stream", "application/json, text/event-stream", "application/json", "text/event-stream", "*/*", undefined, "text/html"],
+  "mcp-protocol-version": [undefined, "2025-11-25", "2025-06-18", "2025-03-26", "2026-07-28", "2026-07-28", "garbage", ""],
+  "mcp-session-id": [undefined, undefined, undefined, "nope", "00000000-0000-0000-0000-000000000000"],
+  origin: [undefined, undefined, undefined, "http://evil.example", "null", "http://127.0.0.1"],
+};
+
+/** Reads a response body, giving up after `ms` (an event stream may stay open). */
+async function bodyOf(response: Response, ms: number): Promise<string | undefined> {
+  const timer = sleep(ms).then(() => undefined);
+  return Promise.race([response.text(), timer]);
+}
+
+function checkJsonBody(contentType: string, body: string, failures: string[], what: string): void {
+  if (body === "") return;
+  if (contentType.includes("application/json")) {
+    try {
+      JSON.parse(body);
+    } catch {
+      note(failures, `${what}: JSON response does not parse: ${body}`);
+    }
+  } else if (contentType.includes("text/event-stream")) {
+    for (const line of body.split("\n")) {
+      if (!line.startsWith("data:")) continue;
+      try {
+        JSON.parse(line.slice(5));
+      } catch {
+        note(failures, `${what}: SSE data does not parse: ${line}`);
+      }
+    }
+  }
+}
+
+/** Sends `count` fuzz messages as HTTP requests (8 at a time), then a ping. */
+export async function fuzzHttp(server: PreparedServer, baseUrl: string, count: number, seed: number): Promise<FuzzReport> {
+  const started = Date.now();
+  const r = new Prng(seed);
+  const child = start(server.dir, ["--http", "--port", "0", "--base-url", baseUrl]);
+  const failures: string[] = [];
+  try {
+    await until(() => child.exited() || child.stderr.some((line) => /listening on http:\/\/\S+/.test(line)), 20_000);
+    const endpoint = /listening on (http:\/\/\S+)/.exec(child.stderr.find((line) => /listening on http/.test(line)) ?? "")?.[1];
+    if (!endpoint) throw new Error(`the HTTP server did not start: ${child.stderr.join("\n")}`);
+    let next = 0;
+    let answers = 0;
+    const worker = async () => {
+      while (next < count && !child.exited()) {
+        const i = next++;
+        const body = fuzzLine(r, server.target);
+        const headers: Record<string, string> = {};
+        for (const [name, choices] of Object.entries(HEADER_CHOICES)) {
+          const value = r.pick(choices);
+          if (value !== undefined) headers[name] = value;
+        }
+        const method = r.chance(0.97) ? "POST" : r.pick(["GET", "DELETE", "PUT", "OPTIONS"]);
+        const path = r.chance(0.97) ? "" : r.pick(["/../mcp", "x", "/", "?a=1"]);
+        const controller = new AbortController();
+        try {
+          const response = await fetch(endpoint + path, { method, headers, body: method === "GET" ? undefined : body, signal: controller.signal });
+          const text = await bodyOf(response, 5_000);
+          controller.abort();
+          answers++;
+          const what = `#${i} ${method} ${JSON.stringify(headers)} ${body.slice(0, 200)} -> ${response.status}`;
+          if (response.status >= 500) note(failures, `${what}: ${text?.slice(0, 200)}`);
+          if (text !== undefined) checkJsonBody(response.headers.get("content-type") ?? "", text, failures, what);
+          else if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) note(failures, `${what}: no complete answer within 5 s`);
+        } catch (error) {
+          if (!controller.signal.aborted) note(failures, `#${i}: request failed: ${error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error)}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const ping = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: '{"jsonrpc":"2.0","id":"fuzz-final-ping","method":"ping"}',
+    }).then((res) => res.text(), () => "");
+    const pingAnswered = /"id":"fuzz-final-ping"/.test(ping) && /"result"/.test(ping);
+    for (const line of child.stdout) note(failures, `stdout in HTTP mode: ${line}`);
+    if (child.exited()) note(failures, `the server exited (code ${child.process.exitCode}, signal ${child.process.signalCode}): ${child.stderr.slice(-5).join(" | ")}`);
+    return { sent: count, answers, failures, pingAnswered: pingAnswered && !child.exited(), ms: Date.now() - started };
+  } finally {
+    await stopChild(child.process);
+  }
+}
