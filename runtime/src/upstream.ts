@@ -24,6 +24,8 @@ export const DEFAULT_RETRIES = 2;
 const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
 const MAX_RETRY_AFTER_MS = 10_000;
+/** Default number of upstream calls one server has on the network at once; more wait in a queue. */
+export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
 /** Default cap on one upstream response body, counted after decompression (50 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 
@@ -41,6 +43,11 @@ export interface UpstreamOptions {
    * body (or a compression bomb) aborts the transfer and the call answers an `isError` result.
    */
   maxResponseBytes?: number | undefined;
+  /**
+   * Upstream calls on the network at once for the whole server (default 32); further calls wait
+   * in a FIFO queue (a cancelled call leaves it). The call's deadline starts when it leaves the queue.
+   */
+  concurrency?: number | undefined;
   /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
   retries?: number | undefined;
   /**
