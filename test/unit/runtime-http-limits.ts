@@ -8,6 +8,7 @@ import * as assert from "uvu/assert";
 import { spawn } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { main } from "../../runtime/src/cli.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
@@ -109,20 +110,27 @@ test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and wi
   }
 });
 
-/** A raw POST with an explicit Host header (fetch does not let tests set Host). */
-function postWithHost(url: string, host: string | undefined): Promise<number> {
+/** A POST through node:http, which (unlike fetch) lets a test choose the Host header (`undefined`: none). */
+function rawPost(url: string, body: unknown, headers: Record<string, string | undefined>): Promise<{ status: number; json: any }> {
   const target = new URL(url);
+  const { host, ...rest } = headers;
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...JSON_HEADERS, ...(host !== undefined ? { host } : {}) }, setHost: host === undefined ? false : true },
+      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...JSON_HEADERS, ...rest, ...(host !== undefined ? { host } : {}) }, setHost: host !== undefined },
       (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
       },
     );
     req.on("error", reject);
-    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+    req.end(JSON.stringify(body));
   });
+}
+
+/** The status of a ping sent with `host` as the Host header. */
+async function postWithHost(url: string, host: string | undefined): Promise<number> {
+  return (await rawPost(url, { jsonrpc: "2.0", id: 1, method: "ping" }, { host })).status;
 }
 
 test("Host check: loopback binds accept localhost, 127.0.0.1 and [::1] with the port, refuse others with 403; configurable", async () => {
@@ -148,6 +156,55 @@ test("Host check: loopback binds accept localhost, 127.0.0.1 and [::1] with the 
     await loopback.close();
     await configured.close();
     await open.close();
+  }
+});
+
+test("the CLI reads each limit from its flag, else its environment variable; bad values are usage errors", async () => {
+  const upstream = await countingUpstream(1);
+  const saved = { ...process.env };
+  const previousExit = process.exitCode;
+  const write = process.stderr.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  const handles: HttpHandle[] = [];
+  try {
+    process.env.MCP_MAX_BATCH = "2";
+    process.env.MCP_MAX_RESPONSE_BYTES = "5";
+    process.env.MCP_ALLOWED_HOSTS = "mcp.example.com";
+    const fromEnv = (await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", upstream.baseUrl])) as HttpHandle;
+    handles.push(fromEnv);
+    assert.is(await postWithHost(fromEnv.url, `127.0.0.1:${fromEnv.port}`), 403, "MCP_ALLOWED_HOSTS replaces the loopback defaults");
+    assert.is(await postWithHost(fromEnv.url, "mcp.example.com"), 200);
+    const headers = { "mcp-protocol-version": "2025-03-26", host: "mcp.example.com" };
+    assert.match((await rawPost(fromEnv.url, [getPet(1), getPet(2), getPet(3)], headers)).json.error.message, /the limit is 2/);
+    const capped = await rawPost(fromEnv.url, getPet(1), headers);
+    assert.match(capped.json.result.content[0].text, /exceeded the size limit of 5 bytes/);
+
+    const fromFlags = (await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", upstream.baseUrl, "--max-batch", "3", "--max-response-bytes", "1000", "--allowed-hosts", "*"])) as HttpHandle;
+    handles.push(fromFlags);
+    assert.is(await postWithHost(fromFlags.url, "anything.example"), 200, "--allowed-hosts '*' turns the check off");
+    const ok = await post(fromFlags.url, [getPet(1), getPet(2), getPet(3)], { "mcp-protocol-version": "2025-03-26" });
+    assert.is(ok.json.length, 3);
+    assert.ok(ok.json.every((r: any) => !r.result.isError));
+
+    delete process.env.MCP_ALLOWED_HOSTS;
+    for (const argv of [["--http", "--max-batch", "0"], ["--http", "--upstream-concurrency", "many"], ["--shutdown-grace", "10"], ["--allowed-hosts", "a"]]) {
+      process.exitCode = undefined;
+      assert.is(await main(info, sampleTools(), argv), undefined, argv.join(" "));
+      assert.is(process.exitCode, 2, argv.join(" "));
+    }
+    process.env.MCP_MAX_BATCH = "-1";
+    process.exitCode = undefined;
+    assert.is(await main(info, sampleTools(), ["--http", "--port", "0"]), undefined, "a bad MCP_MAX_BATCH");
+    assert.is(process.exitCode, 2);
+  } finally {
+    process.stderr.write = write;
+    process.exitCode = previousExit;
+    for (const key of ["MCP_MAX_BATCH", "MCP_MAX_RESPONSE_BYTES", "MCP_ALLOWED_HOSTS"]) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+    for (const handle of handles) await handle.close();
+    await upstream.close();
   }
 });
 
