@@ -37,9 +37,13 @@ import {
 } from "./protocol.js";
 import { ResourceCatalog } from "./resources.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
-import { UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
+import PQueue from "p-queue";
+import { DEFAULT_UPSTREAM_CONCURRENCY, UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
+
+/** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
+export const DEFAULT_MAX_BATCH = 100;
 
 /** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -96,6 +100,8 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Items per list page (default 100). */
   pageSize?: number;
+  /** Largest JSON-RPC batch answered (default {@link DEFAULT_MAX_BATCH}); longer batches get one -32600 error. */
+  maxBatch?: number;
   /** Where upstream credentials are read from (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Incoming headers that carry per-user upstream credentials (HTTP only; default none). */
@@ -152,6 +158,9 @@ export class McpServer {
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
   private readonly pageSize: number;
+  private readonly maxBatch: number;
+  /** Every upstream call of this server waits here for one of a bounded number of slots. */
+  private readonly upstreamQueue: PQueue;
   private readonly validator: SchemaValidator;
   private readonly credentials: CredentialStore;
   private readonly cursorKey: Buffer;
@@ -231,6 +240,8 @@ export class McpServer {
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
+    this.upstreamQueue = new PQueue({ concurrency: Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY) });
     this.validator = new SchemaValidator(this.logger);
     this.cursorKey = cursorKey(options.env ?? process.env);
     this.passthrough = options.passthrough ?? [];
@@ -280,6 +291,13 @@ export class McpServer {
       });
     }
     if (messages.length === 0) return errorResponse(null, { code: ErrorCode.InvalidRequest, message: "empty batch" });
+    // Refused whole, before any message runs: a partial answer would hide which calls ran.
+    if (messages.length > this.maxBatch) {
+      return errorResponse(null, {
+        code: ErrorCode.InvalidRequest,
+        message: `JSON-RPC batch too large: ${messages.length} messages, the limit is ${this.maxBatch} (server flag --max-batch, env MCP_MAX_BATCH)`,
+      });
+    }
     // Notifications inside a batch have no stream of their own.
     const batchCtx: RequestContext = { ...ctx, notify: undefined };
     const responses = await Promise.all(messages.map((message) => this.handle(message, batchCtx)));
@@ -510,6 +528,7 @@ export class McpServer {
         logger: this.logger,
         credentials: this.credentials,
         cursorKey: this.cursorKey,
+        queue: this.upstreamQueue,
         fromRequest: passthroughCredentials(this.passthrough, call.ctx.headers, this.info.securitySchemes ?? []),
       });
     const pages = requestedPages(tool, upstreamArgs);

@@ -3,7 +3,8 @@
  * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
  * so the dispatcher can stay silent.
  */
-import type { Method, Response } from "got";
+import type { CancelableRequest, Method, Response } from "got";
+import type PQueue from "p-queue";
 import type { AppliedCredentials, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
@@ -24,13 +25,30 @@ export const DEFAULT_RETRIES = 2;
 const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
 const MAX_RETRY_AFTER_MS = 10_000;
+/** Default number of upstream calls one server has on the network at once; more wait in a queue. */
+export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
+/** Default cap on one upstream response body, counted after decompression (50 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 
 /** How to reach the upstream API. */
 export interface UpstreamOptions {
   /** Base URL the binding paths are joined to; may include a path (`https://h/api/v1`). */
   baseUrl?: string | undefined;
-  /** Whole-request timeout in milliseconds (default 30000). */
+  /**
+   * One deadline per call in milliseconds (default 30000): retries, a token refresh and every
+   * attempt share it, so a hanging upstream answers after `timeoutMs`, never a multiple of it.
+   */
   timeoutMs?: number | undefined;
+  /**
+   * Largest upstream response body read, in bytes after decompression (default 50 MiB). A larger
+   * body (or a compression bomb) aborts the transfer and the call answers an `isError` result.
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * Upstream calls on the network at once for the whole server (default 32); further calls wait
+   * in a FIFO queue (a cancelled call leaves it). The call's deadline starts when it leaves the queue.
+   */
+  concurrency?: number | undefined;
   /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
   retries?: number | undefined;
   /**
@@ -53,6 +71,8 @@ export interface UpstreamCall {
   credentials?: CredentialStore | undefined;
   /** Credentials passthrough rules took from the incoming request, by scheme key. */
   fromRequest?: Record<string, string> | undefined;
+  /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
+  queue?: PQueue | undefined;
 }
 
 /** Thrown when the call was cancelled; no response must be sent for it. */
@@ -86,19 +106,60 @@ export async function callUpstream(
     throw error;
   }
 
+  // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
+  const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
+  if (!call.queue) return exchange();
+  try {
+    return await call.queue.add(exchange, { signal: call.signal });
+  } catch (error) {
+    if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    throw error;
+  }
+}
+
+/** Limits of one call: its single deadline and the response size cap. */
+interface CallLimits {
+  timeoutMs: number;
+  /** `Date.now()` value at which the call times out. */
+  deadline: number;
+  /** Aborts the transfer in progress when the deadline passes or the caller cancels. */
+  signal: AbortSignal;
+  maxResponseBytes: number;
+  /** Set when a response was aborted for exceeding `maxResponseBytes`. */
+  tooLarge?: { read: number };
+  /** Attempts sent so far (first tries, retries and a token refresh). */
+  attempts: number;
+}
+
+/** The network part of a call: credentials, request(s) under one deadline, response mapping. */
+async function exchangeWithUpstream(
+  tool: ToolDefinition,
+  page: Extract<CursorApplication, { ok: true }>,
+  prepared: PreparedRequest,
+  baseUrl: string,
+  call: UpstreamCall,
+): Promise<CallToolResult> {
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { default: got, RequestError } = await loadGot();
   const started = Date.now();
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const limits: CallLimits = {
+    timeoutMs,
+    deadline: started + timeoutMs,
+    signal: call.signal ? AbortSignal.any([call.signal, deadline]) : deadline,
+    maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    attempts: 0,
+  };
   try {
     let choice = call.credentials ? await call.credentials.choose(tool.http.security, false, call.fromRequest) : undefined;
     if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
-    let response = await send(got, prepared, choice?.credentials, call, timeoutMs);
+    let response = await send(got, prepared, choice?.credentials, call, limits);
     // An OAuth token the upstream rejects is refreshed once.
     if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
       call.credentials.invalidate(choice.credentials.oauthKeys);
       choice = await call.credentials.choose(tool.http.security, true, call.fromRequest);
       if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
-      response = await send(got, prepared, choice.credentials, call, timeoutMs);
+      response = await send(got, prepared, choice.credentials, call, limits);
     }
     call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
       tool: tool.name,
@@ -124,17 +185,33 @@ export async function callUpstream(
     return result;
   } catch (error) {
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    const failed = `Upstream request failed for ${prepared.method} ${prepared.safeUrl}`;
+    if (limits.tooLarge) {
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} response too large`, { tool: tool.name, limit: limits.maxResponseBytes });
+      return textResult(
+        `${failed}: the response exceeded the size limit of ${limits.maxResponseBytes} bytes (counted after decompression; ` +
+          `${limits.tooLarge.read} bytes read when the transfer was aborted). Narrow the request, or raise the limit with ` +
+          `--max-response-bytes or MCP_MAX_RESPONSE_BYTES.`,
+        true,
+      );
+    }
+    if (deadline.aborted || (error instanceof RequestError && error.name === "TimeoutError")) {
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, { tool: tool.name, ms: Date.now() - started });
+      const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
+      return textResult(`${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`, true);
+    }
     if (error instanceof RequestError) {
-      const detail = error.name === "TimeoutError" ? `timed out after ${timeoutMs} ms (${error.code})` : error.code || error.name;
       call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} failed`, { tool: tool.name, code: error.code });
-      return textResult(`Upstream request failed for ${prepared.method} ${prepared.safeUrl}: ${detail}`, true);
+      return textResult(`${failed}: ${error.code || error.name}`, true);
     }
     throw error;
   }
 }
 
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
-function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, timeoutMs: number): Promise<Response<Buffer>> {
+async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, limits: CallLimits): Promise<Response<Buffer>> {
+  // AbortSignal.any does not throw for an already-aborted signal; got would start the request anyway.
+  limits.signal.throwIfAborted();
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent, ...credentials?.headers };
   let url = prepared.url;
   if (credentials && credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
@@ -142,7 +219,8 @@ function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentia
   const origin = new URL(url).origin;
   const secretHeaders = new Set(Object.keys(credentials?.headers ?? {}));
   const secretQuery = new Set((credentials?.query ?? []).map((pair) => decodeURIComponent(pair.split("=")[0]!)));
-  return got(url, {
+  limits.attempts += 1;
+  const request: CancelableRequest<Response<Buffer>> = got(url, {
     method: prepared.method as Method,
     headers,
     body: prepared.body,
@@ -153,16 +231,23 @@ function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentia
       methods: [...IDEMPOTENT],
       statusCodes: [408, 429, 502, 503, 504],
       maxRetryAfter: MAX_RETRY_AFTER_MS,
-      // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given).
-      calculateDelay: ({ attemptCount, computedValue, retryAfter }) =>
-        computedValue === 0 || retryAfter !== undefined ? computedValue : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000),
+      // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given);
+      // no retry whose wait would end past the call's deadline.
+      calculateDelay: ({ attemptCount, computedValue, retryAfter }) => {
+        const delay = computedValue === 0 || retryAfter !== undefined ? computedValue : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
+        return delay > 0 && Date.now() + delay >= limits.deadline ? 0 : delay;
+      },
     },
-    timeout: { request: timeoutMs },
-    signal: call.signal,
+    signal: limits.signal,
     followRedirect: true,
     responseType: "buffer",
     ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
     hooks: {
+      beforeRetry: [
+        () => {
+          limits.attempts += 1;
+        },
+      ],
       beforeRedirect: [
         (options) => {
           const next = options.url instanceof URL ? options.url : new URL(String(options.url));
@@ -176,6 +261,13 @@ function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentia
       ],
     },
   });
+  // Counted after decompression; a declared length over the cap is refused before any body is read.
+  void request.on("downloadProgress", ({ transferred, total }) => {
+    if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;
+    limits.tooLarge = { read: transferred };
+    request.cancel();
+  });
+  return await request;
 }
 
 /** The body as JSON, or undefined when it is not JSON. */

@@ -8,13 +8,13 @@ import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
-import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
+import { DEFAULT_MAX_BATCH, DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
 import type { TransportHandle } from "./transport.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
-import { DEFAULT_TIMEOUT_MS } from "./upstream.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "./upstream.js";
 import { redactUserinfo } from "./redact.js";
 
 /** Usage text for `--help`. */
@@ -31,7 +31,22 @@ Options:
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
   --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
-${serverVarUsage(info)}  --timeout MS       upstream request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
+                     (default ${DEFAULT_TIMEOUT_MS})
+  --max-response-bytes N
+                     largest upstream response body, counted after decompression
+                     (env MCP_MAX_RESPONSE_BYTES, default ${DEFAULT_MAX_RESPONSE_BYTES})
+  --upstream-concurrency N
+                     upstream calls on the network at once; more wait in a queue
+                     (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
+  --max-batch N      largest JSON-RPC batch (revision 2025-03-26) answered
+                     (env MCP_MAX_BATCH, default ${DEFAULT_MAX_BATCH})
+  --allowed-hosts H  HTTP: comma-separated Host header values accepted (name or name:port),
+                     others get 403 (env MCP_ALLOWED_HOSTS; default for a loopback --host:
+                     localhost, 127.0.0.1 and [::1] with the port; "*" accepts any)
+  --shutdown-grace MS
+                     HTTP: on SIGTERM/SIGINT, time calls in flight get to finish
+                     (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
   --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
                      (repeatable; a header present in the request wins over the environment)
   --oauth-issuer URL OAuth 2.1 resource-server mode (HTTP): accept only bearer tokens from this issuer
@@ -145,7 +160,8 @@ export async function main(
     server = new McpServer({
       info,
       tools,
-      upstream: { baseUrl, timeoutMs: flags.timeoutMs },
+      upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
+      maxBatch: flags.maxBatch,
       logger,
       passthrough,
       confirmDestructive: flags.confirmDestructive,
@@ -162,7 +178,16 @@ export async function main(
   let handle: TransportHandle;
   if (flags.http) {
     const oauth = flags.oauthIssuer ? resourceServer(flags) : undefined;
-    const http = await startHttp(server, { host: flags.host, port: flags.port, sessions: flags.sessions, legacySse: flags.legacySse, logger, oauth });
+    const http = await startHttp(server, {
+      host: flags.host,
+      port: flags.port,
+      sessions: flags.sessions,
+      legacySse: flags.legacySse,
+      logger,
+      oauth,
+      shutdownGraceMs: flags.shutdownGraceMs,
+      ...(flags.allowedHosts ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) } : flags.publicUrl ? { allowedHosts: withPublicHost(undefined, flags.publicUrl, flags.host) } : {}),
+    });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
   } else {
@@ -172,7 +197,7 @@ export async function main(
     // than wait for idle keep-alive sockets.
     void handle.closed.then(() => process.exit(process.exitCode ?? 0));
   }
-  installSignalHandlers(handle, logger);
+  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
 }
 
@@ -193,6 +218,11 @@ function parseFlags(argv: string[]) {
       "base-url": { type: "string" },
       "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
+      "max-response-bytes": { type: "string" },
+      "upstream-concurrency": { type: "string" },
+      "max-batch": { type: "string" },
+      "allowed-hosts": { type: "string" },
+      "shutdown-grace": { type: "string" },
       passthrough: { type: "string", multiple: true },
       "passthrough-config": { type: "string" },
       "oauth-issuer": { type: "string" },
@@ -206,9 +236,11 @@ function parseFlags(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
-  if ((values.port !== undefined || values.host !== undefined || values.sessions || values["legacy-sse"]) && !values.http) {
-    throw new UsageError("--port, --host, --sessions and --legacy-sse require --http");
+  if ((values.port !== undefined || values.host !== undefined || values.sessions || values["legacy-sse"] || values["allowed-hosts"] !== undefined || values["shutdown-grace"] !== undefined) && !values.http) {
+    throw new UsageError("--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http");
   }
+  const env = process.env;
+  const allowedHosts = nonEmpty(values["allowed-hosts"]) ?? (values.http ? nonEmpty(env.MCP_ALLOWED_HOSTS) : undefined);
   return {
     http: values.http ?? false,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
@@ -221,6 +253,12 @@ function parseFlags(argv: string[]) {
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
+    maxResponseBytes: limitSetting("--max-response-bytes", values["max-response-bytes"], "MCP_MAX_RESPONSE_BYTES", 1, Number.MAX_SAFE_INTEGER),
+    upstreamConcurrency: limitSetting("--upstream-concurrency", values["upstream-concurrency"], "MCP_UPSTREAM_CONCURRENCY", 1, 100_000),
+    maxBatch: limitSetting("--max-batch", values["max-batch"], "MCP_MAX_BATCH", 1, 1_000_000),
+    // "*" (or an empty entry list) turns the Host check off.
+    allowedHosts: allowedHosts === undefined ? undefined : allowedHosts === "*" ? [] : allowedHosts.split(",").map((h) => h.trim()).filter(Boolean),
+    shutdownGraceMs: limitSetting("--shutdown-grace", values["shutdown-grace"], "MCP_SHUTDOWN_GRACE_MS", 0, 2_147_483_647) ?? DEFAULT_SHUTDOWN_GRACE_MS,
     passthrough: values.passthrough ?? [],
     passthroughConfig: nonEmpty(values["passthrough-config"]),
     oauthIssuer: nonEmpty(values["oauth-issuer"]),
@@ -269,20 +307,42 @@ function resourceServer(flags: ReturnType<typeof parseFlags>): ResourceServer {
   );
 }
 
+/** A numeric limit from its flag, else its environment variable, else undefined (the default applies). */
+function limitSetting(flag: string, text: string | undefined, envName: string, min: number, max: number): number | undefined {
+  if (text !== undefined) return integerFlag(flag, text, min, max);
+  const fromEnv = nonEmpty(process.env[envName]);
+  return fromEnv === undefined ? undefined : integerFlag(envName, fromEnv, min, max);
+}
+
+/**
+ * The Host check's list: the given entries (or, when only --public-url is given, the loopback
+ * defaults for a loopback bind) plus the public URL's host, which a reverse proxy forwards.
+ */
+function withPublicHost(entries: string[] | undefined, publicUrl: string | undefined, bindHost?: string): string[] | undefined {
+  if (entries !== undefined && entries.length === 0) return entries; // "*": no check
+  const list = entries ?? (bindHost !== undefined && isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
+  if (list === undefined) return undefined;
+  return publicUrl ? [...list, new URL(publicUrl).host] : list;
+}
+
 function integerFlag(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
   return value;
 }
 
-function installSignalHandlers(handle: TransportHandle, logger: Logger): void {
+/**
+ * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
+ * close that outlasts the grace period by 5 s (a stuck call) is cut short.
+ */
+function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
     logger.info(`received ${signal}, shutting down`);
     // Do not wait forever for a stuck upstream call.
-    setTimeout(() => process.exit(process.exitCode ?? 0), 5_000).unref();
+    setTimeout(() => process.exit(process.exitCode ?? 0), graceMs + 5_000).unref();
     void handle.close().then(() => process.exit(process.exitCode ?? 0));
   };
   process.once("SIGINT", stop);

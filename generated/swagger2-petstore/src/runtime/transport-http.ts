@@ -7,6 +7,7 @@
  * Closing the response stream aborts the request (modern cancellation).
  */
 import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isRefusal, type Principal, type Refusal, type ResourceServer } from "./oauth-resource.js";
@@ -36,6 +37,8 @@ export const DEFAULT_HTTP_HOST = "127.0.0.1";
 export const DEFAULT_HTTP_PORT = 3000;
 /** Default request body limit in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Default time calls in flight get to finish when the server shuts down (SIGTERM), in milliseconds. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /** Options for {@link startHttp}. */
 export interface HttpOptions {
@@ -54,6 +57,15 @@ export interface HttpOptions {
    * requests never use sessions.
    */
   sessions?: boolean;
+  /**
+   * Accepted `Host` header values (against DNS rebinding; 403 otherwise). An entry with a port
+   * must match exactly; one without a port matches that host on any port. Default: for a loopback
+   * bind, `localhost`, `127.0.0.1` and `[::1]` with the bound port; for other binds no check.
+   * An empty list turns the check off.
+   */
+  allowedHosts?: string[];
+  /** Grace period in milliseconds for calls in flight when the handle is closed (default 10000). */
+  shutdownGraceMs?: number;
   /**
    * Also serve the deprecated HTTP+SSE transport of 2024-11-05 clients: GET `/sse` opens the
    * event stream (first event: `endpoint`), POST `/messages?sessionId=…` carries client messages.
@@ -81,10 +93,28 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const logger = options.logger ?? silentLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const sessions = options.sessions ? new Set<string>() : undefined;
+  // Session id → the protocol version its `initialize` negotiated.
+  const sessions = options.sessions ? new Map<string, string>() : undefined;
+  let hostCheck: ((value: string | undefined) => boolean) | undefined;
+  /** Requests being answered (the drain waits for them). */
+  const active = new Set<ServerResponse>();
+  let draining = false;
   const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
 
   const http = createServer((req, res) => {
+    if (hostCheck && !hostCheck(req.headers.host)) {
+      return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: Host header not allowed (see --allowed-hosts)" }));
+    }
+    if (draining) {
+      res.setHeader("Connection", "close");
+      res.setHeader("Retry-After", "1");
+      return sendJson(res, 503, errorResponse(null, { code: ErrorCode.InternalError, message: "Service Unavailable: the server is shutting down" }));
+    }
+    // Only Streamable HTTP calls are waited for; legacy SSE streams stay open until the end.
+    if ((req.url ?? "/").split("?")[0] === endpoint) {
+      active.add(res);
+      res.once("close", () => active.delete(res));
+    }
     handleRequest(req, res).catch((error: unknown) => {
       logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: "Internal error" }));
@@ -119,6 +149,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return legacySse.handle(req, res, pathname, access, refuse);
     }
     const sessionId = req.headers["mcp-session-id"];
+    let sessionVersion: string | undefined;
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
       if (!sessions.delete(sessionId)) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
       res.writeHead(204).end();
@@ -165,7 +196,15 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       if (typeof sessionId !== "string") {
         return sendJson(res, 400, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required" }));
       }
-      if (!sessions.has(sessionId)) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      sessionVersion = sessions.get(sessionId);
+      if (sessionVersion === undefined) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
+      if (version !== undefined && version !== sessionVersion) {
+        return sendJson(res, 400, errorResponse(requestId, {
+          code: ErrorCode.InvalidRequest,
+          message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${sessionVersion})`,
+        }));
+      }
     }
     if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
@@ -181,12 +220,14 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
 
     // A client that disconnects before its answer can never receive it: stop the work.
     const disconnect = new AbortController();
+    // Every message of a batch listens to it: not a leak.
+    setMaxListeners(0, disconnect.signal);
     res.on("close", () => {
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
     const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
     const response = await server.dispatch(payload, {
-      protocolVersion: version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      protocolVersion: version ?? sessionVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
       headers: req.headers,
@@ -198,7 +239,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (sessions && isInitialize && response !== undefined && "result" in response) {
       // 128 random bits, hex: visible ASCII as the spec requires, unguessable.
       const id = randomBytes(16).toString("hex");
-      sessions.add(id);
+      sessions.set(id, String(response.result.protocolVersion));
       res.setHeader("Mcp-Session-Id", id);
     }
     if (stream?.started) {
@@ -222,6 +263,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   });
   const port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
+  hostCheck = hostChecker(options.allowedHosts ?? (isLoopbackHost(host) ? [...LOOPBACK_HOSTNAMES].map((name) => `${name}:${port}`) : []), port);
   if (options.oauth && options.oauth.metadataUrl === "") {
     options.oauth.metadataUrl = `http://${urlHost}:${port}/.well-known/oauth-protected-resource${endpoint}`;
   }
@@ -235,17 +277,61 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     port,
     url: `http://${urlHost}:${port}${endpoint}`,
     closed,
+    /**
+     * Drains, then closes: stops listening (new connections are refused), answers 503 to new
+     * requests on open connections, ends subscription streams, and lets calls in flight finish
+     * for up to the grace period; then cancels what is left and closes every connection.
+     */
     async close() {
+      draining = true;
       server.closeSubscriptions();
+      const done = http.listening ? new Promise<void>((resolve) => http.close(() => resolve())) : Promise.resolve();
+      // Answers still to come go out with `Connection: close`, so no client reuses a dying socket.
+      for (const res of active) if (!res.headersSent) res.setHeader("Connection", "close");
+      http.closeIdleConnections();
+      await settled(active, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       server.cancelTasks();
       legacySse?.closeAll();
-      if (http.listening) {
-        const done = new Promise<void>((resolve) => http.close(() => resolve()));
-        http.closeAllConnections();
-        await done;
-      }
+      http.closeAllConnections();
+      await done;
       await closed;
     },
+  };
+}
+
+/** Resolves once every response in `active` has closed, or after `graceMs`. */
+async function settled(active: Set<ServerResponse>, graceMs: number): Promise<void> {
+  const until = Date.now() + graceMs;
+  while (active.size > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+  }
+}
+
+/** True for bind addresses that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * The `Host` check for `allowed` entries (see {@link HttpOptions.allowedHosts}); undefined (no
+ * check) for an empty list. Names compare case-insensitively; a missing Host header is refused.
+ */
+export function hostChecker(allowed: readonly string[], port: number): ((value: string | undefined) => boolean) | undefined {
+  if (allowed.length === 0) return undefined;
+  const exact = new Set<string>();
+  const anyPort = new Set<string>();
+  for (const entry of allowed.map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+    if (/:\d+$/.test(entry)) exact.add(entry);
+    else anyPort.add(entry);
+  }
+  return (value) => {
+    if (value === undefined) return false;
+    const host = value.trim().toLowerCase();
+    if (exact.has(host)) return true;
+    // A Host without a port means the scheme's default port (80 for http).
+    if (port === 80 && exact.has(`${host}:80`)) return true;
+    const name = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(host)?.[1];
+    return name !== undefined && anyPort.has(name);
   };
 }
 
