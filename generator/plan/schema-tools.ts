@@ -29,15 +29,15 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
 
 /**
  * Per `defs` map (one planning run): each def's directly referenced def names in first-reference
- * order, and each def's copy per direction. Big APIs (MS Graph: 22,000 operations over one web of
+ * order (of the def as written, and of its copy per direction), and each def's copy per direction. Big APIs (MS Graph: 22,000 operations over one web of
  * thousands of schemas) reach the same defs from every tool; walking and copying them once per
  * tool took minutes and gigabytes.
  */
-const caches = new WeakMap<Map<string, SchemaIR>, { refs: Map<string, string[]>; directed: Map<string, JsonSchema> }>();
+const caches = new WeakMap<Map<string, SchemaIR>, { refs: Map<string, string[]>; directedRefs: Map<string, string[]>; directed: Map<string, JsonSchema> }>();
 
 function cacheOf(defs: Map<string, SchemaIR>) {
   let cache = caches.get(defs);
-  if (!cache) caches.set(defs, (cache = { refs: new Map(), directed: new Map() }));
+  if (!cache) caches.set(defs, (cache = { refs: new Map(), directedRefs: new Map(), directed: new Map() }));
   return cache;
 }
 
@@ -204,17 +204,25 @@ export function applyDirection(schema: JsonSchema, direction: Direction, defs?: 
  * The def schemas are shared between the tools of one run: copy before changing them.
  */
 export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direction: Direction): Obj | undefined {
-  const names = reachableDefs(roots, defs);
-  if (names.length === 0) return undefined;
-  const { directed } = cacheOf(defs);
-  const out: Obj = {};
-  for (const name of names) {
+  const { directedRefs, directed } = cacheOf(defs);
+  const directedDef = (name: string): JsonSchema => {
     const key = `${direction}:${name}`;
     let schema = directed.get(key);
     if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction, defs)));
-    out[name] = schema;
-  }
-  return out;
+    return schema;
+  };
+  // Reachability over the directed copies: a def only a hidden property referred to is left out.
+  const out: Obj = {};
+  const visit = (name: string): void => {
+    if (name in out) return;
+    out[name] = directedDef(name);
+    const key = `${direction}:${name}`;
+    let children = directedRefs.get(key);
+    if (!children) directedRefs.set(key, (children = directRefs(out[name] as JsonSchema, defs)));
+    for (const child of children) visit(child);
+  };
+  for (const root of roots) for (const name of directRefs(root, defs)) visit(name);
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The single JSON type of a schema after resolving refs, or undefined when it has none or several. */
