@@ -29,9 +29,9 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
 
 /**
  * Per `defs` map (one planning run): each def's directly referenced def names in first-reference
- * order (of the def as written, and of its copy per direction), and each def's copy per direction. Big APIs (MS Graph: 22,000 operations over one web of
- * thousands of schemas) reach the same defs from every tool; walking and copying them once per
- * tool took minutes and gigabytes.
+ * order (as written, and per direction), and each def's copy per direction. Big APIs (MS Graph:
+ * 22,000 operations over one web of thousands of schemas) reach the same defs from every tool;
+ * walking and copying them once per tool took minutes and gigabytes.
  */
 const caches = new WeakMap<Map<string, SchemaIR>, { refs: Map<string, string[]>; directedRefs: Map<string, string[]>; directed: Map<string, JsonSchema> }>();
 
