@@ -5,7 +5,7 @@ import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
-import { forbidsEmpty, withoutEmpty } from "./non-empty.js";
+import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "./non-empty.js";
 
 type Obj = Record<string, unknown>;
 
@@ -109,7 +109,7 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
       // Clients read the property's type directly, so an annotated property is inlined, never a $ref.
       if (header) schema = { ...(resolveSchema(schema, defs) as Obj), ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}), "x-mcp-header": header };
     }
-    if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs);
+    if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param));
     properties[argument] = schema;
     if (param.required) required.push(argument);
     parameters.push({

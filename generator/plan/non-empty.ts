@@ -24,6 +24,15 @@ export function forbidsEmpty(param: Pick<ParameterIR, "in" | "required" | "allow
   }
 }
 
+/**
+ * Whether an empty array makes a request the spec refuses: an empty path segment or header, an
+ * empty query value (`ids=` when not exploded), or a required query parameter left out. An optional
+ * exploded query array sends nothing for `[]`, as if it were left out: that is fine.
+ */
+export function emptyArrayMatters(param: Pick<ParameterIR, "in" | "required" | "explode">): boolean {
+  return !(param.in === "query" && !param.required && param.explode);
+}
+
 /** The JSON types a schema names, or undefined when it names none. */
 function types(schema: Obj): string[] | undefined {
   if (typeof schema.type === "string") return [schema.type];
@@ -36,9 +45,9 @@ function types(schema: Obj): string[] | undefined {
  * array), unless the schema (or the def it refers to) already decides: a `minLength`/`minItems`
  * of its own (even 0: the spec's explicit choice), an `enum` or `const`, a `pattern` that refuses
  * `""`. Refs keep their target: the keyword is added beside the `$ref`, which JSON Schema 2020-12
- * applies together with it.
+ * applies together with it. `arrays: false` leaves arrays alone (see {@link emptyArrayMatters}).
  */
-export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>): JsonSchema {
+export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>, arrays = true): JsonSchema {
   const own: Obj = typeof schema === "object" ? schema : {};
   if (schema === false) return schema;
   const resolved = resolveSchema(schema, defs);
@@ -47,7 +56,7 @@ export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>): J
   if ([own.enum, target.enum].some(Array.isArray) || "const" in own || "const" in target) return schema;
   const named = types(own) ?? types(target);
   if (named?.includes("array") && named.length === 1) {
-    if (own.minItems !== undefined || target.minItems !== undefined) return schema;
+    if (!arrays || own.minItems !== undefined || target.minItems !== undefined) return schema;
     return { ...own, minItems: 1 };
   }
   if (named !== undefined && !named.includes("string")) return schema;

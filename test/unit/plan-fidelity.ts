@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
 import { bodyIsRequired, hasRequiredProperties, planInput } from "../../generator/plan/input-schema.js";
-import { forbidsEmpty, withoutEmpty } from "../../generator/plan/non-empty.js";
+import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "../../generator/plan/non-empty.js";
 import { compactOutput, compactSchema } from "../../generator/plan/output-compact.js";
 import { planOutput } from "../../generator/plan/output-schema.js";
 import { applyDirection, isHidden } from "../../generator/plan/schema-tools.js";
@@ -104,6 +104,11 @@ test("class 2: withoutEmpty adds minLength/minItems 1 unless the spec already de
   assert.equal(withoutEmpty({ type: "string", pattern: "^[a-z]*$" }, defs), { type: "string", pattern: "^[a-z]*$", minLength: 1 });
   assert.equal(withoutEmpty({ type: "integer" }, defs), { type: "integer" });
   assert.equal(withoutEmpty({ type: "array", minItems: 0 }, defs), { type: "array", minItems: 0 });
+  assert.equal(withoutEmpty({ type: "array" }, defs, false), { type: "array" });
+  assert.ok(emptyArrayMatters({ in: "path", required: true, explode: false }));
+  assert.ok(emptyArrayMatters({ in: "query", required: true, explode: true }));
+  assert.ok(emptyArrayMatters({ in: "query", required: false, explode: false }), "ids= is an empty value");
+  assert.not.ok(emptyArrayMatters({ in: "query", required: false, explode: true }), "[] sends nothing");
 });
 
 test("class 2: planInput refuses \"\" for path, query and required header arguments only", () => {
