@@ -51,20 +51,34 @@ function directRefs(schema: JsonSchema, defs: Map<string, SchemaIR>): string[] {
   return [...names];
 }
 
+/**
+ * Depth-first pre-order walk over def names from `starts`: `children(name)` gives a def's direct
+ * references. With an explicit stack (not recursion), so that a chain of thousands of defs cannot
+ * exhaust the call stack; the order is the one a recursive walk would give.
+ */
+function walkDefs(starts: string[], children: (name: string) => string[], visit: (name: string) => void): void {
+  const seen = new Set<string>();
+  const stack = [...starts].reverse();
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    visit(name);
+    const next = children(name);
+    for (let i = next.length - 1; i >= 0; i--) if (!seen.has(next[i]!)) stack.push(next[i]!);
+  }
+}
+
 /** Every `$defs` name reachable from `roots`, in first-reached (depth-first) order. */
 export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>): string[] {
   const { refs } = cacheOf(defs);
   const found: string[] = [];
-  const seen = new Set<string>();
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    found.push(name);
-    let children = refs.get(name);
-    if (!children) refs.set(name, (children = directRefs(defs.get(name)!.schema, defs)));
-    for (const child of children) visit(child);
+  const children = (name: string): string[] => {
+    let list = refs.get(name);
+    if (!list) refs.set(name, (list = directRefs(defs.get(name)!.schema, defs)));
+    return list;
   };
-  for (const root of roots) for (const name of directRefs(root, defs)) visit(name);
+  walkDefs(roots.flatMap((root) => directRefs(root, defs)), children, (name) => found.push(name));
   return found;
 }
 
@@ -213,15 +227,13 @@ export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direct
   };
   // Reachability over the directed copies: a def only a hidden property referred to is left out.
   const out: Obj = {};
-  const visit = (name: string): void => {
-    if (name in out) return;
-    out[name] = directedDef(name);
+  const children = (name: string): string[] => {
     const key = `${direction}:${name}`;
-    let children = directedRefs.get(key);
-    if (!children) directedRefs.set(key, (children = directRefs(out[name] as JsonSchema, defs)));
-    for (const child of children) visit(child);
+    let list = directedRefs.get(key);
+    if (!list) directedRefs.set(key, (list = directRefs(out[name] as JsonSchema, defs)));
+    return list;
   };
-  for (const root of roots) for (const name of directRefs(root, defs)) visit(name);
+  walkDefs(roots.flatMap((root) => directRefs(root, defs)), children, (name) => (out[name] = directedDef(name)));
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

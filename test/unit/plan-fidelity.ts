@@ -11,7 +11,7 @@ import { bodyIsRequired, hasRequiredProperties, planInput } from "../../generato
 import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "../../generator/plan/non-empty.js";
 import { compactOutput, compactSchema } from "../../generator/plan/output-compact.js";
 import { planOutput } from "../../generator/plan/output-schema.js";
-import { applyDirection, isHidden } from "../../generator/plan/schema-tools.js";
+import { applyDirection, defsFor, isHidden, reachableDefs } from "../../generator/plan/schema-tools.js";
 import { buildRequest } from "../../runtime/src/request.js";
 import { ArgumentError } from "../../runtime/src/serialize.js";
 import type { HttpBinding, JsonSchema } from "../../runtime/src/types.js";
@@ -230,6 +230,18 @@ test("class 6: an array of itself (directly, through anyOf/oneOf, or through ano
   }
   const { outputSchema } = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Nested" })] }), recursive);
   assert.ok(accepts(outputSchema!, { result: [[], [[]]] }));
+});
+
+test("class 6: a chain of 20,000 defs is walked without exhausting the call stack, in depth-first order", () => {
+  const entries: Record<string, JsonSchema> = {};
+  for (let i = 0; i < 20_000; i++) entries[`D${i}`] = { type: "object", properties: { next: i + 1 < 20_000 ? { $ref: `#/$defs/D${i + 1}` } : { type: "string" } } };
+  const chain = schemas(entries);
+  const names = reachableDefs([{ $ref: "#/$defs/D0" }], chain);
+  assert.is(names.length, 20_000);
+  assert.equal(names.slice(0, 3), ["D0", "D1", "D2"]);
+  assert.is(Object.keys(defsFor([{ $ref: "#/$defs/D0" }], chain, "input")!).length, 20_000);
+  const tree = schemas({ R: { allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, A: { properties: { x: { $ref: "#/$defs/C" } } }, B: { properties: { y: { $ref: "#/$defs/A" } } }, C: {} });
+  assert.equal(reachableDefs([{ $ref: "#/$defs/R" }], tree), ["R", "A", "C", "B"]);
 });
 
 test.run();
