@@ -3,7 +3,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/types.js";
 import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
+import { applyDirection, defsFor, resolveDirected, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "./non-empty.js";
 
@@ -68,7 +68,7 @@ export function chooseBodyMedia(contents: MediaIR[]): MediaIR | undefined {
 
 /** A body whose root is a plain object with named properties can be lifted into the tool input. */
 function liftableProperties(schema: JsonSchema, defs: Map<string, SchemaIR>): { properties: Obj; required: string[] } | undefined {
-  const root = applyDirection(resolveSchema(schema, defs), "input", defs);
+  const root = resolveDirected(schema, defs, "input");
   if (typeof root !== "object") return undefined;
   const composed = ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties"].some((k) => root[k] !== undefined);
   const open = root.additionalProperties !== undefined && root.additionalProperties !== false;
@@ -202,7 +202,7 @@ const REQUIRED_DEPTH = 8;
  */
 export function hasRequiredProperties(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): boolean {
   if (depth > REQUIRED_DEPTH) return false;
-  const root = applyDirection(resolveSchema(schema, defs), "input", defs);
+  const root = resolveDirected(schema, defs, "input");
   if (typeof root !== "object") return false;
   if (Array.isArray(root.required) && root.required.length > 0) return true;
   if (Array.isArray(root.allOf) && (root.allOf as JsonSchema[]).some((member) => hasRequiredProperties(member, defs, depth + 1))) return true;

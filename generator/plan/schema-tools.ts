@@ -213,18 +213,38 @@ export function applyDirection(schema: JsonSchema, direction: Direction, defs?: 
   });
 }
 
+/** A def adjusted to a direction, made once per def and direction (shared: copy before changing it). */
+function directedCopy(name: string, defs: Map<string, SchemaIR>, direction: Direction): JsonSchema {
+  const { directed } = cacheOf(defs);
+  const key = `${direction}:${name}`;
+  let schema = directed.get(key);
+  if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction, defs)));
+  return schema;
+}
+
+/**
+ * A schema with `$ref`s at its root followed (see {@link resolveSchema}) and adjusted to a
+ * direction; a def's copy is shared (copy before changing it).
+ */
+export function resolveDirected(schema: JsonSchema, defs: Map<string, SchemaIR>, direction: Direction): JsonSchema {
+  let name: string | undefined;
+  let current = schema;
+  for (let hops = 0; hops < 32; hops++) {
+    const next = defName(current);
+    if (next === undefined || !defs.has(next)) break;
+    name = next;
+    current = defs.get(next)!.schema;
+  }
+  return name === undefined ? applyDirection(schema, direction, defs) : directedCopy(name, defs, direction);
+}
+
 /**
  * The `$defs` block for a set of roots, each def adjusted to the direction. Undefined when empty.
  * The def schemas are shared between the tools of one run: copy before changing them.
  */
 export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direction: Direction): Obj | undefined {
-  const { directedRefs, directed } = cacheOf(defs);
-  const directedDef = (name: string): JsonSchema => {
-    const key = `${direction}:${name}`;
-    let schema = directed.get(key);
-    if (schema === undefined) directed.set(key, (schema = applyDirection(defs.get(name)!.schema, direction, defs)));
-    return schema;
-  };
+  const { directedRefs } = cacheOf(defs);
+  const directedDef = (name: string): JsonSchema => directedCopy(name, defs, direction);
   // Reachability over the directed copies: a def only a hidden property referred to is left out.
   const out: Obj = {};
   const children = (name: string): string[] => {
