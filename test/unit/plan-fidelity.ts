@@ -6,7 +6,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
+import { buildIR } from "../../generator/ir/build-ir.js";
+import { loadSpec } from "../../generator/load/load-spec.js";
 import { bodyIsRequired, hasRequiredProperties, planInput } from "../../generator/plan/input-schema.js";
 import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "../../generator/plan/non-empty.js";
 import { compactOutput, compactSchema } from "../../generator/plan/output-compact.js";
@@ -18,6 +24,9 @@ import type { HttpBinding, JsonSchema } from "../../runtime/src/types.js";
 import { jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
 
 type Obj = Record<string, unknown>;
+
+// dist/test/unit/plan-fidelity.js → the repository root is three levels up.
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Whether `value` is valid against the tool's input schema (as the runtime and clients check it). */
 function accepts(schema: JsonSchema, value: unknown): boolean {
@@ -76,6 +85,34 @@ test("class 1: hasRequiredProperties ignores readOnly ones and needs every union
   assert.ok(bodyIsRequired({ required: false }, true));
   assert.not.ok(bodyIsRequired({ required: false, declaredOptional: true }, true));
   assert.not.ok(bodyIsRequired({ required: false }, false));
+});
+
+test("class 1 and 2 facts reach the IR: requestBody.required false in so many words, allowEmptyValue (3.x and 2.0)", async () => {
+  const bag = new DiagnosticBag();
+  const ir = buildIR((await loadSpec(join(repoRoot, "specs", "fixtures", "fidelity-optional-body.yaml"), {}, bag))!, bag);
+  const byId = new Map(ir.operations.map((op) => [op.operationId, op]));
+  assert.is(byId.get("replaceWidget")!.requestBody!.declaredOptional, true);
+  assert.is(byId.get("createWidget")!.requestBody!.declaredOptional, undefined, "omitted is not declared");
+  const values = buildIR((await loadSpec(join(repoRoot, "specs", "fixtures", "fidelity-empty-values.yaml"), {}, bag))!, bag);
+  const params = new Map(values.operations[0]!.parameters.map((p) => [p.name, p]));
+  assert.is(params.get("flag")!.allowEmptyValue, true);
+  assert.is(params.get("sort")!.allowEmptyValue, undefined);
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-fidelity-"));
+  const swagger = join(dir, "v2.yaml");
+  writeFileSync(swagger, [
+    "swagger: '2.0'",
+    "info: {title: T, version: '1'}",
+    "paths:",
+    "  /a:",
+    "    post:",
+    "      parameters:",
+    "        - {name: q, in: query, type: string, allowEmptyValue: true}",
+    "        - {name: b, in: body, required: false, schema: {type: object, required: [x], properties: {x: {type: string}}}}",
+    "      responses: {'204': {description: ok}}",
+  ].join("\n"));
+  const v2 = buildIR((await loadSpec(swagger, {}, bag))!, bag).operations[0]!;
+  assert.is(v2.parameters[0]!.allowEmptyValue, true);
+  assert.is(v2.requestBody!.declaredOptional, true);
 });
 
 // --- class 2: empty values -----------------------------------------------------------------------
