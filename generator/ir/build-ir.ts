@@ -101,6 +101,7 @@ function buildOperation(
       requestBody = {
         pointer: at,
         required: raw.required === true,
+        ...(raw.required === false ? { declaredOptional: true } : {}),
         description: text(raw.description),
         contents: mediaTypes(doc, op, "consumes").map((mediaType) => ({
           pointer: childPointer(at, "schema"),
@@ -123,6 +124,7 @@ function buildOperation(
       requestBody = {
         pointer: at,
         required: body.value.required === true,
+        ...(body.value.required === false ? { declaredOptional: true } : {}),
         description: text(body.value.description),
         contents: contents(body.value.content, childPointer(body.pointer, "content"), normalizer),
       };

@@ -87,6 +87,7 @@ export function buildParameter(
     style,
     explode,
     allowReserved: param.allowReserved === true,
+    ...(location === "query" && param.allowEmptyValue === true ? { allowEmptyValue: true } : {}),
     schema,
     mcpHeader: param["x-mcp-header"],
   };

@@ -110,6 +110,8 @@ export interface ParameterIR {
   style: ParameterStyle;
   explode: boolean;
   allowReserved: boolean;
+  /** The spec allows an empty value (`allowEmptyValue: true`, query parameters only). */
+  allowEmptyValue?: boolean;
   /** Normalized schema; `$ref`s point into `ApiIR.schemas`. */
   schema: JsonSchema;
   /** The `x-mcp-header` extension value, unvalidated. */
@@ -120,6 +122,11 @@ export interface ParameterIR {
 export interface RequestBodyIR {
   pointer: string;
   required: boolean;
+  /**
+   * The spec says `required: false` in so many words (not just by omission): sending no body at
+   * all is meant to be fine. See planBody for what the planner makes of an omitted `required`.
+   */
+  declaredOptional?: boolean;
   description?: string;
   contents: MediaIR[];
 }

@@ -1,11 +1,12 @@
 import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from "../../runtime/src/types.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
-import type { MediaIR, OperationIR, SchemaIR } from "../ir/types.js";
+import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/types.js";
 import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { applyDirection, defsFor, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
+import { applyDirection, defsFor, resolveDirected, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 import { setOwn } from "../../runtime/src/own.js";
+import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "./non-empty.js";
 
 type Obj = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ export function chooseBodyMedia(contents: MediaIR[]): MediaIR | undefined {
 
 /** A body whose root is a plain object with named properties can be lifted into the tool input. */
 function liftableProperties(schema: JsonSchema, defs: Map<string, SchemaIR>): { properties: Obj; required: string[] } | undefined {
-  const root = applyDirection(resolveSchema(schema, defs), "input");
+  const root = resolveDirected(schema, defs, "input");
   if (typeof root !== "object") return undefined;
   const composed = ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties"].some((k) => root[k] !== undefined);
   const open = root.additionalProperties !== undefined && root.additionalProperties !== false;
@@ -109,6 +110,7 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
       // Clients read the property's type directly, so an annotated property is inlined, never a $ref.
       if (header) schema = { ...(resolveSchema(schema, defs) as Obj), ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}), "x-mcp-header": header };
     }
+    if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param));
     setOwn(properties, argument, schema);
     if (param.required) required.push(argument);
     parameters.push({
@@ -152,7 +154,11 @@ function planBody(
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
   const textual = mediaType.startsWith("text/") || /xml|yaml|csv/i.test(mediaType);
   const schema = media.schema ?? {};
-  const lifted = structured ? liftableProperties(schema, defs) : undefined;
+  // Bodies whose schema requires properties: see bodyIsRequired. An optional one stays one
+  // argument (with its own `required`), so that a call either sends a whole body or none.
+  const requiresProperties = structured && hasRequiredProperties(schema, defs);
+  const bodyRequired = bodyIsRequired(requestBody, requiresProperties);
+  const lifted = structured && (bodyRequired || !requiresProperties) ? liftableProperties(schema, defs) : undefined;
   const multipart = /^multipart\/form-data/i.test(mediaType);
   if (lifted) {
     const mapping: Record<string, string> = {};
@@ -163,18 +169,49 @@ function planBody(
       setOwn(properties, argument, file ? fileArgument(sub as JsonSchema) : sub);
       if (file) files.push(name);
       setOwn(mapping, argument, name);
-      if (requestBody.required && lifted.required.includes(name)) required.push(argument);
+      if (bodyRequired && lifted.required.includes(name)) required.push(argument);
     }
-    return { kind: "properties", properties: mapping, mediaType, required: requestBody.required, ...(files.length > 0 ? { files } : {}) };
+    return { kind: "properties", properties: mapping, mediaType, required: bodyRequired, ...(files.length > 0 ? { files } : {}) };
   }
   const argument = claim("body", "request", media.pointer);
   const binary = !structured && !textual;
-  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input") : binary ? fileArgument(schema) : { type: "string" };
+  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input", defs) : binary ? fileArgument(schema) : { type: "string" };
   const description = requestBody.description ?? "The request body.";
   if (typeof bodySchema === "object" && bodySchema.description === undefined) bodySchema = { ...bodySchema, description };
   setOwn(properties, argument, bodySchema);
-  if (requestBody.required) required.push(argument);
-  return { kind: "whole", argument, mediaType, required: requestBody.required, ...(binary ? { binary: true } : {}) };
+  if (bodyRequired) required.push(argument);
+  return { kind: "whole", argument, mediaType, required: bodyRequired, ...(binary ? { binary: true } : {}) };
+}
+
+/**
+ * Whether the tool must send a body. OpenAPI's default is `required: false`, and many specs leave
+ * it out on POST/PUT although the body's schema lists required properties; a model that then sends
+ * some of the fields makes a request the API refuses. So: a body is required when the spec says
+ * so, or when its schema requires properties and the spec does not say `required: false` in so
+ * many words. (When it does, the body stays one optional argument with its `required` intact.)
+ */
+export function bodyIsRequired(requestBody: Pick<RequestBodyIR, "required" | "declaredOptional">, requiresProperties: boolean): boolean {
+  return requestBody.required || (requiresProperties && requestBody.declaredOptional !== true);
+}
+
+/** Bound on the refs and compositions {@link hasRequiredProperties} follows. */
+const REQUIRED_DEPTH = 8;
+
+/**
+ * Whether every instance of a body schema must have some property (not counting `readOnly` ones):
+ * `required` at its root, in an `allOf` member, or in every `anyOf`/`oneOf` branch.
+ */
+export function hasRequiredProperties(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): boolean {
+  if (depth > REQUIRED_DEPTH) return false;
+  const root = resolveDirected(schema, defs, "input");
+  if (typeof root !== "object") return false;
+  if (Array.isArray(root.required) && root.required.length > 0) return true;
+  if (Array.isArray(root.allOf) && (root.allOf as JsonSchema[]).some((member) => hasRequiredProperties(member, defs, depth + 1))) return true;
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = root[key];
+    if (Array.isArray(branches) && branches.length > 0 && (branches as JsonSchema[]).every((branch) => hasRequiredProperties(branch, defs, depth + 1))) return true;
+  }
+  return false;
 }
 
 /** Whether a body property carries file content (`format: binary`/`base64`, `contentMediaType`, 2.0 `file`). */

@@ -22,7 +22,7 @@
  */
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
-import { defName } from "./schema-tools.js";
+import { defName, isHidden } from "./schema-tools.js";
 import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
@@ -139,7 +139,7 @@ export function compactSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, m
         const properties: Obj = {};
         for (const [prop, sub] of Object.entries(value as Obj)) {
           // A response never carries writeOnly properties.
-          if (typeof sub === "object" && sub !== null && (sub as Obj).writeOnly === true) writeOnly.add(prop);
+          if (isHidden(sub, "writeOnly", defs)) writeOnly.add(prop);
           else setOwn(properties, prop, walk(sub as JsonSchema, depth + 1, new Set()));
         }
         out.properties = properties;
@@ -152,7 +152,9 @@ export function compactSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, m
       } else if (key === "items") {
         // An array's items are at the array's own depth: a list of X shows as much of X as X would.
         if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-          const sub = walk(value as JsonSchema, depth, new Set());
+          // Same depth, so the refs being expanded stay in force: an array of itself (a JSON-value
+          // type: anyOf [string, …, array of JsonValue]) would otherwise expand forever.
+          const sub = walk(value as JsonSchema, depth, expanding);
           if (!acceptsAnything(sub as JsonSchema)) out.items = sub;
         }
       } else if (key === "prefixItems" && Array.isArray(value)) {

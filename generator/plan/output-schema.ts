@@ -59,7 +59,7 @@ export function assembleOutputSchema(documented: Obj, fallbackKey: string): Obje
 /** The documented shape of `structuredContent`, an object schema, and whether the body is wrapped. */
 function documentedShape(schema: JsonSchema, defs: Map<string, SchemaIR>): { shape: Obj; wrapped: boolean } {
   if (isObjectSchema(schema, defs)) {
-    const root = applyDirection(resolveSchema(schema, defs), "output") as Obj;
+    const root = applyDirection(resolveSchema(schema, defs), "output", defs) as Obj;
     return { shape: { type: "object", ...root }, wrapped: false };
   }
   return { shape: { type: "object", properties: { [WRAP_KEY]: schema }, required: [WRAP_KEY] }, wrapped: true };
@@ -98,7 +98,7 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
     if (json) break;
   }
   if (!json?.schema) return { response };
-  const schema = applyDirection(json.schema, "output");
+  const schema = applyDirection(json.schema, "output", defs);
   // The body's schema is kept even without output schemas: pagination reads it.
   if (options.outputSchemas === false) return { response, body: schema };
   const { shape, wrapped } = documentedShape(schema, defs);

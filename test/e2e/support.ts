@@ -157,6 +157,8 @@ export interface StartPrismOptions {
    * result and status). "debug" also logs each request's and response's headers.
    */
   verboseLevel?: "trace" | "debug" | "info" | "warn" | "error";
+  /** Prism's `--errors`: a request that violates the spec is answered with an error status, never a mock 2xx. */
+  errors?: boolean;
 }
 
 /**
@@ -189,7 +191,7 @@ async function startPrismOnce(specPath: string, port: number, options: StartPris
   const bin = join(repoRoot, "node_modules", ".bin", "prism");
   if (!existsSync(bin)) throw new Error(`Prism is not installed: ${bin} is missing (run npm install in ${repoRoot})`);
   const lines: string[] = [];
-  const verbosity = options.verboseLevel ? ["-v", options.verboseLevel] : [];
+  const verbosity = [...(options.verboseLevel ? ["-v", options.verboseLevel] : []), ...(options.errors ? ["--errors"] : [])];
   const child = spawn(process.execPath, [bin, "mock", ...verbosity, "-h", LOOPBACK, "-p", String(port), specPath], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],

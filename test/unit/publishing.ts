@@ -44,7 +44,7 @@ test("package.json is publishable: valid scoped name, bin, files, engines, prepu
   assert.equal(server.repository, { url: "https://github.com/acme/pets-mcp", source: "github" });
   assert.equal(registryViolations(server), []);
   const readme = out.get("README.md")!;
-  assert.match(readme, /claude mcp add --transport stdio pets-mcp -- npx -y @acme\/pets-mcp/);
+  assert.match(readme, /claude mcp add pets-mcp -- npx -y @acme\/pets-mcp/);
   assert.match(readme, /"command": "npx",\s+"args": \["-y", "@acme\/pets-mcp"\]/);
   assert.match(readme, /\.cursor\/mcp\.json/);
   assert.match(readme, /\.vscode\/mcp\.json[\s\S]*"type": "stdio"/);

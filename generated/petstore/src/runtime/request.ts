@@ -78,9 +78,13 @@ export function buildRequest(http: HttpBinding, args: Record<string, unknown>, b
       continue;
     }
     switch (binding.in) {
-      case "path":
-        path = path.split(`{${binding.name}}`).join(serializePathParameter(binding, value));
+      case "path": {
+        const segment = serializePathParameter(binding, value);
+        // An empty value would address another resource (`/pets//photos`, `/pets/`).
+        if (segment === "") throw new ArgumentError(`path parameter '${binding.argument}' must not be empty`);
+        path = path.split(`{${binding.name}}`).join(segment);
         break;
+      }
       case "query": {
         const pairs = serializeQueryParameter(binding, value);
         if (pairs !== "") query.push(pairs);
