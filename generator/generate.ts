@@ -1,3 +1,4 @@
+import type { OperationFilter } from "../runtime/src/toolsets.js";
 import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import { contractsOf } from "./diff/contracts.js";
@@ -54,6 +55,10 @@ export interface GenerateOptions {
   resetToolNames?: boolean;
   /** Emit tool output schemas (default true); `false` is the CLI's `--no-output-schema`. */
   outputSchemas?: boolean;
+  /** Operation filters (`--include-tags` …): only the operations they keep are generated. */
+  filter?: OperationFilter;
+  /** The generated server's default surface (`--surface`). */
+  defaultSurface?: "all" | "search" | "code" | "auto";
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -192,6 +197,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           auth: options.auth,
           envPrefix: options.envPrefix,
           outputSchemas: options.outputSchemas,
+          ...(options.filter ? { filter: options.filter } : {}),
+          ...(options.defaultSurface ? { defaultSurface: options.defaultSurface } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
         },
         bag,

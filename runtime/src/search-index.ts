@@ -1,0 +1,159 @@
+/**
+ * Operation search over the index the generator built (data/search-index.json): BM25F, whose
+ * field-weighted, length-normalised term frequencies were computed at generation time, so a query
+ * is only look-ups and sums. Query terms are analysed like the index (search-text.ts) and widened
+ * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
+ * back to the indexed terms it is a prefix of.
+ */
+import { analyze, synonymsOf } from "./search-text.js";
+
+/** Version of the data layout; the server refuses an index of another version. */
+export const SEARCH_INDEX_FORMAT = 1;
+
+/** One indexed operation: tool name, HTTP method (upper case), path template, summary, tags. */
+export type IndexedOperation = [name: string, method: string, path: string, summary: string, tags: string[]];
+
+/** The file data/search-index.json. */
+export interface SearchIndexData {
+  format: number;
+  /** BM25 saturation constant the weights were made for. */
+  k1: number;
+  docs: IndexedOperation[];
+  /** Term → flat pairs `[docId, weightedTf × 100, …]`, doc ids ascending. */
+  terms: Record<string, number[]>;
+}
+
+/** One search result, best first. */
+export interface SearchHit {
+  name: string;
+  method: string;
+  path: string;
+  summary: string;
+  score: number;
+}
+
+/** What a search may be restricted to. */
+export interface SearchOptions {
+  limit: number;
+  /** Only operations carrying this tag (case-insensitive). */
+  tag?: string;
+  /** Only operations this predicate accepts (the server's toolset filters). */
+  allowed?: (name: string) => boolean;
+}
+
+/** Weight of a vocabulary synonym relative to the word the user typed. */
+const SYNONYM_WEIGHT = 0.5;
+/** Weight of a prefix expansion (a term the user may have cut short). */
+const PREFIX_WEIGHT = 0.6;
+/** At most this many indexed terms stand in for one unknown query term. */
+const PREFIX_MAX = 8;
+
+/** A loaded index, ready for queries. */
+export class OperationSearch {
+  private readonly docs: IndexedOperation[];
+  private readonly k1: number;
+  private readonly terms: Map<string, number[]>;
+  private readonly sortedTerms: string[];
+  private readonly byName: Map<string, number>;
+
+  constructor(data: SearchIndexData) {
+    if (data.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`);
+    this.docs = data.docs;
+    this.k1 = data.k1;
+    this.terms = new Map(Object.entries(data.terms));
+    this.sortedTerms = [...this.terms.keys()].sort();
+    this.byName = new Map(data.docs.map((doc, id) => [doc[0], id]));
+  }
+
+  /** Number of indexed operations. */
+  get size(): number {
+    return this.docs.length;
+  }
+
+  /** The indexed facts of operation `name`, if it is indexed. */
+  operation(name: string): IndexedOperation | undefined {
+    const id = this.byName.get(name);
+    return id === undefined ? undefined : this.docs[id];
+  }
+
+  /** The best operations for `query`, best first (ties in index order). */
+  search(query: string, options: SearchOptions): SearchHit[] {
+    const tag = options.tag?.toLowerCase();
+    const accept = (id: number): boolean => {
+      const doc = this.docs[id]!;
+      if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
+      return options.allowed ? options.allowed(doc[0]) : true;
+    };
+    const queryTerms = [...new Set(analyze(query))];
+    const totals = new Map<number, number>();
+    const matched = new Map<number, number>();
+    for (const term of queryTerms) {
+      // Per document, the best of the term and its stand-ins: a document saying both "get" and
+      // "show" must not count the request twice.
+      const best = new Map<number, number>();
+      const alternatives = this.alternatives(term, queryTerms);
+      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best);
+      for (const [id, value] of best) {
+        totals.set(id, (totals.get(id) ?? 0) + value);
+        matched.set(id, (matched.get(id) ?? 0) + 1);
+      }
+    }
+    // Exact tool name typed as the query: that operation first.
+    const exact = this.byName.get(query.trim());
+    if (exact !== undefined) totals.set(exact, (totals.get(exact) ?? 0) + 1000);
+    const hits: Array<[number, number]> = [];
+    const count = Math.max(1, queryTerms.length);
+    for (const [id, total] of totals) {
+      if (!accept(id)) continue;
+      // Documents matching more of the request rank above those matching one word strongly.
+      const coverage = (matched.get(id) ?? 0) / count;
+      hits.push([id, total * (0.5 + 0.5 * coverage)]);
+    }
+    hits.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return hits.slice(0, options.limit).map(([id, score]) => {
+      const [name, method, path, summary] = this.docs[id]!;
+      return { name, method, path, summary, score: Math.round(score * 1000) / 1000 };
+    });
+  }
+
+  /** The indexed terms that stand for query term `term`, with their weights. */
+  private alternatives(term: string, queryTerms: string[]): Array<[string, number]> {
+    const list: Array<[string, number]> = [];
+    if (this.terms.has(term)) list.push([term, 1]);
+    for (const synonym of synonymsOf(term)) {
+      if (!queryTerms.includes(synonym) && this.terms.has(synonym)) list.push([synonym, SYNONYM_WEIGHT]);
+    }
+    if (list.length === 0 && term.length >= 3) for (const prefixed of this.withPrefix(term)) list.push([prefixed, PREFIX_WEIGHT]);
+    return list;
+  }
+
+  /** Indexed terms starting with `prefix` (binary search in the sorted terms), at most PREFIX_MAX. */
+  private withPrefix(prefix: string): string[] {
+    let lo = 0;
+    let hi = this.sortedTerms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.sortedTerms[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: string[] = [];
+    for (let i = lo; i < this.sortedTerms.length && found.length < PREFIX_MAX && this.sortedTerms[i]!.startsWith(prefix); i++) found.push(this.sortedTerms[i]!);
+    return found;
+  }
+
+  /** Adds the BM25 contribution of `term` × `weight` into `best`, keeping each document's maximum. */
+  private score(term: string, weight: number, best: Map<number, number>): void {
+    const postings = this.terms.get(term);
+    if (!postings) return;
+    const n = this.docs.length;
+    const df = postings.length / 2;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const k1 = this.k1;
+    for (let i = 0; i < postings.length; i += 2) {
+      const id = postings[i]!;
+      const tf = postings[i + 1]! / 100;
+      const value = (weight * idf * tf * (k1 + 1)) / (k1 + tf);
+      if (value > (best.get(id) ?? 0)) best.set(id, value);
+    }
+  }
+}
