@@ -38,8 +38,8 @@ const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: num
   { get: (d) => literalPath(d.path), weight: 2, b: 0.3 },
   { get: (d) => d.tags.join(" "), weight: 1.5, b: 0 },
   { get: (d) => methodVerbs(d.method, d.path), weight: 1.5, b: 0 },
-  { get: (d) => d.parameters.join(" "), weight: 0.5, b: 0.5 },
-  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 1, b: 0.75 },
+  { get: (d) => d.parameters.join(" "), weight: 0.3, b: 0.5 },
+  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.5, b: 0.75 },
 ];
 
 /** The path without its `{parameters}`: `/repos/{owner}/{repo}/pulls` → `/repos///pulls`. */

@@ -5,7 +5,7 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyze, synonymsOf } from "./search-text.js";
+import { analyzeQuery, synonymsOf } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -84,7 +84,7 @@ export class OperationSearch {
       if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
       return options.allowed ? options.allowed(doc[0]) : true;
     };
-    const queryTerms = [...new Set(analyze(query))];
+    const queryTerms = [...new Set(analyzeQuery(query))];
     const totals = new Map<number, number>();
     const matched = new Map<number, number>();
     for (const term of queryTerms) {
@@ -92,7 +92,9 @@ export class OperationSearch {
       // "show" must not count the request twice.
       const best = new Map<number, number>();
       const alternatives = this.alternatives(term, queryTerms);
-      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best);
+      // A stand-in never counts more than the word typed: a rare synonym must not outrank it.
+      const typedIdf = this.terms.has(term) ? this.idf(term) : Number.POSITIVE_INFINITY;
+      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, typedIdf);
       for (const [id, value] of best) {
         totals.set(id, (totals.get(id) ?? 0) + value);
         matched.set(id, (matched.get(id) ?? 0) + 1);
@@ -141,13 +143,18 @@ export class OperationSearch {
     return found;
   }
 
+  /** Inverse document frequency of an indexed term. */
+  private idf(term: string): number {
+    const df = this.terms.get(term)!.length / 2;
+    const n = this.docs.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
   /** Adds the BM25 contribution of `term` × `weight` into `best`, keeping each document's maximum. */
-  private score(term: string, weight: number, best: Map<number, number>): void {
+  private score(term: string, weight: number, best: Map<number, number>, maxIdf: number): void {
     const postings = this.terms.get(term);
     if (!postings) return;
-    const n = this.docs.length;
-    const df = postings.length / 2;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = Math.min(this.idf(term), maxIdf);
     const k1 = this.k1;
     for (let i = 0; i < postings.length; i += 2) {
       const id = postings[i]!;

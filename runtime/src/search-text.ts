@@ -9,10 +9,11 @@
 const STOPWORDS = new Set(
   (
     "a an the of to in on at by for with from into about as and or but not no " +
-    "i me my mine we us our you your it its this that these those there their them they " +
+    "i we us our you your it its this that these those there their them they " +
     "is are was were be been being am do does did done can could should would will shall may might must " +
     "how what which who whom whose when where why please want need wanna let lets just also " +
-    "some any one thing things something via using use over per than then so if else"
+    "some any one thing things something via using use over per than then so if else " +
+    "completely anymore really actually quickly directly currently right now got have has had don t s"
   ).split(" "),
 );
 
@@ -49,10 +50,42 @@ function undouble(w: string): string {
   return /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
 }
 
+/**
+ * Spellings of one thing folded onto one term at analysis, so they match at full weight:
+ * "repositories", "repos" and "repo" are the same word to a user.
+ */
+const CANONICAL: Record<string, string> = {
+  repository: "repo",
+  organization: "org",
+  organisation: "org",
+  pr: "pull",
+  prs: "pull",
+  configuration: "config",
+  information: "info",
+  authorization: "auth",
+  authentication: "auth",
+  permission: "perm",
+  statistic: "stat",
+};
+
 /** Words of `text` without stopwords, stemmed: the terms the index stores. */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
-  for (const word of words(text)) if (!STOPWORDS.has(word)) terms.push(stem(word));
+  for (const word of words(text)) {
+    if (STOPWORDS.has(word)) continue;
+    const stemmed = stem(word);
+    terms.push(CANONICAL[stemmed] ?? stemmed);
+  }
+  return terms;
+}
+
+/**
+ * Query terms: the analysed words, plus `file` when the request names a file (`package.json`,
+ * `src/index.js`), which users rarely call a "file".
+ */
+export function analyzeQuery(query: string): string[] {
+  const terms = analyze(query);
+  if (/[\w-]\.[a-z0-9]{1,5}\b|\w\/\w/i.test(query)) terms.push("file");
   return terms;
 }
 
@@ -62,20 +95,25 @@ export function analyze(text: string): string[] {
  * stemmed once.
  */
 const SYNONYM_GROUPS: string[][] = [
-  ["create", "add", "new", "make", "post", "open", "start", "register", "insert", "submit", "generate"],
-  ["delete", "remove", "destroy", "drop", "erase", "purge", "discard", "unset", "clear"],
-  ["list", "show", "all", "browse", "enumerate", "index", "find", "search", "lookup", "query", "filter", "see", "view"],
+  ["create", "add", "new", "make", "post", "open", "start", "register", "insert", "submit", "generate", "publish", "setup"],
+  ["delete", "remove", "destroy", "drop", "erase", "purge", "discard", "unset", "clear", "kick"],
+  ["list", "show", "browse", "enumerate", "index", "find", "search", "lookup", "query", "filter", "see", "view"],
   ["get", "show", "fetch", "retrieve", "read", "view", "see", "detail", "info", "lookup", "check", "inspect", "look"],
-  ["update", "edit", "change", "modify", "patch", "set", "rename", "alter", "replace", "configure"],
+  ["update", "edit", "change", "modify", "patch", "set", "rename", "alter", "replace", "configure", "close", "reopen"],
+  ["latest", "newest", "recent", "last", "current"],
+  ["review", "reviewer", "approve", "approval"],
+  ["request", "ask"],
+  ["assign", "assignee"],
+  ["invite", "invitation", "join"],
   ["star", "stargazer", "favorite", "favourite", "bookmark"],
   ["unstar", "unfavorite"],
   ["merge", "combine", "land"],
-  ["repo", "repository", "project", "codebase"],
-  ["pull", "pr", "merge-request"],
-  ["issue", "ticket", "bug"],
+  ["repo", "codebase"],
+  ["pull", "merge-request"],
+  ["issue", "ticket", "bug", "report"],
   ["comment", "reply", "note", "remark"],
   ["user", "member", "account", "person", "people", "profile", "collaborator"],
-  ["org", "organization", "organisation", "company", "team"],
+  ["org", "company", "enterprise"],
   ["follow", "follower", "following", "subscribe"],
   ["watch", "watcher", "subscription", "notify", "notification"],
   ["cancel", "abort", "stop", "void", "terminate"],
@@ -97,14 +135,13 @@ const SYNONYM_GROUPS: string[][] = [
   ["file", "content", "document", "blob"],
   ["branch", "ref", "head"],
   ["label", "tag"],
-  ["invite", "invitation"],
   ["block", "ban"],
   ["unblock", "unban"],
   ["lock", "freeze"],
   ["unlock", "unfreeze"],
   ["archive", "archived"],
   ["email", "mail", "address"],
-  ["mine", "authenticated", "self", "own", "current"],
+  ["authenticated", "me", "my", "mine", "myself", "self", "own", "logged", "login", "signed"],
   ["download", "export", "archive"],
   ["upload", "import"],
   ["count", "stats", "statistic", "number", "total", "summary"],
