@@ -33,13 +33,13 @@ const DESCRIPTION_MAX = 600;
  * Chosen on the retrieval benchmark (scripts/bench-search.js).
  */
 const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
-  { get: (d) => d.name, weight: 3, b: 0.5 },
-  { get: (d) => d.summary, weight: 3, b: 0.5 },
+  { get: (d) => d.name, weight: 3, b: 0.75 },
+  { get: (d) => d.summary, weight: 3, b: 0.75 },
   { get: (d) => literalPath(d.path), weight: 2, b: 0.3 },
   { get: (d) => d.tags.join(" "), weight: 1.5, b: 0 },
-  { get: (d) => methodVerbs(d.method, d.path), weight: 1.5, b: 0 },
-  { get: (d) => d.parameters.join(" "), weight: 0.3, b: 0.5 },
-  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.5, b: 0.75 },
+  { get: (d) => methodVerbs(d.method, d.path), weight: 2, b: 0 },
+  { get: (d) => d.parameters.join(" "), weight: 0.2, b: 0.5 },
+  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.25, b: 0.75 },
 ];
 
 /** The path without its `{parameters}`: `/repos/{owner}/{repo}/pulls` → `/repos///pulls`. */

@@ -42,7 +42,9 @@ export interface SearchOptions {
 }
 
 /** Weight of a vocabulary synonym relative to the word the user typed. */
-const SYNONYM_WEIGHT = 0.5;
+const SYNONYM_WEIGHT = 0.8;
+/** How strongly the share of the request's words an operation matches scales its score. */
+const COVERAGE_POWER = 1.5;
 /** Weight of a prefix expansion (a term the user may have cut short). */
 const PREFIX_WEIGHT = 0.6;
 /** At most this many indexed terms stand in for one unknown query term. */
@@ -87,11 +89,14 @@ export class OperationSearch {
     const queryTerms = [...new Set(analyzeQuery(query))];
     const totals = new Map<number, number>();
     const matched = new Map<number, number>();
+    // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
+    let known = 0;
     for (const term of queryTerms) {
       // Per document, the best of the term and its stand-ins: a document saying both "get" and
       // "show" must not count the request twice.
       const best = new Map<number, number>();
       const alternatives = this.alternatives(term, queryTerms);
+      if (alternatives.length > 0) known++;
       // A stand-in never counts more than the word typed: a rare synonym must not outrank it.
       const typedIdf = this.terms.has(term) ? this.idf(term) : Number.POSITIVE_INFINITY;
       for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, typedIdf);
@@ -104,12 +109,12 @@ export class OperationSearch {
     const exact = this.byName.get(query.trim());
     if (exact !== undefined) totals.set(exact, (totals.get(exact) ?? 0) + 1000);
     const hits: Array<[number, number]> = [];
-    const count = Math.max(1, queryTerms.length);
+    const count = Math.max(1, known);
     for (const [id, total] of totals) {
       if (!accept(id)) continue;
       // Documents matching more of the request rank above those matching one word strongly.
       const coverage = (matched.get(id) ?? 0) / count;
-      hits.push([id, total * (0.5 + 0.5 * coverage)]);
+      hits.push([id, total * coverage ** COVERAGE_POWER]);
     }
     hits.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return hits.slice(0, options.limit).map(([id, score]) => {

@@ -9,7 +9,7 @@
 const STOPWORDS = new Set(
   (
     "a an the of to in on at by for with from into about as and or but not no " +
-    "i we us our you your it its this that these those there their them they " +
+    "i my mine we us our you your it its this that these those there their them they " +
     "is are was were be been being am do does did done can could should would will shall may might must " +
     "how what which who whom whose when where why please want need wanna let lets just also " +
     "some any one thing things something via using use over per than then so if else " +
@@ -23,6 +23,11 @@ const STOPWORDS = new Set(
  */
 export function words(text: string): string[] {
   const spaced = text
+    .replace(/\b(pull) requests?\b/gi, "$1")
+    .replace(/\bset up\b/gi, "setup")
+    .replace(/\bget rid of\b/gi, "delete")
+    .replace(/\bpay out\b/gi, "payout")
+    .replace(/\b(log|sign)(ged)? (in|on)\b/gi, "login")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .toLowerCase();
@@ -66,6 +71,7 @@ const CANONICAL: Record<string, string> = {
   authentication: "auth",
   permission: "perm",
   statistic: "stat",
+  login: "authenticat",
 };
 
 /** Words of `text` without stopwords, stemmed: the terms the index stores. */
@@ -73,7 +79,7 @@ export function analyze(text: string): string[] {
   const terms: string[] = [];
   for (const word of words(text)) {
     if (STOPWORDS.has(word)) continue;
-    const stemmed = stem(word);
+    const stemmed = CANONICAL[word] ?? stem(word);
     terms.push(CANONICAL[stemmed] ?? stemmed);
   }
   return terms;
@@ -85,7 +91,9 @@ export function analyze(text: string): string[] {
  */
 export function analyzeQuery(query: string): string[] {
   const terms = analyze(query);
-  if (/[\w-]\.[a-z0-9]{1,5}\b|\w\/\w/i.test(query)) terms.push("file");
+  const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
+  // Domain names and e-mail addresses are not files.
+  if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");
   return terms;
 }
 
@@ -95,11 +103,13 @@ export function analyzeQuery(query: string): string[] {
  * stemmed once.
  */
 const SYNONYM_GROUPS: string[][] = [
-  ["create", "add", "new", "make", "post", "open", "start", "register", "insert", "submit", "generate", "publish", "setup"],
+  ["create", "add", "new", "make", "post", "open", "start", "register", "insert", "submit", "generate", "publish", "setup", "leave", "write"],
   ["delete", "remove", "destroy", "drop", "erase", "purge", "discard", "unset", "clear", "kick"],
-  ["list", "show", "browse", "enumerate", "index", "find", "search", "lookup", "query", "filter", "see", "view"],
+  ["list", "show", "browse", "enumerate", "index", "see", "view"],
+  ["search", "find", "lookup", "query", "filter"],
   ["get", "show", "fetch", "retrieve", "read", "view", "see", "detail", "info", "lookup", "check", "inspect", "look"],
   ["update", "edit", "change", "modify", "patch", "set", "rename", "alter", "replace", "configure", "close", "reopen"],
+  ["compare", "diff", "difference"],
   ["latest", "newest", "recent", "last", "current"],
   ["review", "reviewer", "approve", "approval"],
   ["request", "ask"],
@@ -141,7 +151,7 @@ const SYNONYM_GROUPS: string[][] = [
   ["unlock", "unfreeze"],
   ["archive", "archived"],
   ["email", "mail", "address"],
-  ["authenticated", "me", "my", "mine", "myself", "self", "own", "logged", "login", "signed"],
+  ["authenticated", "i", "me", "myself", "self", "own", "logged", "login", "signed"],
   ["download", "export", "archive"],
   ["upload", "import"],
   ["count", "stats", "statistic", "number", "total", "summary"],
@@ -183,7 +193,8 @@ export function methodVerbs(method: string, path: string): string {
     case "get":
       return item ? "get" : "list";
     case "post":
-      return "create";
+      // Stripe-style APIs update with POST on an item.
+      return item ? "update" : "create";
     case "put":
     case "patch":
       return "update";
