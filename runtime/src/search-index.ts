@@ -57,6 +57,7 @@ export class OperationSearch {
   private readonly terms: Map<string, number[]>;
   private readonly sortedTerms: string[];
   private readonly byName: Map<string, number>;
+  private buffers: { totals: Float64Array; matched: Uint16Array; best: Float64Array } | undefined;
 
   constructor(data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`);
@@ -87,40 +88,50 @@ export class OperationSearch {
       return options.allowed ? options.allowed(doc[0]) : true;
     };
     const queryTerms = [...new Set(analyzeQuery(query))];
-    const totals = new Map<number, number>();
-    const matched = new Map<number, number>();
+    const { totals, matched, best } = this.scratch();
+    const touched: number[] = [];
     // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
     let known = 0;
     for (const term of queryTerms) {
-      // Per document, the best of the term and its stand-ins: a document saying both "get" and
-      // "show" must not count the request twice.
-      const best = new Map<number, number>();
       const alternatives = this.alternatives(term, queryTerms);
       if (alternatives.length > 0) known++;
-      // A stand-in never counts more than the word typed: a rare synonym must not outrank it.
+      // Per document, the best of the term and its stand-ins (a document saying both "get" and
+      // "show" must not count the request twice); a stand-in never counts more than the word typed.
       const typedIdf = this.terms.has(term) ? this.idf(term) : Number.POSITIVE_INFINITY;
-      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, typedIdf);
-      for (const [id, value] of best) {
-        totals.set(id, (totals.get(id) ?? 0) + value);
-        matched.set(id, (matched.get(id) ?? 0) + 1);
+      const seen: number[] = [];
+      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, seen, typedIdf);
+      for (const id of seen) {
+        if (matched[id] === 0) touched.push(id);
+        totals[id] += best[id]!;
+        matched[id]++;
+        best[id] = 0;
       }
     }
     // Exact tool name typed as the query: that operation first.
     const exact = this.byName.get(query.trim());
-    if (exact !== undefined) totals.set(exact, (totals.get(exact) ?? 0) + 1000);
-    const hits: Array<[number, number]> = [];
-    const count = Math.max(1, known);
-    for (const [id, total] of totals) {
-      if (!accept(id)) continue;
-      // Documents matching more of the request rank above those matching one word strongly.
-      const coverage = (matched.get(id) ?? 0) / count;
-      hits.push([id, total * coverage ** COVERAGE_POWER]);
+    if (exact !== undefined) {
+      if (matched[exact] === 0) touched.push(exact);
+      totals[exact] += 1000;
+      matched[exact] = Math.max(1, matched[exact]!);
     }
-    hits.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    return hits.slice(0, options.limit).map(([id, score]) => {
+    const count = Math.max(1, known);
+    const top = new TopK(options.limit);
+    for (const id of touched) {
+      // Documents matching more of the request rank above those matching one word strongly.
+      const score = totals[id]! * Math.min(1, matched[id]! / count) ** COVERAGE_POWER;
+      totals[id] = 0;
+      matched[id] = 0;
+      if (top.admits(score, id) && accept(id)) top.add(score, id);
+    }
+    return top.sorted().map(([score, id]) => {
       const [name, method, path, summary] = this.docs[id]!;
       return { name, method, path, summary, score: Math.round(score * 1000) / 1000 };
     });
+  }
+
+  /** Per-document accumulators, allocated once and left zeroed after every search. */
+  private scratch(): { totals: Float64Array; matched: Uint16Array; best: Float64Array } {
+    return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Uint16Array(this.docs.length), best: new Float64Array(this.docs.length) });
   }
 
   /** The indexed terms that stand for query term `term`, with their weights. */
@@ -155,8 +166,11 @@ export class OperationSearch {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** Adds the BM25 contribution of `term` × `weight` into `best`, keeping each document's maximum. */
-  private score(term: string, weight: number, best: Map<number, number>, maxIdf: number): void {
+  /**
+   * Raises `best[id]` to the BM25 contribution of `term` × `weight` for every document holding the
+   * term (idf capped at `maxIdf`); ids first raised from 0 are pushed on `seen`.
+   */
+  private score(term: string, weight: number, best: Float64Array, seen: number[], maxIdf: number): void {
     const postings = this.terms.get(term);
     if (!postings) return;
     const idf = Math.min(this.idf(term), maxIdf);
@@ -165,7 +179,55 @@ export class OperationSearch {
       const id = postings[i]!;
       const tf = postings[i + 1]! / 100;
       const value = (weight * idf * tf * (k1 + 1)) / (k1 + tf);
-      if (value > (best.get(id) ?? 0)) best.set(id, value);
+      const current = best[id]!;
+      if (current === 0) seen.push(id);
+      if (value > current) best[id] = value;
     }
   }
+}
+
+/** The k best [score, id] pairs (higher score first; equal scores: lower id first), as a min-heap. */
+class TopK {
+  private readonly heap: Array<[number, number]> = [];
+  constructor(private readonly k: number) {}
+
+  /** Whether a pair would enter the k best (checked before the costlier filters). */
+  admits(score: number, id: number): boolean {
+    return this.k > 0 && (this.heap.length < this.k || worse(this.heap[0]!, [score, id]));
+  }
+
+  add(score: number, id: number): void {
+    const heap = this.heap;
+    if (heap.length < this.k) {
+      heap.push([score, id]);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+      return;
+    }
+    heap[0] = [score, id];
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  }
+
+  /** The pairs, best first. */
+  sorted(): Array<[number, number]> {
+    return [...this.heap].sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  }
+}
+
+/** Whether pair `a` ranks below pair `b`. */
+function worse(a: [number, number], b: [number, number]): boolean {
+  return a[0] < b[0] || (a[0] === b[0] && a[1] > b[1]);
 }
