@@ -158,8 +158,11 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
 const SURFACE_META_TOOLS: Record<ServedSurface, string[]> = {
   all: [],
   search: [SEARCH_OPERATIONS, DESCRIBE_OPERATION, CALL_OPERATION],
-  // Wiring code mode: add EXECUTE_CODE_TOOL (code-mode.ts) to the list below and a case for it in
-  // MetaTools.call that runs executeCode(code, { toolNames, call: run }, limits, signal).
+  // Wiring code mode (code-mode.ts): set CODE_MODE_AVAILABLE, add EXECUTE_CODE_TOOL to metaTools()
+  // and its name to the list below, and add a case to MetaTools.call:
+  //   executeCode(String(args.code), { toolNames: [...this.options.operations.keys()].filter(allowed),
+  //     call: (op, opArgs, s) => (allowed(op) ? run(op, opArgs, s) : Promise.resolve(unknownOperation(op))) }, limits, signal)
+  // and let it become a task like call_operation (server.ts callTool, `support`).
   code: [SEARCH_OPERATIONS, DESCRIBE_OPERATION],
 };
 
@@ -216,9 +219,10 @@ export class MetaTools {
 
   /**
    * Calls meta tool `name` with validated `args`. `allowed` says which operations this caller may
-   * see (toolset filters, OAuth scopes); `run` runs one operation.
+   * see (toolset filters, OAuth scopes); `run` runs one operation; `signal` aborts with the request.
    */
-  async call(name: string, args: Record<string, unknown>, allowed: (name: string) => boolean, run: RunOperation): Promise<CallToolResult | InputRequiredResult> {
+  async call(name: string, args: Record<string, unknown>, allowed: (name: string) => boolean, run: RunOperation, signal?: AbortSignal): Promise<CallToolResult | InputRequiredResult> {
+    void signal; // for execute_code (code mode), which runs until the request is cancelled
     switch (name) {
       case SEARCH_OPERATIONS:
         return this.search(args, allowed);

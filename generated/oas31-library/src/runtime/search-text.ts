@@ -23,6 +23,7 @@ const STOPWORDS = new Set(
  */
 export function words(text: string): string[] {
   const spaced = text
+    .replace(/<[^>]*>/g, " ")
     .replace(/\b(pull) requests?\b/gi, "$1")
     .replace(/\bset up\b/gi, "setup")
     .replace(/\bget rid of\b/gi, "delete")

@@ -542,6 +542,7 @@ export class McpServer {
       const allowed = (operation: string): boolean => this.operations.has(operation) && this.mayCall(operation, call.ctx.scopes);
       return this.meta!.call(name, args, allowed, (operation, operationArgs, signal) =>
         this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
+        call.signal,
       );
     }
     return this.callCustomTool(tool, args, this.requestTools(params, call));

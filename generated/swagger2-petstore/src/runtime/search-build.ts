@@ -71,13 +71,20 @@ export function buildSearchIndex(documents: SearchDocument[]): SearchIndexData {
   return { format: SEARCH_INDEX_FORMAT, k1: K1, docs, terms };
 }
 
+/** The first sentence of a description (at most 120 characters): the summary of an operation that has none. */
+function firstSentence(text: string): string {
+  const line = text.replace(/<[^>]*>/g, "").trim().split(/\n/)[0] ?? "";
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
+  return sentence.length > 120 ? `${sentence.slice(0, 117)}…` : sentence;
+}
+
 /** The search document of a tool definition (what the generator knows, as the runtime sees it). */
 export function searchDocument(tool: ToolDefinition): SearchDocument {
   return {
     name: tool.name,
     method: tool.http.method,
     path: tool.http.path,
-    summary: tool.title ?? "",
+    summary: tool.title ?? firstSentence(tool.description),
     description: tool.documentation ?? tool.description,
     tags: [...(tool.tags ?? [])],
     parameters: Object.keys(tool.inputSchema.properties ?? {}),
