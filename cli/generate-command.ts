@@ -8,6 +8,7 @@ import { printDiagnostics } from "./report.js";
 
 /** Flags of the generate command. */
 import type { AuthOverride } from "../generator/plan/security.js";
+import type { OperationFilter } from "../runtime/src/toolsets.js";
 
 export interface GenerateArgs {
   spec: string;
@@ -31,6 +32,10 @@ export interface GenerateArgs {
   envPrefix?: string;
   /** `--no-output-schema` sets this to false. */
   outputSchema?: boolean;
+  /** `--surface`: the server's default surface. */
+  surface?: "all" | "search" | "code" | "auto";
+  /** `--include-tags`, `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`. */
+  filter?: OperationFilter;
 }
 
 /** The machine-readable result printed with --json. */
@@ -99,6 +104,8 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       auth: args.auth,
       envPrefix: args.envPrefix,
       outputSchemas: args.outputSchema,
+      ...(args.filter ? { filter: args.filter } : {}),
+      ...(args.surface ? { defaultSurface: args.surface } : {}),
       onStage: (stage, ms) => progress.stage(stage, ms),
     });
     progress.stop();

@@ -3,7 +3,8 @@ import { readPackageJson } from "../generator/package-root.js";
 import { parseAuthOverride } from "../generator/plan/security.js";
 import { runDiff } from "./diff-command.js";
 import { EXIT } from "./exit-codes.js";
-import { runGenerate } from "./generate-command.js";
+import { runGenerate, type GenerateArgs } from "./generate-command.js";
+import { listOption } from "../runtime/src/toolsets.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}
@@ -70,6 +71,12 @@ export async function run(argv: string[]): Promise<number> {
           .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing but errors" })
           .option("output-schema", { type: "boolean", default: true, describe: "Give tools an outputSchema (--no-output-schema omits them)" })
           .option("verbose", { type: "boolean", default: false, describe: "Print stage timings, memory and info diagnostics" })
+          .option("surface", { type: "string", choices: ["all", "search", "code", "auto"], describe: "The server's default surface (its --surface / MCP_SURFACE still win): all, search, code or auto (default)" })
+          .option("include-tags", { type: "string", array: true, describe: "Generate only operations with one of these OpenAPI tags (comma-separated or repeated)" })
+          .option("exclude-tags", { type: "string", array: true, describe: "Generate no operation with one of these tags" })
+          .option("include-operations", { type: "string", array: true, describe: 'Generate only operations matching a glob on the tool name or "METHOD /path" (e.g. "repos/*", "GET /repos/*")' })
+          .option("exclude-operations", { type: "string", array: true, describe: "Generate no operation matching one of these globs" })
+          .option("read-only", { type: "boolean", default: false, describe: "Generate only GET, HEAD and OPTIONS operations" })
           .example("$0 openapi.yaml -o ./server", "Generate ./server, or update it after the API changed")
           .example("$0 openapi.yaml -o ./server --check", "CI: fail when ./server is not up to date")
           .example("$0 api.json -o out --name @acme/api-mcp", "Scoped package name"),
@@ -92,6 +99,14 @@ export async function run(argv: string[]): Promise<number> {
           auth: args.auth,
           envPrefix: args.envPrefix,
           outputSchema: args.outputSchema,
+          surface: args.surface as GenerateArgs["surface"],
+          filter: {
+            includeTags: listFlag(args.includeTags),
+            excludeTags: listFlag(args.excludeTags),
+            includeOperations: listFlag(args.includeOperations),
+            excludeOperations: listFlag(args.excludeOperations),
+            readOnly: args.readOnly,
+          },
         });
       },
     )
@@ -113,4 +128,9 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   return code;
+}
+
+/** A repeatable, comma-separated flag as its items. */
+function listFlag(values: Array<string | number> | undefined): string[] {
+  return (values ?? []).flatMap((value) => listOption(String(value)));
 }

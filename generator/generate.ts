@@ -1,3 +1,4 @@
+import type { OperationFilter } from "../runtime/src/toolsets.js";
 import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";
@@ -54,6 +55,10 @@ export interface GenerateOptions {
   outputSchemas?: boolean;
   /** Stop after the plan stage: nothing emitted, formatted or written (`mcp-gen diff` needs only the plan). */
   planOnly?: boolean;
+  /** Operation filters (`--include-tags` …): only the operations they keep are generated. */
+  filter?: OperationFilter;
+  /** The generated server's default surface (`--surface`). */
+  defaultSurface?: "all" | "search" | "code" | "auto";
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -181,6 +186,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           auth: options.auth,
           envPrefix: options.envPrefix,
           outputSchemas: options.outputSchemas,
+          ...(options.filter ? { filter: options.filter } : {}),
+          ...(options.defaultSurface ? { defaultSurface: options.defaultSurface } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {
             ...(previous.contracts ? { contracts: previous.contracts } : {}),

@@ -26,7 +26,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // cold, nothing compiled yet): list all tools of the server in argv[3], print wall and CPU time.
 if (process.argv[2] === "--client") {
   const client = new Client({ name: "bench-list", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(process.argv[3], "dist/index.js"), "--base-url", "http://127.0.0.1:9"], stderr: "ignore" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(process.argv[3], "dist/index.js"), "--base-url", "http://127.0.0.1:9", "--surface", "all"], stderr: "ignore" }));
   const cpu = process.cpuUsage();
   const t = performance.now();
   let count = 0;

@@ -13,6 +13,7 @@ import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
 import { SCHEMA_TYPES_PATH, SchemaTypes } from "./schema-types.js";
 import { toolDefinition, toolTypesText } from "./tool-file.js";
+import { SEARCH_INDEX_PATH, searchIndexText } from "./search-index.js";
 import { constText, exportTypesText, GENERATED_HEADER, importText, jsDoc } from "./ts-text.js";
 
 /** A file of the generated project, path relative to the output folder (always `/`-separated). */
@@ -61,6 +62,7 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
     ...(plan.serverUrl ? { serverUrl: plan.serverUrl } : {}),
     ...(plan.securitySchemes.length > 0 ? { securitySchemes: plan.securitySchemes } : {}),
     ...(plan.env.length > 0 ? { env: configVariables(plan) } : {}),
+    ...(plan.defaultSurface && plan.defaultSurface !== "auto" ? { defaultSurface: plan.defaultSurface } : {}),
   };
 }
 
@@ -128,6 +130,11 @@ function toolsData(plan: ProjectPlan): EmittedFile {
   return { path: TOOLS_DATA_PATH, content: bulkJson(plan.tools.map(toolDefinition), compactJson(plan)), formatted: true };
 }
 
+/** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
+function searchIndexData(plan: ProjectPlan): EmittedFile {
+  return { path: SEARCH_INDEX_PATH, content: searchIndexText(plan.tools.map(toolDefinition)), formatted: true };
+}
+
 /** The generated TypeScript: per-tool type modules, the tool index, server info and the entry point. */
 function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[] {
   const schemaTypes = new SchemaTypes(plan.tools);
@@ -162,7 +169,7 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
     path: "src/index.ts",
     content:
       `#!/usr/bin/env node\n${GENERATED_HEADER}` +
-      (withDocument ? importText("node:fs", { names: ["readFileSync"] }) : "") +
+      importText("node:fs", { names: ["existsSync", "readFileSync"] }) +
       importText("./runtime/cli.js", { names: ["main"] }) +
       importText("./server-info.js", { names: ["serverInfo"] }) +
       importText("./tools/index.js", { names: ["tools"] }) +
@@ -172,8 +179,10 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
         ? jsDoc(`The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`) +
           `const apiDocument = (): string => readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");\n\n`
         : "") +
-      "// Flags and environment choose stdio (default) or Streamable HTTP; see README.md.\n" +
-      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument" : "extension"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
+      jsDoc("A file of data/ (search index, declarations), read when first needed; undefined when absent.") +
+      "const readData = (file: string): string | undefined => {\n  const url = new URL(`../data/${file}`, import.meta.url);\n  return existsSync(url) ? readFileSync(url, \"utf8\") : undefined;\n};\n\n" +
+      "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
+      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument, readData" : "extension, readData"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
   });
   return files;
 }
@@ -265,6 +274,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan, options),
     toolsData(plan),
+    searchIndexData(plan),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),

@@ -12,6 +12,7 @@ import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
+import { isFiltering, operationFilter, type OperationFilter } from "../../runtime/src/toolsets.js";
 import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
@@ -38,6 +39,10 @@ export interface PlanOptions {
   previous?: { contracts?: ContractSnapshot; version?: PreviousVersion };
   /** Apply the diff's suggested semver bump to the previous version (default true; `--no-bump`). */
   bump?: boolean;
+  /** Which operations become tools (`--include-tags`, `--read-only` …); the others are not generated. */
+  filter?: OperationFilter;
+  /** The surface the server serves by default (`--surface`). */
+  defaultSurface?: "all" | "search" | "code" | "auto";
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -99,6 +104,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
     annotations: annotationsFor(op.method),
+    tags: [...op.tags],
     http: {
       method: op.method,
       path: op.path,
@@ -115,10 +121,11 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
 }
 
 /** Plan stage: decides names, schemas, bindings and files for every operation. */
-export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag): ProjectPlan {
-  const packageName = options.packageName ?? packageNameFromTitle(ir.title);
+export function planProject(fullIr: ApiIR, options: PlanOptions, bag: DiagnosticBag): ProjectPlan {
+  const packageName = options.packageName ?? packageNameFromTitle(fullIr.title);
   if (options.packageName) checkPackageName(options.packageName, bag);
-  const names = toolNames(ir, options.toolLock);
+  // Names come from every operation, so a filtered generation names its tools as a full one does.
+  const { ir, names } = filterOperations(fullIr, toolNames(fullIr, options.toolLock), options.filter, bag);
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag, options));
@@ -166,5 +173,19 @@ export function planProject(ir: ApiIR, options: PlanOptions, bag: DiagnosticBag)
     tools,
     specVersion: ir.specVersion,
     securitySchemes: security.schemes,
+    ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
   };
+}
+
+/** The operations the filters keep, with their names; one summary diagnostic, an error when none is left. */
+function filterOperations<N extends { name: string }>(ir: ApiIR, names: N[], filter: OperationFilter | undefined, bag: DiagnosticBag): { ir: ApiIR; names: N[] } {
+  if (!filter || !isFiltering(filter)) return { ir, names };
+  const keep = operationFilter(filter);
+  const kept = ir.operations.map((op, i) => ({ op, name: names[i]! })).filter(({ op, name }) => keep({ name: name.name, method: op.method, path: op.path, tags: op.tags }));
+  if (kept.length === 0) {
+    bag.error(Codes.noOperations, `The operation filters leave none of the ${ir.operations.length} operations.`, undefined, "Check --include-tags, --exclude-tags, --include-operations, --exclude-operations and --read-only.");
+  } else if (kept.length < ir.operations.length) {
+    bag.info(Codes.operationSkipped, `The operation filters keep ${kept.length} of ${ir.operations.length} operations; the others are not generated.`, undefined, "Filters: --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only.");
+  }
+  return { ir: { ...ir, operations: kept.map((k) => k.op) }, names: kept.map((k) => k.name) };
 }

@@ -36,6 +36,8 @@ export interface ProjectPlan {
   specVersion: string;
   /** Upstream security schemes used by at least one tool, with their variables. */
   securitySchemes: SecuritySchemeDefinition[];
+  /** The surface the server serves by default (`--surface` of mcp-gen); absent means `auto`. */
+  defaultSurface?: "all" | "search" | "code" | "auto";
 }
 
 /** One environment variable of the generated server. */
@@ -64,6 +66,8 @@ export interface ToolPlan {
   inputSchema: ObjectJsonSchema;
   outputSchema?: ObjectJsonSchema;
   annotations: ToolAnnotations;
+  /** The operation's OpenAPI tags. */
+  tags: string[];
   http: HttpBinding;
   /** File under `src/tools/`, without extension. */
   fileName: string;

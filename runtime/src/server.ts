@@ -40,6 +40,7 @@ import type { ServerInfo, ToolDefinition } from "./types.js";
 import PQueue from "p-queue";
 import { DEFAULT_UPSTREAM_CONCURRENCY, UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
+import { CALL_OPERATION, MetaTools, type ServedSurface } from "./surfaces.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
 
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
@@ -121,6 +122,23 @@ export interface McpServerOptions {
    * opt in with `taskSupport`. `false` turns the extension off. See tasks.ts.
    */
   tasks?: (TaskOptions & { afterMs?: number }) | false;
+  /**
+   * What is listed for the operations (surfaces.ts): `all` (default) one tool per operation;
+   * `search` and `code` a few meta tools that find, describe and call them. `tools` are the
+   * operations offered (toolset filters already applied): no surface reaches any other.
+   */
+  surface?: ServedSurface;
+  /** Reads a data file of the generated project (`search-index.json`, `declarations.json`); undefined when absent. */
+  readData?: (file: string) => string | undefined;
+}
+
+/**
+ * One operation call's request context (opaque outside the server): what `callOperation` needs
+ * to run an operation on behalf of a `tools/call` (progress token, MRTR fields, cancellation).
+ */
+export interface OperationCallContext {
+  readonly params: Record<string, unknown>;
+  readonly call: unknown;
 }
 
 /** Default deadline after which a generated tool's call becomes a task. */
@@ -150,7 +168,12 @@ export class McpServer {
   readonly info: ServerInfo;
   private readonly tools: ToolDefinition[];
   private readonly customTools: CustomTool<any>[];
+  /** Tools callable by name with `tools/call`: the listed operation tools (surface `all`) and custom tools. */
   private readonly toolsByName = new Map<string, ToolDefinition | CustomTool<any>>();
+  /** Every operation this server offers, whatever the surface. */
+  private readonly operations = new Map<string, ToolDefinition>();
+  /** The meta tools of the `search`/`code` surface; undefined on `all`. */
+  private readonly meta: MetaTools | undefined;
   private readonly extension: Extension;
   private readonly sealer: StateSealer;
   private readonly confirmDestructive: boolean;
@@ -232,8 +255,22 @@ export class McpServer {
     this.sealer = new StateSealer(options.stateSecret);
     this.confirmDestructive = options.confirmDestructive ?? false;
     this.customTools = [...(this.extension.tools ?? [])];
-    for (const tool of [...this.tools, ...this.customTools]) {
-      if (this.toolsByName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
+    for (const tool of this.tools) this.operations.set(tool.name, tool);
+    const surface = options.surface ?? "all";
+    this.meta =
+      surface === "all"
+        ? undefined
+        : new MetaTools({
+            surface,
+            title: options.info.title ?? options.info.name,
+            operations: this.operations,
+            readSearchIndex: () => options.readData?.("search-index.json"),
+            readDeclarations: () => options.readData?.("declarations.json"),
+          });
+    const callable = [...(this.meta ? [] : this.tools), ...this.customTools];
+    const names = new Set(this.meta?.tools().map((tool) => tool.name));
+    for (const tool of callable) {
+      if (this.toolsByName.has(tool.name) || names.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.toolsByName.set(tool.name, tool);
     }
     this.resources = new ResourceCatalog(this.tools, options.apiDocument);
@@ -428,9 +465,28 @@ export class McpServer {
   }
 
   private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
+    if (this.meta) return this.page("tools", [...this.meta.tools(), ...this.customTools], params, listedTool);
     // With OAuth scopes, callers see only the tools their token may call.
-    const visible = scopes ? this.tools.filter((tool) => this.requiredScopes(tool.name).every((scope) => scopes.has(scope))) : this.tools;
+    const visible = scopes ? this.tools.filter((tool) => this.mayCall(tool.name, scopes)) : this.tools;
     return this.page("tools", [...visible, ...this.customTools], params, listedTool);
+  }
+
+  /** Whether a caller with these OAuth scopes (undefined: no OAuth) may call operation `name`. */
+  private mayCall(name: string, scopes: ReadonlySet<string> | undefined): boolean {
+    return !scopes || this.requiredScopes(name).every((scope) => scopes.has(scope));
+  }
+
+  /**
+   * OAuth scopes a `tools/call` with these params needs: those of the tool, or for
+   * `call_operation` those of the operation it calls (the HTTP transport answers 403 without them).
+   */
+  callScopes(params: { name?: unknown; arguments?: unknown }): string[] {
+    if (typeof params.name !== "string") return [];
+    if (this.meta?.find(params.name) && params.name === CALL_OPERATION) {
+      const target = isParams(params.arguments) ? params.arguments.name : undefined;
+      return typeof target === "string" ? this.requiredScopes(target) : [];
+    }
+    return this.requiredScopes(params.name);
   }
 
   /**
@@ -438,7 +494,7 @@ export class McpServer {
    * of its operation that uses an OAuth 2 / OpenID Connect scheme (empty when there is none).
    */
   requiredScopes(toolName: string): string[] {
-    const tool = this.toolsByName.get(toolName);
+    const tool = this.operations.get(toolName);
     const security = tool && "http" in tool ? tool.http.security : undefined;
     for (const alternative of security ?? []) {
       const scopes = Object.entries(alternative).filter(([key]) => this.oauthSchemes.has(key)).flatMap(([, list]) => list);
@@ -463,15 +519,18 @@ export class McpServer {
   private async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
-    const tool = this.toolsByName.get(name);
+    const metaTool = this.meta?.find(name);
+    const tool = metaTool ?? this.toolsByName.get(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const support = "http" in tool ? "optional" : (tool.taskSupport ?? "forbidden");
+    // call_operation runs an operation, so it may become a task as the operation's own tool may.
+    const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
+    const support = custom ? (custom.taskSupport ?? "forbidden") : "http" in tool || name === CALL_OPERATION ? "optional" : "forbidden";
     if (!this.tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
     if (!declaresTasks(call.era.clientCapabilities)) {
       if (support === "required") throw missingTasksExtension();
       return this.runTool(tool, params, call);
     }
-    const afterMs = "http" in tool ? this.taskAfterMs : (tool.taskAfterMs ?? 0);
+    const afterMs = custom ? (custom.taskAfterMs ?? 0) : this.taskAfterMs;
     // Once the call is a task, its notifications would reach no one: the request has been answered.
     const run = (round: TaskRound) => {
       const notify = call.ctx.notify;
@@ -489,17 +548,43 @@ export class McpServer {
     return this.tasks;
   }
 
-  /** Runs one tool call to its result (or an `input_required` result). */
-  private async runTool(tool: ToolDefinition | CustomTool<any>, params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+  /** Runs one tool call to its result (or an `input_required` result): a meta tool, an operation or a custom tool. */
+  private async runTool(tool: ToolDefinition | CustomTool<any> | ListedTool, params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+    if ("http" in tool) return this.callOperation(tool.name, params.arguments ?? {}, { params, call });
     const name = tool.name;
     const args = params.arguments ?? {};
+    if (!isParams(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
+    const outcome = this.validator.validate(tool.inputSchema, args, `input of tool ${name}`);
+    if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
+    if (!("handler" in tool)) {
+      const allowed = (operation: string): boolean => this.operations.has(operation) && this.mayCall(operation, call.ctx.scopes);
+      return this.meta!.call(name, args, allowed, (operation, operationArgs, signal) =>
+        this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
+        call.signal,
+      );
+    }
+    return this.callCustomTool(tool, args, this.requestTools(params, call));
+  }
+
+  /**
+   * Runs operation `name` with `args`: the one code path of every operation call, whether from its
+   * own tool (surface `all`), `call_operation` or code mode. Validation, confirmation of
+   * destructive calls, hooks, credentials, pagination, progress and cancellation all happen here.
+   * `context` is the request's (from the server; the params' progress token and MRTR fields apply).
+   */
+  async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<CallToolResult | InputRequiredResult> {
+    const call = context.call as HandlerContext;
+    const tool = this.operations.get(name);
+    if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
+    if (!this.mayCall(name, call.ctx.scopes)) return textResult(`Operation ${name} needs OAuth scopes this token lacks: ${this.requiredScopes(name).join(" ")}`, true);
+    // The request as if it had called the operation's own tool: MRTR state binds to the operation.
+    const params: Params = { ...context.params, name, arguments: args };
     if (!isParams(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
 
     // Input-validation failures are tool errors (isError), not protocol errors (SEP-1303).
     const outcome = this.validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     const tools = this.requestTools(params, call);
-    if (!("http" in tool)) return this.callCustomTool(tool, args, tools);
 
     if (this.confirmDestructive && tool.annotations?.destructiveHint) {
       const gate = await confirmDestructiveCall(tool, args, tools, call.era.modern);
@@ -791,7 +876,7 @@ function isCallToolResult(value: unknown): value is CallToolResult {
   return isParams(value) && Array.isArray(value.content);
 }
 
-function listedTool(tool: ToolDefinition | CustomTool<any>): ListedTool {
+function listedTool(tool: ToolDefinition | CustomTool<any> | ListedTool): ListedTool {
   const listed: ListedTool = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) listed.title = tool.title;
   if (tool.outputSchema !== undefined) listed.outputSchema = tool.outputSchema;

@@ -86,7 +86,7 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
     }
     row.compileMs = performance.now() - started;
     const client = new Client({ name: "mcp-gen-corpus", version: "1.0.0" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", "http://127.0.0.1:9"], stderr: "ignore" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", "http://127.0.0.1:9", "--surface", "all"], stderr: "ignore" });
     try {
       await client.connect(transport);
       started = performance.now();

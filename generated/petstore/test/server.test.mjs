@@ -90,7 +90,8 @@ function request(method, params) {
 before(async () => {
   await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
-  child = spawn(process.execPath, [fileURLToPath(new URL("../dist/index.js", import.meta.url)), "--base-url", baseUrl], {
+  // --surface all: the cases call every operation's own tool, whatever surface `auto` would pick.
+  child = spawn(process.execPath, [fileURLToPath(new URL("../dist/index.js", import.meta.url)), "--base-url", baseUrl, "--surface", "all"], {
     stdio: ["pipe", "pipe", "inherit"],
     // Placeholder credentials: the stub upstream does not check them, but the server sends nothing without them.
     env: { ...process.env, ...(credentials ?? {}) },

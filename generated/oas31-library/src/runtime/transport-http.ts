@@ -394,9 +394,9 @@ function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[])
 
 /** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
 function scopeRefusal(server: McpServer, oauth: ResourceServer, payload: unknown, scopes: ReadonlySet<string>): Refusal | undefined {
-  const call = payload as { method?: unknown; params?: { name?: unknown } } | null;
+  const call = payload as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
   if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
-  const missing = server.requiredScopes(call.params.name).filter((scope) => !scopes.has(scope));
+  const missing = server.callScopes(call.params).filter((scope) => !scopes.has(scope));
   return missing.length > 0 ? oauth.insufficientScope(missing) : undefined;
 }
 

@@ -16,6 +16,9 @@ import type { TransportHandle } from "./transport.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "./upstream.js";
 import { redactUserinfo } from "./redact.js";
+import type { ListedTool } from "./mcp-types.js";
+import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
+import { isFiltering, listOption, operationFilter, type OperationFilter } from "./toolsets.js";
 
 /** Usage text for `--help`. */
 export function usage(info: ServerInfo): string {
@@ -68,6 +71,18 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --no-tasks         do not offer the tasks extension
   --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
                      cursor, vscode) and exit; with --http, the form that connects over HTTP
+  --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
+                     all     one tool per operation
+                     search  search_operations, describe_operation, call_operation
+                     code    search_operations, describe_operation, execute_code
+                     auto    all within 40 tools and ~30,000 tokens of tools/list, else search
+  --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
+  --exclude-tags T,… no operation with one of these tags
+  --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
+  --exclude-operations G,…  no operation matching one of these globs
+  --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
+                     (filters apply to every surface: search never finds, and calls refuse,
+                     the operations left out)
   --help             show this help
   --version          show the version
 `;
@@ -90,6 +105,8 @@ export interface MainOptions {
   extension?: Extension;
   /** The OpenAPI document as JSON text (or a function reading it on demand), served as `openapi://document`. */
   apiDocument?: string | (() => string);
+  /** Reads a file of the project's data/ folder (search index, declarations); undefined when absent. */
+  readData?: (file: string) => string | undefined;
 }
 
 /** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
@@ -157,9 +174,15 @@ export async function main(
     if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
       throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
     }
+    const keep = operationFilter(flags.filter);
+    const offered = isFiltering(flags.filter) ? tools.filter((tool) => keep({ name: tool.name, method: tool.http.method, path: tool.http.path, tags: tool.tags })) : tools;
+    if (offered.length < tools.length) logger.info(`toolset filters: ${offered.length} of ${tools.length} operations offered`);
+    const chosen = chooseSurface(flags.surface ?? info.defaultSurface ?? "auto", offered.map(listedOperation));
+    logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
     server = new McpServer({
       info,
-      tools,
+      tools: offered,
+      surface: chosen.surface,
       upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
       maxBatch: flags.maxBatch,
       logger,
@@ -169,6 +192,7 @@ export async function main(
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
+      ...(options.readData ? { readData: options.readData } : {}),
     });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
@@ -232,6 +256,12 @@ function parseFlags(argv: string[]) {
       "oauth-scopes": { type: "string" },
       "public-url": { type: "string" },
       "print-config": { type: "string" },
+      surface: { type: "string" },
+      toolsets: { type: "string", multiple: true },
+      "exclude-tags": { type: "string", multiple: true },
+      "include-operations": { type: "string", multiple: true },
+      "exclude-operations": { type: "string", multiple: true },
+      "read-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -268,6 +298,8 @@ function parseFlags(argv: string[]) {
     oauthScopes: nonEmpty(values["oauth-scopes"])?.split(/\s+/),
     publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
     printConfig: printConfigClient(values["print-config"]),
+    surface: surfaceOption(values.surface),
+    filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
   };
@@ -284,6 +316,37 @@ function printConfigClient(value: string | undefined): ConfigClient | undefined 
 function endpointUrl(flags: ReturnType<typeof parseFlags>): string {
   const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
   return `${flags.publicUrl ?? `http://${hostForUrl}:${flags.port}`}/mcp`;
+}
+
+/** `--surface`, else `MCP_SURFACE`; undefined when neither is set (the generated default applies). */
+function surfaceOption(flag: string | undefined): SurfaceName | undefined {
+  try {
+    if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
+    const env = nonEmpty(process.env.MCP_SURFACE);
+    return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Toolset filters from the flags, with `MCP_TOOLSETS` / `MCP_READ_ONLY` when the flags are absent. Lists are comma-separated and repeatable. */
+function filterOptions(values: { toolsets?: string[]; "exclude-tags"?: string[]; "include-operations"?: string[]; "exclude-operations"?: string[]; "read-only"?: boolean }): OperationFilter {
+  const list = (items: string[] | undefined): string[] => (items ?? []).flatMap((item) => listOption(item));
+  const toolsets = values.toolsets ? list(values.toolsets) : listOption(process.env.MCP_TOOLSETS);
+  const readOnly = values["read-only"] ?? /^(1|true|yes)$/i.test(process.env.MCP_READ_ONLY ?? "");
+  return {
+    includeTags: toolsets,
+    excludeTags: list(values["exclude-tags"]),
+    includeOperations: list(values["include-operations"]),
+    excludeOperations: list(values["exclude-operations"]),
+    readOnly,
+  };
+}
+
+/** What `tools/list` would show of an operation tool (for the `auto` budget). */
+function listedOperation(tool: ToolDefinition): ListedTool {
+  const { http: _http, documentation: _documentation, tags: _tags, ...listed } = tool;
+  return listed;
 }
 
 /** Resource-server settings from the flags (and the introspection client from the environment). */

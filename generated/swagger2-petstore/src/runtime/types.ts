@@ -168,6 +168,8 @@ export interface ToolMetadata {
 /** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */
 export interface ToolDefinition<TInput = unknown> extends ToolMetadata {
   http: HttpBinding;
+  /** The operation's OpenAPI tags (toolset filters, search). */
+  tags?: string[];
   /** The operation's full text when `description` was shortened for `tools/list` (served as the operation's documentation resource). */
   documentation?: string;
   /** Phantom field that carries the input type; never set at run time. */
@@ -204,6 +206,8 @@ export interface ServerInfo {
   serverUrl?: ServerUrlDefinition;
   /** Upstream security schemes the tools refer to by key. */
   securitySchemes?: SecuritySchemeDefinition[];
+  /** The surface served when neither `--surface` nor `MCP_SURFACE` is given (default `auto`). */
+  defaultSurface?: "all" | "search" | "code" | "auto";
   /** The environment variables a user sets (credentials, base URL, server variables): install snippets list the required ones. */
   env?: ConfigVariable[];
 }

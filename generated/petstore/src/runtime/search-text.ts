@@ -1,0 +1,207 @@
+/**
+ * Text analysis for operation search: the one tokenizer, stemmer and vocabulary used both when the
+ * generator builds the index (data/search-index.json) and when the server analyses a query. Both
+ * sides must agree term for term, so the generator imports this module rather than a copy of it.
+ * Pure functions, no dependencies.
+ */
+
+/** Words that carry no meaning for finding an operation ("how do I list my repos"). */
+const STOPWORDS = new Set(
+  (
+    "a an the of to in on at by for with from into about as and or but not no " +
+    "i my mine we us our you your it its this that these those there their them they " +
+    "is are was were be been being am do does did done can could should would will shall may might must " +
+    "how what which who whom whose when where why please want need wanna let lets just also " +
+    "some any one thing things something via using use over per than then so if else " +
+    "completely anymore really actually quickly directly currently right now got have has had don t s"
+  ).split(" "),
+);
+
+/**
+ * Splits text into lower-case words: camelCase and PascalCase humps, snake_case, kebab-case,
+ * path segments and punctuation all separate words ("listForOrg" → list, for, org).
+ */
+export function words(text: string): string[] {
+  const spaced = text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\b(pull) requests?\b/gi, "$1")
+    .replace(/\bset up\b/gi, "setup")
+    .replace(/\bget rid of\b/gi, "delete")
+    .replace(/\bpay out\b/gi, "payout")
+    .replace(/\b(log|sign)(ged)? (in|on)\b/gi, "login")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase();
+  return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+}
+
+/**
+ * A light English stemmer (plural, -ed, -ing, final -e), enough to fold "repositories",
+ * "repository"; "starred", "stars", "star"; "merge", "merged", "merging" onto one stem.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3 || /^\d+$/.test(w)) return w;
+  if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
+  else if (/(ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length > 5) w = undouble(w.slice(0, -3));
+  else if (w.endsWith("ed") && w.length > 4) w = undouble(w.slice(0, -2));
+  if (w.endsWith("e") && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+/** "starr" → "star", "mapp" → "map": the consonant doubled before -ing/-ed. */
+function undouble(w: string): string {
+  return /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/**
+ * Spellings of one thing folded onto one term at analysis, so they match at full weight:
+ * "repositories", "repos" and "repo" are the same word to a user.
+ */
+const CANONICAL: Record<string, string> = {
+  repository: "repo",
+  organization: "org",
+  organisation: "org",
+  pr: "pull",
+  prs: "pull",
+  configuration: "config",
+  information: "info",
+  authorization: "auth",
+  authentication: "auth",
+  permission: "perm",
+  statistic: "stat",
+  login: "authenticat",
+};
+
+/** Words of `text` without stopwords, stemmed: the terms the index stores. */
+export function analyze(text: string): string[] {
+  const terms: string[] = [];
+  for (const word of words(text)) {
+    if (STOPWORDS.has(word)) continue;
+    const stemmed = CANONICAL[word] ?? stem(word);
+    terms.push(CANONICAL[stemmed] ?? stemmed);
+  }
+  return terms;
+}
+
+/**
+ * Query terms: the analysed words, plus `file` when the request names a file (`package.json`,
+ * `src/index.js`), which users rarely call a "file".
+ */
+export function analyzeQuery(query: string): string[] {
+  const terms = analyze(query);
+  const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
+  // Domain names and e-mail addresses are not files.
+  if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");
+  return terms;
+}
+
+/**
+ * API vocabulary: words a user says for the same thing. A query term also matches the other words
+ * of its groups, at a lower weight than the word itself. Groups are written as plain words and
+ * stemmed once.
+ */
+const SYNONYM_GROUPS: string[][] = [
+  ["create", "add", "new", "make", "post", "open", "start", "register", "insert", "submit", "generate", "publish", "setup", "leave", "write"],
+  ["delete", "remove", "destroy", "drop", "erase", "purge", "discard", "unset", "clear", "kick"],
+  ["list", "show", "browse", "enumerate", "index", "see", "view"],
+  ["search", "find", "lookup", "query", "filter"],
+  ["get", "show", "fetch", "retrieve", "read", "view", "see", "detail", "info", "lookup", "check", "inspect", "look"],
+  ["update", "edit", "change", "modify", "patch", "set", "rename", "alter", "replace", "configure", "close", "reopen"],
+  ["compare", "diff", "difference"],
+  ["latest", "newest", "recent", "last", "current"],
+  ["review", "reviewer", "approve", "approval"],
+  ["request", "ask"],
+  ["assign", "assignee"],
+  ["invite", "invitation", "join"],
+  ["star", "stargazer", "favorite", "favourite", "bookmark"],
+  ["unstar", "unfavorite"],
+  ["merge", "combine", "land"],
+  ["repo", "codebase"],
+  ["pull", "merge-request"],
+  ["issue", "ticket", "bug", "report"],
+  ["comment", "reply", "note", "remark"],
+  ["user", "member", "account", "person", "people", "profile", "collaborator"],
+  ["org", "company", "enterprise"],
+  ["follow", "follower", "following", "subscribe"],
+  ["watch", "watcher", "subscription", "notify", "notification"],
+  ["cancel", "abort", "stop", "void", "terminate"],
+  ["customer", "client", "buyer", "shopper"],
+  ["payment", "charge", "pay", "paid", "transaction"],
+  ["refund", "reimburse", "return", "reverse", "money-back"],
+  ["invoice", "bill", "billing", "receipt"],
+  ["subscription", "recurring", "plan", "renew"],
+  ["price", "pricing", "cost", "amount", "rate"],
+  ["product", "item", "good", "sku", "catalog"],
+  ["payout", "withdraw", "transfer", "disburse"],
+  ["balance", "fund", "money"],
+  ["coupon", "discount", "promo", "promotion"],
+  ["key", "token", "secret", "credential"],
+  ["hook", "webhook", "callback"],
+  ["run", "execute", "trigger", "dispatch", "rerun"],
+  ["workflow", "action", "pipeline", "ci", "job", "build"],
+  ["release", "version", "tag", "publish"],
+  ["file", "content", "document", "blob"],
+  ["branch", "ref", "head"],
+  ["label", "tag"],
+  ["block", "ban"],
+  ["unblock", "unban"],
+  ["lock", "freeze"],
+  ["unlock", "unfreeze"],
+  ["archive", "archived"],
+  ["email", "mail", "address"],
+  ["authenticated", "i", "me", "myself", "self", "own", "logged", "login", "signed"],
+  ["download", "export", "archive"],
+  ["upload", "import"],
+  ["count", "stats", "statistic", "number", "total", "summary"],
+  ["gist", "snippet", "paste"],
+  ["secret", "password", "credential"],
+  ["delivery", "deliver", "attempt"],
+  ["dispute", "chargeback"],
+  ["card", "credit", "debit"],
+  ["session", "checkout"],
+  ["tax", "vat", "gst"],
+];
+
+/** Stem → stems of the other words in its groups. */
+const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const group of SYNONYM_GROUPS) {
+    const stems = [...new Set(group.flatMap((w) => words(w).map(stem)))];
+    for (const s of stems) {
+      const set = map.get(s) ?? new Set<string>();
+      for (const other of stems) if (other !== s) set.add(other);
+      map.set(s, set);
+    }
+  }
+  return new Map([...map].map(([k, v]) => [k, [...v]]));
+})();
+
+/** Other stems that mean what `term` (a stem) means, per the API vocabulary. */
+export function synonymsOf(term: string): readonly string[] {
+  return SYNONYMS.get(term) ?? [];
+}
+
+/**
+ * Verbs for an HTTP method, indexed with the operation so that "delete the label" finds a DELETE
+ * and "list labels" a GET on a collection (a path not ending in a parameter).
+ */
+export function methodVerbs(method: string, path: string): string {
+  const item = /\}\/?$/.test(path);
+  switch (method.toLowerCase()) {
+    case "get":
+      return item ? "get" : "list";
+    case "post":
+      // Stripe-style APIs update with POST on an item.
+      return item ? "update" : "create";
+    case "put":
+    case "patch":
+      return "update";
+    case "delete":
+      return "delete";
+    default:
+      return "";
+  }
+}

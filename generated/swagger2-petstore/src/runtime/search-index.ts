@@ -1,0 +1,233 @@
+/**
+ * Operation search over the index the generator built (data/search-index.json): BM25F, whose
+ * field-weighted, length-normalised term frequencies were computed at generation time, so a query
+ * is only look-ups and sums. Query terms are analysed like the index (search-text.ts) and widened
+ * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
+ * back to the indexed terms it is a prefix of.
+ */
+import { analyzeQuery, synonymsOf } from "./search-text.js";
+
+/** Version of the data layout; the server refuses an index of another version. */
+export const SEARCH_INDEX_FORMAT = 1;
+
+/** One indexed operation: tool name, HTTP method (upper case), path template, summary, tags. */
+export type IndexedOperation = [name: string, method: string, path: string, summary: string, tags: string[]];
+
+/** The file data/search-index.json. */
+export interface SearchIndexData {
+  format: number;
+  /** BM25 saturation constant the weights were made for. */
+  k1: number;
+  docs: IndexedOperation[];
+  /** Term → flat pairs `[docId, weightedTf × 100, …]`, doc ids ascending. */
+  terms: Record<string, number[]>;
+}
+
+/** One search result, best first. */
+export interface SearchHit {
+  name: string;
+  method: string;
+  path: string;
+  summary: string;
+  score: number;
+}
+
+/** What a search may be restricted to. */
+export interface SearchOptions {
+  limit: number;
+  /** Only operations carrying this tag (case-insensitive). */
+  tag?: string;
+  /** Only operations this predicate accepts (the server's toolset filters). */
+  allowed?: (name: string) => boolean;
+}
+
+/** Weight of a vocabulary synonym relative to the word the user typed. */
+const SYNONYM_WEIGHT = 0.8;
+/** How strongly the share of the request's words an operation matches scales its score. */
+const COVERAGE_POWER = 1.5;
+/** Weight of a prefix expansion (a term the user may have cut short). */
+const PREFIX_WEIGHT = 0.6;
+/** At most this many indexed terms stand in for one unknown query term. */
+const PREFIX_MAX = 8;
+
+/** A loaded index, ready for queries. */
+export class OperationSearch {
+  private readonly docs: IndexedOperation[];
+  private readonly k1: number;
+  private readonly terms: Map<string, number[]>;
+  private readonly sortedTerms: string[];
+  private readonly byName: Map<string, number>;
+  private buffers: { totals: Float64Array; matched: Uint16Array; best: Float64Array } | undefined;
+
+  constructor(data: SearchIndexData) {
+    if (data.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`);
+    this.docs = data.docs;
+    this.k1 = data.k1;
+    this.terms = new Map(Object.entries(data.terms));
+    this.sortedTerms = [...this.terms.keys()].sort();
+    this.byName = new Map(data.docs.map((doc, id) => [doc[0], id]));
+  }
+
+  /** Number of indexed operations. */
+  get size(): number {
+    return this.docs.length;
+  }
+
+  /** The indexed facts of operation `name`, if it is indexed. */
+  operation(name: string): IndexedOperation | undefined {
+    const id = this.byName.get(name);
+    return id === undefined ? undefined : this.docs[id];
+  }
+
+  /** The best operations for `query`, best first (ties in index order). */
+  search(query: string, options: SearchOptions): SearchHit[] {
+    const tag = options.tag?.toLowerCase();
+    const accept = (id: number): boolean => {
+      const doc = this.docs[id]!;
+      if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
+      return options.allowed ? options.allowed(doc[0]) : true;
+    };
+    const queryTerms = [...new Set(analyzeQuery(query))];
+    const { totals, matched, best } = this.scratch();
+    const touched: number[] = [];
+    // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
+    let known = 0;
+    for (const term of queryTerms) {
+      const alternatives = this.alternatives(term, queryTerms);
+      if (alternatives.length > 0) known++;
+      // Per document, the best of the term and its stand-ins (a document saying both "get" and
+      // "show" must not count the request twice); a stand-in never counts more than the word typed.
+      const typedIdf = this.terms.has(term) ? this.idf(term) : Number.POSITIVE_INFINITY;
+      const seen: number[] = [];
+      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, seen, typedIdf);
+      for (const id of seen) {
+        if (matched[id] === 0) touched.push(id);
+        totals[id] += best[id]!;
+        matched[id]++;
+        best[id] = 0;
+      }
+    }
+    // Exact tool name typed as the query: that operation first.
+    const exact = this.byName.get(query.trim());
+    if (exact !== undefined) {
+      if (matched[exact] === 0) touched.push(exact);
+      totals[exact] += 1000;
+      matched[exact] = Math.max(1, matched[exact]!);
+    }
+    const count = Math.max(1, known);
+    const top = new TopK(options.limit);
+    for (const id of touched) {
+      // Documents matching more of the request rank above those matching one word strongly.
+      const score = totals[id]! * Math.min(1, matched[id]! / count) ** COVERAGE_POWER;
+      totals[id] = 0;
+      matched[id] = 0;
+      if (top.admits(score, id) && accept(id)) top.add(score, id);
+    }
+    return top.sorted().map(([score, id]) => {
+      const [name, method, path, summary] = this.docs[id]!;
+      return { name, method, path, summary, score: Math.round(score * 1000) / 1000 };
+    });
+  }
+
+  /** Per-document accumulators, allocated once and left zeroed after every search. */
+  private scratch(): { totals: Float64Array; matched: Uint16Array; best: Float64Array } {
+    return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Uint16Array(this.docs.length), best: new Float64Array(this.docs.length) });
+  }
+
+  /** The indexed terms that stand for query term `term`, with their weights. */
+  private alternatives(term: string, queryTerms: string[]): Array<[string, number]> {
+    const list: Array<[string, number]> = [];
+    if (this.terms.has(term)) list.push([term, 1]);
+    for (const synonym of synonymsOf(term)) {
+      if (!queryTerms.includes(synonym) && this.terms.has(synonym)) list.push([synonym, SYNONYM_WEIGHT]);
+    }
+    if (list.length === 0 && term.length >= 3) for (const prefixed of this.withPrefix(term)) list.push([prefixed, PREFIX_WEIGHT]);
+    return list;
+  }
+
+  /** Indexed terms starting with `prefix` (binary search in the sorted terms), at most PREFIX_MAX. */
+  private withPrefix(prefix: string): string[] {
+    let lo = 0;
+    let hi = this.sortedTerms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.sortedTerms[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: string[] = [];
+    for (let i = lo; i < this.sortedTerms.length && found.length < PREFIX_MAX && this.sortedTerms[i]!.startsWith(prefix); i++) found.push(this.sortedTerms[i]!);
+    return found;
+  }
+
+  /** Inverse document frequency of an indexed term. */
+  private idf(term: string): number {
+    const df = this.terms.get(term)!.length / 2;
+    const n = this.docs.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Raises `best[id]` to the BM25 contribution of `term` × `weight` for every document holding the
+   * term (idf capped at `maxIdf`); ids first raised from 0 are pushed on `seen`.
+   */
+  private score(term: string, weight: number, best: Float64Array, seen: number[], maxIdf: number): void {
+    const postings = this.terms.get(term);
+    if (!postings) return;
+    const idf = Math.min(this.idf(term), maxIdf);
+    const k1 = this.k1;
+    for (let i = 0; i < postings.length; i += 2) {
+      const id = postings[i]!;
+      const tf = postings[i + 1]! / 100;
+      const value = (weight * idf * tf * (k1 + 1)) / (k1 + tf);
+      const current = best[id]!;
+      if (current === 0) seen.push(id);
+      if (value > current) best[id] = value;
+    }
+  }
+}
+
+/** The k best [score, id] pairs (higher score first; equal scores: lower id first), as a min-heap. */
+class TopK {
+  private readonly heap: Array<[number, number]> = [];
+  constructor(private readonly k: number) {}
+
+  /** Whether a pair would enter the k best (checked before the costlier filters). */
+  admits(score: number, id: number): boolean {
+    return this.k > 0 && (this.heap.length < this.k || worse(this.heap[0]!, [score, id]));
+  }
+
+  add(score: number, id: number): void {
+    const heap = this.heap;
+    if (heap.length < this.k) {
+      heap.push([score, id]);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+      return;
+    }
+    heap[0] = [score, id];
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  }
+
+  /** The pairs, best first. */
+  sorted(): Array<[number, number]> {
+    return [...this.heap].sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  }
+}
+
+/** Whether pair `a` ranks below pair `b`. */
+function worse(a: [number, number], b: [number, number]): boolean {
+  return a[0] < b[0] || (a[0] === b[0] && a[1] > b[1]);
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// npm run bench:search: how well `search_operations` finds the operation a user means, and what each
+// surface costs. Not a test: it prints figures (and writes them to .tmp/bench-search/results.json).
+// For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta) it
+// generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
+// earlier generation), builds the runtime's McpServer in process on that data, and
+//   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json, whether one of the
+//     expected operations is among the first 1/5/10 results of a `tools/call search_operations`;
+//   - tools/list bytes and estimated tokens (bytes / 4) of every page, per surface (all, search);
+//   - search latency, server side: the `tools/call` dispatch (median, p95) and the index query alone.
+// BENCH_SEARCH_MISSES=1 prints every request whose expected operation is not in the top 5.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const SOURCES = (process.env.BENCH_SEARCH_SOURCES ?? "github,stripe").split(",").filter(Boolean);
+const LATENCY_ROUNDS = 5;
+
+const { generate } = await import(pathToFileURL(join(root, "dist/generator/generate.js")).href);
+const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
+const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server.js")).href);
+const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/surfaces.js")).href);
+
+const sorted = (values) => [...values].sort((a, b) => a - b);
+const quantile = (values, q) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))];
+const pct = (n, of) => `${((100 * n) / of).toFixed(1)} %`;
+const fmt = (n) => n.toLocaleString("en-US");
+
+const results = {};
+for (const source of SOURCES) {
+  const dir = join(root, ".tmp", "bench-search", source);
+  const tasksFile = join(root, "bench", "search-tasks", `${source}.json`);
+  if (!process.env.BENCH_SEARCH_REUSE || !existsSync(join(dir, "data", "search-index.json"))) {
+    const [entry] = listSource(root, source, join(root, "..", "shared", "corpus"));
+    if (!entry) throw new Error(`unknown source ${source}`);
+    mkdirSync(dir, { recursive: true });
+    const t = performance.now();
+    await generate({ spec: entry.spec, outDir: dir, force: true });
+    process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  }
+  const tools = JSON.parse(readFileSync(join(dir, "data", "tools.json"), "utf8"));
+  const info = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+  const readData = (file) => (existsSync(join(dir, "data", file)) ? readFileSync(join(dir, "data", file), "utf8") : undefined);
+  const serverFor = async (surface) => {
+    const server = new McpServer({ info: { name: info.name ?? source, version: "1.0.0", title: source }, tools, upstream: { baseUrl: "http://127.0.0.1:9" }, surface, readData });
+    await server.dispatch({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+    return server;
+  };
+  const listBytes = async (server) => {
+    let bytes = 0;
+    let count = 0;
+    let cursor;
+    do {
+      const response = await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor ? { cursor } : {} });
+      bytes += Buffer.byteLength(JSON.stringify(response.result.tools));
+      count += response.result.tools.length;
+      cursor = response.result.nextCursor;
+    } while (cursor);
+    return { tools: count, bytes, tokens: estimateTokens(bytes) };
+  };
+  const surfaces = { all: await listBytes(await serverFor("all")) };
+  const server = await serverFor("search");
+  surfaces.search = await listBytes(server);
+
+  // The first search loads the index: timed on its own.
+  let t = performance.now();
+  const search = async (query, limit = 10) => {
+    const response = await server.dispatch({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_operations", arguments: { query, limit } } });
+    if (response.result?.isError) throw new Error(`search failed: ${JSON.stringify(response.result.content)}`);
+    return response.result.structuredContent.results.map((r) => r.name);
+  };
+  await search("warm up");
+  const firstSearchMs = performance.now() - t;
+
+  // A source without a task file (graph-beta) is measured for size and latency only, with the
+  // requests of the other task files as queries.
+  const hasTasks = existsSync(tasksFile);
+  const tasks = hasTasks
+    ? JSON.parse(readFileSync(tasksFile, "utf8")).tasks
+    : ["github", "stripe"].flatMap((other) => JSON.parse(readFileSync(join(root, "bench", "search-tasks", `${other}.json`), "utf8")).tasks.map((task) => ({ q: task.q, expect: [] })));
+  const known = new Set(tools.map((tool) => tool.name));
+  for (const task of tasks) for (const name of task.expect) if (!known.has(name)) throw new Error(`${tasksFile}: expected operation ${name} is not a tool of ${source}`);
+  const hits = { 1: 0, 5: 0, 10: 0 };
+  const misses = [];
+  const times = [];
+  for (const task of tasks) {
+    let names;
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      t = performance.now();
+      names = await search(task.q);
+      times.push(performance.now() - t);
+    }
+    const rank = names.findIndex((name) => task.expect.includes(name));
+    for (const k of [1, 5, 10]) if (rank >= 0 && rank < k) hits[k]++;
+    if (rank < 0 || rank >= 5) misses.push({ q: task.q, expect: task.expect, rank: rank < 0 ? ">10" : rank + 1, top: names.slice(0, 5) });
+  }
+  // The index query alone (no JSON-RPC, no result serialization).
+  const index = server.meta.searchIndex();
+  const queryTimes = [];
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    for (const task of tasks) {
+      t = performance.now();
+      index.search(task.q, { limit: 10 });
+      queryTimes.push(performance.now() - t);
+    }
+  }
+  const indexBytes = Buffer.byteLength(readData("search-index.json") ?? "");
+  const result = {
+    operations: tools.length,
+    tasks: tasks.length,
+    recall: hasTasks ? { at1: hits[1] / tasks.length, at5: hits[5] / tasks.length, at10: hits[10] / tasks.length } : null,
+    surfaces,
+    latencyMs: { callMedian: quantile(times, 0.5), callP95: quantile(times, 0.95), queryMedian: quantile(queryTimes, 0.5), firstSearch: firstSearchMs },
+    indexBytes,
+    misses: hasTasks ? misses : [],
+  };
+  results[source] = result;
+  console.log(`\n${source}: ${fmt(tools.length)} operations, ${tasks.length} requests (${hasTasks ? tasksFile.slice(root.length) : "no task file: latency and size only"})`);
+  if (hasTasks) console.log(`  recall@1 ${pct(hits[1], tasks.length)}   recall@5 ${pct(hits[5], tasks.length)}   recall@10 ${pct(hits[10], tasks.length)}`);
+  for (const [name, s] of Object.entries(surfaces)) console.log(`  tools/list, surface ${name.padEnd(6)} ${String(s.tools).padStart(5)} tools  ${fmt(s.bytes).padStart(11)} bytes  ~${fmt(s.tokens)} tokens`);
+  console.log(`  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`);
+  console.log(`  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`);
+  if (process.env.BENCH_SEARCH_MISSES && hasTasks) for (const miss of misses) console.log(`  miss (rank ${miss.rank}): "${miss.q}" → want ${miss.expect.join(" | ")}; got ${miss.top.join(", ")}`);
+}
+mkdirSync(join(root, ".tmp", "bench-search"), { recursive: true });
+writeFileSync(join(root, ".tmp", "bench-search", "results.json"), JSON.stringify(results, null, 2) + "\n");

@@ -1,0 +1,113 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { buildSearchIndex, type SearchDocument } from "../../runtime/src/search-build.js";
+import { OperationSearch } from "../../runtime/src/search-index.js";
+import { analyze, analyzeQuery, stem, synonymsOf, words } from "../../runtime/src/search-text.js";
+import { searchIndexJson } from "../../generator/emit/search-index.js";
+
+const doc = (name: string, method: string, path: string, summary: string, tags: string[] = [], description = "", parameters: string[] = []): SearchDocument => ({ name, method, path, summary, description, tags, parameters });
+
+const DOCS: SearchDocument[] = [
+  doc("repos_list-for-org", "get", "/orgs/{org}/repos", "List organization repositories", ["repos"], "Lists repositories for the specified organization.", ["org", "type"]),
+  doc("repos_delete", "delete", "/repos/{owner}/{repo}", "Delete a repository", ["repos"], "Deleting a repository requires admin access.", ["owner", "repo"]),
+  doc("repos_create-for-authenticated-user", "post", "/user/repos", "Create a repository for the authenticated user", ["repos"], "", ["name", "private"]),
+  doc("issues_create", "post", "/repos/{owner}/{repo}/issues", "Create an issue", ["issues"], "Any user with pull access can create an issue.", ["owner", "repo", "title", "body"]),
+  doc("issues_create-comment", "post", "/repos/{owner}/{repo}/issues/{issue_number}/comments", "Create an issue comment", ["issues"], "", ["owner", "repo", "issue_number", "body"]),
+  doc("pulls_merge", "put", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", "Merge a pull request", ["pulls"], "", ["owner", "repo", "pull_number"]),
+  doc("pulls_list", "get", "/repos/{owner}/{repo}/pulls", "List pull requests", ["pulls"], "", ["owner", "repo", "state"]),
+  doc("activity_star-repo-for-authenticated-user", "put", "/user/starred/{owner}/{repo}", "Star a repository for the authenticated user", ["activity"], "", ["owner", "repo"]),
+  doc("activity_list-stargazers-for-repo", "get", "/repos/{owner}/{repo}/stargazers", "List stargazers", ["activity"], "Lists the people that have starred the repository.", ["owner", "repo"]),
+  doc("repos_create-or-update-file-contents", "put", "/repos/{owner}/{repo}/contents/{path}", "Create or update file contents", ["repos"], "Creates a new file or replaces an existing file in a repository.", ["owner", "repo", "path", "message"]),
+];
+const index = new OperationSearch(buildSearchIndex(DOCS));
+const top = (query: string, options: { tag?: string; allowed?: (name: string) => boolean } = {}) => index.search(query, { limit: 3, ...options }).map((hit) => hit.name);
+
+test("words: camelCase, snake_case, kebab-case and paths split into lower-case words", () => {
+  assert.equal(words("listForOrg repos_list-for-org /repos/{owner}"), ["list", "for", "org", "repos", "list", "for", "org", "repos", "owner"]);
+  assert.equal(words("HTMLParser"), ["html", "parser"]);
+});
+
+test("stem folds plurals, -ed, -ing and a final e onto one stem", () => {
+  for (const [a, b] of [["repositories", "repository"], ["starred", "star"], ["stars", "star"], ["merged", "merge"], ["merging", "merge"], ["branches", "branch"], ["issues", "issue"], ["releases", "release"]]) {
+    assert.is(stem(a!), stem(b!), `${a} ~ ${b}`);
+  }
+  assert.is.not(stem("status"), stem("stat"));
+});
+
+test("analyze drops stopwords and folds spellings (repository → repo, PR → pull)", () => {
+  assert.equal(analyze("How do I list the repositories of an organization?"), ["list", "repo", "org"]);
+  assert.equal(analyze("merge my PR"), [stem("merge"), "pull"]);
+  assert.ok(analyzeQuery("change package.json").includes("file"), "a file name implies a file");
+  assert.not.ok(analyzeQuery("email jane@example.com").includes("file"), "an e-mail address is not a file");
+  assert.not.ok(analyzeQuery("diff v1.0 and v2.0").includes("file"), "a version is not a file");
+});
+
+test("the vocabulary links what users say to what APIs call it", () => {
+  assert.ok(synonymsOf(stem("delete")).includes(stem("remove")));
+  assert.ok(synonymsOf(stem("create")).includes(stem("add")));
+  assert.ok(synonymsOf(stem("star")).includes(stem("stargazer")));
+  assert.equal(synonymsOf("qwertyuiop"), []);
+});
+
+test("search: user phrasing finds the operation first", () => {
+  assert.is(top("merge PR 42")[0], "pulls_merge");
+  assert.is(top("remove the repo")[0], "repos_delete");
+  assert.is(top("what repositories does the kubernetes org have")[0], "repos_list-for-org");
+  assert.is(top("open a new bug report")[0], "issues_create");
+  assert.is(top("leave a comment on issue 17")[0], "issues_create-comment");
+  assert.is(top("star this repo for me")[0], "activity_star-repo-for-authenticated-user");
+  assert.is(top("commit a change to package.json")[0], "repos_create-or-update-file-contents");
+  assert.ok(top("show the open pull requests").includes("pulls_list"));
+});
+
+test("search: exact tool name, prefixes, tag filter, allowed filter, limit, empty query", () => {
+  assert.is(top("pulls_list")[0], "pulls_list");
+  assert.is(top("stargaz")[0], "activity_list-stargazers-for-repo", "an unknown word matches the terms it prefixes");
+  assert.equal(top("create", { tag: "ISSUES" }).sort(), ["issues_create", "issues_create-comment"]);
+  assert.not.ok(top("delete repository", { allowed: (name) => name !== "repos_delete" }).includes("repos_delete"));
+  assert.is(index.search("repository", { limit: 2 }).length, 2);
+  assert.equal(index.search("   ", { limit: 5 }), []);
+  const [hit] = index.search("merge pull request", { limit: 1 });
+  assert.equal(Object.keys(hit!).sort(), ["method", "name", "path", "score", "summary"]);
+  assert.is(hit!.method, "PUT");
+  assert.is(hit!.path, "/repos/{owner}/{repo}/pulls/{pull_number}/merge");
+  assert.ok(hit!.score > 0);
+});
+
+test("the index JSON is deterministic, round-trips and refuses another format", () => {
+  const data = buildSearchIndex(DOCS);
+  const text = searchIndexJson(data);
+  assert.is(text, searchIndexJson(buildSearchIndex(DOCS)));
+  assert.equal(JSON.parse(text), data);
+  assert.throws(() => new OperationSearch({ ...data, format: 99 }), /format 99/);
+});
+
+test("search cost: 20,000 synthetic operations, median query under 5 ms of CPU", () => {
+  const nouns = ["user", "group", "message", "event", "calendar", "drive", "item", "team", "channel", "site", "list", "contact", "device", "policy", "report", "task", "plan", "note", "mail", "folder"];
+  const verbs = [["get", "Get"], ["post", "Create"], ["patch", "Update"], ["delete", "Delete"]] as const;
+  const docs: SearchDocument[] = [];
+  for (let i = 0; docs.length < 20_000; i++) {
+    const a = nouns[i % nouns.length]!;
+    const b = nouns[Math.floor(i / nouns.length) % nouns.length]!;
+    const [method, verb] = verbs[i % verbs.length]!;
+    docs.push(doc(`${a}.${b}.op${i}`, method, `/${a}s/{id}/${b}s/x${i}`, `${verb} ${b} of ${a} ${i}`, [a], `${verb}s the ${b} of a ${a}.`, ["id"]));
+  }
+  const big = new OperationSearch(buildSearchIndex(docs));
+  const queries = ["send a mail to the team", "delete a calendar event", "list the members of a group", "update device policy", "create a task in a plan"];
+  for (const query of queries) big.search(query, { limit: 10 }); // warm up the JIT
+  // CPU time, not wall time: the machine running the tests may be shared and loaded.
+  const times: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    for (const query of queries) {
+      const before = process.cpuUsage();
+      assert.ok(big.search(query, { limit: 10 }).length > 0);
+      const used = process.cpuUsage(before);
+      times.push((used.user + used.system) / 1000);
+    }
+  }
+  times.sort((x, y) => x - y);
+  const median = times[Math.floor(times.length / 2)]!;
+  assert.ok(median < 5, `median ${median.toFixed(2)} ms`);
+});
+
+test.run();
