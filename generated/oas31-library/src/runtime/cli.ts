@@ -11,6 +11,7 @@ import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
+import { DEFAULT_CODE_LIMITS, type CodeLimits } from "./code-mode.js";
 import type { TransportHandle } from "./transport.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_TIMEOUT_MS } from "./upstream.js";
@@ -49,6 +50,13 @@ ${serverVarUsage(info)}  --timeout MS       upstream request timeout in millisec
   --task-after MS    tasks extension (2026-07-28 clients that declare it): a tool call still
                      running after MS milliseconds becomes a task (default ${DEFAULT_TASK_AFTER_MS})
   --no-tasks         do not offer the tasks extension
+  --code-timeout MS  code mode: wall time of one execute_code run (env MCP_CODE_TIMEOUT_MS,
+                     default ${DEFAULT_CODE_LIMITS.timeoutMs})
+  --code-memory MB   code mode: sandbox memory in MiB (env MCP_CODE_MEMORY_MB, default ${DEFAULT_CODE_LIMITS.memoryBytes / MIB}, min 16)
+  --code-max-calls N code mode: api calls per run (env MCP_CODE_MAX_CALLS, default ${DEFAULT_CODE_LIMITS.maxCalls})
+  --code-max-result BYTES
+                     code mode: bytes of the returned JSON, and of the logs (env
+                     MCP_CODE_MAX_RESULT_BYTES, default ${DEFAULT_CODE_LIMITS.maxResultBytes})
   --help             show this help
   --version          show the version
 `;
@@ -177,6 +185,10 @@ function parseFlags(argv: string[]) {
       "confirm-destructive": { type: "boolean" },
       "task-after": { type: "string" },
       "no-tasks": { type: "boolean" },
+      "code-timeout": { type: "string" },
+      "code-memory": { type: "string" },
+      "code-max-calls": { type: "string" },
+      "code-max-result": { type: "string" },
       "base-url": { type: "string" },
       "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
@@ -204,6 +216,7 @@ function parseFlags(argv: string[]) {
     confirmDestructive: values["confirm-destructive"] ?? false,
     taskAfterMs: values["task-after"] === undefined ? DEFAULT_TASK_AFTER_MS : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
     noTasks: values["no-tasks"] ?? false,
+    codeLimits: codeLimits(values, process.env),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
@@ -239,6 +252,30 @@ function resourceServer(flags: ReturnType<typeof parseFlags>): ResourceServer {
     },
     origin ? `${origin}/.well-known/oauth-protected-resource/mcp` : "",
   );
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * Code-mode limits from flags, else the environment, else the defaults (`execute_code`, see code-mode.ts).
+ * Exported for tests; the code surface takes them from `main`'s parsed flags.
+ */
+export function codeLimits(
+  values: { "code-timeout"?: string | undefined; "code-memory"?: string | undefined; "code-max-calls"?: string | undefined; "code-max-result"?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): CodeLimits {
+  const pick = (flag: string, value: string | undefined, envName: string, min: number, max: number, fallback: number): number => {
+    const fromFlag = nonEmpty(value);
+    if (fromFlag !== undefined) return integerFlag(flag, fromFlag, min, max);
+    const fromEnv = nonEmpty(env[envName]);
+    return fromEnv === undefined ? fallback : integerFlag(envName, fromEnv, min, max);
+  };
+  return {
+    timeoutMs: pick("--code-timeout", values["code-timeout"], "MCP_CODE_TIMEOUT_MS", 100, 600_000, DEFAULT_CODE_LIMITS.timeoutMs),
+    memoryBytes: pick("--code-memory", values["code-memory"], "MCP_CODE_MEMORY_MB", 16, 2_048, DEFAULT_CODE_LIMITS.memoryBytes / MIB) * MIB,
+    maxCalls: pick("--code-max-calls", values["code-max-calls"], "MCP_CODE_MAX_CALLS", 1, 10_000, DEFAULT_CODE_LIMITS.maxCalls),
+    maxResultBytes: pick("--code-max-result", values["code-max-result"], "MCP_CODE_MAX_RESULT_BYTES", 1_000, 100_000_000, DEFAULT_CODE_LIMITS.maxResultBytes),
+  };
 }
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
