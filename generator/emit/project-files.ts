@@ -10,6 +10,7 @@ import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, serverJson } from "./publish-files.js";
 import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
+import { DECLARATIONS_DATA_PATH, operationDeclarations } from "./declarations.js";
 import { SCHEMA_TYPES_PATH, SchemaTypes } from "./schema-types.js";
 import { toolDefinition, toolTypesText } from "./tool-file.js";
 import { constText, exportTypesText, GENERATED_HEADER, importText, jsDoc } from "./ts-text.js";
@@ -159,7 +160,7 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
     path: "src/index.ts",
     content:
       `#!/usr/bin/env node\n${GENERATED_HEADER}` +
-      (withDocument ? importText("node:fs", { names: ["readFileSync"] }) : "") +
+      importText("node:fs", { names: ["readFileSync"] }) +
       importText("./runtime/cli.js", { names: ["main"] }) +
       importText("./server-info.js", { names: ["serverInfo"] }) +
       importText("./tools/index.js", { names: ["tools"] }) +
@@ -169,8 +170,10 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
         ? jsDoc(`The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`) +
           `const apiDocument = (): string => readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");\n\n`
         : "") +
+      jsDoc(`The TypeScript declaration of each operation (${DECLARATIONS_DATA_PATH}), served as the resource openapi://declarations; read only when asked for.`) +
+      `const declarations = (): string => readFileSync(new URL(${JSON.stringify(`../${DECLARATIONS_DATA_PATH}`)}, import.meta.url), "utf8");\n\n` +
       "// Flags and environment choose stdio (default) or Streamable HTTP; see README.md.\n" +
-      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument" : "extension"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
+      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument, declarations" : "extension, declarations"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
   });
   return files;
 }
@@ -262,6 +265,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan, options),
     toolsData(plan),
+    { path: DECLARATIONS_DATA_PATH, content: bulkJson(operationDeclarations(plan), compactJson(plan)), formatted: true },
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),

@@ -79,6 +79,8 @@ export interface MainOptions {
   extension?: Extension;
   /** The OpenAPI document as JSON text (or a function reading it on demand), served as `openapi://document`. */
   apiDocument?: string | (() => string);
+  /** JSON text of tool name → TypeScript declaration (or a function reading it), served as `openapi://declarations`. */
+  declarations?: string | (() => string);
 }
 
 /** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
@@ -148,6 +150,7 @@ export async function main(
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
+      ...(options.declarations !== undefined ? { declarations: options.declarations } : {}),
     });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);

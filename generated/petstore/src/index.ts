@@ -11,8 +11,12 @@ import extension from "./custom/index.js";
 const apiDocument = (): string =>
   readFileSync(new URL("../data/openapi.json", import.meta.url), "utf8");
 
+/** The TypeScript declaration of each operation (data/declarations.json), served as the resource openapi://declarations; read only when asked for. */
+const declarations = (): string =>
+  readFileSync(new URL("../data/declarations.json", import.meta.url), "utf8");
+
 // Flags and environment choose stdio (default) or Streamable HTTP; see README.md.
-main(serverInfo, tools, process.argv.slice(2), { extension, apiDocument }).catch(
+main(serverInfo, tools, process.argv.slice(2), { extension, apiDocument, declarations }).catch(
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

@@ -90,6 +90,8 @@ export interface McpServerOptions {
   upstream: UpstreamOptions;
   /** The upstream API's OpenAPI document as JSON text (or a function reading it on demand), served as a resource when given. */
   apiDocument?: string | (() => string);
+  /** JSON text of tool name → TypeScript declaration (or a function reading it), served as `openapi://declarations`. */
+  declarations?: string | (() => string);
   /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
   extension?: Extension;
   /** stderr logger; defaults to silent. */
@@ -227,7 +229,7 @@ export class McpServer {
       if (this.toolsByName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.toolsByName.set(tool.name, tool);
     }
-    this.resources = new ResourceCatalog(this.tools, options.apiDocument);
+    this.resources = new ResourceCatalog(this.tools, options.apiDocument, options.declarations);
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
