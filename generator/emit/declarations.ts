@@ -17,7 +17,7 @@
  * first use of this emit step, and nowhere else.
  */
 import { createRequire } from "node:module";
-import type { InterfaceDeclarationStructure, OptionalKind, Project, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
+import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
@@ -42,13 +42,12 @@ function loadTsMorph(): TsMorph {
 
 /** Tool name → declaration text, in tool order. Deterministic: the same plan gives the same text. */
 export function operationDeclarations(plan: ProjectPlan): Record<string, string> {
-  const { IndentationText, Project, StructureKind } = loadTsMorph();
-  const project: Project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
+  const { printStructure, StructureKind } = loadTsMorph();
   const result: Record<string, string> = {};
   for (const tool of plan.tools) {
-    const file = project.createSourceFile("operation.ts", { statements: statementsOf(tool, StructureKind) }, { overwrite: true });
-    result[tool.name] = file.getFullText();
-    project.removeSourceFile(file);
+    // printStructure writes the structures as text without a Project or a parse (a source file per
+    // operation cost 5 ms each, 6 s for GitHub's 1,223, on a busy machine).
+    result[tool.name] = printStructure({ kind: StructureKind.SourceFile, statements: statementsOf(tool, StructureKind) }, { indentNumberOfSpaces: 2 });
   }
   return result;
 }
