@@ -4,7 +4,8 @@ import { contractsOf } from "./diff/contracts.js";
 import { diffTools, type ApiDiff } from "./diff/diff-tools.js";
 import { bumpVersion } from "./diff/semver.js";
 import { formatFiles } from "./emit/format.js";
-import { emitProject, type EmittedFile } from "./emit/project-files.js";
+import { declarationSources, DeclarationsWorker } from "./emit/declarations.js";
+import { declarationsFile, emitProject, TOOLS_DATA_PATH, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "./load/validate.js";
@@ -156,12 +157,15 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
 
   // A big spec file is validated in a worker thread, started now so that it is ready after loading.
   const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
+  // The declarations are printed by ts-morph in a worker thread that starts loading it now.
+  const declarationsWorker = new DeclarationsWorker();
   let spec: LoadedSpec | undefined;
   try {
     spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag));
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
     worker?.stop();
+    declarationsWorker.stop();
     throw error;
   }
   // Serialized before later stages see the document: the server serves it as a resource, and the
@@ -200,8 +204,12 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     bag.throwIfErrors("Planning the server");
     const diff = previous.contracts ? diffTools(previous.contracts.tools, contractsOf(plan.tools)) : undefined;
     plan.version = nextVersion(plan, previous, diff, options.bump ?? true);
-    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument }), previous));
+    const declarations = declarationsWorker.print(declarationSources(plan));
+    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, declarations: "later" }), previous));
     const formatted = await timed("format", () => formatFiles(emitted));
+    // What the pipeline waited for the worker's declarations (most of their printing overlapped emit and format).
+    const declarationsData = declarationsFile(plan, await timed("declarations", () => declarations));
+    formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, declarationsData);
     const files = [
       ...formatted,
       manifestFile(
@@ -226,6 +234,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     await validated();
     return result;
   } catch (error) {
+    declarationsWorker.stop();
     await validated(); // a failed run still reports the validation warnings
     throw error;
   }

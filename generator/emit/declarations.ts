@@ -17,6 +17,7 @@
  * first use of this emit step, and nowhere else.
  */
 import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
@@ -36,15 +37,34 @@ const MAX_DOC_CHARS = 200;
 let tsMorph: TsMorph | undefined;
 
 /** ts-morph, loaded on first use (CommonJS, so `require` keeps this step synchronous). */
-function loadTsMorph(): TsMorph {
+export function loadTsMorph(): TsMorph {
   return (tsMorph ??= createRequire(import.meta.url)("ts-morph") as TsMorph);
 }
 
+/** What a declaration is made of: part of a tool's plan, plain data (it crosses to a worker thread). */
+export type DeclarationSource = Pick<ToolPlan, "name" | "description" | "inputSchema" | "outputSchema" | "inputTypeName" | "outputTypeName"> & {
+  http: Pick<ToolPlan["http"], "method" | "path">;
+};
+
+/** The part of each tool a declaration needs. */
+export function declarationSources(plan: ProjectPlan): DeclarationSource[] {
+  return plan.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    inputTypeName: tool.inputTypeName,
+    ...(tool.outputTypeName ? { outputTypeName: tool.outputTypeName } : {}),
+    http: { method: tool.http.method, path: tool.http.path },
+  }));
+}
+
 /** Tool name → declaration text, in tool order. Deterministic: the same plan gives the same text. */
-export function operationDeclarations(plan: ProjectPlan): Record<string, string> {
+export function operationDeclarations(plan: ProjectPlan | readonly DeclarationSource[]): Record<string, string> {
+  const tools = "tools" in plan ? declarationSources(plan) : plan;
   const { printStructure, StructureKind } = loadTsMorph();
   const result: Record<string, string> = {};
-  for (const tool of plan.tools) {
+  for (const tool of tools) {
     // printStructure writes the structures as text without a Project or a parse (a source file per
     // operation cost 5 ms each, 6 s for GitHub's 1,223, on a busy machine).
     result[tool.name] = printStructure({ kind: StructureKind.SourceFile, statements: statementsOf(tool, StructureKind) }, { indentNumberOfSpaces: 2 });
@@ -53,7 +73,7 @@ export function operationDeclarations(plan: ProjectPlan): Record<string, string>
 }
 
 /** The statements of one operation's declaration: named types, input, output, the `Api` method. */
-function statementsOf(tool: ToolPlan, kinds: TsMorph["StructureKind"]): StatementStructures[] {
+function statementsOf(tool: DeclarationSource, kinds: TsMorph["StructureKind"]): StatementStructures[] {
   const names = new NameAllocator(Number.POSITIVE_INFINITY, [API_INTERFACE, tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]);
   const named = new NamedTypes(names, kinds);
   const inputRef = named.refNames(tool.inputSchema.$defs as Obj | undefined, "");
@@ -132,4 +152,42 @@ function brief(text: string): string | undefined {
   const paragraph = docText(text).split(/\r?\n\s*\r?\n/)[0]!.replace(/\s+/g, " ").trim();
   if (paragraph === "") return undefined;
   return paragraph.length <= MAX_DOC_CHARS ? paragraph : `${paragraph.slice(0, MAX_DOC_CHARS - 1).trimEnd()}…`;
+}
+
+/**
+ * Prints the declarations in a worker thread that starts loading ts-morph at once (seconds: it bundles
+ * the TypeScript compiler), so that the load overlaps the load/ir/plan stages and the printing
+ * overlaps emit and format. `print` never rejects: a failed worker falls back to this thread.
+ */
+export class DeclarationsWorker {
+  private readonly worker = new Worker(new URL("./declarations-worker.js", import.meta.url));
+  private used = false;
+
+  constructor() {
+    // A generation that fails before `print` must not be kept alive by the thread.
+    this.worker.unref();
+  }
+
+  /** Tool name → declaration text for `tools`. */
+  print(tools: readonly DeclarationSource[]): Promise<Record<string, string>> {
+    this.used = true;
+    return new Promise<Record<string, string>>((resolve) => {
+      let done = false;
+      const finish = (value: Record<string, string> | undefined) => {
+        if (done) return;
+        done = true;
+        void this.worker.terminate();
+        resolve(value ?? operationDeclarations(tools));
+      };
+      this.worker.once("message", (value: Record<string, string>) => finish(value));
+      this.worker.once("error", () => finish(undefined));
+      this.worker.once("exit", () => finish(undefined));
+      this.worker.postMessage(tools);
+    });
+  }
+
+  /** Ends the thread if it was never given anything to print. */
+  stop(): void {
+    if (!this.used) void this.worker.terminate();
+  }
 }

@@ -34,6 +34,11 @@ export interface EmittedFile {
 export interface EmitOptions {
   /** The bundled OpenAPI document as JSON text, written to data/openapi.json for the server to serve as a resource. */
   apiDocument?: string;
+  /**
+   * Tool name → declaration text, printed elsewhere (generate.ts prints them in a worker thread); when
+   * absent they are printed here. `"later"`: leave data/declarations.json out, the caller adds it (declarationsFile).
+   */
+  declarations?: Record<string, string> | "later";
 }
 
 /** `src/custom/index.ts`: the user's extension point, created once and then theirs. */
@@ -124,6 +129,11 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
  */
 function toolsData(plan: ProjectPlan): EmittedFile {
   return { path: TOOLS_DATA_PATH, content: bulkJson(plan.tools.map(toolDefinition), compactJson(plan)), formatted: true };
+}
+
+/** `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts). */
+export function declarationsFile(plan: ProjectPlan, declarations: Record<string, string>): EmittedFile {
+  return { path: DECLARATIONS_DATA_PATH, content: bulkJson(declarations, compactJson(plan)), formatted: true };
 }
 
 /** The generated TypeScript: per-tool type modules, the tool index, server info and the entry point. */
@@ -265,7 +275,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan, options),
     toolsData(plan),
-    { path: DECLARATIONS_DATA_PATH, content: bulkJson(operationDeclarations(plan), compactJson(plan)), formatted: true },
+    ...(options.declarations === "later" ? [] : [declarationsFile(plan, options.declarations ?? operationDeclarations(plan))]),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),
