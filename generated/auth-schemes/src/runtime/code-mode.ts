@@ -67,8 +67,9 @@ export const EXECUTE_CODE_TOOL = Object.freeze({
     "Run JavaScript that calls this API's operations and return a value. `code` is the body of an async function: " +
     "use `await api.<operationName>(args)` (bracket notation for names that are not identifiers), where args is the " +
     "operation's input object; it resolves to the operation's structured result or throws an Error with `status` " +
-    "and `body` (an excerpt). Find operations and their TypeScript signatures with search_operations and " +
-    "describe_operation. `return` the value you want back (JSON); `console.log` lines are returned as logs. " +
+    "and `body` (an excerpt). Find operations with search_operations; describe_operation gives each one's " +
+    "TypeScript signature (a method of `interface Api`, i.e. `api.<name>(args)`). `return` the value you want back " +
+    "(JSON); `console.log` lines are returned as logs. " +
     "The sandbox has no fetch, timers, file system, process or credentials. Limits per run (defaults): " +
     `${DEFAULT_CODE_LIMITS.timeoutMs / 1000} s, ${DEFAULT_CODE_LIMITS.memoryBytes / 1024 / 1024} MB of memory, ` +
     `${DEFAULT_CODE_LIMITS.maxCalls} api calls, ${DEFAULT_CODE_LIMITS.maxResultBytes} bytes of result: filter and ` +
