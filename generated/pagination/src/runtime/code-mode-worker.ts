@@ -70,6 +70,7 @@ const PRELUDE = `(function (hostCall, hostLog, namesJson) {
 
 /** The one WebAssembly API used here (the ES2023 lib and @types/node do not declare WebAssembly). */
 declare namespace WebAssembly {
+  class Module {}
   class Memory {
     constructor(descriptor: { initial: number; maximum: number });
     readonly buffer: ArrayBuffer;
@@ -102,7 +103,8 @@ async function main(): Promise<void> {
   // past `memoryBytes`, and an allocation beyond it fails inside QuickJS as "out of memory".
   const pages = Math.max(ENGINE_INITIAL_PAGES, Math.ceil(input.limits.memoryBytes / WASM_PAGE_BYTES));
   const wasmMemory = new WebAssembly.Memory({ initial: ENGINE_INITIAL_PAGES, maximum: pages });
-  const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory }));
+  const wasmModule = input.wasmModule as WebAssembly.Module | undefined;
+  const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory, ...(wasmModule ? { wasmModule } : {}) }));
   const runtime = quickjs.newRuntime();
   const sandbox = new Sandbox(runtime, runtime.newContext(), input.limits, Date.now() + input.limits.timeoutMs);
   sandbox.start(input.code, input.toolNames);

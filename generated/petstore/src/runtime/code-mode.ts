@@ -8,9 +8,31 @@
  * Limits (all enforced here, reported as a `CodeRunResult` error, never a crash): wall time (the
  * worker is terminated at the deadline, so even a tight loop cannot hold the server), QuickJS memory,
  * number of `api` calls per run, and size of the returned value (and of the captured logs).
- * Nothing of QuickJS is loaded until the first run: this module imports only `node:worker_threads`.
+ * Nothing of QuickJS is loaded until the first run: this module imports only Node built-ins; the
+ * first run compiles the engine's WebAssembly once for all later runs, and each worker imports the rest.
  */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+
+/** The WebAssembly API used here (the ES2023 lib and @types/node do not declare WebAssembly). */
+declare namespace WebAssembly {
+  class Module {}
+  function compile(bytes: Uint8Array): Promise<Module>;
+}
+
+let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+
+/**
+ * QuickJS's WebAssembly module, compiled once on the first run and handed to every run's worker
+ * (a compiled module crosses threads without recompiling). Undefined if that fails: the worker then
+ * loads the engine itself.
+ */
+function engineModule(): Promise<WebAssembly.Module | undefined> {
+  return (compiled ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))
+    .then((bytes) => WebAssembly.compile(bytes))
+    .catch(() => undefined));
+}
 
 /** What the sandbox may do outside itself: call the server's operations by tool name. */
 export interface CodeHost {
@@ -89,6 +111,8 @@ export const EXECUTE_CODE_TOOL = Object.freeze({
 
 /** Data the worker starts with (no functions, no secrets). */
 export interface WorkerInput {
+  /** QuickJS compiled once by the host (see engineModule); absent when that failed. */
+  wasmModule?: unknown;
   code: string;
   toolNames: readonly string[];
   limits: CodeLimits;
@@ -113,17 +137,21 @@ export interface ToWorker {
  * Never rejects: every failure, limit or abort is a `{ ok: false }` result with the logs and calls so far.
  */
 export function executeCode(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSignal): Promise<CodeRunResult> {
+  return engineModule().then((wasmModule) => run(code, host, limits, signal, wasmModule));
+}
+
+/** One run in a fresh worker (see executeCode). */
+function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSignal, wasmModule: WebAssembly.Module | undefined): Promise<CodeRunResult> {
   const logs: string[] = [];
   const calls: CodeCall[] = [];
-  if (signal.aborted) return Promise.resolve({ ok: false, error: { kind: "aborted", message: "the run was cancelled before it started" }, logs, calls });
-
   return new Promise<CodeRunResult>((resolve) => {
+    if (signal.aborted) return resolve({ ok: false, error: { kind: "aborted", message: "the run was cancelled before it started" }, logs, calls });
     const inFlight = new AbortController();
     const known = new Set(host.toolNames);
     let settled = false;
     let started = 0;
 
-    const input: WorkerInput = { code, toolNames: [...host.toolNames], limits: { ...limits } };
+    const input: WorkerInput = { ...(wasmModule ? { wasmModule } : {}), code, toolNames: [...host.toolNames], limits: { ...limits } };
     // Empty environment: the thread that runs model code never holds the server's credentials.
     // Its stdout/stderr are piped here and drained, so nothing it prints reaches the stdio transport.
     const worker = new Worker(new URL("./code-mode-worker.js", import.meta.url), { workerData: input, env: {}, stdout: true, stderr: true });
