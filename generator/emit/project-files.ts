@@ -11,6 +11,7 @@ import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, serverJson } from "./publish-files.js";
 import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
+import { DECLARATIONS_DATA_PATH, operationDeclarations } from "./declarations.js";
 import { SCHEMA_TYPES_PATH, SchemaTypes } from "./schema-types.js";
 import { toolDefinition, toolTypesText } from "./tool-file.js";
 import { SEARCH_INDEX_PATH, searchIndexText } from "./search-index.js";
@@ -35,6 +36,11 @@ export interface EmittedFile {
 export interface EmitOptions {
   /** The bundled OpenAPI document as JSON text, written to data/openapi.json for the server to serve as a resource. */
   apiDocument?: string;
+  /**
+   * Tool name → declaration text, printed elsewhere (generate.ts prints them in a worker thread); when
+   * absent they are printed here. `"later"`: leave data/declarations.json out, the caller adds it (declarationsFile).
+   */
+  declarations?: Record<string, string> | "later";
 }
 
 /** `src/custom/index.ts`: the user's extension point, created once and then theirs. */
@@ -133,6 +139,11 @@ function toolsData(plan: ProjectPlan): EmittedFile {
 /** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
 function searchIndexData(plan: ProjectPlan): EmittedFile {
   return { path: SEARCH_INDEX_PATH, content: searchIndexText(plan.tools.map(toolDefinition)), formatted: true };
+}
+
+/** `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts). */
+export function declarationsFile(plan: ProjectPlan, declarations: Record<string, string>): EmittedFile {
+  return { path: DECLARATIONS_DATA_PATH, content: bulkJson(declarations, compactJson(plan)), formatted: true };
 }
 
 /** The generated TypeScript: per-tool type modules, the tool index, server info and the entry point. */
@@ -275,6 +286,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...typeScriptFiles(plan, options),
     toolsData(plan),
     searchIndexData(plan),
+    ...(options.declarations === "later" ? [] : [declarationsFile(plan, options.declarations ?? operationDeclarations(plan))]),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),

@@ -131,15 +131,41 @@ test("toolsets over HTTP: search never finds a filtered-out operation and call_o
   await client.close();
 });
 
-test("auto (the default) lists every operation of this small API; --read-only and --surface code over stdio", async () => {
+test("auto (the default) lists every operation of this small API; --read-only over stdio", async () => {
   const client = new ClientV1({ name: "surfaces-auto", version: "1.0.0" });
   await client.connect(new StdioV1(stdio({}, ["--read-only"])));
   const listed = await client.listTools({});
   assert.equal(listed.tools.map((t) => t.name), ["listPets", "getPet", "getInventory"]);
   await client.close();
-  const code = await run(process.execPath, [join(dir, "dist/index.js"), "--surface", "code"], { timeout: 20_000 }).catch((error: { code: number; stderr: string }) => error);
-  assert.is((code as { code: number }).code, 2);
-  assert.match((code as { stderr: string }).stderr, "--surface code is not available");
+});
+
+test("code surface over stdio (SDK 2.x): search, describe with the TypeScript signature, execute_code calling the upstream", async () => {
+  const client = new ClientV2({ name: "surfaces-code", version: "1.0.0" });
+  await client.connect(new StdioV2(stdio({ MCP_SURFACE: "code" }, ["--code-timeout", "2000"])));
+  const listed = await client.listTools({});
+  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "execute_code"]);
+  assert.ok(JSON.stringify(listed).length < 10_000);
+  const described = (await client.callTool({ name: "describe_operation", arguments: { name: "getPet" } })) as Result;
+  assert.match(described.structuredContent.signature, "getPet(args: GetPetInput): Promise<GetPetOutput>");
+  const before = upstream.received.length;
+  const ran = (await client.callTool({
+    name: "execute_code",
+    arguments: {
+      code: `const pet = await api.getPet({ petId: 7 });
+             console.log("found", pet.name);
+             try { await api.getPet({ petId: 8 }); } catch (error) { return { name: pet.name, missing: error.status }; }
+             return "unreachable";`,
+    },
+  })) as Result;
+  assert.not.ok(ran.isError, JSON.stringify(ran));
+  assert.equal(ran.structuredContent.result, { name: "Rex", missing: 404 });
+  assert.equal(ran.structuredContent.logs, ["found Rex"]);
+  assert.equal(ran.structuredContent.calls.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [["getPet", true], ["getPet", false]]);
+  assert.is(upstream.received.length, before + 2, "both calls reached the upstream through the server's path");
+  const spinning = (await client.callTool({ name: "execute_code", arguments: { code: "while (true) {}" } })) as Result;
+  assert.ok(spinning.isError);
+  assert.match(String(spinning.content[0]?.text), "(timeout)");
+  await client.close();
 });
 
 test.run();

@@ -148,7 +148,7 @@ test("call_operation sends the operation's progress notifications", async () => 
   assert.match(progress[0]!.params.message, "GET /pets/{petId}");
 });
 
-test("auto: all within the budget, search above it; code is refused until wired; names are checked", () => {
+test("auto: all within the budget, search above it; code when asked; names are checked", () => {
   const tool = (i: number, size = 10): ListedTool => ({ name: `t${i}`, description: "x".repeat(size), inputSchema: { type: "object" } });
   const small = Array.from({ length: AUTO_BUDGET.tools }, (_, i) => tool(i));
   assert.is(chooseSurface("auto", small).surface, "all");
@@ -158,9 +158,34 @@ test("auto: all within the budget, search above it; code is refused until wired;
   assert.match(heavy.reason, "tokens");
   assert.is(chooseSurface("search", small).surface, "search");
   assert.is(chooseSurface("all", [...small, tool(99)]).surface, "all");
-  assert.throws(() => chooseSurface("code", small), /not available/);
+  assert.is(chooseSurface("code", small).surface, "code");
   assert.is(parseSurface("search", "--surface"), "search");
   assert.throws(() => parseSurface("everything", "--surface"), /all, search, code, auto/);
+});
+
+test("code surface: execute_code runs a script whose api calls take the operation path (filters, confirmation included)", async () => {
+  const tools = sampleTools();
+  tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
+  const server = make({ surface: "code", tools: tools.filter((t) => t.name !== "createPet"), confirmDestructive: true, codeLimits: { timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024, maxCalls: 3, maxResultBytes: 10_000 } });
+  assert.equal(await names(server), ["search_operations", "describe_operation", "execute_code", "hello"]);
+  const before = upstream.received.length;
+  const ran = result(await call(server, "execute_code", { code: "const pet = await api.getPet({ petId: 42 }); const list = await api.listPets({}); return { name: pet.name, count: list.items.length };" }));
+  assert.not.ok(ran.isError, JSON.stringify(ran));
+  assert.equal(ran.structuredContent.result, { name: "Rex", count: 2 });
+  assert.is(upstream.received.length, before + 2);
+  // A filtered-out operation does not exist inside the sandbox; a destructive one is not run without confirmation.
+  const guarded = result(await call(server, "execute_code", {
+    code: "const out = []; for (const f of [() => api.createPet({ name: 'x' }), () => api.deletePet({})]) { try { await f(); out.push('ran'); } catch (e) { out.push(e.message); } } return out;",
+  }));
+  assert.not.ok(guarded.isError, JSON.stringify(guarded));
+  const [created, deleted] = guarded.structuredContent.result as string[];
+  assert.not.match(created!, /^ran$/);
+  assert.match(deleted!, "confirmation");
+  assert.is(upstream.received.length, before + 2, "neither reached the upstream");
+  // The calls limit from the server's options ends the run as an error result.
+  const many = result(await call(server, "execute_code", { code: "for (let i = 0; i < 10; i++) await api.getPet({ petId: 42 }); return 1;" }));
+  assert.ok(many.isError);
+  assert.match(many.content[0].text, "(calls)");
 });
 
 test.run();

@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BATCH, DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
+import { DEFAULT_CODE_LIMITS, type CodeLimits } from "./code-mode.js";
 import type { TransportHandle } from "./transport.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "./upstream.js";
@@ -83,6 +84,13 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
                      (filters apply to every surface: search never finds, and calls refuse,
                      the operations left out)
+  --code-timeout MS  code mode: wall time of one execute_code run (env MCP_CODE_TIMEOUT_MS,
+                     default ${DEFAULT_CODE_LIMITS.timeoutMs})
+  --code-memory MB   code mode: sandbox memory in MiB (env MCP_CODE_MEMORY_MB, default ${DEFAULT_CODE_LIMITS.memoryBytes / MIB}, min 16)
+  --code-max-calls N code mode: api calls per run (env MCP_CODE_MAX_CALLS, default ${DEFAULT_CODE_LIMITS.maxCalls})
+  --code-max-result BYTES
+                     code mode: bytes of the returned JSON, and of the logs (env
+                     MCP_CODE_MAX_RESULT_BYTES, default ${DEFAULT_CODE_LIMITS.maxResultBytes})
   --help             show this help
   --version          show the version
 `;
@@ -183,6 +191,7 @@ export async function main(
       info,
       tools: offered,
       surface: chosen.surface,
+      codeLimits: flags.codeLimits,
       upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
       maxBatch: flags.maxBatch,
       logger,
@@ -193,6 +202,7 @@ export async function main(
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
       ...(options.readData ? { readData: options.readData } : {}),
+      ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
     });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
@@ -239,6 +249,10 @@ function parseFlags(argv: string[]) {
       "confirm-destructive": { type: "boolean" },
       "task-after": { type: "string" },
       "no-tasks": { type: "boolean" },
+      "code-timeout": { type: "string" },
+      "code-memory": { type: "string" },
+      "code-max-calls": { type: "string" },
+      "code-max-result": { type: "string" },
       "base-url": { type: "string" },
       "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
@@ -280,6 +294,7 @@ function parseFlags(argv: string[]) {
     confirmDestructive: values["confirm-destructive"] ?? false,
     taskAfterMs: values["task-after"] === undefined ? DEFAULT_TASK_AFTER_MS : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
     noTasks: values["no-tasks"] ?? false,
+    codeLimits: codeLimits(values, process.env),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
@@ -386,6 +401,30 @@ function withPublicHost(entries: string[] | undefined, publicUrl: string | undef
   const list = entries ?? (bindHost !== undefined && isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
   if (list === undefined) return undefined;
   return publicUrl ? [...list, new URL(publicUrl).host] : list;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * Code-mode limits from flags, else the environment, else the defaults (`execute_code`, see code-mode.ts).
+ * Exported for tests; the code surface takes them from `main`'s parsed flags.
+ */
+export function codeLimits(
+  values: { "code-timeout"?: string | undefined; "code-memory"?: string | undefined; "code-max-calls"?: string | undefined; "code-max-result"?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): CodeLimits {
+  const pick = (flag: string, value: string | undefined, envName: string, min: number, max: number, fallback: number): number => {
+    const fromFlag = nonEmpty(value);
+    if (fromFlag !== undefined) return integerFlag(flag, fromFlag, min, max);
+    const fromEnv = nonEmpty(env[envName]);
+    return fromEnv === undefined ? fallback : integerFlag(envName, fromEnv, min, max);
+  };
+  return {
+    timeoutMs: pick("--code-timeout", values["code-timeout"], "MCP_CODE_TIMEOUT_MS", 100, 600_000, DEFAULT_CODE_LIMITS.timeoutMs),
+    memoryBytes: pick("--code-memory", values["code-memory"], "MCP_CODE_MEMORY_MB", 16, 2_048, DEFAULT_CODE_LIMITS.memoryBytes / MIB) * MIB,
+    maxCalls: pick("--code-max-calls", values["code-max-calls"], "MCP_CODE_MAX_CALLS", 1, 10_000, DEFAULT_CODE_LIMITS.maxCalls),
+    maxResultBytes: pick("--code-max-result", values["code-max-result"], "MCP_CODE_MAX_RESULT_BYTES", 1_000, 100_000_000, DEFAULT_CODE_LIMITS.maxResultBytes),
+  };
 }
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {

@@ -32,6 +32,8 @@ export interface TextResourceContents {
 
 /** URI of the upstream API's OpenAPI document. */
 export const API_DOCUMENT_URI = "openapi://document";
+/** URI of the operations' TypeScript declarations (JSON: tool name → declaration). */
+export const DECLARATIONS_URI = "openapi://declarations";
 /** Prefix of per-operation documentation URIs; the suffix is the tool name. */
 export const OPERATION_URI_PREFIX = "openapi://operations/";
 /** The template covering every per-operation documentation URI. */
@@ -51,12 +53,24 @@ export class ResourceCatalog {
   constructor(
     private readonly tools: readonly ToolDefinition[],
     private readonly apiDocument?: string | (() => string),
+    private readonly declarations?: string | (() => string),
   ) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.resources = [
       ...(apiDocument === undefined
         ? []
         : [{ uri: API_DOCUMENT_URI, name: "openapi-document", title: "OpenAPI document", description: "The upstream API's OpenAPI document this server was generated from.", mimeType: "application/json" }]),
+      ...(declarations === undefined
+        ? []
+        : [
+            {
+              uri: DECLARATIONS_URI,
+              name: "operation-declarations",
+              title: "Operation declarations (TypeScript)",
+              description: "JSON object: tool name → the operation's TypeScript declaration (its input and output types and `api.<tool>(args)` signature, as used by code mode).",
+              mimeType: "application/json",
+            },
+          ]),
       ...tools.map((tool) => ({
         uri: OPERATION_URI_PREFIX + tool.name,
         name: `operation-${tool.name}`,
@@ -67,7 +81,7 @@ export class ResourceCatalog {
     ];
   }
 
-  /** Every resource, in a stable order (document first, then operations in tool order). */
+  /** Every resource, in a stable order (document, declarations, then operations in tool order). */
   list(): readonly Resource[] {
     return this.resources;
   }
@@ -89,6 +103,10 @@ export class ResourceCatalog {
   read(uri: string): TextResourceContents[] | undefined {
     if (uri === API_DOCUMENT_URI && this.apiDocument !== undefined) {
       const text = typeof this.apiDocument === "function" ? this.apiDocument() : this.apiDocument;
+      return [{ uri, mimeType: "application/json", text }];
+    }
+    if (uri === DECLARATIONS_URI && this.declarations !== undefined) {
+      const text = typeof this.declarations === "function" ? this.declarations() : this.declarations;
       return [{ uri, mimeType: "application/json", text }];
     }
     if (!uri.startsWith(OPERATION_URI_PREFIX)) return undefined;

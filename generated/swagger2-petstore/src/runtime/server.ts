@@ -40,7 +40,8 @@ import type { ServerInfo, ToolDefinition } from "./types.js";
 import PQueue from "p-queue";
 import { DEFAULT_UPSTREAM_CONCURRENCY, UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
-import { CALL_OPERATION, MetaTools, type ServedSurface } from "./surfaces.js";
+import { CALL_OPERATION, EXECUTE_CODE, MetaTools, type ServedSurface } from "./surfaces.js";
+import type { CodeLimits } from "./code-mode.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
 
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
@@ -95,6 +96,8 @@ export interface McpServerOptions {
   upstream: UpstreamOptions;
   /** The upstream API's OpenAPI document as JSON text (or a function reading it on demand), served as a resource when given. */
   apiDocument?: string | (() => string);
+  /** JSON text of tool name → TypeScript declaration (or a function reading it), served as `openapi://declarations`. */
+  declarations?: string | (() => string);
   /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
   extension?: Extension;
   /** stderr logger; defaults to silent. */
@@ -130,6 +133,8 @@ export interface McpServerOptions {
   surface?: ServedSurface;
   /** Reads a data file of the generated project (`search-index.json`, `declarations.json`); undefined when absent. */
   readData?: (file: string) => string | undefined;
+  /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
+  codeLimits?: CodeLimits;
 }
 
 /**
@@ -266,6 +271,7 @@ export class McpServer {
             operations: this.operations,
             readSearchIndex: () => options.readData?.("search-index.json"),
             readDeclarations: () => options.readData?.("declarations.json"),
+            ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
     const callable = [...(this.meta ? [] : this.tools), ...this.customTools];
     const names = new Set(this.meta?.tools().map((tool) => tool.name));
@@ -273,7 +279,7 @@ export class McpServer {
       if (this.toolsByName.has(tool.name) || names.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.toolsByName.set(tool.name, tool);
     }
-    this.resources = new ResourceCatalog(this.tools, options.apiDocument);
+    this.resources = new ResourceCatalog(this.tools, options.apiDocument, options.declarations);
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -524,7 +530,7 @@ export class McpServer {
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     // call_operation runs an operation, so it may become a task as the operation's own tool may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
-    const support = custom ? (custom.taskSupport ?? "forbidden") : "http" in tool || name === CALL_OPERATION ? "optional" : "forbidden";
+    const support = custom ? (custom.taskSupport ?? "forbidden") : "http" in tool || name === CALL_OPERATION || name === EXECUTE_CODE ? "optional" : "forbidden";
     if (!this.tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
     if (!declaresTasks(call.era.clientCapabilities)) {
       if (support === "required") throw missingTasksExtension();

@@ -11,6 +11,8 @@
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
 import type { InputRequiredResult } from "./extensions.js";
+import { codeToolResult, operationOutcome } from "./code-host.js";
+import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, type CodeLimits } from "./code-mode.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
 import { OperationSearch, type SearchIndexData } from "./search-index.js";
 import type { ObjectJsonSchema, ToolDefinition } from "./types.js";
@@ -39,17 +41,8 @@ export function listBytes(tools: readonly ListedTool[]): number {
   return Buffer.byteLength(JSON.stringify(tools), "utf8");
 }
 
-/**
- * Whether `execute_code` is wired into this runtime. The code surface needs the sandbox module
- * (code-mode.ts); until it is wired below (see {@link MetaTools}), asking for the surface fails.
- */
-export const CODE_MODE_AVAILABLE = false;
-
 /** The surface to serve for `requested` and why (the server logs it at info). */
 export function chooseSurface(requested: SurfaceName, operations: readonly ListedTool[]): { surface: ServedSurface; reason: string } {
-  if (requested === "code" && !CODE_MODE_AVAILABLE) {
-    throw new Error("--surface code is not available in this build: execute_code (the code-mode sandbox) is not wired in; use --surface search or all");
-  }
   if (requested !== "auto") return { surface: requested, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
   const count = operations.length;
   if (count > AUTO_BUDGET.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${AUTO_BUDGET.tools} tools` };
@@ -67,6 +60,7 @@ export function parseSurface(text: string, origin: string): SurfaceName {
 export const SEARCH_OPERATIONS = "search_operations";
 export const DESCRIBE_OPERATION = "describe_operation";
 export const CALL_OPERATION = "call_operation";
+export const EXECUTE_CODE = EXECUTE_CODE_TOOL.name;
 
 const searchResultSchema: ObjectJsonSchema = {
   type: "object",
@@ -151,6 +145,13 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
       },
       annotations: { openWorldHint: true },
     },
+    [EXECUTE_CODE]: {
+      name: EXECUTE_CODE,
+      title: "Run code against the API",
+      description: EXECUTE_CODE_TOOL.description,
+      inputSchema: EXECUTE_CODE_TOOL.inputSchema as ObjectJsonSchema,
+      annotations: { openWorldHint: true },
+    },
   };
 }
 
@@ -158,12 +159,7 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
 const SURFACE_META_TOOLS: Record<ServedSurface, string[]> = {
   all: [],
   search: [SEARCH_OPERATIONS, DESCRIBE_OPERATION, CALL_OPERATION],
-  // Wiring code mode (code-mode.ts): set CODE_MODE_AVAILABLE, add EXECUTE_CODE_TOOL to metaTools()
-  // and its name to the list below, and add a case to MetaTools.call:
-  //   executeCode(String(args.code), { toolNames: [...this.options.operations.keys()].filter(allowed),
-  //     call: (op, opArgs, s) => (allowed(op) ? run(op, opArgs, s) : Promise.resolve(unknownOperation(op))) }, limits, signal)
-  // and let it become a task like call_operation (server.ts callTool, `support`).
-  code: [SEARCH_OPERATIONS, DESCRIBE_OPERATION],
+  code: [SEARCH_OPERATIONS, DESCRIBE_OPERATION, EXECUTE_CODE],
 };
 
 /** Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation). */
@@ -180,6 +176,8 @@ export interface MetaToolsOptions {
   readSearchIndex?: () => string | undefined;
   /** data/declarations.json as text (tool name → TypeScript declaration), or undefined when absent. */
   readDeclarations?: () => string | undefined;
+  /** Limits of each `execute_code` run (code surface; default DEFAULT_CODE_LIMITS). */
+  codeLimits?: CodeLimits;
 }
 
 /** The meta tools of one server: their listing and their calls. Data files load on first use. */
@@ -222,7 +220,6 @@ export class MetaTools {
    * see (toolset filters, OAuth scopes); `run` runs one operation; `signal` aborts with the request.
    */
   async call(name: string, args: Record<string, unknown>, allowed: (name: string) => boolean, run: RunOperation, signal?: AbortSignal): Promise<CallToolResult | InputRequiredResult> {
-    void signal; // for execute_code (code mode), which runs until the request is cancelled
     switch (name) {
       case SEARCH_OPERATIONS:
         return this.search(args, allowed);
@@ -233,9 +230,27 @@ export class MetaTools {
         if (!allowed(target)) return unknownOperation(target);
         return run(target, args.arguments as Record<string, unknown>);
       }
+      case EXECUTE_CODE:
+        return this.executeCode(String(args.code), allowed, run, signal);
       default:
         throw new Error(`not a meta tool: ${name}`);
     }
+  }
+
+  /**
+   * `execute_code`: the script's `api.<tool>()` calls run through `run`, the same path as
+   * call_operation (validation, credentials, confirmation, cancellation), and only for operations
+   * this caller may see. QuickJS loads on the first run (code-mode.ts imports none of it at start).
+   */
+  private async executeCode(code: string, allowed: (name: string) => boolean, run: RunOperation, signal?: AbortSignal): Promise<CallToolResult> {
+    const toolNames = [...this.options.operations.keys()].filter(allowed);
+    const host: CodeHost = {
+      toolNames,
+      call: async (operation, operationArgs, callSignal) =>
+        allowed(operation) ? operationOutcome(operation, await run(operation, operationArgs, callSignal)) : { ok: false, error: { message: `Unknown operation '${operation}'.` } },
+    };
+    const outcome = await executeCode(code, host, this.options.codeLimits ?? DEFAULT_CODE_LIMITS, signal ?? new AbortController().signal);
+    return codeToolResult(outcome);
   }
 
   private search(args: Record<string, unknown>, allowed: (name: string) => boolean): CallToolResult {

@@ -1,0 +1,240 @@
+/**
+ * Code mode: `execute_code` runs the body of an async JavaScript function, written by the model,
+ * in QuickJS compiled to WebAssembly (quickjs-emscripten), inside a worker thread started for that
+ * run only. Inside, `api.<toolName>(args)` calls an operation through the host (`CodeHost.call`,
+ * the same path as `call_operation`) and `console.log` lines are captured. The sandbox has no file
+ * system, network, environment, process, timers or credentials: only JSON text crosses the boundary.
+ *
+ * Limits (all enforced here, reported as a `CodeRunResult` error, never a crash): wall time (the
+ * worker is terminated at the deadline, so even a tight loop cannot hold the server), QuickJS memory,
+ * number of `api` calls per run, and size of the returned value (and of the captured logs).
+ * Nothing of QuickJS is loaded until the first run: this module imports only Node built-ins; the
+ * first run compiles the engine's WebAssembly once for all later runs, and each worker imports the rest.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+
+/** The WebAssembly API used here (the ES2023 lib and @types/node do not declare WebAssembly). */
+declare namespace WebAssembly {
+  class Module {}
+  function compile(bytes: Uint8Array): Promise<Module>;
+}
+
+let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+
+/**
+ * QuickJS's WebAssembly module, compiled once on the first run and handed to every run's worker
+ * (a compiled module crosses threads without recompiling). Undefined if that fails: the worker then
+ * loads the engine itself.
+ */
+function engineModule(): Promise<WebAssembly.Module | undefined> {
+  return (compiled ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))
+    .then((bytes) => WebAssembly.compile(bytes))
+    .catch(() => undefined));
+}
+
+/** What the sandbox may do outside itself: call the server's operations by tool name. */
+export interface CodeHost {
+  toolNames: readonly string[];
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; error: { message: string; status?: number; body?: string } }>;
+}
+
+/** Limits of one run. */
+export interface CodeLimits {
+  /** Wall time of the whole run, `api` calls included (milliseconds). */
+  timeoutMs: number;
+  /** The sandbox's whole WebAssembly memory, engine and stack included (bytes; at least the engine's 16 MiB start). */
+  memoryBytes: number;
+  /** `api` calls per run; the call over the limit ends the run. */
+  maxCalls: number;
+  /** UTF-8 bytes of the returned value as JSON; the captured logs have the same budget (truncated, not an error). */
+  maxResultBytes: number;
+}
+
+/** Defaults: 30 s, 64 MiB, 50 calls, 100,000 bytes (the runtime's cap for a tool result's text). */
+export const DEFAULT_CODE_LIMITS: CodeLimits = Object.freeze({
+  timeoutMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  maxCalls: 50,
+  maxResultBytes: 100_000,
+});
+
+/** Why a run failed. */
+export type CodeErrorKind = "timeout" | "memory" | "calls" | "result-size" | "exception" | "syntax" | "aborted";
+
+/** One `api` call made by a run. */
+export interface CodeCall {
+  name: string;
+  ok: boolean;
+  ms: number;
+}
+
+/** The outcome of `executeCode`. */
+export type CodeRunResult =
+  | { ok: true; result: unknown; logs: string[]; calls: CodeCall[] }
+  | { ok: false; error: { kind: CodeErrorKind; message: string }; logs: string[]; calls: CodeCall[] };
+
+/** Cap for the error body excerpt handed to the script (characters). */
+const MAX_BODY_EXCERPT_CHARS = 2_000;
+
+/** The `execute_code` tool definition (name, description, input schema `{ code: string }`). */
+export const EXECUTE_CODE_TOOL = Object.freeze({
+  name: "execute_code" as const,
+  description:
+    "Run JavaScript that calls this API's operations and return a value. `code` is the body of an async function: " +
+    "use `await api.<operationName>(args)` (bracket notation for names that are not identifiers), where args is the " +
+    "operation's input object; it resolves to the operation's structured result or throws an Error with `status` " +
+    "and `body` (an excerpt). Find operations with search_operations; describe_operation gives each one's " +
+    "TypeScript signature (a method of `interface Api`, i.e. `api.<name>(args)`). `return` the value you want back " +
+    "(JSON); `console.log` lines are returned as logs. " +
+    "The sandbox has no fetch, timers, file system, process or credentials. Limits per run (defaults): " +
+    `${DEFAULT_CODE_LIMITS.timeoutMs / 1000} s, ${DEFAULT_CODE_LIMITS.memoryBytes / 1024 / 1024} MB of memory, ` +
+    `${DEFAULT_CODE_LIMITS.maxCalls} api calls, ${DEFAULT_CODE_LIMITS.maxResultBytes} bytes of result: filter and ` +
+    "summarise inside the code instead of returning whole responses.",
+  inputSchema: Object.freeze({
+    type: "object",
+    properties: {
+      code: {
+        type: "string",
+        description: "Body of an async JavaScript function, e.g. `const repo = await api.reposGet({ owner: \"o\", repo: \"r\" }); return repo.stargazers_count;`",
+      },
+    },
+    required: ["code"],
+    additionalProperties: false,
+  }),
+});
+
+/** Data the worker starts with (no functions, no secrets). */
+export interface WorkerInput {
+  /** QuickJS compiled once by the host (see engineModule); absent when that failed. */
+  wasmModule?: unknown;
+  code: string;
+  toolNames: readonly string[];
+  limits: CodeLimits;
+}
+
+/** Messages from the worker. */
+export type FromWorker =
+  | { type: "call"; id: number; name: string; args: string }
+  | { type: "log"; line: string }
+  | { type: "done"; ok: true; json: string }
+  | { type: "done"; ok: false; kind: CodeErrorKind; message: string };
+
+/** A reply to a call: JSON of the value, or of `{ message, status?, body? }` when `ok` is false. */
+export interface ToWorker {
+  id: number;
+  ok: boolean;
+  json: string;
+}
+
+/**
+ * Runs `code` (an async function body) in a fresh QuickJS sandbox with `host` as its only way out.
+ * Never rejects: every failure, limit or abort is a `{ ok: false }` result with the logs and calls so far.
+ */
+export function executeCode(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSignal): Promise<CodeRunResult> {
+  return engineModule().then((wasmModule) => run(code, host, limits, signal, wasmModule));
+}
+
+/** One run in a fresh worker (see executeCode). */
+function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSignal, wasmModule: WebAssembly.Module | undefined): Promise<CodeRunResult> {
+  const logs: string[] = [];
+  const calls: CodeCall[] = [];
+  return new Promise<CodeRunResult>((resolve) => {
+    if (signal.aborted) return resolve({ ok: false, error: { kind: "aborted", message: "the run was cancelled before it started" }, logs, calls });
+    const inFlight = new AbortController();
+    const known = new Set(host.toolNames);
+    let settled = false;
+    let started = 0;
+
+    const input: WorkerInput = { ...(wasmModule ? { wasmModule } : {}), code, toolNames: [...host.toolNames], limits: { ...limits } };
+    // Empty environment: the thread that runs model code never holds the server's credentials.
+    // Its stdout/stderr are piped here and drained, so nothing it prints reaches the stdio transport.
+    const worker = new Worker(new URL("./code-mode-worker.js", import.meta.url), { workerData: input, env: {}, stdout: true, stderr: true });
+    worker.stdout.resume();
+    worker.stderr.resume();
+
+    const end = (result: CodeRunResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      inFlight.abort();
+      void worker.terminate();
+      resolve(result);
+    };
+    const fail = (kind: CodeErrorKind, message: string): void => end({ ok: false, error: { kind, message }, logs, calls });
+
+    const timer = setTimeout(() => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`), limits.timeoutMs);
+    const onAbort = (): void => fail("aborted", "the run was cancelled");
+    signal.addEventListener("abort", onAbort, { once: true });
+
+    worker.on("message", (message: FromWorker) => {
+      if (settled) return;
+      if (message.type === "log") logs.push(message.line);
+      else if (message.type === "call") {
+        if (started >= limits.maxCalls) return fail("calls", `the code made more than ${limits.maxCalls} api calls`);
+        started += 1;
+        void callHost(message, host, known, inFlight.signal).then(({ reply, call }) => {
+          if (settled) return;
+          calls.push(call);
+          worker.postMessage(reply);
+        });
+      } else if (message.ok) {
+        // Checked again here: the host trusts nothing the sandbox thread says.
+        const bytes = Buffer.byteLength(message.json, "utf8");
+        if (bytes > limits.maxResultBytes) return fail("result-size", `the returned value is ${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes}`);
+        const result = parseJson(message.json);
+        if (!result.ok) return fail("exception", "the sandbox returned invalid JSON");
+        end({ ok: true, result: result.value, logs, calls });
+      } else fail(message.kind, message.message);
+    });
+    worker.on("error", (error) => fail("exception", `the sandbox failed: ${error.message}`));
+    worker.on("exit", (code) => fail("exception", `the sandbox stopped unexpectedly (exit code ${code})`));
+  });
+}
+
+/** Makes one call for the sandbox; never rejects (a host failure is a failed call). */
+async function callHost(
+  message: { id: number; name: string; args: string },
+  host: CodeHost,
+  known: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<{ reply: ToWorker; call: CodeCall }> {
+  const begin = performance.now();
+  const failed = (error: { message: string; status?: number; body?: string }): { reply: ToWorker; call: CodeCall } => ({
+    reply: { id: message.id, ok: false, json: JSON.stringify(error) },
+    call: { name: message.name, ok: false, ms: Math.round(performance.now() - begin) },
+  });
+  if (!known.has(message.name)) return failed({ message: `unknown operation '${message.name}'` });
+  const parsed = parseJson(message.args);
+  const args = parsed.ok ? parsed.value : undefined;
+  if (args === undefined || args === null || typeof args !== "object" || Array.isArray(args)) return failed({ message: `api.${message.name}(args): args must be an object` });
+  try {
+    const outcome = await host.call(message.name, args as Record<string, unknown>, signal);
+    if (!outcome.ok) {
+      const { message: text, status, body } = outcome.error;
+      return failed({ message: text, ...(status !== undefined ? { status } : {}), ...(body !== undefined ? { body: body.slice(0, MAX_BODY_EXCERPT_CHARS) } : {}) });
+    }
+    const json = JSON.stringify(outcome.value);
+    return {
+      reply: { id: message.id, ok: true, json: json === undefined ? "null" : json },
+      call: { name: message.name, ok: true, ms: Math.round(performance.now() - begin) },
+    };
+  } catch (error) {
+    return failed({ message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** JSON.parse without throwing. `__proto__` keys become own data properties (JSON.parse never sets prototypes). */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * data/declarations.json (generator/emit/declarations.ts): one standalone TypeScript declaration per
+ * operation. Every entry of every example, and of a plan with awkward names, must compile under strict
+ * with the TypeScript compiler; the same plan must give the same text.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { DiagnosticBag } from "../../generator/diagnostics.js";
+import { DECLARATIONS_DATA_PATH, operationDeclarations } from "../../generator/emit/declarations.js";
+import { planProject } from "../../generator/plan/plan-project.js";
+import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/resources.js";
+import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
+
+const root = new URL("../../../", import.meta.url).pathname;
+
+/**
+ * Type-checks each declaration as its own module (so the entries' names do not meet), together with a
+ * use of it: `declare const api: Api` and a call whose result must be assignable to the declared output.
+ * Returns the diagnostics as text, one line each (empty when all compile).
+ */
+function typeCheck(declarations: Record<string, string>): string[] {
+  const files = new Map<string, string>();
+  Object.entries(declarations).forEach(([name, text], index) => {
+    const call = `api[${JSON.stringify(name)}]`;
+    files.set(`/decl/${index}.ts`, `${text}\ndeclare const api: Api;\nexport const use: ReturnType<typeof ${call}> = ${call}({} as Parameters<typeof ${call}>[0] as never);\n`);
+  });
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, lib: ["lib.es2023.d.ts"], types: [], skipLibCheck: true };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.readFile = (file) => files.get(file) ?? readFile(file);
+  host.fileExists = (file) => files.has(file) || fileExists(file);
+  host.getSourceFile = (file, language, onError) => {
+    const text = files.get(file);
+    return text === undefined ? getSourceFile(file, language, onError) : ts.createSourceFile(file, text, language);
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}\n${d.file ? files.get(d.file.fileName) : ""}`);
+}
+
+/** A plan with the names that break naive printing: a tool name that is no identifier, a schema named Api, `*\/` in prose. */
+function awkwardPlan() {
+  const defs = schemas({
+    Api: { type: "object", description: "A schema called Api. */ not the end of the comment", properties: { id: { type: "integer" } }, required: ["id"] },
+    "node-info": { type: "object", properties: { child: { $ref: "#/$defs/node-info" }, api: { $ref: "#/$defs/Api" } } },
+  });
+  return planProject(
+    api(
+      [
+        operation({
+          operationId: "odd-name.v2",
+          method: "post",
+          path: "/odd/{id}",
+          summary: "Odd one */ with a comment end",
+          parameters: [parameter({ name: "id", in: "path", schema: { type: "integer" } }), parameter({ name: "X-Trace Id", in: "header" })],
+          requestBody: jsonBody({ $ref: "#/$defs/node-info" }),
+          responses: [jsonResponse("200", { type: "array", items: { $ref: "#/$defs/Api" } })],
+        }),
+        operation({ operationId: "ping", method: "get", path: "/ping", responses: [jsonResponse("204")] }),
+      ],
+      defs,
+    ),
+    {},
+    new DiagnosticBag(),
+  );
+}
+
+test("the examples' declarations type-check under strict, each entry alone", () => {
+  const examples = readdirSync(join(root, "generated"));
+  assert.ok(examples.length >= 5);
+  let count = 0;
+  for (const example of examples) {
+    const declarations = JSON.parse(readFileSync(join(root, "generated", example, DECLARATIONS_DATA_PATH), "utf8")) as Record<string, string>;
+    const tools = JSON.parse(readFileSync(join(root, "generated", example, "data", "tools.json"), "utf8")) as Array<{ name: string }>;
+    assert.equal(Object.keys(declarations), tools.map((t) => t.name), `${example}: one declaration per tool, in tool order`);
+    assert.equal(typeCheck(declarations), [], example);
+    count += tools.length;
+  }
+  assert.ok(count > 20, `${count} declarations checked`);
+});
+
+test("a declaration: named types, input, output and the api method with its doc comment", () => {
+  const text = JSON.parse(readFileSync(join(root, "generated", "petstore", DECLARATIONS_DATA_PATH), "utf8")).listPets as string;
+  assert.match(text, /^type PetStatus = "available" \| "pending" \| "adopted";/);
+  assert.match(text, /interface ListPetsInput \{\n  \/\*\* How many pets to return at most\. \*\/\n  limit\?: number;/);
+  assert.match(text, /type ListPetsOutput = /);
+  assert.match(text, /interface Api \{\n  \/\*\*\n   \* List pets\n[\s\S]*   \* GET \/pets\n   \*\/\n  listPets\(args\?: ListPetsInput\): Promise<ListPetsOutput>;\n\}\n$/);
+});
+
+test("awkward names and comment ends still compile; the output is deterministic", () => {
+  const first = operationDeclarations(awkwardPlan());
+  const second = operationDeclarations(awkwardPlan());
+  assert.equal(first, second);
+  const names = Object.keys(first);
+  assert.is(names.length, 2);
+  const odd = first[names[0]!]!;
+  assert.match(odd, new RegExp(`${JSON.stringify(names[0]).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\(args: `));
+  assert.match(odd, /type Api_2 = /, "the schema named Api does not clash with the Api interface");
+  assert.not.match(odd.replace(/\*\\\//g, ""), /\*\/ (not the end|with a comment end)/, "*/ in prose is escaped");
+  assert.match(first[names[1]!]!, /ping\(args\?: PingInput\): Promise<unknown>;/);
+  assert.equal(typeCheck(first), []);
+});
+
+test("the runtime serves openapi://declarations when given, and lists it", () => {
+  const catalog = new ResourceCatalog([], undefined, () => '{"a":"interface Api {}"}');
+  assert.equal(catalog.list().map((r) => r.uri), [DECLARATIONS_URI]);
+  assert.equal(catalog.read(DECLARATIONS_URI), [{ uri: DECLARATIONS_URI, mimeType: "application/json", text: '{"a":"interface Api {}"}' }]);
+  assert.equal(new ResourceCatalog([]).read(DECLARATIONS_URI), undefined);
+});
+
+test.run();
