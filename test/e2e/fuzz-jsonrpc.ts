@@ -29,19 +29,23 @@ test.after(async () => {
   server.remove();
 });
 
-function verdict(name: string, report: FuzzReport): void {
-  console.log(`  fuzz ${name}: ${report.sent} messages (seed ${SEED}), ${report.answers} answers, ${report.ms} ms, ping ${report.pingAnswered ? "answered" : "NOT answered"}`);
+function verdict(name: string, report: FuzzReport, upstreamBefore: number): void {
+  const calls = upstream.received.length - upstreamBefore;
+  console.log(`  fuzz ${name}: ${report.sent} messages (seed ${SEED}), ${report.answers} answers, ${calls} upstream calls, ${report.ms} ms, ping ${report.pingAnswered ? "answered" : "NOT answered"}`);
   assert.equal(report.failures, [], report.failures.join("\n"));
+  assert.ok(calls > 0, "some grammar-based tool calls are valid enough to reach the upstream");
   assert.ok(report.pingAnswered, "the server answers ping after the fuzz run");
   assert.ok(report.answers > 0);
 }
 
 test(`stdio: ${MESSAGES} fuzz messages, no crash, only JSON on stdout, ping answered`, async () => {
-  verdict("stdio", await fuzzStdio(server, upstream.baseUrl, MESSAGES, SEED));
+  const before = upstream.received.length;
+  verdict("stdio", await fuzzStdio(server, upstream.baseUrl, MESSAGES, SEED), before);
 });
 
 test(`HTTP: ${MESSAGES} fuzz requests, no crash or 5xx, JSON answers, ping answered`, async () => {
-  verdict("http", await fuzzHttp(server, upstream.baseUrl, MESSAGES, SEED + 1));
+  const before = upstream.received.length;
+  verdict("http", await fuzzHttp(server, upstream.baseUrl, MESSAGES, SEED + 1), before);
 });
 
 test("the harness catches a broken server: a non-JSON stdout line, an exit, no ping answer", async () => {
