@@ -5,6 +5,9 @@
  * `FUZZ_SEED` picks another run. Never a crash, never a non-JSON line on stdout, never a 5xx, and
  * a ping answered at the end.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Upstream } from "../unit/runtime-fixture.js";
@@ -26,19 +29,41 @@ test.after(async () => {
   server.remove();
 });
 
-function verdict(name: string, report: FuzzReport): void {
-  console.log(`  fuzz ${name}: ${report.sent} messages (seed ${SEED}), ${report.answers} answers, ${report.ms} ms, ping ${report.pingAnswered ? "answered" : "NOT answered"}`);
+function verdict(name: string, report: FuzzReport, upstreamBefore: number): void {
+  const calls = upstream.received.length - upstreamBefore;
+  console.log(`  fuzz ${name}: ${report.sent} messages (seed ${SEED}), ${report.answers} answers, ${calls} upstream calls, ${report.ms} ms, ping ${report.pingAnswered ? "answered" : "NOT answered"}`);
   assert.equal(report.failures, [], report.failures.join("\n"));
+  assert.ok(calls > 0, "some grammar-based tool calls are valid enough to reach the upstream");
   assert.ok(report.pingAnswered, "the server answers ping after the fuzz run");
   assert.ok(report.answers > 0);
 }
 
 test(`stdio: ${MESSAGES} fuzz messages, no crash, only JSON on stdout, ping answered`, async () => {
-  verdict("stdio", await fuzzStdio(server, upstream.baseUrl, MESSAGES, SEED));
+  const before = upstream.received.length;
+  verdict("stdio", await fuzzStdio(server, upstream.baseUrl, MESSAGES, SEED), before);
 });
 
 test(`HTTP: ${MESSAGES} fuzz requests, no crash or 5xx, JSON answers, ping answered`, async () => {
-  verdict("http", await fuzzHttp(server, upstream.baseUrl, MESSAGES, SEED + 1));
+  const before = upstream.received.length;
+  verdict("http", await fuzzHttp(server, upstream.baseUrl, MESSAGES, SEED + 1), before);
+});
+
+test("the harness catches a broken server: a non-JSON stdout line, an exit, no ping answer", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-fuzz-broken-"));
+  mkdirSync(join(dir, "dist"));
+  // Answers JSON, but prints one plain line and exits after 50 lines.
+  writeFileSync(
+    join(dir, "dist/index.js"),
+    `let n = 0; process.stdin.on("data", (chunk) => { for (const _ of String(chunk).split("\\n").slice(1)) { n++; process.stdout.write(n === 20 ? "oops\\n" : "{}\\n"); if (n === 50) process.exit(7); } });`,
+  );
+  try {
+    const report = await fuzzStdio({ dir, target: server.target, remove() {} }, upstream.baseUrl, 200, SEED);
+    assert.ok(report.failures.some((f) => f.includes('non-JSON line on stdout: "oops"')), report.failures.join("\n"));
+    assert.ok(report.failures.some((f) => f.includes("the server exited (code 7")), report.failures.join("\n"));
+    assert.not.ok(report.pingAnswered);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

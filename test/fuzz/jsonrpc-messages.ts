@@ -7,8 +7,9 @@ import type { Prng } from "./prng.js";
 
 const MODERN = "2026-07-28";
 const VERSIONS = [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01", "", "DRAFT-2026-v1", "2026-07-28-RC"];
+// tools/call is listed several times: it is where arguments, validation and the upstream meet.
 const METHODS = [
-  "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
+  "tools/call", "tools/call", "tools/call", "tools/call", "tools/call", "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
   "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
   "server/discover", "tasks/get", "tasks/update", "tasks/cancel", "notifications/initialized", "notifications/cancelled",
   "notifications/progress", "notifications/roots/list_changed", "elicitation/create", "sampling/createMessage",
@@ -20,7 +21,8 @@ const PRINTABLE = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[
 
 /** What the messages may refer to on the server under test. */
 export interface FuzzTarget {
-  tools: Array<{ name: string; properties: string[] }>;
+  /** Each tool's argument names and a valid sample of its arguments. */
+  tools: Array<{ name: string; properties: string[]; sample: Record<string, unknown> }>;
 }
 
 /** A random JSON value, at most `depth` levels deep. */
@@ -86,6 +88,8 @@ function modernMeta(r: Prng): Record<string, unknown> {
 function toolArguments(r: Prng, target: FuzzTarget, name: string): unknown {
   if (r.chance(0.1)) return randomValue(r, 2);
   const tool = target.tools.find((t) => t.name === name);
+  // Valid arguments (the generator's sample), so calls also reach the upstream.
+  if (tool && r.chance(0.4)) return { ...tool.sample };
   const args: Record<string, unknown> = {};
   for (const property of tool?.properties ?? []) {
     if (r.chance(0.6)) args[property] = r.chance(0.5) ? r.pick<unknown>([1, 7, "Rex", "available", ["a"], ".."]) : randomValue(r, 2);

@@ -9,6 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
+import { sampleValue } from "../../generator/emit/sample-value.js";
+import type { JsonSchema } from "../../runtime/src/types.js";
 import { stopChild, repoRoot } from "../e2e/support.js";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { fuzzLine, type FuzzTarget } from "./jsonrpc-messages.js";
@@ -40,7 +42,9 @@ export function prepareServer(example = "petstore"): PreparedServer {
     writeFileSync(out, outputText);
   }
   const tools = JSON.parse(readFileSync(join(dir, "data/tools.json"), "utf8")) as Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }>;
-  const target: FuzzTarget = { tools: tools.map((t) => ({ name: t.name, properties: Object.keys(t.inputSchema.properties ?? {}) })) };
+  const target: FuzzTarget = {
+    tools: tools.map((t) => ({ name: t.name, properties: Object.keys(t.inputSchema.properties ?? {}), sample: sampleValue(t.inputSchema as JsonSchema, t.inputSchema as Record<string, unknown>) as Record<string, unknown> })),
+  };
   return { dir, target, remove: () => rmSync(dirname(dir), { recursive: true, force: true }) };
 }
 
@@ -147,6 +151,26 @@ const HEADER_CHOICES: Record<string, Array<string | undefined>> = {
   origin: [undefined, undefined, undefined, "http://evil.example", "null", "http://127.0.0.1"],
 };
 
+/** Headers a well-behaved client would send with this body (era, method, name), so more requests get past the transport. */
+function consistentHeaders(body: string): Record<string, string> {
+  let message: Record<string, any>;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return {};
+  }
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return {};
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const version = message.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+  headers["mcp-protocol-version"] = typeof version === "string" ? version : "2025-11-25";
+  // Only values fetch can send as header values (printable ASCII).
+  const printable = (value: unknown): value is string => typeof value === "string" && /^[\x20-\x7e]*$/.test(value);
+  if (printable(message.method)) headers["mcp-method"] = message.method;
+  const name = message.params?.name ?? message.params?.uri;
+  if (printable(name)) headers["mcp-name"] = name;
+  return headers;
+}
+
 /** Reads a response body, giving up after `ms` (an event stream may stay open). */
 async function bodyOf(response: Response, ms: number): Promise<string | undefined> {
   const timer = sleep(ms).then(() => undefined);
@@ -193,6 +217,11 @@ export async function fuzzHttp(server: PreparedServer, baseUrl: string, count: n
         for (const [name, choices] of Object.entries(HEADER_CHOICES)) {
           const value = r.pick(choices);
           if (value !== undefined) headers[name] = value;
+        }
+        if (r.chance(0.5)) {
+          delete headers["mcp-session-id"];
+          delete headers.origin;
+          Object.assign(headers, consistentHeaders(body));
         }
         const method = r.chance(0.97) ? "POST" : r.pick(["GET", "DELETE", "PUT", "OPTIONS"]);
         const path = r.chance(0.97) ? "" : r.pick(["/../mcp", "x", "/", "?a=1"]);

@@ -83,6 +83,8 @@ test("pathKept and hasDotSegment", () => {
   const base = "http://127.0.0.1:1/api/v1";
   assert.ok(pathKept(`${base}/a/b`, base, "/a/b"));
   assert.ok(pathKept(`${base}/a%20b/c`, base, "/a%20b/c"));
+  assert.ok(pathKept(`${base}/café/a b/%C3%A9`, base, "/café/a b/%C3%A9"), "raw characters the parser percent-encodes");
+  assert.ok(pathKept("http://h/ünï/x", "http://h/ünï", "/x"));
   assert.ok(pathKept("http://h/x/../api/p", "http://h/x/../api", "/p"), "dots in the operator's base URL are the operator's");
   assert.not.ok(pathKept(`${base}/a/..`, base, "/a/.."));
   assert.not.ok(pathKept(`${base}/a/.`, base, "/a/."));

@@ -78,6 +78,28 @@ test("a __proto__ argument reaches the upstream body as a property", async () =>
   assert.is(upstream.received.at(-1)!.body, '{"name":"a","__proto__":"x"}');
 });
 
+test("absent arguments named constructor or toString send nothing (no inherited value on the wire)", async () => {
+  const tool: ToolDefinition = {
+    name: "search",
+    description: "search",
+    inputSchema: { type: "object", properties: { constructor: { type: "string" }, toString: { type: "string" } } },
+    http: {
+      method: "get",
+      path: "/search",
+      parameters: [
+        { argument: "constructor", name: "constructor", in: "query", style: "form", explode: true, required: false },
+        { argument: "toString", name: "X-To-String", in: "header", style: "simple", explode: false, required: false },
+      ],
+      response: { accept: ["application/json"] },
+    },
+  };
+  const server = new McpServer({ info: { name: "inherited", version: "1.0.0" }, tools: [tool], upstream: { baseUrl: upstream.baseUrl } });
+  const response = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search", arguments: {} } })) as unknown as { result: Result };
+  assert.not.ok(response.result.isError, response.result.content[0]!.text);
+  assert.is(upstream.received.at(-1)!.url, "/api/v1/search");
+  assert.is(upstream.received.at(-1)!.headers["x-to-string"], undefined);
+});
+
 test("ajv reads own properties only (required and properties)", () => {
   const validator = new SchemaValidator();
   const schema = { type: "object", required: ["toString"], properties: { constructor: { type: "string" } } };

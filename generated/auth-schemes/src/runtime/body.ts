@@ -18,7 +18,7 @@ export function isJsonMediaType(mediaType: string): boolean {
 
 /** Collects the body value from the arguments; undefined when there is no body to send. */
 export function collectBody(binding: BodyBinding, args: Record<string, unknown>): unknown {
-  if (binding.kind === "whole") return args[binding.argument];
+  if (binding.kind === "whole") return getOwn(args, binding.argument);
   const body: Record<string, unknown> = {};
   for (const [argument, property] of Object.entries(binding.properties)) {
     if (getOwn(args, argument) !== undefined) setOwn(body, property, getOwn(args, argument));

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
 import { META_PROTOCOL_VERSION } from "./protocol.js";
 import type { ObjectJsonSchema } from "./types.js";
+import { getOwn } from "./own.js";
 
 /** The part of a tool the header checks need. */
 export interface HeaderTool {
@@ -112,7 +113,7 @@ export function validateModernHeaders(
   const args = typeof params.arguments === "object" && params.arguments !== null ? (params.arguments as Record<string, unknown>) : {};
   for (const { property, header } of mcpHeaderParams(tool)) {
     const raw = headerValue(headers, `mcp-param-${header}`);
-    const value = args[property];
+    const value = getOwn(args, property);
     if (raw === undefined) {
       if (value !== undefined && value !== null) throw mismatch(`missing Mcp-Param-${header} header`);
       continue;

@@ -12,6 +12,7 @@ import {
   serializeQueryParameter,
 } from "./serialize.js";
 import type { HttpBinding } from "./types.js";
+import { getOwn } from "./own.js";
 import { redactUserinfo } from "./redact.js";
 
 /** The default `Accept` when the binding lists no response media types. */
@@ -40,9 +41,24 @@ export function joinUrl(baseUrl: string, path: string): string {
   return base + (path.startsWith("/") ? path : "/" + path);
 }
 
-/** Decodes `%XX` escapes once, byte by byte (invalid UTF-8 is fine: only equality matters). */
-function decodeOnce(text: string): string {
-  return text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/**
+ * The bytes a path segment stands for, as a latin1 string: `%XX` escapes decoded once, every other
+ * character as its UTF-8 bytes. `café`, `caf%C3%A9` and `caf%c3%a9` are then equal, as the URL
+ * parser's own percent-encoding of raw characters requires.
+ */
+function segmentBytes(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === "%" && /^[0-9a-f]{2}$/i.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 3;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i)!);
+      bytes.push(...Buffer.from(char, "utf8"));
+      i += char.length;
+    }
+  }
+  return Buffer.from(bytes).toString("latin1");
 }
 
 /**
@@ -58,7 +74,7 @@ export function pathKept(url: string, baseUrl: string, path: string): boolean {
     if (!actual.startsWith(base + "/")) return false;
     const got = actual.slice(base.length).split("/");
     const expected = (path.startsWith("/") ? path : "/" + path).split("/");
-    return got.length === expected.length && got.every((segment, i) => decodeOnce(segment) === decodeOnce(expected[i]!));
+    return got.length === expected.length && got.every((segment, i) => segmentBytes(segment) === segmentBytes(expected[i]!));
   } catch {
     return false;
   }
@@ -72,7 +88,8 @@ export function buildRequest(http: HttpBinding, args: Record<string, unknown>, b
   const headers: Record<string, string> = {};
 
   for (const binding of http.parameters) {
-    const value = args[binding.argument];
+    // Own properties only: an absent argument named `constructor` must not read Object.prototype's.
+    const value = getOwn(args, binding.argument);
     if (value === undefined) {
       if (binding.in === "path") throw new ArgumentError(`missing path parameter '${binding.argument}'`);
       continue;
