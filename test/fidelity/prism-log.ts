@@ -61,8 +61,11 @@ export function prismRequests(records: PrismRecord[]): PrismRequestLog[] {
   const finish = (): void => {
     if (!current) return;
     const { passed, failed, validatorErrors, ...rest } = current;
-    // Violation lines carry the location (request.query.x); the validator's own lines are the fallback.
-    if (failed && rest.problems.length === 0) rest.problems.push(...validatorErrors);
+    // Violation lines carry the location (request.query.x); the validator's own lines come next,
+    // and the error that ended the request only when neither was logged.
+    const violations = rest.problems.filter((p) => p.startsWith("request"));
+    if (violations.length > 0) rest.problems = violations;
+    else if (failed && validatorErrors.length > 0) rest.problems = validatorErrors;
     if (rest.verdict === "accepted" && (failed || rest.problems.length > 0)) rest.verdict = "refused";
     if (rest.verdict === "accepted" && !passed) rest.verdict = "prism-limitation";
     if (rest.verdict === "accepted" && rest.limitations.length > 0) rest.verdict = "prism-limitation";
