@@ -67,7 +67,10 @@ export function formEncode(value: unknown, encoding: Record<string, FieldEncodin
       continue;
     }
     const style = field?.style ?? "form";
-    const text = serializeStyled(key, style, field?.explode ?? style === "form", v);
+    // Data characters are already percent-encoded; what is left literal are the style's
+    // delimiters and deepObject brackets. In a form body they are encoded too: a form parser
+    // decodes them back, and an unencoded reserved character is refused without allowReserved.
+    const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(/[,|[\]]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
     if (text !== "") pairs.push(text);
   }
   return pairs.join("&");

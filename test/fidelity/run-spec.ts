@@ -4,7 +4,6 @@
  * a seeded sample of tools with sampled arguments through the official SDK client over stdio,
  * and classify every call from Prism's log. Never throws: failures become `error` on the row.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { generate } from "../../generator/generate.js";
 import type { ToolPlan } from "../../generator/plan/types.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
+import { startJsonPrism, type JsonPrism } from "./prism-process.js";
 import { pickTools, sampleArguments } from "./sample.js";
 
 const execFileAsync = promisify(execFile);
@@ -151,7 +151,7 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
 /** Calls one tool with sampled arguments and classifies the call from Prism's log. */
 async function callOne(client: Client, prism: JsonPrism, name: string, tool: ToolPlan, inputSchema: object, seed: string, timeoutMs: number): Promise<CallOutcome> {
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
-  const sample = await sampleArguments(inputSchema, seed);
+  const sample = await sampleArguments(withoutServerCursor(inputSchema, tool), seed);
   if (!sample.ok) return { tool: name, operation, class: "sample-invalid", detail: sample.problems, requests: [] };
   const before = prism.requestCount();
   let text = "";
@@ -186,6 +186,20 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
   return { ...base, class: "accepted", detail: [] };
 }
 
+/**
+ * The input schema without the pagination cursor the server issues itself (signed, opaque): a
+ * model only passes back a `nextCursor` it was given, so a sampled string is no fair argument.
+ * A cursor that is the API's own token parameter stays.
+ */
+export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object {
+  const pagination = tool.http.pagination;
+  if (!pagination || pagination.cursorArgument === pagination.targetArgument) return inputSchema;
+  const schema = inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+  const properties = { ...(schema.properties ?? {}) };
+  delete properties[pagination.cursorArgument];
+  return { ...schema, properties, ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}) };
+}
+
 /** Dummy values for every credential variable named in `.env.example` (cert/key files and scopes stay unset). */
 export function dummyCredentials(envExample: string, schemes: SecuritySchemeDefinition[]): Record<string, string> {
   const named = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
@@ -197,73 +211,4 @@ export function dummyCredentials(envExample: string, schemes: SecuritySchemeDefi
     }
   }
   return values;
-}
-
-/** A running `prism-json.ts` child. */
-interface JsonPrism {
-  url: string;
-  lines(): string[];
-  /** "Request received" records so far. */
-  requestCount(): number;
-  /** Waits (bounded) until the last of `count` requests has logged its end, plus a short grace. */
-  settle(count: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
-
-/** Starts `prism-json.js` on a port it picks itself (0 → the OS), waits until it listens. */
-async function startJsonPrism(root: string, spec: string, timeoutMs: number): Promise<JsonPrism> {
-  const script = join(root, "dist", "test", "fidelity", "prism-json.js");
-  const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=4096", script, "--port", "0", "--host", "127.0.0.1", spec], { stdio: ["ignore", "pipe", "pipe"] });
-  const lines: string[] = [];
-  let received = 0;
-  let pending = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    pending += chunk;
-    const parts = pending.split("\n");
-    pending = parts.pop() ?? "";
-    for (const line of parts) {
-      lines.push(line);
-      if (line.includes('"msg":"Request received"')) received++;
-    }
-  });
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
-  const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-  const stop = async (): Promise<void> => {
-    if (exited() || child.pid === undefined) return;
-    child.kill("SIGTERM");
-    for (let i = 0; i < 50 && !exited(); i++) await sleep(100);
-    if (!exited()) child.kill("SIGKILL");
-  };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ready = lines.find((line) => line.includes("Prism is listening on"));
-    if (ready) {
-      const url = /listening on (http:\/\/[^"\s]+)/.exec(ready)![1]!;
-      return {
-        url,
-        lines: () => [...lines],
-        requestCount: () => received,
-        async settle(count) {
-          if (count === 0) return;
-          const end = Date.now() + 2_000;
-          while (Date.now() < end) {
-            const last = prismRequests(parseRecords(lines)).at(count - 1);
-            if (last?.complete) break;
-            await sleep(20);
-          }
-          await sleep(30);
-        },
-        stop,
-      };
-    }
-    if (exited()) throw new Error(`Prism exited: ${lines.filter((l) => l.includes("fatal")).join(" ").slice(0, 300) || stderr.slice(-300)}`);
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`Prism did not listen within ${timeoutMs} ms`);
-    }
-    await sleep(100);
-  }
 }

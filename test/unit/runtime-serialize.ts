@@ -179,8 +179,10 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
   const req = buildRequest(form, { address: { city: "Köln", lines: ["a", "b"] }, ids: [1, 2], meta: { k: [true] }, codes: ["x", "y"], tags: ["p", "q"], empty: [], name: "a&b" }, "http://h");
   assert.is(
     req.body,
-    "address[city]=K%C3%B6ln&address[lines][0]=a&address[lines][1]=b&ids=1,2&meta=%7B%22k%22%3A%5Btrue%5D%7D&codes=x|y&tags=p&tags=q&name=a%26b",
+    "address%5Bcity%5D=K%C3%B6ln&address%5Blines%5D%5B0%5D=a&address%5Blines%5D%5B1%5D=b&ids=1%2C2&meta=%7B%22k%22%3A%5Btrue%5D%7D&codes=x%7Cy&tags=p&tags=q&name=a%26b",
   );
+  // Decoded, the delimiters are the style's own.
+  assert.is(new URLSearchParams(String(req.body)).get("ids"), "1,2");
   // A property named like an Object.prototype member is a field, not an inherited encoding.
   assert.is(buildRequest(form, { name: "x" }, "http://h").body, "name=x");
 });
