@@ -60,6 +60,34 @@ export function schemaProblems(schema: object, value: unknown): string[] {
   return (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim());
 }
 
+// The PRNG of the draw in progress, shared with the format generators below.
+let current: () => number = seededRandom(0);
+
+function hex(length: number): string {
+  let text = "";
+  for (let i = 0; i < length; i++) text += Math.floor(current() * 16).toString(16);
+  return text;
+}
+
+/**
+ * Formats ajv checks (ajv-formats) that json-schema-faker 0.5 does not generate; each draws from
+ * the seeded PRNG so samples repeat.
+ */
+const EXTRA_FORMATS: Record<string, () => string> = {
+  uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${"89ab"[Math.floor(current() * 4)]}${hex(3)}-${hex(12)}`,
+  byte: () => Buffer.from(hex(6), "hex").toString("base64"),
+  duration: () => `P${1 + Math.floor(current() * 9)}DT${Math.floor(current() * 24)}H`,
+  "uri-template": () => `https://example.com/${hex(4)}/{id}`,
+  "json-pointer": () => `/${hex(4)}/${Math.floor(current() * 9)}`,
+  "relative-json-pointer": () => `${Math.floor(current() * 3)}/${hex(3)}`,
+  regex: () => `^[a-z]{${1 + Math.floor(current() * 5)}}$`,
+  iri: () => `https://example.com/${hex(6)}`,
+  "iri-reference": () => `/${hex(6)}`,
+  "uri-reference": () => `/${hex(6)}`,
+  url: () => `https://example.com/${hex(6)}`,
+};
+for (const [name, make] of Object.entries(EXTRA_FORMATS)) JSONSchemaFaker.format(name, make);
+
 /** A sampled argument set, or why none could be made. */
 export type Sample = { ok: true; args: Record<string, unknown>; attempts: number } | { ok: false; problems: string[] };
 
@@ -70,8 +98,9 @@ export type Sample = { ok: true; args: Record<string, unknown>; attempts: number
 export async function sampleArguments(inputSchema: object, seed: string, attempts = 5): Promise<Sample> {
   let problems: string[] = [];
   for (let attempt = 0; attempt < attempts; attempt++) {
+    current = seededRandom(seedOf(seed, String(attempt)));
     JSONSchemaFaker.option({
-      random: seededRandom(seedOf(seed, String(attempt))),
+      random: current,
       alwaysFakeOptionals: false,
       optionalsProbability: 0.5,
       fillProperties: false,
@@ -81,7 +110,7 @@ export async function sampleArguments(inputSchema: object, seed: string, attempt
       failOnInvalidFormat: false,
       ignoreMissingRefs: true,
       maxItems: 3,
-      maxLength: 24,
+      maxLength: 40,
       refDepthMax: 4,
       renderTitle: false,
       renderDescription: false,
