@@ -175,15 +175,34 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
     if (/^Invalid arguments for tool/.test(text)) return { ...base, class: "own-refusal", detail: [text.slice(0, 600)] };
     return { ...base, class: "no-request", detail: [text.slice(0, 600)] };
   }
-  const refused = requests.filter((r) => r.verdict === "refused");
-  if (refused.length > 0) {
-    // A route Prism cannot match because the spec's path holds a fragment or query is Prism's limit, not ours.
-    const fragment = /[#?]/.test(tool.http.path) && refused.every((r) => r.problems.every((p) => /^NO_(PATH|METHOD)_MATCHED/.test(p)));
-    return { ...base, class: fragment ? "prism-limitation" : "request-violation", detail: refused.flatMap((r) => (fragment ? [`fragment path: ${r.problems.join("; ")}`] : r.problems)) };
+  // Only the first request is built from the sampled arguments alone; later ones (a redirect got
+  // followed, further pages) come from the mock's placeholder data.
+  const [first, ...followUps] = requests;
+  if (first!.verdict === "refused") {
+    const limitation = prismCannotJudge(tool, first!);
+    if (limitation) return { ...base, class: "prism-limitation", detail: [`${limitation}: ${first!.problems.join("; ")}`] };
+    return { ...base, class: "request-violation", detail: first!.problems };
   }
+  const refusedLater = followUps.filter((r) => r.verdict === "refused");
+  if (refusedLater.length > 0) return { ...base, class: "prism-limitation", detail: refusedLater.map((r) => `follow-up request from mock data (${r.method} ${r.path}): ${r.problems.join("; ")}`) };
   const limited = requests.filter((r) => r.verdict === "prism-limitation");
   if (limited.length > 0) return { ...base, class: "prism-limitation", detail: limited.flatMap((r) => (r.limitations.length > 0 ? r.limitations : ["Prism logged no validation result"])) };
   return { ...base, class: "accepted", detail: [] };
+}
+
+/** Request bodies Prism's validator reads; others (XML, …) it validates as a plain string. */
+const PRISM_BODY_TYPES = /^(application\/([^;]*\+)?json|application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+/**
+ * Why Prism's refusal says nothing about our request, or undefined when it does: a path key with a
+ * fragment or query (`/analyze#overload=stream`) is routed by Prism to another operation, and a
+ * body of a media type Prism cannot parse fails any object schema.
+ */
+export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog): string | undefined {
+  if (/[#?]/.test(tool.http.path)) return "path key with a fragment or query (Prism routes by path only)";
+  const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
+  if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
+  return undefined;
 }
 
 /**

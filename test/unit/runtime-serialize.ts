@@ -187,6 +187,31 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
   assert.is(buildRequest(form, { name: "x" }, "http://h").body, "name=x");
 });
 
+test("buildRequest: a fragment in the path key is never sent; fixed query pairs come before the parameters", () => {
+  const overload: HttpBinding = {
+    method: "post",
+    path: "/generateThumbnail#overload=stream",
+    parameters: [{ argument: "width", name: "width", in: "query", style: "form", explode: true, required: true }],
+    body: { kind: "whole", argument: "body", mediaType: "application/octet-stream", required: true, binary: true },
+    response: { accept: ["application/octet-stream"] },
+  };
+  const req = buildRequest(overload, { width: 99, body: "AAEC" }, "http://h/vision/v3");
+  assert.is(req.url, "http://h/vision/v3/generateThumbnail?width=99");
+  assert.is(req.path, "/generateThumbnail");
+  assert.equal([...Buffer.from(req.body as Buffer)], [0, 1, 2]);
+  const view: HttpBinding = {
+    method: "get",
+    path: "/build/{file}?view=fileinfo",
+    parameters: [
+      { argument: "file", name: "file", in: "path", style: "simple", explode: false, required: true },
+      { argument: "arch", name: "arch", in: "query", style: "form", explode: true, required: false },
+    ],
+    response: { accept: ["application/xml"] },
+  };
+  assert.is(buildRequest(view, { file: "a b", arch: "x86" }, "http://h").url, "http://h/build/a%20b?view=fileinfo&arch=x86");
+  assert.is(buildRequest(view, { file: "f" }, "http://h").url, "http://h/build/f?view=fileinfo");
+});
+
 test("buildRequest: text/plain body", () => {
   const text: HttpBinding = {
     method: "post",
