@@ -200,6 +200,11 @@ const PRISM_BODY_TYPES = /^(application\/([^;]*\+)?json|application\/x-www-form-
  */
 export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog): string | undefined {
   if (/[#?]/.test(tool.http.path)) return "path key with a fragment or query (Prism routes by path only)";
+  // A path parameter our operation does not have: Prism matched another operation's template
+  // (it confuses `/v1/{name}:verb` keys that differ only after the parameter).
+  const ours = new Set(tool.http.parameters.filter((p) => p.in === "path").map((p) => p.name.toLowerCase()));
+  const foreign = request.problems.map((p) => /Request path must have required property '([^']+)'/.exec(p)?.[1]).filter((name): name is string => name !== undefined && !ours.has(name.toLowerCase()));
+  if (foreign.length > 0) return `Prism routed the request to another operation (its path has {${foreign.join("}, {")}})`;
   const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
   return undefined;
