@@ -73,7 +73,8 @@ export function formEncode(value: unknown, encoding: Record<string, FieldEncodin
     const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(/[,|[\]]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
     if (text !== "") pairs.push(text);
   }
-  return pairs.join("&");
+  // Spaces as `+`, the form convention (a literal `+` is already `%2B`).
+  return pairs.join("&").replace(/%20/g, "+");
 }
 
 /** Quotes a multipart header parameter (RFC 7578: `"` and line breaks percent-encoded). */
