@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../../runtime/src/types.js";
+import type { FieldEncoding, HttpMethod } from "../../runtime/src/types.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
@@ -191,8 +191,26 @@ function contents(content: unknown, at: string, normalizer: SchemaNormalizer): M
   return Object.entries(content).map(([mediaType, media]) => {
     const mediaAt = childPointer(at, mediaType);
     const schema = isObj(media) && media.schema !== undefined ? normalizer.normalize(media.schema, childPointer(mediaAt, "schema")) : undefined;
-    return { pointer: mediaAt, mediaType, schema };
+    const encoding = isObj(media) ? fieldEncodings(media.encoding) : undefined;
+    return { pointer: mediaAt, mediaType, schema, ...(encoding ? { encoding } : {}) };
   });
+}
+
+const FIELD_STYLES = new Set(["form", "spaceDelimited", "pipeDelimited", "deepObject"]);
+
+/** The serialisation facts of a media type's `encoding` map (style, explode, contentType). */
+function fieldEncodings(encoding: unknown): Record<string, FieldEncoding> | undefined {
+  if (!isObj(encoding)) return undefined;
+  const result: Record<string, FieldEncoding> = {};
+  for (const [property, raw] of Object.entries(encoding)) {
+    if (!isObj(raw)) continue;
+    const field: FieldEncoding = {};
+    if (typeof raw.style === "string" && FIELD_STYLES.has(raw.style)) field.style = raw.style as FieldEncoding["style"];
+    if (typeof raw.explode === "boolean") field.explode = raw.explode;
+    if (typeof raw.contentType === "string") field.contentType = raw.contentType;
+    if (Object.keys(field).length > 0) result[property] = field;
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
 }
 
 function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, normalizer: SchemaNormalizer): ResponseIR[] {

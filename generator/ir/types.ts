@@ -3,7 +3,7 @@
  * 3.0/3.1 all become this shape; later stages never look at the raw spec again. Every node carries
  * `pointer`, the JSON pointer of the spec object it came from, for diagnostics.
  */
-import type { HttpMethod, JsonSchema, ParameterLocation, ParameterStyle, SecurityRequirement } from "../../runtime/src/types.js";
+import type { FieldEncoding, HttpMethod, JsonSchema, ParameterLocation, ParameterStyle, SecurityRequirement } from "../../runtime/src/types.js";
 import type { SpecVersion } from "../load/load-spec.js";
 
 /** The whole API. */
@@ -136,6 +136,8 @@ export interface MediaIR {
   pointer: string;
   mediaType: string;
   schema?: JsonSchema;
+  /** Request bodies: the `encoding` map (form fields' style/explode/contentType), by property. */
+  encoding?: Record<string, FieldEncoding>;
 }
 
 /** One response by status code (`200`, `2XX`, `default`). */

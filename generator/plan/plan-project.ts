@@ -2,7 +2,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { ApiIR, OperationIR } from "../ir/types.js";
 import { annotationsFor } from "./annotations.js";
 import { describeOperation } from "./describe.js";
-import { planInput } from "./input-schema.js";
+import { planInput, type InputPlan } from "./input-schema.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { diffTools } from "../diff/diff-tools.js";
 import { decideVersion, type PreviousVersion } from "./version.js";
@@ -82,13 +82,24 @@ function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string;
   return ir.operations.map((op, i) => (result[i] !== undefined ? { name: result[i]!, locked: true } : { name: names.claim(wantedToolName(op)), locked: false }));
 }
 
+/**
+ * Carries the chosen body media type's `encoding` map onto a form body's binding (the runtime
+ * serialises each field by it); other media types ignore `encoding` here.
+ */
+function withFieldEncoding(input: InputPlan, op: OperationIR): InputPlan {
+  const body = input.body;
+  if (!body || body.mediaType.split(";")[0]!.trim().toLowerCase() !== "application/x-www-form-urlencoded") return input;
+  const media = op.requestBody?.contents.find((c) => c.mediaType === body.mediaType);
+  return media?.encoding ? { ...input, body: { ...body, encoding: media.encoding } } : input;
+}
+
 function planTool(op: OperationIR, { name, locked }: { name: string; locked: boolean }, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag, options: PlanOptions): ToolPlan {
   if (locked && op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`, `${op.pointer}/operationId`, "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.");
   } else if (op.operationId && name !== op.operationId) {
     bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_-], 64 characters, and unique.");
   }
-  const input = planInput(op, ir.schemas, bag);
+  const input = withFieldEncoding(planInput(op, ir.schemas, bag), op);
   const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length) });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);

@@ -1,8 +1,9 @@
 /** Request body assembly and encoding per the tool's BodyBinding and media type. */
 import { randomBytes } from "node:crypto";
 import { decodeFile, type FileOptions } from "./binary.js";
-import type { BodyBinding } from "./types.js";
 import { getOwn, setOwn } from "./own.js";
+import { encodeRfc3986, serializeStyled } from "./serialize.js";
+import type { BodyBinding, FieldEncoding } from "./types.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
@@ -39,7 +40,7 @@ export function encodeBody(mediaType: string, value: unknown, binding?: BodyBind
     return { contentType: essence.includes("*") ? "application/json" : mediaType, payload: JSON.stringify(value) };
   }
   if (essence === "application/x-www-form-urlencoded") {
-    return { contentType: mediaType, payload: formEncode(value) };
+    return { contentType: mediaType, payload: formEncode(value, binding?.encoding) };
   }
   if (essence === "multipart/form-data") {
     const files = new Set(binding?.kind === "properties" ? (binding.files ?? []) : []);
@@ -51,18 +52,30 @@ export function encodeBody(mediaType: string, value: unknown, binding?: BodyBind
   return { contentType: mediaType, payload: typeof value === "string" ? value : JSON.stringify(value) };
 }
 
-/** URLSearchParams of an object: arrays repeat the key, nested objects are JSON-encoded. */
-function formEncode(value: unknown): string {
-  const params = new URLSearchParams();
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return String(value ?? "");
+/**
+ * `application/x-www-form-urlencoded` per OpenAPI: each field follows its `encoding` entry (style,
+ * explode, or a JSON `contentType`), else style form with explode (arrays repeat the key, objects
+ * spread their properties); the pairs use the query rules of serialize.ts.
+ */
+export function formEncode(value: unknown, encoding: Record<string, FieldEncoding> = {}): string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return encodeRfc3986(String(value ?? ""));
+  const pairs: string[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === undefined) continue;
-    const items = Array.isArray(v) ? v : [v];
-    for (const item of items) {
-      params.append(key, typeof item === "object" && item !== null ? JSON.stringify(item) : String(item));
+    const field = Object.hasOwn(encoding, key) ? encoding[key] : undefined;
+    if (field?.contentType && !field.style && isJsonMediaType(field.contentType)) {
+      pairs.push(`${encodeRfc3986(key)}=${encodeRfc3986(JSON.stringify(v))}`);
+      continue;
     }
+    const style = field?.style ?? "form";
+    // Data characters are already percent-encoded; what is left literal are the style's
+    // delimiters and deepObject brackets. In a form body they are encoded too: a form parser
+    // decodes them back, and an unencoded reserved character is refused without allowReserved.
+    const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(/[,|[\]]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+    if (text !== "") pairs.push(text);
   }
-  return params.toString();
+  // Spaces as `+`, the form convention (a literal `+` is already `%2B`).
+  return pairs.join("&").replace(/%20/g, "+");
 }
 
 /** Quotes a multipart header parameter (RFC 7578: `"` and line breaks percent-encoded). */

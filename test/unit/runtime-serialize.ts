@@ -49,7 +49,12 @@ const queryCases: Array<[ParameterStyle, boolean, unknown, string]> = [
   ["form", false, STRING, "color=blue"],
   ["form", false, ARRAY, "color=blue,black,brown"],
   ["form", false, OBJECT, "color=R,100,G,200,B,150"],
-  ["form", true, [], "color="],
+  // RFC 6570: an empty list or map is undefined, so the parameter is left out.
+  ["form", true, [], ""],
+  ["form", false, [], ""],
+  ["form", true, {}, ""],
+  ["pipeDelimited", false, [], ""],
+  ["deepObject", true, {}, ""],
   ["spaceDelimited", false, ARRAY, "color=blue%20black%20brown"],
   ["spaceDelimited", false, OBJECT, "color=R%20100%20G%20200%20B%20150"],
   ["pipeDelimited", false, ARRAY, "color=blue|black|brown"],
@@ -78,11 +83,13 @@ test("path values are percent-encoded", () => {
   assert.is(serializePathParameter(p("path", "simple", false), "a/b c?"), "a%2Fb%20c%3F");
 });
 
-test("deepObject nests objects and repeats arrays", () => {
+test("deepObject nests objects and indexes arrays (qs/Rails convention, read by Prism and Stripe)", () => {
   assert.is(
     serializeQueryParameter(p("query", "deepObject", true, { name: "filter" }), { a: { b: 1 }, tags: ["x", "y"] }),
-    "filter[a][b]=1&filter[tags]=x&filter[tags]=y",
+    "filter[a][b]=1&filter[tags][0]=x&filter[tags][1]=y",
   );
+  assert.is(serializeQueryParameter(p("query", "deepObject", true, { name: "expand" }), ["a", "b.c"]), "expand[0]=a&expand[1]=b.c");
+  assert.is(serializeQueryParameter(p("query", "deepObject", true, { name: "f" }), { list: [{ k: "v" }] }), "f[list][0][k]=v");
 });
 
 test("header simple and header injection guard", () => {
@@ -148,10 +155,61 @@ test("buildRequest: default Accept, form body, optional body omitted", () => {
   const withBody = buildRequest(form, { body: { a: "1 2", list: ["x", "y"], nested: { k: true } } }, "http://h");
   assert.is(withBody.headers.accept, "application/json, */*;q=0.8");
   assert.is(withBody.headers["content-type"], "application/x-www-form-urlencoded");
-  assert.is(withBody.body, "a=1+2&list=x&list=y&nested=%7B%22k%22%3Atrue%7D");
+  // No `encoding`: style form, explode true (arrays repeat the key, objects spread their properties).
+  assert.is(withBody.body, "a=1+2&list=x&list=y&k=true");
   const without = buildRequest(form, {}, "http://h");
   assert.is(without.body, undefined);
   assert.is(without.headers["content-type"], undefined);
+});
+
+test("form body fields follow their OpenAPI encoding (deepObject, form explode false, JSON, delimited)", () => {
+  const form: HttpBinding = {
+    method: "post",
+    path: "/f",
+    parameters: [],
+    body: {
+      kind: "properties",
+      properties: { address: "address", ids: "ids", meta: "meta", codes: "codes", tags: "tags", empty: "empty", name: "name" },
+      mediaType: "application/x-www-form-urlencoded",
+      required: true,
+      encoding: { address: { style: "deepObject", explode: true }, ids: { style: "form", explode: false }, meta: { contentType: "application/json" }, codes: { style: "pipeDelimited", explode: false } },
+    },
+    response: { accept: ["application/json"] },
+  };
+  const req = buildRequest(form, { address: { city: "Köln", lines: ["a", "b"] }, ids: [1, 2], meta: { k: [true] }, codes: ["x", "y"], tags: ["p", "q"], empty: [], name: "a&b" }, "http://h");
+  assert.is(
+    req.body,
+    "address%5Bcity%5D=K%C3%B6ln&address%5Blines%5D%5B0%5D=a&address%5Blines%5D%5B1%5D=b&ids=1%2C2&meta=%7B%22k%22%3A%5Btrue%5D%7D&codes=x%7Cy&tags=p&tags=q&name=a%26b",
+  );
+  // Decoded, the delimiters are the style's own.
+  assert.is(new URLSearchParams(String(req.body)).get("ids"), "1,2");
+  // A property named like an Object.prototype member is a field, not an inherited encoding.
+  assert.is(buildRequest(form, { name: "x" }, "http://h").body, "name=x");
+});
+
+test("buildRequest: a fragment in the path key is never sent; fixed query pairs come before the parameters", () => {
+  const overload: HttpBinding = {
+    method: "post",
+    path: "/generateThumbnail#overload=stream",
+    parameters: [{ argument: "width", name: "width", in: "query", style: "form", explode: true, required: true }],
+    body: { kind: "whole", argument: "body", mediaType: "application/octet-stream", required: true, binary: true },
+    response: { accept: ["application/octet-stream"] },
+  };
+  const req = buildRequest(overload, { width: 99, body: "AAEC" }, "http://h/vision/v3");
+  assert.is(req.url, "http://h/vision/v3/generateThumbnail?width=99");
+  assert.is(req.path, "/generateThumbnail");
+  assert.equal([...Buffer.from(req.body as Buffer)], [0, 1, 2]);
+  const view: HttpBinding = {
+    method: "get",
+    path: "/build/{file}?view=fileinfo",
+    parameters: [
+      { argument: "file", name: "file", in: "path", style: "simple", explode: false, required: true },
+      { argument: "arch", name: "arch", in: "query", style: "form", explode: true, required: false },
+    ],
+    response: { accept: ["application/xml"] },
+  };
+  assert.is(buildRequest(view, { file: "a b", arch: "x86" }, "http://h").url, "http://h/build/a%20b?view=fileinfo&arch=x86");
+  assert.is(buildRequest(view, { file: "f" }, "http://h").url, "http://h/build/f?view=fileinfo");
 });
 
 test("buildRequest: text/plain body", () => {

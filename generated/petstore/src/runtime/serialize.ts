@@ -25,7 +25,8 @@ export function encodeAllowReserved(text: string): string {
   );
 }
 
-type Encoder = (text: string) => string;
+/** Percent-encodes one name or value. */
+export type Encoder = (text: string) => string;
 const identity: Encoder = (text) => text;
 
 /** A parameter value reduced to one of the three shapes the style table distinguishes. */
@@ -121,43 +122,55 @@ function pathParameterText(binding: ParameterBinding, shape: Shape): string {
 /**
  * Serializes a query parameter into `key=value` pairs joined by `&` (already encoded), or
  * `""` when it contributes nothing. Styles: form, spaceDelimited, pipeDelimited, deepObject.
+ * An empty array or object is an undefined value in RFC 6570 and is left out entirely (`ids=`
+ * would be an empty string item, a different value).
  */
 export function serializeQueryParameter(binding: ParameterBinding, value: unknown): string {
-  const enc: Encoder = binding.allowReserved ? encodeAllowReserved : encodeRfc3986;
-  const name = encodeRfc3986(binding.name);
-  const shape = shapeOf(value);
+  return serializeStyled(binding.name, binding.style, binding.explode, value, binding.allowReserved ? encodeAllowReserved : encodeRfc3986);
+}
 
-  if (binding.style === "deepObject" && shape.kind === "object") {
-    return deepObjectPairs(binding.name, value as Record<string, unknown>, enc).join("&");
+/**
+ * One named value as `key=value` pairs per a query-like style (query parameters and
+ * `application/x-www-form-urlencoded` fields share the rules), `""` for nothing.
+ */
+export function serializeStyled(rawName: string, style: string, explode: boolean, value: unknown, enc: Encoder = encodeRfc3986): string {
+  const name = encodeRfc3986(rawName);
+  const shape = shapeOf(value);
+  if (shape.kind === "array" && shape.items.length === 0) return "";
+  if (shape.kind === "object" && shape.entries.length === 0) return "";
+
+  if (style === "deepObject" && shape.kind !== "primitive") {
+    return deepObjectPairs(rawName, value as Record<string, unknown> | unknown[], enc).join("&");
   }
-  if ((binding.style === "spaceDelimited" || binding.style === "pipeDelimited") && !binding.explode) {
-    const delimiter = binding.style === "spaceDelimited" ? "%20" : "|";
+  if ((style === "spaceDelimited" || style === "pipeDelimited") && !explode) {
+    const delimiter = style === "spaceDelimited" ? "%20" : "|";
     if (shape.kind === "array") return `${name}=${shape.items.map(enc).join(delimiter)}`;
     if (shape.kind === "object") return `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(delimiter)}`;
   }
   // form (and the fallback for every other style/shape combination)
   if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
   if (shape.kind === "array") {
-    if (shape.items.length === 0) return `${name}=`;
-    return binding.explode
+    return explode
       ? shape.items.map((item) => `${name}=${enc(item)}`).join("&")
       : `${name}=${shape.items.map(enc).join(",")}`;
   }
-  return binding.explode
+  return explode
     ? shape.entries.map(([k, v]) => `${encodeRfc3986(k)}=${enc(v)}`).join("&")
     : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
 }
 
-/** `name[key]=value` pairs; nested objects recurse (`name[a][b]=v`), arrays repeat the key. */
-function deepObjectPairs(prefix: string, value: Record<string, unknown>, enc: Encoder): string[] {
+/**
+ * `name[key]=value` pairs; nested objects recurse (`name[a][b]=v`) and arrays are indexed
+ * (`name[a][0]=v`), the convention of qs, Rails and PHP that Prism and Stripe read.
+ */
+function deepObjectPairs(prefix: string, value: Record<string, unknown> | unknown[], enc: Encoder): string[] {
   const pairs: string[] = [];
-  for (const [key, child] of Object.entries(value)) {
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+  for (const [key, child] of entries) {
     if (child === undefined) continue;
     const path = `${prefix}[${key}]`;
-    if (Array.isArray(child)) {
-      for (const item of child) pairs.push(`${encodeKey(path)}=${enc(scalarText(item))}`);
-    } else if (typeof child === "object" && child !== null) {
-      pairs.push(...deepObjectPairs(path, child as Record<string, unknown>, enc));
+    if (typeof child === "object" && child !== null) {
+      pairs.push(...deepObjectPairs(path, child as Record<string, unknown> | unknown[], enc));
     } else {
       pairs.push(`${encodeKey(path)}=${enc(scalarText(child))}`);
     }

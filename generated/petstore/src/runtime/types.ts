@@ -63,8 +63,19 @@ export interface ParameterBinding {
  *   passes as base64 or a `data:` URI and that is sent as bytes (octet-stream, multipart file parts).
  */
 export type BodyBinding =
-  | { kind: "whole"; argument: string; mediaType: string; required: boolean; binary?: boolean }
-  | { kind: "properties"; properties: Record<string, string>; mediaType: string; required: boolean; files?: string[] };
+  | { kind: "whole"; argument: string; mediaType: string; required: boolean; binary?: boolean; encoding?: Record<string, FieldEncoding> }
+  | { kind: "properties"; properties: Record<string, string>; mediaType: string; required: boolean; files?: string[]; encoding?: Record<string, FieldEncoding> };
+
+/**
+ * The OpenAPI `encoding` of one `application/x-www-form-urlencoded` body field (by body property
+ * name). Without an entry a field is sent as style `form`, explode true (the spec's default).
+ */
+export interface FieldEncoding {
+  style?: ParameterStyle;
+  explode?: boolean;
+  /** A JSON media type here sends the field as JSON text. */
+  contentType?: string;
+}
 
 /** How the upstream response body becomes `structuredContent`. */
 export interface ResponseBinding {

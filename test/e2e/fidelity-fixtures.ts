@@ -1,0 +1,140 @@
+/**
+ * Failure classes 4 (query and form serialisation) and 5 (Accept and content types) of issue 11,
+ * end to end: the fixture specs' tools run in the real runtime against a Prism mock of the same
+ * spec (`--errors`, JSON log), and every request must pass Prism's validation; the log also shows
+ * the wire shape, which is asserted per style.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { toolDefinition } from "../../generator/emit/tool-file.js";
+import { generate } from "../../generator/generate.js";
+import { McpServer } from "../../runtime/src/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { parseRecords, prismRequests, type PrismRequestLog } from "../fidelity/prism-log.js";
+import { startJsonPrism, type JsonPrism } from "../fidelity/prism-process.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+interface Fixture {
+  prism: JsonPrism;
+  http: HttpHandle;
+  client: Client;
+}
+
+async function open(spec: string): Promise<Fixture> {
+  const prism = await startJsonPrism(root, `${root}specs/fixtures/${spec}`, 60_000);
+  const { plan } = await generate({ spec: `${root}specs/fixtures/${spec}` });
+  const server = new McpServer({ info: { name: spec, version: "1.0.0" }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: prism.url } });
+  const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
+  const client = new Client({ name: "fidelity-fixtures", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  return { prism, http, client };
+}
+
+async function close(fixture: Fixture | undefined): Promise<void> {
+  await fixture?.client.close().catch(() => undefined);
+  await fixture?.http.close().catch(() => undefined);
+  await fixture?.prism.stop();
+}
+
+/** Calls a tool; returns the one request Prism logged for it and the tool result. */
+async function call(fixture: Fixture, name: string, args: Record<string, unknown>): Promise<{ request: PrismRequestLog; isError: boolean; text: string }> {
+  const before = fixture.prism.requestCount();
+  const result = (await fixture.client.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as { isError?: boolean; content: Array<{ text?: string }> };
+  const text = result.content.map((c) => c.text ?? "").join("\n");
+  const count = fixture.prism.requestCount();
+  assert.is(count, before + 1, `${name}: exactly one upstream request (result: ${text})`);
+  await fixture.prism.settle(count);
+  const request = prismRequests(parseRecords(fixture.prism.lines()))[count - 1]!;
+  return { request, isError: result.isError === true, text };
+}
+
+function accepted(name: string, outcome: { request: PrismRequestLog; isError: boolean; text: string }): void {
+  const { request } = outcome;
+  assert.equal(request.problems, [], `${name}: Prism found violations: ${request.problems.join(" | ")}`);
+  assert.is(request.verdict, "accepted", `${name}: verdict ${request.verdict} (${request.limitations.join(" | ")})`);
+  assert.not.ok(outcome.isError, `${name}: isError: ${outcome.text}`);
+}
+
+let queries: Fixture | undefined;
+let content: Fixture | undefined;
+
+test.before(async () => {
+  [queries, content] = await Promise.all([open("query-serialization.yaml"), open("content-negotiation.yaml")]);
+});
+test.after(async () => {
+  await Promise.all([close(queries), close(content)]);
+});
+
+test("class 4: every query style (form ±explode objects and arrays, deepObject, pipeDelimited) passes Prism", async () => {
+  const outcome = await call(queries!, "search", {
+    tags: ["a", "c"],
+    ids: [1, 2, 3],
+    filter: { color: "red", size: 3 },
+    point: { x: 1, y: 2 },
+    range: { min: 1, max: 9 },
+    expand: ["owner", "items"],
+    codes: ["p", "q"],
+    key: "k",
+  });
+  accepted("search", outcome);
+  assert.equal(outcome.request.query, {
+    tags: ["a", "c"],
+    ids: "1,2,3",
+    color: "red",
+    size: "3",
+    point: "x,1,y,2",
+    "range[min]": "1",
+    "range[max]": "9",
+    "expand[0]": "owner",
+    "expand[1]": "items",
+    codes: "p|q",
+    key: "k",
+  });
+});
+
+test("class 4: empty arrays and objects are left out, not sent as an empty value", async () => {
+  const outcome = await call(queries!, "search", { tags: [], ids: [], filter: {}, range: {}, expand: [], codes: [], key: "k" });
+  accepted("search (empty)", outcome);
+  assert.equal(outcome.request.query, { key: "k" });
+});
+
+test("class 4: form body fields follow the encoding map (deepObject object, comma arrays)", async () => {
+  const outcome = await call(queries!, "submitForm", { name: "Ann Lee", address: { city: "Köln", zip: "50667" }, ids: [4, 5], tags: ["x", "y"] });
+  accepted("submitForm", outcome);
+  assert.match(outcome.request.contentType ?? "", /^application\/x-www-form-urlencoded/);
+});
+
+test("class 5: Accept lists the documented success media types (CSV only, PNG only) and Prism answers 2xx", async () => {
+  const report = await call(content!, "getReport", {});
+  accepted("getReport", report);
+  assert.is(report.request.accept, "text/csv");
+  const image = await call(content!, "getImage", {});
+  accepted("getImage", image);
+  assert.is(image.request.accept, "image/png");
+});
+
+test("class 5: an operation without a success body still sends an Accept Prism can satisfy", async () => {
+  accepted("clearPing", await call(content!, "clearPing", {}));
+});
+
+test("class 5: a binary body and its query parameters are both sent", async () => {
+  const outcome = await call(content!, "upload", { name: "a b.bin", overwrite: true, body: Buffer.from("data").toString("base64") });
+  accepted("upload", outcome);
+  assert.equal(outcome.request.query, { name: "a b.bin", overwrite: "true" });
+  assert.match(outcome.request.contentType ?? "", /^application\/octet-stream/);
+});
+
+test("class 5: JSON is chosen among several request media types; text/plain is sent as declared", async () => {
+  const item = await call(content!, "createItem", { name: "box" });
+  accepted("createItem", item);
+  assert.match(item.request.contentType ?? "", /^application\/json/);
+  const note = await call(content!, "addNote", { body: "hello" });
+  accepted("addNote", note);
+  assert.match(note.request.contentType ?? "", /^text\/plain/);
+});
+
+test.run();

@@ -1,0 +1,238 @@
+/**
+ * One spec through the fidelity check: generate, compile, start a JSON-logging Prism mock of the
+ * same spec, start the generated server against it (dummy credentials from `.env.example`), call
+ * a seeded sample of tools with sampled arguments through the official SDK client over stdio,
+ * and classify every call from Prism's log. Never throws: failures become `error` on the row.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { GenerationError } from "../../generator/diagnostics.js";
+import { generate } from "../../generator/generate.js";
+import type { ToolPlan } from "../../generator/plan/types.js";
+import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
+import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
+import { startJsonPrism, type JsonPrism } from "./prism-process.js";
+import { pickTools, sampleArguments } from "./sample.js";
+
+const execFileAsync = promisify(execFile);
+
+/** What happened to one sampled call. */
+export type CallClass =
+  /** Every upstream request passed Prism's validation and was answered from the spec. */
+  | "accepted"
+  /** Prism refused the request the server built (violation, security, 406, 415, unknown route): our bug. */
+  | "request-violation"
+  /** The server refused arguments that its own inputSchema accepts: our bug. */
+  | "own-refusal"
+  /** The call failed without any upstream request for another reason (our bug until explained). */
+  | "no-request"
+  /** Prism could not judge or answer (its mock response failing the spec, serialisation, fragment paths). */
+  | "prism-limitation"
+  /** No argument set the inputSchema accepts could be sampled (faker limitation); not called. */
+  | "sample-invalid";
+
+/** The classes that count as our bugs. */
+export const BUG_CLASSES: CallClass[] = ["request-violation", "own-refusal", "no-request"];
+
+/** One call in the report. */
+export interface CallOutcome {
+  tool: string;
+  operation: string;
+  class: CallClass;
+  /** Violation texts, the refusal text or the error. */
+  detail: string[];
+  args?: Record<string, unknown>;
+  requests: Array<Pick<PrismRequestLog, "method" | "path" | "query" | "contentType" | "accept" | "verdict">>;
+}
+
+/** One spec in the report. */
+export interface SpecFidelity {
+  id: string;
+  tools: number;
+  sampled: number;
+  counts: Record<CallClass, number>;
+  calls: CallOutcome[];
+  /** Why the spec could not be run at all (generation, compile, Prism start). */
+  error?: string;
+  ms: number;
+}
+
+/** How to run one spec. */
+export interface FidelityOptions {
+  id: string;
+  spec: string;
+  root: string;
+  workDir: string;
+  sample: number | "all";
+  seed: string;
+  keep?: boolean;
+  /** Per-call timeout (ms). */
+  callTimeoutMs?: number;
+  /** How long Prism may take to load the spec (ms). */
+  prismTimeoutMs?: number;
+}
+
+/** An empty count per class. */
+export function emptyCounts(): Record<CallClass, number> {
+  return { accepted: 0, "request-violation": 0, "own-refusal": 0, "no-request": 0, "prism-limitation": 0, "sample-invalid": 0 };
+}
+
+/** Runs one spec; see the module comment. */
+export async function runFidelity(options: FidelityOptions): Promise<SpecFidelity> {
+  const started = Date.now();
+  const row: SpecFidelity = { id: options.id, tools: 0, sampled: 0, counts: emptyCounts(), calls: [], ms: 0 };
+  const out = join(options.workDir, options.id.replace(/[^A-Za-z0-9_.-]+/g, "_"));
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(options.workDir, { recursive: true });
+  let prism: JsonPrism | undefined;
+  let client: Client | undefined;
+  try {
+    let tools: ToolPlan[];
+    let schemes: SecuritySchemeDefinition[];
+    try {
+      const result = await generate({ spec: options.spec, outDir: out, force: true });
+      tools = result.plan.tools;
+      schemes = result.plan.securitySchemes;
+    } catch (error) {
+      row.error = error instanceof GenerationError ? `generation refused: ${error.diagnostics.find((d) => d.severity === "error")?.message ?? error.message}` : `generator crashed: ${(error as Error).message}`;
+      return row;
+    }
+    row.tools = tools.length;
+    if (tools.length === 0) return row;
+    if (!existsSync(join(out, "node_modules"))) symlinkSync(join(options.root, "node_modules"), join(out, "node_modules"), "dir");
+    try {
+      await execFileAsync(process.execPath, [join(options.root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 600_000, maxBuffer: 64 * 2 ** 20 });
+    } catch (error) {
+      const e = error as { stdout?: string; message: string };
+      row.error = `tsc failed: ${(e.stdout ?? e.message).split("\n").filter((l) => l.includes("error TS")).slice(0, 2).join(" | ").slice(0, 400)}`;
+      return row;
+    }
+    try {
+      prism = await startJsonPrism(options.root, options.spec, options.prismTimeoutMs ?? 240_000);
+    } catch (error) {
+      row.error = `Prism could not start: ${(error as Error).message.slice(0, 300)}`;
+      return row;
+    }
+    const env: Record<string, string> = { ...getDefaultEnvironment(), ...dummyCredentials(readFileSync(join(out, ".env.example"), "utf8"), schemes) };
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", prism.url], env, stderr: "ignore" });
+    client = new Client({ name: "mcp-gen-fidelity", version: "1.0.0" });
+    await client.connect(transport);
+    const listed = new Map<string, { inputSchema: object }>();
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: 120_000 });
+      for (const tool of result.tools) listed.set(tool.name, tool as { inputSchema: object });
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const chosen = pickTools([...listed.keys()].filter((name) => byName.has(name)), options.sample, `${options.seed}:${options.id}`);
+    row.sampled = chosen.length;
+    for (const name of chosen) {
+      const outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000);
+      row.calls.push(outcome);
+      row.counts[outcome.class]++;
+    }
+  } catch (error) {
+    row.error = `run failed: ${(error as Error).message.slice(0, 300)}`;
+  } finally {
+    await client?.close().catch(() => undefined);
+    await prism?.stop();
+    if (!options.keep) rmSync(out, { recursive: true, force: true });
+    row.ms = Date.now() - started;
+  }
+  return row;
+}
+
+/** Calls one tool with sampled arguments and classifies the call from Prism's log. */
+async function callOne(client: Client, prism: JsonPrism, name: string, tool: ToolPlan, inputSchema: object, seed: string, timeoutMs: number): Promise<CallOutcome> {
+  const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
+  const sample = await sampleArguments(withoutServerCursor(inputSchema, tool), seed);
+  if (!sample.ok) return { tool: name, operation, class: "sample-invalid", detail: sample.problems, requests: [] };
+  const before = prism.requestCount();
+  let text = "";
+  let isError = false;
+  try {
+    const result = (await client.callTool({ name, arguments: sample.args }, undefined, { timeout: timeoutMs })) as { isError?: boolean; content?: Array<{ type: string; text?: string }> };
+    isError = result.isError === true;
+    text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
+  } catch (error) {
+    isError = true;
+    text = `call failed: ${(error as Error).message}`;
+  }
+  const count = prism.requestCount();
+  // The tail of the last request (violations, a late error) may still be on its way.
+  await prism.settle(count);
+  const requests = prismRequests(parseRecords(prism.lines())).slice(before, count);
+  const summary = requests.map(({ method, path, query, contentType, accept, verdict }) => ({ method, path, query, ...(contentType ? { contentType } : {}), ...(accept ? { accept } : {}), verdict }));
+  const base = { tool: name, operation, args: sample.args, requests: summary };
+  if (requests.length === 0) {
+    if (!isError) return { ...base, class: "accepted", detail: ["no upstream request needed"] };
+    if (/^Invalid arguments for tool/.test(text)) return { ...base, class: "own-refusal", detail: [text.slice(0, 600)] };
+    return { ...base, class: "no-request", detail: [text.slice(0, 600)] };
+  }
+  // Only the first request is built from the sampled arguments alone; later ones (a redirect got
+  // followed, further pages) come from the mock's placeholder data.
+  const [first, ...followUps] = requests;
+  if (first!.verdict === "refused") {
+    const limitation = prismCannotJudge(tool, first!);
+    if (limitation) return { ...base, class: "prism-limitation", detail: [`${limitation}: ${first!.problems.join("; ")}`] };
+    return { ...base, class: "request-violation", detail: first!.problems };
+  }
+  const refusedLater = followUps.filter((r) => r.verdict === "refused");
+  if (refusedLater.length > 0) return { ...base, class: "prism-limitation", detail: refusedLater.map((r) => `follow-up request from mock data (${r.method} ${r.path}): ${r.problems.join("; ")}`) };
+  const limited = requests.filter((r) => r.verdict === "prism-limitation");
+  if (limited.length > 0) return { ...base, class: "prism-limitation", detail: limited.flatMap((r) => (r.limitations.length > 0 ? r.limitations : ["Prism logged no validation result"])) };
+  return { ...base, class: "accepted", detail: [] };
+}
+
+/** Request bodies Prism's validator reads; others (XML, …) it validates as a plain string. */
+const PRISM_BODY_TYPES = /^(application\/([^;]*\+)?json|application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+/**
+ * Why Prism's refusal says nothing about our request, or undefined when it does: a path key with a
+ * fragment or query (`/analyze#overload=stream`) is routed by Prism to another operation, and a
+ * body of a media type Prism cannot parse fails any object schema.
+ */
+export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog): string | undefined {
+  if (/[#?]/.test(tool.http.path)) return "path key with a fragment or query (Prism routes by path only)";
+  // A path parameter our operation does not have: Prism matched another operation's template
+  // (it confuses `/v1/{name}:verb` keys that differ only after the parameter).
+  const ours = new Set(tool.http.parameters.filter((p) => p.in === "path").map((p) => p.name.toLowerCase()));
+  const foreign = request.problems.map((p) => /Request path must have required property '([^']+)'/.exec(p)?.[1]).filter((name): name is string => name !== undefined && !ours.has(name.toLowerCase()));
+  if (foreign.length > 0) return `Prism routed the request to another operation (its path has {${foreign.join("}, {")}})`;
+  const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
+  if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
+  return undefined;
+}
+
+/**
+ * The input schema without the pagination cursor the server issues itself (signed, opaque): a
+ * model only passes back a `nextCursor` it was given, so a sampled string is no fair argument.
+ * A cursor that is the API's own token parameter stays.
+ */
+export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object {
+  const pagination = tool.http.pagination;
+  if (!pagination || pagination.cursorArgument === pagination.targetArgument) return inputSchema;
+  const schema = inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+  const properties = { ...(schema.properties ?? {}) };
+  delete properties[pagination.cursorArgument];
+  return { ...schema, properties, ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}) };
+}
+
+/** Dummy values for every credential variable named in `.env.example` (cert/key files and scopes stay unset). */
+export function dummyCredentials(envExample: string, schemes: SecuritySchemeDefinition[]): Record<string, string> {
+  const named = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
+  const values: Record<string, string> = {};
+  const dummy: Record<string, string> = { token: "fidelity-token", username: "fidelity-user", password: "fidelity-pass", clientId: "fidelity-client", clientSecret: "fidelity-secret" };
+  for (const scheme of schemes) {
+    for (const [role, variable] of Object.entries(scheme.env)) {
+      if (variable && named.has(variable) && dummy[role]) values[variable] = dummy[role]!;
+    }
+  }
+  return values;
+}

@@ -1,0 +1,97 @@
+/**
+ * The fidelity runner's reading of Prism's JSON log (prism-log.ts) and its rules for what Prism
+ * cannot judge (run-spec.ts), on log records shaped like Prism 5's, plus the seeded sampler.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { ToolPlan } from "../../generator/plan/types.js";
+import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
+import { prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
+import { pickTools, sampleArguments } from "../fidelity/sample.js";
+
+const received = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}): string =>
+  JSON.stringify({ level: "info", name: "HTTP SERVER", msg: "Request received", input: { method: "get", url: { path, query }, headers, body: null } });
+const line = (level: string, name: string, msg: string): string => JSON.stringify({ level, name, msg });
+
+test("a request that passed validation and was answered is accepted", () => {
+  const [request] = prismRequests(parseRecords([received("/pets", { limit: "5" }, { accept: "application/json" }), line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"), line("info", "NEGOTIATOR", '> Responding with "200"')]));
+  assert.is(request!.verdict, "accepted");
+  assert.ok(request!.complete);
+  assert.equal(request!.query, { limit: "5" });
+  assert.is(request!.accept, "application/json");
+});
+
+test("request violations are refusals and keep their text (Violation lines win over the validator's)", () => {
+  const [request] = prismRequests(
+    parseRecords([
+      received("/pets"),
+      line("warn", "VALIDATOR", "Request did not pass the validation rules"),
+      line("error", "VALIDATOR", "Request query parameter limit must be integer"),
+      line("info", "NEGOTIATOR", '> Responding with "422"'),
+      line("error", "VALIDATOR", "Violation: request.query.limit Request query parameter limit must be integer"),
+    ]),
+  );
+  assert.is(request!.verdict, "refused");
+  assert.equal(request!.problems, ["request.query.limit Request query parameter limit must be integer"]);
+});
+
+test("406 and unknown routes are refusals; a failing mock response is a Prism limitation", () => {
+  const requests = prismRequests(
+    parseRecords([
+      received("/pets/1"),
+      line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"),
+      line("error", "HTTP SERVER", "Request terminated with error: https://stoplight.io/prism/errors#NOT_ACCEPTABLE: The server cannot produce a representation for your accept header"),
+      received("/nope"),
+      line("error", "HTTP SERVER", "Request terminated with error: https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR: Route not resolved, no path matched"),
+      received("/pets"),
+      line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"),
+      line("info", "NEGOTIATOR", '> Responding with "200"'),
+      line("error", "HTTP SERVER", "Request terminated with error: https://stoplight.io/prism/errors#VIOLATIONS: Request/Response not valid"),
+      "not json",
+    ]),
+  );
+  assert.equal(requests.map((r) => r.verdict), ["refused", "refused", "prism-limitation"]);
+  assert.match(requests[0]!.problems[0]!, /^NOT_ACCEPTABLE/);
+  assert.equal(requests[2]!.limitations, ["VIOLATIONS: Request/Response not valid"]);
+});
+
+const tool = (path: string, pathParams: string[] = []): ToolPlan =>
+  ({ name: "t", http: { method: "get", path, parameters: pathParams.map((name) => ({ argument: name, name, in: "path", style: "simple", explode: false, required: true })), response: { accept: [] } } }) as unknown as ToolPlan;
+const refused = (problems: string[], contentType?: string) => ({ method: "post", path: "/x", query: {}, verdict: "refused" as const, problems, limitations: [], complete: true, ...(contentType ? { contentType } : {}) });
+
+test("what Prism cannot judge: fragment/query path keys, unparsed body media types, another operation's template", () => {
+  assert.match(prismCannotJudge(tool("/analyze#overload=stream"), refused(["request Supported content types: application/json"]))!, /fragment/);
+  assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/xml; charset=utf-8"))!, /application\/xml/);
+  assert.match(prismCannotJudge(tool("/v1/{entityType}:import", ["entityType"]), refused(["Request path must have required property 'name'"]))!, /another operation/);
+  // Our own mistakes stay ours.
+  assert.is(prismCannotJudge(tool("/videos/{videoId}", ["videoId"]), refused(["Request path must have required property 'videoid'"])), undefined);
+  assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")), undefined);
+});
+
+test("the server's own cursor is not sampled; an API token parameter used as cursor is", () => {
+  const schema = { type: "object", properties: { cursor: { type: "string" }, q: { type: "string" } }, required: ["cursor"] };
+  const paged = { ...tool("/x"), http: { ...tool("/x").http, pagination: { style: "cursor", cursorArgument: "cursor", targetArgument: "pageToken" } } } as unknown as ToolPlan;
+  assert.equal(withoutServerCursor(schema, paged), { type: "object", properties: { q: { type: "string" } }, required: [] });
+  const own = { ...paged, http: { ...paged.http, pagination: { style: "cursor", cursorArgument: "pageToken", targetArgument: "pageToken" } } } as unknown as ToolPlan;
+  assert.is(withoutServerCursor(schema, own), schema);
+});
+
+test("sampling is seeded: same seed, same tools and arguments; the sample matches the schema", async () => {
+  const names = Array.from({ length: 30 }, (_, i) => `tool${i}`);
+  assert.equal(pickTools(names, 5, "s"), pickTools(names, 5, "s"));
+  assert.is(pickTools(names, 5, "s").length, 5);
+  assert.equal(pickTools(names, "all", "s"), [...names].sort());
+  const schema = { type: "object", properties: { id: { type: "string", format: "uuid" }, sku: { type: "string", pattern: "^[A-Z]{3}-\\d{4}$" }, n: { type: "integer", minimum: 2, maximum: 9 } }, required: ["id", "sku", "n"] };
+  const a = await sampleArguments(schema, "seed");
+  const b = await sampleArguments(schema, "seed");
+  assert.ok(a.ok, JSON.stringify(a));
+  assert.equal(a, b);
+  if (a.ok) {
+    assert.match(String(a.args.id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.match(String(a.args.sku), /^[A-Z]{3}-\d{4}$/);
+  }
+  const unsampleable = await sampleArguments({ type: "object", properties: { x: { type: "string", pattern: "^(?<!a)b$" } }, required: ["x"] }, "seed");
+  assert.not.ok(unsampleable.ok);
+});
+
+test.run();
