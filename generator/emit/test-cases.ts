@@ -1,7 +1,7 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
-import { invalidValue, sampleValue } from "./sample-value.js";
+import { accepts, invalidValue, sampleValue } from "./sample-value.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */
 export interface ToolCase {
@@ -18,16 +18,36 @@ export interface ToolCase {
     /** JSON Schema the body must satisfy (JSON media types), when the operation has a body. */
     body?: { mediaType: string; required: boolean; schema?: JsonSchema };
   };
-  /** What the stub upstream answers. */
-  response: { status: number; body: unknown };
+  /**
+   * What the stub upstream answers. `fallbackKey` (tools with an output schema) is the key the
+   * server uses for answers that do not match the documented schema: the test asserts it is absent.
+   */
+  response: { status: number; body: unknown; fallbackKey?: string };
 }
 
-/** The file `test/cases.json`: one case per tool plus one call that must be refused. */
+/** A call the server must refuse before any upstream request. */
+export interface RefusedCase {
+  tool: string;
+  arguments: Record<string, unknown>;
+  argument: string;
+  /** `invalid`: the argument has a value its schema refuses; `missing`: a required argument is left out. */
+  problem: "invalid" | "missing";
+}
+
+/** A call whose upstream answers a documented 4xx: the server must report it as `isError`. */
+export interface UpstreamErrorCase {
+  tool: string;
+  arguments: Record<string, unknown>;
+  status: number;
+}
+
+/** The file `test/cases.json`: one case per tool, calls that must be refused, one upstream error. */
 export interface TestCases {
   cases: ToolCase[];
   /** Placeholder credentials (variable → value) so tools that need auth reach the stub upstream. */
   credentials?: Record<string, string>;
-  invalid?: { tool: string; arguments: Record<string, unknown>; argument: string };
+  refused?: RefusedCase[];
+  upstreamError?: UpstreamErrorCase;
 }
 
 type Schema = Record<string, unknown>;
@@ -71,26 +91,61 @@ function toolCase(tool: ToolPlan): ToolCase {
       headers: tool.http.parameters.filter((p) => p.in === "header" && p.required).map((p) => p.name.toLowerCase()),
       ...(body ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } } : {}),
     },
-    response: { status: 200, body: responseBody },
+    response: { status: 200, body: responseBody, ...(tool.http.response.fallbackKey ? { fallbackKey: tool.http.response.fallbackKey } : {}) },
   };
 }
 
-/** One call with an argument of the wrong type (or outside its enum), on the first tool that has one. */
-function invalidCase(tools: ToolPlan[], cases: ToolCase[]): TestCases["invalid"] {
-  for (const [i, tool] of tools.entries()) {
+/**
+ * Calls the input schema refuses (checked with the same validator settings as the server): one
+ * argument of the wrong type (or outside its enum), and one call without a required argument, each
+ * on the first tool that allows it.
+ */
+function refusedCases(tools: ToolPlan[], cases: ToolCase[]): RefusedCase[] {
+  const refused: RefusedCase[] = [];
+  const invalid = firstOf(tools, (tool, i) => {
     const input = tool.inputSchema as Schema;
     for (const [argument, schema] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
       const bad = invalidValue(schema, input);
-      if (bad !== undefined) return { tool: tool.name, argument, arguments: { ...cases[i]!.arguments, [argument]: bad } };
+      const args = { ...cases[i]!.arguments, [argument]: bad };
+      if (bad !== undefined && !accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "invalid" as const };
     }
+    return undefined;
+  });
+  if (invalid) refused.push(invalid);
+  const missing = firstOf(tools, (tool, i) => {
+    const input = tool.inputSchema as Schema;
+    for (const argument of (input.required as string[] | undefined) ?? []) {
+      const args = { ...cases[i]!.arguments };
+      delete args[argument];
+      if (!accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "missing" as const };
+    }
+    return undefined;
+  });
+  if (missing) refused.push(missing);
+  return refused;
+}
+
+function firstOf<T>(tools: ToolPlan[], pick: (tool: ToolPlan, index: number) => T | undefined): T | undefined {
+  for (const [i, tool] of tools.entries()) {
+    const found = pick(tool, i);
+    if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** The first tool that documents a 4xx answer: the stub answers that status, the server must say isError. */
+function upstreamErrorCase(tools: ToolPlan[], cases: ToolCase[]): UpstreamErrorCase | undefined {
+  return firstOf(tools, (tool, i) => {
+    const status = tool.errorStatuses?.[0];
+    return status !== undefined ? { tool: tool.name, arguments: cases[i]!.arguments, status } : undefined;
+  });
 }
 
 /** The data of the generated `npm test`, derived from the plan (that is, from the spec). */
 export function testCases(plan: ProjectPlan): TestCases {
   const cases = plan.tools.map(toolCase);
-  const invalid = invalidCase(plan.tools, cases);
+  const refused = refusedCases(plan.tools, cases);
+  const upstreamError = upstreamErrorCase(plan.tools, cases);
   const credentials: Record<string, string> = {};
   for (const scheme of plan.securitySchemes) {
     for (const role of ["token", "username", "password"] as const) {
@@ -98,5 +153,10 @@ export function testCases(plan: ProjectPlan): TestCases {
       if (name) credentials[name] = `test-${role}`;
     }
   }
-  return { cases, ...(Object.keys(credentials).length > 0 ? { credentials } : {}), ...(invalid ? { invalid } : {}) };
+  return {
+    cases,
+    ...(Object.keys(credentials).length > 0 ? { credentials } : {}),
+    ...(refused.length > 0 ? { refused } : {}),
+    ...(upstreamError ? { upstreamError } : {}),
+  };
 }
