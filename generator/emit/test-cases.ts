@@ -1,7 +1,8 @@
+import { splitPathTemplate } from "../../runtime/src/path-template.js";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
-import { accepts, invalidValue, sampleValue } from "./sample-value.js";
+import { Sampler } from "./sample-value.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */
 export interface ToolCase {
@@ -10,7 +11,7 @@ export interface ToolCase {
   arguments: Record<string, unknown>;
   request: {
     method: string;
-    /** Path template, e.g. `/pets/{petId}`. */
+    /** Path template without any query written into it, e.g. `/pets/{petId}`. */
     path: string;
     /** Required query parameters and headers (lower case). */
     query: string[];
@@ -72,22 +73,24 @@ function bodySchema(tool: ToolPlan): JsonSchema | undefined {
   return { ...defs, type: "object", properties: mapped, ...(requiredBody.length > 0 ? { required: requiredBody } : {}) };
 }
 
-function toolCase(tool: ToolPlan): ToolCase {
+function toolCase(tool: ToolPlan, sampler: Sampler): ToolCase {
   const input = tool.inputSchema as Schema;
   const output = tool.outputSchema as Schema | undefined;
   const wrap = tool.http.response.wrapKey;
   const documented = tool.outputSchema ? (documentedOutput(tool.outputSchema) as Schema) : undefined;
   const wrapped = documented && wrap ? (documented.properties as Record<string, JsonSchema> | undefined)?.[wrap] : undefined;
-  const responseBody = documented ? sampleValue(wrap ? (wrapped ?? {}) : (documented as JsonSchema), output) : {};
+  const responseBody = documented ? sampler.sample(wrap ? (wrapped ?? {}) : (documented as JsonSchema), output) : {};
   const body = tool.http.body;
   const schema = bodySchema(tool);
+  const split = splitPathTemplate(tool.http.path);
   return {
     tool: tool.name,
-    arguments: sampleValue(input, input) as Record<string, unknown>,
+    arguments: sampler.sample(input, input) as Record<string, unknown>,
     request: {
       method: tool.http.method.toUpperCase(),
-      path: tool.http.path,
-      query: tool.http.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name),
+      path: split.path,
+      // Required query parameters, and those the path template fixes (`/search#format=sdk`).
+      query: [...new Set([...tool.http.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name), ...split.names])],
       headers: tool.http.parameters.filter((p) => p.in === "header" && p.required).map((p) => p.name.toLowerCase()),
       ...(body ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } } : {}),
     },
@@ -100,14 +103,14 @@ function toolCase(tool: ToolPlan): ToolCase {
  * argument of the wrong type (or outside its enum), and one call without a required argument, each
  * on the first tool that allows it.
  */
-function refusedCases(tools: ToolPlan[], cases: ToolCase[]): RefusedCase[] {
+function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): RefusedCase[] {
   const refused: RefusedCase[] = [];
   const invalid = firstOf(tools, (tool, i) => {
     const input = tool.inputSchema as Schema;
     for (const [argument, schema] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
-      const bad = invalidValue(schema, input);
+      const bad = sampler.invalid(schema, input);
       const args = { ...cases[i]!.arguments, [argument]: bad };
-      if (bad !== undefined && !accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "invalid" as const };
+      if (bad !== undefined && !sampler.accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "invalid" as const };
     }
     return undefined;
   });
@@ -117,7 +120,7 @@ function refusedCases(tools: ToolPlan[], cases: ToolCase[]): RefusedCase[] {
     for (const argument of (input.required as string[] | undefined) ?? []) {
       const args = { ...cases[i]!.arguments };
       delete args[argument];
-      if (!accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "missing" as const };
+      if (!sampler.accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "missing" as const };
     }
     return undefined;
   });
@@ -143,8 +146,9 @@ function upstreamErrorCase(tools: ToolPlan[], cases: ToolCase[]): UpstreamErrorC
 
 /** The data of the generated `npm test`, derived from the plan (that is, from the spec). */
 export function testCases(plan: ProjectPlan): TestCases {
-  const cases = plan.tools.map(toolCase);
-  const refused = refusedCases(plan.tools, cases);
+  const sampler = new Sampler();
+  const cases = plan.tools.map((tool) => toolCase(tool, sampler));
+  const refused = refusedCases(plan.tools, cases, sampler);
   const upstreamError = upstreamErrorCase(plan.tools, cases);
   const credentials: Record<string, string> = {};
   for (const scheme of plan.securitySchemes) {

@@ -26,8 +26,12 @@ export function parseTap(output: string): Omit<NpmTestOutcome, "code"> {
     const match = /^not ok \d+ - (.*)$/.exec(line);
     if (!match) continue;
     // The reason is the first `error:` line of the case's YAML block.
-    const reason = lines.slice(index + 1, index + 30).find((l) => /^\s+error: /.test(l));
-    failures.push(`${match[1]}${reason ? ` — ${reason.trim().slice(7, 300)}` : ""}`);
+    const block = lines.slice(index + 1, index + 40);
+    const at = block.findIndex((l) => /^\s+error: /.test(l));
+    // A multi-line message is a YAML block scalar (`error: |-`): its first line follows.
+    let reason = at >= 0 ? block[at]!.trim().slice(7) : "";
+    if (/^[|>]-?$/.test(reason)) reason = block[at + 1]?.trim() ?? "";
+    failures.push(`${match[1]}${reason ? ` — ${reason.slice(0, 300)}` : ""}`);
   }
   return { passed: number("pass"), failed: number("fail"), failures };
 }
