@@ -82,12 +82,13 @@ let child;
 let nextId = 1;
 const pending = new Map();
 
-/** Sends one JSON-RPC request over the server's stdin; resolves with its response (10 s at most). */
+/** Sends one JSON-RPC request over the server's stdin; resolves with its response (60 s at most). */
 function request(method, params) {
   const id = nextId++;
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${method}: no answer within 10 s`)), 10_000);
+    // Generous: the first call compiles the argument validator, which is slow on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`${method}: no answer within 60 s`)), 60_000);
     pending.set(id, (message) => {
       clearTimeout(timer);
       resolve(message);
@@ -148,7 +149,7 @@ for (const c of cases) {
     current = undefined;
     assert.ok(answer.result, `JSON-RPC error: ${JSON.stringify(answer.error)}`);
     const requests = received.slice(from);
-    assert.ok(requests.length > 0, "the tool did not call the upstream");
+    assert.ok(requests.length > 0, `the tool did not call the upstream: ${JSON.stringify(answer.result.content).slice(0, 1000)}`);
     for (const r of requests) assert.deepEqual(r.problems, [], `${r.method} ${r.url}: ${r.problems.join("; ")}`);
     assert.notEqual(answer.result.isError, true, JSON.stringify(answer.result.content));
     if (c.response.fallbackKey !== undefined) {

@@ -11,6 +11,7 @@ import {
   serializePathParameter,
   serializeQueryParameter,
 } from "./serialize.js";
+import { splitPathTemplate } from "./path-template.js";
 import type { HttpBinding } from "./types.js";
 
 /** The default `Accept` when the binding lists no response media types. */
@@ -41,8 +42,10 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 /** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
 export function buildRequest(http: HttpBinding, args: Record<string, unknown>, baseUrl: string, files: FileOptions = {}): PreparedRequest {
-  let path = http.path;
-  const query: string[] = [];
+  // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
+  const split = splitPathTemplate(http.path, http.parameters.filter((p) => p.in === "query").map((p) => p.name));
+  let path = split.path;
+  const query: string[] = [...split.fixedQuery];
   const cookies: string[] = [];
   const headers: Record<string, string> = {};
 
