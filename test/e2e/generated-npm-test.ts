@@ -18,11 +18,11 @@ const run = promisify(execFile);
 
 /** Builds the project with the repository's TypeScript and runs its test script's runner; never throws. */
 async function npmTest(dir: string): Promise<{ code: number; output: string }> {
-  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 600_000 });
   const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.test!;
   assert.is(script, "npm run build && node --test test/server.test.mjs");
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], { cwd: dir, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], { cwd: dir, timeout: 600_000 });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
