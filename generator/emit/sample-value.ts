@@ -1,7 +1,21 @@
+/**
+ * Sample values for the generated contract tests (`test/cases.json`): arguments a tool's input
+ * schema accepts and upstream answers its output schema accepts. Values come from the schema's own
+ * examples when they are valid, else from json-schema-faker (seeded, so the files are byte-identical
+ * across runs), which honours `pattern`, `format`, `multipleOf`, `minItems`, `uniqueItems`, `const`,
+ * `oneOf`… Every candidate is checked with ajv configured like the generated server's validator
+ * (2020-12, formats on), so a sample is only used when the server itself would accept it.
+ */
+import { createGeneratorSync } from "json-schema-faker";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 type Schema = Record<string, unknown>;
+
+/** Seeds tried in order; the first valid sample wins (fixed, so the output never changes between runs). */
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
 const FORMAT_SAMPLES: Record<string, string> = {
   "date-time": "2024-01-01T00:00:00Z",
@@ -17,6 +31,218 @@ const FORMAT_SAMPLES: Record<string, string> = {
   byte: "AA==",
 };
 
+/** Formats ajv-formats checks that json-schema-faker does not generate. */
+const EXTRA_FORMATS: Record<string, () => string> = {
+  byte: () => "ZXhhbXBsZQ==",
+  url: () => "https://example.com/",
+  "uri-template": () => "https://example.com/{id}",
+  regex: () => "^[a-z]+$",
+  password: () => "secret",
+  binary: () => "example",
+  int32: () => "1",
+  int64: () => "1",
+  float: () => "1.5",
+  double: () => "1.5",
+};
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+
+/** Keywords that a plain value may break: a node that has one is checked, and faked when it fails. */
+const CONSTRAINTS = [
+  "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+  "minItems", "maxItems", "uniqueItems", "contains", "minProperties", "maxProperties", "additionalProperties", "patternProperties",
+  "propertyNames", "dependentRequired", "dependentSchemas", "not", "if", "oneOf", "anyOf", "allOf", "const", "enum",
+];
+
+/**
+ * Samples values and checks them. One per generated project: ajv keeps every compiled schema, so
+ * the instance is dropped with the project's test cases.
+ */
+export class Sampler {
+  // inlineRefs and optimize off: compiling is what costs here (each validator runs a few times at
+  // most), and both halve it on large specs (GitHub's 1,223 tools).
+  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, logger: false, inlineRefs: false, code: { optimize: false } });
+  private readonly validators = new WeakMap<object, ValidateFunction | null>();
+
+  constructor() {
+    // Same options as the generated server's validator (runtime/src/validation.ts), errors aside.
+    addFormats(this.ajv);
+  }
+
+  /** Whether `schema` accepts `value` (true when ajv cannot compile the schema: nothing to check). */
+  accepts(schema: JsonSchema | undefined, value: unknown, root: Schema = (schema as Schema) ?? {}): boolean {
+    if (schema === undefined || schema === true) return true;
+    if (schema === false) return false;
+    const validate = this.validatorFor(schema, root);
+    return validate ? validate(value) === true : true;
+  }
+
+  /**
+   * A value that satisfies a schema, for generated tests: the schema's own example, default, const
+   * or enum value when the schema accepts it, else a plain value built node by node (each node's
+   * own valid example, else "example", 1, true, required properties only; a node with constraints
+   * that its plain value breaks is filled by json-schema-faker), else json-schema-faker's value for
+   * the whole schema (seeded; the first of a few seeds that the schema accepts).
+   */
+  sample(schema: JsonSchema | undefined, root: Schema = (schema as Schema) ?? {}): unknown {
+    if (schema === undefined || schema === true || schema === false) return null;
+    // Fast path (most schemas): the plain value taken unchecked, then checked once as a whole.
+    const quick = this.plain(schema, root, 0, false);
+    if (this.accepts(schema, quick, root)) return quick;
+    const value = this.plain(schema, root, 0, true);
+    if (this.accepts(schema, value, root)) return value;
+    return this.faked(schema as Schema, root) ?? value;
+  }
+
+  /** An argument value that a schema refuses, for the refused-argument case; undefined when none is obvious. */
+  invalid(schema: JsonSchema | undefined, root: Schema): unknown {
+    if (!schema || schema === true) return undefined;
+    const s = resolve(schema as Schema, root);
+    const type = Array.isArray(s.type) ? undefined : (s.type as string | undefined);
+    const candidates: unknown[] = [];
+    if (Array.isArray(s.enum)) candidates.push("__not_one_of_the_allowed_values__");
+    if (type === "string") candidates.push(12345);
+    if (type === "integer" || type === "number" || type === "boolean") candidates.push("not-a-" + type);
+    if (type === "array" || type === "object") candidates.push("not-an-" + type);
+    return candidates.find((value) => !this.accepts(schema, value, root));
+  }
+
+  private validatorFor(schema: JsonSchema, root: Schema): ValidateFunction | null {
+    if (typeof schema !== "object" || schema === null) return null;
+    const cached = this.validators.get(schema);
+    if (cached !== undefined) return cached;
+    let compiled: ValidateFunction | null;
+    try {
+      compiled = this.ajv.compile(withDefs(schema as Schema, root));
+    } catch {
+      compiled = null;
+    }
+    this.validators.set(schema, compiled);
+    return compiled;
+  }
+
+  /**
+   * json-schema-faker's first valid value over a few seeds, or undefined. The first half of the
+   * seeds take nested examples and defaults as they are (they read well in the test file); the
+   * rest generate every value (for specs whose examples break their own schema).
+   */
+  private faked(schema: Schema, root: Schema): unknown {
+    const full = withDefs(schema, root);
+    for (const [index, seed] of SEEDS.entries()) {
+      let value: unknown;
+      try {
+        const useExamples = index < SEEDS.length / 2;
+        value = createGeneratorSync({
+          seed,
+          optionalsProbability: 0,
+          useExamplesValue: useExamples,
+          useDefaultValue: useExamples,
+          maxDepth: 6,
+          refDepthMax: 2,
+          maxDefaultItems: 1,
+          failOnInvalidTypes: false,
+          formats: EXTRA_FORMATS,
+        }).generate(full as never);
+      } catch {
+        continue;
+      }
+      if (value !== undefined && this.accepts(schema, value, root)) return value;
+    }
+    return undefined;
+  }
+
+  /**
+   * The plain value of one node (see `sample`). `checked`: each node's examples and value are
+   * checked against the node (else the first example is taken as is). Depth is bounded, so
+   * recursive schemas end.
+   */
+  private plain(schema: JsonSchema | undefined, root: Schema, depth: number, checked: boolean): unknown {
+    if (schema === undefined || schema === true || schema === false) return null;
+    const s = resolve(schema as Schema, root);
+    const own = ownExamples(s);
+    if (!checked && own.length > 0) return own[0];
+    for (const value of own) if (this.accepts(s, value, root)) return value;
+    const value = this.plainByType(s, root, depth, checked);
+    if (!checked || depth > 6 || !CONSTRAINTS.some((key) => s[key] !== undefined) || this.accepts(s, value, root)) return value;
+    return this.faked(s, root) ?? value;
+  }
+
+  private plainByType(s: Schema, root: Schema, depth: number, checked: boolean): unknown {
+    for (const key of ["oneOf", "anyOf"]) {
+      const options = s[key] as JsonSchema[] | undefined;
+      if (!Array.isArray(options) || options.length === 0) continue;
+      const ordered = [...options.filter((o) => (o as Schema).type !== "null"), ...options.filter((o) => (o as Schema).type === "null")];
+      if (!checked) return this.plain(ordered[0], root, depth + 1, false);
+      const values = ordered.map((option) => this.plain(option, root, depth + 1, true));
+      return values.find((value) => this.accepts(s, value, root)) ?? values[0];
+    }
+    if (Array.isArray(s.allOf)) {
+      const merged: Record<string, unknown> = {};
+      for (const part of s.allOf as JsonSchema[]) {
+        const value = this.plain(part, root, depth + 1, checked);
+        if (value !== null && typeof value === "object" && !Array.isArray(value)) Object.assign(merged, value);
+        else if (value !== null) return value;
+      }
+      // Siblings of allOf (properties, required) add to the merged object.
+      if (s.properties || s.required) Object.assign(merged, this.plainByType({ ...s, allOf: undefined, type: "object" }, root, depth, checked));
+      return merged;
+    }
+    const types = Array.isArray(s.type) ? (s.type as string[]).filter((t) => t !== "null") : [s.type as string | undefined];
+    const type = types[0] ?? (s.properties || s.required ? "object" : s.items ? "array" : undefined);
+    switch (type) {
+      case "string": {
+        const text = FORMAT_SAMPLES[s.format as string] ?? "example";
+        const min = typeof s.minLength === "number" ? s.minLength : 0;
+        return text.length >= min ? text : text.padEnd(min, "x");
+      }
+      case "integer":
+      case "number": {
+        const min = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
+        const max = typeof s.maximum === "number" ? s.maximum : undefined;
+        const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : undefined;
+        const value = max !== undefined && min > max ? max : Math.ceil(min);
+        return step ? Math.ceil(value / step) * step : value;
+      }
+      case "boolean":
+        return true;
+      case "array": {
+        if (depth > 4) return [];
+        const count = typeof s.minItems === "number" && s.minItems > 0 ? s.minItems : 1;
+        return Array.from({ length: Math.min(count, 3) }, () => this.plain(s.items as JsonSchema, root, depth + 1, checked));
+      }
+      case "object": {
+        const result: Record<string, unknown> = {};
+        if (depth > 4) return result;
+        const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
+        for (const name of (s.required as string[] | undefined) ?? []) result[name] = this.plain(properties[name] ?? {}, root, depth + 1, checked);
+        return result;
+      }
+      case "null":
+        return null;
+      default:
+        return "example";
+    }
+  }
+}
+
+/** The schema with the root's `$defs` attached, so local `$ref`s resolve when it is used alone. */
+function withDefs(schema: Schema, root: Schema): Schema {
+  if (schema === root || schema.$defs !== undefined || root.$defs === undefined) return schema;
+  return { ...schema, $defs: root.$defs };
+}
+
+/** The schema's own example values, in the order a reader would take them. */
+function ownExamples(s: Schema): unknown[] {
+  const values: unknown[] = [];
+  if (s.example !== undefined) values.push(s.example);
+  if (Array.isArray(s.examples)) values.push(...s.examples);
+  if (s.default !== undefined) values.push(s.default);
+  if (s.const !== undefined) values.push(s.const);
+  if (Array.isArray(s.enum)) values.push(...s.enum);
+  return values;
+}
+
 /** Resolves a local `#/$defs/Name` against the root schema; other refs resolve to nothing. */
 function resolve(schema: Schema, root: Schema): Schema {
   const ref = schema.$ref;
@@ -26,73 +252,19 @@ function resolve(schema: Schema, root: Schema): Schema {
   return (match && defs?.[decodeURIComponent(match[2]!).replace(/~1/g, "/").replace(/~0/g, "~")]) || {};
 }
 
-/**
- * A value that satisfies a schema, for generated tests: the schema's own `example`, `examples[0]`,
- * `default`, `const` or first `enum` value when it has one, else a small value of the right type
- * (format-aware strings, minimums respected, only required properties). Depth is bounded, so
- * recursive schemas end.
- */
-export function sampleValue(schema: JsonSchema | undefined, root: Schema = (schema as Schema) ?? {}, depth = 0): unknown {
-  if (schema === undefined || schema === true || schema === false) return null;
-  const s = resolve(schema as Schema, root);
-  if (s.example !== undefined) return s.example;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  if (s.default !== undefined) return s.default;
-  if (s.const !== undefined) return s.const;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  for (const key of ["oneOf", "anyOf"]) {
-    const options = s[key] as JsonSchema[] | undefined;
-    if (Array.isArray(options) && options.length > 0) return sampleValue(options.find((o) => (o as Schema).type !== "null") ?? options[0], root, depth + 1);
-  }
-  if (Array.isArray(s.allOf)) {
-    const merged: Record<string, unknown> = {};
-    for (const part of s.allOf as JsonSchema[]) Object.assign(merged, sampleValue(part, root, depth + 1) as object);
-    return merged;
-  }
-  const types = Array.isArray(s.type) ? (s.type as string[]).filter((t) => t !== "null") : [s.type as string | undefined];
-  const type = types[0] ?? (s.properties ? "object" : s.items ? "array" : undefined);
-  switch (type) {
-    case "string": {
-      const text = FORMAT_SAMPLES[s.format as string] ?? "example";
-      const min = typeof s.minLength === "number" ? s.minLength : 0;
-      return text.length >= min ? text : text.padEnd(min, "x");
-    }
-    case "integer":
-    case "number": {
-      const min = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
-      const max = typeof s.maximum === "number" ? s.maximum : undefined;
-      const value = max !== undefined && min > max ? max : Math.ceil(min);
-      return value;
-    }
-    case "boolean":
-      return true;
-    case "array": {
-      if (depth > 4) return [];
-      const count = typeof s.minItems === "number" && s.minItems > 0 ? s.minItems : 1;
-      return Array.from({ length: Math.min(count, 3) }, () => sampleValue(s.items as JsonSchema, root, depth + 1));
-    }
-    case "object": {
-      const result: Record<string, unknown> = {};
-      if (depth > 4) return result;
-      const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-      for (const name of (s.required as string[] | undefined) ?? []) setOwn(result, name, sampleValue((getOwn(properties, name) as JsonSchema | undefined) ?? {}, root, depth + 1));
-      return result;
-    }
-    case "null":
-      return null;
-    default:
-      return "example";
-  }
+const shared = new Sampler();
+
+/** `Sampler.sample` on a shared sampler (for tests and one-off use). */
+export function sampleValue(schema: JsonSchema | undefined, root: Schema = (schema as Schema) ?? {}): unknown {
+  return shared.sample(schema, root);
 }
 
-/** An argument value that a schema refuses, for the invalid-argument case; undefined when none is obvious. */
+/** `Sampler.accepts` on a shared sampler. */
+export function accepts(schema: JsonSchema | undefined, value: unknown, root: Schema = (schema as Schema) ?? {}): boolean {
+  return shared.accepts(schema, value, root);
+}
+
+/** `Sampler.invalid` on a shared sampler. */
 export function invalidValue(schema: JsonSchema | undefined, root: Schema): unknown {
-  if (!schema || schema === true) return undefined;
-  const s = resolve(schema as Schema, root);
-  const type = Array.isArray(s.type) ? undefined : (s.type as string | undefined);
-  if (Array.isArray(s.enum)) return "__not_one_of_the_allowed_values__";
-  if (type === "string") return 12345;
-  if (type === "integer" || type === "number" || type === "boolean") return "not-a-" + type;
-  if (type === "array" || type === "object") return "not-an-" + type;
-  return undefined;
+  return shared.invalid(schema, root);
 }

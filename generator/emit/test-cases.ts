@@ -1,7 +1,8 @@
+import { splitPathTemplate } from "../../runtime/src/path-template.js";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
-import { invalidValue, sampleValue } from "./sample-value.js";
+import { invalidValue, Sampler } from "./sample-value.js";
 import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */
@@ -11,7 +12,7 @@ export interface ToolCase {
   arguments: Record<string, unknown>;
   request: {
     method: string;
-    /** Path template, e.g. `/pets/{petId}`. */
+    /** Path template without any query written into it, e.g. `/pets/{petId}`. */
     path: string;
     /** Required query parameters and headers (lower case). */
     query: string[];
@@ -19,16 +20,36 @@ export interface ToolCase {
     /** JSON Schema the body must satisfy (JSON media types), when the operation has a body. */
     body?: { mediaType: string; required: boolean; schema?: JsonSchema };
   };
-  /** What the stub upstream answers. */
-  response: { status: number; body: unknown };
+  /**
+   * What the stub upstream answers. `fallbackKey` (tools with an output schema) is the key the
+   * server uses for answers that do not match the documented schema: the test asserts it is absent.
+   */
+  response: { status: number; body: unknown; fallbackKey?: string };
 }
 
-/** The file `test/cases.json`: one case per tool plus one call that must be refused. */
+/** A call the server must refuse before any upstream request. */
+export interface RefusedCase {
+  tool: string;
+  arguments: Record<string, unknown>;
+  argument: string;
+  /** `invalid`: the argument has a value its schema refuses; `missing`: a required argument is left out. */
+  problem: "invalid" | "missing";
+}
+
+/** A call whose upstream answers a documented 4xx: the server must report it as `isError`. */
+export interface UpstreamErrorCase {
+  tool: string;
+  arguments: Record<string, unknown>;
+  status: number;
+}
+
+/** The file `test/cases.json`: one case per tool, calls that must be refused, one upstream error. */
 export interface TestCases {
   cases: ToolCase[];
   /** Placeholder credentials (variable → value) so tools that need auth reach the stub upstream. */
   credentials?: Record<string, string>;
-  invalid?: { tool: string; arguments: Record<string, unknown>; argument: string };
+  refused?: RefusedCase[];
+  upstreamError?: UpstreamErrorCase;
 }
 
 type Schema = Record<string, unknown>;
@@ -53,45 +74,83 @@ function bodySchema(tool: ToolPlan): JsonSchema | undefined {
   return { ...defs, type: "object", properties: mapped, ...(requiredBody.length > 0 ? { required: requiredBody } : {}) };
 }
 
-function toolCase(tool: ToolPlan): ToolCase {
+function toolCase(tool: ToolPlan, sampler: Sampler): ToolCase {
   const input = tool.inputSchema as Schema;
   const output = tool.outputSchema as Schema | undefined;
   const wrap = tool.http.response.wrapKey;
   const documented = tool.outputSchema ? (documentedOutput(tool.outputSchema) as Schema) : undefined;
   const wrapped = documented && wrap ? (documented.properties as Record<string, JsonSchema> | undefined)?.[wrap] : undefined;
-  const responseBody = documented ? sampleValue(wrap ? (wrapped ?? {}) : (documented as JsonSchema), output) : {};
+  const responseBody = documented ? sampler.sample(wrap ? (wrapped ?? {}) : (documented as JsonSchema), output) : {};
   const body = tool.http.body;
   const schema = bodySchema(tool);
+  const split = splitPathTemplate(tool.http.path);
   return {
     tool: tool.name,
-    arguments: sampleValue(input, input) as Record<string, unknown>,
+    arguments: sampler.sample(input, input) as Record<string, unknown>,
     request: {
       method: tool.http.method.toUpperCase(),
-      path: tool.http.path,
-      query: tool.http.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name),
+      path: split.path,
+      // Required query parameters, and those the path template fixes (`/search#format=sdk`).
+      query: [...new Set([...tool.http.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name), ...split.names])],
       headers: tool.http.parameters.filter((p) => p.in === "header" && p.required).map((p) => p.name.toLowerCase()),
       ...(body ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } } : {}),
     },
-    response: { status: 200, body: responseBody },
+    response: { status: 200, body: responseBody, ...(tool.http.response.fallbackKey ? { fallbackKey: tool.http.response.fallbackKey } : {}) },
   };
 }
 
-/** One call with an argument of the wrong type (or outside its enum), on the first tool that has one. */
-function invalidCase(tools: ToolPlan[], cases: ToolCase[]): TestCases["invalid"] {
-  for (const [i, tool] of tools.entries()) {
+/**
+ * Calls the input schema refuses (checked with the same validator settings as the server): one
+ * argument of the wrong type (or outside its enum), and one call without a required argument, each
+ * on the first tool that allows it.
+ */
+function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): RefusedCase[] {
+  const refused: RefusedCase[] = [];
+  const invalid = firstOf(tools, (tool, i) => {
     const input = tool.inputSchema as Schema;
     for (const [argument, schema] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
-      const bad = invalidValue(schema, input);
-      if (bad !== undefined) return { tool: tool.name, argument, arguments: { ...cases[i]!.arguments, [argument]: bad } };
+      const bad = sampler.invalid(schema, input);
+      const args = { ...cases[i]!.arguments, [argument]: bad };
+      if (bad !== undefined && !sampler.accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "invalid" as const };
     }
+    return undefined;
+  });
+  if (invalid) refused.push(invalid);
+  const missing = firstOf(tools, (tool, i) => {
+    const input = tool.inputSchema as Schema;
+    for (const argument of (input.required as string[] | undefined) ?? []) {
+      const args = { ...cases[i]!.arguments };
+      delete args[argument];
+      if (!sampler.accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "missing" as const };
+    }
+    return undefined;
+  });
+  if (missing) refused.push(missing);
+  return refused;
+}
+
+function firstOf<T>(tools: ToolPlan[], pick: (tool: ToolPlan, index: number) => T | undefined): T | undefined {
+  for (const [i, tool] of tools.entries()) {
+    const found = pick(tool, i);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
+/** The first tool that documents a 4xx answer: the stub answers that status, the server must say isError. */
+function upstreamErrorCase(tools: ToolPlan[], cases: ToolCase[]): UpstreamErrorCase | undefined {
+  return firstOf(tools, (tool, i) => {
+    const status = tool.errorStatuses?.[0];
+    return status !== undefined ? { tool: tool.name, arguments: cases[i]!.arguments, status } : undefined;
+  });
+}
+
 /** The data of the generated `npm test`, derived from the plan (that is, from the spec). */
 export function testCases(plan: ProjectPlan): TestCases {
-  const cases = plan.tools.map(toolCase);
-  const invalid = invalidCase(plan.tools, cases);
+  const sampler = new Sampler();
+  const cases = plan.tools.map((tool) => toolCase(tool, sampler));
+  const refused = refusedCases(plan.tools, cases, sampler);
+  const upstreamError = upstreamErrorCase(plan.tools, cases);
   const credentials: Record<string, string> = {};
   for (const scheme of plan.securitySchemes) {
     for (const role of ["token", "username", "password"] as const) {
@@ -99,5 +158,10 @@ export function testCases(plan: ProjectPlan): TestCases {
       if (name) credentials[name] = `test-${role}`;
     }
   }
-  return { cases, ...(Object.keys(credentials).length > 0 ? { credentials } : {}), ...(invalid ? { invalid } : {}) };
+  return {
+    cases,
+    ...(Object.keys(credentials).length > 0 ? { credentials } : {}),
+    ...(refused.length > 0 ? { refused } : {}),
+    ...(upstreamError ? { upstreamError } : {}),
+  };
 }

@@ -105,6 +105,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
   const typeBase = pascalCase(name);
+  const errorStatuses = op.responses.filter((r) => /^4\d\d$/.test(r.status)).map((r) => Number(r.status));
   return {
     pointer: op.pointer,
     name,
@@ -128,6 +129,7 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
     constName: identifiers.claim(`${camelCase(name)}Tool`),
     inputTypeName: identifiers.claim(`${typeBase}Input`),
     ...(output.outputSchema ? { outputTypeName: identifiers.claim(`${typeBase}Output`) } : {}),
+    ...(errorStatuses.length > 0 ? { errorStatuses } : {}),
   };
 }
 

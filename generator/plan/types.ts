@@ -77,4 +77,6 @@ export interface ToolPlan {
   inputTypeName: string;
   /** Exported type of `structuredContent`, when there is an output schema. */
   outputTypeName?: string;
+  /** The 4xx statuses the operation documents (for the generated contract test's error case). */
+  errorStatuses?: number[];
 }

@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { Codes, GenerationError } from "../../generator/diagnostics.js";
 import { generate } from "../../generator/generate.js";
 import { checkTools, countOperations, type ListedTool } from "./check-tools.js";
+import { runNpmTest, type NpmTestOutcome } from "./npm-test.js";
 
 const run = promisify(execFile);
 
@@ -29,6 +30,8 @@ export interface SpecOutcome {
   /** Size of the `tools/list` result as JSON, in bytes. */
   listBytes: number;
   problems: string[];
+  /** The project's own contract test, when asked for (`npmTest`). */
+  npmTest?: NpmTestOutcome;
 }
 
 /** How to run one spec. */
@@ -42,6 +45,8 @@ export interface RunSpecOptions {
   /** Skip tsc (and therefore the server start): generation and schema checks only. */
   noCompile?: boolean;
   keep?: boolean;
+  /** Also run the project's own contract test (`test/server.test.mjs`) and count its cases. */
+  npmTest?: boolean;
   /** Options passed through to `generate` (e.g. `outputSchemas: false`). */
   generateOptions?: Record<string, unknown>;
 }
@@ -106,6 +111,12 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
       row.problems.push(`server/client failed: ${(error as Error).message.slice(0, 300)}`);
     } finally {
       await client.close().catch(() => undefined);
+    }
+    if (options.npmTest) {
+      row.npmTest = await runNpmTest(out);
+      if (row.npmTest.failed > 0 || row.npmTest.code !== 0) {
+        row.problems.push(`npm test: ${row.npmTest.failed} of ${row.npmTest.passed + row.npmTest.failed} cases failed`, ...row.npmTest.failures.map((f) => `npm test: ${f}`));
+      }
     }
   } finally {
     if (!options.keep) rmSync(out, { recursive: true, force: true });

@@ -4,7 +4,10 @@
  * and totals; exits 1 when any spec is not clean.
  *
  *   npm run corpus -- [--source dev,oas-examples,github,stripe,kubernetes,graph-beta] [--only text,text]
- *                     [--no-compile] [--jobs 2] [--keep] [--no-output-schema]
+ *                     [--no-compile] [--jobs 2] [--keep] [--no-output-schema] [--npm-test]
+ *
+ * `--npm-test` also runs each generated project's own contract test (test/server.test.mjs) with the
+ * repository's node_modules and counts its cases per spec.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +22,7 @@ export interface CorpusArgs {
   jobs: number;
   keep: boolean;
   outputSchemas: boolean;
+  npmTest: boolean;
 }
 
 /** Reads the runner's flags. */
@@ -34,6 +38,7 @@ export function parseArgs(argv: string[]): CorpusArgs {
     jobs: Math.max(1, Number(value("--jobs") ?? 2)),
     keep: argv.includes("--keep"),
     outputSchemas: !argv.includes("--no-output-schema"),
+    npmTest: argv.includes("--npm-test"),
   };
 }
 
@@ -52,6 +57,7 @@ export async function runAll(entries: CorpusEntry[], args: CorpusArgs, root: str
         root,
         noCompile: !args.compile,
         keep: args.keep,
+        npmTest: args.npmTest,
         generateOptions: args.outputSchemas ? {} : { outputSchemas: false },
       });
       onRow?.(rows[index]!, entry);
@@ -65,7 +71,8 @@ export async function runAll(entries: CorpusEntry[], args: CorpusArgs, root: str
 export function formatRow(row: SpecOutcome): string {
   const status = row.problems.length === 0 ? "clean" : "FAIL ";
   const kb = row.listBytes ? `${(row.listBytes / 1024).toFixed(0)}K` : "-";
-  return `${status} ${row.id.padEnd(64).slice(0, 64)} ${String(row.tools).padStart(5)}/${String(row.operations).padEnd(5)} gen ${ms(row.generateMs)} tsc ${ms(row.compileMs)} list ${ms(row.listMs)} ${kb.padStart(6)} warn ${row.warnings}`;
+  const cases = row.npmTest ? ` test ${row.npmTest.passed}/${row.npmTest.passed + row.npmTest.failed}` : "";
+  return `${status} ${row.id.padEnd(64).slice(0, 64)} ${String(row.tools).padStart(5)}/${String(row.operations).padEnd(5)} gen ${ms(row.generateMs)} tsc ${ms(row.compileMs)} list ${ms(row.listMs)} ${kb.padStart(6)} warn ${row.warnings}${cases}`;
 }
 
 function ms(value: number): string {
@@ -89,6 +96,13 @@ async function main(): Promise<number> {
     const ops = rows.reduce((n, r) => n + r.operations, 0);
     const tools = rows.reduce((n, r) => n + r.tools, 0);
     console.log(`== ${source}: ${clean}/${rows.length} clean, ${tools}/${ops} operations as tools`);
+    if (args.npmTest) {
+      const tested = rows.filter((r) => r.npmTest);
+      const passing = tested.filter((r) => r.npmTest!.code === 0 && r.npmTest!.failed === 0).length;
+      const passed = tested.reduce((n, r) => n + r.npmTest!.passed, 0);
+      const failed = tested.reduce((n, r) => n + r.npmTest!.failed, 0);
+      console.log(`== ${source}: npm test passes in ${passing}/${tested.length} projects; cases ${passed} passed, ${failed} failed`);
+    }
     if (clean !== rows.length) exit = 1;
   }
   return exit;

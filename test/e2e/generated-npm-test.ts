@@ -18,11 +18,11 @@ const run = promisify(execFile);
 
 /** Builds the project with the repository's TypeScript and runs its test script's runner; never throws. */
 async function npmTest(dir: string): Promise<{ code: number; output: string }> {
-  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 600_000 });
   const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.test!;
   assert.is(script, "npm run build && node --test test/server.test.mjs");
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], { cwd: dir, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], { cwd: dir, timeout: 600_000 });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -30,8 +30,16 @@ async function npmTest(dir: string): Promise<{ code: number; output: string }> {
   }
 }
 
-const specs = ["specs/petstore.yaml", "specs/fixtures/swagger2-petstore.yaml", "specs/fixtures/oas31-library.json", "specs/fixtures/auth-schemes.yaml"];
+const specs = [
+  "specs/petstore.yaml",
+  "specs/fixtures/swagger2-petstore.yaml",
+  "specs/fixtures/oas31-library.json",
+  "specs/fixtures/auth-schemes.yaml",
+  // pattern, format, multipleOf, exclusive bounds, minItems, uniqueItems, const, oneOf, an invalid example.
+  "specs/fixtures/contract-constraints.yaml",
+];
 const dirs = new Map<string, string>();
+const outputs = new Map<string, string>();
 
 for (const spec of specs) {
   test(`${spec}: the generated npm test passes out of the box`, async () => {
@@ -40,12 +48,45 @@ for (const spec of specs) {
     symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
     dirs.set(spec, dir);
     const result = await npmTest(dir);
+    outputs.set(spec, result.output);
     assert.is(result.code, 0, result.output);
     assert.match(result.output, /# fail 0/);
     // The auth fixture's tools take no arguments, so it has no invalid-argument case.
     if (!spec.includes("auth-schemes")) assert.match(result.output, /refused before any upstream call/);
   });
 }
+
+test("contract-constraints: constrained samples, refused calls and a documented 4xx are cases, and they pass", async () => {
+  const dir = dirs.get("specs/fixtures/contract-constraints.yaml")!;
+  const cases = JSON.parse(readFileSync(join(dir, "test/cases.json"), "utf8")) as {
+    cases: Array<{ tool: string; arguments: Record<string, unknown> }>;
+    refused: Array<{ problem: string }>;
+    upstreamError?: { status: number };
+  };
+  const args = (tool: string) => cases.cases.find((c) => c.tool === tool)!.arguments;
+  // The spec's example "abc" breaks the Sku pattern, so it is not used.
+  assert.match(String(args("getItem").sku), /^[A-Z]{3}-\d{4}$/);
+  assert.is((args("listItems").limit as number) % 10, 0);
+  assert.equal(cases.refused.map((r) => r.problem), ["invalid", "missing"]);
+  assert.is(cases.upstreamError?.status, 404);
+  const output = outputs.get("specs/fixtures/contract-constraints.yaml")!;
+  assert.match(output, /# pass 7\n/);
+  assert.match(output, /# fail 0/);
+  assert.match(output, /getItem: a documented 404 answer comes back as an error result/);
+  assert.match(output, /without the required "sku" is refused before any upstream call/);
+});
+
+test("the generated npm test fails when a constrained request no longer sends a required header", async () => {
+  const dir = dirs.get("specs/fixtures/contract-constraints.yaml")!;
+  const file = join(dir, "data/tools.json");
+  const tools = JSON.parse(readFileSync(file, "utf8")) as Array<{ name: string; http: { parameters: Array<{ in: string }> } }>;
+  const getItem = tools.find((tool) => tool.name === "getItem")!;
+  getItem.http.parameters = getItem.http.parameters.filter((p) => p.in !== "header");
+  writeFileSync(file, JSON.stringify(tools, null, 2));
+  const result = await npmTest(dir);
+  assert.is.not(result.code, 0);
+  assert.match(result.output, /required header x-request-id missing/);
+});
 
 test("the generated npm test fails when a tool's request no longer matches the spec", async () => {
   const dir = dirs.get("specs/petstore.yaml")!;

@@ -6,7 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { JSONSchemaFaker } from "json-schema-faker";
+// The fidelity runner was written against json-schema-faker 0.5 (its options API); the generator uses 0.6.
+import { JSONSchemaFaker } from "json-schema-faker-05";
 import type { Ajv2020 as AjvType } from "ajv/dist/2020.js";
 
 const require = createRequire(import.meta.url);

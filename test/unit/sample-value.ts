@@ -1,30 +1,78 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { invalidValue, sampleValue } from "../../generator/emit/sample-value.js";
+import { accepts, invalidValue, sampleValue } from "../../generator/emit/sample-value.js";
 
-test("sampleValue prefers examples, defaults and enums, then builds a value of the right type", () => {
+test("sampleValue prefers the schema's own valid examples, defaults and enums", () => {
   assert.is(sampleValue({ type: "string", examples: ["Rex"] }), "Rex");
   assert.is(sampleValue({ type: "integer", default: 20 }), 20);
   assert.is(sampleValue({ enum: ["a", "b"] }), "a");
-  assert.is(sampleValue({ type: "string", format: "date-time" }), "2024-01-01T00:00:00Z");
-  assert.is(sampleValue({ type: "integer", minimum: 5 }), 5);
-  assert.is(String(sampleValue({ type: "string", minLength: 10 })).length, 10);
-  assert.equal(sampleValue({ type: "object", properties: { a: { type: "boolean" }, b: { type: "string" } }, required: ["a"] }), { a: true });
-  assert.equal(sampleValue({ type: "array", items: { type: ["null", "number"] } }), [1]);
+  assert.is(sampleValue({ const: 7 }), 7);
+  // An example the schema itself refuses is not used.
+  const value = sampleValue({ type: "string", pattern: "^[A-Z]{3}-\\d{4}$", example: "abc" });
+  assert.is.not(value, "abc");
+  assert.match(String(value), /^[A-Z]{3}-\d{4}$/);
+});
+
+test("sampleValue honours pattern, format, multipleOf, bounds, minItems, uniqueItems, minLength", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      sku: { type: "string", pattern: "^[A-Z]{3}-\\d{4}$" },
+      qty: { type: "integer", multipleOf: 5, minimum: 3, maximum: 40 },
+      ratio: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.01 },
+      tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 2, uniqueItems: true },
+      email: { type: "string", format: "email" },
+      when: { type: "string", format: "date-time" },
+      blob: { type: "string", format: "byte" },
+      name: { type: "string", minLength: 1, maxLength: 3 },
+      optional: { type: "string" },
+    },
+    required: ["sku", "qty", "ratio", "tags", "email", "when", "blob", "name"],
+    additionalProperties: false,
+  };
+  const value = sampleValue(schema) as Record<string, unknown>;
+  assert.ok(accepts(schema, value), JSON.stringify(value));
+  assert.equal(Object.keys(value).sort(), [...schema.required].sort(), "only required properties");
+  assert.match(String(value.sku), /^[A-Z]{3}-\d{4}$/);
+  assert.is((value.qty as number) % 5, 0);
+});
+
+test("sampleValue picks a oneOf branch that matches exactly one branch", () => {
+  const schema = {
+    oneOf: [
+      { type: "object", properties: { kind: { const: "a" }, a: { type: "string" } }, required: ["kind", "a"] },
+      { type: "object", properties: { kind: { const: "b" }, b: { type: "integer" } }, required: ["kind", "b"] },
+    ],
+  };
+  assert.ok(accepts(schema, sampleValue(schema)));
+  const overlapping = { oneOf: [{ type: "number" }, { type: "integer" }] };
+  const value = sampleValue(overlapping);
+  assert.ok(accepts(overlapping, value), JSON.stringify(value));
+});
+
+test("sampleValue is deterministic: the same schema gives the same value in every run", () => {
+  const schema = { type: "object", properties: { id: { type: "string", pattern: "^[a-f0-9]{8}$" }, n: { type: "number" } }, required: ["id", "n"] };
+  assert.equal(sampleValue(schema), sampleValue(structuredClone(schema)));
 });
 
 test("sampleValue resolves $defs and ends on recursive schemas", () => {
-  const root = { $defs: { Node: { type: "object", properties: { next: { $ref: "#/$defs/Node" } }, required: ["next"] } }, $ref: "#/$defs/Node" };
+  const root = { $defs: { Node: { type: "object", properties: { next: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] } }, required: ["next"] } }, $ref: "#/$defs/Node" };
   const value = sampleValue(root, root);
   assert.type(value, "object");
-  assert.ok(JSON.stringify(value).length < 200);
+  assert.ok(accepts(root, value));
+  assert.ok(JSON.stringify(value).length < 2000);
+  // A sub-schema sampled alone still sees the root's $defs.
+  const property = { type: "object", properties: { node: { $ref: "#/$defs/Node" } }, required: ["node"] };
+  assert.ok(accepts(property, sampleValue(property, root), root));
 });
 
-test("invalidValue picks a value of the wrong type or outside the enum", () => {
+test("invalidValue picks a value the schema refuses, or none", () => {
   assert.is(invalidValue({ type: "string" }, {}), 12345);
   assert.is(invalidValue({ type: "integer" }, {}), "not-a-integer");
   assert.is(invalidValue({ enum: ["a"] }, {}), "__not_one_of_the_allowed_values__");
   assert.is(invalidValue({}, {}), undefined);
+  // Refused only if the schema really refuses it: a string-or-number accepts 12345.
+  assert.is(invalidValue({ type: "string", enum: [12345, "a"] }, {}), "__not_one_of_the_allowed_values__");
 });
 
 test.run();

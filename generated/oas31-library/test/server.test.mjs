@@ -4,9 +4,11 @@
 // the tools and calls each one with arguments from the OpenAPI document's examples and schemas. The
 // stand-in checks every request against what the document says (method, path, required query
 // parameters and headers, JSON body schema) and answers with an example response, so the test fails
-// when a customisation makes a tool's request stop matching the API. One more call, with an argument
-// of the wrong type, must be refused before it reaches the upstream. Only Node's own test runner and
-// the server's own dependencies are used.
+// when a customisation makes a tool's request stop matching the API, and checks that the answer comes
+// back as documented (not in the server's "unexpected response" shape). Calls with an argument of the
+// wrong type or without a required argument must be refused before they reach the upstream, and a
+// documented 4xx answer must come back as an error result. Only Node's own test runner and the
+// server's own dependencies are used.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -15,13 +17,15 @@ import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
-const { cases, invalid, credentials } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
+const { cases, refused = [], upstreamError, credentials } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 
 /** Requests the stand-in received, with the problems found in each. */
 const received = [];
 /** The case of the tool being called: its requests are checked against that operation. */
 let current;
+/** When set, the stand-in answers every request with this status (the upstream-error case). */
+let failWith;
 
 const pathPattern = (template) =>
   new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`);
@@ -62,6 +66,10 @@ const upstream = createServer((req, res) => {
     const match = current ?? cases.find((c) => c.request.method === req.method && pathPattern(c.request.path).test(url.pathname));
     const problems = match ? check(match.request, req, url, body) : [`no operation of the API is ${req.method} ${url.pathname}`];
     received.push({ tool: match?.tool, method: req.method, url: req.url, problems });
+    if (failWith !== undefined) {
+      res.writeHead(failWith, { "content-type": "application/json" }).end(JSON.stringify({ message: `stand-in error ${failWith}` }));
+      return;
+    }
     if (problems.length > 0) {
       res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ problems }));
       return;
@@ -74,12 +82,13 @@ let child;
 let nextId = 1;
 const pending = new Map();
 
-/** Sends one JSON-RPC request over the server's stdin; resolves with its response (10 s at most). */
+/** Sends one JSON-RPC request over the server's stdin; resolves with its response (60 s at most). */
 function request(method, params) {
   const id = nextId++;
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${method}: no answer within 10 s`)), 10_000);
+    // Generous: the first call compiles the argument validator, which is slow on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`${method}: no answer within 60 s`)), 60_000);
     pending.set(id, (message) => {
       clearTimeout(timer);
       resolve(message);
@@ -120,9 +129,17 @@ after(async () => {
 });
 
 test("lists every tool", async () => {
-  const listed = await request("tools/list", {});
-  const names = listed.result.tools.map((t) => t.name);
-  for (const c of cases) assert.ok(names.includes(c.tool), `tool ${c.tool} is not listed`);
+  const names = [];
+  let cursor;
+  // tools/list is paginated on large APIs: follow nextCursor (bounded).
+  for (let page = 0; page < 10_000; page++) {
+    const listed = await request("tools/list", cursor ? { cursor } : {});
+    names.push(...listed.result.tools.map((t) => t.name));
+    cursor = listed.result.nextCursor;
+    if (!cursor) break;
+  }
+  const listed = new Set(names);
+  for (const c of cases) assert.ok(listed.has(c.tool), `tool ${c.tool} is not listed`);
 });
 
 for (const c of cases) {
@@ -133,17 +150,35 @@ for (const c of cases) {
     current = undefined;
     assert.ok(answer.result, `JSON-RPC error: ${JSON.stringify(answer.error)}`);
     const requests = received.slice(from);
-    assert.ok(requests.length > 0, "the tool did not call the upstream");
+    assert.ok(requests.length > 0, `the tool did not call the upstream: ${JSON.stringify(answer.result.content).slice(0, 1000)}`);
     for (const r of requests) assert.deepEqual(r.problems, [], `${r.method} ${r.url}: ${r.problems.join("; ")}`);
     assert.notEqual(answer.result.isError, true, JSON.stringify(answer.result.content));
+    if (c.response.fallbackKey !== undefined) {
+      const unexpected = answer.result.structuredContent?.[c.response.fallbackKey];
+      assert.equal(unexpected, undefined, `the answer does not match the documented output: ${JSON.stringify(unexpected?.problems)}`);
+    }
   });
 }
 
-if (invalid) {
-  test(`${invalid.tool}: an invalid "${invalid.argument}" is refused before any upstream call`, async () => {
+for (const r of refused) {
+  const what = r.problem === "missing" ? `without the required "${r.argument}"` : `with an invalid "${r.argument}"`;
+  test(`${r.tool}: a call ${what} is refused before any upstream call`, async () => {
     const from = received.length;
-    const answer = await request("tools/call", { name: invalid.tool, arguments: invalid.arguments });
+    const answer = await request("tools/call", { name: r.tool, arguments: r.arguments });
     assert.ok(answer.error || answer.result?.isError === true, `expected a refusal, got ${JSON.stringify(answer)}`);
-    assert.equal(received.length, from, "the invalid call reached the upstream");
+    assert.equal(received.length, from, "the refused call reached the upstream");
+  });
+}
+
+if (upstreamError) {
+  test(`${upstreamError.tool}: a documented ${upstreamError.status} answer comes back as an error result`, async () => {
+    const from = received.length;
+    failWith = upstreamError.status;
+    const answer = await request("tools/call", { name: upstreamError.tool, arguments: upstreamError.arguments });
+    failWith = undefined;
+    assert.ok(received.length > from, "the tool did not call the upstream");
+    assert.ok(answer.result, `JSON-RPC error: ${JSON.stringify(answer.error)}`);
+    assert.equal(answer.result.isError, true, JSON.stringify(answer.result.content));
+    assert.match(JSON.stringify(answer.result.content), new RegExp(String(upstreamError.status)));
   });
 }

@@ -11,6 +11,7 @@ import {
   serializePathParameter,
   serializeQueryParameter,
 } from "./serialize.js";
+import { splitPathTemplate } from "./path-template.js";
 import type { HttpBinding } from "./types.js";
 import { getOwn } from "./own.js";
 import { redactUserinfo } from "./redact.js";
@@ -80,20 +81,12 @@ export function pathKept(url: string, baseUrl: string, path: string): boolean {
   }
 }
 
-/** A path template without its fragment, and its fixed query string ("" when none). */
-export function splitPathTemplate(pathKey: string): [string, string] {
-  const withoutFragment = pathKey.split("#")[0]!;
-  const at = withoutFragment.indexOf("?");
-  return at < 0 ? [withoutFragment, ""] : [withoutFragment.slice(0, at), withoutFragment.slice(at + 1)];
-}
-
 /** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
 export function buildRequest(http: HttpBinding, args: Record<string, unknown>, baseUrl: string, files: FileOptions = {}): PreparedRequest {
-  // A path key may carry a fragment (`/analyze#overload=stream`, only there to make the key unique:
-  // never sent) or fixed query pairs (`/build/{file}?view=info`, sent before the parameters).
-  const [template, fixedQuery] = splitPathTemplate(http.path);
-  let path = template;
-  const query: string[] = fixedQuery ? [fixedQuery] : [];
+  // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
+  const split = splitPathTemplate(http.path, http.parameters.filter((p) => p.in === "query").map((p) => p.name));
+  let path = split.path;
+  const query: string[] = [...split.fixedQuery];
   const cookies: string[] = [];
   const headers: Record<string, string> = {};
 
