@@ -25,12 +25,13 @@ export function forbidsEmpty(param: Pick<ParameterIR, "in" | "required" | "allow
 }
 
 /**
- * Whether an empty array makes a request the spec refuses: an empty path segment or header, an
- * empty query value (`ids=` when not exploded), or a required query parameter left out. An optional
- * exploded query array sends nothing for `[]`, as if it were left out: that is fine.
+ * Whether an empty array makes a request the spec refuses: an empty path segment or header, or a
+ * required query parameter left out. The runtime leaves an empty list out of the query in every
+ * style (RFC 6570: an empty list is undefined; runtime/src/serialize.ts), so an optional query
+ * array sends nothing for `[]`, as if it were left out: that is fine.
  */
 export function emptyArrayMatters(param: Pick<ParameterIR, "in" | "required" | "explode">): boolean {
-  return !(param.in === "query" && !param.required && param.explode);
+  return !(param.in === "query" && !param.required);
 }
 
 /** The JSON types a schema names, or undefined when it names none. */
