@@ -5,6 +5,7 @@
  * `|` must never end a Markdown code span or table cell early. Every template interpolation of spec
  * text goes through one of these (see templates.ts and the template lint in test/unit/escape.ts).
  */
+import { shellWord as quoteShellWord } from "../../runtime/src/client-config.js";
 
 /** Line terminators of every format we write (CR, LF, NEL, LS, PS, VT, FF) and other control characters. */
 const BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g;
@@ -44,14 +45,9 @@ export function markdownFence(info: string, text: unknown): string {
   return `${fence}${info}\n${value}\n${fence}`;
 }
 
-/** Characters a POSIX shell word may hold unquoted. */
-const SHELL_PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** One shell word (POSIX sh): unquoted when plain, else single-quoted (`'` written as `'\''`). */
+/** One shell word (POSIX sh) on one line: the runtime's quoting (client-config.ts), which its snippets use too. */
 export function shellWord(text: unknown): string {
-  const value = oneLine(text);
-  if (SHELL_PLAIN.test(value)) return value;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+  return quoteShellWord(oneLine(text));
 }
 
 /** Characters a `.env` value may hold unquoted in every common reader (dotenv, Node's --env-file, docker --env-file). */

@@ -44,8 +44,8 @@ function snippetVariables(info: ServerInfo): ConfigVariable[] {
   return (info.env ?? []).filter((variable) => variable.required || variable.secret);
 }
 
-/** A word for a POSIX shell, quoted when it holds anything but safe characters. */
-function shellWord(word: string): string {
+/** A word for a POSIX shell: unquoted when plain, else single-quoted (`'` written as `'\''`). */
+export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
