@@ -17,6 +17,23 @@ type Schema = Record<string, unknown>;
 /** Seeds tried in order; the first valid sample wins (fixed, so the output never changes between runs). */
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
+/**
+ * Largest string length, array length or property count a sample gets. json-schema-faker picks a
+ * length between the schema's minimum and maximum before it applies its own caps, so an AWS-style
+ * `maxLength: 2147483647` would build a 2 GB string: bounds above this are lowered before faking
+ * (a tighter bound keeps every value valid).
+ */
+const MAX_SIZE = 64;
+/** Largest minimum kept as it is (a larger one is lowered to this, see `boundedSizes`). */
+const MAX_MINIMUM = 4096;
+const SIZE_BOUNDS: [min: string, max: string][] = [["minLength", "maxLength"], ["minItems", "maxItems"], ["minProperties", "maxProperties"]];
+
+/** Keywords whose object values are data, not schemas (left as they are). */
+const VALUE_KEYS = new Set(["enum", "const", "default", "example", "examples"]);
+
+/** Faking attempts per project: a spec whose samples keep failing costs bounded time (plain values are kept then). */
+const FAKE_BUDGET = 4000;
+
 const FORMAT_SAMPLES: Record<string, string> = {
   "date-time": "2024-01-01T00:00:00Z",
   date: "2024-01-01",
@@ -64,6 +81,8 @@ export class Sampler {
   // most), and both halve it on large specs (GitHub's 1,223 tools).
   private readonly ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, logger: false, inlineRefs: false, code: { optimize: false } });
   private readonly validators = new WeakMap<object, ValidateFunction | null>();
+  private readonly bounded = new WeakMap<object, unknown>();
+  private fakesLeft = FAKE_BUDGET;
 
   constructor() {
     // Same options as the generated server's validator (runtime/src/validation.ts), errors aside.
@@ -128,8 +147,10 @@ export class Sampler {
    * rest generate every value (for specs whose examples break their own schema).
    */
   private faked(schema: Schema, root: Schema): unknown {
-    const full = withDefs(schema, root);
+    const full = this.boundedSizes(withDefs(schema, root)) as Schema;
     for (const [index, seed] of SEEDS.entries()) {
+      if (this.fakesLeft <= 0) return undefined;
+      this.fakesLeft -= 1;
       let value: unknown;
       try {
         const useExamples = index < SEEDS.length / 2;
@@ -150,6 +171,49 @@ export class Sampler {
       if (value !== undefined && this.accepts(schema, value, root)) return value;
     }
     return undefined;
+  }
+
+  /**
+   * The schema with its size bounds made small (see MAX_SIZE), sharing every node that needs no
+   * change. A maximum above MAX_SIZE comes down to MAX_SIZE (or the minimum, when that is larger);
+   * a minimum above MAX_MINIMUM comes down to it, which makes the schema's samples invalid, so they
+   * are dropped by the check that follows, at a bounded cost.
+   */
+  private boundedSizes(schema: unknown): unknown {
+    if (typeof schema !== "object" || schema === null) return schema;
+    const cached = this.bounded.get(schema);
+    if (cached !== undefined) return cached;
+    this.bounded.set(schema, schema); // guards against cycles (never in parsed JSON, but cheap)
+    let result: unknown = schema;
+    if (Array.isArray(schema)) {
+      const items = schema.map((item) => this.boundedSizes(item));
+      if (items.some((item, i) => item !== schema[i])) result = items;
+    } else {
+      const copy: Schema = { ...(schema as Schema) };
+      let changed = false;
+      for (const [min, max] of SIZE_BOUNDS) {
+        if (typeof copy[min] === "number" && (copy[min] as number) > MAX_MINIMUM) {
+          copy[min] = MAX_MINIMUM;
+          changed = true;
+        }
+        const floor = typeof copy[min] === "number" ? (copy[min] as number) : 0;
+        if (typeof copy[max] === "number" && (copy[max] as number) > Math.max(MAX_SIZE, floor)) {
+          copy[max] = Math.max(MAX_SIZE, floor);
+          changed = true;
+        }
+      }
+      for (const [key, value] of Object.entries(copy)) {
+        if (typeof value !== "object" || value === null || VALUE_KEYS.has(key)) continue;
+        const bounded = this.boundedSizes(value);
+        if (bounded !== value) {
+          setOwn(copy, key, bounded);
+          changed = true;
+        }
+      }
+      if (changed) result = copy;
+    }
+    this.bounded.set(schema, result);
+    return result;
   }
 
   /**
@@ -180,6 +244,9 @@ export class Sampler {
     if (Array.isArray(s.allOf)) {
       const merged: Record<string, unknown> = {};
       for (const part of s.allOf as JsonSchema[]) {
+        // A part that only annotates (`{ description }`, `{}`) says nothing about the value's shape:
+        // its plain value ("example") must not replace the typed parts' value.
+        if (typeof part === "object" && part !== null && !describesValue(resolve(part as Schema, root))) continue;
         const value = this.plain(part, root, depth + 1, checked);
         if (value !== null && typeof value === "object" && !Array.isArray(value)) Object.assign(merged, value);
         else if (value !== null) return value;
@@ -194,7 +261,7 @@ export class Sampler {
       case "string": {
         const text = FORMAT_SAMPLES[s.format as string] ?? "example";
         const min = typeof s.minLength === "number" ? s.minLength : 0;
-        return text.length >= min ? text : text.padEnd(min, "x");
+        return text.length >= min ? text : text.padEnd(Math.min(min, MAX_MINIMUM), "x");
       }
       case "integer":
       case "number": {
@@ -230,6 +297,14 @@ export class Sampler {
 function withDefs(schema: Schema, root: Schema): Schema {
   if (schema === root || schema.$defs !== undefined || root.$defs === undefined) return schema;
   return { ...schema, $defs: root.$defs };
+}
+
+/** Keywords that say something about a value's type or shape (a node with none only annotates). */
+const SHAPE_KEYS = ["type", "properties", "required", "items", "prefixItems", "enum", "const", "oneOf", "anyOf", "allOf", "not", "format", "pattern", "additionalProperties", "patternProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "example", "examples", "default"];
+
+/** Whether a (resolved) node constrains or shows the value, as opposed to only describing it. */
+function describesValue(s: Schema): boolean {
+  return SHAPE_KEYS.some((key) => s[key] !== undefined);
 }
 
 /** The schema's own example values, in the order a reader would take them. */

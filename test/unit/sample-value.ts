@@ -75,4 +75,30 @@ test("invalidValue picks a value the schema refuses, or none", () => {
   assert.is(invalidValue({ type: "string", enum: [12345, "a"] }, {}), "__not_one_of_the_allowed_values__");
 });
 
+
+// Regression: AWS-style specs (dev corpus redshift) bound every string by maxLength 2147483647 and
+// annotate refs with `allOf: [{ $ref }, { description }]`. The annotation part once replaced the
+// object's value with "example", and faking the whole schema then built a 2 GB string (out of heap).
+test("sampleValue: annotation-only allOf parts keep the typed part's value; huge bounds stay cheap", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      Identifiers: { type: "array", minItems: 1, items: { allOf: [{ $ref: "#/$defs/Message" }, {}] } },
+      Code: { type: "string", pattern: "^[a-z]{2}$", maxLength: 2147483647 },
+    },
+    required: ["Identifiers", "Code"],
+    $defs: {
+      Message: { type: "object", required: ["Id"], properties: { Id: { allOf: [{ $ref: "#/$defs/String" }, { description: "The id." }] } } },
+      String: { type: "string", maxLength: 2147483647 },
+    },
+  };
+  const value = sampleValue(schema) as { Identifiers: unknown[]; Code: string };
+  assert.ok(accepts(schema, value), JSON.stringify(value));
+  assert.equal(value.Identifiers[0], { Id: "example" });
+  assert.match(value.Code, /^[a-z]{2}$/);
+  // Faking a string with a huge bound must not build a huge string (the bound is lowered first).
+  const faked = sampleValue({ type: "string", minLength: 3, maxLength: 2147483647, pattern: "^x+$" }) as string;
+  assert.ok(typeof faked === "string" && faked.length <= 64 && /^x+$/.test(faked), String(faked).slice(0, 80));
+});
+
 test.run();
