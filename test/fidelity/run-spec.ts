@@ -118,7 +118,7 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       return row;
     }
     const env: Record<string, string> = { ...getDefaultEnvironment(), ...dummyCredentials(readFileSync(join(out, ".env.example"), "utf8"), schemes) };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", prism.url], env, stderr: "ignore" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", prism.url, "--surface", "all"], env, stderr: "ignore" });
     client = new Client({ name: "mcp-gen-fidelity", version: "1.0.0" });
     await client.connect(transport);
     const listed = new Map<string, { inputSchema: object }>();
@@ -132,6 +132,9 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const chosen = pickTools([...listed.keys()].filter((name) => byName.has(name)), options.sample, `${options.seed}:${options.id}`);
     row.sampled = chosen.length;
+    // An empty pick from a non-empty plan means the server listed other tools (a surface, a filter):
+    // a row of zeros would read as "nothing to judge" and hide it.
+    if (chosen.length === 0 && tools.length > 0) throw new Error(`the server listed none of the plan's ${tools.length} tools (${listed.size} listed)`);
     for (const name of chosen) {
       const outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000);
       row.calls.push(outcome);
