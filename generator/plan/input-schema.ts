@@ -110,7 +110,7 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
       // Clients read the property's type directly, so an annotated property is inlined, never a $ref.
       if (header) schema = { ...(resolveSchema(schema, defs) as Obj), ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}), "x-mcp-header": header };
     }
-    if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param));
+    if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param), param.in === "path");
     setOwn(properties, argument, schema);
     if (param.required) required.push(argument);
     parameters.push({

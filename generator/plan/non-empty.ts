@@ -47,21 +47,28 @@ function types(schema: Obj): string[] | undefined {
  * of its own (even 0: the spec's explicit choice), an `enum` or `const`, a `pattern` that refuses
  * `""`. Refs keep their target: the keyword is added beside the `$ref`, which JSON Schema 2020-12
  * applies together with it. `arrays: false` leaves arrays alone (see {@link emptyArrayMatters}).
+ * `segment` (a path parameter): no value may be empty, whatever the spec lists — `""` in an
+ * `enum`, a `const: ""` or `minLength: 0` would make an empty path segment, that is another URL,
+ * which the runtime refuses — so `minLength: 1` is added there too.
  */
-export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>, arrays = true): JsonSchema {
+export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>, arrays = true, segment = false): JsonSchema {
   const own: Obj = typeof schema === "object" ? schema : {};
   if (schema === false) return schema;
   const resolved = resolveSchema(schema, defs);
   const target: Obj = typeof resolved === "object" ? resolved : {};
   // A list of allowed values or a constant is the spec's own word on emptiness: kept as is.
-  if ([own.enum, target.enum].some(Array.isArray) || "const" in own || "const" in target) return schema;
+  const listed = [own.enum, target.enum].find(Array.isArray);
+  if (listed || "const" in own || "const" in target) {
+    const allowsEmpty = listed?.includes("") || own.const === "" || (!("const" in own) && target.const === "");
+    return segment && allowsEmpty ? { ...own, minLength: 1 } : schema;
+  }
   const named = types(own) ?? types(target);
   if (named?.includes("array") && named.length === 1) {
     if (!arrays || own.minItems !== undefined || target.minItems !== undefined) return schema;
     return { ...own, minItems: 1 };
   }
   if (named !== undefined && !named.includes("string")) return schema;
-  if (own.minLength !== undefined || target.minLength !== undefined) return schema;
+  if (own.minLength !== undefined || target.minLength !== undefined) return segment && (own.minLength ?? target.minLength) === 0 ? { ...own, minLength: 1 } : schema;
   const pattern = own.pattern ?? target.pattern;
   if (typeof pattern === "string" && !matchesEmpty(pattern)) return schema;
   return { ...own, minLength: 1 };

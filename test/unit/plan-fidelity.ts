@@ -142,6 +142,13 @@ test("class 2: withoutEmpty adds minLength/minItems 1 unless the spec already de
   assert.equal(withoutEmpty({ type: "integer" }, defs), { type: "integer" });
   assert.equal(withoutEmpty({ type: "array", minItems: 0 }, defs), { type: "array", minItems: 0 });
   assert.equal(withoutEmpty({ type: "array" }, defs, false), { type: "array" });
+  // A path segment is never empty, whatever the spec lists (dev corpus brex.io: enum ["", "mini", …]).
+  assert.equal(withoutEmpty({ type: "string", enum: ["", "mini"] }, defs, true, true), { type: "string", enum: ["", "mini"], minLength: 1 });
+  assert.equal(withoutEmpty({ $ref: "#/$defs/Kind" }, defs, true, true), { $ref: "#/$defs/Kind", minLength: 1 });
+  assert.equal(withoutEmpty({ type: "string", minLength: 0 }, defs, true, true), { type: "string", minLength: 1 });
+  assert.equal(withoutEmpty({ $ref: "#/$defs/Short" }, defs, true, true), { $ref: "#/$defs/Short", minLength: 1 });
+  assert.equal(withoutEmpty({ type: "string", enum: ["a", "b"] }, defs, true, true), { type: "string", enum: ["a", "b"] });
+  assert.equal(withoutEmpty({ const: "" }, defs, true, true), { const: "", minLength: 1 });
   assert.ok(emptyArrayMatters({ in: "path", required: true, explode: false }));
   assert.ok(emptyArrayMatters({ in: "query", required: true, explode: true }));
   assert.not.ok(emptyArrayMatters({ in: "query", required: false, explode: false }), "the runtime leaves an empty list out in every style");
