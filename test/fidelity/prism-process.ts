@@ -17,15 +17,22 @@ export interface JsonPrism {
   requestCount(): number;
   /** Waits (bounded) until the last of `count` requests has logged its end, plus a short grace. */
   settle(count: number): Promise<void>;
+  /** Whether the process has ended (Prism crashes on some requests: see run-spec.ts). */
+  exited(): boolean;
+  /** The last lines Prism wrote to stderr (why it ended). */
+  stderrTail(): string;
   stop(): Promise<void>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-/** Starts `prism-json.js` (from `root`/dist) on a port the OS picks, and waits until it listens. */
-export async function startJsonPrism(root: string, spec: string, timeoutMs: number): Promise<JsonPrism> {
+/**
+ * Starts `prism-json.js` (from `root`/dist) on `port` (0: one the OS picks), and waits until it
+ * listens.
+ */
+export async function startJsonPrism(root: string, spec: string, timeoutMs: number, port = 0): Promise<JsonPrism> {
   const script = join(root, "dist", "test", "fidelity", "prism-json.js");
-  const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=4096", script, "--port", "0", "--host", "127.0.0.1", spec], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=4096", script, "--port", String(port), "--host", "127.0.0.1", spec], { stdio: ["ignore", "pipe", "pipe"] });
   if (!hooked) {
     hooked = true;
     process.once("exit", () => {
@@ -73,6 +80,12 @@ export async function startJsonPrism(root: string, spec: string, timeoutMs: numb
             await sleep(20);
           }
           await sleep(30);
+        },
+        exited,
+        // The error's own line (not its stack frames) when there is one.
+        stderrTail: () => {
+          const tail = stderr.trim().split("\n").map((line) => line.trim());
+          return (tail.filter((line) => /error/i.test(line) && !line.startsWith("at ")).at(-1) ?? tail.slice(-2).join(" | ")).slice(0, 400);
         },
         stop,
       };

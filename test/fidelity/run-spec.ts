@@ -136,7 +136,14 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
     // a row of zeros would read as "nothing to judge" and hide it.
     if (chosen.length === 0 && tools.length > 0) throw new Error(`the server listed none of the plan's ${tools.length} tools (${listed.size} listed)`);
     for (const name of chosen) {
-      const outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000);
+      let outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000);
+      if (prism.exited()) {
+        // Prism's mock crashed while handling this request (an uncaught error of its own, e.g. on
+        // some XML bodies): not a verdict on the request. Restarted on the same port, so the
+        // server's base URL stays right for the calls that follow.
+        outcome = { ...outcome, class: "prism-limitation", detail: [`Prism crashed on this request: ${prism.stderrTail() || "no message"}`] };
+        prism = await startJsonPrism(options.root, options.spec, options.prismTimeoutMs ?? 240_000, Number(new URL(prism.url).port));
+      }
       row.calls.push(outcome);
       row.counts[outcome.class]++;
     }
