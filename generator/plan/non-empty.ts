@@ -43,10 +43,10 @@ function types(schema: Obj): string[] | undefined {
 
 /**
  * The parameter schema with `minLength: 1` when a string value is possible (`minItems: 1` for an
- * array), unless the schema (or the def it refers to) already decides: a `minLength`/`minItems`
+ * array, `minProperties: 1` for an object), unless the schema (or the def it refers to) already decides: a `minLength`/`minItems`
  * of its own (even 0: the spec's explicit choice), an `enum` or `const`, a `pattern` that refuses
  * `""`. Refs keep their target: the keyword is added beside the `$ref`, which JSON Schema 2020-12
- * applies together with it. `arrays: false` leaves arrays alone (see {@link emptyArrayMatters}).
+ * applies together with it. `arrays: false` leaves arrays and objects alone (see {@link emptyArrayMatters}).
  * `segment` (a path parameter): no value may be empty, whatever the spec lists — `""` in an
  * `enum`, a `const: ""` or `minLength: 0` would make an empty path segment, that is another URL,
  * which the runtime refuses — so `minLength: 1` is added there too.
@@ -66,6 +66,13 @@ export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>, ar
   if (named?.includes("array") && named.length === 1) {
     if (!arrays || own.minItems !== undefined || target.minItems !== undefined) return schema;
     return { ...own, minItems: 1 };
+  }
+  // An empty object serialises to nothing in every style (RFC 6570: an empty map is undefined),
+  // like an empty array: the same rule, with minProperties.
+  if (named?.includes("object") && named.length === 1) {
+    const requires = [own.required, target.required].some((list) => Array.isArray(list) && list.length > 0);
+    if (!arrays || requires || own.minProperties !== undefined || target.minProperties !== undefined) return schema;
+    return { ...own, minProperties: 1 };
   }
   if (named !== undefined && !named.includes("string")) return schema;
   if (own.minLength !== undefined || target.minLength !== undefined) return segment && (own.minLength ?? target.minLength) === 0 ? { ...own, minLength: 1 } : schema;

@@ -142,6 +142,11 @@ test("class 2: withoutEmpty adds minLength/minItems 1 unless the spec already de
   assert.equal(withoutEmpty({ type: "integer" }, defs), { type: "integer" });
   assert.equal(withoutEmpty({ type: "array", minItems: 0 }, defs), { type: "array", minItems: 0 });
   assert.equal(withoutEmpty({ type: "array" }, defs, false), { type: "array" });
+  // An object path parameter with no required property could be {} (oas-examples parameters-style).
+  assert.equal(withoutEmpty({ type: "object", properties: { name: { type: "string" } } }, defs), { type: "object", properties: { name: { type: "string" } }, minProperties: 1 });
+  assert.equal(withoutEmpty({ type: "object", minProperties: 0 }, defs), { type: "object", minProperties: 0 });
+  assert.equal(withoutEmpty({ type: "object", required: ["a"] }, defs), { type: "object", required: ["a"] }, "a required property already makes it non-empty");
+  assert.equal(withoutEmpty({ type: "object" }, defs, false), { type: "object" });
   // A path segment is never empty, whatever the spec lists (dev corpus brex.io: enum ["", "mini", …]).
   assert.equal(withoutEmpty({ type: "string", enum: ["", "mini"] }, defs, true, true), { type: "string", enum: ["", "mini"], minLength: 1 });
   assert.equal(withoutEmpty({ $ref: "#/$defs/Kind" }, defs, true, true), { $ref: "#/$defs/Kind", minLength: 1 });
