@@ -57,6 +57,35 @@ export class SchemaNormalizer {
     return this.normalizeObject(input, at);
   }
 
+  /**
+   * OpenAPI's `discriminator` picks the `oneOf`/`anyOf` branch by one property's value: a key of
+   * `mapping` that names the branch, else the branch's schema name. JSON Schema has no such keyword,
+   * and without it branches that differ only there (common: each extends the same base) all match,
+   * so `oneOf` accepts no value at all. Each `$ref` branch therefore also requires the property to
+   * be one of its values. A branch whose schema already fixes the property (`enum`/`const`) is
+   * left as it is: the spec's own values win over implicit schema names.
+   */
+  private pinDiscriminator(input: SchemaObject, out: SchemaObject): void {
+    const discriminator = input.discriminator as { propertyName?: unknown; mapping?: unknown } | undefined;
+    const property = discriminator?.propertyName;
+    if (typeof property !== "string" || property === "") return;
+    const key = Array.isArray(out.oneOf) ? "oneOf" : Array.isArray(out.anyOf) ? "anyOf" : undefined;
+    const original = key ? input[key] : undefined;
+    if (!key || !Array.isArray(original)) return;
+    const mapping = discriminator?.mapping && typeof discriminator.mapping === "object" ? Object.entries(discriminator.mapping as Record<string, unknown>) : [];
+    out[key] = (out[key] as JsonSchema[]).map((branch, i) => {
+      const ref = (original[i] as SchemaObject | undefined)?.$ref;
+      if (typeof ref !== "string" || !ref.startsWith("#/")) return branch;
+      const name = (parsePointer(ref) ?? []).at(-1) ?? "";
+      const target = resolvePointer(this.document, ref) as SchemaObject | undefined;
+      const own = (target?.properties as Record<string, SchemaObject> | undefined)?.[property];
+      if (own && (own.enum !== undefined || own.const !== undefined)) return branch;
+      const mapped = mapping.filter(([, to]) => to === ref || to === name).map(([value]) => value);
+      const values = mapped.length > 0 ? mapped : [name];
+      return { allOf: [branch, { type: "object", properties: { [property]: { enum: values } }, required: [property] }] };
+    });
+  }
+
   /** Name under `$defs` for a local pointer, normalizing the target the first time it is seen. */
   refToDef(ref: string, at: string): string {
     const existing = this.nameByPointer.get(ref);
@@ -127,6 +156,7 @@ export class SchemaNormalizer {
     if (input.example !== undefined && out.examples === undefined) out.examples = [input.example];
     if (Array.isArray(out.examples) === false && out.examples !== undefined) delete out.examples;
     this.convertExclusiveBounds(input, out);
+    this.pinDiscriminator(input, out);
     if (input.nullable === true || input["x-nullable"] === true) return this.makeNullable(out);
     return out;
   }

@@ -69,4 +69,29 @@ test("def names that collide case-insensitively get suffixes", () => {
   assert.equal(n.normalize({ $ref: "#/components/schemas/Pet" }, "#"), { $ref: "#/$defs/Pet_2" });
 });
 
+// oas-examples discriminators.json: branches that differ only in the discriminator's value made
+// `oneOf` unsatisfiable once `discriminator` was dropped, so no call (and no contract test) could pass.
+test("a discriminator pins its property in each $ref branch (mapping keys, else the schema name)", async () => {
+  const base = { type: "object", required: ["kind"], properties: { kind: { type: "string" }, name: { type: "string" } } };
+  const document = { components: { schemas: { Cat: base, Dog: base, Fish: base, Bird: { ...base, properties: { kind: { type: "string", enum: ["bird"] } } } } } };
+  const { n } = normalizer(document);
+  const schema = n.normalize(
+    {
+      oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }, { $ref: "#/components/schemas/Fish" }, { $ref: "#/components/schemas/Bird" }],
+      discriminator: { propertyName: "kind", mapping: { cat: "#/components/schemas/Cat", kitten: "Cat", dog: "#/components/schemas/Dog" } },
+    },
+    "#",
+  ) as { oneOf: unknown[] };
+  const pinned = (values: string[]) => ({ type: "object", properties: { kind: { enum: values } }, required: ["kind"] });
+  assert.equal(schema.oneOf[0], { allOf: [{ $ref: "#/$defs/Cat" }, pinned(["cat", "kitten"])] });
+  assert.equal(schema.oneOf[1], { allOf: [{ $ref: "#/$defs/Dog" }, pinned(["dog"])] });
+  assert.equal(schema.oneOf[2], { allOf: [{ $ref: "#/$defs/Fish" }, pinned(["Fish"])] }, "not in the mapping: the schema name");
+  assert.equal(schema.oneOf[3], { $ref: "#/$defs/Bird" }, "the branch fixes the value itself");
+  // Now exactly one branch matches a value: checked with the validator the servers use.
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const validate = new Ajv2020({ strict: false }).compile({ ...schema, $defs: Object.fromEntries([...n.defs].map(([name, def]) => [name, def.schema])) });
+  assert.ok(validate({ kind: "kitten", name: "Tom" }));
+  assert.not.ok(validate({ kind: "horse" }));
+});
+
 test.run();
