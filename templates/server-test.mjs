@@ -143,7 +143,8 @@ test("lists every tool", async () => {
 });
 
 for (const c of cases) {
-  test(`${c.tool}: the request matches the API and the answer comes back`, async () => {
+  // A case that cannot run here says why (mutual TLS, or an input schema no value satisfies).
+  test(`${c.tool}: the request matches the API and the answer comes back`, { skip: c.skip ?? false }, async () => {
     const from = received.length;
     current = c;
     const answer = await request("tools/call", { name: c.tool, arguments: c.arguments });

@@ -2,7 +2,7 @@ import { splitPathTemplate } from "../../runtime/src/path-template.js";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
-import { invalidValue, Sampler } from "./sample-value.js";
+import { Sampler } from "./sample-value.js";
 import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */
@@ -25,6 +25,11 @@ export interface ToolCase {
    * server uses for answers that do not match the documented schema: the test asserts it is absent.
    */
   response: { status: number; body: unknown; fallbackKey?: string };
+  /**
+   * Why the case cannot run here (the generated test reports it as skipped, with this reason): the
+   * tool needs a client certificate, or its input schema accepts no value at all.
+   */
+  skip?: string;
 }
 
 /** A call the server must refuse before any upstream request. */
@@ -74,7 +79,18 @@ function bodySchema(tool: ToolPlan): JsonSchema | undefined {
   return { ...defs, type: "object", properties: mapped, ...(requiredBody.length > 0 ? { required: requiredBody } : {}) };
 }
 
-function toolCase(tool: ToolPlan, sampler: Sampler): ToolCase {
+/** Why a tool's case cannot run against the test's plain-HTTP stand-in, if it cannot (see `ToolCase.skip`). */
+function skipReason(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler, args: unknown): string | undefined {
+  const types = new Map(plan.securitySchemes.map((scheme) => [scheme.key, scheme.type]));
+  const alternatives = tool.http.security ?? [];
+  if (alternatives.length > 0 && alternatives.every((requirement) => Object.keys(requirement).some((key) => types.get(key) === "mutualTLS"))) {
+    return "the operation needs a client certificate (mutual TLS), and the test's stand-in upstream is plain HTTP";
+  }
+  if (!sampler.accepts(tool.inputSchema, args)) return "no value satisfies this tool's input schema (the spec's schema allows none), so no call can be made";
+  return undefined;
+}
+
+function toolCase(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler): ToolCase {
   const input = tool.inputSchema as Schema;
   const output = tool.outputSchema as Schema | undefined;
   const wrap = tool.http.response.wrapKey;
@@ -84,9 +100,11 @@ function toolCase(tool: ToolPlan, sampler: Sampler): ToolCase {
   const body = tool.http.body;
   const schema = bodySchema(tool);
   const split = splitPathTemplate(tool.http.path);
+  const args = sampler.sample(input, input) as Record<string, unknown>;
+  const skip = skipReason(tool, plan, sampler, args);
   return {
     tool: tool.name,
-    arguments: sampler.sample(input, input) as Record<string, unknown>,
+    arguments: args,
     request: {
       method: tool.http.method.toUpperCase(),
       path: split.path,
@@ -96,6 +114,7 @@ function toolCase(tool: ToolPlan, sampler: Sampler): ToolCase {
       ...(body ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } } : {}),
     },
     response: { status: 200, body: responseBody, ...(tool.http.response.fallbackKey ? { fallbackKey: tool.http.response.fallbackKey } : {}) },
+    ...(skip ? { skip } : {}),
   };
 }
 
@@ -106,7 +125,7 @@ function toolCase(tool: ToolPlan, sampler: Sampler): ToolCase {
  */
 function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): RefusedCase[] {
   const refused: RefusedCase[] = [];
-  const invalid = firstOf(tools, (tool, i) => {
+  const invalid = firstOf(tools, cases, (tool, i) => {
     const input = tool.inputSchema as Schema;
     for (const [argument, schema] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
       const bad = sampler.invalid(schema, input);
@@ -116,7 +135,7 @@ function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): R
     return undefined;
   });
   if (invalid) refused.push(invalid);
-  const missing = firstOf(tools, (tool, i) => {
+  const missing = firstOf(tools, cases, (tool, i) => {
     const input = tool.inputSchema as Schema;
     for (const argument of (input.required as string[] | undefined) ?? []) {
       const args = { ...cases[i]!.arguments };
@@ -129,8 +148,10 @@ function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): R
   return refused;
 }
 
-function firstOf<T>(tools: ToolPlan[], pick: (tool: ToolPlan, index: number) => T | undefined): T | undefined {
+/** The first tool (among those whose case runs) for which `pick` finds something. */
+function firstOf<T>(tools: ToolPlan[], cases: ToolCase[], pick: (tool: ToolPlan, index: number) => T | undefined): T | undefined {
   for (const [i, tool] of tools.entries()) {
+    if (cases[i]!.skip !== undefined) continue;
     const found = pick(tool, i);
     if (found !== undefined) return found;
   }
@@ -139,7 +160,7 @@ function firstOf<T>(tools: ToolPlan[], pick: (tool: ToolPlan, index: number) => 
 
 /** The first tool that documents a 4xx answer: the stub answers that status, the server must say isError. */
 function upstreamErrorCase(tools: ToolPlan[], cases: ToolCase[]): UpstreamErrorCase | undefined {
-  return firstOf(tools, (tool, i) => {
+  return firstOf(tools, cases, (tool, i) => {
     const status = tool.errorStatuses?.[0];
     return status !== undefined ? { tool: tool.name, arguments: cases[i]!.arguments, status } : undefined;
   });
@@ -148,7 +169,7 @@ function upstreamErrorCase(tools: ToolPlan[], cases: ToolCase[]): UpstreamErrorC
 /** The data of the generated `npm test`, derived from the plan (that is, from the spec). */
 export function testCases(plan: ProjectPlan): TestCases {
   const sampler = new Sampler();
-  const cases = plan.tools.map((tool) => toolCase(tool, sampler));
+  const cases = plan.tools.map((tool) => toolCase(tool, plan, sampler));
   const refused = refusedCases(plan.tools, cases, sampler);
   const upstreamError = upstreamErrorCase(plan.tools, cases);
   const credentials: Record<string, string> = {};

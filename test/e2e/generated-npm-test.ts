@@ -37,6 +37,8 @@ const specs = [
   "specs/fixtures/auth-schemes.yaml",
   // pattern, format, multipleOf, exclusive bounds, minItems, uniqueItems, const, oneOf, an invalid example.
   "specs/fixtures/contract-constraints.yaml",
+  // mutual TLS, an input schema no value satisfies, a discriminated oneOf, an object path parameter.
+  "specs/fixtures/contract-skips.yaml",
 ];
 const dirs = new Map<string, string>();
 const outputs = new Map<string, string>();
@@ -52,7 +54,7 @@ for (const spec of specs) {
     assert.is(result.code, 0, result.output);
     assert.match(result.output, /# fail 0/);
     // The auth fixture's tools take no arguments, so it has no invalid-argument case.
-    if (!spec.includes("auth-schemes")) assert.match(result.output, /refused before any upstream call/);
+    if (!spec.includes("auth-schemes") && !spec.includes("contract-skips")) assert.match(result.output, /refused before any upstream call/);
   });
 }
 
@@ -74,6 +76,21 @@ test("contract-constraints: constrained samples, refused calls and a documented 
   assert.match(output, /# fail 0/);
   assert.match(output, /getItem: a documented 404 answer comes back as an error result/);
   assert.match(output, /without the required "sku" is refused before any upstream call/);
+});
+
+test("contract-skips: cases that cannot run are skipped with their reason; the discriminated and object-path cases pass", async () => {
+  const output = outputs.get("specs/fixtures/contract-skips.yaml")!;
+  assert.match(output, /getCertified: the request matches the API and the answer comes back # SKIP the operation needs a client certificate \(mutual TLS\)/);
+  assert.match(output, /postImpossible: the request matches the API and the answer comes back # SKIP no value satisfies this tool's input schema/);
+  assert.match(output, /# skipped 2\n/);
+  assert.match(output, /# fail 0/);
+  assert.match(output, /ok \d+ - postEvent: the request matches the API/);
+  assert.match(output, /ok \d+ - getByFilter: the request matches the API/);
+  const dir = dirs.get("specs/fixtures/contract-skips.yaml")!;
+  const cases = JSON.parse(readFileSync(join(dir, "test/cases.json"), "utf8")) as { cases: Array<{ tool: string; arguments: Record<string, unknown> }> };
+  const args = (tool: string) => cases.cases.find((c) => c.tool === tool)!.arguments;
+  assert.ok(["approved", "denied"].includes((args("postEvent").body as { kind: string }).kind), JSON.stringify(args("postEvent")));
+  assert.ok(Object.keys(args("getByFilter").filter as object).length > 0, "an object path parameter is never empty");
 });
 
 test("the generated npm test fails when a constrained request no longer sends a required header", async () => {
