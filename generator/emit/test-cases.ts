@@ -27,7 +27,8 @@ export interface ToolCase {
   response: { status: number; body: unknown; fallbackKey?: string };
   /**
    * Why the case cannot run here (the generated test reports it as skipped, with this reason): the
-   * tool needs a client certificate, or its input schema accepts no value at all.
+   * tool needs a client certificate, or no sample its input schema accepts was found (a schema
+   * such as `allOf: [{type: string}, {type: integer}]` accepts none).
    */
   skip?: string;
 }
@@ -86,7 +87,7 @@ function skipReason(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler, args: u
   if (alternatives.length > 0 && alternatives.every((requirement) => Object.keys(requirement).some((key) => types.get(key) === "mutualTLS"))) {
     return "the operation needs a client certificate (mutual TLS), and the test's stand-in upstream is plain HTTP";
   }
-  if (!sampler.accepts(tool.inputSchema, args)) return "no value satisfies this tool's input schema (the spec's schema allows none), so no call can be made";
+  if (!sampler.accepts(tool.inputSchema, args)) return "no sample value satisfies this tool's input schema (the schema may allow none, e.g. an allOf of two types), so no call is made";
   return undefined;
 }
 

@@ -80,7 +80,7 @@ test("contract-constraints: constrained samples, refused calls and a documented 
 test("contract-skips: cases that cannot run are skipped with their reason; the discriminated and object-path cases pass", async () => {
   const output = outputs.get("specs/fixtures/contract-skips.yaml")!;
   assert.match(output, /getCertified: the request matches the API and the answer comes back # SKIP the operation needs a client certificate \(mutual TLS\)/);
-  assert.match(output, /postImpossible: the request matches the API and the answer comes back # SKIP no value satisfies this tool's input schema/);
+  assert.match(output, /postImpossible: the request matches the API and the answer comes back # SKIP no sample value satisfies this tool's input schema/);
   assert.match(output, /# skipped 2\n/);
   assert.match(output, /# fail 0/);
   assert.match(output, /ok \d+ - postEvent: the request matches the API/);

@@ -143,7 +143,7 @@ test("lists every tool", async () => {
 });
 
 for (const c of cases) {
-  // A case that cannot run here says why (mutual TLS, or an input schema no value satisfies).
+  // A case that cannot run here says why (mutual TLS, or no sample value its input schema accepts).
   test(`${c.tool}: the request matches the API and the answer comes back`, { skip: c.skip ?? false }, async () => {
     const from = received.length;
     current = c;
