@@ -23,7 +23,7 @@
 import type { JsonSchema } from "../../runtime/src/types.js";
 import type { SchemaIR } from "../ir/types.js";
 import { defName, isHidden } from "./schema-tools.js";
-import { getOwn, setOwn } from "../../runtime/src/own.js";
+import { getOwn, isRecord, setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -151,7 +151,7 @@ export function compactSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, m
         }
       } else if (key === "items") {
         // An array's items are at the array's own depth: a list of X shows as much of X as X would.
-        if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+        if (isRecord(value)) {
           // Same depth, so the refs being expanded stay in force: an array of itself (a JSON-value
           // type: anyOf [string, …, array of JsonValue]) would otherwise expand forever.
           const sub = walk(value as JsonSchema, depth, expanding);

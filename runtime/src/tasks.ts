@@ -21,6 +21,7 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
 import type { InputRequest } from "./extensions.js";
+import { isRecord } from "./own.js";
 
 /** The extension's identifier, as declared in `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -158,7 +159,7 @@ export class TaskStore {
    */
   update(taskId: unknown, inputResponses: unknown, caller?: string): Record<string, never> {
     const record = this.find(taskId, caller);
-    if (!isObject(inputResponses) || !Object.values(inputResponses).every(isObject)) {
+    if (!isRecord(inputResponses) || !Object.values(inputResponses).every(isRecord)) {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
     if (record.status !== "input_required") return {};
@@ -218,7 +219,7 @@ export class TaskStore {
         return this.transition(record, "completed");
       }
       if (round > MAX_ROUNDS) return this.fail(record, new RpcError(ErrorCode.InternalError, `the task asked for input more than ${MAX_ROUNDS} times`));
-      const answers = await this.awaitInput(record, isObject(value.inputRequests) ? (value.inputRequests as Record<string, InputRequest>) : {});
+      const answers = await this.awaitInput(record, isRecord(value.inputRequests) ? (value.inputRequests as Record<string, InputRequest>) : {});
       if (!answers) return;
       const requestState = typeof value.requestState === "string" ? value.requestState : undefined;
       outcome = await settle(work({ signal: record.controller.signal, detached: () => true, inputResponses: answers, requestState }));
@@ -320,7 +321,7 @@ export class TaskStore {
 /** True when the modern client declared the tasks extension on this request. */
 export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
   const extensions = clientCapabilities.extensions;
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+  return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
 }
 
 /** The -32021 error for a request that needs the tasks extension the client did not declare. */
@@ -344,6 +345,3 @@ function isTerminal(status: TaskStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import type { InputRequiredResult, RequestTools } from "./extensions.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
 import type { ToolDefinition } from "./types.js";
+import { isRecord } from "./own.js";
 
 /** Undefined when the user confirmed these exact arguments; else the result to answer with. */
 export async function confirmDestructiveCall(
@@ -19,7 +20,7 @@ export async function confirmDestructiveCall(
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
   const declined = (): CallToolResult => textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
   if (!modern) {
-    if (!isObject(tools.clientCapabilities.elicitation)) {
+    if (!isRecord(tools.clientCapabilities.elicitation)) {
       return textResult(`Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, but this client cannot be asked (no elicitation capability).`, true);
     }
     return accepted(await tools.clientRequest("elicitation/create", confirmationRequest(tool, operation))) ? undefined : declined();
@@ -32,7 +33,7 @@ export async function confirmDestructiveCall(
 }
 
 function accepted(answer: Record<string, unknown>): boolean {
-  return answer.action === "accept" && isObject(answer.content) && answer.content.confirm === true;
+  return answer.action === "accept" && isRecord(answer.content) && answer.content.confirm === true;
 }
 
 /** The elicitation asking the user to confirm a destructive call. */
@@ -46,10 +47,7 @@ function confirmationRequest(tool: ToolDefinition, operation: string): Record<st
 /** JSON with object keys sorted at every level: a stable digest input. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
   return JSON.stringify(value) ?? "null";
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

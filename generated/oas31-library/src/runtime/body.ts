@@ -1,7 +1,7 @@
 /** Request body assembly and encoding per the tool's BodyBinding and media type. */
 import { randomBytes } from "node:crypto";
 import { decodeFile, type FileOptions } from "./binary.js";
-import { getOwn, setOwn } from "./own.js";
+import { getOwn, isRecord, setOwn } from "./own.js";
 import { encodeRfc3986, serializeStyled } from "./serialize.js";
 import type { BodyBinding, FieldEncoding } from "./types.js";
 
@@ -89,7 +89,7 @@ function quoted(text: string): string {
  */
 export function multipartEncode(value: unknown, files: Set<string>, options: FileOptions = {}, boundary = `mcp-gen-${randomBytes(12).toString("hex")}`): EncodedBody {
   const chunks: Buffer[] = [];
-  const object = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const object = isRecord(value) ? value : {};
   for (const [name, v] of Object.entries(object)) {
     if (v === undefined) continue;
     for (const item of Array.isArray(v) && !files.has(name) ? v : [v]) {

@@ -14,3 +14,8 @@ export function setOwn(target: object, key: string, value: unknown): void {
 export function getOwn(target: object, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(target, key) ? (target as Record<string, unknown>)[key] : undefined;
 }
+
+/** Whether `value` is a JSON object: not null, not an array (the one check every module uses). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

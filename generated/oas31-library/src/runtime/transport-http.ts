@@ -30,6 +30,7 @@ import { silentLogger, type Logger } from "./logger.js";
 import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion, isModernProtocolVersion } from "./protocol.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
+import { isRecord } from "./own.js";
 
 /** Default bind address: loopback only. */
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -177,7 +178,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     } catch {
       return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
     }
-    const single = isObject(payload) ? payload : undefined;
+    const single = isRecord(payload) ? payload : undefined;
     const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
 
     const versionHeader = req.headers["mcp-protocol-version"];
@@ -369,9 +370,6 @@ class SseWriter {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
 function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {

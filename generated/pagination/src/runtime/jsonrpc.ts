@@ -3,6 +3,8 @@
  * classification. Nothing here knows about MCP methods.
  */
 
+import { isRecord } from "./own.js";
+
 /** A request id: string or number, never null (MCP forbids null ids on requests). */
 export type JsonRpcId = string | number;
 
@@ -119,9 +121,6 @@ export type ClassifiedMessage =
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "invalid"; id: JsonRpcId | null; reason: string };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** True for a valid request id (string or finite number). */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
@@ -133,7 +132,7 @@ export function isJsonRpcId(value: unknown): value is JsonRpcId {
  * string, `id` a string or number, `params` (if present) an object or array.
  */
 export function classifyMessage(value: unknown): ClassifiedMessage {
-  if (!isPlainObject(value)) return { kind: "invalid", id: null, reason: "message must be a JSON object" };
+  if (!isRecord(value)) return { kind: "invalid", id: null, reason: "message must be a JSON object" };
   // Echo the id in the error only when it is itself valid.
   const id = isJsonRpcId(value.id) ? value.id : null;
   if (value.jsonrpc !== "2.0") return { kind: "invalid", id, reason: 'jsonrpc must be exactly "2.0"' };

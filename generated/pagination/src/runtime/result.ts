@@ -13,6 +13,7 @@ import { isJsonMediaType } from "./body.js";
 import { textResult, type CallToolResult, type ContentBlock } from "./mcp-types.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator, ValidationOutcome } from "./validation.js";
+import { isRecord } from "./own.js";
 
 /** Cap for the JSON/text shown in a successful result (characters). */
 export const MAX_TEXT_CHARS = 100_000;
@@ -69,7 +70,7 @@ export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, va
 function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamResponse, mediaType: string, validator: SchemaValidator): CallToolResult {
   const result: CallToolResult = { content: [{ type: "text", text: truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS) }] };
   const wrapKey = tool.http.response.wrapKey;
-  const structured = wrapKey !== undefined ? { [wrapKey]: body } : isPlainObject(body) ? body : undefined;
+  const structured = wrapKey !== undefined ? { [wrapKey]: body } : isRecord(body) ? body : undefined;
   if (!tool.outputSchema) {
     if (structured) result.structuredContent = structured;
     return result;
@@ -138,6 +139,3 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, max)}\n… [truncated ${text.length - max} characters]`;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -11,6 +11,7 @@ import {
   META_PROTOCOL_VERSION,
   isModernProtocolVersion,
 } from "./protocol.js";
+import { isRecord } from "./own.js";
 
 /** RFC 5424 log levels as MCP names them, in increasing severity. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
@@ -33,9 +34,6 @@ export type RequestEra =
 /** HTTP status of the modern era's request-validation errors. */
 export const BAD_REQUEST = 400;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** True for a known log level name. */
 export function isLogLevel(value: unknown): value is McpLogLevel {
@@ -49,7 +47,7 @@ export function logLevelAtLeast(level: McpLogLevel, threshold: McpLogLevel): boo
 
 /** True when the params carry the modern era's protocol-version `_meta` key. */
 export function hasModernMeta(params: unknown): boolean {
-  return isObject(params) && isObject(params._meta) && Object.hasOwn(params._meta, META_PROTOCOL_VERSION);
+  return isRecord(params) && isRecord(params._meta) && Object.hasOwn(params._meta, META_PROTOCOL_VERSION);
 }
 
 /**
@@ -78,7 +76,7 @@ export function classifyEra(params: unknown, headerVersion: string | undefined, 
     );
   }
   const capabilities = meta[META_CLIENT_CAPABILITIES];
-  if (!isObject(capabilities)) {
+  if (!isRecord(capabilities)) {
     throw new RpcError(ErrorCode.InvalidParams, `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`, undefined, BAD_REQUEST);
   }
   const logLevel = meta[META_LOG_LEVEL];
@@ -93,7 +91,7 @@ export function classifyEra(params: unknown, headerVersion: string | undefined, 
  * Legacy requests are checked against the capabilities sent in `initialize` by the caller.
  */
 export function requireClientCapability(era: RequestEra, capability: string): void {
-  if (era.modern && !isObject(era.clientCapabilities[capability])) {
+  if (era.modern && !isRecord(era.clientCapabilities[capability])) {
     throw new RpcError(
       ErrorCode.MissingRequiredClientCapability,
       `This request requires the client capability '${capability}'`,

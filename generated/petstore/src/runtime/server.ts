@@ -43,6 +43,7 @@ import { SchemaValidator } from "./validation.js";
 import { CALL_OPERATION, EXECUTE_CODE, MetaTools, type ServedSurface } from "./surfaces.js";
 import type { CodeLimits } from "./code-mode.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
+import { isRecord } from "./own.js";
 
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
 export const DEFAULT_MAX_BATCH = 100;
@@ -896,7 +897,7 @@ function inFlightKey(scope: string | undefined, id: JsonRpcId): string {
 }
 
 function isParams(value: unknown): value is Params {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 function describe(error: unknown): string {
