@@ -3,7 +3,7 @@
  * compile under strict and answer the official SDK client; broken specs leave nothing behind.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream } from "../unit/runtime-fixture.js";
+import { compileProject } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = join(root, "bin/mcp-gen.js");
@@ -32,8 +33,7 @@ async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string
 
 /** Compiles a generated project with the repository's TypeScript and dependencies. */
 async function compile(dir: string): Promise<void> {
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+  await compileProject(dir);
 }
 
 /** Starts a built server over stdio with the SDK client. */

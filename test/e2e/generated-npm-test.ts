@@ -3,7 +3,7 @@
  * spec), and it fails when a customisation makes a tool's request stop matching the spec.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
+import { compileProject } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-npmtest-"));
@@ -18,7 +19,7 @@ const run = promisify(execFile);
 
 /** Builds the project with the repository's TypeScript and runs its test script's runner; never throws. */
 async function npmTest(dir: string): Promise<{ code: number; output: string }> {
-  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 600_000 });
+  await compileProject(dir, { timeoutMs: 600_000 });
   const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.test!;
   assert.is(script, "npm run build && node --test test/server.test.mjs");
   try {
@@ -46,7 +47,6 @@ for (const spec of specs) {
   test(`${spec}: the generated npm test passes out of the box`, async () => {
     const dir = join(work, spec.replace(/\W+/g, "-"));
     await generate({ spec: join(root, spec), outDir: dir });
-    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
     dirs.set(spec, dir);
     const result = await npmTest(dir);
     outputs.set(spec, result.output);

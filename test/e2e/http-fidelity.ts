@@ -2,8 +2,6 @@
  * Request serialization through the runtime against a Prism mock of the fixture spec, started with
  * `--errors` so that any request Prism finds invalid comes back as an error (never silently 2xx).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,40 +11,18 @@ import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { startPrism, type PrismHandle } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const spec = `${root}specs/fixtures/http-fidelity.yaml`;
-let prism: ChildProcess | undefined;
+let prism: PrismHandle | undefined;
 let http: HttpHandle;
 let client: Client;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Waits (bounded) until Prism answers. */
-async function waitForPrism(base: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      await fetch(`${base}/notes`, { method: "OPTIONS" });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error("Prism did not start");
-}
-
 test.before(async () => {
-  const port = await freePort();
-  prism = spawn(process.execPath, [`${root}node_modules/@stoplight/prism-cli/dist/index.js`, "mock", spec, "-h", "127.0.0.1", "-p", String(port), "--errors"], { stdio: "ignore" });
+  prism = await startPrism(spec, undefined, { errors: true });
   // Prism serves the paths without the server URL's base path.
-  const base = `http://127.0.0.1:${port}`;
-  await waitForPrism(base);
+  const base = prism.url;
   const { plan } = await generate({ spec });
   const server = new McpServer({ info: { name: "fidelity", version: "1.0.0" }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: base } });
   http = await startHttp(server, { host: "127.0.0.1", port: 0 });
@@ -57,7 +33,7 @@ test.before(async () => {
 test.after(async () => {
   await client?.close();
   await http?.close();
-  if (prism?.pid) prism.kill("SIGTERM");
+  await prism?.stop();
 });
 
 const calls: Array<[string, Record<string, unknown>]> = [

@@ -4,12 +4,10 @@
  * 2.x with `versionNegotiation` auto and pinned to 2026-07-28 — over stdio and Streamable HTTP.
  * Each client lists every page of tools and calls a tool against a local upstream.
  */
-import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,10 +17,9 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { startHttpServer, type HttpServerHandle } from "./support.js";
+import { compileProject, startHttpServer, type HttpServerHandle } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const run = promisify(execFile);
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-interop-")), "petstore");
 let upstream: Upstream;
 let server: HttpServerHandle | undefined;
@@ -30,8 +27,7 @@ let url: URL;
 
 test.before(async () => {
   cpSync(join(root, "generated/petstore"), dir, { recursive: true });
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+  await compileProject(dir);
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
   );

@@ -4,7 +4,7 @@
  * and driven by the official SDK client: it lists and calls tools against a local upstream.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { startUpstream } from "../unit/runtime-fixture.js";
+import { compileProject } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-pack-"));
@@ -26,8 +27,7 @@ test("npm pack → install the tarball in an empty folder → npx starts it → 
   const project = join(work, "project");
   await generate({ spec: join(root, "specs/petstore.yaml"), outDir: project, packageName: "@mcp-gen-test/pets-mcp" });
   // Build with the repository's TypeScript (what `npm install && npm run build` would do), then pack.
-  symlinkSync(join(root, "node_modules"), join(project, "node_modules"), "dir");
-  await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(project, "tsconfig.json")], { timeout: 120_000 });
+  await compileProject(project);
   const packed = await run(npm, ["pack", "--json", "--pack-destination", work], { cwd: project, timeout: 120_000 });
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const packedFiles = info!.files.map((f) => f.path).sort();

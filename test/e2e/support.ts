@@ -347,6 +347,23 @@ export async function buildGeneratedProject(dir: string, options: BuildOptions):
   return { installMs, buildMs: build.ms, output };
 }
 
+/**
+ * Compiles a generated project with the repository's TypeScript (`tsc -p`, the project's own
+ * strict tsconfig), its dependencies coming from a symlink to the repository's `node_modules`
+ * (an existing `node_modules` is kept). Faster than {@link buildGeneratedProject} (no npm); throws
+ * with tsc's output when compilation fails.
+ */
+export async function compileProject(dir: string, options: { noEmit?: boolean; timeoutMs?: number } = {}): Promise<void> {
+  const link = join(dir, "node_modules");
+  const present = await lstat(link).then(
+    () => true,
+    () => false,
+  );
+  if (!present) await symlink(join(repoRoot, "node_modules"), link, "dir");
+  const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...(options.noEmit ? ["--noEmit"] : [])], { cwd: dir, timeoutMs: options.timeoutMs ?? 120_000 });
+}
+
 /** A long-running child started with {@link startProcess}. */
 export interface ProcessHandle {
   pid: number;
