@@ -215,6 +215,21 @@ export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog): stri
   const ours = new Set(tool.http.parameters.filter((p) => p.in === "path").map((p) => p.name.toLowerCase()));
   const foreign = request.problems.map((p) => /Request path must have required property '([^']+)'/.exec(p)?.[1]).filter((name): name is string => name !== undefined && !ours.has(name.toLowerCase()));
   if (foreign.length > 0) return `Prism routed the request to another operation (its path has {${foreign.join("}, {")}})`;
+  // A Swagger 2.0 body parameter without any `consumes`: Prism then allows no request body at all,
+  // although the spec requires one (the operation has a body: we send it, as we must).
+  if (tool.http.body && request.problems.length > 0 && request.problems.every((p) => /No supported content types, but request included a non-empty body/.test(p))) {
+    return "Prism allows no body where the spec declares one without a media type (Swagger 2.0, no consumes)";
+  }
+  // OpenAPI: a header parameter named Authorization "SHALL be ignored" (security schemes set it), so
+  // the server never sends it as an argument; Prism still requires it.
+  if (request.problems.length > 0 && request.problems.every((p) => /Request header must have required property 'authorization'/i.test(p))) {
+    return "Prism requires a header parameter named Authorization, which OpenAPI says is ignored";
+  }
+  // An array of objects in a path, query or header parameter: OpenAPI's styles (RFC 6570) define no
+  // serialisation of nested values, so no request could pass; Prism reads the items as strings.
+  if (request.problems.length > 0 && request.problems.every((p) => /Request (header|query|path) parameter \S+\.\d+ must be object/.test(p))) {
+    return "OpenAPI defines no serialisation of an array of objects in a parameter";
+  }
   const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
   return undefined;

@@ -112,7 +112,9 @@ export async function sampleArguments(inputSchema: object, seed: string, attempt
       ignoreMissingRefs: true,
       maxItems: 3,
       maxLength: 40,
-      refDepthMax: 4,
+      // Recursive schemas (a header array of circular objects) grow as maxItems^depth: two levels
+      // keep a sample under the 16 KB of headers HTTP servers take (deeper gave 431 on oas-examples).
+      refDepthMax: 2,
       renderTitle: false,
       renderDescription: false,
       renderComment: false,

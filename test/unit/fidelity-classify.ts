@@ -63,6 +63,11 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
   assert.match(prismCannotJudge(tool("/analyze#overload=stream"), refused(["request Supported content types: application/json"]))!, /fragment/);
   assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/xml; charset=utf-8"))!, /application\/xml/);
   assert.match(prismCannotJudge(tool("/v1/{entityType}:import", ["entityType"]), refused(["Request path must have required property 'name'"]))!, /another operation/);
+  const withBody = { ...tool("/user"), http: { ...tool("/user").http, body: { kind: "whole", argument: "body", mediaType: "application/json", required: true } } } as unknown as ToolPlan;
+  assert.match(prismCannotJudge(withBody, refused(["request No supported content types, but request included a non-empty body"]))!, /no consumes/);
+  assert.is(prismCannotJudge(tool("/user"), refused(["request No supported content types, but request included a non-empty body"])), undefined, "no body in the spec: sending one is ours");
+  assert.match(prismCannotJudge(tool("/x"), refused(["request.header Request header must have required property 'authorization'"]))!, /Authorization/);
+  assert.match(prismCannotJudge(tool("/x"), refused(["Request header parameter content.0 must be object", "Request header parameter content.1 must be object"]))!, /array of objects/);
   // Our own mistakes stay ours.
   assert.is(prismCannotJudge(tool("/videos/{videoId}", ["videoId"]), refused(["Request path must have required property 'videoid'"])), undefined);
   assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")), undefined);
