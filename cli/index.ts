@@ -4,6 +4,8 @@ import { parseAuthOverride } from "../generator/plan/security.js";
 import { runDiff } from "./diff-command.js";
 import { EXIT } from "./exit-codes.js";
 import { runGenerate, type GenerateArgs } from "./generate-command.js";
+import { runLint } from "./lint-command.js";
+import { selectProfiles } from "../generator/lint/profiles.js";
 import { listOption } from "../runtime/src/toolsets.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
@@ -31,6 +33,37 @@ export async function run(argv: string[]): Promise<number> {
           .example("$0 diff v1.yaml v2.yaml --json", "Machine-readable diff for CI"),
       async (args) => {
         code = await runDiff({ old: args.old!, new: args.new!, json: args.json, failOnBreaking: args.failOnBreaking, keepNames: args.keepNames, allowRemote: args.allowRemote, refRoot: args.refRoot });
+      },
+    )
+    .command(
+      "lint <target>",
+      "Check what each MCP client would drop, shorten or refuse of the tools a server lists (tool count, name rules, schema features, token footprint)",
+      (y) =>
+        y
+          .positional("target", { type: "string", demandOption: true, describe: "An OpenAPI document, or a generated server folder" })
+          .option("client", {
+            type: "string",
+            default: "all",
+            describe: "A client profile (claude-code, claude-desktop, cursor, gemini, openai, vscode) or all",
+            coerce: (value: string) => {
+              try {
+                selectProfiles(value);
+              } catch (error) {
+                throw new UsageError((error as Error).message);
+              }
+              return value;
+            },
+          })
+          .option("surface", { type: "string", choices: ["all", "search", "code", "auto"], default: "auto", describe: "The surface the server serves (as its --surface)" })
+          .option("server-name", { type: "string", describe: "The server's key in the client's configuration (default: from the package name, as --print-config writes it)" })
+          .option("strict-schemas", { type: "boolean", default: false, describe: "Also report input schemas an opt-in strict mode would refuse (OpenAI structured outputs)" })
+          .option("json", { type: "boolean", default: false, describe: "Print the report as JSON (for CI)" })
+          .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading specs and $refs over HTTP(S)" })
+          .option("ref-root", { type: "string", describe: "Folder file $refs may read from (default: the spec's own folder)" })
+          .example("$0 lint openapi.yaml --surface all", "What each client does with one tool per operation")
+          .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
+      async (args) => {
+        code = await runLint({ target: args.target!, client: args.client, surface: args.surface as "all" | "search" | "code" | "auto", json: args.json, allowRemote: args.allowRemote, strictSchemas: args.strictSchemas, ...(args.refRoot ? { refRoot: args.refRoot } : {}), ...(args.serverName ? { serverName: args.serverName } : {}) });
       },
     )
     .command(

@@ -48,14 +48,28 @@ export interface PlanOptions {
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
 const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
-/** `Pet Store API` → `pet-store-api-mcp`. */
+/**
+ * Longest base of a default package name (before `-mcp`). Clients key a server by this name and
+ * join it to every tool name: Cursor drops tools whose server name plus tool name exceed 60
+ * characters, so a long title ("GitHub's official OpenAPI spec + Octokit extension", 52) would cost
+ * every tool. Whole words are kept up to this length.
+ */
+const DEFAULT_NAME_BASE = 24;
+
+/** `Pet Store API` → `pet-store-api-mcp`; long titles keep their first words (see DEFAULT_NAME_BASE). */
 export function packageNameFromTitle(title: string): string {
-  const base = title
+  const words = title
     .toLowerCase()
     .normalize("NFKD")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
-    .slice(0, 200) || "api";
+    .split("-")
+    .filter(Boolean);
+  let base = (words[0] ?? "api").slice(0, DEFAULT_NAME_BASE);
+  for (const word of words.slice(1)) {
+    if (base.length + 1 + word.length > DEFAULT_NAME_BASE) break;
+    base += `-${word}`;
+  }
   return /(^|-)mcp(-server)?$/.test(base) ? base : `${base}-mcp`;
 }
 

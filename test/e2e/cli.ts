@@ -133,6 +133,24 @@ test("a non-empty folder mcp-gen did not create is refused (exit 4); --force wri
   assert.ok(existsSync(join(out, "mine.txt")), "the user's file survives --force");
 });
 
+test("lint: a server folder and a spec, per client profile; exit 7 when a client would lose tools, 2 for an unknown client", async () => {
+  const folder = await mcpGen("lint", join(root, "generated/petstore"));
+  assert.is(folder.code, 0, folder.stdout + folder.stderr);
+  assert.match(folder.stdout, /pet-store-mcp: surface auto → all/);
+  assert.match(folder.stdout, /cursor \(Cursor\): ok/);
+  // A configuration key long enough that Cursor drops the longer tool names.
+  const long = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "cursor", "--server-name", "k".repeat(50), "--json");
+  assert.is(long.code, 7, long.stderr);
+  const report = JSON.parse(long.stdout) as { exitCode: number; profiles: Array<{ id: string; findings: Array<{ rule: string; effect: string; tools: string[] }> }> };
+  assert.is(report.exitCode, 7);
+  assert.equal(report.profiles.map((p) => p.id), ["cursor"]);
+  assert.equal(report.profiles[0]!.findings.map((f) => `${f.effect}:${f.rule}`), ["drop:qualified-name"]);
+  assert.ok(report.profiles[0]!.findings[0]!.tools.includes("getInventory"), JSON.stringify(report.profiles[0]));
+  const unknown = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "netscape");
+  assert.is(unknown.code, 2, unknown.stdout + unknown.stderr);
+  assert.match(unknown.stderr, /--client must be all or one of/);
+});
+
 test("usage errors exit 2; --help and --version exit 0; a bad --name is refused", async () => {
   const missing = await mcpGen(join(root, "specs/petstore.yaml"));
   assert.is(missing.code, 2);

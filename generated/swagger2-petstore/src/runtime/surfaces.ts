@@ -162,6 +162,15 @@ const SURFACE_META_TOOLS: Record<ServedSurface, string[]> = {
   code: [SEARCH_OPERATIONS, DESCRIBE_OPERATION, EXECUTE_CODE],
 };
 
+/**
+ * The meta tools a surface lists for an API of `count` operations called `title`, as `tools/list`
+ * shows them (none for `all`); used by `mcp-gen lint` to see what a client receives.
+ */
+export function surfaceMetaTools(surface: ServedSurface, title: string, count: number): ListedTool[] {
+  const all = metaTools(title, count);
+  return SURFACE_META_TOOLS[surface].map((name) => all[name]!);
+}
+
 /** Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation). */
 export type RunOperation = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<CallToolResult | InputRequiredResult>;
 

@@ -1,0 +1,69 @@
+import { GenerationError } from "../generator/diagnostics.js";
+import { hasBlockingFindings, lintServer, readServerTools, type LintReport } from "../generator/lint/lint-server.js";
+import { selectProfiles } from "../generator/lint/profiles.js";
+import type { SurfaceName } from "../runtime/src/surfaces.js";
+import { EXIT } from "./exit-codes.js";
+import { printDiagnostics } from "./report.js";
+
+/** Flags of `mcp-gen lint`. */
+export interface LintArgs {
+  target: string;
+  client: string;
+  surface: SurfaceName;
+  json: boolean;
+  allowRemote: boolean;
+  refRoot?: string;
+  /** The server's key in the client's configuration, when not the default. */
+  serverName?: string;
+  strictSchemas: boolean;
+}
+
+/** How many tool names a finding shows before "+N more". */
+const SHOWN_NAMES = 8;
+
+/** The human report: one block per profile, each finding with its effect and the tools concerned. */
+export function formatLintReport(report: LintReport): string {
+  const lines = [
+    `${report.server}: surface ${report.requestedSurface}${report.requestedSurface === report.surface ? "" : ` → ${report.surface}`} (${report.reason})`,
+    `  ${report.tools.toLocaleString("en-US")} tools listed, ${report.bytes.toLocaleString("en-US")} bytes, ~${report.tokens.toLocaleString("en-US")} tokens`,
+  ];
+  for (const profile of report.profiles) {
+    lines.push(`${profile.id} (${profile.name}): ${profile.findings.length === 0 ? "ok" : `${profile.findings.length} finding${profile.findings.length === 1 ? "" : "s"}`}`);
+    for (const finding of profile.findings) {
+      lines.push(`  ${finding.effect.padEnd(8)} ${finding.rule}: ${finding.message}`);
+      if (finding.tools.length > 0) {
+        const shown = finding.tools.slice(0, SHOWN_NAMES).join(", ");
+        const more = finding.tools.length > SHOWN_NAMES ? ` (+${finding.tools.length - SHOWN_NAMES} more; --json lists all)` : "";
+        lines.push(`           ${shown}${more}`);
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * `mcp-gen lint <spec | server folder>`: what each client profile would drop, truncate, refuse or
+ * defer of the tools the server lists on a surface. Exit 7 when a profile would lose, shorten or
+ * refuse tools (a deferral, or a note about an opt-in mode, is not a failure), 0 otherwise.
+ */
+export async function runLint(args: LintArgs): Promise<number> {
+  const profiles = selectProfiles(args.client);
+  try {
+    const server = await readServerTools(args.target, { allowRemote: args.allowRemote, refRoot: args.refRoot });
+    const report = lintServer(server, args.surface, profiles, { serverName: args.serverName, strictSchemas: args.strictSchemas });
+    const code = hasBlockingFindings(report) ? EXIT.lint : EXIT.ok;
+    if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...report }) + "\n");
+    else process.stdout.write(formatLintReport(report) + "\n");
+    return code;
+  } catch (error) {
+    if (error instanceof GenerationError) {
+      if (args.json) process.stdout.write(JSON.stringify({ exitCode: EXIT.specError, diagnostics: error.diagnostics }) + "\n");
+      else {
+        printDiagnostics(error.diagnostics, false);
+        process.stderr.write(`mcp-gen lint: ${error.message}\n`);
+      }
+      return EXIT.specError;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { hasBlockingFindings, lintServer, type ServerTools } from "../../generator/lint/lint-server.js";
+import { lintTools } from "../../generator/lint/lint-tools.js";
+import { clientProfiles, selectProfiles, type ClientProfile } from "../../generator/lint/profiles.js";
+import { schemaShape } from "../../generator/lint/schema-shape.js";
+import type { ListedTool } from "../../runtime/src/mcp-types.js";
+
+const tool = (name: string, inputSchema: ListedTool["inputSchema"] = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false }): ListedTool => ({ name, description: `Does ${name}.`, inputSchema });
+const tools = (count: number): ListedTool[] => Array.from({ length: count }, (_, i) => tool(`op_${String(i).padStart(4, "0")}`));
+const profile = (id: string): ClientProfile => selectProfiles(id)[0]!;
+const rules = (server: { serverName: string; tools: ListedTool[] }, id: string, strictSchemas = false) => lintTools(server, profile(id), { strictSchemas }).map((f) => `${f.effect}:${f.rule}:${f.tools.length}`);
+
+test("profiles: one data file per client, each with sources", () => {
+  const ids = clientProfiles().map((p) => p.id);
+  assert.equal(ids, ["claude-code", "claude-desktop", "cursor", "gemini", "openai", "vscode"]);
+  for (const p of clientProfiles()) assert.ok(p.sources.length > 0 && p.checked, p.id);
+  assert.is(selectProfiles("all").length, 6);
+  assert.throws(() => selectProfiles("netscape"), /--client must be all or one of claude-code, claude-desktop/);
+});
+
+test("tool count: Cursor drops what follows the first 40; VS Code, OpenAI and Gemini refuse the request", () => {
+  assert.equal(rules({ serverName: "s", tools: tools(40) }, "cursor"), []);
+  const cursor = lintTools({ serverName: "s", tools: tools(41) }, profile("cursor"));
+  assert.equal(cursor.map((f) => f.rule), ["max-tools"]);
+  assert.equal(cursor[0]!.tools, ["op_0040"], "the 41st tool is the one dropped");
+  assert.equal(rules({ serverName: "s", tools: tools(128) }, "vscode"), []);
+  assert.equal(rules({ serverName: "s", tools: tools(129) }, "vscode"), ["reject:max-tools:129"]);
+  assert.equal(rules({ serverName: "s", tools: tools(129) }, "openai"), ["reject:max-tools:129"]);
+  assert.equal(rules({ serverName: "s", tools: tools(512) }, "gemini"), []);
+  assert.equal(rules({ serverName: "s", tools: tools(513) }, "gemini"), ["reject:max-tools:513"]);
+});
+
+test("names: server + separator + tool within the client's limit; each client's name pattern", () => {
+  const name = "x".repeat(49);
+  // 10 + 1 + 49 = 60: within Cursor's 60; one more character is not.
+  assert.equal(rules({ serverName: "s".repeat(10), tools: [tool(name)] }, "cursor"), []);
+  assert.equal(rules({ serverName: "s".repeat(11), tools: [tool(name)] }, "cursor"), ["drop:qualified-name:1"]);
+  assert.equal(rules({ serverName: "s", tools: [tool("547636a6f9")] }, "gemini"), ["reject:name-pattern:1"], "Gemini names start with a letter or _");
+  assert.equal(rules({ serverName: "s", tools: [tool("547636a6f9")] }, "openai"), [], "OpenAI takes a leading digit");
+  assert.equal(rules({ serverName: "s", tools: [tool("repos.get")] }, "openai"), ["reject:name-pattern:1"]);
+  assert.equal(rules({ serverName: "s", tools: [tool("repos.get")] }, "gemini"), [], "Gemini takes dots");
+});
+
+test("token footprint: Claude Code defers a list over 10% of its context (not a failure)", () => {
+  const big = tool("big", { type: "object", properties: { q: { type: "string", description: "x".repeat(90_000) } } });
+  const findings = lintTools({ serverName: "s", tools: [big] }, profile("claude-code"));
+  assert.equal(findings.map((f) => `${f.effect}:${f.rule}`), ["defer:list-tokens"]);
+  assert.match(findings[0]!.message, /~22,5\d\d tokens \(over 20,000\)/);
+});
+
+test("schemas: depth for Gemini; strict mode's shape for OpenAI only when asked", () => {
+  let nested: ListedTool["inputSchema"] = { type: "object", properties: { leaf: { type: "string" } }, required: ["leaf"], additionalProperties: false };
+  for (let i = 0; i < 10; i++) nested = { type: "object", properties: { child: nested }, required: ["child"], additionalProperties: false };
+  assert.is(schemaShape(nested).depth, 12);
+  assert.equal(rules({ serverName: "s", tools: [tool("deep", nested)] }, "gemini"), ["reject:schema-depth:1"]);
+  assert.equal(rules({ serverName: "s", tools: [tool("flat")] }, "gemini"), []);
+  const loose = tool("loose", { type: "object", properties: { a: { type: "string" }, b: { allOf: [{ type: "string" }] } }, required: ["a"] });
+  assert.equal(rules({ serverName: "s", tools: [loose] }, "openai"), [], "strict mode is opt-in");
+  const strict = lintTools({ serverName: "s", tools: [loose, tool("closed")] }, profile("openai"), { strictSchemas: true });
+  assert.equal(strict.map((f) => f.tools), [["loose"]]);
+  assert.match(strict[0]!.message, /uses allOf \(1\), optional properties \(1\), objects without additionalProperties: false \(1\)/);
+  const shape = schemaShape({ type: "object", properties: { e: { enum: [1, 2, 3] } }, $defs: { D: { type: "object", properties: { f: { type: "string" } } } } });
+  assert.equal([shape.properties, shape.enumValues, shape.depth], [2, 3, 2]);
+});
+
+test("surfaces: a large API on auto lists the three search tools, which every client takes", () => {
+  const server: ServerTools = { packageName: "@acme/big-api-mcp", title: "Big", operations: tools(300) };
+  const all = lintServer(server, "all", clientProfiles());
+  assert.is(all.server, "big-api-mcp", "the key --print-config writes");
+  assert.is(all.tools, 300);
+  assert.ok(hasBlockingFindings(all));
+  const auto = lintServer(server, "auto", clientProfiles());
+  assert.is(auto.surface, "search");
+  assert.is(auto.tools, 3);
+  assert.equal(auto.profiles.flatMap((p) => p.findings), []);
+  assert.not.ok(hasBlockingFindings(auto));
+  // A long configuration key costs even the three tools on Cursor.
+  const long = lintServer(server, "auto", selectProfiles("cursor"), { serverName: "k".repeat(45) });
+  assert.equal(long.profiles[0]!.findings.map((f) => f.tools), [["search_operations", "describe_operation"]]);
+});
+
+test.run();
