@@ -74,6 +74,22 @@ test("search: exact tool name, prefixes, tag filter, allowed filter, limit, empt
   assert.ok(hit!.score > 0);
 });
 
+test("search: of operations matching a request alike, the one whose name it explains ranks first", () => {
+  // The extra words of a name (team, admin, schedule) narrow it to what the request did not ask for.
+  // Method words and path-parameter words in names do not count (Stripe's names carry both).
+  const docs = [
+    doc("teams_remove-repo-in-org", "delete", "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}", "Remove a repository from a team", ["teams"]),
+    doc("repos_delete", "delete", "/repos/{owner}/{repo}", "Delete a repository", ["repos"]),
+    doc("repos_delete-in-org-for-team-admin", "delete", "/orgs/{org}/teams/{team}/repos/{owner}/{repo}/admin", "Delete a team repository as admin", ["teams"]),
+    doc("DeleteSubscriptionsSubscriptionExposedId", "delete", "/v1/subscriptions/{subscription_exposed_id}", "Cancel a subscription"),
+    doc("PostSubscriptionSchedulesScheduleCancel", "post", "/v1/subscription_schedules/{schedule}/cancel", "Cancel a subscription schedule"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  const names = (query: string) => small.search(query, { limit: 3 }).map((hit) => hit.name);
+  assert.equal(names("delete the repo"), ["repos_delete", "teams_remove-repo-in-org", "repos_delete-in-org-for-team-admin"]);
+  assert.is(names("cancel subscription sub_9")[0], "DeleteSubscriptionsSubscriptionExposedId");
+});
+
 test("the index JSON is deterministic, round-trips and refuses another format", () => {
   const data = buildSearchIndex(DOCS);
   const text = searchIndexJson(data);

@@ -5,7 +5,7 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyzeQuery, synonymsOf } from "./search-text.js";
+import { analyze, analyzeQuery, synonymsOf } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -49,6 +49,13 @@ const COVERAGE_POWER = 1.5;
 const PREFIX_WEIGHT = 0.6;
 /** At most this many indexed terms stand in for one unknown query term. */
 const PREFIX_MAX = 8;
+/**
+ * Name precision: the share of an operation's name words that the request explains (its words or
+ * their synonyms) scales the score between NAME_FLOOR and 1. Of two operations matching "delete the
+ * repo", `repos/delete` (every word explained) ranks above `teams/remove-repo-in-org` (half of them),
+ * whose extra words narrow it to something the request did not ask for.
+ */
+const NAME_FLOOR = 0.4;
 
 /** A loaded index, ready for queries. */
 export class OperationSearch {
@@ -58,6 +65,8 @@ export class OperationSearch {
   private readonly sortedTerms: string[];
   private readonly byName: Map<string, number>;
   private buffers: { totals: Float64Array; matched: Uint16Array; best: Float64Array } | undefined;
+  /** Analysed words of each operation's name, computed on first use. */
+  private readonly nameTerms: Array<string[] | undefined> = [];
 
   constructor(data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`);
@@ -114,11 +123,12 @@ export class OperationSearch {
       totals[exact] += 1000;
       matched[exact] = Math.max(1, matched[exact]!);
     }
+    const explained = new Set(queryTerms.flatMap((term) => [term, ...synonymsOf(term)]));
     const count = Math.max(1, known);
     const top = new TopK(options.limit);
     for (const id of touched) {
       // Documents matching more of the request rank above those matching one word strongly.
-      const score = totals[id]! * Math.min(1, matched[id]! / count) ** COVERAGE_POWER;
+      const score = totals[id]! * Math.min(1, matched[id]! / count) ** COVERAGE_POWER * this.namePrecision(id, explained);
       totals[id] = 0;
       matched[id] = 0;
       if (top.admits(score, id) && accept(id)) top.add(score, id);
@@ -127,6 +137,23 @@ export class OperationSearch {
       const [name, method, path, summary] = this.docs[id]!;
       return { name, method, path, summary, score: Math.round(score * 1000) / 1000 };
     });
+  }
+
+  /** NAME_FLOOR … 1: how much of operation `id`'s name the request explains (see NAME_FLOOR). */
+  private namePrecision(id: number, explained: ReadonlySet<string>): number {
+    // Left out of the name: the HTTP method (Stripe's `PostCustomersCustomer`: the method verbs
+    // field scores intent, and a POST that updates would otherwise need the word "post"), and words
+    // that only name a path parameter (`…SubscriptionExposedId`): ids a request gives, not words.
+    const terms = (this.nameTerms[id] ??= (() => {
+      const [name, method, path] = this.docs[id]!;
+      const verb = new Set(analyze(method));
+      const literal = new Set(analyze(path.replace(/\{[^}]*\}/g, " ")));
+      const parameters = new Set(analyze((path.match(/\{[^}]*\}/g) ?? []).join(" ")));
+      return [...new Set(analyze(name))].filter((term) => !verb.has(term) && !(parameters.has(term) && !literal.has(term)));
+    })());
+    if (terms.length === 0) return 1;
+    const share = terms.filter((term) => explained.has(term)).length / terms.length;
+    return NAME_FLOOR + (1 - NAME_FLOOR) * share;
   }
 
   /** Per-document accumulators, allocated once and left zeroed after every search. */
