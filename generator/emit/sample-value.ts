@@ -282,7 +282,14 @@ export class Sampler {
         const result: Record<string, unknown> = {};
         if (depth > 4) return result;
         const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-        for (const name of (s.required as string[] | undefined) ?? []) result[name] = this.plain(properties[name] ?? {}, root, depth + 1, checked);
+        for (const name of (s.required as string[] | undefined) ?? []) setOwn(result, name, this.plain(getOwn(properties, name) as JsonSchema ?? {}, root, depth + 1, checked));
+        // minProperties beyond the required ones (an object parameter that must not be empty):
+        // the declared properties first, in order, rather than invented ones.
+        const least = typeof s.minProperties === "number" ? s.minProperties : 0;
+        for (const name of Object.keys(properties)) {
+          if (Object.keys(result).length >= least) break;
+          if (!Object.hasOwn(result, name)) setOwn(result, name, this.plain(getOwn(properties, name) as JsonSchema, root, depth + 1, checked));
+        }
         return result;
       }
       case "null":

@@ -14,8 +14,12 @@ export interface ToolCase {
     method: string;
     /** Path template without any query written into it, e.g. `/pets/{petId}`. */
     path: string;
-    /** Required query parameters and headers (lower case). */
-    query: string[];
+    /**
+     * Required query parameters and headers (lower case). A query entry is a name, or for an object
+     * sent in form style exploded (its properties spread: `?a=1&b=2`, the name never appears) the
+     * property names one of which must be there.
+     */
+    query: Array<string | { name: string; anyOf: string[] }>;
     headers: string[];
     /** JSON Schema the body must satisfy (JSON media types), when the operation has a body. */
     body?: { mediaType: string; required: boolean; schema?: JsonSchema };
@@ -80,6 +84,31 @@ function bodySchema(tool: ToolPlan): JsonSchema | undefined {
   return { ...defs, type: "object", properties: mapped, ...(requiredBody.length > 0 ? { required: requiredBody } : {}) };
 }
 
+/** The required query items of a tool's request (see `ToolCase.request.query`). */
+function requiredQuery(tool: ToolPlan, fixed: string[]): ToolCase["request"]["query"] {
+  const input = tool.inputSchema as Schema;
+  const entries: ToolCase["request"]["query"] = [];
+  const names = new Set<string>();
+  for (const param of tool.http.parameters) {
+    if (param.in !== "query" || !param.required || names.has(param.name)) continue;
+    names.add(param.name);
+    const schema = resolveLocal(getOwn((input.properties ?? {}) as object, param.argument), input);
+    const spread = (param.style ?? "form") === "form" && param.explode !== false && (schema.type === "object" || schema.properties !== undefined);
+    if (!spread) entries.push(param.name);
+    else if (schema.properties && Object.keys(schema.properties).length > 0) entries.push({ name: param.name, anyOf: Object.keys(schema.properties) });
+  }
+  for (const name of fixed) if (!names.has(name)) entries.push(name);
+  return entries;
+}
+
+/** A schema with a local `#/$defs/…` ref resolved against the input schema (one level). */
+function resolveLocal(schema: unknown, input: Schema): Schema {
+  const node = (schema ?? {}) as Schema;
+  const ref = typeof node.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(node.$ref)?.[1] : undefined;
+  const target = ref ? (getOwn((input.$defs ?? {}) as object, decodeURIComponent(ref)) as Schema | undefined) : undefined;
+  return target ? { ...target, ...node } : node;
+}
+
 /** Why a tool's case cannot run against the test's plain-HTTP stand-in, if it cannot (see `ToolCase.skip`). */
 function skipReason(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler, args: unknown): string | undefined {
   const types = new Map(plan.securitySchemes.map((scheme) => [scheme.key, scheme.type]));
@@ -110,7 +139,7 @@ function toolCase(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler): ToolCase
       method: tool.http.method.toUpperCase(),
       path: split.path,
       // Required query parameters, and those the path template fixes (`/search#format=sdk`).
-      query: [...new Set([...tool.http.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name), ...split.names])],
+      query: requiredQuery(tool, split.names),
       headers: tool.http.parameters.filter((p) => p.in === "header" && p.required).map((p) => p.name.toLowerCase()),
       ...(body ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } } : {}),
     },

@@ -90,6 +90,11 @@ test("contract-skips: cases that cannot run are skipped with their reason; the d
   const args = (tool: string) => cases.cases.find((c) => c.tool === tool)!.arguments;
   assert.ok(["approved", "denied"].includes((args("postEvent").body as { kind: string }).kind), JSON.stringify(args("postEvent")));
   assert.ok(Object.keys(args("getByFilter").filter as object).length > 0, "an object path parameter is never empty");
+  // A required object query parameter: a declared property is sampled (not an invented key), and
+  // the stand-in looks for its properties, since form/explode never sends the name.
+  assert.equal(args("getByFilter").where, { status: "example" });
+  const request = (cases.cases.find((c) => c.tool === "getByFilter") as unknown as { request: { query: unknown[] } }).request;
+  assert.equal(request.query, [{ name: "where", anyOf: ["status", "kind"] }]);
 });
 
 test("the generated npm test fails when a constrained request no longer sends a required header", async () => {

@@ -34,8 +34,12 @@ function check(spec, req, url, body) {
   const problems = [];
   if (req.method !== spec.method) problems.push(`method ${req.method}, the API says ${spec.method}`);
   if (!pathPattern(spec.path).test(url.pathname)) problems.push(`path ${url.pathname} does not match ${spec.path}`);
-  for (const name of spec.query) {
-    if (![...url.searchParams.keys()].some((key) => key === name || key.startsWith(`${name}[`))) problems.push(`required query parameter ${name} missing`);
+  const keys = [...url.searchParams.keys()];
+  for (const item of spec.query) {
+    // An object sent exploded in form style spreads its properties: one of them must be there.
+    const names = typeof item === "string" ? [item] : item.anyOf;
+    const label = typeof item === "string" ? item : item.name;
+    if (!keys.some((key) => names.some((name) => key === name || key.startsWith(`${name}[`)))) problems.push(`required query parameter ${label} missing`);
   }
   for (const name of spec.headers) if (req.headers[name] === undefined) problems.push(`required header ${name} missing`);
   if (spec.body) {
