@@ -16,7 +16,8 @@ import type { ToolPlan } from "../../generator/plan/types.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
 import { startJsonPrism, type JsonPrism } from "./prism-process.js";
-import { pickTools, sampleArguments } from "./sample.js";
+import { pickTools } from "./sample.js";
+import { sampleInWorker } from "./sample-worker.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -130,13 +131,14 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       if (!cursor) break;
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const facts: SpecFacts = { discriminated: /["']?discriminator["']?\s*:/.test(readFileSync(options.spec, "utf8")) };
     const chosen = pickTools([...listed.keys()].filter((name) => byName.has(name)), options.sample, `${options.seed}:${options.id}`);
     row.sampled = chosen.length;
     // An empty pick from a non-empty plan means the server listed other tools (a surface, a filter):
     // a row of zeros would read as "nothing to judge" and hide it.
     if (chosen.length === 0 && tools.length > 0) throw new Error(`the server listed none of the plan's ${tools.length} tools (${listed.size} listed)`);
     for (const name of chosen) {
-      let outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000);
+      let outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000, facts);
       if (prism.exited()) {
         // Prism's mock crashed while handling this request (an uncaught error of its own, e.g. on
         // some XML bodies): not a verdict on the request. Restarted on the same port, so the
@@ -159,9 +161,9 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
 }
 
 /** Calls one tool with sampled arguments and classifies the call from Prism's log. */
-async function callOne(client: Client, prism: JsonPrism, name: string, tool: ToolPlan, inputSchema: object, seed: string, timeoutMs: number): Promise<CallOutcome> {
+async function callOne(client: Client, prism: JsonPrism, name: string, tool: ToolPlan, inputSchema: object, seed: string, timeoutMs: number, facts: SpecFacts): Promise<CallOutcome> {
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
-  const sample = await sampleArguments(withoutServerCursor(inputSchema, tool), seed);
+  const sample = await sampleInWorker(withoutServerCursor(inputSchema, tool), seed);
   if (!sample.ok) return { tool: name, operation, class: "sample-invalid", detail: sample.problems, requests: [] };
   const before = prism.requestCount();
   let text = "";
@@ -189,7 +191,7 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
   // followed, further pages) come from the mock's placeholder data.
   const [first, ...followUps] = requests;
   if (first!.verdict === "refused") {
-    const limitation = prismCannotJudge(tool, first!);
+    const limitation = prismCannotJudge(tool, first!, facts);
     if (limitation) return { ...base, class: "prism-limitation", detail: [`${limitation}: ${first!.problems.join("; ")}`] };
     return { ...base, class: "request-violation", detail: first!.problems };
   }
@@ -208,7 +210,13 @@ const PRISM_BODY_TYPES = /^(application\/([^;]*\+)?json|application\/x-www-form-
  * fragment or query (`/analyze#overload=stream`) is routed by Prism to another operation, and a
  * body of a media type Prism cannot parse fails any object schema.
  */
-export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog): string | undefined {
+/** What the runner knows of the spec that classification needs. */
+export interface SpecFacts {
+  /** The spec uses `discriminator` somewhere. */
+  discriminated: boolean;
+}
+
+export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts: SpecFacts = { discriminated: false }): string | undefined {
   if (/[#?]/.test(tool.http.path)) return "path key with a fragment or query (Prism routes by path only)";
   // A path parameter our operation does not have: Prism matched another operation's template
   // (it confuses `/v1/{name}:verb` keys that differ only after the parameter).
@@ -229,6 +237,15 @@ export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog): stri
   // serialisation of nested values, so no request could pass; Prism reads the items as strings.
   if (request.problems.length > 0 && request.problems.every((p) => /Request (header|query|path) parameter \S+\.\d+ must be object/.test(p))) {
     return "OpenAPI defines no serialisation of an array of objects in a parameter";
+  }
+  // Prism checks oneOf as plain JSON Schema: branches that differ only in the discriminator's value
+  // all match, so no body passes (the server pins the discriminator per branch; see the README).
+  if (facts.discriminated && request.problems.length > 0 && request.problems.every((p) => /must match exactly one schema in oneOf/.test(p))) {
+    return "Prism checks oneOf without the spec's discriminator (branches that differ only in its value all match)";
+  }
+  // A one-item array in a form or multipart body is one field, which Prism reads as a string.
+  if (request.contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && request.problems.length > 0 && request.problems.every((p) => /property \S+ must be array/.test(p))) {
+    return "Prism reads a form field sent once as a string, not a one-item array";
   }
   const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;

@@ -8,6 +8,7 @@ import type { ToolPlan } from "../../generator/plan/types.js";
 import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
 import { prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
 import { pickTools, sampleArguments } from "../fidelity/sample.js";
+import { sampleInWorker, stopSampler } from "../fidelity/sample-worker.js";
 
 const received = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}): string =>
   JSON.stringify({ level: "info", name: "HTTP SERVER", msg: "Request received", input: { method: "get", url: { path, query }, headers, body: null } });
@@ -68,6 +69,10 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
   assert.is(prismCannotJudge(tool("/user"), refused(["request No supported content types, but request included a non-empty body"])), undefined, "no body in the spec: sending one is ours");
   assert.match(prismCannotJudge(tool("/x"), refused(["request.header Request header must have required property 'authorization'"]))!, /Authorization/);
   assert.match(prismCannotJudge(tool("/x"), refused(["Request header parameter content.0 must be object", "Request header parameter content.1 must be object"]))!, /array of objects/);
+  assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"]), { discriminated: true })!, /discriminator/);
+  assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"])), undefined, "without a discriminator a oneOf refusal is ours");
+  assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body property tags must be array"], "application/x-www-form-urlencoded"))!, /form field/);
+  assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body property tags must be array"], "application/json")), undefined);
   // Our own mistakes stay ours.
   assert.is(prismCannotJudge(tool("/videos/{videoId}", ["videoId"]), refused(["Request path must have required property 'videoid'"])), undefined);
   assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")), undefined);
@@ -97,6 +102,18 @@ test("sampling is seeded: same seed, same tools and arguments; the sample matche
   }
   const unsampleable = await sampleArguments({ type: "object", properties: { x: { type: "string", pattern: "^(?<!a)b$" } }, required: ["x"] }, "seed");
   assert.not.ok(unsampleable.ok);
+});
+
+test("samples are drawn in a capped worker: the same values as in-thread, and a crash is a miss, not the runner's end", async () => {
+  const schema = { type: "object", properties: { n: { type: "integer", minimum: 2, maximum: 9 }, s: { type: "string", minLength: 3 } }, required: ["n", "s"] };
+  assert.equal(await sampleInWorker(schema, "seed"), await sampleArguments(schema, "seed"));
+  // A draw that overruns its time (oas-examples schema-circular.yaml took minutes, then the heap)
+  // ends its worker and is a miss; a 1 ms budget overruns before the worker even answers.
+  const overrun = await sampleInWorker(schema, "seed", 1);
+  assert.equal(overrun, { ok: false, problems: ["faker took more than 1 ms"] });
+  // The next draw gets a fresh worker.
+  assert.ok((await sampleInWorker(schema, "seed")).ok);
+  await stopSampler();
 });
 
 test.run();
