@@ -74,7 +74,11 @@ function liftableProperties(schema: JsonSchema, defs: Map<string, SchemaIR>): { 
   const composed = ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties"].some((k) => root[k] !== undefined);
   const open = root.additionalProperties !== undefined && root.additionalProperties !== false;
   if (composed || open || root.type !== "object" || !root.properties || typeof root.properties !== "object") return undefined;
-  return { properties: root.properties as Obj, required: Array.isArray(root.required) ? (root.required as string[]) : [] };
+  const required = Array.isArray(root.required) ? (root.required as string[]) : [];
+  // A required name the schema does not declare (oas-examples schema-enums) must still be sent:
+  // lifting makes arguments of declared properties only, so such a body stays one argument.
+  if (required.some((name) => !Object.hasOwn(root.properties as Obj, name))) return undefined;
+  return { properties: root.properties as Obj, required };
 }
 
 /**

@@ -131,7 +131,7 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       if (!cursor) break;
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    const facts: SpecFacts = { discriminated: /["']?discriminator["']?\s*:/.test(readFileSync(options.spec, "utf8")) };
+    const facts: SpecFacts = { discriminated: /["']?discriminator["']?\s*:/.test(readFileSync(options.spec, "utf8")), schemes };
     const chosen = pickTools([...listed.keys()].filter((name) => byName.has(name)), options.sample, `${options.seed}:${options.id}`);
     row.sampled = chosen.length;
     // An empty pick from a non-empty plan means the server listed other tools (a surface, a filter):
@@ -214,6 +214,15 @@ const PRISM_BODY_TYPES = /^(application\/([^;]*\+)?json|application\/x-www-form-
 export interface SpecFacts {
   /** The spec uses `discriminator` somewhere. */
   discriminated: boolean;
+  /** The plan's security schemes. */
+  schemes?: SecuritySchemeDefinition[];
+}
+
+/** Whether a scheme puts its credential in the Authorization header. */
+function usesAuthorization(scheme: SecuritySchemeDefinition | undefined): boolean {
+  if (!scheme) return false;
+  if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect") return true;
+  return scheme.type === "apiKey" && scheme.in === "header" && scheme.name?.toLowerCase() === "authorization";
 }
 
 export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts: SpecFacts = { discriminated: false }): string | undefined {
@@ -227,6 +236,13 @@ export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts
   // although the spec requires one (the operation has a body: we send it, as we must).
   if (tool.http.body && request.problems.length > 0 && request.problems.every((p) => /No supported content types, but request included a non-empty body/.test(p))) {
     return "Prism allows no body where the spec declares one without a media type (Swagger 2.0, no consumes)";
+  }
+  // Every alternative asks for two credentials in the one Authorization header (an AND of basic
+  // and OAuth, say): no request can carry both, whatever the server does.
+  const byKey = new Map((facts.schemes ?? []).map((scheme) => [scheme.key, scheme]));
+  const alternatives = tool.http.security ?? [];
+  if (alternatives.length > 0 && alternatives.every((requirement) => Object.keys(requirement).filter((key) => usesAuthorization(byKey.get(key))).length > 1)) {
+    if (request.problems.some((p) => /Invalid security scheme used/.test(p))) return "the spec asks for two credentials in the one Authorization header at once (no request can carry both)";
   }
   // OpenAPI: a header parameter named Authorization "SHALL be ignored" (security schemes set it), so
   // the server never sends it as an argument; Prism still requires it.

@@ -8,6 +8,7 @@ import type { ToolPlan } from "../../generator/plan/types.js";
 import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
 import { prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
 import { pickTools, sampleArguments } from "../fidelity/sample.js";
+import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
 import { sampleInWorker, stopSampler } from "../fidelity/sample-worker.js";
 
 const received = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}): string =>
@@ -73,6 +74,11 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
   assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"])), undefined, "without a discriminator a oneOf refusal is ours");
   assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body property tags must be array"], "application/x-www-form-urlencoded"))!, /form field/);
   assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body property tags must be array"], "application/json")), undefined);
+  const both = { ...tool("/and"), http: { ...tool("/and").http, security: [{ basic: [], oauth: ["write"] }] } } as unknown as ToolPlan;
+  const schemes = [{ key: "basic", type: "http", scheme: "basic", env: {} }, { key: "oauth", type: "oauth2", env: {} }, { key: "key", type: "apiKey", in: "header", name: "X-Key", env: {} }] as SecuritySchemeDefinition[];
+  assert.match(prismCannotJudge(both, refused(["request Invalid security scheme used"]), { discriminated: false, schemes })!, /two credentials/);
+  const keyAndBasic = { ...both, http: { ...both.http, security: [{ basic: [], key: [] }] } } as unknown as ToolPlan;
+  assert.is(prismCannotJudge(keyAndBasic, refused(["request Invalid security scheme used"]), { discriminated: false, schemes }), undefined, "a header key and basic fit one request: ours");
   // Our own mistakes stay ours.
   assert.is(prismCannotJudge(tool("/videos/{videoId}", ["videoId"]), refused(["Request path must have required property 'videoid'"])), undefined);
   assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")), undefined);

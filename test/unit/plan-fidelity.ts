@@ -62,6 +62,15 @@ test("class 1: requestBody.required: false in so many words keeps the body one o
   assert.not.ok(accepts(plan.inputSchema, { id: "w1", body: { color: "red" } }), "a partial body is refused");
 });
 
+test("class 1: a body that requires a property it does not declare stays one argument, so the property is still sent", () => {
+  // oas-examples schema-enums: required lists "enum (with example) *required", properties does not.
+  const op = operation({ method: "put", requestBody: jsonBody({ type: "object", properties: { a: { type: "boolean" } }, required: ["a", "b c"] }) });
+  const plan = planInput(op, new Map(), new DiagnosticBag());
+  assert.equal(plan.body, { kind: "whole", argument: "body", mediaType: "application/json", required: true });
+  assert.not.ok(accepts(plan.inputSchema, { body: { a: true } }), "without the undeclared required property: refused");
+  assert.ok(accepts(plan.inputSchema, { body: { a: true, "b c": 1 } }));
+});
+
 test("class 1: the rule applies through allOf, and not to bodies that require nothing", () => {
   const allOf = { allOf: [{ $ref: "#/$defs/Named" }, { type: "object", required: ["text"], properties: { text: { type: "string" } } }] };
   const composed = planInput(operation({ method: "post", requestBody: jsonBody(allOf, false) }), widget, new DiagnosticBag());
