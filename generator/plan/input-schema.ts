@@ -6,7 +6,7 @@ import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveDirected, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 import { setOwn } from "../../runtime/src/own.js";
-import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "./non-empty.js";
+import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer } from "./non-empty.js";
 
 type Obj = Record<string, unknown>;
 
@@ -164,13 +164,17 @@ function planBody(
   const bodyRequired = bodyIsRequired(requestBody, requiresProperties);
   const lifted = structured && (bodyRequired || !requiresProperties) ? liftableProperties(schema, defs) : undefined;
   const multipart = /^multipart\/form-data/i.test(mediaType);
+  const form = multipart || /^application\/x-www-form-urlencoded/i.test(mediaType);
   if (lifted) {
     const mapping: Record<string, string> = {};
     const files: string[] = [];
     for (const [name, sub] of Object.entries(lifted.properties)) {
       const argument = claim(name, "body", media.pointer);
       const file = multipart && isBinarySchema(sub as JsonSchema, defs);
-      setOwn(properties, argument, file ? fileArgument(sub as JsonSchema) : sub);
+      // In a form body an empty object or array is sent as nothing at all, so a required one must
+      // not be empty (Stripe's billing portal configuration: required objects of optional fields).
+      const field = form && bodyRequired && lifted.required.includes(name) ? withoutEmptyContainer(sub as JsonSchema, defs) : sub;
+      setOwn(properties, argument, file ? fileArgument(sub as JsonSchema) : field);
       if (file) files.push(name);
       setOwn(mapping, argument, name);
       if (bodyRequired && lifted.required.includes(name)) required.push(argument);

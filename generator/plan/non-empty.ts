@@ -89,3 +89,16 @@ function matchesEmpty(pattern: string): boolean {
     return true;
   }
 }
+
+/**
+ * For a required field of a form body: `minProperties`/`minItems` 1 on an object or array (an
+ * empty one is sent as nothing, so the required field would be missing); other types as they are
+ * (`""` is sent as `name=`, which is present).
+ */
+export function withoutEmptyContainer(schema: JsonSchema, defs: Map<string, SchemaIR>): JsonSchema {
+  const own: Obj = typeof schema === "object" ? schema : {};
+  const resolved = resolveSchema(schema, defs);
+  const named = types(own) ?? types(typeof resolved === "object" ? resolved : {});
+  if (!named || named.length !== 1 || (named[0] !== "object" && named[0] !== "array")) return schema;
+  return withoutEmpty(schema, defs);
+}

@@ -71,6 +71,21 @@ test("class 1: a body that requires a property it does not declare stays one arg
   assert.ok(accepts(plan.inputSchema, { body: { a: true, "b c": 1 } }));
 });
 
+test("class 2: a required object or array field of a form body is never empty (it would be sent as nothing)", () => {
+  // Stripe POST /v1/billing_portal/configurations: required objects whose own fields are optional.
+  const schema = { type: "object", properties: { features: { type: "object", properties: { invoice_history: { type: "boolean" } } }, tags: { type: "array", items: { type: "string" } }, name: { type: "string" }, extra: { type: "object" } }, required: ["features", "tags", "name"] };
+  const form = { pointer: "#/test/requestBody", required: true, contents: [{ pointer: "#/test/requestBody/content", mediaType: "application/x-www-form-urlencoded", schema }] };
+  const plan = planInput(operation({ method: "post", requestBody: form }), new Map(), new DiagnosticBag());
+  const properties = plan.inputSchema.properties as Record<string, Record<string, unknown>>;
+  assert.is(properties.features!.minProperties, 1);
+  assert.is(properties.tags!.minItems, 1);
+  assert.is(properties.name!.minLength, undefined, "\"\" is sent as name=, which is present");
+  assert.is(properties.extra!.minProperties, undefined, "optional fields may be empty");
+  // The same body as JSON sends {} and [] as they are: left alone.
+  const json = planInput(operation({ method: "post", requestBody: jsonBody(schema) }), new Map(), new DiagnosticBag());
+  assert.is((json.inputSchema.properties as Record<string, Record<string, unknown>>).features!.minProperties, undefined);
+});
+
 test("class 1: the rule applies through allOf, and not to bodies that require nothing", () => {
   const allOf = { allOf: [{ $ref: "#/$defs/Named" }, { type: "object", required: ["text"], properties: { text: { type: "string" } } }] };
   const composed = planInput(operation({ method: "post", requestBody: jsonBody(allOf, false) }), widget, new DiagnosticBag());
