@@ -1,11 +1,10 @@
-import { GenerationError } from "../generator/diagnostics.js";
 import { contractsOf } from "../generator/diff/contracts.js";
 import { diffTools } from "../generator/diff/diff-tools.js";
 import { formatDiff } from "../generator/diff/format-diff.js";
 import { generate } from "../generator/generate.js";
 import { buildToolLock, parseToolLock } from "../generator/plan/tool-lock.js";
 import { EXIT } from "./exit-codes.js";
-import { printDiagnostics } from "./report.js";
+import { specErrorExit } from "./report.js";
 
 /** Flags of `mcp-gen diff`. */
 export interface DiffArgs {
@@ -36,14 +35,6 @@ export async function runDiff(args: DiffArgs): Promise<number> {
     else process.stdout.write(formatDiff(diff) + "\n");
     return code;
   } catch (error) {
-    if (error instanceof GenerationError) {
-      if (args.json) process.stdout.write(JSON.stringify({ exitCode: EXIT.specError, diagnostics: error.diagnostics }) + "\n");
-      else {
-        printDiagnostics(error.diagnostics, false);
-        process.stderr.write(`mcp-gen diff: ${error.message}\n`);
-      }
-      return EXIT.specError;
-    }
-    throw error;
+    return specErrorExit(error, args.json, "diff");
   }
 }

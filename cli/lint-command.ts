@@ -1,9 +1,8 @@
-import { GenerationError } from "../generator/diagnostics.js";
-import { hasBlockingFindings, lintServer, readServerTools, type LintReport } from "../generator/lint/lint-server.js";
+import { hasBlockingFindings, lintServer, NotAServerFolder, readServerTools, type LintReport } from "../generator/lint/lint-server.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
 import type { SurfaceName } from "../runtime/src/surfaces.js";
 import { EXIT } from "./exit-codes.js";
-import { printDiagnostics } from "./report.js";
+import { specErrorExit } from "./report.js";
 
 /** Flags of `mcp-gen lint`. */
 export interface LintArgs {
@@ -56,14 +55,10 @@ export async function runLint(args: LintArgs): Promise<number> {
     else process.stdout.write(formatLintReport(report) + "\n");
     return code;
   } catch (error) {
-    if (error instanceof GenerationError) {
-      if (args.json) process.stdout.write(JSON.stringify({ exitCode: EXIT.specError, diagnostics: error.diagnostics }) + "\n");
-      else {
-        printDiagnostics(error.diagnostics, false);
-        process.stderr.write(`mcp-gen lint: ${error.message}\n`);
-      }
-      return EXIT.specError;
+    if (error instanceof NotAServerFolder) {
+      process.stderr.write(`mcp-gen lint: ${error.message}\n`);
+      return EXIT.usage;
     }
-    throw error;
+    return specErrorExit(error, args.json, "lint");
   }
 }

@@ -1,4 +1,5 @@
-import type { Diagnostic } from "../generator/diagnostics.js";
+import { GenerationError, type Diagnostic } from "../generator/diagnostics.js";
+import { EXIT } from "./exit-codes.js";
 
 const useColor = process.stderr.isTTY && !process.env.NO_COLOR;
 const paint = (code: number, text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -21,4 +22,18 @@ export function printDiagnostics(diagnostics: Diagnostic[], verbose: boolean): {
     if (d.severity !== "info" || verbose) process.stderr.write(formatDiagnostic(d) + "\n");
   }
   return { errors, warnings };
+}
+
+/**
+ * The end of a command that planned a spec and hit a GenerationError: its diagnostics on stderr
+ * (or one JSON object on stdout with `--json`), exit code 1. Any other error is rethrown (exit 3).
+ */
+export function specErrorExit(error: unknown, json: boolean, command: string): number {
+  if (!(error instanceof GenerationError)) throw error;
+  if (json) process.stdout.write(JSON.stringify({ exitCode: EXIT.specError, diagnostics: error.diagnostics }) + "\n");
+  else {
+    printDiagnostics(error.diagnostics, false);
+    process.stderr.write(`mcp-gen ${command}: ${error.message}\n`);
+  }
+  return EXIT.specError;
 }

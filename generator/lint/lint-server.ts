@@ -33,11 +33,14 @@ function listed(tool: ToolDefinition): ListedTool {
   return shown;
 }
 
+/** The target of `mcp-gen lint` is a folder, but not one mcp-gen generated. */
+export class NotAServerFolder extends Error {}
+
 /** Reads the operation tools of a generated server folder, or plans them from a spec. */
 export async function readServerTools(target: string, options: ReadOptions = {}): Promise<ServerTools> {
   if (existsSync(target) && statSync(target).isDirectory()) {
     const toolsFile = join(target, "data", "tools.json");
-    if (!existsSync(toolsFile)) throw new Error(`${target} is not a generated server folder (no data/tools.json)`);
+    if (!existsSync(toolsFile)) throw new NotAServerFolder(`${target} is not a generated server folder (no data/tools.json): pass the server's folder or its OpenAPI document`);
     const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { name?: string };
     const tools = JSON.parse(readFileSync(toolsFile, "utf8")) as ToolDefinition[];
     const packageName = pkg.name ?? "server";

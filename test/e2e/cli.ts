@@ -146,6 +146,9 @@ test("lint: a server folder and a spec, per client profile; exit 7 when a client
   assert.equal(report.profiles.map((p) => p.id), ["cursor"]);
   assert.equal(report.profiles[0]!.findings.map((f) => `${f.effect}:${f.rule}`), ["drop:qualified-name"]);
   assert.ok(report.profiles[0]!.findings[0]!.tools.includes("getInventory"), JSON.stringify(report.profiles[0]));
+  const notServer = await mcpGen("lint", join(root, "specs"));
+  assert.is(notServer.code, 2);
+  assert.match(notServer.stderr, /is not a generated server folder \(no data\/tools.json\)/);
   const unknown = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "netscape");
   assert.is(unknown.code, 2, unknown.stdout + unknown.stderr);
   assert.match(unknown.stderr, /--client must be all or one of/);
