@@ -5,7 +5,7 @@
  *
  *   npm run fidelity -- [--source dev,oas-examples,github,stripe,kubernetes,graph-beta]
  *                       [--spec text,text] [--sample 20 | --all] [--seed fidelity]
- *                       [--jobs 2] [--report .cache/fidelity/report.json] [--keep]
+ *                       [--jobs 2] [--report .cache/fidelity/report.json] [--keep] [--prism-timeout 240]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -22,6 +22,8 @@ export interface FidelityArgs {
   jobs: number;
   report: string;
   keep: boolean;
+  /** Seconds Prism may take to load a spec and listen (Stripe's takes minutes on a busy machine). */
+  prismTimeout: number;
 }
 
 /** Reads the runner's flags. */
@@ -40,6 +42,7 @@ export function parseFidelityArgs(argv: string[], root: string): FidelityArgs {
     jobs: Math.max(1, Number(value("--jobs") ?? 2)),
     report: resolve(root, value("--report") ?? join(".cache", "fidelity", "report.json")),
     keep: argv.includes("--keep"),
+    prismTimeout: Math.max(1, Number(value("--prism-timeout") ?? 240)),
   };
 }
 
@@ -85,7 +88,7 @@ async function runAll(entries: CorpusEntry[], args: FidelityArgs, root: string, 
     while (next < entries.length) {
       const index = next++;
       const entry = entries[index]!;
-      rows[index] = await runFidelity({ id: `${entry.source}/${entry.id}`, spec: entry.spec, root, workDir: join(root, ".tmp", "fidelity"), sample: args.sample, seed: args.seed, keep: args.keep });
+      rows[index] = await runFidelity({ id: `${entry.source}/${entry.id}`, spec: entry.spec, root, workDir: join(root, ".tmp", "fidelity"), sample: args.sample, seed: args.seed, keep: args.keep, prismTimeoutMs: args.prismTimeout * 1000 });
       onRow(rows[index]!);
     }
   };
