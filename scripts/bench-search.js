@@ -138,5 +138,42 @@ for (const source of SOURCES) {
     console.log(`  held-out (${heldOutFile.slice(root.length)}, ${heldOut.length} requests): recall@1 ${pct(found[1], heldOut.length)}   recall@5 ${pct(found[5], heldOut.length)}   recall@10 ${pct(found[10], heldOut.length)}`);
   }
 }
+// Synthetic: 20,000 operations (test/bench/synthetic-search.ts), CPU per query of the index against a
+// baseline measured in the same run: a plain scan that analyzes every operation's text for each query.
+{
+  const { syntheticSearchDocuments, SYNTHETIC_QUERIES } = await import(pathToFileURL(join(root, "dist/test/bench/synthetic-search.js")).href);
+  const { buildSearchIndex } = await import(pathToFileURL(join(root, "dist/runtime/src/search-build.js")).href);
+  const { OperationSearch } = await import(pathToFileURL(join(root, "dist/runtime/src/search-index.js")).href);
+  const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/search-text.js")).href);
+  const docs = syntheticSearchDocuments(20_000);
+  const index = new OperationSearch(buildSearchIndex(docs));
+  const scan = (query) => {
+    const wanted = new Set(analyze(query));
+    const scored = [];
+    for (const doc of docs) {
+      let score = 0;
+      for (const word of analyze(`${doc.name} ${doc.path} ${doc.summary} ${doc.description}`)) if (wanted.has(word)) score++;
+      if (score > 0) scored.push([score, doc.name]);
+    }
+    return scored.sort((a, b) => b[0] - a[0]).slice(0, 10);
+  };
+  const cpuMs = (fn) => {
+    const before = process.cpuUsage();
+    fn();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+  for (const query of SYNTHETIC_QUERIES) index.search(query, { limit: 10 }); // warm up the JIT
+  const runs = { index: [], scan: [] };
+  for (let run = 0; run < LATENCY_ROUNDS; run++) {
+    runs.index.push(quantile(SYNTHETIC_QUERIES.flatMap((query) => [cpuMs(() => index.search(query, { limit: 10 }))]), 0.5));
+    runs.scan.push(quantile(SYNTHETIC_QUERIES.flatMap((query) => [cpuMs(() => scan(query))]), 0.5));
+  }
+  const indexMs = quantile(runs.index, 0.5);
+  const scanMs = quantile(runs.scan, 0.5);
+  results.synthetic = { operations: docs.length, runs: LATENCY_ROUNDS, indexQueryCpuMsMedian: indexMs, scanQueryCpuMsMedian: scanMs, ratio: indexMs / scanMs };
+  console.log(`\nsynthetic: ${fmt(docs.length)} operations, ${SYNTHETIC_QUERIES.length} queries, median of ${LATENCY_ROUNDS} runs (CPU per query)`);
+  console.log(`  index ${indexMs.toFixed(2)} ms, plain scan ${scanMs.toFixed(2)} ms: ${(indexMs / scanMs).toFixed(3)}× the scan (target: under 5 ms)`);
+}
 mkdirSync(join(root, ".tmp", "bench-search"), { recursive: true });
 writeFileSync(join(root, ".tmp", "bench-search", "results.json"), JSON.stringify(results, null, 2) + "\n");

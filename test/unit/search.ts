@@ -4,6 +4,7 @@ import { buildSearchIndex, type SearchDocument } from "../../runtime/src/search-
 import { OperationSearch } from "../../runtime/src/search-index.js";
 import { analyze, analyzeQuery, stem, synonymsOf, words } from "../../runtime/src/search-text.js";
 import { searchIndexJson } from "../../generator/emit/search-index.js";
+import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 
 const doc = (name: string, method: string, path: string, summary: string, tags: string[] = [], description = "", parameters: string[] = []): SearchDocument => ({ name, method, path, summary, description, tags, parameters });
 
@@ -98,32 +99,19 @@ test("the index JSON is deterministic, round-trips and refuses another format", 
   assert.throws(() => new OperationSearch({ ...data, format: 99 }), /format 99/);
 });
 
-test("search cost: 20,000 synthetic operations, median query under 5 ms of CPU", () => {
-  const nouns = ["user", "group", "message", "event", "calendar", "drive", "item", "team", "channel", "site", "list", "contact", "device", "policy", "report", "task", "plan", "note", "mail", "folder"];
-  const verbs = [["get", "Get"], ["post", "Create"], ["patch", "Update"], ["delete", "Delete"]] as const;
-  const docs: SearchDocument[] = [];
-  for (let i = 0; docs.length < 20_000; i++) {
-    const a = nouns[i % nouns.length]!;
-    const b = nouns[Math.floor(i / nouns.length) % nouns.length]!;
-    const [method, verb] = verbs[i % verbs.length]!;
-    docs.push(doc(`${a}.${b}.op${i}`, method, `/${a}s/{id}/${b}s/x${i}`, `${verb} ${b} of ${a} ${i}`, [a], `${verb}s the ${b} of a ${a}.`, ["id"]));
+test("20,000 synthetic operations: every query answers, best first, with operations that match its words", () => {
+  // What it costs per query is measured by `npm run bench:search` (synthetic section), not here.
+  const big = new OperationSearch(buildSearchIndex(syntheticSearchDocuments(20_000)));
+  const first = (query: string) => big.search(query, { limit: 10 });
+  for (const query of SYNTHETIC_QUERIES) {
+    const hits = first(query);
+    assert.is(hits.length, 10, query);
+    for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score, `${query}: sorted`);
   }
-  const big = new OperationSearch(buildSearchIndex(docs));
-  const queries = ["send a mail to the team", "delete a calendar event", "list the members of a group", "update device policy", "create a task in a plan"];
-  for (const query of queries) big.search(query, { limit: 10 }); // warm up the JIT
-  // CPU time, not wall time: the machine running the tests may be shared and loaded.
-  const times: number[] = [];
-  for (let round = 0; round < 10; round++) {
-    for (const query of queries) {
-      const before = process.cpuUsage();
-      assert.ok(big.search(query, { limit: 10 }).length > 0);
-      const used = process.cpuUsage(before);
-      times.push((used.user + used.system) / 1000);
-    }
-  }
-  times.sort((x, y) => x - y);
-  const median = times[Math.floor(times.length / 2)]!;
-  assert.ok(median < 5, `median ${median.toFixed(2)} ms`);
+  const deleted = first("delete a calendar event")[0]!;
+  assert.is(deleted.method.toLowerCase(), "delete");
+  assert.match(deleted.path, /calendar/);
+  assert.match(deleted.path, /event/);
 });
 
 test.run();
