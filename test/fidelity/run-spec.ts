@@ -5,7 +5,7 @@
  * and classify every call from Prism's log. Never throws: failures become `error` on the row.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -118,7 +118,12 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       row.error = `Prism could not start: ${(error as Error).message.slice(0, 300)}`;
       return row;
     }
-    const env: Record<string, string> = { ...getDefaultEnvironment(), ...dummyCredentials(readFileSync(join(out, ".env.example"), "utf8"), schemes) };
+    // Mutual TLS: placeholder PEM files. Prism serves plain HTTP, so they are read (as a real
+    // configuration would be) but no handshake uses them; without them the tool sends no request.
+    const files = { cert: join(out, "fidelity-client.crt"), key: join(out, "fidelity-client.key") };
+    writeFileSync(files.cert, "-----BEGIN CERTIFICATE-----\nZmlkZWxpdHk=\n-----END CERTIFICATE-----\n");
+    writeFileSync(files.key, "-----BEGIN PRIVATE KEY-----\nZmlkZWxpdHk=\n-----END PRIVATE KEY-----\n");
+    const env: Record<string, string> = { ...getDefaultEnvironment(), ...dummyCredentials(readFileSync(join(out, ".env.example"), "utf8"), schemes, files) };
     const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", prism.url, "--surface", "all"], env, stderr: "ignore" });
     client = new Client({ name: "mcp-gen-fidelity", version: "1.0.0" });
     await client.connect(transport);
@@ -282,11 +287,14 @@ export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object
   return { ...schema, properties, ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}) };
 }
 
-/** Dummy values for every credential variable named in `.env.example` (cert/key files and scopes stay unset). */
-export function dummyCredentials(envExample: string, schemes: SecuritySchemeDefinition[]): Record<string, string> {
+/**
+ * Dummy values for every credential variable named in `.env.example`; certificate and key variables
+ * name the given files when there are any. Scopes stay unset.
+ */
+export function dummyCredentials(envExample: string, schemes: SecuritySchemeDefinition[], files?: { cert: string; key: string }): Record<string, string> {
   const named = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
   const values: Record<string, string> = {};
-  const dummy: Record<string, string> = { token: "fidelity-token", username: "fidelity-user", password: "fidelity-pass", clientId: "fidelity-client", clientSecret: "fidelity-secret" };
+  const dummy: Record<string, string> = { token: "fidelity-token", username: "fidelity-user", password: "fidelity-pass", clientId: "fidelity-client", clientSecret: "fidelity-secret", ...files };
   for (const scheme of schemes) {
     for (const [role, variable] of Object.entries(scheme.env)) {
       if (variable && named.has(variable) && dummy[role]) values[variable] = dummy[role]!;

@@ -6,7 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { ToolPlan } from "../../generator/plan/types.js";
 import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
-import { prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
+import { dummyCredentials, prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
 import { pickTools, sampleArguments } from "../fidelity/sample.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
 import { sampleInWorker, stopSampler } from "../fidelity/sample-worker.js";
@@ -120,6 +120,17 @@ test("samples are drawn in a capped worker: the same values as in-thread, and a 
   // The next draw gets a fresh worker.
   assert.ok((await sampleInWorker(schema, "seed")).ok);
   await stopSampler();
+});
+
+test("dummy credentials fill what .env.example names: tokens, basic, client credentials, certificate files", () => {
+  const schemes: SecuritySchemeDefinition[] = [
+    { key: "bearer", type: "http", scheme: "bearer", env: { token: "API_TOKEN" } },
+    { key: "mtls", type: "mutualTLS", env: { cert: "API_MTLS_CERT", key: "API_MTLS_KEY" } },
+    { key: "unnamed", type: "http", scheme: "basic", env: { username: "API_USER", password: "API_PASS" } },
+  ];
+  const example = "API_TOKEN=\n# API_MTLS_CERT=\nAPI_MTLS_KEY=\n";
+  assert.equal(dummyCredentials(example, schemes), { API_TOKEN: "fidelity-token" });
+  assert.equal(dummyCredentials(example, schemes, { cert: "/tmp/c.crt", key: "/tmp/c.key" }), { API_TOKEN: "fidelity-token", API_MTLS_CERT: "/tmp/c.crt", API_MTLS_KEY: "/tmp/c.key" });
 });
 
 test.run();
