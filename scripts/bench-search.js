@@ -20,6 +20,7 @@ const LATENCY_ROUNDS = 5;
 const { generate } = await import(pathToFileURL(join(root, "dist/generator/generate.js")).href);
 const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server.js")).href);
+const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/surfaces.js")).href);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
@@ -39,7 +40,7 @@ for (const source of SOURCES) {
     await generate({ spec: entry.spec, outDir: dir, force: true });
     process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
-  const tools = JSON.parse(readFileSync(join(dir, "data", "tools.json"), "utf8"));
+  const tools = parseTools(readFileSync(join(dir, "data", "tools.json"), "utf8"), readFileSync(join(dir, "data", "definitions.json"), "utf8"));
   const info = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
   const readData = (file) => (existsSync(join(dir, "data", file)) ? readFileSync(join(dir, "data", file), "utf8") : undefined);
   const serverFor = async (surface) => {

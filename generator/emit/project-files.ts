@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { storeTools } from "../../runtime/src/tool-data.js";
 import type { ServerInfo } from "../../runtime/src/types.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
@@ -75,6 +76,8 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
 
 /** Where the tool definitions live in the generated project (JSON, read once at start). */
 export const TOOLS_DATA_PATH = "data/tools.json";
+/** The `$defs` bodies the tool definitions share (see runtime/src/tool-data.ts). */
+export const DEFINITIONS_DATA_PATH = "data/definitions.json";
 /** Where the OpenAPI document lives in the generated project (JSON, read when a client asks for it). */
 export const API_DOCUMENT_PATH = "data/openapi.json";
 
@@ -129,11 +132,16 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
 }
 
 /**
- * `data/tools.json`: every tool definition, in tool order. Data, not code, so neither prettier nor
- * tsc has to read it, and the server parses it once at start.
+ * `data/tools.json`: every tool definition, in tool order, and `data/definitions.json`: the `$defs`
+ * bodies they share, each once. Data, not code, so neither prettier nor tsc has to read them, and
+ * the server parses them once at start.
  */
-function toolsData(plan: ProjectPlan): EmittedFile {
-  return { path: TOOLS_DATA_PATH, content: bulkJson(plan.tools.map(toolDefinition), compactJson(plan)), formatted: true };
+function toolsData(plan: ProjectPlan): EmittedFile[] {
+  const { tools, definitions } = storeTools(plan.tools.map(toolDefinition));
+  return [
+    { path: TOOLS_DATA_PATH, content: bulkJson(tools, compactJson(plan)), formatted: true },
+    { path: DEFINITIONS_DATA_PATH, content: bulkJson(definitions, compactJson(plan)), formatted: true },
+  ];
 }
 
 /** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
@@ -151,20 +159,21 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
   const schemaTypes = new SchemaTypes(plan.tools);
   const files: EmittedFile[] = plan.tools.map((tool) => ({ path: `src/tools/${tool.fileName}.ts`, content: toolTypesText(tool, schemaTypes) }));
   files.push({ path: SCHEMA_TYPES_PATH, content: schemaTypes.fileText() });
-  const toolsUrl = JSON.stringify(`../../${TOOLS_DATA_PATH}`);
+  const dataText = (path: string) => `readFileSync(new URL(${JSON.stringify(`../../${path}`)}, import.meta.url), "utf8")`;
   files.push({
     path: "src/tools/index.ts",
     content:
       GENERATED_HEADER +
       importText("node:fs", { names: ["readFileSync"] }) +
+      importText("../runtime/tool-data.js", { names: ["parseTools"] }) +
       importText("../runtime/types.js", { names: ["ToolDefinition"], typeOnly: true }) +
       plan.tools.map((tool) => exportTypesText(`./${tool.fileName}.js`, [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])])).join("") +
       "\n" +
       constText(
         "tools",
         "ToolDefinition[]",
-        `JSON.parse(readFileSync(new URL(${toolsUrl}, import.meta.url), "utf8")) as ToolDefinition[]`,
-        `Every tool of this server, in a stable order (the order of the OpenAPI document), read from ${TOOLS_DATA_PATH}.`,
+        `parseTools(${dataText(TOOLS_DATA_PATH)}, ${dataText(DEFINITIONS_DATA_PATH)})`,
+        `Every tool of this server, in a stable order (the order of the OpenAPI document), read from ${TOOLS_DATA_PATH} and the schemas they share, ${DEFINITIONS_DATA_PATH}.`,
       ),
   });
   files.push({
@@ -284,7 +293,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan, options),
-    toolsData(plan),
+    ...toolsData(plan),
     searchIndexData(plan),
     ...(options.declarations === "later" ? [] : [declarationsFile(plan, options.declarations ?? operationDeclarations(plan))]),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),

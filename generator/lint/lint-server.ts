@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { configServerName } from "../../runtime/src/client-config.js";
+import { parseTools } from "../../runtime/src/tool-data.js";
 import type { ListedTool } from "../../runtime/src/mcp-types.js";
 import { chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../../runtime/src/surfaces.js";
 import type { ToolDefinition } from "../../runtime/src/types.js";
@@ -42,7 +43,8 @@ export async function readServerTools(target: string, options: ReadOptions = {})
     const toolsFile = join(target, "data", "tools.json");
     if (!existsSync(toolsFile)) throw new NotAServerFolder(`${target} is not a generated server folder (no data/tools.json): pass the server's folder or its OpenAPI document`);
     const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { name?: string };
-    const tools = JSON.parse(readFileSync(toolsFile, "utf8")) as ToolDefinition[];
+    const definitionsFile = join(target, "data", "definitions.json");
+    const tools = parseTools(readFileSync(toolsFile, "utf8"), existsSync(definitionsFile) ? readFileSync(definitionsFile, "utf8") : undefined);
     const packageName = pkg.name ?? "server";
     return { packageName, title: packageName, operations: tools.map(listed) };
   }

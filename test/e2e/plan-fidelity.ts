@@ -48,7 +48,9 @@ async function entryPoint(dir: string): Promise<string> {
   return [
     `import { readFileSync } from "node:fs";`,
     `import { main } from ${JSON.stringify(cli)};`,
-    `const tools = JSON.parse(readFileSync(new URL("./data/tools.json", import.meta.url), "utf8"));`,
+    `import { parseTools } from ${JSON.stringify(pathToFileURL(join(repoRoot, "dist", "runtime", "src", "tool-data.js")).href)};`,
+    `const read = (file) => readFileSync(new URL("./data/" + file, import.meta.url), "utf8");`,
+    `const tools = parseTools(read("tools.json"), read("definitions.json"));`,
     `main(${JSON.stringify({ name: pkg.name, version: pkg.version })}, tools, process.argv.slice(2)).catch((error) => { console.error(error); process.exit(1); });`,
     "",
   ].join("\n");
