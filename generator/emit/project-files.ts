@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { storeTools } from "../../runtime/src/tool-data.js";
+import { catalogOf, storeTools } from "../../runtime/src/tool-data.js";
 import type { ServerInfo } from "../../runtime/src/types.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
@@ -78,6 +78,8 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
 export const TOOLS_DATA_PATH = "data/tools.json";
 /** The `$defs` bodies the tool definitions share (see runtime/src/tool-data.ts). */
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";
+/** Name, method, path and tags of every tool: what the server reads at start (see runtime/src/tool-data.ts). */
+export const CATALOG_DATA_PATH = "data/catalog.json";
 /** Where the OpenAPI document lives in the generated project (JSON, read when a client asks for it). */
 export const API_DOCUMENT_PATH = "data/openapi.json";
 
@@ -132,13 +134,17 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
 }
 
 /**
- * `data/tools.json`: every tool definition, in tool order, and `data/definitions.json`: the `$defs`
- * bodies they share, each once. Data, not code, so neither prettier nor tsc has to read them, and
- * the server parses them once at start.
+ * `data/tools.json`: every tool definition, in tool order; `data/definitions.json`: the `$defs`
+ * bodies they share, each once; `data/catalog.json`: each tool's name, method, path and tags. Data,
+ * not code, so neither prettier nor tsc has to read them. The server reads the catalog at start and
+ * the definitions when a request first needs one.
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
-  const { tools, definitions } = storeTools(plan.tools.map(toolDefinition));
+  const definitionsOfTools = plan.tools.map(toolDefinition);
+  const { tools, definitions } = storeTools(definitionsOfTools);
   return [
+    // One entry per line whatever the size: short lines, easy to read and to diff.
+    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
     { path: TOOLS_DATA_PATH, content: bulkJson(tools, compactJson(plan)), formatted: true },
     { path: DEFINITIONS_DATA_PATH, content: bulkJson(definitions, compactJson(plan)), formatted: true },
   ];
@@ -159,21 +165,19 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
   const schemaTypes = new SchemaTypes(plan.tools);
   const files: EmittedFile[] = plan.tools.map((tool) => ({ path: `src/tools/${tool.fileName}.ts`, content: toolTypesText(tool, schemaTypes) }));
   files.push({ path: SCHEMA_TYPES_PATH, content: schemaTypes.fileText() });
-  const dataText = (path: string) => `readFileSync(new URL(${JSON.stringify(`../../${path}`)}, import.meta.url), "utf8")`;
   files.push({
     path: "src/tools/index.ts",
     content:
       GENERATED_HEADER +
       importText("node:fs", { names: ["readFileSync"] }) +
-      importText("../runtime/tool-data.js", { names: ["parseTools"] }) +
-      importText("../runtime/types.js", { names: ["ToolDefinition"], typeOnly: true }) +
+      importText("../runtime/tool-data.js", { names: ["dataToolSource", "type ToolSource"] }) +
       plan.tools.map((tool) => exportTypesText(`./${tool.fileName}.js`, [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])])).join("") +
       "\n" +
       constText(
         "tools",
-        "ToolDefinition[]",
-        `parseTools(${dataText(TOOLS_DATA_PATH)}, ${dataText(DEFINITIONS_DATA_PATH)})`,
-        `Every tool of this server, in a stable order (the order of the OpenAPI document), read from ${TOOLS_DATA_PATH} and the schemas they share, ${DEFINITIONS_DATA_PATH}.`,
+        "ToolSource",
+        "dataToolSource((file) => readFileSync(new URL(`../../data/${file}`, import.meta.url), \"utf8\"))",
+        `Every tool of this server, in a stable order (the order of the OpenAPI document): ${CATALOG_DATA_PATH} now, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
       ),
   });
   files.push({

@@ -80,7 +80,7 @@ export interface LintServerOptions extends LintOptions {
 
 /** Lints what the server lists on `surface` against each profile. */
 export function lintServer(server: ServerTools, surface: SurfaceName, profiles: ClientProfile[], options: LintServerOptions = {}): LintReport {
-  const chosen = chooseSurface(surface, server.operations);
+  const chosen = chooseSurface(surface, server.operations.length, () => server.operations);
   const tools = chosen.surface === "all" ? server.operations : surfaceMetaTools(chosen.surface, server.title, server.operations.length);
   const bytes = listBytes(tools);
   const serverName = options.serverName ?? configServerName(server.packageName);

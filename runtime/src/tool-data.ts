@@ -73,3 +73,39 @@ export function loadTools(stored: StoredTool[], definitions: unknown[] = []): To
 export function parseTools(toolsJson: string, definitionsJson?: string): ToolDefinition[] {
   return loadTools(JSON.parse(toolsJson) as StoredTool[], definitionsJson === undefined ? [] : (JSON.parse(definitionsJson) as unknown[]));
 }
+
+/**
+ * One entry of `data/catalog.json`: what start-up needs of an operation (its name for the surface
+ * and for name clashes, the rest for the toolset filters), without its schemas.
+ */
+export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
+
+/**
+ * The operation tools of a generated server, loaded when first needed: the catalog is read at
+ * start, the definitions (MS Graph beta: 57 MB) on the first request that needs a schema.
+ */
+export interface ToolSource {
+  catalog: readonly CatalogEntry[];
+  /** Every tool definition, in catalog order; read and parsed on the first call, then kept. */
+  load(): readonly ToolDefinition[];
+}
+
+/** The catalog of these tools (generation time). */
+export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
+  return tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]);
+}
+
+/** A tool source over the files of `data/`, read with `read` (catalog.json now, the others later). */
+export function dataToolSource(read: (file: string) => string): ToolSource {
+  const catalog = JSON.parse(read("catalog.json")) as CatalogEntry[];
+  let tools: readonly ToolDefinition[] | undefined;
+  return {
+    catalog,
+    load: () => (tools ??= parseTools(read("tools.json"), read("definitions.json"))),
+  };
+}
+
+/** Whether `tools` is a ToolSource rather than the definitions themselves. */
+export function isToolSource(tools: readonly ToolDefinition[] | ToolSource): tools is ToolSource {
+  return !Array.isArray(tools);
+}

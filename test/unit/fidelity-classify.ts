@@ -114,9 +114,10 @@ test("samples are drawn in a capped worker: the same values as in-thread, and a 
   const schema = { type: "object", properties: { n: { type: "integer", minimum: 2, maximum: 9 }, s: { type: "string", minLength: 3 } }, required: ["n", "s"] };
   assert.equal(await sampleInWorker(schema, "seed"), await sampleArguments(schema, "seed"));
   // A draw that overruns its time (oas-examples schema-circular.yaml took minutes, then the heap)
-  // ends its worker and is a miss; a 1 ms budget overruns before the worker even answers.
-  const overrun = await sampleInWorker(schema, "seed", 1);
-  assert.equal(overrun, { ok: false, problems: ["faker took more than 1 ms"] });
+  // ends its worker and is a miss. 3,000 patterned strings take about 2 s here: 100 times the budget.
+  const properties = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: "string", pattern: "^[a-z]{8}-[0-9]{4}$" }]));
+  const overrun = await sampleInWorker({ type: "object", properties, required: Object.keys(properties) }, "seed", 20);
+  assert.equal(overrun, { ok: false, problems: ["faker took more than 20 ms"] });
   // The next draw gets a fresh worker.
   assert.ok((await sampleInWorker(schema, "seed")).ok);
   await stopSampler();

@@ -151,14 +151,17 @@ test("call_operation sends the operation's progress notifications", async () => 
 test("auto: all within the budget, search above it; code when asked; names are checked", () => {
   const tool = (i: number, size = 10): ListedTool => ({ name: `t${i}`, description: "x".repeat(size), inputSchema: { type: "object" } });
   const small = Array.from({ length: AUTO_BUDGET.tools }, (_, i) => tool(i));
-  assert.is(chooseSurface("auto", small).surface, "all");
-  assert.is(chooseSurface("auto", [...small, tool(99)]).surface, "search");
-  const heavy = chooseSurface("auto", [tool(1, AUTO_BUDGET.tokens * 4 + 1)]);
+  const choose = (requested: Parameters<typeof chooseSurface>[0], tools: ListedTool[]) => chooseSurface(requested, tools.length, () => tools);
+  assert.is(choose("auto", small).surface, "all");
+  assert.is(choose("auto", [...small, tool(99)]).surface, "search");
+  const heavy = choose("auto", [tool(1, AUTO_BUDGET.tokens * 4 + 1)]);
   assert.is(heavy.surface, "search");
   assert.match(heavy.reason, "tokens");
-  assert.is(chooseSurface("search", small).surface, "search");
-  assert.is(chooseSurface("all", [...small, tool(99)]).surface, "all");
-  assert.is(chooseSurface("code", small).surface, "code");
+  assert.is(choose("search", small).surface, "search");
+  assert.is(choose("all", [...small, tool(99)]).surface, "all");
+  assert.is(choose("code", small).surface, "code");
+  // Above the tool budget the listing is not needed, so a large API's schemas are not loaded to decide.
+  assert.is(chooseSurface("auto", AUTO_BUDGET.tools + 1, () => assert.unreachable("listed") as never).surface, "search");
   assert.is(parseSurface("search", "--surface"), "search");
   assert.throws(() => parseSurface("everything", "--surface"), /all, search, code, auto/);
 });

@@ -1,6 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { loadTools, parseTools, storeTools } from "../../runtime/src/tool-data.js";
+import { catalogOf, dataToolSource, loadTools, parseTools, storeTools } from "../../runtime/src/tool-data.js";
+import { buildSearchIndex, searchDocument } from "../../runtime/src/search-build.js";
+import { McpServer } from "../../runtime/src/server.js";
+import { info, sampleTools } from "./runtime-fixture.js";
 import type { ToolDefinition } from "../../runtime/src/types.js";
 
 const tool = (name: string, $defs?: Record<string, unknown>): ToolDefinition =>
@@ -39,6 +42,48 @@ test("loading gives back the planned definitions, byte for byte, with shared obj
 test("a tool that names a missing definition is an error naming the tool", () => {
   const { tools } = storeTools(TOOLS);
   assert.throws(() => loadTools(tools, [A]), /tool one: \$defs\/B names definition 1/);
+});
+
+test("a lazy server answers initialize and search_operations from names and index; the definitions load once, on describe", async () => {
+  const tools = sampleTools();
+  let loads = 0;
+  const index = JSON.stringify(buildSearchIndex(tools.map(searchDocument)));
+  const server = new McpServer({
+    info,
+    tools: { names: tools.map((tool) => tool.name), load: () => (loads++, tools) },
+    upstream: { baseUrl: "http://127.0.0.1:9" },
+    surface: "search",
+    readData: (file) => (file === "search-index.json" ? index : undefined),
+  });
+  const call = (id: number, name: string, args: Record<string, unknown>) => server.dispatch({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+  await server.dispatch({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const listed = (await server.dispatch({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })) as unknown as { result: { tools: Array<{ name: string; description: string }> } };
+  assert.match(listed.result.tools[0]!.description, `(${tools.length} operations)`);
+  const found = (await call(3, "search_operations", { query: "pet" })) as unknown as { result: { structuredContent: { results: Array<{ name: string }> } } };
+  assert.ok(found.result.structuredContent.results.length > 0);
+  assert.is(loads, 0, "nothing loaded before a schema is needed");
+  const described = (await call(4, "describe_operation", { name: found.result.structuredContent.results[0]!.name })) as unknown as { result: { structuredContent: { inputSchema: unknown } } };
+  assert.ok(described.result.structuredContent.inputSchema);
+  await call(5, "describe_operation", { name: tools[0]!.name });
+  assert.is(loads, 1, "loaded once");
+});
+
+test("a data tool source reads the catalog at once and the definitions on first load; a catalog that disagrees is an error", async () => {
+  const stored = storeTools(TOOLS);
+  const files: Record<string, string> = { "catalog.json": JSON.stringify(catalogOf(TOOLS)), "tools.json": JSON.stringify(stored.tools), "definitions.json": JSON.stringify(stored.definitions) };
+  const read: string[] = [];
+  const source = dataToolSource((file) => (read.push(file), files[file]!));
+  assert.equal(source.catalog.map(([name]) => name), ["one", "two", "three", "four"]);
+  assert.equal(read, ["catalog.json"]);
+  assert.is(source.load(), source.load());
+  assert.equal(read, ["catalog.json", "tools.json", "definitions.json"]);
+  const logged: string[] = [];
+  const log = (message: string, fields?: Record<string, unknown>) => void logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const logger = { debug: log, info: log, warn: log, error: log };
+  const server = new McpServer({ info, tools: { names: ["one", "other"], load: () => source.load().slice(0, 2) }, upstream: {}, logger });
+  const answer = (await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })) as unknown as { error?: { code: number } };
+  assert.is(answer.error?.code, -32603, "a local fault, not the client's");
+  assert.match(logged.join("\n"), /do not match the catalog \(other\)/);
 });
 
 test.run();

@@ -41,12 +41,15 @@ export function listBytes(tools: readonly ListedTool[]): number {
   return Buffer.byteLength(JSON.stringify(tools), "utf8");
 }
 
-/** The surface to serve for `requested` and why (the server logs it at info). */
-export function chooseSurface(requested: SurfaceName, operations: readonly ListedTool[]): { surface: ServedSurface; reason: string } {
+/**
+ * The surface to serve for `requested` and why (the server logs it at info), for `count` operation
+ * tools; `listed` (what `tools/list` would show of them) is only asked for when the count fits the
+ * budget, so a large API is decided without loading its schemas.
+ */
+export function chooseSurface(requested: SurfaceName, count: number, listed: () => readonly ListedTool[]): { surface: ServedSurface; reason: string } {
   if (requested !== "auto") return { surface: requested, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-  const count = operations.length;
   if (count > AUTO_BUDGET.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${AUTO_BUDGET.tools} tools` };
-  const tokens = estimateTokens(listBytes(operations));
+  const tokens = estimateTokens(listBytes(listed()));
   if (tokens > AUTO_BUDGET.tokens) return { surface: "search", reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${AUTO_BUDGET.tokens}` };
   return { surface: "all", reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${AUTO_BUDGET.tools} tools, ${AUTO_BUDGET.tokens} tokens)` };
 }
@@ -174,13 +177,23 @@ export function surfaceMetaTools(surface: ServedSurface, title: string, count: n
 /** Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation). */
 export type RunOperation = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<CallToolResult | InputRequiredResult>;
 
+/**
+ * The operations a server offers: their names from the start, their definitions when asked for
+ * (the server loads them on first need: describing, calling, or building a missing index).
+ */
+export interface OperationLookup {
+  names: ReadonlySet<string>;
+  get(name: string): ToolDefinition | undefined;
+  all(): readonly ToolDefinition[];
+}
+
 /** What the meta tools read besides the tool definitions. */
 export interface MetaToolsOptions {
   surface: ServedSurface;
   /** The API's title, for the tool descriptions. */
   title: string;
-  /** The operations this server offers (after toolset filters), by name. */
-  operations: ReadonlyMap<string, ToolDefinition>;
+  /** The operations this server offers (after toolset filters). */
+  operations: OperationLookup;
   /** data/search-index.json as text, or undefined when absent (the index is then built from the tools). */
   readSearchIndex?: () => string | undefined;
   /** data/declarations.json as text (tool name → TypeScript declaration), or undefined when absent. */
@@ -200,7 +213,7 @@ export class MetaTools {
   constructor(options: MetaToolsOptions) {
     this.options = options;
     this.surface = options.surface;
-    const all = metaTools(options.title, options.operations.size);
+    const all = metaTools(options.title, options.operations.names.size);
     this.listed = SURFACE_META_TOOLS[options.surface].map((name) => all[name]!);
   }
 
@@ -218,7 +231,7 @@ export class MetaTools {
   searchIndex(): OperationSearch {
     if (!this.index) {
       const text = this.options.readSearchIndex?.();
-      const data = text === undefined ? buildSearchIndex([...this.options.operations.values()].map(searchDocument)) : (JSON.parse(text) as SearchIndexData);
+      const data = text === undefined ? buildSearchIndex(this.options.operations.all().map(searchDocument)) : (JSON.parse(text) as SearchIndexData);
       this.index = new OperationSearch(data);
     }
     return this.index;
@@ -252,7 +265,7 @@ export class MetaTools {
    * this caller may see. QuickJS loads on the first run (code-mode.ts imports none of it at start).
    */
   private async executeCode(code: string, allowed: (name: string) => boolean, run: RunOperation, signal?: AbortSignal): Promise<CallToolResult> {
-    const toolNames = [...this.options.operations.keys()].filter(allowed);
+    const toolNames = [...this.options.operations.names].filter(allowed);
     const host: CodeHost = {
       toolNames,
       call: async (operation, operationArgs, callSignal) =>
@@ -267,7 +280,7 @@ export class MetaTools {
     const results = this.searchIndex().search(String(args.query), {
       limit,
       ...(typeof args.tag === "string" ? { tag: args.tag } : {}),
-      allowed: (name) => this.options.operations.has(name) && allowed(name),
+      allowed: (name) => this.options.operations.names.has(name) && allowed(name),
     });
     const structured = { results };
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };

@@ -93,7 +93,8 @@ export interface RequestContext {
 /** Options for {@link McpServer}. */
 export interface McpServerOptions {
   info: ServerInfo;
-  tools: ToolDefinition[];
+  /** The operation tools, or their names and a loader called when a definition is first needed. */
+  tools: readonly ToolDefinition[] | LazyTools;
   upstream: UpstreamOptions;
   /** The upstream API's OpenAPI document as JSON text (or a function reading it on demand), served as a resource when given. */
   apiDocument?: string | (() => string);
@@ -169,21 +170,40 @@ type Params = Record<string, unknown>;
 type RequestHandler = (params: Params, call: HandlerContext) => Promise<Record<string, unknown>>;
 type NotificationHandler = (params: Params, ctx: RequestContext) => void;
 
+/**
+ * Operation tools known by name from the start and loaded on first need, so that a server of
+ * 20,000 operations answers `initialize` without parsing their schemas.
+ */
+export interface LazyTools {
+  names: readonly string[];
+  /** The definitions of `names`, in the same order. */
+  load(): readonly ToolDefinition[];
+}
+
+/** The operation definitions, once loaded. */
+interface LoadedOperations {
+  tools: readonly ToolDefinition[];
+  byName: Map<string, ToolDefinition>;
+  resources: ResourceCatalog;
+}
+
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
 export class McpServer {
   readonly info: ServerInfo;
-  private readonly tools: ToolDefinition[];
   private readonly customTools: CustomTool<any>[];
-  /** Tools callable by name with `tools/call`: the listed operation tools (surface `all`) and custom tools. */
-  private readonly toolsByName = new Map<string, ToolDefinition | CustomTool<any>>();
-  /** Every operation this server offers, whatever the surface. */
-  private readonly operations = new Map<string, ToolDefinition>();
+  /** Custom tools by name (operation tools are found through `operations`). */
+  private readonly customByName = new Map<string, CustomTool<any>>();
+  /** The name of every operation this server offers, whatever the surface. */
+  private readonly operationNames: ReadonlySet<string>;
+  private readonly loadOperations: () => readonly ToolDefinition[];
+  private loadedOperations: LoadedOperations | undefined;
+  private readonly apiDocument: string | (() => string) | undefined;
+  private readonly declarations: string | (() => string) | undefined;
   /** The meta tools of the `search`/`code` surface; undefined on `all`. */
   private readonly meta: MetaTools | undefined;
   private readonly extension: Extension;
   private readonly sealer: StateSealer;
   private readonly confirmDestructive: boolean;
-  private readonly resources: ResourceCatalog;
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
   private readonly pageSize: number;
@@ -215,11 +235,11 @@ export class McpServer {
     "tools/list": async (params, call) => this.listTools(params, call.ctx.scopes),
     "tools/call": async (params, call) => this.callTool(params, call),
     "resources/list": async (params) =>
-      this.page("resources", [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.resources.list()], params),
+      this.page("resources", [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.loaded().resources.list()], params),
     "resources/templates/list": async (params) =>
       this.page(
         "resourceTemplates",
-        [...(this.extension.resourceTemplates ?? []).map(({ read: _read, complete: _complete, ...listed }) => listed), ...this.resources.templates()],
+        [...(this.extension.resourceTemplates ?? []).map(({ read: _read, complete: _complete, ...listed }) => listed), ...this.loaded().resources.templates()],
         params,
       ),
     "resources/read": async (params, call) => this.readResource(params, call),
@@ -256,12 +276,16 @@ export class McpServer {
 
   constructor(options: McpServerOptions) {
     this.info = options.info;
-    this.tools = [...options.tools];
+    const lazy = isLazyTools(options.tools) ? options.tools : undefined;
+    const given = lazy ? undefined : [...(options.tools as readonly ToolDefinition[])];
+    this.operationNames = new Set(lazy ? lazy.names : given!.map((tool) => tool.name));
+    this.loadOperations = lazy ? () => lazy.load() : () => given!;
+    this.apiDocument = options.apiDocument;
+    this.declarations = options.declarations;
     this.extension = options.extension ?? {};
     this.sealer = new StateSealer(options.stateSecret);
     this.confirmDestructive = options.confirmDestructive ?? false;
     this.customTools = [...(this.extension.tools ?? [])];
-    for (const tool of this.tools) this.operations.set(tool.name, tool);
     const surface = options.surface ?? "all";
     this.meta =
       surface === "all"
@@ -269,18 +293,19 @@ export class McpServer {
         : new MetaTools({
             surface,
             title: options.info.title ?? options.info.name,
-            operations: this.operations,
+            operations: { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools },
             readSearchIndex: () => options.readData?.("search-index.json"),
             readDeclarations: () => options.readData?.("declarations.json"),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
-    const callable = [...(this.meta ? [] : this.tools), ...this.customTools];
-    const names = new Set(this.meta?.tools().map((tool) => tool.name));
-    for (const tool of callable) {
-      if (this.toolsByName.has(tool.name) || names.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
-      this.toolsByName.set(tool.name, tool);
+    const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
+    if (this.meta === undefined && this.operationNames.size < (lazy ? lazy.names.length : given!.length)) {
+      throw new Error(`duplicate tool name: ${duplicateName(lazy ? lazy.names : given!.map((tool) => tool.name))}`);
     }
-    this.resources = new ResourceCatalog(this.tools, options.apiDocument, options.declarations);
+    for (const tool of this.customTools) {
+      if (this.customByName.has(tool.name) || listedNames.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
+      this.customByName.set(tool.name, tool);
+    }
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -304,7 +329,24 @@ export class McpServer {
 
   /** The tool called `name`, if any (the HTTP transport checks `Mcp-Param-*` headers against it). */
   findTool(name: string): ToolDefinition | CustomTool<any> | undefined {
-    return this.toolsByName.get(name);
+    return this.customByName.get(name) ?? (this.meta ? undefined : this.operation(name));
+  }
+
+  /** The operation definitions, loaded on first need (see LazyTools). */
+  private loaded(): LoadedOperations {
+    if (!this.loadedOperations) {
+      const tools = this.loadOperations();
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      const missing = [...this.operationNames].find((name) => !byName.has(name));
+      if (missing !== undefined || byName.size !== this.operationNames.size) throw new Error(`the tool definitions do not match the catalog (${missing ?? "extra tools"})`);
+      this.loadedOperations = { tools, byName, resources: new ResourceCatalog(tools, this.apiDocument, this.declarations) };
+    }
+    return this.loadedOperations;
+  }
+
+  /** Operation `name`, if this server offers it (without loading anything for another name). */
+  private operation(name: string): ToolDefinition | undefined {
+    return this.operationNames.has(name) ? this.loaded().byName.get(name) : undefined;
   }
 
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
@@ -474,7 +516,8 @@ export class McpServer {
   private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
     if (this.meta) return this.page("tools", [...this.meta.tools(), ...this.customTools], params, listedTool);
     // With OAuth scopes, callers see only the tools their token may call.
-    const visible = scopes ? this.tools.filter((tool) => this.mayCall(tool.name, scopes)) : this.tools;
+    const { tools } = this.loaded();
+    const visible = scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools;
     return this.page("tools", [...visible, ...this.customTools], params, listedTool);
   }
 
@@ -501,7 +544,7 @@ export class McpServer {
    * of its operation that uses an OAuth 2 / OpenID Connect scheme (empty when there is none).
    */
   requiredScopes(toolName: string): string[] {
-    const tool = this.operations.get(toolName);
+    const tool = this.operation(toolName);
     const security = tool && "http" in tool ? tool.http.security : undefined;
     for (const alternative of security ?? []) {
       const scopes = Object.entries(alternative).filter(([key]) => this.oauthSchemes.has(key)).flatMap(([, list]) => list);
@@ -527,7 +570,7 @@ export class McpServer {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
     const metaTool = this.meta?.find(name);
-    const tool = metaTool ?? this.toolsByName.get(name);
+    const tool = metaTool ?? this.findTool(name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     // call_operation runs an operation, so it may become a task as the operation's own tool may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
@@ -564,7 +607,7 @@ export class McpServer {
     const outcome = this.validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     if (!("handler" in tool)) {
-      const allowed = (operation: string): boolean => this.operations.has(operation) && this.mayCall(operation, call.ctx.scopes);
+      const allowed = (operation: string): boolean => this.operationNames.has(operation) && this.mayCall(operation, call.ctx.scopes);
       return this.meta!.call(name, args, allowed, (operation, operationArgs, signal) =>
         this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
         call.signal,
@@ -581,7 +624,7 @@ export class McpServer {
    */
   async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<CallToolResult | InputRequiredResult> {
     const call = context.call as HandlerContext;
-    const tool = this.operations.get(name);
+    const tool = this.operation(name);
     if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
     if (!this.mayCall(name, call.ctx.scopes)) return textResult(`Operation ${name} needs OAuth scopes this token lacks: ${this.requiredScopes(name).join(" ")}`, true);
     // The request as if it had called the operation's own tool: MRTR state binds to the operation.
@@ -719,7 +762,7 @@ export class McpServer {
   private async readResource(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const uri = params.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "resources/read requires a string 'uri'");
-    const contents = (await this.readCustomResource(uri, params, call)) ?? this.resources.read(uri);
+    const contents = (await this.readCustomResource(uri, params, call)) ?? this.loaded().resources.read(uri);
     if (!contents) {
       // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
       throw new RpcError(call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
@@ -737,7 +780,7 @@ export class McpServer {
     if (ref.type === "ref/resource" && typeof ref.uri === "string") {
       const custom = (this.extension.resourceTemplates ?? []).find((t) => t.uriTemplate === ref.uri);
       if (custom) return { completion: completion(custom.complete?.(argument.name, prefix) ?? []) };
-      return { completion: this.resources.complete(ref.uri, argument.name, prefix) };
+      return { completion: this.loaded().resources.complete(ref.uri, argument.name, prefix) };
     }
     if (ref.type === "ref/prompt") {
       const prompt = (this.extension.prompts ?? []).find((p) => p.name === ref.name);
@@ -902,4 +945,14 @@ function isParams(value: unknown): value is Params {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function isLazyTools(tools: readonly ToolDefinition[] | LazyTools): tools is LazyTools {
+  return !Array.isArray(tools);
+}
+
+/** The first name that occurs twice. */
+function duplicateName(names: readonly string[]): string {
+  const seen = new Set<string>();
+  return names.find((name) => seen.has(name) || !seen.add(name)) ?? "";
 }

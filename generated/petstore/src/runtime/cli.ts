@@ -20,6 +20,7 @@ import { redactUserinfo } from "./redact.js";
 import type { ListedTool } from "./mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "./toolsets.js";
+import { catalogOf, isToolSource, type ToolSource } from "./tool-data.js";
 
 /** Usage text for `--help`. */
 export function usage(info: ServerInfo): string {
@@ -126,7 +127,7 @@ class UsageError extends Error {}
  */
 export async function main(
   info: ServerInfo,
-  tools: ToolDefinition[],
+  tools: readonly ToolDefinition[] | ToolSource,
   argv: string[] = process.argv.slice(2),
   options: MainOptions = {},
 ): Promise<TransportHandle | undefined> {
@@ -182,14 +183,19 @@ export async function main(
     if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
       throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
     }
+    // Filters and the surface are decided on the catalog; schemas load when first needed.
+    const source = isToolSource(tools) ? tools : { catalog: catalogOf(tools), load: () => tools };
     const keep = operationFilter(flags.filter);
-    const offered = isFiltering(flags.filter) ? tools.filter((tool) => keep({ name: tool.name, method: tool.http.method, path: tool.http.path, tags: tool.tags })) : tools;
-    if (offered.length < tools.length) logger.info(`toolset filters: ${offered.length} of ${tools.length} operations offered`);
-    const chosen = chooseSurface(flags.surface ?? info.defaultSurface ?? "auto", offered.map(listedOperation));
+    const filtering = isFiltering(flags.filter);
+    const names = source.catalog.filter(([name, method, path, tags]) => !filtering || keep({ name, method, path, tags })).map(([name]) => name);
+    if (names.length < source.catalog.length) logger.info(`toolset filters: ${names.length} of ${source.catalog.length} operations offered`);
+    const offeredNames = new Set(names);
+    const offered = (): readonly ToolDefinition[] => (filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load());
+    const chosen = chooseSurface(flags.surface ?? info.defaultSurface ?? "auto", names.length, () => offered().map(listedOperation));
     logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
     server = new McpServer({
       info,
-      tools: offered,
+      tools: { names, load: offered },
       surface: chosen.surface,
       codeLimits: flags.codeLimits,
       upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
