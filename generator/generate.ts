@@ -4,7 +4,7 @@ import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagno
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
 import { declarationSources, DeclarationsWorker } from "./emit/declarations.js";
-import { declarationsFile, emitProject, TOOLS_DATA_PATH, type EmittedFile } from "./emit/project-files.js";
+import { declarationsFiles, emitProject, TOOLS_DATA_PATH, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { readPreviousState, type PreviousState } from "./load/previous-state.js";
@@ -213,8 +213,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, declarations: "later" }), previous));
     const formatted = await timed("format", () => formatFiles(emitted));
     // What the pipeline waited for the worker's declarations (most of their printing overlapped emit and format).
-    const declarationsData = declarationsFile(plan, await timed("declarations", () => declarations));
-    formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, declarationsData);
+    const declarationsData = declarationsFiles(await timed("declarations", () => declarations));
+    formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, ...declarationsData);
     const files = [
       ...formatted,
       manifestFile(

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { catalogOf, storeTools } from "../../runtime/src/tool-data.js";
+import { asciiJson, catalogOf, storeTools, toolLines } from "../../runtime/src/tool-data.js";
+import { declarationFiles } from "../../runtime/src/declarations-data.js";
 import type { ServerInfo } from "../../runtime/src/types.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
@@ -39,7 +40,7 @@ export interface EmitOptions {
   apiDocument?: string;
   /**
    * Tool name → declaration text, printed elsewhere (generate.ts prints them in a worker thread); when
-   * absent they are printed here. `"later"`: leave data/declarations.json out, the caller adds it (declarationsFile).
+   * absent they are printed here. `"later"`: leave data/declarations.json and its index out, the caller adds them (declarationsFiles).
    */
   declarations?: Record<string, string> | "later";
 }
@@ -80,6 +81,8 @@ export const TOOLS_DATA_PATH = "data/tools.json";
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";
 /** Name, method, path and tags of every tool: what the server reads at start (see runtime/src/tool-data.ts). */
 export const CATALOG_DATA_PATH = "data/catalog.json";
+/** Where each declaration is in data/declarations.json (byte ranges). */
+export const DECLARATIONS_INDEX_PATH = "data/declarations-index.json";
 /** Where the OpenAPI document lives in the generated project (JSON, read when a client asks for it). */
 export const API_DOCUMENT_PATH = "data/openapi.json";
 
@@ -91,15 +94,6 @@ export const API_DOCUMENT_PATH = "data/openapi.json";
  */
 function compactJson(plan: ProjectPlan): boolean {
   return plan.tools.length > FORMAT_TOOL_FILES_MAX;
-}
-
-/**
- * Compact JSON with every non-ASCII character written as a `\\u` escape (the same JSON value). V8
- * keeps a string with any character above U+00FF at two bytes per character: one `’` in an API's
- * prose would double the memory of a bulk file of hundreds of megabytes.
- */
-function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -142,10 +136,11 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
   const { tools, definitions } = storeTools(definitionsOfTools);
+  // One tool per line whatever the size: the catalog locates each by its byte range.
+  const { text, ranges } = toolLines(tools);
   return [
-    // One entry per line whatever the size: short lines, easy to read and to diff.
-    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
-    { path: TOOLS_DATA_PATH, content: bulkJson(tools, compactJson(plan)), formatted: true },
+    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools, ranges), true), formatted: true },
+    { path: TOOLS_DATA_PATH, content: text, formatted: true },
     { path: DEFINITIONS_DATA_PATH, content: bulkJson(definitions, compactJson(plan)), formatted: true },
   ];
 }
@@ -155,9 +150,16 @@ function searchIndexData(plan: ProjectPlan): EmittedFile {
   return { path: SEARCH_INDEX_PATH, content: searchIndexText(plan.tools.map(toolDefinition)), formatted: true };
 }
 
-/** `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts). */
-export function declarationsFile(plan: ProjectPlan, declarations: Record<string, string>): EmittedFile {
-  return { path: DECLARATIONS_DATA_PATH, content: bulkJson(declarations, compactJson(plan)), formatted: true };
+/**
+ * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
+ * and `data/declarations-index.json`: where each is in it (runtime/src/declarations-data.ts).
+ */
+export function declarationsFiles(declarations: Record<string, string>): EmittedFile[] {
+  const { text, index } = declarationFiles(declarations);
+  return [
+    { path: DECLARATIONS_DATA_PATH, content: text, formatted: true },
+    { path: DECLARATIONS_INDEX_PATH, content: index, formatted: true },
+  ];
 }
 
 /** The generated TypeScript: per-tool type modules, the tool index, server info and the entry point. */
@@ -169,14 +171,13 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
     path: "src/tools/index.ts",
     content:
       GENERATED_HEADER +
-      importText("node:fs", { names: ["readFileSync"] }) +
       importText("../runtime/tool-data.js", { names: ["dataToolSource", "type ToolSource"] }) +
       plan.tools.map((tool) => exportTypesText(`./${tool.fileName}.js`, [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])])).join("") +
       "\n" +
       constText(
         "tools",
         "ToolSource",
-        "dataToolSource((file) => readFileSync(new URL(`../../data/${file}`, import.meta.url), \"utf8\"))",
+        'dataToolSource(new URL("../../data/", import.meta.url))',
         `Every tool of this server, in a stable order (the order of the OpenAPI document): ${CATALOG_DATA_PATH} now, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
       ),
   });
@@ -195,6 +196,7 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
       `#!/usr/bin/env node\n${GENERATED_HEADER}` +
       importText("node:fs", { names: ["existsSync", "readFileSync"] }) +
       importText("./runtime/cli.js", { names: ["main"] }) +
+      importText("./runtime/tool-data.js", { names: ["readRange"] }) +
       importText("./server-info.js", { names: ["serverInfo"] }) +
       importText("./tools/index.js", { names: ["tools"] }) +
       importText("./custom/index.js", { defaultName: "extension" }) +
@@ -205,8 +207,10 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
         : "") +
       jsDoc("A file of data/ (search index, declarations), read when first needed; undefined when absent.") +
       "const readData = (file: string): string | undefined => {\n  const url = new URL(`../data/${file}`, import.meta.url);\n  return existsSync(url) ? readFileSync(url, \"utf8\") : undefined;\n};\n\n" +
+      jsDoc("A byte range of a file of data/ (one operation's declaration, without parsing the others).") +
+      "const readDataRange = (file: string, offset: number, length: number): string => readRange(new URL(`../data/${file}`, import.meta.url), offset, length);\n\n" +
       "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
-      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument, readData" : "extension, readData"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
+      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument, readData, readDataRange" : "extension, readData, readDataRange"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
   });
   return files;
 }
@@ -299,7 +303,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...typeScriptFiles(plan, options),
     ...toolsData(plan),
     searchIndexData(plan),
-    ...(options.declarations === "later" ? [] : [declarationsFile(plan, options.declarations ?? operationDeclarations(plan))]),
+    ...(options.declarations === "later" ? [] : declarationsFiles(options.declarations ?? operationDeclarations(plan))),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),

@@ -2,6 +2,7 @@
  * The `npm test` shipped with every generated server: it passes out of the box (for each example
  * spec), and it fails when a customisation makes a tool's request stop matching the spec.
  */
+import { catalogOf, toolLines, type StoredTool } from "../../runtime/src/tool-data.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,11 +100,10 @@ test("contract-skips: cases that cannot run are skipped with their reason; the d
 
 test("the generated npm test fails when a constrained request no longer sends a required header", async () => {
   const dir = dirs.get("specs/fixtures/contract-constraints.yaml")!;
-  const file = join(dir, "data/tools.json");
-  const tools = JSON.parse(readFileSync(file, "utf8")) as Array<{ name: string; http: { parameters: Array<{ in: string }> } }>;
-  const getItem = tools.find((tool) => tool.name === "getItem")!;
-  getItem.http.parameters = getItem.http.parameters.filter((p) => p.in !== "header");
-  writeFileSync(file, JSON.stringify(tools, null, 2));
+  rewriteTools(dir, (tools) => {
+    const getItem = tools.find((tool) => tool.name === "getItem")!;
+    getItem.http.parameters = getItem.http.parameters.filter((p) => p.in !== "header");
+  });
   const result = await npmTest(dir);
   assert.is.not(result.code, 0);
   assert.match(result.output, /required header x-request-id missing/);
@@ -111,15 +111,23 @@ test("the generated npm test fails when a constrained request no longer sends a 
 
 test("the generated npm test fails when a tool's request no longer matches the spec", async () => {
   const dir = dirs.get("specs/petstore.yaml")!;
-  const file = join(dir, "data/tools.json");
-  const tools = JSON.parse(readFileSync(file, "utf8")) as Array<{ name: string; http: { method: string } }>;
-  tools.find((tool) => tool.name === "getPet")!.http.method = "delete";
-  writeFileSync(file, JSON.stringify(tools, null, 2));
+  rewriteTools(dir, (tools) => {
+    tools.find((tool) => tool.name === "getPet")!.http.method = "delete";
+  });
   const result = await npmTest(dir);
   assert.is.not(result.code, 0);
   assert.match(result.output, /getPet: the request matches the API/);
   assert.match(result.output, /method DELETE, the API says GET/);
 });
+
+/** Edits a generated server's tool definitions as a broken generator would, keeping its catalog consistent. */
+function rewriteTools(dir: string, edit: (tools: StoredTool[]) => void): void {
+  const tools = JSON.parse(readFileSync(join(dir, "data/tools.json"), "utf8")) as StoredTool[];
+  edit(tools);
+  const { text, ranges } = toolLines(tools);
+  writeFileSync(join(dir, "data/tools.json"), text);
+  writeFileSync(join(dir, "data/catalog.json"), JSON.stringify(catalogOf(tools, ranges)));
+}
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
 

@@ -1,6 +1,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { catalogOf, dataToolSource, loadTools, parseTools, storeTools } from "../../runtime/src/tool-data.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { catalogOf, dataToolSource, loadTools, parseTools, storeTools, toolLines } from "../../runtime/src/tool-data.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/search-build.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";
@@ -66,21 +70,45 @@ test("a lazy server answers initialize and search_operations from names and inde
   assert.ok(described.result.structuredContent.inputSchema);
   await call(5, "describe_operation", { name: tools[0]!.name });
   assert.is(loads, 1, "loaded once");
+  // With a reader of single definitions, describing reads that one and loads nothing else.
+  const got: string[] = [];
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const single = new McpServer({
+    info,
+    tools: { names: tools.map((tool) => tool.name), load: () => (loads++, tools), get: (name) => (got.push(name), byName.get(name)) },
+    upstream: { baseUrl: "http://127.0.0.1:9" },
+    surface: "search",
+    readData: (file) => (file === "search-index.json" ? index : undefined),
+  });
+  const described2 = (await single.dispatch({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "describe_operation", arguments: { name: tools[1]!.name } } })) as unknown as { result: { structuredContent: { name: string } } };
+  assert.is(described2.result.structuredContent.name, tools[1]!.name);
+  assert.equal(got, [tools[1]!.name]);
+  assert.is(loads, 1, "nothing more loaded");
 });
 
-test("a data tool source reads the catalog at once and the definitions on first load; a catalog that disagrees is an error", async () => {
-  const stored = storeTools(TOOLS);
-  const files: Record<string, string> = { "catalog.json": JSON.stringify(catalogOf(TOOLS)), "tools.json": JSON.stringify(stored.tools), "definitions.json": JSON.stringify(stored.definitions) };
-  const read: string[] = [];
-  const source = dataToolSource((file) => (read.push(file), files[file]!));
-  assert.equal(source.catalog.map(([name]) => name), ["one", "two", "three", "four"]);
-  assert.equal(read, ["catalog.json"]);
-  assert.is(source.load(), source.load());
-  assert.equal(read, ["catalog.json", "tools.json", "definitions.json"]);
+test("a data tool source reads the catalog at start, one tool by its byte range, all of them on load; a catalog that disagrees is an error", async () => {
+  const wide = [...TOOLS, { ...tool("five"), description: "Grüße, 世界" } as ToolDefinition];
+  const stored = storeTools(wide);
+  const { text, ranges } = toolLines(stored.tools);
+  assert.equal(JSON.parse(text), JSON.parse(JSON.stringify(stored.tools)), "non-ASCII written as escapes, same value");
+  const dir = mkdtempSync(join(tmpdir(), "tool-data-"));
+  writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide, ranges)));
+  writeFileSync(join(dir, "tools.json"), text);
+  writeFileSync(join(dir, "definitions.json"), JSON.stringify(stored.definitions));
+  const source = dataToolSource(dir);
+  assert.equal(source.catalog.map(([name]) => name), ["one", "two", "three", "four", "five"]);
+  assert.is(JSON.stringify(source.get("five")), JSON.stringify(wide[4]));
+  assert.is(JSON.stringify(source.get("two")), JSON.stringify(wide[1]));
+  assert.is(source.get("two"), source.get("two"), "kept once read");
+  assert.is(source.get("nine"), undefined);
+  assert.is(JSON.stringify(source.load()), JSON.stringify(wide));
+  writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide, [ranges[1]!, ...ranges.slice(1)])));
+  assert.throws(() => dataToolSource(pathToFileURL(dir)).get("one"), /does not hold tool one where data\/catalog.json says/);
+  rmSync(dir, { recursive: true, force: true });
   const logged: string[] = [];
   const log = (message: string, fields?: Record<string, unknown>) => void logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
   const logger = { debug: log, info: log, warn: log, error: log };
-  const server = new McpServer({ info, tools: { names: ["one", "other"], load: () => source.load().slice(0, 2) }, upstream: {}, logger });
+  const server = new McpServer({ info, tools: { names: ["one", "other"], load: () => wide.slice(0, 2) }, upstream: {}, logger });
   const answer = (await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })) as unknown as { error?: { code: number } };
   assert.is(answer.error?.code, -32603, "a local fault, not the client's");
   assert.match(logged.join("\n"), /do not match the catalog \(other\)/);

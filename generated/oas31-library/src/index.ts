@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { main } from "./runtime/cli.js";
+import { readRange } from "./runtime/tool-data.js";
 import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
 import extension from "./custom/index.js";
@@ -17,10 +18,17 @@ const readData = (file: string): string | undefined => {
   return existsSync(url) ? readFileSync(url, "utf8") : undefined;
 };
 
+/** A byte range of a file of data/ (one operation's declaration, without parsing the others). */
+const readDataRange = (file: string, offset: number, length: number): string =>
+  readRange(new URL(`../data/${file}`, import.meta.url), offset, length);
+
 // Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.
-main(serverInfo, tools, process.argv.slice(2), { extension, apiDocument, readData }).catch(
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  },
-);
+main(serverInfo, tools, process.argv.slice(2), {
+  extension,
+  apiDocument,
+  readData,
+  readDataRange,
+}).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -8,6 +8,8 @@
  * name may have several bodies across tools (a long API strips prose from oversized `$defs`), so
  * the index is per body, not per name; each tool gets back exactly the `$defs` it was planned with.
  */
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "./types.js";
 
 /** A tool as stored in `data/tools.json`: `inputSchema` without `$defs`, and `defs` instead. */
@@ -76,33 +78,102 @@ export function parseTools(toolsJson: string, definitionsJson?: string): ToolDef
 
 /**
  * One entry of `data/catalog.json`: what start-up needs of an operation (its name for the surface
- * and for name clashes, the rest for the toolset filters), without its schemas.
+ * and for name clashes, the rest for the toolset filters), without its schemas, and where its
+ * definition is in `data/tools.json` (byte offset and length: that file has one tool per line).
  */
-export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
+export type CatalogEntry = [name: string, method: string, path: string, tags: string[], offset: number, length: number];
 
 /**
  * The operation tools of a generated server, loaded when first needed: the catalog is read at
- * start, the definitions (MS Graph beta: 57 MB) on the first request that needs a schema.
+ * start; one definition is read by its byte range when a request needs it (describe, call), and
+ * all of them (MS Graph beta: 57 MB) only when a request needs all (`tools/list` of every tool).
  */
 export interface ToolSource {
   catalog: readonly CatalogEntry[];
   /** Every tool definition, in catalog order; read and parsed on the first call, then kept. */
   load(): readonly ToolDefinition[];
+  /** The definition of tool `name` (undefined when the catalog has no such tool). */
+  get(name: string): ToolDefinition | undefined;
 }
 
-/** The catalog of these tools (generation time). */
-export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
-  return tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]);
+/** The lines of `data/tools.json`: `[`, one tool per line, `]`; with each tool's byte range in the text. */
+export function toolLines(stored: readonly StoredTool[]): { text: string; ranges: Array<[offset: number, length: number]> } {
+  const ranges: Array<[number, number]> = [];
+  const lines = ["["];
+  let offset = 2; // "[\n"
+  stored.forEach((tool, index) => {
+    const json = asciiJson(tool);
+    ranges.push([offset + 2, json.length]);
+    const line = `  ${json}${index < stored.length - 1 ? "," : ""}`;
+    lines.push(line);
+    offset += line.length + 1;
+  });
+  lines.push("]", "");
+  return { text: lines.join("\n"), ranges };
 }
 
-/** A tool source over the files of `data/`, read with `read` (catalog.json now, the others later). */
-export function dataToolSource(read: (file: string) => string): ToolSource {
+/**
+ * JSON with every non-ASCII character written as a `\\u` escape: the same value, one byte per
+ * character, so string offsets are byte offsets (and V8 keeps the text at one byte per character).
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The catalog of these tools, with their ranges in `data/tools.json` (generation time). */
+export function catalogOf(tools: readonly ToolDefinition[], ranges: ReadonlyArray<readonly [number, number]>): CatalogEntry[] {
+  return tools.map((tool, index) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], ranges[index]![0], ranges[index]![1]]);
+}
+
+/** A tool source over the files of the `data/` folder `dir` (catalog.json now, the others when needed). */
+export function dataToolSource(dir: string | URL): ToolSource {
+  const folder = typeof dir === "string" ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`) : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
+  const file = (name: string) => new URL(name, folder);
+  const read = (name: string) => readFileSync(file(name), "utf8");
   const catalog = JSON.parse(read("catalog.json")) as CatalogEntry[];
-  let tools: readonly ToolDefinition[] | undefined;
+  const entries = new Map(catalog.map((entry) => [entry[0], entry]));
+  let all: readonly ToolDefinition[] | undefined;
+  let definitions: unknown[] | undefined;
+  const byName = new Map<string, ToolDefinition>();
   return {
     catalog,
-    load: () => (tools ??= parseTools(read("tools.json"), read("definitions.json"))),
+    load: () => (all ??= loadTools(JSON.parse(read("tools.json")) as StoredTool[], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))),
+    get: (name) => {
+      const entry = entries.get(name);
+      if (entry === undefined) return undefined;
+      let tool = byName.get(name);
+      if (tool === undefined) {
+        const stored = JSON.parse(readRange(file("tools.json"), entry[4], entry[5])) as StoredTool;
+        if (stored.name !== name) throw new Error(`data/tools.json does not hold tool ${name} where data/catalog.json says (regenerate the server)`);
+        tool = loadTools([stored], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))[0]!;
+        byName.set(name, tool);
+      }
+      return tool;
+    },
   };
+}
+
+/** `length` bytes of `file` from `offset`, as UTF-8 text. */
+export function readRange(file: URL, offset: number, length: number): string {
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(file, "r");
+  try {
+    let done = 0;
+    while (done < length) {
+      const read = readSync(fd, buffer, done, length - done, offset + done);
+      if (read === 0) break;
+      done += read;
+    }
+    return buffer.toString("utf8", 0, done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A tool source over definitions already in memory (tests, embedders). */
+export function memoryToolSource(tools: readonly ToolDefinition[]): ToolSource {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return { catalog: tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], 0, 0]), load: () => tools, get: (name) => byName.get(name) };
 }
 
 /** Whether `tools` is a ToolSource rather than the definitions themselves. */

@@ -5,6 +5,7 @@
  * cancellation, decorates modern results (`resultType`, caching hints, server identity) and turns
  * thrown errors into wire errors with their HTTP status hints.
  */
+import { declarationReader } from "./declarations-data.js";
 import {
   ErrorCode,
   RpcError,
@@ -135,6 +136,8 @@ export interface McpServerOptions {
   surface?: ServedSurface;
   /** Reads a data file of the generated project (`search-index.json`, `declarations.json`); undefined when absent. */
   readData?: (file: string) => string | undefined;
+  /** Reads `length` bytes at `offset` of a data file (one declaration of declarations.json); without it the file is parsed whole. */
+  readDataRange?: (file: string, offset: number, length: number) => string;
   /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
   codeLimits?: CodeLimits;
 }
@@ -178,6 +181,8 @@ export interface LazyTools {
   names: readonly string[];
   /** The definitions of `names`, in the same order. */
   load(): readonly ToolDefinition[];
+  /** One definition, without loading the others (optional: `load` serves otherwise). */
+  get?(name: string): ToolDefinition | undefined;
 }
 
 /** The operation definitions, once loaded. */
@@ -196,6 +201,7 @@ export class McpServer {
   /** The name of every operation this server offers, whatever the surface. */
   private readonly operationNames: ReadonlySet<string>;
   private readonly loadOperations: () => readonly ToolDefinition[];
+  private readonly getOperation: ((name: string) => ToolDefinition | undefined) | undefined;
   private loadedOperations: LoadedOperations | undefined;
   private readonly apiDocument: string | (() => string) | undefined;
   private readonly declarations: string | (() => string) | undefined;
@@ -280,6 +286,7 @@ export class McpServer {
     const given = lazy ? undefined : [...(options.tools as readonly ToolDefinition[])];
     this.operationNames = new Set(lazy ? lazy.names : given!.map((tool) => tool.name));
     this.loadOperations = lazy ? () => lazy.load() : () => given!;
+    this.getOperation = lazy?.get ? (name) => lazy.get!(name) : undefined;
     this.apiDocument = options.apiDocument;
     this.declarations = options.declarations;
     this.extension = options.extension ?? {};
@@ -296,6 +303,7 @@ export class McpServer {
             operations: { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools },
             readSearchIndex: () => options.readData?.("search-index.json"),
             readDeclarations: () => options.readData?.("declarations.json"),
+            ...(options.readData && options.readDataRange ? { readDeclaration: declarationReader(options.readData, options.readDataRange) } : {}),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
     const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
@@ -346,7 +354,9 @@ export class McpServer {
 
   /** Operation `name`, if this server offers it (without loading anything for another name). */
   private operation(name: string): ToolDefinition | undefined {
-    return this.operationNames.has(name) ? this.loaded().byName.get(name) : undefined;
+    if (!this.operationNames.has(name)) return undefined;
+    if (this.loadedOperations === undefined && this.getOperation) return this.getOperation(name);
+    return this.loaded().byName.get(name);
   }
 
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */

@@ -198,6 +198,8 @@ export interface MetaToolsOptions {
   readSearchIndex?: () => string | undefined;
   /** data/declarations.json as text (tool name → TypeScript declaration), or undefined when absent. */
   readDeclarations?: () => string | undefined;
+  /** One operation's declaration, read without parsing the others; when given, readDeclarations is not used. */
+  readDeclaration?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run (code surface; default DEFAULT_CODE_LIMITS). */
   codeLimits?: CodeLimits;
 }
@@ -304,6 +306,7 @@ export class MetaTools {
 
   /** The operation's TypeScript declaration from data/declarations.json, when that file exists. */
   private signature(name: string): string | undefined {
+    if (this.options.readDeclaration) return this.options.readDeclaration(name);
     if (this.declarations === undefined) {
       const text = this.options.readDeclarations?.();
       this.declarations = text === undefined ? null : (JSON.parse(text) as Record<string, unknown>);

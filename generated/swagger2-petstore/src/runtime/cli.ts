@@ -20,7 +20,7 @@ import { redactUserinfo } from "./redact.js";
 import type { ListedTool } from "./mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "./toolsets.js";
-import { catalogOf, isToolSource, type ToolSource } from "./tool-data.js";
+import { isToolSource, memoryToolSource, type ToolSource } from "./tool-data.js";
 
 /** Usage text for `--help`. */
 export function usage(info: ServerInfo): string {
@@ -116,6 +116,8 @@ export interface MainOptions {
   apiDocument?: string | (() => string);
   /** Reads a file of the project's data/ folder (search index, declarations); undefined when absent. */
   readData?: (file: string) => string | undefined;
+  /** Reads a byte range of a file of data/ (one declaration, without parsing them all). */
+  readDataRange?: (file: string, offset: number, length: number) => string;
 }
 
 /** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
@@ -184,7 +186,7 @@ export async function main(
       throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
     }
     // Filters and the surface are decided on the catalog; schemas load when first needed.
-    const source = isToolSource(tools) ? tools : { catalog: catalogOf(tools), load: () => tools };
+    const source = isToolSource(tools) ? tools : memoryToolSource(tools);
     const keep = operationFilter(flags.filter);
     const filtering = isFiltering(flags.filter);
     const names = source.catalog.filter(([name, method, path, tags]) => !filtering || keep({ name, method, path, tags })).map(([name]) => name);
@@ -195,7 +197,7 @@ export async function main(
     logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
     server = new McpServer({
       info,
-      tools: { names, load: offered },
+      tools: { names, load: offered, get: (name) => (offeredNames.has(name) ? source.get(name) : undefined) },
       surface: chosen.surface,
       codeLimits: flags.codeLimits,
       upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
@@ -208,6 +210,7 @@ export async function main(
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
       ...(options.readData ? { readData: options.readData } : {}),
+      ...(options.readDataRange ? { readDataRange: options.readDataRange } : {}),
       ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
     });
   } catch (error) {
