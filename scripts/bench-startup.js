@@ -50,7 +50,7 @@ async function measure(dir) {
   const pack = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", maxBuffer: 512 * 2 ** 20, stdio: ["ignore", "pipe", "ignore"] }))[0];
   const figures = { packageBytes: pack.size, unpackedBytes: pack.unpackedSize, files: pack.entryCount, surfaces: {} };
   for (const surface of SURFACES) {
-    const runs = { initializeMs: [], rssMb: [], firstListMs: [], describeFirstMs: [], describeMs: [] };
+    const runs = { initializeMs: [], rssMb: [], firstListMs: [], searchFirstMs: [], describeFirstMs: [], describeMs: [], rssAfterMb: [] };
     for (let rep = 0; rep < REPS; rep++) {
       const server = startServer(dir, surface);
       try {
@@ -61,7 +61,9 @@ async function measure(dir) {
         const listed = await server.request("tools/list", {});
         runs.firstListMs.push(performance.now() - t);
         if (surface === "search") {
+          t = performance.now();
           const search = await server.request("tools/call", { name: "search_operations", arguments: { query: "list users", limit: 2 } });
+          runs.searchFirstMs.push(performance.now() - t);
           const [a, b] = search.result.structuredContent.results.map((hit) => hit.name);
           t = performance.now();
           await server.request("tools/call", { name: "describe_operation", arguments: { name: a } });
@@ -69,6 +71,7 @@ async function measure(dir) {
           t = performance.now();
           await server.request("tools/call", { name: "describe_operation", arguments: { name: b } });
           runs.describeMs.push(performance.now() - t);
+          runs.rssAfterMb.push(server.rssKb() / 1024);
         }
         if (!listed.result?.tools?.length) throw new Error(`${surface}: tools/list listed nothing`);
       } finally {
@@ -99,6 +102,9 @@ console.log(`  package ${mb(server.packageBytes)}${ratio("packageBytes")}, unpac
 for (const surface of SURFACES) {
   const s = server.surfaces[surface];
   console.log(`  surface ${surface.padEnd(6)} initialize ${s.initializeMs.toFixed(0)} ms${ratio("initializeMs", surface)}, RSS ${s.rssMb.toFixed(0)} MB${ratio("rssMb", surface)}, first tools/list page ${s.firstListMs.toFixed(0)} ms`);
-  if (s.describeMs !== undefined) console.log(`                describe_operation first ${s.describeFirstMs.toFixed(0)} ms${ratio("describeFirstMs", surface)}, then ${s.describeMs.toFixed(1)} ms${ratio("describeMs", surface)}`);
+  if (s.describeMs !== undefined) {
+    console.log(`                first search_operations ${s.searchFirstMs.toFixed(0)} ms${ratio("searchFirstMs", surface)} (loads the index)`);
+    console.log(`                describe_operation first ${s.describeFirstMs.toFixed(0)} ms${ratio("describeFirstMs", surface)}, then ${s.describeMs.toFixed(1)} ms${ratio("describeMs", surface)}; RSS after ${s.rssAfterMb.toFixed(0)} MB`);
+  }
 }
 console.log(JSON.stringify(results));

@@ -81,6 +81,8 @@ export const TOOLS_DATA_PATH = "data/tools.json";
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";
 /** Name, method, path and tags of every tool: what the server reads at start (see runtime/src/tool-data.ts). */
 export const CATALOG_DATA_PATH = "data/catalog.json";
+/** Every tool name: all a server reads of its tools at start (without toolset filters). */
+export const TOOL_NAMES_DATA_PATH = "data/tool-names.json";
 /** Where each declaration is in data/declarations.json (byte ranges). */
 export const DECLARATIONS_INDEX_PATH = "data/declarations-index.json";
 /** Where the OpenAPI document lives in the generated project (JSON, read when a client asks for it). */
@@ -139,6 +141,7 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
   // One tool per line whatever the size: the catalog locates each by its byte range.
   const { text, ranges } = toolLines(tools);
   return [
+    { path: TOOL_NAMES_DATA_PATH, content: bulkJson(definitionsOfTools.map((tool) => tool.name), true), formatted: true },
     { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools, ranges), true), formatted: true },
     { path: TOOLS_DATA_PATH, content: text, formatted: true },
     { path: DEFINITIONS_DATA_PATH, content: bulkJson(definitions, compactJson(plan)), formatted: true },
@@ -178,7 +181,7 @@ function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[]
         "tools",
         "ToolSource",
         'dataToolSource(new URL("../../data/", import.meta.url))',
-        `Every tool of this server, in a stable order (the order of the OpenAPI document): ${CATALOG_DATA_PATH} now, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
+        `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
       ),
   });
   files.push({

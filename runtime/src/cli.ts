@@ -185,12 +185,12 @@ export async function main(
     if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
       throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
     }
-    // Filters and the surface are decided on the catalog; schemas load when first needed.
+    // Filters and the surface are decided on names (the catalog when filtering); schemas load when first needed.
     const source = isToolSource(tools) ? tools : memoryToolSource(tools);
     const keep = operationFilter(flags.filter);
     const filtering = isFiltering(flags.filter);
-    const names = source.catalog.filter(([name, method, path, tags]) => !filtering || keep({ name, method, path, tags })).map(([name]) => name);
-    if (names.length < source.catalog.length) logger.info(`toolset filters: ${names.length} of ${source.catalog.length} operations offered`);
+    const names = filtering ? source.catalog().filter(([name, method, path, tags]) => keep({ name, method, path, tags })).map(([name]) => name) : source.names;
+    if (names.length < source.names.length) logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
     const offeredNames = new Set(names);
     const offered = (): readonly ToolDefinition[] => (filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load());
     const chosen = chooseSurface(flags.surface ?? info.defaultSurface ?? "auto", names.length, () => offered().map(listedOperation));

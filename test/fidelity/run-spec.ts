@@ -4,6 +4,8 @@
  * a seeded sample of tools with sampled arguments through the official SDK client over stdio,
  * and classify every call from Prism's log. Never throws: failures become `error` on the row.
  */
+import { parse as parseYaml } from "yaml";
+import { pruneSpec, splitComponents } from "./prune-spec.js";
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +77,11 @@ export interface FidelityOptions {
   callTimeoutMs?: number;
   /** How long Prism may take to load the spec (ms). */
   prismTimeoutMs?: number;
+  /**
+   * Prism judges a copy of the spec with only the sampled operations, its components in a side
+   * file (see prune-spec.ts): for specs Prism cannot load whole (Stripe).
+   */
+  prismSubset?: boolean;
 }
 
 /** An empty count per class. */
@@ -112,8 +119,11 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       row.error = `tsc failed: ${(e.stdout ?? e.message).split("\n").filter((l) => l.includes("error TS")).slice(0, 2).join(" | ").slice(0, 400)}`;
       return row;
     }
+    // The sample is drawn from the plan's tools (the server lists the same ones, in the same order).
+    const chosen = pickTools(tools.map((tool) => tool.name), options.sample, `${options.seed}:${options.id}`);
+    const prismSpec = options.prismSubset ? writePrismSubset(options.spec, tools.filter((tool) => chosen.includes(tool.name)), join(out, "prism-spec")) : options.spec;
     try {
-      prism = await startJsonPrism(options.root, options.spec, options.prismTimeoutMs ?? 240_000);
+      prism = await startJsonPrism(options.root, prismSpec, options.prismTimeoutMs ?? 240_000);
     } catch (error) {
       row.error = `Prism could not start: ${(error as Error).message.slice(0, 300)}`;
       return row;
@@ -137,11 +147,11 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const facts: SpecFacts = { discriminated: /["']?discriminator["']?\s*:/.test(readFileSync(options.spec, "utf8")), schemes };
-    const chosen = pickTools([...listed.keys()].filter((name) => byName.has(name)), options.sample, `${options.seed}:${options.id}`);
     row.sampled = chosen.length;
-    // An empty pick from a non-empty plan means the server listed other tools (a surface, a filter):
-    // a row of zeros would read as "nothing to judge" and hide it.
-    if (chosen.length === 0 && tools.length > 0) throw new Error(`the server listed none of the plan's ${tools.length} tools (${listed.size} listed)`);
+    // A sampled tool the server does not list means it lists other tools (a surface, a filter): a
+    // row of zeros would read as "nothing to judge" and hide it.
+    const unlisted = chosen.filter((name) => !listed.has(name));
+    if (unlisted.length > 0) throw new Error(`the server listed ${unlisted.length === chosen.length ? "none" : `${unlisted.length}`} of the ${chosen.length} sampled tools of the plan (${listed.size} listed)`);
     for (const name of chosen) {
       let outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000, facts);
       if (prism.exited()) {
@@ -149,7 +159,7 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
         // some XML bodies): not a verdict on the request. Restarted on the same port, so the
         // server's base URL stays right for the calls that follow.
         outcome = { ...outcome, class: "prism-limitation", detail: [`Prism crashed on this request: ${prism.stderrTail() || "no message"}`] };
-        prism = await startJsonPrism(options.root, options.spec, options.prismTimeoutMs ?? 240_000, Number(new URL(prism.url).port));
+        prism = await startJsonPrism(options.root, prismSpec, options.prismTimeoutMs ?? 240_000, Number(new URL(prism.url).port));
       }
       row.calls.push(outcome);
       row.counts[outcome.class]++;
@@ -285,6 +295,16 @@ export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object
   const properties = { ...(schema.properties ?? {}) };
   delete properties[pagination.cursorArgument];
   return { ...schema, properties, ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}) };
+}
+
+/** Writes the subset Prism judges with `prismSubset` into `dir`; returns the root file's path. */
+function writePrismSubset(spec: string, tools: ToolPlan[], dir: string): string {
+  const document = parseYaml(readFileSync(spec, "utf8"), { maxAliasCount: -1 }) as Record<string, never>;
+  const { root, components } = splitComponents(pruneSpec(document, tools.map((tool) => tool.pointer)), "components.json");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "components.json"), JSON.stringify(components));
+  writeFileSync(join(dir, "openapi.json"), JSON.stringify(root));
+  return join(dir, "openapi.json");
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  *   npm run fidelity -- [--source dev,oas-examples,github,stripe,kubernetes,graph-beta]
  *                       [--spec text,text] [--sample 20 | --all] [--seed fidelity]
- *                       [--jobs 2] [--report .cache/fidelity/report.json] [--keep] [--prism-timeout 240]
+ *                       [--jobs 2] [--report .cache/fidelity/report.json] [--keep] [--prism-timeout 240] [--prism-subset]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -24,6 +24,8 @@ export interface FidelityArgs {
   keep: boolean;
   /** Seconds Prism may take to load a spec and listen (Stripe's takes minutes on a busy machine). */
   prismTimeout: number;
+  /** Prism judges only the sampled operations, components in a side file (specs Prism cannot load whole). */
+  prismSubset: boolean;
 }
 
 /** Reads the runner's flags. */
@@ -43,6 +45,7 @@ export function parseFidelityArgs(argv: string[], root: string): FidelityArgs {
     report: resolve(root, value("--report") ?? join(".cache", "fidelity", "report.json")),
     keep: argv.includes("--keep"),
     prismTimeout: Math.max(1, Number(value("--prism-timeout") ?? 240)),
+    prismSubset: argv.includes("--prism-subset"),
   };
 }
 
@@ -88,7 +91,7 @@ async function runAll(entries: CorpusEntry[], args: FidelityArgs, root: string, 
     while (next < entries.length) {
       const index = next++;
       const entry = entries[index]!;
-      rows[index] = await runFidelity({ id: `${entry.source}/${entry.id}`, spec: entry.spec, root, workDir: join(root, ".tmp", "fidelity"), sample: args.sample, seed: args.seed, keep: args.keep, prismTimeoutMs: args.prismTimeout * 1000 });
+      rows[index] = await runFidelity({ id: `${entry.source}/${entry.id}`, spec: entry.spec, root, workDir: join(root, ".tmp", "fidelity"), sample: args.sample, seed: args.seed, keep: args.keep, prismTimeoutMs: args.prismTimeout * 1000, prismSubset: args.prismSubset });
       onRow(rows[index]!);
     }
   };

@@ -86,17 +86,19 @@ test("a lazy server answers initialize and search_operations from names and inde
   assert.is(loads, 1, "nothing more loaded");
 });
 
-test("a data tool source reads the catalog at start, one tool by its byte range, all of them on load; a catalog that disagrees is an error", async () => {
+test("a data tool source reads the names at start, one tool by its byte range, all of them on load; a catalog that disagrees is an error", async () => {
   const wide = [...TOOLS, { ...tool("five"), description: "Grüße, 世界" } as ToolDefinition];
   const stored = storeTools(wide);
   const { text, ranges } = toolLines(stored.tools);
   assert.equal(JSON.parse(text), JSON.parse(JSON.stringify(stored.tools)), "non-ASCII written as escapes, same value");
   const dir = mkdtempSync(join(tmpdir(), "tool-data-"));
+  writeFileSync(join(dir, "tool-names.json"), JSON.stringify(wide.map((t) => t.name)));
   writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide, ranges)));
   writeFileSync(join(dir, "tools.json"), text);
   writeFileSync(join(dir, "definitions.json"), JSON.stringify(stored.definitions));
   const source = dataToolSource(dir);
-  assert.equal(source.catalog.map(([name]) => name), ["one", "two", "three", "four", "five"]);
+  assert.equal(source.names, ["one", "two", "three", "four", "five"]);
+  assert.equal(source.catalog().map(([name, method, path]) => `${name} ${method} ${path}`), ["one get /one", "two get /two", "three get /three", "four get /four", "five get /five"]);
   assert.is(JSON.stringify(source.get("five")), JSON.stringify(wide[4]));
   assert.is(JSON.stringify(source.get("two")), JSON.stringify(wide[1]));
   assert.is(source.get("two"), source.get("two"), "kept once read");

@@ -11,5 +11,5 @@ export type { ListRowsInput, ListRowsOutput } from "./listRows.js";
 export type { SearchTokensInput, SearchTokensOutput } from "./searchTokens.js";
 export type { GetSingleInput, GetSingleOutput } from "./getSingle.js";
 
-/** Every tool of this server, in a stable order (the order of the OpenAPI document): data/catalog.json now, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
+/** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));

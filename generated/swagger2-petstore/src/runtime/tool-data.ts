@@ -84,12 +84,16 @@ export function parseTools(toolsJson: string, definitionsJson?: string): ToolDef
 export type CatalogEntry = [name: string, method: string, path: string, tags: string[], offset: number, length: number];
 
 /**
- * The operation tools of a generated server, loaded when first needed: the catalog is read at
- * start; one definition is read by its byte range when a request needs it (describe, call), and
- * all of them (MS Graph beta: 57 MB) only when a request needs all (`tools/list` of every tool).
+ * The operation tools of a generated server, loaded when first needed: only their names are read
+ * at start (`data/tool-names.json`); the catalog when toolset filters or a definition need it; one
+ * definition by its byte range when a request needs it (describe, call); all of them (MS Graph
+ * beta: 57 MB) only when a request needs all (`tools/list` of every tool).
  */
 export interface ToolSource {
-  catalog: readonly CatalogEntry[];
+  /** Every tool name, in tool order. */
+  names: readonly string[];
+  /** The catalog, in tool order; read on the first call, then kept. */
+  catalog(): readonly CatalogEntry[];
   /** Every tool definition, in catalog order; read and parsed on the first call, then kept. */
   load(): readonly ToolDefinition[];
   /** The definition of tool `name` (undefined when the catalog has no such tool). */
@@ -125,25 +129,32 @@ export function catalogOf(tools: readonly ToolDefinition[], ranges: ReadonlyArra
   return tools.map((tool, index) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], ranges[index]![0], ranges[index]![1]]);
 }
 
-/** A tool source over the files of the `data/` folder `dir` (catalog.json now, the others when needed). */
+/** A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when needed). */
 export function dataToolSource(dir: string | URL): ToolSource {
   const folder = typeof dir === "string" ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`) : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
   const file = (name: string) => new URL(name, folder);
   const read = (name: string) => readFileSync(file(name), "utf8");
-  const catalog = JSON.parse(read("catalog.json")) as CatalogEntry[];
-  const entries = new Map(catalog.map((entry) => [entry[0], entry]));
+  const names = JSON.parse(read("tool-names.json")) as string[];
+  let catalog: CatalogEntry[] | undefined;
+  let entries: Map<string, CatalogEntry> | undefined;
+  const entry = (name: string): CatalogEntry | undefined => {
+    catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[];
+    entries ??= new Map(catalog.map((item) => [item[0], item]));
+    return entries.get(name);
+  };
   let all: readonly ToolDefinition[] | undefined;
   let definitions: unknown[] | undefined;
   const byName = new Map<string, ToolDefinition>();
   return {
-    catalog,
+    names,
+    catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
     load: () => (all ??= loadTools(JSON.parse(read("tools.json")) as StoredTool[], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))),
     get: (name) => {
-      const entry = entries.get(name);
-      if (entry === undefined) return undefined;
       let tool = byName.get(name);
       if (tool === undefined) {
-        const stored = JSON.parse(readRange(file("tools.json"), entry[4], entry[5])) as StoredTool;
+        const found = entry(name);
+        if (found === undefined) return undefined;
+        const stored = JSON.parse(readRange(file("tools.json"), found[4], found[5])) as StoredTool;
         if (stored.name !== name) throw new Error(`data/tools.json does not hold tool ${name} where data/catalog.json says (regenerate the server)`);
         tool = loadTools([stored], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))[0]!;
         byName.set(name, tool);
@@ -173,7 +184,12 @@ export function readRange(file: URL, offset: number, length: number): string {
 /** A tool source over definitions already in memory (tests, embedders). */
 export function memoryToolSource(tools: readonly ToolDefinition[]): ToolSource {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  return { catalog: tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], 0, 0]), load: () => tools, get: (name) => byName.get(name) };
+  return {
+    names: tools.map((tool) => tool.name),
+    catalog: () => tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], 0, 0]),
+    load: () => tools,
+    get: (name) => byName.get(name),
+  };
 }
 
 /** Whether `tools` is a ToolSource rather than the definitions themselves. */

@@ -6,5 +6,5 @@ export type { AddPetInput, AddPetOutput } from "./addPet.js";
 export type { DeletePetInput } from "./deletePet.js";
 export type { UploadPhotoInput, UploadPhotoOutput } from "./uploadPhoto.js";
 
-/** Every tool of this server, in a stable order (the order of the OpenAPI document): data/catalog.json now, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
+/** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));
