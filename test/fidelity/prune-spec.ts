@@ -20,7 +20,7 @@ const unescape = (segment: string): string => decodeURIComponent(segment).replac
  * parameters, responses) they reach. Everything else at the top level (info, servers, security,
  * security schemes) is kept.
  */
-export function pruneSpec(document: JsonObject, pointers: readonly string[]): JsonObject {
+export function pruneSpec(document: JsonObject, pointers: readonly string[], options: { requestsOnly?: boolean } = {}): JsonObject {
   const paths: JsonObject = {};
   const source = (document.paths ?? {}) as JsonObject;
   for (const pointer of pointers) {
@@ -30,7 +30,8 @@ export function pruneSpec(document: JsonObject, pointers: readonly string[]): Js
     const item = source[key] as JsonObject | undefined;
     if (!item || !(unescape(method) in item)) throw new Error(`no operation at ${pointer}`);
     const kept = (paths[key] ??= Object.fromEntries(Object.entries(item).filter(([field]) => !METHODS.has(field)))) as JsonObject;
-    kept[unescape(method)] = item[unescape(method)]!;
+    const operation = item[unescape(method)] as JsonObject;
+    kept[unescape(method)] = options.requestsOnly ? withoutResponseSchemas(operation, document) : operation;
   }
   // Containers whose entries a `$ref` names: #/components/<kind>/<name> (3.x), #/<kind>/<name> (2.0).
   const pruned: JsonObject = {};
@@ -98,4 +99,31 @@ export function splitComponents(document: JsonObject, componentsFile: string): {
     ),
   );
   return { root, components: retarget(components, "") as JsonObject };
+}
+
+/**
+ * `operation` whose responses keep their status codes, descriptions and media types but no schema,
+ * example or header: what a request may be does not depend on them. Stripe's responses reach
+ * nearly all of its 775 schemas (its error object alone links charges, payment intents, sources);
+ * Prism expands each into a tree at load time and did not finish even for one operation.
+ */
+function withoutResponseSchemas(operation: JsonObject, document: JsonObject): JsonObject {
+  const responses = (operation.responses ?? {}) as JsonObject;
+  const bare: JsonObject = {};
+  for (const [status, response] of Object.entries(responses)) {
+    let resolved = response as JsonObject;
+    const target = typeof resolved.$ref === "string" && resolved.$ref.startsWith("#/") ? resolved.$ref.slice(2).split("/").map(unescape) : undefined;
+    if (target) {
+      let found: Json | undefined = document;
+      for (const segment of target) found = found && typeof found === "object" && !Array.isArray(found) ? found[segment] : undefined;
+      resolved = (found ?? {}) as JsonObject;
+    }
+    const content = resolved.content as JsonObject | undefined;
+    bare[status] = {
+      description: typeof resolved.description === "string" ? resolved.description : "",
+      ...(content ? { content: Object.fromEntries(Object.keys(content).map((media) => [media, { schema: {} }])) } : {}),
+      ...(resolved.schema !== undefined ? { schema: {} } : {}),
+    };
+  }
+  return { ...operation, responses: bare };
 }

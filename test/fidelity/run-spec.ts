@@ -78,8 +78,9 @@ export interface FidelityOptions {
   /** How long Prism may take to load the spec (ms). */
   prismTimeoutMs?: number;
   /**
-   * Prism judges a copy of the spec with only the sampled operations, its components in a side
-   * file (see prune-spec.ts): for specs Prism cannot load whole (Stripe).
+   * Prism judges a copy of the spec with only the sampled operations, without response schemas,
+   * its components in a side file (see prune-spec.ts): for specs Prism cannot load whole (Stripe).
+   * Requests are judged as on the whole spec; a failing mock response is not a verdict anyway.
    */
   prismSubset?: boolean;
 }
@@ -300,7 +301,7 @@ export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object
 /** Writes the subset Prism judges with `prismSubset` into `dir`; returns the root file's path. */
 function writePrismSubset(spec: string, tools: ToolPlan[], dir: string): string {
   const document = parseYaml(readFileSync(spec, "utf8"), { maxAliasCount: -1 }) as Record<string, never>;
-  const { root, components } = splitComponents(pruneSpec(document, tools.map((tool) => tool.pointer)), "components.json");
+  const { root, components } = splitComponents(pruneSpec(document, tools.map((tool) => tool.pointer), { requestsOnly: true }), "components.json");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "components.json"), JSON.stringify(components));
   writeFileSync(join(dir, "openapi.json"), JSON.stringify(root));

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { pruneSpec } from "../fidelity/prune-spec.js";
+import { pruneSpec, splitComponents } from "../fidelity/prune-spec.js";
 
 const ref = (to: string) => ({ $ref: to });
 
@@ -36,6 +36,30 @@ test("Swagger 2.0 definitions; a pointer that names no operation is an error", (
   assert.equal(Object.keys(pruned.definitions), ["A"]);
   assert.throws(() => pruneSpec(doc as never, ["#/paths/~1a/get"]), /no operation at #\/paths\/~1a\/get/);
   assert.throws(() => pruneSpec(doc as never, ["#/definitions/A"]), /not an operation pointer/);
+});
+
+test("requests only: responses keep status, description and media types, no schema; what they alone reached is left out", () => {
+  const doc = {
+    openapi: "3.0.3",
+    paths: { "/a": { post: { requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { n: { $ref: "#/components/schemas/N" } } } } } }, responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Big" }, example: { big: 1 } } } }, default: { $ref: "#/components/responses/Error" } } } } },
+    components: {
+      schemas: { N: { type: "integer" }, Big: { type: "object" }, Err: { type: "object" } },
+      responses: { Error: { description: "error", headers: { "x-id": { schema: { type: "string" } } }, content: { "application/json": { schema: { $ref: "#/components/schemas/Err" } } } } },
+    },
+  };
+  const pruned = pruneSpec(doc as never, ["#/paths/~1a/post"], { requestsOnly: true }) as unknown as { paths: Record<string, Record<string, { responses: unknown; requestBody: unknown }>>; components: { schemas: object; responses: object } };
+  assert.equal(pruned.paths["/a"]!.post!.responses, { "200": { description: "ok", content: { "application/json": { schema: {} } } }, default: { description: "error", content: { "application/json": { schema: {} } } } });
+  assert.equal(pruned.paths["/a"]!.post!.requestBody, doc.paths["/a"].post.requestBody);
+  assert.equal(Object.keys(pruned.components.schemas), ["N"]);
+  assert.equal(pruned.components.responses, {});
+});
+
+test("split: components go to a side file, every $ref retargeted, security schemes stay in the root", () => {
+  const doc = { openapi: "3.0.3", paths: { "/a": { get: { parameters: [{ $ref: "#/components/parameters/P" }], responses: {} } } }, components: { parameters: { P: { name: "p", in: "query", schema: { $ref: "#/components/schemas/S" } } }, schemas: { S: { type: "string" } }, securitySchemes: { k: { type: "apiKey", in: "header", name: "k" } } } };
+  const { root, components } = splitComponents(doc as never, "components.json") as unknown as { root: typeof doc; components: { parameters: { P: { schema: unknown } } } };
+  assert.equal(root.paths["/a"].get.parameters, [{ $ref: "components.json#/parameters/P" }]);
+  assert.equal(root.components, { securitySchemes: doc.components.securitySchemes } as never);
+  assert.equal(components.parameters.P.schema, { $ref: "#/schemas/S" });
 });
 
 test.run();
