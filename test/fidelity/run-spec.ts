@@ -207,7 +207,7 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
   // followed, further pages) come from the mock's placeholder data.
   const [first, ...followUps] = requests;
   if (first!.verdict === "refused") {
-    const limitation = prismCannotJudge(tool, first!, facts);
+    const limitation = prismCannotJudge(tool, first!, facts, sample.args);
     if (limitation) return { ...base, class: "prism-limitation", detail: [`${limitation}: ${first!.problems.join("; ")}`] };
     return { ...base, class: "request-violation", detail: first!.problems };
   }
@@ -241,7 +241,7 @@ function usesAuthorization(scheme: SecuritySchemeDefinition | undefined): boolea
   return scheme.type === "apiKey" && scheme.in === "header" && scheme.name?.toLowerCase() === "authorization";
 }
 
-export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts: SpecFacts = { discriminated: false }): string | undefined {
+export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts: SpecFacts = { discriminated: false }, args: Record<string, unknown> = {}): string | undefined {
   if (/[#?]/.test(tool.http.path)) return "path key with a fragment or query (Prism routes by path only)";
   // A path parameter our operation does not have: Prism matched another operation's template
   // (it confuses `/v1/{name}:verb` keys that differ only after the parameter).
@@ -278,6 +278,18 @@ export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts
   // A one-item array in a form or multipart body is one field, which Prism reads as a string.
   if (request.contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && request.problems.length > 0 && request.problems.every((p) => /property \S+ must be array/.test(p))) {
     return "Prism reads a form field sent once as a string, not a one-item array";
+  }
+  // Prism decodes a form body's deepObject-encoded property that the request does not send as an
+  // empty object, then checks that object's required properties (Stripe: `end_user_details`).
+  if (request.contentType && /^application\/x-www-form-urlencoded/i.test(request.contentType) && tool.http.body?.kind === "properties") {
+    // properties: argument name → body property name.
+    const argumentOf = new Map(Object.entries(tool.http.body.properties).map(([argument, property]) => [property, argument]));
+    const unsent = (p: string) => {
+      const property = /^request\.body\.(\S+) Request body property \1 must have required property '[^']+'$/.exec(p)?.[1];
+      const argument = property === undefined ? undefined : argumentOf.get(property);
+      return argument !== undefined && args[argument] === undefined;
+    };
+    if (request.problems.length > 0 && request.problems.every(unsent)) return "Prism reads a deepObject form property the request does not send as an empty object";
   }
   const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;

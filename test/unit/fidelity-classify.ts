@@ -134,4 +134,12 @@ test("dummy credentials fill what .env.example names: tokens, basic, client cred
   assert.equal(dummyCredentials(example, schemes, { cert: "/tmp/c.crt", key: "/tmp/c.key" }), { API_TOKEN: "fidelity-token", API_MTLS_CERT: "/tmp/c.crt", API_MTLS_KEY: "/tmp/c.key" });
 });
 
+test("a deepObject form property the request does not send, which Prism reads as {}, is a Prism limitation; one it sends is not", () => {
+  const form = { ...tool("/v1/treasury/outbound_payments"), http: { method: "post", path: "/v1/treasury/outbound_payments", parameters: [], body: { kind: "properties", properties: { amount: "amount", end_user_details: "end_user_details" }, mediaType: "application/x-www-form-urlencoded", required: true }, response: { accept: [] } } } as unknown as ToolPlan;
+  const problems = ["request.body.end_user_details Request body property end_user_details must have required property 'present'"];
+  assert.match(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1 }) ?? "", /does not send as an empty object/);
+  assert.is(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1, end_user_details: {} }), undefined);
+  assert.is(prismCannotJudge(form, refused(problems, "application/json"), undefined, { amount: 1 }), undefined);
+});
+
 test.run();
