@@ -279,17 +279,32 @@ export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts
   if (request.contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && request.problems.length > 0 && request.problems.every((p) => /property \S+ must be array/.test(p))) {
     return "Prism reads a form field sent once as a string, not a one-item array";
   }
-  // Prism decodes a form body's deepObject-encoded property that the request does not send as an
-  // empty object, then checks that object's required properties (Stripe: `end_user_details`).
+  // Prism decodes a form body's deepObject-encoded object that the request does not send (at any
+  // depth: `features[invoice_history]`) as an empty object, then checks its required properties
+  // (Stripe: `end_user_details`, `features.invoice_history`).
   if (request.contentType && /^application\/x-www-form-urlencoded/i.test(request.contentType) && tool.http.body?.kind === "properties") {
     // properties: argument name → body property name.
     const argumentOf = new Map(Object.entries(tool.http.body.properties).map(([argument, property]) => [property, argument]));
+    const sentAt = (path: string[]): unknown => {
+      const argument = argumentOf.get(path[0]!);
+      let value: unknown = argument === undefined ? undefined : args[argument];
+      for (const key of path.slice(1)) value = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+      return value;
+    };
     const unsent = (p: string) => {
-      const property = /^request\.body\.(\S+) Request body property \1 must have required property '[^']+'$/.exec(p)?.[1];
-      const argument = property === undefined ? undefined : argumentOf.get(property);
-      return argument !== undefined && args[argument] === undefined;
+      const path = /^request\.body\.(\S+) Request body property \1 must have required property '[^']+'$/.exec(p)?.[1];
+      return path !== undefined && argumentOf.has(path.split(".")[0]!) && sentAt(path.split(".")) === undefined;
     };
     if (request.problems.length > 0 && request.problems.every(unsent)) return "Prism reads a deepObject form property the request does not send as an empty object";
+    // An array of objects in a deepObject form field (`line_items[0][amount]=1`, as the spec's
+    // encoding says and Stripe reads): Prism only reads such arrays sent as JSON.
+    const encoding = tool.http.body.encoding ?? {};
+    const objectArrays = Object.entries(tool.http.body.properties).some(
+      ([argument, property]) => encoding[property]?.style === "deepObject" && Array.isArray(args[argument]) && (args[argument] as unknown[]).some((item) => item !== null && typeof item === "object"),
+    );
+    if (objectArrays && request.problems.length > 0 && request.problems.every((p) => /Cannot deserialize JSON object array in form data request body/.test(p))) {
+      return "Prism reads an array of objects in a form body only as JSON, not in the deepObject encoding the spec gives";
+    }
   }
   const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;

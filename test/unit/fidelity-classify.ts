@@ -140,6 +140,16 @@ test("a deepObject form property the request does not send, which Prism reads as
   assert.match(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1 }) ?? "", /does not send as an empty object/);
   assert.is(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1, end_user_details: {} }), undefined);
   assert.is(prismCannotJudge(form, refused(problems, "application/json"), undefined, { amount: 1 }), undefined);
+  const nested = ["request.body.end_user_details.dob Request body property end_user_details.dob must have required property 'day'"];
+  assert.ok(prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, { end_user_details: { present: true } }), "nested, not sent");
+  assert.is(prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, { end_user_details: { dob: {} } }), undefined, "nested, sent empty");
+});
+
+test("an array of objects in a deepObject form field, which Prism reads only as JSON, is a Prism limitation", () => {
+  const form = { ...tool("/v1/tax/calculations"), http: { method: "post", path: "/v1/tax/calculations", parameters: [], body: { kind: "properties", properties: { line_items: "line_items", tags: "tags" }, mediaType: "application/x-www-form-urlencoded", required: true, encoding: { line_items: { style: "deepObject", explode: true }, tags: { style: "deepObject", explode: true } } }, response: { accept: [] } } } as unknown as ToolPlan;
+  const problems = ["request Cannot deserialize JSON object array in form data request body. Make sure the array is in JSON"];
+  assert.match(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { line_items: [{ amount: 1 }] }) ?? "", /only as JSON/);
+  assert.is(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { tags: ["a"] }), undefined, "no array of objects sent");
 });
 
 test.run();
