@@ -279,23 +279,28 @@ export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts
   if (request.contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && request.problems.length > 0 && request.problems.every((p) => /property \S+ must be array/.test(p))) {
     return "Prism reads a form field sent once as a string, not a one-item array";
   }
-  // Prism decodes a form body's deepObject-encoded object that the request does not send (at any
-  // depth: `features[invoice_history]`) as an empty object, then checks its required properties
-  // (Stripe: `end_user_details`, `features.invoice_history`).
-  if (request.contentType && /^application\/x-www-form-urlencoded/i.test(request.contentType) && tool.http.body?.kind === "properties") {
-    // properties: argument name → body property name.
-    const argumentOf = new Map(Object.entries(tool.http.body.properties).map(([argument, property]) => [property, argument]));
-    const sentAt = (path: string[]): unknown => {
-      const argument = argumentOf.get(path[0]!);
-      let value: unknown = argument === undefined ? undefined : args[argument];
-      for (const key of path.slice(1)) value = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
-      return value;
-    };
-    const unsent = (p: string) => {
-      const path = /^request\.body\.(\S+) Request body property \1 must have required property '[^']+'$/.exec(p)?.[1];
-      return path !== undefined && argumentOf.has(path.split(".")[0]!) && sentAt(path.split(".")) === undefined;
-    };
-    if (request.problems.length > 0 && request.problems.every(unsent)) return "Prism reads a deepObject form property the request does not send as an empty object";
+  // Prism decodes a deepObject-encoded object that the request does not send (a form or multipart
+  // body field, a query parameter; at any depth: `features[invoice_history]`) as an empty object,
+  // then checks its required properties (Stripe: `end_user_details`, `features.invoice_history`,
+  // the query `automatic_tax` of upcoming invoices).
+  const argumentOf = new Map<string, string>(tool.http.parameters.filter((p) => p.in === "query").map((p) => [`query ${p.name}`, p.argument]));
+  const formBody = request.contentType !== undefined && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && tool.http.body?.kind === "properties";
+  // properties: argument name → body property name.
+  if (formBody && tool.http.body?.kind === "properties") for (const [argument, property] of Object.entries(tool.http.body.properties)) argumentOf.set(`body ${property}`, argument);
+  const sentAt = (where: string, path: string[]): unknown => {
+    const argument = argumentOf.get(`${where} ${path[0]}`);
+    let value: unknown = argument === undefined ? undefined : args[argument];
+    for (const key of path.slice(1)) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+    return value;
+  };
+  const unsent = (p: string) => {
+    const found = /^request\.(body|query)\.(\S+) Request (?:body property|query parameter) \2 must have required property '[^']+'$/.exec(p);
+    if (!found) return false;
+    const path = found[2]!.split(".");
+    return argumentOf.has(`${found[1]} ${path[0]}`) && sentAt(found[1]!, path) === undefined;
+  };
+  if (request.problems.length > 0 && request.problems.every(unsent)) return "Prism reads a deepObject value the request does not send as an empty object";
+  if (formBody && tool.http.body?.kind === "properties") {
     // An array of objects in a deepObject form field (`line_items[0][amount]=1`, as the spec's
     // encoding says and Stripe reads): Prism only reads such arrays sent as JSON.
     const encoding = tool.http.body.encoding ?? {};

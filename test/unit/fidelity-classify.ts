@@ -138,11 +138,22 @@ test("a deepObject form property the request does not send, which Prism reads as
   const form = { ...tool("/v1/treasury/outbound_payments"), http: { method: "post", path: "/v1/treasury/outbound_payments", parameters: [], body: { kind: "properties", properties: { amount: "amount", end_user_details: "end_user_details" }, mediaType: "application/x-www-form-urlencoded", required: true }, response: { accept: [] } } } as unknown as ToolPlan;
   const problems = ["request.body.end_user_details Request body property end_user_details must have required property 'present'"];
   assert.match(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1 }) ?? "", /does not send as an empty object/);
+  assert.ok(prismCannotJudge(form, refused(problems, "multipart/form-data; boundary=x"), undefined, { amount: 1 }), "multipart too");
   assert.is(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1, end_user_details: {} }), undefined);
   assert.is(prismCannotJudge(form, refused(problems, "application/json"), undefined, { amount: 1 }), undefined);
   const nested = ["request.body.end_user_details.dob Request body property end_user_details.dob must have required property 'day'"];
   assert.ok(prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, { end_user_details: { present: true } }), "nested, not sent");
   assert.is(prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, { end_user_details: { dob: {} } }), undefined, "nested, sent empty");
+});
+
+test("a deepObject query parameter the request does not send, read by Prism as {}, is a Prism limitation (through array items too)", () => {
+  const get = { ...tool("/v1/invoices/upcoming"), http: { method: "get", path: "/v1/invoices/upcoming", parameters: [{ argument: "automatic_tax", name: "automatic_tax", in: "query", style: "deepObject", explode: true, required: false }, { argument: "items", name: "subscription_items", in: "query", style: "deepObject", explode: true, required: false }], response: { accept: [] } } } as unknown as ToolPlan;
+  const top = ["request.query.automatic_tax Request query parameter automatic_tax must have required property 'enabled'"];
+  assert.ok(prismCannotJudge(get, refused(top), undefined, {}));
+  assert.is(prismCannotJudge(get, refused(top), undefined, { automatic_tax: { enabled: true } }), undefined);
+  const deep = ["request.query.subscription_items.0.price_data Request query parameter subscription_items.0.price_data must have required property 'currency'"];
+  assert.ok(prismCannotJudge(get, refused(deep), undefined, { items: [{ price: "p" }] }));
+  assert.is(prismCannotJudge(get, refused(deep), undefined, { items: [{ price_data: { currency: "usd" } }] }), undefined);
 });
 
 test("an array of objects in a deepObject form field, which Prism reads only as JSON, is a Prism limitation", () => {

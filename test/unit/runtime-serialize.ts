@@ -185,6 +185,8 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
   assert.is(new URLSearchParams(String(req.body)).get("ids"), "1,2");
   // A property named like an Object.prototype member is a field, not an inherited encoding.
   assert.is(buildRequest(form, { name: "x" }, "http://h").body, "name=x");
+  // Spaces: `+` in a plain form field, `%20` in a field with an encoding entry (RFC 6570: `+` is reserved).
+  assert.is(buildRequest(form, { address: { city: "New York" }, name: "a b" }, "http://h").body, "address%5Bcity%5D=New%20York&name=a+b");
 });
 
 test("buildRequest: query pairs written into the path key (after # or ?) are sent as query, before the parameters; the fragment mark never", () => {

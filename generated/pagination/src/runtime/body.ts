@@ -72,10 +72,12 @@ export function formEncode(value: unknown, encoding: Record<string, FieldEncodin
     // delimiters and deepObject brackets. In a form body they are encoded too: a form parser
     // decodes them back, and an unencoded reserved character is refused without allowReserved.
     const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(/[,|[\]]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
-    if (text !== "") pairs.push(text);
+    // Spaces as `+`, the form convention (a literal `+` is already `%2B`), unless the field has an
+    // `encoding` entry: its value then follows RFC 6570, where `+` is a reserved character that
+    // must not appear without `allowReserved` (Prism refuses it; Stripe's deepObject fields).
+    if (text !== "") pairs.push(field ? text : text.replace(/%20/g, "+"));
   }
-  // Spaces as `+`, the form convention (a literal `+` is already `%2B`).
-  return pairs.join("&").replace(/%20/g, "+");
+  return pairs.join("&");
 }
 
 /** Quotes a multipart header parameter (RFC 7578: `"` and line breaks percent-encoded). */
