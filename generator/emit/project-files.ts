@@ -75,11 +75,11 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
 }
 
 
-/** Where the tool definitions live in the generated project (JSON, read once at start). */
+/** Where the tool definitions live in the generated project (JSON, one tool per line, read by byte range or whole when needed). */
 export const TOOLS_DATA_PATH = "data/tools.json";
 /** The `$defs` bodies the tool definitions share (see runtime/src/tool-data.ts). */
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";
-/** Name, method, path and tags of every tool: what the server reads at start (see runtime/src/tool-data.ts). */
+/** Name, method, path, tags and byte range of every tool: read for toolset filters and single definitions (see runtime/src/tool-data.ts). */
 export const CATALOG_DATA_PATH = "data/catalog.json";
 /** Every tool name: all a server reads of its tools at start (without toolset filters). */
 export const TOOL_NAMES_DATA_PATH = "data/tool-names.json";
@@ -131,9 +131,9 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
 
 /**
  * `data/tools.json`: every tool definition, in tool order; `data/definitions.json`: the `$defs`
- * bodies they share, each once; `data/catalog.json`: each tool's name, method, path and tags. Data,
- * not code, so neither prettier nor tsc has to read them. The server reads the catalog at start and
- * the definitions when a request first needs one.
+ * bodies they share, each once; `data/catalog.json`: each tool's name, method, path, tags and range. Data,
+ * not code, so neither prettier nor tsc has to read them. The server reads only `data/tool-names.json`
+ * at start, and the others when a request first needs them.
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);

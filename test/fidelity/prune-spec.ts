@@ -6,13 +6,13 @@
  * local `$ref`, transitively, are copied as they are.
  */
 
+import { parsePointer, pointer, resolvePointer } from "../../generator/pointer.js";
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
-/** Decodes one JSON pointer segment. */
-const unescape = (segment: string): string => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
 
 /**
  * `document` with only the operations at `pointers` (`#/paths/~1pets/get`), their path items'
@@ -23,15 +23,14 @@ const unescape = (segment: string): string => decodeURIComponent(segment).replac
 export function pruneSpec(document: JsonObject, pointers: readonly string[], options: { requestsOnly?: boolean } = {}): JsonObject {
   const paths: JsonObject = {};
   const source = (document.paths ?? {}) as JsonObject;
-  for (const pointer of pointers) {
-    const [, root, path, method] = pointer.split("/");
-    if (root !== "paths" || path === undefined || method === undefined) throw new Error(`not an operation pointer: ${pointer}`);
-    const key = unescape(path);
+  for (const at of pointers) {
+    const [root, key, method, ...rest] = parsePointer(at) ?? [];
+    if (root !== "paths" || key === undefined || method === undefined || rest.length > 0) throw new Error(`not an operation pointer: ${at}`);
     const item = source[key] as JsonObject | undefined;
-    if (!item || !(unescape(method) in item)) throw new Error(`no operation at ${pointer}`);
+    if (!item || !(method in item)) throw new Error(`no operation at ${at}`);
     const kept = (paths[key] ??= Object.fromEntries(Object.entries(item).filter(([field]) => !METHODS.has(field)))) as JsonObject;
-    const operation = item[unescape(method)] as JsonObject;
-    kept[unescape(method)] = options.requestsOnly ? withoutResponseSchemas(operation, document) : operation;
+    const operation = item[method] as JsonObject;
+    kept[method] = options.requestsOnly ? withoutResponseSchemas(operation, document) : operation;
   }
   // Containers whose entries a `$ref` names: #/components/<kind>/<name> (3.x), #/<kind>/<name> (2.0).
   const pruned: JsonObject = {};
@@ -51,14 +50,13 @@ export function pruneSpec(document: JsonObject, pointers: readonly string[], opt
       continue;
     }
     for (const [field, child] of Object.entries(value)) {
-      if (field === "$ref" && typeof child === "string" && child.startsWith("#/")) {
-        const segments = child.slice(2).split("/").map(unescape);
+      const segments = field === "$ref" && typeof child === "string" ? parsePointer(child) : undefined;
+      if (segments) {
         const depth = segments[0] === "components" ? 3 : 2;
         const entry = segments.slice(0, depth);
-        const id = entry.join("/");
+        const id = pointer(...entry);
         if (entry.length < depth || copied.has(id)) continue;
-        let target: Json | undefined = document;
-        for (const segment of entry) target = target && typeof target === "object" && !Array.isArray(target) ? target[segment] : undefined;
+        const target = resolvePointer(document, id) as Json | undefined;
         if (target === undefined) continue; // a dangling $ref stays dangling, as in the original
         copied.add(id);
         let container = pruned;
@@ -111,13 +109,8 @@ function withoutResponseSchemas(operation: JsonObject, document: JsonObject): Js
   const responses = (operation.responses ?? {}) as JsonObject;
   const bare: JsonObject = {};
   for (const [status, response] of Object.entries(responses)) {
-    let resolved = response as JsonObject;
-    const target = typeof resolved.$ref === "string" && resolved.$ref.startsWith("#/") ? resolved.$ref.slice(2).split("/").map(unescape) : undefined;
-    if (target) {
-      let found: Json | undefined = document;
-      for (const segment of target) found = found && typeof found === "object" && !Array.isArray(found) ? found[segment] : undefined;
-      resolved = (found ?? {}) as JsonObject;
-    }
+    const ref = (response as JsonObject).$ref;
+    const resolved = (typeof ref === "string" ? (resolvePointer(document, ref) ?? {}) : response) as JsonObject;
     const content = resolved.content as JsonObject | undefined;
     bare[status] = {
       description: typeof resolved.description === "string" ? resolved.description : "",

@@ -137,17 +137,14 @@ export function dataToolSource(dir: string | URL): ToolSource {
   const names = JSON.parse(read("tool-names.json")) as string[];
   let catalog: CatalogEntry[] | undefined;
   let entries: Map<string, CatalogEntry> | undefined;
-  const entry = (name: string): CatalogEntry | undefined => {
-    catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[];
-    entries ??= new Map(catalog.map((item) => [item[0], item]));
-    return entries.get(name);
-  };
+  const readCatalog = () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]);
+  const entry = (name: string) => (entries ??= new Map(readCatalog().map((item) => [item[0], item]))).get(name);
   let all: readonly ToolDefinition[] | undefined;
   let definitions: unknown[] | undefined;
   const byName = new Map<string, ToolDefinition>();
   return {
     names,
-    catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
+    catalog: readCatalog,
     load: () => (all ??= loadTools(JSON.parse(read("tools.json")) as StoredTool[], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))),
     get: (name) => {
       let tool = byName.get(name);

@@ -282,11 +282,10 @@ export class McpServer {
 
   constructor(options: McpServerOptions) {
     this.info = options.info;
-    const lazy = isLazyTools(options.tools) ? options.tools : undefined;
-    const given = lazy ? undefined : [...(options.tools as readonly ToolDefinition[])];
-    this.operationNames = new Set(lazy ? lazy.names : given!.map((tool) => tool.name));
-    this.loadOperations = lazy ? () => lazy.load() : () => given!;
-    this.getOperation = lazy?.get ? (name) => lazy.get!(name) : undefined;
+    const tools = isLazyTools(options.tools) ? options.tools : eagerTools(options.tools);
+    this.operationNames = new Set(tools.names);
+    this.loadOperations = () => tools.load();
+    this.getOperation = tools.get ? (name) => tools.get!(name) : undefined;
     this.apiDocument = options.apiDocument;
     this.declarations = options.declarations;
     this.extension = options.extension ?? {};
@@ -307,9 +306,7 @@ export class McpServer {
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
     const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
-    if (this.meta === undefined && this.operationNames.size < (lazy ? lazy.names.length : given!.length)) {
-      throw new Error(`duplicate tool name: ${duplicateName(lazy ? lazy.names : given!.map((tool) => tool.name))}`);
-    }
+    if (this.meta === undefined && this.operationNames.size < tools.names.length) throw new Error(`duplicate tool name: ${duplicateName(tools.names)}`);
     for (const tool of this.customTools) {
       if (this.customByName.has(tool.name) || listedNames.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
       this.customByName.set(tool.name, tool);
@@ -959,6 +956,12 @@ function describe(error: unknown): string {
 
 function isLazyTools(tools: readonly ToolDefinition[] | LazyTools): tools is LazyTools {
   return !Array.isArray(tools);
+}
+
+/** Definitions given up front, as LazyTools that are already loaded. */
+function eagerTools(given: readonly ToolDefinition[]): LazyTools {
+  const tools = [...given];
+  return { names: tools.map((tool) => tool.name), load: () => tools };
 }
 
 /** The first name that occurs twice. */
