@@ -213,7 +213,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, declarations: "later" }), previous));
     const formatted = await timed("format", () => formatFiles(emitted));
     // What the pipeline waited for the worker's declarations (most of their printing overlapped emit and format).
-    const declarationsData = declarationsFiles(await timed("declarations", () => declarations));
+    const declarationsData = declarationsFiles(await timed("declarations", () => declarations), plan.tools.map((tool) => tool.name));
     formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, ...declarationsData);
     const files = [
       ...formatted,

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asciiJson, catalogOf, storeTools, toolLines } from "../../runtime/src/tool-data.js";
+import { asciiJson, catalogOf, storeTools, toolDataFiles } from "../../runtime/src/tool-data.js";
 import { declarationFiles } from "../../runtime/src/declarations-data.js";
 import type { ServerInfo } from "../../runtime/src/types.js";
 import { configVariables } from "./config-variables.js";
@@ -77,14 +77,18 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
 
 /** Where the tool definitions live in the generated project (JSON, one tool per line, read by byte range or whole when needed). */
 export const TOOLS_DATA_PATH = "data/tools.json";
-/** The `$defs` bodies the tool definitions share (see runtime/src/tool-data.ts). */
+/** Where each tool is in data/tools.json (fixed-width lines, runtime/src/offsets-file.ts). */
+export const TOOL_OFFSETS_PATH = "data/tool-offsets.txt";
+/** The `$defs` bodies the tool definitions share, one per line (see runtime/src/tool-data.ts). */
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";
-/** Name, method, path, tags and byte range of every tool: read for toolset filters and single definitions (see runtime/src/tool-data.ts). */
+/** Where each body is in data/definitions.json. */
+export const DEFINITION_OFFSETS_PATH = "data/definition-offsets.txt";
+/** Name, method, path and tags of every tool: read for toolset filters (see runtime/src/tool-data.ts). */
 export const CATALOG_DATA_PATH = "data/catalog.json";
 /** Every tool name: all a server reads of its tools at start (without toolset filters). */
 export const TOOL_NAMES_DATA_PATH = "data/tool-names.json";
-/** Where each declaration is in data/declarations.json (byte ranges). */
-export const DECLARATIONS_INDEX_PATH = "data/declarations-index.json";
+/** Where each tool's declaration is in data/declarations.json (fixed-width lines, tool order). */
+export const DECLARATION_OFFSETS_PATH = "data/declaration-offsets.txt";
 /** Where the OpenAPI document lives in the generated project (JSON, read when a client asks for it). */
 export const API_DOCUMENT_PATH = "data/openapi.json";
 
@@ -131,20 +135,21 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
 
 /**
  * `data/tools.json`: every tool definition, in tool order; `data/definitions.json`: the `$defs`
- * bodies they share, each once; `data/catalog.json`: each tool's name, method, path, tags and range. Data,
- * not code, so neither prettier nor tsc has to read them. The server reads only `data/tool-names.json`
- * at start, and the others when a request first needs them.
+ * bodies they share, each once; both one item per line, with `data/tool-offsets.txt` and
+ * `data/definition-offsets.txt` saying where each item is; `data/catalog.json`: each tool's name,
+ * method, path and tags. Data, not code, so neither prettier nor tsc has to read them. The server
+ * reads only `data/tool-names.json` at start, and the others when a request first needs them.
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
-  const { tools, definitions } = storeTools(definitionsOfTools);
-  // One tool per line whatever the size: the catalog locates each by its byte range.
-  const { text, ranges } = toolLines(tools);
+  const files = toolDataFiles(storeTools(definitionsOfTools));
   return [
     { path: TOOL_NAMES_DATA_PATH, content: bulkJson(definitionsOfTools.map((tool) => tool.name), true), formatted: true },
-    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools, ranges), true), formatted: true },
-    { path: TOOLS_DATA_PATH, content: text, formatted: true },
-    { path: DEFINITIONS_DATA_PATH, content: bulkJson(definitions, compactJson(plan)), formatted: true },
+    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
+    { path: TOOLS_DATA_PATH, content: files.tools, formatted: true },
+    { path: TOOL_OFFSETS_PATH, content: files.toolOffsets, formatted: true },
+    { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
+    { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
   ];
 }
 
@@ -155,13 +160,14 @@ function searchIndexData(plan: ProjectPlan): EmittedFile {
 
 /**
  * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
- * and `data/declarations-index.json`: where each is in it (runtime/src/declarations-data.ts).
+ * and `data/declaration-offsets.txt`: where each tool's is in it, in tool order
+ * (runtime/src/declarations-data.ts).
  */
-export function declarationsFiles(declarations: Record<string, string>): EmittedFile[] {
-  const { text, index } = declarationFiles(declarations);
+export function declarationsFiles(declarations: Record<string, string>, toolNames: readonly string[]): EmittedFile[] {
+  const { text, offsets } = declarationFiles(declarations, toolNames);
   return [
     { path: DECLARATIONS_DATA_PATH, content: text, formatted: true },
-    { path: DECLARATIONS_INDEX_PATH, content: index, formatted: true },
+    { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true },
   ];
 }
 
@@ -306,7 +312,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...typeScriptFiles(plan, options),
     ...toolsData(plan),
     searchIndexData(plan),
-    ...(options.declarations === "later" ? [] : declarationsFiles(options.declarations ?? operationDeclarations(plan))),
+    ...(options.declarations === "later" ? [] : declarationsFiles(options.declarations ?? operationDeclarations(plan), plan.tools.map((tool) => tool.name))),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),

@@ -2,7 +2,8 @@
  * The `npm test` shipped with every generated server: it passes out of the box (for each example
  * spec), and it fails when a customisation makes a tool's request stop matching the spec.
  */
-import { catalogOf, toolLines, type StoredTool } from "../../runtime/src/tool-data.js";
+import { jsonLines, type StoredTool } from "../../runtime/src/tool-data.js";
+import { offsetsText } from "../../runtime/src/offsets-file.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -120,13 +121,13 @@ test("the generated npm test fails when a tool's request no longer matches the s
   assert.match(result.output, /method DELETE, the API says GET/);
 });
 
-/** Edits a generated server's tool definitions as a broken generator would, keeping its catalog consistent. */
+/** Edits a generated server's tool definitions as a broken generator would, keeping its offsets consistent. */
 function rewriteTools(dir: string, edit: (tools: StoredTool[]) => void): void {
   const tools = JSON.parse(readFileSync(join(dir, "data/tools.json"), "utf8")) as StoredTool[];
   edit(tools);
-  const { text, ranges } = toolLines(tools);
+  const { text, ranges } = jsonLines(tools);
   writeFileSync(join(dir, "data/tools.json"), text);
-  writeFileSync(join(dir, "data/catalog.json"), JSON.stringify(catalogOf(tools, ranges)));
+  writeFileSync(join(dir, "data/tool-offsets.txt"), offsetsText(ranges));
 }
 
 test.after(() => rmSync(work, { recursive: true, force: true }));

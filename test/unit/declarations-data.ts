@@ -1,42 +1,54 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { declarationFiles, declarationReader } from "../../runtime/src/declarations-data.js";
+import { readRecord } from "../../runtime/src/offsets-file.js";
 
 const DECLARATIONS = {
   listPets: 'interface ListPetsInput {\n  /** “Quoted” prose, ünïcode */\n  limit?: number;\n}\n',
   "repos/get-content": "type Out = { path: string };\n",
   empty: "",
 };
+/** Tool order: one tool without a declaration, the others in another order than the map's. */
+const NAMES = ["repos/get-content", "noDeclaration", "listPets", "empty"];
 
-test("one declaration per line; the index locates each as a JSON string; the file is the same map", () => {
-  const { text, index } = declarationFiles(DECLARATIONS);
+test("one declaration per line; line i of the offsets locates tool i's as a JSON string; the file is the same map", () => {
+  const { text, offsets } = declarationFiles(DECLARATIONS, NAMES);
   assert.equal(JSON.parse(text), DECLARATIONS);
   assert.is(text.split("\n").length, Object.keys(DECLARATIONS).length + 3);
   assert.ok(/^[\x00-\x7f]*$/.test(text), "ASCII only: string offsets are byte offsets");
-  const ranges = JSON.parse(index) as Record<string, [number, number]>;
-  for (const [name, declaration] of Object.entries(DECLARATIONS)) {
-    const [offset, length] = ranges[name]!;
-    assert.is(JSON.parse(text.slice(offset, offset + length)), declaration, name);
-  }
-  assert.is(declarationFiles({}).index, "{}\n");
+  const line = (i: number) => readRecord((offset, length) => offsets.slice(offset, offset + length), i, 2)!;
+  NAMES.forEach((name, i) => {
+    const [offset, length] = line(i);
+    if (name === "noDeclaration") assert.equal([offset, length], [0, 0]);
+    else assert.is(JSON.parse(text.slice(offset, offset + length)), DECLARATIONS[name as keyof typeof DECLARATIONS], name);
+  });
+  assert.is(declarationFiles({}, []).offsets, "");
 });
 
-test("the reader reads the index once and one range per declaration", () => {
-  const { text, index } = declarationFiles(DECLARATIONS);
+test("the reader reads one offsets line and one range per declaration, never the whole file", () => {
+  const { text, offsets } = declarationFiles(DECLARATIONS, NAMES);
   const reads: string[] = [];
-  const files: Record<string, string> = { "declarations.json": text, "declarations-index.json": index };
+  const files: Record<string, string> = { "declarations.json": text, "declaration-offsets.txt": offsets };
   const read = declarationReader(
-    (file) => (reads.push(file), files[file]),
-    (file, offset, length) => (reads.push(`${file}@${offset}`), Buffer.from(files[file]!).subarray(offset, offset + length).toString("utf8")),
+    (name) => NAMES.indexOf(name),
+    (file, offset, length) => (reads.push(file), Buffer.from(files[file]!).subarray(offset, offset + length).toString("utf8")),
   );
   assert.is(read("listPets"), DECLARATIONS.listPets);
   assert.is(read("repos/get-content"), DECLARATIONS["repos/get-content"]);
+  assert.is(read("noDeclaration"), undefined);
   assert.is(read("missing"), undefined);
-  assert.is(read("constructor"), undefined, "no prototype keys");
-  assert.equal(reads.filter((r) => r === "declarations-index.json").length, 1);
-  assert.not.ok(reads.includes("declarations.json"), "never parsed whole");
-  const none = declarationReader(() => undefined, () => assert.unreachable("no index, no range") as never);
-  assert.is(none("listPets"), undefined);
+  assert.equal(reads, ["declaration-offsets.txt", "declarations.json", "declaration-offsets.txt", "declarations.json", "declaration-offsets.txt"]);
+  const absent = declarationReader(
+    () => 0,
+    () => {
+      throw Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
+    },
+  );
+  assert.is(absent("listPets"), undefined, "a project without the offsets file has no declarations");
+  const broken = declarationReader(() => 0, () => {
+    throw new Error("EIO");
+  });
+  assert.throws(() => broken("listPets"), /EIO/, "other read errors are not hidden");
 });
 
 test.run();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { catalogOf, dataToolSource, loadTools, parseTools, storeTools, toolLines } from "../../runtime/src/tool-data.js";
+import { dataToolSource, jsonLines, loadTools, parseTools, storeTools, toolDataFiles, catalogOf } from "../../runtime/src/tool-data.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/search-build.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";
@@ -86,27 +86,45 @@ test("a lazy server answers initialize and search_operations from names and inde
   assert.is(loads, 1, "nothing more loaded");
 });
 
-test("a data tool source reads the names at start, one tool by its byte range, all of them on load; a catalog that disagrees is an error", async () => {
-  const wide = [...TOOLS, { ...tool("five"), description: "Grüße, 世界" } as ToolDefinition];
+test("a data tool source reads the names at start, one tool and its definitions by their byte ranges, all of them on load; offsets that disagree are an error", async () => {
+  const wide = [...TOOLS, { ...tool("five", { B }), description: "Grüße, 世界" } as ToolDefinition];
   const stored = storeTools(wide);
-  const { text, ranges } = toolLines(stored.tools);
-  assert.equal(JSON.parse(text), JSON.parse(JSON.stringify(stored.tools)), "non-ASCII written as escapes, same value");
+  const files = toolDataFiles(stored);
+  assert.equal(JSON.parse(files.tools), JSON.parse(JSON.stringify(stored.tools)), "non-ASCII written as escapes, same value");
+  assert.equal(JSON.parse(files.definitions), stored.definitions);
+  assert.is(files.toolOffsets.split("\n").length, wide.length + 1, "one fixed-width line per tool");
   const dir = mkdtempSync(join(tmpdir(), "tool-data-"));
   writeFileSync(join(dir, "tool-names.json"), JSON.stringify(wide.map((t) => t.name)));
   // Only the names are read at start: the other files may not even exist yet.
   const source = dataToolSource(dir);
   assert.equal(source.names, ["one", "two", "three", "four", "five"]);
-  writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide, ranges)));
-  writeFileSync(join(dir, "tools.json"), text);
-  writeFileSync(join(dir, "definitions.json"), JSON.stringify(stored.definitions));
+  writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide)));
+  writeFileSync(join(dir, "tool-offsets.txt"), files.toolOffsets);
+  writeFileSync(join(dir, "definition-offsets.txt"), files.definitionOffsets);
+  writeFileSync(join(dir, "tools.json"), files.tools);
+  writeFileSync(join(dir, "definitions.json"), files.definitions);
   assert.equal(source.catalog().map(([name, method, path]) => `${name} ${method} ${path}`), ["one get /one", "two get /two", "three get /three", "four get /four", "five get /five"]);
+  // Single tools come back without the whole files: they are not even readable now.
+  writeFileSync(join(dir, "tools.json"), files.tools.replace(/^\[/, "!"));
+  writeFileSync(join(dir, "definitions.json"), files.definitions.replace(/^\[/, "!"));
   assert.is(JSON.stringify(source.get("five")), JSON.stringify(wide[4]));
   assert.is(JSON.stringify(source.get("two")), JSON.stringify(wide[1]));
+  assert.is(JSON.stringify(source.get("one")), JSON.stringify(wide[0]));
+  const defsOf = (name: string) => (source.get(name)!.inputSchema as unknown as { $defs: Record<string, unknown> }).$defs;
+  assert.is(defsOf("one").A, defsOf("two").A, "a definition read once is shared");
   assert.is(source.get("two"), source.get("two"), "kept once read");
   assert.is(source.get("nine"), undefined);
+  writeFileSync(join(dir, "tools.json"), files.tools);
+  writeFileSync(join(dir, "definitions.json"), files.definitions);
   assert.is(JSON.stringify(source.load()), JSON.stringify(wide));
-  writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide, [ranges[1]!, ...ranges.slice(1)])));
-  assert.throws(() => dataToolSource(pathToFileURL(dir)).get("one"), /does not hold tool one where data\/catalog.json says/);
+  const lines = files.toolOffsets.split("\n");
+  writeFileSync(join(dir, "tool-offsets.txt"), [lines[1], ...lines.slice(1)].join("\n"));
+  assert.throws(() => dataToolSource(pathToFileURL(dir)).get("one"), /does not hold tool one where data\/tool-offsets.txt says/);
+  writeFileSync(join(dir, "tool-offsets.txt"), lines.slice(0, 2).join("\n") + "\n");
+  assert.throws(() => dataToolSource(dir).get("four"), /no line for tool four/);
+  writeFileSync(join(dir, "tool-offsets.txt"), files.toolOffsets.replace(/^0/, "x"));
+  assert.throws(() => dataToolSource(dir).get("one"), /record 0 of an offsets file is damaged/);
+  assert.equal(jsonLines([]).text, "[\n]\n");
   rmSync(dir, { recursive: true, force: true });
   const logged: string[] = [];
   const log = (message: string, fields?: Record<string, unknown>) => void logged.push(`${message} ${JSON.stringify(fields ?? {})}`);

@@ -5,7 +5,6 @@
  * cancellation, decorates modern results (`resultType`, caching hints, server identity) and turns
  * thrown errors into wire errors with their HTTP status hints.
  */
-import { declarationReader } from "./declarations-data.js";
 import {
   ErrorCode,
   RpcError,
@@ -136,8 +135,8 @@ export interface McpServerOptions {
   surface?: ServedSurface;
   /** Reads a data file of the generated project (`search-index.json`, `declarations.json`); undefined when absent. */
   readData?: (file: string) => string | undefined;
-  /** Reads `length` bytes at `offset` of a data file (one declaration of declarations.json); without it the file is parsed whole. */
-  readDataRange?: (file: string, offset: number, length: number) => string;
+  /** The TypeScript declaration of one operation (read alone); without it `declarations.json` is parsed whole. */
+  declarationOf?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
   codeLimits?: CodeLimits;
 }
@@ -200,6 +199,8 @@ export class McpServer {
   private readonly customByName = new Map<string, CustomTool<any>>();
   /** The name of every operation this server offers, whatever the surface. */
   private readonly operationNames: ReadonlySet<string>;
+  /** The operation names in tool order (the order of `tools/list`). */
+  private readonly operationOrder: readonly string[];
   private readonly loadOperations: () => readonly ToolDefinition[];
   private readonly getOperation: ((name: string) => ToolDefinition | undefined) | undefined;
   private loadedOperations: LoadedOperations | undefined;
@@ -284,6 +285,7 @@ export class McpServer {
     this.info = options.info;
     const tools = isLazyTools(options.tools) ? options.tools : eagerTools(options.tools);
     this.operationNames = new Set(tools.names);
+    this.operationOrder = tools.names;
     this.loadOperations = () => tools.load();
     this.getOperation = tools.get ? (name) => tools.get!(name) : undefined;
     this.apiDocument = options.apiDocument;
@@ -302,7 +304,7 @@ export class McpServer {
             operations: { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools },
             readSearchIndex: () => options.readData?.("search-index.json"),
             readDeclarations: () => options.readData?.("declarations.json"),
-            ...(options.readData && options.readDataRange ? { readDeclaration: declarationReader(options.readData, options.readDataRange) } : {}),
+            ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
     const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
@@ -522,6 +524,12 @@ export class McpServer {
 
   private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
     if (this.meta) return this.page("tools", [...this.meta.tools(), ...this.customTools], params, listedTool);
+    // Until something loads every definition, a page reads only its own (by name, from the
+    // offsets), so the first page of a server of 20,000 operations costs what its 100 tools cost.
+    if (!scopes && this.loadedOperations === undefined && this.getOperation) {
+      const get = this.getOperation;
+      return this.page("tools", [...this.operationOrder, ...this.customTools], params, (item) => listedTool(typeof item === "string" ? definedOperation(item, get(item)) : item));
+    }
     // With OAuth scopes, callers see only the tools their token may call.
     const { tools } = this.loaded();
     const visible = scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools;
@@ -965,6 +973,12 @@ function eagerTools(given: readonly ToolDefinition[]): LazyTools {
 }
 
 /** The first name that occurs twice. */
+/** The definition `get` found for operation `name`; a name without one is a local fault (stale data files). */
+function definedOperation(name: string, tool: ToolDefinition | undefined): ToolDefinition {
+  if (tool === undefined) throw new Error(`the tool definitions do not match the catalog (${name})`);
+  return tool;
+}
+
 function duplicateName(names: readonly string[]): string {
   const seen = new Set<string>();
   return names.find((name) => seen.has(name) || !seen.add(name)) ?? "";

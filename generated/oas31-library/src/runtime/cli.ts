@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { CONFIG_CLIENTS, clientConfig, type ConfigClient } from "./client-config.js";
+import { declarationReader } from "./declarations-data.js";
 import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
@@ -210,7 +211,7 @@ export async function main(
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
       ...(options.readData ? { readData: options.readData } : {}),
-      ...(options.readDataRange ? { readDataRange: options.readDataRange } : {}),
+      ...(options.readDataRange ? { declarationOf: declarationReader((name) => source.names.indexOf(name), options.readDataRange) } : {}),
       ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
     });
   } catch (error) {

@@ -10,6 +10,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { offsetsText, readRecord } from "./offsets-file.js";
 import type { ToolDefinition } from "./types.js";
 
 /** A tool as stored in `data/tools.json`: `inputSchema` without `$defs`, and `defs` instead. */
@@ -77,17 +78,17 @@ export function parseTools(toolsJson: string, definitionsJson?: string): ToolDef
 }
 
 /**
- * One entry of `data/catalog.json`: what start-up needs of an operation (its name for the surface
- * and for name clashes, the rest for the toolset filters), without its schemas, and where its
- * definition is in `data/tools.json` (byte offset and length: that file has one tool per line).
+ * One entry of `data/catalog.json`: what the toolset filters need of an operation (name, method,
+ * path, tags), without its schemas.
  */
-export type CatalogEntry = [name: string, method: string, path: string, tags: string[], offset: number, length: number];
+export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
 
 /**
  * The operation tools of a generated server, loaded when first needed: only their names are read
- * at start (`data/tool-names.json`); the catalog when toolset filters or a definition need it; one
- * definition by its byte range when a request needs it (describe, call); all of them (MS Graph
- * beta: 57 MB) only when a request needs all (`tools/list` of every tool).
+ * at start (`data/tool-names.json`); the catalog when toolset filters need it; one definition by
+ * its byte range when a request needs it (describe, call: `data/tool-offsets.txt` says where it
+ * is in `data/tools.json`, `data/definition-offsets.txt` where its shared schemas are); all of
+ * them (MS Graph beta: 57 MB) only when a request needs all (`tools/list` of every tool).
  */
 export interface ToolSource {
   /** Every tool name, in tool order. */
@@ -96,19 +97,22 @@ export interface ToolSource {
   catalog(): readonly CatalogEntry[];
   /** Every tool definition, in catalog order; read and parsed on the first call, then kept. */
   load(): readonly ToolDefinition[];
-  /** The definition of tool `name` (undefined when the catalog has no such tool). */
+  /** The definition of tool `name` (undefined when the server has no such tool). */
   get(name: string): ToolDefinition | undefined;
 }
 
-/** The lines of `data/tools.json`: `[`, one tool per line, `]`; with each tool's byte range in the text. */
-export function toolLines(stored: readonly StoredTool[]): { text: string; ranges: Array<[offset: number, length: number]> } {
+/**
+ * A JSON array with one item per line (`[`, the items, `]`), and each item's byte range in the
+ * text: `data/tools.json` and `data/definitions.json`, whose items the server reads one by one.
+ */
+export function jsonLines(items: readonly unknown[]): { text: string; ranges: Array<[offset: number, length: number]> } {
   const ranges: Array<[number, number]> = [];
   const lines = ["["];
   let offset = 2; // "[\n"
-  stored.forEach((tool, index) => {
-    const json = asciiJson(tool);
+  items.forEach((item, index) => {
+    const json = asciiJson(item);
     ranges.push([offset + 2, json.length]);
-    const line = `  ${json}${index < stored.length - 1 ? "," : ""}`;
+    const line = `  ${json}${index < items.length - 1 ? "," : ""}`;
     lines.push(line);
     offset += line.length + 1;
   });
@@ -124,9 +128,19 @@ export function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** The catalog of these tools, with their ranges in `data/tools.json` (generation time). */
-export function catalogOf(tools: readonly ToolDefinition[], ranges: ReadonlyArray<readonly [number, number]>): CatalogEntry[] {
-  return tools.map((tool, index) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], ranges[index]![0], ranges[index]![1]]);
+/** The catalog of these tools (generation time). */
+export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
+  return tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]);
+}
+
+/**
+ * The files of `data/` that hold the tool definitions, from their stored form (generation time):
+ * `tools.json` and `definitions.json` one item per line, and where each item is.
+ */
+export function toolDataFiles(stored: StoredTools): { tools: string; toolOffsets: string; definitions: string; definitionOffsets: string } {
+  const tools = jsonLines(stored.tools);
+  const definitions = jsonLines(stored.definitions);
+  return { tools: tools.text, toolOffsets: offsetsText(tools.ranges), definitions: definitions.text, definitionOffsets: offsetsText(definitions.ranges) };
 }
 
 /** A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when needed). */
@@ -136,24 +150,36 @@ export function dataToolSource(dir: string | URL): ToolSource {
   const read = (name: string) => readFileSync(file(name), "utf8");
   const names = JSON.parse(read("tool-names.json")) as string[];
   let catalog: CatalogEntry[] | undefined;
-  let entries: Map<string, CatalogEntry> | undefined;
-  const readCatalog = () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]);
-  const entry = (name: string) => (entries ??= new Map(readCatalog().map((item) => [item[0], item]))).get(name);
   let all: readonly ToolDefinition[] | undefined;
+  // Definitions read one by one (kept, so tools share them in memory), or all at once.
   let definitions: unknown[] | undefined;
+  const someDefinitions: unknown[] = [];
+  const definition = (index: number): unknown => {
+    if (definitions) return definitions[index];
+    if (!(index in someDefinitions)) {
+      const record = readRecord((offset, length) => readRange(file("definition-offsets.txt"), offset, length), index, 2);
+      if (record === undefined) throw new Error(`data/definitions.json has no definition ${index} (regenerate the server)`);
+      someDefinitions[index] = JSON.parse(readRange(file("definitions.json"), record[0]!, record[1]!));
+    }
+    return someDefinitions[index];
+  };
   const byName = new Map<string, ToolDefinition>();
   return {
     names,
-    catalog: readCatalog,
+    catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
     load: () => (all ??= loadTools(JSON.parse(read("tools.json")) as StoredTool[], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))),
     get: (name) => {
       let tool = byName.get(name);
       if (tool === undefined) {
-        const found = entry(name);
-        if (found === undefined) return undefined;
-        const stored = JSON.parse(readRange(file("tools.json"), found[4], found[5])) as StoredTool;
-        if (stored.name !== name) throw new Error(`data/tools.json does not hold tool ${name} where data/catalog.json says (regenerate the server)`);
-        tool = loadTools([stored], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))[0]!;
+        const index = names.indexOf(name);
+        if (index < 0) return undefined;
+        const record = readRecord((offset, length) => readRange(file("tool-offsets.txt"), offset, length), index, 2);
+        if (record === undefined) throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
+        const stored = JSON.parse(readRange(file("tools.json"), record[0]!, record[1]!)) as StoredTool;
+        if (stored.name !== name) throw new Error(`data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`);
+        const used: unknown[] = [];
+        for (const index of Object.values(stored.defs ?? {})) used[index] = definition(index);
+        tool = loadTools([stored], used)[0]!;
         byName.set(name, tool);
       }
       return tool;
@@ -183,7 +209,7 @@ export function memoryToolSource(tools: readonly ToolDefinition[]): ToolSource {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return {
     names: tools.map((tool) => tool.name),
-    catalog: () => tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? [], 0, 0]),
+    catalog: () => catalogOf(tools),
     load: () => tools,
     get: (name) => byName.get(name),
   };
