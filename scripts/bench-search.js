@@ -4,7 +4,8 @@
 // For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta) it
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
 // earlier generation), builds the runtime's McpServer in process on that data, and
-//   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json, whether one of the
+//   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json (and <source>-heldout.json,
+//     <source>-fresh.json), whether one of the
 //     expected operations is among the first 1/5/10 results of a `tools/call search_operations`;
 //   - tools/list bytes and estimated tokens (bytes / 4) of every page, per surface (all, search);
 //   - search latency, server side: the `tools/call` dispatch (median, p95) and the index query alone.
@@ -123,20 +124,22 @@ for (const source of SOURCES) {
   console.log(`  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`);
   console.log(`  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`);
   if (process.env.BENCH_SEARCH_MISSES && hasTasks) for (const miss of misses) console.log(`  miss (rank ${miss.rank}): "${miss.q}" → want ${miss.expect.join(" | ")}; got ${miss.top.join(", ")}`);
-  // A held-out task file (bench/search-tasks/<source>-heldout.json), never used to tune: recall only.
-  const heldOutFile = join(root, "bench", "search-tasks", `${source}-heldout.json`);
-  if (existsSync(heldOutFile)) {
-    const heldOut = JSON.parse(readFileSync(heldOutFile, "utf8")).tasks;
-    for (const task of heldOut) for (const name of task.expect) if (!known.has(name)) throw new Error(`${heldOutFile}: expected operation ${name} is not a tool of ${source}`);
+  // Further task files (bench/search-tasks/<source>-heldout.json, <source>-fresh.json; their notes
+  // say how they were written and used): recall only.
+  for (const kind of ["heldout", "fresh"]) {
+    const extraFile = join(root, "bench", "search-tasks", `${source}-${kind}.json`);
+    if (!existsSync(extraFile)) continue;
+    const extra = JSON.parse(readFileSync(extraFile, "utf8")).tasks;
+    for (const task of extra) for (const name of task.expect) if (!known.has(name)) throw new Error(`${extraFile}: expected operation ${name} is not a tool of ${source}`);
     const found = { 1: 0, 5: 0, 10: 0 };
-    for (const task of heldOut) {
+    for (const task of extra) {
       const names = await search(task.q);
       const rank = names.findIndex((name) => task.expect.includes(name));
       for (const k of [1, 5, 10]) if (rank >= 0 && rank < k) found[k]++;
-      if (process.env.BENCH_SEARCH_MISSES && (rank < 0 || rank >= 5)) console.log(`  held-out miss (rank ${rank < 0 ? ">10" : rank + 1}): "${task.q}" → want ${task.expect.join(" | ")}; got ${names.slice(0, 5).join(", ")}`);
+      if (process.env.BENCH_SEARCH_MISSES && (rank < 0 || rank >= 5)) console.log(`  ${kind} miss (rank ${rank < 0 ? ">10" : rank + 1}): "${task.q}" → want ${task.expect.join(" | ")}; got ${names.slice(0, 5).join(", ")}`);
     }
-    result.heldOut = { tasks: heldOut.length, at1: found[1] / heldOut.length, at5: found[5] / heldOut.length, at10: found[10] / heldOut.length };
-    console.log(`  held-out (${heldOutFile.slice(root.length)}, ${heldOut.length} requests): recall@1 ${pct(found[1], heldOut.length)}   recall@5 ${pct(found[5], heldOut.length)}   recall@10 ${pct(found[10], heldOut.length)}`);
+    result[kind] = { tasks: extra.length, at1: found[1] / extra.length, at5: found[5] / extra.length, at10: found[10] / extra.length };
+    console.log(`  ${kind} (${extraFile.slice(root.length)}, ${extra.length} requests): recall@1 ${pct(found[1], extra.length)}   recall@5 ${pct(found[5], extra.length)}   recall@10 ${pct(found[10], extra.length)}`);
   }
 }
 // Synthetic: 20,000 operations (test/bench/synthetic-search.ts), CPU per query of the index against a

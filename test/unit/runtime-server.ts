@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ErrorCode, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer } from "../../runtime/src/server.js";
+import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, McpServer } from "../../runtime/src/server.js";
 import { startStdio } from "../../runtime/src/transport-stdio.js";
 import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 
@@ -82,6 +82,26 @@ test("batches only under 2025-03-26", async () => {
   const rejected = await server.dispatch(batch, { protocolVersion: "2025-06-18" });
   assert.is(error(rejected as JsonRpcResponse).code, ErrorCode.InvalidRequest);
   assert.is(error((await server.dispatch([], { protocolVersion: "2025-03-26" })) as JsonRpcResponse).code, ErrorCode.InvalidRequest);
+});
+
+test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unless the page size was set", async () => {
+  const [template] = sampleTools();
+  const many = Array.from({ length: 5_000 }, (_, i) => ({ ...template!, name: `op${i}` }));
+  const pagesOf = async (server: McpServer) => {
+    let cursor: string | undefined;
+    let pages = 0;
+    let tools = 0;
+    do {
+      const res = result(await server.handle({ jsonrpc: "2.0", id: pages, method: "tools/list", params: cursor ? { cursor } : {} }));
+      tools += res.tools.length;
+      cursor = res.nextCursor;
+      pages++;
+    } while (cursor !== undefined);
+    return { pages, tools };
+  };
+  const adaptive = await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl } }));
+  assert.equal(adaptive, { pages: MAX_LIST_PAGES, tools: 5_000 }, "157 tools a page: 32 pages, not 50");
+  assert.equal(await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl }, pageSize: DEFAULT_PAGE_SIZE })), { pages: 50, tools: 5_000 });
 });
 
 test("tools/list pages with an opaque cursor and hides http bindings", async () => {

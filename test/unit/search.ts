@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { buildSearchIndex, type SearchDocument } from "../../runtime/src/search-build.js";
 import { OperationSearch } from "../../runtime/src/search-index.js";
-import { analyze, analyzeQuery, stem, synonymsOf, words } from "../../runtime/src/search-text.js";
+import { analyze, analyzeQuery, impliedTerms, stem, synonymsOf, words } from "../../runtime/src/search-text.js";
 import { searchIndexJson } from "../../generator/emit/search-index.js";
 import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 
@@ -87,8 +87,60 @@ test("search: of operations matching a request alike, the one whose name it expl
   ];
   const small = new OperationSearch(buildSearchIndex(docs));
   const names = (query: string) => small.search(query, { limit: 3 }).map((hit) => hit.name);
-  assert.equal(names("delete the repo"), ["repos_delete", "teams_remove-repo-in-org", "repos_delete-in-org-for-team-admin"]);
+  const deleted = names("delete the repo");
+  assert.is(deleted[0], "repos_delete");
+  assert.equal(deleted.slice(1).sort(), ["repos_delete-in-org-for-team-admin", "teams_remove-repo-in-org"]);
   assert.is(names("cancel subscription sub_9")[0], "DeleteSubscriptionsSubscriptionExposedId");
+});
+
+test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
+  assert.equal(words("my PRs and APIs"), ["my", "prs", "and", "apis"]);
+  assert.equal(analyzeQuery("show the open PRs of facebook/react"), ["show", "pull"], "a slug names a thing; 'open' before a plural is a state");
+  assert.ok(analyzeQuery("read src/index.js").includes("file"), "a file path stays");
+  assert.equal(analyzeQuery("publish release v3.2.0 for issue 7"), [stem("publish"), stem("release"), stem("issue")]);
+  assert.equal(analyzeQuery("get the details of the repo"), ["get", "repo"], "details are filler in a request");
+  assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
+  assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
+  assert.is.not(stem("author"), stem("auth"));
+});
+
+test("one-way vocabulary: 'view' leads to get, get does not lead to 'view'; 'watch' leads to subscription, not back", () => {
+  assert.ok(synonymsOf("view").includes("get"));
+  assert.not.ok(synonymsOf("get").includes("view"));
+  assert.not.ok(synonymsOf("get").includes("check"));
+  assert.ok(synonymsOf("watch").includes(stem("subscription")));
+  assert.not.ok(synonymsOf(stem("subscription")).includes("watch"));
+});
+
+test("implied terms: plurals or 'all' without another action imply a list", () => {
+  assert.equal(impliedTerms("what were the latest commits"), ["list"]);
+  assert.equal(impliedTerms("show me all customers"), ["list"]);
+  assert.equal(impliedTerms("delete all labels"), []);
+  assert.equal(impliedTerms("reply to issue 7 saying thanks"), [], "a verb other than looking");
+  assert.equal(impliedTerms("charge the customer 20 dollars"), []);
+  assert.equal(impliedTerms("the repo"), []);
+  const docs = [
+    doc("repos_get-commit", "get", "/repos/{owner}/{repo}/commits/{ref}", "Get a commit"),
+    doc("repos_list-commits", "get", "/repos/{owner}/{repo}/commits", "List commits"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  assert.is(small.search("commits of the repo", { limit: 2 })[0]!.name, "repos_list-commits");
+  assert.is(small.search("the commit abc123", { limit: 2 })[0]!.name, "repos_get-commit");
+  assert.equal(impliedTerms("frobnicators"), ["list"]);
+  assert.equal(small.search("frobnicators", { limit: 2 }), [], "an implied term alone finds nothing");
+});
+
+test("enum values are weak words: they find a filter, but a name match counts more", () => {
+  const docs: SearchDocument[] = [
+    { ...doc("GetSubscriptions", "get", "/v1/subscriptions", "List subscriptions"), values: ["active", "canceled"] },
+    doc("GetPlans", "get", "/v1/plans", "List plans", [], "", ["active"]),
+    doc("PostSubscriptionsActivate", "post", "/v1/subscriptions/{id}/activate", "Activate a subscription"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  const names = (query: string) => small.search(query, { limit: 3 }).map((hit) => hit.name);
+  assert.is(names("which subscriptions are active")[0], "GetSubscriptions");
+  assert.is(names("activate the subscription")[0], "PostSubscriptionsActivate");
+  assert.equal(names("canceled"), ["GetSubscriptions"]);
 });
 
 test("the index JSON is deterministic, round-trips and refuses another format", () => {
