@@ -19,10 +19,15 @@ export interface SearchDocument {
   tags: string[];
   /** Names of the tool's arguments. */
   parameters: string[];
+  /** Values of its short string enums (absent: none). */
+  values?: string[];
 }
 
 /** BM25 saturation constant. */
 const K1 = 1.2;
+
+/** Weight of enum values (SearchDocument.values): a hint, below argument names. */
+const ENUM_WEIGHT = 0.1;
 
 /** Descriptions longer than this are cut for the index: the opening says what matters. */
 const DESCRIPTION_MAX = 600;
@@ -39,6 +44,7 @@ const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: num
   { get: (d) => d.tags.join(" "), weight: 1.5, b: 0 },
   { get: (d) => methodVerbs(d.method, d.path), weight: 2, b: 0 },
   { get: (d) => d.parameters.join(" "), weight: 0.2, b: 0.5 },
+  { get: (d) => (d.values ?? []).join(" "), weight: ENUM_WEIGHT, b: 0.5 },
   { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.25, b: 0.75 },
 ];
 
@@ -78,6 +84,23 @@ function firstSentence(text: string): string {
   return sentence.length > 120 ? `${sentence.slice(0, 117)}…` : sentence;
 }
 
+/** Enum lists longer than this are codes, not words a request would use. */
+const ENUM_WORDS_MAX = 12;
+
+/**
+ * The values of the tool's short string enums: the filters a request names by value ("active
+ * subscriptions": `status` = `active`; "closed issues": `state` = `closed`).
+ */
+function enumWords(tool: ToolDefinition): string[] {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { enum?: unknown[]; items?: { enum?: unknown[] } }>;
+  const found: string[] = [];
+  for (const schema of Object.values(properties)) {
+    const values = schema?.enum ?? schema?.items?.enum;
+    if (Array.isArray(values) && values.length <= ENUM_WORDS_MAX) for (const value of values) if (typeof value === "string") found.push(value);
+  }
+  return found;
+}
+
 /** The search document of a tool definition (what the generator knows, as the runtime sees it). */
 export function searchDocument(tool: ToolDefinition): SearchDocument {
   return {
@@ -88,5 +111,6 @@ export function searchDocument(tool: ToolDefinition): SearchDocument {
     description: tool.documentation ?? tool.description,
     tags: [...(tool.tags ?? [])],
     parameters: Object.keys(tool.inputSchema.properties ?? {}),
+    values: enumWords(tool),
   };
 }

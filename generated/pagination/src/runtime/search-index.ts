@@ -5,7 +5,7 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyze, analyzeQuery, synonymsOf } from "./search-text.js";
+import { analyze, analyzeQuery, impliedTerms, synonymsOf, words } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -45,6 +45,8 @@ export interface SearchOptions {
 const SYNONYM_WEIGHT = 0.8;
 /** How strongly the share of the request's words an operation matches scales its score. */
 const COVERAGE_POWER = 1.5;
+/** Weight of a term the request implies (search-text.ts, impliedTerms) relative to a typed one. */
+const IMPLIED_WEIGHT = 0.5;
 /** Weight of a prefix expansion (a term the user may have cut short). */
 const PREFIX_WEIGHT = 0.6;
 /** At most this many indexed terms stand in for one unknown query term. */
@@ -56,6 +58,15 @@ const PREFIX_MAX = 8;
  * whose extra words narrow it to something the request did not ask for.
  */
 const NAME_FLOOR = 0.4;
+/**
+ * Coverage counts a matched term whole when its contribution reaches FULL_MATCH × its idf (a word
+ * of the name, summary or path does), and in proportion below that (a word only in an enum value
+ * or a parameter name). Chosen among 0 (every match whole), 0.2, 0.3, 0.5, 0.8, 1 and 1.5 on the
+ * retrieval benchmark.
+ */
+const FULL_MATCH = 0.3;
+/** Name words after which the rest of a name only qualifies it (see namePrecision). */
+const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
 
 /** A loaded index, ready for queries. */
 export class OperationSearch {
@@ -64,9 +75,9 @@ export class OperationSearch {
   private readonly terms: Map<string, number[]>;
   private readonly sortedTerms: string[];
   private readonly byName: Map<string, number>;
-  private buffers: { totals: Float64Array; matched: Uint16Array; best: Float64Array } | undefined;
-  /** Analysed words of each operation's name, computed on first use. */
-  private readonly nameTerms: Array<string[] | undefined> = [];
+  private buffers: { totals: Float64Array; matched: Float64Array; best: Float64Array } | undefined;
+  /** Analysed words of each operation's name (and its qualifiers), computed on first use. */
+  private readonly nameTerms: Array<{ terms: string[]; qualifiers: string[] } | undefined> = [];
 
   constructor(data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`);
@@ -109,10 +120,24 @@ export class OperationSearch {
       const typedIdf = this.terms.has(term) ? this.idf(term) : Number.POSITIVE_INFINITY;
       const seen: number[] = [];
       for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, seen, typedIdf);
+      // How fully a document matches the term, 0 … 1: a strong field (name, summary, path) counts
+      // whole, a passing mention (an enum value, a parameter name) a little.
+      const fullIdf = Math.min(typedIdf, Math.max(0, ...alternatives.map(([alternative]) => this.idf(alternative))));
       for (const id of seen) {
         if (matched[id] === 0) touched.push(id);
         totals[id] += best[id]!;
-        matched[id]++;
+        matched[id] += Math.min(1, best[id]! / (fullIdf * FULL_MATCH));
+        best[id] = 0;
+      }
+    }
+    // Implied terms add to the operations the request matched, and count for nothing else.
+    const implied = impliedTerms(query);
+    for (const term of implied) {
+      if (queryTerms.includes(term)) continue;
+      const seen: number[] = [];
+      this.score(term, IMPLIED_WEIGHT, best, seen, Number.POSITIVE_INFINITY);
+      for (const id of seen) {
+        if (matched[id] !== 0) totals[id] += best[id]!;
         best[id] = 0;
       }
     }
@@ -123,7 +148,7 @@ export class OperationSearch {
       totals[exact] += 1000;
       matched[exact] = Math.max(1, matched[exact]!);
     }
-    const explained = new Set(queryTerms.flatMap((term) => [term, ...synonymsOf(term)]));
+    const explained = new Set([...queryTerms, ...implied].flatMap((term) => [term, ...synonymsOf(term)]));
     const count = Math.max(1, known);
     const top = new TopK(options.limit);
     for (const id of touched) {
@@ -144,21 +169,29 @@ export class OperationSearch {
     // Left out of the name: the HTTP method (Stripe's `PostCustomersCustomer`: the method verbs
     // field scores intent, and a POST that updates would otherwise need the word "post"), and words
     // that only name a path parameter (`…SubscriptionExposedId`): ids a request gives, not words.
-    const terms = (this.nameTerms[id] ??= (() => {
+    const { terms, qualifiers } = (this.nameTerms[id] ??= (() => {
       const [name, method, path] = this.docs[id]!;
       const verb = new Set(analyze(method));
       const literal = new Set(analyze(path.replace(/\{[^}]*\}/g, " ")));
       const parameters = new Set(analyze((path.match(/\{[^}]*\}/g) ?? []).join(" ")));
-      return [...new Set(analyze(name))].filter((term) => !verb.has(term) && !(parameters.has(term) && !literal.has(term)));
+      const keep = (term: string) => !verb.has(term) && !(parameters.has(term) && !literal.has(term));
+      // Words after "for", "by", "in" … narrow where the operation applies (`create-for-authenticated-user`,
+      // `get-by-username`): a request rarely says them, so they count only when it does.
+      const raw = words(name);
+      const cut = raw.findIndex((word) => QUALIFIER_WORDS.has(word));
+      const head = cut < 0 ? raw : raw.slice(0, cut);
+      const tail = cut < 0 ? [] : raw.slice(cut + 1);
+      return { terms: [...new Set(analyze(head.join(" ")))].filter(keep), qualifiers: [...new Set(analyze(tail.join(" ")))].filter(keep) };
     })());
-    if (terms.length === 0) return 1;
-    const share = terms.filter((term) => explained.has(term)).length / terms.length;
+    const counted = [...terms, ...qualifiers.filter((term) => explained.has(term))];
+    if (counted.length === 0) return 1;
+    const share = counted.filter((term) => explained.has(term)).length / counted.length;
     return NAME_FLOOR + (1 - NAME_FLOOR) * share;
   }
 
   /** Per-document accumulators, allocated once and left zeroed after every search. */
-  private scratch(): { totals: Float64Array; matched: Uint16Array; best: Float64Array } {
-    return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Uint16Array(this.docs.length), best: new Float64Array(this.docs.length) });
+  private scratch(): { totals: Float64Array; matched: Float64Array; best: Float64Array } {
+    return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Float64Array(this.docs.length), best: new Float64Array(this.docs.length) });
   }
 
   /** The indexed terms that stand for query term `term`, with their weights. */

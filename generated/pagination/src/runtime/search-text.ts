@@ -13,7 +13,8 @@ const STOPWORDS = new Set(
     "is are was were be been being am do does did done can could should would will shall may might must " +
     "how what which who whom whose when where why please want need wanna let lets just also " +
     "some any one thing things something via using use over per than then so if else " +
-    "completely anymore really actually quickly directly currently right now got have has had don t s"
+    "completely anymore really actually quickly directly currently right now got have has had don t s " +
+    "all every called named"
   ).split(" "),
 );
 
@@ -24,9 +25,16 @@ const STOPWORDS = new Set(
 export function words(text: string): string[] {
   const spaced = text
     .replace(/<[^>]*>/g, " ")
+    // "owner/name" slugs ("facebook/react") name one thing by its identifiers: not words to match.
+    .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) => (/\.[a-z]{1,5}$/i.test(slug) ? slug : space))
+    // Acronym plurals stay one word: "PRs", "APIs" (not "P Rs").
+    .replace(/\b([A-Z]{2,})s\b/g, (_, acronym: string) => `${acronym.toLowerCase()}s`)
     .replace(/\b(pull) requests?\b/gi, "$1")
+    // "open PRs", "closed issues": a state that filters things listed, not the verb "open".
+    .replace(/\b(?:open|opened|closed|active|merged)\s+(?=\w+s\b)/gi, "")
     .replace(/\bset up\b/gi, "setup")
     .replace(/\bget rid of\b/gi, "delete")
+    .replace(/\blook up\b/gi, "lookup")
     .replace(/\bpay out\b/gi, "payout")
     .replace(/\b(log|sign)(ged)? (in|on)\b/gi, "login")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
@@ -48,6 +56,9 @@ export function stem(word: string): string {
   if (w.endsWith("ing") && w.length > 5) w = undouble(w.slice(0, -3));
   else if (w.endsWith("ed") && w.length > 4) w = undouble(w.slice(0, -2));
   if (w.endsWith("e") && w.length > 4) w = w.slice(0, -1);
+  // Agent nouns onto their verb: "contributors" and "contributed" → "contribut". Long words only:
+  // "author" must stay apart from "auth".
+  else if (w.endsWith("or") && w.length > 7) w = w.slice(0, -2);
   return w;
 }
 
@@ -87,11 +98,18 @@ export function analyze(text: string): string[] {
 }
 
 /**
+ * Words that requests use as filler ("get the details of the repo", "info about a user") but
+ * operations use as names (`get-export-details`, `copilot-seat-details`): left out of queries only.
+ */
+const QUERY_FILLER: ReadonlySet<string> = new Set(["detail", "info"]);
+
+/**
  * Query terms: the analysed words, plus `file` when the request names a file (`package.json`,
  * `src/index.js`), which users rarely call a "file".
  */
 export function analyzeQuery(query: string): string[] {
-  const terms = analyze(query);
+  // Numbers and versions are values the request gives ("issue 7", "tag v3.2.0"), not words to match.
+  const terms = analyze(query.replace(/\bv?\d+(?:\.\d+)*\b/gi, " ")).filter((term) => !QUERY_FILLER.has(term));
   const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
   if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");
@@ -101,15 +119,19 @@ export function analyzeQuery(query: string): string[] {
 /**
  * API vocabulary: words a user says for the same thing. A query term also matches the other words
  * of its groups, at a lower weight than the word itself. Groups are written as plain words and
- * stemmed once.
+ * stemmed once. A word marked `~` only leads to its group: "view the repo" also matches "get", but
+ * "get" does not match "view", which in an API usually names a thing (GitHub's traffic views,
+ * project views), as "check" (check runs) and "detail" (`details_url`) do. A word marked `^` is
+ * only led to: "watch a repo" matches GitHub's repo "subscription", but a Stripe "subscription"
+ * has nothing to do with watching.
  */
 const SYNONYM_GROUPS: string[][] = [
-  ["create", "add", "new", "make", "post", "open", "start", "register", "insert", "submit", "generate", "publish", "setup", "leave", "write"],
-  ["delete", "remove", "destroy", "drop", "erase", "purge", "discard", "unset", "clear", "kick"],
-  ["list", "show", "browse", "enumerate", "index", "see", "view"],
+  ["create", "add", "new", "make", "post", "~open", "~start", "register", "insert", "submit", "~generate", "~publish", "~setup", "~leave", "~write", "~put", "~apply", "~attach"],
+  ["delete", "remove", "destroy", "~drop", "erase", "purge", "discard", "unset", "~clear", "~kick"],
+  ["list", "show", "browse", "enumerate", "~index", "~see", "~view"],
   ["search", "find", "lookup", "query", "filter"],
-  ["get", "show", "fetch", "retrieve", "read", "view", "see", "detail", "info", "lookup", "check", "inspect", "look"],
-  ["update", "edit", "change", "modify", "patch", "set", "rename", "alter", "replace", "configure", "close", "reopen"],
+  ["get", "show", "fetch", "retrieve", "read", "~view", "~see", "~detail", "~info", "lookup", "~check", "~inspect", "~look"],
+  ["update", "edit", "change", "modify", "patch", "set", "~rename", "alter", "replace", "configure", "~close", "~reopen"],
   ["compare", "diff", "difference"],
   ["latest", "newest", "recent", "last", "current"],
   ["review", "reviewer", "approve", "approval"],
@@ -119,22 +141,22 @@ const SYNONYM_GROUPS: string[][] = [
   ["star", "stargazer", "favorite", "favourite", "bookmark"],
   ["unstar", "unfavorite"],
   ["merge", "combine", "land"],
-  ["repo", "codebase"],
+  ["repo", "codebase", "project"],
   ["pull", "merge-request"],
   ["issue", "ticket", "bug", "report"],
   ["comment", "reply", "note", "remark"],
   ["user", "member", "account", "person", "people", "profile", "collaborator"],
   ["org", "company", "enterprise"],
   ["follow", "follower", "following", "subscribe"],
-  ["watch", "watcher", "subscription", "notify", "notification"],
+  ["watch", "watcher", "^subscription", "notify", "notification"],
   ["cancel", "abort", "stop", "void", "terminate"],
   ["customer", "client", "buyer", "shopper"],
   ["payment", "charge", "pay", "paid", "transaction"],
   ["refund", "reimburse", "return", "reverse", "money-back"],
   ["invoice", "bill", "billing", "receipt"],
-  ["subscription", "recurring", "plan", "renew"],
+  ["subscription", "~recurring", "~plan", "~renew"],
   ["price", "pricing", "cost", "amount", "rate"],
-  ["product", "item", "good", "sku", "catalog"],
+  ["product", "~item", "~good", "sku", "~catalog"],
   ["payout", "withdraw", "transfer", "disburse"],
   ["balance", "fund", "money"],
   ["coupon", "discount", "promo", "promotion"],
@@ -142,7 +164,7 @@ const SYNONYM_GROUPS: string[][] = [
   ["hook", "webhook", "callback"],
   ["run", "execute", "trigger", "dispatch", "rerun"],
   ["workflow", "action", "pipeline", "ci", "job", "build"],
-  ["release", "version", "tag", "publish"],
+  ["release", "~version", "~tag"],
   ["file", "content", "document", "blob"],
   ["branch", "ref", "head"],
   ["label", "tag"],
@@ -169,10 +191,12 @@ const SYNONYM_GROUPS: string[][] = [
 const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
   const map = new Map<string, Set<string>>();
   for (const group of SYNONYM_GROUPS) {
-    const stems = [...new Set(group.flatMap((w) => words(w).map(stem)))];
-    for (const s of stems) {
+    const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => words(w).map(stem)))];
+    const sources = stemsOf(group.filter((w) => !w.startsWith("^")));
+    const targets = new Set(stemsOf(group.filter((w) => !w.startsWith("~"))));
+    for (const s of sources) {
       const set = map.get(s) ?? new Set<string>();
-      for (const other of stems) if (other !== s) set.add(other);
+      for (const other of targets) if (other !== s) set.add(other);
       map.set(s, set);
     }
   }
@@ -182,6 +206,30 @@ const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
 /** Other stems that mean what `term` (a stem) means, per the API vocabulary. */
 export function synonymsOf(term: string): readonly string[] {
   return SYNONYMS.get(term) ?? [];
+}
+
+/** Stems of the words that say what to do with something (the verbs of the vocabulary and others). */
+const ACTION_STEMS: ReadonlySet<string> = new Set(
+  [
+    ...SYNONYM_GROUPS.slice(0, 6).flat(),
+    ..."merge star unstar follow unfollow watch unwatch cancel run rerun download upload assign unassign invite block unblock lock unlock archive unarchive compare review refund approve transfer pay send sync enable disable revoke rotate verify test ping move copy rename redeliver dismiss accept decline reject resolve reopen close capture confirm finalize void mark kick ban reply respond answer say charge bill pay".split(" "),
+  ].flatMap((word) => words(word).map(stem)),
+);
+/** Stems of the words that only ask to see something. */
+const VIEW_STEMS: ReadonlySet<string> = new Set([...SYNONYM_GROUPS[2]!, ...SYNONYM_GROUPS[4]!].flatMap((word) => words(word).map(stem)));
+
+/**
+ * What a request implies without saying it: `list` when it names things in the plural, or "all"
+ * of them, and no action other than looking ("latest commits on main", "which subscriptions are
+ * active", "show me all customers"). The search weighs implied terms lightly and never requires them.
+ */
+export function impliedTerms(query: string): string[] {
+  const all = words(query);
+  const actions = analyze(query).filter((term) => ACTION_STEMS.has(term));
+  if (actions.some((term) => !VIEW_STEMS.has(term))) return [];
+  const everything = all.some((word) => word === "all" || word === "every");
+  const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
+  return everything || (actions.length === 0 && plural) ? ["list"] : [];
 }
 
 /**

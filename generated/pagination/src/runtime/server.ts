@@ -50,6 +50,12 @@ export const DEFAULT_MAX_BATCH = 100;
 
 /** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
+/**
+ * Most pages a full `tools/list` takes with the default page size: a larger list gets larger
+ * pages. @modelcontextprotocol/client 2.x lists every page of `listTools()` but stops with an error
+ * after 64 (its `listMaxPages`); MS Graph beta's 22,361 tools would take 224 pages of 100.
+ */
+export const MAX_LIST_PAGES = 32;
 
 /**
  * Caching hints on modern list, read and discover results. The catalog is fixed when the server
@@ -104,7 +110,7 @@ export interface McpServerOptions {
   extension?: Extension;
   /** stderr logger; defaults to silent. */
   logger?: Logger;
-  /** Items per list page (default 100). */
+  /** Items per list page (default: 100, or what keeps a list within MAX_LIST_PAGES pages). */
   pageSize?: number;
   /** Largest JSON-RPC batch answered (default {@link DEFAULT_MAX_BATCH}); longer batches get one -32600 error. */
   maxBatch?: number;
@@ -214,6 +220,8 @@ export class McpServer {
   private readonly upstream: UpstreamOptions;
   private readonly logger: Logger;
   private readonly pageSize: number;
+  /** The page size was set by the embedder (not adapted to the list's length). */
+  private readonly pageSizeSet: boolean;
   private readonly maxBatch: number;
   /** Every upstream call of this server waits here for one of a bounded number of slots. */
   private readonly upstreamQueue: PQueue;
@@ -316,6 +324,7 @@ export class McpServer {
     this.upstream = options.upstream;
     this.logger = options.logger ?? silentLogger;
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    this.pageSizeSet = options.pageSize !== undefined;
     this.maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
     this.upstreamQueue = new PQueue({ concurrency: Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY) });
     this.validator = new SchemaValidator(this.logger);
@@ -571,7 +580,8 @@ export class McpServer {
   /** One page of a list, with an opaque, validated cursor; `show` maps only the page's items. */
   private page<T>(key: string, items: readonly T[], params: Params, show: (item: T) => unknown = (item) => item): Record<string, unknown> {
     const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, items.length);
-    const next = offset + this.pageSize;
+    const size = this.pageSizeSet ? this.pageSize : Math.max(this.pageSize, Math.ceil(items.length / MAX_LIST_PAGES));
+    const next = offset + size;
     const page = { [key]: items.slice(offset, next).map(show) };
     return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
