@@ -99,6 +99,8 @@ test("requests: acronym plurals, slugs, numbers and versions, filler words and s
   assert.ok(analyzeQuery("read src/index.js").includes("file"), "a file path stays");
   assert.equal(analyzeQuery("publish release v3.2.0 for issue 7"), [stem("publish"), stem("release"), stem("issue")]);
   assert.equal(analyzeQuery("get the details of the repo"), ["get", "repo"], "details are filler in a request");
+  assert.equal(analyzeQuery("rename my repo to new-name"), [stem("rename"), "repo"], "a hyphenated name is a value");
+  assert.equal(analyzeQuery("a one-off e-mail"), ["off", "e", "mail"], "common compounds stay words (\"one\" is a stopword)");
   assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
   assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
   assert.is.not(stem("author"), stem("auth"));
