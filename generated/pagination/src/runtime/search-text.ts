@@ -103,13 +103,23 @@ export function analyze(text: string): string[] {
  */
 const QUERY_FILLER: ReadonlySet<string> = new Set(["detail", "info"]);
 
+/** Hyphenated words that are words, not names (see analyzeQuery). */
+const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
+  "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(" "),
+);
+
 /**
  * Query terms: the analysed words, plus `file` when the request names a file (`package.json`,
  * `src/index.js`), which users rarely call a "file".
  */
 export function analyzeQuery(query: string): string[] {
-  // Numbers and versions are values the request gives ("issue 7", "tag v3.2.0"), not words to match.
-  const terms = analyze(query.replace(/\bv?\d+(?:\.\d+)*\b/gi, " ")).filter((term) => !QUERY_FILLER.has(term));
+  // Numbers and versions are values the request gives ("issue 7", "tag v3.2.0"), not words to match;
+  // so are hyphenated names ("the old-feature branch", "a label called needs-triage"), except the
+  // common English compounds.
+  const values = query
+    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) ? name : " "))
+    .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
+  const terms = analyze(values).filter((term) => !QUERY_FILLER.has(term));
   const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
   if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");
