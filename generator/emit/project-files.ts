@@ -10,7 +10,7 @@ import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { buildToolLock } from "../plan/tool-lock.js";
 import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../state-files.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
-import { dockerFiles, serverJson } from "./publish-files.js";
+import { dockerFiles, mcpbManifest, serverJson } from "./publish-files.js";
 import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
 import { DECLARATIONS_DATA_PATH, operationDeclarations } from "./declarations.js";
@@ -250,6 +250,7 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       build: "tsc -p tsconfig.json",
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
+      bundle: "npm run build && node scripts/bundle.mjs",
       prepublishOnly: "npm run build",
     },
     engines: { node: ">=20.19" },
@@ -305,8 +306,10 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     tsconfig(),
     { path: "README.md", content: renderTemplate("README.md.hbs", plan) },
     { path: ".env.example", content: renderTemplate("env.example.hbs", plan) },
-    { path: ".gitignore", content: "node_modules/\ndist/\n.env\n" },
+    { path: ".gitignore", content: "node_modules/\ndist/\n.env\n.mcpb/\n*.mcpb\n" },
     serverJson(plan),
+    mcpbManifest(plan),
+    { path: "scripts/bundle.mjs", content: readFileSync(join(packageRoot(), "templates", "bundle.mjs"), "utf8") },
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...typeScriptFiles(plan, options),

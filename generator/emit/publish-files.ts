@@ -1,4 +1,5 @@
 import type { ProjectPlan } from "../plan/types.js";
+import { configVariables } from "./config-variables.js";
 import type { EmittedFile } from "./project-files.js";
 import { renderTemplate } from "./templates.js";
 
@@ -43,6 +44,59 @@ export function serverJson(plan: ProjectPlan): EmittedFile {
     ],
   };
   return { path: "server.json", content: JSON.stringify(server, null, 2) + "\n" };
+}
+
+/** The MCP Bundle manifest version written (schemas of @anthropic-ai/mcpb, `mcpb-manifest-v0.3.schema.json`). */
+export const MCPB_MANIFEST_VERSION = "0.3";
+
+/** The bundle's author: the owner named in the registry name (`io.github.alice/weather` → alice). */
+function bundleAuthor(plan: ProjectPlan): string {
+  const namespace = plan.mcpName.split("/")[0] ?? "";
+  return namespace.split(".").at(-1) || plan.packageName;
+}
+
+/**
+ * `manifest.json` of the MCP Bundle (`npm run bundle`, scripts/bundle.mjs): the built server run
+ * with Node, and one `user_config` entry per environment variable, credentials marked sensitive,
+ * each passed to the server as that variable. Settings only: never a value of a credential.
+ */
+export function mcpbManifest(plan: ProjectPlan): EmittedFile {
+  const variables = configVariables(plan);
+  const manifest = {
+    manifest_version: MCPB_MANIFEST_VERSION,
+    name: plan.packageName,
+    display_name: plan.title,
+    version: plan.version,
+    description: shortDescription(plan.description),
+    ...(shortDescription(plan.description) !== plan.description ? { long_description: plan.description } : {}),
+    author: { name: bundleAuthor(plan) },
+    ...(plan.repository ? { repository: { type: "git", url: plan.repository.url } } : {}),
+    server: {
+      type: "node",
+      entry_point: "dist/index.js",
+      mcp_config: {
+        command: "node",
+        args: ["${__dirname}/dist/index.js"],
+        env: Object.fromEntries(variables.map((v) => [v.name, `\${user_config.${v.name}}`])),
+      },
+    },
+    user_config: Object.fromEntries(
+      variables.map((v) => [
+        v.name,
+        {
+          type: "string",
+          title: v.name,
+          description: v.description ?? v.name,
+          required: v.required,
+          ...(v.secret ? { sensitive: true } : v.example !== undefined ? { default: v.example } : {}),
+        },
+      ]),
+    ),
+    compatibility: { platforms: ["darwin", "linux", "win32"], runtimes: { node: ">=20.19" } },
+    keywords: ["mcp", "openapi"],
+    ...(plan.license ? { license: plan.license } : {}),
+  };
+  return { path: "manifest.json", content: JSON.stringify(manifest, null, 2) + "\n" };
 }
 
 /** Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore. */

@@ -288,7 +288,7 @@ export async function run(command: string, args: string[], options: RunOptions):
  * per-script variables an outer `npm run`/`npx` exports (package and lifecycle data, the outer
  * project's prefix), so the nested npm works on the generated project only.
  */
-function npmEnv(): NodeJS.ProcessEnv {
+export function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/^npm_(package_|lifecycle_|command$|config_local_prefix$)/i.test(key) || key === "INIT_CWD") continue;

@@ -5,6 +5,9 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { npmLicense, parseRepository, registryName } from "../../generator/plan/publishing.js";
 import { registryViolations } from "../registry-rules.js";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Ajv } from "ajv";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const files = async (spec: string, extra: { packageName?: string; repository?: string; mcpName?: string } = {}) => {
@@ -76,6 +79,36 @@ test("publishing helpers: repository forms, registry names, SPDX licenses", () =
   assert.is(registryName("x-mcp", "x-mcp", undefined, "com.example/x"), "com.example/x");
   assert.is(npmLicense("Apache 2.0"), "Apache-2.0");
   assert.is(npmLicense("All rights reserved, see the website"), undefined);
+});
+
+test("manifest.json of the MCP Bundle passes mcpb's 0.3 schema; each variable is a setting, credentials sensitive and without defaults", async () => {
+  const schemaFile = createRequire(import.meta.url).resolve("@anthropic-ai/mcpb/mcpb-manifest-v0.3.schema.json");
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(schemaFile, "utf8")) as object);
+  const out = await files("specs/fixtures/auth-schemes.yaml", { mcpName: "io.github.alice/auth-zoo" });
+  const manifest = JSON.parse(out.get("manifest.json")!) as {
+    manifest_version: string;
+    author: { name: string };
+    version: string;
+    server: { mcp_config: { env: Record<string, string> } };
+    user_config: Record<string, { sensitive?: boolean; default?: string; required: boolean }>;
+  };
+  assert.ok(validate(manifest), JSON.stringify(validate.errors));
+  assert.is(manifest.manifest_version, "0.3");
+  assert.is(manifest.author.name, "alice");
+  assert.is(manifest.version, JSON.parse(out.get("package.json")!).version);
+  const server = JSON.parse(out.get("server.json")!) as { packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean; isRequired: boolean }> }> };
+  const variables = server.packages[0]!.environmentVariables;
+  assert.equal(Object.keys(manifest.user_config), variables.map((v) => v.name));
+  for (const v of variables) {
+    assert.is(manifest.server.mcp_config.env[v.name], `\${user_config.${v.name}}`);
+    assert.is(manifest.user_config[v.name]!.sensitive === true, v.isSecret, v.name);
+    assert.is(manifest.user_config[v.name]!.required, v.isRequired, v.name);
+    if (v.isSecret) assert.is(manifest.user_config[v.name]!.default, undefined, v.name);
+  }
+  assert.ok(variables.some((v) => v.isSecret), "the fixture has credentials");
+  const pkg = JSON.parse(out.get("package.json")!) as { scripts: Record<string, string> };
+  assert.is(pkg.scripts.bundle, "npm run build && node scripts/bundle.mjs");
+  assert.ok(out.has("scripts/bundle.mjs"));
 });
 
 test.run();

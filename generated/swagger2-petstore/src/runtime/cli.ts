@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { CONFIG_CLIENTS, clientConfig, type ConfigClient } from "./client-config.js";
+import { dropBundlePlaceholders } from "./bundle-env.js";
 import { declarationReader } from "./declarations-data.js";
 import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
@@ -135,6 +136,8 @@ export async function main(
   options: MainOptions = {},
 ): Promise<TransportHandle | undefined> {
   const logger = createStderrLogger(info.name);
+  const unset = dropBundlePlaceholders(process.env);
+  if (unset.length > 0) logger.info(`settings left empty in the bundle host: ${unset.join(", ")}`);
   let flags: ReturnType<typeof parseFlags>;
   try {
     flags = parseFlags(argv);
