@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ErrorCode, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, McpServer } from "../../runtime/src/server.js";
+import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, MAX_PAGE_BYTES, McpServer } from "../../runtime/src/server.js";
 import { startStdio } from "../../runtime/src/transport-stdio.js";
 import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 
@@ -102,6 +102,15 @@ test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unles
   const adaptive = await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl } }));
   assert.equal(adaptive, { pages: MAX_LIST_PAGES, tools: 5_000 }, "157 tools a page: 32 pages, not 50");
   assert.equal(await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl }, pageSize: DEFAULT_PAGE_SIZE })), { pages: 50, tools: 5_000 });
+  // Enlarged pages of big tools end at MAX_PAGE_BYTES (104 tools of 100 KB would make 10.4 MB).
+  const description = "x".repeat(100_000);
+  const big = Array.from({ length: 3_300 }, (_, i) => ({ ...template!, name: `big${i}`, description }));
+  const server = new McpServer({ info, tools: big, upstream: { baseUrl: upstream.baseUrl } });
+  const first = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }));
+  assert.ok(JSON.stringify(first.tools).length <= MAX_PAGE_BYTES, "under the byte limit");
+  assert.ok(first.tools.length > 1 && first.tools.length < 104, `${first.tools.length} tools`);
+  const second = result(await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: first.nextCursor } }));
+  assert.is(second.tools[0].name, `big${first.tools.length}`, "the next page starts where the short one ended");
 });
 
 test("tools/list pages with an opaque cursor and hides http bindings", async () => {

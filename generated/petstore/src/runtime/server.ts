@@ -56,6 +56,11 @@ export const DEFAULT_PAGE_SIZE = 100;
  * after 64 (its `listMaxPages`); MS Graph beta's 22,361 tools would take 224 pages of 100.
  */
 export const MAX_LIST_PAGES = 32;
+/**
+ * Most JSON characters of one enlarged page (see MAX_LIST_PAGES): the stdio client of SDK 1.x
+ * closes the connection on a message over 10 MB (its read buffer's limit).
+ */
+export const MAX_PAGE_BYTES = 8 * 2 ** 20;
 
 /**
  * Caching hints on modern list, read and discover results. The catalog is fixed when the server
@@ -581,8 +586,26 @@ export class McpServer {
   private page<T>(key: string, items: readonly T[], params: Params, show: (item: T) => unknown = (item) => item): Record<string, unknown> {
     const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, items.length);
     const size = this.pageSizeSet ? this.pageSize : Math.max(this.pageSize, Math.ceil(items.length / MAX_LIST_PAGES));
-    const next = offset + size;
-    const page = { [key]: items.slice(offset, next).map(show) };
+    const end = Math.min(items.length, offset + size);
+    let next = end;
+    let shown: unknown[];
+    if (size <= this.pageSize) shown = items.slice(offset, end).map(show);
+    else {
+      // Enlarged pages end early at MAX_PAGE_BYTES: SDK 1.x's stdio client drops a message over 10 MB.
+      shown = [];
+      let bytes = 0;
+      for (let i = offset; i < end; i++) {
+        const item = show(items[i]!);
+        const length = JSON.stringify(item).length;
+        if (shown.length > 0 && bytes + length > MAX_PAGE_BYTES) {
+          next = i;
+          break;
+        }
+        shown.push(item);
+        bytes += length;
+      }
+    }
+    const page = { [key]: shown };
     return next < items.length ? { ...page, nextCursor: encodeCursor(next) } : page;
   }
 
