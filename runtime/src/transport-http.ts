@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+
 import type { AddressInfo } from "node:net";
 import { isRefusal, type Principal, type Refusal, type ResourceServer } from "./oauth-resource.js";
 import { hasModernMeta } from "./era.js";
@@ -31,6 +32,9 @@ import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVe
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "./own.js";
+
+/** How long an idle keep-alive connection stays open (Node's default is 5 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** Default bind address: loopback only. */
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -122,6 +126,11 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       else res.end();
     });
   });
+  // Idle keep-alive connections stay open longer than Node's 5 s: a client that spends seconds on a
+  // large answer (all tools of a 20,000-operation API) then reuses its connection, and would race
+  // the server closing it ("other side closed"). Headers must time out after keep-alive.
+  http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  http.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];

@@ -42,6 +42,19 @@ test("tools/list over HTTP with protocol header", async () => {
   assert.is(body.result.tools.length, 5);
 });
 
+test("idle keep-alive connections are kept 65 s (a client that spends seconds on a large answer reuses its connection)", async () => {
+  const { request } = await import("node:http");
+  const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const req = request(http.url, { method: "POST", headers: JSON_HEADERS }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.headers));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }));
+  });
+  assert.is(headers["keep-alive"], "timeout=65");
+});
+
 test("notification → 202 with no body", async () => {
   const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   assert.is(res.status, 202);
