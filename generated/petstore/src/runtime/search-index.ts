@@ -153,9 +153,12 @@ export class OperationSearch {
     const top = new TopK(options.limit);
     for (const id of touched) {
       // Documents matching more of the request rank above those matching one word strongly.
-      const score = totals[id]! * Math.min(1, matched[id]! / count) ** COVERAGE_POWER * this.namePrecision(id, explained);
+      const covered = totals[id]! * Math.min(1, matched[id]! / count) ** COVERAGE_POWER;
       totals[id] = 0;
       matched[id] = 0;
+      // Name precision (≤ 1) can only lower a score: only candidates that could enter pay for it.
+      if (!top.admits(covered, id)) continue;
+      const score = covered * this.namePrecision(id, explained);
       if (top.admits(score, id) && accept(id)) top.add(score, id);
     }
     return top.sorted().map(([score, id]) => {
@@ -183,10 +186,16 @@ export class OperationSearch {
       const tail = cut < 0 ? [] : raw.slice(cut + 1);
       return { terms: [...new Set(analyze(head.join(" ")))].filter(keep), qualifiers: [...new Set(analyze(tail.join(" ")))].filter(keep) };
     })());
-    const counted = [...terms, ...qualifiers.filter((term) => explained.has(term))];
-    if (counted.length === 0) return 1;
-    const share = counted.filter((term) => explained.has(term)).length / counted.length;
-    return NAME_FLOOR + (1 - NAME_FLOOR) * share;
+    let counted = terms.length;
+    let hits = 0;
+    for (const term of terms) if (explained.has(term)) hits++;
+    for (const term of qualifiers) {
+      if (explained.has(term)) {
+        counted++;
+        hits++;
+      }
+    }
+    return counted === 0 ? 1 : NAME_FLOOR + ((1 - NAME_FLOOR) * hits) / counted;
   }
 
   /** Per-document accumulators, allocated once and left zeroed after every search. */
