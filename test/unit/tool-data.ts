@@ -114,6 +114,8 @@ test("a data tool source reads the names at start, one tool and its definitions 
   assert.is(defsOf("one").A, defsOf("two").A, "a definition read once is shared");
   assert.is(source.get("two"), source.get("two"), "kept once read");
   assert.is(source.get("nine"), undefined);
+  for (let i = 0; i < 70; i++) assert.is(source.get(`missing${i}`), undefined);
+  assert.is(JSON.stringify(source.get("four")), JSON.stringify(wide[3]), "found through the map of names built after many look-ups");
   writeFileSync(join(dir, "tools.json"), files.tools);
   writeFileSync(join(dir, "definitions.json"), files.definitions);
   assert.is(JSON.stringify(source.load()), JSON.stringify(wide));

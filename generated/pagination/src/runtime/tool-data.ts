@@ -143,6 +143,9 @@ export function toolDataFiles(stored: StoredTools): { tools: string; toolOffsets
   return { tools: tools.text, toolOffsets: offsetsText(tools.ranges), definitions: definitions.text, definitionOffsets: offsetsText(definitions.ranges) };
 }
 
+/** Look-ups by scanning the names before a tool source builds a map of them. */
+const POSITION_SCANS = 64;
+
 /** A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when needed). */
 export function dataToolSource(dir: string | URL): ToolSource {
   const folder = typeof dir === "string" ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`) : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
@@ -164,6 +167,14 @@ export function dataToolSource(dir: string | URL): ToolSource {
     return someDefinitions[index];
   };
   const byName = new Map<string, ToolDefinition>();
+  // A tool's line number is its place in the names: a scan for the first few look-ups (a map of
+  // 22,000 names costs more than the first describe_operation may take), a map once they add up.
+  let lookups = 0;
+  let positions: Map<string, number> | undefined;
+  const position = (name: string): number => {
+    if (positions === undefined && ++lookups > POSITION_SCANS) positions = new Map(names.map((item, i) => [item, i]));
+    return positions ? (positions.get(name) ?? -1) : names.indexOf(name);
+  };
   return {
     names,
     catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
@@ -171,7 +182,7 @@ export function dataToolSource(dir: string | URL): ToolSource {
     get: (name) => {
       let tool = byName.get(name);
       if (tool === undefined) {
-        const index = names.indexOf(name);
+        const index = position(name);
         if (index < 0) return undefined;
         const record = readRecord((offset, length) => readRange(file("tool-offsets.txt"), offset, length), index, 2);
         if (record === undefined) throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
