@@ -121,6 +121,10 @@ test("implied terms: plurals or 'all' without another action imply a list", () =
   assert.equal(impliedTerms("reply to issue 7 saying thanks"), [], "a verb other than looking");
   assert.equal(impliedTerms("charge the customer 20 dollars"), []);
   assert.equal(impliedTerms("the repo"), []);
+  assert.equal(impliedTerms("watch the repository for notifications"), [stem("update"), stem("create")], "a write verb outside the groups implies a write method");
+  assert.equal(impliedTerms("lock the conversation"), [stem("update"), stem("create")]);
+  assert.equal(impliedTerms("compare two branches"), [], "reading verbs imply nothing");
+  assert.equal(impliedTerms("refund the charge"), [], "beside a word as often a noun (charge): nothing");
   const docs = [
     doc("repos_get-commit", "get", "/repos/{owner}/{repo}/commits/{ref}", "Get a commit"),
     doc("repos_list-commits", "get", "/repos/{owner}/{repo}/commits", "List commits"),

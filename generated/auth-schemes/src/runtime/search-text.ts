@@ -218,13 +218,18 @@ export function synonymsOf(term: string): readonly string[] {
   return SYNONYMS.get(term) ?? [];
 }
 
-/** Stems of the words that say what to do with something (the verbs of the vocabulary and others). */
-const ACTION_STEMS: ReadonlySet<string> = new Set(
-  [
-    ...SYNONYM_GROUPS.slice(0, 6).flat(),
-    ..."merge star unstar follow unfollow watch unwatch cancel run rerun download upload assign unassign invite block unblock lock unlock archive unarchive compare review refund approve transfer pay send sync enable disable revoke rotate verify test ping move copy rename redeliver dismiss accept decline reject resolve reopen close capture confirm finalize void mark kick ban reply respond answer say charge bill pay".split(" "),
-  ].flatMap((word) => words(word).map(stem)),
+/** Stems of the words of a set of verbs. */
+const stemsOf = (verbs: string): ReadonlySet<string> => new Set(verbs.split(" ").flatMap((word) => words(word).map(stem)));
+/** Stems of the vocabulary's verb groups (create, delete, list, search, get, update): they say the method. */
+const GROUP_VERB_STEMS: ReadonlySet<string> = stemsOf(SYNONYM_GROUPS.slice(0, 6).flat().join(" "));
+/** Verbs that change something without being one of the groups' verbs ("watch the repo", "lock the conversation"). */
+const WRITE_VERB_STEMS: ReadonlySet<string> = stemsOf(
+  "merge star unstar follow unfollow watch unwatch cancel run rerun upload assign unassign invite block unblock lock unlock archive unarchive review refund approve transfer send sync enable disable revoke rotate move copy redeliver dismiss accept decline reject resolve capture confirm finalize void mark",
 );
+/** Verbs that read, and verbs that are as often nouns ("a charge", "the bill", "a reply"). */
+const OTHER_VERB_STEMS: ReadonlySet<string> = stemsOf("compare download test ping verify kick ban reply respond answer say charge bill pay");
+/** Stems of the words that say what to do with something. */
+const ACTION_STEMS: ReadonlySet<string> = new Set([...GROUP_VERB_STEMS, ...WRITE_VERB_STEMS, ...OTHER_VERB_STEMS]);
 /** Stems of the words that only ask to see something. */
 const VIEW_STEMS: ReadonlySet<string> = new Set([...SYNONYM_GROUPS[2]!, ...SYNONYM_GROUPS[4]!].flatMap((word) => words(word).map(stem)));
 
@@ -236,6 +241,9 @@ const VIEW_STEMS: ReadonlySet<string> = new Set([...SYNONYM_GROUPS[2]!, ...SYNON
 export function impliedTerms(query: string): string[] {
   const all = words(query);
   const actions = analyze(query).filter((term) => ACTION_STEMS.has(term));
+  // An action that changes something, but is none of the vocabulary's own verbs ("watch the repo",
+  // "lock the conversation"): the operation writes, as the method verbs of POST, PUT and PATCH say.
+  if (actions.length > 0 && actions.every((term) => WRITE_VERB_STEMS.has(term))) return [stem("update"), stem("create")];
   if (actions.some((term) => !VIEW_STEMS.has(term))) return [];
   const everything = all.some((word) => word === "all" || word === "every");
   const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
