@@ -197,41 +197,55 @@ const SYNONYM_GROUPS: string[][] = [
   ["tax", "vat", "gst"],
 ];
 
-/** Stem → stems of the other words in its groups. */
-const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
-  const map = new Map<string, Set<string>>();
+/** The vocabulary as look-up tables (stems), built on the first search: a server that never searches never builds them. */
+interface VocabularyTables {
+  /** Stem → stems of the other words in its groups. */
+  synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Words that say what to do with something. */
+  actions: ReadonlySet<string>;
+  /** Verbs that change something without being one of the groups' verbs ("watch the repo", "lock the conversation"). */
+  writes: ReadonlySet<string>;
+  /** Words that only ask to see something. */
+  views: ReadonlySet<string>;
+}
+
+let vocabulary: VocabularyTables | undefined;
+
+function tables(): VocabularyTables {
+  if (vocabulary) return vocabulary;
+  const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => words(w).map(stem)))];
+  const synonyms = new Map<string, Set<string>>();
   for (const group of SYNONYM_GROUPS) {
-    const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => words(w).map(stem)))];
     const sources = stemsOf(group.filter((w) => !w.startsWith("^")));
     const targets = new Set(stemsOf(group.filter((w) => !w.startsWith("~"))));
     for (const s of sources) {
-      const set = map.get(s) ?? new Set<string>();
+      const set = synonyms.get(s) ?? new Set<string>();
       for (const other of targets) if (other !== s) set.add(other);
-      map.set(s, set);
+      synonyms.set(s, set);
     }
   }
-  return new Map([...map].map(([k, v]) => [k, [...v]]));
-})();
+  // The groups' own verbs (create, delete, list, search, get, update) say the method already.
+  const groupVerbs = stemsOf(SYNONYM_GROUPS.slice(0, 6).flat());
+  const writes = stemsOf(WRITE_VERBS.split(" "));
+  // Verbs that read, and verbs that are as often nouns ("a charge", "the bill", "a reply").
+  const others = stemsOf("compare download test ping verify kick ban reply respond answer say charge bill pay".split(" "));
+  vocabulary = {
+    synonyms: new Map([...synonyms].map(([k, v]) => [k, [...v]])),
+    actions: new Set([...groupVerbs, ...writes, ...others]),
+    writes: new Set(writes),
+    views: new Set(stemsOf([...SYNONYM_GROUPS[2]!, ...SYNONYM_GROUPS[4]!])),
+  };
+  return vocabulary;
+}
+
+/** Verbs that change something without being one of the groups' verbs. */
+const WRITE_VERBS =
+  "merge star unstar follow unfollow watch unwatch cancel run rerun upload assign unassign invite block unblock lock unlock archive unarchive review refund approve transfer send sync enable disable revoke rotate move copy redeliver dismiss accept decline reject resolve capture confirm finalize void mark";
 
 /** Other stems that mean what `term` (a stem) means, per the API vocabulary. */
 export function synonymsOf(term: string): readonly string[] {
-  return SYNONYMS.get(term) ?? [];
+  return tables().synonyms.get(term) ?? [];
 }
-
-/** Stems of the words of a set of verbs. */
-const stemsOf = (verbs: string): ReadonlySet<string> => new Set(verbs.split(" ").flatMap((word) => words(word).map(stem)));
-/** Stems of the vocabulary's verb groups (create, delete, list, search, get, update): they say the method. */
-const GROUP_VERB_STEMS: ReadonlySet<string> = stemsOf(SYNONYM_GROUPS.slice(0, 6).flat().join(" "));
-/** Verbs that change something without being one of the groups' verbs ("watch the repo", "lock the conversation"). */
-const WRITE_VERB_STEMS: ReadonlySet<string> = stemsOf(
-  "merge star unstar follow unfollow watch unwatch cancel run rerun upload assign unassign invite block unblock lock unlock archive unarchive review refund approve transfer send sync enable disable revoke rotate move copy redeliver dismiss accept decline reject resolve capture confirm finalize void mark",
-);
-/** Verbs that read, and verbs that are as often nouns ("a charge", "the bill", "a reply"). */
-const OTHER_VERB_STEMS: ReadonlySet<string> = stemsOf("compare download test ping verify kick ban reply respond answer say charge bill pay");
-/** Stems of the words that say what to do with something. */
-const ACTION_STEMS: ReadonlySet<string> = new Set([...GROUP_VERB_STEMS, ...WRITE_VERB_STEMS, ...OTHER_VERB_STEMS]);
-/** Stems of the words that only ask to see something. */
-const VIEW_STEMS: ReadonlySet<string> = new Set([...SYNONYM_GROUPS[2]!, ...SYNONYM_GROUPS[4]!].flatMap((word) => words(word).map(stem)));
 
 /**
  * What a request implies without saying it: `list` when it names things in the plural, or "all"
@@ -240,11 +254,12 @@ const VIEW_STEMS: ReadonlySet<string> = new Set([...SYNONYM_GROUPS[2]!, ...SYNON
  */
 export function impliedTerms(query: string): string[] {
   const all = words(query);
-  const actions = analyze(query).filter((term) => ACTION_STEMS.has(term));
+  const { actions: actionWords, writes, views } = tables();
+  const actions = analyze(query).filter((term) => actionWords.has(term));
   // An action that changes something, but is none of the vocabulary's own verbs ("watch the repo",
   // "lock the conversation"): the operation writes, as the method verbs of POST, PUT and PATCH say.
-  if (actions.length > 0 && actions.every((term) => WRITE_VERB_STEMS.has(term))) return [stem("update"), stem("create")];
-  if (actions.some((term) => !VIEW_STEMS.has(term))) return [];
+  if (actions.length > 0 && actions.every((term) => writes.has(term))) return [stem("update"), stem("create")];
+  if (actions.some((term) => !views.has(term))) return [];
   const everything = all.some((word) => word === "all" || word === "every");
   const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
   return everything || (actions.length === 0 && plural) ? ["list"] : [];
