@@ -22,7 +22,7 @@ test("Stripe: every surface × SDK 1.x and client 2.x × stdio and HTTP lists an
   const dir = join(work, "stripe");
   await generate({ spec: entry!.spec, outDir: dir, force: true });
   await compileProject(dir, { timeoutMs: 300_000 });
-  const tools = await serverTools(dir);
+  const tools = serverTools(dir);
   assert.is(tools.length, 452);
   const runs = await checkSurfaces(dir, tools);
   assert.is(runs.length, SURFACES.length * 2 * 2);

@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
       await compileProject(dir, { timeoutMs: 1_800_000 });
       process.stderr.write(`${source}: built in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
     }
-    const tools = await serverTools(dir);
+    const tools = serverTools(dir);
     const runs: SurfaceRun[] = await checkSurfaces(dir, tools, (line) => process.stderr.write(`${source} ${line}\n`));
     for (const run of runs) {
       if (run.problems.length > 0) failed++;

@@ -18,6 +18,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { startHttpServer, type HttpServerHandle } from "../e2e/support.js";
+import { parseTools } from "../../runtime/src/tool-data.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
 
 /** The surfaces checked, in order. */
@@ -203,7 +204,6 @@ async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Resu
 }
 
 /** The tool definitions of a generated server folder (data files). */
-export async function serverTools(dir: string): Promise<ToolDefinition[]> {
-  const { parseTools } = await import("../../runtime/src/tool-data.js");
+export function serverTools(dir: string): ToolDefinition[] {
   return parseTools(readFileSync(join(dir, "data", "tools.json"), "utf8"), readFileSync(join(dir, "data", "definitions.json"), "utf8"));
 }

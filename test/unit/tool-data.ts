@@ -98,6 +98,7 @@ test("a data tool source reads the names at start, one tool and its definitions 
   // Only the names are read at start: the other files may not even exist yet.
   const source = dataToolSource(dir);
   assert.equal(source.names, ["one", "two", "three", "four", "five"]);
+  assert.equal([source.indexOf("four"), source.indexOf("nine")], [3, -1]);
   writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide)));
   writeFileSync(join(dir, "tool-offsets.txt"), files.toolOffsets);
   writeFileSync(join(dir, "definition-offsets.txt"), files.definitionOffsets);

@@ -214,7 +214,7 @@ export async function main(
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
       ...(options.readData ? { readData: options.readData } : {}),
-      ...(options.readDataRange ? { declarationOf: declarationReader((name) => source.names.indexOf(name), options.readDataRange) } : {}),
+      ...(options.readDataRange ? { declarationOf: declarationReader((name) => source.indexOf(name), options.readDataRange) } : {}),
       ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
     });
   } catch (error) {

@@ -9,7 +9,6 @@
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-
 import type { AddressInfo } from "node:net";
 import { isRefusal, type Principal, type Refusal, type ResourceServer } from "./oauth-resource.js";
 import { hasModernMeta } from "./era.js";

@@ -99,25 +99,32 @@ export interface ToolSource {
   load(): readonly ToolDefinition[];
   /** The definition of tool `name` (undefined when the server has no such tool). */
   get(name: string): ToolDefinition | undefined;
+  /** Tool `name`'s place in tool order (its line in the `data/*-offsets.txt` files); -1 when none. */
+  indexOf(name: string): number;
 }
 
 /**
- * A JSON array with one item per line (`[`, the items, `]`), and each item's byte range in the
- * text: `data/tools.json` and `data/definitions.json`, whose items the server reads one by one.
+ * The text of a JSON file with one member per line (`open`, the members, `close`), and where each
+ * member's JSON begins after its `prefix` (`"name": ` in an object; nothing in an array): the files
+ * of `data/` that the server reads one member at a time.
  */
-export function jsonLines(items: readonly unknown[]): { text: string; ranges: Array<[offset: number, length: number]> } {
+export function memberLines(open: string, close: string, members: ReadonlyArray<{ prefix: string; json: string }>): { text: string; ranges: Array<[offset: number, length: number]> } {
   const ranges: Array<[number, number]> = [];
-  const lines = ["["];
-  let offset = 2; // "[\n"
-  items.forEach((item, index) => {
-    const json = asciiJson(item);
-    ranges.push([offset + 2, json.length]);
-    const line = `  ${json}${index < items.length - 1 ? "," : ""}`;
+  const lines = [open];
+  let offset = open.length + 1;
+  members.forEach(({ prefix, json }, index) => {
+    const line = `  ${prefix}${json}${index < members.length - 1 ? "," : ""}`;
+    ranges.push([offset + 2 + prefix.length, json.length]);
     lines.push(line);
     offset += line.length + 1;
   });
-  lines.push("]", "");
+  lines.push(close, "");
   return { text: lines.join("\n"), ranges };
+}
+
+/** A JSON array with one item per line, and each item's byte range: `data/tools.json`, `data/definitions.json`. */
+export function jsonLines(items: readonly unknown[]): { text: string; ranges: Array<[offset: number, length: number]> } {
+  return memberLines("[", "]", items.map((item) => ({ prefix: "", json: asciiJson(item) })));
 }
 
 /**
@@ -177,6 +184,7 @@ export function dataToolSource(dir: string | URL): ToolSource {
   };
   return {
     names,
+    indexOf: position,
     catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
     load: () => (all ??= loadTools(JSON.parse(read("tools.json")) as StoredTool[], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))),
     get: (name) => {
@@ -218,11 +226,13 @@ export function readRange(file: URL, offset: number, length: number): string {
 /** A tool source over definitions already in memory (tests, embedders). */
 export function memoryToolSource(tools: readonly ToolDefinition[]): ToolSource {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const positions = new Map(tools.map((tool, index) => [tool.name, index]));
   return {
     names: tools.map((tool) => tool.name),
     catalog: () => catalogOf(tools),
     load: () => tools,
     get: (name) => byName.get(name),
+    indexOf: (name) => positions.get(name) ?? -1,
   };
 }
 

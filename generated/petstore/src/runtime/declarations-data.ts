@@ -6,24 +6,14 @@
  * beta: 113 MB); `openapi://declarations` serves the first file whole.
  */
 import { offsetsText, readRecord } from "./offsets-file.js";
-import { asciiJson } from "./tool-data.js";
+import { asciiJson, memberLines } from "./tool-data.js";
 
 /** Both files' text, from the declarations and the tool names in tool order (generation time). */
 export function declarationFiles(declarations: Record<string, string>, toolNames: readonly string[]): { text: string; offsets: string } {
   const entries = Object.entries(declarations);
-  const lines = ["{"];
-  const ranges = new Map<string, [number, number]>();
-  let offset = 2; // "{\n"
-  entries.forEach(([name, declaration], i) => {
-    const key = `  ${asciiJson(name)}: `;
-    const value = asciiJson(declaration);
-    ranges.set(name, [offset + key.length, value.length]);
-    const line = `${key}${value}${i < entries.length - 1 ? "," : ""}`;
-    lines.push(line);
-    offset += line.length + 1;
-  });
-  lines.push("}", "");
-  return { text: lines.join("\n"), offsets: offsetsText(toolNames.map((name) => ranges.get(name) ?? [0, 0])) };
+  const { text, ranges } = memberLines("{", "}", entries.map(([name, declaration]) => ({ prefix: `${asciiJson(name)}: `, json: asciiJson(declaration) })));
+  const byName = new Map(entries.map(([name], index) => [name, ranges[index]!]));
+  return { text, offsets: offsetsText(toolNames.map((name) => byName.get(name) ?? [0, 0])) };
 }
 
 /**
