@@ -3,8 +3,8 @@ import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
-import { declarationSources, DeclarationsWorker } from "./emit/declarations.js";
-import { declarationsFiles, emitProject, TOOLS_DATA_PATH, type EmittedFile } from "./emit/project-files.js";
+import { emitProject, TOOLS_DATA_PATH, typeScriptFiles, typeScriptInput, type EmittedFile } from "./emit/project-files.js";
+import { TypeScriptWorker } from "./emit/ts-worker.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { readPreviousState, type PreviousState } from "./load/previous-state.js";
@@ -151,16 +151,16 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
 
   // A big spec file is validated in a worker thread, started now so that it is ready after loading.
   const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
-  // The declarations are printed by ts-morph in a worker thread that starts loading it now
+  // The project's TypeScript is printed by ts-morph in a worker thread that starts loading it now
   // (not for a plan-only run, which prints nothing).
-  const declarationsWorker = options.planOnly ? undefined : new DeclarationsWorker();
+  const typeScriptWorker = options.planOnly ? undefined : new TypeScriptWorker();
   let spec: LoadedSpec | undefined;
   try {
     spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag));
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
     worker?.stop();
-    declarationsWorker?.stop();
+    typeScriptWorker?.stop();
     throw error;
   }
   // Serialized before later stages see the document: the server serves it as a resource, and the
@@ -209,12 +209,13 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
       await validated();
       return { plan, files: [], diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
     }
-    const declarations = declarationsWorker!.print(declarationSources(plan));
-    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, declarations: "later" }), previous));
-    const formatted = await timed("format", () => formatFiles(emitted));
-    // What the pipeline waited for the worker's declarations (most of their printing overlapped emit and format).
-    const declarationsData = declarationsFiles(await timed("declarations", () => declarations), plan.tools.map((tool) => tool.name));
-    formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, ...declarationsData);
+    const printing = typeScriptWorker!.print(typeScriptInput(plan, true));
+    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, typeScript: "later" }), previous));
+    const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
+    // What the pipeline waited for the worker's TypeScript (most of its printing overlapped emit and
+    // format), and the formatting of the TypeScript files people read.
+    const typeScript = await timed("typescript", async () => formatFiles(typeScriptFiles(await printing, plan.tools.map((tool) => tool.name)), plan.tools.length));
+    formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH), 0, ...typeScript);
     const files = [
       ...formatted,
       manifestFile(
@@ -239,7 +240,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     await validated();
     return result;
   } catch (error) {
-    declarationsWorker?.stop();
+    typeScriptWorker?.stop();
     await validated(); // a failed run still reports the validation warnings
     throw error;
   }

@@ -13,55 +13,28 @@
  *
  * Printed by ts-morph from structures (no text surgery), so every entry is well-formed TypeScript;
  * the type expressions come from `schemaToType` (JSON-escaped literals and known names only).
- * ts-morph bundles the TypeScript compiler and takes seconds to load, so it is required here, on the
- * first use of this emit step, and nowhere else.
  */
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
-import type { ProjectPlan, ToolPlan } from "../plan/types.js";
-import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
+import type { ProjectPlan } from "../plan/types.js";
+import { brief, docText, propertyKey, schemaToType } from "./schema-to-ts.js";
+import { toolTypeSource, type ToolTypeSource } from "./tool-file.js";
+import { loadTsMorph, type Kinds } from "./ts-morph.js";
+
+export { DECLARATIONS_DATA_PATH } from "./data-paths.js";
 
 type Obj = Record<string, unknown>;
-type TsMorph = typeof import("ts-morph");
 
-/** Where the declarations live in the generated project. */
-export const DECLARATIONS_DATA_PATH = "data/declarations.json";
 /** The interface each operation is a method of (code mode's `api`). */
 const API_INTERFACE = "Api";
-/** Longest doc comment of a property or named type, in characters (the operation's own text is kept whole). */
-const MAX_DOC_CHARS = 200;
 
-let tsMorph: TsMorph | undefined;
-
-/** ts-morph, loaded on first use (CommonJS, so `require` keeps this step synchronous). */
-export function loadTsMorph(): TsMorph {
-  return (tsMorph ??= createRequire(import.meta.url)("ts-morph") as TsMorph);
-}
-
-/** What a declaration is made of: part of a tool's plan, plain data (it crosses to a worker thread). */
-export type DeclarationSource = Pick<ToolPlan, "name" | "description" | "inputSchema" | "outputSchema" | "inputTypeName" | "outputTypeName"> & {
-  http: Pick<ToolPlan["http"], "method" | "path">;
-};
-
-/** The part of each tool a declaration needs. */
-export function declarationSources(plan: ProjectPlan): DeclarationSource[] {
-  return plan.tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    inputTypeName: tool.inputTypeName,
-    ...(tool.outputTypeName ? { outputTypeName: tool.outputTypeName } : {}),
-    http: { method: tool.http.method, path: tool.http.path },
-  }));
-}
+/** What a declaration is made of (see ToolTypeSource: plain data that crosses to a worker thread). */
+export type DeclarationSource = Omit<ToolTypeSource, "fileName" | "title">;
 
 /** Tool name → declaration text, in tool order. Deterministic: the same plan gives the same text. */
 export function operationDeclarations(plan: ProjectPlan | readonly DeclarationSource[]): Record<string, string> {
-  const tools = "tools" in plan ? declarationSources(plan) : plan;
+  const tools = "tools" in plan ? plan.tools.map(toolTypeSource) : plan;
   const { printStructure, StructureKind } = loadTsMorph();
   const result: Record<string, string> = {};
   for (const tool of tools) {
@@ -73,7 +46,7 @@ export function operationDeclarations(plan: ProjectPlan | readonly DeclarationSo
 }
 
 /** The statements of one operation's declaration: named types, input, output, the `Api` method. */
-function statementsOf(tool: DeclarationSource, kinds: TsMorph["StructureKind"]): StatementStructures[] {
+function statementsOf(tool: DeclarationSource, kinds: Kinds): StatementStructures[] {
   const names = new NameAllocator(Number.POSITIVE_INFINITY, [API_INTERFACE, tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]);
   const named = new NamedTypes(names, kinds);
   const inputRef = named.refNames(tool.inputSchema.$defs as Obj | undefined, "");
@@ -113,7 +86,7 @@ class NamedTypes {
 
   constructor(
     private readonly names: NameAllocator,
-    private readonly kinds: TsMorph["StructureKind"],
+    private readonly kinds: Kinds,
   ) {}
 
   refNames(defs: Obj | undefined, suffix: string): (def: string) => string {
@@ -144,50 +117,5 @@ class NamedTypes {
       });
     }
     return out;
-  }
-}
-
-/** The first paragraph of `text`, at most MAX_DOC_CHARS, JSDoc-safe; undefined when empty. */
-function brief(text: string): string | undefined {
-  const paragraph = docText(text).split(/\r?\n\s*\r?\n/)[0]!.replace(/\s+/g, " ").trim();
-  if (paragraph === "") return undefined;
-  return paragraph.length <= MAX_DOC_CHARS ? paragraph : `${paragraph.slice(0, MAX_DOC_CHARS - 1).trimEnd()}…`;
-}
-
-/**
- * Prints the declarations in a worker thread that starts loading ts-morph at once (seconds: it bundles
- * the TypeScript compiler), so that the load overlaps the load/ir/plan stages and the printing
- * overlaps emit and format. `print` never rejects: a failed worker falls back to this thread.
- */
-export class DeclarationsWorker {
-  private readonly worker = new Worker(new URL("./declarations-worker.js", import.meta.url));
-  private used = false;
-
-  constructor() {
-    // A generation that fails before `print` must not be kept alive by the thread.
-    this.worker.unref();
-  }
-
-  /** Tool name → declaration text for `tools`. */
-  print(tools: readonly DeclarationSource[]): Promise<Record<string, string>> {
-    this.used = true;
-    return new Promise<Record<string, string>>((resolve) => {
-      let done = false;
-      const finish = (value: Record<string, string> | undefined) => {
-        if (done) return;
-        done = true;
-        void this.worker.terminate();
-        resolve(value ?? operationDeclarations(tools));
-      };
-      this.worker.once("message", (value: Record<string, string>) => finish(value));
-      this.worker.once("error", () => finish(undefined));
-      this.worker.once("exit", () => finish(undefined));
-      this.worker.postMessage(tools);
-    });
-  }
-
-  /** Ends the thread if it was never given anything to print. */
-  stop(): void {
-    if (!this.used) void this.worker.terminate();
   }
 }

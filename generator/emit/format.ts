@@ -28,10 +28,12 @@ function growsWithTools(path: string): boolean {
 
 /**
  * Format stage: prettier over every file it understands, except the vendored runtime (byte-for-byte)
- * and files the emit stage marked as final (bulk JSON data laid out by JSON.stringify).
+ * and files the emit stage marked as final (bulk JSON data laid out by JSON.stringify). `toolCount`
+ * is the project's number of tools (by default, the tool modules among `files`): above
+ * FORMAT_TOOL_FILES_MAX the files that grow with it are left as printed.
  */
-export async function formatFiles(files: EmittedFile[]): Promise<EmittedFile[]> {
-  const skipTools = files.filter((file) => isToolFile(file.path)).length > FORMAT_TOOL_FILES_MAX;
+export async function formatFiles(files: EmittedFile[], toolCount = files.filter((file) => isToolFile(file.path)).length): Promise<EmittedFile[]> {
+  const skipTools = toolCount > FORMAT_TOOL_FILES_MAX;
   return Promise.all(
     files.map(async (file) => {
       const parser = parserFor(file.path);

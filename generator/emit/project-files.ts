@@ -9,15 +9,26 @@ import type { ProjectPlan } from "../plan/types.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { buildToolLock } from "../plan/tool-lock.js";
 import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../state-files.js";
+import {
+  API_DOCUMENT_PATH,
+  CATALOG_DATA_PATH,
+  DECLARATION_OFFSETS_PATH,
+  DECLARATIONS_DATA_PATH,
+  DEFINITION_OFFSETS_PATH,
+  DEFINITIONS_DATA_PATH,
+  TOOL_NAMES_DATA_PATH,
+  TOOL_OFFSETS_PATH,
+  TOOLS_DATA_PATH,
+} from "./data-paths.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, mcpbManifest, serverJson } from "./publish-files.js";
 import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
-import { DECLARATIONS_DATA_PATH, operationDeclarations } from "./declarations.js";
-import { SCHEMA_TYPES_PATH, SchemaTypes } from "./schema-types.js";
-import { toolDefinition, toolTypesText } from "./tool-file.js";
+import { toolDefinition, toolTypeSource } from "./tool-file.js";
 import { SEARCH_INDEX_PATH, searchIndexText } from "./search-index.js";
-import { constText, exportTypesText, GENERATED_HEADER, importText, jsDoc } from "./ts-text.js";
+import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "./typescript-files.js";
+
+export * from "./data-paths.js";
 
 /** A file of the generated project, path relative to the output folder (always `/`-separated). */
 export interface EmittedFile {
@@ -39,26 +50,12 @@ export interface EmitOptions {
   /** The bundled OpenAPI document as JSON text, written to data/openapi.json for the server to serve as a resource. */
   apiDocument?: string;
   /**
-   * Tool name → declaration text, printed elsewhere (generate.ts prints them in a worker thread); when
-   * absent they are printed here. `"later"`: leave data/declarations.json and its index out, the caller adds them (declarationsFiles).
+   * The project's TypeScript and the operation declarations, printed elsewhere (generate.ts prints
+   * them in a worker thread); when absent they are printed here. `"later"`: leave them out, the
+   * caller adds them (`typeScriptFiles`).
    */
-  declarations?: Record<string, string> | "later";
+  typeScript?: PrintedTypeScript | "later";
 }
-
-/** `src/custom/index.ts`: the user's extension point, created once and then theirs. */
-const CUSTOM_INDEX = `// Your code: created once by mcp-gen and never overwritten, so edit freely.
-// Add tools, resources, resource templates and prompts, or hook every upstream call.
-// See src/runtime/extensions.ts for the API (CustomTool, CustomResource, CallHooks …).
-import { defineExtension } from "../runtime/extensions.js";
-
-export default defineExtension({
-  tools: [],
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-  hooks: {},
-});
-`;
 
 function serverInfo(plan: ProjectPlan): ServerInfo {
   return {
@@ -74,23 +71,6 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
   };
 }
 
-
-/** Where the tool definitions live in the generated project (JSON, one tool per line, read by byte range or whole when needed). */
-export const TOOLS_DATA_PATH = "data/tools.json";
-/** Where each tool is in data/tools.json (fixed-width lines, runtime/src/offsets-file.ts). */
-export const TOOL_OFFSETS_PATH = "data/tool-offsets.txt";
-/** The `$defs` bodies the tool definitions share, one per line (see runtime/src/tool-data.ts). */
-export const DEFINITIONS_DATA_PATH = "data/definitions.json";
-/** Where each body is in data/definitions.json. */
-export const DEFINITION_OFFSETS_PATH = "data/definition-offsets.txt";
-/** Name, method, path and tags of every tool: read for toolset filters (see runtime/src/tool-data.ts). */
-export const CATALOG_DATA_PATH = "data/catalog.json";
-/** Every tool name: all a server reads of its tools at start (without toolset filters). */
-export const TOOL_NAMES_DATA_PATH = "data/tool-names.json";
-/** Where each tool's declaration is in data/declarations.json (fixed-width lines, tool order). */
-export const DECLARATION_OFFSETS_PATH = "data/declaration-offsets.txt";
-/** Where the OpenAPI document lives in the generated project (JSON, read when a client asks for it). */
-export const API_DOCUMENT_PATH = "data/openapi.json";
 
 /**
  * Whether bulk JSON (tool definitions, contracts, test cases) is laid out one item per line, ASCII
@@ -171,57 +151,14 @@ export function declarationsFiles(declarations: Record<string, string>, toolName
   ];
 }
 
-/** The generated TypeScript: per-tool type modules, the tool index, server info and the entry point. */
-function typeScriptFiles(plan: ProjectPlan, options: EmitOptions): EmittedFile[] {
-  const schemaTypes = new SchemaTypes(plan.tools);
-  const files: EmittedFile[] = plan.tools.map((tool) => ({ path: `src/tools/${tool.fileName}.ts`, content: toolTypesText(tool, schemaTypes) }));
-  files.push({ path: SCHEMA_TYPES_PATH, content: schemaTypes.fileText() });
-  files.push({
-    path: "src/tools/index.ts",
-    content:
-      GENERATED_HEADER +
-      importText("../runtime/tool-data.js", { names: ["dataToolSource", "type ToolSource"] }) +
-      plan.tools.map((tool) => exportTypesText(`./${tool.fileName}.js`, [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])])).join("") +
-      "\n" +
-      constText(
-        "tools",
-        "ToolSource",
-        'dataToolSource(new URL("../../data/", import.meta.url))',
-        `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
-      ),
-  });
-  files.push({
-    path: "src/server-info.ts",
-    content:
-      GENERATED_HEADER +
-      importText("./runtime/types.js", { names: ["ServerInfo"], typeOnly: true }) +
-      "\n" +
-      constText("serverInfo", "ServerInfo", JSON.stringify(serverInfo(plan), null, 2), "Name, version and defaults of this server."),
-  });
-  const withDocument = options.apiDocument !== undefined;
-  files.push({
-    path: "src/index.ts",
-    content:
-      `#!/usr/bin/env node\n${GENERATED_HEADER}` +
-      importText("node:fs", { names: ["existsSync", "readFileSync"] }) +
-      importText("./runtime/cli.js", { names: ["main"] }) +
-      importText("./runtime/tool-data.js", { names: ["readRange"] }) +
-      importText("./server-info.js", { names: ["serverInfo"] }) +
-      importText("./tools/index.js", { names: ["tools"] }) +
-      importText("./custom/index.js", { defaultName: "extension" }) +
-      "\n" +
-      (withDocument
-        ? jsDoc(`The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`) +
-          `const apiDocument = (): string => readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");\n\n`
-        : "") +
-      jsDoc("A file of data/ (search index, declarations), read when first needed; undefined when absent.") +
-      "const readData = (file: string): string | undefined => {\n  const url = new URL(`../data/${file}`, import.meta.url);\n  return existsSync(url) ? readFileSync(url, \"utf8\") : undefined;\n};\n\n" +
-      jsDoc("A byte range of a file of data/ (one operation's declaration, without parsing the others).") +
-      "const readDataRange = (file: string, offset: number, length: number): string => readRange(new URL(`../data/${file}`, import.meta.url), offset, length);\n\n" +
-      "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
-      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument, readData, readDataRange" : "extension, readData, readDataRange"} }).catch((error: unknown) => {\n  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});\n`,
-  });
-  return files;
+/** What the project's TypeScript is printed from (see typescript-files.ts): plain data. */
+export function typeScriptInput(plan: ProjectPlan, withDocument: boolean): TypeScriptInput {
+  return { tools: plan.tools.map(toolTypeSource), serverInfo: serverInfo(plan), apiDocument: withDocument };
+}
+
+/** The printed TypeScript files and the declarations' data files (tool order). */
+export function typeScriptFiles(printed: PrintedTypeScript, toolNames: readonly string[]): EmittedFile[] {
+  return [...printed.files, ...declarationsFiles(printed.declarations, toolNames)];
 }
 
 /** The runtime, vendored verbatim under `src/runtime/`. */
@@ -312,12 +249,12 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "scripts/bundle.mjs", content: readFileSync(join(packageRoot(), "templates", "bundle.mjs"), "utf8") },
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
-    ...typeScriptFiles(plan, options),
+    ...(options.typeScript === "later"
+      ? []
+      : typeScriptFiles(options.typeScript ?? printTypeScript(typeScriptInput(plan, options.apiDocument !== undefined)), plan.tools.map((tool) => tool.name))),
     ...toolsData(plan),
     searchIndexData(plan),
-    ...(options.declarations === "later" ? [] : declarationsFiles(options.declarations ?? operationDeclarations(plan), plan.tools.map((tool) => tool.name))),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
-    { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },
     ...runtimeFiles(),
     ...testFiles(plan),
     ...stateFiles(plan),

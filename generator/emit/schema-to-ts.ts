@@ -13,6 +13,16 @@ export function docText(text: string): string {
   return text.replace(/\*\//g, "*\\/").trim();
 }
 
+/** Longest brief doc comment (a property's, a named type's), in characters. */
+const MAX_BRIEF_CHARS = 200;
+
+/** The first paragraph of `text`, at most MAX_BRIEF_CHARS, JSDoc-safe; undefined when empty. */
+export function brief(text: string): string | undefined {
+  const paragraph = docText(text).split(/\r?\n\s*\r?\n/)[0]!.replace(/\s+/g, " ").trim();
+  if (paragraph === "") return undefined;
+  return paragraph.length <= MAX_BRIEF_CHARS ? paragraph : `${paragraph.slice(0, MAX_BRIEF_CHARS - 1).trimEnd()}…`;
+}
+
 /**
  * Turns a JSON Schema into a TypeScript type expression. `$ref: "#/$defs/X"` becomes the type name
  * that `refName` gives for X. The result only ever contains JSON-escaped literals and known names.

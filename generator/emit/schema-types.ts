@@ -1,8 +1,9 @@
+import type { SourceFileStructure, TypeAliasDeclarationStructure } from "ts-morph";
 import type { JsonSchema } from "../../runtime/src/types.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
-import type { ToolPlan } from "../plan/types.js";
-import { schemaToType } from "./schema-to-ts.js";
-import { GENERATED_HEADER, typeAliasText } from "./ts-text.js";
+import { docText, schemaToType } from "./schema-to-ts.js";
+import type { ToolTypeSource } from "./tool-file.js";
+import { sourceFile, type Kinds } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
 
@@ -28,9 +29,12 @@ export class SchemaTypes {
   private readonly names: NameAllocator;
   private readonly declared = new Map<string, string>();
   private readonly pending: Array<{ name: string; schema: Obj; defs: Obj; side: Side }> = [];
-  private readonly declarations: string[] = [];
+  private readonly declarations: TypeAliasDeclarationStructure[] = [];
 
-  constructor(tools: ToolPlan[]) {
+  constructor(
+    tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName">[],
+    private readonly kinds: Kinds,
+  ) {
     this.names = new NameAllocator(Number.POSITIVE_INFINITY, tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]));
   }
 
@@ -54,15 +58,22 @@ export class SchemaTypes {
   private flush(): void {
     for (let next = this.pending.shift(); next; next = this.pending.shift()) {
       const { name, schema, defs, side } = next;
-      const description = typeof schema.description === "string" ? schema.description : undefined;
-      this.declarations.push(typeAliasText(name, schemaToType(schema as JsonSchema, this.refNames(defs, side)), description));
+      const description = typeof schema.description === "string" ? docText(schema.description) : "";
+      this.declarations.push({
+        kind: this.kinds.TypeAlias,
+        name,
+        isExported: true,
+        type: schemaToType(schema as JsonSchema, this.refNames(defs, side)),
+        ...(description ? { docs: [description] } : {}),
+      });
     }
   }
 
-  /** `src/schemas.ts`, once every tool module was printed. */
-  fileText(): string {
+  /** `src/schemas.ts`, once every tool module was built. */
+  file(): SourceFileStructure {
     this.flush();
     const intro = "// The named schemas of the API as TypeScript types, shared by the tool modules in src/tools/.\n\n";
-    return GENERATED_HEADER + intro + (this.declarations.length > 0 ? this.declarations.join("\n") : "export {};\n");
+    const structure = sourceFile(this.kinds, this.declarations.length > 0 ? this.declarations : ["export {};"]);
+    return { ...structure, leadingTrivia: `${String(structure.leadingTrivia)}${intro}` };
   }
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "../package-root.js";
 import { clientConfig, type ConfigClient, type ConfigTransport } from "../../runtime/src/client-config.js";
+import { isIdentifier } from "../plan/names.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { configVariables } from "./config-variables.js";
 import { envValue, markdownCell, markdownCode, markdownFence, oneLine, shellWord } from "./escape.js";
@@ -79,6 +80,26 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     cursorHttp: snippet("cursor", http),
     vscodeHttp: snippet("vscode", http),
     claudeCodeHttp: snippet("claude-code", http),
+    exampleTool: exampleTool(plan),
+  };
+}
+
+/**
+ * The tool the custom-code README's example uses (the first one, preferring a read-only tool), as
+ * TypeScript: its key in `hooks`, its method on `api`, arguments for it. Tool names are
+ * `[A-Za-z0-9_-]` (plan/names.ts), so they are safe in a code fence.
+ */
+function exampleTool(plan: ProjectPlan): Record<string, string> | false {
+  const tool = plan.tools.find((t) => t.annotations.readOnlyHint) ?? plan.tools[0];
+  if (!tool) return false;
+  const bare = isIdentifier(tool.name);
+  return {
+    key: bare ? tool.name : JSON.stringify(tool.name),
+    access: bare ? `.${tool.name}` : `[${JSON.stringify(tool.name)}]`,
+    inputTypeName: tool.inputTypeName,
+    outputType: tool.outputTypeName ?? "unknown",
+    // Argument names come from the spec: not written into the fence.
+    arguments: (tool.inputSchema.required ?? []).length === 0 ? "{}" : `{ /* ${tool.inputTypeName} */ }`,
   };
 }
 

@@ -1,8 +1,9 @@
+import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, SourceFileStructure } from "ts-morph";
 import type { ToolDefinition } from "../../runtime/src/types.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
-import { GENERATED_HEADER, importText, interfaceText, typeAliasText, type PropertyText } from "./ts-text.js";
+import { BLANK_LINE, sourceFile, type Kinds, type Statement } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
 
@@ -21,12 +22,33 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
   };
 }
 
+/** What a tool's type module is made of: part of its plan, plain data (it crosses to a worker thread). */
+export type ToolTypeSource = Pick<ToolPlan, "name" | "description" | "inputSchema" | "outputSchema" | "inputTypeName" | "outputTypeName" | "fileName"> & {
+  title?: string;
+  http: Pick<ToolPlan["http"], "method" | "path">;
+};
+
+/** The part of a tool its types, declarations and map entries need. */
+export function toolTypeSource(tool: ToolPlan): ToolTypeSource {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    inputTypeName: tool.inputTypeName,
+    ...(tool.outputTypeName ? { outputTypeName: tool.outputTypeName } : {}),
+    fileName: tool.fileName,
+    http: { method: tool.http.method, path: tool.http.path },
+  };
+}
+
 /** Property signatures of the input interface, documented from each property's description. */
-function inputProperties(tool: ToolPlan, refName: (def: string) => string): PropertyText[] {
+function inputProperties(tool: ToolTypeSource, refName: (def: string) => string): OptionalKind<PropertySignatureStructure>[] {
   const required = new Set(tool.inputSchema.required ?? []);
   return Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => {
-    const description = typeof schema === "object" && typeof schema.description === "string" ? schema.description : undefined;
-    return { key: propertyKey(name), type: schemaToType(schema, refName), optional: !required.has(name), ...(description ? { doc: description } : {}) };
+    const description = typeof schema === "object" && typeof schema.description === "string" ? docText(schema.description) : "";
+    return { name: propertyKey(name), type: schemaToType(schema, refName), hasQuestionToken: !required.has(name), ...(description ? { docs: [description] } : {}) };
   });
 }
 
@@ -36,7 +58,7 @@ function inputProperties(tool: ToolPlan, refName: (def: string) => string): Prop
  * `src/schemas.ts` (see SchemaTypes). Declarations only — the tool definition itself is data in
  * `data/tools.json` — so it costs tsc almost nothing.
  */
-export function toolTypesText(tool: ToolPlan, schemaTypes: SchemaTypes): string {
+export function toolTypesFile(tool: ToolTypeSource, schemaTypes: SchemaTypes, kinds: Kinds): SourceFileStructure {
   const used = new Set<string>();
   const track = (refName: (def: string) => string) => (def: string) => {
     const name = refName(def);
@@ -44,15 +66,24 @@ export function toolTypesText(tool: ToolPlan, schemaTypes: SchemaTypes): string 
     return name;
   };
   const method = tool.http.method.toUpperCase();
-  let body = interfaceText(
-    tool.inputTypeName,
-    inputProperties(tool, track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input"))),
-    `Arguments of the \`${tool.name}\` tool (${method} ${docText(tool.http.path)}).`,
-  );
+  const input: InterfaceDeclarationStructure = {
+    kind: kinds.Interface,
+    name: tool.inputTypeName,
+    isExported: true,
+    docs: [docText(`Arguments of the \`${tool.name}\` tool (${method} ${tool.http.path}).`)],
+    properties: inputProperties(tool, track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input"))),
+  };
+  const statements: Statement[] = [input];
   if (tool.outputSchema && tool.outputTypeName) {
     const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
-    body += "\n" + typeAliasText(tool.outputTypeName, schemaToType(tool.outputSchema, refName), `\`structuredContent\` of a successful \`${tool.name}\` call.`);
+    statements.push({
+      kind: kinds.TypeAlias,
+      name: tool.outputTypeName,
+      isExported: true,
+      docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
+      type: schemaToType(tool.outputSchema, refName),
+    });
   }
-  const imports = used.size > 0 ? importText("../schemas.js", { names: [...used], typeOnly: true }) + "\n" : "";
-  return GENERATED_HEADER + imports + body;
+  if (used.size > 0) statements.unshift({ kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: [...used], moduleSpecifier: "../schemas.js" }, BLANK_LINE);
+  return sourceFile(kinds, statements);
 }

@@ -4,6 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { compareOutput } from "../../generator/write/compare-output.js";
+import { exampleFiles, type Example } from "./example-custom.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,12 +14,12 @@ import { promisify } from "node:util";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** The examples list shared with scripts/generate-examples.js. */
-const EXAMPLES = JSON.parse(readFileSync(join(root, "specs/examples.json"), "utf8")) as Array<{ name: string; spec: string }>;
+const EXAMPLES = JSON.parse(readFileSync(join(root, "specs/examples.json"), "utf8")) as Example[];
 
 for (const example of EXAMPLES) {
   test(`generated/${example.name} equals a fresh generation`, async () => {
     const result = await generate({ spec: join(root, example.spec) });
-    const comparison = await compareOutput(join(root, "generated", example.name), result.files);
+    const comparison = await compareOutput(join(root, "generated", example.name), exampleFiles(root, example, result.files));
     const report = [
       ...comparison.missing.map((p) => `missing ${p}`),
       ...comparison.extra.map((p) => `not generated any more: ${p}`),

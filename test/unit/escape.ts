@@ -50,9 +50,18 @@ const ESCAPING_HELPERS = new Set(["line", "cell", "code", "cellCode", "route", "
 /**
  * Fields printed as they are: names the generator derives and validates (npm package and bin names
  * match npm's rules; `name`/`env` are tool and environment variable names, [A-Za-z0-9_.-]; spec
- * server-variable names are printed with `cellCode`), and prose the generator writes itself.
+ * server-variable names are printed with `cellCode`), and prose the generator writes itself. The
+ * custom-code README's `exampleTool` is TypeScript made from a tool name and its type names
+ * (identifiers), nothing else of the spec (templates.ts).
  */
-const SAFE_FIELDS = new Set(["packageName", "binName", "name", "env", "specLabel"]);
+const SAFE_FIELDS = new Set([
+  "packageName",
+  "binName",
+  "name",
+  "env",
+  "specLabel",
+  ...["key", "access", "inputTypeName", "outputType", "arguments"].map((field) => `exampleTool.${field}`),
+]);
 
 test("templates: every interpolation is escaped for its format or prints a generator-made safe value", () => {
   const dir = fileURLToPath(new URL("../../../templates/", import.meta.url));
