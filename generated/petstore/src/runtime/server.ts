@@ -44,6 +44,8 @@ import { CALL_OPERATION, EXECUTE_CODE, MetaTools, type ServedSurface } from "./s
 import type { CodeLimits } from "./code-mode.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
 import { isRecord } from "./own.js";
+import { operationApi, type ResponseInfo, type UntypedApi } from "./api-client.js";
+import { runAfterHooks, runBeforeHooks } from "./tool-hooks.js";
 
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
 export const DEFAULT_MAX_BATCH = 100;
@@ -159,6 +161,8 @@ export interface McpServerOptions {
 export interface OperationCallContext {
   readonly params: Record<string, unknown>;
   readonly call: unknown;
+  /** Told each upstream response's status and headers (the typed `api` client's `{ response: true }`). */
+  readonly onResponse?: (response: ResponseInfo) => void;
 }
 
 /** Default deadline after which a generated tool's call becomes a task. */
@@ -690,12 +694,9 @@ export class McpServer {
     }
 
     const hooks = this.extension.hooks;
-    let upstreamArgs = args;
-    if (hooks?.beforeCall) {
-      const before = await hooks.beforeCall(tool, args, tools);
-      if (before && isCallToolResult(before)) return before;
-      if (before) upstreamArgs = before as Record<string, unknown>;
-    }
+    const before = await runBeforeHooks(hooks, tool, args, tools);
+    if ("result" in before) return before.result;
+    const upstreamArgs = before.args;
 
     // Log lines name the operation template only: never argument values, URLs or headers.
     const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
@@ -713,6 +714,7 @@ export class McpServer {
         cursorKey: this.cursorKey,
         queue: this.upstreamQueue,
         fromRequest: passthroughCredentials(this.passthrough, call.ctx.headers, this.info.securitySchemes ?? []),
+        ...(context.onResponse ? { onResponse: context.onResponse } : {}),
       });
     const pages = requestedPages(tool, upstreamArgs);
     const firstPage = await fetchPage(upstreamArgs);
@@ -726,8 +728,7 @@ export class McpServer {
     this.clientLog(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) this.progress(params, call, 1, "done");
-    const after = hooks?.afterCall ? await hooks.afterCall(tool, upstreamArgs, upstreamResult, tools) : undefined;
-    return after ?? upstreamResult;
+    return runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools);
   }
 
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
@@ -754,6 +755,7 @@ export class McpServer {
     const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
     const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities;
     return {
+      api: this.operationApi(call),
       inputResponses: responses as Record<string, Record<string, unknown>>,
       state,
       inputRequired: (inputRequests, nextState) => {
@@ -783,6 +785,22 @@ export class McpServer {
         }
       },
     };
+  }
+
+  /**
+   * The `api` client of a custom handler or hook: each call runs through `callOperation` as a
+   * `tools/call` of the operation would, on behalf of `call` (its scopes, era and cancellation), but
+   * without the calling request's progress token or MRTR fields (they belong to the caller).
+   */
+  private operationApi(call: HandlerContext): UntypedApi {
+    return operationApi({
+      has: (name) => this.operationNames.has(name),
+      fallbackKey: (name) => this.operation(name)?.http.response.fallbackKey,
+      run: (name, args, options) => {
+        const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
+        return this.callOperation(name, args, { params: {}, call: signal ? { ...call, signal } : call, onResponse: options.onResponse });
+      },
+    });
   }
 
   private async getPrompt(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
@@ -968,10 +986,6 @@ function requireUri(params: Params): Record<string, unknown> {
 
 function completion(values: string[]): { values: string[]; total: number; hasMore: boolean } {
   return { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 };
-}
-
-function isCallToolResult(value: unknown): value is CallToolResult {
-  return isParams(value) && Array.isArray(value.content);
 }
 
 function listedTool(tool: ToolDefinition | CustomTool<any> | ListedTool): ListedTool {
