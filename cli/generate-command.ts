@@ -36,6 +36,8 @@ export interface GenerateArgs {
   surface?: "all" | "search" | "code" | "auto";
   /** `--include-tags`, `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`. */
   filter?: OperationFilter;
+  /** `--strict-custom`: a break of src/custom/ against the new types stops the run (exit 4, nothing written). */
+  strictCustom?: boolean;
 }
 
 /** The machine-readable result printed with --json. */
@@ -106,6 +108,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       outputSchemas: args.outputSchema,
       ...(args.filter ? { filter: args.filter } : {}),
       ...(args.surface ? { defaultSurface: args.surface } : {}),
+      ...(args.strictCustom ? { strictCustom: true } : {}),
       onStage: (stage, ms) => progress.stage(stage, ms),
     });
     progress.stop();
@@ -122,7 +125,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   } catch (error) {
     progress.stop();
     if (error instanceof GenerationError) {
-      const conflict = error.diagnostics.some((d) => d.severity === "error" && (d.code === Codes.handEdited || d.code === Codes.outputDirNotEmpty || d.code === Codes.outputPathInvalid));
+      const conflict = error.diagnostics.some((d) => d.severity === "error" && [Codes.handEdited, Codes.outputDirNotEmpty, Codes.outputPathInvalid, Codes.customCodeBroken].includes(d.code as never));
       const code = conflict ? EXIT.conflict : EXIT.specError;
       if (args.json) process.stdout.write(jsonReport(undefined, code, error.diagnostics));
       else {

@@ -110,6 +110,7 @@ export async function run(argv: string[]): Promise<number> {
           .option("include-operations", { type: "string", array: true, describe: 'Generate only operations matching a glob on the tool name or "METHOD /path" (e.g. "repos/*", "GET /repos/*")' })
           .option("exclude-operations", { type: "string", array: true, describe: "Generate no operation matching one of these globs" })
           .option("read-only", { type: "boolean", default: false, describe: "Generate only GET, HEAD and OPTIONS operations" })
+          .option("strict-custom", { type: "boolean", default: false, describe: "Stop (exit 4, nothing written) when src/custom/ no longer type-checks against the new types (default: a warning, MG205)" })
           .example("$0 openapi.yaml -o ./server", "Generate ./server, or update it after the API changed")
           .example("$0 openapi.yaml -o ./server --check", "CI: fail when ./server is not up to date")
           .example("$0 api.json -o out --name @acme/api-mcp", "Scoped package name"),
@@ -133,6 +134,7 @@ export async function run(argv: string[]): Promise<number> {
           envPrefix: args.envPrefix,
           outputSchema: args.outputSchema,
           surface: args.surface as GenerateArgs["surface"],
+          strictCustom: args.strictCustom,
           filter: {
             includeTags: listFlag(args.includeTags),
             excludeTags: listFlag(args.excludeTags),

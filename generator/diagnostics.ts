@@ -14,6 +14,13 @@ export interface Diagnostic {
   message: string;
   /** JSON pointer into the spec as a URI fragment, e.g. `#/paths/~1pets/get`. */
   pointer?: string;
+  /** For findings in the output folder's files (the user's code): the file, relative to the folder, `/`-separated. */
+  file?: string;
+  /** 1-based line and column in `file`. */
+  line?: number;
+  column?: number;
+  /** The tool the finding concerns, when one is known. */
+  tool?: string;
   /** What the user can do about it. */
   help?: string;
 }
@@ -47,6 +54,7 @@ export const Codes = {
   packageNameInvalid: "MG202",
   handEdited: "MG203",
   outputPathInvalid: "MG204",
+  customCodeBroken: "MG205",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

@@ -14,6 +14,8 @@ import { planProject } from "./plan/plan-project.js";
 import type { AuthOverride } from "./plan/security.js";
 import type { ToolLock } from "./plan/tool-lock.js";
 import type { ProjectPlan } from "./plan/types.js";
+import { pascalCase } from "./plan/names.js";
+import { checkCustomCode } from "./write/check-custom.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, manifestFile } from "./write/manifest.js";
 import { mergePackageJson } from "./write/merge-package-json.js";
@@ -60,6 +62,11 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /**
+   * A break of the user's code (`src/custom/` no longer type-checks against the regenerated types,
+   * MG205) is an error: the run writes nothing (`--strict-custom`). Default: a warning.
+   */
+  strictCustom?: boolean;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -90,6 +97,23 @@ function versionOnDisk(previous: PreviousState): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The tool names of this generation and the previous one (a removed tool is what custom code most
+ * often still uses), and their type names, for saying which tool a break of the user's code concerns.
+ */
+function knownTools(plan: ProjectPlan, previous: PreviousState): { names: Set<string>; byTypeName: Map<string, string> } {
+  const names = new Set(plan.tools.map((tool) => tool.name));
+  const byTypeName = new Map<string, string>();
+  for (const tool of plan.tools) for (const type of [tool.inputTypeName, tool.outputTypeName]) if (type) byTypeName.set(type, tool.name);
+  for (const old of [...(previous.toolLock?.tools.map((entry) => entry.tool) ?? []), ...(previous.contracts?.tools.map((tool) => tool.name) ?? [])]) {
+    if (names.has(old)) continue;
+    names.add(old);
+    // The planner's type names: PascalCase(tool) + Input/Output (plan-project.ts).
+    for (const suffix of ["Input", "Output"]) if (!byTypeName.has(pascalCase(old) + suffix)) byTypeName.set(pascalCase(old) + suffix, old);
+  }
+  return { names, byTypeName };
 }
 
 /** Whether the spec is a local file big enough for its validation to go to a worker thread. */
@@ -227,6 +251,12 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
         }),
       ),
     ];
+    if (options.outDir) {
+      const target = options.outDir;
+      const breaks = await timed("custom", () => checkCustomCode({ outDir: target, files, previous: previous.manifest, tools: knownTools(plan, previous), strict: options.strictCustom }));
+      for (const item of breaks) bag.add(item);
+      bag.throwIfErrors("Checking src/custom/ against the regenerated types");
+    }
     const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
     if (options.outDir && options.check) {
       const target = options.outDir;
