@@ -58,7 +58,8 @@ async function exercise(client: AnyClient): Promise<void> {
     cursor = listed.nextCursor;
     if (cursor === undefined) break;
   }
-  assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"]);
+  // The operations, then the example's custom tool (specs/custom-code/petstore).
+  assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"]);
   const result = (await client.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
   assert.not.ok(result.isError);
   assert.equal(result.structuredContent, { id: 7, name: "Rex" });

@@ -70,7 +70,8 @@ async function directResult(): Promise<Result> {
 
 async function exercise(client: AnyClient): Promise<void> {
   const listed = await client.listTools({});
-  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "call_operation"]);
+  // The example's custom tool (specs/custom-code/petstore) is listed on every surface.
+  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "call_operation", "retag_pet"]);
   assert.is(listed.nextCursor, undefined);
   assert.ok(JSON.stringify(listed.tools).length < 10_000, "the search surface lists under 10 KB");
 
@@ -131,7 +132,7 @@ test("auto (the default) lists every operation of this small API; --read-only ov
   const client = new ClientV1({ name: "surfaces-auto", version: "1.0.0" });
   await client.connect(new StdioV1(stdio({}, ["--read-only"])));
   const listed = await client.listTools({});
-  assert.equal(listed.tools.map((t) => t.name), ["listPets", "getPet", "getInventory"]);
+  assert.equal(listed.tools.map((t) => t.name), ["listPets", "getPet", "getInventory", "retag_pet"]);
   await client.close();
 });
 
@@ -139,7 +140,7 @@ test("code surface over stdio (SDK 2.x): search, describe with the TypeScript si
   const client = new ClientV2({ name: "surfaces-code", version: "1.0.0" });
   await client.connect(new StdioV2(stdio({ MCP_SURFACE: "code" }, ["--code-timeout", "2000"])));
   const listed = await client.listTools({});
-  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "execute_code"]);
+  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "execute_code", "retag_pet"]);
   assert.ok(JSON.stringify(listed).length < 10_000);
   const described = (await client.callTool({ name: "describe_operation", arguments: { name: "getPet" } })) as Result;
   assert.match(described.structuredContent.signature, "getPet(args: GetPetInput): Promise<GetPetOutput>");
