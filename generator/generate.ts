@@ -15,6 +15,7 @@ import type { AuthOverride } from "./plan/security.js";
 import type { ToolLock } from "./plan/tool-lock.js";
 import type { ProjectPlan } from "./plan/types.js";
 import { pascalCase } from "./plan/names.js";
+import { generatorVersion, runtimeVersion } from "./provenance.js";
 import { checkCustomCode } from "./write/check-custom.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, manifestFile } from "./write/manifest.js";
@@ -248,6 +249,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           packageVersion: plan.version,
           repository: options.repository ?? previous.manifest?.repository,
           mcpName: options.mcpName ?? previous.manifest?.mcpName,
+          provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec!.sha256 },
         }),
       ),
     ];

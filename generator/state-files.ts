@@ -27,6 +27,12 @@ export interface Manifest {
   packageName: string;
   /** The generated package's version, the base of the next run's semver bump. */
   packageVersion: string;
+  /** The mcp-gen that wrote the project (absent in manifests written before provenance was recorded). */
+  mcpGenVersion?: string;
+  /** The version of the runtime vendored in `src/runtime/` (its files' first line names it too). */
+  runtimeVersion?: string;
+  /** sha256 (hex) of the spec file as read, the main document only (not the files its `$ref`s bundle). */
+  specSha256?: string;
   /** `--repository` of the run that wrote it, kept by the next run unless given again. */
   repository?: string;
   /** `--mcp-name` of the run that wrote it, kept likewise. */

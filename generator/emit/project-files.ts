@@ -5,6 +5,7 @@ import { declarationFiles } from "../../runtime/src/declarations-data.js";
 import type { ServerInfo } from "../../runtime/src/types.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
+import { runtimeHeader, runtimeVersion } from "../provenance.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { buildToolLock } from "../plan/tool-lock.js";
@@ -161,13 +162,14 @@ export function typeScriptFiles(printed: PrintedTypeScript, toolNames: readonly 
   return [...printed.files, ...declarationsFiles(printed.declarations, toolNames)];
 }
 
-/** The runtime, vendored verbatim under `src/runtime/`. */
+/** The runtime, vendored under `src/runtime/`: each file as it is, after a first line naming the runtime version. */
 function runtimeFiles(): EmittedFile[] {
   const dir = join(packageRoot(), "runtime", "src");
+  const header = runtimeHeader(runtimeVersion());
   return readdirSync(dir)
     .filter((name) => name.endsWith(".ts"))
     .sort()
-    .map((name) => ({ path: `src/runtime/${name}`, content: readFileSync(join(dir, name), "utf8") }));
+    .map((name) => ({ path: `src/runtime/${name}`, content: header + readFileSync(join(dir, name), "utf8") }));
 }
 
 /** package.json of the generated server: publishable, pinned to the runtime's dependencies. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
@@ -19,6 +20,8 @@ export interface LoadedSpec {
   version: SpecVersion;
   /** The bundled document; every `$ref` in it is local (`#/...`). */
   document: Record<string, unknown>;
+  /** sha256 (hex) of the spec's text as read (the main file; recorded in the manifest). */
+  sha256: string;
 }
 
 /** Options of the load stage. */
@@ -190,5 +193,5 @@ export async function loadSpec(location: string, options: LoadOptions, bag: Diag
     if (nestsTooDeep(document, "The spec with its referenced files", bag)) return undefined;
   }
   if (options.validate !== false) await validateDocument(document, bag);
-  return { location: absolute, version, document };
+  return { location: absolute, version, document, sha256: createHash("sha256").update(source.text).digest("hex") };
 }
