@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The extension API for the user's own code (`src/custom/` in a generated server): extra tools,
  * resources, resource templates and prompts served next to the generated tools, hooks around every

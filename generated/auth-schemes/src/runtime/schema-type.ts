@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `FromSchema<S>`: the TypeScript type of the values a JSON Schema literal accepts, computed by the
  * compiler, so that a custom tool's handler gets arguments typed from its own `inputSchema`

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The contract between generated code and the runtime: a tool is plain data that the runtime
  * interprets. Generated `src/tools/*.ts` files export values of these types; nothing else in

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Executes a tool call against the upstream HTTP API with got and maps the response to an MCP
  * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The typed API client of the user's code (`src/custom/`): `api.listPets({ limit: 2 })` runs the
  * operation through the server's one operation path (validation, hooks, credentials, retries,

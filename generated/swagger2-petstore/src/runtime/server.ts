@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The MCP dispatcher: one entry point for every transport and both protocol eras. It validates
  * JSON-RPC envelopes, tells the eras apart per request (`initialize` → legacy; modern `_meta` →

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The user's hooks around one operation call (extensions.ts): the global `beforeCall`/`afterCall`
  * and the tool's own `before`/`after`, keyed by tool name in the same `hooks` object. Order, like
