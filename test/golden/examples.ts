@@ -29,18 +29,43 @@ for (const example of EXAMPLES) {
   });
 }
 
-test("every example in generated/ compiles under strict, with the generated projects' own compiler options", async () => {
+/**
+ * A module that types each example's contract-test arguments (test/cases.json) with its `ToolInputs`:
+ * every case and the upstream-error case must be an argument set of its tool's `…Input` type (excess
+ * properties included), and every refused case (wrong type, missing argument) must not be.
+ */
+function casesModule(dir: string, example: string): string {
+  const cases = JSON.parse(readFileSync(join(root, "generated", example, "test/cases.json"), "utf8")) as {
+    cases: Array<{ tool: string; arguments: unknown }>;
+    refused?: Array<{ tool: string; arguments: unknown }>;
+    upstreamError?: { tool: string; arguments: unknown };
+  };
+  const index = join(root, "generated", example, "src/tools/index.js");
+  const valid = [...cases.cases, ...(cases.upstreamError ? [cases.upstreamError] : [])];
+  const lines = [
+    `import type { ToolInputs } from ${JSON.stringify(index)};`,
+    ...valid.map((c, i) => `export const case${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`),
+    ...(cases.refused ?? []).flatMap((c, i) => ["// @ts-expect-error a refused case is not a valid argument set", `export const refused${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`]),
+  ];
+  const path = join(dir, `${example}-cases.ts`);
+  writeFileSync(path, lines.join("\n") + "\n");
+  assert.ok(valid.length > 0, `${example} has cases`);
+  return path;
+}
+
+test("every example in generated/ compiles under strict, with the generated projects' own compiler options; its test cases type-check as its tools' inputs", async () => {
   // One tsc run over all examples: their imports resolve from the repository's node_modules (got,
   // ajv, @types/node are devDependencies here), so no install is needed.
   const options = JSON.parse(readFileSync(join(root, "generated", EXAMPLES[0]!.name, "tsconfig.json"), "utf8")).compilerOptions as Record<string, unknown>;
   for (const example of EXAMPLES) assert.equal(JSON.parse(readFileSync(join(root, "generated", example.name, "tsconfig.json"), "utf8")).compilerOptions, options);
-  const config = join(mkdtempSync(join(tmpdir(), "mcp-gen-golden-tsc-")), "tsconfig.json");
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-golden-tsc-"));
+  const config = join(dir, "tsconfig.json");
   const { outDir: _outDir, rootDir: _rootDir, ...compilerOptions } = options;
   writeFileSync(
     config,
     JSON.stringify({
       compilerOptions: { ...compilerOptions, noEmit: true, typeRoots: [join(root, "node_modules/@types")] },
-      include: EXAMPLES.map((example) => join(root, "generated", example.name, "src/**/*.ts")),
+      include: [...EXAMPLES.map((example) => join(root, "generated", example.name, "src/**/*.ts")), ...EXAMPLES.map((example) => casesModule(dir, example.name))],
     }),
   );
   assert.is(options.strict, true);
