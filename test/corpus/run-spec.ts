@@ -1,10 +1,11 @@
 /**
- * One corpus entry end to end: generate the project, compile it with `tsc --strict`, start it over
+ * One corpus entry end to end: generate the project, compile it with `tsc --strict` (its contract
+ * test's arguments typed as the tools' inputs, test/golden/cases-module.ts), start it over
  * stdio, list its tools with the official SDK client, and check them. Never throws: every failure
  * becomes a problem in the returned row.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -14,6 +15,7 @@ import { Codes, GenerationError } from "../../generator/diagnostics.js";
 import { generate } from "../../generator/generate.js";
 import { checkTools, countOperations, type ListedTool } from "./check-tools.js";
 import { runNpmTest, type NpmTestOutcome } from "./npm-test.js";
+import { casesModuleText, type CasesFile } from "../golden/cases-module.js";
 
 const run = promisify(execFile);
 
@@ -51,7 +53,10 @@ export interface RunSpecOptions {
   generateOptions?: Record<string, unknown>;
 }
 
-/** Runs one spec through generate → tsc → start → tools/list → checks. */
+/** The module the runner adds to each project's src/ (test/golden/cases-module.ts). */
+const CASES_MODULE = "cases-typecheck.ts";
+
+/** Runs one spec through generate → tsc (with the cases typed as tool inputs) → start → tools/list → checks. */
 export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
   const row: SpecOutcome = { id: options.id, operations: 0, tools: 0, warnings: 0, generateMs: 0, compileMs: 0, listMs: 0, listBytes: 0, problems: [] };
   const out = join(options.workDir, options.id.replace(/[^A-Za-z0-9_.-]+/g, "_"));
@@ -80,6 +85,9 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
       return row;
     }
     if (!existsSync(join(out, "node_modules"))) symlinkSync(join(options.root, "node_modules"), join(out, "node_modules"), "dir");
+    // The contract test's arguments must type-check as the tools' …Input types (compiled with the project).
+    const cases = JSON.parse(readFileSync(join(out, "test/cases.json"), "utf8")) as CasesFile;
+    writeFileSync(join(out, "src", CASES_MODULE), casesModuleText(cases, "./tools/index.js", { refused: false }).text);
     started = performance.now();
     try {
       await run(process.execPath, [join(options.root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 600_000, maxBuffer: 64 * 2 ** 20 });

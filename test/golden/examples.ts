@@ -4,6 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { compareOutput } from "../../generator/write/compare-output.js";
+import { casesModuleText, type CasesFile } from "./cases-module.js";
 import { exampleFiles, type Example } from "./example-custom.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,27 +30,13 @@ for (const example of EXAMPLES) {
   });
 }
 
-/**
- * A module that types each example's contract-test arguments (test/cases.json) with its `ToolInputs`:
- * every case and the upstream-error case must be an argument set of its tool's `…Input` type (excess
- * properties included), and every refused case (wrong type, missing argument) must not be.
- */
+/** Writes the module typing the example's test/cases.json with its ToolInputs (cases-module.ts) into `dir`. */
 function casesModule(dir: string, example: string): string {
-  const cases = JSON.parse(readFileSync(join(root, "generated", example, "test/cases.json"), "utf8")) as {
-    cases: Array<{ tool: string; arguments: unknown }>;
-    refused?: Array<{ tool: string; arguments: unknown }>;
-    upstreamError?: { tool: string; arguments: unknown };
-  };
-  const index = join(root, "generated", example, "src/tools/index.js");
-  const valid = [...cases.cases, ...(cases.upstreamError ? [cases.upstreamError] : [])];
-  const lines = [
-    `import type { ToolInputs } from ${JSON.stringify(index)};`,
-    ...valid.map((c, i) => `export const case${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`),
-    ...(cases.refused ?? []).flatMap((c, i) => ["// @ts-expect-error a refused case is not a valid argument set", `export const refused${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`]),
-  ];
+  const cases = JSON.parse(readFileSync(join(root, "generated", example, "test/cases.json"), "utf8")) as CasesFile;
+  const { text, valid } = casesModuleText(cases, join(root, "generated", example, "src/tools/index.js"), { refused: true });
+  assert.ok(valid > 0, `${example} has cases`);
   const path = join(dir, `${example}-cases.ts`);
-  writeFileSync(path, lines.join("\n") + "\n");
-  assert.ok(valid.length > 0, `${example} has cases`);
+  writeFileSync(path, text);
   return path;
 }
 
