@@ -4,6 +4,9 @@
 // then `tsc` on both outputs. `--graph` adds one generation of MS Graph beta (22,361 operations) and
 // its tsc build. Not a test: it prints figures and ratios. Needs `npm run build`.
 //
+// BENCH_BASELINE=<folder of another mcp-gen checkout, built> adds that mcp-gen to the alternation,
+// so a change is measured against the code before it in the same run (medians and ratios).
+//
 // Everything downloaded goes under .cache/ (gitignored): the competitor and its generated project's
 // dependencies under .cache/bench/, the corpus specs under .cache/corpus/ (BENCH_CORPUS_ROOT may name
 // another checkout whose .cache/corpus/ already holds them). Peak RSS is each process's own
@@ -35,14 +38,14 @@ function installBenchPackage(spec) {
   return join(bench, "node_modules", name);
 }
 
-// The exit hook: writes the process's peak RSS (KiB) to the file named by BENCH_RSS_FILE.
+// The exit hook: writes the process's peak RSS (KiB) and CPU time (ms, all threads) to the file named by BENCH_RSS_FILE.
 const hook = join(bench, "peak-rss-hook.mjs");
 writeFileSync(
   hook,
-  `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`,
+  `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => { const u = process.resourceUsage(); writeFileSync(process.env.BENCH_RSS_FILE, u.maxRSS + " " + (u.userCPUTime + u.systemCPUTime) / 1000); });\n`,
 );
 
-/** Runs `node <args>`; resolves to wall time (ms), peak RSS (MiB), exit code and output tail. */
+/** Runs `node <args>`; resolves to wall time (ms), CPU time (ms), peak RSS (MiB), exit code and output tail. */
 function measure(args, options = {}) {
   const rssFile = join(bench, `rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
@@ -58,8 +61,8 @@ function measure(args, options = {}) {
   return new Promise((resolve) => {
     child.on("close", (code) => {
       const ms = performance.now() - t0;
-      const rss = existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) / 1024 : NaN;
-      resolve({ ms, rss, code, output });
+      const [maxRss, cpuMs] = existsSync(rssFile) ? readFileSync(rssFile, "utf8").split(" ").map(Number) : [NaN, NaN];
+      resolve({ ms, rss: maxRss / 1024, cpu: cpuMs, code, output });
     });
   });
 }
@@ -78,9 +81,13 @@ const github = join(installPackage(corpusRoot, PACKAGES.github), "generated", "a
 const nodeVersion = process.version;
 console.log(`bench:generate — GitHub (${github.slice(corpusRoot.length + 1)}), ${RUNS} runs each, alternating; node ${nodeVersion}\n`);
 
+const baselineDir = process.env.BENCH_BASELINE;
+const baseline = baselineDir ? join(baselineDir, "bin", "mcp-gen.js") : undefined;
+if (baseline && !existsSync(baseline)) throw new Error(`BENCH_BASELINE: no ${baseline}`);
 const ourOut = join(bench, "out-mcp-gen");
 const theirOut = join(bench, "out-competitor");
-const results = { ours: [], theirs: [] };
+const baseOut = join(bench, "out-baseline");
+const results = { ours: [], theirs: [], base: [] };
 for (let run = 1; run <= RUNS; run++) {
   rmSync(ourOut, { recursive: true, force: true });
   const a = await measure([ours, github, "-o", ourOut, "--quiet"]);
@@ -90,15 +97,32 @@ for (let run = 1; run <= RUNS; run++) {
   const b = await measure([competitor, "-i", github, "-o", theirOut, "--force"]);
   if (b.code !== 0) throw new Error(`${COMPETITOR} failed:\n${b.output}`);
   results.theirs.push(b);
-  console.log(`run ${run}: mcp-gen ${(a.ms / 1000).toFixed(2)} s, ${a.rss.toFixed(0)} MiB; ${COMPETITOR} ${(b.ms / 1000).toFixed(2)} s, ${b.rss.toFixed(0)} MiB`);
+  let c;
+  if (baseline) {
+    rmSync(baseOut, { recursive: true, force: true });
+    c = await measure([baseline, github, "-o", baseOut, "--quiet"]);
+    if (c.code !== 0) throw new Error(`baseline mcp-gen failed:\n${c.output}`);
+    results.base.push(c);
+  }
+  const cpu = (r) => (r.cpu === undefined ? "" : `, cpu ${(r.cpu / 1000).toFixed(2)} s`);
+  console.log(
+    `run ${run}: mcp-gen ${(a.ms / 1000).toFixed(2)} s${cpu(a)}, ${a.rss.toFixed(0)} MiB; ${COMPETITOR} ${(b.ms / 1000).toFixed(2)} s${cpu(b)}, ${b.rss.toFixed(0)} MiB` +
+      (c ? `; baseline ${(c.ms / 1000).toFixed(2)} s${cpu(c)}, ${c.rss.toFixed(0)} MiB` : ""),
+  );
 }
 
-const row = (label, list) => console.log(`${label.padEnd(28)} wall ${summary(list.map((r) => r.ms / 1000), "s", 2)}; peak RSS ${summary(list.map((r) => r.rss), "MiB", 0)}`);
+const row = (label, list) =>
+  console.log(`${label.padEnd(28)} wall ${summary(list.map((r) => r.ms / 1000), "s", 2)}; cpu ${summary(list.map((r) => r.cpu / 1000), "s", 2)}; peak RSS ${summary(list.map((r) => r.rss), "MiB", 0)}`);
 console.log("");
 row("mcp-gen (validate + format)", results.ours);
 row(COMPETITOR, results.theirs);
+if (baseline) row("baseline mcp-gen", results.base);
 const ratio = median(results.ours.map((r) => r.ms)) / median(results.theirs.map((r) => r.ms));
 console.log(`ratio of medians (mcp-gen / ${COMPETITOR}): ${ratio.toFixed(2)}× (target ≤ 2×); peak RSS target ≤ 500 MiB`);
+if (baseline) {
+  const baseRatio = median(results.base.map((r) => r.ms)) / median(results.theirs.map((r) => r.ms));
+  console.log(`baseline (${baselineDir}) / ${COMPETITOR}: ${baseRatio.toFixed(2)}×; mcp-gen / baseline: ${(median(results.ours.map((r) => r.ms)) / median(results.base.map((r) => r.ms))).toFixed(2)}× wall, ${(median(results.ours.map((r) => r.cpu)) / median(results.base.map((r) => r.cpu))).toFixed(2)}× cpu`);
+}
 
 /** `tsc -p` on a generated project whose node_modules is `modules`; returns the measurement. */
 async function tsc(project, modules) {
