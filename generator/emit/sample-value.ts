@@ -9,8 +9,7 @@
 import { createGeneratorSync } from "json-schema-faker";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { JsonSchema } from "../../runtime/src/types.js";
-import { getOwn, setOwn } from "../../runtime/src/own.js";
+import { getOwn, type JsonSchema, setOwn } from "../contract.js";
 
 type Schema = Record<string, unknown>;
 

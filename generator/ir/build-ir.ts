@@ -1,4 +1,4 @@
-import type { FieldEncoding, HttpMethod } from "../../runtime/src/types.js";
+import { type FieldEncoding, type HttpMethod, setOwn } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
@@ -6,7 +6,6 @@ import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
 import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR, ServerVariableIR } from "./types.js";
-import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 

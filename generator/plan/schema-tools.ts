@@ -1,7 +1,6 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import { type JsonSchema, setOwn } from "../contract.js";
 import type { SchemaIR } from "../ir/types.js";
 import { forEachSchema, mapSchema } from "../schema-walk.js";
-import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
