@@ -71,8 +71,6 @@ export interface ToolPlan {
   http: HttpBinding;
   /** File under `src/tools/`, without extension. */
   fileName: string;
-  /** Exported constant holding the definition. */
-  constName: string;
   /** Exported interface of the arguments. */
   inputTypeName: string;
   /** Exported type of `structuredContent`, when there is an output schema. */
