@@ -1,4 +1,8 @@
-/** Public API of the mcp-gen runtime. Generated servers import from here. */
+/**
+ * The runtime's public API in one module, for code that embeds it (`McpServer` behind your own
+ * transport, `main` with your own tools). The generated entry points do not use it: they import
+ * the few modules they need (`cli.js`, `tool-data.js`, `extensions.js`, `types.js`) directly.
+ */
 export type {
   BodyBinding,
   HttpBinding,
