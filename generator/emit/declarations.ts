@@ -15,7 +15,7 @@
  * the type expressions come from `schemaToType` (JSON-escaped literals and known names only).
  */
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { brief, docText, propertyKey, schemaToType } from "./schema-to-ts.js";

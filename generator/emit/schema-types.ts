@@ -1,5 +1,5 @@
 import type { SourceFileStructure, TypeAliasDeclarationStructure } from "ts-morph";
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import { docText, schemaToType } from "./schema-to-ts.js";
 import type { ToolTypeSource } from "./tool-file.js";

@@ -7,7 +7,7 @@
  * for the model (declarations.ts) are printed in the same pass.
  */
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
-import type { ServerInfo } from "../../runtime/src/types.js";
+import type { ServerInfo } from "../contract.js";
 import { API_DOCUMENT_PATH, CATALOG_DATA_PATH, DEFINITIONS_DATA_PATH, TOOL_NAMES_DATA_PATH, TOOLS_DATA_PATH } from "./data-paths.js";
 import { operationDeclarations } from "./declarations.js";
 import type { EmittedFile } from "./project-files.js";

@@ -9,7 +9,7 @@ import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, typ
 import { codeLimits, usage } from "../../runtime/src/cli.js";
 import { callUpstream } from "../../runtime/src/upstream.js";
 import { SchemaValidator } from "../../runtime/src/validation.js";
-import { sampleTools, startUpstream } from "./runtime-fixture.js";
+import { sampleTools, startUpstream, within } from "./runtime-fixture.js";
 
 /** Short wall time so that limit tests end quickly on a busy machine; generous enough for worker start-up. */
 const limits: CodeLimits = { ...DEFAULT_CODE_LIMITS, timeoutMs: 8_000 };
@@ -183,6 +183,16 @@ test("returned values cannot pollute the host's prototypes", async () => {
   await hostAlive();
 });
 
+test("the wall time counts from the start of the code, not the sandbox's start-up", async () => {
+  // Starting a worker and QuickJS takes longer than 25 ms (seconds on a loaded machine); a trivial
+  // script still runs within a 25 ms limit, because the limit starts when the sandbox does.
+  const started = Date.now();
+  const result = await run("return 'quick';", echoHost(), { timeoutMs: 25 });
+  assert.equal(result, { ok: true, result: "quick", logs: [], calls: [] }, `took ${Date.now() - started} ms in all`);
+  const spinning = await run("while (true) {}", echoHost(), { timeoutMs: 25 });
+  expectError(spinning, "timeout", /25 ms/);
+});
+
 test("an infinite loop ends as a timeout and the host stays responsive", async () => {
   const started = Date.now();
   let ticks = 0;
@@ -273,20 +283,23 @@ test("syntax errors, thrown values and never-settling promises are reported", as
 
 test("the abort signal ends a run waiting on a call and a CPU-bound run; in-flight calls see the abort", async () => {
   let callSignal: AbortSignal | undefined;
+  let called!: () => void;
+  const callArrived = new Promise<void>((resolve) => (called = resolve));
   const waiting: CodeHost = {
     toolNames: ["slow"],
     call: (_name, _args, signal) =>
       new Promise((resolve) => {
         callSignal = signal;
+        called();
         signal.addEventListener("abort", () => resolve({ ok: false, error: { message: "aborted" } }));
       }),
   };
   const controller = new AbortController();
   const pending = run("return await api.slow({});", waiting, {}, controller.signal);
-  while (!callSignal) await new Promise((resolve) => setTimeout(resolve, 20));
+  await within(callArrived, 20_000, "the script's api.slow() call reaches the host");
   controller.abort();
   expectError(await pending, "aborted");
-  assert.is(callSignal.aborted, true);
+  assert.is(callSignal!.aborted, true);
 
   const cpu = new AbortController();
   const spinning = run("for (;;) {}", echoHost(), { timeoutMs: 20_000 }, cpu.signal);

@@ -1,4 +1,3 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Command-line entry for generated servers: flags and environment → stdio (default) or
  * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).
@@ -11,7 +10,8 @@ import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
-import { DEFAULT_MAX_BATCH, DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
+import { DEFAULT_MAX_BATCH } from "./dispatcher.js";
+import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";

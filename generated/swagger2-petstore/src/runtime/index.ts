@@ -1,5 +1,8 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
-/** Public API of the mcp-gen runtime. Generated servers import from here. */
+/**
+ * The runtime's public API in one module, for code that embeds it (`McpServer` behind your own
+ * transport, `main` with your own tools). The generated entry points do not use it: they import
+ * the few modules they need (`cli.js`, `tool-data.js`, `extensions.js`, `types.js`) directly.
+ */
 export type {
   BodyBinding,
   HttpBinding,
@@ -28,7 +31,9 @@ export {
 } from "./protocol.js";
 export { LOG_LEVELS, type McpLogLevel, type RequestEra } from "./era.js";
 export { API_DOCUMENT_URI, OPERATION_URI_TEMPLATE, type Resource, type ResourceTemplate, type TextResourceContents } from "./resources.js";
-export { McpServer, CACHE_HINTS, DEFAULT_PAGE_SIZE, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server.js";
+export { McpServer, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server.js";
+export { CACHE_HINTS } from "./dispatcher.js";
+export { DEFAULT_PAGE_SIZE } from "./list-pages.js";
 export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
 export { TASKS_EXTENSION, type TaskOptions, type TaskStatus, type TaskSupport } from "./tasks.js";
 export type { TransportHandle } from "./transport.js";
@@ -37,22 +42,14 @@ export { startHttp, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpHandle, type 
 export { main, usage, type MainOptions } from "./cli.js";
 export {
   defineExtension,
-  defineTool,
-  defineToolFor,
   matchUriTemplate,
   type CallHooks,
   type CustomPrompt,
   type CustomResource,
   type CustomResourceTemplate,
   type CustomTool,
-  type CustomToolSpec,
   type Extension,
-  type ExtensionHooks,
   type PromptArgument,
   type RequestTools,
   type ResourceContents,
-  type ToolHooks,
-  type ToolResult,
 } from "./extensions.js";
-export { ApiError, type ApiClient, type ApiErrorKind, type ApiMethod, type ApiResponse, type CallOptions, type Documented, type UntypedApi } from "./api-client.js";
-export type { FromSchema } from "./schema-type.js";

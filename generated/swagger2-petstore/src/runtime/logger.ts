@@ -1,4 +1,3 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Minimal structured logging to stderr. stdout is reserved for MCP messages in stdio mode, so
  * nothing in the runtime may write there. Callers must never pass secrets (header values,
@@ -44,4 +43,9 @@ function safeJson(value: unknown): string {
   } catch {
     return "[unserializable]";
   }
+}
+
+/** An error as a log field: its class and message, never its stack (local paths, argument values). */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
