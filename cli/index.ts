@@ -1,6 +1,7 @@
 import yargs from "yargs";
 import { readPackageJson } from "../generator/package-root.js";
 import { parseAuthOverride } from "../generator/plan/security.js";
+import { runCheckCommand } from "./check-command.js";
 import { runDiff } from "./diff-command.js";
 import { EXIT } from "./exit-codes.js";
 import { runGenerate, type GenerateArgs } from "./generate-command.js";
@@ -67,6 +68,22 @@ export async function run(argv: string[]): Promise<number> {
       },
     )
     .command(
+      "check [target]",
+      "Score the protocol compliance of one server out of 100: lifecycle in both eras, pagination, errors, cancellation, logging, resources, HTTP rules, tools/list hygiene and token footprint",
+      (y) =>
+        y
+          .positional("target", { type: "string", describe: "A generated server folder (built), or the URL of a running server (http://127.0.0.1:3000/mcp); or give the server's command after --" })
+          .option("http", { type: "boolean", default: false, describe: "Serve and check over Streamable HTTP (a folder gets --http --port 0; a command must print its URL)" })
+          .option("json", { type: "boolean", default: false, describe: 'Print { "score", "checks": [{ "id", "ok", "message" }] } as JSON' })
+          .option("min-score", { type: "number", default: 100, describe: "Exit 8 when the score is below this" })
+          .example("$0 check ./server", "Start the built server over stdio and score it")
+          .example("$0 check --http -- node ./server/dist/index.js --http --port 0", "Any server started by a command, over HTTP"),
+      async (args) => {
+        const command = ((args as Record<string, unknown>)["--"] as Array<string | number> | undefined)?.map(String) ?? [];
+        code = await runCheckCommand({ ...(args.target ? { target: args.target } : {}), command, http: args.http, json: args.json, minScore: args.minScore });
+      },
+    )
+    .command(
       "$0 <spec>",
       "Generate an MCP server project, or update one generated before",
       (y) =>
@@ -76,6 +93,7 @@ export async function run(argv: string[]): Promise<number> {
           .option("name", { type: "string", describe: "npm package name of the server (default: the previous generation's, else from info.title, e.g. pet-store-mcp)" })
           .option("repository", { type: "string", describe: "Source repository URL, for package.json and server.json (kept for later runs)" })
           .option("mcp-name", { type: "string", describe: "MCP Registry name, e.g. io.github.acme/pets-mcp (default: from --repository or the npm scope)" })
+          .option("license", { type: "string", describe: "SPDX license of the package, e.g. MIT (default: the spec's info.license when it is one)" })
           .option("force", { type: "boolean", default: false, describe: "Overwrite hand-edited generated files; write into a folder mcp-gen did not create" })
           .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 5 when the output folder is stale (for CI)" })
           .option("bump", { type: "boolean", default: true, describe: "Apply the suggested semver bump to the package version (--no-bump keeps it)" })
@@ -133,6 +151,7 @@ export async function run(argv: string[]): Promise<number> {
           envPrefix: args.envPrefix,
           outputSchema: args.outputSchema,
           surface: args.surface as GenerateArgs["surface"],
+          ...(args.license !== undefined ? { license: args.license } : {}),
           filter: {
             includeTags: listFlag(args.includeTags),
             excludeTags: listFlag(args.excludeTags),
@@ -143,6 +162,7 @@ export async function run(argv: string[]): Promise<number> {
         });
       },
     )
+    .parserConfiguration({ "populate--": true })
     .version(version)
     .alias("h", "help")
     .strict()
