@@ -6,6 +6,7 @@ import { runDiff } from "./diff-command.js";
 import { EXIT } from "./exit-codes.js";
 import { runGenerate, type GenerateArgs } from "./generate-command.js";
 import { runLint } from "./lint-command.js";
+import { runWorkspace, WORKSPACE_ACTIONS, type WorkspaceArgs } from "./workspace-command.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
 import { listOption } from "../runtime/src/toolsets.js";
 
@@ -65,6 +66,49 @@ export async function run(argv: string[]): Promise<number> {
           .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
       async (args) => {
         code = await runLint({ target: args.target!, client: args.client, surface: args.surface as "all" | "search" | "code" | "auto", json: args.json, allowRemote: args.allowRemote, strictSchemas: args.strictSchemas, ...(args.refRoot ? { refRoot: args.refRoot } : {}), ...(args.serverName ? { serverName: args.serverName } : {}) });
+      },
+    )
+    .command(
+      "workspace <action> [file]",
+      "A fleet of servers from one workspace file: build (generate, install, compile), check (stale servers, exit 5), test (own tests and compliance), report (report.json and report.html), publish",
+      (y) =>
+        y
+          .positional("action", { type: "string", choices: WORKSPACE_ACTIONS, demandOption: true, describe: "What to do with every server of the workspace" })
+          .positional("file", { type: "string", describe: "The workspace file (default: mcp-gen.workspace.yaml in the current folder)" })
+          .option("concurrency", { type: "number", default: 2, describe: "Servers generated, built or tested at once" })
+          .option("force", { type: "boolean", default: false, describe: "build: overwrite generated files edited by hand" })
+          .option("install", { type: "boolean", default: true, describe: "build: npm install at the workspace root when a server changed or nothing is installed (--no-install: never)" })
+          .option("compile", { type: "boolean", default: true, describe: "build: run npm run build in servers whose build is out of date (--no-compile: never)" })
+          .option("rebuild", { type: "boolean", default: false, describe: "build: compile every server, even those up to date" })
+          .option("test", { type: "boolean", default: false, describe: "build: then test every server (as workspace test)" })
+          .option("report", { type: "boolean", default: false, describe: "build: then write report.json and report.html" })
+          .option("http", { type: "boolean", default: false, describe: "test: also check compliance over Streamable HTTP" })
+          .option("json", { type: "boolean", default: false, describe: "check: print the verdict per server as JSON" })
+          .option("dry-run", { type: "boolean", default: false, describe: "publish: npm publish --dry-run (nothing is published)" })
+          .option("registry", { type: "string", describe: "publish: the registry URL (default: npm's configuration)" })
+          .option("tag", { type: "string", describe: "publish: the dist-tag (default latest)" })
+          .option("access", { type: "string", choices: ["public", "restricted"], describe: "publish: access of scoped packages" })
+          .example("$0 workspace build --test --report", "Generate, install, build, test and report the fleet in mcp-gen.workspace.yaml")
+          .example("$0 workspace check", "CI: exit 5 naming every stale server")
+          .example("$0 workspace publish --dry-run", "What would be published"),
+      async (args) => {
+        code = await runWorkspace({
+          action: args.action as WorkspaceArgs["action"],
+          ...(args.file ? { file: args.file } : {}),
+          concurrency: args.concurrency,
+          force: args.force,
+          install: args.install,
+          compile: args.compile,
+          rebuild: args.rebuild,
+          test: args.test,
+          report: args.report,
+          http: args.http,
+          json: args.json,
+          dryRun: args.dryRun,
+          ...(args.registry ? { registry: args.registry } : {}),
+          ...(args.tag ? { tag: args.tag } : {}),
+          ...(args.access ? { access: args.access as "public" | "restricted" } : {}),
+        });
       },
     )
     .command(
