@@ -48,11 +48,12 @@ export interface WorkspaceDiagnostic {
 
 /** The workspace file could not be read or has problems; nothing was done. */
 export class WorkspaceError extends Error {
-  constructor(
-    message: string,
-    readonly diagnostics: WorkspaceDiagnostic[],
-  ) {
+  readonly diagnostics: WorkspaceDiagnostic[];
+
+  /** The diagnostics are kept in the order of the file (line, then column). */
+  constructor(message: string, diagnostics: WorkspaceDiagnostic[]) {
     super(message);
+    this.diagnostics = [...diagnostics].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
     this.name = "WorkspaceError";
   }
 }
