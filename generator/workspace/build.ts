@@ -176,7 +176,11 @@ export async function buildWorkspace(workspace: Workspace, options: BuildOptions
       ),
     );
   }
-  for (const entry of servers) state.servers[entry.server.name] = { ...state.servers[entry.server.name], build: entry.state };
+  for (const entry of servers) {
+    // A regenerated server's last test results no longer describe it.
+    const { test: lastTest } = state.servers[entry.server.name] ?? {};
+    state.servers[entry.server.name] = { build: entry.state, ...(lastTest && entry.state.generated === "unchanged" ? { test: lastTest } : {}) };
+  }
   await writeState(workspace.dir, state);
   return { failures: [], servers, ...(install ? { install } : {}), compileFailures };
 }

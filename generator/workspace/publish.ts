@@ -3,9 +3,12 @@
  * build bumps the version of a server whose tools changed), each with `npm publish` in its folder,
  * dependencies first (a server that depends on another server of the workspace is published after
  * it; the others in file order). `--dry-run` runs `npm publish --dry-run` and changes nothing.
+ * A server whose only publish-time script is the generated `prepublishOnly: npm run build` and whose
+ * build is up to date is published without running it again (`--ignore-scripts`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { needsCompile } from "./build.js";
 import { NPM, runProcess } from "./run-process.js";
 import type { Workspace, WorkspaceServer } from "./workspace-file.js";
 
@@ -35,12 +38,19 @@ interface PackageFacts {
   name: string;
   version: string;
   dependsOn: string[];
+  /** True when the only publish-time script is the generated `prepublishOnly: npm run build`. */
+  onlyBuildsBeforePublish: boolean;
 }
+
+/** npm's scripts that run on `npm publish`. */
+const PUBLISH_SCRIPTS = ["prepublish", "prepare", "prepublishOnly", "prepack", "postpack", "publish", "postpublish"];
 
 function packageFacts(server: WorkspaceServer): PackageFacts {
   const pkg = JSON.parse(readFileSync(join(server.out, "package.json"), "utf8")) as Record<string, unknown>;
   const deps = ["dependencies", "peerDependencies", "optionalDependencies"].flatMap((field) => Object.keys((pkg[field] as Record<string, string> | undefined) ?? {}));
-  return { name: String(pkg.name), version: String(pkg.version), dependsOn: deps };
+  const scripts = (pkg.scripts as Record<string, string> | undefined) ?? {};
+  const present = PUBLISH_SCRIPTS.filter((name) => scripts[name] !== undefined);
+  return { name: String(pkg.name), version: String(pkg.version), dependsOn: deps, onlyBuildsBeforePublish: present.length === 1 && scripts.prepublishOnly === "npm run build" };
 }
 
 /**
@@ -94,7 +104,9 @@ export async function publishWorkspace(workspace: Workspace, options: PublishOpt
       log(`${name}@${version}: already published`);
       continue;
     }
-    const args = ["publish", ...(options.dryRun ? ["--dry-run"] : []), ...(options.registry ? ["--registry", options.registry] : []), ...(options.tag ? ["--tag", options.tag] : []), ...(options.access ? ["--access", options.access] : [])];
+    // The generated prepublishOnly only builds: when the build is up to date it need not run again.
+    const skipBuild = pkg.onlyBuildsBeforePublish && !(await needsCompile(server.out));
+    const args = ["publish", ...(skipBuild ? ["--ignore-scripts"] : []), ...(options.dryRun ? ["--dry-run"] : []), ...(options.registry ? ["--registry", options.registry] : []), ...(options.tag ? ["--tag", options.tag] : []), ...(options.access ? ["--access", options.access] : [])];
     const result = await runProcess(NPM, args, { cwd: server.out, timeoutMs: 900_000 });
     const outcome = result.code !== 0 ? "failed" : options.dryRun ? "dry-run" : "published";
     entries.push({ server, name, version, outcome, ...(result.code !== 0 ? { output: result.output } : {}) });
