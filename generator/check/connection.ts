@@ -208,10 +208,20 @@ export class StdioConnection implements Connection {
     this.child.stdin!.end(); // servers SHOULD exit on stdin EOF
     const wait = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), ms).unref())]);
     if (await wait(2_000)) return;
-    if (this.child.pid !== undefined) process.kill(this.child.pid, "SIGTERM");
+    this.signal("SIGTERM");
     if (await wait(3_000)) return;
-    if (this.child.pid !== undefined) process.kill(this.child.pid, "SIGKILL");
+    this.signal("SIGKILL");
     await wait(2_000);
+  }
+
+  /** Sends a signal to exactly the started process (by its PID), if it is still there. */
+  private signal(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined || this.exited) return;
+    try {
+      process.kill(this.child.pid, signal);
+    } catch {
+      // it exited meanwhile
+    }
   }
 }
 

@@ -21,10 +21,15 @@ export interface TestOptions {
   log?: (line: string) => void;
 }
 
-/** Counts of a node:test run in TAP (the reporter Node uses when its output is not a terminal). */
+/**
+ * Counts of a node:test run: TAP (the reporter Node 20 uses when its output is not a terminal:
+ * `# pass 9`, `not ok 2 - name`) or the spec reporter of later versions (`ℹ pass 9`, `✖ name (3ms)`).
+ */
 export function parseTap(output: string): { passed: number; failed: number; skipped: number; failures: string[] } {
-  const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
-  const failures = [...output.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1]!.trim()).filter((name) => !/^test\/.+\.m?js$/.test(name));
+  const count = (label: string) => Number(new RegExp(`^(?:#|ℹ) ${label} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
+  const tap = [...output.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1]!.trim());
+  const spec = [...output.matchAll(/^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm)].map((m) => m[1]!.trim()).filter((name) => !/^failing tests:$/.test(name));
+  const failures = [...new Set([...tap, ...spec])].filter((name) => !/^test\/.+\.m?js$/.test(name));
   return { passed: count("pass"), failed: count("fail"), skipped: count("skipped") + count("todo"), failures: failures.slice(0, 10) };
 }
 

@@ -70,9 +70,11 @@ test("publish order: dependencies of the workspace first, the others in file ord
   assert.throws(() => publishOrder([pkg("a", ["b"]), pkg("b", ["a"])]), (error: unknown) => error instanceof PublishOrderError && /a → b → a/.test((error as Error).message));
 });
 
-test("parseTap: node:test's counts and the names of failing tests", () => {
+test("parseTap: node:test's counts and the names of failing tests, in TAP and in the spec reporter", () => {
   const tap = ["TAP version 13", "ok 1 - lists every tool", "not ok 2 - getPet: the request matches the API", "  ---", "ok 3 - x # SKIP no sample", "1..3", "# tests 3", "# pass 1", "# fail 1", "# cancelled 0", "# skipped 1", "# todo 0"].join("\n");
   assert.equal(parseTap(tap), { passed: 1, failed: 1, skipped: 1, failures: ["getPet: the request matches the API"] });
+  const spec = ["✔ lists every tool (3.1ms)", "✖ getPet: the request matches the API (12.5ms)", "ℹ tests 2", "ℹ pass 1", "ℹ fail 1", "ℹ skipped 0", "ℹ todo 0", "✖ failing tests:", "✖ getPet: the request matches the API (12.5ms)"].join("\n");
+  assert.equal(parseTap(spec), { passed: 1, failed: 1, skipped: 0, failures: ["getPet: the request matches the API"] }, "the spec reporter of later Node versions");
 });
 
 test("scoreOf: passed points over the points of the checks that apply, floored", () => {
