@@ -8,7 +8,7 @@ import { runGenerate, type GenerateArgs } from "./generate-command.js";
 import { runLint } from "./lint-command.js";
 import { runWorkspace, WORKSPACE_ACTIONS, type WorkspaceArgs } from "./workspace-command.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
-import { listOption } from "../runtime/src/toolsets.js";
+import { listOption } from "../generator/contract.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}

@@ -1,5 +1,5 @@
 /** The shapes shared by the compliance checks: what a check sees, what it returns, small readers of replies. */
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
+import type { ListedTool } from "../contract.js";
 import type { Connection, RpcMessage, RpcReply, StdioConnection } from "./connection.js";
 import type { UpstreamTripwire } from "./upstream-tripwire.js";
 
