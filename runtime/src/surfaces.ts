@@ -44,14 +44,20 @@ export function listBytes(tools: readonly ListedTool[]): number {
 /**
  * The surface to serve for `requested` and why (the server logs it at info), for `count` operation
  * tools; `listed` (what `tools/list` would show of them) is only asked for when the count fits the
- * budget, so a large API is decided without loading its schemas.
+ * budget, so a large API is decided without loading its schemas. A client profile sets its own tool
+ * budget (`budget`, client-views.ts).
  */
-export function chooseSurface(requested: SurfaceName, count: number, listed: () => readonly ListedTool[]): { surface: ServedSurface; reason: string } {
+export function chooseSurface(
+  requested: SurfaceName,
+  count: number,
+  listed: () => readonly ListedTool[],
+  budget: { tools: number; tokens: number } = AUTO_BUDGET,
+): { surface: ServedSurface; reason: string } {
   if (requested !== "auto") return { surface: requested, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-  if (count > AUTO_BUDGET.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${AUTO_BUDGET.tools} tools` };
+  if (count > budget.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${budget.tools} tools` };
   const tokens = estimateTokens(listBytes(listed()));
-  if (tokens > AUTO_BUDGET.tokens) return { surface: "search", reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${AUTO_BUDGET.tokens}` };
-  return { surface: "all", reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${AUTO_BUDGET.tools} tools, ${AUTO_BUDGET.tokens} tokens)` };
+  if (tokens > budget.tokens) return { surface: "search", reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${budget.tokens}` };
+  return { surface: "all", reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${budget.tools} tools, ${budget.tokens} tokens)` };
 }
 
 /** Parses a surface name (flag or environment); throws a message naming the choices. */
