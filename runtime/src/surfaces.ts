@@ -10,6 +10,7 @@
  */
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
+import { renderToolResult, valueOutcome } from "./tool-outcome.js";
 import type { InputRequiredResult } from "./extensions.js";
 import { codeToolResult, operationOutcome } from "./code-host.js";
 import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, type CodeLimits } from "./code-mode.js";
@@ -290,8 +291,7 @@ export class MetaTools {
       ...(typeof args.tag === "string" ? { tag: args.tag } : {}),
       allowed: (name) => this.options.operations.names.has(name) && allowed(name),
     });
-    const structured = { results };
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    return renderToolResult(valueOutcome({ results }));
   }
 
   private describe(name: string, allowed: (name: string) => boolean): CallToolResult {
@@ -307,7 +307,7 @@ export class MetaTools {
     if (tool.outputSchema) described.outputSchema = tool.outputSchema;
     const signature = this.signature(name);
     if (signature !== undefined) described.signature = signature;
-    return { content: [{ type: "text", text: JSON.stringify(described) }], structuredContent: described };
+    return renderToolResult(valueOutcome(described));
   }
 
   /** The operation's TypeScript declaration from data/declarations.json, when that file exists. */
