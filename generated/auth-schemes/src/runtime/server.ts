@@ -40,7 +40,9 @@ import type { ServerInfo, ToolDefinition } from "./types.js";
 import PQueue from "p-queue";
 import { DEFAULT_UPSTREAM_CONCURRENCY, UpstreamCancelledError, callUpstream, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
-import { CALL_OPERATION, EXECUTE_CODE, MetaTools, type ServedSurface } from "./surfaces.js";
+import { CALL_OPERATION, EXECUTE_CODE, MetaTools, type ServedSurface, type SurfaceName } from "./surfaces.js";
+import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
+import { ClientViews, type ClientView } from "./client-views.js";
 import type { CodeLimits } from "./code-mode.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
 import { isRecord } from "./own.js";
@@ -85,6 +87,11 @@ export interface RequestContext {
   subject?: string;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
   headers?: Record<string, string | string[] | undefined>;
+  /**
+   * The legacy client's identity as the transport knows it (HTTP: its session's `initialize`); null
+   * when the transport cannot tell (stateless HTTP). Absent: the `initialize` on this instance (stdio).
+   */
+  client?: ClientInfo | null;
   /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
   signal?: AbortSignal;
   /**
@@ -150,6 +157,15 @@ export interface McpServerOptions {
   declarationOf?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
   codeLimits?: CodeLimits;
+  /**
+   * Client profiles (data/client-profiles.json): a request whose client matches one, or every request
+   * when `client` names one, is served that profile's view (client-views.ts).
+   */
+  clientProfiles?: readonly RuntimeProfile[];
+  /** The profile `--client` names, applied whatever the client says. */
+  client?: RuntimeProfile;
+  /** The surface asked for before `auto` was resolved to `surface` (default: `surface`); `auto` adapts per profile. */
+  requestedSurface?: SurfaceName;
 }
 
 /**
@@ -177,6 +193,8 @@ interface HandlerContext {
    * expiry (meant for states travelling through clients) does not apply while the task lives.
    */
   serverHeldState?: boolean;
+  /** The meta tools of the surface this request's client is served (set by tools/call). */
+  meta?: MetaTools | undefined;
 }
 
 type Params = Record<string, unknown>;
@@ -219,6 +237,13 @@ export class McpServer {
   private readonly declarations: string | (() => string) | undefined;
   /** The meta tools of the `search`/`code` surface; undefined on `all`. */
   private readonly meta: MetaTools | undefined;
+  /** Meta tools of the other surfaces client views are served (made on first need). */
+  private readonly metaBySurface = new Map<ServedSurface, MetaTools | undefined>();
+  private readonly makeMeta: (surface: ServedSurface) => MetaTools | undefined;
+  /** Views for the clients that match a profile; undefined without profiles. */
+  private readonly views: ClientViews | undefined;
+  /** The legacy client's identity from `initialize` on this instance. */
+  private legacyClient: ClientInfo | undefined;
   private readonly extension: Extension;
   private readonly sealer: StateSealer;
   private readonly confirmDestructive: boolean;
@@ -252,7 +277,7 @@ export class McpServer {
 
   /** Methods served in both eras. */
   private readonly commonHandlers: Record<string, RequestHandler> = {
-    "tools/list": async (params, call) => this.listTools(params, call.ctx.scopes),
+    "tools/list": async (params, call) => this.listTools(params, call.ctx.scopes, this.viewOf(params, call)),
     "tools/call": async (params, call) => this.callTool(params, call),
     "resources/list": async (params) =>
       this.page("resources", [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.loaded().resources.list()], params),
@@ -308,11 +333,11 @@ export class McpServer {
     this.confirmDestructive = options.confirmDestructive ?? false;
     this.customTools = [...(this.extension.tools ?? [])];
     const surface = options.surface ?? "all";
-    this.meta =
-      surface === "all"
+    this.makeMeta = (served) =>
+      served === "all"
         ? undefined
         : new MetaTools({
-            surface,
+            surface: served,
             title: options.info.title ?? options.info.name,
             operations: { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools },
             readSearchIndex: () => options.readData?.("search-index.json"),
@@ -320,6 +345,8 @@ export class McpServer {
             ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
+    this.meta = this.makeMeta(surface);
+    this.metaBySurface.set(surface, this.meta);
     const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
     if (this.meta === undefined && this.operationNames.size < tools.names.length) throw new Error(`duplicate tool name: ${duplicateName(tools.names)}`);
     for (const tool of this.customTools) {
@@ -341,6 +368,45 @@ export class McpServer {
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
     this.tasks = options.tasks === false ? undefined : new TaskStore(options.tasks ?? {});
     this.taskAfterMs = options.tasks ? (options.tasks.afterMs ?? DEFAULT_TASK_AFTER_MS) : DEFAULT_TASK_AFTER_MS;
+    this.views =
+      options.clientProfiles && (options.clientProfiles.length > 0 || options.client)
+        ? new ClientViews({
+            profiles: options.clientProfiles,
+            forced: options.client,
+            requested: options.requestedSurface ?? surface,
+            served: surface,
+            packageName: options.info.name,
+            operationCount: this.operationNames.size,
+            listedOperations: () => this.loaded().tools.map(listedTool),
+            namesOn: (served) => [...(this.metaOn(served)?.tools().map((tool) => tool.name) ?? this.operationOrder), ...this.customTools.map((tool) => tool.name)],
+            logger: this.logger,
+          })
+        : undefined;
+  }
+
+  /** The meta tools of `surface` (undefined on `all`), made on first need. */
+  private metaOn(surface: ServedSurface): MetaTools | undefined {
+    if (!this.metaBySurface.has(surface)) this.metaBySurface.set(surface, this.makeMeta(surface));
+    return this.metaBySurface.get(surface);
+  }
+
+  /** The view of the client that sent `params` (modern `_meta`, else the legacy `initialize`); undefined: the server's own. */
+  private viewOf(params: Params, call: HandlerContext): ClientView | undefined {
+    const legacy = call.ctx.client === undefined ? this.legacyClient : (call.ctx.client ?? undefined);
+    return this.views?.viewFor(call.era.modern ? modernClientInfo(params) : legacy);
+  }
+
+  /**
+   * The tool a served name stands for, as that client was shown it (the HTTP transport checks the
+   * `Mcp-Param-*` headers of a modern request against the schema its client saw).
+   */
+  servedTool(name: string, params: Params): ListedTool | undefined {
+    const view = this.views?.viewFor(modernClientInfo(params));
+    if (!view) return this.findTool(name);
+    const original = view.names().original(name) ?? name;
+    const meta = this.metaOn(view.surface);
+    const tool = meta?.find(original) ?? this.customByName.get(original) ?? (meta ? undefined : this.operation(original));
+    return tool ? view.listed(listedTool(tool)) : undefined;
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
@@ -523,6 +589,7 @@ export class McpServer {
     const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
     this.negotiatedVersion = protocolVersion;
     this.legacyClientCapabilities = isParams(params.capabilities) ? params.capabilities : {};
+    this.legacyClient = clientInfoOf(params.clientInfo);
     const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
     if (this.info.description) result.instructions = this.info.description;
     return result;
@@ -536,7 +603,14 @@ export class McpServer {
     return result;
   }
 
-  private listTools(params: Params, scopes: ReadonlySet<string> | undefined): Record<string, unknown> {
+  private listTools(params: Params, scopes: ReadonlySet<string> | undefined, view?: ClientView): Record<string, unknown> {
+    if (view) {
+      const meta = this.metaOn(view.surface);
+      const shown = (tool: ToolDefinition | CustomTool<any> | ListedTool) => view.listed(listedTool(tool));
+      if (meta) return this.page("tools", [...meta.tools(), ...this.customTools], params, shown);
+      const { tools } = this.loaded();
+      return this.page("tools", [...(scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools), ...this.customTools], params, shown);
+    }
     if (this.meta) return this.page("tools", [...this.meta.tools(), ...this.customTools], params, listedTool);
     // Until something loads every definition, a page reads only its own (by name, from the
     // offsets), so the first page of a server of 20,000 operations costs what its 100 tools cost.
@@ -615,11 +689,18 @@ export class McpServer {
    * requires tasks refuses other modern clients with -32021. Legacy calls always run in line.
    */
   private async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
-    const name = params.name;
-    if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
-    const metaTool = this.meta?.find(name);
-    const tool = metaTool ?? this.findTool(name);
-    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (typeof params.name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
+    // A client served its own view calls by served name and in its schema's form: both mapped back here.
+    const view = this.viewOf(params, call);
+    const meta = view ? this.metaOn(view.surface) : this.meta;
+    const name = view ? (view.names().original(params.name) ?? params.name) : params.name;
+    const metaTool = meta?.find(name);
+    const tool = metaTool ?? this.customByName.get(name) ?? (meta ? undefined : this.operation(name));
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    if (view) {
+      params = { ...params, name, ...(params.arguments !== undefined ? { arguments: view.decode(listedTool(tool), params.arguments) } : {}) };
+      call = { ...call, meta };
+    }
     // call_operation runs an operation, so it may become a task as the operation's own tool may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
     const support = custom ? (custom.taskSupport ?? "forbidden") : "http" in tool || name === CALL_OPERATION || name === EXECUTE_CODE ? "optional" : "forbidden";
@@ -656,7 +737,7 @@ export class McpServer {
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     if (!("handler" in tool)) {
       const allowed = (operation: string): boolean => this.operationNames.has(operation) && this.mayCall(operation, call.ctx.scopes);
-      return this.meta!.call(name, args, allowed, (operation, operationArgs, signal) =>
+      return (call.meta ?? this.meta)!.call(name, args, allowed, (operation, operationArgs, signal) =>
         this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
         call.signal,
       );
