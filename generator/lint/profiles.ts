@@ -11,9 +11,10 @@ import { packageRoot } from "../package-root.js";
 
 /**
  * What the client does with tools past a limit: drops them silently, refuses the request, shortens
- * names, defers them (loads them on demand), or only in an opt-in mode (`note`: not a failure).
+ * names, defers them (loads them on demand), or only in an opt-in mode (`note`: not a failure);
+ * `adapted` tells what a generated server changes for the client at run time (not a failure).
  */
-export type LimitEffect = "drop" | "reject" | "truncate" | "defer" | "note";
+export type LimitEffect = "drop" | "reject" | "truncate" | "defer" | "note" | "adapted";
 
 /** One limit of a profile: its value, what happens past it, and a sentence saying so. */
 export interface Limit<T> {
