@@ -27,7 +27,7 @@ export interface SchemaRules {
   closedObjects?: boolean;
   /** `enum` only on strings; other enums move to the description. */
   stringEnumsOnly?: boolean;
-  /** Deepest nesting of objects and arrays (the root object is level 1); deeper values are JSON text. */
+  /** Deepest nesting level of any value (the root object is level 1); an object or array whose members would go deeper is JSON text. */
   maxDepth?: number;
   /** Enum values in all, and properties in all; past them enums move to the description, objects become JSON text. */
   maxEnumValues?: number;
@@ -134,7 +134,8 @@ class Shaper {
     const named = typeList(node);
     const isObject = named.includes("object") || (named.length === 0 && (isRecord(node.properties) || node.additionalProperties !== undefined));
     const isArray = named.includes("array") || (named.length === 0 && (node.items !== undefined || node.prefixItems !== undefined));
-    if ((isObject || isArray) && depth > (this.rules.maxDepth ?? Infinity)) return this.jsonText(input, `nested deeper than ${this.rules.maxDepth} levels`);
+    // An object or array at the last level would put its members past it: the whole value is JSON text.
+    if ((isObject || isArray) && depth >= (this.rules.maxDepth ?? Infinity)) return this.jsonText(input, `nested deeper than ${this.rules.maxDepth} levels`);
 
     const decoder: Decoder = {};
     if (isObject) {
