@@ -11,6 +11,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport as SseV1 } from "@modelcontextprotocol/sdk/client/sse.js";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -52,7 +53,7 @@ test.before(async () => {
   // 45 more operations: more than Cursor's and the default's 40, fewer than VS Code's 128.
   const more: ToolDefinition[] = Array.from({ length: 45 }, (_, i) => ({ ...plain, name: `getOrderCopy${i + 1}` }));
   const server = new McpServer({ info, tools: [...shapes, ...more], surface: "search", requestedSurface: "auto", clientProfiles: profiles, upstream: { baseUrl: upstream.baseUrl }, logger });
-  http = await startHttp(server, { port: 0, sessions: true });
+  http = await startHttp(server, { port: 0, sessions: true, legacySse: true });
 });
 
 test.after(async () => {
@@ -136,6 +137,22 @@ for (const profile of profiles) {
     });
   }
 }
+
+test("over the deprecated HTTP+SSE transport each stream is its own client: Cursor and an unknown client side by side", async () => {
+  const cursor = new ClientV1({ name: "cursor-vscode", version: "1.0.0" });
+  await cursor.connect(new SseV1(new URL("/sse", http.url)));
+  const other = new ClientV1({ name: "some-sse-client", version: "1.0.0" });
+  await other.connect(new SseV1(new URL("/sse", http.url)));
+  assert.equal((await cursor.listTools()).tools.map((tool) => tool.name), ["search_operations", "describe_operation", "call_operation"]);
+  const names = (await other.listTools()).tools.map((tool) => tool.name);
+  assert.equal(names, ["search_operations", "describe_operation", "call_operation"], "the server's own view: auto chose search for 47 operations");
+  // Cursor's qualified-name limit rewrites none of the three; a --client-less VS Code stream would see all 47.
+  const vscode = new ClientV1({ name: "Visual Studio Code", version: "1.106.0" });
+  await vscode.connect(new SseV1(new URL("/sse", http.url)));
+  assert.is((await listAll(vscode as unknown as AnyClient)).length, 47);
+  assert.equal((await cursor.listTools()).tools.length, 3, "the later initialize of another stream does not change Cursor's view");
+  await Promise.all([cursor.close(), other.close(), vscode.close()]);
+});
 
 test("a client no profile matches is served the server's own view; arguments are always validated against the full schema", async () => {
   const client = await connect("modern", "some-other-client");
