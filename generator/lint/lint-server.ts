@@ -7,13 +7,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { configServerName } from "../../runtime/src/client-config.js";
-import { parseTools } from "../../runtime/src/tool-data.js";
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
-import { AUTO_BUDGET, chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../../runtime/src/surfaces.js";
-import { nameMap } from "../../runtime/src/client-names.js";
-import { shapeInputSchema } from "../../runtime/src/client-schema.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { AUTO_BUDGET, chooseSurface, configServerName, estimateTokens, listBytes, nameMap, parseTools, shapeInputSchema, surfaceMetaTools, type ListedTool, type ServedSurface, type SurfaceName, type ToolDefinition } from "../contract.js";
 import { toolDefinition } from "../emit/tool-file.js";
 import { generate } from "../generate.js";
 import { lintTools, type LintFinding, type LintOptions } from "./lint-tools.js";

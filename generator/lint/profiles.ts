@@ -5,8 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RuntimeProfile } from "../../runtime/src/client-profiles.js";
-import type { SchemaRules } from "../../runtime/src/client-schema.js";
+import type { RuntimeProfile, SchemaRules } from "../contract.js";
 import { packageRoot } from "../package-root.js";
 
 /**

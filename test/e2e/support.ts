@@ -27,7 +27,7 @@ const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 /** Remembers `child` until it exits, so a crashing test run still kills it (by PID). */
-function track(child: ChildProcess): void {
+export function track(child: ChildProcess): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once("exit", () => {
@@ -381,6 +381,15 @@ export function compiledExample(name: string): Promise<string> {
     compiledExamples.set(name, compiled);
   }
   return compiled;
+}
+
+/**
+ * Copies the checked-in example `generated/<example>` to `dir` (a fresh folder of the test's) and
+ * compiles the copy with {@link compileProject}, so a test runs the golden server as built.
+ */
+export async function compileExampleCopy(example: string, dir: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
+  await compileProject(dir, options);
 }
 
 /** A long-running child started with {@link startProcess}. */
