@@ -59,13 +59,14 @@ export async function run(argv: string[]): Promise<number> {
           .option("surface", { type: "string", choices: ["all", "search", "code", "auto"], default: "auto", describe: "The surface the server serves (as its --surface)" })
           .option("server-name", { type: "string", describe: "The server's key in the client's configuration (default: from the package name, as --print-config writes it)" })
           .option("strict-schemas", { type: "boolean", default: false, describe: "Also report input schemas an opt-in strict mode would refuse (OpenAI structured outputs)" })
+          .option("adapt", { type: "boolean", default: true, describe: "Lint what the generated server serves each client it recognises (its auto budget, names, schemas); --no-adapt: the tools as listed" })
           .option("json", { type: "boolean", default: false, describe: "Print the report as JSON (for CI)" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading specs and $refs over HTTP(S)" })
           .option("ref-root", { type: "string", describe: "Folder file $refs may read from (default: the spec's own folder)" })
           .example("$0 lint openapi.yaml --surface all", "What each client does with one tool per operation")
           .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
       async (args) => {
-        code = await runLint({ target: args.target!, client: args.client, surface: args.surface as "all" | "search" | "code" | "auto", json: args.json, allowRemote: args.allowRemote, strictSchemas: args.strictSchemas, ...(args.refRoot ? { refRoot: args.refRoot } : {}), ...(args.serverName ? { serverName: args.serverName } : {}) });
+        code = await runLint({ target: args.target!, client: args.client, surface: args.surface as "all" | "search" | "code" | "auto", json: args.json, allowRemote: args.allowRemote, strictSchemas: args.strictSchemas, adapt: args.adapt, ...(args.refRoot ? { refRoot: args.refRoot } : {}), ...(args.serverName ? { serverName: args.serverName } : {}) });
       },
     )
     .command(

@@ -4,6 +4,7 @@ import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagno
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
 import { declarationSources, DeclarationsWorker } from "./emit/declarations.js";
+import { assertServerJson } from "./emit/server-json-check.js";
 import { declarationsFiles, emitProject, TOOLS_DATA_PATH, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
@@ -101,6 +102,13 @@ function expectBigDocument(spec: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The content of the emitted file at `path` (throws when absent: the emit stage always writes it). */
+function fileText(files: EmittedFile[], path: string): string {
+  const file = files.find((candidate) => candidate.path === path);
+  if (!file) throw new Error(`emit wrote no ${path}`);
+  return file.content;
 }
 
 /** Merges the user's additions to package.json (dependencies, scripts, other fields) into the generated one. */
@@ -215,6 +223,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     const declarations = declarationsWorker!.print(declarationSources(plan));
     const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, declarations: "later" }), previous));
     const formatted = await timed("format", () => formatFiles(emitted));
+    assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
     // What the pipeline waited for the worker's declarations (most of their printing overlapped emit and format).
     const declarationsData = declarationsFiles(await timed("declarations", () => declarations), plan.tools.map((tool) => tool.name));
     formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, ...declarationsData);

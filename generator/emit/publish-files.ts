@@ -3,8 +3,8 @@ import { configVariables } from "./config-variables.js";
 import type { EmittedFile } from "./project-files.js";
 import { renderTemplate } from "./templates.js";
 
-/** The server.json schema version this generator writes (read from modelcontextprotocol/registry). */
-export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json";
+/** The server.json schema this generator writes and checks against (vendored in profiles/registry/). */
+export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
 /** The registry allows at most 100 characters of description. */
 function shortDescription(text: string): string {

@@ -4,8 +4,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { npmLicense, parseRepository, registryName } from "../../generator/plan/publishing.js";
-import { registryViolations } from "../registry-rules.js";
+import { serverJsonViolations } from "../../generator/emit/server-json-check.js";
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 
@@ -15,19 +16,37 @@ const files = async (spec: string, extra: { packageName?: string; repository?: s
   return new Map(result.files.map((f) => [f.path, f.content]));
 };
 
-test("server.json passes the MCP Registry's server.json rules and matches package.json", async () => {
+test("server.json passes the MCP Registry's official 2025-12-11 schema (ajv) and matches package.json", async () => {
   for (const spec of ["specs/petstore.yaml", "specs/fixtures/oas31-library.json", "specs/fixtures/swagger2-petstore.yaml"]) {
     const out = await files(spec);
     const server = JSON.parse(out.get("server.json")!) as Record<string, unknown> & { packages: Array<Record<string, unknown>> };
     const pkg = JSON.parse(out.get("package.json")!) as Record<string, unknown>;
-    assert.equal(registryViolations(server), [], spec);
+    assert.equal(serverJsonViolations(server, pkg), [], spec);
+    assert.is(server.$schema, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
+    assert.ok((server.description as string).length <= 100);
     assert.is(server.name, pkg.mcpName, "the registry verifies npm ownership through mcpName");
     assert.is(server.packages[0]!.identifier, pkg.name);
     assert.is(server.packages[0]!.version, pkg.version);
     assert.is(server.version, pkg.version);
   }
-  // The checker itself rejects what the schema rejects.
-  assert.ok(registryViolations({ $schema: "x", name: "no-slash", description: "", version: "^1.0.0", packages: [{ registryType: "npm", extra: 1 }] }).length >= 5);
+});
+
+test("the server.json check refuses what the registry refuses, naming each problem", () => {
+  const schemaFile = join(root, "profiles/registry/server.schema.json");
+  const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as { $id: string };
+  assert.is(schema.$id, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json", "the vendored file is the 2025-12-11 schema");
+  assert.is(createHash("sha256").update(readFileSync(schemaFile)).digest("hex"), "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0", "and unchanged");
+  const valid = { $schema: schema.$id, name: "io.github.acme/pets", description: "Pets.", version: "1.2.0", packages: [{ registryType: "npm", identifier: "pets-mcp", version: "1.2.0", transport: { type: "stdio" } }] };
+  assert.equal(serverJsonViolations(valid, { mcpName: "io.github.acme/pets", version: "1.2.0" }), []);
+  const problems = (doc: Record<string, unknown>, pkg = { mcpName: "io.github.acme/pets", version: "1.2.0" }) => serverJsonViolations({ ...valid, ...doc }, pkg).join("\n");
+  assert.match(problems({ name: "no-slash" }), "/name must match pattern");
+  assert.match(problems({ description: "x".repeat(101) }), "/description must NOT have more than 100 characters");
+  assert.match(problems({ description: "" }), "/description must NOT have fewer than 1 characters");
+  assert.match(problems({ packages: [{ registryType: "npm", identifier: "pets-mcp", version: "latest", transport: { type: "stdio" } }] }), "/packages/0/version must NOT be valid");
+  assert.match(problems({ packages: [{ registryType: "mcpb", identifier: "https://github.com/a/b/releases/download/v1/x.mcpb", fileSha256: "XYZ", transport: { type: "stdio" } }] }), "/packages/0/fileSha256 must match pattern");
+  assert.match(problems({ websiteUrl: "not a url" }), "/websiteUrl must match format");
+  assert.match(problems({}, { mcpName: "io.github.other/pets", version: "1.2.0" }), "differs from package.json's mcpName");
+  assert.match(problems({}, { mcpName: "io.github.acme/pets", version: "1.3.0" }), "differs from package.json's version");
 });
 
 test("package.json is publishable: valid scoped name, bin, files, engines, prepublishOnly, license, repository", async () => {
@@ -45,7 +64,7 @@ test("package.json is publishable: valid scoped name, bin, files, engines, prepu
   assert.not.ok(pkg.private);
   const server = JSON.parse(out.get("server.json")!) as Record<string, any>;
   assert.equal(server.repository, { url: "https://github.com/acme/pets-mcp", source: "github" });
-  assert.equal(registryViolations(server), []);
+  assert.equal(serverJsonViolations(server, pkg), []);
   const readme = out.get("README.md")!;
   assert.match(readme, /claude mcp add pets-mcp -- npx -y @acme\/pets-mcp/);
   assert.match(readme, /"command": "npx",\s+"args": \["-y", "@acme\/pets-mcp"\]/);

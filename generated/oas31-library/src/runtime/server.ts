@@ -20,7 +20,7 @@ import { isLogLevel } from "./era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "./jsonrpc.js";
 import { ListPager } from "./list-pages.js";
 import { silentLogger, type Logger } from "./logger.js";
-import type { CallToolResult } from "./mcp-types.js";
+import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import type { CustomTool, Extension, InputRequiredResult } from "./extensions.js";
 import { isRecord } from "./own.js";
 import { cursorKey } from "./pagination.js";
@@ -31,10 +31,12 @@ import type { HandlerContext, NotificationHandler, Params, RequestContext, Reque
 import { ClientChannel } from "./request-tools.js";
 import { ResourceMethods } from "./resource-methods.js";
 import { Subscriptions } from "./subscriptions.js";
-import { MetaTools, type ServedSurface } from "./surfaces.js";
+import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
+import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
+import { ClientViews, type ClientView } from "./client-views.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions } from "./tasks.js";
 import { ToolCaller, type OperationCallContext } from "./tool-call.js";
-import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
+import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
@@ -95,6 +97,15 @@ export interface McpServerOptions {
   declarationOf?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
   codeLimits?: CodeLimits;
+  /**
+   * Client profiles (data/client-profiles.json): a request whose client matches one, or every request
+   * when `client` names one, is served that profile's view (client-views.ts).
+   */
+  clientProfiles?: readonly RuntimeProfile[];
+  /** The profile `--client` names, applied whatever the client says. */
+  client?: RuntimeProfile;
+  /** The surface asked for before `auto` was resolved to `surface` (default: `surface`); `auto` adapts per profile. */
+  requestedSurface?: SurfaceName;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -113,30 +124,48 @@ export class McpServer {
   /** Modern tasks; undefined when the extension is off. */
   private readonly tasks: TaskStore | undefined;
   private negotiatedVersion: string | undefined;
+  /** The surface resolved at start, and how meta tools of a surface are made (for client views). */
+  private readonly surface: ServedSurface;
+  private readonly makeMeta: (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined;
+  /** Views for the clients that match a profile; undefined without profiles. */
+  private readonly views: ClientViews | undefined;
+  /** The legacy client's identity from `initialize` on this instance. */
+  private legacyClient: ClientInfo | undefined;
 
   constructor(options: McpServerOptions) {
     this.info = options.info;
     this.extension = options.extension ?? {};
     this.channel = new ClientChannel(options.info.name, options.stateSecret);
     const surface = options.surface ?? "all";
-    this.tools = new ToolCatalog(
-      options.tools,
-      this.extension.tools ?? [],
-      options.info.securitySchemes ?? [],
-      surface === "all"
+    this.surface = surface;
+    this.makeMeta = (served, operations) =>
+      served === "all"
         ? undefined
-        : (operations) =>
-            new MetaTools({
-              surface,
-              title: options.info.title ?? options.info.name,
-              operations,
-              readSearchIndex: () => options.readData?.("search-index.json"),
-              readDeclarations: () => options.readData?.("declarations.json"),
-              ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
-              ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
-            }),
-    );
+        : new MetaTools({
+            surface: served,
+            title: options.info.title ?? options.info.name,
+            operations,
+            readSearchIndex: () => options.readData?.("search-index.json"),
+            readDeclarations: () => options.readData?.("declarations.json"),
+            ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
+            ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
+          });
+    this.tools = new ToolCatalog(options.tools, this.extension.tools ?? [], options.info.securitySchemes ?? [], surface === "all" ? undefined : (operations) => this.makeMeta(surface, operations)!);
     this.logger = options.logger ?? silentLogger;
+    this.views =
+      options.clientProfiles && (options.clientProfiles.length > 0 || options.client)
+        ? new ClientViews({
+            profiles: options.clientProfiles,
+            forced: options.client,
+            requested: options.requestedSurface ?? surface,
+            served: surface,
+            packageName: options.info.name,
+            operationCount: this.tools.operationNames.size,
+            listedOperations: () => this.tools.loaded().tools.map(listedTool),
+            namesOn: (served) => this.tools.namesOn(this.metaOn(served)),
+            logger: this.logger,
+          })
+        : undefined;
     this.pager = new ListPager(options.pageSize);
     const passthrough = options.passthrough ?? [];
     checkPassthroughRules(passthrough, options.info.securitySchemes ?? []);
@@ -164,8 +193,14 @@ export class McpServer {
 
     /** Methods served in both eras. */
     const common: Record<string, RequestHandler> = {
-      "tools/list": async (params, call) => this.tools.list(params, call.ctx.scopes, this.pager),
-      "tools/call": async (params, call) => this.caller.callTool(params, call),
+      "tools/list": async (params, call) => {
+        const view = this.viewOf(params, call);
+        return view ? this.tools.listServed(params, call.ctx.scopes, this.pager, this.metaOn(view.surface), (tool) => view.listed(tool)) : this.tools.list(params, call.ctx.scopes, this.pager);
+      },
+      "tools/call": async (params, call) => {
+        const view = this.viewOf(params, call);
+        return view ? this.caller.callTool(...this.servedCall(view, params, call)) : this.caller.callTool(params, call);
+      },
       "resources/list": async (params) => this.resources.list(params, this.pager),
       "resources/templates/list": async (params) => this.resources.templates(params, this.pager),
       "resources/read": async (params, call) => this.resources.read(params, call),
@@ -214,6 +249,40 @@ export class McpServer {
   /** The tool called `name`, if any (the HTTP transport checks `Mcp-Param-*` headers against it). */
   findTool(name: string): ToolDefinition | CustomTool<any> | undefined {
     return this.tools.find(name);
+  }
+
+  /** The meta tools of `surface` (undefined on `all`), made on first need. */
+  private metaOn(surface: ServedSurface): MetaTools | undefined {
+    return this.tools.metaOn(surface, this.surface, this.makeMeta);
+  }
+
+  /** The view of the client that sent `params` (modern `_meta`, else the legacy `initialize`); undefined: the server's own. */
+  private viewOf(params: Params, call: HandlerContext): ClientView | undefined {
+    const legacy = call.ctx.client === undefined ? this.legacyClient : (call.ctx.client ?? undefined);
+    return this.views?.viewFor(call.era.modern ? modernClientInfo(params) : legacy);
+  }
+
+  /** A `tools/call` of a client view in the server's terms: the original name, decoded arguments, the view's surface. */
+  private servedCall(view: ClientView, params: Params, call: HandlerContext): [Params, HandlerContext] {
+    const meta = this.metaOn(view.surface);
+    const served = typeof params.name === "string" ? params.name : "";
+    const name = view.names().original(served) ?? served;
+    const tool = meta?.find(name) ?? this.tools.findOn(name, meta);
+    const decoded = tool && params.arguments !== undefined ? { arguments: view.decode(listedTool(tool), params.arguments) } : {};
+    return [{ ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded }, { ...call, view: { meta } }];
+  }
+
+  /**
+   * The tool a served name stands for, as that client was shown it (the HTTP transport checks the
+   * `Mcp-Param-*` headers of a modern request against the schema its client saw).
+   */
+  servedTool(name: string, params: Params): ListedTool | undefined {
+    const view = this.views?.viewFor(modernClientInfo(params));
+    if (!view) return this.findTool(name);
+    const meta = this.metaOn(view.surface);
+    const original = view.names().original(name) ?? name;
+    const tool = meta?.find(original) ?? this.tools.findOn(original, meta);
+    return tool ? view.listed(listedTool(tool)) : undefined;
   }
 
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
@@ -289,6 +358,7 @@ export class McpServer {
     const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
     this.negotiatedVersion = protocolVersion;
     this.channel.legacyCapabilities = isRecord(params.capabilities) ? params.capabilities : {};
+    this.legacyClient = clientInfoOf(params.clientInfo);
     const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
     if (this.info.description) result.instructions = this.info.description;
     return result;

@@ -31,6 +31,7 @@ import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVe
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "./own.js";
+import { clientInfoOf, type ClientInfo } from "./client-profiles.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -97,8 +98,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const logger = options.logger ?? silentLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  // Session id → the protocol version its `initialize` negotiated.
-  const sessions = options.sessions ? new Map<string, string>() : undefined;
+  // Session id → the protocol version its `initialize` negotiated and the client it announced.
+  const sessions = options.sessions ? new Map<string, { version: string; client: ClientInfo | undefined }>() : undefined;
   let hostCheck: ((value: string | undefined) => boolean) | undefined;
   /** Requests being answered (the drain waits for them). */
   const active = new Set<ServerResponse>();
@@ -159,6 +160,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     }
     const sessionId = req.headers["mcp-session-id"];
     let sessionVersion: string | undefined;
+    let sessionClient: ClientInfo | undefined;
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
       if (!sessions.delete(sessionId)) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
       res.writeHead(204).end();
@@ -205,7 +207,9 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       if (typeof sessionId !== "string") {
         return sendJson(res, 400, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required" }));
       }
-      sessionVersion = sessions.get(sessionId);
+      const session = sessions.get(sessionId);
+      sessionVersion = session?.version;
+      sessionClient = session?.client;
       if (sessionVersion === undefined) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
       // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
       if (version !== undefined && version !== sessionVersion) {
@@ -217,7 +221,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     }
     if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
-        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.findTool(name));
+        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.servedTool(name, single.params as Record<string, unknown>));
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return sendJson(res, error.httpStatus ?? 400, errorResponse(requestId, error.toJSON()));
@@ -237,6 +241,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
     const response = await server.dispatch(payload, {
       protocolVersion: version ?? sessionVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      // A legacy client is known by its session; without sessions no request says who sent it.
+      client: sessionClient ?? null,
       signal: disconnect.signal,
       scope: `http:${req.socket.remoteAddress ?? ""}`,
       headers: req.headers,
@@ -248,7 +254,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (sessions && isInitialize && response !== undefined && "result" in response) {
       // 128 random bits, hex: visible ASCII as the spec requires, unguessable.
       const id = randomBytes(16).toString("hex");
-      sessions.set(id, String(response.result.protocolVersion));
+      sessions.set(id, { version: String(response.result.protocolVersion), client: clientInfoOf(isRecord(single.params) ? single.params.clientInfo : undefined) });
       res.setHeader("Mcp-Session-Id", id);
     }
     if (stream?.started) {

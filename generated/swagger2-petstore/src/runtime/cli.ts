@@ -22,6 +22,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCUR
 import { redactUserinfo } from "./redact.js";
 import type { ListedTool } from "./mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
+import { parseClientProfiles, profileById } from "./client-profiles.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "./toolsets.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "./tool-data.js";
 
@@ -81,6 +82,9 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
                      search  search_operations, describe_operation, call_operation
                      code    search_operations, describe_operation, execute_code
                      auto    all within 40 tools and ~30,000 tokens of tools/list, else search
+  --client P         serve every client as client profile P would be (claude-desktop, claude-code,
+                     cursor, vscode, openai, gemini; env MCP_CLIENT); without it a client whose
+                     clientInfo matches a profile gets that profile's surface budget, names and schemas
   --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
   --exclude-tags T,… no operation with one of these tags
   --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
@@ -198,12 +202,20 @@ export async function main(
     if (names.length < source.names.length) logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
     const offeredNames = new Set(names);
     const offered = (): readonly ToolDefinition[] => (filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load());
-    const chosen = chooseSurface(flags.surface ?? info.defaultSurface ?? "auto", names.length, () => offered().map(listedOperation));
+    const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
+    const chosen = chooseSurface(requestedSurface, names.length, () => offered().map(listedOperation));
     logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
+    const profilesText = options.readData?.("client-profiles.json");
+    const clientProfiles = profilesText === undefined ? [] : parseClientProfiles(profilesText);
+    const client = flags.client === undefined ? undefined : profileById(clientProfiles, flags.client);
+    if (client) logger.info(`client profile ${client.id} for every client (--client or MCP_CLIENT)`);
     server = new McpServer({
       info,
       tools: { names, load: offered, get: (name) => (offeredNames.has(name) ? source.get(name) : undefined) },
       surface: chosen.surface,
+      requestedSurface,
+      clientProfiles,
+      ...(client ? { client } : {}),
       codeLimits: flags.codeLimits,
       upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
       maxBatch: flags.maxBatch,
@@ -285,6 +297,7 @@ function parseFlags(argv: string[]) {
       "public-url": { type: "string" },
       "print-config": { type: "string" },
       surface: { type: "string" },
+      client: { type: "string" },
       toolsets: { type: "string", multiple: true },
       "exclude-tags": { type: "string", multiple: true },
       "include-operations": { type: "string", multiple: true },
@@ -328,6 +341,7 @@ function parseFlags(argv: string[]) {
     publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
     printConfig: printConfigClient(values["print-config"]),
     surface: surfaceOption(values.surface),
+    client: nonEmpty(values.client) ?? nonEmpty(process.env.MCP_CLIENT),
     filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
