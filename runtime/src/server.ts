@@ -419,6 +419,11 @@ export class McpServer {
     for (const end of [...this.subscriptions]) end();
   }
 
+  /** Tasks of this instance still working (the HTTP drain gives them its grace period to finish). */
+  get workingTasks(): number {
+    return this.tasks?.working ?? 0;
+  }
+
   /** Cancels every unfinished task (server shutdown): their upstream requests are aborted. */
   cancelTasks(): void {
     this.tasks?.abortAll();

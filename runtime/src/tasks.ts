@@ -214,6 +214,13 @@ export class TaskStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Tasks still working (not waiting for input, not finished): the HTTP drain lets them finish. */
+  get working(): number {
+    let count = 0;
+    for (const record of this.tasks.values()) if (record.status === "working") count++;
+    return count;
+  }
+
   /** True when `taskId` names a task this store keeps for `caller`. */
   has(taskId: string, caller?: string): boolean {
     this.sweep();

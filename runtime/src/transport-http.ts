@@ -8,7 +8,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { isRefusal, type Principal, type Refusal, type ResourceServer } from "./oauth-resource.js";
 import { hasModernMeta } from "./era.js";
 import { validateModernHeaders } from "./http-headers.js";
@@ -106,17 +106,27 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   /** Requests being answered (the drain waits for them). */
   const active = new Set<ServerResponse>();
   let draining = false;
+  /** Connections that have carried a request: in a drain, only they are refused (see below). */
+  const used = new WeakSet<object>();
+  /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
+  const unserved = new Set<Socket>();
   const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
 
   const http = createServer((req, res) => {
     if (hostCheck && !hostCheck(req.headers.host)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: Host header not allowed (see --allowed-hosts)" }));
     }
-    if (draining) {
+    // Draining: a reused keep-alive connection gets 503 (the client may retry elsewhere); the first
+    // request of a connection accepted before the listener closed is served (a load balancer has
+    // already sent it here and will not re-send a POST), then the connection closes.
+    if (draining && used.has(req.socket)) {
       res.setHeader("Connection", "close");
       res.setHeader("Retry-After", "1");
       return sendJson(res, 503, errorResponse(null, { code: ErrorCode.InternalError, message: "Service Unavailable: the server is shutting down" }));
     }
+    used.add(req.socket);
+    unserved.delete(req.socket);
+    if (draining) res.setHeader("Connection", "close");
     // Only Streamable HTTP calls are waited for; legacy SSE streams stay open until the end.
     if ((req.url ?? "/").split("?")[0] === endpoint) {
       active.add(res);
@@ -131,6 +141,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   // Idle keep-alive connections stay open longer than Node's 5 s: a client that spends seconds on a
   // large answer (all tools of a 20,000-operation API) then reuses its connection, and would race
   // the server closing it ("other side closed"). Headers must time out after keep-alive.
+  http.on("connection", (socket: Socket) => {
+    unserved.add(socket);
+    socket.once("close", () => unserved.delete(socket));
+  });
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   http.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
@@ -303,8 +317,9 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     closed,
     /**
      * Drains, then closes: stops listening (new connections are refused), answers 503 to new
-     * requests on open connections, ends subscription streams, and lets calls in flight finish
-     * for up to the grace period; then cancels what is left and closes every connection.
+     * requests on open connections, ends subscription streams, and lets calls in flight and
+     * working tasks finish for up to the grace period; then cancels what is left (tasks waiting
+     * for input included) and closes every connection.
      */
     async close() {
       draining = true;
@@ -312,8 +327,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       const done = http.listening ? new Promise<void>((resolve) => http.close(() => resolve())) : Promise.resolve();
       // Answers still to come go out with `Connection: close`, so no client reuses a dying socket.
       for (const res of active) if (!res.headersSent) res.setHeader("Connection", "close");
-      http.closeIdleConnections();
-      await settled(active, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+      // Idle connections are not closed now: Node counts a connection whose first request is still
+      // arriving as idle, and closing it would fail a request a load balancer already sent here
+      // (nginx answers 502 and does not re-send a POST). They close with the rest below.
+      await settled(() => active.size + unserved.size + server.workingTasks, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       server.cancelTasks();
       legacySse?.closeAll();
       http.closeAllConnections();
@@ -334,10 +351,10 @@ function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown)
   return undefined;
 }
 
-/** Resolves once every response in `active` has closed, or after `graceMs`. */
-async function settled(active: Set<ServerResponse>, graceMs: number): Promise<void> {
+/** Resolves once `busy()` (responses being answered, tasks working) is 0, or after `graceMs`. */
+async function settled(busy: () => number, graceMs: number): Promise<void> {
   const until = Date.now() + graceMs;
-  while (active.size > 0 && Date.now() < until) {
+  while (busy() > 0 && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
   }
 }
