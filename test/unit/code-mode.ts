@@ -183,6 +183,16 @@ test("returned values cannot pollute the host's prototypes", async () => {
   await hostAlive();
 });
 
+test("the wall time counts from the start of the code, not the sandbox's start-up", async () => {
+  // Starting a worker and QuickJS takes longer than 25 ms (seconds on a loaded machine); a trivial
+  // script still runs within a 25 ms limit, because the limit starts when the sandbox does.
+  const started = Date.now();
+  const result = await run("return 'quick';", echoHost(), { timeoutMs: 25 });
+  assert.equal(result, { ok: true, result: "quick", logs: [], calls: [] }, `took ${Date.now() - started} ms in all`);
+  const spinning = await run("while (true) {}", echoHost(), { timeoutMs: 25 });
+  expectError(spinning, "timeout", /25 ms/);
+});
+
 test("an infinite loop ends as a timeout and the host stays responsive", async () => {
   const started = Date.now();
   let ticks = 0;

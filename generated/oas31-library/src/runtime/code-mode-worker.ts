@@ -107,6 +107,8 @@ async function main(): Promise<void> {
   const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory, ...(wasmModule ? { wasmModule } : {}) }));
   const runtime = quickjs.newRuntime();
   const sandbox = new Sandbox(runtime, runtime.newContext(), input.limits, Date.now() + input.limits.timeoutMs);
+  // The host's wall-time limit starts now, with the sandbox's own deadline.
+  post({ type: "started" });
   sandbox.start(input.code, input.toolNames);
 }
 

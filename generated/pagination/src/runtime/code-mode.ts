@@ -109,6 +109,9 @@ export const EXECUTE_CODE_TOOL = Object.freeze({
   }),
 });
 
+/** Longest wait for a sandbox to start (worker thread and QuickJS), before the code's own time limit begins. */
+export const SANDBOX_START_MS = 30_000;
+
 /** Data the worker starts with (no functions, no secrets). */
 export interface WorkerInput {
   /** QuickJS compiled once by the host (see engineModule); absent when that failed. */
@@ -120,6 +123,7 @@ export interface WorkerInput {
 
 /** Messages from the worker. */
 export type FromWorker =
+  | { type: "started" }
   | { type: "call"; id: number; name: string; args: string }
   | { type: "log"; line: string }
   | { type: "done"; ok: true; json: string }
@@ -169,13 +173,19 @@ function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSign
     };
     const fail = (kind: CodeErrorKind, message: string): void => end({ ok: false, error: { kind, message }, logs, calls });
 
-    const timer = setTimeout(() => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`), limits.timeoutMs);
+    // The wall-time limit counts from the moment the sandbox starts the code: starting a worker and
+    // QuickJS takes tens of milliseconds on an idle machine and seconds on a loaded one, which is not
+    // the model's code's time. A sandbox that does not start at all is bounded separately.
+    let timer = setTimeout(() => fail("timeout", `the sandbox did not start within ${SANDBOX_START_MS} ms`), SANDBOX_START_MS);
     const onAbort = (): void => fail("aborted", "the run was cancelled");
     signal.addEventListener("abort", onAbort, { once: true });
 
     worker.on("message", (message: FromWorker) => {
       if (settled) return;
-      if (message.type === "log") logs.push(message.line);
+      if (message.type === "started") {
+        clearTimeout(timer);
+        timer = setTimeout(() => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`), limits.timeoutMs);
+      } else if (message.type === "log") logs.push(message.line);
       else if (message.type === "call") {
         if (started >= limits.maxCalls) return fail("calls", `the code made more than ${limits.maxCalls} api calls`);
         started += 1;
