@@ -142,11 +142,21 @@ async function exchangeWithUpstream(
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { default: got, RequestError } = await loadGot();
   const started = Date.now();
-  const deadline = AbortSignal.timeout(timeoutMs);
+  // One controller for the deadline and the caller's cancellation (cheaper per call than
+  // AbortSignal.timeout + AbortSignal.any, whose signals are tracked for garbage collection).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The upstream call's deadline passed", "TimeoutError"));
+  }, timeoutMs);
+  const onCancel = (): void => controller.abort(call.signal!.reason);
+  if (call.signal?.aborted) onCancel();
+  else call.signal?.addEventListener("abort", onCancel, { once: true });
   const limits: CallLimits = {
     timeoutMs,
     deadline: started + timeoutMs,
-    signal: call.signal ? AbortSignal.any([call.signal, deadline]) : deadline,
+    signal: controller.signal,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
   };
@@ -199,7 +209,7 @@ async function exchangeWithUpstream(
         true,
       );
     }
-    if (deadline.aborted || (error instanceof RequestError && error.name === "TimeoutError")) {
+    if (timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
       call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, { tool: tool.name, ms: Date.now() - started });
       const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
       return textResult(`${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`, true);
@@ -209,6 +219,9 @@ async function exchangeWithUpstream(
       return textResult(`${failed}: ${error.code || error.name}`, true);
     }
     throw error;
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener("abort", onCancel);
   }
 }
 
@@ -273,7 +286,7 @@ function upstreamClient(got: Got, retries: number): Got {
 
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
 async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, limits: CallLimits): Promise<Response<Buffer>> {
-  // AbortSignal.any does not throw for an already-aborted signal; got would start the request anyway.
+  // got would start the request even with an already-aborted signal.
   limits.signal.throwIfAborted();
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
   let url = prepared.url;
