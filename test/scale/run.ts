@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, cpSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -97,12 +97,12 @@ async function main(): Promise<number> {
     });
     redis = await startRedis(redisBinary);
     const lbPort = await freePort();
-    const serverArgs = ["--sessions", "--state", redis.url, "--task-after", "200", "--shutdown-grace", "4000", "--base-url", upstream.baseUrl, "--allowed-hosts", `127.0.0.1:${lbPort},localhost:${lbPort}`];
+    const serverArgs = ["--sessions", "--state", redis.url, "--task-after", "200", "--shutdown-grace", "10000", "--base-url", upstream.baseUrl, "--allowed-hosts", `127.0.0.1:${lbPort},localhost:${lbPort}`];
     for (let i = 0; i < 3; i++) instances.push(await startHttpServer(dir, serverArgs));
     const addresses = instances.map((instance) => `127.0.0.1:${instance.url.port}`);
 
     const nginx = startNginx(nginxBinary, work, lbPort, addresses);
-    children.push(nginx);
+    children.push(nginx.child);
     const endpoint = `http://127.0.0.1:${lbPort}/mcp`;
     await waitForHttp(endpoint);
 
@@ -139,9 +139,14 @@ async function main(): Promise<number> {
     const stops: { termAt?: number; killAt?: number; termExit?: Promise<void> } = {};
     const stopper = (async () => {
       await pause(SECONDS * 350);
+      // As an orchestrator does: take the instance out of the load balancer, then SIGTERM it.
+      // (Closing its listener while nginx still sends to it would reset connections nginx has
+      // just opened, and nginx does not re-send a POST.)
+      nginx.reload([1]);
+      await pause(500);
       stops.termAt = Date.now() - started;
       process.kill(instances[1]!.pid, "SIGTERM");
-      stops.termExit = instances[1]!.stop(); // waits for the drain to end
+      stops.termExit = exited(instances[1]!.pid, 20_000); // the drain ends by itself (grace 10 s)
       await pause(SECONDS * 250);
       stops.killAt = Date.now() - started;
       process.kill(instances[2]!.pid, "SIGKILL");
@@ -331,34 +336,49 @@ async function main(): Promise<number> {
   }
 }
 
-/** Starts nginx in the foreground: one upstream block of `addresses`, round robin, no stickiness. */
-function startNginx(binary: string, work: string, port: number, addresses: string[]): ChildProcess {
+/**
+ * Starts nginx in the foreground: one upstream block of `addresses`, round robin, no stickiness.
+ * `reload(down)` rewrites the configuration with those instances marked down and reloads it.
+ */
+function startNginx(binary: string, work: string, port: number, addresses: string[]): { child: ChildProcess; reload(down: number[]): void } {
   const prefix = join(work, "nginx");
   mkdirSync(join(prefix, "logs"), { recursive: true });
   const config = join(prefix, "nginx.conf");
-  writeFileSync(config, nginxConfig(prefix, port, addresses));
-  const child = spawn(binary, ["-p", prefix, "-c", config, "-e", join(prefix, "logs", "error.log")], { stdio: ["ignore", "inherit", "inherit"] });
+  const args = ["-p", prefix, "-c", config, "-e", join(prefix, "logs", "error.log")];
+  writeFileSync(config, nginxConfig(prefix, port, addresses, []));
+  const child = spawn(binary, args, { stdio: ["ignore", "inherit", "inherit"] });
   process.once("exit", () => child.kill("SIGKILL"));
-  return child;
+  return {
+    child,
+    reload(down) {
+      writeFileSync(config, nginxConfig(prefix, port, addresses, down));
+      spawnSync(binary, [...args, "-s", "reload"], { stdio: ["ignore", "inherit", "inherit"] });
+    },
+  };
 }
 
-/** The configuration the generated README documents, with test paths and ports. */
-export function nginxConfig(prefix: string, port: number, addresses: string[]): string {
-  return `daemon off;
-master_process off;
+/** The configuration the generated README documents, with test paths and ports; instances in `down` get no new requests. */
+export function nginxConfig(prefix: string, port: number, addresses: string[], down: number[]): string {
+  // Workers run as the user that starts nginx (root in CI), so they can use the temp paths here.
+  const user = process.getuid?.() === 0 ? "user root root;\n" : "";
+  return `${user}daemon off;
 worker_processes 1;
 pid ${join(prefix, "nginx.pid")};
 error_log ${join(prefix, "logs", "error.log")} warn;
 events { worker_connections 1024; }
 http {
   access_log off;
+  # The reload before the SIGTERM closes the old worker's idle client connections; a client that
+  # reuses one at that moment gets "other side closed" (no retry for POST). One request per client
+  # connection keeps the reload clean (the generated README's config does not need this).
+  keepalive_timeout 0;
   client_body_temp_path ${join(prefix, "body")};
   proxy_temp_path ${join(prefix, "proxy")};
   fastcgi_temp_path ${join(prefix, "fastcgi")};
   uwsgi_temp_path ${join(prefix, "uwsgi")};
   scgi_temp_path ${join(prefix, "scgi")};
   upstream mcp_instances {
-${addresses.map((address) => `    server ${address} max_fails=1 fail_timeout=2s;`).join("\n")}
+${addresses.map((address, i) => `    server ${address} max_fails=1 fail_timeout=2s${down.includes(i) ? " down" : ""};`).join("\n")}
   }
   server {
     listen 127.0.0.1:${port};
@@ -378,6 +398,17 @@ ${addresses.map((address) => `    server ${address} max_fails=1 fail_timeout=2s;
   }
 }
 `;
+}
+
+/** Resolves once process `pid` has exited, or after `ms`. */
+async function exited(pid: number, ms: number): Promise<void> {
+  for (const until = Date.now() + ms; Date.now() < until; await pause(50)) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+  }
 }
 
 /** Polls (through nginx) each task not yet final until it is, or until `deadline`. */
