@@ -43,6 +43,10 @@ import { SchemaValidator } from "./validation.js";
 import { CALL_OPERATION, EXECUTE_CODE, MetaTools, type ServedSurface } from "./surfaces.js";
 import type { CodeLimits } from "./code-mode.js";
 import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskRound } from "./tasks.js";
+import { Cluster } from "./cluster.js";
+import { SharedTasks } from "./shared-tasks.js";
+import type { StateStore } from "./state.js";
+import type { LegacySession } from "./sessions.js";
 import { isRecord } from "./own.js";
 
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
@@ -99,6 +103,12 @@ export interface RequestContext {
    * transport cannot stream: notifications are then dropped and client requests refused.
    */
   notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
+  /**
+   * The legacy HTTP session of this request (`--sessions`): its client capabilities and log level
+   * apply instead of this instance's last `initialize`; `logging/setLevel` changes it in place and
+   * the transport saves it.
+   */
+  session?: LegacySession;
 }
 
 /** Options for {@link McpServer}. */
@@ -150,6 +160,12 @@ export interface McpServerOptions {
   declarationOf?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
   codeLimits?: CodeLimits;
+  /**
+   * Shared state (state.ts): with a shared store (Redis), tasks are readable, answerable and
+   * cancellable through every instance, and a legacy `notifications/cancelled` reaches the
+   * instance running the request. Default: this process only.
+   */
+  state?: StateStore;
 }
 
 /**
@@ -241,6 +257,12 @@ export class McpServer {
   private readonly subscriptions = new Set<() => void>();
   /** Modern tasks; undefined when the extension is off. */
   private readonly tasks: TaskStore | undefined;
+  /** The other instances, when the state store is shared. */
+  private readonly cluster: Cluster | undefined;
+  /** Tasks of every instance (shared store and tasks on). */
+  private readonly sharedTasks: SharedTasks | undefined;
+  /** Resolves once this instance listens to the others (at once without a shared store). */
+  readonly ready: Promise<void>;
   private readonly taskAfterMs: number;
   /** Legacy server→client requests awaiting the client's response. */
   private readonly clientRequests = new ClientRequests();
@@ -273,7 +295,7 @@ export class McpServer {
     ...this.commonHandlers,
     initialize: async (params) => this.initialize(params),
     ping: async () => ({}),
-    "logging/setLevel": async (params) => this.setLogLevel(params),
+    "logging/setLevel": async (params, call) => this.setLogLevel(params, call.ctx),
     // Subscriptions are accepted; this catalog never changes, so no update is ever due.
     "resources/subscribe": async (params) => requireUri(params),
     "resources/unsubscribe": async (params) => requireUri(params),
@@ -339,8 +361,28 @@ export class McpServer {
     checkPassthroughRules(this.passthrough, options.info.securitySchemes ?? []);
     this.credentials = new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs);
     this.userAgent = `${options.info.name}/${options.info.version} (mcp-gen)`;
-    this.tasks = options.tasks === false ? undefined : new TaskStore(options.tasks ?? {});
+    const state = options.state?.shared ? options.state : undefined;
+    this.cluster = state ? new Cluster(state, this.logger) : undefined;
+    let shared: SharedTasks | undefined;
+    // With a shared store, every task change is written there, and no task is made while it is down.
+    const sharing = state ? { onChange: (snapshot: Parameters<SharedTasks["write"]>[0]) => shared!.write(snapshot), canCreate: () => state.available() } : {};
+    this.tasks = options.tasks === false ? undefined : new TaskStore({ ...(options.tasks || {}), ...sharing });
+    this.sharedTasks = shared = this.tasks && this.cluster ? new SharedTasks(this.tasks, this.cluster, this.logger) : undefined;
     this.taskAfterMs = options.tasks ? (options.tasks.afterMs ?? DEFAULT_TASK_AFTER_MS) : DEFAULT_TASK_AFTER_MS;
+    this.ready = this.cluster
+      ? this.cluster.start(
+          async (command) => {
+            if (!shared) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
+            return shared.command(command);
+          },
+          (message) => this.cancelLocal(message),
+        )
+      : Promise.resolve();
+  }
+
+  /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */
+  async leaveCluster(): Promise<void> {
+    await this.cluster?.stop();
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
@@ -375,6 +417,11 @@ export class McpServer {
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
   closeSubscriptions(): void {
     for (const end of [...this.subscriptions]) end();
+  }
+
+  /** Tasks of this instance still working (the HTTP drain gives them its grace period to finish). */
+  get workingTasks(): number {
+    return this.tasks?.working ?? 0;
   }
 
   /** Cancels every unfinished task (server shutdown): their upstream requests are aborted. */
@@ -640,10 +687,10 @@ export class McpServer {
   }
 
   /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
-  private taskStore(call: HandlerContext): TaskStore {
+  private taskStore(call: HandlerContext): TaskStore | SharedTasks {
     if (!this.tasks) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`, undefined, 404);
     if (!call.era.modern || !declaresTasks(call.era.clientCapabilities)) throw missingTasksExtension();
-    return this.tasks;
+    return this.sharedTasks ?? this.tasks;
   }
 
   /** Runs one tool call to its result (or an `input_required` result): a meta tool, an operation or a custom tool. */
@@ -752,7 +799,8 @@ export class McpServer {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
     const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
-    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyClientCapabilities;
+    const legacyCapabilities = call.ctx.session?.clientCapabilities ?? this.legacyClientCapabilities;
+    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : legacyCapabilities;
     return {
       inputResponses: responses as Record<string, Record<string, unknown>>,
       state,
@@ -778,7 +826,7 @@ export class McpServer {
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
-        else if (!isParams(this.legacyClientCapabilities[capability])) {
+        else if (!isParams(legacyCapabilities[capability])) {
           throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
         }
       },
@@ -889,16 +937,17 @@ export class McpServer {
     return requested.filter((id) => tasks.has(id, subject));
   }
 
-  private setLogLevel(params: Params): Record<string, unknown> {
+  private setLogLevel(params: Params, ctx: RequestContext): Record<string, unknown> {
     if (!isLogLevel(params.level)) throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
-    this.clientLogLevel = params.level;
-    this.logger.debug(`client log level set to ${this.clientLogLevel}`);
+    if (ctx.session) ctx.session.logLevel = params.level;
+    else this.clientLogLevel = params.level;
+    this.logger.debug(`client log level set to ${params.level}`);
     return {};
   }
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
   private clientLog(call: HandlerContext, level: McpLogLevel, data: unknown): void {
-    const threshold = call.era.modern ? call.era.logLevel : this.clientLogLevel;
+    const threshold = call.era.modern ? call.era.logLevel : call.ctx.session ? call.ctx.session.logLevel : this.clientLogLevel;
     if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
     call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.info.name, data } });
   }
@@ -922,10 +971,25 @@ export class McpServer {
   private cancel(params: Params, ctx: RequestContext): void {
     const requestId = params.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const controller = this.inFlight.get(inFlightKey(ctx.scope, requestId));
-    if (!controller) return; // already finished, or unknown: the spec says ignore
+    const reason = typeof params.reason === "string" ? params.reason : "cancelled by client";
+    if (this.cancelLocal({ scope: ctx.scope, requestId, reason })) return;
+    // A legacy session's request may run on another instance: every instance looks for it.
+    if (this.cluster && ctx.session && ctx.scope !== undefined) {
+      this.cluster.broadcast({ type: "cancel", scope: ctx.scope, requestId, reason }).catch((error: unknown) => {
+        this.logger.warn("cancellation not sent to the other instances", { error: describe(error) });
+      });
+    }
+  }
+
+  /** Aborts the request `requestId` of `scope` if it runs here; false when it does not. */
+  private cancelLocal(message: Record<string, unknown>): boolean {
+    const { scope, requestId, reason } = message;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return false;
+    const controller = this.inFlight.get(inFlightKey(typeof scope === "string" ? scope : undefined, requestId));
+    if (!controller) return false; // already finished, or unknown: the spec says ignore
     this.logger.debug(`cancelling request ${String(requestId)}`);
-    controller.abort(new Error(typeof params.reason === "string" ? params.reason : "cancelled by client"));
+    controller.abort(new Error(typeof reason === "string" ? reason : "cancelled by client"));
+    return true;
   }
 }
 

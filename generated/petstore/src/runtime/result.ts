@@ -34,8 +34,14 @@ export interface UpstreamResponse {
   url?: string | undefined;
 }
 
-/** Builds the tool result for an upstream response. */
-export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator): CallToolResult {
+/** What mapResponse found in the body, for callers that need it too (pagination): parsed once. */
+export interface ParsedBody {
+  /** Set when the body was parsed as JSON. */
+  json?: { value: unknown };
+}
+
+/** Builds the tool result for an upstream response; `parsed` receives the body's JSON when it was parsed. */
+export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): CallToolResult {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const reason = response.statusMessage || STATUS_CODES[response.status] || "";
   const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
@@ -50,8 +56,11 @@ export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, va
   }
 
   const text = response.body.toString("utf8");
-  const parsed = parseJsonBody(text, mediaType);
-  if (parsed.ok) return jsonResult(tool, parsed.value, response, mediaType, validator);
+  const json = parseJsonBody(text, mediaType);
+  if (json.ok) {
+    parsed.json = { value: json.value };
+    return jsonResult(tool, json.value, response, mediaType, validator);
+  }
   if (isTextual(mediaType)) {
     const shown = truncate(text, MAX_TEXT_CHARS);
     return withFallback(tool, textResult(shown), response, mediaType, shown, [`the response is ${mediaType || "untyped"} text, not JSON`]);
