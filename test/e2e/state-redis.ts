@@ -53,6 +53,17 @@ const asks: CustomTool<any> = {
   },
 };
 
+/** A custom tool that asks the legacy client (elicitation/create over the call's SSE stream). */
+const confirm: CustomTool<any> = {
+  name: "confirm",
+  description: "confirm",
+  inputSchema: { type: "object", properties: {} },
+  handler: async (_args, tools) => {
+    const answer = await tools.clientRequest("elicitation/create", { message: "Sure?", requestedSchema: { type: "object", properties: { v: { type: "string" } } } });
+    return { content: [{ type: "text", text: `answered ${JSON.stringify(answer)}` }] };
+  },
+};
+
 function tools(): ToolDefinition[] {
   // getPet sends an API key: from the environment, or from the caller's X-Upstream-Key header.
   return sampleTools().map((tool) => (tool.name === "getPet" ? { ...tool, http: { ...tool.http, security: [{ api_key: [] }] } } : tool));
@@ -68,7 +79,7 @@ async function startInstance(name: string): Promise<Instance> {
     state: store,
     env: { PETSTORE_API_KEY: API_KEY },
     passthrough: [{ header: "X-Upstream-Key", scheme: "api_key" }],
-    extension: { tools: [asks] },
+    extension: { tools: [asks, confirm] },
   });
   await server.ready;
   const http = await startHttp(server, { host: "127.0.0.1", port: 0, sessions: true, state: store });
@@ -188,6 +199,28 @@ test("legacy notifications/cancelled through B aborts the session's request runn
   const closed = await Promise.race([request.closed.then(() => true), pause(1_500).then(() => false)]);
   assert.ok(closed, "the upstream request on A was not aborted by the cancellation through B");
   assert.is((await pending)?.status, 202); // cancelled: no answer
+});
+
+test("legacy elicitation: asked over A's stream, answered through B, the call on A completes", async () => {
+  const session = await openSession(A());
+  const headers = { "mcp-session-id": session };
+  const call = await legacy(A(), { id: nextId++, method: "tools/call", params: { name: "confirm", arguments: {} } }, headers);
+  const reader = call.body!.getReader();
+  let stream = "";
+  while (!/elicitation\/create/.test(stream)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stream += Buffer.from(value).toString("utf8");
+  }
+  const asked = JSON.parse(/data: (.*elicitation\/create.*)/.exec(stream)![1]!) as { id: string };
+  const answered = await legacy(B(), { id: asked.id, result: { action: "accept", content: { v: "yes" } } }, headers);
+  assert.is(answered.status, 202);
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stream += Buffer.from(value).toString("utf8");
+  }
+  assert.match(stream, /answered \{\\"action\\":\\"accept\\",\\"content\\":\{\\"v\\":\\"yes\\"\}\}/);
 });
 
 test("a task whose instance stopped is reported failed by the others", async () => {
