@@ -375,7 +375,10 @@ export class McpServer {
             if (!shared) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
             return shared.command(command);
           },
-          (message) => this.cancelLocal(message),
+          (message) => {
+            if (message.type === "client-response" && isParams(message.message)) this.clientRequests.settle(message.message as unknown as JsonRpcResponse);
+            else this.cancelLocal(message);
+          },
         )
       : Promise.resolve();
   }
@@ -468,8 +471,14 @@ export class McpServer {
       case "invalid":
         return errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${classified.reason}` });
       case "response": {
-        // The answer to a legacy server→client request; unknown ids are ignored.
-        this.clientRequests.settle(classified.message);
+        // The answer to a legacy server→client request; unknown ids are ignored. A session's
+        // answer may reach another instance than the one that asked (ids are unique per process).
+        const settled = this.clientRequests.settle(classified.message);
+        if (!settled && this.cluster && ctx.session) {
+          this.cluster.broadcast({ type: "client-response", message: classified.message }).catch((error: unknown) => {
+            this.logger.warn("client response not sent to the other instances", { error: describe(error) });
+          });
+        }
         return undefined;
       }
       case "notification": {
