@@ -8,7 +8,7 @@ import { printDiagnostics } from "./report.js";
 
 /** Flags of the generate command. */
 import type { AuthOverride } from "../generator/plan/security.js";
-import type { OperationFilter } from "../runtime/src/toolsets.js";
+import type { OperationFilter } from "../generator/contract.js";
 
 export interface GenerateArgs {
   spec: string;

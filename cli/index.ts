@@ -6,7 +6,7 @@ import { EXIT } from "./exit-codes.js";
 import { runGenerate, type GenerateArgs } from "./generate-command.js";
 import { runLint } from "./lint-command.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
-import { listOption } from "../runtime/src/toolsets.js";
+import { listOption } from "../generator/contract.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}

@@ -1,6 +1,6 @@
 import { hasBlockingFindings, lintServer, NotAServerFolder, readServerTools, type LintReport } from "../generator/lint/lint-server.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
-import type { SurfaceName } from "../runtime/src/surfaces.js";
+import type { SurfaceName } from "../generator/contract.js";
 import { EXIT } from "./exit-codes.js";
 import { specErrorExit } from "./report.js";
 

@@ -1,4 +1,4 @@
-import type { OperationFilter } from "../runtime/src/toolsets.js";
+import type { OperationFilter } from "./contract.js";
 import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";

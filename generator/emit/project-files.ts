@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asciiJson, catalogOf, storeTools, toolDataFiles } from "../../runtime/src/tool-data.js";
-import { declarationFiles } from "../../runtime/src/declarations-data.js";
-import type { ServerInfo } from "../../runtime/src/types.js";
+import { asciiJson, catalogOf, declarationFiles, type ServerInfo, storeTools, toolDataFiles } from "../contract.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
 import type { ProjectPlan } from "../plan/types.js";

@@ -5,11 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { configServerName } from "../../runtime/src/client-config.js";
-import { parseTools } from "../../runtime/src/tool-data.js";
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
-import { chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../../runtime/src/surfaces.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { chooseSurface, configServerName, estimateTokens, listBytes, type ListedTool, parseTools, type ServedSurface, surfaceMetaTools, type SurfaceName, type ToolDefinition } from "../contract.js";
 import { toolDefinition } from "../emit/tool-file.js";
 import { generate } from "../generate.js";
 import { lintTools, type LintFinding, type LintOptions } from "./lint-tools.js";

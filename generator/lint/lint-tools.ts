@@ -2,8 +2,7 @@
  * `mcp-gen lint`'s rules: what a client profile would drop, truncate, refuse or defer of the tools
  * a server lists. Pure: tools and a profile in, findings out (the command reads the tools).
  */
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
-import { estimateTokens, listBytes } from "../../runtime/src/surfaces.js";
+import { estimateTokens, listBytes, type ListedTool } from "../contract.js";
 import type { ClientProfile, LimitEffect } from "./profiles.js";
 import { schemaShape } from "./schema-shape.js";
 

@@ -6,13 +6,13 @@ import { planInput, type InputPlan } from "./input-schema.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { diffTools } from "../diff/diff-tools.js";
 import { decideVersion, type PreviousVersion } from "./version.js";
-import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
+import { NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
-import { isFiltering, operationFilter, type OperationFilter } from "../../runtime/src/toolsets.js";
+import { isFiltering, operationFilter, type OperationFilter } from "../contract.js";
 import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
@@ -140,7 +140,6 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
       ...(pagination ? { pagination } : {}),
     },
     fileName: name,
-    constName: identifiers.claim(`${camelCase(name)}Tool`),
     inputTypeName: identifiers.claim(`${typeBase}Input`),
     ...(output.outputSchema ? { outputTypeName: identifiers.claim(`${typeBase}Output`) } : {}),
     ...(errorStatuses.length > 0 ? { errorStatuses } : {}),

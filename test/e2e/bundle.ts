@@ -7,7 +7,7 @@
  * bundle host is no setting.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,7 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream } from "../unit/runtime-fixture.js";
-import { compileProject, npmEnv, repoRoot, run } from "./support.js";
+import { compileExampleCopy, npmEnv, repoRoot, run } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bundle-"));
 const dir = join(work, "petstore");
@@ -23,8 +23,7 @@ const mcpb = join(repoRoot, "node_modules", ".bin", "mcpb");
 const RELEASE_URL = "https://github.com/acme/pets/releases/download/v1.2.0/pet-store-mcp-1.2.0.mcpb";
 
 test("npm run bundle packs a bundle that mcpb validates and that runs on its own", async () => {
-  cpSync(join(repoRoot, "generated/petstore"), dir, { recursive: true });
-  await compileProject(dir);
+  await compileExampleCopy("petstore", dir);
   // The npm of the staging install must not see the outer `npm test`'s project (npmEnv).
   const packed = await run(process.execPath, ["scripts/bundle.mjs", "--release-url", RELEASE_URL], { cwd: dir, timeoutMs: 300_000, env: npmEnv() });
   const file = join(dir, "pet-store-mcp-1.2.0.mcpb");
