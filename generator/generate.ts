@@ -60,6 +60,8 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The package's license (`--license`); default: the spec's `info.license` when it is an SPDX identifier. */
+  license?: string;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -193,6 +195,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           outputSchemas: options.outputSchemas,
           ...(options.filter ? { filter: options.filter } : {}),
           ...(options.defaultSurface ? { defaultSurface: options.defaultSurface } : {}),
+          ...(options.license !== undefined ? { license: options.license } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {
             ...(previous.contracts ? { contracts: previous.contracts } : {}),

@@ -53,6 +53,20 @@ test("package.json is publishable: valid scoped name, bin, files, engines, prepu
   assert.match(readme, /\.vscode\/mcp\.json[\s\S]*"type": "stdio"/);
 });
 
+test("--license: the package's license instead of the spec's; a license that is not SPDX is an error (MG202)", async () => {
+  const licensed = await generate({ spec: join(root, "specs/petstore.yaml"), license: "Apache-2.0", planOnly: true });
+  assert.is(licensed.plan.license, "Apache-2.0");
+  const fromSpec = await generate({ spec: join(root, "specs/petstore.yaml"), planOnly: true });
+  assert.is(fromSpec.plan.license, "MIT", "the spec's info.license by default");
+  try {
+    await generate({ spec: join(root, "specs/petstore.yaml"), license: "my own terms", planOnly: true });
+    assert.unreachable("an invalid license must stop the generation");
+  } catch (error) {
+    const diagnostics = (error as { diagnostics?: Array<{ code: string; message: string }> }).diagnostics ?? [];
+    assert.ok(diagnostics.some((d) => d.code === "MG202" && /--license "my own terms" is not an SPDX license expression/.test(d.message)), JSON.stringify(diagnostics));
+  }
+});
+
 test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copies only built files", async () => {
   const out = await files("specs/petstore.yaml");
   const lines = out.get("Dockerfile")!.split("\n").filter((l) => l.trim() && !l.startsWith("#"));
