@@ -99,10 +99,15 @@ export function mcpbManifest(plan: ProjectPlan): EmittedFile {
   return { path: "manifest.json", content: JSON.stringify(manifest, null, 2) + "\n" };
 }
 
-/** Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore. */
+/**
+ * Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore, plus an
+ * example deployment of several instances (deploy/: compose.yaml with nginx and Redis, nginx.conf).
+ */
 export function dockerFiles(plan: ProjectPlan): EmittedFile[] {
   return [
     { path: "Dockerfile", content: renderTemplate("Dockerfile.hbs", plan) },
+    { path: "deploy/compose.yaml", content: renderTemplate("compose.yaml.hbs", plan) },
+    { path: "deploy/nginx.conf", content: renderTemplate("nginx.conf.hbs", plan) },
     { path: ".dockerignore", content: "node_modules\ndist\n.env\n.env.*\n!.env.example\n.git\n" },
   ];
 }

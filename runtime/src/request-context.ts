@@ -7,6 +7,7 @@ import type { RequestEra } from "./era.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
 import type { ClientInfo } from "./client-profiles.js";
 import type { MetaTools } from "./surfaces.js";
+import type { LegacySession } from "./sessions.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -42,6 +43,12 @@ export interface RequestContext {
    * transport cannot stream: notifications are then dropped and client requests refused.
    */
   notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
+  /**
+   * The legacy HTTP session of this request (`--sessions`): its client capabilities and log level
+   * apply instead of this instance's last `initialize`; `logging/setLevel` changes it in place and
+   * the transport saves it.
+   */
+  session?: LegacySession;
 }
 
 /** Per-request data handed to method handlers (runtime-internal). */

@@ -104,6 +104,29 @@ test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copi
   assert.match(out.get(".dockerignore")!, /^\.env$/m);
 });
 
+test("deploy/: compose.yaml runs Redis, three instances sharing it (no credential values) and nginx over them", async () => {
+  const { parse } = await import("yaml");
+  const out = await files("specs/fixtures/auth-schemes.yaml");
+  const compose = parse(out.get("deploy/compose.yaml")!) as { services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string> }> };
+  assert.equal(Object.keys(compose.services).sort(), ["mcp-1", "mcp-2", "mcp-3", "nginx", "redis"]);
+  assert.match(compose.services.redis!.image!, /^redis:\d+\.\d+/);
+  assert.match(compose.services.nginx!.image!, /^nginx:\d+\.\d+/);
+  for (const name of ["mcp-1", "mcp-2", "mcp-3"]) {
+    const instance = compose.services[name]!;
+    assert.is(instance.build, "..");
+    assert.ok(instance.command!.includes("--http") && instance.command!.includes("--sessions"));
+    assert.is(instance.environment!.MCP_STATE_URL, "redis://redis:6379/0");
+    // Credentials come from the host's environment, never from the file.
+    for (const [key, value] of Object.entries(instance.environment!)) if (key !== "MCP_STATE_URL") assert.match(value, /^\$/, key);
+    assert.ok("BEARER_AUTH" in instance.environment!);
+  }
+  const nginx = out.get("deploy/nginx.conf")!;
+  for (const name of ["mcp-1", "mcp-2", "mcp-3"]) assert.match(nginx, new RegExp(`server ${name}:3000`));
+  assert.match(nginx, /proxy_buffering off;/);
+  const directives = nginx.split("\n").filter((line) => !line.trim().startsWith("#")).join("\n");
+  assert.not.match(directives, /non_idempotent|ip_hash|sticky|keepalive/);
+});
+
 test("publishing helpers: repository forms, registry names, SPDX licenses", () => {
   assert.equal(parseRepository("git+https://github.com/a/b.git"), { url: "https://github.com/a/b", source: "github" });
   assert.equal(parseRepository("gitlab:a/b"), { url: "https://gitlab.com/a/b", source: "gitlab" });

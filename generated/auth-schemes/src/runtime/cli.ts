@@ -25,6 +25,7 @@ import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
 import { parseClientProfiles, profileById } from "./client-profiles.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "./toolsets.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "./tool-data.js";
+import { openStateStore, type StateStore } from "./state.js";
 
 /** Usage text for `--help`. */
 export function usage(info: ServerInfo): string {
@@ -38,6 +39,10 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
+  --state URL        HTTP: shared state for several instances behind a load balancer:
+                     redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
+                     process's memory). Tasks, legacy sessions and cancellations then reach
+                     every instance; no credential is ever stored there
   --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
@@ -185,6 +190,20 @@ export async function main(
     return undefined;
   }
 
+  let state: StateStore;
+  try {
+    if (flags.state !== undefined && !flags.http) throw new Error("--state applies to --http only (a stdio server has one client)");
+    // The URL may hold Redis's password: it is never logged.
+    state = await openStateStore(flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined, {
+      prefix: `mcp:${info.name}:`,
+      onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
+    });
+  } catch (error) {
+    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
   let server: McpServer;
   try {
     const passthrough = [...flags.passthrough.map(parsePassthroughRule), ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : [])];
@@ -223,6 +242,7 @@ export async function main(
       passthrough,
       confirmDestructive: flags.confirmDestructive,
       tasks: flags.noTasks ? false : { afterMs: flags.taskAfterMs },
+      state,
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
@@ -242,6 +262,7 @@ export async function main(
       host: flags.host,
       port: flags.port,
       sessions: flags.sessions,
+      state,
       legacySse: flags.legacySse,
       logger,
       oauth,
@@ -257,7 +278,11 @@ export async function main(
     // than wait for idle keep-alive sockets.
     void handle.closed.then(() => process.exit(process.exitCode ?? 0));
   }
-  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
+  // After the drain: leave the other instances (tasks cancelled in the drain are written first), then close the store.
+  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0, async () => {
+    await server.leaveCluster();
+    await state.close();
+  });
   return handle;
 }
 
@@ -271,6 +296,7 @@ function parseFlags(argv: string[]) {
       port: { type: "string" },
       host: { type: "string" },
       sessions: { type: "boolean" },
+      state: { type: "string" },
       "legacy-sse": { type: "boolean" },
       "confirm-destructive": { type: "boolean" },
       "task-after": { type: "string" },
@@ -317,6 +343,7 @@ function parseFlags(argv: string[]) {
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
     sessions: values.sessions ?? false,
+    state: nonEmpty(values.state),
     legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
     taskAfterMs: values["task-after"] === undefined ? DEFAULT_TASK_AFTER_MS : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
@@ -465,7 +492,7 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
  * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
  * close that outlasts the grace period by 5 s (a stuck call) is cut short.
  */
-function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number): void {
+function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number, afterClose: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -473,7 +500,11 @@ function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs:
     logger.info(`received ${signal}, shutting down`);
     // Do not wait forever for a stuck upstream call.
     setTimeout(() => process.exit(process.exitCode ?? 0), graceMs + 5_000).unref();
-    void handle.close().then(() => process.exit(process.exitCode ?? 0));
+    void handle
+      .close()
+      .then(afterClose)
+      .catch((error: unknown) => logger.warn("shutdown incomplete", { error: error instanceof Error ? error.message : String(error) }))
+      .then(() => process.exit(process.exitCode ?? 0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -34,7 +34,10 @@ import { Subscriptions } from "./subscriptions.js";
 import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
 import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
 import { ClientViews, type ClientView } from "./client-views.js";
-import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions } from "./tasks.js";
+import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskSnapshot } from "./tasks.js";
+import { Cluster } from "./cluster.js";
+import { SharedTasks } from "./shared-tasks.js";
+import type { StateStore } from "./state.js";
 import { ToolCaller, type OperationCallContext } from "./tool-call.js";
 import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
@@ -86,6 +89,12 @@ export interface McpServerOptions {
    */
   tasks?: (TaskOptions & { afterMs?: number }) | false;
   /**
+   * Shared state (state.ts): with a shared store (Redis), tasks are readable, answerable and
+   * cancellable through every instance, and a legacy session's `notifications/cancelled` and
+   * answers to server→client requests reach the instance concerned. Default: this process only.
+   */
+  state?: StateStore;
+  /**
    * What is listed for the operations (surfaces.ts): `all` (default) one tool per operation;
    * `search` and `code` a few meta tools that find, describe and call them. `tools` are the
    * operations offered (toolset filters already applied): no surface reaches any other.
@@ -123,6 +132,12 @@ export class McpServer {
   private readonly dispatcher: Dispatcher;
   /** Modern tasks; undefined when the extension is off. */
   private readonly tasks: TaskStore | undefined;
+  /** The other instances, when the state store is shared. */
+  private readonly cluster: Cluster | undefined;
+  /** Tasks of every instance (shared store and tasks on). */
+  private readonly sharedTasks: SharedTasks | undefined;
+  /** Resolves once this instance listens to the others (at once without a shared store). */
+  readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
   /** The surface resolved at start, and how meta tools of a surface are made (for client views). */
   private readonly surface: ServedSurface;
@@ -169,7 +184,13 @@ export class McpServer {
     this.pager = new ListPager(options.pageSize);
     const passthrough = options.passthrough ?? [];
     checkPassthroughRules(passthrough, options.info.securitySchemes ?? []);
-    this.tasks = options.tasks === false ? undefined : new TaskStore(options.tasks ?? {});
+    const state = options.state?.shared ? options.state : undefined;
+    this.cluster = state ? new Cluster(state, this.logger) : undefined;
+    let shared: SharedTasks | undefined;
+    // With a shared store, every task change is written there, and no task is made while it is down.
+    const sharing = state ? { onChange: (snapshot: TaskSnapshot) => shared!.write(snapshot), canCreate: () => state.available() } : {};
+    this.tasks = options.tasks === false ? undefined : new TaskStore({ ...(options.tasks || {}), ...sharing });
+    this.sharedTasks = shared = this.tasks && this.cluster ? new SharedTasks(this.tasks, this.cluster, this.logger) : undefined;
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
@@ -214,7 +235,7 @@ export class McpServer {
       ...common,
       initialize: async (params) => this.initialize(params),
       ping: async () => ({}),
-      "logging/setLevel": async (params) => this.setLogLevel(params),
+      "logging/setLevel": async (params, call) => this.setLogLevel(params, call.ctx),
       // Subscriptions are accepted; this catalog never changes, so no update is ever due.
       "resources/subscribe": async (params) => requireUri(params),
       "resources/unsubscribe": async (params) => requireUri(params),
@@ -233,12 +254,52 @@ export class McpServer {
       legacy,
       modern,
       notifications,
-      onResponse: (response) => this.channel.settle(response),
+      onResponse: (response, ctx) => {
+        // A session's answer may reach another instance than the one that asked (ids are unique per process).
+        if (!this.channel.settle(response) && this.cluster && ctx.session) this.broadcast({ type: "client-response", message: response });
+      },
+      // A legacy session's request may run on another instance: every instance looks for it.
+      onCancelElsewhere: (cancellation, ctx) => {
+        if (this.cluster && ctx.session) this.broadcast({ type: "cancel", ...cancellation });
+      },
       negotiatedVersion: () => this.negotiatedVersion,
       implementation: () => this.implementation(),
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     });
+    this.ready = this.cluster
+      ? this.cluster.start(
+          async (command) => {
+            if (!shared) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
+            return shared.command(command);
+          },
+          (message) => this.onBroadcast(message),
+        )
+      : Promise.resolve();
+  }
+
+  /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */
+  async leaveCluster(): Promise<void> {
+    await this.cluster?.stop();
+  }
+
+  /** Tasks of this instance still working (the HTTP drain gives them its grace period to finish). */
+  get workingTasks(): number {
+    return this.tasks?.working ?? 0;
+  }
+
+  private broadcast(message: Record<string, unknown>): void {
+    this.cluster!.broadcast(message).catch((error: unknown) => {
+      this.logger.warn(`${String(message.type)} not sent to the other instances`, { error: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
+  private onBroadcast(message: Record<string, unknown>): void {
+    if (message.type === "client-response" && isRecord(message.message)) this.channel.settle(message.message as unknown as JsonRpcResponse);
+    else if (message.type === "cancel" && (typeof message.requestId === "string" || typeof message.requestId === "number")) {
+      this.dispatcher.cancelLocal(typeof message.scope === "string" ? message.scope : undefined, message.requestId, String(message.reason ?? "cancelled by client"));
+    }
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
@@ -372,18 +433,19 @@ export class McpServer {
     return result;
   }
 
-  private setLogLevel(params: Params): Record<string, unknown> {
+  private setLogLevel(params: Params, ctx: RequestContext): Record<string, unknown> {
     if (!isLogLevel(params.level)) throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
-    this.channel.legacyLogLevel = params.level;
+    if (ctx.session) ctx.session.logLevel = params.level;
+    else this.channel.legacyLogLevel = params.level;
     this.logger.debug(`client log level set to ${params.level}`);
     return {};
   }
 
   /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
-  private taskStore(call: HandlerContext): TaskStore {
+  private taskStore(call: HandlerContext): TaskStore | SharedTasks {
     if (!this.tasks) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`, undefined, 404);
     if (!call.era.modern || !declaresTasks(call.era.clientCapabilities)) throw missingTasksExtension();
-    return this.tasks;
+    return this.sharedTasks ?? this.tasks;
   }
 }
 

@@ -35,13 +35,22 @@ export interface UpstreamResponse {
   url?: string | undefined;
 }
 
-/** Builds the tool result for an upstream response (the outcome of {@link responseOutcome}, rendered). */
-export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator): CallToolResult {
-  return renderToolResult(responseOutcome(tool, response, validator));
+/** What the mapper found in the body, for callers that need it too (pagination): parsed once. */
+export interface ParsedBody {
+  /** Set when the body was parsed as JSON. */
+  json?: { value: unknown };
 }
 
-/** The outcome of an upstream response (see the module comment). */
-export function responseOutcome(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator): ToolOutcome {
+/**
+ * Builds the tool result for an upstream response (the outcome of {@link responseOutcome}, rendered);
+ * `parsed` receives the body's JSON when it was parsed.
+ */
+export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): CallToolResult {
+  return renderToolResult(responseOutcome(tool, response, validator, parsed));
+}
+
+/** The outcome of an upstream response (see the module comment); `parsed` as for {@link mapResponse}. */
+export function responseOutcome(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): ToolOutcome {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const reason = response.statusMessage || STATUS_CODES[response.status] || "";
   const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
@@ -56,8 +65,11 @@ export function responseOutcome(tool: ToolDefinition, response: UpstreamResponse
   }
 
   const text = response.body.toString("utf8");
-  const parsed = parseJsonBody(text, mediaType);
-  if (parsed.ok) return jsonResult(tool, parsed.value, response, mediaType, validator);
+  const json = parseJsonBody(text, mediaType);
+  if (json.ok) {
+    parsed.json = { value: json.value };
+    return jsonResult(tool, json.value, response, mediaType, validator);
+  }
   if (isTextual(mediaType)) {
     const shown = truncate(text, MAX_TEXT_CHARS);
     return withFallback(tool, textOutcome(shown), response, mediaType, shown, [`the response is ${mediaType || "untyped"} text, not JSON`]);
