@@ -34,6 +34,8 @@ export interface GenerateArgs {
   outputSchema?: boolean;
   /** `--surface`: the server's default surface. */
   surface?: "all" | "search" | "code" | "auto";
+  /** `--license`: the package's SPDX license. */
+  license?: string;
   /** `--include-tags`, `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`. */
   filter?: OperationFilter;
   /** `--strict-custom`: a break of src/custom/ against the new types stops the run (exit 4, nothing written). */
@@ -114,6 +116,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       ...(args.filter ? { filter: args.filter } : {}),
       ...(args.surface ? { defaultSurface: args.surface } : {}),
       ...(args.strictCustom ? { strictCustom: true } : {}),
+      ...(args.license !== undefined ? { license: args.license } : {}),
       onStage: (stage, ms) => progress.stage(stage, ms),
     });
     progress.stop();

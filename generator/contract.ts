@@ -10,7 +10,8 @@
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
  *   file layout (`tool-data`, `declarations-data`), the search index (`search-build`), toolset
  *   filters (`toolsets`), client configuration entries (`client-config`), path templates, the
- *   surfaces' sizes for `mcp-gen lint`, and the own-property helpers (`own`). These modules use
+ *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
+ *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
  *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
  *   p-queue, QuickJS).
  *
@@ -46,4 +47,7 @@ export { declarationFiles } from "../runtime/src/declarations-data.js";
 export { buildSearchIndex, searchDocument } from "../runtime/src/search-build.js";
 export { isFiltering, listOption, operationFilter, type OperationFilter } from "../runtime/src/toolsets.js";
 export { clientConfig, configServerName, shellWord, type ConfigClient, type ConfigTransport } from "../runtime/src/client-config.js";
-export { chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../runtime/src/surfaces.js";
+export { AUTO_BUDGET, chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../runtime/src/surfaces.js";
+export { nameMap } from "../runtime/src/client-names.js";
+export { shapeInputSchema, type SchemaRules } from "../runtime/src/client-schema.js";
+export type { RuntimeProfile } from "../runtime/src/client-profiles.js";

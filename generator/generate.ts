@@ -4,6 +4,7 @@ import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagno
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
 import { emitProject, TOOLS_DATA_PATH, typeScriptFiles, typeScriptInput, type EmittedFile } from "./emit/project-files.js";
+import { assertServerJson } from "./emit/server-json-check.js";
 import { TypeScriptWorker } from "./emit/ts-worker.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
@@ -68,6 +69,8 @@ export interface GenerateOptions {
    * MG205) is an error: the run writes nothing (`--strict-custom`). Default: a warning.
    */
   strictCustom?: boolean;
+  /** The package's license (`--license`); default: the spec's `info.license` when it is an SPDX identifier. */
+  license?: string;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -124,6 +127,13 @@ function expectBigDocument(spec: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The content of the emitted file at `path` (throws when absent: the emit stage always writes it). */
+function fileText(files: EmittedFile[], path: string): string {
+  const file = files.find((candidate) => candidate.path === path);
+  if (!file) throw new Error(`emit wrote no ${path}`);
+  return file.content;
 }
 
 /** Merges the user's additions to package.json (dependencies, scripts, other fields) into the generated one. */
@@ -218,6 +228,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           outputSchemas: options.outputSchemas,
           ...(options.filter ? { filter: options.filter } : {}),
           ...(options.defaultSurface ? { defaultSurface: options.defaultSurface } : {}),
+          ...(options.license !== undefined ? { license: options.license } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {
             ...(previous.contracts ? { contracts: previous.contracts } : {}),
@@ -237,6 +248,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     const printing = typeScriptWorker!.print(typeScriptInput(plan, true));
     const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, typeScript: "later" }), previous));
     const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
+    assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
     // What the pipeline waited for the worker's TypeScript (most of its printing overlapped emit and
     // format), and the formatting of the TypeScript files people read.
     const typeScript = await timed("typescript", async () => formatFiles(typeScriptFiles(await printing, plan.tools.map((tool) => tool.name)), plan.tools.length));

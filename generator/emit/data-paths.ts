@@ -21,3 +21,5 @@ export const DECLARATIONS_DATA_PATH = "data/declarations.json";
 export const DECLARATION_OFFSETS_PATH = "data/declaration-offsets.txt";
 /** The OpenAPI document (JSON, read when a client asks for it). */
 export const API_DOCUMENT_PATH = "data/openapi.json";
+/** What the runtime needs of the client profiles (profiles/clients/*.json), read by its `main`. */
+export const CLIENT_PROFILES_PATH = "data/client-profiles.json";

@@ -64,3 +64,8 @@ export function envValue(text: unknown): string | undefined {
   if (/[\u0000-\u001f\u007f\u0085\u2028\u2029'"`$\\]/.test(value)) return undefined;
   return `'${value}'`;
 }
+
+/** HTML text or a quoted attribute value: `& < > " '` as character references (the workspace report). */
+export function htmlText(text: unknown): string {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

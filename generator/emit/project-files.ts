@@ -11,6 +11,7 @@ import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../state-files.js";
 import {
   API_DOCUMENT_PATH,
   CATALOG_DATA_PATH,
+  CLIENT_PROFILES_PATH,
   DECLARATION_OFFSETS_PATH,
   DECLARATIONS_DATA_PATH,
   DEFINITION_OFFSETS_PATH,
@@ -26,6 +27,7 @@ import { renderTemplate } from "./templates.js";
 import { toolDefinition, toolTypeSource } from "./tool-file.js";
 import { SEARCH_INDEX_PATH, searchIndexText } from "./search-index.js";
 import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "./typescript-files.js";
+import { runtimeProfiles } from "../lint/profiles.js";
 
 export * from "./data-paths.js";
 
@@ -130,6 +132,11 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
     { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
     { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
   ];
+}
+
+/** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */
+function clientProfilesData(): EmittedFile {
+  return { path: CLIENT_PROFILES_PATH, content: `[\n${runtimeProfiles().map((profile) => JSON.stringify(profile)).join(",\n")}\n]\n`, formatted: true };
 }
 
 /** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
@@ -254,6 +261,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
       : typeScriptFiles(options.typeScript ?? printTypeScript(typeScriptInput(plan, options.apiDocument !== undefined)), plan.tools.map((tool) => tool.name))),
     ...toolsData(plan),
     searchIndexData(plan),
+    clientProfilesData(),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     ...runtimeFiles(),
     ...testFiles(plan),

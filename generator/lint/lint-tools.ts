@@ -9,7 +9,7 @@ import { schemaShape } from "./schema-shape.js";
 /** One thing a client would do to the listed tools. */
 export interface LintFinding {
   /** Stable id of the rule. */
-  rule: "max-tools" | "qualified-name" | "name-pattern" | "list-tokens" | "schema-depth" | "strict-schema";
+  rule: "max-tools" | "qualified-name" | "name-pattern" | "list-tokens" | "schema-depth" | "strict-schema" | "served-names" | "served-schemas";
   effect: LimitEffect;
   message: string;
   /** The tools concerned (all of them when the whole request is refused). */

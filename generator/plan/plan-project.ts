@@ -43,6 +43,8 @@ export interface PlanOptions {
   filter?: OperationFilter;
   /** The surface the server serves by default (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The package's license (`--license`, a workspace's `license`); default: the spec's `info.license` when it is an SPDX identifier. */
+  license?: string;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -176,6 +178,10 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
     bag.error(Codes.packageNameInvalid, `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`, undefined, "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.");
   }
+  if (options.license !== undefined && !npmLicense(options.license)) {
+    bag.error(Codes.packageNameInvalid, `--license "${options.license}" is not an SPDX license expression.`, undefined, "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).");
+  }
+  const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
   const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
@@ -190,7 +196,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     title,
     description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
     apiDescription: ir.description,
-    ...(npmLicense(ir.license) ? { license: npmLicense(ir.license) } : {}),
+    ...(license ? { license } : {}),
     ...(repository ? { repository } : {}),
     mcpName: registryName(binName, packageName, repository, options.mcpName),
     ...(upstream.defaultBaseUrl ? { defaultBaseUrl: upstream.defaultBaseUrl } : {}),

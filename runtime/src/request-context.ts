@@ -5,6 +5,9 @@
  */
 import type { RequestEra } from "./era.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
+import type { ClientInfo } from "./client-profiles.js";
+import type { MetaTools } from "./surfaces.js";
+import type { LegacySession } from "./sessions.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -23,6 +26,12 @@ export interface RequestContext {
   /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
   signal?: AbortSignal;
   /**
+   * The legacy client's identity as the transport knows it (HTTP: its session's `initialize`; SSE:
+   * its stream's); null when the transport cannot tell (stateless HTTP). Absent: the `initialize` on
+   * this instance (stdio).
+   */
+  client?: ClientInfo | null;
+  /**
    * Partition for matching `notifications/cancelled` to in-flight request ids, so one client
    * cannot cancel another's request that happens to use the same id.
    */
@@ -34,6 +43,12 @@ export interface RequestContext {
    * transport cannot stream: notifications are then dropped and client requests refused.
    */
   notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
+  /**
+   * The legacy HTTP session of this request (`--sessions`): its client capabilities and log level
+   * apply instead of this instance's last `initialize`; `logging/setLevel` changes it in place and
+   * the transport saves it.
+   */
+  session?: LegacySession;
 }
 
 /** Per-request data handed to method handlers (runtime-internal). */
@@ -49,6 +64,8 @@ export interface HandlerContext {
    * expiry (meant for states travelling through clients) does not apply while the task lives.
    */
   serverHeldState?: boolean;
+  /** Set when the request's client is served a profile's view: the meta tools of its surface (client-views.ts). */
+  view?: { meta: MetaTools | undefined };
 }
 
 /** A request's `params` (always an object once the dispatcher has checked it). */

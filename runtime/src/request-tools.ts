@@ -48,9 +48,9 @@ export class ClientChannel {
     this.apiFor = apiFor;
   }
 
-  /** Hands a client's response to the legacy server→client request it answers; unknown ids are ignored. */
-  settle(response: JsonRpcResponse): void {
-    this.clientRequests.settle(response);
+  /** Hands a client's response to the legacy server→client request it answers; false (ignored) for ids not pending here. */
+  settle(response: JsonRpcResponse): boolean {
+    return this.clientRequests.settle(response);
   }
 
   /**
@@ -64,7 +64,9 @@ export class ClientChannel {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
     const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
-    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyCapabilities;
+    // A legacy HTTP session's own capabilities, else those of this instance's last `initialize` (stdio).
+    const legacyCapabilities = call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
+    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : legacyCapabilities;
     return {
       api: this.apiFor(call),
       inputResponses: responses as Record<string, Record<string, unknown>>,
@@ -91,7 +93,7 @@ export class ClientChannel {
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
-        else if (!isRecord(this.legacyCapabilities[capability])) {
+        else if (!isRecord(legacyCapabilities[capability])) {
           throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
         }
       },
@@ -100,7 +102,7 @@ export class ClientChannel {
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
   log(call: HandlerContext, level: McpLogLevel, data: unknown): void {
-    const threshold = call.era.modern ? call.era.logLevel : this.legacyLogLevel;
+    const threshold = call.era.modern ? call.era.logLevel : call.ctx.session ? call.ctx.session.logLevel : this.legacyLogLevel;
     if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
     call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.loggerName, data } });
   }

@@ -73,8 +73,10 @@ export class ToolCaller {
     const { catalog, tasks } = this.options;
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
-    const metaTool = catalog.meta?.find(name);
-    const tool = metaTool ?? catalog.find(name);
+    // A client served a profile's view (client-views.ts) calls on its surface.
+    const meta = call.view ? call.view.meta : catalog.meta;
+    const metaTool = meta?.find(name);
+    const tool = metaTool ?? catalog.findOn(name, meta);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     // call_operation runs an operation, so it may become a task as the operation's own tool may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
@@ -106,7 +108,7 @@ export class ToolCaller {
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     if (!("handler" in tool)) {
       const allowed = (operation: string): boolean => catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
-      return catalog.meta!.call(name, args, allowed, (operation, operationArgs, signal) =>
+      return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, (operation, operationArgs, signal) =>
         this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
         call.signal,
       );

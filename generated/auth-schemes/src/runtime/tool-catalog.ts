@@ -1,4 +1,3 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The tools one server offers: the operation tools (known by name from the start, their
  * definitions loaded on first need), the user's custom tools and, on the `search`/`code`
@@ -9,7 +8,7 @@ import type { CustomTool } from "./extensions.js";
 import type { ListPager } from "./list-pages.js";
 import type { ListedTool } from "./mcp-types.js";
 import { isRecord } from "./own.js";
-import { CALL_OPERATION, type MetaTools, type OperationLookup } from "./surfaces.js";
+import { CALL_OPERATION, type MetaTools, type OperationLookup, type ServedSurface } from "./surfaces.js";
 import type { SecuritySchemeDefinition, ToolDefinition } from "./types.js";
 
 /**
@@ -93,6 +92,34 @@ export class ToolCatalog {
     if (!this.operationNames.has(name)) return undefined;
     if (this.loadedOperations === undefined && this.getOperation) return this.getOperation(name);
     return this.loaded().byName.get(name);
+  }
+
+  /** Meta tools of the other surfaces client views are served, made on first need (client-views.ts). */
+  private readonly metaBySurface = new Map<ServedSurface, MetaTools | undefined>();
+
+  /** The meta tools of `surface` (undefined on `all`): this catalog's own, or made once by `make`. */
+  metaOn(surface: ServedSurface, own: ServedSurface, make: (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined): MetaTools | undefined {
+    if (surface === own) return this.meta;
+    if (!this.metaBySurface.has(surface)) this.metaBySurface.set(surface, make(surface, { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools }));
+    return this.metaBySurface.get(surface);
+  }
+
+  /** The custom tool, or (where `meta` is undefined: surface `all`) the operation tool, called `name`. */
+  findOn(name: string, meta: MetaTools | undefined): ToolDefinition | CustomTool<any> | undefined {
+    return this.customByName.get(name) ?? (meta ? undefined : this.operation(name));
+  }
+
+  /** The names `meta`'s surface lists (meta or operation tools, then custom tools), in order. */
+  namesOn(meta: MetaTools | undefined): string[] {
+    return [...(meta ? meta.tools().map((tool) => tool.name) : this.operationOrder), ...this.customTools.map((tool) => tool.name)];
+  }
+
+  /** One `tools/list` page of a client view: `meta`'s surface, each tool as `shown` serves it. */
+  listServed(params: Record<string, unknown>, scopes: ReadonlySet<string> | undefined, pager: ListPager, meta: MetaTools | undefined, shown: (tool: ListedTool) => ListedTool): Record<string, unknown> {
+    const show = (tool: AnyTool) => shown(listedTool(tool));
+    if (meta) return pager.page("tools", [...meta.tools(), ...this.customTools], params, show);
+    const { tools } = this.loaded();
+    return pager.page("tools", [...(scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools), ...this.customTools], params, show);
   }
 
   /** The custom tool or (on the `all` surface) operation tool called `name`, if any; meta tools are not included. */

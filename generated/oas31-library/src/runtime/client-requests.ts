@@ -1,4 +1,3 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Legacy-era server→client requests (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`): sent on the calling request's stream, matched to the client's responses by a
@@ -51,11 +50,12 @@ export class ClientRequests {
     });
   }
 
-  /** Hands a response from the client to the request it answers; unknown ids are ignored. */
-  settle(response: JsonRpcResponse): void {
+  /** Hands a response from the client to the request it answers; false (ignored) for ids not pending here. */
+  settle(response: JsonRpcResponse): boolean {
     const pending = typeof response.id === "string" ? this.pending.get(response.id) : undefined;
-    if (!pending) return;
+    if (!pending) return false;
     if ("result" in response) pending.resolve(typeof response.result === "object" && response.result !== null ? response.result : {});
     else pending.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+    return true;
   }
 }

@@ -1,11 +1,9 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * What the server says to the client on behalf of one request: progress, log messages, legacy
- * server→client requests and multi round-trip requests (MRTR), bundled with the `api` client as the
- * {@link RequestTools} custom code gets; and the legacy client's session state these depend on (the capabilities it
+ * server→client requests and multi round-trip requests (MRTR), bundled as the {@link RequestTools}
+ * custom code gets; and the legacy client's session state these depend on (the capabilities it
  * declared in `initialize`, the level it chose with `logging/setLevel`).
  */
-import type { UntypedApi } from "./api-client.js";
 import { ClientRequests } from "./client-requests.js";
 import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "./era.js";
 import type { InputRequest, InputRequiredResult, RequestTools } from "./extensions.js";
@@ -13,9 +11,6 @@ import { ErrorCode, RpcError, type JsonRpcResponse } from "./jsonrpc.js";
 import { isRecord } from "./own.js";
 import type { HandlerContext, Params } from "./request-context.js";
 import { StateSealer } from "./request-state.js";
-
-/** The `api` before the server provides one: no operations. */
-const NO_OPERATIONS: UntypedApi = Object.freeze(Object.create(null) as UntypedApi);
 
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
@@ -33,8 +28,6 @@ export class ClientChannel {
   /** Legacy server→client requests awaiting the client's response. */
   private readonly clientRequests = new ClientRequests();
   private readonly sealer: StateSealer;
-  /** The `api` client of one request (tool-call.ts); set by the server once its tool caller exists. */
-  private apiFor: (call: HandlerContext) => UntypedApi = () => NO_OPERATIONS;
 
   /** `loggerName` names the server in `notifications/message`; `stateSecret` keys the sealed `requestState`. */
   constructor(
@@ -44,14 +37,9 @@ export class ClientChannel {
     this.sealer = new StateSealer(stateSecret);
   }
 
-  /** Gives every request's helpers the `api` client `apiFor` makes for it. */
-  useApi(apiFor: (call: HandlerContext) => UntypedApi): void {
-    this.apiFor = apiFor;
-  }
-
-  /** Hands a client's response to the legacy server→client request it answers; unknown ids are ignored. */
-  settle(response: JsonRpcResponse): void {
-    this.clientRequests.settle(response);
+  /** Hands a client's response to the legacy server→client request it answers; false (ignored) for ids not pending here. */
+  settle(response: JsonRpcResponse): boolean {
+    return this.clientRequests.settle(response);
   }
 
   /**
@@ -65,9 +53,10 @@ export class ClientChannel {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
     const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
-    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : this.legacyCapabilities;
+    // A legacy HTTP session's own capabilities, else those of this instance's last `initialize` (stdio).
+    const legacyCapabilities = call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
+    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : legacyCapabilities;
     return {
-      api: this.apiFor(call),
       inputResponses: responses as Record<string, Record<string, unknown>>,
       state,
       inputRequired: (inputRequests, nextState) => {
@@ -92,7 +81,7 @@ export class ClientChannel {
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
-        else if (!isRecord(this.legacyCapabilities[capability])) {
+        else if (!isRecord(legacyCapabilities[capability])) {
           throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
         }
       },
@@ -101,7 +90,7 @@ export class ClientChannel {
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
   log(call: HandlerContext, level: McpLogLevel, data: unknown): void {
-    const threshold = call.era.modern ? call.era.logLevel : this.legacyLogLevel;
+    const threshold = call.era.modern ? call.era.logLevel : call.ctx.session ? call.ctx.session.logLevel : this.legacyLogLevel;
     if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
     call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.loggerName, data } });
   }

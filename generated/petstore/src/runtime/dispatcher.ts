@@ -1,4 +1,3 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The JSON-RPC dispatcher behind `McpServer`: validates envelopes, answers batches (revision
  * 2025-03-26 only), tells the eras apart per request (`initialize` → legacy; modern `_meta` →
@@ -35,7 +34,9 @@ export interface DispatcherOptions {
   /** Notification methods besides `notifications/cancelled`, which the dispatcher handles itself. */
   notifications: Record<string, NotificationHandler>;
   /** Receives the client's responses (to legacy server→client requests). */
-  onResponse(response: JsonRpcResponse): void;
+  onResponse(response: JsonRpcResponse, ctx: RequestContext): void;
+  /** Called for a `notifications/cancelled` whose request does not run here (it may run on another instance). */
+  onCancelElsewhere?(cancellation: { scope: string | undefined; requestId: JsonRpcId; reason: string }, ctx: RequestContext): void;
   /** The revision the last legacy `initialize` negotiated on this instance, if any. */
   negotiatedVersion(): string | undefined;
   /** The server's identity (`name`, `version`, `title`) for modern results' `_meta`. */
@@ -89,7 +90,7 @@ export class Dispatcher {
         return errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${classified.reason}` });
       case "response": {
         // The answer to a legacy server→client request; unknown ids are ignored.
-        this.options.onResponse(classified.message);
+        this.options.onResponse(classified.message, ctx);
         return undefined;
       }
       case "notification": {
@@ -174,10 +175,17 @@ export class Dispatcher {
   private cancel(params: Params, ctx: RequestContext): void {
     const requestId = params.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const controller = this.inFlight.get(inFlightKey(ctx.scope, requestId));
-    if (!controller) return; // already finished, or unknown: the spec says ignore
+    const reason = typeof params.reason === "string" ? params.reason : "cancelled by client";
+    if (!this.cancelLocal(ctx.scope, requestId, reason)) this.options.onCancelElsewhere?.({ scope: ctx.scope, requestId, reason }, ctx);
+  }
+
+  /** Aborts request `requestId` of `scope` if it runs here; false when it does not (finished, unknown: ignored). */
+  cancelLocal(scope: string | undefined, requestId: JsonRpcId, reason: string): boolean {
+    const controller = this.inFlight.get(inFlightKey(scope, requestId));
+    if (!controller) return false;
     this.options.logger.debug(`cancelling request ${String(requestId)}`);
-    controller.abort(new Error(typeof params.reason === "string" ? params.reason : "cancelled by client"));
+    controller.abort(new Error(reason));
+    return true;
   }
 }
 

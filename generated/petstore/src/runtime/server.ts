@@ -1,4 +1,3 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `McpServer`, the public face of the runtime: it composes the pieces that serve MCP (one server
  * per process or per HTTP endpoint, transport-independent) and holds the legacy lifecycle
@@ -21,7 +20,7 @@ import { isLogLevel } from "./era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "./jsonrpc.js";
 import { ListPager } from "./list-pages.js";
 import { silentLogger, type Logger } from "./logger.js";
-import type { CallToolResult } from "./mcp-types.js";
+import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import type { CustomTool, Extension, InputRequiredResult } from "./extensions.js";
 import { isRecord } from "./own.js";
 import { cursorKey } from "./pagination.js";
@@ -32,10 +31,15 @@ import type { HandlerContext, NotificationHandler, Params, RequestContext, Reque
 import { ClientChannel } from "./request-tools.js";
 import { ResourceMethods } from "./resource-methods.js";
 import { Subscriptions } from "./subscriptions.js";
-import { MetaTools, type ServedSurface } from "./surfaces.js";
-import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions } from "./tasks.js";
+import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
+import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
+import { ClientViews, type ClientView } from "./client-views.js";
+import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskSnapshot } from "./tasks.js";
+import { Cluster } from "./cluster.js";
+import { SharedTasks } from "./shared-tasks.js";
+import type { StateStore } from "./state.js";
 import { ToolCaller, type OperationCallContext } from "./tool-call.js";
-import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
+import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "./upstream.js";
 import { SchemaValidator } from "./validation.js";
@@ -85,6 +89,12 @@ export interface McpServerOptions {
    */
   tasks?: (TaskOptions & { afterMs?: number }) | false;
   /**
+   * Shared state (state.ts): with a shared store (Redis), tasks are readable, answerable and
+   * cancellable through every instance, and a legacy session's `notifications/cancelled` and
+   * answers to server→client requests reach the instance concerned. Default: this process only.
+   */
+  state?: StateStore;
+  /**
    * What is listed for the operations (surfaces.ts): `all` (default) one tool per operation;
    * `search` and `code` a few meta tools that find, describe and call them. `tools` are the
    * operations offered (toolset filters already applied): no surface reaches any other.
@@ -96,6 +106,15 @@ export interface McpServerOptions {
   declarationOf?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
   codeLimits?: CodeLimits;
+  /**
+   * Client profiles (data/client-profiles.json): a request whose client matches one, or every request
+   * when `client` names one, is served that profile's view (client-views.ts).
+   */
+  clientProfiles?: readonly RuntimeProfile[];
+  /** The profile `--client` names, applied whatever the client says. */
+  client?: RuntimeProfile;
+  /** The surface asked for before `auto` was resolved to `surface` (default: `surface`); `auto` adapts per profile. */
+  requestedSurface?: SurfaceName;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -113,35 +132,65 @@ export class McpServer {
   private readonly dispatcher: Dispatcher;
   /** Modern tasks; undefined when the extension is off. */
   private readonly tasks: TaskStore | undefined;
+  /** The other instances, when the state store is shared. */
+  private readonly cluster: Cluster | undefined;
+  /** Tasks of every instance (shared store and tasks on). */
+  private readonly sharedTasks: SharedTasks | undefined;
+  /** Resolves once this instance listens to the others (at once without a shared store). */
+  readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
+  /** The surface resolved at start, and how meta tools of a surface are made (for client views). */
+  private readonly surface: ServedSurface;
+  private readonly makeMeta: (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined;
+  /** Views for the clients that match a profile; undefined without profiles. */
+  private readonly views: ClientViews | undefined;
+  /** The legacy client's identity from `initialize` on this instance. */
+  private legacyClient: ClientInfo | undefined;
 
   constructor(options: McpServerOptions) {
     this.info = options.info;
     this.extension = options.extension ?? {};
     this.channel = new ClientChannel(options.info.name, options.stateSecret);
     const surface = options.surface ?? "all";
-    this.tools = new ToolCatalog(
-      options.tools,
-      this.extension.tools ?? [],
-      options.info.securitySchemes ?? [],
-      surface === "all"
+    this.surface = surface;
+    this.makeMeta = (served, operations) =>
+      served === "all"
         ? undefined
-        : (operations) =>
-            new MetaTools({
-              surface,
-              title: options.info.title ?? options.info.name,
-              operations,
-              readSearchIndex: () => options.readData?.("search-index.json"),
-              readDeclarations: () => options.readData?.("declarations.json"),
-              ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
-              ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
-            }),
-    );
+        : new MetaTools({
+            surface: served,
+            title: options.info.title ?? options.info.name,
+            operations,
+            readSearchIndex: () => options.readData?.("search-index.json"),
+            readDeclarations: () => options.readData?.("declarations.json"),
+            ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
+            ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
+          });
+    this.tools = new ToolCatalog(options.tools, this.extension.tools ?? [], options.info.securitySchemes ?? [], surface === "all" ? undefined : (operations) => this.makeMeta(surface, operations)!);
     this.logger = options.logger ?? silentLogger;
+    this.views =
+      options.clientProfiles && (options.clientProfiles.length > 0 || options.client)
+        ? new ClientViews({
+            profiles: options.clientProfiles,
+            forced: options.client,
+            requested: options.requestedSurface ?? surface,
+            served: surface,
+            packageName: options.info.name,
+            operationCount: this.tools.operationNames.size,
+            listedOperations: () => this.tools.loaded().tools.map(listedTool),
+            namesOn: (served) => this.tools.namesOn(this.metaOn(served)),
+            logger: this.logger,
+          })
+        : undefined;
     this.pager = new ListPager(options.pageSize);
     const passthrough = options.passthrough ?? [];
     checkPassthroughRules(passthrough, options.info.securitySchemes ?? []);
-    this.tasks = options.tasks === false ? undefined : new TaskStore(options.tasks ?? {});
+    const state = options.state?.shared ? options.state : undefined;
+    this.cluster = state ? new Cluster(state, this.logger) : undefined;
+    let shared: SharedTasks | undefined;
+    // With a shared store, every task change is written there, and no task is made while it is down.
+    const sharing = state ? { onChange: (snapshot: TaskSnapshot) => shared!.write(snapshot), canCreate: () => state.available() } : {};
+    this.tasks = options.tasks === false ? undefined : new TaskStore({ ...(options.tasks || {}), ...sharing });
+    this.sharedTasks = shared = this.tasks && this.cluster ? new SharedTasks(this.tasks, this.cluster, this.logger) : undefined;
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
@@ -159,15 +208,20 @@ export class McpServer {
       passthrough,
       securitySchemes: options.info.securitySchemes ?? [],
     });
-    this.channel.useApi((call) => this.caller.api(call));
     this.resources = new ResourceMethods(this.extension, { catalog: this.tools, apiDocument: options.apiDocument, declarations: options.declarations }, this.channel);
     this.prompts = new PromptMethods(this.extension.prompts ?? [], this.channel);
     this.subscriptions = new Subscriptions(this.tasks);
 
     /** Methods served in both eras. */
     const common: Record<string, RequestHandler> = {
-      "tools/list": async (params, call) => this.tools.list(params, call.ctx.scopes, this.pager),
-      "tools/call": async (params, call) => this.caller.callTool(params, call),
+      "tools/list": async (params, call) => {
+        const view = this.viewOf(params, call);
+        return view ? this.tools.listServed(params, call.ctx.scopes, this.pager, this.metaOn(view.surface), (tool) => view.listed(tool)) : this.tools.list(params, call.ctx.scopes, this.pager);
+      },
+      "tools/call": async (params, call) => {
+        const view = this.viewOf(params, call);
+        return view ? this.caller.callTool(...this.servedCall(view, params, call)) : this.caller.callTool(params, call);
+      },
       "resources/list": async (params) => this.resources.list(params, this.pager),
       "resources/templates/list": async (params) => this.resources.templates(params, this.pager),
       "resources/read": async (params, call) => this.resources.read(params, call),
@@ -181,7 +235,7 @@ export class McpServer {
       ...common,
       initialize: async (params) => this.initialize(params),
       ping: async () => ({}),
-      "logging/setLevel": async (params) => this.setLogLevel(params),
+      "logging/setLevel": async (params, call) => this.setLogLevel(params, call.ctx),
       // Subscriptions are accepted; this catalog never changes, so no update is ever due.
       "resources/subscribe": async (params) => requireUri(params),
       "resources/unsubscribe": async (params) => requireUri(params),
@@ -200,12 +254,52 @@ export class McpServer {
       legacy,
       modern,
       notifications,
-      onResponse: (response) => this.channel.settle(response),
+      onResponse: (response, ctx) => {
+        // A session's answer may reach another instance than the one that asked (ids are unique per process).
+        if (!this.channel.settle(response) && this.cluster && ctx.session) this.broadcast({ type: "client-response", message: response });
+      },
+      // A legacy session's request may run on another instance: every instance looks for it.
+      onCancelElsewhere: (cancellation, ctx) => {
+        if (this.cluster && ctx.session) this.broadcast({ type: "cancel", ...cancellation });
+      },
       negotiatedVersion: () => this.negotiatedVersion,
       implementation: () => this.implementation(),
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     });
+    this.ready = this.cluster
+      ? this.cluster.start(
+          async (command) => {
+            if (!shared) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
+            return shared.command(command);
+          },
+          (message) => this.onBroadcast(message),
+        )
+      : Promise.resolve();
+  }
+
+  /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */
+  async leaveCluster(): Promise<void> {
+    await this.cluster?.stop();
+  }
+
+  /** Tasks of this instance still working (the HTTP drain gives them its grace period to finish). */
+  get workingTasks(): number {
+    return this.tasks?.working ?? 0;
+  }
+
+  private broadcast(message: Record<string, unknown>): void {
+    this.cluster!.broadcast(message).catch((error: unknown) => {
+      this.logger.warn(`${String(message.type)} not sent to the other instances`, { error: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
+  private onBroadcast(message: Record<string, unknown>): void {
+    if (message.type === "client-response" && isRecord(message.message)) this.channel.settle(message.message as unknown as JsonRpcResponse);
+    else if (message.type === "cancel" && (typeof message.requestId === "string" || typeof message.requestId === "number")) {
+      this.dispatcher.cancelLocal(typeof message.scope === "string" ? message.scope : undefined, message.requestId, String(message.reason ?? "cancelled by client"));
+    }
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
@@ -216,6 +310,40 @@ export class McpServer {
   /** The tool called `name`, if any (the HTTP transport checks `Mcp-Param-*` headers against it). */
   findTool(name: string): ToolDefinition | CustomTool<any> | undefined {
     return this.tools.find(name);
+  }
+
+  /** The meta tools of `surface` (undefined on `all`), made on first need. */
+  private metaOn(surface: ServedSurface): MetaTools | undefined {
+    return this.tools.metaOn(surface, this.surface, this.makeMeta);
+  }
+
+  /** The view of the client that sent `params` (modern `_meta`, else the legacy `initialize`); undefined: the server's own. */
+  private viewOf(params: Params, call: HandlerContext): ClientView | undefined {
+    const legacy = call.ctx.client === undefined ? this.legacyClient : (call.ctx.client ?? undefined);
+    return this.views?.viewFor(call.era.modern ? modernClientInfo(params) : legacy);
+  }
+
+  /** A `tools/call` of a client view in the server's terms: the original name, decoded arguments, the view's surface. */
+  private servedCall(view: ClientView, params: Params, call: HandlerContext): [Params, HandlerContext] {
+    const meta = this.metaOn(view.surface);
+    const served = typeof params.name === "string" ? params.name : "";
+    const name = view.names().original(served) ?? served;
+    const tool = meta?.find(name) ?? this.tools.findOn(name, meta);
+    const decoded = tool && params.arguments !== undefined ? { arguments: view.decode(listedTool(tool), params.arguments) } : {};
+    return [{ ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded }, { ...call, view: { meta } }];
+  }
+
+  /**
+   * The tool a served name stands for, as that client was shown it (the HTTP transport checks the
+   * `Mcp-Param-*` headers of a modern request against the schema its client saw).
+   */
+  servedTool(name: string, params: Params): ListedTool | undefined {
+    const view = this.views?.viewFor(modernClientInfo(params));
+    if (!view) return this.findTool(name);
+    const meta = this.metaOn(view.surface);
+    const original = view.names().original(name) ?? name;
+    const tool = meta?.find(original) ?? this.tools.findOn(original, meta);
+    return tool ? view.listed(listedTool(tool)) : undefined;
   }
 
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
@@ -291,6 +419,7 @@ export class McpServer {
     const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
     this.negotiatedVersion = protocolVersion;
     this.channel.legacyCapabilities = isRecord(params.capabilities) ? params.capabilities : {};
+    this.legacyClient = clientInfoOf(params.clientInfo);
     const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
     if (this.info.description) result.instructions = this.info.description;
     return result;
@@ -304,18 +433,19 @@ export class McpServer {
     return result;
   }
 
-  private setLogLevel(params: Params): Record<string, unknown> {
+  private setLogLevel(params: Params, ctx: RequestContext): Record<string, unknown> {
     if (!isLogLevel(params.level)) throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
-    this.channel.legacyLogLevel = params.level;
+    if (ctx.session) ctx.session.logLevel = params.level;
+    else this.channel.legacyLogLevel = params.level;
     this.logger.debug(`client log level set to ${params.level}`);
     return {};
   }
 
   /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
-  private taskStore(call: HandlerContext): TaskStore {
+  private taskStore(call: HandlerContext): TaskStore | SharedTasks {
     if (!this.tasks) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`, undefined, 404);
     if (!call.era.modern || !declaresTasks(call.era.clientCapabilities)) throw missingTasksExtension();
-    return this.tasks;
+    return this.sharedTasks ?? this.tasks;
   }
 }
 

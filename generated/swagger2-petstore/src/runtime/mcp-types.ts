@@ -1,6 +1,6 @@
-// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /** MCP wire shapes the runtime produces (the subset it serves). */
 import type { ToolMetadata } from "./types.js";
+import { renderToolResult, textOutcome } from "./tool-outcome.js";
 
 /** A text content block. */
 export interface TextContent {
@@ -64,5 +64,5 @@ export type ListedTool = ToolMetadata;
 
 /** A tool result holding one text block; `isError` marks tool-level failures. */
 export function textResult(text: string, isError = false): CallToolResult {
-  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+  return renderToolResult(textOutcome(text, !isError));
 }
