@@ -9,18 +9,20 @@ import { tools } from "./tools/index.js";
 import extension from "./custom/index.js";
 
 /** The OpenAPI document this server was generated from (data/openapi.json), served as the resource openapi://document; read only when a client asks for it. */
-const apiDocument = (): string =>
-  readFileSync(new URL("../data/openapi.json", import.meta.url), "utf8");
+function apiDocument(): string {
+  return readFileSync(new URL("../data/openapi.json", import.meta.url), "utf8");
+}
 
 /** A file of data/ (search index, declarations), read when first needed; undefined when absent. */
-const readData = (file: string): string | undefined => {
+function readData(file: string): string | undefined {
   const url = new URL(`../data/${file}`, import.meta.url);
   return existsSync(url) ? readFileSync(url, "utf8") : undefined;
-};
+}
 
 /** A byte range of a file of data/ (one operation's declaration, without parsing the others). */
-const readDataRange = (file: string, offset: number, length: number): string =>
-  readRange(new URL(`../data/${file}`, import.meta.url), offset, length);
+function readDataRange(file: string, offset: number, length: number): string {
+  return readRange(new URL(`../data/${file}`, import.meta.url), offset, length);
+}
 
 // Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.
 main(serverInfo, tools, process.argv.slice(2), {

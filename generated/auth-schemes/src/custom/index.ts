@@ -1,7 +1,8 @@
 // Your code: created once by mcp-gen and never overwritten, so edit freely.
-// Add tools, resources, resource templates and prompts, or hook every upstream call.
-// See src/runtime/extensions.ts for the API (CustomTool, CustomResource, CallHooks …).
-import { defineExtension } from "../runtime/extensions.js";
+// Add tools, resources, resource templates and prompts; hook every operation call (beforeCall,
+// afterCall) or one tool's, keyed by its name; call operations with the typed `api` each handler
+// gets. Types and helpers: src/api.ts; examples: README.md in this folder.
+import { defineExtension } from "../api.js";
 
 export default defineExtension({
   tools: [],

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Command-line entry for generated servers: flags and environment → stdio (default) or
  * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).

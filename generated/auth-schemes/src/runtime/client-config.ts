@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Install snippets: the exact entry each MCP client's configuration needs to start this server
  * (stdio, through `npx <package>`) or to reach it over Streamable HTTP. Printed by `--print-config`

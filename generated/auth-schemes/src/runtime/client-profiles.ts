@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Client profiles at run time: what the server needs of `profiles/clients/*.json` to shape what it
  * serves to one client. The generator copies that part of each profile into the project's

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Input schemas rewritten for a client that cannot take them as they are (rules from its profile:
  * OpenAI's strict mode, Gemini's OpenAPI-3.0 subset). The rewrite keeps the meaning or loosens it:

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * What one client is served, decided once per client profile: the surface (`auto` takes its tool
  * budget from the profile's tool limit), tool names within the profile's rules (see client-names.ts)

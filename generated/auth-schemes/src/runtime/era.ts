@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Tells the protocol eras apart per request and validates the modern era's per-request
  * `_meta` (protocol version, client capabilities, log level). Legacy requests carry no such

@@ -1,15 +1,34 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The extension API for the user's own code (`src/custom/` in a generated server): extra tools,
- * resources, resource templates and prompts served next to the generated tools, and hooks around
- * every upstream call. Everything is plain data plus functions; the dispatcher does the protocol.
+ * resources, resource templates and prompts served next to the generated tools, hooks around every
+ * operation call (all of them, or one tool's by its name), and the typed `api` client. Everything is
+ * plain data plus functions; the dispatcher does the protocol.
+ *
+ * Typed per API: `defineExtension<ToolInputs, ToolOutputs>(…)` (or the generated `src/api.ts`'s
+ * `defineExtension`, which passes them) types the per-tool hooks' arguments and results and the
+ * `api` every handler gets; `defineToolFor<Api>()` types a custom tool's arguments from its own
+ * `inputSchema`. Without the maps everything still works, untyped.
  */
+import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "./era.js";
 import type { CallToolResult } from "./mcp-types.js";
+import type { FromSchema, InputSchemaLiteral } from "./schema-type.js";
 import type { TaskSupport } from "./tasks.js";
-import type { ToolDefinition, ToolMetadata } from "./types.js";
+import type { ObjectJsonSchema, ToolDefinition, ToolMetadata } from "./types.js";
 
-/** What a custom handler may do while serving one request. */
-export interface RequestTools {
+/** A value or a promise of it. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** What a custom handler may do while serving one request. `TApi` is the type of {@link RequestTools.api}. */
+export interface RequestTools<TApi = UntypedApi> {
+  /**
+   * The API's operations as methods, called on behalf of this request: `await api.listPets({ limit: 2 })`
+   * resolves to the documented result or throws an `ApiError` (api-client.ts). Each call takes the
+   * path of a `tools/call` of the operation (validation, hooks, credentials, retries, pagination) and
+   * is cancelled with this request.
+   */
+  readonly api: TApi;
   /** Aborted when the client cancels (notification or, on modern HTTP, closing the stream). */
   readonly signal: AbortSignal;
   /** The request's era; for modern requests it carries the per-request client capabilities. */
@@ -55,8 +74,8 @@ export interface InputRequiredResult {
   [key: string]: unknown;
 }
 
-/** A tool implemented in code rather than by an upstream HTTP call. */
-export interface CustomTool<TInput = Record<string, unknown>> extends ToolMetadata {
+/** A tool implemented in code rather than by an upstream HTTP call; `TInput` types its arguments. */
+export interface CustomTool<TInput = Record<string, unknown>, TApi = UntypedApi> extends ToolMetadata {
   /**
    * Whether modern clients that declare the tasks extension may get this call as a task
    * (`resultType: "task"`): `forbidden` (default), `optional`, or `required` (clients without the
@@ -68,30 +87,47 @@ export interface CustomTool<TInput = Record<string, unknown>> extends ToolMetada
   /** A call still running after this many ms becomes a task (default 0: unless it settles at once). */
   taskAfterMs?: number;
   /** Runs the tool; arguments were validated against `inputSchema`. Throwing gives an `isError` result. */
-  handler(args: TInput, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> | CallToolResult | InputRequiredResult;
+  handler(args: TInput, tools: RequestTools<TApi>): Awaitable<CallToolResult | InputRequiredResult>;
 }
+
+/** A custom tool as `defineTool` takes it: `inputSchema` is a literal its arguments are typed from. */
+export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Omit<CustomTool<FromSchema<S>, TApi>, "inputSchema"> & { inputSchema: S };
+
+/**
+ * `defineTool` for an API whose client type is `TApi` (the generated `src/api.ts` exports
+ * `defineTool = defineToolFor<Api>()`): the handler's arguments are typed from the tool's own
+ * `inputSchema`, written inline, and its `api` is typed. For arguments of a type you declare,
+ * annotate the tool instead: `const tool: CustomTool<MyArgs, Api> = { … }`.
+ */
+export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(tool: CustomToolSpec<S, TApi>) => CustomTool<FromSchema<S>, TApi> {
+  // The schema literal is the tool's JSON Schema; only its static type is narrower than ObjectJsonSchema.
+  return (tool) => tool as Omit<typeof tool, "inputSchema"> & { inputSchema: ObjectJsonSchema };
+}
+
+/** `defineTool` without an API's types: arguments typed from `inputSchema`, `api` untyped. */
+export const defineTool = defineToolFor<UntypedApi>();
 
 /** One item of `resources/read` contents (text or base64 blob). */
 export type ResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
 
 /** A fixed resource. */
-export interface CustomResource {
+export interface CustomResource<TApi = UntypedApi> {
   uri: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
-  read(tools: RequestTools): Promise<ResourceContents[]> | ResourceContents[];
+  read(tools: RequestTools<TApi>): Awaitable<ResourceContents[]>;
 }
 
 /** A resource template (RFC 6570 level 1: `{var}` matches one path segment). */
-export interface CustomResourceTemplate {
+export interface CustomResourceTemplate<TApi = UntypedApi> {
   uriTemplate: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
-  read(uri: string, variables: Record<string, string>, tools: RequestTools): Promise<ResourceContents[]> | ResourceContents[];
+  read(uri: string, variables: Record<string, string>, tools: RequestTools<TApi>): Awaitable<ResourceContents[]>;
   /** Completion values for one template variable, given the typed prefix. */
   complete?(variable: string, prefix: string): string[];
 }
@@ -104,43 +140,76 @@ export interface PromptArgument {
 }
 
 /** A prompt. `get` returns `{ description?, messages }`. */
-export interface CustomPrompt {
+export interface CustomPrompt<TApi = UntypedApi> {
   name: string;
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
-  get(args: Record<string, string>, tools: RequestTools): Promise<Record<string, unknown>> | Record<string, unknown>;
+  get(args: Record<string, string>, tools: RequestTools<TApi>): Awaitable<Record<string, unknown>>;
   /** Completion values for one argument, given the typed prefix. */
   complete?(argument: string, prefix: string): string[];
 }
 
-/** Hooks around generated (HTTP-backed) tool calls. */
-export interface CallHooks {
+/** Hooks around every generated (HTTP-backed) tool call. */
+export interface CallHooks<TApi = UntypedApi> {
   /**
-   * Runs after input validation, before the upstream call. Return replacement arguments, a
-   * result (the upstream call is skipped), or nothing to go on unchanged.
+   * Runs after input validation, before the upstream call (and before the tool's own `before`).
+   * Return replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
    */
-  beforeCall?(
-    tool: ToolDefinition,
-    args: Record<string, unknown>,
-    tools: RequestTools,
-  ): Promise<Record<string, unknown> | CallToolResult | void> | Record<string, unknown> | CallToolResult | void;
-  /** Runs after the upstream call; return a replacement result or nothing. */
-  afterCall?(tool: ToolDefinition, args: Record<string, unknown>, result: CallToolResult, tools: RequestTools): Promise<CallToolResult | void> | CallToolResult | void;
+  beforeCall?(tool: ToolDefinition, args: Record<string, unknown>, tools: RequestTools<TApi>): Awaitable<Record<string, unknown> | CallToolResult | void>;
+  /** Runs after the upstream call (and after the tool's own `after`); return a replacement result or nothing. */
+  afterCall?(tool: ToolDefinition, args: Record<string, unknown>, result: CallToolResult, tools: RequestTools<TApi>): Awaitable<CallToolResult | void>;
 }
 
-/** Everything user code can add. */
-export interface Extension {
-  tools?: CustomTool<any>[];
-  resources?: CustomResource[];
-  resourceTemplates?: CustomResourceTemplate[];
-  prompts?: CustomPrompt[];
-  hooks?: CallHooks;
+/** A tool result whose `structuredContent` has the tool's output type. */
+export type ToolResult<TOutput> = CallToolResult & { structuredContent?: TOutput };
+
+/** Hooks of one generated tool, keyed by its name in `hooks`: typed arguments and result. */
+export interface ToolHooks<TInput, TOutput, TApi = UntypedApi> {
+  /**
+   * Runs after input validation and the global `beforeCall`, before the upstream call. Return
+   * replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
+   */
+  before?(args: TInput, tools: RequestTools<TApi>): Awaitable<TInput | ToolResult<TOutput> | void>;
+  /** Runs after the upstream call, before the global `afterCall`: return a replacement result or nothing. */
+  after?(result: ToolResult<TOutput>, args: TInput, tools: RequestTools<TApi>): Awaitable<ToolResult<TOutput> | void>;
 }
 
-/** Identity helper giving user code type checking: `export default defineExtension({...})`. */
-export function defineExtension(extension: Extension): Extension {
-  return extension;
+/** The names of the global hooks; a tool of the same name cannot have hooks of its own. */
+export type GlobalHookName = keyof CallHooks;
+
+/** The `api` of an extension typed with the maps `TInputs`/`TOutputs`; untyped without them. */
+export type ExtensionApi<TInputs, TOutputs> = keyof TInputs extends never ? UntypedApi : ApiClient<TInputs, TOutputs>;
+
+/**
+ * `hooks`: the global `beforeCall`/`afterCall` around every operation call and, keyed by tool
+ * name, each tool's own `before`/`after` with its argument and result types.
+ */
+export type ExtensionHooks<TInputs, TOutputs> = CallHooks<ExtensionApi<TInputs, TOutputs>> & {
+  [K in Exclude<keyof TInputs, GlobalHookName>]?: ToolHooks<TInputs[K], K extends keyof TOutputs ? TOutputs[K] : unknown, ExtensionApi<TInputs, TOutputs>>;
+};
+
+/**
+ * Everything user code can add. `TInputs`/`TOutputs` are the generated maps of tool name →
+ * arguments / structured result (`ToolInputs`, `ToolOutputs` in `src/tools/index.ts`); without them
+ * per-tool hooks are not available and `api` is untyped.
+ */
+export interface Extension<TInputs extends object = {}, TOutputs extends object = {}> {
+  /** Tools implemented in code; their arguments are validated against their `inputSchema` first. */
+  tools?: CustomTool<unknown, ExtensionApi<TInputs, TOutputs>>[];
+  resources?: CustomResource<ExtensionApi<TInputs, TOutputs>>[];
+  resourceTemplates?: CustomResourceTemplate<ExtensionApi<TInputs, TOutputs>>[];
+  prompts?: CustomPrompt<ExtensionApi<TInputs, TOutputs>>[];
+  hooks?: ExtensionHooks<TInputs, TOutputs>;
+}
+
+/**
+ * Identity helper giving user code type checking: `export default defineExtension<ToolInputs, ToolOutputs>({ … })`
+ * (the type arguments are never inferred: without them the extension is untyped).
+ */
+export function defineExtension<TInputs extends object = {}, TOutputs extends object = {}>(extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>>): Extension {
+  // The server calls hooks and handlers with plain JSON values; the types above are for the author.
+  return extension as Extension;
 }
 
 /** Matches `uri` against a level-1 URI template; returns the variables or undefined. */

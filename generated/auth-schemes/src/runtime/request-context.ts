@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * What travels with one request through the server's pieces: the transport's
  * {@link RequestContext} and the dispatcher's per-request {@link HandlerContext}, plus the shape of

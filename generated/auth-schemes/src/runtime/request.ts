@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Turns a tool's HTTP binding plus validated arguments into a concrete request description
  * (URL, headers, body). No I/O; `upstream.ts` executes it.

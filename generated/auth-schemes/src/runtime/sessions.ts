@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Legacy-era HTTP sessions (`Mcp-Session-Id`, `--sessions`) in the state store: what
  * `initialize` negotiated (protocol revision, the client's capabilities) and the client's

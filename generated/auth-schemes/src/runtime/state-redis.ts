@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The Redis state store (ioredis), loaded only by `openStateStore` for a `redis://` URL. Two
  * connections: one for commands (no offline queue, a short command timeout: while Redis is down,

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Shared state of a server that runs as several instances: a small key-value store with expiry
  * and a publish/subscribe channel. In memory by default (one process: nothing is shared); Redis

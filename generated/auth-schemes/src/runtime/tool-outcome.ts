@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The runtime's one model of what a tool call produced, and the one place its wire shape is made.
  * Everything the runtime answers `tools/call` with (upstream responses, search and describe, code

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /** Request body assembly and encoding per the tool's BodyBinding and media type. */
 import { randomBytes } from "node:crypto";
 import { decodeFile, type FileOptions } from "./binary.js";

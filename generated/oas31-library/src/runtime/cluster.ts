@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The instances of one server that share a state store: each has a random id, keeps a heartbeat
  * key alive while it runs (so the others can tell a task whose instance died from one still

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The bridge between code mode (code-mode.ts) and the server: an operation's tool result as the
  * outcome `api.<tool>()` resolves or rejects with inside the sandbox, and a sandbox run as the

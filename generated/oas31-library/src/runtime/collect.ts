@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Bounded auto-collection: a paginated tool called with `maxPages` > 1 follows its own
  * `nextCursor` and returns the items of every page fetched together. Bounded by page count, a byte

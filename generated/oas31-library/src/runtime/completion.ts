@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `completion/complete`: values for a resource template's variable (the user's templates, then the
  * generated operation-documentation template) or a prompt's argument, by prefix.

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Pages of the MCP list methods (`tools/list`, `resources/list`, `resources/templates/list`,
  * `prompts/list`) and their opaque list cursors. A list cursor is this server's own offset into a

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Minimal structured logging to stderr. stdout is reserved for MCP messages in stdio mode, so
  * nothing in the runtime may write there. Callers must never pass secrets (header values,

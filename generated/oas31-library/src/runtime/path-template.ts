@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Path templates that carry a query: some specs (the AWS-style ones converted from Smithy models,
  * notably) write fixed query parameters into the path, after `#` or `?`:

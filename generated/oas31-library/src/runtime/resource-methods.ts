@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The resource methods (`resources/list`, `resources/templates/list`, `resources/read`) over the
  * user's resources and templates (extensions.ts), listed first, and the generated ones

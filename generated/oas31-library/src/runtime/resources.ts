@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The server's resources: the upstream API's own OpenAPI document (when the generator passed it)
  * and one Markdown documentation page per operation, also reachable through a resource template

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * OpenAPI 3 parameter serialization (style/explode) for path, query, header and cookie
  * parameters, following the spec's style table (RFC 6570 semantics for path styles).

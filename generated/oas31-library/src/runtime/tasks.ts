@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) for modern `tools/call`: the
  * server decides per call whether the work runs as a task. A call that settles within its

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The tools one server offers: the operation tools (known by name from the start, their
  * definitions loaded on first need), the user's custom tools and, on the `search`/`code`

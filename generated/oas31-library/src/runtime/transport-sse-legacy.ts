@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The deprecated HTTP+SSE transport (protocol revision 2024-11-05), behind a flag: GET `/sse`
  * opens a stream whose first event (`endpoint`) names the POST URL `/messages?sessionId=…`;

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * JSON Schema 2020-12 validation with ajv: tool arguments before any upstream call, and
  * `structuredContent` against a tool's output schema. Validators are compiled lazily, once per

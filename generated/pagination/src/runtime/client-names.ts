@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Tool names a client takes: within its profile's name pattern and, together with the server's name
  * in the client's configuration, within its qualified-name limit. A name that already fits is served

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Legacy-era server→client requests (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`): sent on the calling request's stream, matched to the client's responses by a

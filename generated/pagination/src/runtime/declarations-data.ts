@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `data/declarations.json` (tool name → TypeScript declaration) with one operation per line, and
  * `data/declaration-offsets.txt` (line i: byte offset and length of tool i's declaration, as a

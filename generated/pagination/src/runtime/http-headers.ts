@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * SEP-2243 request-header validation for modern (2026-07-28) Streamable HTTP requests:
  * `MCP-Protocol-Version` must equal `_meta`'s version, `Mcp-Method` mirrors `method`, `Mcp-Name`

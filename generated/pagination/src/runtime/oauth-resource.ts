@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The MCP server as an OAuth 2.1 resource server (optional, HTTP only): Protected Resource Metadata
  * (RFC 9728), bearer tokens checked as JWTs against the issuer's JWKS (jose) or by introspection

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * OAuth 2 client-credentials tokens for upstream calls: fetched from the token endpoint (or one
  * found by OpenID Connect discovery), cached until shortly before expiry, refreshed on demand.

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Upstream pagination behind one contract: a tool's `cursor` argument and `nextCursor` result.
  * Cursors are opaque to the model: encrypted and authenticated (AES-256-GCM), so a model can

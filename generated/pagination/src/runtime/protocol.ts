@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * MCP protocol revisions served by this runtime. Legacy revisions (≤ 2025-11-25) are negotiated
  * by `initialize`; the modern revision (2026-07-28) is declared per request in `_meta`.

@@ -1,9 +1,11 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * What the server says to the client on behalf of one request: progress, log messages, legacy
- * server→client requests and multi round-trip requests (MRTR), bundled as the {@link RequestTools}
- * custom code gets; and the legacy client's session state these depend on (the capabilities it
+ * server→client requests and multi round-trip requests (MRTR), bundled with the `api` client as the
+ * {@link RequestTools} custom code gets; and the legacy client's session state these depend on (the capabilities it
  * declared in `initialize`, the level it chose with `logging/setLevel`).
  */
+import type { UntypedApi } from "./api-client.js";
 import { ClientRequests } from "./client-requests.js";
 import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "./era.js";
 import type { InputRequest, InputRequiredResult, RequestTools } from "./extensions.js";
@@ -11,6 +13,9 @@ import { ErrorCode, RpcError, type JsonRpcResponse } from "./jsonrpc.js";
 import { isRecord } from "./own.js";
 import type { HandlerContext, Params } from "./request-context.js";
 import { StateSealer } from "./request-state.js";
+
+/** The `api` before the server provides one: no operations. */
+const NO_OPERATIONS: UntypedApi = Object.freeze(Object.create(null) as UntypedApi);
 
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
@@ -28,6 +33,8 @@ export class ClientChannel {
   /** Legacy server→client requests awaiting the client's response. */
   private readonly clientRequests = new ClientRequests();
   private readonly sealer: StateSealer;
+  /** The `api` client of one request (tool-call.ts); set by the server once its tool caller exists. */
+  private apiFor: (call: HandlerContext) => UntypedApi = () => NO_OPERATIONS;
 
   /** `loggerName` names the server in `notifications/message`; `stateSecret` keys the sealed `requestState`. */
   constructor(
@@ -35,6 +42,11 @@ export class ClientChannel {
     stateSecret: string | undefined,
   ) {
     this.sealer = new StateSealer(stateSecret);
+  }
+
+  /** Gives every request's helpers the `api` client `apiFor` makes for it. */
+  useApi(apiFor: (call: HandlerContext) => UntypedApi): void {
+    this.apiFor = apiFor;
   }
 
   /** Hands a client's response to the legacy server→client request it answers; false (ignored) for ids not pending here. */
@@ -57,6 +69,7 @@ export class ClientChannel {
     const legacyCapabilities = call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
     const clientCapabilities = call.era.modern ? call.era.clientCapabilities : legacyCapabilities;
     return {
+      api: this.apiFor(call),
       inputResponses: responses as Record<string, Record<string, unknown>>,
       state,
       inputRequired: (inputRequests, nextState) => {

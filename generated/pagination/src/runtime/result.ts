@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Maps an upstream HTTP response to an MCP `tools/call` result: JSON → text + structuredContent,
  * text → text, image/* → image, audio/* → audio, other binary → embedded resource, empty → a clear

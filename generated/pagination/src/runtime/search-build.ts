@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Builds the operation search index (BM25F). The generator runs it once per generation and writes
  * data/search-index.json; a server without that file (an older generation, a hand-built server)

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `tools/call`: which tool runs (operation, custom or meta tool), whether the call becomes a task,
  * and the one code path of every operation call ({@link ToolCaller.callOperation}): validation,
@@ -5,6 +6,7 @@
  * progress, client logging and cancellation.
  */
 import type PQueue from "p-queue";
+import { operationApi, type ResponseInfo, type UntypedApi } from "./api-client.js";
 import { collectPages, requestedPages } from "./collect.js";
 import { confirmDestructiveCall } from "./confirm.js";
 import type { CredentialStore } from "./credentials.js";
@@ -22,6 +24,7 @@ import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
 import type { SecuritySchemeDefinition } from "./types.js";
 import { callUpstream, type UpstreamOptions } from "./upstream.js";
 import type { SchemaValidator } from "./validation.js";
+import { runAfterHooks, runBeforeHooks } from "./tool-hooks.js";
 
 /**
  * One operation call's request context (opaque outside the server): what `callOperation` needs
@@ -30,6 +33,8 @@ import type { SchemaValidator } from "./validation.js";
 export interface OperationCallContext {
   readonly params: Record<string, unknown>;
   readonly call: unknown;
+  /** Told each upstream response's status and headers (the typed `api` client's `{ response: true }`). */
+  readonly onResponse?: (response: ResponseInfo) => void;
 }
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
@@ -138,12 +143,9 @@ export class ToolCaller {
       if (gate) return gate;
     }
 
-    let upstreamArgs = args;
-    if (hooks?.beforeCall) {
-      const before = await hooks.beforeCall(tool, args, tools);
-      if (before && isCallToolResult(before)) return before;
-      if (before) upstreamArgs = before as Record<string, unknown>;
-    }
+    const before = await runBeforeHooks(hooks, tool, args, tools);
+    if ("result" in before) return before.result;
+    const upstreamArgs = before.args;
 
     // Log lines name the operation template only: never argument values, URLs or headers.
     const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
@@ -161,6 +163,7 @@ export class ToolCaller {
         cursorKey: this.options.cursorKey,
         queue: this.options.upstreamQueue,
         fromRequest: passthroughCredentials(this.options.passthrough, call.ctx.headers, this.options.securitySchemes),
+        ...(context.onResponse ? { onResponse: context.onResponse } : {}),
       });
     const pages = requestedPages(tool, upstreamArgs);
     const firstPage = await fetchPage(upstreamArgs);
@@ -174,8 +177,25 @@ export class ToolCaller {
     channel.log(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    const after = hooks?.afterCall ? await hooks.afterCall(tool, upstreamArgs, upstreamResult, tools) : undefined;
-    return after ?? upstreamResult;
+    return runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools);
+  }
+
+  /**
+   * The `api` client of custom code serving `call`: each method runs through `callOperation` as a
+   * `tools/call` of the operation would, on behalf of `call` (its OAuth scopes, era and
+   * cancellation), but without the calling request's progress token or MRTR fields (they belong to
+   * the caller).
+   */
+  api(call: HandlerContext): UntypedApi {
+    const { catalog } = this.options;
+    return operationApi({
+      has: (name) => catalog.operationNames.has(name),
+      fallbackKey: (name) => catalog.operation(name)?.http.response.fallbackKey,
+      run: (name, args, options) => {
+        const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
+        return this.callOperation(name, args, { params: {}, call: signal ? { ...call, signal } : call, onResponse: options.onResponse });
+      },
+    });
   }
 
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
@@ -188,8 +208,4 @@ export class ToolCaller {
       return textResult(error instanceof Error ? error.message : String(error), true);
     }
   }
-}
-
-function isCallToolResult(value: unknown): value is CallToolResult {
-  return isRecord(value) && Array.isArray(value.content);
 }

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Streamable HTTP transport (stateless) on node:http, for both protocol eras. One endpoint, POST
  * only (GET/DELETE → 405); Origin validation against DNS rebinding (403); `MCP-Protocol-Version`

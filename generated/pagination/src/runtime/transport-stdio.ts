@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * stdio transport: newline-delimited JSON-RPC over stdin/stdout. stdout carries only MCP
  * messages, one per line (JSON.stringify never emits raw newlines); logs go to stderr.

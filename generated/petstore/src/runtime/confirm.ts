@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `--confirm-destructive`: before a destructive tool (annotation `destructiveHint`) calls the
  * upstream API, the user confirms. Modern clients get an `input_required` elicitation whose

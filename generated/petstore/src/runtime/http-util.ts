@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /** Small HTTP helpers shared by the Streamable HTTP and the legacy HTTP+SSE transports. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * JSON-RPC 2.0 framing: message types, standard error codes, envelope validation and
  * classification. Nothing here knows about MCP methods.

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Passthrough rules: on a shared HTTP server, per-user upstream credentials may come from the
  * incoming request, but only through headers the operator maps explicitly to a security scheme.

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Operation search over the index the generator built (data/search-index.json): BM25F, whose
  * field-weighted, length-normalised term frequencies were computed at generation time, so a query

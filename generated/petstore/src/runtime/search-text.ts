@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Text analysis for operation search: the one tokenizer, stemmer and vocabulary used both when the
  * generator builds the index (data/search-index.json) and when the server analyses a query. Both

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * `McpServer`, the public face of the runtime: it composes the pieces that serve MCP (one server
  * per process or per HTTP endpoint, transport-independent) and holds the legacy lifecycle
@@ -208,6 +209,7 @@ export class McpServer {
       passthrough,
       securitySchemes: options.info.securitySchemes ?? [],
     });
+    this.channel.useApi((call) => this.caller.api(call));
     this.resources = new ResourceMethods(this.extension, { catalog: this.tools, apiDocument: options.apiDocument, declarations: options.declarations }, this.channel);
     this.prompts = new PromptMethods(this.extension.prompts ?? [], this.channel);
     this.subscriptions = new Subscriptions(this.tasks);

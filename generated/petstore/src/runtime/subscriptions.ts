@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Modern `subscriptions/listen`: the acknowledgement, the streams held open until the client
  * cancels them or the server shuts down, and `notifications/tasks` for the task ids a listener

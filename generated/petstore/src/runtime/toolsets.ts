@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Toolsets and filters: which operations a server offers. The same rules run at generation time
  * (`mcp-gen --include-tags …`: the others are not generated) and at run time (`--toolsets`,

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * File arguments: the model passes file content as base64 or as a `data:` URI. Reading local file
  * paths is off unless the server was started with `--allow-file-read` (files only, never folders).

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Environment left behind by an MCP Bundle host. A bundle's manifest maps each setting to
  * `${user_config.NAME}`; hosts have been seen to pass that text itself, unsubstituted, for an

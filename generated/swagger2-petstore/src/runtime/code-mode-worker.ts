@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Worker thread of code mode: runs one `execute_code` script in QuickJS (WebAssembly) and exits.
  *

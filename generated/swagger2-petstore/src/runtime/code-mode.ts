@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Code mode: `execute_code` runs the body of an async JavaScript function, written by the model,
  * in QuickJS compiled to WebAssembly (quickjs-emscripten), inside a worker thread started for that

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Upstream credentials: which of an operation's security alternatives can be satisfied from the
  * environment, and how each scheme is put on the request. Values never leave this module except

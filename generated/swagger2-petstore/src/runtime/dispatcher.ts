@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The JSON-RPC dispatcher behind `McpServer`: validates envelopes, answers batches (revision
  * 2025-03-26 only), tells the eras apart per request (`initialize` → legacy; modern `_meta` →

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The runtime's public API in one module, for code that embeds it (`McpServer` behind your own
  * transport, `main` with your own tools). The generated entry points do not use it: they import
@@ -42,14 +43,22 @@ export { startHttp, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpHandle, type 
 export { main, usage, type MainOptions } from "./cli.js";
 export {
   defineExtension,
+  defineTool,
+  defineToolFor,
   matchUriTemplate,
   type CallHooks,
   type CustomPrompt,
   type CustomResource,
   type CustomResourceTemplate,
   type CustomTool,
+  type CustomToolSpec,
   type Extension,
+  type ExtensionHooks,
   type PromptArgument,
   type RequestTools,
   type ResourceContents,
+  type ToolHooks,
+  type ToolResult,
 } from "./extensions.js";
+export { ApiError, type ApiClient, type ApiErrorKind, type ApiMethod, type ApiResponse, type CallOptions, type Documented, type UntypedApi } from "./api-client.js";
+export type { FromSchema } from "./schema-type.js";

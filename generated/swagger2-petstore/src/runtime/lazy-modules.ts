@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Heavy dependencies loaded on first use, not at start: got (upstream and OAuth requests) and jose
  * (JWT checks in OAuth resource-server mode). A server that has not called anything yet starts

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /** MCP wire shapes the runtime produces (the subset it serves). */
 import type { ToolMetadata } from "./types.js";
 import { renderToolResult, textOutcome } from "./tool-outcome.js";

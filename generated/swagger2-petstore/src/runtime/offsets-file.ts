@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Fixed-width offset files (`data/tool-offsets.txt`, `data/definition-offsets.txt`,
  * `data/declaration-offsets.txt`): line i holds where item i of a one-item-per-line JSON file is,

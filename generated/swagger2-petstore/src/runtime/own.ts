@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Own-property helpers for objects keyed by names from a spec or a client (`__proto__`,
  * `constructor`, …). Plain assignment of `__proto__` changes the prototype instead of creating

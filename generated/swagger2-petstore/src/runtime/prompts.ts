@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The prompt methods (`prompts/list`, `prompts/get`) over the user's prompts (extensions.ts); the
  * generated server has none of its own.

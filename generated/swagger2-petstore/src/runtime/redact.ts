@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Redaction of URL userinfo. A base URL may carry credentials (`http://user:PASS@host`); they are
  * sent (as Basic authentication) but never shown in results or logs.

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Integrity-protected, expiring `requestState` for multi round-trip requests (MRTR, 2026-07-28).
  * The state travels through the client, which may tamper with it, so it is sealed with

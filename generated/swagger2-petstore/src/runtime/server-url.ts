@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The upstream base URL: `--base-url` or `API_BASE_URL` as given, else the spec's server URL
  * template with its variables filled from `--server-var name=value`, their environment variables

@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Tasks across instances behind a load balancer, over a shared state store (Redis). The instance
  * that runs a task keeps it live in its own TaskStore (the upstream request, its AbortController,

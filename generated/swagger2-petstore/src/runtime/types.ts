@@ -1,7 +1,8 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * The contract between generated code and the runtime: a tool is plain data that the runtime
- * interprets. Generated `src/tools/*.ts` files export values of these types; nothing else in
- * the runtime knows about OpenAPI.
+ * interprets (`data/tools.json`, read by tool-data.ts); nothing else in the runtime knows about
+ * OpenAPI.
  */
 
 /** A JSON Schema (2020-12) document or sub-schema, as plain JSON. */
@@ -176,15 +177,16 @@ export interface ToolMetadata {
   annotations?: ToolAnnotations;
 }
 
-/** One MCP tool, as data. `TInput` is the generated argument type (documentation for user code). */
-export interface ToolDefinition<TInput = unknown> extends ToolMetadata {
+/**
+ * One MCP tool, as data. Its argument and result types, for user code, are the generated project's
+ * `ToolInputs`/`ToolOutputs` maps (by tool name), not part of the data.
+ */
+export interface ToolDefinition extends ToolMetadata {
   http: HttpBinding;
   /** The operation's OpenAPI tags (toolset filters, search). */
   tags?: string[];
   /** The operation's full text when `description` was shortened for `tools/list` (served as the operation's documentation resource). */
   documentation?: string;
-  /** Phantom field that carries the input type; never set at run time. */
-  readonly __input?: TInput;
 }
 
 /** A server URL template such as `https://{region}.api.example.com/{version}` and its variables. */

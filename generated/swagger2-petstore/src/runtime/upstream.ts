@@ -1,3 +1,4 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
 /**
  * Executes a tool call against the upstream HTTP API with got and maps the response to an MCP
  * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
@@ -16,6 +17,7 @@ import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator } from "./validation.js";
 import { loadGot } from "./lazy-modules.js";
 import { redactUserinfo } from "./redact.js";
+import type { ResponseInfo } from "./api-client.js";
 
 /** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -73,6 +75,8 @@ export interface UpstreamCall {
   fromRequest?: Record<string, string> | undefined;
   /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
   queue?: PQueue | undefined;
+  /** Told the status and headers of the response (the typed `api` client reports them to user code). */
+  onResponse?: ((response: ResponseInfo) => void) | undefined;
 }
 
 /** Thrown when the call was cancelled; no response must be sent for it. */
@@ -171,6 +175,7 @@ async function exchangeWithUpstream(
       if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
       response = await send(got, prepared, choice.credentials, call, limits);
     }
+    call.onResponse?.({ status: response.statusCode, headers: { ...response.headers } });
     call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
       tool: tool.name,
       ms: Date.now() - started,
