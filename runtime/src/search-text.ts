@@ -207,6 +207,8 @@ interface VocabularyTables {
   writes: ReadonlySet<string>;
   /** Words that only ask to see something. */
   views: ReadonlySet<string>;
+  /** Stem → the action groups (indexes of the first six groups) it belongs to. */
+  actionGroups: ReadonlyMap<string, number[]>;
 }
 
 let vocabulary: VocabularyTables | undefined;
@@ -229,7 +231,12 @@ function tables(): VocabularyTables {
   const writes = stemsOf(WRITE_VERBS.split(" "));
   // Verbs that read, and verbs that are as often nouns ("a charge", "the bill", "a reply").
   const others = stemsOf("compare download test ping verify kick ban reply respond answer say charge bill pay".split(" "));
+  const actionGroups = new Map<string, number[]>();
+  SYNONYM_GROUPS.slice(0, 6).forEach((group, g) => {
+    for (const s of stemsOf(group.map((w) => w.replace(/^[~^]/, "")))) actionGroups.set(s, [...(actionGroups.get(s) ?? []), g]);
+  });
   vocabulary = {
+    actionGroups,
     synonyms: new Map([...synonyms].map(([k, v]) => [k, [...v]])),
     actions: new Set([...groupVerbs, ...writes, ...others]),
     writes: new Set(writes),
@@ -241,6 +248,17 @@ function tables(): VocabularyTables {
 /** Verbs that change something without being one of the groups' verbs. */
 const WRITE_VERBS =
   "merge star unstar follow unfollow watch unwatch cancel run rerun upload assign unassign invite block unblock lock unlock archive unarchive review refund approve transfer send sync enable disable revoke rotate move copy redeliver dismiss accept decline reject resolve capture confirm finalize void mark";
+
+/**
+ * Whether two stems are verbs of one action group (create, delete, list, search, get, update):
+ * "make a new team" and "show me the list" say one action twice.
+ */
+export function sameAction(a: string, b: string): boolean {
+  const { actionGroups } = tables();
+  const ga = actionGroups.get(a);
+  const gb = actionGroups.get(b);
+  return ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g));
+}
 
 /** Other stems that mean what `term` (a stem) means, per the API vocabulary. */
 export function synonymsOf(term: string): readonly string[] {

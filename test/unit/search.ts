@@ -93,6 +93,19 @@ test("search: of operations matching a request alike, the one whose name it expl
   assert.is(names("cancel subscription sub_9")[0], "DeleteSubscriptionsSubscriptionExposedId");
 });
 
+test("verbs of one action said twice count once ('make a new team', 'show me the list')", () => {
+  const docs = [
+    doc("teams_create", "post", "/orgs/{org}/teams", "Create a team"),
+    doc("teams_add-member", "put", "/teams/{team_id}/members/{username}", "Add team member"),
+    doc("teams_list", "get", "/orgs/{org}/teams", "List teams"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  const scores = (query: string) => small.search(query, { limit: 3 }).map((hit) => `${hit.name} ${hit.score}`);
+  assert.equal(scores("make a new team"), scores("make a team"));
+  assert.equal(scores("show me the list of teams"), scores("list teams"));
+  assert.is(small.search("make a new team", { limit: 1 })[0]!.name, "teams_create");
+});
+
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
   assert.equal(words("my PRs and APIs"), ["my", "prs", "and", "apis"]);
   assert.equal(analyzeQuery("show the open PRs of facebook/react"), ["show", "pull"], "a slug names a thing; 'open' before a plural is a state");
