@@ -108,6 +108,9 @@ const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
   "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(" "),
 );
 
+/** Hyphenated words made with an English prefix ("auto-generate", "re-run", "pre-release", "sub-issues", "un-archive"): words, not names. */
+const PREFIXED = /^(?:auto|re|pre|post|co|un|non|sub|multi|anti|de|mis|over|under|inter|intra)-[a-z]+$/i;
+
 /**
  * Query terms: the analysed words, plus `file` when the request names a file (`package.json`,
  * `src/index.js`), which users rarely call a "file".
@@ -117,7 +120,7 @@ export function analyzeQuery(query: string): string[] {
   // so are hyphenated names ("the old-feature branch", "a label called needs-triage"), except the
   // common English compounds.
   const values = query
-    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) ? name : " "))
+    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) || PREFIXED.test(name) ? name : " "))
     .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
   const terms = analyze(values).filter((term) => !QUERY_FILLER.has(term));
   const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];

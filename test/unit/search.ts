@@ -114,6 +114,7 @@ test("requests: acronym plurals, slugs, numbers and versions, filler words and s
   assert.equal(analyzeQuery("get the details of the repo"), ["get", "repo"], "details are filler in a request");
   assert.equal(analyzeQuery("rename my repo to new-name"), [stem("rename"), "repo"], "a hyphenated name is a value");
   assert.equal(analyzeQuery("a one-off e-mail"), ["off", "e", "mail"], "common compounds stay words (\"one\" is a stopword)");
+  assert.equal(analyzeQuery("auto-generate the re-run notes"), ["auto", stem("generate"), "re", "run", stem("notes")], "words made with an English prefix stay words");
   assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
   assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
   assert.is.not(stem("author"), stem("auth"));
