@@ -33,6 +33,9 @@ export function words(text: string): string[] {
     // "open PRs", "closed issues": a state that filters things listed, not the verb "open".
     .replace(/\b(?:open|opened|closed|active|merged)\s+(?=\w+s\b)/gi, "")
     .replace(/\bset up\b/gi, "setup")
+    .replace(/\b(?:turn|switch) on\b/gi, "enable")
+    .replace(/\b(?:turn|switch) off\b/gi, "disable")
+    .replace(/\bhow many\b/gi, "count")
     .replace(/\bget rid of\b/gi, "delete")
     .replace(/\blook up\b/gi, "lookup")
     .replace(/\bpay out\b/gi, "payout")
@@ -139,7 +142,7 @@ export function analyzeQuery(query: string): string[] {
  * has nothing to do with watching.
  */
 const SYNONYM_GROUPS: string[][] = [
-  ["create", "add", "new", "make", "post", "~open", "~start", "register", "insert", "submit", "~generate", "~publish", "~setup", "~leave", "~write", "~put", "~apply", "~attach"],
+  ["create", "add", "new", "make", "post", "~open", "~start", "register", "insert", "submit", "~generate", "~publish", "~setup", "~leave", "~write", "~put", "~apply", "~attach", "~save"],
   ["delete", "remove", "destroy", "~drop", "erase", "purge", "discard", "unset", "~clear", "~kick"],
   ["list", "show", "browse", "enumerate", "~index", "~see", "~view"],
   ["search", "find", "lookup", "query", "filter"],
@@ -198,6 +201,34 @@ const SYNONYM_GROUPS: string[][] = [
   ["card", "credit", "debit"],
   ["session", "checkout"],
   ["tax", "vat", "gst"],
+  // General API English (2026-11-26): what users say for what APIs name otherwise.
+  ["enable", "activate", "~allow"],
+  ["disable", "deactivate"],
+  ["usage", "~spend", "~spent", "~consumption", "~consume"],
+  ["notification", "~inbox"],
+  ["release", "~changelog"],
+  ["transfer", "~move"],
+  ["limit", "quota", "~throttle", "cap"],
+  ["remaining", "~left"],
+  ["reaction", "react", "~emoji", "~thumb", "~upvote", "~like"],
+  ["retry", "rerun", "redeliver", "resend", "redo"],
+  ["restore", "recover", "undelete"],
+  ["reverse", "reversal", "~undo", "~revert"],
+  ["decline", "reject", "deny", "refuse"],
+  ["suspend", "pause", "~hold"],
+  ["resume", "unpause", "unsuspend", "reactivate"],
+  ["revoke", "invalidate", "expire"],
+  ["event", "activity", "~history", "~timeline", "~feed", "~happened"],
+  ["revision", "version"],
+  ["image", "picture", "photo", "avatar", "logo", "icon"],
+  ["link", "url"],
+  ["config", "setting", "preference", "option"],
+  ["perm", "access", "role", "privilege"],
+  ["vulnerability", "advisory", "cve", "~security"],
+  ["alert", "warning"],
+  ["fail", "failure", "error", "~broken"],
+  ["storage", "~disk", "~space", "size"],
+  ["health", "healthy"],
 ];
 
 /** The vocabulary as look-up tables (stems), built on the first search: a server that never searches never builds them. */
