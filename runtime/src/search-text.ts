@@ -314,8 +314,27 @@ export function impliedTerms(query: string): string[] {
   if (actions.some((term) => !views.has(term))) return [];
   const everything = all.some((word) => word === "all" || word === "every");
   const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
-  return everything || (actions.length === 0 && plural) ? ["list"] : [];
+  const listed = everything || (actions.length === 0 && plural);
+  // Listing the caller's own things ("list my repos", "which orgs am I in") is what the operations
+  // on the authenticated user do; "my repo" alone is one repo, served like anyone's.
+  const own = (everything || plural || actions.includes("list")) && firstPerson(query);
+  return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : [])];
 }
+
+/** The stem that names the caller in operation names ("…-for-authenticated-user"). */
+export const SELF_TERM = "authenticat";
+
+/**
+ * Whether the request speaks of the caller's own things ("my repos", "which orgs am I in"). "Me"
+ * after a verb of giving or showing ("show me the customers") is only the reader.
+ */
+export function firstPerson(query: string): boolean {
+  const all = words(query);
+  return all.some((word, i) => word === "my" || word === "mine" || word === "myself" || word === "i" || (word === "me" && !READER_VERBS.has(all[i - 1] ?? "")));
+}
+
+/** Verbs after which "me" is the one who reads the answer, not an owner. */
+const READER_VERBS: ReadonlySet<string> = new Set(["show", "give", "tell", "let", "get", "find", "send", "fetch", "bring", "list"]);
 
 /**
  * Verbs for an HTTP method, indexed with the operation so that "delete the label" finds a DELETE

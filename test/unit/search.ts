@@ -128,7 +128,7 @@ test("one-way vocabulary: 'view' leads to get, get does not lead to 'view'; 'wat
   assert.not.ok(synonymsOf(stem("subscription")).includes("watch"));
 });
 
-test("implied terms: plurals or 'all' without another action imply a list", () => {
+test("implied terms: plurals or 'all' without another action imply a list; listing my things, the caller's operations", () => {
   assert.equal(impliedTerms("what were the latest commits"), ["list"]);
   assert.equal(impliedTerms("show me all customers"), ["list"]);
   assert.equal(impliedTerms("delete all labels"), []);
@@ -147,6 +147,18 @@ test("implied terms: plurals or 'all' without another action imply a list", () =
   assert.is(small.search("commits of the repo", { limit: 2 })[0]!.name, "repos_list-commits");
   assert.is(small.search("the commit abc123", { limit: 2 })[0]!.name, "repos_get-commit");
   assert.equal(impliedTerms("frobnicators"), ["list"]);
+  assert.equal(impliedTerms("list my repositories"), ["authenticat"], "listing the caller's own things implies the authenticated user's operations");
+  assert.equal(impliedTerms("which orgs am I in"), ["list", "authenticat"]);
+  assert.equal(impliedTerms("rename my repo"), [], "one thing of mine is served like anyone's");
+  assert.equal(impliedTerms("show me the customers"), [], "'me' after show is the reader");
+  const mine = new OperationSearch(
+    buildSearchIndex([
+      doc("repos_list-for-user", "get", "/users/{username}/repos", "List repositories for a user"),
+      doc("repos_list-for-authenticated-user", "get", "/user/repos", "List repositories for the authenticated user"),
+    ]),
+  );
+  assert.is(mine.search("list my repositories", { limit: 1 })[0]!.name, "repos_list-for-authenticated-user");
+  assert.is(mine.search("list the repositories of a user", { limit: 1 })[0]!.name, "repos_list-for-user");
   assert.equal(small.search("frobnicators", { limit: 2 }), [], "an implied term alone finds nothing");
 });
 
