@@ -302,7 +302,8 @@ export function synonymsOf(term: string): readonly string[] {
 /**
  * What a request implies without saying it: `list` when it names things in the plural, or "all"
  * of them, and no action other than looking ("latest commits on main", "which subscriptions are
- * active", "show me all customers"). The search weighs implied terms lightly and never requires them.
+ * active", "show me all customers"); the authenticated user's operations when it lists the caller's
+ * own things. The search weighs implied terms lightly and never requires them.
  */
 export function impliedTerms(query: string): string[] {
   const all = words(query);
@@ -314,7 +315,8 @@ export function impliedTerms(query: string): string[] {
   if (actions.some((term) => !views.has(term))) return [];
   const everything = all.some((word) => word === "all" || word === "every");
   const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
-  const listed = everything || (actions.length === 0 && plural);
+  // Showing or seeing things in the plural is listing them ("show the branches").
+  const listed = (everything || plural) && !actions.includes("list");
   // Listing the caller's own things ("list my repos", "which orgs am I in") is what the operations
   // on the authenticated user do; "my repo" alone is one repo, served like anyone's.
   const own = (everything || plural || actions.includes("list")) && firstPerson(query);

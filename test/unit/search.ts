@@ -128,7 +128,7 @@ test("one-way vocabulary: 'view' leads to get, get does not lead to 'view'; 'wat
   assert.not.ok(synonymsOf(stem("subscription")).includes("watch"));
 });
 
-test("implied terms: plurals or 'all' without another action imply a list; listing my things, the caller's operations", () => {
+test("implied terms: plurals or 'all' with no action but looking imply a list; listing my things, the caller's operations", () => {
   assert.equal(impliedTerms("what were the latest commits"), ["list"]);
   assert.equal(impliedTerms("show me all customers"), ["list"]);
   assert.equal(impliedTerms("delete all labels"), []);
@@ -150,7 +150,7 @@ test("implied terms: plurals or 'all' without another action imply a list; listi
   assert.equal(impliedTerms("list my repositories"), ["authenticat"], "listing the caller's own things implies the authenticated user's operations");
   assert.equal(impliedTerms("which orgs am I in"), ["list", "authenticat"]);
   assert.equal(impliedTerms("rename my repo"), [], "one thing of mine is served like anyone's");
-  assert.equal(impliedTerms("show me the customers"), [], "'me' after show is the reader");
+  assert.equal(impliedTerms("show me the customers"), ["list"], "'me' after show is the reader; showing things in the plural is a list");
   const mine = new OperationSearch(
     buildSearchIndex([
       doc("repos_list-for-user", "get", "/users/{username}/repos", "List repositories for a user"),
