@@ -35,7 +35,10 @@ const DESCRIPTION_MAX = 600;
 /**
  * Field weights and length normalisation (b). Names and summaries say what an operation does;
  * path segments and tags say what it is about; descriptions and parameter names add recall.
- * Chosen on the retrieval benchmark (scripts/bench-search.js).
+ * Chosen on the retrieval benchmark (scripts/bench-search.js): descriptions at 0.1 (b 0.5) rather
+ * than 0.25 (b 0.75) ranked better on the tune halves (recall@1 177 → 183 of 268) and on the
+ * check halves (recall@5 236 → 238 of 264); the other weights, each tried at about half and
+ * double, did not.
  */
 const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
   { get: (d) => d.name, weight: 3, b: 0.75 },
@@ -45,7 +48,7 @@ const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: num
   { get: (d) => methodVerbs(d.method, d.path), weight: 2, b: 0 },
   { get: (d) => d.parameters.join(" "), weight: 0.2, b: 0.5 },
   { get: (d) => (d.values ?? []).join(" "), weight: ENUM_WEIGHT, b: 0.5 },
-  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.25, b: 0.75 },
+  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.1, b: 0.5 },
 ];
 
 /** The path without its `{parameters}`: `/repos/{owner}/{repo}/pulls` → `/repos///pulls`. */
