@@ -36,6 +36,8 @@ export function words(text: string): string[] {
     .replace(/\b(?:turn|switch) on\b/gi, "enable")
     .replace(/\b(?:turn|switch) off\b/gi, "disable")
     .replace(/\bhow many\b/gi, "count")
+    .replace(/\bbring back\b/gi, "restore")
+    .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
     .replace(/\bget rid of\b/gi, "delete")
     .replace(/\blook up\b/gi, "lookup")
     .replace(/\bpay out\b/gi, "payout")
