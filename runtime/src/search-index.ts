@@ -5,7 +5,7 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyze, analyzeQuery, impliedTerms, sameAction, synonymsOf, words } from "./search-text.js";
+import { analyze, analyzeQuery, impliedTerms, sameAction, stem, synonymsOf, words } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -107,7 +107,7 @@ export class OperationSearch {
       if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
       return options.allowed ? options.allowed(doc[0]) : true;
     };
-    const queryTerms = [...new Set(analyzeQuery(query))];
+    const queryTerms = [...new Set(this.withoutUnknownUn(analyzeQuery(query)))];
     const { totals, matched, best } = this.scratch();
     const touched: number[] = [];
     // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
@@ -203,6 +203,14 @@ export class OperationSearch {
   /** Per-document accumulators, allocated once and left zeroed after every search. */
   private scratch(): { totals: Float64Array; matched: Float64Array; best: Float64Array } {
     return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Float64Array(this.docs.length), best: new Float64Array(this.docs.length) });
+  }
+
+  /**
+   * An un- verb the index does not know ("unwatch", "unfollow" where the API has none) is the verb
+   * undone: in REST, deleting what the verb made (DELETE …/subscription, DELETE …/following).
+   */
+  private withoutUnknownUn(terms: string[]): string[] {
+    return terms.flatMap((term) => (term.startsWith("un") && term.length > 4 && !this.terms.has(term) && this.terms.has(term.slice(2)) ? [term.slice(2), stem("delete")] : [term]));
   }
 
   /** The indexed terms that stand for the query terms of `concept`, with their weights. */

@@ -37,6 +37,8 @@ export function words(text: string): string[] {
     .replace(/\b(?:turn|switch) off\b/gi, "disable")
     .replace(/\bhow many\b/gi, "count")
     .replace(/\bbring back\b/gi, "restore")
+    // "Stop following", "stop watching": the un- verb (unfollow, unwatch; see OperationSearch for an API without it).
+    .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
     .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
     .replace(/\bget rid of\b/gi, "delete")
     .replace(/\blook up\b/gi, "lookup")

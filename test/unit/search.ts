@@ -106,6 +106,19 @@ test("verbs of one action said twice count once ('make a new team', 'show me the
   assert.is(small.search("make a new team", { limit: 1 })[0]!.name, "teams_create");
 });
 
+test("'stop following' is unfollow; an un- verb the API lacks is the verb's thing deleted", () => {
+  const docs = [
+    doc("users_follow", "put", "/user/following/{username}", "Follow a user"),
+    doc("users_unfollow", "delete", "/user/following/{username}", "Unfollow a user"),
+    doc("activity_set-repo-subscription", "put", "/repos/{owner}/{repo}/subscription", "Set a repository subscription (watch)"),
+    doc("activity_delete-repo-subscription", "delete", "/repos/{owner}/{repo}/subscription", "Delete a repository subscription (watch)"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  assert.ok(analyzeQuery("stop following dhh").includes("unfollow"));
+  assert.is(small.search("stop following dhh", { limit: 1 })[0]!.name, "users_unfollow");
+  assert.is(small.search("stop watching the repo", { limit: 1 })[0]!.name, "activity_delete-repo-subscription");
+});
+
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
   assert.equal(words("my PRs and APIs"), ["my", "prs", "and", "apis"]);
   assert.equal(analyzeQuery("show the open PRs of facebook/react"), ["show", "pull"], "a slug names a thing; 'open' before a plural is a state");
