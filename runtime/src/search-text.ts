@@ -19,11 +19,19 @@ const STOPWORDS = new Set(
 );
 
 /**
+ * Capitalised words with a capital inside that are names, not two words: "GitHub", "PayPal",
+ * "YouTube" (two short humps), "OAuth", "ETag" (one capital before a capitalised word). In prose
+ * (summaries, descriptions, requests) they stay one word, so "GitHub" does not read as git data;
+ * identifiers (tool names, paths, parameters) are split at every hump.
+ */
+const BRAND = /\b(?:[A-Z][a-z]{1,2}[A-Z][a-z]{1,3}|[A-Z][A-Z][a-z]{2,})\b/g;
+
+/**
  * Splits text into lower-case words: camelCase and PascalCase humps, snake_case, kebab-case,
  * path segments and punctuation all separate words ("listForOrg" → list, for, org).
  */
-export function words(text: string): string[] {
-  const spaced = text
+export function words(text: string, prose = false): string[] {
+  const spaced = (prose ? text.replace(BRAND, (word) => word.toLowerCase()) : text)
     .replace(/<[^>]*>/g, " ")
     // "owner/name" slugs ("facebook/react") name one thing by its identifiers: not words to match.
     .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) => (/\.[a-z]{1,5}$/i.test(slug) ? slug : space))
@@ -94,9 +102,9 @@ const CANONICAL: Record<string, string> = {
 };
 
 /** Words of `text` without stopwords, stemmed: the terms the index stores. */
-export function analyze(text: string): string[] {
+export function analyze(text: string, prose = false): string[] {
   const terms: string[] = [];
-  for (const word of words(text)) {
+  for (const word of words(text, prose)) {
     if (STOPWORDS.has(word)) continue;
     const stemmed = CANONICAL[word] ?? stem(word);
     terms.push(CANONICAL[stemmed] ?? stemmed);
@@ -129,7 +137,7 @@ export function analyzeQuery(query: string): string[] {
   const values = query
     .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) || PREFIXED.test(name) ? name : " "))
     .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
-  const terms = analyze(values).filter((term) => !QUERY_FILLER.has(term));
+  const terms = analyze(values, true).filter((term) => !QUERY_FILLER.has(term));
   const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
   if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");

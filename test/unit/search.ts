@@ -26,6 +26,8 @@ const top = (query: string, options: { tag?: string; allowed?: (name: string) =>
 test("words: camelCase, snake_case, kebab-case and paths split into lower-case words", () => {
   assert.equal(words("listForOrg repos_list-for-org /repos/{owner}"), ["list", "for", "org", "repos", "list", "for", "org", "repos", "owner"]);
   assert.equal(words("HTMLParser"), ["html", "parser"]);
+  assert.equal(words("GitHub OAuth PaymentIntent", true), ["github", "oauth", "payment", "intent"], "in prose, names with a capital inside stay one word");
+  assert.equal(words("getGitHubApp"), ["get", "git", "hub", "app"], "identifiers split at every hump");
 });
 
 test("stem folds plurals, -ed, -ing and a final e onto one stem", () => {
