@@ -241,6 +241,7 @@ const SYNONYM_GROUPS: string[][] = [
   ["fail", "failure", "error", "~broken"],
   ["storage", "~disk", "~space", "size"],
   ["health", "healthy"],
+  ["directory", "folder", "dir"],
 ];
 
 /** The vocabulary as look-up tables (stems), built on the first search: a server that never searches never builds them. */
