@@ -135,6 +135,10 @@ export function analyzeQuery(query: string): string[] {
   // so are hyphenated names ("the old-feature branch", "a label called needs-triage"), except the
   // common English compounds.
   const values = query
+    // E-mail addresses, URLs and ids with digits ("cus_123", "pi_3Mtw") are values the request gives.
+    .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
+    .replace(/\bhttps?:\/\/\S+/gi, " ")
+    .replace(/\b[a-z]+_[a-z0-9]*\d[a-z0-9]*\b/gi, " ")
     .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) || PREFIXED.test(name) ? name : " "))
     .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
   const terms = analyze(values, true).filter((term) => !QUERY_FILLER.has(term));

@@ -84,15 +84,18 @@ test("search: of operations matching a request alike, the one whose name it expl
     doc("teams_remove-repo-in-org", "delete", "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}", "Remove a repository from a team", ["teams"]),
     doc("repos_delete", "delete", "/repos/{owner}/{repo}", "Delete a repository", ["repos"]),
     doc("repos_delete-in-org-for-team-admin", "delete", "/orgs/{org}/teams/{team}/repos/{owner}/{repo}/admin", "Delete a team repository as admin", ["teams"]),
-    doc("DeleteSubscriptionsSubscriptionExposedId", "delete", "/v1/subscriptions/{subscription_exposed_id}", "Cancel a subscription"),
-    doc("PostSubscriptionSchedulesScheduleCancel", "post", "/v1/subscription_schedules/{schedule}/cancel", "Cancel a subscription schedule"),
+    // Stripe's own summaries.
+    doc("DeleteSubscriptionsSubscriptionExposedId", "delete", "/v1/subscriptions/{subscription_exposed_id}", "Cancels a customer’s subscription immediately."),
+    doc("DeleteSubscriptionsSubscriptionExposedIdDiscount", "delete", "/v1/subscriptions/{subscription_exposed_id}/discount", "Removes the currently applied discount on a subscription."),
+    doc("PostSubscriptionSchedulesScheduleCancel", "post", "/v1/subscription_schedules/{schedule}/cancel", "Cancels a subscription schedule and its associated subscription immediately (if the subscription schedule has an active subscription)."),
   ];
   const small = new OperationSearch(buildSearchIndex(docs));
   const names = (query: string) => small.search(query, { limit: 3 }).map((hit) => hit.name);
   const deleted = names("delete the repo");
   assert.is(deleted[0], "repos_delete");
   assert.equal(deleted.slice(1).sort(), ["repos_delete-in-org-for-team-admin", "teams_remove-repo-in-org"]);
-  assert.is(names("cancel subscription sub_9")[0], "DeleteSubscriptionsSubscriptionExposedId");
+  assert.is(names("remove the subscription discount")[0], "DeleteSubscriptionsSubscriptionExposedIdDiscount");
+  assert.is(names("cancel the subscription schedule")[0], "PostSubscriptionSchedulesScheduleCancel");
 });
 
 test("verbs of one action said twice count once ('make a new team', 'show me the list')", () => {
@@ -129,6 +132,7 @@ test("requests: acronym plurals, slugs, numbers and versions, filler words and s
   assert.equal(analyzeQuery("get the details of the repo"), ["get", "repo"], "details are filler in a request");
   assert.equal(analyzeQuery("rename my repo to new-name"), [stem("rename"), "repo"], "a hyphenated name is a value");
   assert.equal(analyzeQuery("a one-off e-mail"), ["off", "e", "mail"], "common compounds stay words (\"one\" is a stopword)");
+  assert.equal(analyzeQuery("email jane@example.com about cus_123 at https://example.com/x"), ["email"], "e-mail addresses, ids and URLs are values");
   assert.equal(analyzeQuery("auto-generate the re-run notes"), ["auto", stem("generate"), "re", "run", stem("notes")], "words made with an English prefix stay words");
   assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
   assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
