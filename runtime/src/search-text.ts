@@ -123,6 +123,12 @@ const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
   "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(" "),
 );
 
+/** Whether the request asks to make something (a verb of the create group). */
+function makes(query: string): boolean {
+  const create = new Set(SYNONYM_GROUPS[0]!.flatMap((word) => words(word.replace(/^[~^]/, "")).map(stem)));
+  return analyze(query.replace(/\babout\b.*$/i, " ")).some((term) => create.has(term));
+}
+
 /** Hyphenated words made with an English prefix ("auto-generate", "re-run", "pre-release", "sub-issues", "un-archive"): words, not names. */
 const PREFIXED = /^(?:auto|re|pre|post|co|un|non|sub|multi|anti|de|mis|over|under|inter|intra)-[a-z]+$/i;
 
@@ -135,6 +141,9 @@ export function analyzeQuery(query: string): string[] {
   // so are hyphenated names ("the old-feature branch", "a label called needs-triage"), except the
   // common English compounds.
   const values = query
+    // What a request makes something about is a value: "open an issue about the login page
+    // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
+    .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
     // E-mail addresses, URLs and ids with digits ("cus_123", "pi_3Mtw") are values the request gives.
     .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
     .replace(/\bhttps?:\/\/\S+/gi, " ")

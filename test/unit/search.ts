@@ -133,6 +133,8 @@ test("requests: acronym plurals, slugs, numbers and versions, filler words and s
   assert.equal(analyzeQuery("rename my repo to new-name"), [stem("rename"), "repo"], "a hyphenated name is a value");
   assert.equal(analyzeQuery("a one-off e-mail"), ["off", "e", "mail"], "common compounds stay words (\"one\" is a stopword)");
   assert.equal(analyzeQuery("email jane@example.com about cus_123 at https://example.com/x"), ["email"], "e-mail addresses, ids and URLs are values");
+  assert.equal(analyzeQuery("open a new issue about the login page crashing"), ["open", "new", stem("issue")], "what a new thing is about is a value");
+  assert.equal(analyzeQuery("info about a user"), ["user"], "but what information is about is the thing asked for");
   assert.equal(analyzeQuery("auto-generate the re-run notes"), ["auto", stem("generate"), "re", "run", stem("notes")], "words made with an English prefix stay words");
   assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
   assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
