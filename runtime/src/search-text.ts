@@ -125,8 +125,8 @@ const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
 
 /** Whether the request asks to make something (a verb of the create group). */
 function makes(query: string): boolean {
-  const create = new Set(SYNONYM_GROUPS[0]!.flatMap((word) => words(word.replace(/^[~^]/, "")).map(stem)));
-  return analyze(query.replace(/\babout\b.*$/i, " ")).some((term) => create.has(term));
+  const { actionGroups } = tables();
+  return analyze(query.replace(/\babout\b.*$/i, " ")).some((term) => actionGroups.get(term)?.includes(0) ?? false);
 }
 
 /** Hyphenated words made with an English prefix ("auto-generate", "re-run", "pre-release", "sub-issues", "un-archive"): words, not names. */
