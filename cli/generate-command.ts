@@ -8,7 +8,7 @@ import { printDiagnostics } from "./report.js";
 
 /** Flags of the generate command. */
 import type { AuthOverride } from "../generator/plan/security.js";
-import type { OperationFilter } from "../runtime/src/toolsets.js";
+import type { OperationFilter } from "../generator/contract.js";
 
 export interface GenerateArgs {
   spec: string;
@@ -34,6 +34,8 @@ export interface GenerateArgs {
   outputSchema?: boolean;
   /** `--surface`: the server's default surface. */
   surface?: "all" | "search" | "code" | "auto";
+  /** `--license`: the package's SPDX license. */
+  license?: string;
   /** `--include-tags`, `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`. */
   filter?: OperationFilter;
 }
@@ -106,6 +108,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       outputSchemas: args.outputSchema,
       ...(args.filter ? { filter: args.filter } : {}),
       ...(args.surface ? { defaultSurface: args.surface } : {}),
+      ...(args.license !== undefined ? { license: args.license } : {}),
       onStage: (stage, ms) => progress.stage(stage, ms),
     });
     progress.stop();

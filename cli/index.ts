@@ -1,12 +1,14 @@
 import yargs from "yargs";
 import { readPackageJson } from "../generator/package-root.js";
 import { parseAuthOverride } from "../generator/plan/security.js";
+import { runCheckCommand } from "./check-command.js";
 import { runDiff } from "./diff-command.js";
 import { EXIT } from "./exit-codes.js";
 import { runGenerate, type GenerateArgs } from "./generate-command.js";
 import { runLint } from "./lint-command.js";
+import { runWorkspace, WORKSPACE_ACTIONS, type WorkspaceArgs } from "./workspace-command.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
-import { listOption } from "../runtime/src/toolsets.js";
+import { listOption } from "../generator/contract.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}
@@ -57,13 +59,73 @@ export async function run(argv: string[]): Promise<number> {
           .option("surface", { type: "string", choices: ["all", "search", "code", "auto"], default: "auto", describe: "The surface the server serves (as its --surface)" })
           .option("server-name", { type: "string", describe: "The server's key in the client's configuration (default: from the package name, as --print-config writes it)" })
           .option("strict-schemas", { type: "boolean", default: false, describe: "Also report input schemas an opt-in strict mode would refuse (OpenAI structured outputs)" })
+          .option("adapt", { type: "boolean", default: true, describe: "Lint what the generated server serves each client it recognises (its auto budget, names, schemas); --no-adapt: the tools as listed" })
           .option("json", { type: "boolean", default: false, describe: "Print the report as JSON (for CI)" })
           .option("allow-remote", { type: "boolean", default: false, describe: "Allow reading specs and $refs over HTTP(S)" })
           .option("ref-root", { type: "string", describe: "Folder file $refs may read from (default: the spec's own folder)" })
           .example("$0 lint openapi.yaml --surface all", "What each client does with one tool per operation")
           .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
       async (args) => {
-        code = await runLint({ target: args.target!, client: args.client, surface: args.surface as "all" | "search" | "code" | "auto", json: args.json, allowRemote: args.allowRemote, strictSchemas: args.strictSchemas, ...(args.refRoot ? { refRoot: args.refRoot } : {}), ...(args.serverName ? { serverName: args.serverName } : {}) });
+        code = await runLint({ target: args.target!, client: args.client, surface: args.surface as "all" | "search" | "code" | "auto", json: args.json, allowRemote: args.allowRemote, strictSchemas: args.strictSchemas, adapt: args.adapt, ...(args.refRoot ? { refRoot: args.refRoot } : {}), ...(args.serverName ? { serverName: args.serverName } : {}) });
+      },
+    )
+    .command(
+      "workspace <action> [file]",
+      "A fleet of servers from one workspace file: build (generate, install, compile), check (stale servers, exit 5), test (own tests and compliance), report (report.json and report.html), publish",
+      (y) =>
+        y
+          .positional("action", { type: "string", choices: WORKSPACE_ACTIONS, demandOption: true, describe: "What to do with every server of the workspace" })
+          .positional("file", { type: "string", describe: "The workspace file (default: mcp-gen.workspace.yaml in the current folder)" })
+          .option("concurrency", { type: "number", default: 2, describe: "Servers generated, built or tested at once" })
+          .option("force", { type: "boolean", default: false, describe: "build: overwrite generated files edited by hand" })
+          .option("install", { type: "boolean", default: true, describe: "build: npm install at the workspace root when a server changed or nothing is installed (--no-install: never)" })
+          .option("compile", { type: "boolean", default: true, describe: "build: run npm run build in servers whose build is out of date (--no-compile: never)" })
+          .option("rebuild", { type: "boolean", default: false, describe: "build: compile every server, even those up to date" })
+          .option("test", { type: "boolean", default: false, describe: "build: then test every server (as workspace test)" })
+          .option("report", { type: "boolean", default: false, describe: "build: then write report.json and report.html" })
+          .option("http", { type: "boolean", default: false, describe: "test: also check compliance over Streamable HTTP" })
+          .option("json", { type: "boolean", default: false, describe: "check: print the verdict per server as JSON" })
+          .option("dry-run", { type: "boolean", default: false, describe: "publish: npm publish --dry-run (nothing is published)" })
+          .option("registry", { type: "string", describe: "publish: the registry URL (default: npm's configuration)" })
+          .option("tag", { type: "string", describe: "publish: the dist-tag (default latest)" })
+          .option("access", { type: "string", choices: ["public", "restricted"], describe: "publish: access of scoped packages" })
+          .example("$0 workspace build --test --report", "Generate, install, build, test and report the fleet in mcp-gen.workspace.yaml")
+          .example("$0 workspace check", "CI: exit 5 naming every stale server")
+          .example("$0 workspace publish --dry-run", "What would be published"),
+      async (args) => {
+        code = await runWorkspace({
+          action: args.action as WorkspaceArgs["action"],
+          ...(args.file ? { file: args.file } : {}),
+          concurrency: args.concurrency,
+          force: args.force,
+          install: args.install,
+          compile: args.compile,
+          rebuild: args.rebuild,
+          test: args.test,
+          report: args.report,
+          http: args.http,
+          json: args.json,
+          dryRun: args.dryRun,
+          ...(args.registry ? { registry: args.registry } : {}),
+          ...(args.tag ? { tag: args.tag } : {}),
+          ...(args.access ? { access: args.access as "public" | "restricted" } : {}),
+        });
+      },
+    )
+    .command(
+      "check [target]",
+      "Score the protocol compliance of one server out of 100: lifecycle in both eras, pagination, errors, cancellation, logging, resources, HTTP rules, tools/list hygiene and token footprint",
+      (y) =>
+        y
+          .positional("target", { type: "string", describe: "A generated server folder (built), or the URL of a running server (http://127.0.0.1:3000/mcp); or give the server's command after --" })
+          .option("http", { type: "boolean", default: false, describe: "Serve and check over Streamable HTTP (a folder gets --http --port 0; a command must print its URL)" })
+          .option("json", { type: "boolean", default: false, describe: 'Print { "score", "checks": [{ "id", "ok", "message" }] } as JSON' })
+          .option("min-score", { type: "number", default: 100, describe: "Exit 8 when the score is below this" })
+          .example("$0 check ./server", "Start the built server over stdio and score it")
+          .example("$0 check --http -- node ./server/dist/index.js --http --port 0", "Any server started by a command, over HTTP"),
+      async (args) => {
+        const command = ((args as Record<string, unknown>)["--"] as Array<string | number> | undefined)?.map(String) ?? [];
+        code = await runCheckCommand({ ...(args.target ? { target: args.target } : {}), command, http: args.http, json: args.json, minScore: args.minScore });
       },
     )
     .command(
@@ -76,6 +138,7 @@ export async function run(argv: string[]): Promise<number> {
           .option("name", { type: "string", describe: "npm package name of the server (default: the previous generation's, else from info.title, e.g. pet-store-mcp)" })
           .option("repository", { type: "string", describe: "Source repository URL, for package.json and server.json (kept for later runs)" })
           .option("mcp-name", { type: "string", describe: "MCP Registry name, e.g. io.github.acme/pets-mcp (default: from --repository or the npm scope)" })
+          .option("license", { type: "string", describe: "SPDX license of the package, e.g. MIT (default: the spec's info.license when it is one)" })
           .option("force", { type: "boolean", default: false, describe: "Overwrite hand-edited generated files; write into a folder mcp-gen did not create" })
           .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 5 when the output folder is stale (for CI)" })
           .option("bump", { type: "boolean", default: true, describe: "Apply the suggested semver bump to the package version (--no-bump keeps it)" })
@@ -133,6 +196,7 @@ export async function run(argv: string[]): Promise<number> {
           envPrefix: args.envPrefix,
           outputSchema: args.outputSchema,
           surface: args.surface as GenerateArgs["surface"],
+          ...(args.license !== undefined ? { license: args.license } : {}),
           filter: {
             includeTags: listFlag(args.includeTags),
             excludeTags: listFlag(args.excludeTags),
@@ -143,6 +207,7 @@ export async function run(argv: string[]): Promise<number> {
         });
       },
     )
+    .parserConfiguration({ "populate--": true })
     .version(version)
     .alias("h", "help")
     .strict()

@@ -1,6 +1,6 @@
 import { hasBlockingFindings, lintServer, NotAServerFolder, readServerTools, type LintReport } from "../generator/lint/lint-server.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
-import type { SurfaceName } from "../runtime/src/surfaces.js";
+import type { SurfaceName } from "../generator/contract.js";
 import { EXIT } from "./exit-codes.js";
 import { specErrorExit } from "./report.js";
 
@@ -15,6 +15,8 @@ export interface LintArgs {
   /** The server's key in the client's configuration, when not the default. */
   serverName?: string;
   strictSchemas: boolean;
+  /** Lint what the server serves each recognised client (default), not the tools as listed. */
+  adapt: boolean;
 }
 
 /** How many tool names a finding shows before "+N more". */
@@ -27,8 +29,15 @@ export function formatLintReport(report: LintReport): string {
     `  ${report.tools.toLocaleString("en-US")} tools listed, ${report.bytes.toLocaleString("en-US")} bytes, ~${report.tokens.toLocaleString("en-US")} tokens`,
   ];
   for (const profile of report.profiles) {
-    lines.push(`${profile.id} (${profile.name}): ${profile.findings.length === 0 ? "ok" : `${profile.findings.length} finding${profile.findings.length === 1 ? "" : "s"}`}`);
-    for (const finding of profile.findings) {
+    const blocking = profile.findings.filter((finding) => finding.effect !== "adapted");
+    // What the server changes for this client at run time, in one clause (--json lists the tools).
+    const adapted = profile.findings
+      .filter((finding) => finding.effect === "adapted")
+      .map((finding) => `${finding.tools.length.toLocaleString("en-US")} ${finding.rule === "served-names" ? "tool name" : "input schema"}${finding.tools.length === 1 ? "" : "s"} rewritten`);
+    const served = profile.surface === report.surface ? "" : `; served surface ${profile.surface} (${profile.reason})`;
+    const adaptation = adapted.length > 0 ? `; the server serves it ${adapted.join(", ")} (--json lists them)` : "";
+    lines.push(`${profile.id} (${profile.name}): ${blocking.length === 0 ? "ok" : `${blocking.length} finding${blocking.length === 1 ? "" : "s"}`}${served}${adaptation}`);
+    for (const finding of blocking) {
       lines.push(`  ${finding.effect.padEnd(8)} ${finding.rule}: ${finding.message}`);
       if (finding.tools.length > 0) {
         const shown = finding.tools.slice(0, SHOWN_NAMES).join(", ");
@@ -49,7 +58,7 @@ export async function runLint(args: LintArgs): Promise<number> {
   const profiles = selectProfiles(args.client);
   try {
     const server = await readServerTools(args.target, { allowRemote: args.allowRemote, refRoot: args.refRoot });
-    const report = lintServer(server, args.surface, profiles, { serverName: args.serverName, strictSchemas: args.strictSchemas });
+    const report = lintServer(server, args.surface, profiles, { serverName: args.serverName, strictSchemas: args.strictSchemas, adapt: args.adapt });
     const code = hasBlockingFindings(report) ? EXIT.lint : EXIT.ok;
     if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...report }) + "\n");
     else process.stdout.write(formatLintReport(report) + "\n");

@@ -1,9 +1,10 @@
-import type { OperationFilter } from "../runtime/src/toolsets.js";
+import type { OperationFilter } from "./contract.js";
 import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
 import { declarationSources, DeclarationsWorker } from "./emit/declarations.js";
+import { assertServerJson } from "./emit/server-json-check.js";
 import { declarationsFiles, emitProject, TOOLS_DATA_PATH, type EmittedFile } from "./emit/project-files.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
@@ -60,6 +61,8 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The package's license (`--license`); default: the spec's `info.license` when it is an SPDX identifier. */
+  license?: string;
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -99,6 +102,13 @@ function expectBigDocument(spec: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The content of the emitted file at `path` (throws when absent: the emit stage always writes it). */
+function fileText(files: EmittedFile[], path: string): string {
+  const file = files.find((candidate) => candidate.path === path);
+  if (!file) throw new Error(`emit wrote no ${path}`);
+  return file.content;
 }
 
 /** Merges the user's additions to package.json (dependencies, scripts, other fields) into the generated one. */
@@ -193,6 +203,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           outputSchemas: options.outputSchemas,
           ...(options.filter ? { filter: options.filter } : {}),
           ...(options.defaultSurface ? { defaultSurface: options.defaultSurface } : {}),
+          ...(options.license !== undefined ? { license: options.license } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {
             ...(previous.contracts ? { contracts: previous.contracts } : {}),
@@ -212,6 +223,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     const declarations = declarationsWorker!.print(declarationSources(plan));
     const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, declarations: "later" }), previous));
     const formatted = await timed("format", () => formatFiles(emitted));
+    assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
     // What the pipeline waited for the worker's declarations (most of their printing overlapped emit and format).
     const declarationsData = declarationsFiles(await timed("declarations", () => declarations), plan.tools.map((tool) => tool.name));
     formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH) + 1, 0, ...declarationsData);

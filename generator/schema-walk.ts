@@ -3,8 +3,7 @@
  * (instead of by every nested object) keeps property *names* such as `examples` or `default` from
  * being mistaken for keywords.
  */
-import type { JsonSchema } from "../runtime/src/types.js";
-import { setOwn } from "../runtime/src/own.js";
+import { type JsonSchema, setOwn } from "./contract.js";
 
 type Obj = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // direct HTTP call to the same local upstream, and a "floor" MCP stdio server (read a line, one
 // fetch, write a line, no validation). Not a test: it prints figures and ratios. Needs `npm run build`.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,8 +75,9 @@ const servers = {
   "mcp-gen": () => start([join(dir, "dist/index.js"), "--base-url", baseUrl]),
 };
 
-async function perCall(call) {
+async function perCall(call, afterWarmUp = () => {}) {
   for (let i = 0; i < 50; i++) await call(); // warm-up
+  afterWarmUp();
   const times = [];
   for (let i = 0; i < CALLS; i++) {
     const t = performance.now();
@@ -86,6 +87,8 @@ async function perCall(call) {
   return median(times);
 }
 
+/** CPU time of a process so far, all threads, in nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
+const cpuNs = (pid) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]), 0);
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const results = {};
 const directMedians = [];
@@ -95,8 +98,11 @@ for (let rep = 0; rep < REPS; rep++) {
     const peer = make();
     await peer.request("initialize", initialize);
     await new Promise((r) => setTimeout(r, 300));
-    (results[name] ??= { call: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
-    const m = await perCall(() => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }));
+    (results[name] ??= { call: [], cpu: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
+    let cpuBefore = 0;
+    const m = await perCall(() => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }), () => (cpuBefore = cpuNs(peer.child.pid)));
+    // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
+    results[name].cpu.push((cpuNs(peer.child.pid) - cpuBefore) / CALLS / 1e6);
     results[name].call.push(m);
     await new Promise((r) => setTimeout(r, 300));
     results[name].busyRss.push(rssMb(peer.child.pid));
@@ -141,12 +147,14 @@ for (let i = 0; i < 100; i++) {
 }
 
 const direct = median(directMedians);
-const summary = (r) => ({ call: median(r.call) - direct, start: median(r.start), rss: median(r.rss), busyRss: median(r.busyRss) });
+const summary = (r) => ({ call: median(r.call) - direct, cpu: median(r.cpu), start: median(r.start), rss: median(r.rss), busyRss: median(r.busyRss) });
 const f = summary(results.floor);
 const g = summary(results["mcp-gen"]);
 console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(direct)}`);
 console.log(`per-call overhead over direct   floor ${ms(f.call)}   mcp-gen ${ms(g.call)}   ratio ${(g.call / f.call).toFixed(2)} (target ≤ 1.2)`);
-console.log(`cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 2.5)`);
+console.log(`server CPU per call (all threads) floor ${ms(f.cpu)}   mcp-gen ${ms(g.cpu)}   ratio ${(g.cpu / f.cpu).toFixed(2)}`);
+console.log(`per-call overhead ratio per rep       ${results["mcp-gen"].call.map((m, i) => ((m - directMedians[i]) / (results.floor.call[i] - directMedians[i])).toFixed(2)).join(" / ")}`);
+console.log(`cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 1.5)`);
 console.log(`idle RSS (started, no call)     floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`);
 console.log(`RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`);
 console.log(`tools/list, 1,200 tools, all ${Math.ceil(1200 / 100)} pages (in process, median of 100): ${ms(median(listTimes))} (target ≤ 10 ms)`);

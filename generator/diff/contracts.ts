@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema, ObjectJsonSchema } from "../contract.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ToolPlan } from "../plan/types.js";
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 
 /** Whether a change can break existing callers (input) or consumers of results (output). */
 export type Verdict = "breaking" | "compatible";

@@ -1,4 +1,4 @@
-import type { ConfigVariable } from "../../runtime/src/types.js";
+import type { ConfigVariable } from "../contract.js";
 import type { ProjectPlan } from "../plan/types.js";
 /** The plan's environment variables as install snippets need them (secrets without examples). */
 export function configVariables(plan: ProjectPlan): ConfigVariable[] {

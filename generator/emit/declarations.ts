@@ -19,7 +19,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";

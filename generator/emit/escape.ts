@@ -5,7 +5,7 @@
  * `|` must never end a Markdown code span or table cell early. Every template interpolation of spec
  * text goes through one of these (see templates.ts and the template lint in test/unit/escape.ts).
  */
-import { shellWord as quoteShellWord } from "../../runtime/src/client-config.js";
+import { shellWord as quoteShellWord } from "../contract.js";
 
 /** Line terminators of every format we write (CR, LF, NEL, LS, PS, VT, FF) and other control characters. */
 const BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g;
@@ -63,4 +63,9 @@ export function envValue(text: unknown): string | undefined {
   if (ENV_PLAIN.test(value)) return value;
   if (/[\u0000-\u001f\u007f\u0085\u2028\u2029'"`$\\]/.test(value)) return undefined;
   return `'${value}'`;
+}
+
+/** HTML text or a quoted attribute value: `& < > " '` as character references (the workspace report). */
+export function htmlText(text: unknown): string {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

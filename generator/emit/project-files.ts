@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asciiJson, catalogOf, storeTools, toolDataFiles } from "../../runtime/src/tool-data.js";
-import { declarationFiles } from "../../runtime/src/declarations-data.js";
-import type { ServerInfo } from "../../runtime/src/types.js";
+import { asciiJson, catalogOf, declarationFiles, type ServerInfo, storeTools, toolDataFiles } from "../contract.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
 import type { ProjectPlan } from "../plan/types.js";
@@ -17,6 +15,10 @@ import { DECLARATIONS_DATA_PATH, operationDeclarations } from "./declarations.js
 import { SCHEMA_TYPES_PATH, SchemaTypes } from "./schema-types.js";
 import { toolDefinition, toolTypesText } from "./tool-file.js";
 import { SEARCH_INDEX_PATH, searchIndexText } from "./search-index.js";
+import { runtimeProfiles } from "../lint/profiles.js";
+
+/** Where a generated project keeps its client profiles (read by the runtime's `main`). */
+export const CLIENT_PROFILES_PATH = "data/client-profiles.json";
 import { constText, exportTypesText, GENERATED_HEADER, importText, jsDoc } from "./ts-text.js";
 
 /** A file of the generated project, path relative to the output folder (always `/`-separated). */
@@ -151,6 +153,11 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
     { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
     { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
   ];
+}
+
+/** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */
+function clientProfilesData(): EmittedFile {
+  return { path: CLIENT_PROFILES_PATH, content: `[\n${runtimeProfiles().map((profile) => JSON.stringify(profile)).join(",\n")}\n]\n`, formatted: true };
 }
 
 /** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
@@ -315,6 +322,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...typeScriptFiles(plan, options),
     ...toolsData(plan),
     searchIndexData(plan),
+    clientProfilesData(),
     ...(options.declarations === "later" ? [] : declarationsFiles(options.declarations ?? operationDeclarations(plan), plan.tools.map((tool) => tool.name))),
     ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     { path: "src/custom/index.ts", content: CUSTOM_INDEX, once: true },

@@ -3,8 +3,8 @@ import { configVariables } from "./config-variables.js";
 import type { EmittedFile } from "./project-files.js";
 import { renderTemplate } from "./templates.js";
 
-/** The server.json schema version this generator writes (read from modelcontextprotocol/registry). */
-export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json";
+/** The server.json schema this generator writes and checks against (vendored in profiles/registry/). */
+export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
 /** The registry allows at most 100 characters of description. */
 function shortDescription(text: string): string {
@@ -99,10 +99,15 @@ export function mcpbManifest(plan: ProjectPlan): EmittedFile {
   return { path: "manifest.json", content: JSON.stringify(manifest, null, 2) + "\n" };
 }
 
-/** Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore. */
+/**
+ * Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore, plus an
+ * example deployment of several instances (deploy/: compose.yaml with nginx and Redis, nginx.conf).
+ */
 export function dockerFiles(plan: ProjectPlan): EmittedFile[] {
   return [
     { path: "Dockerfile", content: renderTemplate("Dockerfile.hbs", plan) },
+    { path: "deploy/compose.yaml", content: renderTemplate("compose.yaml.hbs", plan) },
+    { path: "deploy/nginx.conf", content: renderTemplate("nginx.conf.hbs", plan) },
     { path: ".dockerignore", content: "node_modules\ndist\n.env\n.env.*\n!.env.example\n.git\n" },
   ];
 }

@@ -9,8 +9,7 @@
 import { createGeneratorSync } from "json-schema-faker";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { JsonSchema } from "../../runtime/src/types.js";
-import { getOwn, setOwn } from "../../runtime/src/own.js";
+import { getOwn, isRecord, type JsonSchema, setOwn } from "../contract.js";
 
 type Schema = Record<string, unknown>;
 
@@ -248,7 +247,7 @@ export class Sampler {
         // its plain value ("example") must not replace the typed parts' value.
         if (typeof part === "object" && part !== null && !describesValue(resolve(part as Schema, root))) continue;
         const value = this.plain(part, root, depth + 1, checked);
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) Object.assign(merged, value);
+        if (isRecord(value)) Object.assign(merged, value);
         else if (value !== null) return value;
       }
       // Siblings of allOf (properties, required) add to the merged object.

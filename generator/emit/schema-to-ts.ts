@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import { isIdentifier } from "../plan/names.js";
 
 type Obj = Record<string, unknown>;

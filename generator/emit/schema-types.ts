@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import type { ToolPlan } from "../plan/types.js";
 import { schemaToType } from "./schema-to-ts.js";

@@ -3,9 +3,7 @@
  * builder, search-build.ts, so the analysis of the index and of queries is one code) and loaded
  * by the server on the first search.
  */
-import { buildSearchIndex, searchDocument } from "../../runtime/src/search-build.js";
-import type { SearchIndexData } from "../../runtime/src/search-index.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { buildSearchIndex, searchDocument, type SearchIndexData, type ToolDefinition } from "../contract.js";
 
 /** Where the index lives in the generated project. */
 export const SEARCH_INDEX_PATH = "data/search-index.json";

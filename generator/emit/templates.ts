@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "../package-root.js";
-import { clientConfig, type ConfigClient, type ConfigTransport } from "../../runtime/src/client-config.js";
+import { clientConfig, type ConfigClient, type ConfigTransport } from "../contract.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { configVariables } from "./config-variables.js";
 import { envValue, markdownCell, markdownCode, markdownFence, oneLine, shellWord } from "./escape.js";

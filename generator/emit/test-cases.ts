@@ -1,9 +1,7 @@
-import { splitPathTemplate } from "../../runtime/src/path-template.js";
-import type { JsonSchema } from "../../runtime/src/types.js";
+import { getOwn, type JsonSchema, setOwn, splitPathTemplate } from "../contract.js";
 import { documentedOutput } from "../plan/output-schema.js";
 import type { ProjectPlan, ToolPlan } from "../plan/types.js";
 import { Sampler } from "./sample-value.js";
-import { getOwn, setOwn } from "../../runtime/src/own.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */
 export interface ToolCase {

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import type { ToolDefinition } from "../contract.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";

@@ -1,4 +1,4 @@
-import type { FieldEncoding, HttpMethod } from "../../runtime/src/types.js";
+import { type FieldEncoding, type HttpMethod, isRecord, setOwn } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
@@ -6,16 +6,11 @@ import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
 import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR, ServerVariableIR } from "./types.js";
-import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
 /** Methods in the order OpenAPI lists them; this order is the tool order within a path. */
 const METHODS: HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-function isObj(value: unknown): value is Obj {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
@@ -25,27 +20,27 @@ function text(value: unknown): string | undefined {
 function deref(document: unknown, value: unknown, at: string): { value: Obj; pointer: string } | undefined {
   let current = value;
   let where = at;
-  for (let hops = 0; hops < 32 && isObj(current) && typeof current.$ref === "string"; hops++) {
+  for (let hops = 0; hops < 32 && isRecord(current) && typeof current.$ref === "string"; hops++) {
     where = current.$ref;
     current = resolvePointer(document, current.$ref);
   }
-  return isObj(current) ? { value: current, pointer: where === at ? at : where } : undefined;
+  return isRecord(current) ? { value: current, pointer: where === at ? at : where } : undefined;
 }
 
 /** Builds the IR from a loaded spec (stage 2 of the pipeline). */
 export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
   const doc = spec.document;
   const normalizer = new SchemaNormalizer(doc, spec.version, bag);
-  const info = isObj(doc.info) ? doc.info : {};
+  const info = isRecord(doc.info) ? doc.info : {};
   const operations: OperationIR[] = [];
-  const paths = isObj(doc.paths) ? doc.paths : {};
+  const paths = isRecord(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
     const itemAt = pointer("paths", path);
     const item = deref(doc, rawItem, itemAt);
     if (!item) continue;
     for (const method of METHODS) {
       const rawOp = item.value[method];
-      if (!isObj(rawOp)) continue;
+      if (!isRecord(rawOp)) continue;
       const opAt = childPointer(itemAt, method);
       operations.push(buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt));
     }
@@ -58,7 +53,7 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
     title: text(info.title) ?? "API",
     apiVersion: text(info.version) ?? "0.0.0",
     description: text(info.description),
-    license: isObj(info.license) ? text(info.license.name) : undefined,
+    license: isRecord(info.license) ? text(info.license.name) : undefined,
     servers: buildServers(spec.version, doc),
     operations,
     schemas: normalizer.defs,
@@ -187,11 +182,11 @@ function swagger2FormBody(doc: Obj, op: Obj, opAt: string, fields: Array<{ raw: 
 
 /** OpenAPI 3 `content` map → media entries. */
 function contents(content: unknown, at: string, normalizer: SchemaNormalizer): MediaIR[] {
-  if (!isObj(content)) return [];
+  if (!isRecord(content)) return [];
   return Object.entries(content).map(([mediaType, media]) => {
     const mediaAt = childPointer(at, mediaType);
-    const schema = isObj(media) && media.schema !== undefined ? normalizer.normalize(media.schema, childPointer(mediaAt, "schema")) : undefined;
-    const encoding = isObj(media) ? fieldEncodings(media.encoding) : undefined;
+    const schema = isRecord(media) && media.schema !== undefined ? normalizer.normalize(media.schema, childPointer(mediaAt, "schema")) : undefined;
+    const encoding = isRecord(media) ? fieldEncodings(media.encoding) : undefined;
     return { pointer: mediaAt, mediaType, schema, ...(encoding ? { encoding } : {}) };
   });
 }
@@ -200,10 +195,10 @@ const FIELD_STYLES = new Set(["form", "spaceDelimited", "pipeDelimited", "deepOb
 
 /** The serialisation facts of a media type's `encoding` map (style, explode, contentType). */
 function fieldEncodings(encoding: unknown): Record<string, FieldEncoding> | undefined {
-  if (!isObj(encoding)) return undefined;
+  if (!isRecord(encoding)) return undefined;
   const result: Record<string, FieldEncoding> = {};
   for (const [property, raw] of Object.entries(encoding)) {
-    if (!isObj(raw)) continue;
+    if (!isRecord(raw)) continue;
     const field: FieldEncoding = {};
     if (typeof raw.style === "string" && FIELD_STYLES.has(raw.style)) field.style = raw.style as FieldEncoding["style"];
     if (typeof raw.explode === "boolean") field.explode = raw.explode;
@@ -214,7 +209,7 @@ function fieldEncodings(encoding: unknown): Record<string, FieldEncoding> | unde
 }
 
 function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, normalizer: SchemaNormalizer): ResponseIR[] {
-  const responses = isObj(op.responses) ? op.responses : {};
+  const responses = isRecord(op.responses) ? op.responses : {};
   const result: ResponseIR[] = [];
   for (const [status, raw] of Object.entries(responses)) {
     const at = childPointer(opAt, "responses", status);
@@ -231,7 +226,7 @@ function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, n
               schema: normalizer.normalize(value.schema, childPointer(response.pointer, "schema")),
             }))
         : contents(value.content, childPointer(response.pointer, "content"), normalizer);
-    const headers = isObj(value.headers) ? Object.keys(value.headers).map((name) => name.toLowerCase()) : [];
+    const headers = isRecord(value.headers) ? Object.keys(value.headers).map((name) => name.toLowerCase()) : [];
     result.push({ pointer: at, status: status.toUpperCase(), description: text(value.description), contents: media, headers });
   }
   return result;
@@ -249,13 +244,13 @@ function buildServers(version: SpecVersion, doc: Obj): ServerIR[] {
   }
   if (!Array.isArray(doc.servers)) return [];
   return doc.servers.flatMap((server, index): ServerIR[] => {
-    if (!isObj(server) || typeof server.url !== "string") return [];
-    const declared = isObj(server.variables) ? server.variables : {};
+    if (!isRecord(server) || typeof server.url !== "string") return [];
+    const declared = isRecord(server.variables) ? server.variables : {};
     const variables: ServerVariableIR[] = [];
     const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
       const variable = declared[name];
       if (!variables.some((v) => v.name === name)) variables.push(serverVariable(name, variable));
-      return isObj(variable) && variable.default !== undefined ? String(variable.default) : whole;
+      return isRecord(variable) && variable.default !== undefined ? String(variable.default) : whole;
     });
     return [{ pointer: pointer("servers", index), url, template: server.url, variables, description: text(server.description) }];
   });
@@ -263,7 +258,7 @@ function buildServers(version: SpecVersion, doc: Obj): ServerIR[] {
 
 /** One server variable as the IR keeps it; values are strings in OpenAPI, coerced if a spec used numbers. */
 function serverVariable(name: string, variable: unknown): ServerVariableIR {
-  if (!isObj(variable)) return { name };
+  if (!isRecord(variable)) return { name };
   const values = Array.isArray(variable.enum) ? variable.enum.filter((v) => ["string", "number", "boolean"].includes(typeof v)).map(String) : [];
   return {
     name,

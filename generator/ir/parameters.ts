@@ -1,4 +1,4 @@
-import type { JsonSchema, ParameterLocation, ParameterStyle } from "../../runtime/src/types.js";
+import type { JsonSchema, ParameterLocation, ParameterStyle } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer } from "../pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";

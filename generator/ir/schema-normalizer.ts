@@ -1,10 +1,9 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import { type JsonSchema, setOwn } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer, parsePointer, resolvePointer } from "../pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
 import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "../schema-walk.js";
 import type { SchemaIR } from "./types.js";
-import { setOwn } from "../../runtime/src/own.js";
 
 type SchemaObject = Record<string, unknown>;
 

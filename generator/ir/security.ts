@@ -1,4 +1,4 @@
-import type { SecurityRequirement } from "../../runtime/src/types.js";
+import type { SecurityRequirement } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { pointer, resolvePointer } from "../pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";

@@ -3,7 +3,7 @@
  * 3.0/3.1 all become this shape; later stages never look at the raw spec again. Every node carries
  * `pointer`, the JSON pointer of the spec object it came from, for diagnostics.
  */
-import type { FieldEncoding, HttpMethod, JsonSchema, ParameterLocation, ParameterStyle, SecurityRequirement } from "../../runtime/src/types.js";
+import type { FieldEncoding, HttpMethod, JsonSchema, ParameterLocation, ParameterStyle, SecurityRequirement, SecuritySchemeDefinition } from "../contract.js";
 import type { SpecVersion } from "../load/load-spec.js";
 
 /** The whole API. */
@@ -32,22 +32,14 @@ export interface ApiIR {
   security?: SecurityRequirement[];
 }
 
-/** One security scheme, 2.0 and 3.x alike. */
-export interface SecuritySchemeIR {
+/**
+ * One security scheme, 2.0 and 3.x alike: the runtime's `SecuritySchemeDefinition` (the same
+ * OpenAPI fields, already normalized) without `env`, which the plan decides (variable names and
+ * prefix), plus where it came from and its description.
+ */
+export interface SecuritySchemeIR extends Omit<SecuritySchemeDefinition, "env"> {
   pointer: string;
-  /** The scheme's key (`petstore_auth`). */
-  key: string;
-  type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
   description?: string;
-  /** apiKey: location and name. */
-  in?: "header" | "query" | "cookie";
-  name?: string;
-  /** http: scheme in lower case (`bearer`, `basic`). */
-  scheme?: string;
-  /** oauth2: token URL of the client-credentials flow (2.0 `application`), when the spec has one. */
-  tokenUrl?: string;
-  /** openIdConnect: discovery URL. */
-  openIdConnectUrl?: string;
 }
 
 /** A named, normalized schema. */

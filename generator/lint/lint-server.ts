@@ -1,19 +1,17 @@
 /**
  * What a server lists, read from a spec (planned in memory, nothing written) or from a generated
  * server folder (`data/tools.json`, `package.json`), on a given surface, linted against client
- * profiles. The data side of `mcp-gen lint`; the command prints it.
+ * profiles as the generated server serves each of them (its run-time adaptation: the profile's `auto`
+ * budget, names and schemas; runtime/src/client-views.ts), or as listed with `--no-adapt`. The data
+ * side of `mcp-gen lint`; the command prints it.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { configServerName } from "../../runtime/src/client-config.js";
-import { parseTools } from "../../runtime/src/tool-data.js";
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
-import { chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../../runtime/src/surfaces.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { AUTO_BUDGET, chooseSurface, configServerName, estimateTokens, listBytes, nameMap, parseTools, shapeInputSchema, surfaceMetaTools, type ListedTool, type ServedSurface, type SurfaceName, type ToolDefinition } from "../contract.js";
 import { toolDefinition } from "../emit/tool-file.js";
 import { generate } from "../generate.js";
 import { lintTools, type LintFinding, type LintOptions } from "./lint-tools.js";
-import type { ClientProfile } from "./profiles.js";
+import { runtimeProfiles, type ClientProfile } from "./profiles.js";
 
 /** The operation tools of a server and the names clients know it by. */
 export interface ServerTools {
@@ -57,6 +55,10 @@ export interface ProfileReport {
   id: string;
   name: string;
   sources: string[];
+  /** The surface this client is served (on `auto`, chosen with its own tool limit, as the server does). */
+  surface: ServedSurface;
+  reason: string;
+  tools: number;
   findings: LintFinding[];
 }
 
@@ -64,11 +66,14 @@ export interface ProfileReport {
 export interface LintReport {
   server: string;
   requestedSurface: SurfaceName;
+  /** The surface a client no profile matches is served. */
   surface: ServedSurface;
   reason: string;
   tools: number;
   bytes: number;
   tokens: number;
+  /** Whether the findings are of what a generated server serves each client (its run-time adaptation). */
+  adapted: boolean;
   profiles: ProfileReport[];
 }
 
@@ -76,14 +81,55 @@ export interface LintReport {
 export interface LintServerOptions extends LintOptions {
   /** The key the server has in the client's configuration (default: from the package name, as --print-config writes it). */
   serverName?: string | undefined;
+  /**
+   * Lint what a generated server serves each client it recognises (default): the profile's own `auto`
+   * budget, names and input schemas rewritten to its rules. False: the tools as listed to any client.
+   */
+  adapt?: boolean;
 }
 
-/** Lints what the server lists on `surface` against each profile. */
+/** The tools listed on `surface` (operation tools, or the surface's meta tools). */
+function toolsOn(server: ServerTools, surface: ServedSurface): ListedTool[] {
+  return surface === "all" ? server.operations : surfaceMetaTools(surface, server.title, server.operations.length);
+}
+
+/**
+ * What the generated server serves a client of `profile` (client-views.ts does the same at run time):
+ * the surface from the profile's tool budget, names within its rules, input schemas in its dialect;
+ * and the findings that say so.
+ */
+function servedTo(server: ServerTools, profile: ClientProfile, requested: SurfaceName, serverName: string): { surface: ServedSurface; reason: string; tools: ListedTool[]; notes: LintFinding[] } {
+  const [runtime] = runtimeProfiles([profile]);
+  const budget = { tools: runtime!.maxTools ?? AUTO_BUDGET.tools, tokens: AUTO_BUDGET.tokens };
+  const chosen = chooseSurface(requested, server.operations.length, () => server.operations, budget);
+  const listed = toolsOn(server, chosen.surface);
+  const maxLength = runtime!.maxQualifiedName !== undefined ? runtime!.maxQualifiedName - serverName.length - 1 : undefined;
+  const names = nameMap(
+    listed.map((tool) => tool.name),
+    { ...(runtime!.namePattern ? { pattern: runtime!.namePattern } : {}), ...(maxLength !== undefined ? { maxLength } : {}) },
+  );
+  const rules = runtime!.schema;
+  const tools = listed.map((tool) => ({ ...tool, name: names.served(tool.name), ...(rules ? { inputSchema: shapeInputSchema(tool.inputSchema, rules).schema } : {}) }));
+  const who = `to clients announcing ${profile.clientInfo.names.join(" or ")} (or with --client ${profile.id})`;
+  const renamed = listed.filter((tool) => names.served(tool.name) !== tool.name).map((tool) => tool.name);
+  const notes: LintFinding[] = [];
+  if (renamed.length > 0) {
+    notes.push({ rule: "served-names", effect: "adapted", message: `the server serves ${renamed.length} tool name${renamed.length === 1 ? "" : "s"} rewritten within the client's rules ${who}; calls with them reach the same operations`, tools: renamed });
+  }
+  const reshaped = rules ? listed.filter((tool, i) => JSON.stringify(tool.inputSchema) !== JSON.stringify(tools[i]!.inputSchema)).map((tool) => tool.name) : [];
+  if (reshaped.length > 0) {
+    notes.push({ rule: "served-schemas", effect: "adapted", message: `the server serves ${reshaped.length} input schema${reshaped.length === 1 ? "" : "s"} rewritten to the client's dialect ${who}: ${profile.schema!.text}`, tools: reshaped });
+  }
+  return { surface: chosen.surface, reason: chosen.reason, tools, notes };
+}
+
+/** Lints what the server lists on `surface` against each profile (as served to that client, unless `adapt` is false). */
 export function lintServer(server: ServerTools, surface: SurfaceName, profiles: ClientProfile[], options: LintServerOptions = {}): LintReport {
   const chosen = chooseSurface(surface, server.operations.length, () => server.operations);
-  const tools = chosen.surface === "all" ? server.operations : surfaceMetaTools(chosen.surface, server.title, server.operations.length);
+  const tools = toolsOn(server, chosen.surface);
   const bytes = listBytes(tools);
   const serverName = options.serverName ?? configServerName(server.packageName);
+  const adapt = options.adapt ?? true;
   return {
     server: serverName,
     requestedSurface: surface,
@@ -92,11 +138,16 @@ export function lintServer(server: ServerTools, surface: SurfaceName, profiles: 
     tools: tools.length,
     bytes,
     tokens: estimateTokens(bytes),
-    profiles: profiles.map((profile) => ({ id: profile.id, name: profile.name, sources: profile.sources, findings: lintTools({ serverName, tools }, profile, options) })),
+    adapted: adapt,
+    profiles: profiles.map((profile) => {
+      const served = adapt ? servedTo(server, profile, surface, serverName) : { ...chosen, tools, notes: [] };
+      const findings = [...lintTools({ serverName, tools: served.tools }, profile, options), ...served.notes];
+      return { id: profile.id, name: profile.name, sources: profile.sources, surface: served.surface, reason: served.reason, tools: served.tools.length, findings };
+    }),
   };
 }
 
-/** Whether a report has a finding that loses, shortens or refuses tools (`defer` and `note` are fine). */
+/** Whether a report has a finding that loses, shortens or refuses tools (`defer`, `note` and `adapted` are fine). */
 export function hasBlockingFindings(report: LintReport): boolean {
-  return report.profiles.some((profile) => profile.findings.some((finding) => finding.effect !== "defer" && finding.effect !== "note"));
+  return report.profiles.some((profile) => profile.findings.some((finding) => finding.effect !== "defer" && finding.effect !== "note" && finding.effect !== "adapted"));
 }

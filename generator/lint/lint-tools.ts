@@ -2,15 +2,14 @@
  * `mcp-gen lint`'s rules: what a client profile would drop, truncate, refuse or defer of the tools
  * a server lists. Pure: tools and a profile in, findings out (the command reads the tools).
  */
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
-import { estimateTokens, listBytes } from "../../runtime/src/surfaces.js";
+import { estimateTokens, listBytes, type ListedTool } from "../contract.js";
 import type { ClientProfile, LimitEffect } from "./profiles.js";
 import { schemaShape } from "./schema-shape.js";
 
 /** One thing a client would do to the listed tools. */
 export interface LintFinding {
   /** Stable id of the rule. */
-  rule: "max-tools" | "qualified-name" | "name-pattern" | "list-tokens" | "schema-depth" | "strict-schema";
+  rule: "max-tools" | "qualified-name" | "name-pattern" | "list-tokens" | "schema-depth" | "strict-schema" | "served-names" | "served-schemas";
   effect: LimitEffect;
   message: string;
   /** The tools concerned (all of them when the whole request is refused). */

@@ -5,13 +5,15 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RuntimeProfile, SchemaRules } from "../contract.js";
 import { packageRoot } from "../package-root.js";
 
 /**
  * What the client does with tools past a limit: drops them silently, refuses the request, shortens
- * names, defers them (loads them on demand), or only in an opt-in mode (`note`: not a failure).
+ * names, defers them (loads them on demand), or only in an opt-in mode (`note`: not a failure);
+ * `adapted` tells what a generated server changes for the client at run time (not a failure).
  */
-export type LimitEffect = "drop" | "reject" | "truncate" | "defer" | "note";
+export type LimitEffect = "drop" | "reject" | "truncate" | "defer" | "note" | "adapted";
 
 /** One limit of a profile: its value, what happens past it, and a sentence saying so. */
 export interface Limit<T> {
@@ -35,6 +37,10 @@ export interface ClientProfile {
   /** When the figures were last checked (year-month). */
   checked: string;
   sources: string[];
+  /** How a generated server recognises the client: regular expressions on its `clientInfo.name`. */
+  clientInfo: { names: string[]; text: string };
+  /** How a generated server rewrites input schemas for this client (absent: served as they are). */
+  schema?: { value: SchemaRules; text: string };
   limits: {
     /** Tools per request (or passed on to the model). */
     maxTools?: Limit<number>;
@@ -71,4 +77,24 @@ export function selectProfiles(choice: string): ClientProfile[] {
   const found = all.filter((profile) => profile.id === choice);
   if (found.length === 0) throw new Error(`--client must be all or one of ${all.map((p) => p.id).join(", ")} (got '${choice}')`);
   return found;
+}
+
+/**
+ * What a generated server needs of each profile to adapt at run time (data/client-profiles.json):
+ * how it recognises the client, the limits it serves within, its schema rules. Sources and texts stay here.
+ */
+export function runtimeProfiles(profiles: ClientProfile[] = clientProfiles()): RuntimeProfile[] {
+  return profiles.map((profile) => {
+    const { maxTools, maxListTokens, namePattern, maxQualifiedName } = profile.limits;
+    return {
+      id: profile.id,
+      name: profile.name,
+      clientNames: profile.clientInfo.names,
+      ...(maxTools ? { maxTools: maxTools.value } : {}),
+      ...(maxListTokens ? { maxListTokens: maxListTokens.value } : {}),
+      ...(namePattern ? { namePattern: namePattern.value } : {}),
+      ...(maxQualifiedName ? { maxQualifiedName: maxQualifiedName.value } : {}),
+      ...(profile.schema ? { schema: profile.schema.value } : {}),
+    };
+  });
 }

@@ -4,8 +4,7 @@
  * objects) does not hold. One walk over the schema and its `$defs`; refs are not followed (each
  * definition is measured once, where it is defined).
  */
-import type { JsonSchema } from "../../runtime/src/types.js";
-import { isRecord } from "../../runtime/src/own.js";
+import { isRecord, type JsonSchema } from "../contract.js";
 
 /** What one walk found. */
 export interface SchemaShape {

@@ -1,4 +1,4 @@
-import type { HttpMethod, ToolAnnotations } from "../../runtime/src/types.js";
+import type { HttpMethod, ToolAnnotations } from "../contract.js";
 
 /**
  * Tool annotations from HTTP method semantics (RFC 9110): safe methods are read-only, PUT and

@@ -1,11 +1,10 @@
-import type { BodyBinding, JsonSchema, ObjectJsonSchema, ParameterBinding } from "../../runtime/src/types.js";
+import { type BodyBinding, type JsonSchema, type ObjectJsonSchema, type ParameterBinding, setOwn } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/types.js";
 import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
 import { applyDirection, defsFor, resolveDirected, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
-import { setOwn } from "../../runtime/src/own.js";
 import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer } from "./non-empty.js";
 
 type Obj = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { childPointer } from "../pointer.js";
 import type { SchemaIR } from "../ir/types.js";

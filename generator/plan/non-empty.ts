@@ -4,7 +4,7 @@
  * empty values. The input schema says so (`minLength: 1`, for arrays `minItems: 1`), so that
  * argument validation refuses such a value before any request is made.
  */
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../contract.js";
 import type { ParameterIR, SchemaIR } from "../ir/types.js";
 import { resolveSchema } from "./schema-tools.js";
 

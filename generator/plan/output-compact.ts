@@ -20,10 +20,9 @@
  *   and of characters; at depth 0 the root's properties keep only their names (only the required
  *   ones when even the names are over the character budget).
  */
-import type { JsonSchema } from "../../runtime/src/types.js";
+import { getOwn, isRecord, type JsonSchema, setOwn } from "../contract.js";
 import type { SchemaIR } from "../ir/types.js";
 import { defName, isHidden } from "./schema-tools.js";
-import { getOwn, isRecord, setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 

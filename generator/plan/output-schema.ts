@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../runtime/src/types.js";
+import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../contract.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
 import { applyDirection, isObjectSchema, resolveSchema } from "./schema-tools.js";
 import { compactOutput, OUTPUT_NODE_BUDGET } from "./output-compact.js";

@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema, PaginationBinding, ParameterBinding } from "../../runtime/src/types.js";
+import type { JsonSchema, ObjectJsonSchema, PaginationBinding, ParameterBinding } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { OperationIR, SchemaIR } from "../ir/types.js";
 import { resolveSchema } from "./schema-tools.js";

@@ -6,13 +6,13 @@ import { planInput, type InputPlan } from "./input-schema.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { diffTools } from "../diff/diff-tools.js";
 import { decideVersion, type PreviousVersion } from "./version.js";
-import { camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
+import { NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
 import { planOutput } from "./output-schema.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
-import { isFiltering, operationFilter, type OperationFilter } from "../../runtime/src/toolsets.js";
+import { isFiltering, operationFilter, type OperationFilter } from "../contract.js";
 import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
@@ -43,6 +43,8 @@ export interface PlanOptions {
   filter?: OperationFilter;
   /** The surface the server serves by default (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The package's license (`--license`, a workspace's `license`); default: the spec's `info.license` when it is an SPDX identifier. */
+  license?: string;
 }
 
 /** npm's rules for package names (lower case, URL-safe, optional scope, at most 214 characters). */
@@ -140,7 +142,6 @@ function planTool(op: OperationIR, { name, locked }: { name: string; locked: boo
       ...(pagination ? { pagination } : {}),
     },
     fileName: name,
-    constName: identifiers.claim(`${camelCase(name)}Tool`),
     inputTypeName: identifiers.claim(`${typeBase}Input`),
     ...(output.outputSchema ? { outputTypeName: identifiers.claim(`${typeBase}Output`) } : {}),
     ...(errorStatuses.length > 0 ? { errorStatuses } : {}),
@@ -177,6 +178,10 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
     bag.error(Codes.packageNameInvalid, `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`, undefined, "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.");
   }
+  if (options.license !== undefined && !npmLicense(options.license)) {
+    bag.error(Codes.packageNameInvalid, `--license "${options.license}" is not an SPDX license expression.`, undefined, "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).");
+  }
+  const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
   const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
   // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
@@ -191,7 +196,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     title,
     description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
     apiDescription: ir.description,
-    ...(npmLicense(ir.license) ? { license: npmLicense(ir.license) } : {}),
+    ...(license ? { license } : {}),
     ...(repository ? { repository } : {}),
     mcpName: registryName(binName, packageName, repository, options.mcpName),
     ...(upstream.defaultBaseUrl ? { defaultBaseUrl: upstream.defaultBaseUrl } : {}),

@@ -1,7 +1,7 @@
 /**
  * Publishing facts of the generated package: repository, MCP Registry name, license. Rules come from
  * npm (package.json) and the MCP Registry's server.json schema
- * (modelcontextprotocol/registry, docs/reference/server-json/server.schema.json, 2025-09-29).
+ * (2025-12-11, vendored as profiles/registry/server.schema.json).
  */
 
 /** The registry's rule for server names: reverse-DNS namespace, one slash, a name. */

@@ -1,7 +1,6 @@
-import type { JsonSchema } from "../../runtime/src/types.js";
+import { isRecord, type JsonSchema, setOwn } from "../contract.js";
 import type { SchemaIR } from "../ir/types.js";
 import { forEachSchema, mapSchema } from "../schema-walk.js";
-import { setOwn } from "../../runtime/src/own.js";
 
 type Obj = Record<string, unknown>;
 
@@ -205,7 +204,7 @@ export function applyDirection(schema: JsonSchema, direction: Direction, defs?: 
         const names = member !== null && typeof member === "object" ? (removedBy.get(member) ?? hiddenNames(member, hidden, defs)) : [];
         for (const name of names) removed.add(name);
       }
-      if (removed.size > 0) out.allOf = members.map((member) => (member !== null && typeof member === "object" && !Array.isArray(member) ? withoutRequired(member as Obj, removed) : member));
+      if (removed.size > 0) out.allOf = members.map((member) => (isRecord(member) ? withoutRequired(member, removed) : member));
     }
     if (removed.size === 0) return out;
     out = withoutRequired(out, removed);

@@ -1,4 +1,4 @@
-import type { SecurityRequirement, SecuritySchemeDefinition } from "../../runtime/src/types.js";
+import type { SecurityRequirement, SecuritySchemeDefinition } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { ApiIR, OperationIR, SecuritySchemeIR } from "../ir/types.js";
 import type { EnvVarPlan } from "./types.js";

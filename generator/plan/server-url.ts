@@ -5,7 +5,7 @@
  */
 import { Codes, type DiagnosticBag } from "../diagnostics.js";
 import type { ApiIR, ServerIR } from "../ir/types.js";
-import type { ServerUrlDefinition } from "../../runtime/src/types.js";
+import type { ServerUrlDefinition } from "../contract.js";
 import type { EnvVarPlan } from "./types.js";
 
 /** What the planner decides about the upstream URL. */

@@ -1,6 +1,6 @@
 import type { ApiDiff } from "../diff/diff-tools.js";
 import type { RepositoryPlan } from "./publishing.js";
-import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ServerUrlDefinition, ToolAnnotations } from "../../runtime/src/types.js";
+import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ServerUrlDefinition, ToolAnnotations } from "../contract.js";
 
 /** Everything the emit stage needs; no decisions are left to it. */
 export interface ProjectPlan {
@@ -71,8 +71,6 @@ export interface ToolPlan {
   http: HttpBinding;
   /** File under `src/tools/`, without extension. */
   fileName: string;
-  /** Exported constant holding the definition. */
-  constName: string;
   /** Exported interface of the arguments. */
   inputTypeName: string;
   /** Exported type of `structuredContent`, when there is an output schema. */

@@ -1,8 +1,9 @@
+import { isRecord } from "../contract.js";
+
 /** Maps where the user's entries are kept next to the generator's. */
 const MERGED_MAPS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "scripts"];
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => !!value && typeof value === "object" && !Array.isArray(value);
 
 /**
  * Merges the generated package.json with the one on disk, so that the user's additions survive a
@@ -17,12 +18,12 @@ export function mergePackageJson(generated: string, onDisk: string): string | un
   } catch {
     return undefined;
   }
-  if (!isObject(user)) return undefined;
+  if (!isRecord(user)) return undefined;
   const merged: Json = JSON.parse(generated) as Json;
   for (const key of MERGED_MAPS) {
     const mine = user[key];
-    if (!isObject(mine)) continue;
-    const ours = isObject(merged[key]) ? (merged[key] as Json) : {};
+    if (!isRecord(mine)) continue;
+    const ours = isRecord(merged[key]) ? (merged[key] as Json) : {};
     const extra = Object.fromEntries(Object.entries(mine).filter(([name]) => !(name in ours)));
     if (Object.keys(extra).length > 0) merged[key] = { ...ours, ...extra };
   }

@@ -6,6 +6,7 @@
 import type { CodeHost, CodeRunResult } from "./code-mode.js";
 import type { InputRequiredResult } from "./extensions.js";
 import type { CallToolResult } from "./mcp-types.js";
+import { outcomeText, readToolResult, renderToolResult, valueOutcome } from "./tool-outcome.js";
 
 type HostOutcome = Awaited<ReturnType<CodeHost["call"]>>;
 
@@ -22,9 +23,9 @@ export function operationOutcome(name: string, result: CallToolResult | InputReq
   if ("resultType" in result && result.resultType === "input_required") {
     return { ok: false, error: { message: `${name} needs the user's confirmation before it runs; call it with call_operation instead of from code.` } };
   }
-  const tool = result as CallToolResult;
-  const text = tool.content.map((block) => ("text" in block && typeof block.text === "string" ? block.text : "")).join("\n");
-  if (!tool.isError) return { ok: true, value: tool.structuredContent ?? text };
+  const outcome = readToolResult(result as CallToolResult);
+  const text = outcomeText(outcome);
+  if (outcome.ok) return { ok: true, value: outcome.value ?? text };
   const upstream = UPSTREAM_ERROR.exec(text);
   return { ok: false, error: { message: text, ...(upstream ? { status: Number(upstream[1]), ...(upstream[2] ? { body: upstream[2] } : {}) } : {}) } };
 }
@@ -32,9 +33,8 @@ export function operationOutcome(name: string, result: CallToolResult | InputReq
 /** The `execute_code` result: `{ result, logs, calls }` as structured content, or an error result naming the limit or failure. */
 export function codeToolResult(run: CodeRunResult): CallToolResult {
   if (run.ok) {
-    const structured = { result: run.result ?? null, logs: run.logs, calls: run.calls };
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    return renderToolResult(valueOutcome({ result: run.result ?? null, logs: run.logs, calls: run.calls }));
   }
   const detail = { error: run.error, logs: run.logs, calls: run.calls };
-  return { content: [{ type: "text", text: `execute_code failed (${run.error.kind}): ${run.error.message}\n${JSON.stringify({ logs: run.logs, calls: run.calls })}` }], structuredContent: detail, isError: true };
+  return renderToolResult(valueOutcome(detail, false, `execute_code failed (${run.error.kind}): ${run.error.message}\n${JSON.stringify({ logs: run.logs, calls: run.calls })}`));
 }

@@ -1,5 +1,6 @@
 /** MCP wire shapes the runtime produces (the subset it serves). */
 import type { ToolMetadata } from "./types.js";
+import { renderToolResult, textOutcome } from "./tool-outcome.js";
 
 /** A text content block. */
 export interface TextContent {
@@ -63,5 +64,5 @@ export type ListedTool = ToolMetadata;
 
 /** A tool result holding one text block; `isError` marks tool-level failures. */
 export function textResult(text: string, isError = false): CallToolResult {
-  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+  return renderToolResult(textOutcome(text, !isError));
 }

@@ -10,7 +10,8 @@
  */
 import { STATUS_CODES } from "node:http";
 import { isJsonMediaType } from "./body.js";
-import { textResult, type CallToolResult, type ContentBlock } from "./mcp-types.js";
+import type { CallToolResult } from "./mcp-types.js";
+import { renderToolResult, textOutcome, type OutcomePart, type ToolOutcome } from "./tool-outcome.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator, ValidationOutcome } from "./validation.js";
 import { isRecord } from "./own.js";
@@ -34,52 +35,67 @@ export interface UpstreamResponse {
   url?: string | undefined;
 }
 
-/** Builds the tool result for an upstream response. */
-export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator): CallToolResult {
+/** What the mapper found in the body, for callers that need it too (pagination): parsed once. */
+export interface ParsedBody {
+  /** Set when the body was parsed as JSON. */
+  json?: { value: unknown };
+}
+
+/**
+ * Builds the tool result for an upstream response (the outcome of {@link responseOutcome}, rendered);
+ * `parsed` receives the body's JSON when it was parsed.
+ */
+export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): CallToolResult {
+  return renderToolResult(responseOutcome(tool, response, validator, parsed));
+}
+
+/** The outcome of an upstream response (see the module comment); `parsed` as for {@link mapResponse}. */
+export function responseOutcome(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): ToolOutcome {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const reason = response.statusMessage || STATUS_CODES[response.status] || "";
   const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
 
   if (response.status < 200 || response.status >= 300) {
     const excerpt = errorExcerpt(response.body, mediaType);
-    return textResult(`Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`, true);
+    return textOutcome(`Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`, false);
   }
   if (response.body.length === 0) {
-    const result = textResult(`Success: ${statusText} for ${response.method} ${response.path} (no response body)`);
+    const result = textOutcome(`Success: ${statusText} for ${response.method} ${response.path} (no response body)`);
     return withFallback(tool, result, response, mediaType, null, ["the response has no body"]);
   }
 
   const text = response.body.toString("utf8");
-  const parsed = parseJsonBody(text, mediaType);
-  if (parsed.ok) return jsonResult(tool, parsed.value, response, mediaType, validator);
+  const json = parseJsonBody(text, mediaType);
+  if (json.ok) {
+    parsed.json = { value: json.value };
+    return jsonResult(tool, json.value, response, mediaType, validator);
+  }
   if (isTextual(mediaType)) {
     const shown = truncate(text, MAX_TEXT_CHARS);
-    return withFallback(tool, textResult(shown), response, mediaType, shown, [`the response is ${mediaType || "untyped"} text, not JSON`]);
+    return withFallback(tool, textOutcome(shown), response, mediaType, shown, [`the response is ${mediaType || "untyped"} text, not JSON`]);
   }
   const data = response.body.toString("base64");
-  let block: ContentBlock;
-  if (mediaType.startsWith("image/")) block = { type: "image", data, mimeType: mediaType };
-  else if (mediaType.startsWith("audio/")) block = { type: "audio", data, mimeType: mediaType };
-  else block = { type: "resource", resource: { uri: response.url ?? `upstream:${response.path}`, mimeType: mediaType || "application/octet-stream", blob: data } };
-  const result: CallToolResult = {
-    content: [{ type: "text", text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.` }, block],
-  };
+  let part: OutcomePart;
+  if (mediaType.startsWith("image/")) part = { kind: "media", media: "image", data, mimeType: mediaType };
+  else if (mediaType.startsWith("audio/")) part = { kind: "media", media: "audio", data, mimeType: mediaType };
+  else part = { kind: "resource", uri: response.url ?? `upstream:${response.path}`, mimeType: mediaType || "application/octet-stream", blob: data };
+  const result: ToolOutcome = { ok: true, parts: [{ kind: "text", text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.` }, part] };
   return withFallback(tool, result, response, mediaType, null, [`the response is binary (${mediaType || "unknown type"}), see the content blocks`]);
 }
 
-function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamResponse, mediaType: string, validator: SchemaValidator): CallToolResult {
-  const result: CallToolResult = { content: [{ type: "text", text: truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS) }] };
+function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamResponse, mediaType: string, validator: SchemaValidator): ToolOutcome {
+  const result = textOutcome(truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS));
   const wrapKey = tool.http.response.wrapKey;
   const structured = wrapKey !== undefined ? { [wrapKey]: body } : isRecord(body) ? body : undefined;
   if (!tool.outputSchema) {
-    if (structured) result.structuredContent = structured;
+    if (structured) result.value = structured;
     return result;
   }
   const outcome: ValidationOutcome = structured
     ? validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`)
     : { ok: false, errors: ["the response is not a JSON object"] };
   if (outcome.ok) {
-    result.structuredContent = structured;
+    result.value = structured;
     return result;
   }
   return withFallback(tool, result, response, mediaType, body, outcome.errors);
@@ -89,20 +105,20 @@ function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamRespo
  * For a tool with an output schema, puts the response into the schema's fallback shape (so the
  * result still validates) and says so in a text block. Tools without one are returned unchanged.
  */
-function withFallback(tool: ToolDefinition, result: CallToolResult, response: UpstreamResponse, mediaType: string, body: unknown, problems: string[]): CallToolResult {
+function withFallback(tool: ToolDefinition, result: ToolOutcome, response: UpstreamResponse, mediaType: string, body: unknown, problems: string[]): ToolOutcome {
   if (!tool.outputSchema) return result;
   const key = tool.http.response.fallbackKey;
   const summary = problems.slice(0, 5).join("; ");
   if (key === undefined) {
     // An output schema without a fallback shape (hand-written tools): no structuredContent at all.
-    result.content.push({ type: "text", text: `Note: the upstream response does not match this tool's output schema (${summary}), so structuredContent was omitted.` });
+    result.parts.push({ kind: "text", text: `Note: the upstream response does not match this tool's output schema (${summary}), so structuredContent was omitted.` });
     return result;
   }
-  result.structuredContent = {
+  result.value = {
     [key]: { status: response.status, contentType: mediaType, body: body === undefined ? null : body, problems: problems.slice(0, 20) },
   };
   if (problems.length > 0 && body !== null && typeof body === "object") {
-    result.content.push({ type: "text", text: `Note: the upstream response does not match the documented schema (${summary}); structuredContent holds it under "${key}".` });
+    result.parts.push({ kind: "text", text: `Note: the upstream response does not match the documented schema (${summary}); structuredContent holds it under "${key}".` });
   }
   return result;
 }

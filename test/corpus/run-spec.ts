@@ -3,19 +3,17 @@
  * stdio, list its tools with the official SDK client, and check them. Never throws: every failure
  * becomes a problem in the returned row.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Codes, GenerationError } from "../../generator/diagnostics.js";
 import { generate } from "../../generator/generate.js";
 import { checkTools, countOperations, type ListedTool } from "./check-tools.js";
 import { runNpmTest, type NpmTestOutcome } from "./npm-test.js";
+import { compileProject } from "../e2e/support.js";
 
-const run = promisify(execFile);
 
 /** One row of the corpus table. */
 export interface SpecOutcome {
@@ -79,13 +77,11 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
       row.problems.push(...checkTools(tools as ListedTool[], row.operations - skipped));
       return row;
     }
-    if (!existsSync(join(out, "node_modules"))) symlinkSync(join(options.root, "node_modules"), join(out, "node_modules"), "dir");
     started = performance.now();
     try {
-      await run(process.execPath, [join(options.root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 600_000, maxBuffer: 64 * 2 ** 20 });
+      await compileProject(out, { timeoutMs: 600_000 });
     } catch (error) {
-      const e = error as { stdout?: string; message: string };
-      const lines = (e.stdout ?? e.message).split("\n").filter((l) => l.includes("error TS"));
+      const lines = (error as Error).message.split("\n").filter((l) => l.includes("error TS"));
       row.problems.push(`tsc failed (${lines.length} errors): ${lines.slice(0, 3).join(" | ").slice(0, 600)}`);
       return row;
     }

@@ -7,15 +7,16 @@
  * bundle host is no setting.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { serverJsonViolations, type PackageFacts } from "../../generator/emit/server-json-check.js";
 import { startUpstream } from "../unit/runtime-fixture.js";
-import { compileProject, npmEnv, repoRoot, run } from "./support.js";
+import { compileExampleCopy, npmEnv, repoRoot, run } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bundle-"));
 const dir = join(work, "petstore");
@@ -23,8 +24,7 @@ const mcpb = join(repoRoot, "node_modules", ".bin", "mcpb");
 const RELEASE_URL = "https://github.com/acme/pets/releases/download/v1.2.0/pet-store-mcp-1.2.0.mcpb";
 
 test("npm run bundle packs a bundle that mcpb validates and that runs on its own", async () => {
-  cpSync(join(repoRoot, "generated/petstore"), dir, { recursive: true });
-  await compileProject(dir);
+  await compileExampleCopy("petstore", dir);
   // The npm of the staging install must not see the outer `npm test`'s project (npmEnv).
   const packed = await run(process.execPath, ["scripts/bundle.mjs", "--release-url", RELEASE_URL], { cwd: dir, timeoutMs: 300_000, env: npmEnv() });
   const file = join(dir, "pet-store-mcp-1.2.0.mcpb");
@@ -33,7 +33,11 @@ test("npm run bundle packs a bundle that mcpb validates and that runs on its own
   assert.match(packed.output, `sha256: ${sha256}`);
   const marker = 'server.json "packages" entry for this bundle:\n';
   const entry = JSON.parse(packed.output.slice(packed.output.indexOf(marker) + marker.length)) as Record<string, unknown>;
-  assert.equal(entry, { registryType: "mcpb", identifier: RELEASE_URL, version: "1.2.0", fileSha256: sha256, transport: { type: "stdio" }, environmentVariables: JSON.parse(readFileSync(join(dir, "server.json"), "utf8")).packages[0].environmentVariables });
+  const serverJson = JSON.parse(readFileSync(join(dir, "server.json"), "utf8")) as { packages: unknown[] };
+  assert.equal(entry, { registryType: "mcpb", identifier: RELEASE_URL, version: "1.2.0", fileSha256: sha256, transport: { type: "stdio" }, environmentVariables: (serverJson.packages[0] as { environmentVariables: unknown }).environmentVariables });
+  // server.json listing the bundle beside the npm package still passes the registry's schema.
+  const listed = { ...serverJson, packages: [...serverJson.packages, entry] };
+  assert.equal(serverJsonViolations(listed, JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageFacts), []);
 
   const validated = await run(mcpb, ["validate", join(dir, "manifest.json")], { cwd: dir, timeoutMs: 60_000 });
   assert.match(validated.output, "Manifest schema validation passes");

@@ -139,7 +139,11 @@ test("lint: a server folder and a spec, per client profile; exit 7 when a client
   assert.match(folder.stdout, /pet-store-mcp: surface auto → all/);
   assert.match(folder.stdout, /cursor \(Cursor\): ok/);
   // A configuration key long enough that Cursor drops the longer tool names.
-  const long = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "cursor", "--server-name", "k".repeat(50), "--json");
+  // As listed (--no-adapt), Cursor would drop them; the generated server serves them rewritten (exit 0).
+  const adapted = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "cursor", "--server-name", "k".repeat(50));
+  assert.is(adapted.code, 0, adapted.stdout + adapted.stderr);
+  assert.match(adapted.stdout, /cursor \(Cursor\): ok; the server serves it \d+ tool names? rewritten/);
+  const long = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "cursor", "--server-name", "k".repeat(50), "--no-adapt", "--json");
   assert.is(long.code, 7, long.stderr);
   const report = JSON.parse(long.stdout) as { exitCode: number; profiles: Array<{ id: string; findings: Array<{ rule: string; effect: string; tools: string[] }> }> };
   assert.is(report.exitCode, 7);

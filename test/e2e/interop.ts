@@ -4,10 +4,7 @@
  * 2.x with `versionNegotiation` auto and pinned to 2026-07-28 — over stdio and Streamable HTTP.
  * Each client lists every page of tools and calls a tool against a local upstream.
  */
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,17 +14,17 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compileProject, startHttpServer, type HttpServerHandle } from "./support.js";
+import { geminiViolations } from "../clients/gemini-shape.js";
+import { openAiStrictViolations } from "../clients/openai-strict.js";
+import { compiledExample, startHttpServer, type HttpServerHandle } from "./support.js";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-interop-")), "petstore");
+let dir = "";
 let upstream: Upstream;
 let server: HttpServerHandle | undefined;
 let url: URL;
 
 test.before(async () => {
-  cpSync(join(root, "generated/petstore"), dir, { recursive: true });
-  await compileProject(dir);
+  dir = await compiledExample("petstore");
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
   );
@@ -102,5 +99,27 @@ for (const [label, versionNegotiation] of [
     await exercise(client as unknown as AnyClient);
   });
 }
+
+test("the generated server adapts to the client it meets over stdio (data/client-profiles.json): Gemini CLI and Codex", async () => {
+  const gemini = new ClientV1({ name: "gemini-cli-mcp-client", version: "0.9.0" });
+  const stderr: string[] = [];
+  const transport = new StdioV1({ ...stdioParams(), stderr: "pipe" });
+  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+  await gemini.connect(transport);
+  const geminiTools = (await gemini.listTools()).tools;
+  assert.equal(geminiViolations(geminiTools), []);
+  assert.equal(geminiTools.map((tool) => tool.name), ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"]);
+  await gemini.close();
+  assert.match(stderr.join(""), "client profile gemini: surface all");
+
+  const codex = new ClientV2({ name: "codex-mcp-client", version: "0.1.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await codex.connect(new StdioV2(stdioParams()));
+  const codexTools = (await codex.listTools()).tools as Array<{ name: string; inputSchema: Record<string, unknown> }>;
+  assert.equal(openAiStrictViolations(codexTools), []);
+  const result = (await codex.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
+  assert.not.ok(result.isError, JSON.stringify(result));
+  assert.equal(result.structuredContent, { id: 7, name: "Rex" });
+  await codex.close();
+});
 
 test.run();

@@ -6,7 +6,8 @@
  * an `exit` hook SIGKILLs whatever is still tracked if the test process dies early.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { lstat, symlink } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -26,7 +27,7 @@ const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 /** Remembers `child` until it exits, so a crashing test run still kills it (by PID). */
-function track(child: ChildProcess): void {
+export function track(child: ChildProcess): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once("exit", () => {
@@ -362,6 +363,33 @@ export async function compileProject(dir: string, options: { noEmit?: boolean; t
   if (!present) await symlink(join(repoRoot, "node_modules"), link, "dir");
   const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
   await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...(options.noEmit ? ["--noEmit"] : [])], { cwd: dir, timeoutMs: options.timeoutMs ?? 120_000 });
+}
+
+const compiledExamples = new Map<string, Promise<string>>();
+
+/**
+ * A copy of the golden example `generated/<name>` compiled under strict, made once per test process
+ * and shared by the e2e files that only run it (interop, Inspector): one tsc run instead of one each.
+ * Callers must not change the folder (a test that does makes its own copy).
+ */
+export function compiledExample(name: string): Promise<string> {
+  let compiled = compiledExamples.get(name);
+  if (!compiled) {
+    const dir = join(mkdtempSync(join(tmpdir(), `mcp-gen-${name}-`)), name);
+    cpSync(join(repoRoot, "generated", name), dir, { recursive: true });
+    compiled = compileProject(dir).then(() => dir);
+    compiledExamples.set(name, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Copies the checked-in example `generated/<example>` to `dir` (a fresh folder of the test's) and
+ * compiles the copy with {@link compileProject}, so a test runs the golden server as built.
+ */
+export async function compileExampleCopy(example: string, dir: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
+  await compileProject(dir, options);
 }
 
 /** A long-running child started with {@link startProcess}. */

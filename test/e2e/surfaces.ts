@@ -6,10 +6,9 @@
  * against a local upstream, and gets exactly what the operation's own tool returns; toolset
  * filters hide and refuse operations; the auto surface picks all for this small API.
  */
-import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,17 +17,15 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compileProject, startHttpServer, type HttpServerHandle } from "./support.js";
+import { compileExampleCopy, startHttpServer, type HttpServerHandle } from "./support.js";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-surfaces-")), "petstore");
 let upstream: Upstream;
 let server: HttpServerHandle | undefined;
 let filtered: HttpServerHandle | undefined;
 
 test.before(async () => {
-  cpSync(join(root, "generated/petstore"), dir, { recursive: true });
-  await compileProject(dir);
+  await compileExampleCopy("petstore", dir);
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
   );

@@ -1,13 +1,13 @@
 /**
  * Starting `prism-json.ts` as a child process and following its JSON log. Every child is
- * remembered and killed by PID when the runner exits early.
+ * remembered and killed by PID when the runner exits early (test/e2e/support.ts `track`).
+ * The Prism CLI with its text log is `startPrism` of test/e2e/support.ts; this one runs Prism as a
+ * library with a JSON log, which the fidelity runner reads request by request.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { stopChild, track } from "../e2e/support.js";
 import { parseRecords, prismRequests } from "./prism-log.js";
-
-const live = new Set<ChildProcess>();
-let hooked = false;
 
 /** A running `prism-json.ts` child. */
 export interface JsonPrism {
@@ -33,14 +33,7 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
 export async function startJsonPrism(root: string, spec: string, timeoutMs: number, port = 0): Promise<JsonPrism> {
   const script = join(root, "dist", "test", "fidelity", "prism-json.js");
   const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=4096", script, "--port", String(port), "--host", "127.0.0.1", spec], { stdio: ["ignore", "pipe", "pipe"] });
-  if (!hooked) {
-    hooked = true;
-    process.once("exit", () => {
-      for (const proc of live) if (proc.pid !== undefined && proc.exitCode === null) proc.kill("SIGKILL");
-    });
-  }
-  live.add(child);
-  child.once("exit", () => live.delete(child));
+  track(child);
   const lines: string[] = [];
   let received = 0;
   let pending = "";
@@ -56,12 +49,7 @@ export async function startJsonPrism(root: string, spec: string, timeoutMs: numb
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-  const stop = async (): Promise<void> => {
-    if (exited() || child.pid === undefined) return;
-    child.kill("SIGTERM");
-    for (let i = 0; i < 50 && !exited(); i++) await sleep(100);
-    if (!exited()) child.kill("SIGKILL");
-  };
+  const stop = (): Promise<void> => stopChild(child);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ready = lines.find((line) => line.includes("Prism is listening on"));

@@ -6,10 +6,8 @@
  */
 import { parse as parseYaml } from "yaml";
 import { pruneSpec, splitComponents } from "./prune-spec.js";
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { GenerationError } from "../../generator/diagnostics.js";
@@ -18,10 +16,10 @@ import type { ToolPlan } from "../../generator/plan/types.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
 import { startJsonPrism, type JsonPrism } from "./prism-process.js";
+import { compileProject } from "../e2e/support.js";
 import { pickTools } from "./sample.js";
 import { sampleInWorker } from "./sample-worker.js";
 
-const execFileAsync = promisify(execFile);
 
 /** What happened to one sampled call. */
 export type CallClass =
@@ -112,12 +110,10 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
     }
     row.tools = tools.length;
     if (tools.length === 0) return row;
-    if (!existsSync(join(out, "node_modules"))) symlinkSync(join(options.root, "node_modules"), join(out, "node_modules"), "dir");
     try {
-      await execFileAsync(process.execPath, [join(options.root, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { timeout: 600_000, maxBuffer: 64 * 2 ** 20 });
+      await compileProject(out, { timeoutMs: 600_000 });
     } catch (error) {
-      const e = error as { stdout?: string; message: string };
-      row.error = `tsc failed: ${(e.stdout ?? e.message).split("\n").filter((l) => l.includes("error TS")).slice(0, 2).join(" | ").slice(0, 400)}`;
+      row.error = `tsc failed: ${(error as Error).message.split("\n").filter((l) => l.includes("error TS")).slice(0, 2).join(" | ").slice(0, 400)}`;
       return row;
     }
     // The sample is drawn from the plan's tools (the server lists the same ones, in the same order).

@@ -9,7 +9,7 @@ import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, typ
 import { codeLimits, usage } from "../../runtime/src/cli.js";
 import { callUpstream } from "../../runtime/src/upstream.js";
 import { SchemaValidator } from "../../runtime/src/validation.js";
-import { sampleTools, startUpstream } from "./runtime-fixture.js";
+import { sampleTools, startUpstream, within } from "./runtime-fixture.js";
 
 /** Short wall time so that limit tests end quickly on a busy machine; generous enough for worker start-up. */
 const limits: CodeLimits = { ...DEFAULT_CODE_LIMITS, timeoutMs: 8_000 };
@@ -283,20 +283,23 @@ test("syntax errors, thrown values and never-settling promises are reported", as
 
 test("the abort signal ends a run waiting on a call and a CPU-bound run; in-flight calls see the abort", async () => {
   let callSignal: AbortSignal | undefined;
+  let called!: () => void;
+  const callArrived = new Promise<void>((resolve) => (called = resolve));
   const waiting: CodeHost = {
     toolNames: ["slow"],
     call: (_name, _args, signal) =>
       new Promise((resolve) => {
         callSignal = signal;
+        called();
         signal.addEventListener("abort", () => resolve({ ok: false, error: { message: "aborted" } }));
       }),
   };
   const controller = new AbortController();
   const pending = run("return await api.slow({});", waiting, {}, controller.signal);
-  while (!callSignal) await new Promise((resolve) => setTimeout(resolve, 20));
+  await within(callArrived, 20_000, "the script's api.slow() call reaches the host");
   controller.abort();
   expectError(await pending, "aborted");
-  assert.is(callSignal.aborted, true);
+  assert.is(callSignal!.aborted, true);
 
   const cpu = new AbortController();
   const spinning = run("for (;;) {}", echoHost(), { timeoutMs: 20_000 }, cpu.signal);

@@ -46,7 +46,7 @@ test("envValue writes a value every .env reader reads the same way, or refuses",
 });
 
 /** Helpers that escape for their format, and fields the generator makes safe itself. */
-const ESCAPING_HELPERS = new Set(["line", "cell", "code", "cellCode", "route", "sh", "envAssign", "block", "json", "hints", "fenced"]);
+const ESCAPING_HELPERS = new Set(["line", "cell", "code", "cellCode", "route", "sh", "envAssign", "block", "json", "hints", "fenced", "html"]);
 /**
  * Fields printed as they are: names the generator derives and validates (npm package and bin names
  * match npm's rules; `name`/`env` are tool and environment variable names, [A-Za-z0-9_.-]; spec

@@ -73,11 +73,25 @@ test("surfaces: a large API on auto lists the three search tools, which every cl
   const auto = lintServer(server, "auto", clientProfiles());
   assert.is(auto.surface, "search");
   assert.is(auto.tools, 3);
-  assert.equal(auto.profiles.flatMap((p) => p.findings), []);
   assert.not.ok(hasBlockingFindings(auto));
-  // A long configuration key costs even the three tools on Cursor.
-  const long = lintServer(server, "auto", selectProfiles("cursor"), { serverName: "k".repeat(45) });
-  assert.equal(long.profiles[0]!.findings.map((f) => f.tools), [["search_operations", "describe_operation"]]);
+  assert.equal(auto.profiles.flatMap((p) => p.findings.filter((f) => f.effect !== "adapted")), []);
+  // Each client's own auto budget, as the generated server decides it: Gemini takes 512 tools.
+  assert.equal(Object.fromEntries(auto.profiles.map((p) => [p.id, `${p.surface}:${p.tools}`])), {
+    "claude-code": "search:3",
+    "claude-desktop": "search:3",
+    cursor: "search:3",
+    gemini: "all:300",
+    openai: "search:3",
+    vscode: "search:3",
+  });
+  // A long configuration key costs even the three tools on Cursor, as listed...
+  const listed = lintServer(server, "auto", selectProfiles("cursor"), { serverName: "k".repeat(45), adapt: false });
+  assert.equal(listed.profiles[0]!.findings.map((f) => `${f.effect}:${f.tools.join(",")}`), ["drop:search_operations,describe_operation"]);
+  assert.ok(hasBlockingFindings(listed));
+  // ...but the generated server serves Cursor those two names rewritten within its 60 characters.
+  const served = lintServer(server, "auto", selectProfiles("cursor"), { serverName: "k".repeat(45) });
+  assert.equal(served.profiles[0]!.findings.map((f) => `${f.effect}:${f.rule}:${f.tools.join(",")}`), ["adapted:served-names:search_operations,describe_operation"]);
+  assert.not.ok(hasBlockingFindings(served));
 });
 
 test.run();

@@ -4,8 +4,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { npmLicense, parseRepository, registryName } from "../../generator/plan/publishing.js";
-import { registryViolations } from "../registry-rules.js";
+import { serverJsonViolations } from "../../generator/emit/server-json-check.js";
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 
@@ -15,19 +16,37 @@ const files = async (spec: string, extra: { packageName?: string; repository?: s
   return new Map(result.files.map((f) => [f.path, f.content]));
 };
 
-test("server.json passes the MCP Registry's server.json rules and matches package.json", async () => {
+test("server.json passes the MCP Registry's official 2025-12-11 schema (ajv) and matches package.json", async () => {
   for (const spec of ["specs/petstore.yaml", "specs/fixtures/oas31-library.json", "specs/fixtures/swagger2-petstore.yaml"]) {
     const out = await files(spec);
     const server = JSON.parse(out.get("server.json")!) as Record<string, unknown> & { packages: Array<Record<string, unknown>> };
     const pkg = JSON.parse(out.get("package.json")!) as Record<string, unknown>;
-    assert.equal(registryViolations(server), [], spec);
+    assert.equal(serverJsonViolations(server, pkg), [], spec);
+    assert.is(server.$schema, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
+    assert.ok((server.description as string).length <= 100);
     assert.is(server.name, pkg.mcpName, "the registry verifies npm ownership through mcpName");
     assert.is(server.packages[0]!.identifier, pkg.name);
     assert.is(server.packages[0]!.version, pkg.version);
     assert.is(server.version, pkg.version);
   }
-  // The checker itself rejects what the schema rejects.
-  assert.ok(registryViolations({ $schema: "x", name: "no-slash", description: "", version: "^1.0.0", packages: [{ registryType: "npm", extra: 1 }] }).length >= 5);
+});
+
+test("the server.json check refuses what the registry refuses, naming each problem", () => {
+  const schemaFile = join(root, "profiles/registry/server.schema.json");
+  const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as { $id: string };
+  assert.is(schema.$id, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json", "the vendored file is the 2025-12-11 schema");
+  assert.is(createHash("sha256").update(readFileSync(schemaFile)).digest("hex"), "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0", "and unchanged");
+  const valid = { $schema: schema.$id, name: "io.github.acme/pets", description: "Pets.", version: "1.2.0", packages: [{ registryType: "npm", identifier: "pets-mcp", version: "1.2.0", transport: { type: "stdio" } }] };
+  assert.equal(serverJsonViolations(valid, { mcpName: "io.github.acme/pets", version: "1.2.0" }), []);
+  const problems = (doc: Record<string, unknown>, pkg = { mcpName: "io.github.acme/pets", version: "1.2.0" }) => serverJsonViolations({ ...valid, ...doc }, pkg).join("\n");
+  assert.match(problems({ name: "no-slash" }), "/name must match pattern");
+  assert.match(problems({ description: "x".repeat(101) }), "/description must NOT have more than 100 characters");
+  assert.match(problems({ description: "" }), "/description must NOT have fewer than 1 characters");
+  assert.match(problems({ packages: [{ registryType: "npm", identifier: "pets-mcp", version: "latest", transport: { type: "stdio" } }] }), "/packages/0/version must NOT be valid");
+  assert.match(problems({ packages: [{ registryType: "mcpb", identifier: "https://github.com/a/b/releases/download/v1/x.mcpb", fileSha256: "XYZ", transport: { type: "stdio" } }] }), "/packages/0/fileSha256 must match pattern");
+  assert.match(problems({ websiteUrl: "not a url" }), "/websiteUrl must match format");
+  assert.match(problems({}, { mcpName: "io.github.other/pets", version: "1.2.0" }), "differs from package.json's mcpName");
+  assert.match(problems({}, { mcpName: "io.github.acme/pets", version: "1.3.0" }), "differs from package.json's version");
 });
 
 test("package.json is publishable: valid scoped name, bin, files, engines, prepublishOnly, license, repository", async () => {
@@ -45,12 +64,26 @@ test("package.json is publishable: valid scoped name, bin, files, engines, prepu
   assert.not.ok(pkg.private);
   const server = JSON.parse(out.get("server.json")!) as Record<string, any>;
   assert.equal(server.repository, { url: "https://github.com/acme/pets-mcp", source: "github" });
-  assert.equal(registryViolations(server), []);
+  assert.equal(serverJsonViolations(server, pkg), []);
   const readme = out.get("README.md")!;
   assert.match(readme, /claude mcp add pets-mcp -- npx -y @acme\/pets-mcp/);
   assert.match(readme, /"command": "npx",\s+"args": \["-y", "@acme\/pets-mcp"\]/);
   assert.match(readme, /\.cursor\/mcp\.json/);
   assert.match(readme, /\.vscode\/mcp\.json[\s\S]*"type": "stdio"/);
+});
+
+test("--license: the package's license instead of the spec's; a license that is not SPDX is an error (MG202)", async () => {
+  const licensed = await generate({ spec: join(root, "specs/petstore.yaml"), license: "Apache-2.0", planOnly: true });
+  assert.is(licensed.plan.license, "Apache-2.0");
+  const fromSpec = await generate({ spec: join(root, "specs/petstore.yaml"), planOnly: true });
+  assert.is(fromSpec.plan.license, "MIT", "the spec's info.license by default");
+  try {
+    await generate({ spec: join(root, "specs/petstore.yaml"), license: "my own terms", planOnly: true });
+    assert.unreachable("an invalid license must stop the generation");
+  } catch (error) {
+    const diagnostics = (error as { diagnostics?: Array<{ code: string; message: string }> }).diagnostics ?? [];
+    assert.ok(diagnostics.some((d) => d.code === "MG202" && /--license "my own terms" is not an SPDX license expression/.test(d.message)), JSON.stringify(diagnostics));
+  }
 });
 
 test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copies only built files", async () => {
@@ -69,6 +102,29 @@ test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copi
   assert.ok(copies.length > 0);
   for (const copy of copies) assert.match(copy, /^COPY --from=build --chown=node:node \/app\/(dist|data|node_modules|package\.json) /, copy);
   assert.match(out.get(".dockerignore")!, /^\.env$/m);
+});
+
+test("deploy/: compose.yaml runs Redis, three instances sharing it (no credential values) and nginx over them", async () => {
+  const { parse } = await import("yaml");
+  const out = await files("specs/fixtures/auth-schemes.yaml");
+  const compose = parse(out.get("deploy/compose.yaml")!) as { services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string> }> };
+  assert.equal(Object.keys(compose.services).sort(), ["mcp-1", "mcp-2", "mcp-3", "nginx", "redis"]);
+  assert.match(compose.services.redis!.image!, /^redis:\d+\.\d+/);
+  assert.match(compose.services.nginx!.image!, /^nginx:\d+\.\d+/);
+  for (const name of ["mcp-1", "mcp-2", "mcp-3"]) {
+    const instance = compose.services[name]!;
+    assert.is(instance.build, "..");
+    assert.ok(instance.command!.includes("--http") && instance.command!.includes("--sessions"));
+    assert.is(instance.environment!.MCP_STATE_URL, "redis://redis:6379/0");
+    // Credentials come from the host's environment, never from the file.
+    for (const [key, value] of Object.entries(instance.environment!)) if (key !== "MCP_STATE_URL") assert.match(value, /^\$/, key);
+    assert.ok("BEARER_AUTH" in instance.environment!);
+  }
+  const nginx = out.get("deploy/nginx.conf")!;
+  for (const name of ["mcp-1", "mcp-2", "mcp-3"]) assert.match(nginx, new RegExp(`server ${name}:3000`));
+  assert.match(nginx, /proxy_buffering off;/);
+  const directives = nginx.split("\n").filter((line) => !line.trim().startsWith("#")).join("\n");
+  assert.not.match(directives, /non_idempotent|ip_hash|sticky|keepalive/);
 });
 
 test("publishing helpers: repository forms, registry names, SPDX licenses", () => {

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -61,9 +61,17 @@ test("legacy without elicitation is refused; legacy with elicitation is asked by
 
   await server.handle({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } } });
   const sent: Array<Record<string, any>> = [];
-  const ctx = { notify: (m: unknown) => sent.push(m as Record<string, any>) };
+  const arrivals: Array<() => void> = [];
+  /** Resolves once the server has sent its `count`-th request to the client. */
+  const sentCount = (count: number) => within(sent.length >= count ? Promise.resolve() : new Promise<void>((resolve) => arrivals.push(resolve)), 5_000, `server→client request ${count}`);
+  const ctx = {
+    notify: (m: unknown) => {
+      sent.push(m as Record<string, any>);
+      arrivals.splice(0).forEach((resolve) => resolve());
+    },
+  };
   const pending = server.handle({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "deletePet", arguments: {} } }, ctx);
-  for (let i = 0; i < 50 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  await sentCount(1);
   assert.is(sent[0]!.method, "elicitation/create");
   assert.is(deletes(), 1, "nothing deleted before the answer");
   await server.handle({ jsonrpc: "2.0", id: sent[0]!.id, result: { action: "accept", content: { confirm: true } } });
@@ -71,7 +79,7 @@ test("legacy without elicitation is refused; legacy with elicitation is asked by
   assert.is(deletes(), 2);
 
   const declined = server.handle({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "deletePet", arguments: {} } }, ctx);
-  for (let i = 0; i < 50 && sent.length === 1; i++) await new Promise((r) => setTimeout(r, 5));
+  await sentCount(2);
   await server.handle({ jsonrpc: "2.0", id: sent[1]!.id, result: { action: "decline" } });
   assert.ok(result(await declined).isError);
   assert.is(deletes(), 2);

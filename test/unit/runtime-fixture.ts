@@ -25,6 +25,20 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
+/**
+ * Waits for `event` (a promise standing for something the test expects to happen), failing with
+ * `what` after `ms` instead of hanging the run when it never happens.
+ */
+export async function within<T>(event: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms)));
+  try {
+    return await Promise.race([event, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startUpstream(route: (r: Recorded) => Reply): Promise<Upstream> {
   const received: Recorded[] = [];
   const waiters: Array<{ fragment: string; resolve: (r: Recorded) => void }> = [];

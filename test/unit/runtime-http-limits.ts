@@ -11,16 +11,20 @@ import type { AddressInfo } from "node:net";
 import { main } from "../../runtime/src/cli.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
-import { info, sampleTools } from "./runtime-fixture.js";
+import { info, sampleTools, within } from "./runtime-fixture.js";
 
 /** An upstream that answers every request after `delayMs` and records how many were in flight at most. */
-async function countingUpstream(delayMs: number): Promise<{ baseUrl: string; received: () => number; maxInFlight: () => number; close: () => Promise<void> }> {
+async function countingUpstream(
+  delayMs: number,
+): Promise<{ baseUrl: string; received: () => number; receivedAll: (count: number) => Promise<void>; maxInFlight: () => number; close: () => Promise<void> }> {
   let inFlight = 0;
   let max = 0;
   let received = 0;
+  const waiting: Array<{ count: number; resolve: () => void }> = [];
   const server: Server = createServer((req, res) => {
     req.resume();
     received += 1;
+    for (const waiter of waiting) if (received >= waiter.count) waiter.resolve();
     inFlight += 1;
     max = Math.max(max, inFlight);
     setTimeout(() => {
@@ -32,6 +36,8 @@ async function countingUpstream(delayMs: number): Promise<{ baseUrl: string; rec
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received: () => received,
+    /** Resolves once `count` requests have arrived. */
+    receivedAll: (count) => (received >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
     maxInFlight: () => max,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
@@ -232,10 +238,19 @@ test("SIGTERM drains: calls in flight complete, new requests are refused, the pr
     const N = 12;
     // A dropped call resolves to status 0 with its error, so the assertions below name it.
     const calls = Array.from({ length: N }, (_, i) => post(url, getPet(i + 1)).catch((error: Error) => ({ status: 0, json: { error: `${error.message}: ${String(error.cause)}` } })));
-    while (upstream.received() < N) await new Promise((resolve) => setTimeout(resolve, 20));
+    await within(upstream.receivedAll(N), 10_000, `${N} calls reach the upstream`);
     const signalled = Date.now();
+    // The server logs this line and starts draining in the same turn of its event loop.
+    const shuttingDown = new Promise<void>((resolve) => {
+      const onData = (): void => {
+        if (!stderr.includes("received SIGTERM, shutting down")) return;
+        child.stderr!.off("data", onData);
+        resolve();
+      };
+      child.stderr!.on("data", onData);
+    });
     child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await within(shuttingDown, 10_000, "the server logs that it is shutting down");
     const late = await post(url, getPet(99)).then(
       (answer) => `HTTP ${answer.status}`,
       (error: Error) => `refused (${(error.cause as { code?: string } | undefined)?.code ?? error.message})`,

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ErrorCode, httpStatusOf, type JsonRpcNotification, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -151,15 +151,26 @@ test("progress and log notifications only when asked, never with argument values
 test("subscriptions/listen acknowledges first with subscriptionId, ends on cancel or shutdown", async () => {
   const server = make();
   const seen: JsonRpcNotification[] = [];
-  const pending = server.handle(req(7, "subscriptions/listen", { notifications: { toolsListChanged: true } }), { notify: (n) => seen.push(n), scope: "s" });
-  await new Promise((r) => setTimeout(r, 10));
+  let acknowledged!: () => void;
+  const firstNotification = new Promise<void>((resolve) => (acknowledged = resolve));
+  const pending = server.handle(req(7, "subscriptions/listen", { notifications: { toolsListChanged: true } }), {
+    notify: (n) => {
+      seen.push(n as JsonRpcNotification);
+      acknowledged();
+    },
+    scope: "s",
+  });
+  await within(firstNotification, 5_000, "the listen request is acknowledged");
   assert.is(seen[0]!.method, "notifications/subscriptions/acknowledged");
   assert.equal((seen[0]!.params as any)._meta, { "io.modelcontextprotocol/subscriptionId": 7 });
   assert.equal((seen[0]!.params as any).notifications, {}, "nothing in this static catalog ever changes");
   await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }, { scope: "s" });
   assert.is(await pending, undefined);
-  const graceful = server.handle(req(8, "subscriptions/listen", { notifications: {} }), { notify: () => {} });
-  await new Promise((r) => setTimeout(r, 10));
+  let listening!: () => void;
+  const gracefulAck = new Promise<void>((resolve) => (listening = resolve));
+  const graceful = server.handle(req(8, "subscriptions/listen", { notifications: {} }), { notify: () => listening() });
+  // Acknowledged means the stream is open and closeSubscriptions() will end it.
+  await within(gracefulAck, 5_000, "the second listen request is acknowledged");
   server.closeSubscriptions();
   const closing = result(await graceful);
   assert.equal(closing._meta["io.modelcontextprotocol/subscriptionId"], 8);

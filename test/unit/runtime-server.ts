@@ -2,9 +2,10 @@ import { PassThrough } from "node:stream";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ErrorCode, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, MAX_PAGE_BYTES, McpServer } from "../../runtime/src/server.js";
+import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, MAX_PAGE_BYTES } from "../../runtime/src/list-pages.js";
+import { McpServer } from "../../runtime/src/server.js";
 import { startStdio } from "../../runtime/src/transport-stdio.js";
-import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
+import { info, sampleTools, startUpstream, within, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;
 
@@ -278,7 +279,21 @@ test("stdio: modern probe with server/discover, listen acknowledged, EOF ends th
   input.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
   input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: { notifications: {}, _meta: meta } }) + "\n");
   input.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "getPet", arguments: { petId: 42 }, _meta: { ...meta, progressToken: 9 } } }) + "\n");
-  await new Promise((r) => setTimeout(r, 50));
+  // EOF only once the listen stream is open and the call answered: EOF must then end the stream.
+  const answered = (): boolean => lines.some((l) => l.includes('"notifications/subscriptions/acknowledged"')) && lines.some((l) => /"id":3\b/.test(l) && l.includes('"result"'));
+  await within(
+    new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (!answered()) return;
+        output.off("data", check);
+        resolve();
+      };
+      output.on("data", check);
+      check();
+    }),
+    5_000,
+    "the acknowledgement and the tools/call answer are written",
+  );
   input.end();
   await handle.closed;
   const messages = lines.map((l) => JSON.parse(l));

@@ -10,7 +10,7 @@ import { ErrorCode, RpcError, httpStatusOf, type JsonRpcResponse } from "../../r
 import { McpServer, type McpServerOptions } from "../../runtime/src/server.js";
 import { TASKS_EXTENSION, TaskStore } from "../../runtime/src/tasks.js";
 import { startHttp } from "../../runtime/src/transport-http.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -378,7 +378,14 @@ test("TaskStore: a finished task keeps its slot until its TTL ends (no early evi
   const unsubscribe = store.subscribe((task) => seen.push(`${task.taskId}:${task.status}`));
   const work = async () => (await pause(20), text("x"));
   const a = await store.start(work, 0, new AbortController().signal);
-  while (store.get(a.taskId).status !== "completed") await pause(5);
+  await within(
+    new Promise<void>((resolve) => {
+      if (store.get(a.taskId).status === "completed") return resolve();
+      const stop = store.subscribe((task) => task.taskId === a.taskId && task.status === "completed" && (stop(), resolve()));
+    }),
+    5_000,
+    "the first task completes",
+  );
   assert.equal(await store.start(work, 0, new AbortController().signal), text("x"), "full: answered synchronously");
   assert.is(store.get(a.taskId).status, "completed");
   now += 60_001;

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { callUpstream } from "../../runtime/src/upstream.js";
 import { SchemaValidator } from "../../runtime/src/validation.js";
 import type { ToolDefinition } from "../../runtime/src/types.js";
-import { startUpstream } from "./runtime-fixture.js";
+import { startUpstream, within } from "./runtime-fixture.js";
 
 const tool: ToolDefinition = {
   name: "getBlob",
@@ -84,8 +84,13 @@ test("retries after 503 stop at the deadline; the message counts the attempts", 
 
 test("a body larger than the cap aborts the transfer and answers isError (chunked and declared length)", async () => {
   let aborted = 0;
+  let closed!: () => void;
+  const chunkedClosed = new Promise<void>((resolve) => (closed = resolve));
   const chunked = await bigUpstream((res) => {
-    res.on("close", () => (aborted += res.writableFinished ? 0 : 1));
+    res.on("close", () => {
+      aborted += res.writableFinished ? 0 : 1;
+      closed();
+    });
     stream(res, 64 * 1024 * 1024);
   });
   const declared = await bigUpstream((res) => stream(res, 8 * 1024 * 1024, { "content-length": 8 * 1024 * 1024 }));
@@ -95,7 +100,7 @@ test("a body larger than the cap aborts the transfer and answers isError (chunke
     assert.is(big.isError, true);
     assert.match(text(big), /exceeded the size limit of 1048576 bytes \(counted after decompression/);
     assert.match(text(big), /--max-response-bytes/);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await within(chunkedClosed, 5_000, "the upstream's response closes");
     assert.is(aborted, 1, "the upstream saw its transfer aborted");
     const long = await callUpstream(tool, {}, { ...call, upstream: { baseUrl: declared.baseUrl, maxResponseBytes: 1024 * 1024 } });
     assert.is(long.isError, true);

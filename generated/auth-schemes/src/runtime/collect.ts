@@ -5,6 +5,7 @@
  * `nextCursor` then points at the first page not collected.
  */
 import type { CallToolResult } from "./mcp-types.js";
+import { readToolResult, renderToolResult } from "./tool-outcome.js";
 import type { ToolDefinition } from "./types.js";
 
 /** Upper bound of `maxPages`. */
@@ -46,18 +47,19 @@ export async function collectPages(
 ): Promise<CallToolResult> {
   const pagination = tool.http.pagination;
   const path = tool.http.response.wrapKey ? [tool.http.response.wrapKey] : pagination?.itemsPath;
-  const merged = first.structuredContent as Obj | undefined;
+  const start = readToolResult(first);
+  const merged = start.value as Obj | undefined;
   const items = merged && path ? itemsAt(merged, path) : undefined;
-  if (!pagination || !path || pages <= 1 || first.isError || !merged || !items) return first;
+  if (!pagination || !path || pages <= 1 || !start.ok || !merged || !items) return first;
   let fetched = 1;
   options.onPage?.(fetched, pages);
   while (fetched < pages && typeof merged.nextCursor === "string" && !options.signal?.aborted) {
     if (JSON.stringify(merged).length > COLLECT_BYTE_BUDGET) break;
-    const next = await fetchPage({ ...args, [pagination.cursorArgument]: merged.nextCursor });
-    const more = next.isError ? undefined : itemsAt(next.structuredContent, path);
+    const next = readToolResult(await fetchPage({ ...args, [pagination.cursorArgument]: merged.nextCursor }));
+    const more = next.ok ? itemsAt(next.value, path) : undefined;
     if (!more) break;
     items.push(...more);
-    const cursor = (next.structuredContent as Obj).nextCursor;
+    const cursor = (next.value as Obj).nextCursor;
     if (typeof cursor === "string") merged.nextCursor = cursor;
     else delete merged.nextCursor;
     fetched++;
@@ -65,12 +67,12 @@ export async function collectPages(
   }
   const text = JSON.stringify(merged, null, 2);
   const summary = `${items.length} items from ${fetched} page(s).${typeof merged.nextCursor === "string" ? ` More results: call again with ${pagination.cursorArgument} = ${merged.nextCursor}` : ""}`;
-  return {
-    ...first,
-    content: [
-      { type: "text", text: text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}\n… (cut; structuredContent has everything)` : text },
-      { type: "text", text: summary },
+  return renderToolResult({
+    ...start,
+    parts: [
+      { kind: "text", text: text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}\n… (cut; structuredContent has everything)` : text },
+      { kind: "text", text: summary },
     ],
-    structuredContent: merged,
-  };
+    value: merged,
+  });
 }

@@ -1,4 +1,8 @@
-/** Public API of the mcp-gen runtime. Generated servers import from here. */
+/**
+ * The runtime's public API in one module, for code that embeds it (`McpServer` behind your own
+ * transport, `main` with your own tools). The generated entry points do not use it: they import
+ * the few modules they need (`cli.js`, `tool-data.js`, `extensions.js`, `types.js`) directly.
+ */
 export type {
   BodyBinding,
   HttpBinding,
@@ -27,7 +31,9 @@ export {
 } from "./protocol.js";
 export { LOG_LEVELS, type McpLogLevel, type RequestEra } from "./era.js";
 export { API_DOCUMENT_URI, OPERATION_URI_TEMPLATE, type Resource, type ResourceTemplate, type TextResourceContents } from "./resources.js";
-export { McpServer, CACHE_HINTS, DEFAULT_PAGE_SIZE, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server.js";
+export { McpServer, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server.js";
+export { CACHE_HINTS } from "./dispatcher.js";
+export { DEFAULT_PAGE_SIZE } from "./list-pages.js";
 export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
 export { TASKS_EXTENSION, type TaskOptions, type TaskStatus, type TaskSupport } from "./tasks.js";
 export type { TransportHandle } from "./transport.js";

@@ -68,6 +68,7 @@ function segmentBytes(text: string): string {
  * another resource than its template, with the credentials meant for this one.
  */
 export function pathKept(url: string, baseUrl: string, path: string): boolean {
+  if (plainPath(path)) return true;
   try {
     const actual = new URL(url).pathname;
     // The base path as the parser normalises it (the operator's base URL is trusted as given).
@@ -79,6 +80,21 @@ export function pathKept(url: string, baseUrl: string, path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Characters the URL parser keeps as they are in a path segment (RFC 3986 pchar without `%`). */
+const PLAIN_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
+
+/**
+ * True when no segment of `path` can be changed by URL normalisation: only characters the parser
+ * keeps, no percent escape, no `.` or `..` segment. Most request paths are; they skip parsing.
+ */
+function plainPath(path: string): boolean {
+  if (!path.startsWith("/")) return false;
+  for (const segment of path.slice(1).split("/")) {
+    if (segment === "." || segment === ".." || !PLAIN_SEGMENT.test(segment)) return false;
+  }
+  return true;
 }
 
 /** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */

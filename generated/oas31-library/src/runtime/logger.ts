@@ -44,3 +44,8 @@ function safeJson(value: unknown): string {
     return "[unserializable]";
   }
 }
+
+/** An error as a log field: its class and message, never its stack (local paths, argument values). */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

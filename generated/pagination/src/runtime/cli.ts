@@ -10,7 +10,8 @@ import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
 import { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
-import { DEFAULT_MAX_BATCH, DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
+import { DEFAULT_MAX_BATCH } from "./dispatcher.js";
+import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost, startHttp } from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
@@ -21,8 +22,10 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCUR
 import { redactUserinfo } from "./redact.js";
 import type { ListedTool } from "./mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
+import { parseClientProfiles, profileById } from "./client-profiles.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "./toolsets.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "./tool-data.js";
+import { openStateStore, type StateStore } from "./state.js";
 
 /** Usage text for `--help`. */
 export function usage(info: ServerInfo): string {
@@ -36,6 +39,10 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
+  --state URL        HTTP: shared state for several instances behind a load balancer:
+                     redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
+                     process's memory). Tasks, legacy sessions and cancellations then reach
+                     every instance; no credential is ever stored there
   --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
@@ -80,6 +87,9 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
                      search  search_operations, describe_operation, call_operation
                      code    search_operations, describe_operation, execute_code
                      auto    all within 40 tools and ~30,000 tokens of tools/list, else search
+  --client P         serve every client as client profile P would be (claude-desktop, claude-code,
+                     cursor, vscode, openai, gemini; env MCP_CLIENT); without it a client whose
+                     clientInfo matches a profile gets that profile's surface budget, names and schemas
   --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
   --exclude-tags T,… no operation with one of these tags
   --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
@@ -180,6 +190,20 @@ export async function main(
     return undefined;
   }
 
+  let state: StateStore;
+  try {
+    if (flags.state !== undefined && !flags.http) throw new Error("--state applies to --http only (a stdio server has one client)");
+    // The URL may hold Redis's password: it is never logged.
+    state = await openStateStore(flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined, {
+      prefix: `mcp:${info.name}:`,
+      onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
+    });
+  } catch (error) {
+    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
   let server: McpServer;
   try {
     const passthrough = [...flags.passthrough.map(parsePassthroughRule), ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : [])];
@@ -197,12 +221,20 @@ export async function main(
     if (names.length < source.names.length) logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
     const offeredNames = new Set(names);
     const offered = (): readonly ToolDefinition[] => (filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load());
-    const chosen = chooseSurface(flags.surface ?? info.defaultSurface ?? "auto", names.length, () => offered().map(listedOperation));
+    const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
+    const chosen = chooseSurface(requestedSurface, names.length, () => offered().map(listedOperation));
     logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
+    const profilesText = options.readData?.("client-profiles.json");
+    const clientProfiles = profilesText === undefined ? [] : parseClientProfiles(profilesText);
+    const client = flags.client === undefined ? undefined : profileById(clientProfiles, flags.client);
+    if (client) logger.info(`client profile ${client.id} for every client (--client or MCP_CLIENT)`);
     server = new McpServer({
       info,
       tools: { names, load: offered, get: (name) => (offeredNames.has(name) ? source.get(name) : undefined) },
       surface: chosen.surface,
+      requestedSurface,
+      clientProfiles,
+      ...(client ? { client } : {}),
       codeLimits: flags.codeLimits,
       upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
       maxBatch: flags.maxBatch,
@@ -210,6 +242,7 @@ export async function main(
       passthrough,
       confirmDestructive: flags.confirmDestructive,
       tasks: flags.noTasks ? false : { afterMs: flags.taskAfterMs },
+      state,
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
@@ -229,6 +262,7 @@ export async function main(
       host: flags.host,
       port: flags.port,
       sessions: flags.sessions,
+      state,
       legacySse: flags.legacySse,
       logger,
       oauth,
@@ -244,7 +278,11 @@ export async function main(
     // than wait for idle keep-alive sockets.
     void handle.closed.then(() => process.exit(process.exitCode ?? 0));
   }
-  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
+  // After the drain: leave the other instances (tasks cancelled in the drain are written first), then close the store.
+  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0, async () => {
+    await server.leaveCluster();
+    await state.close();
+  });
   return handle;
 }
 
@@ -258,6 +296,7 @@ function parseFlags(argv: string[]) {
       port: { type: "string" },
       host: { type: "string" },
       sessions: { type: "boolean" },
+      state: { type: "string" },
       "legacy-sse": { type: "boolean" },
       "confirm-destructive": { type: "boolean" },
       "task-after": { type: "string" },
@@ -284,6 +323,7 @@ function parseFlags(argv: string[]) {
       "public-url": { type: "string" },
       "print-config": { type: "string" },
       surface: { type: "string" },
+      client: { type: "string" },
       toolsets: { type: "string", multiple: true },
       "exclude-tags": { type: "string", multiple: true },
       "include-operations": { type: "string", multiple: true },
@@ -303,6 +343,7 @@ function parseFlags(argv: string[]) {
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
     sessions: values.sessions ?? false,
+    state: nonEmpty(values.state),
     legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
     taskAfterMs: values["task-after"] === undefined ? DEFAULT_TASK_AFTER_MS : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
@@ -327,6 +368,7 @@ function parseFlags(argv: string[]) {
     publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
     printConfig: printConfigClient(values["print-config"]),
     surface: surfaceOption(values.surface),
+    client: nonEmpty(values.client) ?? nonEmpty(process.env.MCP_CLIENT),
     filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
@@ -450,7 +492,7 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
  * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
  * close that outlasts the grace period by 5 s (a stuck call) is cut short.
  */
-function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number): void {
+function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number, afterClose: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -458,7 +500,11 @@ function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs:
     logger.info(`received ${signal}, shutting down`);
     // Do not wait forever for a stuck upstream call.
     setTimeout(() => process.exit(process.exitCode ?? 0), graceMs + 5_000).unref();
-    void handle.close().then(() => process.exit(process.exitCode ?? 0));
+    void handle
+      .close()
+      .then(afterClose)
+      .catch((error: unknown) => logger.warn("shutdown incomplete", { error: error instanceof Error ? error.message : String(error) }))
+      .then(() => process.exit(process.exitCode ?? 0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

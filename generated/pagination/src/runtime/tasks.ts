@@ -7,16 +7,15 @@
  *
  * Where task state lives, and why: a task is *running work* — an upstream HTTP request in flight,
  * an AbortController that `tasks/cancel` must reach, a handler waiting for input — and that work
- * exists in exactly one process. An integrity-protected handle (as used for MRTR `requestState`)
- * can carry finished data through the client, but not a live request or its cancellation, so
- * tasks live in a bounded in-memory store: at most `maxTasks` records, each dropped `ttlMs` after
- * creation (an unfinished one is aborted then); while the store is full, calls are answered
- * synchronously instead. Limitation: behind a load balancer,
- * `tasks/get|update|cancel` must reach the instance that created the task; SEP-2663 makes
- * clients send `Mcp-Name: <taskId>` for exactly this routing, so use sticky routing on that
- * header (or a single instance). Task ids are 128 random bits; in OAuth resource-server mode a
- * task also belongs to the token subject that created it, and other callers are told it does not
- * exist. After a restart, old ids answer -32602 (task not found).
+ * exists in exactly one process. So the live task stays in the bounded in-memory store of the
+ * instance that runs it: at most `maxTasks` records, each dropped `ttlMs` after creation (an
+ * unfinished one is aborted then); while the store is full, calls are answered synchronously
+ * instead. With a shared state store (Redis, `--state`), every change of a task is also written
+ * there as a snapshot (`onChange`), and other instances read, answer and cancel it through
+ * shared-tasks.ts, so `tasks/*` may reach any instance behind a load balancer. Task ids are 128
+ * random bits; in OAuth resource-server mode a task also belongs to the token subject that
+ * created it, and other callers are told it does not exist. After a restart without a shared
+ * store, old ids answer -32602 (task not found).
  */
 import { randomBytes } from "node:crypto";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
@@ -43,6 +42,21 @@ export interface TaskOptions {
    * TTL ends, which the spec forbids cutting short. While full, calls run synchronously.
    */
   maxTasks?: number;
+  /** Called with a task's snapshot when it is created and on every change (shared-tasks.ts writes it to Redis). */
+  onChange?: (snapshot: TaskSnapshot) => void;
+  /** Asked before a call becomes a task; false answers it synchronously (the shared store is down). */
+  canCreate?: () => boolean;
+}
+
+/** What other instances need of a task: its `DetailedTask` view, owner and lifetime. Never a secret. */
+export interface TaskSnapshot {
+  taskId: string;
+  /** The creating subject (OAuth mode), or undefined. */
+  owner: string | undefined;
+  /** Epoch milliseconds at which the task expires. */
+  expiresAt: number;
+  /** The `DetailedTask` as `tasks/get` shows it. */
+  task: Record<string, unknown>;
 }
 
 /** One run of a task's work. Later runs answer the previous run's `input_required` result. */
@@ -93,11 +107,15 @@ export class TaskStore {
   private readonly maxTasks: number;
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly listeners = new Set<(task: Record<string, unknown>) => void>();
+  private readonly onChange: ((snapshot: TaskSnapshot) => void) | undefined;
+  private readonly canCreate: () => boolean;
 
   constructor(options: TaskOptions = {}, private readonly now: () => number = Date.now) {
     this.ttlMs = Math.max(1, Math.floor(options.ttlMs ?? 15 * 60 * 1000));
     this.pollIntervalMs = Math.max(1, Math.floor(options.pollIntervalMs ?? 1000));
     this.maxTasks = Math.max(1, options.maxTasks ?? 1000);
+    this.onChange = options.onChange;
+    this.canCreate = options.canCreate ?? (() => true);
   }
 
   /** Number of tasks currently kept. */
@@ -123,7 +141,7 @@ export class TaskStore {
     const early = await Promise.race([first, deadline]);
     clearTimeout(timer);
     // Settled in time, or no room for another task: answer synchronously.
-    const outcome = early ?? (this.makeRoom() ? undefined : await first);
+    const outcome = early ?? (this.makeRoom() && this.canCreate() ? undefined : await first);
     if (outcome) {
       requestSignal.removeEventListener("abort", onRequestAbort);
       if (!outcome.ok) throw outcome.error;
@@ -144,6 +162,7 @@ export class TaskStore {
       usedKeys: new Set(),
     };
     this.tasks.set(record.taskId, record);
+    this.changed(record);
     void this.drive(record, first, work);
     return { resultType: "task", ...this.envelope(record) };
   }
@@ -193,6 +212,13 @@ export class TaskStore {
   subscribe(listener: (task: Record<string, unknown>) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Tasks still working (not waiting for input, not finished): the HTTP drain lets them finish. */
+  get working(): number {
+    let count = 0;
+    for (const record of this.tasks.values()) if (record.status === "working") count++;
+    return count;
   }
 
   /** True when `taskId` names a task this store keeps for `caller`. */
@@ -264,6 +290,12 @@ export class TaskStore {
   private touch(record: TaskRecord): void {
     // Strictly increasing, so clients can order updates even within one millisecond.
     record.lastUpdatedAt = Math.max(this.now(), record.lastUpdatedAt + 1);
+    this.changed(record);
+  }
+
+  /** Hands the task's new snapshot to `onChange` (when there is a shared store). */
+  private changed(record: TaskRecord): void {
+    this.onChange?.({ taskId: record.taskId, owner: record.owner, expiresAt: record.createdAt + this.ttlMs, task: this.detailed(record) });
   }
 
   private find(taskId: unknown, caller: string | undefined): TaskRecord {

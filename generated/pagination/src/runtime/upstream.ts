@@ -10,7 +10,7 @@ import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
 import { applyCursor, nextCursor, type CursorApplication } from "./pagination.js";
-import { mapResponse } from "./result.js";
+import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator } from "./validation.js";
@@ -142,11 +142,21 @@ async function exchangeWithUpstream(
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { default: got, RequestError } = await loadGot();
   const started = Date.now();
-  const deadline = AbortSignal.timeout(timeoutMs);
+  // One controller for the deadline and the caller's cancellation (cheaper per call than
+  // AbortSignal.timeout + AbortSignal.any, whose signals are tracked for garbage collection).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The upstream call's deadline passed", "TimeoutError"));
+  }, timeoutMs);
+  const onCancel = (): void => controller.abort(call.signal!.reason);
+  if (call.signal?.aborted) onCancel();
+  else call.signal?.addEventListener("abort", onCancel, { once: true });
   const limits: CallLimits = {
     timeoutMs,
     deadline: started + timeoutMs,
-    signal: call.signal ? AbortSignal.any([call.signal, deadline]) : deadline,
+    signal: controller.signal,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
   };
@@ -165,6 +175,7 @@ async function exchangeWithUpstream(
       tool: tool.name,
       ms: Date.now() - started,
     });
+    const parsed: ParsedBody = {};
     const result = mapResponse(
       tool,
       {
@@ -177,9 +188,12 @@ async function exchangeWithUpstream(
         url: prepared.safeUrl,
       },
       call.validator,
+      parsed,
     );
     if (tool.http.pagination && call.cursorKey && !result.isError) {
-      const next = nextCursor(tool, { args: page.args, body: parseJson(response.body), link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl, credentialQuery: choice?.credentials.query }, call.cursorKey);
+      // The JSON mapResponse parsed; a body it did not read as JSON (an unusual media type) is tried here.
+      const body = parsed.json ? parsed.json.value : parseJson(response.body);
+      const next = nextCursor(tool, { args: page.args, body, link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl, credentialQuery: choice?.credentials.query }, call.cursorKey);
       if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
     }
     return result;
@@ -195,7 +209,7 @@ async function exchangeWithUpstream(
         true,
       );
     }
-    if (deadline.aborted || (error instanceof RequestError && error.name === "TimeoutError")) {
+    if (timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
       call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, { tool: tool.name, ms: Date.now() - started });
       const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
       return textResult(`${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`, true);
@@ -205,62 +219,100 @@ async function exchangeWithUpstream(
       return textResult(`${failed}: ${error.code || error.name}`, true);
     }
     throw error;
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener("abort", onCancel);
   }
 }
 
-/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
-async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, limits: CallLimits): Promise<Response<Buffer>> {
-  // AbortSignal.any does not throw for an already-aborted signal; got would start the request anyway.
-  limits.signal.throwIfAborted();
-  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent, ...credentials?.headers };
-  let url = prepared.url;
-  if (credentials && credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
-  if (credentials && credentials.cookies.length > 0) headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
-  const origin = new URL(url).origin;
-  const secretHeaders = new Set(Object.keys(credentials?.headers ?? {}));
-  const secretQuery = new Set((credentials?.query ?? []).map((pair) => decodeURIComponent(pair.split("=")[0]!)));
-  limits.attempts += 1;
-  const request: CancelableRequest<Response<Buffer>> = got(url, {
-    method: prepared.method as Method,
-    headers,
-    body: prepared.body,
-    allowGetBody: prepared.body !== undefined,
+/** What the shared hooks of one request need: its limits, and what to strip on a redirect to another origin. */
+interface RequestContext extends Record<string, unknown> {
+  limits: CallLimits;
+  /** Set when the request carries credentials. */
+  secrets?: { origin: string; headers: ReadonlySet<string>; query: ReadonlySet<string>; cookies: boolean; tls: boolean };
+}
+
+/**
+ * got instances with every option that does not change between requests (retry policy, response
+ * handling, hooks), one per retry limit: a request then passes only its own method, URL, headers,
+ * body, signal and context, so got merges a few keys per request instead of the whole option set.
+ */
+const clients = new Map<number, Got>();
+
+function upstreamClient(got: Got, retries: number): Got {
+  let client = clients.get(retries);
+  if (client) return client;
+  client = got.extend({
     throwHttpErrors: false,
+    followRedirect: true,
+    responseType: "buffer",
     retry: {
-      limit: call.upstream.retries ?? DEFAULT_RETRIES,
+      limit: retries,
       methods: [...IDEMPOTENT],
       statusCodes: [408, 429, 502, 503, 504],
       maxRetryAfter: MAX_RETRY_AFTER_MS,
       // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given);
       // no retry whose wait would end past the call's deadline.
-      calculateDelay: ({ attemptCount, computedValue, retryAfter }) => {
+      calculateDelay: ({ attemptCount, computedValue, retryAfter, error }) => {
         const delay = computedValue === 0 || retryAfter !== undefined ? computedValue : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
+        const { limits } = error.options.context as RequestContext;
         return delay > 0 && Date.now() + delay >= limits.deadline ? 0 : delay;
       },
     },
-    signal: limits.signal,
-    followRedirect: true,
-    responseType: "buffer",
-    ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
     hooks: {
       beforeRetry: [
-        () => {
-          limits.attempts += 1;
+        (error) => {
+          (error.options.context as RequestContext).limits.attempts += 1;
         },
       ],
       beforeRedirect: [
         (options) => {
+          const secrets = (options.context as RequestContext).secrets;
+          if (!secrets) return;
           const next = options.url instanceof URL ? options.url : new URL(String(options.url));
-          if (next.origin === origin) return;
-          for (const name of secretHeaders) delete options.headers[name];
-          if (credentials?.cookies.length) delete options.headers.cookie;
-          for (const name of secretQuery) next.searchParams.delete(name);
+          if (next.origin === secrets.origin) return;
+          for (const name of secrets.headers) delete options.headers[name];
+          if (secrets.cookies) delete options.headers.cookie;
+          for (const name of secrets.query) next.searchParams.delete(name);
           options.url = next;
-          if (credentials?.tls) options.https = {};
+          if (secrets.tls) options.https = {};
         },
       ],
     },
   });
+  clients.set(retries, client);
+  return client;
+}
+
+/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
+async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, limits: CallLimits): Promise<Response<Buffer>> {
+  // got would start the request even with an already-aborted signal.
+  limits.signal.throwIfAborted();
+  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
+  let url = prepared.url;
+  const context: RequestContext = { limits };
+  if (credentials) {
+    Object.assign(headers, credentials.headers);
+    if (credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
+    if (credentials.cookies.length > 0) headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
+    context.secrets = {
+      origin: new URL(url).origin,
+      headers: new Set(Object.keys(credentials.headers)),
+      query: new Set(credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!))),
+      cookies: credentials.cookies.length > 0,
+      tls: credentials.tls !== undefined,
+    };
+  }
+  limits.attempts += 1;
+  const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(url, {
+    method: prepared.method as Method,
+    headers,
+    signal: limits.signal,
+    context,
+    ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
+    ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+    // responseType "buffer" is the instance's default, which got's types do not carry over.
+  }) as unknown as CancelableRequest<Response<Buffer>>;
   // Counted after decompression; a declared length over the cap is refused before any body is read.
   void request.on("downloadProgress", ({ transferred, total }) => {
     if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;

@@ -50,11 +50,12 @@ export class ClientRequests {
     });
   }
 
-  /** Hands a response from the client to the request it answers; unknown ids are ignored. */
-  settle(response: JsonRpcResponse): void {
+  /** Hands a response from the client to the request it answers; false (ignored) for ids not pending here. */
+  settle(response: JsonRpcResponse): boolean {
     const pending = typeof response.id === "string" ? this.pending.get(response.id) : undefined;
-    if (!pending) return;
+    if (!pending) return false;
     if ("result" in response) pending.resolve(typeof response.result === "object" && response.result !== null ? response.result : {});
     else pending.reject(new RpcError(response.error.code, response.error.message, response.error.data));
+    return true;
   }
 }

@@ -10,6 +10,7 @@
  */
 import type { CallToolResult, ListedTool } from "./mcp-types.js";
 import { textResult } from "./mcp-types.js";
+import { renderToolResult, valueOutcome } from "./tool-outcome.js";
 import type { InputRequiredResult } from "./extensions.js";
 import { codeToolResult, operationOutcome } from "./code-host.js";
 import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, type CodeLimits } from "./code-mode.js";
@@ -44,14 +45,20 @@ export function listBytes(tools: readonly ListedTool[]): number {
 /**
  * The surface to serve for `requested` and why (the server logs it at info), for `count` operation
  * tools; `listed` (what `tools/list` would show of them) is only asked for when the count fits the
- * budget, so a large API is decided without loading its schemas.
+ * budget, so a large API is decided without loading its schemas. A client profile sets its own tool
+ * budget (`budget`, client-views.ts).
  */
-export function chooseSurface(requested: SurfaceName, count: number, listed: () => readonly ListedTool[]): { surface: ServedSurface; reason: string } {
+export function chooseSurface(
+  requested: SurfaceName,
+  count: number,
+  listed: () => readonly ListedTool[],
+  budget: { tools: number; tokens: number } = AUTO_BUDGET,
+): { surface: ServedSurface; reason: string } {
   if (requested !== "auto") return { surface: requested, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-  if (count > AUTO_BUDGET.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${AUTO_BUDGET.tools} tools` };
+  if (count > budget.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${budget.tools} tools` };
   const tokens = estimateTokens(listBytes(listed()));
-  if (tokens > AUTO_BUDGET.tokens) return { surface: "search", reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${AUTO_BUDGET.tokens}` };
-  return { surface: "all", reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${AUTO_BUDGET.tools} tools, ${AUTO_BUDGET.tokens} tokens)` };
+  if (tokens > budget.tokens) return { surface: "search", reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${budget.tokens}` };
+  return { surface: "all", reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${budget.tools} tools, ${budget.tokens} tokens)` };
 }
 
 /** Parses a surface name (flag or environment); throws a message naming the choices. */
@@ -284,8 +291,7 @@ export class MetaTools {
       ...(typeof args.tag === "string" ? { tag: args.tag } : {}),
       allowed: (name) => this.options.operations.names.has(name) && allowed(name),
     });
-    const structured = { results };
-    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    return renderToolResult(valueOutcome({ results }));
   }
 
   private describe(name: string, allowed: (name: string) => boolean): CallToolResult {
@@ -301,7 +307,7 @@ export class MetaTools {
     if (tool.outputSchema) described.outputSchema = tool.outputSchema;
     const signature = this.signature(name);
     if (signature !== undefined) described.signature = signature;
-    return { content: [{ type: "text", text: JSON.stringify(described) }], structuredContent: described };
+    return renderToolResult(valueOutcome(described));
   }
 
   /** The operation's TypeScript declaration from data/declarations.json, when that file exists. */

@@ -6,10 +6,9 @@
  * log messages, subscription acknowledgement) and the client accepts `text/event-stream`.
  * Closing the response stream aborts the request (modern cancellation).
  */
-import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { isRefusal, type Principal, type Refusal, type ResourceServer } from "./oauth-resource.js";
 import { hasModernMeta } from "./era.js";
 import { validateModernHeaders } from "./http-headers.js";
@@ -31,6 +30,9 @@ import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVe
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "./own.js";
+import { clientInfoOf, type ClientInfo } from "./client-profiles.js";
+import { SessionStore, type LegacySession } from "./sessions.js";
+import { MemoryStateStore, StateUnavailableError, type StateStore } from "./state.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -57,10 +59,12 @@ export interface HttpOptions {
   /**
    * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
    * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
-   * it. Off by default (stateless, so instances can sit behind a load balancer). Modern
-   * requests never use sessions.
+   * it. Off by default (stateless). Modern requests never use sessions. Sessions live in
+   * `state` (Redis: any instance behind a load balancer serves them).
    */
   sessions?: boolean;
+  /** Where legacy sessions are kept (default: this process's memory). */
+  state?: StateStore;
   /**
    * Accepted `Host` header values (against DNS rebinding; 403 otherwise). An entry with a port
    * must match exactly; one without a port matches that host on any port. Default: for a loopback
@@ -97,23 +101,33 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const logger = options.logger ?? silentLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  // Session id → the protocol version its `initialize` negotiated.
-  const sessions = options.sessions ? new Map<string, string>() : undefined;
+  // Session id → what its `initialize` negotiated (state store: memory, or Redis for several instances).
+  const sessions = options.sessions ? new SessionStore(options.state ?? new MemoryStateStore()) : undefined;
   let hostCheck: ((value: string | undefined) => boolean) | undefined;
   /** Requests being answered (the drain waits for them). */
   const active = new Set<ServerResponse>();
   let draining = false;
+  /** Connections that have carried a request: in a drain, only they are refused (see below). */
+  const used = new WeakSet<object>();
+  /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
+  const unserved = new Set<Socket>();
   const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
 
   const http = createServer((req, res) => {
     if (hostCheck && !hostCheck(req.headers.host)) {
       return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: Host header not allowed (see --allowed-hosts)" }));
     }
-    if (draining) {
+    // Draining: a reused keep-alive connection gets 503 (the client may retry elsewhere); the first
+    // request of a connection accepted before the listener closed is served (a load balancer has
+    // already sent it here and will not re-send a POST), then the connection closes.
+    if (draining && used.has(req.socket)) {
       res.setHeader("Connection", "close");
       res.setHeader("Retry-After", "1");
       return sendJson(res, 503, errorResponse(null, { code: ErrorCode.InternalError, message: "Service Unavailable: the server is shutting down" }));
     }
+    used.add(req.socket);
+    unserved.delete(req.socket);
+    if (draining) res.setHeader("Connection", "close");
     // Only Streamable HTTP calls are waited for; legacy SSE streams stay open until the end.
     if ((req.url ?? "/").split("?")[0] === endpoint) {
       active.add(res);
@@ -128,6 +142,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   // Idle keep-alive connections stay open longer than Node's 5 s: a client that spends seconds on a
   // large answer (all tools of a 20,000-operation API) then reuses its connection, and would race
   // the server closing it ("other side closed"). Headers must time out after keep-alive.
+  http.on("connection", (socket: Socket) => {
+    unserved.add(socket);
+    socket.once("close", () => unserved.delete(socket));
+  });
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   http.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
@@ -158,9 +176,11 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return legacySse.handle(req, res, pathname, access, refuse);
     }
     const sessionId = req.headers["mcp-session-id"];
-    let sessionVersion: string | undefined;
+    let session: LegacySession | undefined;
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
-      if (!sessions.delete(sessionId)) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      const deleted = await sessions.delete(sessionId).catch((error: unknown) => storeFailure(res, null, error));
+      if (deleted === undefined) return;
+      if (!deleted) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
       res.writeHead(204).end();
       return;
     }
@@ -205,19 +225,21 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       if (typeof sessionId !== "string") {
         return sendJson(res, 400, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required" }));
       }
-      sessionVersion = sessions.get(sessionId);
-      if (sessionVersion === undefined) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      const found = await sessions.get(sessionId).catch((error: unknown) => storeFailure(res, requestId, error));
+      if (found === undefined && res.headersSent) return;
+      if (found === undefined) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      session = found;
       // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
-      if (version !== undefined && version !== sessionVersion) {
+      if (version !== undefined && version !== session.version) {
         return sendJson(res, 400, errorResponse(requestId, {
           code: ErrorCode.InvalidRequest,
-          message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${sessionVersion})`,
+          message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${session.version})`,
         }));
       }
     }
     if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
-        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.findTool(name));
+        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.servedTool(name, single.params as Record<string, unknown>));
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return sendJson(res, error.httpStatus ?? 400, errorResponse(requestId, error.toJSON()));
@@ -235,20 +257,32 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
     const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
+    const logLevel = session?.logLevel;
     const response = await server.dispatch(payload, {
-      protocolVersion: version ?? sessionVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      // A legacy client is known by its session; without sessions no request says who sent it.
+      client: session?.client ?? null,
       signal: disconnect.signal,
-      scope: `http:${req.socket.remoteAddress ?? ""}`,
+      // A session's requests may arrive through any instance (and from any proxy address).
+      scope: session ? `session:${sessionId as string}` : `http:${req.socket.remoteAddress ?? ""}`,
+      ...(session ? { session } : {}),
       headers: req.headers,
       ...(scopes ? { scopes } : {}),
       ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
       ...(stream && !Array.isArray(payload) ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) } : {}),
     });
     if (res.destroyed) return;
+    if (sessions && session && session.logLevel !== logLevel) {
+      const saved = await sessions.save(sessionId as string, session).then(() => true, (error: unknown) => storeFailure(res, requestId, error));
+      if (!saved) return;
+    }
     if (sessions && isInitialize && response !== undefined && "result" in response) {
-      // 128 random bits, hex: visible ASCII as the spec requires, unguessable.
-      const id = randomBytes(16).toString("hex");
-      sessions.set(id, String(response.result.protocolVersion));
+      const params = isRecord(single?.params) ? single.params : {};
+      const created: LegacySession = { version: String(response.result.protocolVersion), clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {} };
+      const client = clientInfoOf(params.clientInfo);
+      if (client) created.client = client;
+      const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
+      if (id === undefined) return;
       res.setHeader("Mcp-Session-Id", id);
     }
     if (stream?.started) {
@@ -288,8 +322,9 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     closed,
     /**
      * Drains, then closes: stops listening (new connections are refused), answers 503 to new
-     * requests on open connections, ends subscription streams, and lets calls in flight finish
-     * for up to the grace period; then cancels what is left and closes every connection.
+     * requests on open connections, ends subscription streams, and lets calls in flight and
+     * working tasks finish for up to the grace period; then cancels what is left (tasks waiting
+     * for input included) and closes every connection.
      */
     async close() {
       draining = true;
@@ -297,8 +332,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       const done = http.listening ? new Promise<void>((resolve) => http.close(() => resolve())) : Promise.resolve();
       // Answers still to come go out with `Connection: close`, so no client reuses a dying socket.
       for (const res of active) if (!res.headersSent) res.setHeader("Connection", "close");
-      http.closeIdleConnections();
-      await settled(active, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+      // Idle connections are not closed now: Node counts a connection whose first request is still
+      // arriving as idle, and closing it would fail a request a load balancer already sent here
+      // (nginx answers 502 and does not re-send a POST). They close with the rest below.
+      await settled(() => active.size + unserved.size + server.workingTasks, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       server.cancelTasks();
       legacySse?.closeAll();
       http.closeAllConnections();
@@ -308,10 +345,21 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   };
 }
 
-/** Resolves once every response in `active` has closed, or after `graceMs`. */
-async function settled(active: Set<ServerResponse>, graceMs: number): Promise<void> {
+/**
+ * Answers 503 when the state store (Redis) could not be reached for a session; other errors are
+ * rethrown. Returns undefined, so callers can tell that the response was sent.
+ */
+function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown): undefined {
+  if (!(error instanceof StateUnavailableError)) throw error;
+  res.setHeader("Retry-After", "1");
+  sendJson(res, 503, errorResponse(id, { code: ErrorCode.InternalError, message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work` }));
+  return undefined;
+}
+
+/** Resolves once `busy()` (responses being answered, tasks working) is 0, or after `graceMs`. */
+async function settled(busy: () => number, graceMs: number): Promise<void> {
   const until = Date.now() + graceMs;
-  while (active.size > 0 && Date.now() < until) {
+  while (busy() > 0 && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
   }
 }

@@ -13,6 +13,8 @@ import { ErrorCode, errorResponse } from "./jsonrpc.js";
 import type { Logger } from "./logger.js";
 import type { Principal, Refusal } from "./oauth-resource.js";
 import type { McpServer } from "./server.js";
+import { clientInfoOf, type ClientInfo } from "./client-profiles.js";
+import { isRecord } from "./own.js";
 
 /** Path of the event stream. */
 export const LEGACY_SSE_PATH = "/sse";
@@ -28,7 +30,7 @@ export interface LegacyAccess {
 
 /** The two legacy endpoints and their open streams (with the subject that opened each, in OAuth mode). */
 export class LegacySseEndpoints {
-  private readonly streams = new Map<string, { res: ServerResponse; subject: string | undefined }>();
+  private readonly streams = new Map<string, { res: ServerResponse; subject: string | undefined; client?: ClientInfo | undefined }>();
 
   constructor(
     private readonly server: McpServer,
@@ -77,8 +79,10 @@ export class LegacySseEndpoints {
     const send = (message: unknown): void => {
       if (!stream.writableEnded) stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     };
+    // The client is known per stream, from the `initialize` sent on it (client profiles, client-views.ts).
+    if (isRecord(payload) && payload.method === "initialize" && isRecord(payload.params)) session.client = clientInfoOf(payload.params.clientInfo);
     this.server
-      .dispatch(payload, { protocolVersion: "2024-11-05", scope: `sse:${sessionId}`, notify: send, ...(access ? { scopes: access.principal.scopes } : {}) })
+      .dispatch(payload, { protocolVersion: "2024-11-05", scope: `sse:${sessionId}`, client: session.client ?? null, notify: send, ...(access ? { scopes: access.principal.scopes } : {}) })
       .then((response) => response !== undefined && send(response))
       .catch((error: unknown) => this.logger.error("legacy SSE dispatch failed", { error: String(error) }));
   }

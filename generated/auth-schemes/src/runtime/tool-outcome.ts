@@ -1,0 +1,114 @@
+/**
+ * The runtime's one model of what a tool call produced, and the one place its wire shape is made.
+ * Everything the runtime answers `tools/call` with (upstream responses, search and describe, code
+ * mode, collected pages, refusals) is built as a {@link ToolOutcome} and rendered by
+ * {@link renderToolResult}; code that reads a result back (code mode, page collection) reads the
+ * model through {@link readToolResult}, never the wire fields.
+ *
+ * The wire shape rendered today is the one of revisions 2025-06-18 to 2026-07-28: `content` blocks,
+ * `structuredContent` and `isError`. A later shape (SEP-3279's negotiated output variants, still a
+ * draft and not served) would be a second renderer chosen by what the client negotiated; the model
+ * and its producers would not change.
+ */
+import type { CallToolResult, ContentBlock } from "./mcp-types.js";
+
+/** One part a person or model reads: text, media, an embedded or linked resource. */
+export type OutcomePart =
+  | { kind: "text"; text: string }
+  | { kind: "media"; media: "image" | "audio"; data: string; mimeType: string }
+  | { kind: "resource"; uri: string; mimeType?: string; blob?: string; text?: string }
+  | { kind: "link"; uri: string; name: string; mimeType?: string; description?: string };
+
+/** What a tool call produced. */
+export interface ToolOutcome {
+  /** False for a tool-level failure (upstream error, invalid arguments, refusal). */
+  ok: boolean;
+  /** The parts to read, in order. */
+  parts: OutcomePart[];
+  /** The machine-readable value (the API's JSON), when there is one. */
+  value?: unknown;
+  /** Extra fields a result carried that the model does not name (kept through a read and render). */
+  extra?: Record<string, unknown>;
+}
+
+/** The wire shapes this runtime can render. */
+export type ResultShape = "content-structured";
+
+/** The shape rendered when nothing else is negotiated. */
+export const DEFAULT_RESULT_SHAPE: ResultShape = "content-structured";
+
+/** An outcome of one text part. */
+export function textOutcome(text: string, ok = true): ToolOutcome {
+  return { ok, parts: [{ kind: "text", text }] };
+}
+
+/** An outcome whose value is `value`, shown as its JSON text (compact unless `pretty`). */
+export function valueOutcome(value: unknown, ok = true, text = JSON.stringify(value)): ToolOutcome {
+  return { ok, parts: [{ kind: "text", text }], value };
+}
+
+function renderPart(part: OutcomePart): ContentBlock {
+  switch (part.kind) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "media":
+      return { type: part.media, data: part.data, mimeType: part.mimeType };
+    case "resource": {
+      const resource: { uri: string; mimeType?: string; text?: string; blob?: string } = { uri: part.uri };
+      if (part.mimeType !== undefined) resource.mimeType = part.mimeType;
+      if (part.blob !== undefined) resource.blob = part.blob;
+      if (part.text !== undefined) resource.text = part.text;
+      return { type: "resource", resource };
+    }
+    case "link": {
+      const { kind: _kind, ...link } = part;
+      return { type: "resource_link", ...link };
+    }
+  }
+}
+
+/** The `tools/call` result of `outcome` in `shape` (the one renderer of tool results). */
+export function renderToolResult(outcome: ToolOutcome, shape: ResultShape = DEFAULT_RESULT_SHAPE): CallToolResult {
+  switch (shape) {
+    case "content-structured": {
+      const result: CallToolResult = { ...outcome.extra, content: outcome.parts.map(renderPart) };
+      if (outcome.value !== undefined) result.structuredContent = outcome.value;
+      if (!outcome.ok) result.isError = true;
+      return result;
+    }
+  }
+}
+
+function readPart(block: ContentBlock): OutcomePart | undefined {
+  switch (block.type) {
+    case "text":
+      return { kind: "text", text: block.text };
+    case "image":
+    case "audio":
+      return { kind: "media", media: block.type, data: block.data, mimeType: block.mimeType };
+    case "resource": {
+      const { uri, mimeType, blob, text } = block.resource as { uri: string; mimeType?: string; blob?: string; text?: string };
+      return { kind: "resource", uri, ...(mimeType !== undefined ? { mimeType } : {}), ...(blob !== undefined ? { blob } : {}), ...(text !== undefined ? { text } : {}) };
+    }
+    case "resource_link": {
+      const { type: _type, ...link } = block;
+      return { kind: "link", ...link };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The model of a result in the wire shape (a hook's or custom tool's result, a page to merge). */
+export function readToolResult(result: CallToolResult): ToolOutcome {
+  const { content, structuredContent, isError, ...extra } = result;
+  const outcome: ToolOutcome = { ok: isError !== true, parts: (Array.isArray(content) ? content : []).map(readPart).filter((part): part is OutcomePart => part !== undefined) };
+  if (structuredContent !== undefined) outcome.value = structuredContent;
+  if (Object.keys(extra).length > 0) outcome.extra = extra;
+  return outcome;
+}
+
+/** The text parts of an outcome, joined by newlines. */
+export function outcomeText(outcome: ToolOutcome): string {
+  return outcome.parts.map((part) => (part.kind === "text" ? part.text : "")).join("\n");
+}

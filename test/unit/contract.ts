@@ -1,0 +1,40 @@
+/**
+ * The generator reaches the runtime through generator/contract.ts only (see its header): a deep
+ * import of runtime/src from anywhere else in generator/ or cli/ fails here.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Every .ts file under `dir`, recursively. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** Module specifiers of static imports, re-exports and dynamic imports. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map((match) => match[1]!);
+}
+
+test("specifiers() finds static, side-effect, re-export and dynamic imports", () => {
+  const text = 'import { a } from "../runtime/src/x.js";\nimport "./y.js";\nexport * from "z";\nconst m = await import("./w.js");\n';
+  assert.equal(specifiers(text), ["../runtime/src/x.js", "./y.js", "z", "./w.js"]);
+});
+
+test("only generator/contract.ts imports runtime/src", () => {
+  const files = [...sources(join(root, "generator")), ...sources(join(root, "cli"))];
+  assert.ok(files.length > 50, `found only ${files.length} sources`);
+  const deep = files
+    .filter((file) => relative(root, file) !== join("generator", "contract.ts"))
+    .flatMap((file) => specifiers(readFileSync(file, "utf8")).filter((spec) => spec.includes("runtime/src/")).map((spec) => `${relative(root, file)}: ${spec}`));
+  assert.equal(deep, []);
+  assert.ok(specifiers(readFileSync(join(root, "generator", "contract.ts"), "utf8")).some((spec) => spec.startsWith("../runtime/src/")));
+});
+
+test.run();
