@@ -118,8 +118,9 @@ export class OperationSearch {
       // Per document, the best of the concept's words and their stand-ins (a document saying both
       // "get" and "show" must not count the request twice, nor a request saying both "make" and
       // "new"); a stand-in never counts more than the words typed.
-      const typedIdfs = concept.filter((term) => this.terms.has(term)).map((term) => this.idf(term));
-      const typedIdf = typedIdfs.length > 0 ? Math.max(...typedIdfs) : Number.POSITIVE_INFINITY;
+      let typedIdf = Number.NEGATIVE_INFINITY;
+      for (const term of concept) if (this.terms.has(term)) typedIdf = Math.max(typedIdf, this.idf(term));
+      if (typedIdf === Number.NEGATIVE_INFINITY) typedIdf = Number.POSITIVE_INFINITY;
       const seen: number[] = [];
       for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, seen, typedIdf);
       // How fully a document matches the term, 0 … 1: a strong field (name, summary, path) counts
