@@ -295,7 +295,8 @@ let vocabulary: VocabularyTables | undefined;
 
 function tables(): VocabularyTables {
   if (vocabulary) return vocabulary;
-  const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => words(w).map(stem)))];
+  // The groups are plain lower-case words: split them plainly (words() runs every request rule).
+  const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => w.split(/[^a-z0-9]+/).filter((part) => part !== "").map(stem)))];
   const synonyms = new Map<string, Set<string>>();
   for (const group of SYNONYM_GROUPS) {
     const sources = stemsOf(group.filter((w) => !w.startsWith("^")));
