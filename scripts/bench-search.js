@@ -5,11 +5,16 @@
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
 // earlier generation), builds the runtime's McpServer in process on that data, and
 //   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json (and <source>-heldout.json,
-//     <source>-fresh.json), whether one of the
-//     expected operations is among the first 1/5/10 results of a `tools/call search_operations`;
+//     <source>-fresh.json, <source>-dev2.json), whether one of the expected operations is among the
+//     first 1/5/10 results of a `tools/call search_operations`;
 //   - tools/list bytes and estimated tokens (bytes / 4) of every page, per surface (all, search);
 //   - search latency, server side: the `tools/call` dispatch (median, p95) and the index query alone.
-// BENCH_SEARCH_MISSES=1 prints every request whose expected operation is not in the top 5.
+// Every task file is split at random (seeded: BENCH_SEARCH_SEED, default 12) into two halves: "tune",
+// whose misses may be read while the search is changed, and "check", left untouched; recall is
+// reported for the whole file and for each half, so that a change is kept only when it does not
+// lower the untouched half.
+// BENCH_SEARCH_MISSES=1 prints the misses (expected operation not in the top 5) of the tune halves
+// only; BENCH_SEARCH_MISSES=all prints those of both halves.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -17,16 +22,49 @@ import { pathToFileURL, fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SOURCES = (process.env.BENCH_SEARCH_SOURCES ?? "github,stripe").split(",").filter(Boolean);
 const LATENCY_ROUNDS = 5;
+/** Task files read per source, after the main <source>.json: <source>-<kind>.json. */
+const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4"];
+const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
+const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
+
+/** A seeded 32-bit hash (FNV-1a of the seed and the text, then a final mix): the same split on every run. */
+function seededHash(text) {
+  let h = (2166136261 ^ SEED) >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 2246822507) >>> 0;
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** Which half each request falls in: the requests ordered by seeded hash, the first ceil(n/2) tune, the rest check. */
+function splitHalves(tasks) {
+  const order = tasks.map((task, i) => [seededHash(task.q), i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const half = new Array(tasks.length);
+  order.forEach(([, i], position) => (half[i] = position < Math.ceil(tasks.length / 2) ? "tune" : "check"));
+  return half;
+}
+
+/** recall@1/@5/@10 of these ranks (-1: not in the top 10). */
+function recallOf(ranks) {
+  const at = (k) => (ranks.length === 0 ? 0 : ranks.filter((rank) => rank >= 0 && rank < k).length / ranks.length);
+  return { tasks: ranks.length, at1: at(1), at5: at(5), at10: at(10) };
+}
+
+/** One line of recall figures. */
+function recallLine(r) {
+  return `recall@1 ${(100 * r.at1).toFixed(1)} %   recall@5 ${(100 * r.at5).toFixed(1)} %   recall@10 ${(100 * r.at10).toFixed(1)} %`;
+}
 
 const { generate } = await import(pathToFileURL(join(root, "dist/generator/generate.js")).href);
 const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server.js")).href);
 const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/surfaces.js")).href);
+const { OperationSearch } = await import(pathToFileURL(join(root, "dist/runtime/src/search-index.js")).href);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
 const quantile = (values, q) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))];
-const pct = (n, of) => `${((100 * n) / of).toFixed(1)} %`;
 const fmt = (n) => n.toLocaleString("en-US");
 
 const results = {};
@@ -83,10 +121,11 @@ for (const source of SOURCES) {
     : ["github", "stripe"].flatMap((other) => JSON.parse(readFileSync(join(root, "bench", "search-tasks", `${other}.json`), "utf8")).tasks.map((task) => ({ q: task.q, expect: [] })));
   const known = new Set(tools.map((tool) => tool.name));
   for (const task of tasks) for (const name of task.expect) if (!known.has(name)) throw new Error(`${tasksFile}: expected operation ${name} is not a tool of ${source}`);
-  const hits = { 1: 0, 5: 0, 10: 0 };
+  const halves = splitHalves(tasks);
+  const ranks = [];
   const misses = [];
   const times = [];
-  for (const task of tasks) {
+  for (const [i, task] of tasks.entries()) {
     let names;
     for (let round = 0; round < LATENCY_ROUNDS; round++) {
       t = performance.now();
@@ -94,11 +133,11 @@ for (const source of SOURCES) {
       times.push(performance.now() - t);
     }
     const rank = names.findIndex((name) => task.expect.includes(name));
-    for (const k of [1, 5, 10]) if (rank >= 0 && rank < k) hits[k]++;
-    if (rank < 0 || rank >= 5) misses.push({ q: task.q, expect: task.expect, rank: rank < 0 ? ">10" : rank + 1, top: names.slice(0, 5) });
+    ranks.push(rank);
+    if (rank < 0 || rank >= 5) misses.push({ q: task.q, half: halves[i], expect: task.expect, rank: rank < 0 ? ">10" : rank + 1, top: names.slice(0, 5) });
   }
-  // The index query alone (no JSON-RPC, no result serialization).
-  const index = server.meta.searchIndex();
+  // The index query alone (no JSON-RPC, no result serialization), on the index the server loads.
+  const index = new OperationSearch(JSON.parse(readData("search-index.json")));
   const queryTimes = [];
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (const task of tasks) {
@@ -111,7 +150,8 @@ for (const source of SOURCES) {
   const result = {
     operations: tools.length,
     tasks: tasks.length,
-    recall: hasTasks ? { at1: hits[1] / tasks.length, at5: hits[5] / tasks.length, at10: hits[10] / tasks.length } : null,
+    recall: hasTasks ? recallOf(ranks) : null,
+    halves: hasTasks ? { tune: recallOf(ranks.filter((_, i) => halves[i] === "tune")), check: recallOf(ranks.filter((_, i) => halves[i] === "check")) } : null,
     surfaces,
     latencyMs: { callMedian: quantile(times, 0.5), callP95: quantile(times, 0.95), queryMedian: quantile(queryTimes, 0.5), firstSearch: firstSearchMs },
     indexBytes,
@@ -119,27 +159,39 @@ for (const source of SOURCES) {
   };
   results[source] = result;
   console.log(`\n${source}: ${fmt(tools.length)} operations, ${tasks.length} requests (${hasTasks ? tasksFile.slice(root.length) : "no task file: latency and size only"})`);
-  if (hasTasks) console.log(`  recall@1 ${pct(hits[1], tasks.length)}   recall@5 ${pct(hits[5], tasks.length)}   recall@10 ${pct(hits[10], tasks.length)}`);
+  if (hasTasks) {
+    console.log(`  ${recallLine(result.recall)}`);
+    console.log(`    tune half (${result.halves.tune.tasks}): ${recallLine(result.halves.tune)}; check half (${result.halves.check.tasks}): ${recallLine(result.halves.check)}`);
+  }
   for (const [name, s] of Object.entries(surfaces)) console.log(`  tools/list, surface ${name.padEnd(6)} ${String(s.tools).padStart(5)} tools  ${fmt(s.bytes).padStart(11)} bytes  ~${fmt(s.tokens)} tokens`);
   console.log(`  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`);
   console.log(`  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`);
-  if (process.env.BENCH_SEARCH_MISSES && hasTasks) for (const miss of misses) console.log(`  miss (rank ${miss.rank}): "${miss.q}" → want ${miss.expect.join(" | ")}; got ${miss.top.join(", ")}`);
-  // Further task files (bench/search-tasks/<source>-heldout.json, <source>-fresh.json; their notes
-  // say how they were written and used): recall only.
-  for (const kind of ["heldout", "fresh"]) {
+  if (SHOW_MISSES && hasTasks) for (const miss of misses) if (SHOW_MISSES === "all" || miss.half === "tune") console.log(`  miss (${miss.half}, rank ${miss.rank}): "${miss.q}" → want ${miss.expect.join(" | ")}; got ${miss.top.join(", ")}`);
+  // Further task files (bench/search-tasks/<source>-<kind>.json, EXTRA_KINDS; their notes say how
+  // they were written and used): recall only.
+  for (const kind of EXTRA_KINDS) {
     const extraFile = join(root, "bench", "search-tasks", `${source}-${kind}.json`);
     if (!existsSync(extraFile)) continue;
     const extra = JSON.parse(readFileSync(extraFile, "utf8")).tasks;
     for (const task of extra) for (const name of task.expect) if (!known.has(name)) throw new Error(`${extraFile}: expected operation ${name} is not a tool of ${source}`);
-    const found = { 1: 0, 5: 0, 10: 0 };
-    for (const task of extra) {
+    const extraHalves = splitHalves(extra);
+    const extraRanks = [];
+    const extraMisses = [];
+    for (const [i, task] of extra.entries()) {
       const names = await search(task.q);
       const rank = names.findIndex((name) => task.expect.includes(name));
-      for (const k of [1, 5, 10]) if (rank >= 0 && rank < k) found[k]++;
-      if (process.env.BENCH_SEARCH_MISSES && (rank < 0 || rank >= 5)) console.log(`  ${kind} miss (rank ${rank < 0 ? ">10" : rank + 1}): "${task.q}" → want ${task.expect.join(" | ")}; got ${names.slice(0, 5).join(", ")}`);
+      extraRanks.push(rank);
+      if (SHOW_MISSES && (rank < 0 || rank >= 5) && (SHOW_MISSES === "all" || extraHalves[i] === "tune")) {
+        extraMisses.push(`  ${kind} miss (${extraHalves[i]}, rank ${rank < 0 ? ">10" : rank + 1}): "${task.q}" → want ${task.expect.join(" | ")}; got ${names.slice(0, 5).join(", ")}`);
+      }
     }
-    result[kind] = { tasks: extra.length, at1: found[1] / extra.length, at5: found[5] / extra.length, at10: found[10] / extra.length };
-    console.log(`  ${kind} (${extraFile.slice(root.length)}, ${extra.length} requests): recall@1 ${pct(found[1], extra.length)}   recall@5 ${pct(found[5], extra.length)}   recall@10 ${pct(found[10], extra.length)}`);
+    result[kind] = {
+      ...recallOf(extraRanks),
+      halves: { tune: recallOf(extraRanks.filter((_, i) => extraHalves[i] === "tune")), check: recallOf(extraRanks.filter((_, i) => extraHalves[i] === "check")) },
+    };
+    console.log(`  ${kind} (${extraFile.slice(root.length)}, ${extra.length} requests): ${recallLine(result[kind])}`);
+    console.log(`    tune half (${result[kind].halves.tune.tasks}): ${recallLine(result[kind].halves.tune)}; check half (${result[kind].halves.check.tasks}): ${recallLine(result[kind].halves.check)}`);
+    for (const line of extraMisses) console.log(line);
   }
 }
 // Synthetic: 20,000 operations (test/bench/synthetic-search.ts), CPU per query of the index against a
@@ -147,7 +199,6 @@ for (const source of SOURCES) {
 {
   const { syntheticSearchDocuments, SYNTHETIC_QUERIES } = await import(pathToFileURL(join(root, "dist/test/bench/synthetic-search.js")).href);
   const { buildSearchIndex } = await import(pathToFileURL(join(root, "dist/runtime/src/search-build.js")).href);
-  const { OperationSearch } = await import(pathToFileURL(join(root, "dist/runtime/src/search-index.js")).href);
   const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/search-text.js")).href);
   const docs = syntheticSearchDocuments(20_000);
   const index = new OperationSearch(buildSearchIndex(docs));

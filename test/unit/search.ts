@@ -26,6 +26,8 @@ const top = (query: string, options: { tag?: string; allowed?: (name: string) =>
 test("words: camelCase, snake_case, kebab-case and paths split into lower-case words", () => {
   assert.equal(words("listForOrg repos_list-for-org /repos/{owner}"), ["list", "for", "org", "repos", "list", "for", "org", "repos", "owner"]);
   assert.equal(words("HTMLParser"), ["html", "parser"]);
+  assert.equal(words("GitHub OAuth PaymentIntent", true), ["github", "oauth", "payment", "intent"], "in prose, names with a capital inside stay one word");
+  assert.equal(words("getGitHubApp"), ["get", "git", "hub", "app"], "identifiers split at every hump");
 });
 
 test("stem folds plurals, -ed, -ing and a final e onto one stem", () => {
@@ -82,15 +84,44 @@ test("search: of operations matching a request alike, the one whose name it expl
     doc("teams_remove-repo-in-org", "delete", "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}", "Remove a repository from a team", ["teams"]),
     doc("repos_delete", "delete", "/repos/{owner}/{repo}", "Delete a repository", ["repos"]),
     doc("repos_delete-in-org-for-team-admin", "delete", "/orgs/{org}/teams/{team}/repos/{owner}/{repo}/admin", "Delete a team repository as admin", ["teams"]),
-    doc("DeleteSubscriptionsSubscriptionExposedId", "delete", "/v1/subscriptions/{subscription_exposed_id}", "Cancel a subscription"),
-    doc("PostSubscriptionSchedulesScheduleCancel", "post", "/v1/subscription_schedules/{schedule}/cancel", "Cancel a subscription schedule"),
+    // Stripe's own summaries.
+    doc("DeleteSubscriptionsSubscriptionExposedId", "delete", "/v1/subscriptions/{subscription_exposed_id}", "Cancels a customer’s subscription immediately."),
+    doc("DeleteSubscriptionsSubscriptionExposedIdDiscount", "delete", "/v1/subscriptions/{subscription_exposed_id}/discount", "Removes the currently applied discount on a subscription."),
+    doc("PostSubscriptionSchedulesScheduleCancel", "post", "/v1/subscription_schedules/{schedule}/cancel", "Cancels a subscription schedule and its associated subscription immediately (if the subscription schedule has an active subscription)."),
   ];
   const small = new OperationSearch(buildSearchIndex(docs));
   const names = (query: string) => small.search(query, { limit: 3 }).map((hit) => hit.name);
   const deleted = names("delete the repo");
   assert.is(deleted[0], "repos_delete");
   assert.equal(deleted.slice(1).sort(), ["repos_delete-in-org-for-team-admin", "teams_remove-repo-in-org"]);
-  assert.is(names("cancel subscription sub_9")[0], "DeleteSubscriptionsSubscriptionExposedId");
+  assert.is(names("remove the subscription discount")[0], "DeleteSubscriptionsSubscriptionExposedIdDiscount");
+  assert.is(names("cancel the subscription schedule")[0], "PostSubscriptionSchedulesScheduleCancel");
+});
+
+test("verbs of one action said twice count once ('make a new team', 'show me the list')", () => {
+  const docs = [
+    doc("teams_create", "post", "/orgs/{org}/teams", "Create a team"),
+    doc("teams_add-member", "put", "/teams/{team_id}/members/{username}", "Add team member"),
+    doc("teams_list", "get", "/orgs/{org}/teams", "List teams"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  const scores = (query: string) => small.search(query, { limit: 3 }).map((hit) => `${hit.name} ${hit.score}`);
+  assert.equal(scores("make a new team"), scores("make a team"));
+  assert.equal(scores("show me the list of teams"), scores("list teams"));
+  assert.is(small.search("make a new team", { limit: 1 })[0]!.name, "teams_create");
+});
+
+test("'stop following' is unfollow; an un- verb the API lacks is the verb's thing deleted", () => {
+  const docs = [
+    doc("users_follow", "put", "/user/following/{username}", "Follow a user"),
+    doc("users_unfollow", "delete", "/user/following/{username}", "Unfollow a user"),
+    doc("activity_set-repo-subscription", "put", "/repos/{owner}/{repo}/subscription", "Set a repository subscription (watch)"),
+    doc("activity_delete-repo-subscription", "delete", "/repos/{owner}/{repo}/subscription", "Delete a repository subscription (watch)"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  assert.ok(analyzeQuery("stop following dhh").includes("unfollow"));
+  assert.is(small.search("stop following dhh", { limit: 1 })[0]!.name, "users_unfollow");
+  assert.is(small.search("stop watching the repo", { limit: 1 })[0]!.name, "activity_delete-repo-subscription");
 });
 
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
@@ -101,6 +132,10 @@ test("requests: acronym plurals, slugs, numbers and versions, filler words and s
   assert.equal(analyzeQuery("get the details of the repo"), ["get", "repo"], "details are filler in a request");
   assert.equal(analyzeQuery("rename my repo to new-name"), [stem("rename"), "repo"], "a hyphenated name is a value");
   assert.equal(analyzeQuery("a one-off e-mail"), ["off", "e", "mail"], "common compounds stay words (\"one\" is a stopword)");
+  assert.equal(analyzeQuery("email jane@example.com about cus_123 at https://example.com/x"), ["email"], "e-mail addresses, ids and URLs are values");
+  assert.equal(analyzeQuery("open a new issue about the login page crashing"), ["open", "new", stem("issue")], "what a new thing is about is a value");
+  assert.equal(analyzeQuery("info about a user"), ["user"], "but what information is about is the thing asked for");
+  assert.equal(analyzeQuery("auto-generate the re-run notes"), ["auto", stem("generate"), "re", "run", stem("notes")], "words made with an English prefix stay words");
   assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
   assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
   assert.is.not(stem("author"), stem("auth"));
@@ -114,7 +149,7 @@ test("one-way vocabulary: 'view' leads to get, get does not lead to 'view'; 'wat
   assert.not.ok(synonymsOf(stem("subscription")).includes("watch"));
 });
 
-test("implied terms: plurals or 'all' without another action imply a list", () => {
+test("implied terms: plurals or 'all' with no action but looking imply a list; listing my things, the caller's operations", () => {
   assert.equal(impliedTerms("what were the latest commits"), ["list"]);
   assert.equal(impliedTerms("show me all customers"), ["list"]);
   assert.equal(impliedTerms("delete all labels"), []);
@@ -133,6 +168,18 @@ test("implied terms: plurals or 'all' without another action imply a list", () =
   assert.is(small.search("commits of the repo", { limit: 2 })[0]!.name, "repos_list-commits");
   assert.is(small.search("the commit abc123", { limit: 2 })[0]!.name, "repos_get-commit");
   assert.equal(impliedTerms("frobnicators"), ["list"]);
+  assert.equal(impliedTerms("list my repositories"), ["authenticat"], "listing the caller's own things implies the authenticated user's operations");
+  assert.equal(impliedTerms("which orgs am I in"), ["list", "authenticat"]);
+  assert.equal(impliedTerms("rename my repo"), [], "one thing of mine is served like anyone's");
+  assert.equal(impliedTerms("show me the customers"), ["list"], "'me' after show is the reader; showing things in the plural is a list");
+  const mine = new OperationSearch(
+    buildSearchIndex([
+      doc("repos_list-for-user", "get", "/users/{username}/repos", "List repositories for a user"),
+      doc("repos_list-for-authenticated-user", "get", "/user/repos", "List repositories for the authenticated user"),
+    ]),
+  );
+  assert.is(mine.search("list my repositories", { limit: 1 })[0]!.name, "repos_list-for-authenticated-user");
+  assert.is(mine.search("list the repositories of a user", { limit: 1 })[0]!.name, "repos_list-for-user");
   assert.equal(small.search("frobnicators", { limit: 2 }), [], "an implied term alone finds nothing");
 });
 

@@ -6,7 +6,7 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyze, analyzeQuery, impliedTerms, synonymsOf, words } from "./search-text.js";
+import { analyze, analyzeQuery, impliedTerms, sameAction, stem, synonymsOf, words } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -108,17 +108,20 @@ export class OperationSearch {
       if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
       return options.allowed ? options.allowed(doc[0]) : true;
     };
-    const queryTerms = [...new Set(analyzeQuery(query))];
+    const queryTerms = [...new Set(this.withoutUnknownUn(analyzeQuery(query)))];
     const { totals, matched, best } = this.scratch();
     const touched: number[] = [];
     // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
     let known = 0;
-    for (const term of queryTerms) {
-      const alternatives = this.alternatives(term, queryTerms);
+    for (const concept of concepts(queryTerms)) {
+      const alternatives = this.alternatives(concept, queryTerms);
       if (alternatives.length > 0) known++;
-      // Per document, the best of the term and its stand-ins (a document saying both "get" and
-      // "show" must not count the request twice); a stand-in never counts more than the word typed.
-      const typedIdf = this.terms.has(term) ? this.idf(term) : Number.POSITIVE_INFINITY;
+      // Per document, the best of the concept's words and their stand-ins (a document saying both
+      // "get" and "show" must not count the request twice, nor a request saying both "make" and
+      // "new"); a stand-in never counts more than the words typed.
+      let typedIdf = Number.NEGATIVE_INFINITY;
+      for (const term of concept) if (this.terms.has(term)) typedIdf = Math.max(typedIdf, this.idf(term));
+      if (typedIdf === Number.NEGATIVE_INFINITY) typedIdf = Number.POSITIVE_INFINITY;
       const seen: number[] = [];
       for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, seen, typedIdf);
       // How fully a document matches the term, 0 … 1: a strong field (name, summary, path) counts
@@ -204,14 +207,24 @@ export class OperationSearch {
     return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Float64Array(this.docs.length), best: new Float64Array(this.docs.length) });
   }
 
-  /** The indexed terms that stand for query term `term`, with their weights. */
-  private alternatives(term: string, queryTerms: string[]): Array<[string, number]> {
+  /**
+   * An un- verb the index does not know ("unwatch", "unfollow" where the API has none) is the verb
+   * undone: in REST, deleting what the verb made (DELETE …/subscription, DELETE …/following).
+   */
+  private withoutUnknownUn(terms: string[]): string[] {
+    return terms.flatMap((term) => (term.startsWith("un") && term.length > 4 && !this.terms.has(term) && this.terms.has(term.slice(2)) ? [term.slice(2), stem("delete")] : [term]));
+  }
+
+  /** The indexed terms that stand for the query terms of `concept`, with their weights. */
+  private alternatives(concept: readonly string[], queryTerms: string[]): Array<[string, number]> {
     const list: Array<[string, number]> = [];
-    if (this.terms.has(term)) list.push([term, 1]);
-    for (const synonym of synonymsOf(term)) {
-      if (!queryTerms.includes(synonym) && this.terms.has(synonym)) list.push([synonym, SYNONYM_WEIGHT]);
+    for (const term of concept) if (this.terms.has(term)) list.push([term, 1]);
+    for (const term of concept) {
+      for (const synonym of synonymsOf(term)) {
+        if (!queryTerms.includes(synonym) && this.terms.has(synonym) && !list.some(([t]) => t === synonym)) list.push([synonym, SYNONYM_WEIGHT]);
+      }
     }
-    if (list.length === 0 && term.length >= 3) for (const prefixed of this.withPrefix(term)) list.push([prefixed, PREFIX_WEIGHT]);
+    if (list.length === 0) for (const term of concept) if (term.length >= 3) for (const prefixed of this.withPrefix(term)) list.push([prefixed, PREFIX_WEIGHT]);
     return list;
   }
 
@@ -254,6 +267,21 @@ export class OperationSearch {
       if (value > current) best[id] = value;
     }
   }
+}
+
+/**
+ * The request's terms grouped into concepts: verbs of one action group ("make a new team", "show me
+ * the list") say one thing and count once, for score and coverage. Only the action groups: other
+ * groups join words that are related but not the same ("email address", "download the archive").
+ */
+function concepts(terms: readonly string[]): string[][] {
+  const groups: string[][] = [];
+  for (const term of terms) {
+    const group = groups.find((g) => g.some((other) => sameAction(term, other)));
+    if (group) group.push(term);
+    else groups.push([term]);
+  }
+  return groups;
 }
 
 /** The k best [score, id] pairs (higher score first; equal scores: lower id first), as a min-heap. */

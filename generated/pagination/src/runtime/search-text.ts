@@ -20,11 +20,19 @@ const STOPWORDS = new Set(
 );
 
 /**
+ * Capitalised words with a capital inside that are names, not two words: "GitHub", "PayPal",
+ * "YouTube" (two short humps), "OAuth", "ETag" (one capital before a capitalised word). In prose
+ * (summaries, descriptions, requests) they stay one word, so "GitHub" does not read as git data;
+ * identifiers (tool names, paths, parameters) are split at every hump.
+ */
+const BRAND = /\b(?:[A-Z][a-z]{1,2}[A-Z][a-z]{1,3}|[A-Z][A-Z][a-z]{2,})\b/g;
+
+/**
  * Splits text into lower-case words: camelCase and PascalCase humps, snake_case, kebab-case,
  * path segments and punctuation all separate words ("listForOrg" → list, for, org).
  */
-export function words(text: string): string[] {
-  const spaced = text
+export function words(text: string, prose = false): string[] {
+  const spaced = (prose ? text.replace(BRAND, (word) => word.toLowerCase()) : text)
     .replace(/<[^>]*>/g, " ")
     // "owner/name" slugs ("facebook/react") name one thing by its identifiers: not words to match.
     .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) => (/\.[a-z]{1,5}$/i.test(slug) ? slug : space))
@@ -34,6 +42,13 @@ export function words(text: string): string[] {
     // "open PRs", "closed issues": a state that filters things listed, not the verb "open".
     .replace(/\b(?:open|opened|closed|active|merged)\s+(?=\w+s\b)/gi, "")
     .replace(/\bset up\b/gi, "setup")
+    .replace(/\b(?:turn|switch) on\b/gi, "enable")
+    .replace(/\b(?:turn|switch) off\b/gi, "disable")
+    .replace(/\bhow many\b/gi, "count")
+    .replace(/\bbring back\b/gi, "restore")
+    // "Stop following", "stop watching": the un- verb (unfollow, unwatch; see OperationSearch for an API without it).
+    .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
+    .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
     .replace(/\bget rid of\b/gi, "delete")
     .replace(/\blook up\b/gi, "lookup")
     .replace(/\bpay out\b/gi, "payout")
@@ -88,9 +103,9 @@ const CANONICAL: Record<string, string> = {
 };
 
 /** Words of `text` without stopwords, stemmed: the terms the index stores. */
-export function analyze(text: string): string[] {
+export function analyze(text: string, prose = false): string[] {
   const terms: string[] = [];
-  for (const word of words(text)) {
+  for (const word of words(text, prose)) {
     if (STOPWORDS.has(word)) continue;
     const stemmed = CANONICAL[word] ?? stem(word);
     terms.push(CANONICAL[stemmed] ?? stemmed);
@@ -109,6 +124,15 @@ const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
   "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(" "),
 );
 
+/** Whether the request asks to make something (a verb of the create group). */
+function makes(query: string): boolean {
+  const { actionGroups } = tables();
+  return analyze(query.replace(/\babout\b.*$/i, " ")).some((term) => actionGroups.get(term)?.includes(0) ?? false);
+}
+
+/** Hyphenated words made with an English prefix ("auto-generate", "re-run", "pre-release", "sub-issues", "un-archive"): words, not names. */
+const PREFIXED = /^(?:auto|re|pre|post|co|un|non|sub|multi|anti|de|mis|over|under|inter|intra)-[a-z]+$/i;
+
 /**
  * Query terms: the analysed words, plus `file` when the request names a file (`package.json`,
  * `src/index.js`), which users rarely call a "file".
@@ -118,9 +142,16 @@ export function analyzeQuery(query: string): string[] {
   // so are hyphenated names ("the old-feature branch", "a label called needs-triage"), except the
   // common English compounds.
   const values = query
-    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) ? name : " "))
+    // What a request makes something about is a value: "open an issue about the login page
+    // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
+    .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
+    // E-mail addresses, URLs and ids with digits ("cus_123", "pi_3Mtw") are values the request gives.
+    .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
+    .replace(/\bhttps?:\/\/\S+/gi, " ")
+    .replace(/\b[a-z]+_[a-z0-9]*\d[a-z0-9]*\b/gi, " ")
+    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) || PREFIXED.test(name) ? name : " "))
     .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
-  const terms = analyze(values).filter((term) => !QUERY_FILLER.has(term));
+  const terms = analyze(values, true).filter((term) => !QUERY_FILLER.has(term));
   const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
   if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");
@@ -137,12 +168,12 @@ export function analyzeQuery(query: string): string[] {
  * has nothing to do with watching.
  */
 const SYNONYM_GROUPS: string[][] = [
-  ["create", "add", "new", "make", "post", "~open", "~start", "register", "insert", "submit", "~generate", "~publish", "~setup", "~leave", "~write", "~put", "~apply", "~attach"],
-  ["delete", "remove", "destroy", "~drop", "erase", "purge", "discard", "unset", "~clear", "~kick"],
-  ["list", "show", "browse", "enumerate", "~index", "~see", "~view"],
+  ["create", "add", "new", "make", "post", "~open", "~start", "register", "insert", "submit", "~generate", "~publish", "~setup", "~leave", "~write", "~put", "~apply", "~attach", "~save", "~enroll"],
+  ["delete", "remove", "destroy", "~drop", "erase", "purge", "discard", "unset", "~clear", "~kick", "~wipe"],
+  ["list", "show", "browse", "enumerate", "~index", "~see", "~view", "~display"],
   ["search", "find", "lookup", "query", "filter"],
-  ["get", "show", "fetch", "retrieve", "read", "~view", "~see", "~detail", "~info", "lookup", "~check", "~inspect", "~look"],
-  ["update", "edit", "change", "modify", "patch", "set", "~rename", "alter", "replace", "configure", "~close", "~reopen"],
+  ["get", "show", "fetch", "retrieve", "read", "~view", "~see", "~detail", "~info", "lookup", "~check", "~inspect", "~look", "~grab", "~display"],
+  ["update", "edit", "change", "modify", "patch", "set", "~rename", "alter", "replace", "configure", "~close", "~reopen", "~adjust", "~tweak"],
   ["compare", "diff", "difference"],
   ["latest", "newest", "recent", "last", "current"],
   ["review", "reviewer", "approve", "approval"],
@@ -156,13 +187,13 @@ const SYNONYM_GROUPS: string[][] = [
   ["pull", "merge-request"],
   ["issue", "ticket", "bug", "report"],
   ["comment", "reply", "note", "remark"],
-  ["user", "member", "account", "person", "people", "profile", "collaborator"],
+  ["user", "member", "account", "person", "people", "profile", "collaborator", "~teammate", "~colleague", "~employee", "~staff"],
   ["org", "company", "enterprise"],
   ["follow", "follower", "following", "subscribe"],
   ["watch", "watcher", "^subscription", "notify", "notification"],
   ["cancel", "abort", "stop", "void", "terminate"],
   ["customer", "client", "buyer", "shopper"],
-  ["payment", "charge", "pay", "paid", "transaction"],
+  ["payment", "charge", "pay", "paid", "transaction", "~purchase"],
   ["refund", "reimburse", "return", "reverse", "money-back"],
   ["invoice", "bill", "billing", "receipt"],
   ["subscription", "~recurring", "~plan", "~renew"],
@@ -196,6 +227,55 @@ const SYNONYM_GROUPS: string[][] = [
   ["card", "credit", "debit"],
   ["session", "checkout"],
   ["tax", "vat", "gst"],
+  // General API English (2026-11-26): what users say for what APIs name otherwise.
+  ["enable", "activate", "~allow"],
+  ["disable", "deactivate"],
+  ["usage", "~spend", "~spent", "~consumption", "~consume"],
+  ["notification", "~inbox"],
+  ["release", "~changelog"],
+  ["transfer", "~move"],
+  ["limit", "quota", "~throttle", "cap"],
+  ["remaining", "~left"],
+  ["reaction", "react", "~emoji", "~thumb", "~upvote", "~like"],
+  ["retry", "rerun", "redeliver", "resend", "redo"],
+  ["restore", "recover", "undelete"],
+  ["reverse", "reversal", "~undo", "~revert"],
+  ["decline", "reject", "deny", "refuse"],
+  ["suspend", "pause", "~hold"],
+  ["resume", "unpause", "unsuspend", "reactivate"],
+  ["revoke", "invalidate", "expire"],
+  ["event", "activity", "~history", "~timeline", "~feed", "~happened"],
+  ["revision", "version"],
+  ["image", "picture", "photo", "avatar", "logo", "icon"],
+  ["link", "url"],
+  ["config", "setting", "preference", "option"],
+  ["perm", "access", "role", "privilege"],
+  ["vulnerability", "advisory", "cve", "~security"],
+  ["alert", "warning"],
+  ["fail", "failure", "error", "~broken"],
+  ["storage", "~disk", "~space", "size"],
+  ["health", "healthy"],
+  ["directory", "folder", "dir"],
+  ["fee", "commission"],
+  ["stat", "metric", "analytics", "insight", "~chart"],
+  // The noun of a verb, which the stemmer does not fold.
+  ["install", "installation"],
+  ["restrict", "restriction"],
+  ["protect", "protection"],
+  ["connect", "connection"],
+  ["verify", "verification"],
+  ["register", "registration"],
+  ["migrate", "migration"],
+  ["integrate", "integration"],
+  ["settle", "settlement"],
+  ["redeem", "redemption"],
+  ["suspend", "suspension"],
+  ["cancel", "cancellation"],
+  ["require", "requirement"],
+  ["validate", "validation"],
+  ["renew", "renewal"],
+  ["remove", "removal"],
+  ["subscribe", "subscription"],
 ];
 
 /** The vocabulary as look-up tables (stems), built on the first search: a server that never searches never builds them. */
@@ -208,13 +288,16 @@ interface VocabularyTables {
   writes: ReadonlySet<string>;
   /** Words that only ask to see something. */
   views: ReadonlySet<string>;
+  /** Stem → the action groups (indexes of the first six groups) it belongs to. */
+  actionGroups: ReadonlyMap<string, number[]>;
 }
 
 let vocabulary: VocabularyTables | undefined;
 
 function tables(): VocabularyTables {
   if (vocabulary) return vocabulary;
-  const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => words(w).map(stem)))];
+  // The groups are plain lower-case words: split them plainly (words() runs every request rule).
+  const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => w.split(/[^a-z0-9]+/).filter((part) => part !== "").map(stem)))];
   const synonyms = new Map<string, Set<string>>();
   for (const group of SYNONYM_GROUPS) {
     const sources = stemsOf(group.filter((w) => !w.startsWith("^")));
@@ -230,7 +313,12 @@ function tables(): VocabularyTables {
   const writes = stemsOf(WRITE_VERBS.split(" "));
   // Verbs that read, and verbs that are as often nouns ("a charge", "the bill", "a reply").
   const others = stemsOf("compare download test ping verify kick ban reply respond answer say charge bill pay".split(" "));
+  const actionGroups = new Map<string, number[]>();
+  SYNONYM_GROUPS.slice(0, 6).forEach((group, g) => {
+    for (const s of stemsOf(group.map((w) => w.replace(/^[~^]/, "")))) actionGroups.set(s, [...(actionGroups.get(s) ?? []), g]);
+  });
   vocabulary = {
+    actionGroups,
     synonyms: new Map([...synonyms].map(([k, v]) => [k, [...v]])),
     actions: new Set([...groupVerbs, ...writes, ...others]),
     writes: new Set(writes),
@@ -243,6 +331,17 @@ function tables(): VocabularyTables {
 const WRITE_VERBS =
   "merge star unstar follow unfollow watch unwatch cancel run rerun upload assign unassign invite block unblock lock unlock archive unarchive review refund approve transfer send sync enable disable revoke rotate move copy redeliver dismiss accept decline reject resolve capture confirm finalize void mark";
 
+/**
+ * Whether two stems are verbs of one action group (create, delete, list, search, get, update):
+ * "make a new team" and "show me the list" say one action twice.
+ */
+export function sameAction(a: string, b: string): boolean {
+  const { actionGroups } = tables();
+  const ga = actionGroups.get(a);
+  const gb = actionGroups.get(b);
+  return ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g));
+}
+
 /** Other stems that mean what `term` (a stem) means, per the API vocabulary. */
 export function synonymsOf(term: string): readonly string[] {
   return tables().synonyms.get(term) ?? [];
@@ -251,7 +350,8 @@ export function synonymsOf(term: string): readonly string[] {
 /**
  * What a request implies without saying it: `list` when it names things in the plural, or "all"
  * of them, and no action other than looking ("latest commits on main", "which subscriptions are
- * active", "show me all customers"). The search weighs implied terms lightly and never requires them.
+ * active", "show me all customers"); the authenticated user's operations when it lists the caller's
+ * own things. The search weighs implied terms lightly and never requires them.
  */
 export function impliedTerms(query: string): string[] {
   const all = words(query);
@@ -263,8 +363,28 @@ export function impliedTerms(query: string): string[] {
   if (actions.some((term) => !views.has(term))) return [];
   const everything = all.some((word) => word === "all" || word === "every");
   const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
-  return everything || (actions.length === 0 && plural) ? ["list"] : [];
+  // Showing or seeing things in the plural is listing them ("show the branches").
+  const listed = (everything || plural) && !actions.includes("list");
+  // Listing the caller's own things ("list my repos", "which orgs am I in") is what the operations
+  // on the authenticated user do; "my repo" alone is one repo, served like anyone's.
+  const own = (everything || plural || actions.includes("list")) && firstPerson(query);
+  return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : [])];
 }
+
+/** The stem that names the caller in operation names ("…-for-authenticated-user"). */
+export const SELF_TERM = "authenticat";
+
+/**
+ * Whether the request speaks of the caller's own things ("my repos", "which orgs am I in"). "Me"
+ * after a verb of giving or showing ("show me the customers") is only the reader.
+ */
+export function firstPerson(query: string): boolean {
+  const all = words(query);
+  return all.some((word, i) => word === "my" || word === "mine" || word === "myself" || word === "i" || (word === "me" && !READER_VERBS.has(all[i - 1] ?? "")));
+}
+
+/** Verbs after which "me" is the one who reads the answer, not an owner. */
+const READER_VERBS: ReadonlySet<string> = new Set(["show", "give", "tell", "let", "get", "find", "send", "fetch", "bring", "list"]);
 
 /**
  * Verbs for an HTTP method, indexed with the operation so that "delete the label" finds a DELETE
