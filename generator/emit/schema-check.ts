@@ -6,8 +6,9 @@
  * Compiling is what costs here, not validating (each validator runs a few times at most), and a big
  * API repeats the same small schemas in hundreds of tools (GitHub: 11,894 input properties, 1,429
  * distinct). So:
- * - each distinct schema is compiled once, found by its JSON text (and the `$defs` it resolves
- *   against), not once per schema object;
+ * - each distinct schema is compiled once, found by its JSON text without annotations (the
+ *   `description`s that make most parameters differ; ajv ignores them, see ANNOTATIONS) and the
+ *   `$defs` it resolves against, not once per schema object;
  * - a plain object schema (only `type: "object"`, `properties`, `required`, a boolean
  *   `additionalProperties`, annotations) is checked property by property, each property's schema
  *   through the same cache. Those keywords are independent conditions on the object's own keys, so
@@ -16,6 +17,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { getOwn, isRecord, type JsonSchema } from "../contract.js";
+import { mapSchema } from "../schema-walk.js";
 
 type Schema = Record<string, unknown>;
 type Check = (value: unknown) => boolean;
@@ -23,8 +25,15 @@ type Check = (value: unknown) => boolean;
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
-/** The keywords of a schema checked property by property (see the module comment). */
-const SPLIT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "$defs", "title", "description"]);
+/**
+ * Keywords that never change ajv's answer with the options used here (no `useDefaults`, `strict`
+ * off: unknown keywords such as OpenAPI's `example` are ignored), and extension keywords (`x-…`).
+ */
+const ANNOTATIONS = new Set(["title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"]);
+const isAnnotation = (keyword: string): boolean => ANNOTATIONS.has(keyword) || keyword.startsWith("x-");
+
+/** The keywords of a schema checked property by property (see the module comment), annotations aside. */
+const SPLIT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "$defs"]);
 
 /** A plain object schema's conditions. */
 interface ObjectParts {
@@ -53,6 +62,13 @@ export class SchemaChecker {
 
   constructor() {
     addFormats(this.ajv);
+  }
+
+  /** How many validators ajv compiled so far (distinct schemas; for tests and measurements). */
+  get compiledSchemas(): number {
+    let count = 0;
+    for (const validate of this.compiled.values()) if (validate) count += 1;
+    return count;
   }
 
   /** Whether `schema` accepts `value`; local `$ref`s resolve against `root`'s `$defs`. True when ajv cannot compile the schema (nothing to check). */
@@ -99,13 +115,14 @@ export class SchemaChecker {
    * schema has `$ref`s and no `$defs` of its own; they are then part of the key (by identity).
    */
   private validator(schema: Schema, defs: object): ValidateFunction | null {
-    const text = JSON.stringify(schema);
+    const bare = withoutAnnotations(schema);
+    const text = JSON.stringify(bare);
     const attach = defs !== this.noDefs && schema.$defs === undefined && text.includes('"$ref"');
     const key = attach ? `${this.defsId(defs)}\n${text}` : text;
     let validate = this.compiled.get(key);
     if (validate !== undefined) return validate;
     try {
-      validate = this.ajv.compile(attach ? { ...schema, $defs: defs } : schema);
+      validate = this.ajv.compile(attach ? { ...bare, $defs: defs } : bare);
     } catch {
       validate = null;
     }
@@ -120,9 +137,17 @@ export class SchemaChecker {
   }
 }
 
+/** The schema without annotations at any depth (a copy; values such as `enum` or `const` stay as they are). */
+function withoutAnnotations(schema: Schema): Schema {
+  return mapSchema(schema, (node) => {
+    for (const keyword of Object.keys(node)) if (isAnnotation(keyword)) delete node[keyword];
+    return node;
+  }) as Schema;
+}
+
 /** The conditions of a plain object schema, or undefined when the schema has any other keyword. */
 function objectParts(schema: Schema): ObjectParts | undefined {
-  for (const key of Object.keys(schema)) if (!SPLIT_KEYWORDS.has(key)) return undefined;
+  for (const key of Object.keys(schema)) if (!SPLIT_KEYWORDS.has(key) && !isAnnotation(key)) return undefined;
   const { type, properties = {}, required = [], additionalProperties } = schema;
   if (type !== undefined && type !== "object") return undefined;
   if (!isRecord(properties) || !Array.isArray(required) || !required.every((name) => typeof name === "string")) return undefined;
