@@ -10,7 +10,7 @@
  *   `description`s that make most parameters differ; ajv ignores them, see ANNOTATIONS) and the
  *   `$defs` it resolves against, not once per schema object;
  * - a plain object schema (only `type: "object"`, `properties`, `required`, a boolean
- *   `additionalProperties`, annotations) is checked property by property, each property's schema
+ *   `additionalProperties`, annotations; no `$defs` in play) is checked property by property, each property's schema
  *   through the same cache. Those keywords are independent conditions on the object's own keys, so
  *   the answer is ajv's for the whole schema; anything else goes to ajv whole.
  */
@@ -33,7 +33,7 @@ const ANNOTATIONS = new Set(["title", "description", "$comment", "examples", "ex
 const isAnnotation = (keyword: string): boolean => ANNOTATIONS.has(keyword) || keyword.startsWith("x-");
 
 /** The keywords of a schema checked property by property (see the module comment), annotations aside. */
-const SPLIT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "$defs"]);
+const SPLIT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties"]);
 
 /** A plain object schema's conditions. */
 interface ObjectParts {
@@ -89,7 +89,9 @@ export class SchemaChecker {
   }
 
   private newCheck(schema: Schema, root: Schema, defs: object): Check {
-    const parts = objectParts(schema);
+    // Split only where no `$defs` are in play: each property that refers to them would compile every
+    // entry it reaches again (MS Graph's bodies reach hundreds), where the whole schema compiles them once.
+    const parts = schema.$defs === undefined && root.$defs === undefined ? objectParts(schema) : undefined;
     if (parts) return (value) => this.objectAccepts(parts, value, root);
     const validate = this.validator(schema, defs);
     return validate ? (value) => validate(value) === true : ALWAYS;
