@@ -87,4 +87,76 @@ test("SchemaChecker keeps annotation-named properties (only keywords are annotat
   assert.not.ok(checker.accepts(schema, { description: "d" }));
 });
 
+test("SchemaChecker adds each $defs entry to ajv once for every tool that reaches it, and answers as the server does", () => {
+  const checker = new SchemaChecker();
+  // As the planner builds them: each tool has its own $defs object, sharing the entry objects.
+  const entries = {
+    Item: { type: "object", properties: { id: { type: "string", minLength: 1, description: "Its id." }, parent: { $ref: "#/$defs/Item" } }, required: ["id"] },
+    Bag: { type: "object", properties: { items: { type: "array", items: { $ref: "#/$defs/Item" } }, "a/b~c": { $ref: "#/$defs/Odd~1name~0" } } },
+    "Odd/name~": { type: "integer", minimum: 3 },
+  };
+  const tools: Schema[] = Array.from({ length: 40 }, (_, i) => ({
+    type: "object",
+    description: `Tool ${i}.`,
+    properties: { [`arg${i % 3}`]: { $ref: "#/$defs/Bag" }, item: { $ref: "#/$defs/Item" } },
+    required: ["item"],
+    $defs: { ...entries },
+  }));
+  const samples: unknown[] = [
+    { item: { id: "a" } }, { item: { id: "" } }, { item: { id: "a", parent: { id: "b" } } }, { item: { id: "a", parent: { id: 1 } } }, {},
+    { item: { id: "a" }, arg0: { items: [{ id: "x" }] } }, { item: { id: "a" }, arg0: { items: [{}] } }, { item: { id: "a" }, arg1: { "a/b~c": 3 } }, { item: { id: "a" }, arg2: { "a/b~c": 2 } },
+  ];
+  let refused = 0;
+  for (const schema of tools) {
+    for (const value of samples) {
+      const expected = serverAccepts(schema, value);
+      if (!expected) refused += 1;
+      assert.is(checker.accepts(schema, value), expected, `${JSON.stringify(schema.properties)} on ${JSON.stringify(value)}`);
+      // A property and an entry checked on their own, against the tool's $defs.
+      const item = (value as Schema).item;
+      assert.is(checker.accepts((schema.properties as Schema).item as Schema, item, schema), serverAccepts({ ...((schema.properties as Schema).item as Schema), $defs: entries }, item));
+    }
+  }
+  assert.ok(refused >= 3 * tools.length, "the values exercise refusals too");
+  assert.is(checker.registeredDefs, 3, "each entry added once");
+});
+
+test("SchemaChecker: the same $defs name with different schemas in two tools (input and output copies) keeps both apart", () => {
+  const checker = new SchemaChecker();
+  const input = { type: "object", properties: { pet: { $ref: "#/$defs/Pet" } }, $defs: { Pet: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } };
+  const output = { type: "object", properties: { pet: { $ref: "#/$defs/Pet" } }, $defs: { Pet: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } } };
+  for (let round = 0; round < 2; round++) {
+    assert.ok(checker.accepts(input, { pet: { name: "Rex" } }));
+    assert.not.ok(checker.accepts(input, { pet: { id: 1 } }));
+    assert.ok(checker.accepts(output, { pet: { id: 1 } }));
+    assert.not.ok(checker.accepts(output, { pet: { name: "Rex" } }));
+  }
+  assert.is(checker.registeredDefs, 2);
+});
+
+test("SchemaChecker: $defs the registry cannot take (refs to the root, pointers into an entry, $id) are compiled with the schema", () => {
+  const checker = new SchemaChecker();
+  const schemas: Schema[] = [
+    { type: "object", properties: { child: { $ref: "#/$defs/Node" } }, $defs: { Node: { type: "object", properties: { up: { $ref: "#" } }, additionalProperties: false } } },
+    { type: "object", properties: { n: { $ref: "#/$defs/Box/properties/n" } }, $defs: { Box: { properties: { n: { type: "integer" } } } } },
+    { type: "object", properties: { a: { $ref: "#/$defs/A" } }, $defs: { A: { $id: "https://example.com/a", type: "string" } } },
+  ];
+  const values: unknown[] = [{}, { child: {} }, { child: { up: {} } }, { child: { up: { child: { x: 1 } } } }, { child: 1 }, { n: 1 }, { n: "1" }, { a: "x" }, { a: 1 }];
+  for (const schema of schemas) {
+    for (const value of values) assert.is(checker.accepts(schema, value), serverAccepts(schema, value), `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+  }
+  // Only Box (its refs are plain): the ref into it is compiled with the $defs attached.
+  assert.is(checker.registeredDefs, 1);
+});
+
+test("SchemaChecker: a ref to an entry missing from the tool's own $defs does not resolve to another tool's entry", () => {
+  const checker = new SchemaChecker();
+  const full = { type: "object", properties: { pet: { $ref: "#/$defs/Pet" } }, $defs: { Pet: { type: "string" }, Tag: { type: "integer" } } };
+  const broken = { type: "object", properties: { pet: { $ref: "#/$defs/Pet" } }, $defs: { Tag: { type: "integer" } } };
+  assert.not.ok(checker.accepts(full, { pet: 1 }));
+  // The server's ajv cannot compile `broken` at all; the checker has nothing to check (true), as for any schema ajv refuses.
+  assert.throws(() => serverAccepts(broken, { pet: 1 }));
+  assert.ok(checker.accepts(broken, { pet: 1 }));
+});
+
 test.run();
