@@ -50,6 +50,17 @@ function withModelText(schema: JsonSchema): JsonSchema {
   });
 }
 
+/**
+ * A copy of a `$defs` block with each entry through `sharedCopy(entry, transform)`, in the same
+ * order. A loop rather than `Object.fromEntries`: on MS Graph beta's blocks (272,203 entries over
+ * 22,361 tools, up to 1,334 in one) fromEntries took ~10 s, this loop ~0.2–0.4 s.
+ */
+function mapDefs($defs: Obj, transform: (schema: JsonSchema) => JsonSchema): Obj {
+  const out: Obj = {};
+  for (const [name, def] of Object.entries($defs)) setOwn(out, name, sharedCopy(def as JsonSchema, transform));
+  return out;
+}
+
 /** The planned input side of one tool. */
 export interface InputPlan {
   inputSchema: ObjectJsonSchema;
@@ -130,13 +141,13 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
   for (const [name, schema] of Object.entries(properties)) setOwn(properties, name, withModelText(schema as JsonSchema));
-  if ($defs) $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, withModelText)]));
+  if ($defs) $defs = mapDefs($defs, withModelText);
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
   if ($defs && schemaJsonLength({ $defs }) - '{"$defs":}'.length > INPUT_DEFS_BUDGET) {
     // Deeply nested bodies (Kubernetes objects…) repeat pages of prose per tool; the top-level
     // arguments keep their descriptions, the named sub-schemas keep only their structure.
-    $defs = Object.fromEntries(Object.entries($defs).map(([name, def]) => [name, sharedCopy(def as JsonSchema, stripProse)]));
+    $defs = mapDefs($defs, stripProse);
   }
   if ($defs) inputSchema.$defs = $defs;
   return { inputSchema, parameters, body };
