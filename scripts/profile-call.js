@@ -23,7 +23,8 @@ const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-profile-"));
 const dir = join(work, "petstore");
-cpSync(join(root, "generated/petstore"), dir, { recursive: true });
+// PROFILE_CHECKOUT=<another mcp-gen checkout> profiles that checkout's generated/petstore (a before/after pair).
+cpSync(join(process.env.PROFILE_CHECKOUT ?? root, "generated/petstore"), dir, { recursive: true });
 symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")]);
 
