@@ -92,6 +92,36 @@ test("concurrent HTTP requests share the server's upstream queue", async () => {
   }
 });
 
+test("upstream queue: a cancelled call that waits for a slot is never sent; a cancelled running call frees its slot", async () => {
+  // Slow enough that the first call still holds the only slot while the second waits and is cancelled.
+  const upstream = await countingUpstream(1_500);
+  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, concurrency: 1 } });
+  const cancel = (id: number) => server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "test" } });
+  try {
+    const running = server.handle(getPet(1));
+    await within(upstream.receivedAll(1), 5_000, "the first call reached the upstream");
+    const waiting = server.handle(getPet(2));
+    await cancel(2);
+    assert.is(await within(waiting, 1_000, "the waiting call settled on cancellation"), undefined, "a cancelled call gets no response");
+    const first = (await running) as any;
+    assert.ok(first.result && !first.result.isError, "the call holding the slot completes");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.is(upstream.received(), 1, "the cancelled waiting call never went upstream");
+
+    const slow = server.handle(getPet(3));
+    await within(upstream.receivedAll(2), 5_000, "the third call reached the upstream");
+    await cancel(3);
+    assert.is(await within(slow, 1_000, "the running call settled on cancellation"), undefined);
+    // The slot is free again at once: the next call goes upstream before the cancelled one's response was due.
+    const next = server.handle(getPet(4));
+    await within(upstream.receivedAll(3), 1_000, "the next call took the freed slot");
+    const last = (await next) as any;
+    assert.ok(last.result && !last.result.isError);
+  } finally {
+    await upstream.close();
+  }
+});
+
 test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and without a header batches stay refused", async () => {
   const upstream = await countingUpstream(1);
   const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });
