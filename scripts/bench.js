@@ -123,14 +123,14 @@ for (let rep = 0; rep < REPS; rep++) {
     // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
     results[name].cpu.push((cpuNs(peer.child.pid) - cpuBefore) / CALLS / 1e6);
     results[name].call.push(m);
+    await new Promise((r) => setTimeout(r, 300));
+    results[name].busyRss.push(rssMb(peer.child.pid));
     if (STEADY > 0) {
       for (let i = 0; i < STEADY; i++) await peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
       const before = cpuNs(peer.child.pid);
       for (let i = 0; i < CALLS; i++) await peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
       (results[name].steadyCpu ??= []).push((cpuNs(peer.child.pid) - before) / CALLS / 1e6);
     }
-    await new Promise((r) => setTimeout(r, 300));
-    results[name].busyRss.push(rssMb(peer.child.pid));
     peer.stop();
   }
 }
