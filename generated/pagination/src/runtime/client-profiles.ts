@@ -59,7 +59,19 @@ export function modernClientInfo(params: unknown): ClientInfo | undefined {
 /** The first profile whose client names match `client`'s name (profiles in file order). */
 export function matchProfile(profiles: readonly RuntimeProfile[], client: ClientInfo | undefined): RuntimeProfile | undefined {
   if (!client) return undefined;
-  return profiles.find((profile) => profile.clientNames.some((pattern) => new RegExp(pattern, "i").test(client.name)));
+  return profiles.find((profile) => profile.clientNames.some((pattern) => clientNamePattern(pattern).test(client.name)));
+}
+
+/** Client-name patterns compiled once (matchProfile runs on every request); the profiles' patterns are few and fixed. */
+const compiledPatterns = new Map<string, RegExp>();
+
+function clientNamePattern(pattern: string): RegExp {
+  let compiled = compiledPatterns.get(pattern);
+  if (!compiled) {
+    compiled = new RegExp(pattern, "i"); // no `g` or `y` flag: test() keeps no state between calls
+    compiledPatterns.set(pattern, compiled);
+  }
+  return compiled;
 }
 
 /** The profile `--client` (or `MCP_CLIENT`) names; throws naming the choices. */

@@ -143,7 +143,8 @@ export class ToolCaller {
       if (gate) return gate;
     }
 
-    const before = await runBeforeHooks(hooks, tool, args, tools);
+    // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
+    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };
     if ("result" in before) return before.result;
     const upstreamArgs = before.args;
 
@@ -177,7 +178,7 @@ export class ToolCaller {
     channel.log(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools);
+    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
   }
 
   /**

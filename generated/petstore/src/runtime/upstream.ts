@@ -15,7 +15,7 @@ import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator } from "./validation.js";
-import { loadGot } from "./lazy-modules.js";
+import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "./redact.js";
 import type { ResponseInfo } from "./api-client.js";
 
@@ -113,8 +113,14 @@ export async function callUpstream(
   // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
   const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
   if (!call.queue) return exchange();
+  // A call that finds a free slot starts inside `add` (p-queue runs it synchronously): it is then
+  // added without the signal, which only takes a waiting call out of the queue; a running exchange
+  // is aborted through the same signal (exchangeWithUpstream). Saves p-queue's two abort listeners
+  // and Promise.race per call.
+  const queue = call.queue;
+  const waits = queue.isPaused || queue.size > 0 || queue.pending >= queue.concurrency;
   try {
-    return await call.queue.add(exchange, { signal: call.signal });
+    return await queue.add(exchange, waits ? { signal: call.signal } : {});
   } catch (error) {
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
@@ -144,7 +150,7 @@ async function exchangeWithUpstream(
   call: UpstreamCall,
 ): Promise<CallToolResult> {
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const { default: got, RequestError } = await loadGot();
+  const { default: got, RequestError } = loadedGot() ?? (await loadGot());
   const started = Date.now();
   // One controller for the deadline and the caller's cancellation (cheaper per call than
   // AbortSignal.timeout + AbortSignal.any, whose signals are tracked for garbage collection).
