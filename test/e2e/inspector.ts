@@ -60,7 +60,8 @@ for (const target of [{ kind: "stdio" }, { kind: "http" }] as const) {
     const listed = await inspect(target, ["--method", "tools/list"]);
     assert.equal(
       (listed.tools as Array<{ name: string }>).map((tool) => tool.name),
-      ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"],
+      // The six operations, then the example's custom composite tool (src/custom/), always listed.
+      ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"],
     );
 
     const called = await inspect(target, ["--method", "tools/call", "--tool-name", "getPet", "--tool-arg", "petId=7"]);

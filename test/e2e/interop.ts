@@ -107,20 +107,29 @@ test("the generated server adapts to the client it meets over stdio (data/client
   const transport = new StdioV1({ ...stdioParams(), stderr: "pipe" });
   transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
   await gemini.connect(transport);
-  const geminiTools = (await gemini.listTools()).tools;
+  // A failed assertion must not leave the stdio server running: its pipe would keep the test process alive.
+  let geminiTools;
+  try {
+    geminiTools = (await gemini.listTools()).tools;
+  } finally {
+    await gemini.close();
+  }
   assert.equal(geminiViolations(geminiTools), []);
-  assert.equal(geminiTools.map((tool) => tool.name), ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"]);
-  await gemini.close();
+  // The six operations, then the example's custom composite tool (src/custom/), always listed.
+  assert.equal(geminiTools.map((tool) => tool.name), ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"]);
   assert.match(stderr.join(""), "client profile gemini: surface all");
 
   const codex = new ClientV2({ name: "codex-mcp-client", version: "0.1.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
   await codex.connect(new StdioV2(stdioParams()));
-  const codexTools = (await codex.listTools()).tools as Array<{ name: string; inputSchema: Record<string, unknown> }>;
-  assert.equal(openAiStrictViolations(codexTools), []);
-  const result = (await codex.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
-  assert.not.ok(result.isError, JSON.stringify(result));
-  assert.equal(result.structuredContent, { id: 7, name: "Rex" });
-  await codex.close();
+  try {
+    const codexTools = (await codex.listTools()).tools as Array<{ name: string; inputSchema: Record<string, unknown> }>;
+    assert.equal(openAiStrictViolations(codexTools), []);
+    const result = (await codex.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
+    assert.not.ok(result.isError, JSON.stringify(result));
+    assert.equal(result.structuredContent, { id: 7, name: "Rex" });
+  } finally {
+    await codex.close();
+  }
 });
 
 test.run();
