@@ -28,7 +28,9 @@ const ms = (n) => `${n.toFixed(3)} ms`;
 
 // The upstream: one small JSON document.
 const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
-const upstream = createServer((req, res) => res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body));
+const upstream = createServer((req, res) =>
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body),
+);
 await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
 const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
 
@@ -104,7 +106,11 @@ async function perCall(call, afterWarmUp = () => {}) {
 }
 
 /** CPU time of a process so far, all threads, in nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
-const cpuNs = (pid) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]), 0);
+const cpuNs = (pid) =>
+  readdirSync(`/proc/${pid}/task`).reduce(
+    (sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]),
+    0,
+  );
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const results = {};
 const directMedians = [];
@@ -119,7 +125,10 @@ for (let rep = 0; rep < REPS; rep++) {
     await new Promise((r) => setTimeout(r, 300));
     (results[name] ??= { call: [], cpu: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
     let cpuBefore = 0;
-    const m = await perCall(() => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }), () => (cpuBefore = cpuNs(peer.child.pid)));
+    const m = await perCall(
+      () => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }),
+      () => (cpuBefore = cpuNs(peer.child.pid)),
+    );
     // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
     results[name].cpu.push((cpuNs(peer.child.pid) - cpuBefore) / CALLS / 1e6);
     results[name].call.push(m);
@@ -152,7 +161,12 @@ const many = Array.from({ length: 1200 }, (_, i) => ({
   description: `Operation number ${i} of a large API.`,
   inputSchema: { type: "object", properties: { id: { type: "integer" }, q: { type: "string" } }, required: ["id"] },
   annotations: { readOnlyHint: true },
-  http: { method: "get", path: `/things/${i}/{id}`, parameters: [{ argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true }], response: { accept: ["application/json"] } },
+  http: {
+    method: "get",
+    path: `/things/${i}/{id}`,
+    parameters: [{ argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true }],
+    response: { accept: ["application/json"] },
+  },
 }));
 const big = new McpServer({ info: { name: "big", version: "1.0.0" }, tools: many, upstream: { baseUrl } });
 const listAll = async () => {
@@ -174,28 +188,65 @@ for (let i = 0; i < 100; i++) {
 }
 
 const direct = median(directMedians);
-const summary = (r) => ({ call: median(r.call) - direct, cpu: median(r.cpu), steadyCpu: r.steadyCpu ? median(r.steadyCpu) : NaN, start: median(r.start), rss: median(r.rss), busyRss: median(r.busyRss) });
+const summary = (r) => ({
+  call: median(r.call) - direct,
+  cpu: median(r.cpu),
+  steadyCpu: r.steadyCpu ? median(r.steadyCpu) : NaN,
+  start: median(r.start),
+  rss: median(r.rss),
+  busyRss: median(r.busyRss),
+});
 const f = summary(results.floor);
 const g = summary(results["mcp-gen"]);
 console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(direct)}`);
-console.log(`per-call overhead over direct   floor ${ms(f.call)}   mcp-gen ${ms(g.call)}   ratio ${(g.call / f.call).toFixed(2)} (target ≤ 1.2)`);
-console.log(`server CPU per call (all threads) floor ${ms(f.cpu)}   mcp-gen ${ms(g.cpu)}   ratio ${(g.cpu / f.cpu).toFixed(2)}`);
-console.log(`per-call overhead ratio per rep       ${results["mcp-gen"].call.map((m, i) => ((m - directMedians[i]) / (results.floor.call[i] - directMedians[i])).toFixed(2)).join(" / ")}`);
-console.log(`server CPU ratio per rep              ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`);
-if (STEADY > 0) console.log(`server CPU per call after ${STEADY + CALLS + 50} calls floor ${ms(f.steadyCpu)}   mcp-gen ${ms(g.steadyCpu)}   ratio ${(g.steadyCpu / f.steadyCpu).toFixed(2)}`);
-console.log(`cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 1.5)`);
-console.log(`idle RSS (started, no call)     floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`);
-console.log(`RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`);
+console.log(
+  `per-call overhead over direct   floor ${ms(f.call)}   mcp-gen ${ms(g.call)}   ratio ${(g.call / f.call).toFixed(2)} (target ≤ 1.2)`,
+);
+console.log(
+  `server CPU per call (all threads) floor ${ms(f.cpu)}   mcp-gen ${ms(g.cpu)}   ratio ${(g.cpu / f.cpu).toFixed(2)}`,
+);
+console.log(
+  `per-call overhead ratio per rep       ${results["mcp-gen"].call.map((m, i) => ((m - directMedians[i]) / (results.floor.call[i] - directMedians[i])).toFixed(2)).join(" / ")}`,
+);
+console.log(
+  `server CPU ratio per rep              ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`,
+);
+if (STEADY > 0)
+  console.log(
+    `server CPU per call after ${STEADY + CALLS + 50} calls floor ${ms(f.steadyCpu)}   mcp-gen ${ms(g.steadyCpu)}   ratio ${(g.steadyCpu / f.steadyCpu).toFixed(2)}`,
+  );
+console.log(
+  `cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 1.5)`,
+);
+console.log(
+  `idle RSS (started, no call)     floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`,
+);
+console.log(
+  `RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`,
+);
 if (baselineDir) {
   const b = summary(results.baseline);
   console.log(`baseline (${process.env.BENCH_BASELINE}):`);
-  console.log(`  per-call overhead over direct  ${ms(b.call)}   ratio to floor ${(b.call / f.call).toFixed(2)}   mcp-gen / baseline ${(g.call / b.call).toFixed(2)}`);
-  console.log(`  server CPU per call            ${ms(b.cpu)}   ratio to floor ${(b.cpu / f.cpu).toFixed(2)}   mcp-gen / baseline ${(g.cpu / b.cpu).toFixed(2)}`);
-  if (STEADY > 0) console.log(`  server CPU per call, steady    ${ms(b.steadyCpu)}   ratio to floor ${(b.steadyCpu / f.steadyCpu).toFixed(2)}   mcp-gen / baseline ${(g.steadyCpu / b.steadyCpu).toFixed(2)}`);
-  console.log(`  CPU ratio to floor per rep     mcp-gen ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}   baseline ${results.baseline.cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`);
+  console.log(
+    `  per-call overhead over direct  ${ms(b.call)}   ratio to floor ${(b.call / f.call).toFixed(2)}   mcp-gen / baseline ${(g.call / b.call).toFixed(2)}`,
+  );
+  console.log(
+    `  server CPU per call            ${ms(b.cpu)}   ratio to floor ${(b.cpu / f.cpu).toFixed(2)}   mcp-gen / baseline ${(g.cpu / b.cpu).toFixed(2)}`,
+  );
+  if (STEADY > 0)
+    console.log(
+      `  server CPU per call, steady    ${ms(b.steadyCpu)}   ratio to floor ${(b.steadyCpu / f.steadyCpu).toFixed(2)}   mcp-gen / baseline ${(g.steadyCpu / b.steadyCpu).toFixed(2)}`,
+    );
+  console.log(
+    `  CPU ratio to floor per rep     mcp-gen ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}   baseline ${results.baseline.cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`,
+  );
   console.log(`  cold start                     ${ms(b.start)}   ratio to floor ${(b.start / f.start).toFixed(2)}`);
-  console.log(`  idle RSS                       ${b.rss.toFixed(1)} MB   +${(b.rss - f.rss).toFixed(1)} MB over the floor`);
+  console.log(
+    `  idle RSS                       ${b.rss.toFixed(1)} MB   +${(b.rss - f.rss).toFixed(1)} MB over the floor`,
+  );
 }
-console.log(`tools/list, 1,200 tools, all ${Math.ceil(1200 / 100)} pages (in process, median of 100): ${ms(median(listTimes))} (target ≤ 10 ms)`);
+console.log(
+  `tools/list, 1,200 tools, all ${Math.ceil(1200 / 100)} pages (in process, median of 100): ${ms(median(listTimes))} (target ≤ 10 ms)`,
+);
 upstream.close();
 process.exit(0);

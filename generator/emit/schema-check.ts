@@ -23,13 +23,24 @@ type Schema = Record<string, unknown>;
 type Check = (value: unknown) => boolean;
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 /**
  * Keywords that never change ajv's answer with the options used here (no `useDefaults`, `strict`
  * off: unknown keywords such as OpenAPI's `example` are ignored), and extension keywords (`x-…`).
  */
-const ANNOTATIONS = new Set(["title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "$comment",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 const isAnnotation = (keyword: string): boolean => ANNOTATIONS.has(keyword) || keyword.startsWith("x-");
 
 /** The keywords of a schema checked property by property (see the module comment), annotations aside. */
@@ -51,7 +62,15 @@ const NEVER: Check = () => false;
 /** Validates sample values; keeps every compiled schema, so one instance serves one project (or one check run). */
 export class SchemaChecker {
   // inlineRefs and optimize off: compiling dominates here, and both halve it on large specs.
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, logger: false, ownProperties: true, inlineRefs: false, code: { optimize: false } });
+  private readonly ajv = new Ajv2020({
+    allErrors: false,
+    strict: false,
+    validateSchema: false,
+    logger: false,
+    ownProperties: true,
+    inlineRefs: false,
+    code: { optimize: false },
+  });
   /** Compiled validators by schema text + `$defs` identity (null: ajv could not compile it). */
   private readonly compiled = new Map<string, ValidateFunction | null>();
   /** Checks by `$defs` object (or NO_DEFS), then by schema object. */
@@ -106,7 +125,12 @@ export class SchemaChecker {
         continue;
       }
       const property = parts.properties[key];
-      const check = property === true || property === undefined ? ALWAYS : property === false ? NEVER : this.checkFor(property as Schema, root);
+      const check =
+        property === true || property === undefined
+          ? ALWAYS
+          : property === false
+            ? NEVER
+            : this.checkFor(property as Schema, root);
       if (!check(getOwn(value, key))) return false;
     }
     return true;
@@ -152,7 +176,13 @@ function objectParts(schema: Schema): ObjectParts | undefined {
   for (const key of Object.keys(schema)) if (!SPLIT_KEYWORDS.has(key) && !isAnnotation(key)) return undefined;
   const { type, properties = {}, required = [], additionalProperties } = schema;
   if (type !== undefined && type !== "object") return undefined;
-  if (!isRecord(properties) || !Array.isArray(required) || !required.every((name) => typeof name === "string")) return undefined;
+  if (!isRecord(properties) || !Array.isArray(required) || !required.every((name) => typeof name === "string"))
+    return undefined;
   if (additionalProperties !== undefined && typeof additionalProperties !== "boolean") return undefined;
-  return { properties: properties as Record<string, JsonSchema>, required: required as string[], closed: additionalProperties === false, typed: type === "object" };
+  return {
+    properties: properties as Record<string, JsonSchema>,
+    required: required as string[],
+    closed: additionalProperties === false,
+    typed: type === "object",
+  };
 }
