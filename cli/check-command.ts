@@ -24,7 +24,8 @@ export function formatCheckReport(report: CheckReport): string {
     const mark = !result.ok ? "FAIL" : result.skipped ? "n/a " : "ok  ";
     lines.push(`  ${mark} ${result.id.padEnd(28)} ${result.message}`);
   }
-  if (report.serverOutput && report.serverOutput.length > 0) lines.push("The server's last output:", ...report.serverOutput.map((line) => `  | ${line}`));
+  if (report.serverOutput && report.serverOutput.length > 0)
+    lines.push("The server's last output:", ...report.serverOutput.map((line) => `  | ${line}`));
   return lines.join("\n");
 }
 
@@ -36,7 +37,8 @@ function targetOf(args: CheckArgs): CheckTarget | string {
   }
   if (!args.target) return "name a generated server folder, a URL (http://…/mcp), or a command after --";
   if (/^https?:\/\//i.test(args.target)) return { kind: "url", url: args.target };
-  if (!existsSync(args.target) || !statSync(args.target).isDirectory()) return `${args.target} is not a folder (a generated server folder), a URL, or a command after --`;
+  if (!existsSync(args.target) || !statSync(args.target).isDirectory())
+    return `${args.target} is not a folder (a generated server folder), a URL, or a command after --`;
   return { kind: "folder", dir: args.target };
 }
 
@@ -59,7 +61,10 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
     return code;
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
-    if (args.json) process.stdout.write(JSON.stringify({ exitCode: EXIT.checkFailed, score: 0, checks: [], error: error.message }) + "\n");
+    if (args.json)
+      process.stdout.write(
+        JSON.stringify({ exitCode: EXIT.checkFailed, score: 0, checks: [], error: error.message }) + "\n",
+      );
     else process.stderr.write(`mcp-gen check: ${error.message}\n`);
     return EXIT.checkFailed;
   }

@@ -26,9 +26,20 @@ export interface DiffArgs {
  */
 export async function runDiff(args: DiffArgs): Promise<number> {
   try {
-    const before = await generate({ spec: args.old, allowRemote: args.allowRemote, refRoot: args.refRoot, planOnly: true });
+    const before = await generate({
+      spec: args.old,
+      allowRemote: args.allowRemote,
+      refRoot: args.refRoot,
+      planOnly: true,
+    });
     const toolLock = args.keepNames ? parseToolLock(buildToolLock(before.plan.tools)) : undefined;
-    const after = await generate({ spec: args.new, allowRemote: args.allowRemote, refRoot: args.refRoot, planOnly: true, ...(toolLock ? { toolLock } : {}) });
+    const after = await generate({
+      spec: args.new,
+      allowRemote: args.allowRemote,
+      refRoot: args.refRoot,
+      planOnly: true,
+      ...(toolLock ? { toolLock } : {}),
+    });
     const diff = diffTools(contractsOf(before.plan.tools), contractsOf(after.plan.tools));
     const code = args.failOnBreaking && diff.breaking ? EXIT.breaking : EXIT.ok;
     if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...diff }) + "\n");

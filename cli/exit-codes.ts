@@ -7,4 +7,14 @@
  * 7 `lint`: a client profile would drop, shorten or refuse tools; 8 `check` / `workspace test`: a
  * compliance score below the minimum, a server that cannot be started, or failing server tests.
  */
-export const EXIT = { ok: 0, specError: 1, usage: 2, internal: 3, conflict: 4, stale: 5, breaking: 6, lint: 7, checkFailed: 8 } as const;
+export const EXIT = {
+  ok: 0,
+  specError: 1,
+  usage: 2,
+  internal: 3,
+  conflict: 4,
+  stale: 5,
+  breaking: 6,
+  lint: 7,
+  checkFailed: 8,
+} as const;

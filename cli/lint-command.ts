@@ -1,4 +1,10 @@
-import { hasBlockingFindings, lintServer, NotAServerFolder, readServerTools, type LintReport } from "../generator/lint/lint-server.js";
+import {
+  hasBlockingFindings,
+  lintServer,
+  NotAServerFolder,
+  readServerTools,
+  type LintReport,
+} from "../generator/lint/lint-server.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
 import type { SurfaceName } from "../generator/contract.js";
 import { EXIT } from "./exit-codes.js";
@@ -33,15 +39,21 @@ export function formatLintReport(report: LintReport): string {
     // What the server changes for this client at run time, in one clause (--json lists the tools).
     const adapted = profile.findings
       .filter((finding) => finding.effect === "adapted")
-      .map((finding) => `${finding.tools.length.toLocaleString("en-US")} ${finding.rule === "served-names" ? "tool name" : "input schema"}${finding.tools.length === 1 ? "" : "s"} rewritten`);
+      .map(
+        (finding) =>
+          `${finding.tools.length.toLocaleString("en-US")} ${finding.rule === "served-names" ? "tool name" : "input schema"}${finding.tools.length === 1 ? "" : "s"} rewritten`,
+      );
     const served = profile.surface === report.surface ? "" : `; served surface ${profile.surface} (${profile.reason})`;
     const adaptation = adapted.length > 0 ? `; the server serves it ${adapted.join(", ")} (--json lists them)` : "";
-    lines.push(`${profile.id} (${profile.name}): ${blocking.length === 0 ? "ok" : `${blocking.length} finding${blocking.length === 1 ? "" : "s"}`}${served}${adaptation}`);
+    lines.push(
+      `${profile.id} (${profile.name}): ${blocking.length === 0 ? "ok" : `${blocking.length} finding${blocking.length === 1 ? "" : "s"}`}${served}${adaptation}`,
+    );
     for (const finding of blocking) {
       lines.push(`  ${finding.effect.padEnd(8)} ${finding.rule}: ${finding.message}`);
       if (finding.tools.length > 0) {
         const shown = finding.tools.slice(0, SHOWN_NAMES).join(", ");
-        const more = finding.tools.length > SHOWN_NAMES ? ` (+${finding.tools.length - SHOWN_NAMES} more; --json lists all)` : "";
+        const more =
+          finding.tools.length > SHOWN_NAMES ? ` (+${finding.tools.length - SHOWN_NAMES} more; --json lists all)` : "";
         lines.push(`           ${shown}${more}`);
       }
     }
@@ -58,7 +70,11 @@ export async function runLint(args: LintArgs): Promise<number> {
   const profiles = selectProfiles(args.client);
   try {
     const server = await readServerTools(args.target, { allowRemote: args.allowRemote, refRoot: args.refRoot });
-    const report = lintServer(server, args.surface, profiles, { serverName: args.serverName, strictSchemas: args.strictSchemas, adapt: args.adapt });
+    const report = lintServer(server, args.surface, profiles, {
+      serverName: args.serverName,
+      strictSchemas: args.strictSchemas,
+      adapt: args.adapt,
+    });
     const code = hasBlockingFindings(report) ? EXIT.lint : EXIT.ok;
     if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...report }) + "\n");
     else process.stdout.write(formatLintReport(report) + "\n");

@@ -26,7 +26,15 @@ export function createProgress(options: { quiet: boolean; verbose: boolean; stre
   }
   let frame = 0;
   let label = "loading the spec";
-  const next: Record<string, string> = { load: "building the model", ir: "planning tools", plan: "emitting files", emit: "formatting", format: "writing", write: "done", check: "done" };
+  const next: Record<string, string> = {
+    load: "building the model",
+    ir: "planning tools",
+    plan: "emitting files",
+    emit: "formatting",
+    format: "writing",
+    write: "done",
+    check: "done",
+  };
   const draw = () => stream.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${label}…`);
   const timer = setInterval(draw, 80);
   timer.unref();

@@ -6,7 +6,8 @@ const paint = (code: number, text: string) => (useColor ? `\u001b[${code}m${text
 
 /** One diagnostic as the CLI prints it: `warning MG101 #/paths/…: message` (or `src/custom/x.ts:3:7`) and a hint line. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const label = d.severity === "error" ? paint(31, "error") : d.severity === "warning" ? paint(33, "warning") : paint(36, "info");
+  const label =
+    d.severity === "error" ? paint(31, "error") : d.severity === "warning" ? paint(33, "warning") : paint(36, "info");
   const location = d.file ? [d.file, d.line, d.column].filter((part) => part !== undefined).join(":") : d.pointer;
   const where = location ? ` ${paint(2, location)}` : "";
   const help = d.help ? `\n    ${paint(2, "hint:")} ${d.help}` : "";

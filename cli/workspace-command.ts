@@ -7,7 +7,13 @@ import { PublishOrderError, publishWorkspace } from "../generator/workspace/publ
 import { buildReport } from "../generator/workspace/report-data.js";
 import { renderReportHtml } from "../generator/workspace/report-html.js";
 import { testWorkspace } from "../generator/workspace/test-fleet.js";
-import { formatWorkspaceDiagnostic, loadWorkspace, WORKSPACE_FILE, WorkspaceError, type Workspace } from "../generator/workspace/workspace-file.js";
+import {
+  formatWorkspaceDiagnostic,
+  loadWorkspace,
+  WORKSPACE_FILE,
+  WorkspaceError,
+  type Workspace,
+} from "../generator/workspace/workspace-file.js";
 import { EXIT } from "./exit-codes.js";
 import { formatDiagnostic } from "./report.js";
 
@@ -39,10 +45,19 @@ const say = (line: string): void => void process.stderr.write(`${line}\n`);
 /** Prints the diagnostics of servers whose generation was refused. */
 function printFailures(failures: ServerFailure[]): number {
   for (const failure of failures) {
-    say(`${failure.server.name} (servers[${failure.server.index}], ${failure.server.specAsWritten}): ${failure.message}`);
-    for (const d of failure.diagnostics) if (d.severity !== "info") say(`  ${formatDiagnostic(d).replace(/\n/g, "\n  ")}`);
+    say(
+      `${failure.server.name} (servers[${failure.server.index}], ${failure.server.specAsWritten}): ${failure.message}`,
+    );
+    for (const d of failure.diagnostics)
+      if (d.severity !== "info") say(`  ${formatDiagnostic(d).replace(/\n/g, "\n  ")}`);
   }
-  const conflict = failures.some((f) => f.diagnostics.some((d) => d.severity === "error" && (d.code === Codes.handEdited || d.code === Codes.outputDirNotEmpty || d.code === Codes.outputPathInvalid)));
+  const conflict = failures.some((f) =>
+    f.diagnostics.some(
+      (d) =>
+        d.severity === "error" &&
+        (d.code === Codes.handEdited || d.code === Codes.outputDirNotEmpty || d.code === Codes.outputPathInvalid),
+    ),
+  );
   say(`mcp-gen workspace: ${failures.length} server(s) cannot be generated; nothing was written.`);
   return conflict ? EXIT.conflict : EXIT.specError;
 }
@@ -54,18 +69,26 @@ async function writeReport(workspace: Workspace): Promise<void> {
   await writeFile(join(workspace.dir, "report.html"), renderReportHtml(report));
   const where = relative(process.cwd(), workspace.dir) || ".";
   const { totals } = report;
-  say(`report: ${join(where, "report.html")} and report.json (${totals.servers} servers, ${totals.tools} tools, tests ${totals.tests.passed} passed / ${totals.tests.failed} failed, compliance 100/100 on ${totals.compliance.perfect} of ${totals.compliance.checked}, ${totals.breaking} with breaking changes)`);
+  say(
+    `report: ${join(where, "report.html")} and report.json (${totals.servers} servers, ${totals.tools} tools, tests ${totals.tests.passed} passed / ${totals.tests.failed} failed, compliance 100/100 on ${totals.compliance.perfect} of ${totals.compliance.checked}, ${totals.breaking} with breaking changes)`,
+  );
 }
 
 /** `test`: every server's tests and compliance; the exit code. */
 async function runTests(workspace: Workspace, args: WorkspaceArgs): Promise<number> {
   const summary = await testWorkspace(workspace, { concurrency: args.concurrency, http: args.http, log: say });
-  const failing = summary.servers.filter(({ test }) => !test.ok || test.failed > 0 || (test.compliance ?? []).some((c) => c.score < 100));
+  const failing = summary.servers.filter(
+    ({ test }) => !test.ok || test.failed > 0 || (test.compliance ?? []).some((c) => c.score < 100),
+  );
   for (const { server, test } of failing) {
     const checks = (test.compliance ?? []).flatMap((c) => c.failed.map((f) => `${c.transport} ${f.id}: ${f.message}`));
     say(`FAILING ${server.name}: ${[...test.failures, ...checks].join("; ") || "see its test output"}`);
   }
-  say(failing.length === 0 ? `all ${summary.servers.length} servers pass their tests and score 100/100` : `${failing.length} of ${summary.servers.length} servers failing`);
+  say(
+    failing.length === 0
+      ? `all ${summary.servers.length} servers pass their tests and score 100/100`
+      : `${failing.length} of ${summary.servers.length} servers failing`,
+  );
   return failing.length === 0 ? EXIT.ok : EXIT.checkFailed;
 }
 
@@ -86,16 +109,28 @@ export async function runWorkspace(args: WorkspaceArgs): Promise<number> {
   }
   switch (args.action) {
     case "build": {
-      const summary = await buildWorkspace(workspace, { concurrency: args.concurrency, force: args.force, install: args.install ? "auto" : "never", compile: args.compile, rebuild: args.rebuild, log: say });
+      const summary = await buildWorkspace(workspace, {
+        concurrency: args.concurrency,
+        force: args.force,
+        install: args.install ? "auto" : "never",
+        compile: args.compile,
+        rebuild: args.rebuild,
+        log: say,
+      });
       if (summary.failures.length > 0) return printFailures(summary.failures);
       if (summary.install && !summary.install.ok) {
         say(summary.install.output.trim().split("\n").slice(-15).join("\n"));
         say("mcp-gen workspace: npm install failed at the workspace root");
         return EXIT.checkFailed;
       }
-      for (const failure of summary.compileFailures) say(`${failure.server.name}: npm run build failed:\n${failure.output.trim().split("\n").slice(-15).join("\n")}`);
+      for (const failure of summary.compileFailures)
+        say(
+          `${failure.server.name}: npm run build failed:\n${failure.output.trim().split("\n").slice(-15).join("\n")}`,
+        );
       const changed = summary.servers.filter((s) => s.state.generated !== "unchanged").length;
-      say(`built ${summary.servers.length} servers (${changed} generated or updated, ${summary.servers.length - changed} unchanged)`);
+      say(
+        `built ${summary.servers.length} servers (${changed} generated or updated, ${summary.servers.length - changed} unchanged)`,
+      );
       let code: number = summary.compileFailures.length > 0 ? EXIT.checkFailed : EXIT.ok;
       if (args.test && code === EXIT.ok) code = await runTests(workspace, args);
       if (args.report) await writeReport(workspace);
@@ -106,14 +141,33 @@ export async function runWorkspace(args: WorkspaceArgs): Promise<number> {
       if (result.failures.length > 0) return printFailures(result.failures);
       const code = result.stale.length > 0 ? EXIT.stale : EXIT.ok;
       if (args.json) {
-        process.stdout.write(JSON.stringify({ exitCode: code, servers: result.entries.map((e) => ({ name: e.server.name, out: e.server.outRelative, upToDate: e.check.upToDate, version: e.version, missing: e.check.missing, changed: e.check.changed.map((c) => c.path), stale: e.check.stale })) }) + "\n");
+        process.stdout.write(
+          JSON.stringify({
+            exitCode: code,
+            servers: result.entries.map((e) => ({
+              name: e.server.name,
+              out: e.server.outRelative,
+              upToDate: e.check.upToDate,
+              version: e.version,
+              missing: e.check.missing,
+              changed: e.check.changed.map((c) => c.path),
+              stale: e.check.stale,
+            })),
+          }) + "\n",
+        );
         return code;
       }
       for (const entry of result.stale) {
         const c = entry.check;
-        say(`stale: ${entry.server.name} (${entry.server.outRelative}): ${c.changed.length} changed, ${c.missing.length} missing, ${c.stale.length} no longer generated; a build writes ${entry.version}`);
+        say(
+          `stale: ${entry.server.name} (${entry.server.outRelative}): ${c.changed.length} changed, ${c.missing.length} missing, ${c.stale.length} no longer generated; a build writes ${entry.version}`,
+        );
       }
-      say(result.stale.length === 0 ? `all ${result.entries.length} servers are up to date` : `${result.stale.length} of ${result.entries.length} servers are stale: run "mcp-gen workspace build"`);
+      say(
+        result.stale.length === 0
+          ? `all ${result.entries.length} servers are up to date`
+          : `${result.stale.length} of ${result.entries.length} servers are stale: run "mcp-gen workspace build"`,
+      );
       return code;
     }
     case "test":
@@ -123,10 +177,18 @@ export async function runWorkspace(args: WorkspaceArgs): Promise<number> {
       return EXIT.ok;
     case "publish": {
       try {
-        const entries = await publishWorkspace(workspace, { dryRun: args.dryRun, log: say, ...(args.registry ? { registry: args.registry } : {}), ...(args.tag ? { tag: args.tag } : {}), ...(args.access ? { access: args.access } : {}) });
+        const entries = await publishWorkspace(workspace, {
+          dryRun: args.dryRun,
+          log: say,
+          ...(args.registry ? { registry: args.registry } : {}),
+          ...(args.tag ? { tag: args.tag } : {}),
+          ...(args.access ? { access: args.access } : {}),
+        });
         const failed = entries.filter((e) => e.outcome === "failed");
         const count = (outcome: string) => entries.filter((e) => e.outcome === outcome).length;
-        say(`${args.dryRun ? `${count("dry-run")} would be published` : `${count("published")} published`}, ${count("already published")} already published, ${failed.length} failed`);
+        say(
+          `${args.dryRun ? `${count("dry-run")} would be published` : `${count("published")} published`}, ${count("already published")} already published, ${failed.length} failed`,
+        );
         return failed.length > 0 ? EXIT.checkFailed : EXIT.ok;
       } catch (error) {
         if (!(error instanceof PublishOrderError)) throw error;

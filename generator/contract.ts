@@ -46,8 +46,22 @@ export { asciiJson, catalogOf, parseTools, storeTools, toolDataFiles } from "../
 export { declarationFiles } from "../runtime/src/declarations-data.js";
 export { buildSearchIndex, searchDocument } from "../runtime/src/search-build.js";
 export { isFiltering, listOption, operationFilter, type OperationFilter } from "../runtime/src/toolsets.js";
-export { clientConfig, configServerName, shellWord, type ConfigClient, type ConfigTransport } from "../runtime/src/client-config.js";
-export { AUTO_BUDGET, chooseSurface, estimateTokens, listBytes, surfaceMetaTools, type ServedSurface, type SurfaceName } from "../runtime/src/surfaces.js";
+export {
+  clientConfig,
+  configServerName,
+  shellWord,
+  type ConfigClient,
+  type ConfigTransport,
+} from "../runtime/src/client-config.js";
+export {
+  AUTO_BUDGET,
+  chooseSurface,
+  estimateTokens,
+  listBytes,
+  surfaceMetaTools,
+  type ServedSurface,
+  type SurfaceName,
+} from "../runtime/src/surfaces.js";
 export { nameMap } from "../runtime/src/client-names.js";
 export { shapeInputSchema, type SchemaRules } from "../runtime/src/client-schema.js";
 export type { RuntimeProfile } from "../runtime/src/client-profiles.js";

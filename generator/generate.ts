@@ -3,7 +3,13 @@ import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
-import { emitProject, TOOLS_DATA_PATH, typeScriptFiles, typeScriptInput, type EmittedFile } from "./emit/project-files.js";
+import {
+  emitProject,
+  TOOLS_DATA_PATH,
+  typeScriptFiles,
+  typeScriptInput,
+  type EmittedFile,
+} from "./emit/project-files.js";
 import { assertServerJson } from "./emit/server-json-check.js";
 import { TypeScriptWorker } from "./emit/ts-worker.js";
 import { buildIR } from "./ir/build-ir.js";
@@ -107,15 +113,23 @@ function versionOnDisk(previous: PreviousState): string | undefined {
  * The tool names of this generation and the previous one (a removed tool is what custom code most
  * often still uses), and their type names, for saying which tool a break of the user's code concerns.
  */
-function knownTools(plan: ProjectPlan, previous: PreviousState): { names: Set<string>; byTypeName: Map<string, string> } {
+function knownTools(
+  plan: ProjectPlan,
+  previous: PreviousState,
+): { names: Set<string>; byTypeName: Map<string, string> } {
   const names = new Set(plan.tools.map((tool) => tool.name));
   const byTypeName = new Map<string, string>();
-  for (const tool of plan.tools) for (const type of [tool.inputTypeName, tool.outputTypeName]) if (type) byTypeName.set(type, tool.name);
-  for (const old of [...(previous.toolLock?.tools.map((entry) => entry.tool) ?? []), ...(previous.contracts?.tools.map((tool) => tool.name) ?? [])]) {
+  for (const tool of plan.tools)
+    for (const type of [tool.inputTypeName, tool.outputTypeName]) if (type) byTypeName.set(type, tool.name);
+  for (const old of [
+    ...(previous.toolLock?.tools.map((entry) => entry.tool) ?? []),
+    ...(previous.contracts?.tools.map((tool) => tool.name) ?? []),
+  ]) {
     if (names.has(old)) continue;
     names.add(old);
     // The planner's type names: PascalCase(tool) + Input/Output (plan-project.ts).
-    for (const suffix of ["Input", "Output"]) if (!byTypeName.has(pascalCase(old) + suffix)) byTypeName.set(pascalCase(old) + suffix, old);
+    for (const suffix of ["Input", "Output"])
+      if (!byTypeName.has(pascalCase(old) + suffix)) byTypeName.set(pascalCase(old) + suffix, old);
   }
   return { names, byTypeName };
 }
@@ -191,7 +205,9 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   const typeScriptWorker = options.planOnly ? undefined : new TypeScriptWorker();
   let spec: LoadedSpec | undefined;
   try {
-    spec = await timed("load", () => loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag));
+    spec = await timed("load", () =>
+      loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag),
+    );
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
     worker?.stop();
@@ -232,7 +248,9 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {
             ...(previous.contracts ? { contracts: previous.contracts } : {}),
-            ...(previous.manifest ? { version: { recorded: previous.manifest.packageVersion, onDisk: versionOnDisk(previous) } } : {}),
+            ...(previous.manifest
+              ? { version: { recorded: previous.manifest.packageVersion, onDisk: versionOnDisk(previous) } }
+              : {}),
           },
           bump: options.bump,
         },
@@ -246,13 +264,27 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
       return { plan, files: [], diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
     }
     const printing = typeScriptWorker!.print(typeScriptInput(plan, true));
-    const emitted = await timed("emit", () => keepUserPackageJson(emitProject(plan, { apiDocument, typeScript: "later" }), previous));
+    const emitted = await timed("emit", () =>
+      keepUserPackageJson(emitProject(plan, { apiDocument, typeScript: "later" }), previous),
+    );
     const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
     assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
     // What the pipeline waited for the worker's TypeScript (most of its printing overlapped emit and
     // format), and the formatting of the TypeScript files people read.
-    const typeScript = await timed("typescript", async () => formatFiles(typeScriptFiles(await printing, plan.tools.map((tool) => tool.name)), plan.tools.length));
-    formatted.splice(formatted.findIndex((file) => file.path === TOOLS_DATA_PATH), 0, ...typeScript);
+    const typeScript = await timed("typescript", async () =>
+      formatFiles(
+        typeScriptFiles(
+          await printing,
+          plan.tools.map((tool) => tool.name),
+        ),
+        plan.tools.length,
+      ),
+    );
+    formatted.splice(
+      formatted.findIndex((file) => file.path === TOOLS_DATA_PATH),
+      0,
+      ...typeScript,
+    );
     const files = [
       ...formatted,
       manifestFile(
@@ -267,7 +299,15 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     ];
     if (options.outDir) {
       const target = options.outDir;
-      const breaks = await timed("custom", () => checkCustomCode({ outDir: target, files, previous: previous.manifest, tools: knownTools(plan, previous), strict: options.strictCustom }));
+      const breaks = await timed("custom", () =>
+        checkCustomCode({
+          outDir: target,
+          files,
+          previous: previous.manifest,
+          tools: knownTools(plan, previous),
+          strict: options.strictCustom,
+        }),
+      );
       for (const item of breaks) bag.add(item);
       bag.throwIfErrors("Checking src/custom/ against the regenerated types");
     }

@@ -42,5 +42,10 @@ export interface RuntimeComparison {
 /** Compares a project's runtime version with this mcp-gen's (semver, pre-releases ordered). */
 export function compareRuntime(project: string | undefined, current = runtimeVersion()): RuntimeComparison {
   const valid = project !== undefined && semver.valid(project) !== null;
-  return { project, current, older: !valid || semver.lt(project, current), newer: valid && semver.gt(project, current) };
+  return {
+    project,
+    current,
+    older: !valid || semver.lt(project, current),
+    newer: valid && semver.gt(project, current),
+  };
 }

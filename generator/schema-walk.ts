@@ -9,13 +9,29 @@ type Obj = Record<string, unknown>;
 
 /** Keywords whose value is one sub-schema. */
 export const SINGLE_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
-  "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "items",
-  "unevaluatedProperties", "unevaluatedItems", "contentSchema", "additionalItems",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "items",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contentSchema",
+  "additionalItems",
 ]);
 /** Keywords whose value is a list of sub-schemas. */
 export const LIST_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords whose value maps names to sub-schemas. */
-export const MAP_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+export const MAP_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+  "definitions",
+]);
 
 /**
  * Returns a copy of `schema` where every sub-schema (at any depth) went through `visit` after its

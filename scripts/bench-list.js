@@ -26,7 +26,13 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // cold, nothing compiled yet): list all tools of the server in argv[3], print wall and CPU time.
 if (process.argv[2] === "--client") {
   const client = new Client({ name: "bench-list", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(process.argv[3], "dist/index.js"), "--base-url", "http://127.0.0.1:9", "--surface", "all"], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(process.argv[3], "dist/index.js"), "--base-url", "http://127.0.0.1:9", "--surface", "all"],
+      stderr: "ignore",
+    }),
+  );
   const cpu = process.cpuUsage();
   const t = performance.now();
   let count = 0;
@@ -42,7 +48,9 @@ if (process.argv[2] === "--client") {
   process.stdout.write(JSON.stringify({ count, wall, cpu: (used.user + used.system) / 1000 }));
   process.exit(0);
 }
-const SOURCES = process.env.BENCH_LIST_DIR ? ["(BENCH_LIST_DIR)"] : (process.env.BENCH_LIST_SOURCES ?? "github").split(",").filter(Boolean);
+const SOURCES = process.env.BENCH_LIST_DIR
+  ? ["(BENCH_LIST_DIR)"]
+  : (process.env.BENCH_LIST_SOURCES ?? "github").split(",").filter(Boolean);
 const REPS = Number(process.env.BENCH_LIST_REPS ?? 5);
 const SERVER_ROUNDS = 50;
 
@@ -60,16 +68,22 @@ for (const source of SOURCES) {
   let t = performance.now();
   let generateMs = 0;
   let compileMs = 0;
-  if (!process.env.BENCH_LIST_DIR && (process.env.BENCH_LIST_REUSE !== "1" || !existsSync(join(dir, "dist", "index.js")))) {
+  if (
+    !process.env.BENCH_LIST_DIR &&
+    (process.env.BENCH_LIST_REUSE !== "1" || !existsSync(join(dir, "dist", "index.js")))
+  ) {
     const [entry] = listSource(root, source, join(root, "..", "shared", "corpus"));
     if (!entry) throw new Error(`unknown source ${source}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     await generate({ spec: entry.spec, outDir: dir, force: true });
     generateMs = performance.now() - t;
-    if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+    if (!existsSync(join(dir, "node_modules")))
+      symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
     t = performance.now();
-    execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "inherit" });
+    execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], {
+      stdio: "inherit",
+    });
     compileMs = performance.now() - t;
   }
 
@@ -79,12 +93,22 @@ for (const source of SOURCES) {
   const { tools } = await import(url("tools/index.js"));
   const { serverInfo } = await import(url("server-info.js"));
   const server = new McpServer({ info: serverInfo, tools, upstream: { baseUrl: "http://127.0.0.1:9" } });
-  await server.dispatch({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+  await server.dispatch({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
   const listOnce = async () => {
     const pages = [];
     let cursor;
     do {
-      const response = await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor ? { cursor } : {} });
+      const response = await server.dispatch({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: cursor ? { cursor } : {},
+      });
       pages.push(JSON.stringify(response));
       cursor = response.result.nextCursor;
     } while (cursor);
@@ -108,22 +132,40 @@ for (const source of SOURCES) {
   const clientTimes = [];
   const clientCpu = [];
   for (let rep = 0; rep < REPS; rep++) {
-    const round = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--client", dir], { encoding: "utf8", maxBuffer: 2 ** 20 }));
-    if (round.count !== listed.length) throw new Error(`SDK client listed ${round.count} tools, expected ${listed.length}`);
+    const round = JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--client", dir], {
+        encoding: "utf8",
+        maxBuffer: 2 ** 20,
+      }),
+    );
+    if (round.count !== listed.length)
+      throw new Error(`SDK client listed ${round.count} tools, expected ${listed.length}`);
     clientTimes.push(round.wall);
     clientCpu.push(round.cpu);
   }
 
-  console.log(`\n== ${process.env.BENCH_LIST_DIR ?? source}: ${listed.length} tools (${withOutput} with an output schema), ${pages.length} pages; generate ${ms(generateMs)}, tsc ${ms(compileMs)}`);
+  console.log(
+    `\n== ${process.env.BENCH_LIST_DIR ?? source}: ${listed.length} tools (${withOutput} with an output schema), ${pages.length} pages; generate ${ms(generateMs)}, tsc ${ms(compileMs)}`,
+  );
   console.log(`tools/list total         ${mb(bytes)}`);
   console.log(`  input schemas          ${mb(inputBytes)} (${pct(inputBytes, bytes)})`);
   console.log(`  output schemas         ${mb(outputBytes)} (${pct(outputBytes, bytes)})`);
-  console.log(`  rest                   ${mb(bytes - inputBytes - outputBytes)} (${pct(bytes - inputBytes - outputBytes, bytes)}): names, titles, descriptions, annotations, framing`);
+  console.log(
+    `  rest                   ${mb(bytes - inputBytes - outputBytes)} (${pct(bytes - inputBytes - outputBytes, bytes)}): names, titles, descriptions, annotations, framing`,
+  );
   const c = sorted(clientTimes);
-  console.log(`SDK 1.x Client.listTools, all pages, ${REPS} fresh client processes: min ${ms(c[0])}  median ${ms(median(c))}  max ${ms(c[c.length - 1])}`);
+  console.log(
+    `SDK 1.x Client.listTools, all pages, ${REPS} fresh client processes: min ${ms(c[0])}  median ${ms(median(c))}  max ${ms(c[c.length - 1])}`,
+  );
   console.log(`  client CPU time: median ${ms(median(clientCpu))} (less sensitive to other load on the machine)`);
   const s = sorted(serverTimes);
-  console.log(`server side, all pages dispatched and serialized, ${SERVER_ROUNDS} rounds: min ${ms(s[0])}  median ${ms(median(s))}`);
-  console.log(`load average during the run: ${loadavg().map((n) => n.toFixed(1)).join(" ")} (${cpus().length} cores)`);
+  console.log(
+    `server side, all pages dispatched and serialized, ${SERVER_ROUNDS} rounds: min ${ms(s[0])}  median ${ms(median(s))}`,
+  );
+  console.log(
+    `load average during the run: ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")} (${cpus().length} cores)`,
+  );
 }
 process.exit(0);

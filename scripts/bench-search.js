@@ -79,12 +79,27 @@ for (const source of SOURCES) {
     await generate({ spec: entry.spec, outDir: dir, force: true });
     process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
-  const tools = parseTools(readFileSync(join(dir, "data", "tools.json"), "utf8"), readFileSync(join(dir, "data", "definitions.json"), "utf8"));
+  const tools = parseTools(
+    readFileSync(join(dir, "data", "tools.json"), "utf8"),
+    readFileSync(join(dir, "data", "definitions.json"), "utf8"),
+  );
   const info = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
-  const readData = (file) => (existsSync(join(dir, "data", file)) ? readFileSync(join(dir, "data", file), "utf8") : undefined);
+  const readData = (file) =>
+    existsSync(join(dir, "data", file)) ? readFileSync(join(dir, "data", file), "utf8") : undefined;
   const serverFor = async (surface) => {
-    const server = new McpServer({ info: { name: info.name ?? source, version: "1.0.0", title: source }, tools, upstream: { baseUrl: "http://127.0.0.1:9" }, surface, readData });
-    await server.dispatch({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+    const server = new McpServer({
+      info: { name: info.name ?? source, version: "1.0.0", title: source },
+      tools,
+      upstream: { baseUrl: "http://127.0.0.1:9" },
+      surface,
+      readData,
+    });
+    await server.dispatch({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    });
     return server;
   };
   const listBytes = async (server) => {
@@ -92,7 +107,12 @@ for (const source of SOURCES) {
     let count = 0;
     let cursor;
     do {
-      const response = await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: cursor ? { cursor } : {} });
+      const response = await server.dispatch({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: cursor ? { cursor } : {},
+      });
       bytes += Buffer.byteLength(JSON.stringify(response.result.tools));
       count += response.result.tools.length;
       cursor = response.result.nextCursor;
@@ -106,7 +126,12 @@ for (const source of SOURCES) {
   // The first search loads the index: timed on its own.
   let t = performance.now();
   const search = async (query, limit = 10) => {
-    const response = await server.dispatch({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_operations", arguments: { query, limit } } });
+    const response = await server.dispatch({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "search_operations", arguments: { query, limit } },
+    });
     if (response.result?.isError) throw new Error(`search failed: ${JSON.stringify(response.result.content)}`);
     return response.result.structuredContent.results.map((r) => r.name);
   };
@@ -118,9 +143,16 @@ for (const source of SOURCES) {
   const hasTasks = existsSync(tasksFile);
   const tasks = hasTasks
     ? JSON.parse(readFileSync(tasksFile, "utf8")).tasks
-    : ["github", "stripe"].flatMap((other) => JSON.parse(readFileSync(join(root, "bench", "search-tasks", `${other}.json`), "utf8")).tasks.map((task) => ({ q: task.q, expect: [] })));
+    : ["github", "stripe"].flatMap((other) =>
+        JSON.parse(readFileSync(join(root, "bench", "search-tasks", `${other}.json`), "utf8")).tasks.map((task) => ({
+          q: task.q,
+          expect: [],
+        })),
+      );
   const known = new Set(tools.map((tool) => tool.name));
-  for (const task of tasks) for (const name of task.expect) if (!known.has(name)) throw new Error(`${tasksFile}: expected operation ${name} is not a tool of ${source}`);
+  for (const task of tasks)
+    for (const name of task.expect)
+      if (!known.has(name)) throw new Error(`${tasksFile}: expected operation ${name} is not a tool of ${source}`);
   const halves = splitHalves(tasks);
   const ranks = [];
   const misses = [];
@@ -134,7 +166,14 @@ for (const source of SOURCES) {
     }
     const rank = names.findIndex((name) => task.expect.includes(name));
     ranks.push(rank);
-    if (rank < 0 || rank >= 5) misses.push({ q: task.q, half: halves[i], expect: task.expect, rank: rank < 0 ? ">10" : rank + 1, top: names.slice(0, 5) });
+    if (rank < 0 || rank >= 5)
+      misses.push({
+        q: task.q,
+        half: halves[i],
+        expect: task.expect,
+        rank: rank < 0 ? ">10" : rank + 1,
+        top: names.slice(0, 5),
+      });
   }
   // The index query alone (no JSON-RPC, no result serialization), on the index the server loads.
   const index = new OperationSearch(JSON.parse(readData("search-index.json")));
@@ -151,29 +190,57 @@ for (const source of SOURCES) {
     operations: tools.length,
     tasks: tasks.length,
     recall: hasTasks ? recallOf(ranks) : null,
-    halves: hasTasks ? { tune: recallOf(ranks.filter((_, i) => halves[i] === "tune")), check: recallOf(ranks.filter((_, i) => halves[i] === "check")) } : null,
+    halves: hasTasks
+      ? {
+          tune: recallOf(ranks.filter((_, i) => halves[i] === "tune")),
+          check: recallOf(ranks.filter((_, i) => halves[i] === "check")),
+        }
+      : null,
     surfaces,
-    latencyMs: { callMedian: quantile(times, 0.5), callP95: quantile(times, 0.95), queryMedian: quantile(queryTimes, 0.5), firstSearch: firstSearchMs },
+    latencyMs: {
+      callMedian: quantile(times, 0.5),
+      callP95: quantile(times, 0.95),
+      queryMedian: quantile(queryTimes, 0.5),
+      firstSearch: firstSearchMs,
+    },
     indexBytes,
     misses: hasTasks ? misses : [],
   };
   results[source] = result;
-  console.log(`\n${source}: ${fmt(tools.length)} operations, ${tasks.length} requests (${hasTasks ? tasksFile.slice(root.length) : "no task file: latency and size only"})`);
+  console.log(
+    `\n${source}: ${fmt(tools.length)} operations, ${tasks.length} requests (${hasTasks ? tasksFile.slice(root.length) : "no task file: latency and size only"})`,
+  );
   if (hasTasks) {
     console.log(`  ${recallLine(result.recall)}`);
-    console.log(`    tune half (${result.halves.tune.tasks}): ${recallLine(result.halves.tune)}; check half (${result.halves.check.tasks}): ${recallLine(result.halves.check)}`);
+    console.log(
+      `    tune half (${result.halves.tune.tasks}): ${recallLine(result.halves.tune)}; check half (${result.halves.check.tasks}): ${recallLine(result.halves.check)}`,
+    );
   }
-  for (const [name, s] of Object.entries(surfaces)) console.log(`  tools/list, surface ${name.padEnd(6)} ${String(s.tools).padStart(5)} tools  ${fmt(s.bytes).padStart(11)} bytes  ~${fmt(s.tokens)} tokens`);
-  console.log(`  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`);
-  console.log(`  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`);
-  if (SHOW_MISSES && hasTasks) for (const miss of misses) if (SHOW_MISSES === "all" || miss.half === "tune") console.log(`  miss (${miss.half}, rank ${miss.rank}): "${miss.q}" → want ${miss.expect.join(" | ")}; got ${miss.top.join(", ")}`);
+  for (const [name, s] of Object.entries(surfaces))
+    console.log(
+      `  tools/list, surface ${name.padEnd(6)} ${String(s.tools).padStart(5)} tools  ${fmt(s.bytes).padStart(11)} bytes  ~${fmt(s.tokens)} tokens`,
+    );
+  console.log(
+    `  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`,
+  );
+  console.log(
+    `  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`,
+  );
+  if (SHOW_MISSES && hasTasks)
+    for (const miss of misses)
+      if (SHOW_MISSES === "all" || miss.half === "tune")
+        console.log(
+          `  miss (${miss.half}, rank ${miss.rank}): "${miss.q}" → want ${miss.expect.join(" | ")}; got ${miss.top.join(", ")}`,
+        );
   // Further task files (bench/search-tasks/<source>-<kind>.json, EXTRA_KINDS; their notes say how
   // they were written and used): recall only.
   for (const kind of EXTRA_KINDS) {
     const extraFile = join(root, "bench", "search-tasks", `${source}-${kind}.json`);
     if (!existsSync(extraFile)) continue;
     const extra = JSON.parse(readFileSync(extraFile, "utf8")).tasks;
-    for (const task of extra) for (const name of task.expect) if (!known.has(name)) throw new Error(`${extraFile}: expected operation ${name} is not a tool of ${source}`);
+    for (const task of extra)
+      for (const name of task.expect)
+        if (!known.has(name)) throw new Error(`${extraFile}: expected operation ${name} is not a tool of ${source}`);
     const extraHalves = splitHalves(extra);
     const extraRanks = [];
     const extraMisses = [];
@@ -182,22 +249,31 @@ for (const source of SOURCES) {
       const rank = names.findIndex((name) => task.expect.includes(name));
       extraRanks.push(rank);
       if (SHOW_MISSES && (rank < 0 || rank >= 5) && (SHOW_MISSES === "all" || extraHalves[i] === "tune")) {
-        extraMisses.push(`  ${kind} miss (${extraHalves[i]}, rank ${rank < 0 ? ">10" : rank + 1}): "${task.q}" → want ${task.expect.join(" | ")}; got ${names.slice(0, 5).join(", ")}`);
+        extraMisses.push(
+          `  ${kind} miss (${extraHalves[i]}, rank ${rank < 0 ? ">10" : rank + 1}): "${task.q}" → want ${task.expect.join(" | ")}; got ${names.slice(0, 5).join(", ")}`,
+        );
       }
     }
     result[kind] = {
       ...recallOf(extraRanks),
-      halves: { tune: recallOf(extraRanks.filter((_, i) => extraHalves[i] === "tune")), check: recallOf(extraRanks.filter((_, i) => extraHalves[i] === "check")) },
+      halves: {
+        tune: recallOf(extraRanks.filter((_, i) => extraHalves[i] === "tune")),
+        check: recallOf(extraRanks.filter((_, i) => extraHalves[i] === "check")),
+      },
     };
     console.log(`  ${kind} (${extraFile.slice(root.length)}, ${extra.length} requests): ${recallLine(result[kind])}`);
-    console.log(`    tune half (${result[kind].halves.tune.tasks}): ${recallLine(result[kind].halves.tune)}; check half (${result[kind].halves.check.tasks}): ${recallLine(result[kind].halves.check)}`);
+    console.log(
+      `    tune half (${result[kind].halves.tune.tasks}): ${recallLine(result[kind].halves.tune)}; check half (${result[kind].halves.check.tasks}): ${recallLine(result[kind].halves.check)}`,
+    );
     for (const line of extraMisses) console.log(line);
   }
 }
 // Synthetic: 20,000 operations (test/bench/synthetic-search.ts), CPU per query of the index against a
 // baseline measured in the same run: a plain scan that analyzes every operation's text for each query.
 {
-  const { syntheticSearchDocuments, SYNTHETIC_QUERIES } = await import(pathToFileURL(join(root, "dist/test/bench/synthetic-search.js")).href);
+  const { syntheticSearchDocuments, SYNTHETIC_QUERIES } = await import(
+    pathToFileURL(join(root, "dist/test/bench/synthetic-search.js")).href
+  );
   const { buildSearchIndex } = await import(pathToFileURL(join(root, "dist/runtime/src/search-build.js")).href);
   const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/search-text.js")).href);
   const docs = syntheticSearchDocuments(20_000);
@@ -207,7 +283,8 @@ for (const source of SOURCES) {
     const scored = [];
     for (const doc of docs) {
       let score = 0;
-      for (const word of analyze(`${doc.name} ${doc.path} ${doc.summary} ${doc.description}`)) if (wanted.has(word)) score++;
+      for (const word of analyze(`${doc.name} ${doc.path} ${doc.summary} ${doc.description}`))
+        if (wanted.has(word)) score++;
       if (score > 0) scored.push([score, doc.name]);
     }
     return scored.sort((a, b) => b[0] - a[0]).slice(0, 10);
@@ -221,14 +298,34 @@ for (const source of SOURCES) {
   for (const query of SYNTHETIC_QUERIES) index.search(query, { limit: 10 }); // warm up the JIT
   const runs = { index: [], scan: [] };
   for (let run = 0; run < LATENCY_ROUNDS; run++) {
-    runs.index.push(quantile(SYNTHETIC_QUERIES.flatMap((query) => [cpuMs(() => index.search(query, { limit: 10 }))]), 0.5));
-    runs.scan.push(quantile(SYNTHETIC_QUERIES.flatMap((query) => [cpuMs(() => scan(query))]), 0.5));
+    runs.index.push(
+      quantile(
+        SYNTHETIC_QUERIES.flatMap((query) => [cpuMs(() => index.search(query, { limit: 10 }))]),
+        0.5,
+      ),
+    );
+    runs.scan.push(
+      quantile(
+        SYNTHETIC_QUERIES.flatMap((query) => [cpuMs(() => scan(query))]),
+        0.5,
+      ),
+    );
   }
   const indexMs = quantile(runs.index, 0.5);
   const scanMs = quantile(runs.scan, 0.5);
-  results.synthetic = { operations: docs.length, runs: LATENCY_ROUNDS, indexQueryCpuMsMedian: indexMs, scanQueryCpuMsMedian: scanMs, ratio: indexMs / scanMs };
-  console.log(`\nsynthetic: ${fmt(docs.length)} operations, ${SYNTHETIC_QUERIES.length} queries, median of ${LATENCY_ROUNDS} runs (CPU per query)`);
-  console.log(`  index ${indexMs.toFixed(2)} ms, plain scan ${scanMs.toFixed(2)} ms: ${(indexMs / scanMs).toFixed(3)}× the scan (target: under 5 ms)`);
+  results.synthetic = {
+    operations: docs.length,
+    runs: LATENCY_ROUNDS,
+    indexQueryCpuMsMedian: indexMs,
+    scanQueryCpuMsMedian: scanMs,
+    ratio: indexMs / scanMs,
+  };
+  console.log(
+    `\nsynthetic: ${fmt(docs.length)} operations, ${SYNTHETIC_QUERIES.length} queries, median of ${LATENCY_ROUNDS} runs (CPU per query)`,
+  );
+  console.log(
+    `  index ${indexMs.toFixed(2)} ms, plain scan ${scanMs.toFixed(2)} ms: ${(indexMs / scanMs).toFixed(3)}× the scan (target: under 5 ms)`,
+  );
 }
 mkdirSync(join(root, ".tmp", "bench-search"), { recursive: true });
 writeFileSync(join(root, ".tmp", "bench-search", "results.json"), JSON.stringify(results, null, 2) + "\n");

@@ -20,7 +20,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 /** A server over stdio with a minimal JSON-RPC client: send, and wait for the answer with that id. */
 function startServer(dir, surface) {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(dir, "dist/index.js"), "--surface", surface, "--base-url", "http://127.0.0.1:9"], { stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(
+    process.execPath,
+    [join(dir, "dist/index.js"), "--surface", surface, "--base-url", "http://127.0.0.1:9"],
+    { stdio: ["pipe", "pipe", "ignore"] },
+  );
   const waiting = new Map();
   let buffer = "";
   child.stdout.setEncoding("utf8");
@@ -49,7 +53,14 @@ function startServer(dir, surface) {
 
 /** Package figures of a folder (`npm pack --dry-run`). */
 function packageFigures(dir) {
-  const pack = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", maxBuffer: 512 * 2 ** 20, stdio: ["ignore", "pipe", "ignore"] }))[0];
+  const pack = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: dir,
+      encoding: "utf8",
+      maxBuffer: 512 * 2 ** 20,
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  )[0];
   return { packageBytes: pack.size, unpackedBytes: pack.unpackedSize, files: pack.entryCount, surfaces: {} };
 }
 
@@ -57,7 +68,11 @@ function packageFigures(dir) {
 async function oneRun(dir, surface, runs) {
   const server = startServer(dir, surface);
   try {
-    await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-startup", version: "1" } });
+    await server.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "bench-startup", version: "1" },
+    });
     runs.initializeMs.push(performance.now() - server.started);
     runs.rssMb.push(server.rssKb() / 1024);
     let t = performance.now();
@@ -65,7 +80,10 @@ async function oneRun(dir, surface, runs) {
     runs.firstListMs.push(performance.now() - t);
     if (surface === "search") {
       t = performance.now();
-      const search = await server.request("tools/call", { name: "search_operations", arguments: { query: "list users", limit: 2 } });
+      const search = await server.request("tools/call", {
+        name: "search_operations",
+        arguments: { query: "list users", limit: 2 },
+      });
       runs.searchFirstMs.push(performance.now() - t);
       const [a, b] = search.result.structuredContent.results.map((hit) => hit.name);
       t = performance.now();
@@ -89,10 +107,22 @@ async function oneRun(dir, surface, runs) {
 async function measure(dirs) {
   const figures = dirs.map(packageFigures);
   for (const surface of SURFACES) {
-    const runs = dirs.map(() => ({ initializeMs: [], rssMb: [], firstListMs: [], searchFirstMs: [], describeFirstMs: [], describeMs: [], rssAfterMb: [] }));
+    const runs = dirs.map(() => ({
+      initializeMs: [],
+      rssMb: [],
+      firstListMs: [],
+      searchFirstMs: [],
+      describeFirstMs: [],
+      describeMs: [],
+      rssAfterMb: [],
+    }));
     for (let rep = 0; rep < REPS; rep++) for (let i = 0; i < dirs.length; i++) await oneRun(dirs[i], surface, runs[i]);
     runs.forEach((run, i) => {
-      figures[i].surfaces[surface] = Object.fromEntries(Object.entries(run).filter(([, values]) => values.length > 0).map(([key, values]) => [key, median(values)]));
+      figures[i].surfaces[surface] = Object.fromEntries(
+        Object.entries(run)
+          .filter(([, values]) => values.length > 0)
+          .map(([key, values]) => [key, median(values)]),
+      );
     });
   }
   return figures;
@@ -114,13 +144,21 @@ const ratio = (key, surface) => {
 };
 const { server } = results;
 console.log(`${dir}: median of ${REPS} runs`);
-console.log(`  package ${mb(server.packageBytes)}${ratio("packageBytes")}, unpacked ${mb(server.unpackedBytes)}${ratio("unpackedBytes")}, ${server.files} files`);
+console.log(
+  `  package ${mb(server.packageBytes)}${ratio("packageBytes")}, unpacked ${mb(server.unpackedBytes)}${ratio("unpackedBytes")}, ${server.files} files`,
+);
 for (const surface of SURFACES) {
   const s = server.surfaces[surface];
-  console.log(`  surface ${surface.padEnd(6)} initialize ${s.initializeMs.toFixed(0)} ms${ratio("initializeMs", surface)}, RSS ${s.rssMb.toFixed(0)} MB${ratio("rssMb", surface)}, first tools/list page ${s.firstListMs.toFixed(0)} ms`);
+  console.log(
+    `  surface ${surface.padEnd(6)} initialize ${s.initializeMs.toFixed(0)} ms${ratio("initializeMs", surface)}, RSS ${s.rssMb.toFixed(0)} MB${ratio("rssMb", surface)}, first tools/list page ${s.firstListMs.toFixed(0)} ms`,
+  );
   if (s.describeMs !== undefined) {
-    console.log(`                first search_operations ${s.searchFirstMs.toFixed(0)} ms${ratio("searchFirstMs", surface)} (loads the index)`);
-    console.log(`                describe_operation first ${s.describeFirstMs.toFixed(0)} ms${ratio("describeFirstMs", surface)}, then ${s.describeMs.toFixed(1)} ms${ratio("describeMs", surface)}; RSS after ${s.rssAfterMb.toFixed(0)} MB`);
+    console.log(
+      `                first search_operations ${s.searchFirstMs.toFixed(0)} ms${ratio("searchFirstMs", surface)} (loads the index)`,
+    );
+    console.log(
+      `                describe_operation first ${s.describeFirstMs.toFixed(0)} ms${ratio("describeFirstMs", surface)}, then ${s.describeMs.toFixed(1)} ms${ratio("describeMs", surface)}; RSS after ${s.rssAfterMb.toFixed(0)} MB`,
+    );
   }
 }
 console.log(JSON.stringify(results));

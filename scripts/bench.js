@@ -3,8 +3,11 @@
 // server (the petstore example, over stdio) against two baselines measured in the same run: a
 // direct HTTP call to the same local upstream, and a "floor" MCP stdio server (read a line, one
 // fetch, write a line, no validation). Not a test: it prints figures and ratios. Needs `npm run build`.
+// BENCH_BASELINE=<folder of another mcp-gen checkout> adds that checkout's generated/petstore (say,
+// main before a change) to the same run, alternating with the others, so before/after compare under
+// the same load.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,22 +18,36 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
+// BENCH_STEADY=<n>: after the measured calls, n more calls, then the server CPU of CALLS further calls
+// (JIT-compiled code; the default figures cover calls 51–550 of a fresh process, when V8 is still
+// compiling the hot path).
+const STEADY = Number(process.env.BENCH_STEADY ?? 0);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (n) => `${n.toFixed(3)} ms`;
 
 // The upstream: one small JSON document.
 const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
-const upstream = createServer((req, res) => res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body));
+const upstream = createServer((req, res) =>
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body),
+);
 await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
 const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
 
-// The generated server, built once.
+// The generated server (and the baseline's), built once.
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
-const dir = join(work, "petstore");
-cpSync(join(root, "generated/petstore"), dir, { recursive: true });
-symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")]);
+/** Copies `<checkout>/generated/petstore` into the work folder as `name` and compiles it. */
+function buildPetstore(checkout, name) {
+  const source = join(checkout, "generated/petstore");
+  if (!existsSync(source)) throw new Error(`no ${source}`);
+  const target = join(work, name);
+  cpSync(source, target, { recursive: true });
+  symlinkSync(join(root, "node_modules"), join(target, "node_modules"), "dir");
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(target, "tsconfig.json")]);
+  return target;
+}
+const dir = buildPetstore(root, "petstore");
+const baselineDir = process.env.BENCH_BASELINE ? buildPetstore(process.env.BENCH_BASELINE, "baseline") : undefined;
 
 // The floor: the least an MCP stdio server can do per call.
 const floor = join(work, "floor.mjs");
@@ -73,6 +90,7 @@ const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo
 const servers = {
   floor: () => start([floor, baseUrl]),
   "mcp-gen": () => start([join(dir, "dist/index.js"), "--base-url", baseUrl]),
+  ...(baselineDir ? { baseline: () => start([join(baselineDir, "dist/index.js"), "--base-url", baseUrl]) } : {}),
 };
 
 async function perCall(call, afterWarmUp = () => {}) {
@@ -88,33 +106,51 @@ async function perCall(call, afterWarmUp = () => {}) {
 }
 
 /** CPU time of a process so far, all threads, in nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
-const cpuNs = (pid) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]), 0);
+const cpuNs = (pid) =>
+  readdirSync(`/proc/${pid}/task`).reduce(
+    (sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]),
+    0,
+  );
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const results = {};
 const directMedians = [];
 for (let rep = 0; rep < REPS; rep++) {
   directMedians.push(await perCall(() => fetch(`${baseUrl}/pets/1`).then((r) => r.text())));
-  for (const [name, make] of Object.entries(servers)) {
+  // Each rep starts with another server, so a slow patch of the machine does not always hit the same one.
+  const order = Object.entries(servers);
+  for (let i = 0; i < rep % order.length; i++) order.push(order.shift());
+  for (const [name, make] of order) {
     const peer = make();
     await peer.request("initialize", initialize);
     await new Promise((r) => setTimeout(r, 300));
     (results[name] ??= { call: [], cpu: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
     let cpuBefore = 0;
-    const m = await perCall(() => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }), () => (cpuBefore = cpuNs(peer.child.pid)));
+    const m = await perCall(
+      () => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }),
+      () => (cpuBefore = cpuNs(peer.child.pid)),
+    );
     // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
     results[name].cpu.push((cpuNs(peer.child.pid) - cpuBefore) / CALLS / 1e6);
     results[name].call.push(m);
     await new Promise((r) => setTimeout(r, 300));
     results[name].busyRss.push(rssMb(peer.child.pid));
+    if (STEADY > 0) {
+      for (let i = 0; i < STEADY; i++) await peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+      const before = cpuNs(peer.child.pid);
+      for (let i = 0; i < CALLS; i++) await peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+      (results[name].steadyCpu ??= []).push((cpuNs(peer.child.pid) - before) / CALLS / 1e6);
+    }
     peer.stop();
   }
 }
-for (const [name, make] of Object.entries(servers)) {
-  for (let i = 0; i < STARTS; i++) {
+// Starts alternate between the servers too.
+for (let i = 0; i < STARTS; i++) {
+  for (const [name, make] of Object.entries(servers)) {
     const peer = make();
     await peer.request("initialize", initialize);
     results[name].start.push(performance.now() - peer.t0);
     peer.stop();
+    await new Promise((resolve) => peer.child.once("exit", resolve));
   }
 }
 
@@ -125,7 +161,12 @@ const many = Array.from({ length: 1200 }, (_, i) => ({
   description: `Operation number ${i} of a large API.`,
   inputSchema: { type: "object", properties: { id: { type: "integer" }, q: { type: "string" } }, required: ["id"] },
   annotations: { readOnlyHint: true },
-  http: { method: "get", path: `/things/${i}/{id}`, parameters: [{ argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true }], response: { accept: ["application/json"] } },
+  http: {
+    method: "get",
+    path: `/things/${i}/{id}`,
+    parameters: [{ argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true }],
+    response: { accept: ["application/json"] },
+  },
 }));
 const big = new McpServer({ info: { name: "big", version: "1.0.0" }, tools: many, upstream: { baseUrl } });
 const listAll = async () => {
@@ -147,16 +188,65 @@ for (let i = 0; i < 100; i++) {
 }
 
 const direct = median(directMedians);
-const summary = (r) => ({ call: median(r.call) - direct, cpu: median(r.cpu), start: median(r.start), rss: median(r.rss), busyRss: median(r.busyRss) });
+const summary = (r) => ({
+  call: median(r.call) - direct,
+  cpu: median(r.cpu),
+  steadyCpu: r.steadyCpu ? median(r.steadyCpu) : NaN,
+  start: median(r.start),
+  rss: median(r.rss),
+  busyRss: median(r.busyRss),
+});
 const f = summary(results.floor);
 const g = summary(results["mcp-gen"]);
 console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(direct)}`);
-console.log(`per-call overhead over direct   floor ${ms(f.call)}   mcp-gen ${ms(g.call)}   ratio ${(g.call / f.call).toFixed(2)} (target ≤ 1.2)`);
-console.log(`server CPU per call (all threads) floor ${ms(f.cpu)}   mcp-gen ${ms(g.cpu)}   ratio ${(g.cpu / f.cpu).toFixed(2)}`);
-console.log(`per-call overhead ratio per rep       ${results["mcp-gen"].call.map((m, i) => ((m - directMedians[i]) / (results.floor.call[i] - directMedians[i])).toFixed(2)).join(" / ")}`);
-console.log(`cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 1.5)`);
-console.log(`idle RSS (started, no call)     floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`);
-console.log(`RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`);
-console.log(`tools/list, 1,200 tools, all ${Math.ceil(1200 / 100)} pages (in process, median of 100): ${ms(median(listTimes))} (target ≤ 10 ms)`);
+console.log(
+  `per-call overhead over direct   floor ${ms(f.call)}   mcp-gen ${ms(g.call)}   ratio ${(g.call / f.call).toFixed(2)} (target ≤ 1.2)`,
+);
+console.log(
+  `server CPU per call (all threads) floor ${ms(f.cpu)}   mcp-gen ${ms(g.cpu)}   ratio ${(g.cpu / f.cpu).toFixed(2)}`,
+);
+console.log(
+  `per-call overhead ratio per rep       ${results["mcp-gen"].call.map((m, i) => ((m - directMedians[i]) / (results.floor.call[i] - directMedians[i])).toFixed(2)).join(" / ")}`,
+);
+console.log(
+  `server CPU ratio per rep              ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`,
+);
+if (STEADY > 0)
+  console.log(
+    `server CPU per call after ${STEADY + CALLS + 50} calls floor ${ms(f.steadyCpu)}   mcp-gen ${ms(g.steadyCpu)}   ratio ${(g.steadyCpu / f.steadyCpu).toFixed(2)}`,
+  );
+console.log(
+  `cold start (spawn → initialize) floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 1.5)`,
+);
+console.log(
+  `idle RSS (started, no call)     floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`,
+);
+console.log(
+  `RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`,
+);
+if (baselineDir) {
+  const b = summary(results.baseline);
+  console.log(`baseline (${process.env.BENCH_BASELINE}):`);
+  console.log(
+    `  per-call overhead over direct  ${ms(b.call)}   ratio to floor ${(b.call / f.call).toFixed(2)}   mcp-gen / baseline ${(g.call / b.call).toFixed(2)}`,
+  );
+  console.log(
+    `  server CPU per call            ${ms(b.cpu)}   ratio to floor ${(b.cpu / f.cpu).toFixed(2)}   mcp-gen / baseline ${(g.cpu / b.cpu).toFixed(2)}`,
+  );
+  if (STEADY > 0)
+    console.log(
+      `  server CPU per call, steady    ${ms(b.steadyCpu)}   ratio to floor ${(b.steadyCpu / f.steadyCpu).toFixed(2)}   mcp-gen / baseline ${(g.steadyCpu / b.steadyCpu).toFixed(2)}`,
+    );
+  console.log(
+    `  CPU ratio to floor per rep     mcp-gen ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}   baseline ${results.baseline.cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`,
+  );
+  console.log(`  cold start                     ${ms(b.start)}   ratio to floor ${(b.start / f.start).toFixed(2)}`);
+  console.log(
+    `  idle RSS                       ${b.rss.toFixed(1)} MB   +${(b.rss - f.rss).toFixed(1)} MB over the floor`,
+  );
+}
+console.log(
+  `tools/list, 1,200 tools, all ${Math.ceil(1200 / 100)} pages (in process, median of 100): ${ms(median(listTimes))} (target ≤ 10 ms)`,
+);
 upstream.close();
 process.exit(0);

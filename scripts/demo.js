@@ -17,7 +17,9 @@ step(`generate ${spec} → ${outDir}`);
 rmSync(outDir, { recursive: true, force: true });
 const started = performance.now();
 const result = await generate({ spec, outDir });
-console.log(`${result.plan.tools.length} tools, ${result.files.length} files in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `${result.plan.tools.length} tools, ${result.files.length} files in ${Math.round(performance.now() - started)} ms`,
+);
 
 step("npm install && npm run build (in the generated project)");
 const build = await buildGeneratedProject(outDir, { install: true });
@@ -29,7 +31,13 @@ console.log(`Prism listening on ${prism.url}`);
 const client = new Client({ name: "mcp-gen-demo", version: "1.0.0" });
 try {
   step("connect the MCP SDK client over stdio: node dist/index.js --base-url " + prism.url);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(outDir, "dist/index.js"), "--base-url", prism.url], stderr: "inherit" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(outDir, "dist/index.js"), "--base-url", prism.url],
+      stderr: "inherit",
+    }),
+  );
   console.log(`server: ${JSON.stringify(client.getServerVersion())}`);
   const { tools } = await client.listTools();
   for (const tool of tools) console.log(`  tool ${tool.name.padEnd(13)} ${tool.description?.split("\n")[0]}`);
@@ -44,7 +52,8 @@ try {
     step(`tools/call ${name} ${JSON.stringify(args)}`);
     const answer = await client.callTool({ name, arguments: args });
     console.log(`isError: ${answer.isError === true}`);
-    if (answer.structuredContent) console.log(`structuredContent: ${JSON.stringify(answer.structuredContent).slice(0, 200)}`);
+    if (answer.structuredContent)
+      console.log(`structuredContent: ${JSON.stringify(answer.structuredContent).slice(0, 200)}`);
     else console.log(`text: ${answer.content?.[0]?.text?.slice(0, 200)}`);
   }
   step("done: the generated server is in .tmp/demo-server");

@@ -17,9 +17,19 @@ cpSync(join(root, "examples", "fleet", "mcp-gen.workspace.yaml"), join(dir, "mcp
 cpSync(join(root, "examples", "fleet", "specs"), join(dir, "specs"), { recursive: true });
 
 // The outer `npm run` exports its own package's variables; the fleet's npm commands must not see them.
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$)/i.test(key) && key !== "INIT_CWD"));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$)/i.test(key) && key !== "INIT_CWD",
+  ),
+);
 const started = Date.now();
-const child = spawn(process.execPath, [join(root, "bin", "mcp-gen.js"), "workspace", "build", "--test", "--report"], { cwd: dir, env, stdio: "inherit" });
+const child = spawn(process.execPath, [join(root, "bin", "mcp-gen.js"), "workspace", "build", "--test", "--report"], {
+  cwd: dir,
+  env,
+  stdio: "inherit",
+});
 const code = await new Promise((done) => child.on("close", (status) => done(status ?? 1)));
-console.log(`fleet: ${dir}: workspace build --test --report exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s (report: ${join(dir, "report.html")})`);
+console.log(
+  `fleet: ${dir}: workspace build --test --report exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s (report: ${join(dir, "report.html")})`,
+);
 process.exitCode = code;

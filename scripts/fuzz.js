@@ -4,6 +4,13 @@
 // FUZZ_SEED=<n> picks another run; FUZZ_MESSAGES / FUZZ_SPECS change the sizes. Run after `npm run build`.
 import { spawnSync } from "node:child_process";
 
-const env = { ...process.env, FUZZ_MESSAGES: process.env.FUZZ_MESSAGES ?? "100000", FUZZ_SPECS: process.env.FUZZ_SPECS ?? "400" };
-const result = spawnSync(process.execPath, ["node_modules/uvu/bin.js", "dist/test/e2e", "^fuzz-.*\\.js$"], { stdio: "inherit", env });
+const env = {
+  ...process.env,
+  FUZZ_MESSAGES: process.env.FUZZ_MESSAGES ?? "100000",
+  FUZZ_SPECS: process.env.FUZZ_SPECS ?? "400",
+};
+const result = spawnSync(process.execPath, ["node_modules/uvu/bin.js", "dist/test/e2e", "^fuzz-.*\\.js$"], {
+  stdio: "inherit",
+  env,
+});
 process.exit(result.status ?? 1);

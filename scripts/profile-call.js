@@ -17,18 +17,25 @@ const CALLS = Number(process.env.PROFILE_CALLS ?? 3000);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 
 const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
-const upstream = createServer((req, res) => res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body));
+const upstream = createServer((req, res) =>
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body),
+);
 await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
 const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-profile-"));
 const dir = join(work, "petstore");
-cpSync(join(root, "generated/petstore"), dir, { recursive: true });
+// PROFILE_CHECKOUT=<another mcp-gen checkout> profiles that checkout's generated/petstore (a before/after pair).
+cpSync(join(process.env.PROFILE_CHECKOUT ?? root, "generated/petstore"), dir, { recursive: true });
 symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")]);
 
 const profileDir = join(work, "profile");
-const child = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir", profileDir, join(dir, "dist/index.js"), "--base-url", baseUrl], { stdio: ["pipe", "pipe", "ignore"] });
+const child = spawn(
+  process.execPath,
+  ["--cpu-prof", "--cpu-prof-dir", profileDir, join(dir, "dist/index.js"), "--base-url", baseUrl],
+  { stdio: ["pipe", "pipe", "ignore"] },
+);
 const waiting = new Map();
 createInterface({ input: child.stdout }).on("line", (line) => {
   const msg = JSON.parse(line);
@@ -42,7 +49,11 @@ const request = (method, params) =>
     waiting.set(n, resolve);
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
   });
-await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "profile", version: "1" } });
+await request("initialize", {
+  protocolVersion: "2025-11-25",
+  capabilities: {},
+  clientInfo: { name: "profile", version: "1" },
+});
 const t0 = performance.now();
 for (let i = 0; i < CALLS; i++) await request("tools/call", { name: "getPet", arguments: { petId: 1 } });
 const wall = performance.now() - t0;
@@ -60,9 +71,34 @@ for (let i = 0; i < profile.samples.length; i++) {
 /** The component a frame belongs to, by its script's path. */
 function component(frame) {
   const url = frame.url ?? "";
-  if (frame.functionName === "(idle)" || frame.functionName === "(program)" || frame.functionName === "(garbage collector)") return frame.functionName;
+  if (
+    frame.functionName === "(idle)" ||
+    frame.functionName === "(program)" ||
+    frame.functionName === "(garbage collector)"
+  )
+    return frame.functionName;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return ["got", "@sindresorhus/is", "@szmarczak/http-timer", "cacheable-lookup", "cacheable-request", "decompress-response", "form-data-encoder", "http2-wrapper", "lowercase-keys", "p-cancelable", "responselike", "keyv", "type-fest", "byte-counter", "chunk-data", "@sec-ant/readable-stream"].includes(pkg[1]) ? "got" : pkg[1];
+  if (pkg)
+    return [
+      "got",
+      "@sindresorhus/is",
+      "@szmarczak/http-timer",
+      "cacheable-lookup",
+      "cacheable-request",
+      "decompress-response",
+      "form-data-encoder",
+      "http2-wrapper",
+      "lowercase-keys",
+      "p-cancelable",
+      "responselike",
+      "keyv",
+      "type-fest",
+      "byte-counter",
+      "chunk-data",
+      "@sec-ant/readable-stream",
+    ].includes(pkg[1])
+      ? "got"
+      : pkg[1];
   if (url.includes("/src/runtime/") || url.includes("/dist/runtime/")) return "runtime";
   if (url.startsWith("node:") || url === "") return "node";
   return "server";
@@ -79,12 +115,19 @@ for (const [nodeId, us] of self) {
   perFunction.set(name, (perFunction.get(name) ?? 0) + us);
 }
 const busy = total - (perComponent.get("(idle)") ?? 0);
-console.log(`${CALLS} calls in ${wall.toFixed(0)} ms (${(wall / CALLS).toFixed(3)} ms each); CPU busy ${(busy / 1000).toFixed(0)} ms = ${(busy / CALLS).toFixed(1)} µs per call`);
+console.log(
+  `${CALLS} calls in ${wall.toFixed(0)} ms (${(wall / CALLS).toFixed(3)} ms each); CPU busy ${(busy / 1000).toFixed(0)} ms = ${(busy / CALLS).toFixed(1)} µs per call`,
+);
 console.log("\nself time by component (share of busy time, µs per call):");
 for (const [name, us] of [...perComponent].filter(([name]) => name !== "(idle)").sort((a, b) => b[1] - a[1])) {
-  console.log(`  ${name.padEnd(22)} ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${(us / CALLS).toFixed(1).padStart(7)} µs`);
+  console.log(
+    `  ${name.padEnd(22)} ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${(us / CALLS).toFixed(1).padStart(7)} µs`,
+  );
 }
 console.log(`\ntop ${TOP} functions by self time:`);
-for (const [name, us] of [...perFunction].filter(([name]) => !name.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+for (const [name, us] of [...perFunction]
+  .filter(([name]) => !name.startsWith("(idle)"))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, TOP)) {
   console.log(`  ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${name}`);
 }

@@ -10,12 +10,18 @@ import { fileURLToPath } from "node:url";
 export const chromium = "/usr/bin/chromium";
 
 function apt(args) {
-  execFileSync("apt-get", args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, timeout: 900_000 });
+  execFileSync("apt-get", args, {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    timeout: 900_000,
+  });
 }
 
 if (!existsSync(chromium)) {
   if (process.platform !== "linux" || typeof process.getuid !== "function" || process.getuid() !== 0) {
-    console.error(`setup-chromium: ${chromium} is missing; install Debian's chromium package (apt-get install chromium) as root`);
+    console.error(
+      `setup-chromium: ${chromium} is missing; install Debian's chromium package (apt-get install chromium) as root`,
+    );
     process.exit(1);
   }
   try {

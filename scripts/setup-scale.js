@@ -30,7 +30,9 @@ export function setupScale() {
   if (found.redis && found.nginx) return /** @type {{ redis: string, nginx: string }} */ (found);
   const missing = [...(found.redis ? [] : ["redis-server"]), ...(found.nginx ? [] : ["nginx"])];
   if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) {
-    throw new Error(`setup-scale: ${missing.join(" and ")} missing; install the Debian package(s): apt-get install -y ${missing.join(" ")}`);
+    throw new Error(
+      `setup-scale: ${missing.join(" and ")} missing; install the Debian package(s): apt-get install -y ${missing.join(" ")}`,
+    );
   }
   // Another process may hold the dpkg lock for a while (parallel installs): wait for it.
   const apt = (args) =>
@@ -41,7 +43,8 @@ export function setupScale() {
   apt(["update", "-qq"]);
   apt(["install", "-y", "-qq", "--no-install-recommends", ...missing]);
   found = find();
-  if (!found.redis || !found.nginx) throw new Error(`setup-scale: ${missing.join(" and ")} still missing after apt-get install`);
+  if (!found.redis || !found.nginx)
+    throw new Error(`setup-scale: ${missing.join(" and ")} still missing after apt-get install`);
   return /** @type {{ redis: string, nginx: string }} */ (found);
 }
 

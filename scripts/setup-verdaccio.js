@@ -13,6 +13,9 @@ export const verdaccio = join(dir, "node_modules", "verdaccio", "bin", "verdacci
 if (!existsSync(verdaccio)) {
   const npm = process.env.npm_execpath;
   const [command, args] = npm ? [process.execPath, [npm]] : ["npm", []];
-  execFileSync(command, [...args, "ci", "--no-audit", "--no-fund", "--prefix", dir], { stdio: ["ignore", "inherit", "inherit"], cwd: dir });
+  execFileSync(command, [...args, "ci", "--no-audit", "--no-fund", "--prefix", dir], {
+    stdio: ["ignore", "inherit", "inherit"],
+    cwd: dir,
+  });
 }
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`verdaccio: ${verdaccio}`);

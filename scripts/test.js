@@ -9,7 +9,16 @@ const pattern = process.argv[2] ?? "\\.js$";
 const COVERAGE = ["--check-coverage", "--lines=94", "--functions=93", "--branches=84"];
 const child = spawn(
   process.execPath,
-  ["node_modules/c8/bin/c8.js", "--reporter=text-summary", ...(process.argv[2] ? [] : COVERAGE), "--exclude=dist/test/**", "--exclude=node_modules/**", "node_modules/uvu/bin.js", "dist/test", pattern],
+  [
+    "node_modules/c8/bin/c8.js",
+    "--reporter=text-summary",
+    ...(process.argv[2] ? [] : COVERAGE),
+    "--exclude=dist/test/**",
+    "--exclude=node_modules/**",
+    "node_modules/uvu/bin.js",
+    "dist/test",
+    pattern,
+  ],
   { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, FORCE_COLOR: "0" } },
 );
 let output = "";
@@ -35,7 +44,9 @@ child.stdout.on("data", (chunk) => {
   if (!lingering && /Duration:\s+[\d.]+ms/.test(output)) {
     lingering = setTimeout(() => {
       killedLingering = true;
-      console.error(`test runner: the test process did not exit ${EXIT_GRACE_MS / 1000} s after its totals (an open handle: a server or child process left running); ending it`);
+      console.error(
+        `test runner: the test process did not exit ${EXIT_GRACE_MS / 1000} s after its totals (an open handle: a server or child process left running); ending it`,
+      );
       child.kill("SIGTERM");
     }, EXIT_GRACE_MS);
   }
@@ -46,7 +57,12 @@ const ended = Date.now();
 const durations = started.map((entry, i) => ({ file: entry.file, ms: (started[i + 1]?.at ?? ended) - entry.at }));
 durations.sort((a, b) => b.ms - a.ms);
 if (durations.length > 1) {
-  console.error(`test runner: slowest files: ${durations.slice(0, 8).map((d) => `${d.file} ${(d.ms / 1000).toFixed(0)} s`).join(", ")}`);
+  console.error(
+    `test runner: slowest files: ${durations
+      .slice(0, 8)
+      .map((d) => `${d.file} ${(d.ms / 1000).toFixed(0)} s`)
+      .join(", ")}`,
+  );
 }
 // uvu prints "Total: N", "Passed: N", "Skipped: N" once for the whole run.
 const number = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? NaN);
@@ -60,6 +76,8 @@ if (Number.isNaN(total) || Number.isNaN(passed)) {
 }
 const failed = total - passed - skipped;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-if (failed === 0 && code !== 0 && !killedLingering) console.error("test runner: every test passed but the run failed (coverage under its floor? see c8's message above)");
-if (killedLingering && failed === 0) console.error("test runner: every test passed, but the test process had to be ended (see above): failing the run");
+if (failed === 0 && code !== 0 && !killedLingering)
+  console.error("test runner: every test passed but the run failed (coverage under its floor? see c8's message above)");
+if (killedLingering && failed === 0)
+  console.error("test runner: every test passed, but the test process had to be ended (see above): failing the run");
 process.exit(failed > 0 || killedLingering ? 1 : code);

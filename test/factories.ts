@@ -1,6 +1,14 @@
 /** Factories for IR nodes, so planner tests need no YAML. */
 import type { JsonSchema } from "../runtime/src/types.js";
-import type { ApiIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, SchemaIR, SecuritySchemeIR } from "../generator/ir/types.js";
+import type {
+  ApiIR,
+  OperationIR,
+  ParameterIR,
+  RequestBodyIR,
+  ResponseIR,
+  SchemaIR,
+  SecuritySchemeIR,
+} from "../generator/ir/types.js";
 
 export function parameter(overrides: Partial<ParameterIR> & Pick<ParameterIR, "name" | "in">): ParameterIR {
   const style = overrides.in === "query" || overrides.in === "cookie" ? "form" : "simple";
@@ -17,11 +25,19 @@ export function parameter(overrides: Partial<ParameterIR> & Pick<ParameterIR, "n
 }
 
 export function jsonBody(schema: JsonSchema, required = true): RequestBodyIR {
-  return { pointer: "#/test/requestBody", required, contents: [{ pointer: "#/test/requestBody/content", mediaType: "application/json", schema }] };
+  return {
+    pointer: "#/test/requestBody",
+    required,
+    contents: [{ pointer: "#/test/requestBody/content", mediaType: "application/json", schema }],
+  };
 }
 
 export function jsonResponse(status: string, schema?: JsonSchema): ResponseIR {
-  return { pointer: `#/test/responses/${status}`, status, contents: schema === undefined ? [] : [{ pointer: "#/test/r", mediaType: "application/json", schema }] };
+  return {
+    pointer: `#/test/responses/${status}`,
+    status,
+    contents: schema === undefined ? [] : [{ pointer: "#/test/r", mediaType: "application/json", schema }],
+  };
 }
 
 export function operation(overrides: Partial<OperationIR> = {}): OperationIR {
@@ -38,9 +54,25 @@ export function operation(overrides: Partial<OperationIR> = {}): OperationIR {
 }
 
 export function schemas(entries: Record<string, JsonSchema>): Map<string, SchemaIR> {
-  return new Map(Object.entries(entries).map(([name, schema]) => [name, { name, pointer: `#/components/schemas/${name}`, schema }]));
+  return new Map(
+    Object.entries(entries).map(([name, schema]) => [name, { name, pointer: `#/components/schemas/${name}`, schema }]),
+  );
 }
 
-export function api(operations: OperationIR[], defs: Map<string, SchemaIR> = new Map(), securitySchemes: SecuritySchemeIR[] = []): ApiIR {
-  return { specVersion: "3.1", title: "Test API", apiVersion: "1.0.0", servers: [{ pointer: "#/servers/0", url: "http://127.0.0.1:9/api/", template: "http://127.0.0.1:9/api/", variables: [] }], operations, schemas: defs, securitySchemes };
+export function api(
+  operations: OperationIR[],
+  defs: Map<string, SchemaIR> = new Map(),
+  securitySchemes: SecuritySchemeIR[] = [],
+): ApiIR {
+  return {
+    specVersion: "3.1",
+    title: "Test API",
+    apiVersion: "1.0.0",
+    servers: [
+      { pointer: "#/servers/0", url: "http://127.0.0.1:9/api/", template: "http://127.0.0.1:9/api/", variables: [] },
+    ],
+    operations,
+    schemas: defs,
+    securitySchemes,
+  };
 }

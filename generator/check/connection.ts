@@ -47,7 +47,12 @@ export interface Connection {
   /** Sends a request with a fresh id and waits for its response. */
   request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<RpcReply>;
   /** Sends a request with this id (so it can be cancelled) and waits for its response. */
-  requestWithId(id: number | string, method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<RpcReply>;
+  requestWithId(
+    id: number | string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: RequestOptions,
+  ): Promise<RpcReply>;
   /** Sends a notification. HTTP: resolves with the status of the POST. */
   notify(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<{ status?: number }>;
   /** Stops the connection (and the process it started, by its PID). */
@@ -68,7 +73,14 @@ export const LEGACY_VERSION = "2025-11-25";
 
 /** `params` with the modern era's per-request `_meta`. */
 export function modernParams(params: Record<string, unknown> = {}, version = MODERN_VERSION): Record<string, unknown> {
-  return { ...params, _meta: { [META.protocolVersion]: version, [META.clientCapabilities]: {}, [META.clientInfo]: { name: "mcp-gen-check", version: "1" } } };
+  return {
+    ...params,
+    _meta: {
+      [META.protocolVersion]: version,
+      [META.clientCapabilities]: {},
+      [META.clientInfo]: { name: "mcp-gen-check", version: "1" },
+    },
+  };
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -137,10 +149,18 @@ export class StdioConnection implements Connection {
     if (message.method !== undefined && message.id !== undefined && message.id !== null) {
       // A request from the server (sampling, elicitation…): the check declared no capability for it.
       this.serverRequests.push(message);
-      this.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "the compliance check offers no client capabilities" } });
+      this.send({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: -32601, message: "the compliance check offers no client capabilities" },
+      });
       return;
     }
-    if (message.id !== undefined && message.id !== null && (message.result !== undefined || message.error !== undefined)) {
+    if (
+      message.id !== undefined &&
+      message.id !== null &&
+      (message.result !== undefined || message.error !== undefined)
+    ) {
       const key = String(message.id);
       const waiter = this.waiting.get(key);
       if (waiter) {
@@ -160,7 +180,12 @@ export class StdioConnection implements Connection {
     return this.requestWithId(`check-${this.nextId++}`, method, params, options);
   }
 
-  requestWithId(id: number | string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RpcReply> {
+  requestWithId(
+    id: number | string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions = {},
+  ): Promise<RpcReply> {
     const key = String(id);
     return new Promise((done) => {
       const finish = (message?: RpcMessage): void => {
@@ -206,7 +231,11 @@ export class StdioConnection implements Connection {
     if (this.exited) return;
     const exited = new Promise<void>((done) => this.child.once("exit", () => done()));
     this.child.stdin!.end(); // servers SHOULD exit on stdin EOF
-    const wait = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), ms).unref())]);
+    const wait = (ms: number) =>
+      Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((done) => setTimeout(() => done(false), ms).unref()),
+      ]);
     if (await wait(2_000)) return;
     this.signal("SIGTERM");
     if (await wait(3_000)) return;
@@ -233,19 +262,34 @@ export interface HttpExchange {
 }
 
 /** POSTs `body` to `url` with `headers`; resolves with the whole answer (bounded in size and time). */
-export function postRaw(url: URL, body: string, headers: Record<string, string>, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<HttpExchange> {
+export function postRaw(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<HttpExchange> {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((done, fail) => {
-    const req = send(url, { method: "POST", headers: { "content-length": String(Buffer.byteLength(body)), ...headers }, signal: options.signal }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        if (text.length < 64 * 1024 * 1024) text += chunk;
-      });
-      res.on("end", () => done({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      res.on("error", fail);
-    });
-    req.setTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => req.destroy(new Error(`no answer from ${url.href} within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)));
+    const req = send(
+      url,
+      {
+        method: "POST",
+        headers: { "content-length": String(Buffer.byteLength(body)), ...headers },
+        signal: options.signal,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          if (text.length < 64 * 1024 * 1024) text += chunk;
+        });
+        res.on("end", () => done({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        res.on("error", fail);
+      },
+    );
+    req.setTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () =>
+      req.destroy(new Error(`no answer from ${url.href} within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)),
+    );
     req.on("error", fail);
     req.end(body);
   });
@@ -257,7 +301,9 @@ export function messagesOf(exchange: HttpExchange): RpcMessage[] {
   const parse = (text: string): RpcMessage[] => {
     try {
       const value = JSON.parse(text) as unknown;
-      return (Array.isArray(value) ? value : [value]).filter((m): m is RpcMessage => typeof m === "object" && m !== null);
+      return (Array.isArray(value) ? value : [value]).filter(
+        (m): m is RpcMessage => typeof m === "object" && m !== null,
+      );
     } catch {
       return [];
     }
@@ -294,13 +340,22 @@ export class HttpConnection implements Connection {
 
   /** The headers a well-behaved client sends with `message`. */
   headersFor(message: { method?: string; params?: Record<string, unknown> }): Record<string, string> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     const meta = message.params?._meta as Record<string, unknown> | undefined;
-    const modern = typeof meta?.[META.protocolVersion] === "string" ? (meta[META.protocolVersion] as string) : undefined;
+    const modern =
+      typeof meta?.[META.protocolVersion] === "string" ? (meta[META.protocolVersion] as string) : undefined;
     if (modern) {
       headers["mcp-protocol-version"] = modern;
       if (message.method) headers["mcp-method"] = message.method;
-      const name = message.method === "tools/call" || message.method === "prompts/get" ? message.params?.name : message.method === "resources/read" ? message.params?.uri : undefined;
+      const name =
+        message.method === "tools/call" || message.method === "prompts/get"
+          ? message.params?.name
+          : message.method === "resources/read"
+            ? message.params?.uri
+            : undefined;
       if (typeof name === "string") headers["mcp-name"] = headerValue(name);
     } else if (this.negotiated && message.method !== "initialize") headers["mcp-protocol-version"] = this.negotiated;
     if (this.sessionId && !modern) headers["mcp-session-id"] = this.sessionId;
@@ -311,26 +366,50 @@ export class HttpConnection implements Connection {
     return this.requestWithId(`check-${this.nextId++}`, method, params, options);
   }
 
-  async requestWithId(id: number | string, method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RpcReply> {
+  async requestWithId(
+    id: number | string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions = {},
+  ): Promise<RpcReply> {
     const message = { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) };
     const headers = applyHeaders(this.headersFor(message), options.headers);
     let exchange: HttpExchange;
     try {
-      exchange = await postRaw(this.url, JSON.stringify(message), headers, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) });
+      exchange = await postRaw(this.url, JSON.stringify(message), headers, {
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     } catch {
       return { notifications: [] };
     }
     const session = exchange.headers["mcp-session-id"];
     if (method === "initialize" && typeof session === "string") this.sessionId = session;
     const messages = messagesOf(exchange);
-    const reply = messages.find((m) => m.id === id && (m.result !== undefined || m.error !== undefined)) ?? messages.find((m) => m.id === null && m.error !== undefined);
-    return { ...(reply ? { message: reply } : {}), status: exchange.status, headers: exchange.headers, notifications: messages.filter((m) => m !== reply) };
+    const reply =
+      messages.find((m) => m.id === id && (m.result !== undefined || m.error !== undefined)) ??
+      messages.find((m) => m.id === null && m.error !== undefined);
+    return {
+      ...(reply ? { message: reply } : {}),
+      status: exchange.status,
+      headers: exchange.headers,
+      notifications: messages.filter((m) => m !== reply),
+    };
   }
 
-  async notify(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<{ status?: number }> {
+  async notify(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<{ status?: number }> {
     const message = { jsonrpc: "2.0", method, ...(params ? { params } : {}) };
     try {
-      const exchange = await postRaw(this.url, JSON.stringify(message), applyHeaders(this.headersFor(message), options.headers), { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+      const exchange = await postRaw(
+        this.url,
+        JSON.stringify(message),
+        applyHeaders(this.headersFor(message), options.headers),
+        { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+      );
       return { status: exchange.status };
     } catch {
       return {};
@@ -355,10 +434,15 @@ export class HttpConnection implements Connection {
 
 /** A header value as SEP-2243 sends it: as is when plain ASCII, else `=?base64?…?=`. */
 function headerValue(value: string): string {
-  return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !/^=\?base64\?.*\?=$/.test(value) ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+  return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !/^=\?base64\?.*\?=$/.test(value)
+    ? value
+    : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
-function applyHeaders(headers: Record<string, string>, changes: Record<string, string | null> | undefined): Record<string, string> {
+function applyHeaders(
+  headers: Record<string, string>,
+  changes: Record<string, string | null> | undefined,
+): Record<string, string> {
   const out = { ...headers };
   for (const [name, value] of Object.entries(changes ?? {})) {
     const key = name.toLowerCase();

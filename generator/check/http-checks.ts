@@ -7,7 +7,11 @@ import { HttpConnection, LEGACY_VERSION, messagesOf, modernParams, postRaw } fro
 import { fail, pass, type CheckContext, type CheckDefinition } from "./types.js";
 
 /** POSTs one message with the connection's usual headers changed by `changes`; status and the error code of the answer. */
-async function post(context: CheckContext, message: { id?: number | string; method: string; params?: Record<string, unknown> }, changes: Record<string, string | null>): Promise<{ status: number; code?: number }> {
+async function post(
+  context: CheckContext,
+  message: { id?: number | string; method: string; params?: Record<string, unknown> },
+  changes: Record<string, string | null>,
+): Promise<{ status: number; code?: number }> {
   const connection = context.connection as HttpConnection;
   const body = { jsonrpc: "2.0", ...message };
   const headers = { ...connection.headersFor(message) };
@@ -33,9 +37,13 @@ export const origin: CheckDefinition = {
     const foreign = await post(context, ping, { origin: "http://evil.example.com" });
     const own = await post(context, ping, { origin: context.url!.origin });
     const problems: string[] = [];
-    if (foreign.status !== 403) problems.push(`a request with Origin http://evil.example.com got HTTP ${foreign.status}, not 403`);
-    if (own.status < 200 || own.status > 299) problems.push(`a request with the server's own Origin ${context.url!.origin} got HTTP ${own.status}`);
-    return problems.length > 0 ? fail(problems.join("; ")) : pass("a foreign Origin gets 403; the server's own origin is served");
+    if (foreign.status !== 403)
+      problems.push(`a request with Origin http://evil.example.com got HTTP ${foreign.status}, not 403`);
+    if (own.status < 200 || own.status > 299)
+      problems.push(`a request with the server's own Origin ${context.url!.origin} got HTTP ${own.status}`);
+    return problems.length > 0
+      ? fail(problems.join("; "))
+      : pass("a foreign Origin gets 403; the server's own origin is served");
   },
 };
 
@@ -50,7 +58,9 @@ export const protocolVersionHeader: CheckDefinition = {
     const problems: string[] = [];
     if (bad.status !== 400) problems.push(`MCP-Protocol-Version: 1999-01-01 got HTTP ${bad.status}, not 400`);
     if (good.status !== 200) problems.push(`MCP-Protocol-Version: ${LEGACY_VERSION} got HTTP ${good.status}, not 200`);
-    return problems.length > 0 ? fail(problems.join("; ")) : pass("an unsupported MCP-Protocol-Version header gets 400; a supported one is served");
+    return problems.length > 0
+      ? fail(problems.join("; "))
+      : pass("an unsupported MCP-Protocol-Version header gets 400; a supported one is served");
   },
 };
 
@@ -62,13 +72,24 @@ export const sep2243Headers: CheckDefinition = {
     const problems: string[] = [];
     const list = { id: "check-mcp-method", method: "tools/list", params: modernParams() };
     const mismatch = await post(context, list, { "mcp-method": "prompts/list" });
-    if (mismatch.status !== 400 || mismatch.code !== -32020) problems.push(`Mcp-Method prompts/list on a tools/list body got HTTP ${mismatch.status} ${mismatch.code ?? "no error"}, not 400 -32020`);
+    if (mismatch.status !== 400 || mismatch.code !== -32020)
+      problems.push(
+        `Mcp-Method prompts/list on a tools/list body got HTTP ${mismatch.status} ${mismatch.code ?? "no error"}, not 400 -32020`,
+      );
     const missing = await post(context, list, { "mcp-method": null });
-    if (missing.status !== 400 || missing.code !== -32020) problems.push(`a modern request without Mcp-Method got HTTP ${missing.status} ${missing.code ?? "no error"}, not 400 -32020`);
+    if (missing.status !== 400 || missing.code !== -32020)
+      problems.push(
+        `a modern request without Mcp-Method got HTTP ${missing.status} ${missing.code ?? "no error"}, not 400 -32020`,
+      );
     const name = context.tools?.[0]?.name ?? "mcp_gen_check_tool";
     const call = { id: "check-mcp-name", method: "tools/call", params: modernParams({ name, arguments: {} }) };
     const noName = await post(context, call, { "mcp-name": null });
-    if (noName.status !== 400 || noName.code !== -32020) problems.push(`tools/call without Mcp-Name got HTTP ${noName.status} ${noName.code ?? "no error"}, not 400 -32020`);
-    return problems.length > 0 ? fail(problems.join("; ")) : pass("missing or mismatched Mcp-Method / Mcp-Name headers get 400 with -32020 (SEP-2243)");
+    if (noName.status !== 400 || noName.code !== -32020)
+      problems.push(
+        `tools/call without Mcp-Name got HTTP ${noName.status} ${noName.code ?? "no error"}, not 400 -32020`,
+      );
+    return problems.length > 0
+      ? fail(problems.join("; "))
+      : pass("missing or mismatched Mcp-Method / Mcp-Name headers get 400 with -32020 (SEP-2243)");
   },
 };

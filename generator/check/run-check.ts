@@ -6,7 +6,17 @@
 import { origin, protocolVersionHeader, sep2243Headers } from "./http-checks.js";
 import { discover, initialize, modernRequests, modernVersion, ping, stdioClean } from "./lifecycle-checks.js";
 import { startTarget, type CheckTarget } from "./target.js";
-import { cancellation, descriptions, footprint, invalidArgs, listing, names, objectRoots, schemasCompile, unknownTool } from "./tool-checks.js";
+import {
+  cancellation,
+  descriptions,
+  footprint,
+  invalidArgs,
+  listing,
+  names,
+  objectRoots,
+  schemasCompile,
+  unknownTool,
+} from "./tool-checks.js";
 import type { CheckContext, CheckDefinition, CheckResult } from "./types.js";
 import { UpstreamTripwire } from "./upstream-tripwire.js";
 import { loggingLevel, resources } from "./utility-checks.js";
@@ -71,7 +81,12 @@ export async function runCheck(target: CheckTarget, options: CheckOptions = {}):
   const tripwire = target.kind === "url" ? undefined : await UpstreamTripwire.start();
   try {
     const started = await startTarget(target, { http, upstream: tripwire?.url ?? "http://127.0.0.1:9" });
-    const context: CheckContext = { connection: started.connection, ...(started.stdio ? { stdio: started.stdio } : {}), ...(started.url ? { url: started.url } : {}), ...(tripwire ? { tripwire } : {}) };
+    const context: CheckContext = {
+      connection: started.connection,
+      ...(started.stdio ? { stdio: started.stdio } : {}),
+      ...(started.url ? { url: started.url } : {}),
+      ...(tripwire ? { tripwire } : {}),
+    };
     const results: CheckResult[] = [];
     try {
       for (const check of CHECKS) {
@@ -82,7 +97,16 @@ export async function runCheck(target: CheckTarget, options: CheckOptions = {}):
         } catch (error) {
           outcome = { ok: false, message: `the check itself failed: ${(error as Error).message}` };
         }
-        const result: CheckResult = "skipped" in outcome ? { id: check.id, ok: true, skipped: true, message: `not applicable: ${outcome.skipped}`, weight: check.weight } : { id: check.id, ok: outcome.ok, message: outcome.message, weight: check.weight };
+        const result: CheckResult =
+          "skipped" in outcome
+            ? {
+                id: check.id,
+                ok: true,
+                skipped: true,
+                message: `not applicable: ${outcome.skipped}`,
+                weight: check.weight,
+              }
+            : { id: check.id, ok: outcome.ok, message: outcome.message, weight: check.weight };
         results.push(result);
         options.onResult?.(result);
       }
@@ -95,7 +119,9 @@ export async function runCheck(target: CheckTarget, options: CheckOptions = {}):
       score: scoreOf(results),
       checks: results,
       transport: started.connection.transport,
-      ...(info && typeof info.name === "string" && typeof info.version === "string" ? { server: { name: info.name, version: info.version } } : {}),
+      ...(info && typeof info.name === "string" && typeof info.version === "string"
+        ? { server: { name: info.name, version: info.version } }
+        : {}),
       ...(failed ? { serverOutput: started.output().slice(-20) } : {}),
     };
   } finally {

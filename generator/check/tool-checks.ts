@@ -11,7 +11,17 @@ import { estimateTokens, listBytes } from "../contract.js";
 import { Sampler } from "../emit/sample-value.js";
 import { clientProfiles } from "../lint/profiles.js";
 import { HttpConnection, modernParams, StdioConnection } from "./connection.js";
-import { describeReply, errorCode, fail, isObject, pass, skip, type CheckContext, type CheckDefinition, type Outcome } from "./types.js";
+import {
+  describeReply,
+  errorCode,
+  fail,
+  isObject,
+  pass,
+  skip,
+  type CheckContext,
+  type CheckDefinition,
+  type Outcome,
+} from "./types.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020 | Ajv) => void;
 
@@ -28,11 +38,14 @@ async function listAll(context: CheckContext): Promise<{ tools: ListedTool[]; pa
   for (let page = 1; page <= MAX_PAGES; page++) {
     const reply = await context.connection.request("tools/list", cursor === undefined ? {} : { cursor });
     const result = reply.message?.result;
-    if (!isObject(result) || !Array.isArray(result.tools)) return { error: `tools/list page ${page} failed: ${describeReply(reply)}` };
+    if (!isObject(result) || !Array.isArray(result.tools))
+      return { error: `tools/list page ${page} failed: ${describeReply(reply)}` };
     tools.push(...(result.tools as ListedTool[]));
     if (result.nextCursor === undefined) return { tools, pages: page };
-    if (typeof result.nextCursor !== "string") return { error: `page ${page}: nextCursor ${JSON.stringify(result.nextCursor)} is not a string` };
-    if (cursors.has(result.nextCursor)) return { error: `page ${page} repeats the cursor of an earlier page (the listing loops)` };
+    if (typeof result.nextCursor !== "string")
+      return { error: `page ${page}: nextCursor ${JSON.stringify(result.nextCursor)} is not a string` };
+    if (cursors.has(result.nextCursor))
+      return { error: `page ${page} repeats the cursor of an earlier page (the listing loops)` };
     cursors.add(result.nextCursor);
     cursor = result.nextCursor;
   }
@@ -57,9 +70,12 @@ export const listing: CheckDefinition = {
     if (errorCode(bad) !== -32602) problems.push(`an invalid cursor got ${describeReply(bad)}, not -32602`);
     const second = await listAll(context);
     if ("error" in second) problems.push(`a second listing failed: ${second.error}`);
-    else if (JSON.stringify(second.tools.map((t) => t.name)) !== JSON.stringify(names)) problems.push("a second listing returned the tools in another order (tools/list should be deterministic)");
+    else if (JSON.stringify(second.tools.map((t) => t.name)) !== JSON.stringify(names))
+      problems.push("a second listing returned the tools in another order (tools/list should be deterministic)");
     if (problems.length > 0) return fail(problems.join("; "));
-    return pass(`${first.tools.length} tools over ${first.pages} page(s), stable order, invalid cursor refused with -32602`);
+    return pass(
+      `${first.tools.length} tools over ${first.pages} page(s), stable order, invalid cursor refused with -32602`,
+    );
   },
 };
 
@@ -74,8 +90,12 @@ export const names: CheckDefinition = {
   async run(context) {
     const tools = listedTools(context);
     if (!Array.isArray(tools)) return tools;
-    const bad = tools.filter((tool) => typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)).map((tool) => JSON.stringify(tool.name));
-    return bad.length > 0 ? fail(`${bad.length} tool name(s) outside 1-128 characters of A-Z a-z 0-9 _ . -: ${bad.slice(0, 5).join(", ")}`) : pass(`${tools.length} tool names of 1-128 characters from A-Z a-z 0-9 _ . -`);
+    const bad = tools
+      .filter((tool) => typeof tool.name !== "string" || !TOOL_NAME.test(tool.name))
+      .map((tool) => JSON.stringify(tool.name));
+    return bad.length > 0
+      ? fail(`${bad.length} tool name(s) outside 1-128 characters of A-Z a-z 0-9 _ . -: ${bad.slice(0, 5).join(", ")}`)
+      : pass(`${tools.length} tool names of 1-128 characters from A-Z a-z 0-9 _ . -`);
   },
 };
 
@@ -85,8 +105,12 @@ export const descriptions: CheckDefinition = {
   async run(context) {
     const tools = listedTools(context);
     if (!Array.isArray(tools)) return tools;
-    const bare = tools.filter((tool) => typeof tool.description !== "string" || tool.description.trim() === "").map((tool) => tool.name);
-    return bare.length > 0 ? fail(`${bare.length} tool(s) without a description: ${bare.slice(0, 5).join(", ")}`) : pass(`every tool has a description`);
+    const bare = tools
+      .filter((tool) => typeof tool.description !== "string" || tool.description.trim() === "")
+      .map((tool) => tool.name);
+    return bare.length > 0
+      ? fail(`${bare.length} tool(s) without a description: ${bare.slice(0, 5).join(", ")}`)
+      : pass(`every tool has a description`);
   },
 };
 
@@ -118,14 +142,19 @@ export const schemasCompile: CheckDefinition = {
     const broken: string[] = [];
     let count = 0;
     for (const tool of tools) {
-      for (const [which, schema] of [["inputSchema", tool.inputSchema], ["outputSchema", tool.outputSchema]] as const) {
+      for (const [which, schema] of [
+        ["inputSchema", tool.inputSchema],
+        ["outputSchema", tool.outputSchema],
+      ] as const) {
         if (schema === undefined && which === "outputSchema") continue;
         count++;
         const error = compileError(schema, compilers);
         if (error) broken.push(`${tool.name} ${which}: ${error}`);
       }
     }
-    return broken.length > 0 ? fail(`${broken.length} schema(s) do not compile: ${broken.slice(0, 3).join("; ")}`) : pass(`${count} input and output schemas compile (JSON Schema 2020-12)`);
+    return broken.length > 0
+      ? fail(`${broken.length} schema(s) do not compile: ${broken.slice(0, 3).join("; ")}`)
+      : pass(`${count} input and output schemas compile (JSON Schema 2020-12)`);
   },
 };
 
@@ -138,9 +167,12 @@ export const objectRoots: CheckDefinition = {
     const bad: string[] = [];
     for (const tool of tools) {
       if (!isObject(tool.inputSchema) || tool.inputSchema.type !== "object") bad.push(`${tool.name} inputSchema`);
-      if (tool.outputSchema !== undefined && (!isObject(tool.outputSchema) || tool.outputSchema.type !== "object")) bad.push(`${tool.name} outputSchema`);
+      if (tool.outputSchema !== undefined && (!isObject(tool.outputSchema) || tool.outputSchema.type !== "object"))
+        bad.push(`${tool.name} outputSchema`);
     }
-    return bad.length > 0 ? fail(`${bad.length} schema(s) without type "object" at the root: ${bad.slice(0, 5).join(", ")}`) : pass(`every input and output schema has type "object" at the root`);
+    return bad.length > 0
+      ? fail(`${bad.length} schema(s) without type "object" at the root: ${bad.slice(0, 5).join(", ")}`)
+      : pass(`every input and output schema has type "object" at the root`);
   },
 };
 
@@ -153,9 +185,14 @@ export const footprint: CheckDefinition = {
     const bytes = listBytes(tools);
     const tokens = estimateTokens(bytes);
     // The clients of `mcp-gen lint` that defer or drop a list above a token budget (profiles/clients/).
-    const over = clientProfiles().filter((profile) => profile.limits.maxListTokens && tokens > profile.limits.maxListTokens.value);
+    const over = clientProfiles().filter(
+      (profile) => profile.limits.maxListTokens && tokens > profile.limits.maxListTokens.value,
+    );
     const summary = `tools/list of ${tools.length} tools is ${bytes.toLocaleString("en-US")} bytes, ~${tokens.toLocaleString("en-US")} tokens`;
-    if (over.length > 0) return fail(`${summary}: over the budget of ${over.map((p) => `${p.name} (${p.limits.maxListTokens!.value.toLocaleString("en-US")}, ${p.limits.maxListTokens!.effect})`).join(", ")}; serve --surface search`);
+    if (over.length > 0)
+      return fail(
+        `${summary}: over the budget of ${over.map((p) => `${p.name} (${p.limits.maxListTokens!.value.toLocaleString("en-US")}, ${p.limits.maxListTokens!.effect})`).join(", ")}; serve --surface search`,
+      );
     return pass(`${summary}, within every client profile's budget`);
   },
 };
@@ -202,17 +239,28 @@ export const invalidArgs: CheckDefinition = {
   async run(context) {
     const tools = listedTools(context);
     if (!Array.isArray(tools)) return tools;
-    const target = tools.map((tool) => ({ tool, invalid: invalidArguments(tool) })).find((entry) => entry.invalid !== undefined);
+    const target = tools
+      .map((tool) => ({ tool, invalid: invalidArguments(tool) }))
+      .find((entry) => entry.invalid !== undefined);
     if (!target) return skip("no listed tool has an argument a wrong value can be given to");
     const before = context.tripwire?.requests.length ?? 0;
-    const reply = await context.connection.request("tools/call", { name: target.tool.name, arguments: target.invalid!.args });
+    const reply = await context.connection.request("tools/call", {
+      name: target.tool.name,
+      arguments: target.invalid!.args,
+    });
     const reached = (context.tripwire?.requests.length ?? 0) - before;
     const result = reply.message?.result;
     const what = `${target.tool.name} (${target.invalid!.what})`;
-    if (!isObject(result)) return fail(`invalid arguments for ${what} got ${describeReply(reply)}, not a result with isError (SEP-1303)`);
+    if (!isObject(result))
+      return fail(`invalid arguments for ${what} got ${describeReply(reply)}, not a result with isError (SEP-1303)`);
     if (result.isError !== true) return fail(`invalid arguments for ${what} got a result without isError: true`);
-    if (reached > 0) return fail(`invalid arguments for ${what} were refused, but only after ${reached} request(s) to the upstream API`);
-    return pass(`invalid arguments for ${what} are an isError result${context.tripwire ? ", before any upstream request" : ""}`);
+    if (reached > 0)
+      return fail(
+        `invalid arguments for ${what} were refused, but only after ${reached} request(s) to the upstream API`,
+      );
+    return pass(
+      `invalid arguments for ${what} are an isError result${context.tripwire ? ", before any upstream request" : ""}`,
+    );
   },
 };
 
@@ -243,14 +291,27 @@ export const cancellation: CheckDefinition = {
       const abort = new AbortController();
       const upstream = tripwire.nextRequest(10_000);
       // Over HTTP the call is a modern request, whose cancellation is closing its stream.
-      const params = connection instanceof HttpConnection ? modernParams({ name: candidate.name, arguments: candidate.args }) : { name: candidate.name, arguments: candidate.args };
+      const params =
+        connection instanceof HttpConnection
+          ? modernParams({ name: candidate.name, arguments: candidate.args })
+          : { name: candidate.name, arguments: candidate.args };
       const reply = connection.requestWithId(id, "tools/call", params, { timeoutMs: 30_000, signal: abort.signal });
       const first = await Promise.race([upstream, reply.then(() => "answered" as const)]);
       if (first === undefined || first === "answered") continue; // this tool did not wait on the upstream
-      if (connection instanceof StdioConnection) await connection.notify("notifications/cancelled", { requestId: id, reason: "mcp-gen check: cancellation" });
+      if (connection instanceof StdioConnection)
+        await connection.notify("notifications/cancelled", { requestId: id, reason: "mcp-gen check: cancellation" });
       else abort.abort();
-      const aborted = await Promise.race([first.closed.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), 5_000))]);
-      const answered = connection instanceof StdioConnection ? await Promise.race([reply.then((r) => r.message !== undefined), new Promise<boolean>((done) => setTimeout(() => done(false), 1_000))]) : false;
+      const aborted = await Promise.race([
+        first.closed.then(() => true),
+        new Promise<boolean>((done) => setTimeout(() => done(false), 5_000)),
+      ]);
+      const answered =
+        connection instanceof StdioConnection
+          ? await Promise.race([
+              reply.then((r) => r.message !== undefined),
+              new Promise<boolean>((done) => setTimeout(() => done(false), 1_000)),
+            ])
+          : false;
       if (connection instanceof StdioConnection) {
         connection.forget(id);
         abort.abort();
@@ -259,9 +320,12 @@ export const cancellation: CheckDefinition = {
       const problems: string[] = [];
       if (!aborted) problems.push("the upstream request went on for 5 s after the cancellation");
       if (answered) problems.push("the cancelled request was answered anyway");
-      if (!isObject(alive.message?.result)) problems.push(`the server did not answer ping afterwards (${describeReply(alive)})`);
+      if (!isObject(alive.message?.result))
+        problems.push(`the server did not answer ping afterwards (${describeReply(alive)})`);
       const how = connection instanceof StdioConnection ? "notifications/cancelled" : "closing the request's stream";
-      return problems.length > 0 ? fail(`cancelling ${candidate.name} (${how}): ${problems.join("; ")}`) : pass(`cancelling ${candidate.name} (${how}) aborted its upstream request; no answer was sent`);
+      return problems.length > 0
+        ? fail(`cancelling ${candidate.name} (${how}): ${problems.join("; ")}`)
+        : pass(`cancelling ${candidate.name} (${how}) aborted its upstream request; no answer was sent`);
     }
     return skip(`none of the ${candidates.length} tools called with sample arguments waited on the upstream API`);
   },

@@ -63,6 +63,7 @@ export function describeReply(reply: RpcReply): string {
   const status = reply.status !== undefined ? `HTTP ${reply.status}, ` : "";
   const message: RpcMessage | undefined = reply.message;
   if (!message) return `${status}no JSON-RPC answer`;
-  if (message.error) return `${status}error ${String(message.error.code)} ${JSON.stringify(String(message.error.message ?? "")).slice(0, 120)}`;
+  if (message.error)
+    return `${status}error ${String(message.error.code)} ${JSON.stringify(String(message.error.message ?? "")).slice(0, 120)}`;
   return `${status}result ${JSON.stringify(message.result).slice(0, 160)}`;
 }

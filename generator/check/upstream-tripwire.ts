@@ -70,7 +70,8 @@ export class UpstreamTripwire {
   /** Answers every held request with 503, closes every connection and stops listening. */
   async stop(): Promise<void> {
     for (const res of this.held) {
-      if (!res.headersSent) res.writeHead(503, { "content-type": "application/json" }).end('{"message":"compliance check finished"}');
+      if (!res.headersSent)
+        res.writeHead(503, { "content-type": "application/json" }).end('{"message":"compliance check finished"}');
     }
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((done) => this.server.close(() => done()));

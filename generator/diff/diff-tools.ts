@@ -43,7 +43,9 @@ export function diffTools(before: ToolContract[], after: ToolContract[]): ApiDif
   const added: string[] = [];
   for (const tool of unmatchedNew) {
     const candidates = [...unmatchedOld.values()];
-    const old = candidates.find((o) => o.operation === tool.operation) ?? candidates.find((o) => o.operationId !== undefined && o.operationId === tool.operationId);
+    const old =
+      candidates.find((o) => o.operation === tool.operation) ??
+      candidates.find((o) => o.operationId !== undefined && o.operationId === tool.operationId);
     if (old) {
       pairs.push([old, tool]);
       unmatchedOld.delete(old.name);
@@ -63,7 +65,8 @@ export function diffTools(before: ToolContract[], after: ToolContract[]): ApiDif
             : compareSchemas(old.outputSchema, tool.outputSchema, "output"),
       described: old.description !== tool.description || old.title !== tool.title,
     };
-    if (change.previousName || change.input.length > 0 || change.output.length > 0 || change.described) changed.push(change);
+    if (change.previousName || change.input.length > 0 || change.output.length > 0 || change.described)
+      changed.push(change);
   }
   const removed = [...unmatchedOld.keys()];
   const verdicts: Verdict[] = changed.flatMap((c) => [...c.input, ...c.output].map((s) => s.verdict));
@@ -72,7 +75,13 @@ export function diffTools(before: ToolContract[], after: ToolContract[]): ApiDif
   if (changed.some((c) => c.described)) bump = maxBump(bump, "patch");
   if (added.length > 0 || verdicts.includes("compatible")) bump = maxBump(bump, "minor");
   if (breaking) bump = "major";
-  return { added: added.sort(), removed: removed.sort(), changed: changed.sort((a, b) => (a.name < b.name ? -1 : 1)), breaking, bump };
+  return {
+    added: added.sort(),
+    removed: removed.sort(),
+    changed: changed.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    breaking,
+    bump,
+  };
 }
 
 /** True when the two sides are the same for every client. */

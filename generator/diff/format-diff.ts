@@ -12,7 +12,9 @@ export function formatDiff(diff: ApiDiff): string {
   for (const name of diff.added) lines.push(`  + ${name}  (new tool, compatible)`);
   for (const name of diff.removed) lines.push(`  - ${name}  (removed, BREAKING)`);
   for (const change of diff.changed) {
-    lines.push(change.previousName ? `  ~ ${change.previousName} → ${change.name}  (renamed, BREAKING)` : `  ~ ${change.name}`);
+    lines.push(
+      change.previousName ? `  ~ ${change.previousName} → ${change.name}  (renamed, BREAKING)` : `  ~ ${change.name}`,
+    );
     for (const c of change.input) lines.push(line("input ", c));
     for (const c of change.output) lines.push(line("output", c));
     if (change.described) lines.push("    compatible title/description changed");

@@ -48,7 +48,9 @@ function deref(schema: Schema, root: Schema): Schema {
   const ref = schema.$ref;
   if (typeof ref !== "string") return schema;
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-  const target = match ? (root[match[1]!] as Record<string, unknown> | undefined)?.[match[2]!.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  const target = match
+    ? (root[match[1]!] as Record<string, unknown> | undefined)?.[match[2]!.replace(/~1/g, "/").replace(/~0/g, "~")]
+    : undefined;
   return asSchema(target) ?? schema;
 }
 
@@ -59,7 +61,13 @@ function deref(schema: Schema, root: Schema): Schema {
  * and follows local `$defs` references (a recursive reference is compared once). Keywords it does not
  * understand are not reported.
  */
-export function compareSchemas(before: unknown, after: unknown, direction: Direction, at = "", roots?: Roots): SchemaChange[] {
+export function compareSchemas(
+  before: unknown,
+  after: unknown,
+  direction: Direction,
+  at = "",
+  roots?: Roots,
+): SchemaChange[] {
   const rootA = asSchema(before);
   const rootB = asSchema(after);
   if (!rootA || !rootB) return [];
@@ -83,7 +91,12 @@ function compareResolved(a: Schema, b: Schema, direction: Direction, at: string,
 
   if (typeof a.$ref === "string" || typeof b.$ref === "string") {
     // An unresolvable (non-local) reference: compare by name only.
-    if (a.$ref !== b.$ref) changes.push({ at, verdict: "breaking", message: `schema reference changed from ${String(a.$ref ?? "inline")} to ${String(b.$ref ?? "inline")}` });
+    if (a.$ref !== b.$ref)
+      changes.push({
+        at,
+        verdict: "breaking",
+        message: `schema reference changed from ${String(a.$ref ?? "inline")} to ${String(b.$ref ?? "inline")}`,
+      });
     return changes;
   }
 
@@ -101,7 +114,8 @@ function compareResolved(a: Schema, b: Schema, direction: Direction, at: string,
     const added = ea && eb ? eb.filter((v) => !ea.includes(v)) : [];
     if (!ea) changes.push({ at, verdict: narrowed, message: `now limited to ${eb!.join(", ")}` });
     else if (!eb) changes.push({ at, verdict: widened, message: "no longer limited to a list of values" });
-    if (removed.length > 0) changes.push({ at, verdict: narrowed, message: `value(s) ${removed.join(", ")} no longer allowed` });
+    if (removed.length > 0)
+      changes.push({ at, verdict: narrowed, message: `value(s) ${removed.join(", ")} no longer allowed` });
     if (added.length > 0) changes.push({ at, verdict: widened, message: `value(s) ${added.join(", ")} now allowed` });
   }
 
@@ -119,17 +133,27 @@ function compareResolved(a: Schema, b: Schema, direction: Direction, at: string,
   for (const key of Object.keys(pb)) {
     if (!(key in pa)) {
       const breaks = direction === "input" && rb.has(key);
-      changes.push({ at: join(at, key), verdict: breaks ? "breaking" : "compatible", message: `${breaks ? "required" : "optional"} ${noun} added` });
+      changes.push({
+        at: join(at, key),
+        verdict: breaks ? "breaking" : "compatible",
+        message: `${breaks ? "required" : "optional"} ${noun} added`,
+      });
       continue;
     }
     if (ra.has(key) !== rb.has(key)) {
       const nowRequired = rb.has(key);
       // Input: newly required breaks callers. Output: no longer guaranteed breaks consumers.
-      const verdict: Verdict = direction === "input" ? (nowRequired ? "breaking" : "compatible") : nowRequired ? "compatible" : "breaking";
-      changes.push({ at: join(at, key), verdict, message: nowRequired ? `${noun} is now required` : `${noun} is now optional` });
+      const verdict: Verdict =
+        direction === "input" ? (nowRequired ? "breaking" : "compatible") : nowRequired ? "compatible" : "breaking";
+      changes.push({
+        at: join(at, key),
+        verdict,
+        message: nowRequired ? `${noun} is now required` : `${noun} is now optional`,
+      });
     }
     changes.push(...compareSchemas(pa[key], pb[key], direction, join(at, key), roots));
   }
-  if (a.items !== undefined || b.items !== undefined) changes.push(...compareSchemas(a.items, b.items, direction, `${at}[]`, roots));
+  if (a.items !== undefined || b.items !== undefined)
+    changes.push(...compareSchemas(a.items, b.items, direction, `${at}[]`, roots));
   return changes;
 }

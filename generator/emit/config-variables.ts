@@ -2,5 +2,10 @@ import type { ConfigVariable } from "../contract.js";
 import type { ProjectPlan } from "../plan/types.js";
 /** The plan's environment variables as install snippets need them (secrets without examples). */
 export function configVariables(plan: ProjectPlan): ConfigVariable[] {
-  return plan.env.map((v) => ({ name: v.name, required: v.required, ...(v.secret ? { secret: true } : v.example ? { example: v.example } : {}), description: v.description }));
+  return plan.env.map((v) => ({
+    name: v.name,
+    required: v.required,
+    ...(v.secret ? { secret: true } : v.example ? { example: v.example } : {}),
+    description: v.description,
+  }));
 }

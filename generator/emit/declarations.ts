@@ -14,7 +14,13 @@
  * Printed by ts-morph from structures (no text surgery), so every entry is well-formed TypeScript;
  * the type expressions come from `schemaToType` (JSON-escaped literals and known names only).
  */
-import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
+import type {
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  PropertySignatureStructure,
+  StatementStructures,
+  TypeAliasDeclarationStructure,
+} from "ts-morph";
 import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import type { ProjectPlan } from "../plan/types.js";
@@ -40,21 +46,36 @@ export function operationDeclarations(plan: ProjectPlan | readonly DeclarationSo
   for (const tool of tools) {
     // printStructure writes the structures as text without a Project or a parse (a source file per
     // operation cost 5 ms each, 6 s for GitHub's 1,223, on a busy machine).
-    result[tool.name] = printStructure({ kind: StructureKind.SourceFile, statements: statementsOf(tool, StructureKind) }, { indentNumberOfSpaces: 2 });
+    result[tool.name] = printStructure(
+      { kind: StructureKind.SourceFile, statements: statementsOf(tool, StructureKind) },
+      { indentNumberOfSpaces: 2 },
+    );
   }
   return result;
 }
 
 /** The statements of one operation's declaration: named types, input, output, the `Api` method. */
 function statementsOf(tool: DeclarationSource, kinds: Kinds): StatementStructures[] {
-  const names = new NameAllocator(Number.POSITIVE_INFINITY, [API_INTERFACE, tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]);
+  const names = new NameAllocator(Number.POSITIVE_INFINITY, [
+    API_INTERFACE,
+    tool.inputTypeName,
+    ...(tool.outputTypeName ? [tool.outputTypeName] : []),
+  ]);
   const named = new NamedTypes(names, kinds);
   const inputRef = named.refNames(tool.inputSchema.$defs as Obj | undefined, "");
   const required = new Set(tool.inputSchema.required ?? []);
-  const properties: OptionalKind<PropertySignatureStructure>[] = Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => {
-    const doc = typeof schema === "object" && typeof schema.description === "string" ? brief(schema.description) : undefined;
-    return { name: propertyKey(name), type: schemaToType(schema, inputRef), hasQuestionToken: !required.has(name), ...(doc ? { docs: [doc] } : {}) };
-  });
+  const properties: OptionalKind<PropertySignatureStructure>[] = Object.entries(tool.inputSchema.properties ?? {}).map(
+    ([name, schema]) => {
+      const doc =
+        typeof schema === "object" && typeof schema.description === "string" ? brief(schema.description) : undefined;
+      return {
+        name: propertyKey(name),
+        type: schemaToType(schema, inputRef),
+        hasQuestionToken: !required.has(name),
+        ...(doc ? { docs: [doc] } : {}),
+      };
+    },
+  );
   const input: InterfaceDeclarationStructure = { kind: kinds.Interface, name: tool.inputTypeName, properties };
   let output: TypeAliasDeclarationStructure | undefined;
   if (tool.outputSchema && tool.outputTypeName) {

@@ -32,12 +32,16 @@ function growsWithTools(path: string): boolean {
  * is the project's number of tools (by default, the tool modules among `files`): above
  * FORMAT_TOOL_FILES_MAX the files that grow with it are left as printed.
  */
-export async function formatFiles(files: EmittedFile[], toolCount = files.filter((file) => isToolFile(file.path)).length): Promise<EmittedFile[]> {
+export async function formatFiles(
+  files: EmittedFile[],
+  toolCount = files.filter((file) => isToolFile(file.path)).length,
+): Promise<EmittedFile[]> {
   const skipTools = toolCount > FORMAT_TOOL_FILES_MAX;
   return Promise.all(
     files.map(async (file) => {
       const parser = parserFor(file.path);
-      if (!parser || file.formatted || file.path.startsWith("src/runtime/") || (skipTools && growsWithTools(file.path))) return file;
+      if (!parser || file.formatted || file.path.startsWith("src/runtime/") || (skipTools && growsWithTools(file.path)))
+        return file;
       return { ...file, content: await prettier.format(file.content, { ...OPTIONS, parser }) };
     }),
   );

@@ -72,7 +72,6 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
   };
 }
 
-
 /**
  * Whether bulk JSON (tool definitions, contracts, test cases) is laid out one item per line, ASCII
  * only, rather than indented: above FORMAT_TOOL_FILES_MAX tools, where indentation would double the
@@ -125,7 +124,14 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
   const files = toolDataFiles(storeTools(definitionsOfTools));
   return [
-    { path: TOOL_NAMES_DATA_PATH, content: bulkJson(definitionsOfTools.map((tool) => tool.name), true), formatted: true },
+    {
+      path: TOOL_NAMES_DATA_PATH,
+      content: bulkJson(
+        definitionsOfTools.map((tool) => tool.name),
+        true,
+      ),
+      formatted: true,
+    },
     { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
     { path: TOOLS_DATA_PATH, content: files.tools, formatted: true },
     { path: TOOL_OFFSETS_PATH, content: files.toolOffsets, formatted: true },
@@ -136,7 +142,13 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
 
 /** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */
 function clientProfilesData(): EmittedFile {
-  return { path: CLIENT_PROFILES_PATH, content: `[\n${runtimeProfiles().map((profile) => JSON.stringify(profile)).join(",\n")}\n]\n`, formatted: true };
+  return {
+    path: CLIENT_PROFILES_PATH,
+    content: `[\n${runtimeProfiles()
+      .map((profile) => JSON.stringify(profile))
+      .join(",\n")}\n]\n`,
+    formatted: true,
+  };
 }
 
 /** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
@@ -200,7 +212,12 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     engines: { node: ">=20.19" },
     keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
     ...(plan.license ? { license: plan.license } : {}),
-    ...(plan.repository ? { repository: { type: "git", url: `git+${plan.repository.url}.git` }, homepage: `${plan.repository.url}#readme` } : {}),
+    ...(plan.repository
+      ? {
+          repository: { type: "git", url: `git+${plan.repository.url}.git` },
+          homepage: `${plan.repository.url}#readme`,
+        }
+      : {}),
     mcpName: plan.mcpName,
     dependencies: runtime.dependencies,
     devDependencies: { "@types/node": devDependencies["@types/node"], typescript: devDependencies.typescript },
@@ -238,7 +255,10 @@ function stateFiles(plan: ProjectPlan): EmittedFile[] {
 /** The generated `npm test`: a fixed harness (templates/server-test.mjs) and the spec-derived cases. */
 function testFiles(plan: ProjectPlan): EmittedFile[] {
   return [
-    { path: "test/server.test.mjs", content: readFileSync(join(packageRoot(), "templates", "server-test.mjs"), "utf8") },
+    {
+      path: "test/server.test.mjs",
+      content: readFileSync(join(packageRoot(), "templates", "server-test.mjs"), "utf8"),
+    },
     { path: "test/cases.json", content: bulkJson(testCases(plan), compactJson(plan), "cases"), formatted: true },
   ];
 }
@@ -258,11 +278,16 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.typeScript === "later"
       ? []
-      : typeScriptFiles(options.typeScript ?? printTypeScript(typeScriptInput(plan, options.apiDocument !== undefined)), plan.tools.map((tool) => tool.name))),
+      : typeScriptFiles(
+          options.typeScript ?? printTypeScript(typeScriptInput(plan, options.apiDocument !== undefined)),
+          plan.tools.map((tool) => tool.name),
+        )),
     ...toolsData(plan),
     searchIndexData(plan),
     clientProfilesData(),
-    ...(options.apiDocument === undefined ? [] : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
+    ...(options.apiDocument === undefined
+      ? []
+      : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
     ...runtimeFiles(),
     ...testFiles(plan),
     ...stateFiles(plan),

@@ -25,7 +25,11 @@ const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 const MAX_SIZE = 64;
 /** Largest minimum kept as it is (a larger one is lowered to this, see `boundedSizes`). */
 const MAX_MINIMUM = 4096;
-const SIZE_BOUNDS: [min: string, max: string][] = [["minLength", "maxLength"], ["minItems", "maxItems"], ["minProperties", "maxProperties"]];
+const SIZE_BOUNDS: [min: string, max: string][] = [
+  ["minLength", "maxLength"],
+  ["minItems", "maxItems"],
+  ["minProperties", "maxProperties"],
+];
 
 /** Keywords whose object values are data, not schemas (left as they are). */
 const VALUE_KEYS = new Set(["enum", "const", "default", "example", "examples"]);
@@ -63,9 +67,33 @@ const EXTRA_FORMATS: Record<string, () => string> = {
 
 /** Keywords that a plain value may break: a node that has one is checked, and faked when it fails. */
 const CONSTRAINTS = [
-  "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-  "minItems", "maxItems", "uniqueItems", "contains", "minProperties", "maxProperties", "additionalProperties", "patternProperties",
-  "propertyNames", "dependentRequired", "dependentSchemas", "not", "if", "oneOf", "anyOf", "allOf", "const", "enum",
+  "pattern",
+  "format",
+  "multipleOf",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "contains",
+  "minProperties",
+  "maxProperties",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "not",
+  "if",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "const",
+  "enum",
 ];
 
 /**
@@ -199,7 +227,8 @@ export class Sampler {
     if (!checked && own.length > 0) return own[0];
     for (const value of own) if (this.accepts(s, value, root)) return value;
     const value = this.plainByType(s, root, depth, checked);
-    if (!checked || depth > 6 || !CONSTRAINTS.some((key) => s[key] !== undefined) || this.accepts(s, value, root)) return value;
+    if (!checked || depth > 6 || !CONSTRAINTS.some((key) => s[key] !== undefined) || this.accepts(s, value, root))
+      return value;
     return this.faked(s, root) ?? value;
   }
 
@@ -207,7 +236,10 @@ export class Sampler {
     for (const key of ["oneOf", "anyOf"]) {
       const options = s[key] as JsonSchema[] | undefined;
       if (!Array.isArray(options) || options.length === 0) continue;
-      const ordered = [...options.filter((o) => (o as Schema).type !== "null"), ...options.filter((o) => (o as Schema).type === "null")];
+      const ordered = [
+        ...options.filter((o) => (o as Schema).type !== "null"),
+        ...options.filter((o) => (o as Schema).type === "null"),
+      ];
       if (!checked) return this.plain(ordered[0], root, depth + 1, false);
       const values = ordered.map((option) => this.plain(option, root, depth + 1, true));
       return values.find((value) => this.accepts(s, value, root)) ?? values[0];
@@ -223,10 +255,13 @@ export class Sampler {
         else if (value !== null) return value;
       }
       // Siblings of allOf (properties, required) add to the merged object.
-      if (s.properties || s.required) Object.assign(merged, this.plainByType({ ...s, allOf: undefined, type: "object" }, root, depth, checked));
+      if (s.properties || s.required)
+        Object.assign(merged, this.plainByType({ ...s, allOf: undefined, type: "object" }, root, depth, checked));
       return merged;
     }
-    const types = Array.isArray(s.type) ? (s.type as string[]).filter((t) => t !== "null") : [s.type as string | undefined];
+    const types = Array.isArray(s.type)
+      ? (s.type as string[]).filter((t) => t !== "null")
+      : [s.type as string | undefined];
     const type = types[0] ?? (s.properties || s.required ? "object" : s.items ? "array" : undefined);
     switch (type) {
       case "string": {
@@ -236,7 +271,12 @@ export class Sampler {
       }
       case "integer":
       case "number": {
-        const min = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
+        const min =
+          typeof s.minimum === "number"
+            ? s.minimum
+            : typeof s.exclusiveMinimum === "number"
+              ? s.exclusiveMinimum + 1
+              : 1;
         const max = typeof s.maximum === "number" ? s.maximum : undefined;
         const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : undefined;
         const value = max !== undefined && min > max ? max : Math.ceil(min);
@@ -247,19 +287,23 @@ export class Sampler {
       case "array": {
         if (depth > 4) return [];
         const count = typeof s.minItems === "number" && s.minItems > 0 ? s.minItems : 1;
-        return Array.from({ length: Math.min(count, 3) }, () => this.plain(s.items as JsonSchema, root, depth + 1, checked));
+        return Array.from({ length: Math.min(count, 3) }, () =>
+          this.plain(s.items as JsonSchema, root, depth + 1, checked),
+        );
       }
       case "object": {
         const result: Record<string, unknown> = {};
         if (depth > 4) return result;
         const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-        for (const name of (s.required as string[] | undefined) ?? []) setOwn(result, name, this.plain(getOwn(properties, name) as JsonSchema ?? {}, root, depth + 1, checked));
+        for (const name of (s.required as string[] | undefined) ?? [])
+          setOwn(result, name, this.plain((getOwn(properties, name) as JsonSchema) ?? {}, root, depth + 1, checked));
         // minProperties beyond the required ones (an object parameter that must not be empty):
         // the declared properties first, in order, rather than invented ones.
         const least = typeof s.minProperties === "number" ? s.minProperties : 0;
         for (const name of Object.keys(properties)) {
           if (Object.keys(result).length >= least) break;
-          if (!Object.hasOwn(result, name)) setOwn(result, name, this.plain(getOwn(properties, name) as JsonSchema, root, depth + 1, checked));
+          if (!Object.hasOwn(result, name))
+            setOwn(result, name, this.plain(getOwn(properties, name) as JsonSchema, root, depth + 1, checked));
         }
         return result;
       }
@@ -278,7 +322,37 @@ function withDefs(schema: Schema, root: Schema): Schema {
 }
 
 /** Keywords that say something about a value's type or shape (a node with none only annotates). */
-const SHAPE_KEYS = ["type", "properties", "required", "items", "prefixItems", "enum", "const", "oneOf", "anyOf", "allOf", "not", "format", "pattern", "additionalProperties", "patternProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "example", "examples", "default"];
+const SHAPE_KEYS = [
+  "type",
+  "properties",
+  "required",
+  "items",
+  "prefixItems",
+  "enum",
+  "const",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "format",
+  "pattern",
+  "additionalProperties",
+  "patternProperties",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "example",
+  "examples",
+  "default",
+];
 
 /** Whether a (resolved) node constrains or shows the value, as opposed to only describing it. */
 function describesValue(s: Schema): boolean {
@@ -313,7 +387,11 @@ export function sampleValue(schema: JsonSchema | undefined, root: Schema = (sche
 }
 
 /** `Sampler.accepts` on a shared sampler. */
-export function accepts(schema: JsonSchema | undefined, value: unknown, root: Schema = (schema as Schema) ?? {}): boolean {
+export function accepts(
+  schema: JsonSchema | undefined,
+  value: unknown,
+  root: Schema = (schema as Schema) ?? {},
+): boolean {
   return shared.accepts(schema, value, root);
 }
 

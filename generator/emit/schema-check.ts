@@ -27,13 +27,24 @@ type Schema = Record<string, unknown>;
 type Check = (value: unknown) => boolean;
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 /**
  * Keywords that never change ajv's answer with the options used here (no `useDefaults`, `strict`
  * off: unknown keywords such as OpenAPI's `example` are ignored), and extension keywords (`x-…`).
  */
-const ANNOTATIONS = new Set(["title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "$comment",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 const isAnnotation = (keyword: string): boolean => ANNOTATIONS.has(keyword) || keyword.startsWith("x-");
 
 /** The keywords of a schema checked property by property (see the module comment), annotations aside. */
@@ -55,7 +66,15 @@ const NEVER: Check = () => false;
 /** Validates sample values; keeps every compiled schema, so one instance serves one project (or one check run). */
 export class SchemaChecker {
   // inlineRefs and optimize off: compiling dominates here, and both halve it on large specs.
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, logger: false, ownProperties: true, inlineRefs: false, code: { optimize: false } });
+  private readonly ajv = new Ajv2020({
+    allErrors: false,
+    strict: false,
+    validateSchema: false,
+    logger: false,
+    ownProperties: true,
+    inlineRefs: false,
+    code: { optimize: false },
+  });
   private readonly defs = new DefsRegistry(this.ajv);
   /** Compiled validators by schema text (refs to `$defs` name their registry `$id`; null: ajv could not compile it). */
   private readonly compiled = new Map<string, ValidateFunction | null>();
@@ -105,7 +124,8 @@ export class SchemaChecker {
     const context = refContext(schema, defs === this.noDefs ? undefined : defs);
     const registered = context === undefined || this.defs.namespaceOf(context) !== undefined;
     // Own `$defs` are split off only at the root: the properties' refs resolve against the root's.
-    const parts = registered && (schema.$defs === undefined || schema === root) ? objectParts(schema, schema === root) : undefined;
+    const parts =
+      registered && (schema.$defs === undefined || schema === root) ? objectParts(schema, schema === root) : undefined;
     if (parts) return (value) => this.objectAccepts(parts, value, root);
     const validate = this.validator(schema, defs);
     return validate ? (value) => validate(value) === true : ALWAYS;
@@ -120,7 +140,12 @@ export class SchemaChecker {
         continue;
       }
       const property = parts.properties[key];
-      const check = property === true || property === undefined ? ALWAYS : property === false ? NEVER : this.checkFor(property as Schema, root);
+      const check =
+        property === true || property === undefined
+          ? ALWAYS
+          : property === false
+            ? NEVER
+            : this.checkFor(property as Schema, root);
       if (!check(getOwn(value, key))) return false;
     }
     return true;
@@ -208,7 +233,9 @@ class DefsRegistry {
       if (text === null) return null;
       entries.push([name, text, schema as JsonSchema]);
     }
-    let index = this.namespaces.findIndex((known) => entries.every(([name, text]) => (known.get(name) ?? text) === text));
+    let index = this.namespaces.findIndex((known) =>
+      entries.every(([name, text]) => (known.get(name) ?? text) === text),
+    );
     if (index < 0) index = this.namespaces.push(new Map()) - 1;
     const namespace = this.namespaces[index]!;
     for (const [name, text, schema] of entries) {
@@ -216,7 +243,11 @@ class DefsRegistry {
       const bare = typeof schema === "object" && schema !== null ? withoutAnnotations(schema as Schema) : schema;
       if (typeof bare === "object") linkRefs(bare as Schema, namespaceBase(index));
       // A boolean schema cannot carry an `$id`: it is wrapped (`allOf`), which accepts the same values.
-      this.ajv.addSchema(typeof bare === "object" ? { ...(bare as Schema), $id: entryId(index, name) } : { $id: entryId(index, name), allOf: [bare] });
+      this.ajv.addSchema(
+        typeof bare === "object"
+          ? { ...(bare as Schema), $id: entryId(index, name) }
+          : { $id: entryId(index, name), allOf: [bare] },
+      );
       namespace.set(name, text);
       this.size += 1;
     }
@@ -296,10 +327,17 @@ function withoutAnnotations(schema: Schema): Schema {
 
 /** The conditions of a plain object schema, or undefined when the schema has any other keyword (`ownDefs`: `$defs` allowed). */
 function objectParts(schema: Schema, ownDefs: boolean): ObjectParts | undefined {
-  for (const key of Object.keys(schema)) if (!SPLIT_KEYWORDS.has(key) && !isAnnotation(key) && !(ownDefs && key === "$defs")) return undefined;
+  for (const key of Object.keys(schema))
+    if (!SPLIT_KEYWORDS.has(key) && !isAnnotation(key) && !(ownDefs && key === "$defs")) return undefined;
   const { type, properties = {}, required = [], additionalProperties } = schema;
   if (type !== undefined && type !== "object") return undefined;
-  if (!isRecord(properties) || !Array.isArray(required) || !required.every((name) => typeof name === "string")) return undefined;
+  if (!isRecord(properties) || !Array.isArray(required) || !required.every((name) => typeof name === "string"))
+    return undefined;
   if (additionalProperties !== undefined && typeof additionalProperties !== "boolean") return undefined;
-  return { properties: properties as Record<string, JsonSchema>, required: required as string[], closed: additionalProperties === false, typed: type === "object" };
+  return {
+    properties: properties as Record<string, JsonSchema>,
+    required: required as string[],
+    closed: additionalProperties === false,
+    typed: type === "object",
+  };
 }

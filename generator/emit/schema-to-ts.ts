@@ -18,7 +18,10 @@ const MAX_BRIEF_CHARS = 200;
 
 /** The first paragraph of `text`, at most MAX_BRIEF_CHARS, JSDoc-safe; undefined when empty. */
 export function brief(text: string): string | undefined {
-  const paragraph = docText(text).split(/\r?\n\s*\r?\n/)[0]!.replace(/\s+/g, " ").trim();
+  const paragraph = docText(text)
+    .split(/\r?\n\s*\r?\n/)[0]!
+    .replace(/\s+/g, " ")
+    .trim();
   if (paragraph === "") return undefined;
   return paragraph.length <= MAX_BRIEF_CHARS ? paragraph : `${paragraph.slice(0, MAX_BRIEF_CHARS - 1).trimEnd()}…`;
 }
@@ -87,13 +90,16 @@ function objectType(s: Obj, next: (sub: unknown) => string): string {
     if (extra === false) return "Record<string, never>";
     return `Record<string, ${extra === undefined || extra === true ? "unknown" : next(extra)}>`;
   }
-  const members = names.map((name) => `${propertyKey(name)}${required.has(name) ? "" : "?"}: ${next(properties[name])};`);
+  const members = names.map(
+    (name) => `${propertyKey(name)}${required.has(name) ? "" : "?"}: ${next(properties[name])};`,
+  );
   return `{ ${members.join(" ")} }`;
 }
 
 function literal(value: unknown): string {
   if (value === null) return "null";
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return JSON.stringify(value);
   return "unknown";
 }
 

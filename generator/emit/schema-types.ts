@@ -35,7 +35,10 @@ export class SchemaTypes {
     tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName">[],
     private readonly kinds: Kinds,
   ) {
-    this.names = new NameAllocator(Number.POSITIVE_INFINITY, tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]));
+    this.names = new NameAllocator(
+      Number.POSITIVE_INFINITY,
+      tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]),
+    );
   }
 
   /** The `refName` for one tool's schemas on one side: the shared type name of each `$defs` entry. */

@@ -22,7 +22,9 @@ export function searchIndexJson(data: SearchIndexData): string {
   data.docs.forEach((doc, i) => lines.push(ascii(JSON.stringify(doc)) + (i < data.docs.length - 1 ? "," : "")));
   lines.push(`],"terms":{`);
   const entries = Object.entries(data.terms);
-  entries.forEach(([term, list], i) => lines.push(`${JSON.stringify(term)}:[${list.join(",")}]` + (i < entries.length - 1 ? "," : "")));
+  entries.forEach(([term, list], i) =>
+    lines.push(`${JSON.stringify(term)}:[${list.join(",")}]` + (i < entries.length - 1 ? "," : "")),
+  );
   lines.push("}}", "");
   return lines.join("\n");
 }

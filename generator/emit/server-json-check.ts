@@ -54,8 +54,12 @@ export function serverJsonViolations(server: unknown, pkg?: PackageFacts): strin
   const problems = validate(server) ? [] : [...new Set((validate.errors ?? []).map(describeError))];
   if (pkg && typeof server === "object" && server !== null) {
     const { name, version } = server as { name?: unknown; version?: unknown };
-    if (name !== pkg.mcpName) problems.push(`name ${JSON.stringify(name)} differs from package.json's mcpName ${JSON.stringify(pkg.mcpName)}`);
-    if (version !== pkg.version) problems.push(`version ${JSON.stringify(version)} differs from package.json's version ${JSON.stringify(pkg.version)}`);
+    if (name !== pkg.mcpName)
+      problems.push(`name ${JSON.stringify(name)} differs from package.json's mcpName ${JSON.stringify(pkg.mcpName)}`);
+    if (version !== pkg.version)
+      problems.push(
+        `version ${JSON.stringify(version)} differs from package.json's version ${JSON.stringify(pkg.version)}`,
+      );
   }
   return problems;
 }
@@ -63,5 +67,6 @@ export function serverJsonViolations(server: unknown, pkg?: PackageFacts): strin
 /** Throws naming every problem when the emitted server.json would be refused (a generator bug). */
 export function assertServerJson(serverText: string, packageText: string): void {
   const problems = serverJsonViolations(JSON.parse(serverText), JSON.parse(packageText) as PackageFacts);
-  if (problems.length > 0) throw new Error(`mcp-gen wrote a server.json the MCP Registry would refuse: ${problems.join("; ")}`);
+  if (problems.length > 0)
+    throw new Error(`mcp-gen wrote a server.json the MCP Registry would refuse: ${problems.join("; ")}`);
 }

@@ -20,7 +20,9 @@ hbs.registerHelper("line", (value: unknown) => oneLine(value));
 hbs.registerHelper("cell", (value: unknown) => markdownCell(value));
 hbs.registerHelper("code", (value: unknown) => markdownCode(value));
 hbs.registerHelper("cellCode", (value: unknown) => markdownCode(value).replace(/\|/g, "\\|"));
-hbs.registerHelper("route", (method: unknown, path: unknown) => markdownCode(`${String(method ?? "").toUpperCase()} ${oneLine(path)}`).replace(/\|/g, "\\|"));
+hbs.registerHelper("route", (method: unknown, path: unknown) =>
+  markdownCode(`${String(method ?? "").toUpperCase()} ${oneLine(path)}`).replace(/\|/g, "\\|"),
+);
 hbs.registerHelper("sh", (value: unknown) => shellWord(value));
 hbs.registerHelper("fenced", (info: unknown, value: unknown) => markdownFence(String(info), value));
 hbs.registerHelper("block", (value: unknown) => markdownBlock(String(value ?? "")));
@@ -30,14 +32,24 @@ hbs.registerHelper("envAssign", (name: string, value: unknown, commented: boolea
   if (written !== undefined) return `${prefix}${name}=${written}`;
   return `# example (quote it as your .env reader expects): ${oneLine(value)}\n${prefix}${name}=`;
 });
-hbs.registerHelper("firstLine", (value: unknown) => String(value ?? "").split(/\n/)[0]!.trim());
+hbs.registerHelper("firstLine", (value: unknown) =>
+  String(value ?? "")
+    .split(/\n/)[0]!
+    .trim(),
+);
 hbs.registerHelper("upper", (value: unknown) => String(value ?? "").toUpperCase());
 hbs.registerHelper("json", (value: unknown) => JSON.stringify(value, null, 2));
-hbs.registerHelper("hints", (annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }) => {
-  if (annotations.readOnlyHint) return "read-only";
-  const hints = [annotations.destructiveHint ? "destructive" : "writes", annotations.idempotentHint ? "idempotent" : ""];
-  return hints.filter(Boolean).join(", ");
-});
+hbs.registerHelper(
+  "hints",
+  (annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }) => {
+    if (annotations.readOnlyHint) return "read-only";
+    const hints = [
+      annotations.destructiveHint ? "destructive" : "writes",
+      annotations.idempotentHint ? "idempotent" : "",
+    ];
+    return hints.filter(Boolean).join(", ");
+  },
+);
 
 /**
  * The spec's Markdown as a block of the README: kept as Markdown (it is documentation), but a code
@@ -70,7 +82,15 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     // Strict templates need every field present; secrets never get an example value.
     env: plan.env.map((variable) => ({ ...variable, example: variable.secret ? "" : (variable.example ?? "") })),
     serverUrl: plan.serverUrl
-      ? { template: plan.serverUrl.template, variables: plan.serverUrl.variables.map((v) => ({ name: v.name, env: v.env, default: v.default ?? false, enum: v.enum ?? false })) }
+      ? {
+          template: plan.serverUrl.template,
+          variables: plan.serverUrl.variables.map((v) => ({
+            name: v.name,
+            env: v.env,
+            default: v.default ?? false,
+            enum: v.enum ?? false,
+          })),
+        }
       : false,
     specLabel: plan.specVersion === "2.0" ? "Swagger 2.0" : `OpenAPI ${plan.specVersion}`,
     claudeDesktop: snippet("claude-desktop", { kind: "stdio" }),

@@ -79,7 +79,12 @@ function bodySchema(tool: ToolPlan): JsonSchema | undefined {
     setOwn(mapped, name, (getOwn(properties, argument) as JsonSchema | undefined) ?? {});
     if (required.has(argument)) requiredBody.push(name);
   }
-  return { ...defs, type: "object", properties: mapped, ...(requiredBody.length > 0 ? { required: requiredBody } : {}) };
+  return {
+    ...defs,
+    type: "object",
+    properties: mapped,
+    ...(requiredBody.length > 0 ? { required: requiredBody } : {}),
+  };
 }
 
 /** The required query items of a tool's request (see `ToolCase.request.query`). */
@@ -91,9 +96,13 @@ function requiredQuery(tool: ToolPlan, fixed: string[]): ToolCase["request"]["qu
     if (param.in !== "query" || !param.required || names.has(param.name)) continue;
     names.add(param.name);
     const schema = resolveLocal(getOwn((input.properties ?? {}) as object, param.argument), input);
-    const spread = (param.style ?? "form") === "form" && param.explode !== false && (schema.type === "object" || schema.properties !== undefined);
+    const spread =
+      (param.style ?? "form") === "form" &&
+      param.explode !== false &&
+      (schema.type === "object" || schema.properties !== undefined);
     if (!spread) entries.push(param.name);
-    else if (schema.properties && Object.keys(schema.properties).length > 0) entries.push({ name: param.name, anyOf: Object.keys(schema.properties) });
+    else if (schema.properties && Object.keys(schema.properties).length > 0)
+      entries.push({ name: param.name, anyOf: Object.keys(schema.properties) });
   }
   for (const name of fixed) if (!names.has(name)) entries.push(name);
   return entries;
@@ -103,7 +112,9 @@ function requiredQuery(tool: ToolPlan, fixed: string[]): ToolCase["request"]["qu
 function resolveLocal(schema: unknown, input: Schema): Schema {
   const node = (schema ?? {}) as Schema;
   const ref = typeof node.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(node.$ref)?.[1] : undefined;
-  const target = ref ? (getOwn((input.$defs ?? {}) as object, decodeURIComponent(ref)) as Schema | undefined) : undefined;
+  const target = ref
+    ? (getOwn((input.$defs ?? {}) as object, decodeURIComponent(ref)) as Schema | undefined)
+    : undefined;
   return target ? { ...target, ...node } : node;
 }
 
@@ -111,10 +122,14 @@ function resolveLocal(schema: unknown, input: Schema): Schema {
 function skipReason(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler, args: unknown): string | undefined {
   const types = new Map(plan.securitySchemes.map((scheme) => [scheme.key, scheme.type]));
   const alternatives = tool.http.security ?? [];
-  if (alternatives.length > 0 && alternatives.every((requirement) => Object.keys(requirement).some((key) => types.get(key) === "mutualTLS"))) {
+  if (
+    alternatives.length > 0 &&
+    alternatives.every((requirement) => Object.keys(requirement).some((key) => types.get(key) === "mutualTLS"))
+  ) {
     return "the operation needs a client certificate (mutual TLS), and the test's stand-in upstream is plain HTTP";
   }
-  if (!sampler.accepts(tool.inputSchema, args)) return "no sample value satisfies this tool's input schema (the schema may allow none, e.g. an allOf of two types), so no call is made";
+  if (!sampler.accepts(tool.inputSchema, args))
+    return "no sample value satisfies this tool's input schema (the schema may allow none, e.g. an allOf of two types), so no call is made";
   return undefined;
 }
 
@@ -123,7 +138,8 @@ function toolCase(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler): ToolCase
   const output = tool.outputSchema as Schema | undefined;
   const wrap = tool.http.response.wrapKey;
   const documented = tool.outputSchema ? (documentedOutput(tool.outputSchema) as Schema) : undefined;
-  const wrapped = documented && wrap ? (documented.properties as Record<string, JsonSchema> | undefined)?.[wrap] : undefined;
+  const wrapped =
+    documented && wrap ? (documented.properties as Record<string, JsonSchema> | undefined)?.[wrap] : undefined;
   const responseBody = documented ? sampler.sample(wrap ? (wrapped ?? {}) : (documented as JsonSchema), output) : {};
   const body = tool.http.body;
   const schema = bodySchema(tool);
@@ -139,9 +155,15 @@ function toolCase(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler): ToolCase
       // Required query parameters, and those the path template fixes (`/search#format=sdk`).
       query: requiredQuery(tool, split.names),
       headers: tool.http.parameters.filter((p) => p.in === "header" && p.required).map((p) => p.name.toLowerCase()),
-      ...(body ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } } : {}),
+      ...(body
+        ? { body: { mediaType: body.mediaType, required: body.required, ...(schema !== undefined ? { schema } : {}) } }
+        : {}),
     },
-    response: { status: 200, body: responseBody, ...(tool.http.response.fallbackKey ? { fallbackKey: tool.http.response.fallbackKey } : {}) },
+    response: {
+      status: 200,
+      body: responseBody,
+      ...(tool.http.response.fallbackKey ? { fallbackKey: tool.http.response.fallbackKey } : {}),
+    },
     ...(skip ? { skip } : {}),
   };
 }
@@ -158,7 +180,8 @@ function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): R
     for (const [argument, schema] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
       const bad = sampler.invalid(schema, input);
       const args = { ...cases[i]!.arguments, [argument]: bad };
-      if (bad !== undefined && !sampler.accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "invalid" as const };
+      if (bad !== undefined && !sampler.accepts(input, args))
+        return { tool: tool.name, argument, arguments: args, problem: "invalid" as const };
     }
     return undefined;
   });
@@ -168,7 +191,8 @@ function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): R
     for (const argument of (input.required as string[] | undefined) ?? []) {
       const args = { ...cases[i]!.arguments };
       delete args[argument];
-      if (!sampler.accepts(input, args)) return { tool: tool.name, argument, arguments: args, problem: "missing" as const };
+      if (!sampler.accepts(input, args))
+        return { tool: tool.name, argument, arguments: args, problem: "missing" as const };
     }
     return undefined;
   });
@@ -177,7 +201,11 @@ function refusedCases(tools: ToolPlan[], cases: ToolCase[], sampler: Sampler): R
 }
 
 /** The first tool (among those whose case runs) for which `pick` finds something. */
-function firstOf<T>(tools: ToolPlan[], cases: ToolCase[], pick: (tool: ToolPlan, index: number) => T | undefined): T | undefined {
+function firstOf<T>(
+  tools: ToolPlan[],
+  cases: ToolCase[],
+  pick: (tool: ToolPlan, index: number) => T | undefined,
+): T | undefined {
   for (const [i, tool] of tools.entries()) {
     if (cases[i]!.skip !== undefined) continue;
     const found = pick(tool, i);

@@ -1,4 +1,9 @@
-import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, SourceFileStructure } from "ts-morph";
+import type {
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  PropertySignatureStructure,
+  SourceFileStructure,
+} from "ts-morph";
 import type { ToolDefinition } from "../contract.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
@@ -23,7 +28,10 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
 }
 
 /** What a tool's type module is made of: part of its plan, plain data (it crosses to a worker thread). */
-export type ToolTypeSource = Pick<ToolPlan, "name" | "description" | "inputSchema" | "outputSchema" | "inputTypeName" | "outputTypeName" | "fileName"> & {
+export type ToolTypeSource = Pick<
+  ToolPlan,
+  "name" | "description" | "inputSchema" | "outputSchema" | "inputTypeName" | "outputTypeName" | "fileName"
+> & {
   title?: string;
   http: Pick<ToolPlan["http"], "method" | "path">;
 };
@@ -44,11 +52,20 @@ export function toolTypeSource(tool: ToolPlan): ToolTypeSource {
 }
 
 /** Property signatures of the input interface, documented from each property's description. */
-function inputProperties(tool: ToolTypeSource, refName: (def: string) => string): OptionalKind<PropertySignatureStructure>[] {
+function inputProperties(
+  tool: ToolTypeSource,
+  refName: (def: string) => string,
+): OptionalKind<PropertySignatureStructure>[] {
   const required = new Set(tool.inputSchema.required ?? []);
   return Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => {
-    const description = typeof schema === "object" && typeof schema.description === "string" ? docText(schema.description) : "";
-    return { name: propertyKey(name), type: schemaToType(schema, refName), hasQuestionToken: !required.has(name), ...(description ? { docs: [description] } : {}) };
+    const description =
+      typeof schema === "object" && typeof schema.description === "string" ? docText(schema.description) : "";
+    return {
+      name: propertyKey(name),
+      type: schemaToType(schema, refName),
+      hasQuestionToken: !required.has(name),
+      ...(description ? { docs: [description] } : {}),
+    };
   });
 }
 
@@ -84,6 +101,10 @@ export function toolTypesFile(tool: ToolTypeSource, schemaTypes: SchemaTypes, ki
       type: schemaToType(tool.outputSchema, refName),
     });
   }
-  if (used.size > 0) statements.unshift({ kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: [...used], moduleSpecifier: "../schemas.js" }, BLANK_LINE);
+  if (used.size > 0)
+    statements.unshift(
+      { kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: [...used], moduleSpecifier: "../schemas.js" },
+      BLANK_LINE,
+    );
   return sourceFile(kinds, statements);
 }

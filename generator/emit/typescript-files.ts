@@ -8,7 +8,13 @@
  */
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../contract.js";
-import { API_DOCUMENT_PATH, CATALOG_DATA_PATH, DEFINITIONS_DATA_PATH, TOOL_NAMES_DATA_PATH, TOOLS_DATA_PATH } from "./data-paths.js";
+import {
+  API_DOCUMENT_PATH,
+  CATALOG_DATA_PATH,
+  DEFINITIONS_DATA_PATH,
+  TOOL_NAMES_DATA_PATH,
+  TOOLS_DATA_PATH,
+} from "./data-paths.js";
 import { operationDeclarations } from "./declarations.js";
 import type { EmittedFile } from "./project-files.js";
 import { brief, docText, propertyKey } from "./schema-to-ts.js";
@@ -48,7 +54,10 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
   const kinds = tsMorph.StructureKind;
   const schemaTypes = new SchemaTypes(input.tools, kinds);
-  const files: EmittedFile[] = input.tools.map((tool) => ({ path: `src/tools/${tool.fileName}.ts`, content: printFile(toolTypesFile(tool, schemaTypes, kinds)) }));
+  const files: EmittedFile[] = input.tools.map((tool) => ({
+    path: `src/tools/${tool.fileName}.ts`,
+    content: printFile(toolTypesFile(tool, schemaTypes, kinds)),
+  }));
   files.push({ path: SCHEMA_TYPES_PATH, content: printFile(schemaTypes.file()) });
   files.push({ path: "src/tools/index.ts", content: printFile(toolIndex(input.tools, tsMorph)) });
   files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
@@ -59,7 +68,13 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
 }
 
 /** `export const name: type = initializer;` with a doc comment. */
-function exportedConst(tsMorph: TsMorph, name: string, type: string, initializer: string, doc: string): StatementStructures {
+function exportedConst(
+  tsMorph: TsMorph,
+  name: string,
+  type: string,
+  initializer: string,
+  doc: string,
+): StatementStructures {
   return {
     kind: tsMorph.StructureKind.VariableStatement,
     declarationKind: tsMorph.VariableDeclarationKind.Const,
@@ -76,10 +91,24 @@ function exportedConst(tsMorph: TsMorph, name: string, type: string, initializer
  */
 function toolIndex(tools: readonly ToolTypeSource[], tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
-  const typeNames = (tool: ToolTypeSource) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])];
+  const typeNames = (tool: ToolTypeSource) => [
+    tool.inputTypeName,
+    ...(tool.outputTypeName ? [tool.outputTypeName] : []),
+  ];
   const statements: Statement[] = [
-    { kind: kinds.ImportDeclaration, namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }], moduleSpecifier: "../runtime/tool-data.js" },
-    ...tools.map((tool): StatementStructures => ({ kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: typeNames(tool), moduleSpecifier: `./${tool.fileName}.js` })),
+    {
+      kind: kinds.ImportDeclaration,
+      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
+      moduleSpecifier: "../runtime/tool-data.js",
+    },
+    ...tools.map(
+      (tool): StatementStructures => ({
+        kind: kinds.ImportDeclaration,
+        isTypeOnly: true,
+        namedImports: typeNames(tool),
+        moduleSpecifier: `./${tool.fileName}.js`,
+      }),
+    ),
     BLANK_LINE,
     { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: tools.flatMap(typeNames) },
     BLANK_LINE,
@@ -98,7 +127,11 @@ function toolIndex(tools: readonly ToolTypeSource[], tsMorph: TsMorph): SourceFi
       properties: tools.map((tool) => ({
         name: propertyKey(tool.name),
         type: tool.inputTypeName,
-        docs: [docText(`${brief(tool.title ?? tool.description) ?? tool.name} (${tool.http.method.toUpperCase()} ${tool.http.path})`)],
+        docs: [
+          docText(
+            `${brief(tool.title ?? tool.description) ?? tool.name} (${tool.http.method.toUpperCase()} ${tool.http.path})`,
+          ),
+        ],
       })),
     },
     {
@@ -121,16 +154,39 @@ function toolIndex(tools: readonly ToolTypeSource[], tsMorph: TsMorph): SourceFi
 function apiTypes(tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   return sourceFile(kinds, [
-    { kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: ["ApiClient"], moduleSpecifier: "./runtime/api-client.js" },
     {
       kind: kinds.ImportDeclaration,
-      namedImports: [{ name: "defineExtension", alias: "defineTypedExtension" }, "defineToolFor", { name: "Extension", isTypeOnly: true }],
+      isTypeOnly: true,
+      namedImports: ["ApiClient"],
+      moduleSpecifier: "./runtime/api-client.js",
+    },
+    {
+      kind: kinds.ImportDeclaration,
+      namedImports: [
+        { name: "defineExtension", alias: "defineTypedExtension" },
+        "defineToolFor",
+        { name: "Extension", isTypeOnly: true },
+      ],
       moduleSpecifier: "./runtime/extensions.js",
     },
-    { kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: ["ToolInputs", "ToolOutputs"], moduleSpecifier: "./tools/index.js" },
+    {
+      kind: kinds.ImportDeclaration,
+      isTypeOnly: true,
+      namedImports: ["ToolInputs", "ToolOutputs"],
+      moduleSpecifier: "./tools/index.js",
+    },
     BLANK_LINE,
-    { kind: kinds.ExportDeclaration, namedExports: ["ApiError", { name: "ApiResponse", isTypeOnly: true }, { name: "CallOptions", isTypeOnly: true }], moduleSpecifier: "./runtime/api-client.js" },
-    { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: ["CustomTool", "RequestTools", "ToolResult"], moduleSpecifier: "./runtime/extensions.js" },
+    {
+      kind: kinds.ExportDeclaration,
+      namedExports: ["ApiError", { name: "ApiResponse", isTypeOnly: true }, { name: "CallOptions", isTypeOnly: true }],
+      moduleSpecifier: "./runtime/api-client.js",
+    },
+    {
+      kind: kinds.ExportDeclaration,
+      isTypeOnly: true,
+      namedExports: ["CustomTool", "RequestTools", "ToolResult"],
+      moduleSpecifier: "./runtime/extensions.js",
+    },
     { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: ["ToolInputs", "ToolOutputs"] },
     BLANK_LINE,
     {
@@ -151,7 +207,9 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       kind: kinds.Function,
       name: "defineExtension",
       isExported: true,
-      docs: ["Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result, and `api` is typed."],
+      docs: [
+        "Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result, and `api` is typed.",
+      ],
       parameters: [{ name: "extension", type: "Extension<ToolInputs, ToolOutputs>" }],
       returnType: "Extension",
       statements: ["return defineTypedExtension<ToolInputs, ToolOutputs>(extension);"],
@@ -160,7 +218,9 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       kind: kinds.VariableStatement,
       declarationKind: tsMorph.VariableDeclarationKind.Const,
       isExported: true,
-      docs: ["A custom tool whose handler gets arguments typed from its own `inputSchema` (written inline)\nand the typed `api`."],
+      docs: [
+        "A custom tool whose handler gets arguments typed from its own `inputSchema` (written inline)\nand the typed `api`.",
+      ],
       declarations: [{ name: "defineTool", initializer: "defineToolFor<Api>()" }],
     },
   ]);
@@ -170,9 +230,20 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
 function serverInfoFile(info: ServerInfo, tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   return sourceFile(kinds, [
-    { kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: ["ServerInfo"], moduleSpecifier: "./runtime/types.js" },
+    {
+      kind: kinds.ImportDeclaration,
+      isTypeOnly: true,
+      namedImports: ["ServerInfo"],
+      moduleSpecifier: "./runtime/types.js",
+    },
     BLANK_LINE,
-    exportedConst(tsMorph, "serverInfo", "ServerInfo", JSON.stringify(info, null, 2), "Name, version and defaults of this server."),
+    exportedConst(
+      tsMorph,
+      "serverInfo",
+      "ServerInfo",
+      JSON.stringify(info, null, 2),
+      "Name, version and defaults of this server.",
+    ),
   ]);
 }
 
@@ -193,9 +264,13 @@ function entryPoint(withDocument: boolean, tsMorph: TsMorph): SourceFileStructur
     statements.push({
       kind: kinds.Function,
       name: "apiDocument",
-      docs: [`The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`],
+      docs: [
+        `The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`,
+      ],
       returnType: "string",
-      statements: [`return readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");`],
+      statements: [
+        `return readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");`,
+      ],
     });
   }
   statements.push(

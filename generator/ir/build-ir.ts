@@ -5,7 +5,16 @@ import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
 import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
-import type { ApiIR, MediaIR, OperationIR, ParameterIR, RequestBodyIR, ResponseIR, ServerIR, ServerVariableIR } from "./types.js";
+import type {
+  ApiIR,
+  MediaIR,
+  OperationIR,
+  ParameterIR,
+  RequestBodyIR,
+  ResponseIR,
+  ServerIR,
+  ServerVariableIR,
+} from "./types.js";
 
 type Obj = Record<string, unknown>;
 
@@ -42,11 +51,18 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
       const rawOp = item.value[method];
       if (!isRecord(rawOp)) continue;
       const opAt = childPointer(itemAt, method);
-      operations.push(buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt));
+      operations.push(
+        buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt),
+      );
     }
   }
   if (operations.length === 0) {
-    bag.warn(Codes.noOperations, "The spec has no operations, so the server will have no tools.", "#/paths", "Add at least one operation under `paths`.");
+    bag.warn(
+      Codes.noOperations,
+      "The spec has no operations, so the server will have no tools.",
+      "#/paths",
+      "Add at least one operation under `paths`.",
+    );
   }
   return {
     specVersion: spec.version,
@@ -148,8 +164,23 @@ function addUndeclaredPathParameters(path: string, opAt: string, parameters: Par
   for (const match of path.matchAll(/\{([^}]+)\}/g)) {
     const name = match[1]!;
     if (parameters.some((p) => p.in === "path" && p.name === name)) continue;
-    bag.warn(Codes.pathParamUndeclared, `Path template variable {${name}} has no parameter; a required string argument is added.`, opAt, `Declare a parameter named "${name}" with \`in: path\` and \`required: true\` on the path or the operation.`);
-    parameters.push({ pointer: opAt, name, in: "path", required: true, deprecated: false, style: "simple", explode: false, allowReserved: false, schema: { type: "string" } });
+    bag.warn(
+      Codes.pathParamUndeclared,
+      `Path template variable {${name}} has no parameter; a required string argument is added.`,
+      opAt,
+      `Declare a parameter named "${name}" with \`in: path\` and \`required: true\` on the path or the operation.`,
+    );
+    parameters.push({
+      pointer: opAt,
+      name,
+      in: "path",
+      required: true,
+      deprecated: false,
+      style: "simple",
+      explode: false,
+      allowReserved: false,
+      schema: { type: "string" },
+    });
   }
 }
 
@@ -161,22 +192,47 @@ function mediaTypes(doc: Obj, op: Obj, key: "consumes" | "produces"): string[] {
 }
 
 /** Swagger 2.0 `formData` parameters become one object body, form-encoded or multipart. */
-function swagger2FormBody(doc: Obj, op: Obj, opAt: string, fields: Array<{ raw: Obj; at: string }>, normalizer: SchemaNormalizer): RequestBodyIR {
+function swagger2FormBody(
+  doc: Obj,
+  op: Obj,
+  opAt: string,
+  fields: Array<{ raw: Obj; at: string }>,
+  normalizer: SchemaNormalizer,
+): RequestBodyIR {
   const properties: Obj = {};
   const required: string[] = [];
   for (const { raw, at } of fields) {
-    const { name, in: _in, required: isRequired, description, collectionFormat: _cf, allowEmptyValue: _ae, ...schema } = raw;
+    const {
+      name,
+      in: _in,
+      required: isRequired,
+      description,
+      collectionFormat: _cf,
+      allowEmptyValue: _ae,
+      ...schema
+    } = raw;
     if (typeof name !== "string") continue;
-    setOwn(properties, name, normalizer.normalize({ ...schema, ...(typeof description === "string" ? { description } : {}) }, at));
+    setOwn(
+      properties,
+      name,
+      normalizer.normalize({ ...schema, ...(typeof description === "string" ? { description } : {}) }, at),
+    );
     if (isRequired === true) required.push(name);
   }
   const consumes = mediaTypes(doc, op, "consumes");
   const hasFile = fields.some(({ raw }) => raw.type === "file");
-  const mediaType = hasFile || consumes.includes("multipart/form-data") ? "multipart/form-data" : "application/x-www-form-urlencoded";
+  const mediaType =
+    hasFile || consumes.includes("multipart/form-data") ? "multipart/form-data" : "application/x-www-form-urlencoded";
   return {
     pointer: opAt,
     required: required.length > 0,
-    contents: [{ pointer: opAt, mediaType, schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) } }],
+    contents: [
+      {
+        pointer: opAt,
+        mediaType,
+        schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+      },
+    ],
   };
 }
 
@@ -185,7 +241,10 @@ function contents(content: unknown, at: string, normalizer: SchemaNormalizer): M
   if (!isRecord(content)) return [];
   return Object.entries(content).map(([mediaType, media]) => {
     const mediaAt = childPointer(at, mediaType);
-    const schema = isRecord(media) && media.schema !== undefined ? normalizer.normalize(media.schema, childPointer(mediaAt, "schema")) : undefined;
+    const schema =
+      isRecord(media) && media.schema !== undefined
+        ? normalizer.normalize(media.schema, childPointer(mediaAt, "schema"))
+        : undefined;
     const encoding = isRecord(media) ? fieldEncodings(media.encoding) : undefined;
     return { pointer: mediaAt, mediaType, schema, ...(encoding ? { encoding } : {}) };
   });
@@ -208,7 +267,13 @@ function fieldEncodings(encoding: unknown): Record<string, FieldEncoding> | unde
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
-function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, normalizer: SchemaNormalizer): ResponseIR[] {
+function buildResponses(
+  version: SpecVersion,
+  doc: Obj,
+  op: Obj,
+  opAt: string,
+  normalizer: SchemaNormalizer,
+): ResponseIR[] {
   const responses = isRecord(op.responses) ? op.responses : {};
   const result: ResponseIR[] = [];
   for (const [status, raw] of Object.entries(responses)) {
@@ -227,7 +292,13 @@ function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, n
             }))
         : contents(value.content, childPointer(response.pointer, "content"), normalizer);
     const headers = isRecord(value.headers) ? Object.keys(value.headers).map((name) => name.toLowerCase()) : [];
-    result.push({ pointer: at, status: status.toUpperCase(), description: text(value.description), contents: media, headers });
+    result.push({
+      pointer: at,
+      status: status.toUpperCase(),
+      description: text(value.description),
+      contents: media,
+      headers,
+    });
   }
   return result;
 }
@@ -236,7 +307,8 @@ function buildResponses(version: SpecVersion, doc: Obj, op: Obj, opAt: string, n
 function buildServers(version: SpecVersion, doc: Obj): ServerIR[] {
   if (version === "2.0") {
     const basePath = typeof doc.basePath === "string" ? doc.basePath : "";
-    if (typeof doc.host !== "string") return basePath ? [{ pointer: "#/basePath", url: basePath, template: basePath, variables: [] }] : [];
+    if (typeof doc.host !== "string")
+      return basePath ? [{ pointer: "#/basePath", url: basePath, template: basePath, variables: [] }] : [];
     const schemes = Array.isArray(doc.schemes) ? doc.schemes : [];
     const scheme = schemes.includes("https") ? "https" : typeof schemes[0] === "string" ? schemes[0] : "https";
     const url = `${scheme}://${doc.host}${basePath}`;
@@ -252,14 +324,24 @@ function buildServers(version: SpecVersion, doc: Obj): ServerIR[] {
       if (!variables.some((v) => v.name === name)) variables.push(serverVariable(name, variable));
       return isRecord(variable) && variable.default !== undefined ? String(variable.default) : whole;
     });
-    return [{ pointer: pointer("servers", index), url, template: server.url, variables, description: text(server.description) }];
+    return [
+      {
+        pointer: pointer("servers", index),
+        url,
+        template: server.url,
+        variables,
+        description: text(server.description),
+      },
+    ];
   });
 }
 
 /** One server variable as the IR keeps it; values are strings in OpenAPI, coerced if a spec used numbers. */
 function serverVariable(name: string, variable: unknown): ServerVariableIR {
   if (!isRecord(variable)) return { name };
-  const values = Array.isArray(variable.enum) ? variable.enum.filter((v) => ["string", "number", "boolean"].includes(typeof v)).map(String) : [];
+  const values = Array.isArray(variable.enum)
+    ? variable.enum.filter((v) => ["string", "number", "boolean"].includes(typeof v)).map(String)
+    : [];
   return {
     name,
     ...(variable.default !== undefined ? { default: String(variable.default) } : {}),

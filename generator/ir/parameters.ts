@@ -8,11 +8,34 @@ import type { SchemaNormalizer } from "./schema-normalizer.js";
 type Obj = Record<string, unknown>;
 
 const LOCATIONS = new Set<ParameterLocation>(["path", "query", "header", "cookie"]);
-const STYLES = new Set<ParameterStyle>(["simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"]);
+const STYLES = new Set<ParameterStyle>([
+  "simple",
+  "label",
+  "matrix",
+  "form",
+  "spaceDelimited",
+  "pipeDelimited",
+  "deepObject",
+]);
 /** Swagger 2.0 parameter fields that are JSON Schema keywords. */
 const SWAGGER2_SCHEMA_KEYS = [
-  "type", "format", "items", "default", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-  "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "enum", "multipleOf", "x-nullable",
+  "type",
+  "format",
+  "items",
+  "default",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "enum",
+  "multipleOf",
+  "x-nullable",
 ];
 
 /** The default style of a location (OpenAPI 3). */
@@ -21,7 +44,12 @@ function defaultStyle(location: ParameterLocation): ParameterStyle {
 }
 
 /** Swagger 2.0 `collectionFormat` → OpenAPI 3 style/explode. */
-function fromCollectionFormat(format: unknown, location: ParameterLocation, at: string, bag: DiagnosticBag): { style: ParameterStyle; explode: boolean } {
+function fromCollectionFormat(
+  format: unknown,
+  location: ParameterLocation,
+  at: string,
+  bag: DiagnosticBag,
+): { style: ParameterStyle; explode: boolean } {
   switch (format) {
     case "multi":
       return { style: "form", explode: true };
@@ -30,7 +58,11 @@ function fromCollectionFormat(format: unknown, location: ParameterLocation, at: 
     case "pipes":
       return { style: "pipeDelimited", explode: false };
     case "tsv":
-      bag.warn(Codes.paramInvalid, 'collectionFormat "tsv" has no OpenAPI 3 equivalent; values are sent comma-separated.', childPointer(at, "collectionFormat"));
+      bag.warn(
+        Codes.paramInvalid,
+        'collectionFormat "tsv" has no OpenAPI 3 equivalent; values are sent comma-separated.',
+        childPointer(at, "collectionFormat"),
+      );
       return { style: defaultStyle(location), explode: false };
     default:
       return { style: defaultStyle(location), explode: false };
@@ -48,7 +80,12 @@ export function buildParameter(
   const name = param.name;
   const location = param.in as ParameterLocation;
   if (typeof name !== "string" || name === "" || !LOCATIONS.has(location)) {
-    bag.warn(Codes.paramInvalid, `Parameter without a valid name or location (in: ${String(param.in)}) is skipped.`, at, "Give the parameter a `name` and an `in` of path, query, header or cookie.");
+    bag.warn(
+      Codes.paramInvalid,
+      `Parameter without a valid name or location (in: ${String(param.in)}) is skipped.`,
+      at,
+      "Give the parameter a `name` and an `in` of path, query, header or cookie.",
+    );
     return undefined;
   }
   let schema: JsonSchema;
@@ -63,7 +100,10 @@ export function buildParameter(
     const content = param.content as Obj | undefined;
     const media = content ? (Object.values(content)[0] as Obj | undefined) : undefined;
     const rawSchema = param.schema ?? media?.schema;
-    const schemaAt = param.schema !== undefined ? childPointer(at, "schema") : childPointer(at, "content", Object.keys(content ?? {})[0] ?? "", "schema");
+    const schemaAt =
+      param.schema !== undefined
+        ? childPointer(at, "schema")
+        : childPointer(at, "content", Object.keys(content ?? {})[0] ?? "", "schema");
     schema = rawSchema === undefined ? {} : normalizer.normalize(rawSchema, schemaAt);
     style = STYLES.has(param.style as ParameterStyle) ? (param.style as ParameterStyle) : defaultStyle(location);
     explode = typeof param.explode === "boolean" ? param.explode : style === "form";
@@ -73,7 +113,8 @@ export function buildParameter(
     bag.warn(Codes.paramInvalid, `Path parameter "${name}" must be required; it is treated as required.`, at);
     required = true;
   }
-  const description = typeof param.description === "string" && param.description.trim() !== "" ? param.description.trim() : undefined;
+  const description =
+    typeof param.description === "string" && param.description.trim() !== "" ? param.description.trim() : undefined;
   if (description !== undefined && typeof schema === "object" && schema.description === undefined) {
     schema = { ...schema, description };
   }

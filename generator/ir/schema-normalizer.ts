@@ -9,8 +9,18 @@ type SchemaObject = Record<string, unknown>;
 
 /** OpenAPI-only or identity keywords that JSON Schema clients must not see. */
 const DROPPED = new Set([
-  "nullable", "x-nullable", "discriminator", "xml", "externalDocs", "example",
-  "$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$comment",
+  "nullable",
+  "x-nullable",
+  "discriminator",
+  "xml",
+  "externalDocs",
+  "example",
+  "$schema",
+  "$id",
+  "id",
+  "$anchor",
+  "$dynamicAnchor",
+  "$comment",
 ]);
 
 /**
@@ -18,9 +28,35 @@ const DROPPED = new Set([
  * ajv-formats knows. Any other `format` would make a strict validator refuse the whole schema.
  */
 const KNOWN_FORMATS = new Set([
-  "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
-  "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer", "relative-json-pointer",
-  "regex", "int32", "int64", "float", "double", "byte", "binary", "password", "url", "iso-time", "iso-date-time",
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "idn-email",
+  "hostname",
+  "idn-hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri-reference",
+  "iri",
+  "iri-reference",
+  "uuid",
+  "uri-template",
+  "json-pointer",
+  "relative-json-pointer",
+  "regex",
+  "int32",
+  "int64",
+  "float",
+  "double",
+  "byte",
+  "binary",
+  "password",
+  "url",
+  "iso-time",
+  "iso-date-time",
   "json-pointer-uri-fragment",
 ]);
 
@@ -71,7 +107,10 @@ export class SchemaNormalizer {
     const key = Array.isArray(out.oneOf) ? "oneOf" : Array.isArray(out.anyOf) ? "anyOf" : undefined;
     const original = key ? input[key] : undefined;
     if (!key || !Array.isArray(original)) return;
-    const mapping = discriminator?.mapping && typeof discriminator.mapping === "object" ? Object.entries(discriminator.mapping as Record<string, unknown>) : [];
+    const mapping =
+      discriminator?.mapping && typeof discriminator.mapping === "object"
+        ? Object.entries(discriminator.mapping as Record<string, unknown>)
+        : [];
     out[key] = (out[key] as JsonSchema[]).map((branch, i) => {
       const ref = (original[i] as SchemaObject | undefined)?.$ref;
       if (typeof ref !== "string" || !ref.startsWith("#/")) return branch;
@@ -81,7 +120,9 @@ export class SchemaNormalizer {
       if (own && (own.enum !== undefined || own.const !== undefined)) return branch;
       const mapped = mapping.filter(([, to]) => to === ref || to === name).map(([value]) => value);
       const values = mapped.length > 0 ? mapped : [name];
-      return { allOf: [branch, { type: "object", properties: { [property]: { enum: values } }, required: [property] }] };
+      return {
+        allOf: [branch, { type: "object", properties: { [property]: { enum: values } }, required: [property] }],
+      };
     });
   }
 
@@ -126,10 +167,12 @@ export class SchemaNormalizer {
         if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here, i)));
         else out.items = this.normalize(value, here);
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) out[key] = this.normalize(value, here);
-      else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
+      else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value))
+        out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
       else if (MAP_SCHEMA_KEYWORDS.has(key) && value && typeof value === "object") {
         const map: SchemaObject = {};
-        for (const [name, sub] of Object.entries(value as SchemaObject)) setOwn(map, name, this.normalize(sub, childPointer(here, name)));
+        for (const [name, sub] of Object.entries(value as SchemaObject))
+          setOwn(map, name, this.normalize(sub, childPointer(here, name)));
         out[key === "definitions" ? "$defs" : key] = map;
       } else if (key === "type") {
         this.copyType(value, out);
@@ -172,7 +215,10 @@ export class SchemaNormalizer {
 
   /** OpenAPI 3.0 / Swagger 2.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 uses a number. */
   private convertExclusiveBounds(input: SchemaObject, out: SchemaObject): void {
-    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    for (const [flag, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (input[flag] === true && typeof input[bound] === "number") {
         out[flag] = input[bound];
         delete out[bound];

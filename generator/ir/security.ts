@@ -19,7 +19,8 @@ export function readRequirements(value: unknown, at: string, bag: DiagnosticBag)
   }
   return value.filter(isObj).map((requirement) => {
     const out: SecurityRequirement = {};
-    for (const [key, scopes] of Object.entries(requirement)) out[key] = Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === "string") : [];
+    for (const [key, scopes] of Object.entries(requirement))
+      out[key] = Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === "string") : [];
     return out;
   });
 }
@@ -51,23 +52,40 @@ export function readSecuritySchemes(doc: Obj, version: SpecVersion, bag: Diagnos
         schemes.push({ ...common, type: "http", scheme: "basic" });
         break;
       case "http":
-        schemes.push({ ...common, type: "http", scheme: typeof scheme.scheme === "string" ? scheme.scheme.toLowerCase() : "bearer" });
+        schemes.push({
+          ...common,
+          type: "http",
+          scheme: typeof scheme.scheme === "string" ? scheme.scheme.toLowerCase() : "bearer",
+        });
         break;
       case "oauth2": {
         const flows = isObj(scheme.flows) ? scheme.flows : {};
         const clientCredentials = isObj(flows.clientCredentials) ? flows.clientCredentials : undefined;
-        const tokenUrl = version === "2.0" ? (scheme.flow === "application" ? scheme.tokenUrl : undefined) : clientCredentials?.tokenUrl;
+        const tokenUrl =
+          version === "2.0"
+            ? scheme.flow === "application"
+              ? scheme.tokenUrl
+              : undefined
+            : clientCredentials?.tokenUrl;
         schemes.push({ ...common, type: "oauth2", ...(typeof tokenUrl === "string" ? { tokenUrl } : {}) });
         break;
       }
       case "openIdConnect":
-        schemes.push({ ...common, type: "openIdConnect", ...(typeof scheme.openIdConnectUrl === "string" ? { openIdConnectUrl: scheme.openIdConnectUrl } : {}) });
+        schemes.push({
+          ...common,
+          type: "openIdConnect",
+          ...(typeof scheme.openIdConnectUrl === "string" ? { openIdConnectUrl: scheme.openIdConnectUrl } : {}),
+        });
         break;
       case "mutualTLS":
         schemes.push({ ...common, type: "mutualTLS" });
         break;
       default:
-        bag.warn(Codes.securityInvalid, `Security scheme "${key}" has an unknown type ${JSON.stringify(scheme.type)}; it is ignored.`, at);
+        bag.warn(
+          Codes.securityInvalid,
+          `Security scheme "${key}" has an unknown type ${JSON.stringify(scheme.type)}; it is ignored.`,
+          at,
+        );
     }
   }
   return schemes;

@@ -3,7 +3,15 @@
  * 3.0/3.1 all become this shape; later stages never look at the raw spec again. Every node carries
  * `pointer`, the JSON pointer of the spec object it came from, for diagnostics.
  */
-import type { FieldEncoding, HttpMethod, JsonSchema, ParameterLocation, ParameterStyle, SecurityRequirement, SecuritySchemeDefinition } from "../contract.js";
+import type {
+  FieldEncoding,
+  HttpMethod,
+  JsonSchema,
+  ParameterLocation,
+  ParameterStyle,
+  SecurityRequirement,
+  SecuritySchemeDefinition,
+} from "../contract.js";
 import type { SpecVersion } from "../load/load-spec.js";
 
 /** The whole API. */

@@ -7,7 +7,21 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { AUTO_BUDGET, chooseSurface, configServerName, estimateTokens, listBytes, nameMap, parseTools, shapeInputSchema, surfaceMetaTools, type ListedTool, type ServedSurface, type SurfaceName, type ToolDefinition } from "../contract.js";
+import {
+  AUTO_BUDGET,
+  chooseSurface,
+  configServerName,
+  estimateTokens,
+  listBytes,
+  nameMap,
+  parseTools,
+  shapeInputSchema,
+  surfaceMetaTools,
+  type ListedTool,
+  type ServedSurface,
+  type SurfaceName,
+  type ToolDefinition,
+} from "../contract.js";
 import { toolDefinition } from "../emit/tool-file.js";
 import { generate } from "../generate.js";
 import { lintTools, type LintFinding, type LintOptions } from "./lint-tools.js";
@@ -39,15 +53,30 @@ export class NotAServerFolder extends Error {}
 export async function readServerTools(target: string, options: ReadOptions = {}): Promise<ServerTools> {
   if (existsSync(target) && statSync(target).isDirectory()) {
     const toolsFile = join(target, "data", "tools.json");
-    if (!existsSync(toolsFile)) throw new NotAServerFolder(`${target} is not a generated server folder (no data/tools.json): pass the server's folder or its OpenAPI document`);
+    if (!existsSync(toolsFile))
+      throw new NotAServerFolder(
+        `${target} is not a generated server folder (no data/tools.json): pass the server's folder or its OpenAPI document`,
+      );
     const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { name?: string };
     const definitionsFile = join(target, "data", "definitions.json");
-    const tools = parseTools(readFileSync(toolsFile, "utf8"), existsSync(definitionsFile) ? readFileSync(definitionsFile, "utf8") : undefined);
+    const tools = parseTools(
+      readFileSync(toolsFile, "utf8"),
+      existsSync(definitionsFile) ? readFileSync(definitionsFile, "utf8") : undefined,
+    );
     const packageName = pkg.name ?? "server";
     return { packageName, title: packageName, operations: tools.map(listed) };
   }
-  const { plan } = await generate({ spec: target, allowRemote: options.allowRemote ?? false, refRoot: options.refRoot, planOnly: true });
-  return { packageName: plan.packageName, title: plan.title, operations: plan.tools.map((tool) => listed(toolDefinition(tool))) };
+  const { plan } = await generate({
+    spec: target,
+    allowRemote: options.allowRemote ?? false,
+    refRoot: options.refRoot,
+    planOnly: true,
+  });
+  return {
+    packageName: plan.packageName,
+    title: plan.title,
+    operations: plan.tools.map((tool) => listed(toolDefinition(tool))),
+  };
 }
 
 /** The findings of one profile. */
@@ -98,33 +127,65 @@ function toolsOn(server: ServerTools, surface: ServedSurface): ListedTool[] {
  * the surface from the profile's tool budget, names within its rules, input schemas in its dialect;
  * and the findings that say so.
  */
-function servedTo(server: ServerTools, profile: ClientProfile, requested: SurfaceName, serverName: string): { surface: ServedSurface; reason: string; tools: ListedTool[]; notes: LintFinding[] } {
+function servedTo(
+  server: ServerTools,
+  profile: ClientProfile,
+  requested: SurfaceName,
+  serverName: string,
+): { surface: ServedSurface; reason: string; tools: ListedTool[]; notes: LintFinding[] } {
   const [runtime] = runtimeProfiles([profile]);
   const budget = { tools: runtime!.maxTools ?? AUTO_BUDGET.tools, tokens: AUTO_BUDGET.tokens };
   const chosen = chooseSurface(requested, server.operations.length, () => server.operations, budget);
   const listed = toolsOn(server, chosen.surface);
-  const maxLength = runtime!.maxQualifiedName !== undefined ? runtime!.maxQualifiedName - serverName.length - 1 : undefined;
+  const maxLength =
+    runtime!.maxQualifiedName !== undefined ? runtime!.maxQualifiedName - serverName.length - 1 : undefined;
   const names = nameMap(
     listed.map((tool) => tool.name),
-    { ...(runtime!.namePattern ? { pattern: runtime!.namePattern } : {}), ...(maxLength !== undefined ? { maxLength } : {}) },
+    {
+      ...(runtime!.namePattern ? { pattern: runtime!.namePattern } : {}),
+      ...(maxLength !== undefined ? { maxLength } : {}),
+    },
   );
   const rules = runtime!.schema;
-  const tools = listed.map((tool) => ({ ...tool, name: names.served(tool.name), ...(rules ? { inputSchema: shapeInputSchema(tool.inputSchema, rules).schema } : {}) }));
+  const tools = listed.map((tool) => ({
+    ...tool,
+    name: names.served(tool.name),
+    ...(rules ? { inputSchema: shapeInputSchema(tool.inputSchema, rules).schema } : {}),
+  }));
   const who = `to clients announcing ${profile.clientInfo.names.join(" or ")} (or with --client ${profile.id})`;
   const renamed = listed.filter((tool) => names.served(tool.name) !== tool.name).map((tool) => tool.name);
   const notes: LintFinding[] = [];
   if (renamed.length > 0) {
-    notes.push({ rule: "served-names", effect: "adapted", message: `the server serves ${renamed.length} tool name${renamed.length === 1 ? "" : "s"} rewritten within the client's rules ${who}; calls with them reach the same operations`, tools: renamed });
+    notes.push({
+      rule: "served-names",
+      effect: "adapted",
+      message: `the server serves ${renamed.length} tool name${renamed.length === 1 ? "" : "s"} rewritten within the client's rules ${who}; calls with them reach the same operations`,
+      tools: renamed,
+    });
   }
-  const reshaped = rules ? listed.filter((tool, i) => JSON.stringify(tool.inputSchema) !== JSON.stringify(tools[i]!.inputSchema)).map((tool) => tool.name) : [];
+  const reshaped = rules
+    ? listed
+        .filter((tool, i) => JSON.stringify(tool.inputSchema) !== JSON.stringify(tools[i]!.inputSchema))
+        .map((tool) => tool.name)
+    : [];
   if (reshaped.length > 0) {
-    notes.push({ rule: "served-schemas", effect: "adapted", message: `the server serves ${reshaped.length} input schema${reshaped.length === 1 ? "" : "s"} rewritten to the client's dialect ${who}: ${profile.schema!.text}`, tools: reshaped });
+    notes.push({
+      rule: "served-schemas",
+      effect: "adapted",
+      message: `the server serves ${reshaped.length} input schema${reshaped.length === 1 ? "" : "s"} rewritten to the client's dialect ${who}: ${profile.schema!.text}`,
+      tools: reshaped,
+    });
   }
   return { surface: chosen.surface, reason: chosen.reason, tools, notes };
 }
 
 /** Lints what the server lists on `surface` against each profile (as served to that client, unless `adapt` is false). */
-export function lintServer(server: ServerTools, surface: SurfaceName, profiles: ClientProfile[], options: LintServerOptions = {}): LintReport {
+export function lintServer(
+  server: ServerTools,
+  surface: SurfaceName,
+  profiles: ClientProfile[],
+  options: LintServerOptions = {},
+): LintReport {
   const chosen = chooseSurface(surface, server.operations.length, () => server.operations);
   const tools = toolsOn(server, chosen.surface);
   const bytes = listBytes(tools);
@@ -142,12 +203,24 @@ export function lintServer(server: ServerTools, surface: SurfaceName, profiles: 
     profiles: profiles.map((profile) => {
       const served = adapt ? servedTo(server, profile, surface, serverName) : { ...chosen, tools, notes: [] };
       const findings = [...lintTools({ serverName, tools: served.tools }, profile, options), ...served.notes];
-      return { id: profile.id, name: profile.name, sources: profile.sources, surface: served.surface, reason: served.reason, tools: served.tools.length, findings };
+      return {
+        id: profile.id,
+        name: profile.name,
+        sources: profile.sources,
+        surface: served.surface,
+        reason: served.reason,
+        tools: served.tools.length,
+        findings,
+      };
     }),
   };
 }
 
 /** Whether a report has a finding that loses, shortens or refuses tools (`defer`, `note` and `adapted` are fine). */
 export function hasBlockingFindings(report: LintReport): boolean {
-  return report.profiles.some((profile) => profile.findings.some((finding) => finding.effect !== "defer" && finding.effect !== "note" && finding.effect !== "adapted"));
+  return report.profiles.some((profile) =>
+    profile.findings.some(
+      (finding) => finding.effect !== "defer" && finding.effect !== "note" && finding.effect !== "adapted",
+    ),
+  );
 }

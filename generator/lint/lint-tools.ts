@@ -9,7 +9,15 @@ import { schemaShape } from "./schema-shape.js";
 /** One thing a client would do to the listed tools. */
 export interface LintFinding {
   /** Stable id of the rule. */
-  rule: "max-tools" | "qualified-name" | "name-pattern" | "list-tokens" | "schema-depth" | "strict-schema" | "served-names" | "served-schemas";
+  rule:
+    | "max-tools"
+    | "qualified-name"
+    | "name-pattern"
+    | "list-tokens"
+    | "schema-depth"
+    | "strict-schema"
+    | "served-names"
+    | "served-schemas";
   effect: LimitEffect;
   message: string;
   /** The tools concerned (all of them when the whole request is refused). */
@@ -40,30 +48,57 @@ export function lintTools(server: ListedServer, profile: ClientProfile, options:
   if (limits.maxTools && tools.length > limits.maxTools.value) {
     const { value, effect, text } = limits.maxTools;
     const dropped = effect === "drop" ? names.slice(value) : names;
-    const what = effect === "drop" ? `drops ${plural(dropped.length, "tool")} of ${tools.length.toLocaleString("en-US")}` : `refuses the list of ${plural(tools.length, "tool")}`;
+    const what =
+      effect === "drop"
+        ? `drops ${plural(dropped.length, "tool")} of ${tools.length.toLocaleString("en-US")}`
+        : `refuses the list of ${plural(tools.length, "tool")}`;
     findings.push({ rule: "max-tools", effect, message: `${what}: ${text}`, tools: dropped });
   }
   if (limits.maxQualifiedName) {
     const { value, effect, text } = limits.maxQualifiedName;
     // Clients join the two with a separator ("server:tool", "mcp__server__tool"): one character at least.
     const long = names.filter((name) => server.serverName.length + 1 + name.length > value);
-    if (long.length > 0) findings.push({ rule: "qualified-name", effect, message: `${effect === "drop" ? "drops" : "shortens"} ${plural(long.length, "tool")} (server name "${server.serverName}", ${server.serverName.length} characters): ${text}`, tools: long });
+    if (long.length > 0)
+      findings.push({
+        rule: "qualified-name",
+        effect,
+        message: `${effect === "drop" ? "drops" : "shortens"} ${plural(long.length, "tool")} (server name "${server.serverName}", ${server.serverName.length} characters): ${text}`,
+        tools: long,
+      });
   }
   if (limits.namePattern) {
     const { value, effect, text } = limits.namePattern;
     const pattern = new RegExp(value);
     const bad = names.filter((name) => !pattern.test(name));
-    if (bad.length > 0) findings.push({ rule: "name-pattern", effect, message: `${plural(bad.length, "tool name")} do not match ${value}: ${text}`, tools: bad });
+    if (bad.length > 0)
+      findings.push({
+        rule: "name-pattern",
+        effect,
+        message: `${plural(bad.length, "tool name")} do not match ${value}: ${text}`,
+        tools: bad,
+      });
   }
   if (limits.maxListTokens) {
     const { value, effect, text } = limits.maxListTokens;
     const tokens = estimateTokens(listBytes(tools));
-    if (tokens > value) findings.push({ rule: "list-tokens", effect, message: `tools/list is ~${tokens.toLocaleString("en-US")} tokens (over ${value.toLocaleString("en-US")}): ${text}`, tools: [] });
+    if (tokens > value)
+      findings.push({
+        rule: "list-tokens",
+        effect,
+        message: `tools/list is ~${tokens.toLocaleString("en-US")} tokens (over ${value.toLocaleString("en-US")}): ${text}`,
+        tools: [],
+      });
   }
   if (limits.maxSchemaDepth) {
     const { value, effect, text } = limits.maxSchemaDepth;
     const deep = tools.filter((tool) => schemaShape(tool.inputSchema).depth > value).map((tool) => tool.name);
-    if (deep.length > 0) findings.push({ rule: "schema-depth", effect, message: `${plural(deep.length, "input schema")} nest more than ${value} levels: ${text}`, tools: deep });
+    if (deep.length > 0)
+      findings.push({
+        rule: "schema-depth",
+        effect,
+        message: `${plural(deep.length, "input schema")} nest more than ${value} levels: ${text}`,
+        tools: deep,
+      });
   }
   if (limits.strictSchema && options.strictSchemas) {
     const { value: rules, effect, text } = limits.strictSchema;
@@ -85,7 +120,12 @@ export function lintTools(server: ListedServer, profile: ClientProfile, options:
     }
     if (misfits.length > 0) {
       const summary = [...reasons].map(([reason, count]) => `${reason} (${count})`).join(", ");
-      findings.push({ rule: "strict-schema", effect, message: `${plural(misfits.length, "input schema")} of ${tools.length.toLocaleString("en-US")}: ${text}: ${summary}`, tools: misfits });
+      findings.push({
+        rule: "strict-schema",
+        effect,
+        message: `${plural(misfits.length, "input schema")} of ${tools.length.toLocaleString("en-US")}: ${text}: ${summary}`,
+        tools: misfits,
+      });
     }
   }
   return findings;

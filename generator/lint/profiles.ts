@@ -75,7 +75,8 @@ export function selectProfiles(choice: string): ClientProfile[] {
   const all = clientProfiles();
   if (choice === "all") return all;
   const found = all.filter((profile) => profile.id === choice);
-  if (found.length === 0) throw new Error(`--client must be all or one of ${all.map((p) => p.id).join(", ")} (got '${choice}')`);
+  if (found.length === 0)
+    throw new Error(`--client must be all or one of ${all.map((p) => p.id).join(", ")} (got '${choice}')`);
   return found;
 }
 

@@ -28,7 +28,14 @@ const NESTING_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 
 /** Walks `schema` (see the module comment); `keywords` are the ones to look for. */
 export function schemaShape(schema: JsonSchema, keywords: readonly string[] = []): SchemaShape {
-  const shape: SchemaShape = { depth: 0, properties: 0, enumValues: 0, keywords: new Set(), optionalProperties: 0, openObjects: 0 };
+  const shape: SchemaShape = {
+    depth: 0,
+    properties: 0,
+    enumValues: 0,
+    keywords: new Set(),
+    optionalProperties: 0,
+    openObjects: 0,
+  };
   const visit = (node: unknown, level: number, guard: number): void => {
     if (!isRecord(node) || guard > 64) return;
     shape.depth = Math.max(shape.depth, level);
@@ -49,8 +56,11 @@ export function schemaShape(schema: JsonSchema, keywords: readonly string[] = []
       const next = key === "$defs" || key === "definitions" ? 1 : level + 1;
       for (const child of Object.values(map)) visit(child, next, guard + 1);
     }
-    for (const key of NESTING_ONE) if (node[key] !== undefined) visit(node[key], key === "items" || key === "additionalProperties" ? level + 1 : level, guard + 1);
-    for (const key of NESTING_LISTS) if (Array.isArray(node[key])) for (const child of node[key] as unknown[]) visit(child, level, guard + 1);
+    for (const key of NESTING_ONE)
+      if (node[key] !== undefined)
+        visit(node[key], key === "items" || key === "additionalProperties" ? level + 1 : level, guard + 1);
+    for (const key of NESTING_LISTS)
+      if (Array.isArray(node[key])) for (const child of node[key] as unknown[]) visit(child, level, guard + 1);
   };
   visit(schema, 1, 0);
   return shape;

@@ -44,8 +44,11 @@ export function nestingDepth(document: unknown, stopAt: number): { depth: number
       for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key!);
       return { depth: deepest, pointer: pointer(...path) };
     }
-    if (Array.isArray(node)) node.forEach((item, index) => stack.push({ node: item, depth: depth + 1, key: index, parent: visit }));
-    else for (const key of Object.keys(node)) stack.push({ node: (node as Record<string, unknown>)[key], depth: depth + 1, key, parent: visit });
+    if (Array.isArray(node))
+      node.forEach((item, index) => stack.push({ node: item, depth: depth + 1, key: index, parent: visit }));
+    else
+      for (const key of Object.keys(node))
+        stack.push({ node: (node as Record<string, unknown>)[key], depth: depth + 1, key, parent: visit });
   }
   return { depth: deepest };
 }

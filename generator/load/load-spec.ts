@@ -41,7 +41,12 @@ export interface LoadOptions {
 function detectVersion(document: Record<string, unknown>, bag: DiagnosticBag): SpecVersion | undefined {
   if (document.swagger !== undefined) {
     if (String(document.swagger) === "2.0") return "2.0";
-    bag.error(Codes.unsupportedVersion, `Unsupported Swagger version "${String(document.swagger)}".`, "#/swagger", "Only Swagger 2.0 and OpenAPI 3.0/3.1 are supported.");
+    bag.error(
+      Codes.unsupportedVersion,
+      `Unsupported Swagger version "${String(document.swagger)}".`,
+      "#/swagger",
+      "Only Swagger 2.0 and OpenAPI 3.0/3.1 are supported.",
+    );
     return undefined;
   }
   if (typeof document.openapi === "string") {
@@ -51,7 +56,12 @@ function detectVersion(document: Record<string, unknown>, bag: DiagnosticBag): S
       bag.warn(Codes.unsupportedVersion, `OpenAPI ${document.openapi} is read as 3.1.`, "#/openapi");
       return "3.1";
     }
-    bag.error(Codes.unsupportedVersion, `Unsupported OpenAPI version "${document.openapi}".`, "#/openapi", "Only Swagger 2.0 and OpenAPI 3.0/3.1 are supported.");
+    bag.error(
+      Codes.unsupportedVersion,
+      `Unsupported OpenAPI version "${document.openapi}".`,
+      "#/openapi",
+      "Only Swagger 2.0 and OpenAPI 3.0/3.1 are supported.",
+    );
     return undefined;
   }
   bag.error(
@@ -79,7 +89,12 @@ interface RefFiles {
  * file one that may not be read (outside the ref root, special, too big); returns whether external
  * refs exist.
  */
-async function checkRefs(document: unknown, allowRemote: boolean, files: RefFiles | undefined, bag: DiagnosticBag): Promise<boolean> {
+async function checkRefs(
+  document: unknown,
+  allowRemote: boolean,
+  files: RefFiles | undefined,
+  bag: DiagnosticBag,
+): Promise<boolean> {
   let external = false;
   const refused = new Map<string, RefFileRefusal>(); // a file is usually referred to many times
   const resolves = new Map<string, boolean>(); // a ref is usually written many times
@@ -107,16 +122,31 @@ async function checkRefs(document: unknown, allowRemote: boolean, files: RefFile
       if (!files || isUrl(site.ref)) continue;
       const named = refFile(site.ref, files.spec);
       if ("unreadable" in named) {
-        bag.error(Codes.refFileRefused, `$ref "${site.ref}" cannot be read: ${named.unreadable}.`, site.at, "Refer to a file by a relative path (or to http(s) with --allow-remote).");
+        bag.error(
+          Codes.refFileRefused,
+          `$ref "${site.ref}" cannot be read: ${named.unreadable}.`,
+          site.at,
+          "Refer to a file by a relative path (or to http(s) with --allow-remote).",
+        );
         continue;
       }
       const path = named.path;
       if (!refused.has(path)) refused.set(path, await refuseRefFile(path, files.root));
       const refusal = refused.get(path);
       if (refusal?.missing) {
-        bag.error(Codes.refUnresolved, `$ref "${site.ref}" names ${path}, which does not exist.`, site.at, "Check the path: file $refs are relative to the file that holds them.");
+        bag.error(
+          Codes.refUnresolved,
+          `$ref "${site.ref}" names ${path}, which does not exist.`,
+          site.at,
+          "Check the path: file $refs are relative to the file that holds them.",
+        );
       } else if (refusal) {
-        bag.error(Codes.refFileRefused, `$ref "${site.ref}" names ${path}, which mcp-gen will not read: ${refusal.reason}.`, site.at, REF_ROOT_HELP);
+        bag.error(
+          Codes.refFileRefused,
+          `$ref "${site.ref}" names ${path}, which mcp-gen will not read: ${refusal.reason}.`,
+          site.at,
+          REF_ROOT_HELP,
+        );
       }
     }
   }
@@ -127,7 +157,12 @@ async function checkRefs(document: unknown, allowRemote: boolean, files: RefFile
 function nestsTooDeep(document: unknown, what: string, bag: DiagnosticBag): boolean {
   const { pointer } = nestingDepth(document, READ_LIMITS.maxDepth);
   if (pointer === undefined) return false;
-  bag.error(Codes.resourceLimit, `${what} nests deeper than ${READ_LIMITS.maxDepth} levels.`, pointer, "Flatten the structure (use $ref for shared schemas); no real API needs this depth.");
+  bag.error(
+    Codes.resourceLimit,
+    `${what} nests deeper than ${READ_LIMITS.maxDepth} levels.`,
+    pointer,
+    "Flatten the structure (use $ref for shared schemas); no real API needs this depth.",
+  );
   return true;
 }
 
@@ -140,7 +175,11 @@ async function validateDocument(document: Record<string, unknown>, bag: Diagnost
  * Load stage: reads and parses the spec, checks references, bundles external files into one
  * document, and validates it. Errors in `bag` mean generation cannot continue.
  */
-export async function loadSpec(location: string, options: LoadOptions, bag: DiagnosticBag): Promise<LoadedSpec | undefined> {
+export async function loadSpec(
+  location: string,
+  options: LoadOptions,
+  bag: DiagnosticBag,
+): Promise<LoadedSpec | undefined> {
   const allowRemote = options.allowRemote ?? false;
   const absolute = isUrl(location) ? location : resolvePath(location);
   const source = await readSource(absolute, allowRemote, bag);
@@ -166,27 +205,52 @@ export async function loadSpec(location: string, options: LoadOptions, bag: Diag
       try {
         return parseYamlText(file.data.toString());
       } catch (error) {
-        if (error instanceof ReferenceError || error instanceof RangeError) yamlLimits.push(`${file.url}: ${error.message}`);
+        if (error instanceof ReferenceError || error instanceof RangeError)
+          yamlLimits.push(`${file.url}: ${error.message}`);
         throw error;
       }
     };
     try {
       const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-      const bundled = await SwaggerParser.bundle(absolute, structuredClone(document) as unknown as OpenAPI.Document, {
-        // Our own file resolver (confined, see ref-files.ts) and YAML parser (alias limit) replace swagger-parser's.
-        resolve: { http: allowRemote ? {} : false, file: false, external: true, ...(resolver ? { confined: resolver } : {}) },
-        parse: { yaml: { order: 200, allowEmpty: true, canParse: [".yaml", ".yml", ".json"], parse: parseYaml } },
-      } as unknown as SwaggerParserType.Options);
+      const bundled = await SwaggerParser.bundle(
+        absolute,
+        structuredClone(document) as unknown as OpenAPI.Document,
+        {
+          // Our own file resolver (confined, see ref-files.ts) and YAML parser (alias limit) replace swagger-parser's.
+          resolve: {
+            http: allowRemote ? {} : false,
+            file: false,
+            external: true,
+            ...(resolver ? { confined: resolver } : {}),
+          },
+          parse: { yaml: { order: 200, allowEmpty: true, canParse: [".yaml", ".yml", ".json"], parse: parseYaml } },
+        } as unknown as SwaggerParserType.Options,
+      );
       document = bundled as unknown as Record<string, unknown>;
     } catch (error) {
       // swagger-parser replaces our errors by generic ones: the reasons were kept on the side.
       const refusal = resolver?.refusals[0];
       if (refusal) {
-        bag.error(Codes.refFileRefused, `A referenced file has a $ref to a file mcp-gen will not read: ${refusal}.`, undefined, REF_ROOT_HELP);
+        bag.error(
+          Codes.refFileRefused,
+          `A referenced file has a $ref to a file mcp-gen will not read: ${refusal}.`,
+          undefined,
+          REF_ROOT_HELP,
+        );
       } else if (yamlLimits.length > 0) {
-        bag.error(Codes.resourceLimit, `A referenced YAML file exceeds a limit: ${yamlLimits[0]}.`, undefined, "Use $ref instead of YAML anchors and aliases for large shared parts, and flatten deep nesting.");
+        bag.error(
+          Codes.resourceLimit,
+          `A referenced YAML file exceeds a limit: ${yamlLimits[0]}.`,
+          undefined,
+          "Use $ref instead of YAML anchors and aliases for large shared parts, and flatten deep nesting.",
+        );
       } else {
-        bag.error(Codes.refUnresolved, `Could not bundle external $refs: ${(error as Error).message.split("\n")[0]}`, undefined, "Check that every referenced file exists relative to the spec.");
+        bag.error(
+          Codes.refUnresolved,
+          `Could not bundle external $refs: ${(error as Error).message.split("\n")[0]}`,
+          undefined,
+          "Check that every referenced file exists relative to the spec.",
+        );
       }
       return undefined;
     }

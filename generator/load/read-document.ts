@@ -45,7 +45,12 @@ export async function readSource(
   try {
     const info = await stat(location);
     if (!info.isFile()) {
-      bag.error(Codes.fileNotFound, `${location} is not a regular file.`, undefined, "Pass the path of a YAML or JSON file.");
+      bag.error(
+        Codes.fileNotFound,
+        `${location} is not a regular file.`,
+        undefined,
+        "Pass the path of a YAML or JSON file.",
+      );
       return undefined;
     }
     if (info.size > READ_LIMITS.maxFileBytes) return void tooLarge(location, bag);
@@ -63,7 +68,12 @@ export async function readSource(
 }
 
 function tooLarge(location: string, bag: DiagnosticBag): void {
-  bag.error(Codes.resourceLimit, `${location} is larger than ${READ_LIMITS.maxFileBytes / 1024 / 1024} MiB, the largest spec mcp-gen reads.`, undefined, "Split the spec, or check that this is the right file.");
+  bag.error(
+    Codes.resourceLimit,
+    `${location} is larger than ${READ_LIMITS.maxFileBytes / 1024 / 1024} MiB, the largest spec mcp-gen reads.`,
+    undefined,
+    "Split the spec, or check that this is the right file.",
+  );
 }
 
 /** The value of YAML (or JSON) text, with yaml's alias limit on; throws on excessive aliases. */
@@ -96,7 +106,12 @@ export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
     doc = YAML.parseDocument(source.text, { uniqueKeys: false, prettyErrors: true });
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    bag.error(Codes.resourceLimit, `${source.location} nests too deeply to be parsed.`, undefined, `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`);
+    bag.error(
+      Codes.resourceLimit,
+      `${source.location} nests too deeply to be parsed.`,
+      undefined,
+      `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
+    );
     return undefined;
   }
   if (doc.errors.length > 0) {
@@ -115,7 +130,12 @@ export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
     return yamlValue(doc);
   } catch (error) {
     if (error instanceof RangeError) {
-      bag.error(Codes.resourceLimit, `${source.location} nests too deeply to be parsed.`, undefined, `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`);
+      bag.error(
+        Codes.resourceLimit,
+        `${source.location} nests too deeply to be parsed.`,
+        undefined,
+        `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
+      );
       return undefined;
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {

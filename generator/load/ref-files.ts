@@ -38,7 +38,8 @@ export function refFile(ref: string, base: string): RefFile {
   if (target === "") return { path: base };
   try {
     const url = new URL(target, pathToFileURL(base));
-    if (url.protocol !== "file:") return { unreadable: `it uses the ${url.protocol} scheme, which mcp-gen does not read` };
+    if (url.protocol !== "file:")
+      return { unreadable: `it uses the ${url.protocol} scheme, which mcp-gen does not read` };
     return { path: fileURLToPath(url) };
   } catch (error) {
     return { unreadable: `it is not a usable file reference (${(error as Error).message})` };
@@ -64,7 +65,9 @@ export async function refuseRefFile(path: string, root: string): Promise<RefFile
     real = await realpath(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { missing: true, reason: "it does not exist" } : refused(`it cannot be read (${code ?? String(error)})`);
+    return code === "ENOENT"
+      ? { missing: true, reason: "it does not exist" }
+      : refused(`it cannot be read (${code ?? String(error)})`);
   }
   if (!inside(root, real)) return refused(`it is a link to ${real}, outside ${root}`);
   if (/^\/(proc|sys|dev)(\/|$)/.test(real)) return refused("it is a special file");

@@ -29,7 +29,13 @@ const HELP = "The spec does not follow the OpenAPI schema here; generation goes 
  * nothing, like swagger-parser's.
  */
 export async function validationFindings(document: Record<string, unknown>): Promise<Diagnostic[]> {
-  const warn = (message: string, pointer?: string, help: string | undefined = HELP): Diagnostic => ({ code: Codes.specInvalid, severity: "warning", message, pointer, help });
+  const warn = (message: string, pointer?: string, help: string | undefined = HELP): Diagnostic => ({
+    code: Codes.specInvalid,
+    severity: "warning",
+    message,
+    pointer,
+    help,
+  });
   const violations = openApiSchemaViolations(document);
   if (violations.length > 0) return schemaFindings(violations, warn);
   try {
@@ -37,10 +43,13 @@ export async function validationFindings(document: Record<string, unknown>): Pro
     // so only 2.0 documents pay for the dereferencing they need.
     if (document.swagger !== undefined) {
       const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-      await SwaggerParser.validate(document as unknown as OpenAPI.Document, {
-        resolve: { external: false },
-        validate: { schema: false, spec: true },
-      } as SwaggerParserType.Options);
+      await SwaggerParser.validate(
+        document as unknown as OpenAPI.Document,
+        {
+          resolve: { external: false },
+          validate: { schema: false, spec: true },
+        } as SwaggerParserType.Options,
+      );
     }
     return [];
   } catch (error) {
@@ -49,9 +58,17 @@ export async function validationFindings(document: Record<string, unknown>): Pro
 }
 
 /** The first {@link LIMIT} violations one by one, then a count of the rest. */
-function schemaFindings(violations: SchemaViolation[], warn: (message: string, pointer?: string, help?: string) => Diagnostic): Diagnostic[] {
-  const findings = violations.slice(0, LIMIT).map((v) => warn(`Invalid: ${v.message ?? "schema violation"}${formatParams(v.params)}`, `#${v.instancePath ?? ""}`));
-  if (violations.length > LIMIT) findings.push(warn(`…and ${violations.length - LIMIT} more schema violations.`, undefined, undefined));
+function schemaFindings(
+  violations: SchemaViolation[],
+  warn: (message: string, pointer?: string, help?: string) => Diagnostic,
+): Diagnostic[] {
+  const findings = violations
+    .slice(0, LIMIT)
+    .map((v) =>
+      warn(`Invalid: ${v.message ?? "schema violation"}${formatParams(v.params)}`, `#${v.instancePath ?? ""}`),
+    );
+  if (violations.length > LIMIT)
+    findings.push(warn(`…and ${violations.length - LIMIT} more schema violations.`, undefined, undefined));
   return findings;
 }
 
@@ -75,11 +92,17 @@ export class ValidationWorker {
   private used = false;
 
   constructor() {
-    const failed = (message: string): Diagnostic[] => [{ code: Codes.specInvalid, severity: "warning", message, pointer: undefined, help: HELP }];
+    const failed = (message: string): Diagnostic[] => [
+      { code: Codes.specInvalid, severity: "warning", message, pointer: undefined, help: HELP },
+    ];
     this.result = new Promise<Diagnostic[]>((resolve) => {
       this.worker.once("message", (value: Diagnostic[]) => resolve(value));
-      this.worker.once("error", (error) => resolve(failed(`The spec could not be validated: ${error.message.split("\n")[0]}`)));
-      this.worker.once("exit", () => resolve(failed("The spec could not be validated (the validation worker stopped).")));
+      this.worker.once("error", (error) =>
+        resolve(failed(`The spec could not be validated: ${error.message.split("\n")[0]}`)),
+      );
+      this.worker.once("exit", () =>
+        resolve(failed("The spec could not be validated (the validation worker stopped).")),
+      );
     });
   }
 

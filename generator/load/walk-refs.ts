@@ -9,7 +9,16 @@ export interface RefSite {
 /** Keywords whose values are literal data. */
 const DATA_KEYS = new Set(["example", "examples", "default", "const", "enum"]);
 /** Keywords whose values map arbitrary names (so a property may be called `default`). */
-const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "schemas", "parameters", "responses", "headers"]);
+const NAME_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "schemas",
+  "parameters",
+  "responses",
+  "headers",
+]);
 
 /**
  * Lists every `$ref` string in a document. Values under `example`/`examples` are data, not

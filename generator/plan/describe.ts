@@ -30,7 +30,10 @@ export function describeOperation(op: OperationIR, toolName: string, max = TOOL_
   const documentation = text === original ? {} : { documentation: original + suffix };
   if (text.length + suffix.length <= max) return { description: text + suffix, ...documentation };
   const pointer = `… (full text: resource openapi://operations/${toolName})`;
-  return { description: cutAtBoundary(text, max - suffix.length - pointer.length - 1) + pointer + suffix, documentation: original + suffix };
+  return {
+    description: cutAtBoundary(text, max - suffix.length - pointer.length - 1) + pointer + suffix,
+    documentation: original + suffix,
+  };
 }
 
 /**
@@ -57,7 +60,6 @@ const DOC_REFERENCE = new RegExp(
 export function modelText(text: string): string {
   return plainLinks(text.replace(DOC_REFERENCE, "")).trim();
 }
-
 
 /** The longest prefix of `text` within `limit` that ends a paragraph, else a sentence, else a word. */
 export function cutAtBoundary(text: string, limit: number): string {

@@ -1,9 +1,22 @@
-import { type BodyBinding, type JsonSchema, type ObjectJsonSchema, type ParameterBinding, setOwn } from "../contract.js";
+import {
+  type BodyBinding,
+  type JsonSchema,
+  type ObjectJsonSchema,
+  type ParameterBinding,
+  setOwn,
+} from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/types.js";
 import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { applyDirection, defsFor, resolveDirected, resolveSchema, schemaJsonLength, sharedCopy } from "./schema-tools.js";
+import {
+  applyDirection,
+  defsFor,
+  resolveDirected,
+  resolveSchema,
+  schemaJsonLength,
+  sharedCopy,
+} from "./schema-tools.js";
 import { mapSchema } from "../schema-walk.js";
 import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer } from "./non-empty.js";
 
@@ -78,12 +91,16 @@ export function chooseBodyMedia(contents: MediaIR[]): MediaIR | undefined {
 }
 
 /** A body whose root is a plain object with named properties can be lifted into the tool input. */
-function liftableProperties(schema: JsonSchema, defs: Map<string, SchemaIR>): { properties: Obj; required: string[] } | undefined {
+function liftableProperties(
+  schema: JsonSchema,
+  defs: Map<string, SchemaIR>,
+): { properties: Obj; required: string[] } | undefined {
   const root = resolveDirected(schema, defs, "input");
   if (typeof root !== "object") return undefined;
   const composed = ["allOf", "anyOf", "oneOf", "not", "if", "patternProperties"].some((k) => root[k] !== undefined);
   const open = root.additionalProperties !== undefined && root.additionalProperties !== false;
-  if (composed || open || root.type !== "object" || !root.properties || typeof root.properties !== "object") return undefined;
+  if (composed || open || root.type !== "object" || !root.properties || typeof root.properties !== "object")
+    return undefined;
   const required = Array.isArray(root.required) ? (root.required as string[]) : [];
   // A required name the schema does not declare (oas-examples schema-enums) must still be sent:
   // lifting makes arguments of declared properties only, so such a body stays one argument.
@@ -105,7 +122,11 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
     if (!(wanted in properties)) return wanted;
     let name = `${location}_${wanted}`;
     for (let n = 2; name in properties; n++) name = `${location}_${wanted}_${n}`;
-    bag.info(Codes.nameCollision, `Argument "${wanted}" exists twice in this operation; the ${location} one is called "${name}".`, at);
+    bag.info(
+      Codes.nameCollision,
+      `Argument "${wanted}" exists twice in this operation; the ${location} one is called "${name}".`,
+      at,
+    );
     return name;
   };
 
@@ -113,7 +134,11 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   const sorted = [...op.parameters].sort((a, b) => order.indexOf(a.in) - order.indexOf(b.in));
   for (const param of sorted) {
     if (param.in === "header" && IGNORED_HEADERS.has(param.name.toLowerCase())) {
-      bag.info(Codes.paramIgnored, `Header parameter "${param.name}" is ignored, as OpenAPI specifies; the runtime sets it.`, param.pointer);
+      bag.info(
+        Codes.paramIgnored,
+        `Header parameter "${param.name}" is ignored, as OpenAPI specifies; the runtime sets it.`,
+        param.pointer,
+      );
       continue;
     }
     const argument = claim(param.name, param.in, param.pointer);
@@ -122,7 +147,12 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
     if (param.mcpHeader !== undefined) {
       const header = checkMcpHeader(param.mcpHeader, schema, defs, headerNames, param.pointer, bag);
       // Clients read the property's type directly, so an annotated property is inlined, never a $ref.
-      if (header) schema = { ...(resolveSchema(schema, defs) as Obj), ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}), "x-mcp-header": header };
+      if (header)
+        schema = {
+          ...(resolveSchema(schema, defs) as Obj),
+          ...(typeof schema === "object" && schema.description ? { description: schema.description } : {}),
+          "x-mcp-header": header,
+        };
     }
     if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param), param.in === "path");
     setOwn(properties, argument, schema);
@@ -140,7 +170,8 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
 
   const body = op.requestBody ? planBody(op, defs, properties, required, claim, bag) : undefined;
   let $defs = defsFor(Object.values(properties) as JsonSchema[], defs, "input");
-  for (const [name, schema] of Object.entries(properties)) setOwn(properties, name, withModelText(schema as JsonSchema));
+  for (const [name, schema] of Object.entries(properties))
+    setOwn(properties, name, withModelText(schema as JsonSchema));
   if ($defs) $defs = mapDefs($defs, withModelText);
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
@@ -183,19 +214,31 @@ function planBody(
       const file = multipart && isBinarySchema(sub as JsonSchema, defs);
       // In a form body an empty object or array is sent as nothing at all, so a required one must
       // not be empty (Stripe's billing portal configuration: required objects of optional fields).
-      const field = form && bodyRequired && lifted.required.includes(name) ? withoutEmptyContainer(sub as JsonSchema, defs) : sub;
+      const field =
+        form && bodyRequired && lifted.required.includes(name) ? withoutEmptyContainer(sub as JsonSchema, defs) : sub;
       setOwn(properties, argument, file ? fileArgument(sub as JsonSchema) : field);
       if (file) files.push(name);
       setOwn(mapping, argument, name);
       if (bodyRequired && lifted.required.includes(name)) required.push(argument);
     }
-    return { kind: "properties", properties: mapping, mediaType, required: bodyRequired, ...(files.length > 0 ? { files } : {}) };
+    return {
+      kind: "properties",
+      properties: mapping,
+      mediaType,
+      required: bodyRequired,
+      ...(files.length > 0 ? { files } : {}),
+    };
   }
   const argument = claim("body", "request", media.pointer);
   const binary = !structured && !textual;
-  let bodySchema: JsonSchema = structured ? applyDirection(schema, "input", defs) : binary ? fileArgument(schema) : { type: "string" };
+  let bodySchema: JsonSchema = structured
+    ? applyDirection(schema, "input", defs)
+    : binary
+      ? fileArgument(schema)
+      : { type: "string" };
   const description = requestBody.description ?? "The request body.";
-  if (typeof bodySchema === "object" && bodySchema.description === undefined) bodySchema = { ...bodySchema, description };
+  if (typeof bodySchema === "object" && bodySchema.description === undefined)
+    bodySchema = { ...bodySchema, description };
   setOwn(properties, argument, bodySchema);
   if (bodyRequired) required.push(argument);
   return { kind: "whole", argument, mediaType, required: bodyRequired, ...(binary ? { binary: true } : {}) };
@@ -208,7 +251,10 @@ function planBody(
  * so, or when its schema requires properties and the spec does not say `required: false` in so
  * many words. (When it does, the body stays one optional argument with its `required` intact.)
  */
-export function bodyIsRequired(requestBody: Pick<RequestBodyIR, "required" | "declaredOptional">, requiresProperties: boolean): boolean {
+export function bodyIsRequired(
+  requestBody: Pick<RequestBodyIR, "required" | "declaredOptional">,
+  requiresProperties: boolean,
+): boolean {
   return requestBody.required || (requiresProperties && requestBody.declaredOptional !== true);
 }
 
@@ -224,10 +270,19 @@ export function hasRequiredProperties(schema: JsonSchema, defs: Map<string, Sche
   const root = resolveDirected(schema, defs, "input");
   if (typeof root !== "object") return false;
   if (Array.isArray(root.required) && root.required.length > 0) return true;
-  if (Array.isArray(root.allOf) && (root.allOf as JsonSchema[]).some((member) => hasRequiredProperties(member, defs, depth + 1))) return true;
+  if (
+    Array.isArray(root.allOf) &&
+    (root.allOf as JsonSchema[]).some((member) => hasRequiredProperties(member, defs, depth + 1))
+  )
+    return true;
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = root[key];
-    if (Array.isArray(branches) && branches.length > 0 && (branches as JsonSchema[]).every((branch) => hasRequiredProperties(branch, defs, depth + 1))) return true;
+    if (
+      Array.isArray(branches) &&
+      branches.length > 0 &&
+      (branches as JsonSchema[]).every((branch) => hasRequiredProperties(branch, defs, depth + 1))
+    )
+      return true;
   }
   return false;
 }
@@ -246,6 +301,7 @@ function fileArgument(schema: JsonSchema): Obj {
   return {
     type: "string",
     contentEncoding: "base64",
-    description: `${original}File content: base64, or a data: URI (data:<media type>;name=<file name>;base64,<data>).`.trim(),
+    description:
+      `${original}File content: base64, or a data: URI (data:<media type>;name=<file name>;base64,<data>).`.trim(),
   };
 }

@@ -26,15 +26,22 @@ export function checkMcpHeader(
 ): string | undefined {
   const where = childPointer(at, "x-mcp-header");
   const reject = (why: string): undefined => {
-    bag.warn(Codes.mcpHeaderInvalid, `x-mcp-header ${JSON.stringify(value)} is dropped: ${why}.`, where, "SEP-2243: a non-empty HTTP token, unique per tool, on a string, integer or boolean parameter that holds no secret.");
+    bag.warn(
+      Codes.mcpHeaderInvalid,
+      `x-mcp-header ${JSON.stringify(value)} is dropped: ${why}.`,
+      where,
+      "SEP-2243: a non-empty HTTP token, unique per tool, on a string, integer or boolean parameter that holds no secret.",
+    );
     return undefined;
   };
   if (typeof value !== "string" || value === "") return reject("it must be a non-empty string");
   if (!TOKEN.test(value)) return reject("it is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only)");
-  if (taken.has(value.toLowerCase())) return reject("another argument of this tool already uses that name (case-insensitively)");
+  if (taken.has(value.toLowerCase()))
+    return reject("another argument of this tool already uses that name (case-insensitively)");
   if (SENSITIVE.test(value)) return reject("it looks like a credential, and secrets must not be mirrored into headers");
   const type = singleType(schema, defs);
-  if (!type || !HEADER_TYPES.has(type)) return reject(`the parameter's type is ${type ?? "not a single type"}, not string, integer or boolean`);
+  if (!type || !HEADER_TYPES.has(type))
+    return reject(`the parameter's type is ${type ?? "not a single type"}, not string, integer or boolean`);
   taken.add(value.toLowerCase());
   return value;
 }

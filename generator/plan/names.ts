@@ -17,20 +17,62 @@ export function shortHash(value: string, length = 6): string {
  * Applied only to names over the limit, so short names stay exactly as the spec wrote them.
  */
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
-  ["administrator", "admin"], ["administrators", "admins"], ["application", "app"], ["applications", "apps"],
-  ["attachment", "attach"], ["attachments", "attachs"], ["authenticated", "auth"], ["authentication", "authn"],
-  ["authorization", "authz"], ["certificate", "cert"], ["certificates", "certs"], ["configuration", "config"],
-  ["configurations", "configs"], ["definition", "def"], ["definitions", "defs"], ["dependencies", "deps"],
-  ["dependency", "dep"], ["deployment", "deploy"], ["deployments", "deploys"], ["description", "desc"],
-  ["development", "dev"], ["directory", "dir"], ["directories", "dirs"], ["environment", "env"],
-  ["environments", "envs"], ["identifier", "id"], ["identifiers", "ids"], ["information", "info"],
-  ["installation", "install"], ["installations", "installs"], ["management", "mgmt"], ["message", "msg"],
-  ["messages", "msgs"], ["namespaced", "ns"], ["namespace", "ns"], ["notification", "notif"],
-  ["notifications", "notifs"], ["organization", "org"], ["organizations", "orgs"], ["parameter", "param"],
-  ["parameters", "params"], ["permission", "perm"], ["permissions", "perms"], ["properties", "props"],
-  ["property", "prop"], ["reference", "ref"], ["references", "refs"], ["repositories", "repos"],
-  ["repository", "repo"], ["specification", "spec"], ["statistics", "stats"], ["subscription", "sub"],
-  ["subscriptions", "subs"], ["temporary", "temp"], ["vulnerabilities", "vulns"], ["vulnerability", "vuln"],
+  ["administrator", "admin"],
+  ["administrators", "admins"],
+  ["application", "app"],
+  ["applications", "apps"],
+  ["attachment", "attach"],
+  ["attachments", "attachs"],
+  ["authenticated", "auth"],
+  ["authentication", "authn"],
+  ["authorization", "authz"],
+  ["certificate", "cert"],
+  ["certificates", "certs"],
+  ["configuration", "config"],
+  ["configurations", "configs"],
+  ["definition", "def"],
+  ["definitions", "defs"],
+  ["dependencies", "deps"],
+  ["dependency", "dep"],
+  ["deployment", "deploy"],
+  ["deployments", "deploys"],
+  ["description", "desc"],
+  ["development", "dev"],
+  ["directory", "dir"],
+  ["directories", "dirs"],
+  ["environment", "env"],
+  ["environments", "envs"],
+  ["identifier", "id"],
+  ["identifiers", "ids"],
+  ["information", "info"],
+  ["installation", "install"],
+  ["installations", "installs"],
+  ["management", "mgmt"],
+  ["message", "msg"],
+  ["messages", "msgs"],
+  ["namespaced", "ns"],
+  ["namespace", "ns"],
+  ["notification", "notif"],
+  ["notifications", "notifs"],
+  ["organization", "org"],
+  ["organizations", "orgs"],
+  ["parameter", "param"],
+  ["parameters", "params"],
+  ["permission", "perm"],
+  ["permissions", "perms"],
+  ["properties", "props"],
+  ["property", "prop"],
+  ["reference", "ref"],
+  ["references", "refs"],
+  ["repositories", "repos"],
+  ["repository", "repo"],
+  ["specification", "spec"],
+  ["statistics", "stats"],
+  ["subscription", "sub"],
+  ["subscriptions", "subs"],
+  ["temporary", "temp"],
+  ["vulnerabilities", "vulns"],
+  ["vulnerability", "vuln"],
 ]);
 
 /** `name` with the long words of {@link ABBREVIATIONS} shortened, keeping each word's leading case. */
@@ -56,7 +98,10 @@ export function truncateName(name: string, max: number): string {
 
 /** `operationId` → tool name: invalid characters (dots too) become `_`, runs collapse, ends trimmed. */
 export function sanitizeToolName(raw: string): string {
-  return raw.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/_{2,}/g, "_").replace(/^[_-]+|[_-]+$/g, "");
+  return raw
+    .replace(/[^A-Za-z0-9_-]+/g, "_")
+    .replace(/_{2,}/g, "_")
+    .replace(/^[_-]+|[_-]+$/g, "");
 }
 
 /**
@@ -64,7 +109,9 @@ export function sanitizeToolName(raw: string): string {
  * may hold dotted names; they stay (renaming a tool breaks its callers) until the lock is deleted.
  */
 export function isLockableToolName(name: string): boolean {
-  return name.length > 0 && name.length <= TOOL_NAME_MAX && /^[A-Za-z0-9_.-]+$/.test(name) && !/^[_.-]|[_.-]$/.test(name);
+  return (
+    name.length > 0 && name.length <= TOOL_NAME_MAX && /^[A-Za-z0-9_.-]+$/.test(name) && !/^[_.-]|[_.-]$/.test(name)
+  );
 }
 
 /** A tool name from method and path when there is no operationId: `get_pets_petId`. */
@@ -104,10 +151,12 @@ export class NameAllocator {
 }
 
 const RESERVED_WORDS = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
     "yield let static implements interface package private protected public await any boolean number string symbol " +
-    "object unknown never undefined type").split(" "),
+    "object unknown never undefined type"
+  ).split(" "),
 );
 
 /** Words of a name, for case conversion. */

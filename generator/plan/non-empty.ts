@@ -51,7 +51,12 @@ function types(schema: Obj): string[] | undefined {
  * `enum`, a `const: ""` or `minLength: 0` would make an empty path segment, that is another URL,
  * which the runtime refuses — so `minLength: 1` is added there too.
  */
-export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>, arrays = true, segment = false): JsonSchema {
+export function withoutEmpty(
+  schema: JsonSchema,
+  defs: Map<string, SchemaIR>,
+  arrays = true,
+  segment = false,
+): JsonSchema {
   const own: Obj = typeof schema === "object" ? schema : {};
   if (schema === false) return schema;
   const resolved = resolveSchema(schema, defs);
@@ -75,7 +80,8 @@ export function withoutEmpty(schema: JsonSchema, defs: Map<string, SchemaIR>, ar
     return { ...own, minProperties: 1 };
   }
   if (named !== undefined && !named.includes("string")) return schema;
-  if (own.minLength !== undefined || target.minLength !== undefined) return segment && (own.minLength ?? target.minLength) === 0 ? { ...own, minLength: 1 } : schema;
+  if (own.minLength !== undefined || target.minLength !== undefined)
+    return segment && (own.minLength ?? target.minLength) === 0 ? { ...own, minLength: 1 } : schema;
   const pattern = own.pattern ?? target.pattern;
   if (typeof pattern === "string" && !matchesEmpty(pattern)) return schema;
   return { ...own, minLength: 1 };

@@ -59,7 +59,20 @@ export function outputNodeBudget(toolCount: number): number {
 }
 
 /** Keywords that describe the shape of a result and are kept. */
-const SHAPE_KEYWORDS = new Set(["type", "properties", "required", "items", "prefixItems", "additionalProperties", "enum", "const", "anyOf", "oneOf", "allOf", "$ref"]);
+const SHAPE_KEYWORDS = new Set([
+  "type",
+  "properties",
+  "required",
+  "items",
+  "prefixItems",
+  "additionalProperties",
+  "enum",
+  "const",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "$ref",
+]);
 
 /** Whether a schema accepts every value. */
 export function acceptsAnything(schema: JsonSchema): boolean {
@@ -111,7 +124,8 @@ function typeOnly(schema: Obj, defs: Map<string, SchemaIR>, seen: Set<string> = 
       if (t.type !== undefined) return t;
     }
   }
-  if (schema.properties !== undefined && schema.anyOf === undefined && schema.oneOf === undefined) return { type: "object" };
+  if (schema.properties !== undefined && schema.anyOf === undefined && schema.oneOf === undefined)
+    return { type: "object" };
   return {};
 }
 
@@ -174,7 +188,8 @@ export function compactSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, m
       if (required.length > 0) out.required = required;
       else delete out.required;
     }
-    if (Array.isArray(out.prefixItems) && (out.prefixItems as Obj[]).every((s) => acceptsAnything(s as JsonSchema))) delete out.prefixItems;
+    if (Array.isArray(out.prefixItems) && (out.prefixItems as Obj[]).every((s) => acceptsAnything(s as JsonSchema)))
+      delete out.prefixItems;
     return simplifyAllOf(simplifyAnyOf(out));
   };
   return walk(schema, 0, new Set());
@@ -191,7 +206,7 @@ export function simplifyAnyOf(node: Obj): Obj {
       return rest;
     }
     const key = JSON.stringify(branch);
-    if (!seen.has(key)) branches.push(branch), seen.add(key);
+    if (!seen.has(key)) (branches.push(branch), seen.add(key));
   }
   const { anyOf: _anyOf, ...rest } = node;
   // Branches that only name types are one node with a type list.
@@ -201,7 +216,14 @@ export function simplifyAnyOf(node: Obj): Obj {
   // `X or null` where X has one type: X with null added to its type (and enum).
   const nulls = branches.filter((b) => Object.keys(b).length === 1 && b.type === "null");
   const others = branches.filter((b) => !nulls.includes(b));
-  if (nulls.length === 1 && others.length === 1 && typeof others[0]!.type === "string" && others[0]!.anyOf === undefined && others[0]!.allOf === undefined && others[0]!.const === undefined) {
+  if (
+    nulls.length === 1 &&
+    others.length === 1 &&
+    typeof others[0]!.type === "string" &&
+    others[0]!.anyOf === undefined &&
+    others[0]!.allOf === undefined &&
+    others[0]!.const === undefined
+  ) {
     const other = { ...others[0]! };
     other.type = [other.type as string, "null"];
     if (Array.isArray(other.enum) && !other.enum.includes(null)) other.enum = [...other.enum, null];
@@ -232,7 +254,9 @@ export function simplifyAllOf(node: Obj): Obj {
   let merged: Obj = rest;
   for (const member of allOf as Obj[]) {
     if (acceptsAnything(member as JsonSchema)) continue;
-    const plain = Object.keys(member).every((key) => MERGEABLE.has(key)) && Object.keys(merged).every((key) => MERGEABLE.has(key) || key === "allOf");
+    const plain =
+      Object.keys(member).every((key) => MERGEABLE.has(key)) &&
+      Object.keys(merged).every((key) => MERGEABLE.has(key) || key === "allOf");
     const next = plain ? mergeObjects(merged, member) : undefined;
     if (next) merged = next;
     else kept.push(member);
@@ -258,11 +282,13 @@ function mergeObjects(a: Obj, b: Obj): Obj | undefined {
     for (const [name, sub] of Object.entries(b.properties as Obj)) {
       const existing = getOwn(properties, name);
       if (existing === undefined || acceptsAnything(existing as JsonSchema)) setOwn(properties, name, sub);
-      else if (!acceptsAnything(sub as JsonSchema) && JSON.stringify(existing) !== JSON.stringify(sub)) setOwn(properties, name, { allOf: [existing, sub] });
+      else if (!acceptsAnything(sub as JsonSchema) && JSON.stringify(existing) !== JSON.stringify(sub))
+        setOwn(properties, name, { allOf: [existing, sub] });
     }
     out.properties = properties;
   }
-  if (Array.isArray(b.required)) out.required = [...new Set([...((a.required as string[]) ?? []), ...(b.required as string[])])];
+  if (Array.isArray(b.required))
+    out.required = [...new Set([...((a.required as string[]) ?? []), ...(b.required as string[])])];
   return out;
 }
 
@@ -271,9 +297,12 @@ export function typedNodes(schema: JsonSchema): number {
   if (typeof schema !== "object" || schema === null || Object.keys(schema).length === 0) return 0;
   let count = 1;
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "properties" && value && typeof value === "object") for (const sub of Object.values(value as Obj)) count += typedNodes(sub as JsonSchema);
-    else if ((key === "items" || key === "additionalProperties") && typeof value === "object") count += typedNodes(value as JsonSchema);
-    else if ((key === "anyOf" || key === "allOf" || key === "prefixItems") && Array.isArray(value)) for (const sub of value) count += typedNodes(sub as JsonSchema);
+    if (key === "properties" && value && typeof value === "object")
+      for (const sub of Object.values(value as Obj)) count += typedNodes(sub as JsonSchema);
+    else if ((key === "items" || key === "additionalProperties") && typeof value === "object")
+      count += typedNodes(value as JsonSchema);
+    else if ((key === "anyOf" || key === "allOf" || key === "prefixItems") && Array.isArray(value))
+      for (const sub of value) count += typedNodes(sub as JsonSchema);
   }
   return count;
 }
@@ -282,7 +311,13 @@ export function typedNodes(schema: JsonSchema): number {
  * The compacted documented shape: the deepest depth (≤ {@link OUTPUT_MAX_DEPTH}) whose schema has at
  * most {@link OUTPUT_NODE_BUDGET} typed nodes, else depth 1.
  */
-export function compactOutput(schema: JsonSchema, defs: Map<string, SchemaIR>, budget = OUTPUT_NODE_BUDGET, maxDepth = OUTPUT_MAX_DEPTH, byteBudget = OUTPUT_BYTE_BUDGET): JsonSchema {
+export function compactOutput(
+  schema: JsonSchema,
+  defs: Map<string, SchemaIR>,
+  budget = OUTPUT_NODE_BUDGET,
+  maxDepth = OUTPUT_MAX_DEPTH,
+  byteBudget = OUTPUT_BYTE_BUDGET,
+): JsonSchema {
   // Shallow first: a deeper cut only adds nodes and bytes, so the first depth that does not fit
   // ends the search (on big APIs most shapes do not fit at depth 1, and deeper cuts cost the most).
   const shallowest = compactSchema(schema, defs, 1);
@@ -307,7 +342,8 @@ function requiredOnly(schema: JsonSchema): JsonSchema {
     if (kept.length > 0) out.properties = Object.fromEntries(kept.map((name) => [name, {}]));
     else delete out.properties;
   }
-  for (const key of ["anyOf", "allOf"]) if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map(requiredOnly);
+  for (const key of ["anyOf", "allOf"])
+    if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map(requiredOnly);
   return out;
 }
 
@@ -319,8 +355,10 @@ export function namesOnly(schema: JsonSchema): JsonSchema {
   if (typeof schema !== "object" || schema === null) return schema;
   const out: Obj = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "properties" && value && typeof value === "object") out.properties = Object.fromEntries(Object.keys(value as Obj).map((name) => [name, {}]));
-    else if ((key === "anyOf" || key === "allOf") && Array.isArray(value)) out[key] = value.map((sub) => namesOnly(sub as JsonSchema));
+    if (key === "properties" && value && typeof value === "object")
+      out.properties = Object.fromEntries(Object.keys(value as Obj).map((name) => [name, {}]));
+    else if ((key === "anyOf" || key === "allOf") && Array.isArray(value))
+      out[key] = value.map((sub) => namesOnly(sub as JsonSchema));
     else if (key === "type" || key === "required" || key === "enum" || key === "const") out[key] = value;
   }
   return simplifyAllOf(simplifyAnyOf(out));

@@ -32,9 +32,7 @@ function isJson(mediaType: string): boolean {
 
 /** Success responses, most specific first: 200, 201, … then 2XX. */
 function successResponses(op: OperationIR): ResponseIR[] {
-  return op.responses
-    .filter((r) => /^2(\d\d|XX)$/.test(r.status))
-    .sort((a, b) => a.status.localeCompare(b.status));
+  return op.responses.filter((r) => /^2(\d\d|XX)$/.test(r.status)).sort((a, b) => a.status.localeCompare(b.status));
 }
 
 /**
@@ -78,7 +76,9 @@ export function documentedOutput(outputSchema: ObjectJsonSchema): JsonSchema {
   return {
     ...root,
     ...documented,
-    ...(Object.keys(rootProperties).length > 0 ? { properties: { ...((documented.properties as Obj) ?? {}), ...rootProperties } } : {}),
+    ...(Object.keys(rootProperties).length > 0
+      ? { properties: { ...((documented.properties as Obj) ?? {}), ...rootProperties } }
+      : {}),
   };
 }
 
@@ -106,12 +106,18 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   // The fallback key must not be a documented property (merged allOf members and union branches included).
   const names = new Set<string>();
   const collect = (node: Obj): void => {
-    if (node.properties && typeof node.properties === "object") for (const name of Object.keys(node.properties)) names.add(name);
-    for (const key of ["anyOf", "allOf"]) if (Array.isArray(node[key])) for (const branch of node[key] as Obj[]) collect(branch);
+    if (node.properties && typeof node.properties === "object")
+      for (const name of Object.keys(node.properties)) names.add(name);
+    for (const key of ["anyOf", "allOf"])
+      if (Array.isArray(node[key])) for (const branch of node[key] as Obj[]) collect(branch);
   };
   collect(documented);
   let fallbackKey = FALLBACK_KEY;
   while (names.has(fallbackKey)) fallbackKey = `_${fallbackKey}`;
   const outputSchema = assembleOutputSchema(documented, fallbackKey);
-  return { outputSchema, response: { ...response, ...(wrapped ? { wrapKey: WRAP_KEY } : {}), fallbackKey }, body: schema };
+  return {
+    outputSchema,
+    response: { ...response, ...(wrapped ? { wrapKey: WRAP_KEY } : {}), fallbackKey },
+    body: schema,
+  };
 }

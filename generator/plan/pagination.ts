@@ -6,16 +6,59 @@ import { resolveSchema } from "./schema-tools.js";
 type Obj = Record<string, unknown>;
 
 /** Request parameters that carry a continuation token. */
-const CURSOR_PARAMS = ["cursor", "page_token", "pagetoken", "next_token", "nexttoken", "continuation", "continuationtoken", "continuation_token", "after", "marker", "next_cursor", "nextcursor", "pagination_token"];
+const CURSOR_PARAMS = [
+  "cursor",
+  "page_token",
+  "pagetoken",
+  "next_token",
+  "nexttoken",
+  "continuation",
+  "continuationtoken",
+  "continuation_token",
+  "after",
+  "marker",
+  "next_cursor",
+  "nextcursor",
+  "pagination_token",
+];
 /** Response fields that carry the next token. */
-const NEXT_TOKEN_FIELDS = ["next_page", "nextpage", "next_cursor", "nextcursor", "nextpagetoken", "next_page_token", "next_token", "nexttoken", "continuation", "continuationtoken", "continuation_token", "next_marker", "nextmarker", "end_cursor", "endcursor", "cursor"];
+const NEXT_TOKEN_FIELDS = [
+  "next_page",
+  "nextpage",
+  "next_cursor",
+  "nextcursor",
+  "nextpagetoken",
+  "next_page_token",
+  "next_token",
+  "nexttoken",
+  "continuation",
+  "continuationtoken",
+  "continuation_token",
+  "next_marker",
+  "nextmarker",
+  "end_cursor",
+  "endcursor",
+  "cursor",
+];
 /** Containers where APIs put paging metadata (Slack's `response_metadata`, `meta`, `pagination`…). */
 const META_FIELDS = ["meta", "metadata", "response_metadata", "pagination", "paging", "page_info", "pageinfo", "links"];
 /** Response fields holding the next page's URL. */
 const NEXT_URL_FIELDS = ["next", "nextlink", "next_url", "nexturl", "@odata.nextlink", "next_page_url", "nextpageurl"];
 const PAGE_PARAMS = ["page", "page_number", "pagenumber", "pageno"];
 const OFFSET_PARAMS = ["offset", "skip", "start", "$skip"];
-const LIMIT_PARAMS = ["per_page", "perpage", "page_size", "pagesize", "limit", "size", "count", "max_results", "maxresults", "$top", "top"];
+const LIMIT_PARAMS = [
+  "per_page",
+  "perpage",
+  "page_size",
+  "pagesize",
+  "limit",
+  "size",
+  "count",
+  "max_results",
+  "maxresults",
+  "$top",
+  "top",
+];
 /** Preferred names of the array that holds a page's items. */
 const ITEM_FIELDS = ["data", "items", "results", "records", "values", "value", "entries", "list"];
 
@@ -26,7 +69,8 @@ function propertiesOf(schema: JsonSchema | undefined, defs: Map<string, SchemaIR
   if (typeof resolved !== "object") return {};
   const own = (resolved.properties && typeof resolved.properties === "object" ? resolved.properties : {}) as Obj;
   const merged: Obj = {};
-  for (const member of Array.isArray(resolved.allOf) ? resolved.allOf : []) Object.assign(merged, propertiesOf(member as JsonSchema, defs, depth + 1));
+  for (const member of Array.isArray(resolved.allOf) ? resolved.allOf : [])
+    Object.assign(merged, propertiesOf(member as JsonSchema, defs, depth + 1));
   return { ...merged, ...own };
 }
 
@@ -39,7 +83,12 @@ function typeOf(schema: unknown, defs: Map<string, SchemaIR>): string | undefine
 }
 
 /** Finds a property by case-insensitive name among `candidates`; returns its real name. */
-function findProperty(properties: Obj, candidates: string[], type: string | undefined, defs: Map<string, SchemaIR>): string | undefined {
+function findProperty(
+  properties: Obj,
+  candidates: string[],
+  type: string | undefined,
+  defs: Map<string, SchemaIR>,
+): string | undefined {
   for (const candidate of candidates) {
     const name = Object.keys(properties).find((key) => key.toLowerCase() === candidate);
     if (name && (type === undefined || typeOf(properties[name], defs) === type)) return name;
@@ -91,10 +140,18 @@ export interface PaginationInput {
  * Detects how an operation pages (the `x-mcp-pagination` extension first, then the shape of its
  * parameters and response) and returns the binding, or undefined when it does not page.
  */
-export function detectPagination(input: PaginationInput, defs: Map<string, SchemaIR>, bag: DiagnosticBag): PaginationBinding | undefined {
+export function detectPagination(
+  input: PaginationInput,
+  defs: Map<string, SchemaIR>,
+  bag: DiagnosticBag,
+): PaginationBinding | undefined {
   const { op, parameters, body } = input;
   if (op.method !== "get" || body === undefined) return undefined;
-  const cursorArgument = input.taken.has("cursor") ? (input.taken.has("pageCursor") ? "mcp_cursor" : "pageCursor") : "cursor";
+  const cursorArgument = input.taken.has("cursor")
+    ? input.taken.has("pageCursor")
+      ? "mcp_cursor"
+      : "pageCursor"
+    : "cursor";
   const hint = op.paginationHint;
   if (hint === false) return undefined;
   if (hint !== undefined) return fromHint(hint, input, cursorArgument, bag);
@@ -110,25 +167,51 @@ export function detectPagination(input: PaginationInput, defs: Map<string, Schem
   const nextUrl = findNextField(properties, NEXT_URL_FIELDS, defs);
   if (nextUrl) return { style: "nextUrl", cursorArgument, nextPath: nextUrl, ...withItems };
   // A string-typed `page` parameter is a token (Stripe search: `page` + `next_page`), not a number.
-  const stringPage = parameters.find((p) => p.in === "query" && PAGE_PARAMS.includes(p.name.toLowerCase()) && typeOf(op.parameters.find((q) => q.in === "query" && q.name === p.name)?.schema, defs) === "string");
+  const stringPage = parameters.find(
+    (p) =>
+      p.in === "query" &&
+      PAGE_PARAMS.includes(p.name.toLowerCase()) &&
+      typeOf(op.parameters.find((q) => q.in === "query" && q.name === p.name)?.schema, defs) === "string",
+  );
   const tokenArgument = queryArgument(parameters, CURSOR_PARAMS) ?? stringPage?.argument;
   const nextToken = tokenArgument ? findNextField(properties, NEXT_TOKEN_FIELDS, defs) : undefined;
-  if (tokenArgument && nextToken) return { style: "cursor", cursorArgument: tokenArgument === "cursor" ? "cursor" : cursorArgument, targetArgument: tokenArgument, nextPath: nextToken, ...withItems };
+  if (tokenArgument && nextToken)
+    return {
+      style: "cursor",
+      cursorArgument: tokenArgument === "cursor" ? "cursor" : cursorArgument,
+      targetArgument: tokenArgument,
+      nextPath: nextToken,
+      ...withItems,
+    };
   const startingAfter = queryArgument(parameters, ["starting_after"]);
   const hasMore = findProperty(properties, ["has_more", "hasmore"], "boolean", defs);
   if (startingAfter && hasMore && items && items.length > 0) {
-    return { style: "cursor", cursorArgument, targetArgument: startingAfter, hasMorePath: [hasMore], itemsPath: items, idField: "id" };
+    return {
+      style: "cursor",
+      cursorArgument,
+      targetArgument: startingAfter,
+      hasMorePath: [hasMore],
+      itemsPath: items,
+      idField: "id",
+    };
   }
   if (!items) return undefined;
   const pageArgument = stringPage ? undefined : queryArgument(parameters, PAGE_PARAMS);
-  if (pageArgument) return { style: "page", cursorArgument, targetArgument: pageArgument, itemsPath: items, ...withLimit };
+  if (pageArgument)
+    return { style: "page", cursorArgument, targetArgument: pageArgument, itemsPath: items, ...withLimit };
   const offsetArgument = queryArgument(parameters, OFFSET_PARAMS);
-  if (offsetArgument) return { style: "offset", cursorArgument, targetArgument: offsetArgument, itemsPath: items, ...withLimit };
+  if (offsetArgument)
+    return { style: "offset", cursorArgument, targetArgument: offsetArgument, itemsPath: items, ...withLimit };
   return undefined;
 }
 
 /** `x-mcp-pagination: { style, param, next, items, limit, hasMore, idField, firstPage }`. */
-function fromHint(hint: unknown, input: PaginationInput, cursorArgument: string, bag: DiagnosticBag): PaginationBinding | undefined {
+function fromHint(
+  hint: unknown,
+  input: PaginationInput,
+  cursorArgument: string,
+  bag: DiagnosticBag,
+): PaginationBinding | undefined {
   const at = `${input.op.pointer}/x-mcp-pagination`;
   const h = (hint && typeof hint === "object" ? hint : {}) as Obj;
   const styles = ["cursor", "page", "offset", "link", "nextUrl"];
@@ -140,7 +223,11 @@ function fromHint(hint: unknown, input: PaginationInput, cursorArgument: string,
   const argumentFor = (name: unknown) => input.parameters.find((p) => p.in === "query" && p.name === name)?.argument;
   const target = argumentFor(h.param);
   if ((h.style === "cursor" || h.style === "page" || h.style === "offset") && !target) {
-    bag.warn(Codes.paginationInvalid, `x-mcp-pagination.param must name a query parameter of the operation; pagination is ignored.`, at);
+    bag.warn(
+      Codes.paginationInvalid,
+      `x-mcp-pagination.param must name a query parameter of the operation; pagination is ignored.`,
+      at,
+    );
     return undefined;
   }
   const limit = argumentFor(h.limit);
@@ -156,20 +243,39 @@ function fromHint(hint: unknown, input: PaginationInput, cursorArgument: string,
 }
 
 /** Adds the cursor argument to the input schema and `nextCursor` to the output schema. */
-export function applyPaginationContract(binding: PaginationBinding, inputSchema: ObjectJsonSchema, outputSchema: ObjectJsonSchema | undefined): void {
+export function applyPaginationContract(
+  binding: PaginationBinding,
+  inputSchema: ObjectJsonSchema,
+  outputSchema: ObjectJsonSchema | undefined,
+): void {
   const properties = (inputSchema.properties ??= {});
   if (!(binding.cursorArgument in properties)) {
-    properties[binding.cursorArgument] = { type: "string", description: "nextCursor from the previous result; omit for the first page." };
+    properties[binding.cursorArgument] = {
+      type: "string",
+      description: "nextCursor from the previous result; omit for the first page.",
+    };
   } else {
     const existing = properties[binding.cursorArgument];
-    if (typeof existing === "object") properties[binding.cursorArgument] = { ...existing, description: `${existing.description ? `${existing.description} ` : ""}Also accepts nextCursor from a previous call.` };
+    if (typeof existing === "object")
+      properties[binding.cursorArgument] = {
+        ...existing,
+        description: `${existing.description ? `${existing.description} ` : ""}Also accepts nextCursor from a previous call.`,
+      };
   }
   // Several pages in one call need to know where each page's items are.
   if (binding.itemsPath && !("maxPages" in properties)) {
-    properties.maxPages = { type: "integer", minimum: 1, maximum: 10, description: "Pages to fetch and merge into one result (default 1)." };
+    properties.maxPages = {
+      type: "integer",
+      minimum: 1,
+      maximum: 10,
+      description: "Pages to fetch and merge into one result (default 1).",
+    };
     binding.maxPagesArgument = "maxPages";
   }
   if (outputSchema) {
-    outputSchema.properties = { ...outputSchema.properties, nextCursor: { type: "string", description: "Pass as cursor for the next page; absent on the last page." } };
+    outputSchema.properties = {
+      ...outputSchema.properties,
+      nextCursor: { type: "string", description: "Pass as cursor for the next page; absent on the last page." },
+    };
   }
 }

@@ -78,13 +78,20 @@ export function packageNameFromTitle(title: string): string {
 /** Checks a user-given package name; records an error when npm would refuse it. */
 function checkPackageName(name: string, bag: DiagnosticBag): void {
   if (name.length > 214 || !NPM_NAME.test(name)) {
-    bag.error(Codes.packageNameInvalid, `--name "${name}" is not a valid npm package name.`, undefined, "Use lower case letters, digits, '-', '.', '_' and an optional @scope/, e.g. @acme/pets-mcp.");
+    bag.error(
+      Codes.packageNameInvalid,
+      `--name "${name}" is not a valid npm package name.`,
+      undefined,
+      "Use lower case letters, digits, '-', '.', '_' and an optional @scope/, e.g. @acme/pets-mcp.",
+    );
   }
 }
 
 /** The name an operation gets when nothing is locked: its sanitized operationId, else method and path. */
 export function wantedToolName(op: OperationIR): string {
-  return op.operationId ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path) : nameFromRoute(op.method, op.path);
+  return op.operationId
+    ? sanitizeToolName(op.operationId) || nameFromRoute(op.method, op.path)
+    : nameFromRoute(op.method, op.path);
 }
 
 /**
@@ -95,7 +102,11 @@ function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string;
   const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
   const locked = lockedNames(ir.operations, lock);
   const result = locked.map((name) => (name === undefined ? undefined : names.claim(name)));
-  return ir.operations.map((op, i) => (result[i] !== undefined ? { name: result[i]!, locked: true } : { name: names.claim(wantedToolName(op)), locked: false }));
+  return ir.operations.map((op, i) =>
+    result[i] !== undefined
+      ? { name: result[i]!, locked: true }
+      : { name: names.claim(wantedToolName(op)), locked: false },
+  );
 }
 
 /**
@@ -109,14 +120,34 @@ function withFieldEncoding(input: InputPlan, op: OperationIR): InputPlan {
   return media?.encoding ? { ...input, body: { ...body, encoding: media.encoding } } : input;
 }
 
-function planTool(op: OperationIR, { name, locked }: { name: string; locked: boolean }, ir: ApiIR, identifiers: NameAllocator, bag: DiagnosticBag, options: PlanOptions): ToolPlan {
+function planTool(
+  op: OperationIR,
+  { name, locked }: { name: string; locked: boolean },
+  ir: ApiIR,
+  identifiers: NameAllocator,
+  bag: DiagnosticBag,
+  options: PlanOptions,
+): ToolPlan {
   if (locked && op.operationId && name !== op.operationId) {
-    bag.info(Codes.nameChanged, `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`, `${op.pointer}/operationId`, "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.");
+    bag.info(
+      Codes.nameChanged,
+      `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`,
+      `${op.pointer}/operationId`,
+      "To rename the tool, edit or delete its entry in .mcp-gen/tool-names.json (or pass --reset-tool-names) and generate again.",
+    );
   } else if (op.operationId && name !== op.operationId) {
-    bag.info(Codes.nameChanged, `operationId "${op.operationId}" is exposed as tool "${name}".`, `${op.pointer}/operationId`, "Tool names are limited to [A-Za-z0-9_-], 64 characters, and unique.");
+    bag.info(
+      Codes.nameChanged,
+      `operationId "${op.operationId}" is exposed as tool "${name}".`,
+      `${op.pointer}/operationId`,
+      "Tool names are limited to [A-Za-z0-9_-], 64 characters, and unique.",
+    );
   }
   const input = withFieldEncoding(planInput(op, ir.schemas, bag), op);
-  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length) });
+  const output = planOutput(op, ir.schemas, {
+    outputSchemas: options.outputSchemas,
+    nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length),
+  });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
@@ -158,7 +189,12 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag, options));
   const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
-  const security = planSecurity(ir, { auth: options.auth, envPrefix: options.envPrefix }, (op) => toolByPointer.get(op.pointer)!.name, bag);
+  const security = planSecurity(
+    ir,
+    { auth: options.auth, envPrefix: options.envPrefix },
+    (op) => toolByPointer.get(op.pointer)!.name,
+    bag,
+  );
   for (const tool of tools) {
     const requirements = security.requirements.get(tool.pointer);
     if (requirements) tool.http.security = requirements;
@@ -168,22 +204,48 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     ...upstream.env,
     ...security.env,
     ...(tools.some((tool) => tool.http.pagination)
-      ? [{ name: "MCP_CURSOR_SECRET", description: "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).", required: false, secret: true }]
+      ? [
+          {
+            name: "MCP_CURSOR_SECRET",
+            description:
+              "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).",
+            required: false,
+            secret: true,
+          },
+        ]
       : []),
   ];
   const repository = options.repository ? parseRepository(options.repository) : undefined;
   if (options.repository && !repository) {
-    bag.error(Codes.packageNameInvalid, `--repository "${options.repository}" is not an http(s) URL.`, undefined, "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).");
+    bag.error(
+      Codes.packageNameInvalid,
+      `--repository "${options.repository}" is not an http(s) URL.`,
+      undefined,
+      "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).",
+    );
   }
   if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
-    bag.error(Codes.packageNameInvalid, `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`, undefined, "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.");
+    bag.error(
+      Codes.packageNameInvalid,
+      `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`,
+      undefined,
+      "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.",
+    );
   }
   if (options.license !== undefined && !npmLicense(options.license)) {
-    bag.error(Codes.packageNameInvalid, `--license "${options.license}" is not an SPDX license expression.`, undefined, "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).");
+    bag.error(
+      Codes.packageNameInvalid,
+      `--license "${options.license}" is not an SPDX license expression.`,
+      undefined,
+      "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).",
+    );
   }
   const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
   const binName = packageName.replace(/^@[^/]+\//, "");
-  const firstLine = ir.description?.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim();
+  const firstLine = ir.description
+    ?.split(/\n\s*\n/)[0]
+    ?.replace(/\s+/g, " ")
+    .trim();
   // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
   const title = ir.title.replace(/\s+/g, " ").trim();
   const contracts = options.previous?.contracts;
@@ -210,14 +272,31 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
 }
 
 /** The operations the filters keep, with their names; one summary diagnostic, an error when none is left. */
-function filterOperations<N extends { name: string }>(ir: ApiIR, names: N[], filter: OperationFilter | undefined, bag: DiagnosticBag): { ir: ApiIR; names: N[] } {
+function filterOperations<N extends { name: string }>(
+  ir: ApiIR,
+  names: N[],
+  filter: OperationFilter | undefined,
+  bag: DiagnosticBag,
+): { ir: ApiIR; names: N[] } {
   if (!filter || !isFiltering(filter)) return { ir, names };
   const keep = operationFilter(filter);
-  const kept = ir.operations.map((op, i) => ({ op, name: names[i]! })).filter(({ op, name }) => keep({ name: name.name, method: op.method, path: op.path, tags: op.tags }));
+  const kept = ir.operations
+    .map((op, i) => ({ op, name: names[i]! }))
+    .filter(({ op, name }) => keep({ name: name.name, method: op.method, path: op.path, tags: op.tags }));
   if (kept.length === 0) {
-    bag.error(Codes.noOperations, `The operation filters leave none of the ${ir.operations.length} operations.`, undefined, "Check --include-tags, --exclude-tags, --include-operations, --exclude-operations and --read-only.");
+    bag.error(
+      Codes.noOperations,
+      `The operation filters leave none of the ${ir.operations.length} operations.`,
+      undefined,
+      "Check --include-tags, --exclude-tags, --include-operations, --exclude-operations and --read-only.",
+    );
   } else if (kept.length < ir.operations.length) {
-    bag.info(Codes.operationSkipped, `The operation filters keep ${kept.length} of ${ir.operations.length} operations; the others are not generated.`, undefined, "Filters: --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only.");
+    bag.info(
+      Codes.operationSkipped,
+      `The operation filters keep ${kept.length} of ${ir.operations.length} operations; the others are not generated.`,
+      undefined,
+      "Filters: --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only.",
+    );
   }
   return { ir: { ...ir, operations: kept.map((k) => k.op) }, names: kept.map((k) => k.name) };
 }

@@ -18,7 +18,9 @@ export interface RepositoryPlan {
 /** `git+https://github.com/a/b.git`, `github:a/b`, `https://gitlab.com/a/b` → `{ url, source }`; undefined if not a URL. */
 export function parseRepository(value: string): RepositoryPlan | undefined {
   const shorthand = /^(github|gitlab|bitbucket):([\w.-]+\/[\w.-]+)$/.exec(value);
-  const raw = shorthand ? `https://${shorthand[1]}.${shorthand[1] === "bitbucket" ? "org" : "com"}/${shorthand[2]}` : value.replace(/^git\+/, "");
+  const raw = shorthand
+    ? `https://${shorthand[1]}.${shorthand[1] === "bitbucket" ? "org" : "com"}/${shorthand[2]}`
+    : value.replace(/^git\+/, "");
   let url: URL;
   try {
     url = new URL(raw);
@@ -37,10 +39,16 @@ export function parseRepository(value: string): RepositoryPlan | undefined {
  * repository, `io.github.<scope>/<bin>` for a scoped package, and a placeholder owner otherwise
  * (the README says to pass --mcp-name before publishing).
  */
-export function registryName(binName: string, packageName: string, repository: RepositoryPlan | undefined, explicit?: string): string {
+export function registryName(
+  binName: string,
+  packageName: string,
+  repository: RepositoryPlan | undefined,
+  explicit?: string,
+): string {
   if (explicit) return explicit;
   const name = binName.replace(/[^a-zA-Z0-9._-]/g, "-");
-  const github = repository?.source === "github" ? /^https:\/\/github\.com\/([\w.-]+)\//.exec(repository.url + "/")?.[1] : undefined;
+  const github =
+    repository?.source === "github" ? /^https:\/\/github\.com\/([\w.-]+)\//.exec(repository.url + "/")?.[1] : undefined;
   const scope = /^@([^/]+)\//.exec(packageName)?.[1];
   const owner = (github ?? scope ?? "your-github-user").replace(/[^a-zA-Z0-9.-]/g, "-");
   return `io.github.${owner}/${name}`;
@@ -49,6 +57,9 @@ export function registryName(binName: string, packageName: string, repository: R
 /** The license as npm wants it: an SPDX-like identifier (`MIT`, `Apache-2.0`); other text is dropped. */
 export function npmLicense(license: string | undefined): string | undefined {
   if (!license) return undefined;
-  const normalized = license.trim().replace(/^Apache (2\.0)$/i, "Apache-2.0").replace(/^Apache License,? Version 2\.0$/i, "Apache-2.0");
+  const normalized = license
+    .trim()
+    .replace(/^Apache (2\.0)$/i, "Apache-2.0")
+    .replace(/^Apache License,? Version 2\.0$/i, "Apache-2.0");
   return /^[A-Za-z0-9.+-]+( (OR|AND) [A-Za-z0-9.+-]+)*$/.test(normalized) ? normalized : undefined;
 }

@@ -11,7 +11,8 @@ const DEF_PREFIX = "#/$defs/";
 
 /** Name of the `$defs` entry a `$ref` points to, if it is one of ours. */
 export function defName(schema: JsonSchema): string | undefined {
-  if (typeof schema !== "object" || typeof schema.$ref !== "string" || !schema.$ref.startsWith(DEF_PREFIX)) return undefined;
+  if (typeof schema !== "object" || typeof schema.$ref !== "string" || !schema.$ref.startsWith(DEF_PREFIX))
+    return undefined;
   return schema.$ref.slice(DEF_PREFIX.length);
 }
 
@@ -33,7 +34,10 @@ export function resolveSchema(schema: JsonSchema, defs: Map<string, SchemaIR>): 
  * 22,000 operations over one web of thousands of schemas) reach the same defs from every tool;
  * walking and copying them once per tool took minutes and gigabytes.
  */
-const caches = new WeakMap<Map<string, SchemaIR>, { refs: Map<string, string[]>; directedRefs: Map<string, string[]>; directed: Map<string, JsonSchema> }>();
+const caches = new WeakMap<
+  Map<string, SchemaIR>,
+  { refs: Map<string, string[]>; directedRefs: Map<string, string[]>; directed: Map<string, JsonSchema> }
+>();
 
 function cacheOf(defs: Map<string, SchemaIR>) {
   let cache = caches.get(defs);
@@ -46,7 +50,8 @@ function directRefs(schema: JsonSchema, defs: Map<string, SchemaIR>): string[] {
   const names = new Set<string>();
   forEachSchema(schema, (node) => {
     const ref = node.$ref;
-    if (typeof ref === "string" && ref.startsWith(DEF_PREFIX) && defs.has(ref.slice(DEF_PREFIX.length))) names.add(ref.slice(DEF_PREFIX.length));
+    if (typeof ref === "string" && ref.startsWith(DEF_PREFIX) && defs.has(ref.slice(DEF_PREFIX.length)))
+      names.add(ref.slice(DEF_PREFIX.length));
   });
   return [...names];
 }
@@ -78,7 +83,11 @@ export function reachableDefs(roots: JsonSchema[], defs: Map<string, SchemaIR>):
     if (!list) refs.set(name, (list = directRefs(defs.get(name)!.schema, defs)));
     return list;
   };
-  walkDefs(roots.flatMap((root) => directRefs(root, defs)), children, (name) => found.push(name));
+  walkDefs(
+    roots.flatMap((root) => directRefs(root, defs)),
+    children,
+    (name) => found.push(name),
+  );
   return found;
 }
 
@@ -129,7 +138,12 @@ const HIDDEN_DEPTH = 16;
  * `$ref` to a def that does, an `allOf` member that does, or every non-null `anyOf`/`oneOf`
  * branch (3.0's `nullable` around a readOnly ref becomes such a union).
  */
-export function isHidden(schema: unknown, keyword: "readOnly" | "writeOnly", defs: Map<string, SchemaIR> | undefined, depth = 0): boolean {
+export function isHidden(
+  schema: unknown,
+  keyword: "readOnly" | "writeOnly",
+  defs: Map<string, SchemaIR> | undefined,
+  depth = 0,
+): boolean {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema) || depth > HIDDEN_DEPTH) return false;
   const node = schema as Obj;
   if (node[keyword] === true) return true;
@@ -159,12 +173,18 @@ export function isHidden(schema: unknown, keyword: "readOnly" | "writeOnly", def
 }
 
 /** Names of the properties a schema (or the def it refers to) declares hidden in a direction. */
-function hiddenNames(schema: unknown, keyword: "readOnly" | "writeOnly", defs: Map<string, SchemaIR> | undefined): string[] {
+function hiddenNames(
+  schema: unknown,
+  keyword: "readOnly" | "writeOnly",
+  defs: Map<string, SchemaIR> | undefined,
+): string[] {
   if (schema === null || typeof schema !== "object") return [];
   const name = defName(schema as JsonSchema);
   const node = (name !== undefined ? defs?.get(name)?.schema : schema) as Obj | undefined;
   if (!node || typeof node !== "object" || node.properties === null || typeof node.properties !== "object") return [];
-  return Object.entries(node.properties as Obj).filter(([, sub]) => isHidden(sub, keyword, defs)).map(([prop]) => prop);
+  return Object.entries(node.properties as Obj)
+    .filter(([, sub]) => isHidden(sub, keyword, defs))
+    .map(([prop]) => prop);
 }
 
 /** `required` of a node without `names`; the keyword goes when nothing is left. */
@@ -201,10 +221,14 @@ export function applyDirection(schema: JsonSchema, direction: Direction, defs?: 
     if (Array.isArray(out.allOf)) {
       const members = out.allOf as unknown[];
       for (const member of members) {
-        const names = member !== null && typeof member === "object" ? (removedBy.get(member) ?? hiddenNames(member, hidden, defs)) : [];
+        const names =
+          member !== null && typeof member === "object"
+            ? (removedBy.get(member) ?? hiddenNames(member, hidden, defs))
+            : [];
         for (const name of names) removed.add(name);
       }
-      if (removed.size > 0) out.allOf = members.map((member) => (isRecord(member) ? withoutRequired(member, removed) : member));
+      if (removed.size > 0)
+        out.allOf = members.map((member) => (isRecord(member) ? withoutRequired(member, removed) : member));
     }
     if (removed.size === 0) return out;
     out = withoutRequired(out, removed);
@@ -253,7 +277,11 @@ export function defsFor(roots: JsonSchema[], defs: Map<string, SchemaIR>, direct
     if (!list) directedRefs.set(key, (list = directRefs(out[name] as JsonSchema, defs)));
     return list;
   };
-  walkDefs(roots.flatMap((root) => directRefs(root, defs)), children, (name) => setOwn(out, name, directedDef(name)));
+  walkDefs(
+    roots.flatMap((root) => directRefs(root, defs)),
+    children,
+    (name) => setOwn(out, name, directedDef(name)),
+  );
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -274,5 +302,9 @@ export function isObjectSchema(schema: JsonSchema, defs: Map<string, SchemaIR>, 
   if (Array.isArray(resolved.allOf) && resolved.allOf.length > 0) {
     return (resolved.allOf as JsonSchema[]).some((member) => isObjectSchema(member, defs, depth + 1));
   }
-  return (resolved.properties !== undefined || resolved.additionalProperties !== undefined) && resolved.anyOf === undefined && resolved.oneOf === undefined;
+  return (
+    (resolved.properties !== undefined || resolved.additionalProperties !== undefined) &&
+    resolved.anyOf === undefined &&
+    resolved.oneOf === undefined
+  );
 }

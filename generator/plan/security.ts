@@ -29,8 +29,10 @@ export function envName(key: string, prefix = ""): string {
 
 /** The scheme the `--auth` override adds. */
 function overrideScheme(auth: AuthOverride): SecuritySchemeIR {
-  if (auth === "bearer") return { pointer: "#", key: "api_token", type: "http", scheme: "bearer", description: "Added by --auth bearer" };
-  if (auth === "basic") return { pointer: "#", key: "api", type: "http", scheme: "basic", description: "Added by --auth basic" };
+  if (auth === "bearer")
+    return { pointer: "#", key: "api_token", type: "http", scheme: "bearer", description: "Added by --auth bearer" };
+  if (auth === "basic")
+    return { pointer: "#", key: "api", type: "http", scheme: "basic", description: "Added by --auth basic" };
   const [location, name] = auth.split(":") as ["header" | "query", string];
   return { pointer: "#", key: "api_key", type: "apiKey", in: location, name, description: `Added by --auth ${auth}` };
 }
@@ -42,10 +44,17 @@ function envFor(scheme: SecuritySchemeIR, prefix: string): SecuritySchemeDefinit
     case "apiKey":
       return { token: base };
     case "http":
-      return scheme.scheme === "basic" ? { username: `${base}_USERNAME`, password: `${base}_PASSWORD` } : { token: base };
+      return scheme.scheme === "basic"
+        ? { username: `${base}_USERNAME`, password: `${base}_PASSWORD` }
+        : { token: base };
     case "oauth2":
     case "openIdConnect":
-      return { token: base, clientId: `${base}_CLIENT_ID`, clientSecret: `${base}_CLIENT_SECRET`, scopes: `${base}_SCOPES` };
+      return {
+        token: base,
+        clientId: `${base}_CLIENT_ID`,
+        clientSecret: `${base}_CLIENT_SECRET`,
+        scopes: `${base}_SCOPES`,
+      };
     case "mutualTLS":
       return { cert: `${base}_CERT`, key: `${base}_KEY` };
   }
@@ -62,7 +71,12 @@ function describeVariable(scheme: SecuritySchemeIR, role: string): string {
           : `${scheme.scheme === "bearer" ? "Bearer" : scheme.scheme} token for the Authorization header`
         : scheme.type === "mutualTLS"
           ? `Path of the client ${role === "cert" ? "certificate" : "private key"} (PEM) for mutual TLS`
-          : { token: "Ready OAuth access token (instead of client credentials)", clientId: "OAuth client id (client-credentials flow)", clientSecret: "OAuth client secret", scopes: "OAuth scopes to request, space-separated (default: the operation's)" }[role] ?? role;
+          : ({
+              token: "Ready OAuth access token (instead of client credentials)",
+              clientId: "OAuth client id (client-credentials flow)",
+              clientSecret: "OAuth client secret",
+              scopes: "OAuth scopes to request, space-separated (default: the operation's)",
+            }[role] ?? role);
   return `${what} (scheme \`${scheme.key}\`).`;
 }
 
@@ -78,7 +92,12 @@ export interface SecurityPlan {
  * Maps every scheme an operation uses to credentials read from the environment, and works out
  * each operation's effective requirements (operation `security`, else the document's; `[]` = none).
  */
-export function planSecurity(ir: ApiIR, options: { auth?: AuthOverride; envPrefix?: string }, toolName: (op: OperationIR) => string, bag: DiagnosticBag): SecurityPlan {
+export function planSecurity(
+  ir: ApiIR,
+  options: { auth?: AuthOverride; envPrefix?: string },
+  toolName: (op: OperationIR) => string,
+  bag: DiagnosticBag,
+): SecurityPlan {
   const prefix = options.envPrefix ?? "";
   const known = new Map(ir.securitySchemes.map((s) => [s.key, s]));
   const override = options.auth ? overrideScheme(options.auth) : undefined;
@@ -88,13 +107,20 @@ export function planSecurity(ir: ApiIR, options: { auth?: AuthOverride; envPrefi
   for (const op of ir.operations) {
     let effective = (op.security ?? ir.security ?? []).filter((requirement) => {
       const unknown = Object.keys(requirement).filter((key) => !known.has(key));
-      if (unknown.length > 0) bag.warn(Codes.securityUnknownScheme, `Security requirement names undefined scheme(s) ${unknown.join(", ")}; that alternative is ignored.`, `${op.pointer}/security`, "Define the scheme under components.securitySchemes (securityDefinitions in 2.0).");
+      if (unknown.length > 0)
+        bag.warn(
+          Codes.securityUnknownScheme,
+          `Security requirement names undefined scheme(s) ${unknown.join(", ")}; that alternative is ignored.`,
+          `${op.pointer}/security`,
+          "Define the scheme under components.securitySchemes (securityDefinitions in 2.0).",
+        );
       return unknown.length === 0;
     });
     if (effective.length === 0 && override) effective = [{ [override.key]: [] }, {}];
     if (effective.length === 0 || effective.every((r) => Object.keys(r).length === 0)) continue;
     requirements.set(op.pointer, effective);
-    for (const key of new Set(effective.flatMap((r) => Object.keys(r)))) users.set(key, [...(users.get(key) ?? []), toolName(op)]);
+    for (const key of new Set(effective.flatMap((r) => Object.keys(r))))
+      users.set(key, [...(users.get(key) ?? []), toolName(op)]);
   }
   const schemes: SecuritySchemeDefinition[] = [];
   const env: EnvVarPlan[] = [];
@@ -114,7 +140,12 @@ export function planSecurity(ir: ApiIR, options: { auth?: AuthOverride; envPrefi
     });
     const usedBy = tools.length > 8 ? `${tools.slice(0, 8).join(", ")} and ${tools.length - 8} more` : tools.join(", ");
     for (const [role, name] of Object.entries(variables)) {
-      env.push({ name, description: `${describeVariable(scheme, role)} Used by: ${usedBy}.`, required: false, secret: role !== "scopes" && role !== "cert" && role !== "key" });
+      env.push({
+        name,
+        description: `${describeVariable(scheme, role)} Used by: ${usedBy}.`,
+        required: false,
+        secret: role !== "scopes" && role !== "cert" && role !== "key",
+      });
     }
   }
   return { schemes, requirements, env };

@@ -20,7 +20,13 @@ const ABSOLUTE = /^https?:\/\//i;
 
 /** Environment variable of a server variable: `API_SERVER_` + the name in upper snake case. */
 export function serverVariableEnv(name: string): string {
-  return `API_SERVER_${name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase() || "VALUE"}`;
+  return `API_SERVER_${
+    name
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/[^A-Za-z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .toUpperCase() || "VALUE"
+  }`;
 }
 
 /**
@@ -28,9 +34,15 @@ export function serverVariableEnv(name: string): string {
  * only when the template itself is absolute in scheme, so a variable can never turn the URL relative.
  */
 export function planServerUrl(ir: ApiIR, bag: DiagnosticBag): ServerUrlPlan {
-  const chosen = ir.servers.find((s) => ABSOLUTE.test(s.url) || (s.variables.length > 0 && ABSOLUTE.test(withDefaults(s))));
+  const chosen = ir.servers.find(
+    (s) => ABSOLUTE.test(s.url) || (s.variables.length > 0 && ABSOLUTE.test(withDefaults(s))),
+  );
   if (!chosen && ir.servers.length > 0) {
-    bag.info(Codes.serverUrlRelative, `The spec's server URL "${ir.servers[0]!.url}" is not absolute; the server needs --base-url or API_BASE_URL.`, ir.servers[0]!.pointer);
+    bag.info(
+      Codes.serverUrlRelative,
+      `The spec's server URL "${ir.servers[0]!.url}" is not absolute; the server needs --base-url or API_BASE_URL.`,
+      ir.servers[0]!.pointer,
+    );
   }
   const complete = chosen && !chosen.url.includes("{") ? chosen.url.replace(/\/+$/, "") : undefined;
   const serverUrl = chosen && chosen.variables.length > 0 ? definition(chosen) : undefined;
@@ -55,7 +67,10 @@ export function planServerUrl(ir: ApiIR, bag: DiagnosticBag): ServerUrlPlan {
 
 /** The server URL with every variable that has a default filled in. */
 function withDefaults(server: ServerIR): string {
-  return server.template.replace(/\{([^}]+)\}/g, (whole, name: string) => server.variables.find((v) => v.name === name)?.default ?? "x");
+  return server.template.replace(
+    /\{([^}]+)\}/g,
+    (whole, name: string) => server.variables.find((v) => v.name === name)?.default ?? "x",
+  );
 }
 
 function definition(server: ServerIR): ServerUrlDefinition {

@@ -30,14 +30,32 @@ export function operationKey(method: string, path: string): string {
 
 /** Builds the lock for planned tools. */
 export function buildToolLock(tools: Array<{ name: string; operationKey: string; operationId?: string }>): ToolLock {
-  const entries = tools.map((t) => ({ operation: t.operationKey, ...(t.operationId ? { operationId: t.operationId } : {}), tool: t.name }));
-  entries.sort((a, b) => (a.operation === b.operation ? ((a.operationId ?? "") < (b.operationId ?? "") ? -1 : 1) : a.operation < b.operation ? -1 : 1));
+  const entries = tools.map((t) => ({
+    operation: t.operationKey,
+    ...(t.operationId ? { operationId: t.operationId } : {}),
+    tool: t.name,
+  }));
+  entries.sort((a, b) =>
+    a.operation === b.operation
+      ? (a.operationId ?? "") < (b.operationId ?? "")
+        ? -1
+        : 1
+      : a.operation < b.operation
+        ? -1
+        : 1,
+  );
   return { lockVersion: 1, tools: entries };
 }
 
 /** Checks a lock read from disk (it may have been edited by hand); drops entries it cannot use. */
 export function parseToolLock(value: unknown): ToolLock | undefined {
-  if (!value || typeof value !== "object" || (value as ToolLock).lockVersion !== 1 || !Array.isArray((value as ToolLock).tools)) return undefined;
+  if (
+    !value ||
+    typeof value !== "object" ||
+    (value as ToolLock).lockVersion !== 1 ||
+    !Array.isArray((value as ToolLock).tools)
+  )
+    return undefined;
   const tools = (value as ToolLock).tools.filter(
     (e): e is ToolLockEntry =>
       !!e && typeof e.operation === "string" && typeof e.tool === "string" && isLockableToolName(e.tool),
@@ -61,13 +79,25 @@ export function lockedNames(operations: OperationIR[], lock: ToolLock | undefine
     result[index] = entry.tool;
   };
   operations.forEach((op, i) => {
-    if (op.operationId) take(i, [...unused].find((e) => e.operationId === op.operationId && e.operation === operationKey(op.method, op.path)));
+    if (op.operationId)
+      take(
+        i,
+        [...unused].find((e) => e.operationId === op.operationId && e.operation === operationKey(op.method, op.path)),
+      );
   });
   operations.forEach((op, i) => {
-    if (op.operationId && result[i] === undefined) take(i, [...unused].find((e) => e.operationId === op.operationId));
+    if (op.operationId && result[i] === undefined)
+      take(
+        i,
+        [...unused].find((e) => e.operationId === op.operationId),
+      );
   });
   operations.forEach((op, i) => {
-    if (result[i] === undefined) take(i, [...unused].find((e) => e.operation === operationKey(op.method, op.path)));
+    if (result[i] === undefined)
+      take(
+        i,
+        [...unused].find((e) => e.operation === operationKey(op.method, op.path)),
+      );
   });
   return result;
 }

@@ -1,6 +1,12 @@
 import type { ApiDiff } from "../diff/diff-tools.js";
 import type { RepositoryPlan } from "./publishing.js";
-import type { HttpBinding, ObjectJsonSchema, SecuritySchemeDefinition, ServerUrlDefinition, ToolAnnotations } from "../contract.js";
+import type {
+  HttpBinding,
+  ObjectJsonSchema,
+  SecuritySchemeDefinition,
+  ServerUrlDefinition,
+  ToolAnnotations,
+} from "../contract.js";
 
 /** Everything the emit stage needs; no decisions are left to it. */
 export interface ProjectPlan {

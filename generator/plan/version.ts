@@ -22,7 +22,12 @@ export function initialVersion(apiVersion: string): string {
 }
 
 /** The version of this run; `bump: false` keeps the previous one (`--no-bump`). */
-export function decideVersion(apiVersion: string, previous: PreviousVersion | undefined, diff: ApiDiff | undefined, bump: boolean): string {
+export function decideVersion(
+  apiVersion: string,
+  previous: PreviousVersion | undefined,
+  diff: ApiDiff | undefined,
+  bump: boolean,
+): string {
   if (!previous) return initialVersion(apiVersion);
   const { recorded, onDisk } = previous;
   const before = onDisk && semver.valid(onDisk) && compareVersions(onDisk, recorded) > 0 ? onDisk : recorded;

@@ -75,7 +75,11 @@ async function newest(path: string): Promise<number> {
 export async function needsCompile(dir: string): Promise<boolean> {
   const built = await newest(join(dir, "dist", "index.js"));
   if (built === 0) return true;
-  const sources = Math.max(await newest(join(dir, "src")), await newest(join(dir, "tsconfig.json")), await newest(join(dir, "package.json")));
+  const sources = Math.max(
+    await newest(join(dir, "src")),
+    await newest(join(dir, "tsconfig.json")),
+    await newest(join(dir, "package.json")),
+  );
   return sources > built;
 }
 
@@ -100,7 +104,9 @@ export async function buildWorkspace(workspace: Workspace, options: BuildOptions
         try {
           const result = await generate({ ...server.options, spec: server.spec, outDir: server.out, check: true });
           if (!result.check!.upToDate) await checkWritable(server.out, result.files, { force: options.force ?? false });
-          log(`${label(server)}: planned ${result.plan.tools.length} tools, ${result.check!.upToDate ? "up to date" : "to write"} (${seconds(performance.now() - started)})`);
+          log(
+            `${label(server)}: planned ${result.plan.tools.length} tools, ${result.check!.upToDate ? "up to date" : "to write"} (${seconds(performance.now() - started)})`,
+          );
           return { server, result };
         } catch (error) {
           if (!(error instanceof GenerationError)) throw error;
@@ -126,11 +132,18 @@ export async function buildWorkspace(workspace: Workspace, options: BuildOptions
       const write = await writeOutput(server.out, result.files, { force: options.force ?? false });
       generated = write.created ? "created" : "updated";
       changed = true;
-      const bump = previousVersion && previousVersion !== result.plan.version ? ` ${previousVersion} → ${result.plan.version}` : ` ${result.plan.version}`;
+      const bump =
+        previousVersion && previousVersion !== result.plan.version
+          ? ` ${previousVersion} → ${result.plan.version}`
+          : ` ${result.plan.version}`;
       const breaking = result.diff?.breaking ? ", BREAKING changes" : "";
-      log(`${label(server)}: ${generated}${bump} (${write.written.length} written, ${write.deleted.length} deleted${breaking})`);
+      log(
+        `${label(server)}: ${generated}${bump} (${write.written.length} written, ${write.deleted.length} deleted${breaking})`,
+      );
     } else log(`${label(server)}: unchanged ${result.plan.version}`);
-    const warnings = result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ code: d.code, message: d.message, ...(d.pointer ? { pointer: d.pointer } : {}) }));
+    const warnings = result.diagnostics
+      .filter((d) => d.severity === "warning")
+      .map((d) => ({ code: d.code, message: d.message, ...(d.pointer ? { pointer: d.pointer } : {}) }));
     servers.push({
       server,
       result,
@@ -139,7 +152,9 @@ export async function buildWorkspace(workspace: Workspace, options: BuildOptions
         version: result.plan.version,
         // An unchanged server keeps nothing "since the last build"; an update records what it changed.
         ...(generated === "updated" && result.diff ? { diff: result.diff } : {}),
-        ...(generated === "updated" && previousVersion && previousVersion !== result.plan.version ? { previousVersion } : {}),
+        ...(generated === "updated" && previousVersion && previousVersion !== result.plan.version
+          ? { previousVersion }
+          : {}),
         tools: result.plan.tools.length,
         warnings,
         compiled: "skipped",
@@ -153,7 +168,10 @@ export async function buildWorkspace(workspace: Workspace, options: BuildOptions
   const installed = (await stat(join(workspace.dir, "node_modules")).catch(() => undefined)) !== undefined;
   if (options.install === "always" || (options.install !== "never" && (changed || rootChanged || !installed))) {
     log(`npm install in ${workspace.dir}`);
-    const result = await runProcess(NPM, ["install", "--no-audit", "--no-fund"], { cwd: workspace.dir, timeoutMs: 900_000 });
+    const result = await runProcess(NPM, ["install", "--no-audit", "--no-fund"], {
+      cwd: workspace.dir,
+      timeoutMs: 900_000,
+    });
     install = { ok: result.code === 0, ms: result.ms, output: result.output };
     log(`npm install: ${install.ok ? "done" : "FAILED"} (${seconds(result.ms)})`);
   }
@@ -179,7 +197,10 @@ export async function buildWorkspace(workspace: Workspace, options: BuildOptions
   for (const entry of servers) {
     // A regenerated server's last test results no longer describe it.
     const { test: lastTest } = state.servers[entry.server.name] ?? {};
-    state.servers[entry.server.name] = { build: entry.state, ...(lastTest && entry.state.generated === "unchanged" ? { test: lastTest } : {}) };
+    state.servers[entry.server.name] = {
+      build: entry.state,
+      ...(lastTest && entry.state.generated === "unchanged" ? { test: lastTest } : {}),
+    };
   }
   await writeState(workspace.dir, state);
   return { failures: [], servers, ...(install ? { install } : {}), compileFailures };

@@ -43,5 +43,9 @@ export async function checkFleet(workspace: Workspace, options: { concurrency?: 
     ),
   );
   const entries = outcomes.flatMap((o) => (o.entry ? [o.entry] : []));
-  return { entries, failures: outcomes.flatMap((o) => (o.failure ? [o.failure] : [])), stale: entries.filter((e) => !e.check.upToDate) };
+  return {
+    entries,
+    failures: outcomes.flatMap((o) => (o.failure ? [o.failure] : [])),
+    stale: entries.filter((e) => !e.check.upToDate),
+  };
 }

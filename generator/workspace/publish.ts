@@ -47,10 +47,17 @@ const PUBLISH_SCRIPTS = ["prepublish", "prepare", "prepublishOnly", "prepack", "
 
 function packageFacts(server: WorkspaceServer): PackageFacts {
   const pkg = JSON.parse(readFileSync(join(server.out, "package.json"), "utf8")) as Record<string, unknown>;
-  const deps = ["dependencies", "peerDependencies", "optionalDependencies"].flatMap((field) => Object.keys((pkg[field] as Record<string, string> | undefined) ?? {}));
+  const deps = ["dependencies", "peerDependencies", "optionalDependencies"].flatMap((field) =>
+    Object.keys((pkg[field] as Record<string, string> | undefined) ?? {}),
+  );
   const scripts = (pkg.scripts as Record<string, string> | undefined) ?? {};
   const present = PUBLISH_SCRIPTS.filter((name) => scripts[name] !== undefined);
-  return { name: String(pkg.name), version: String(pkg.version), dependsOn: deps, onlyBuildsBeforePublish: present.length === 1 && scripts.prepublishOnly === "npm run build" };
+  return {
+    name: String(pkg.name),
+    version: String(pkg.version),
+    dependsOn: deps,
+    onlyBuildsBeforePublish: present.length === 1 && scripts.prepublishOnly === "npm run build",
+  };
 }
 
 /**
@@ -64,7 +71,8 @@ export function publishOrder<T extends { name: string; dependsOn: string[] }>(pa
   const order: T[] = [];
   const visit = (p: T, path: string[]): void => {
     if (done.has(p.name)) return;
-    if (visiting.has(p.name)) throw new PublishOrderError(`the servers depend on each other in a cycle: ${[...path, p.name].join(" → ")}`);
+    if (visiting.has(p.name))
+      throw new PublishOrderError(`the servers depend on each other in a cycle: ${[...path, p.name].join(" → ")}`);
     visiting.add(p.name);
     for (const dep of p.dependsOn) {
       const inside = byName.get(dep);
@@ -79,10 +87,20 @@ export function publishOrder<T extends { name: string; dependsOn: string[] }>(pa
 }
 
 /** True when `name@version` is on the registry; undefined when npm could not tell (its output says why). */
-async function isPublished(server: WorkspaceServer, name: string, version: string, registry: string | undefined): Promise<{ published?: boolean; output: string }> {
-  const result = await runProcess(NPM, ["view", `${name}@${version}`, "version", "--json", ...(registry ? ["--registry", registry] : [])], { cwd: server.out, timeoutMs: 120_000 });
+async function isPublished(
+  server: WorkspaceServer,
+  name: string,
+  version: string,
+  registry: string | undefined,
+): Promise<{ published?: boolean; output: string }> {
+  const result = await runProcess(
+    NPM,
+    ["view", `${name}@${version}`, "version", "--json", ...(registry ? ["--registry", registry] : [])],
+    { cwd: server.out, timeoutMs: 120_000 },
+  );
   if (result.code === 0) return { published: result.output.includes(JSON.stringify(version)), output: result.output };
-  if (/E404|404 Not Found|is not in this registry/i.test(result.output)) return { published: false, output: result.output };
+  if (/E404|404 Not Found|is not in this registry/i.test(result.output))
+    return { published: false, output: result.output };
   return { output: result.output };
 }
 
@@ -106,11 +124,20 @@ export async function publishWorkspace(workspace: Workspace, options: PublishOpt
     }
     // The generated prepublishOnly only builds: when the build is up to date it need not run again.
     const skipBuild = pkg.onlyBuildsBeforePublish && !(await needsCompile(server.out));
-    const args = ["publish", ...(skipBuild ? ["--ignore-scripts"] : []), ...(options.dryRun ? ["--dry-run"] : []), ...(options.registry ? ["--registry", options.registry] : []), ...(options.tag ? ["--tag", options.tag] : []), ...(options.access ? ["--access", options.access] : [])];
+    const args = [
+      "publish",
+      ...(skipBuild ? ["--ignore-scripts"] : []),
+      ...(options.dryRun ? ["--dry-run"] : []),
+      ...(options.registry ? ["--registry", options.registry] : []),
+      ...(options.tag ? ["--tag", options.tag] : []),
+      ...(options.access ? ["--access", options.access] : []),
+    ];
     const result = await runProcess(NPM, args, { cwd: server.out, timeoutMs: 900_000 });
     const outcome = result.code !== 0 ? "failed" : options.dryRun ? "dry-run" : "published";
     entries.push({ server, name, version, outcome, ...(result.code !== 0 ? { output: result.output } : {}) });
-    log(`${name}@${version}: ${outcome === "failed" ? `publish FAILED: ${result.output.trim().split("\n").slice(-3).join(" / ")}` : outcome === "dry-run" ? "would be published (--dry-run)" : "published"}`);
+    log(
+      `${name}@${version}: ${outcome === "failed" ? `publish FAILED: ${result.output.trim().split("\n").slice(-3).join(" / ")}` : outcome === "dry-run" ? "would be published (--dry-run)" : "published"}`,
+    );
   }
   return entries;
 }

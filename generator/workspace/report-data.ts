@@ -80,9 +80,13 @@ export function describeChanges(diff: ApiDiff): ChangesReport {
   for (const name of diff.removed) breakingChanges.push(`${name}: tool removed`);
   for (const change of diff.changed) {
     if (change.previousName) breakingChanges.push(`${change.previousName}: renamed to ${change.name}`);
-    for (const [side, list] of [["input", change.input], ["output", change.output]] as const) {
+    for (const [side, list] of [
+      ["input", change.input],
+      ["output", change.output],
+    ] as const) {
       for (const item of list) {
-        if (item.verdict === "breaking") breakingChanges.push(`${change.name} ${side}${item.at ? ` ${item.at}` : ""}: ${item.message}`);
+        if (item.verdict === "breaking")
+          breakingChanges.push(`${change.name} ${side}${item.at ? ` ${item.at}` : ""}: ${item.message}`);
         else compatibleChanges++;
       }
     }
@@ -136,15 +140,25 @@ export async function buildReport(workspace: Workspace): Promise<FleetReport> {
       entry.tools = listed.operations.length;
       entry.surface = { requested: lint.requestedSurface, served: lint.surface, reason: lint.reason };
       entry.toolsList = { tools: lint.tools, bytes: lint.bytes, tokens: lint.tokens };
-      entry.lint = lint.profiles.flatMap((profile) => profile.findings.filter((f) => f.effect !== "note").map((f) => `${profile.name}: ${f.effect} ${f.rule}: ${f.message}`));
+      entry.lint = lint.profiles.flatMap((profile) =>
+        profile.findings
+          .filter((f) => f.effect !== "note")
+          .map((f) => `${profile.name}: ${f.effect} ${f.rule}: ${f.message}`),
+      );
     }
     if (test) {
       entry.tests = { passed: test.passed, failed: test.failed, skipped: test.skipped, failures: test.failures };
-      entry.compliance = (test.compliance ?? []).map((c) => ({ transport: c.transport, score: c.score, failed: c.failed }));
+      entry.compliance = (test.compliance ?? []).map((c) => ({
+        transport: c.transport,
+        score: c.score,
+        failed: c.failed,
+      }));
     }
     servers.push(entry);
   }
-  const stdioScores = servers.flatMap((s) => s.compliance?.filter((c) => c.transport === "stdio").map((c) => c.score) ?? []);
+  const stdioScores = servers.flatMap(
+    (s) => s.compliance?.filter((c) => c.transport === "stdio").map((c) => c.score) ?? [],
+  );
   const sum = (pick: (s: ServerReport) => number) => servers.reduce((total, s) => total + pick(s), 0);
   return {
     workspace: relative(workspace.dir, workspace.file),
@@ -153,11 +167,20 @@ export async function buildReport(workspace: Workspace): Promise<FleetReport> {
       servers: servers.length,
       tools: sum((s) => s.tools ?? 0),
       toolsListTokens: sum((s) => s.toolsList?.tokens ?? 0),
-      tests: { passed: sum((s) => s.tests?.passed ?? 0), failed: sum((s) => s.tests?.failed ?? 0), skipped: sum((s) => s.tests?.skipped ?? 0) },
+      tests: {
+        passed: sum((s) => s.tests?.passed ?? 0),
+        failed: sum((s) => s.tests?.failed ?? 0),
+        skipped: sum((s) => s.tests?.skipped ?? 0),
+      },
       compliance: {
         checked: stdioScores.length,
         perfect: stdioScores.filter((score) => score === 100).length,
-        ...(stdioScores.length > 0 ? { lowest: Math.min(...stdioScores), mean: Math.round((10 * stdioScores.reduce((a, b) => a + b, 0)) / stdioScores.length) / 10 } : {}),
+        ...(stdioScores.length > 0
+          ? {
+              lowest: Math.min(...stdioScores),
+              mean: Math.round((10 * stdioScores.reduce((a, b) => a + b, 0)) / stdioScores.length) / 10,
+            }
+          : {}),
       },
       warnings: sum((s) => s.warnings.count),
       changed: servers.filter((s) => s.generated === "updated" || s.generated === "created").length,

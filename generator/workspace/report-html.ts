@@ -12,7 +12,9 @@ import { packageRoot } from "../package-root.js";
 import type { FleetReport, ServerReport } from "./report-data.js";
 
 const hbs = Handlebars.create();
-hbs.registerHelper("html", (value: unknown) => htmlText(typeof value === "number" ? value.toLocaleString("en-US") : value));
+hbs.registerHelper("html", (value: unknown) =>
+  htmlText(typeof value === "number" ? value.toLocaleString("en-US") : value),
+);
 
 let template: HandlebarsTemplateDelegate | undefined;
 
@@ -29,9 +31,23 @@ function chart(servers: ServerReport[]): Record<string, unknown> {
     const tokens = server.toolsList?.tokens ?? 0;
     const width = Math.max(2, Math.round((span * tokens) / largest));
     const y = 4 + i * (CHART.barHeight + CHART.gap);
-    return { name: server.name, y, textY: y + CHART.barHeight - 5, width, valueX: labelWidth + width, value: `~${tokens.toLocaleString("en-US")}`, color: COLORS[server.status] };
+    return {
+      name: server.name,
+      y,
+      textY: y + CHART.barHeight - 5,
+      width,
+      valueX: labelWidth + width,
+      value: `~${tokens.toLocaleString("en-US")}`,
+      color: COLORS[server.status],
+    };
   });
-  return { labelWidth, barHeight: CHART.barHeight, width: labelWidth + span + CHART.valueSpace, height: 8 + servers.length * (CHART.barHeight + CHART.gap), bars };
+  return {
+    labelWidth,
+    barHeight: CHART.barHeight,
+    width: labelWidth + span + CHART.valueSpace,
+    height: 8 + servers.length * (CHART.barHeight + CHART.gap),
+    bars,
+  };
 }
 
 /** What one row and one details block show. */
@@ -43,17 +59,39 @@ function serverView(server: ServerReport): Record<string, unknown> {
     ...server,
     version: server.version ?? "–",
     previousVersion: server.previousVersion ?? false,
-    surface: server.surface ? (server.surface.requested === server.surface.served ? server.surface.served : `${server.surface.requested} → ${server.surface.served}`) : "–",
+    surface: server.surface
+      ? server.surface.requested === server.surface.served
+        ? server.surface.served
+        : `${server.surface.requested} → ${server.surface.served}`
+      : "–",
     surfaceReason: server.surface?.reason ?? false,
     tools: server.tools ?? "–",
-    listSize: server.toolsList ? `${server.toolsList.tools} tools, ~${server.toolsList.tokens.toLocaleString("en-US")} tokens` : "–",
-    testsText: server.tests ? `${server.tests.passed} / ${server.tests.failed}${server.tests.skipped ? ` (${server.tests.skipped} skipped)` : ""}` : "not run",
+    listSize: server.toolsList
+      ? `${server.toolsList.tools} tools, ~${server.toolsList.tokens.toLocaleString("en-US")} tokens`
+      : "–",
+    testsText: server.tests
+      ? `${server.tests.passed} / ${server.tests.failed}${server.tests.skipped ? ` (${server.tests.skipped} skipped)` : ""}`
+      : "not run",
     testsClass: !server.tests ? "muted" : server.tests.failed > 0 ? "bad" : "ok",
-    scoreText: scores.length > 0 ? scores.map((c) => `${c.score}/100${scores.length > 1 ? ` ${c.transport}` : ""}`).join(", ") : stdio ? "" : "not run",
+    scoreText:
+      scores.length > 0
+        ? scores.map((c) => `${c.score}/100${scores.length > 1 ? ` ${c.transport}` : ""}`).join(", ")
+        : stdio
+          ? ""
+          : "not run",
     scoreClass: scores.length === 0 ? "muted" : perfect ? "ok" : "bad",
     changes: server.changes ?? false,
-    generatedText: server.generated === "unchanged" ? "unchanged" : server.generated === "created" ? "first build" : server.generated === "updated" ? "updated" : "not built",
-    failedChecks: scores.flatMap((c) => c.failed.map((f) => ({ id: scores.length > 1 ? `${c.transport}: ${f.id}` : f.id, message: f.message }))),
+    generatedText:
+      server.generated === "unchanged"
+        ? "unchanged"
+        : server.generated === "created"
+          ? "first build"
+          : server.generated === "updated"
+            ? "updated"
+            : "not built",
+    failedChecks: scores.flatMap((c) =>
+      c.failed.map((f) => ({ id: scores.length > 1 ? `${c.transport}: ${f.id}` : f.id, message: f.message })),
+    ),
     testFailures: server.tests?.failures ?? [],
     moreWarnings: server.warnings.count > server.warnings.items.length,
     // Servers that need attention are shown open.
@@ -63,7 +101,10 @@ function serverView(server: ServerReport): Record<string, unknown> {
 
 /** Renders the report as a self-contained HTML page. */
 export function renderReportHtml(report: FleetReport): string {
-  template ??= hbs.compile(readFileSync(join(packageRoot(), "templates", "workspace-report.html.hbs"), "utf8"), { noEscape: true, strict: true });
+  template ??= hbs.compile(readFileSync(join(packageRoot(), "templates", "workspace-report.html.hbs"), "utf8"), {
+    noEscape: true,
+    strict: true,
+  });
   const { compliance } = report.totals;
   return template({
     report,

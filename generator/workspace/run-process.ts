@@ -46,7 +46,12 @@ export const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 export function runProcess(command: string, args: string[], options: ProcessOptions): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? npmEnvironment(), stdio: ["ignore", "pipe", "pipe"], shell: options.shell ?? false });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? npmEnvironment(),
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: options.shell ?? false,
+    });
     let output = "";
     const collect = (chunk: Buffer): void => {
       output += chunk.toString("utf8");
@@ -71,11 +76,21 @@ export function runProcess(command: string, args: string[], options: ProcessOpti
     }, options.timeoutMs);
     child.once("error", (error) => {
       clearTimeout(timer);
-      done({ code: null, output: `${output}\ncould not start ${command}: ${error.message}`, ms: performance.now() - started, timedOut });
+      done({
+        code: null,
+        output: `${output}\ncould not start ${command}: ${error.message}`,
+        ms: performance.now() - started,
+        timedOut,
+      });
     });
     child.once("close", (code) => {
       clearTimeout(timer);
-      done({ code, output: timedOut ? `${output}\n(killed after ${options.timeoutMs} ms)` : output, ms: performance.now() - started, timedOut });
+      done({
+        code,
+        output: timedOut ? `${output}\n(killed after ${options.timeoutMs} ms)` : output,
+        ms: performance.now() - started,
+        timedOut,
+      });
     });
   });
 }

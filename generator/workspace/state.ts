@@ -42,7 +42,12 @@ export interface TestState {
   failures: string[];
   /** True when the test command exited 0. */
   ok: boolean;
-  compliance?: { score: number; transport: "stdio" | "http"; failed: Array<{ id: string; message: string }>; skipped: string[] }[];
+  compliance?: {
+    score: number;
+    transport: "stdio" | "http";
+    failed: Array<{ id: string; message: string }>;
+    skipped: string[];
+  }[];
 }
 
 /** Everything kept for one server, by npm name. */
@@ -71,7 +76,9 @@ export async function writeState(dir: string, state: WorkspaceState): Promise<vo
   const file = join(dir, STATE_PATH);
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  const sorted: WorkspaceState = { servers: Object.fromEntries(Object.entries(state.servers).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  const sorted: WorkspaceState = {
+    servers: Object.fromEntries(Object.entries(state.servers).sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
   await writeFile(temporary, JSON.stringify(sorted, null, 2) + "\n");
   await rename(temporary, file);
 }

@@ -28,17 +28,30 @@ export interface TestOptions {
 export function parseTap(output: string): { passed: number; failed: number; skipped: number; failures: string[] } {
   const count = (label: string) => Number(new RegExp(`^(?:#|ℹ) ${label} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
   const tap = [...output.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1]!.trim());
-  const spec = [...output.matchAll(/^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm)].map((m) => m[1]!.trim()).filter((name) => !/^failing tests:$/.test(name));
+  const spec = [...output.matchAll(/^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm)]
+    .map((m) => m[1]!.trim())
+    .filter((name) => !/^failing tests:$/.test(name));
   const failures = [...new Set([...tap, ...spec])].filter((name) => !/^test\/.+\.m?js$/.test(name));
-  return { passed: count("pass"), failed: count("fail"), skipped: count("skipped") + count("todo"), failures: failures.slice(0, 10) };
+  return {
+    passed: count("pass"),
+    failed: count("fail"),
+    skipped: count("skipped") + count("todo"),
+    failures: failures.slice(0, 10),
+  };
 }
 
 /** The prefix of the generated test script that builds first. */
 const BUILD_FIRST = /^npm run build\s*&&\s*/;
 
 /** Runs the server's test script (without its build step when the build is fresh). */
-async function runServerTests(server: WorkspaceServer, workspace: Workspace, built: boolean): Promise<{ code: number | null; output: string; ms: number }> {
-  const pkg = JSON.parse(readFileSync(join(server.out, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+async function runServerTests(
+  server: WorkspaceServer,
+  workspace: Workspace,
+  built: boolean,
+): Promise<{ code: number | null; output: string; ms: number }> {
+  const pkg = JSON.parse(readFileSync(join(server.out, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
   const script = pkg.scripts?.test;
   if (!script) return { code: 1, output: "the server's package.json has no test script", ms: 0 };
   if (built && BUILD_FIRST.test(script)) {
@@ -52,7 +65,12 @@ async function runServerTests(server: WorkspaceServer, workspace: Workspace, bui
 
 /** A check report as the state keeps it. */
 function complianceOf(report: CheckReport): NonNullable<TestState["compliance"]>[number] {
-  return { score: report.score, transport: report.transport, failed: report.checks.filter((c) => !c.ok).map((c) => ({ id: c.id, message: c.message })), skipped: report.checks.filter((c) => c.skipped).map((c) => c.id) };
+  return {
+    score: report.score,
+    transport: report.transport,
+    failed: report.checks.filter((c) => !c.ok).map((c) => ({ id: c.id, message: c.message })),
+    skipped: report.checks.filter((c) => c.skipped).map((c) => c.id),
+  };
 }
 
 /** What a test run found, per server in file order. */
@@ -75,25 +93,38 @@ export async function testWorkspace(workspace: Workspace, options: TestOptions =
           built = compiled.ok;
           if (!compiled.ok) {
             log(`${label}: build FAILED`);
-            return { server, test: { passed: 0, failed: 1, skipped: 0, failures: ["npm run build"], ok: false } satisfies TestState };
+            return {
+              server,
+              test: { passed: 0, failed: 1, skipped: 0, failures: ["npm run build"], ok: false } satisfies TestState,
+            };
           }
         }
         const run = await runServerTests(server, workspace, built);
         const tap = parseTap(run.output);
         const test: TestState = { ...tap, ok: run.code === 0 && tap.failed === 0 };
-        if (run.code !== 0 && tap.failed === 0) test.failures = [`the test command exited with ${run.code}: ${run.output.trim().split("\n").slice(-3).join(" / ")}`];
+        if (run.code !== 0 && tap.failed === 0)
+          test.failures = [
+            `the test command exited with ${run.code}: ${run.output.trim().split("\n").slice(-3).join(" / ")}`,
+          ];
         const compliance: NonNullable<TestState["compliance"]> = [];
         for (const http of options.http ? [false, true] : [false]) {
           try {
             compliance.push(complianceOf(await runCheck({ kind: "folder", dir: server.out }, { http })));
           } catch (error) {
             if (!(error instanceof TargetError)) throw error;
-            compliance.push({ score: 0, transport: http ? "http" : "stdio", failed: [{ id: "start", message: error.message }], skipped: [] });
+            compliance.push({
+              score: 0,
+              transport: http ? "http" : "stdio",
+              failed: [{ id: "start", message: error.message }],
+              skipped: [],
+            });
           }
         }
         test.compliance = compliance;
         const scores = compliance.map((c) => `${c.transport} ${c.score}/100`).join(", ");
-        log(`${label}: tests ${test.passed} passed, ${test.failed} failed${test.skipped ? `, ${test.skipped} skipped` : ""} (${seconds(run.ms)}); compliance ${scores}`);
+        log(
+          `${label}: tests ${test.passed} passed, ${test.failed} failed${test.skipped ? `, ${test.skipped} skipped` : ""} (${seconds(run.ms)}); compliance ${scores}`,
+        );
         return { server, test };
       }),
     ),

@@ -53,7 +53,9 @@ export class WorkspaceError extends Error {
   /** The diagnostics are kept in the order of the file (line, then column). */
   constructor(message: string, diagnostics: WorkspaceDiagnostic[]) {
     super(message);
-    this.diagnostics = [...diagnostics].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    this.diagnostics = [...diagnostics].sort(
+      (a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
+    );
     this.name = "WorkspaceError";
   }
 }
@@ -116,7 +118,10 @@ let validator: ReturnType<Ajv["compile"]> | undefined;
 /** The published schema, compiled once. */
 function validateSchema(data: unknown): ErrorObject[] {
   if (!validator) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), WORKSPACE_SCHEMA_PATH), "utf8")) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(join(packageRoot(), WORKSPACE_SCHEMA_PATH), "utf8")) as Record<
+      string,
+      unknown
+    >;
     validator = new Ajv({ allErrors: true, strict: true, verbose: true }).compile(schema);
   }
   return validator(data) ? [] : [...(validator.errors ?? [])];
@@ -172,11 +177,18 @@ function schemaMessage(error: ErrorObject): { path: Array<string | number>; key?
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "additionalProperties":
-      return { path, key: String(params.additionalProperty), message: `unknown option "${String(params.additionalProperty)}"` };
+      return {
+        path,
+        key: String(params.additionalProperty),
+        message: `unknown option "${String(params.additionalProperty)}"`,
+      };
     case "required":
       return { path, message: `"${String(params.missingProperty)}" is required` };
     case "enum":
-      return { path, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+      return {
+        path,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      };
     case "pattern":
       return { path, message: `${JSON.stringify(readPatternValue(error))} does not match ${String(params.pattern)}` };
     default:
@@ -196,15 +208,33 @@ export function loadWorkspace(file: string): Workspace {
   const label = file;
   const absolute = resolve(file);
   const problems: WorkspaceDiagnostic[] = [];
-  const problem = (code: string, message: string, path: Array<string | number>, where?: { line: number; column: number }): void => {
-    problems.push({ code, severity: "error", message, file: label, path: displayPath(path), ...(where ? { line: where.line, column: where.column } : {}) });
+  const problem = (
+    code: string,
+    message: string,
+    path: Array<string | number>,
+    where?: { line: number; column: number },
+  ): void => {
+    problems.push({
+      code,
+      severity: "error",
+      message,
+      file: label,
+      path: displayPath(path),
+      ...(where ? { line: where.line, column: where.column } : {}),
+    });
   };
   let text: string;
   try {
     text = readFileSync(absolute, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    problem(WorkspaceCodes.unreadable, code === "ENOENT" ? `no workspace file ${label} (create one, or name it: mcp-gen workspace build path/to/${WORKSPACE_FILE})` : `cannot read ${label}: ${String(error)}`, []);
+    problem(
+      WorkspaceCodes.unreadable,
+      code === "ENOENT"
+        ? `no workspace file ${label} (create one, or name it: mcp-gen workspace build path/to/${WORKSPACE_FILE})`
+        : `cannot read ${label}: ${String(error)}`,
+      [],
+    );
     throw new WorkspaceError(`Cannot read the workspace file ${label}`, problems);
   }
   const lines = new LineCounter();
@@ -220,9 +250,13 @@ export function loadWorkspace(file: string): Workspace {
     const { path, key, message } = schemaMessage(error);
     problem(WorkspaceCodes.schema, message, key === undefined ? path : [...path, key], locate.at(path, key));
   }
-  if (problems.length > 0) throw new WorkspaceError(`The workspace file ${label} has ${problems.length} problem(s)`, problems);
-  const workspace = resolveWorkspace(data as WorkspaceFileData, absolute, (code, message, path) => problem(code, message, path, locate.at(path)));
-  if (problems.length > 0) throw new WorkspaceError(`The workspace file ${label} has ${problems.length} problem(s)`, problems);
+  if (problems.length > 0)
+    throw new WorkspaceError(`The workspace file ${label} has ${problems.length} problem(s)`, problems);
+  const workspace = resolveWorkspace(data as WorkspaceFileData, absolute, (code, message, path) =>
+    problem(code, message, path, locate.at(path)),
+  );
+  if (problems.length > 0)
+    throw new WorkspaceError(`The workspace file ${label} has ${problems.length} problem(s)`, problems);
   return workspace;
 }
 
@@ -232,7 +266,11 @@ function relativePosix(dir: string, path: string): string {
 }
 
 /** Applies defaults, resolves paths and checks what the schema cannot: the servers as `generate` takes them. */
-function resolveWorkspace(data: WorkspaceFileData, file: string, problem: (code: string, message: string, path: Array<string | number>) => void): Workspace {
+function resolveWorkspace(
+  data: WorkspaceFileData,
+  file: string,
+  problem: (code: string, message: string, path: Array<string | number>) => void,
+): Workspace {
   const dir = dirname(file);
   const defaults = data.defaults ?? {};
   const names = new Map<string, number>();
@@ -240,26 +278,47 @@ function resolveWorkspace(data: WorkspaceFileData, file: string, problem: (code:
   const servers: WorkspaceServer[] = [];
   for (const [index, entry] of data.servers.entries()) {
     const at = (key: string): Array<string | number> => ["servers", index, key];
-    const pick = <K extends keyof EntryOptions>(key: K): EntryOptions[K] => (entry[key] !== undefined ? entry[key] : defaults[key]);
+    const pick = <K extends keyof EntryOptions>(key: K): EntryOptions[K] =>
+      entry[key] !== undefined ? entry[key] : defaults[key];
     const name = entry.name.startsWith("@") || !defaults.scope ? entry.name : `${defaults.scope}/${entry.name}`;
-    if (!NPM_NAME.test(name) || name.length > 214) problem(WorkspaceCodes.invalidValue, `"${name}" is not a valid npm package name (lower case letters, digits, - . _ ~, an optional @scope/)`, at("name"));
+    if (!NPM_NAME.test(name) || name.length > 214)
+      problem(
+        WorkspaceCodes.invalidValue,
+        `"${name}" is not a valid npm package name (lower case letters, digits, - . _ ~, an optional @scope/)`,
+        at("name"),
+      );
     const twin = names.get(name);
-    if (twin !== undefined) problem(WorkspaceCodes.duplicate, `the name ${name} is also the name of servers[${twin}]`, at("name"));
+    if (twin !== undefined)
+      problem(WorkspaceCodes.duplicate, `the name ${name} is also the name of servers[${twin}]`, at("name"));
     else names.set(name, index);
     const allowRemote = pick("allowRemote") ?? false;
     const remote = isUrl(entry.spec);
-    if (remote && !allowRemote) problem(WorkspaceCodes.invalidValue, `the spec ${entry.spec} is a URL: set allowRemote: true (on the entry or in defaults) to read specs from the network`, at("spec"));
+    if (remote && !allowRemote)
+      problem(
+        WorkspaceCodes.invalidValue,
+        `the spec ${entry.spec} is a URL: set allowRemote: true (on the entry or in defaults) to read specs from the network`,
+        at("spec"),
+      );
     const out = resolve(dir, entry.out);
     const outRelative = relativePosix(dir, out);
     if (isAbsolute(entry.out) || outRelative === "" || outRelative === ".." || outRelative.startsWith("../")) {
-      problem(WorkspaceCodes.outsideWorkspace, `out must be a folder inside the workspace folder (the npm workspace root), not ${entry.out}`, at("out"));
+      problem(
+        WorkspaceCodes.outsideWorkspace,
+        `out must be a folder inside the workspace folder (the npm workspace root), not ${entry.out}`,
+        at("out"),
+      );
     } else if (outRelative.split("/").includes("node_modules") || outRelative.split("/")[0] === ".mcp-gen") {
       problem(WorkspaceCodes.invalidValue, `out ${entry.out} is inside node_modules or .mcp-gen`, at("out"));
     }
     for (const other of outs) {
       const a = other.out + sep;
       const b = out + sep;
-      if (a.startsWith(b) || b.startsWith(a)) problem(WorkspaceCodes.duplicate, `out ${entry.out} ${other.out === out ? "is also" : "overlaps"} the folder of servers[${other.index}]`, at("out"));
+      if (a.startsWith(b) || b.startsWith(a))
+        problem(
+          WorkspaceCodes.duplicate,
+          `out ${entry.out} ${other.out === out ? "is also" : "overlaps"} the folder of servers[${other.index}]`,
+          at("out"),
+        );
     }
     outs.push({ out, index });
     const auth = pick("auth");

@@ -49,7 +49,8 @@ async function customSources(outDir: string, dir = CUSTOM_DIR): Promise<string[]
   }
   const found: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.isDirectory() && entry.name !== "node_modules") found.push(...(await customSources(outDir, `${dir}/${entry.name}`)));
+    if (entry.isDirectory() && entry.name !== "node_modules")
+      found.push(...(await customSources(outDir, `${dir}/${entry.name}`)));
     else if (entry.isFile() && isSource(entry.name)) found.push(`${dir}/${entry.name}`);
   }
   return found;
@@ -65,7 +66,13 @@ export async function checkCustomCode(input: CustomCheckInput): Promise<Diagnost
   const sources = await customSources(outDir);
   if (sources.length === 0) return [];
   const emitted = new Map(input.files.map((file) => [file.path, file]));
-  const untouched = await Promise.all(sources.map(async (path) => emitted.get(path)?.content === (await readFile(join(outDir, ...path.split("/")), "utf8").catch(() => undefined))));
+  const untouched = await Promise.all(
+    sources.map(
+      async (path) =>
+        emitted.get(path)?.content ===
+        (await readFile(join(outDir, ...path.split("/")), "utf8").catch(() => undefined)),
+    ),
+  );
   if (untouched.every(Boolean)) return [];
 
   const tsMorph = loadTsMorph();
@@ -73,7 +80,13 @@ export async function checkCustomCode(input: CustomCheckInput): Promise<Diagnost
   const after = diagnosticsOf(overlaidProject(tsMorph, options, outDir, input), outDir, sources);
   if (after.length === 0) return [];
   // What the same code gave against the generated files on disk: not breaks of this run.
-  const before = new Set(diagnosticsOf(new tsMorph.Project({ compilerOptions: options, skipAddingFilesFromTsConfig: true }), outDir, sources).map(({ key }) => key));
+  const before = new Set(
+    diagnosticsOf(
+      new tsMorph.Project({ compilerOptions: options, skipAddingFilesFromTsConfig: true }),
+      outDir,
+      sources,
+    ).map(({ key }) => key),
+  );
   return after
     .filter(({ key }) => !before.has(key))
     .map(({ diagnostic, node, message, path, line, column }) => {
@@ -96,7 +109,9 @@ export async function checkCustomCode(input: CustomCheckInput): Promise<Diagnost
 
 /** The generated tsconfig's compiler options (the checked project compiles as `npm run build` would), without emitting. */
 function compilerOptions(tsMorph: TsMorph, tsconfig: string | undefined, outDir: string) {
-  const json = tsconfig ? ((JSON.parse(tsconfig) as { compilerOptions?: Record<string, unknown> }).compilerOptions ?? {}) : {};
+  const json = tsconfig
+    ? ((JSON.parse(tsconfig) as { compilerOptions?: Record<string, unknown> }).compilerOptions ?? {})
+    : {};
   const { options } = tsMorph.ts.convertCompilerOptionsFromJson(json, outDir);
   return { ...options, noEmit: true };
 }
@@ -106,7 +121,12 @@ function compilerOptions(tsMorph: TsMorph, tsconfig: string | undefined, outDir:
  * new contents of the generated TypeScript files (and of once-files that do not exist yet), without
  * the previous generation's files that this run deletes.
  */
-function overlaidProject(tsMorph: TsMorph, options: ReturnType<typeof compilerOptions>, outDir: string, input: CustomCheckInput): Project {
+function overlaidProject(
+  tsMorph: TsMorph,
+  options: ReturnType<typeof compilerOptions>,
+  outDir: string,
+  input: CustomCheckInput,
+): Project {
   const absolute = (path: string) => join(outDir, ...path.split("/"));
   const overlay = new Map<string, string>();
   for (const file of input.files) {
@@ -114,8 +134,16 @@ function overlaidProject(tsMorph: TsMorph, options: ReturnType<typeof compilerOp
     overlay.set(absolute(file.path), file.content);
   }
   const written = new Set(input.files.map((file) => file.path));
-  const hidden = new Set(Object.keys(input.previous?.files ?? {}).filter((path) => !written.has(path)).map(absolute));
-  return new tsMorph.Project({ compilerOptions: options, skipAddingFilesFromTsConfig: true, fileSystem: new OverlayFileSystem(outDir, overlay, hidden) });
+  const hidden = new Set(
+    Object.keys(input.previous?.files ?? {})
+      .filter((path) => !written.has(path))
+      .map(absolute),
+  );
+  return new tsMorph.Project({
+    compilerOptions: options,
+    skipAddingFilesFromTsConfig: true,
+    fileSystem: new OverlayFileSystem(outDir, overlay, hidden),
+  });
 }
 
 /** One compiler error in a custom file, located. */
@@ -143,7 +171,15 @@ function diagnosticsOf(project: Project, outDir: string, sources: readonly strin
       const start = diagnostic.getStart() ?? 0;
       const { line, column } = file.getLineAndColumnAtPos(start);
       const message = tsMorph.ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, " ");
-      located.push({ key: `${path}:${start}:${diagnostic.getCode()}`, diagnostic, node: file.getDescendantAtPos(start), message, path, line, column });
+      located.push({
+        key: `${path}:${start}:${diagnostic.getCode()}`,
+        diagnostic,
+        node: file.getDescendantAtPos(start),
+        message,
+        path,
+        line,
+        column,
+      });
     }
   }
   return located;
@@ -154,7 +190,12 @@ function diagnosticsOf(project: Project, outDir: string, sources: readonly strin
  * `hooks: { <tool>: … }` entry it lies in, or a name the message quotes — a tool name of this
  * generation or the last, or one of their type names (`ListPetsInput` → listPets).
  */
-function toolOf(node: MorphNode | undefined, message: string, tools: CustomCheckInput["tools"], tsMorph: TsMorph): string | undefined {
+function toolOf(
+  node: MorphNode | undefined,
+  message: string,
+  tools: CustomCheckInput["tools"],
+  tsMorph: TsMorph,
+): string | undefined {
   const known = (name: string | undefined) => {
     if (name === undefined) return undefined;
     const bare = name.replace(/^["'`]|["'`]$/g, "");
@@ -168,11 +209,19 @@ function toolOf(node: MorphNode | undefined, message: string, tools: CustomCheck
     }
     if (Node.isCallExpression(current)) {
       const callee = current.getExpression();
-      const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : Node.isElementAccessExpression(callee) ? callee.getArgumentExpression()?.getText() : undefined;
+      const name = Node.isPropertyAccessExpression(callee)
+        ? callee.getName()
+        : Node.isElementAccessExpression(callee)
+          ? callee.getArgumentExpression()?.getText()
+          : undefined;
       const found = known(name);
       if (found) return found;
     }
-    if (Node.isPropertyAssignment(current) || Node.isMethodDeclaration(current) || Node.isShorthandPropertyAssignment(current)) {
+    if (
+      Node.isPropertyAssignment(current) ||
+      Node.isMethodDeclaration(current) ||
+      Node.isShorthandPropertyAssignment(current)
+    ) {
       const found = known(current.getName());
       if (found) return found;
     }

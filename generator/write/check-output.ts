@@ -36,13 +36,26 @@ async function projectRuntimeVersion(dir: string, previous: Manifest | undefined
  * are not looked at, so a project someone customised is still "up to date" when the spec did not change.
  * A project whose vendored runtime is older than this mcp-gen's is stale, and said to be.
  */
-export async function checkOutput(dir: string, files: EmittedFile[], previous: Manifest | undefined): Promise<OutputCheck> {
+export async function checkOutput(
+  dir: string,
+  files: EmittedFile[],
+  previous: Manifest | undefined,
+): Promise<OutputCheck> {
   const runtime = compareRuntime(await projectRuntimeVersion(dir, previous));
-  const result: OutputCheck = { ...(await compareFiles(dir, files.filter((f) => !f.once))), stale: [], runtime, upToDate: true };
+  const result: OutputCheck = {
+    ...(await compareFiles(
+      dir,
+      files.filter((f) => !f.once),
+    )),
+    stale: [],
+    runtime,
+    upToDate: true,
+  };
   const emitted = new Set(files.map((f) => f.path));
   for (const path of Object.keys(previous?.files ?? {})) {
     if (!emitted.has(path) && (await readOutputFile(dir, path)) !== undefined) result.stale.push(path);
   }
-  result.upToDate = result.missing.length === 0 && result.changed.length === 0 && result.stale.length === 0 && !runtime.older;
+  result.upToDate =
+    result.missing.length === 0 && result.changed.length === 0 && result.stale.length === 0 && !runtime.older;
   return result;
 }

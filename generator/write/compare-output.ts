@@ -42,8 +42,10 @@ export function lineDiff(actual: string, expected: string, context = 3): string 
   const from = Math.max(0, first - context);
   const lines: string[] = [];
   for (let i = from; i < first; i++) lines.push(`  ${String(i + 1).padStart(5)} | ${e[i]}`);
-  for (let i = first; i < Math.min(a.length, first + context); i++) lines.push(`- ${String(i + 1).padStart(5)} | ${a[i]}`);
-  for (let i = first; i < Math.min(e.length, first + context); i++) lines.push(`+ ${String(i + 1).padStart(5)} | ${e[i]}`);
+  for (let i = first; i < Math.min(a.length, first + context); i++)
+    lines.push(`- ${String(i + 1).padStart(5)} | ${a[i]}`);
+  for (let i = first; i < Math.min(e.length, first + context); i++)
+    lines.push(`+ ${String(i + 1).padStart(5)} | ${e[i]}`);
   return lines.join("\n");
 }
 
@@ -57,7 +59,10 @@ export async function readOutputFile(dir: string, path: string): Promise<string 
 }
 
 /** Which of `files` are absent from `dir` and which differ (with a diff excerpt): the core of both comparisons. */
-export async function compareFiles(dir: string, files: EmittedFile[]): Promise<Pick<OutputComparison, "missing" | "changed">> {
+export async function compareFiles(
+  dir: string,
+  files: EmittedFile[],
+): Promise<Pick<OutputComparison, "missing" | "changed">> {
   const result: Pick<OutputComparison, "missing" | "changed"> = { missing: [], changed: [] };
   for (const file of files) {
     const actual = await readOutputFile(dir, file.path);

@@ -10,14 +10,32 @@ export function sha256(content: string | Buffer): string {
 /** Builds the manifest for a set of emitted files (which must not contain the manifest). */
 export function buildManifest(
   files: EmittedFile[],
-  settings: { packageName: string; packageVersion: string; repository?: string; mcpName?: string; provenance?: Pick<Manifest, "mcpGenVersion" | "runtimeVersion" | "specSha256"> },
+  settings: {
+    packageName: string;
+    packageVersion: string;
+    repository?: string;
+    mcpName?: string;
+    provenance?: Pick<Manifest, "mcpGenVersion" | "runtimeVersion" | "specSha256">;
+  },
 ): Manifest {
   const owned = files.filter((f) => !f.once).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const hashes: Record<string, string> = {};
   for (const file of owned) hashes[file.path] = sha256(file.content);
-  const once = files.filter((f) => f.once).map((f) => f.path).sort();
+  const once = files
+    .filter((f) => f.once)
+    .map((f) => f.path)
+    .sort();
   const { packageName, packageVersion, repository, mcpName, provenance } = settings;
-  return { manifestVersion: 1, packageName, packageVersion, ...provenance, ...(repository ? { repository } : {}), ...(mcpName ? { mcpName } : {}), files: hashes, once };
+  return {
+    manifestVersion: 1,
+    packageName,
+    packageVersion,
+    ...provenance,
+    ...(repository ? { repository } : {}),
+    ...(mcpName ? { mcpName } : {}),
+    files: hashes,
+    once,
+  };
 }
 
 /** The manifest as an emitted file (stable JSON, trailing newline). */

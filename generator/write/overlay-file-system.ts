@@ -28,7 +28,9 @@ export class OverlayFileSystem implements FileSystemHost {
     private readonly overlay: ReadonlyMap<string, string>,
     private readonly hidden: ReadonlySet<string>,
   ) {
-    for (const path of overlay.keys()) for (let dir = dirname(path); !this.folders.has(dir) && dir !== dirname(dir); dir = dirname(dir)) this.folders.add(dir);
+    for (const path of overlay.keys())
+      for (let dir = dirname(path); !this.folders.has(dir) && dir !== dirname(dir); dir = dirname(dir))
+        this.folders.add(dir);
   }
 
   isCaseSensitive(): boolean {
@@ -94,7 +96,13 @@ export class OverlayFileSystem implements FileSystemHost {
       }
     }
     for (const path of [...this.overlay.keys(), ...this.folders]) {
-      if (dirname(path) === dirPath && !entries.has(path)) entries.set(path, { name: path, isFile: this.overlay.has(path), isDirectory: this.folders.has(path), isSymlink: false });
+      if (dirname(path) === dirPath && !entries.has(path))
+        entries.set(path, {
+          name: path,
+          isFile: this.overlay.has(path),
+          isDirectory: this.folders.has(path),
+          isSymlink: false,
+        });
     }
     return [...entries.values()];
   }

@@ -40,7 +40,11 @@ async function readIfExists(path: string): Promise<Buffer | undefined> {
  * and the tool-name lock are generator state and always rewritten, and so are files whose new content
  * already merges the user's edits (`merged`: package.json). Reads only; never writes.
  */
-export async function planUpdate(target: string, files: EmittedFile[], previous: Manifest | undefined): Promise<UpdatePlan> {
+export async function planUpdate(
+  target: string,
+  files: EmittedFile[],
+  previous: Manifest | undefined,
+): Promise<UpdatePlan> {
   const plan: UpdatePlan = { write: [], delete: [], unchanged: [], conflicts: [] };
   const emitted = new Set(files.map((f) => f.path));
   for (const file of files) {

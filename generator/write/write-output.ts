@@ -57,7 +57,10 @@ async function checkOutputPath(target: string, outDir: string): Promise<void> {
       {
         code: Codes.outputPathInvalid,
         severity: "error",
-        message: path === target ? `The output path ${outDir} is a file, not a folder; nothing was written.` : `The output path ${outDir} lies under ${path}, which is a file, not a folder; nothing was written.`,
+        message:
+          path === target
+            ? `The output path ${outDir} is a file, not a folder; nothing was written.`
+            : `The output path ${outDir} lies under ${path}, which is a file, not a folder; nothing was written.`,
         help: "Choose another folder with -o (mcp-gen never replaces a file by a folder, even with --force).",
       },
     ]);
@@ -117,7 +120,14 @@ export async function writeOutput(outDir: string, files: EmittedFile[], options:
   await removeDeadStagingFolders(target);
   if (await isEmptyOrAbsent(target)) {
     await writeFresh(target, files);
-    return { outDir: target, created: true, written: files.map((f) => f.path), deleted: [], unchanged: [], overwritten: [] };
+    return {
+      outDir: target,
+      created: true,
+      written: files.map((f) => f.path),
+      deleted: [],
+      unchanged: [],
+      overwritten: [],
+    };
   }
   const previous = await readManifest(target);
   if (!previous && !options.force) throw notEmptyError(outDir);

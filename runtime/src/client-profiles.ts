@@ -32,7 +32,10 @@ export interface RuntimeProfile {
 /** Parses `data/client-profiles.json`; throws naming the file's problem. */
 export function parseClientProfiles(text: string): RuntimeProfile[] {
   const data = JSON.parse(text) as unknown;
-  if (!Array.isArray(data) || !data.every((item) => isRecord(item) && typeof item.id === "string" && Array.isArray(item.clientNames))) {
+  if (
+    !Array.isArray(data) ||
+    !data.every((item) => isRecord(item) && typeof item.id === "string" && Array.isArray(item.clientNames))
+  ) {
     throw new Error("client-profiles.json must be an array of profiles with an id and clientNames");
   }
   return data as RuntimeProfile[];
@@ -56,14 +59,34 @@ export function modernClientInfo(params: unknown): ClientInfo | undefined {
 }
 
 /** The first profile whose client names match `client`'s name (profiles in file order). */
-export function matchProfile(profiles: readonly RuntimeProfile[], client: ClientInfo | undefined): RuntimeProfile | undefined {
+export function matchProfile(
+  profiles: readonly RuntimeProfile[],
+  client: ClientInfo | undefined,
+): RuntimeProfile | undefined {
   if (!client) return undefined;
-  return profiles.find((profile) => profile.clientNames.some((pattern) => new RegExp(pattern, "i").test(client.name)));
+  return profiles.find((profile) =>
+    profile.clientNames.some((pattern) => clientNamePattern(pattern).test(client.name)),
+  );
+}
+
+/** Client-name patterns compiled once (matchProfile runs on every request); the profiles' patterns are few and fixed. */
+const compiledPatterns = new Map<string, RegExp>();
+
+function clientNamePattern(pattern: string): RegExp {
+  let compiled = compiledPatterns.get(pattern);
+  if (!compiled) {
+    compiled = new RegExp(pattern, "i"); // no `g` or `y` flag: test() keeps no state between calls
+    compiledPatterns.set(pattern, compiled);
+  }
+  return compiled;
 }
 
 /** The profile `--client` (or `MCP_CLIENT`) names; throws naming the choices. */
 export function profileById(profiles: readonly RuntimeProfile[], id: string): RuntimeProfile {
   const found = profiles.find((profile) => profile.id === id);
-  if (!found) throw new Error(`--client must be one of ${profiles.map((p) => p.id).join(", ") || "(no profiles in data/client-profiles.json)"} (got '${id}')`);
+  if (!found)
+    throw new Error(
+      `--client must be one of ${profiles.map((p) => p.id).join(", ") || "(no profiles in data/client-profiles.json)"} (got '${id}')`,
+    );
   return found;
 }

@@ -9,9 +9,16 @@ import { offsetsText, readRecord } from "./offsets-file.js";
 import { asciiJson, memberLines } from "./tool-data.js";
 
 /** Both files' text, from the declarations and the tool names in tool order (generation time). */
-export function declarationFiles(declarations: Record<string, string>, toolNames: readonly string[]): { text: string; offsets: string } {
+export function declarationFiles(
+  declarations: Record<string, string>,
+  toolNames: readonly string[],
+): { text: string; offsets: string } {
   const entries = Object.entries(declarations);
-  const { text, ranges } = memberLines("{", "}", entries.map(([name, declaration]) => ({ prefix: `${asciiJson(name)}: `, json: asciiJson(declaration) })));
+  const { text, ranges } = memberLines(
+    "{",
+    "}",
+    entries.map(([name, declaration]) => ({ prefix: `${asciiJson(name)}: `, json: asciiJson(declaration) })),
+  );
   const byName = new Map(entries.map(([name], index) => [name, ranges[index]!]));
   return { text, offsets: offsetsText(toolNames.map((name) => byName.get(name) ?? [0, 0])) };
 }
@@ -21,7 +28,10 @@ export function declarationFiles(declarations: Record<string, string>, toolNames
  * `readRange` a byte range of a data file. A tool without a declaration (or a project without
  * the offsets file) has none.
  */
-export function declarationReader(indexOf: (name: string) => number, readRange: (file: string, offset: number, length: number) => string): (name: string) => string | undefined {
+export function declarationReader(
+  indexOf: (name: string) => number,
+  readRange: (file: string, offset: number, length: number) => string,
+): (name: string) => string | undefined {
   return (name) => {
     const index = indexOf(name);
     if (index < 0) return undefined;

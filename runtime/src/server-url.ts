@@ -33,7 +33,10 @@ export function resolveBaseUrl(info: ServerInfo, sources: BaseUrlSources): BaseU
     if (!name) return { ok: false, message: `--server-var expects name=value, got '${pair}'` };
     if (!template?.variables.some((v) => v.name === name)) {
       const known = template?.variables.map((v) => v.name).join(", ");
-      return { ok: false, message: `--server-var ${name}: the server URL has ${known ? `the variables ${known}` : "no variables"}` };
+      return {
+        ok: false,
+        message: `--server-var ${name}: the server URL has ${known ? `the variables ${known}` : "no variables"}`,
+      };
     }
     flagValues.set(name, pair.slice(eq + 1));
   }
@@ -43,13 +46,19 @@ export function resolveBaseUrl(info: ServerInfo, sources: BaseUrlSources): BaseU
   const values = new Map<string, string>();
   for (const variable of template.variables) {
     const value = flagValues.get(variable.name) ?? nonEmpty(sources.env[variable.env]) ?? variable.default;
-    if (value === undefined) return { ok: false, message: `the server URL ${template.template} needs ${variable.name}: set ${variable.env} or pass --server-var ${variable.name}=…` };
+    if (value === undefined)
+      return {
+        ok: false,
+        message: `the server URL ${template.template} needs ${variable.name}: set ${variable.env} or pass --server-var ${variable.name}=…`,
+      };
     if (variable.enum && !variable.enum.includes(value)) {
       return { ok: false, message: `${variable.env}: '${value}' is not one of ${variable.enum.join(", ")}` };
     }
     values.set(variable.name, value);
   }
   // Values are inserted as written: a variable may hold a host, a port or path segments.
-  const baseUrl = template.template.replace(/\{([^}]+)\}/g, (whole, name: string) => values.get(name) ?? whole).replace(/\/+$/, "");
+  const baseUrl = template.template
+    .replace(/\{([^}]+)\}/g, (whole, name: string) => values.get(name) ?? whole)
+    .replace(/\/+$/, "");
   return { ok: true, baseUrl };
 }

@@ -111,10 +111,14 @@ export class MemoryStateStore implements StateStore {
  * The store named by `url`: undefined or empty → in memory; `redis://` / `rediss://` → Redis
  * (the client is loaded now, not at start-up of servers that do not use it). Throws for other schemes.
  */
-export async function openStateStore(url: string | undefined, options: { prefix?: string; onStatus?: (message: string) => void } = {}): Promise<StateStore> {
+export async function openStateStore(
+  url: string | undefined,
+  options: { prefix?: string; onStatus?: (message: string) => void } = {},
+): Promise<StateStore> {
   if (url === undefined || url.trim() === "" || url.trim() === "memory") return new MemoryStateStore();
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
-  if (scheme !== "redis" && scheme !== "rediss") throw new Error(`unsupported state store URL scheme '${scheme ?? ""}': use redis://host:port/db or rediss://…`);
+  if (scheme !== "redis" && scheme !== "rediss")
+    throw new Error(`unsupported state store URL scheme '${scheme ?? ""}': use redis://host:port/db or rediss://…`);
   const { RedisStateStore } = await import("./state-redis.js");
   return RedisStateStore.connect(url.trim(), options);
 }

@@ -47,7 +47,14 @@ export function storeTools(tools: ToolDefinition[]): StoredTools {
       defs[name] = index;
     }
     // `defs` goes right after the schema it completes, so a reader of the file finds it there.
-    const entries = Object.entries(tool).flatMap(([key, value]) => (key === "inputSchema" ? [[key, inputSchema], ["defs", defs]] : [[key, value]]));
+    const entries = Object.entries(tool).flatMap(([key, value]) =>
+      key === "inputSchema"
+        ? [
+            [key, inputSchema],
+            ["defs", defs],
+          ]
+        : [[key, value]],
+    );
     return Object.fromEntries(entries) as StoredTool;
   });
   return { tools: stored, definitions };
@@ -63,18 +70,26 @@ export function loadTools(stored: StoredTool[], definitions: unknown[] = []): To
     if (tool.defs === undefined) return tool;
     const $defs: Record<string, unknown> = {};
     for (const [name, index] of Object.entries(tool.defs)) {
-      if (!(index in definitions)) throw new Error(`tool ${tool.name}: $defs/${name} names definition ${index}, which data/definitions.json does not have`);
+      if (!(index in definitions))
+        throw new Error(
+          `tool ${tool.name}: $defs/${name} names definition ${index}, which data/definitions.json does not have`,
+        );
       $defs[name] = definitions[index];
     }
     // Same key order as the planned definition: `inputSchema` in its place, `$defs` last in it.
-    const entries = Object.entries(tool).flatMap(([key, value]) => (key === "defs" ? [] : key === "inputSchema" ? [[key, { ...tool.inputSchema, $defs }]] : [[key, value]]));
+    const entries = Object.entries(tool).flatMap(([key, value]) =>
+      key === "defs" ? [] : key === "inputSchema" ? [[key, { ...tool.inputSchema, $defs }]] : [[key, value]],
+    );
     return Object.fromEntries(entries) as ToolDefinition;
   });
 }
 
 /** `loadTools` on the two files' text (`definitions` absent: a project without shared definitions). */
 export function parseTools(toolsJson: string, definitionsJson?: string): ToolDefinition[] {
-  return loadTools(JSON.parse(toolsJson) as StoredTool[], definitionsJson === undefined ? [] : (JSON.parse(definitionsJson) as unknown[]));
+  return loadTools(
+    JSON.parse(toolsJson) as StoredTool[],
+    definitionsJson === undefined ? [] : (JSON.parse(definitionsJson) as unknown[]),
+  );
 }
 
 /**
@@ -108,7 +123,11 @@ export interface ToolSource {
  * member's JSON begins after its `prefix` (`"name": ` in an object; nothing in an array): the files
  * of `data/` that the server reads one member at a time.
  */
-export function memberLines(open: string, close: string, members: ReadonlyArray<{ prefix: string; json: string }>): { text: string; ranges: Array<[offset: number, length: number]> } {
+export function memberLines(
+  open: string,
+  close: string,
+  members: ReadonlyArray<{ prefix: string; json: string }>,
+): { text: string; ranges: Array<[offset: number, length: number]> } {
   const ranges: Array<[number, number]> = [];
   const lines = [open];
   let offset = open.length + 1;
@@ -123,8 +142,15 @@ export function memberLines(open: string, close: string, members: ReadonlyArray<
 }
 
 /** A JSON array with one item per line, and each item's byte range: `data/tools.json`, `data/definitions.json`. */
-export function jsonLines(items: readonly unknown[]): { text: string; ranges: Array<[offset: number, length: number]> } {
-  return memberLines("[", "]", items.map((item) => ({ prefix: "", json: asciiJson(item) })));
+export function jsonLines(items: readonly unknown[]): {
+  text: string;
+  ranges: Array<[offset: number, length: number]>;
+} {
+  return memberLines(
+    "[",
+    "]",
+    items.map((item) => ({ prefix: "", json: asciiJson(item) })),
+  );
 }
 
 /**
@@ -132,7 +158,10 @@ export function jsonLines(items: readonly unknown[]): { text: string; ranges: Ar
  * character, so string offsets are byte offsets (and V8 keeps the text at one byte per character).
  */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The catalog of these tools (generation time). */
@@ -144,10 +173,20 @@ export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
  * The files of `data/` that hold the tool definitions, from their stored form (generation time):
  * `tools.json` and `definitions.json` one item per line, and where each item is.
  */
-export function toolDataFiles(stored: StoredTools): { tools: string; toolOffsets: string; definitions: string; definitionOffsets: string } {
+export function toolDataFiles(stored: StoredTools): {
+  tools: string;
+  toolOffsets: string;
+  definitions: string;
+  definitionOffsets: string;
+} {
   const tools = jsonLines(stored.tools);
   const definitions = jsonLines(stored.definitions);
-  return { tools: tools.text, toolOffsets: offsetsText(tools.ranges), definitions: definitions.text, definitionOffsets: offsetsText(definitions.ranges) };
+  return {
+    tools: tools.text,
+    toolOffsets: offsetsText(tools.ranges),
+    definitions: definitions.text,
+    definitionOffsets: offsetsText(definitions.ranges),
+  };
 }
 
 /** Look-ups by scanning the names before a tool source builds a map of them. */
@@ -155,7 +194,10 @@ const POSITION_SCANS = 64;
 
 /** A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when needed). */
 export function dataToolSource(dir: string | URL): ToolSource {
-  const folder = typeof dir === "string" ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`) : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
+  const folder =
+    typeof dir === "string"
+      ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`)
+      : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
   const file = (name: string) => new URL(name, folder);
   const read = (name: string) => readFileSync(file(name), "utf8");
   const names = JSON.parse(read("tool-names.json")) as string[];
@@ -167,8 +209,13 @@ export function dataToolSource(dir: string | URL): ToolSource {
   const definition = (index: number): unknown => {
     if (definitions) return definitions[index];
     if (!(index in someDefinitions)) {
-      const record = readRecord((offset, length) => readRange(file("definition-offsets.txt"), offset, length), index, 2);
-      if (record === undefined) throw new Error(`data/definitions.json has no definition ${index} (regenerate the server)`);
+      const record = readRecord(
+        (offset, length) => readRange(file("definition-offsets.txt"), offset, length),
+        index,
+        2,
+      );
+      if (record === undefined)
+        throw new Error(`data/definitions.json has no definition ${index} (regenerate the server)`);
       someDefinitions[index] = JSON.parse(readRange(file("definitions.json"), record[0]!, record[1]!));
     }
     return someDefinitions[index];
@@ -186,16 +233,24 @@ export function dataToolSource(dir: string | URL): ToolSource {
     names,
     indexOf: position,
     catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
-    load: () => (all ??= loadTools(JSON.parse(read("tools.json")) as StoredTool[], (definitions ??= JSON.parse(read("definitions.json")) as unknown[]))),
+    load: () =>
+      (all ??= loadTools(
+        JSON.parse(read("tools.json")) as StoredTool[],
+        (definitions ??= JSON.parse(read("definitions.json")) as unknown[]),
+      )),
     get: (name) => {
       let tool = byName.get(name);
       if (tool === undefined) {
         const index = position(name);
         if (index < 0) return undefined;
         const record = readRecord((offset, length) => readRange(file("tool-offsets.txt"), offset, length), index, 2);
-        if (record === undefined) throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
+        if (record === undefined)
+          throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
         const stored = JSON.parse(readRange(file("tools.json"), record[0]!, record[1]!)) as StoredTool;
-        if (stored.name !== name) throw new Error(`data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`);
+        if (stored.name !== name)
+          throw new Error(
+            `data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`,
+          );
         const used: unknown[] = [];
         for (const index of Object.values(stored.defs ?? {})) used[index] = definition(index);
         tool = loadTools([stored], used)[0]!;

@@ -5,11 +5,43 @@
  */
 import type { SearchDocument } from "../../runtime/src/search-build.js";
 
-const NOUNS = ["user", "group", "message", "event", "calendar", "drive", "item", "team", "channel", "site", "list", "contact", "device", "policy", "report", "task", "plan", "note", "mail", "folder"];
-const VERBS = [["get", "Get"], ["post", "Create"], ["patch", "Update"], ["delete", "Delete"]] as const;
+const NOUNS = [
+  "user",
+  "group",
+  "message",
+  "event",
+  "calendar",
+  "drive",
+  "item",
+  "team",
+  "channel",
+  "site",
+  "list",
+  "contact",
+  "device",
+  "policy",
+  "report",
+  "task",
+  "plan",
+  "note",
+  "mail",
+  "folder",
+];
+const VERBS = [
+  ["get", "Get"],
+  ["post", "Create"],
+  ["patch", "Update"],
+  ["delete", "Delete"],
+] as const;
 
 /** Queries whose every content word occurs in many synthetic operations. */
-export const SYNTHETIC_QUERIES = ["send a mail to the team", "delete a calendar event", "list the members of a group", "update device policy", "create a task in a plan"];
+export const SYNTHETIC_QUERIES = [
+  "send a mail to the team",
+  "delete a calendar event",
+  "list the members of a group",
+  "update device policy",
+  "create a task in a plan",
+];
 
 /** `count` synthetic operations, deterministic. */
 export function syntheticSearchDocuments(count: number): SearchDocument[] {
@@ -18,7 +50,15 @@ export function syntheticSearchDocuments(count: number): SearchDocument[] {
     const a = NOUNS[i % NOUNS.length]!;
     const b = NOUNS[Math.floor(i / NOUNS.length) % NOUNS.length]!;
     const [method, verb] = VERBS[i % VERBS.length]!;
-    docs.push({ name: `${a}.${b}.op${i}`, method, path: `/${a}s/{id}/${b}s/x${i}`, summary: `${verb} ${b} of ${a} ${i}`, description: `${verb}s the ${b} of a ${a}.`, tags: [a], parameters: ["id"] });
+    docs.push({
+      name: `${a}.${b}.op${i}`,
+      method,
+      path: `/${a}s/{id}/${b}s/x${i}`,
+      summary: `${verb} ${b} of ${a} ${i}`,
+      description: `${verb}s the ${b} of a ${a}.`,
+      tags: [a],
+      parameters: ["id"],
+    });
   }
   return docs;
 }

@@ -7,8 +7,35 @@
  * properties and arrays with items, `required` naming declared properties, at most 10 levels; at
  * most 512 declarations named by ^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$. Returns the violations.
  */
-const FIELDS = new Set(["type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum"]);
-const FORMATS: Record<string, string[]> = { string: ["enum", "date-time"], number: ["float", "double"], integer: ["int32", "int64"] };
+const FIELDS = new Set([
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
+]);
+const FORMATS: Record<string, string[]> = {
+  string: ["enum", "date-time"],
+  number: ["float", "double"],
+  integer: ["int32", "int64"],
+};
 const TYPES = new Set(["string", "number", "integer", "boolean", "array", "object"]);
 
 type Node = Record<string, unknown>;
@@ -27,15 +54,22 @@ export function geminiViolations(tools: Array<{ name: string; inputSchema: unkno
       }
       for (const key of Object.keys(node)) if (!FIELDS.has(key)) at(path, `field ${key} is not in the Schema object`);
       const type = typeof node.type === "string" ? node.type.toLowerCase() : undefined;
-      if (node.type !== undefined && (type === undefined || !TYPES.has(type))) at(path, `type ${JSON.stringify(node.type)} is not one type name`);
+      if (node.type !== undefined && (type === undefined || !TYPES.has(type)))
+        at(path, `type ${JSON.stringify(node.type)} is not one type name`);
       if (type === undefined && !Array.isArray(node.anyOf)) at(path, "no type");
-      if (node.enum !== undefined && (type !== "string" || !Array.isArray(node.enum) || !node.enum.every((v) => typeof v === "string"))) at(path, "enum off a string");
-      if (typeof node.format === "string" && !(FORMATS[type ?? ""] ?? []).includes(node.format)) at(path, `format ${node.format} for ${type}`);
+      if (
+        node.enum !== undefined &&
+        (type !== "string" || !Array.isArray(node.enum) || !node.enum.every((v) => typeof v === "string"))
+      )
+        at(path, "enum off a string");
+      if (typeof node.format === "string" && !(FORMATS[type ?? ""] ?? []).includes(node.format))
+        at(path, `format ${node.format} for ${type}`);
       if (type === "object") {
         if (level > 10) at(path, "deeper than 10 levels");
         const properties = isNode(node.properties) ? node.properties : {};
         if (!root && Object.keys(properties).length === 0) at(path, "an object without properties");
-        for (const name of Array.isArray(node.required) ? node.required : []) if (!Object.hasOwn(properties, name as string)) at(path, `required ${String(name)} is not a property`);
+        for (const name of Array.isArray(node.required) ? node.required : [])
+          if (!Object.hasOwn(properties, name as string)) at(path, `required ${String(name)} is not a property`);
         for (const [name, child] of Object.entries(properties)) visit(child, `${path}.${name}`, level + 1, false);
       }
       if (type === "array") {

@@ -6,7 +6,29 @@
  * 10 levels of nesting, 5,000 properties and 1,000 enum values in all; at most 128 functions with
  * names of 1–64 letters, digits, `_` and `-`. Returns the violations (empty: strict mode takes it).
  */
-const KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "description", "title", "$ref", "$defs", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems"]);
+const KEYWORDS = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "description",
+  "title",
+  "$ref",
+  "$defs",
+  "pattern",
+  "format",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "minItems",
+  "maxItems",
+]);
 const FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 
@@ -28,7 +50,14 @@ export function openAiStrictViolations(tools: Array<{ name: string; inputSchema:
       for (const key of Object.keys(node)) if (!KEYWORDS.has(key)) at(path, `keyword ${key} is not supported`);
       const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
       for (const type of types) if (!TYPES.has(type as string)) at(path, `type ${String(type)}`);
-      if (node.type === undefined && node.anyOf === undefined && node.enum === undefined && node.const === undefined && node.$ref === undefined) at(path, "no type");
+      if (
+        node.type === undefined &&
+        node.anyOf === undefined &&
+        node.enum === undefined &&
+        node.const === undefined &&
+        node.$ref === undefined
+      )
+        at(path, "no type");
       if (typeof node.format === "string" && !FORMATS.has(node.format)) at(path, `format ${node.format}`);
       if (Array.isArray(node.enum)) counts.enumValues += node.enum.length;
       if (types.includes("object")) {
@@ -38,7 +67,8 @@ export function openAiStrictViolations(tools: Array<{ name: string; inputSchema:
         counts.properties += names.length;
         if (node.additionalProperties !== false) at(path, "additionalProperties is not false");
         const required = Array.isArray(node.required) ? node.required : [];
-        if (required.length !== names.length || !names.every((name) => required.includes(name))) at(path, "required does not list every property");
+        if (required.length !== names.length || !names.every((name) => required.includes(name)))
+          at(path, "required does not list every property");
         for (const name of names) visit(properties[name], `${path}.${name}`, level + 1);
       }
       if (types.includes("array")) {

@@ -18,7 +18,20 @@ export interface ListedTool {
 }
 
 /** Keywords whose value is one sub-schema. */
-const SINGLE = ["additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "contentSchema", "items", "additionalItems"];
+const SINGLE = [
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contentSchema",
+  "items",
+  "additionalItems",
+];
 /** Keywords whose value is a list of sub-schemas. */
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value maps names to sub-schemas. */
@@ -35,14 +48,18 @@ export function foreignKeywords(schema: unknown, at = "#"): string[] {
     for (const key of Object.keys(s)) {
       if (FORBIDDEN.has(key)) found.push(`${where}: ${key}`);
       else if (key.startsWith("x-") && key !== "x-mcp-header") found.push(`${where}: ${key}`);
-      else if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof s[key] === "boolean") found.push(`${where}: boolean ${key}`);
-      else if (key === "$ref" && (typeof s.$ref !== "string" || !s.$ref.startsWith("#"))) found.push(`${where}: non-local $ref ${String(s.$ref)}`);
+      else if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof s[key] === "boolean")
+        found.push(`${where}: boolean ${key}`);
+      else if (key === "$ref" && (typeof s.$ref !== "string" || !s.$ref.startsWith("#")))
+        found.push(`${where}: non-local $ref ${String(s.$ref)}`);
     }
     for (const key of SINGLE) if (key in s) visit(s[key], `${where}/${key}`);
-    for (const key of LIST) if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((sub, i) => visit(sub, `${where}/${key}/${i}`));
+    for (const key of LIST)
+      if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((sub, i) => visit(sub, `${where}/${key}/${i}`));
     for (const key of MAP) {
       const map = s[key];
-      if (map && typeof map === "object") for (const [name, sub] of Object.entries(map as Obj)) visit(sub, `${where}/${key}/${name}`);
+      if (map && typeof map === "object")
+        for (const [name, sub] of Object.entries(map as Obj)) visit(sub, `${where}/${key}/${name}`);
     }
   };
   visit(schema, at);
@@ -58,13 +75,15 @@ export function newAjv(): Ajv2020 {
 function schemaProblems(ajv: Ajv2020, schema: Obj, label: string, needProperties: boolean): string[] {
   const problems: string[] = [];
   if (schema.type !== "object") problems.push(`${label}: root type is ${JSON.stringify(schema.type)}, not "object"`);
-  if (needProperties && (schema.properties === null || typeof schema.properties !== "object")) problems.push(`${label}: root has no properties`);
+  if (needProperties && (schema.properties === null || typeof schema.properties !== "object"))
+    problems.push(`${label}: root has no properties`);
   try {
     ajv.compile(schema);
   } catch (error) {
     problems.push(`${label}: ajv 2020 cannot compile: ${(error as Error).message.slice(0, 200)}`);
   }
-  for (const keyword of foreignKeywords(schema).slice(0, 3)) problems.push(`${label}: OpenAPI-only keyword at ${keyword}`);
+  for (const keyword of foreignKeywords(schema).slice(0, 3))
+    problems.push(`${label}: OpenAPI-only keyword at ${keyword}`);
   return problems;
 }
 
@@ -80,7 +99,8 @@ export function checkTools(tools: ListedTool[], expectedCount: number): string[]
     seen.add(tool.name);
     if (!tool.description || tool.description.trim() === "") problems.push(`${tool.name}: no description`);
     problems.push(...schemaProblems(ajv, tool.inputSchema, `${tool.name} inputSchema`, true));
-    if (tool.outputSchema !== undefined) problems.push(...schemaProblems(ajv, tool.outputSchema, `${tool.name} outputSchema`, false));
+    if (tool.outputSchema !== undefined)
+      problems.push(...schemaProblems(ajv, tool.outputSchema, `${tool.name} outputSchema`, false));
   }
   return problems;
 }
@@ -102,14 +122,21 @@ export function countOperations(document: unknown): number {
 /** Follows a local `$ref` (one hop chain, bounded) to its target. */
 function followRef(document: unknown, value: unknown): unknown {
   let current = value;
-  for (let hops = 0; hops < 8 && current && typeof current === "object" && typeof (current as Obj).$ref === "string"; hops++) {
+  for (
+    let hops = 0;
+    hops < 8 && current && typeof current === "object" && typeof (current as Obj).$ref === "string";
+    hops++
+  ) {
     const ref = (current as Obj).$ref as string;
     if (!ref.startsWith("#/")) return undefined;
     current = ref
       .slice(2)
       .split("/")
       .map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce<unknown>((node, token) => (node && typeof node === "object" ? (node as Obj)[token] : undefined), document);
+      .reduce<unknown>(
+        (node, token) => (node && typeof node === "object" ? (node as Obj)[token] : undefined),
+        document,
+      );
   }
   return current;
 }

@@ -39,7 +39,11 @@ export function parseTap(output: string): Omit<NpmTestOutcome, "code"> {
 /** Runs `node --test test/server.test.mjs` in a compiled project; never throws. */
 export async function runNpmTest(dir: string, timeoutMs = 300_000): Promise<NpmTestOutcome> {
   try {
-    const { stdout } = await run(process.execPath, ["--test", "--test-reporter=tap", "test/server.test.mjs"], { cwd: dir, timeout: timeoutMs, maxBuffer: 256 * 2 ** 20 });
+    const { stdout } = await run(process.execPath, ["--test", "--test-reporter=tap", "test/server.test.mjs"], {
+      cwd: dir,
+      timeout: timeoutMs,
+      maxBuffer: 256 * 2 ** 20,
+    });
     return { code: 0, ...parseTap(stdout) };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; message: string };

@@ -10,7 +10,10 @@ import { generate } from "../../generator/generate.js";
 import { installPackage, PACKAGES } from "./sources.js";
 
 /** Expected style (and token argument) per tool; `null` = must not page. */
-const EXPECTED: Record<string, { spec: () => string; tools: Record<string, { style: string; target?: string } | null> }> = {
+const EXPECTED: Record<
+  string,
+  { spec: () => string; tools: Record<string, { style: string; target?: string } | null> }
+> = {
   github: {
     spec: () => join(installPackage(root, PACKAGES.github!), "generated", "api.github.com.json"),
     tools: {
@@ -44,9 +47,15 @@ export async function checkRealPagination(): Promise<number> {
     console.log(`${api}: ${plan.tools.length} tools, ${paged} paginated`);
     for (const [name, expected] of Object.entries(tools)) {
       const pagination = plan.tools.find((t) => t.name === name)?.http.pagination;
-      const ok = expected === null ? pagination === undefined : pagination?.style === expected.style && (expected.target === undefined || pagination.targetArgument === expected.target);
+      const ok =
+        expected === null
+          ? pagination === undefined
+          : pagination?.style === expected.style &&
+            (expected.target === undefined || pagination.targetArgument === expected.target);
       if (!ok) failures++;
-      console.log(`  ${ok ? "ok  " : "FAIL"} ${name}: ${pagination ? `${pagination.style}${pagination.targetArgument ? ` (${pagination.targetArgument})` : ""}` : "no pagination"}`);
+      console.log(
+        `  ${ok ? "ok  " : "FAIL"} ${name}: ${pagination ? `${pagination.style}${pagination.targetArgument ? ` (${pagination.targetArgument})` : ""}` : "no pagination"}`,
+      );
     }
   }
   return failures;

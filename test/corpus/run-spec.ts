@@ -16,7 +16,6 @@ import { runNpmTest, type NpmTestOutcome } from "./npm-test.js";
 import { casesModuleText, type CasesFile } from "../golden/cases-module.js";
 import { compileProject } from "../e2e/support.js";
 
-
 /** One row of the corpus table. */
 export interface SpecOutcome {
   id: string;
@@ -56,7 +55,17 @@ const CASES_MODULE = "cases-typecheck.ts";
 
 /** Runs one spec through generate → tsc (with the cases typed as tool inputs) → start → tools/list → checks. */
 export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
-  const row: SpecOutcome = { id: options.id, operations: 0, tools: 0, warnings: 0, generateMs: 0, compileMs: 0, listMs: 0, listBytes: 0, problems: [] };
+  const row: SpecOutcome = {
+    id: options.id,
+    operations: 0,
+    tools: 0,
+    warnings: 0,
+    generateMs: 0,
+    compileMs: 0,
+    listMs: 0,
+    listBytes: 0,
+    problems: [],
+  };
   const out = join(options.workDir, options.id.replace(/[^A-Za-z0-9_.-]+/g, "_"));
   rmSync(out, { recursive: true, force: true });
   mkdirSync(options.workDir, { recursive: true });
@@ -68,7 +77,9 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
     } catch (error) {
       if (error instanceof GenerationError) {
         const first = error.diagnostics.find((d) => d.severity === "error");
-        row.problems.push(`generation refused: ${first ? `${first.code} ${first.pointer ?? ""} ${first.message}` : error.message}`);
+        row.problems.push(
+          `generation refused: ${first ? `${first.code} ${first.pointer ?? ""} ${first.message}` : error.message}`,
+        );
       } else row.problems.push(`generator crashed: ${(error as Error).stack?.split("\n").slice(0, 3).join(" | ")}`);
       return row;
     }
@@ -77,7 +88,12 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
     row.operations = countOperations(readSpec(options.spec));
     const skipped = result.diagnostics.filter((d) => d.code === Codes.operationSkipped).length;
     if (options.noCompile) {
-      const tools = result.plan.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema }));
+      const tools = result.plan.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        outputSchema: t.outputSchema,
+      }));
       row.tools = tools.length;
       row.problems.push(...checkTools(tools as ListedTool[], row.operations - skipped));
       return row;
@@ -95,7 +111,11 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
     }
     row.compileMs = performance.now() - started;
     const client = new Client({ name: "mcp-gen-corpus", version: "1.0.0" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", "http://127.0.0.1:9", "--surface", "all"], stderr: "ignore" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(out, "dist/index.js"), "--base-url", "http://127.0.0.1:9", "--surface", "all"],
+      stderr: "ignore",
+    });
     try {
       await client.connect(transport);
       started = performance.now();
@@ -119,7 +139,10 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
     if (options.npmTest) {
       row.npmTest = await runNpmTest(out);
       if (row.npmTest.failed > 0 || row.npmTest.code !== 0) {
-        row.problems.push(`npm test: ${row.npmTest.failed} of ${row.npmTest.passed + row.npmTest.failed} cases failed`, ...row.npmTest.failures.map((f) => `npm test: ${f}`));
+        row.problems.push(
+          `npm test: ${row.npmTest.failed} of ${row.npmTest.passed + row.npmTest.failed} cases failed`,
+          ...row.npmTest.failures.map((f) => `npm test: ${f}`),
+        );
       }
     }
   } finally {

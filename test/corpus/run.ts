@@ -43,7 +43,12 @@ export function parseArgs(argv: string[]): CorpusArgs {
 }
 
 /** Runs `entries` with at most `jobs` in flight, preserving order in the result. */
-export async function runAll(entries: CorpusEntry[], args: CorpusArgs, root: string, onRow?: (row: SpecOutcome, entry: CorpusEntry) => void): Promise<SpecOutcome[]> {
+export async function runAll(
+  entries: CorpusEntry[],
+  args: CorpusArgs,
+  root: string,
+  onRow?: (row: SpecOutcome, entry: CorpusEntry) => void,
+): Promise<SpecOutcome[]> {
   const rows: SpecOutcome[] = new Array(entries.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -85,7 +90,9 @@ async function main(): Promise<number> {
   const corpusDir = join(root, "..", "shared", "corpus");
   let exit = 0;
   for (const source of args.sources) {
-    const entries = listSource(root, source, corpusDir).filter((e) => !args.only || args.only.split(",").some((part) => e.id.includes(part)));
+    const entries = listSource(root, source, corpusDir).filter(
+      (e) => !args.only || args.only.split(",").some((part) => e.id.includes(part)),
+    );
     console.log(`\n== ${source}: ${entries.length} spec(s)`);
     const rows = await runAll(entries, args, root, (row) => {
       console.log(formatRow(row));
@@ -101,7 +108,9 @@ async function main(): Promise<number> {
       const passing = tested.filter((r) => r.npmTest!.code === 0 && r.npmTest!.failed === 0).length;
       const passed = tested.reduce((n, r) => n + r.npmTest!.passed, 0);
       const failed = tested.reduce((n, r) => n + r.npmTest!.failed, 0);
-      console.log(`== ${source}: npm test passes in ${passing}/${tested.length} projects; cases ${passed} passed, ${failed} failed`);
+      console.log(
+        `== ${source}: npm test passes in ${passing}/${tested.length} projects; cases ${passed} passed, ${failed} failed`,
+      );
     }
     if (clean !== rows.length) exit = 1;
   }
@@ -109,8 +118,11 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().then((code) => process.exit(code), (error: unknown) => {
-    console.error(error);
-    process.exit(3);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(3);
+    },
+  );
 }

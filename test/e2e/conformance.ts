@@ -35,7 +35,9 @@ test.before(async () => {
   const setup = await run(process.execPath, [join(root, "scripts/setup-conformance.js")], { timeout: 300_000 });
   node22 = /node: (.+)/.exec(setup.stdout)![1]!.trim();
   suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
-  await run(process.execPath, [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out], { timeout: 60_000 });
+  await run(process.execPath, [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out], {
+    timeout: 60_000,
+  });
   copyFileSync(join(root, "specs/conformance/custom/index.ts"), join(out, "src/custom/index.ts"));
   await compileProject(out);
   server = await startHttpServer(out, ["--sessions", "--base-url", "http://127.0.0.1:9"]);
@@ -49,7 +51,18 @@ test.after(async () => {
 for (const requirements of ["2025-11-25", "2026-07-28"]) {
   test(`conformance --requirements ${requirements}: no unexpected failed check`, async () => {
     const results = join(work, `results-${requirements}`);
-    const args = [suite, "server", "--url", url, "--requirements", requirements, "--expected-failures", join(root, `test/conformance/expected-failures-${requirements}.yaml`), "-o", results];
+    const args = [
+      suite,
+      "server",
+      "--url",
+      url,
+      "--requirements",
+      requirements,
+      "--expected-failures",
+      join(root, `test/conformance/expected-failures-${requirements}.yaml`),
+      "-o",
+      results,
+    ];
     let stdout = "";
     let code = 0;
     try {
@@ -61,7 +74,14 @@ for (const requirements of ["2025-11-25", "2026-07-28"]) {
     }
     const totals = /Total: (\d+) passed, (\d+) failed/.exec(stdout);
     console.log(`conformance ${requirements}: ${totals ? `${totals[1]} passed, ${totals[2]} failed` : "no totals"}`);
-    assert.is(code, 0, stdout.split("\n").filter((line) => /✗|unexpected|stale|Error/i.test(line)).join("\n"));
+    assert.is(
+      code,
+      0,
+      stdout
+        .split("\n")
+        .filter((line) => /✗|unexpected|stale|Error/i.test(line))
+        .join("\n"),
+    );
     for (const [id, statuses] of checkStatuses(results)) referee.set(id, [...(referee.get(id) ?? []), ...statuses]);
   });
 }
@@ -70,7 +90,10 @@ for (const requirements of ["2025-11-25", "2026-07-28"]) {
 function checkStatuses(dir: string): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const scenario of readdirSync(dir)) {
-    const checks = JSON.parse(readFileSync(join(dir, scenario, "checks.json"), "utf8")) as Array<{ id: string; status: string }>;
+    const checks = JSON.parse(readFileSync(join(dir, scenario, "checks.json"), "utf8")) as Array<{
+      id: string;
+      status: string;
+    }>;
     for (const check of checks) found.set(check.id, [...(found.get(check.id) ?? []), check.status]);
   }
   return found;
@@ -89,7 +112,10 @@ const SHARED_CHECKS: Record<string, string[]> = {
   "tools-list-pagination": ["tools-list-deterministic-order"],
   resources: ["resources-list"],
   "lifecycle-discover": ["sep-2575-server-implements-discover"],
-  "modern-unsupported-version": ["sep-2575-server-unsupported-version-error", "sep-2575-http-server-unsupported-version-400"],
+  "modern-unsupported-version": [
+    "sep-2575-server-unsupported-version-error",
+    "sep-2575-http-server-unsupported-version-400",
+  ],
   "modern-requests": ["sep-2575-request-meta-invalid-missing-client-capabilities", "sep-2549-tools-list-caching-hints"],
   "http-origin": ["localhost-host-rebinding-rejected", "localhost-host-valid-accepted"],
   "http-headers": ["sep-2243-server-reject-invalid-headers", "sep-2243-server-reject-error-code"],
@@ -99,7 +125,9 @@ const SHARED_CHECKS: Record<string, string[]> = {
 async function mcpGenCheck(target: string): Promise<Map<string, boolean>> {
   let stdout = "";
   try {
-    ({ stdout } = await run(process.execPath, [join(root, "bin/mcp-gen.js"), "check", "--json", target], { timeout: 120_000 }));
+    ({ stdout } = await run(process.execPath, [join(root, "bin/mcp-gen.js"), "check", "--json", target], {
+      timeout: 120_000,
+    }));
   } catch (error) {
     stdout = (error as { stdout?: string }).stdout ?? "";
   }
@@ -124,7 +152,8 @@ test("mcp-gen check agrees with the conformance suite on every check both make (
   for (const [id, theirs] of Object.entries(SHARED_CHECKS)) {
     const verdict = refereeVerdict(referee, theirs);
     if (verdict === undefined) disagreements.push(`${id}: the suite did not run ${theirs.join(", ")}`);
-    else if (ours.get(id) !== verdict) disagreements.push(`${id}: mcp-gen check ${String(ours.get(id))}, suite ${verdict}`);
+    else if (ours.get(id) !== verdict)
+      disagreements.push(`${id}: mcp-gen check ${String(ours.get(id))}, suite ${verdict}`);
     else if (!verdict) disagreements.push(`${id}: both fail on the conformance server`);
   }
   assert.equal(disagreements, []);
@@ -148,7 +177,11 @@ async function brokenProxy(target: URL): Promise<{ server: Server; url: string }
         message = undefined;
       }
       if (message?.method === "ping") {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } }),
+          );
         return;
       }
       const headers = { ...req.headers, host: target.host };
@@ -174,14 +207,21 @@ test("negative control: behind a proxy that lets a foreign Origin through and br
     mkdirSync(results);
     for (const scenario of ["ping", "dns-rebinding-protection", "server-initialize"]) {
       try {
-        await run(node22, [suite, "server", "--url", proxy.url, "--scenario", scenario, "-o", results], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+        await run(node22, [suite, "server", "--url", proxy.url, "--scenario", scenario, "-o", results], {
+          timeout: 120_000,
+          maxBuffer: 16 * 1024 * 1024,
+        });
       } catch {
         // A failing scenario exits non-zero; its checks.json says which checks failed.
       }
     }
     const statuses = checkStatuses(results);
     const ours = await mcpGenCheck(proxy.url);
-    const verdicts = ["ping", "http-origin", "lifecycle-initialize"].map((id) => ({ id, ours: ours.get(id), suite: refereeVerdict(statuses, SHARED_CHECKS[id]!) }));
+    const verdicts = ["ping", "http-origin", "lifecycle-initialize"].map((id) => ({
+      id,
+      ours: ours.get(id),
+      suite: refereeVerdict(statuses, SHARED_CHECKS[id]!),
+    }));
     assert.equal(verdicts, [
       { id: "ping", ours: false, suite: false },
       { id: "http-origin", ours: false, suite: false },

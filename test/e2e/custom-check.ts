@@ -22,11 +22,18 @@ const petstore = join(repoRoot, "specs/petstore.yaml");
 /** Runs mcp-gen; resolves to its exit code and output (stdout, then stderr). */
 async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], { cwd: work, timeout: 180_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
+      cwd: work,
+      timeout: 180_000,
+    });
     return { code: 0, stdout, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", output: (e.stdout ?? "") + (e.stderr ?? "") };
+    return {
+      code: typeof e.code === "number" ? e.code : -1,
+      stdout: e.stdout ?? "",
+      output: (e.stdout ?? "") + (e.stderr ?? ""),
+    };
   }
 }
 
@@ -100,7 +107,10 @@ test("--strict-custom: the same break exits 4 and writes nothing", async () => {
   const spec = specWithout("getPet", "\n    put:\n");
   const result = await mcpGen(spec, "-o", out, "--strict-custom");
   assert.is(result.code, 4, result.output);
-  assert.match(result.output, /error MG205 src\/custom\/index\.ts:\d+:\d+: Property 'getPet' does not exist .*\(tool getPet\)/);
+  assert.match(
+    result.output,
+    /error MG205 src\/custom\/index\.ts:\d+:\d+: Property 'getPet' does not exist .*\(tool getPet\)/,
+  );
   assert.match(result.output, /nothing was written/);
   assert.equal(snapshot(out), before, "the folder is unchanged");
 });
@@ -111,7 +121,10 @@ test("a regeneration that leaves src/custom/ compiling reports no break, --stric
   const result = await mcpGen(spec, "-o", out, "--strict-custom", "--json");
   assert.is(result.code, 0, result.output);
   const report = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string }> };
-  assert.equal(report.diagnostics.filter((d) => d.code === "MG205"), []);
+  assert.equal(
+    report.diagnostics.filter((d) => d.code === "MG205"),
+    [],
+  );
 });
 
 test.run();

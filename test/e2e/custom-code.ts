@@ -16,7 +16,11 @@ import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixtur
 import { compileProject, repoRoot } from "./support.js";
 
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-custom-")), "petstore");
-const json = (status: number, body: unknown): Reply => ({ status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown): Reply => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 let upstream: Upstream;
 let client: Client;
 
@@ -24,13 +28,24 @@ test.before(async () => {
   cpSync(join(repoRoot, "generated/petstore"), dir, { recursive: true });
   await compileProject(dir);
   upstream = await startUpstream((r) => {
-    if (r.method === "GET" && r.url.includes("/pets/42")) return json(200, { id: 42, name: "Rex", tag: "shy", status: "available" });
+    if (r.method === "GET" && r.url.includes("/pets/42"))
+      return json(200, { id: 42, name: "Rex", tag: "shy", status: "available" });
     if (r.method === "PUT" && r.url.includes("/pets/42")) return json(200, { id: 42, ...JSON.parse(r.body) });
-    if (r.method === "GET" && /\/pets(\?|$)/.test(r.url)) return json(200, [{ id: 1, name: "Rex" }, { id: 2, name: "Tom" }]);
+    if (r.method === "GET" && /\/pets(\?|$)/.test(r.url))
+      return json(200, [
+        { id: 1, name: "Rex" },
+        { id: 2, name: "Tom" },
+      ]);
     return json(404, { code: 404, message: "no such pet" });
   });
   client = new Client({ name: "custom-code-e2e", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl],
+      stderr: "ignore",
+    }),
+  );
 });
 
 test.after(async () => {
@@ -38,7 +53,8 @@ test.after(async () => {
   await upstream?.close();
 });
 
-const texts = (result: unknown) => ((result as { content: Array<{ text?: string }> }).content ?? []).map((block) => block.text ?? "");
+const texts = (result: unknown) =>
+  ((result as { content: Array<{ text?: string }> }).content ?? []).map((block) => block.text ?? "");
 
 test("the custom tool is listed beside the operations", async () => {
   const { tools } = await client.listTools();
@@ -55,7 +71,12 @@ test("the listPets hook caps the limit sent upstream and adds a count to the res
   assert.is(sent.length, 1);
   assert.match(sent[0]!.url, /[?&]limit=50(&|$)/);
   assert.match(sent[0]!.url, /[?&]tags=calm(&|$)/);
-  assert.equal(result.structuredContent, { result: [{ id: 1, name: "Rex" }, { id: 2, name: "Tom" }] });
+  assert.equal(result.structuredContent, {
+    result: [
+      { id: 1, name: "Rex" },
+      { id: 2, name: "Tom" },
+    ],
+  });
   assert.is(texts(result).at(-1), "2 pet(s) listed.");
 });
 

@@ -27,7 +27,11 @@ interface Fixture {
 async function open(spec: string): Promise<Fixture> {
   const prism = await startJsonPrism(root, `${root}specs/fixtures/${spec}`, 60_000);
   const { plan } = await generate({ spec: `${root}specs/fixtures/${spec}` });
-  const server = new McpServer({ info: { name: spec, version: "1.0.0" }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: prism.url } });
+  const server = new McpServer({
+    info: { name: spec, version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl: prism.url },
+  });
   const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   const client = new Client({ name: "fidelity-fixtures", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
@@ -41,9 +45,16 @@ async function close(fixture: Fixture | undefined): Promise<void> {
 }
 
 /** Calls a tool; returns the one request Prism logged for it and the tool result. */
-async function call(fixture: Fixture, name: string, args: Record<string, unknown>): Promise<{ request: PrismRequestLog; isError: boolean; text: string }> {
+async function call(
+  fixture: Fixture,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ request: PrismRequestLog; isError: boolean; text: string }> {
   const before = fixture.prism.requestCount();
-  const result = (await fixture.client.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as { isError?: boolean; content: Array<{ text?: string }> };
+  const result = (await fixture.client.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as {
+    isError?: boolean;
+    content: Array<{ text?: string }>;
+  };
   const text = result.content.map((c) => c.text ?? "").join("\n");
   const count = fixture.prism.requestCount();
   assert.is(count, before + 1, `${name}: exactly one upstream request (result: ${text})`);
@@ -97,13 +108,26 @@ test("class 4: every query style (form ±explode objects and arrays, deepObject,
 });
 
 test("class 4: empty arrays and objects are left out, not sent as an empty value", async () => {
-  const outcome = await call(queries!, "search", { tags: [], ids: [], filter: {}, range: {}, expand: [], codes: [], key: "k" });
+  const outcome = await call(queries!, "search", {
+    tags: [],
+    ids: [],
+    filter: {},
+    range: {},
+    expand: [],
+    codes: [],
+    key: "k",
+  });
   accepted("search (empty)", outcome);
   assert.equal(outcome.request.query, { key: "k" });
 });
 
 test("class 4: form body fields follow the encoding map (deepObject object, comma arrays)", async () => {
-  const outcome = await call(queries!, "submitForm", { name: "Ann Lee", address: { city: "Köln", zip: "50667" }, ids: [4, 5], tags: ["x", "y"] });
+  const outcome = await call(queries!, "submitForm", {
+    name: "Ann Lee",
+    address: { city: "Köln", zip: "50667" },
+    ids: [4, 5],
+    tags: ["x", "y"],
+  });
   accepted("submitForm", outcome);
   assert.match(outcome.request.contentType ?? "", /^application\/x-www-form-urlencoded/);
 });
@@ -122,7 +146,11 @@ test("class 5: an operation without a success body still sends an Accept Prism c
 });
 
 test("class 5: a binary body and its query parameters are both sent", async () => {
-  const outcome = await call(content!, "upload", { name: "a b.bin", overwrite: true, body: Buffer.from("data").toString("base64") });
+  const outcome = await call(content!, "upload", {
+    name: "a b.bin",
+    overwrite: true,
+    body: Buffer.from("data").toString("base64"),
+  });
   accepted("upload", outcome);
   assert.equal(outcome.request.query, { name: "a b.bin", overwrite: "true" });
   assert.match(outcome.request.contentType ?? "", /^application\/octet-stream/);

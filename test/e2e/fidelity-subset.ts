@@ -22,7 +22,22 @@ if (existsSync(join(corpusDir, "dev", "manifest.json"))) {
     try {
       const report = join(dir, "report.json");
       const lines: string[] = [];
-      const rows = await runFidelitySources({ sources: ["dev"], spec: SUBSET.join(","), sample: 20, seed: "ci", jobs: 3, report, keep: false, prismTimeout: 240, prismSubset: false }, root, corpusDir, (line) => lines.push(line));
+      const rows = await runFidelitySources(
+        {
+          sources: ["dev"],
+          spec: SUBSET.join(","),
+          sample: 20,
+          seed: "ci",
+          jobs: 3,
+          report,
+          keep: false,
+          prismTimeout: 240,
+          prismSubset: false,
+        },
+        root,
+        corpusDir,
+        (line) => lines.push(line),
+      );
       const detail = `\n${lines.join("\n")}`;
       assert.is(rows.length, SUBSET.length, `specs run${detail}`);
       for (const row of rows) {

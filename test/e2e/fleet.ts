@@ -32,11 +32,20 @@ const SCOPE = "@mcp-fleet-example";
 /** Runs `mcp-gen args` in the workspace; exit code and everything it printed. */
 async function mcpGen(args: string[], timeoutMs = 600_000): Promise<{ code: number; output: string; stdout: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [cli, ...args], { cwd: ws, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: npmEnv() });
+    const { stdout, stderr } = await exec(process.execPath, [cli, ...args], {
+      cwd: ws,
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+      env: npmEnv(),
+    });
     return { code: 0, output: stdout + stderr, stdout };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, output: `${e.stdout ?? ""}${e.stderr ?? ""}`, stdout: e.stdout ?? "" };
+    return {
+      code: typeof e.code === "number" ? e.code : -1,
+      output: `${e.stdout ?? ""}${e.stderr ?? ""}`,
+      stdout: e.stdout ?? "",
+    };
   }
 }
 
@@ -59,7 +68,13 @@ test("one command builds, tests and reports the five-server workspace; every ser
   assert.is(code, 0, output);
   assert.match(output, /all 5 servers pass their tests and score 100\/100/);
   const root = JSON.parse(readFileSync(join(ws, "package.json"), "utf8")) as { private: boolean; workspaces: string[] };
-  assert.equal(root.workspaces, ["servers/wikipathways", "servers/twilio-pricing", "servers/exoapi", "servers/cloudsearch-domain", "servers/sourcerepo"]);
+  assert.equal(root.workspaces, [
+    "servers/wikipathways",
+    "servers/twilio-pricing",
+    "servers/exoapi",
+    "servers/cloudsearch-domain",
+    "servers/sourcerepo",
+  ]);
   const report = readReport();
   assert.is(report.totals.servers, 5);
   assert.equal(report.totals.compliance, { checked: 5, perfect: 5, lowest: 100, mean: 100 });
@@ -70,13 +85,23 @@ test("one command builds, tests and reports the five-server workspace; every ser
     assert.is(server.generated, "created");
     assert.ok(server.name.startsWith(`${SCOPE}/`), server.name);
     assert.ok((server.tests?.passed ?? 0) > 0 && server.tests?.failed === 0, JSON.stringify(server.tests));
-    assert.equal(server.compliance?.map((c) => c.score), [100]);
+    assert.equal(
+      server.compliance?.map((c) => c.score),
+      [100],
+    );
     assert.ok((server.toolsList?.tokens ?? 0) > 0);
-    const pkg = JSON.parse(readFileSync(join(ws, server.out, "package.json"), "utf8")) as { license: string; repository: { url: string } };
+    const pkg = JSON.parse(readFileSync(join(ws, server.out, "package.json"), "utf8")) as {
+      license: string;
+      repository: { url: string };
+    };
     assert.is(pkg.license, "MIT", "the workspace's default license");
   }
   const sourcerepo = report.servers.find((s) => s.name.endsWith("/sourcerepo-mcp"))!;
-  assert.equal(sourcerepo.surface, { requested: "search", served: "search", reason: "asked for (--surface search or MCP_SURFACE)" });
+  assert.equal(sourcerepo.surface, {
+    requested: "search",
+    served: "search",
+    reason: "asked for (--surface search or MCP_SURFACE)",
+  });
   assert.is(sourcerepo.toolsList?.tools, 3);
 });
 
@@ -86,9 +111,13 @@ test("one spec changed: workspace check names that server (exit 5); the next bui
   assert.match(clean.output, /all 5 servers are up to date/);
   // Twilio Pricing loses an operation: a removed tool is a breaking change.
   const specFile = join(ws, "specs", "twilio-pricing.json");
-  const spec = JSON.parse(readFileSync(specFile, "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const spec = JSON.parse(readFileSync(specFile, "utf8")) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
   const removedPath = Object.keys(spec.paths).sort()[0]!;
-  const removedTools = Object.values(spec.paths[removedPath]!).flatMap((op) => (op && typeof op === "object" && op.operationId ? [op.operationId] : []));
+  const removedTools = Object.values(spec.paths[removedPath]!).flatMap((op) =>
+    op && typeof op === "object" && op.operationId ? [op.operationId] : [],
+  );
   delete spec.paths[removedPath];
   writeFileSync(specFile, JSON.stringify(spec, null, 2));
 
@@ -103,7 +132,11 @@ test("one spec changed: workspace check names that server (exit 5); the next bui
   assert.match(output, /twilio-pricing-mcp: updated 1\.55\.0 → 2\.0\.0 \(\d+ written, \d+ deleted, BREAKING changes\)/);
   assert.is(output.match(/: unchanged /g)?.length, 4, output);
   assert.match(output, /twilio-pricing-mcp: built/);
-  assert.not.match(output, /(wikipathways|exoapi|cloudsearch-domain|sourcerepo)-mcp: built/, "servers whose build is up to date are not compiled again");
+  assert.not.match(
+    output,
+    /(wikipathways|exoapi|cloudsearch-domain|sourcerepo)-mcp: built/,
+    "servers whose build is up to date are not compiled again",
+  );
   const report = readReport();
   const twilio = report.servers.find((s) => s.name === `${SCOPE}/twilio-pricing-mcp`)!;
   assert.is(twilio.generated, "updated");
@@ -113,7 +146,8 @@ test("one spec changed: workspace check names that server (exit 5); the next bui
   assert.is(twilio.changes?.breaking, true);
   assert.is(twilio.changes?.bump, "major");
   assert.ok(removedTools.length > 0);
-  for (const tool of twilio.changes!.removed) assert.ok(twilio.changes!.breakingChanges.includes(`${tool}: tool removed`), JSON.stringify(twilio.changes));
+  for (const tool of twilio.changes!.removed)
+    assert.ok(twilio.changes!.breakingChanges.includes(`${tool}: tool removed`), JSON.stringify(twilio.changes));
   assert.is(twilio.changes!.removed.length, removedTools.length);
   for (const other of report.servers.filter((s) => s !== twilio)) {
     assert.is(other.generated, "unchanged");
@@ -121,19 +155,38 @@ test("one spec changed: workspace check names that server (exit 5); the next bui
     assert.is(other.status, "passing", "unchanged servers keep their test results");
   }
   assert.is(report.totals.breaking, 1);
-  const pkg = JSON.parse(readFileSync(join(ws, "servers", "twilio-pricing", "package.json"), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(ws, "servers", "twilio-pricing", "package.json"), "utf8")) as {
+    version: string;
+  };
   assert.is(pkg.version, "2.0.0");
 });
 
 test("report.html in a real browser (Chromium): totals, one row per server, the breaking change, the chart; nothing fetched; screenshot kept", async () => {
-  const setup = await run(process.execPath, [join(repoRoot, "scripts", "setup-chromium.js")], { cwd: repoRoot, timeoutMs: 900_000 });
+  const setup = await run(process.execPath, [join(repoRoot, "scripts", "setup-chromium.js")], {
+    cwd: repoRoot,
+    timeoutMs: 900_000,
+  });
   const executablePath = /chromium: (.+)/.exec(setup.output)![1]!.trim();
   const { chromium } = await import("playwright-core");
   const profile = mkdtempSync(join(tmpdir(), "mcp-gen-chromium-"));
   // A fresh profile (playwright passes it as --user-data-dir); without the background-networking flags
   // Chromium's own connections are refused by the closed network.
-  const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-  const browser = await chromium.launchPersistentContext(profile, { executablePath, args, timeout: 60_000, viewport: { width: 1280, height: 900 } });
+  const args = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ];
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    args,
+    timeout: 60_000,
+    viewport: { width: 1280, height: 900 },
+  });
   try {
     const page = await browser.newPage();
     const requests: string[] = [];
@@ -156,9 +209,14 @@ test("report.html in a real browser (Chromium): totals, one row per server, the 
     assert.is(await twilio.locator(".badge.bad").textContent(), "breaking");
     assert.is(await page.locator('#servers tr[data-status="passing"]').count(), 4);
     const details = page.locator(`details[data-server="${SCOPE}/twilio-pricing-mcp"]`);
-    assert.ok(await details.locator("ul.breaking li").first().isVisible(), "the breaking changes of a changed server are shown open");
+    assert.ok(
+      await details.locator("ul.breaking li").first().isVisible(),
+      "the breaking changes of a changed server are shown open",
+    );
     // The chart is drawn: five bars, each with a real size on the page.
-    const bars = await page.locator("#chart rect").evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().width));
+    const bars = await page
+      .locator("#chart rect")
+      .evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().width));
     assert.is(bars.length, 5);
     for (const width of bars) assert.ok(width > 0, `bar width ${width}`);
     assert.equal(errors, []);
@@ -173,24 +231,52 @@ test("report.html in a real browser (Chromium): totals, one row per server, the 
 });
 
 test("publish to a local Verdaccio: two servers published (dry run first), again is a no-op, one installed from it into an empty folder, run with npx, tools listed with the SDK client", async () => {
-  const setup = await run(process.execPath, [join(repoRoot, "scripts", "setup-verdaccio.js")], { cwd: repoRoot, timeoutMs: 600_000 });
+  const setup = await run(process.execPath, [join(repoRoot, "scripts", "setup-verdaccio.js")], {
+    cwd: repoRoot,
+    timeoutMs: 600_000,
+  });
   const verdaccio = /verdaccio: (.+)/.exec(setup.output)![1]!.trim();
   const registryDir = join(work, "registry");
   mkdirSync(join(registryDir, "storage"), { recursive: true });
   writeFileSync(
     join(registryDir, "config.yaml"),
-    ["storage: ./storage", "auth:", "  htpasswd:", "    file: ./htpasswd", "    max_users: 10", "uplinks: {}", "packages:", "  '**':", "    access: $all", "    publish: $authenticated", "log: { type: stdout, format: pretty, level: warn }", ""].join("\n"),
+    [
+      "storage: ./storage",
+      "auth:",
+      "  htpasswd:",
+      "    file: ./htpasswd",
+      "    max_users: 10",
+      "uplinks: {}",
+      "packages:",
+      "  '**':",
+      "    access: $all",
+      "    publish: $authenticated",
+      "log: { type: stdout, format: pretty, level: warn }",
+      "",
+    ].join("\n"),
   );
   const port = await freePort();
   const registry = `http://127.0.0.1:${port}/`;
   const lines: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [verdaccio, "--config", join(registryDir, "config.yaml"), "--listen", `127.0.0.1:${port}`], { cwd: registryDir, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [verdaccio, "--config", join(registryDir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
+    { cwd: registryDir, stdio: ["ignore", "pipe", "pipe"] },
+  );
   child.stdout!.on("data", (chunk) => lines.push(String(chunk)));
   child.stderr!.on("data", (chunk) => lines.push(String(chunk)));
   try {
-    await waitUntil(() => lines.join("").includes("http address"), 60_000, () => `Verdaccio did not start:\n${lines.join("")}`);
+    await waitUntil(
+      () => lines.join("").includes("http address"),
+      60_000,
+      () => `Verdaccio did not start:\n${lines.join("")}`,
+    );
     // A user, as `npm adduser` makes one; its token goes into a userconfig of this test only.
-    const added = await fetch(`${registry}-/user/org.couchdb.user:fleet`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "fleet", password: "fleet-test-password" }) });
+    const added = await fetch(`${registry}-/user/org.couchdb.user:fleet`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "fleet", password: "fleet-test-password" }),
+    });
     assert.is(added.status, 201, await added.clone().text());
     const { token } = (await added.json()) as { token: string };
     const userconfig = join(work, "npmrc");
@@ -198,7 +284,18 @@ test("publish to a local Verdaccio: two servers published (dry run first), again
     process.env.npm_config_userconfig = userconfig;
 
     // A workspace file of two of the fleet's servers (the same folders).
-    const two = (readFileSync(join(ws, "mcp-gen.workspace.yaml"), "utf8").split("servers:")[0] ?? "") + ["servers:", "  - spec: specs/exoapi.json", "    out: servers/exoapi", "    name: exoapi-mcp", "  - spec: specs/cloudsearch-domain.json", "    out: servers/cloudsearch-domain", "    name: cloudsearch-domain-mcp", ""].join("\n");
+    const two =
+      (readFileSync(join(ws, "mcp-gen.workspace.yaml"), "utf8").split("servers:")[0] ?? "") +
+      [
+        "servers:",
+        "  - spec: specs/exoapi.json",
+        "    out: servers/exoapi",
+        "    name: exoapi-mcp",
+        "  - spec: specs/cloudsearch-domain.json",
+        "    out: servers/cloudsearch-domain",
+        "    name: cloudsearch-domain-mcp",
+        "",
+      ].join("\n");
     writeFileSync(join(ws, "publish.workspace.yaml"), two);
     const dry = await mcpGen(["workspace", "publish", "publish.workspace.yaml", "--dry-run", "--registry", registry]);
     assert.is(dry.code, 0, dry.output);
@@ -215,16 +312,34 @@ test("publish to a local Verdaccio: two servers published (dry run first), again
     const app = join(work, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true }));
-    const install = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", `${SCOPE}/exoapi-mcp`], { cwd: app, env: npmEnv(), timeoutMs: 600_000 });
+    const install = await run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", `${SCOPE}/exoapi-mcp`],
+      { cwd: app, env: npmEnv(), timeoutMs: 600_000 },
+    );
     console.log(`fleet: npm install of ${SCOPE}/exoapi-mcp from Verdaccio in ${(install.ms / 1000).toFixed(1)} s`);
-    assert.ok(existsSync(join(app, "node_modules", SCOPE, "exoapi-mcp", "dist", "index.js")), "the published package carries its build");
+    assert.ok(
+      existsSync(join(app, "node_modules", SCOPE, "exoapi-mcp", "dist", "index.js")),
+      "the published package carries its build",
+    );
     const client = new Client({ name: "fleet-test", version: "1.0.0" });
-    const transport = new StdioClientTransport({ command: "npx", args: ["--no", `${SCOPE}/exoapi-mcp`], cwd: app, env: { ...(npmEnv() as Record<string, string>), npm_config_userconfig: userconfig }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: "npx",
+      args: ["--no", `${SCOPE}/exoapi-mcp`],
+      cwd: app,
+      env: { ...(npmEnv() as Record<string, string>), npm_config_userconfig: userconfig },
+      stderr: "pipe",
+    });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      const expected = (JSON.parse(readFileSync(join(ws, "servers", "exoapi", "data", "tools.json"), "utf8")) as Array<{ name: string }>).map((t) => t.name);
-      assert.equal(tools.map((t) => t.name), expected);
+      const expected = (
+        JSON.parse(readFileSync(join(ws, "servers", "exoapi", "data", "tools.json"), "utf8")) as Array<{ name: string }>
+      ).map((t) => t.name);
+      assert.equal(
+        tools.map((t) => t.name),
+        expected,
+      );
       assert.is(client.getServerVersion()?.name, `${SCOPE}/exoapi-mcp`);
     } finally {
       await client.close();

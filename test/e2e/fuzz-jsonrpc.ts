@@ -12,7 +12,14 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Upstream } from "../unit/runtime-fixture.js";
 import { fuzzCount, fuzzSeed } from "../fuzz/prng.js";
-import { fuzzHttp, fuzzStdio, fuzzUpstream, prepareServer, type FuzzReport, type PreparedServer } from "../fuzz/server-harness.js";
+import {
+  fuzzHttp,
+  fuzzStdio,
+  fuzzUpstream,
+  prepareServer,
+  type FuzzReport,
+  type PreparedServer,
+} from "../fuzz/server-harness.js";
 
 /** Messages per transport. */
 const MESSAGES = Math.ceil(fuzzCount("FUZZ_MESSAGES", 10_000) / 2);
@@ -31,7 +38,9 @@ test.after(async () => {
 
 function verdict(name: string, report: FuzzReport, upstreamBefore: number): void {
   const calls = upstream.received.length - upstreamBefore;
-  console.log(`  fuzz ${name}: ${report.sent} messages (seed ${SEED}), ${report.answers} answers, ${calls} upstream calls, ${report.ms} ms, ping ${report.pingAnswered ? "answered" : "NOT answered"}`);
+  console.log(
+    `  fuzz ${name}: ${report.sent} messages (seed ${SEED}), ${report.answers} answers, ${calls} upstream calls, ${report.ms} ms, ping ${report.pingAnswered ? "answered" : "NOT answered"}`,
+  );
   assert.equal(report.failures, [], report.failures.join("\n"));
   assert.ok(calls > 0, "some grammar-based tool calls are valid enough to reach the upstream");
   assert.ok(report.pingAnswered, "the server answers ping after the fuzz run");
@@ -58,8 +67,14 @@ test("the harness catches a broken server: a non-JSON stdout line, an exit, no p
   );
   try {
     const report = await fuzzStdio({ dir, target: server.target, remove() {} }, upstream.baseUrl, 200, SEED);
-    assert.ok(report.failures.some((f) => f.includes('non-JSON line on stdout: "oops"')), report.failures.join("\n"));
-    assert.ok(report.failures.some((f) => f.includes("the server exited (code 7")), report.failures.join("\n"));
+    assert.ok(
+      report.failures.some((f) => f.includes('non-JSON line on stdout: "oops"')),
+      report.failures.join("\n"),
+    );
+    assert.ok(
+      report.failures.some((f) => f.includes("the server exited (code 7")),
+      report.failures.join("\n"),
+    );
     assert.not.ok(report.pingAnswered);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,9 @@ test(`${COUNT} mutated hostile specs: exit 0 or a coded refusal, never exit 3, n
   const outcomes = await fuzzSpecs(COUNT, SEED);
   const codes = new Map<string, number>();
   for (const o of outcomes) codes.set(String(o.code), (codes.get(String(o.code)) ?? 0) + 1);
-  console.log(`  fuzz specs: ${outcomes.length} mutations (seed ${SEED}) in ${Date.now() - started} ms, exit codes ${JSON.stringify(Object.fromEntries(codes))}`);
+  console.log(
+    `  fuzz specs: ${outcomes.length} mutations (seed ${SEED}) in ${Date.now() - started} ms, exit codes ${JSON.stringify(Object.fromEntries(codes))}`,
+  );
   const problems = outcomes.filter((o) => o.problem).map((o) => `${o.name}: ${o.problem}`);
   assert.equal(problems, [], problems.join("\n"));
   assert.is(outcomes.length, COUNT);

@@ -21,10 +21,14 @@ const run = promisify(execFile);
 
 /** Runs the project's test script's runner (the project is built); never throws. */
 async function npmTest(dir: string): Promise<{ code: number; output: string }> {
-  const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.test!;
+  const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts.test!;
   assert.is(script, "npm run build && node --test test/server.test.mjs");
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], { cwd: dir, timeout: 600_000 });
+    const { stdout, stderr } = await run(process.execPath, ["--test", "test/server.test.mjs"], {
+      cwd: dir,
+      timeout: 600_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -33,7 +37,9 @@ async function npmTest(dir: string): Promise<{ code: number; output: string }> {
 }
 
 /** The spec of every golden in generated/ (so each golden is compiled under strict and tested), then fixtures. */
-const examples = (JSON.parse(readFileSync(join(root, "specs/examples.json"), "utf8")) as Array<{ spec: string }>).map((example) => example.spec);
+const examples = (JSON.parse(readFileSync(join(root, "specs/examples.json"), "utf8")) as Array<{ spec: string }>).map(
+  (example) => example.spec,
+);
 const specs = [
   ...examples,
   // pattern, format, multipleOf, exclusive bounds, minItems, uniqueItems, const, oneOf, an invalid example.
@@ -75,7 +81,8 @@ for (const spec of specs) {
     assert.is(result.code, 0, result.output);
     assert.match(result.output, /# fail 0/);
     // The auth fixture's tools take no arguments, so it has no invalid-argument case.
-    if (!/auth-schemes|contract-skips|pagination/.test(spec)) assert.match(result.output, /refused before any upstream call/);
+    if (!/auth-schemes|contract-skips|pagination/.test(spec))
+      assert.match(result.output, /refused before any upstream call/);
   });
 }
 
@@ -90,7 +97,10 @@ test("contract-constraints: constrained samples, refused calls and a documented 
   // The spec's example "abc" breaks the Sku pattern, so it is not used.
   assert.match(String(args("getItem").sku), /^[A-Z]{3}-\d{4}$/);
   assert.is((args("listItems").limit as number) % 10, 0);
-  assert.equal(cases.refused.map((r) => r.problem), ["invalid", "missing"]);
+  assert.equal(
+    cases.refused.map((r) => r.problem),
+    ["invalid", "missing"],
+  );
   assert.is(cases.upstreamError?.status, 404);
   const output = outputs.get("specs/fixtures/contract-constraints.yaml")!;
   assert.match(output, /# pass 7\n/);
@@ -101,21 +111,33 @@ test("contract-constraints: constrained samples, refused calls and a documented 
 
 test("contract-skips: cases that cannot run are skipped with their reason; the discriminated and object-path cases pass", async () => {
   const output = outputs.get("specs/fixtures/contract-skips.yaml")!;
-  assert.match(output, /getCertified: the request matches the API and the answer comes back # SKIP the operation needs a client certificate \(mutual TLS\)/);
-  assert.match(output, /postImpossible: the request matches the API and the answer comes back # SKIP no sample value satisfies this tool's input schema/);
+  assert.match(
+    output,
+    /getCertified: the request matches the API and the answer comes back # SKIP the operation needs a client certificate \(mutual TLS\)/,
+  );
+  assert.match(
+    output,
+    /postImpossible: the request matches the API and the answer comes back # SKIP no sample value satisfies this tool's input schema/,
+  );
   assert.match(output, /# skipped 2\n/);
   assert.match(output, /# fail 0/);
   assert.match(output, /ok \d+ - postEvent: the request matches the API/);
   assert.match(output, /ok \d+ - getByFilter: the request matches the API/);
   const dir = dirs.get("specs/fixtures/contract-skips.yaml")!;
-  const cases = JSON.parse(readFileSync(join(dir, "test/cases.json"), "utf8")) as { cases: Array<{ tool: string; arguments: Record<string, unknown> }> };
+  const cases = JSON.parse(readFileSync(join(dir, "test/cases.json"), "utf8")) as {
+    cases: Array<{ tool: string; arguments: Record<string, unknown> }>;
+  };
   const args = (tool: string) => cases.cases.find((c) => c.tool === tool)!.arguments;
-  assert.ok(["approved", "denied"].includes((args("postEvent").body as { kind: string }).kind), JSON.stringify(args("postEvent")));
+  assert.ok(
+    ["approved", "denied"].includes((args("postEvent").body as { kind: string }).kind),
+    JSON.stringify(args("postEvent")),
+  );
   assert.ok(Object.keys(args("getByFilter").filter as object).length > 0, "an object path parameter is never empty");
   // A required object query parameter: a declared property is sampled (not an invented key), and
   // the stand-in looks for its properties, since form/explode never sends the name.
   assert.equal(args("getByFilter").where, { status: "example" });
-  const request = (cases.cases.find((c) => c.tool === "getByFilter") as unknown as { request: { query: unknown[] } }).request;
+  const request = (cases.cases.find((c) => c.tool === "getByFilter") as unknown as { request: { query: unknown[] } })
+    .request;
   assert.equal(request.query, [{ name: "where", anyOf: ["status", "kind"] }]);
 });
 

@@ -20,7 +20,11 @@ const run = promisify(execFile);
 
 async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: work, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: work,
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -32,7 +36,9 @@ async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string
 function hostileSpecs(): string[] {
   const dir = join(root, "specs/hostile");
   const walk = (d: string): string[] =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === "parts" ? [] : walk(join(d, e.name))) : [join(d, e.name)]));
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? (e.name === "parts" ? [] : walk(join(d, e.name))) : [join(d, e.name)],
+    );
   const deep = (n: number) => '{"type":"object","properties":{"a":'.repeat(n) + "{}" + "}}".repeat(n);
   const generated = {
     "deep-schema.json": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":${deep(10_000)}}}}}}}}}`,
@@ -42,7 +48,10 @@ function hostileSpecs(): string[] {
     "binary.json": "\u0000\u0001\u0002{",
   };
   for (const [name, text] of Object.entries(generated)) writeFileSync(join(work, name), text);
-  return [...walk(dir).filter((f) => /\.(ya?ml|json)$/.test(f)), ...Object.keys(generated).map((name) => join(work, name))];
+  return [
+    ...walk(dir).filter((f) => /\.(ya?ml|json)$/.test(f)),
+    ...Object.keys(generated).map((name) => join(work, name)),
+  ];
 }
 
 test("every hostile spec ends in exit 0 or 1; a refusal writes nothing, not even a staging folder", async () => {
@@ -51,16 +60,26 @@ test("every hostile spec ends in exit 0 or 1; a refusal writes nothing, not even
     const name = relative(root, spec).replace(/\W+/g, "-");
     const out = join(work, `out-${name}`);
     const result = await mcpGen(spec, "-o", out, "--json");
-    const report = JSON.parse(result.stdout) as { exitCode: number; diagnostics: Array<{ code: string; severity: string }> };
+    const report = JSON.parse(result.stdout) as {
+      exitCode: number;
+      diagnostics: Array<{ code: string; severity: string }>;
+    };
     assert.ok(result.code === 0 || result.code === 1, `${name}: exit ${result.code} ${result.stderr.slice(0, 400)}`);
     assert.is(report.exitCode, result.code);
     if (result.code === 1) {
-      assert.ok(report.diagnostics.some((d) => d.severity === "error" && /^MG0\d\d$/.test(d.code)), name);
+      assert.ok(
+        report.diagnostics.some((d) => d.severity === "error" && /^MG0\d\d$/.test(d.code)),
+        name,
+      );
       assert.not.ok(existsSync(out), `${name}: no output folder`);
     }
     outcomes.push(`${name}: ${result.code}`);
   }
-  assert.equal(readdirSync(work).filter((entry) => entry.includes(".mcp-gen-")), [], "no staging folder left");
+  assert.equal(
+    readdirSync(work).filter((entry) => entry.includes(".mcp-gen-")),
+    [],
+    "no staging folder left",
+  );
   assert.ok(outcomes.length >= 12, outcomes.join("\n"));
   assert.ok(outcomes.includes("specs-hostile-newlines-yaml: 0"), "the newline spec is valid and generates");
 });

@@ -24,7 +24,11 @@ test.before(async () => {
   // Prism serves the paths without the server URL's base path.
   const base = prism.url;
   const { plan } = await generate({ spec });
-  const server = new McpServer({ info: { name: "fidelity", version: "1.0.0" }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: base } });
+  const server = new McpServer({
+    info: { name: "fidelity", version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl: base },
+  });
   http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   client = new Client({ name: "fidelity-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
@@ -39,8 +43,21 @@ test.after(async () => {
 const calls: Array<[string, Record<string, unknown>]> = [
   ["pathStyles", { id: 7, name: "a b/c" }],
   ["pathLabelMatrix", { kind: "dog", color: "blue" }],
-  ["cookieAndHeaders", { session_id: "s-1", theme: "dark", "X-Client": { app: "mcp", build: 7 }, redirect: "https://example.com/a?b=c" }],
-  ["queryStyles", { tags: ["a", "b"], ids: [1, 2], words: ["hello", "world"], codes: ["p", "q"], filter: { color: "red", size: 3 }, "X-Trace": "abc-1" }],
+  [
+    "cookieAndHeaders",
+    { session_id: "s-1", theme: "dark", "X-Client": { app: "mcp", build: 7 }, redirect: "https://example.com/a?b=c" },
+  ],
+  [
+    "queryStyles",
+    {
+      tags: ["a", "b"],
+      ids: [1, 2],
+      words: ["hello", "world"],
+      codes: ["p", "q"],
+      filter: { color: "red", size: 3 },
+      "X-Trace": "abc-1",
+    },
+  ],
   // Repeated parts for an array field (RFC 7578) are unit-tested; Prism 5.14.2 reads them as a string.
   ["uploadPhoto", { file: "data:image/png;name=rex.png;base64,iVBORw0KGgo=", caption: "Rex" }],
   ["putBlob", { body: "AAECAw==" }],

@@ -25,12 +25,16 @@ let outputs = 0;
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 test.before(async () => {
-  const setup = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts/setup-conformance.js")], { timeout: 300_000 });
+  const setup = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts/setup-conformance.js")], {
+    timeout: 300_000,
+  });
   node22 = /node: (.+)/.exec(setup.stdout)![1]!.trim();
   inspector = /inspector: (.+)/.exec(setup.stdout)![1]!.trim();
   dir = await compiledExample("petstore");
   upstream = await startUpstream((r) =>
-    r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
+    r.url.includes("/pets/7")
+      ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' }
+      : { status: 404, body: "" },
   );
   server = await startHttpServer(dir, ["--base-url", upstream.baseUrl]);
 });
@@ -49,8 +53,20 @@ async function inspect(target: Target, method: string[]): Promise<Record<string,
   const output = join(home, `result-${++outputs}.json`);
   // A URL goes first (options such as --tool-arg take every word after them); a command after `--`.
   const before = target.kind === "http" ? [server!.url.toString()] : [];
-  const after = target.kind === "stdio" ? ["--", process.execPath, join(dir, "dist/index.js"), "--base-url", upstream.baseUrl] : [];
-  const args = [inspector, "--cli", ...before, "--protocol-era", "auto", "--quiet", "--output", output, ...method, ...after];
+  const after =
+    target.kind === "stdio" ? ["--", process.execPath, join(dir, "dist/index.js"), "--base-url", upstream.baseUrl] : [];
+  const args = [
+    inspector,
+    "--cli",
+    ...before,
+    "--protocol-era",
+    "auto",
+    "--quiet",
+    "--output",
+    output,
+    ...method,
+    ...after,
+  ];
   await run(node22, args, { cwd: home, timeoutMs: 60_000, env: { PATH: process.env.PATH ?? "", HOME: home } });
   return JSON.parse(readFileSync(output, "utf8")) as Record<string, any>;
 }

@@ -26,7 +26,9 @@ let url: URL;
 test.before(async () => {
   dir = await compiledExample("petstore");
   upstream = await startUpstream((r) =>
-    r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
+    r.url.includes("/pets/7")
+      ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' }
+      : { status: 404, body: "" },
   );
   server = await startHttpServer(dir, ["--legacy-sse", "--base-url", upstream.baseUrl]);
   url = server.url;
@@ -37,7 +39,11 @@ test.after(async () => {
   await upstream.close();
 });
 
-const stdioParams = () => ({ command: process.execPath, args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl], stderr: "ignore" as const });
+const stdioParams = () => ({
+  command: process.execPath,
+  args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl],
+  stderr: "ignore" as const,
+});
 
 /** The surface both client generations share. */
 interface AnyClient {
@@ -57,7 +63,10 @@ async function exercise(client: AnyClient): Promise<void> {
   }
   // The operations, then the example's custom tool (specs/custom-code/petstore).
   assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"]);
-  const result = (await client.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
+  const result = (await client.callTool({ name: "getPet", arguments: { petId: 7 } })) as {
+    structuredContent?: unknown;
+    isError?: boolean;
+  };
   assert.not.ok(result.isError);
   assert.equal(result.structuredContent, { id: 7, name: "Rex" });
   await client.close();
@@ -116,15 +125,24 @@ test("the generated server adapts to the client it meets over stdio (data/client
   }
   assert.equal(geminiViolations(geminiTools), []);
   // The six operations, then the example's custom composite tool (src/custom/), always listed.
-  assert.equal(geminiTools.map((tool) => tool.name), ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"]);
+  assert.equal(
+    geminiTools.map((tool) => tool.name),
+    ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"],
+  );
   assert.match(stderr.join(""), "client profile gemini: surface all");
 
-  const codex = new ClientV2({ name: "codex-mcp-client", version: "0.1.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const codex = new ClientV2(
+    { name: "codex-mcp-client", version: "0.1.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   await codex.connect(new StdioV2(stdioParams()));
   try {
     const codexTools = (await codex.listTools()).tools as Array<{ name: string; inputSchema: Record<string, unknown> }>;
     assert.equal(openAiStrictViolations(codexTools), []);
-    const result = (await codex.callTool({ name: "getPet", arguments: { petId: 7 } })) as { structuredContent?: unknown; isError?: boolean };
+    const result = (await codex.callTool({ name: "getPet", arguments: { petId: 7 } })) as {
+      structuredContent?: unknown;
+      isError?: boolean;
+    };
     assert.not.ok(result.isError, JSON.stringify(result));
     assert.equal(result.structuredContent, { id: 7, name: "Rex" });
   } finally {

@@ -26,10 +26,19 @@ test("Stripe: every surface × SDK 1.x and client 2.x × stdio and HTTP lists an
   assert.is(tools.length, 452);
   const runs = await checkSurfaces(dir, tools);
   assert.is(runs.length, SURFACES.length * 2 * 2);
-  assert.equal(runs.filter((run) => run.problems.length > 0).map((run) => `${run.surface} ${run.client} ${run.transport}: ${run.problems.join("; ")}`), []);
+  assert.equal(
+    runs
+      .filter((run) => run.problems.length > 0)
+      .map((run) => `${run.surface} ${run.client} ${run.transport}: ${run.problems.join("; ")}`),
+    [],
+  );
   for (const run of runs) {
     if (run.surface === "all") assert.is(run.tools, 452);
-    else assert.ok(run.tools === 3 && run.listBytes < META_LIST_BYTES_MAX, `${run.surface}: ${run.tools} tools, ${run.listBytes} B`);
+    else
+      assert.ok(
+        run.tools === 3 && run.listBytes < META_LIST_BYTES_MAX,
+        `${run.surface}: ${run.tools} tools, ${run.listBytes} B`,
+      );
   }
 });
 

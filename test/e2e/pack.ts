@@ -33,22 +33,40 @@ test("npm pack → install the tarball in an empty folder → npx starts it → 
   const packedFiles = info!.files.map((f) => f.path).sort();
   assert.ok(packedFiles.includes("dist/index.js"), packedFiles.join(", "));
   assert.ok(packedFiles.includes("server.json"));
-  assert.not.ok(packedFiles.some((p) => p.startsWith("src/") || p.startsWith(".mcp-gen/") || p === "Dockerfile"), "only what runs is packed");
+  assert.not.ok(
+    packedFiles.some((p) => p.startsWith("src/") || p.startsWith(".mcp-gen/") || p === "Dockerfile"),
+    "only what runs is packed",
+  );
 
   const consumer = join(work, "consumer");
   mkdirSync(consumer);
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
-  await run(npm, ["install", "--no-audit", "--no-fund", "--no-save", join(work, info!.filename)], { cwd: consumer, timeout: 240_000 });
+  await run(npm, ["install", "--no-audit", "--no-fund", "--no-save", join(work, info!.filename)], {
+    cwd: consumer,
+    timeout: 240_000,
+  });
   assert.ok(readdirSync(join(consumer, "node_modules/.bin")).includes("pets-mcp"));
 
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: '[{"id":1,"name":"Rex","status":"available"}]' }));
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '[{"id":1,"name":"Rex","status":"available"}]',
+  }));
   const client = new Client({ name: "pack-test", version: "1.0.0" });
   await client.connect(
-    new StdioClientTransport({ command: npx, args: ["--no-install", "pets-mcp", "--base-url", upstream.baseUrl], cwd: consumer, stderr: "ignore" }),
+    new StdioClientTransport({
+      command: npx,
+      args: ["--no-install", "pets-mcp", "--base-url", upstream.baseUrl],
+      cwd: consumer,
+      stderr: "ignore",
+    }),
   );
   try {
     const listed = await client.listTools();
-    assert.equal(listed.tools.map((t) => t.name), ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"]);
+    assert.equal(
+      listed.tools.map((t) => t.name),
+      ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory"],
+    );
     const result = await client.callTool({ name: "listPets", arguments: { limit: 2 } });
     assert.not.ok(result.isError, JSON.stringify(result));
     assert.match(upstream.received[0]!.url, /\/pets\?limit=2$/);

@@ -92,7 +92,11 @@ function requests(): PrismRequest[] {
  * Calls `name` and waits until Prism has logged exactly one more, complete, request; returns
  * the result and that request.
  */
-async function callUpstream(client: Client, name: string, args: Record<string, unknown>): Promise<{ result: ToolResult; request: PrismRequest }> {
+async function callUpstream(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ result: ToolResult; request: PrismRequest }> {
   const before = requests().length;
   const result = (await client.callTool({ name, arguments: args }, undefined, CALL)) as ToolResult;
   await waitUntil(
@@ -165,14 +169,21 @@ test("tools/list returns the six tools with descriptions and object input schema
     assert.is(tool.inputSchema.type, "object", `${tool.name} inputSchema.type`);
   }
   const createPet = tools.find((tool) => tool.name === "createPet")!;
-  assert.ok(createPet.inputSchema.properties && "X-Request-Id" in createPet.inputSchema.properties, "createPet has the X-Request-Id header argument");
+  assert.ok(
+    createPet.inputSchema.properties && "X-Request-Id" in createPet.inputSchema.properties,
+    "createPet has the X-Request-Id header argument",
+  );
   assert.equal(createPet.inputSchema.required, ["name"]);
   assert.ok(tools.find((tool) => tool.name === "listPets")!.outputSchema, "listPets has an output schema");
 });
 
 test("listPets sends a valid query and returns { result: [...] }", async () => {
   const client = need(state.client, "client");
-  const { result, request } = await callUpstream(client, "listPets", { limit: 5, tags: ["a", "b"], status: "available" });
+  const { result, request } = await callUpstream(client, "listPets", {
+    limit: 5,
+    tags: ["a", "b"],
+    status: "available",
+  });
   assert.not.ok(result.isError, `listPets isError: ${texts(result)}${context()}`);
   assertAccepted(request, "get", "/pets", 200);
   assert.is(request.headers["x-request-id"], undefined, "no X-Request-Id header when the argument is absent");
@@ -188,10 +199,18 @@ test("listPets sends a valid query and returns { result: [...] }", async () => {
 
 test("createPet sends the lifted JSON body and the X-Request-Id header", async () => {
   const client = need(state.client, "client");
-  const { result, request } = await callUpstream(client, "createPet", { name: "Rex", tag: "dog", "X-Request-Id": "req-1" });
+  const { result, request } = await callUpstream(client, "createPet", {
+    name: "Rex",
+    tag: "dog",
+    "X-Request-Id": "req-1",
+  });
   assert.not.ok(result.isError, `createPet isError: ${texts(result)}${context()}`);
   assertAccepted(request, "post", "/pets", 201);
-  assert.is(request.headers["x-request-id"], "req-1", `X-Request-Id header sent upstream:\n${request.lines.join("\n")}`);
+  assert.is(
+    request.headers["x-request-id"],
+    "req-1",
+    `X-Request-Id header sent upstream:\n${request.lines.join("\n")}`,
+  );
   assert.match(request.headers["content-type"] ?? "", /^application\/json/, "JSON body content type");
   const pet = result.structuredContent;
   assert.ok(pet, `createPet structuredContent: ${JSON.stringify(result)}`);
@@ -220,16 +239,31 @@ test("deletePet (204) reports success as text", async () => {
 test("invalid arguments are rejected by the server and never reach Prism", async () => {
   const client = need(state.client, "client");
   const before = requests().length;
-  const tooMany = (await client.callTool({ name: "listPets", arguments: { limit: 1000 } }, undefined, CALL)) as ToolResult;
+  const tooMany = (await client.callTool(
+    { name: "listPets", arguments: { limit: 1000 } },
+    undefined,
+    CALL,
+  )) as ToolResult;
   assert.ok(tooMany.isError, `listPets limit 1000 should be isError: ${JSON.stringify(tooMany)}`);
   assert.match(texts(tooMany), /limit/, `the error names the argument: ${texts(tooMany)}`);
-  const noName = (await client.callTool({ name: "createPet", arguments: { tag: "dog" } }, undefined, CALL)) as ToolResult;
+  const noName = (await client.callTool(
+    { name: "createPet", arguments: { tag: "dog" } },
+    undefined,
+    CALL,
+  )) as ToolResult;
   assert.ok(noName.isError, `createPet without name should be isError: ${JSON.stringify(noName)}`);
   assert.match(texts(noName), /name/, `the error names the argument: ${texts(noName)}`);
   // A valid call afterwards: once Prism has logged it, anything sent earlier was logged too.
   const { request } = await callUpstream(client, "getInventory", {});
   assertAccepted(request, "get", "/store/inventory", 200);
-  assert.is(requests().length, before + 1, `only getInventory reached Prism:\n${requests().slice(before).map((r) => r.lines.join("\n")).join("\n\n")}`);
+  assert.is(
+    requests().length,
+    before + 1,
+    `only getInventory reached Prism:\n${requests()
+      .slice(before)
+      .map((r) => r.lines.join("\n"))
+      .join("\n\n")}`,
+  );
 });
 
 test("Streamable HTTP mode: list tools and call getPet", async () => {
@@ -237,10 +271,14 @@ test("Streamable HTTP mode: list tools and call getPet", async () => {
   const prism = need(state.prism, "Prism");
   const port = await freePort();
   const t0 = Date.now();
-  state.httpServer = await startProcess(process.execPath, [join(dir, "dist", "index.js"), "--http", "--port", String(port), "--host", LOOPBACK, "--base-url", prism.url], {
-    cwd: dir,
-    readyLine: /listening on http:\/\//,
-  });
+  state.httpServer = await startProcess(
+    process.execPath,
+    [join(dir, "dist", "index.js"), "--http", "--port", String(port), "--host", LOOPBACK, "--base-url", prism.url],
+    {
+      cwd: dir,
+      readyLine: /listening on http:\/\//,
+    },
+  );
   const client = new Client({ name: "mcp-gen-e2e-http", version: "0.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`http://${LOOPBACK}:${port}/mcp`));
   await client.connect(transport, CALL);
@@ -248,7 +286,10 @@ test("Streamable HTTP mode: list tools and call getPet", async () => {
   const { tools } = await client.listTools(undefined, CALL);
   assert.equal(tools.map((tool) => tool.name).sort(), EXPECTED_TOOLS);
   const { result, request } = await callUpstream(client, "getPet", { petId: 7 });
-  assert.not.ok(result.isError, `getPet over HTTP isError: ${texts(result)}\n--- http server ---\n${state.httpServer.lines().join("\n")}`);
+  assert.not.ok(
+    result.isError,
+    `getPet over HTTP isError: ${texts(result)}\n--- http server ---\n${state.httpServer.lines().join("\n")}`,
+  );
   assertAccepted(request, "get", "/pets/7", 200);
   assert.type(result.structuredContent?.id, "number");
   state.timings.http = Date.now() - t0;
@@ -259,15 +300,24 @@ test("Prism accepted every request the server sent", async () => {
   // Violation lines are printed after the response; give the log a moment to settle.
   await new Promise((done) => setTimeout(done, 300));
   const all = prismRequests(prism.logs());
-  assert.is(all.length, 6, `expected 6 upstream requests (listPets, createPet, getPet, deletePet, getInventory, getPet over HTTP), got:\n${all.map((r) => `${r.method} ${r.path}`).join("\n")}`);
+  assert.is(
+    all.length,
+    6,
+    `expected 6 upstream requests (listPets, createPet, getPet, deletePet, getInventory, getPet over HTTP), got:\n${all.map((r) => `${r.method} ${r.path}`).join("\n")}`,
+  );
   for (const request of all) {
     const detail = `\n${request.lines.join("\n")}`;
     assert.ok(request.complete && request.passed, `Prism did not accept ${request.method} ${request.path}${detail}`);
     assert.equal(request.problems, [], `violations for ${request.method} ${request.path}${detail}`);
-    assert.ok(request.status !== undefined && request.status >= 200 && request.status < 300, `status ${request.status} for ${request.method} ${request.path}${detail}`);
+    assert.ok(
+      request.status !== undefined && request.status >= 200 && request.status < 300,
+      `status ${request.status} for ${request.method} ${request.path}${detail}`,
+    );
   }
   assert.not.ok(
-    prism.logs().some((line) => /Violation:|did not pass the validation rules|Request terminated with error/.test(line)),
+    prism
+      .logs()
+      .some((line) => /Violation:|did not pass the validation rules|Request terminated with error/.test(line)),
     `Prism logged a violation:\n${prism.logs().join("\n")}`,
   );
 });

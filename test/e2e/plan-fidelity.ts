@@ -73,7 +73,12 @@ async function open(fixture: Fixture): Promise<Running> {
   }
   const prism = await prismStarting;
   const stderr: string[] = [];
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(dir, "serve.mjs"), "--base-url", prism.url], cwd: dir, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(dir, "serve.mjs"), "--base-url", prism.url],
+    cwd: dir,
+    stderr: "pipe",
+  });
   transport.stderr?.on("data", (chunk: Buffer | string) => stderr.push(chunk.toString()));
   const client = new Client({ name: "plan-fidelity-e2e", version: "0.0.0" });
   await client.connect(transport, CALL);
@@ -105,7 +110,10 @@ test.after(async () => {
 
 function need(fixture: Fixture): Running {
   const r = running.get(fixture);
-  if (!r) throw new Error(`fixture ${fixture} did not start: ${String((setupErrors.get(fixture) as Error | undefined)?.stack ?? setupErrors.get(fixture))}`);
+  if (!r)
+    throw new Error(
+      `fixture ${fixture} did not start: ${String((setupErrors.get(fixture) as Error | undefined)?.stack ?? setupErrors.get(fixture))}`,
+    );
   return r;
 }
 
@@ -118,7 +126,11 @@ function context(r: Running): string {
 }
 
 /** A call Prism must accept: exactly one request, validated, answered 2xx, no error result. */
-async function accepted(fixture: Fixture, name: string, args: Record<string, unknown>): Promise<{ result: ToolResult; request: PrismRequest }> {
+async function accepted(
+  fixture: Fixture,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ result: ToolResult; request: PrismRequest }> {
   const r = need(fixture);
   const before = prismRequests(r.prism.logs()).length;
   const result = (await r.client.callTool({ name, arguments: args }, undefined, CALL)) as ToolResult;
@@ -152,7 +164,11 @@ async function refused(fixture: Fixture, name: string, args: Record<string, unkn
   assert.match(text(result), /^Invalid arguments/, `refused by argument validation: ${text(result)}`);
   assert.match(text(result), argument, `the error names the argument: ${text(result)}`);
   await new Promise((done) => setTimeout(done, 100));
-  assert.is(prismRequests(r.prism.logs()).length, before, `no request reached Prism for ${name} ${JSON.stringify(args)}${context(r)}`);
+  assert.is(
+    prismRequests(r.prism.logs()).length,
+    before,
+    `no request reached Prism for ${name} ${JSON.stringify(args)}${context(r)}`,
+  );
 }
 
 test("all four fixtures generate and start", () => {
@@ -191,7 +207,7 @@ test("class 2: non-empty path, query and header values are accepted; allowed emp
   await accepted("empty-values", "getPart", { ...part, sort: "asc", flag: "", note: "", "X-Trace": "" });
 });
 
-test("class 2: \"\" where the spec allows no empty value is refused before any request", async () => {
+test('class 2: "" where the spec allows no empty value is refused before any request', async () => {
   for (const key of ["itemId", "partCode", "q", "sort", "X-Tenant"]) {
     await refused("empty-values", "getPart", { ...part, [key]: "" }, new RegExp(key));
   }
@@ -204,7 +220,9 @@ test("class 3: tools/list shows no readOnly property and no body_id", async () =
   const gadget = tools.find((tool) => tool.name === "updateGadget")!;
   assert.equal(Object.keys(gadget.inputSchema.properties ?? {}).sort(), ["id", "name", "secret"]);
   const device = tools.find((tool) => tool.name === "createDevice")!;
-  const defs = (device.inputSchema as { $defs?: Record<string, { properties?: object; allOf?: Array<{ required?: string[] }> }> }).$defs ?? {};
+  const defs =
+    (device.inputSchema as { $defs?: Record<string, { properties?: object; allOf?: Array<{ required?: string[] }> }> })
+      .$defs ?? {};
   assert.equal(defs.Resource?.properties, {});
   assert.equal(defs.Device?.allOf?.[1]?.required, ["model"]);
 });

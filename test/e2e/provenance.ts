@@ -17,11 +17,16 @@ import { repoRoot } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-provenance-"));
 const spec = join(repoRoot, "specs/petstore.yaml");
-const version = (file: string) => String((JSON.parse(readFileSync(join(repoRoot, file), "utf8")) as { version: string }).version);
+const version = (file: string) =>
+  String((JSON.parse(readFileSync(join(repoRoot, file), "utf8")) as { version: string }).version);
 
 async function mcpGen(...args: string[]): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(repoRoot, "bin/mcp-gen.js"), ...args], { cwd: work, timeout: 180_000 });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(repoRoot, "bin/mcp-gen.js"), ...args],
+      { cwd: work, timeout: 180_000 },
+    );
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -42,7 +47,11 @@ test("the manifest records mcp-gen's and the runtime's versions and the spec's s
   for (const file of files) {
     const text = readFileSync(join(runtimeDir, file), "utf8");
     assert.is(text.slice(0, text.indexOf("\n") + 1), runtimeHeader(version("runtime/package.json")), file);
-    assert.is(text.slice(text.indexOf("\n") + 1), readFileSync(join(repoRoot, "runtime/src", file), "utf8"), `${file} is the runtime's file after the header`);
+    assert.is(
+      text.slice(text.indexOf("\n") + 1),
+      readFileSync(join(repoRoot, "runtime/src", file), "utf8"),
+      `${file} is the runtime's file after the header`,
+    );
   }
 });
 
@@ -59,7 +68,10 @@ test("--check: a runtime older than this mcp-gen's, or unrecorded, makes the pro
   writeFileSync(manifestPath, JSON.stringify({ ...manifest, runtimeVersion: "0.0.1-beta.1" }, null, 2) + "\n");
   const older = await mcpGen(spec, "-o", out, "--check");
   assert.is(older.code, 5, older.output);
-  assert.match(older.output, new RegExp(`src/runtime is runtime 0\\.0\\.1-beta\\.1, older than this mcp-gen's ${current.replace(/\./g, "\\.")}`));
+  assert.match(
+    older.output,
+    new RegExp(`src/runtime is runtime 0\\.0\\.1-beta\\.1, older than this mcp-gen's ${current.replace(/\./g, "\\.")}`),
+  );
 
   const { runtimeVersion: _recorded, ...unrecorded } = manifest;
   writeFileSync(manifestPath, JSON.stringify(unrecorded, null, 2) + "\n");

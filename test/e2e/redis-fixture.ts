@@ -14,7 +14,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /** redis-server and nginx paths, installing the Debian packages first when missing. */
 export async function scaleBinaries(): Promise<{ redis: string; nginx: string }> {
-  const setup = (await import(join(root, "scripts", "setup-scale.js"))) as { setupScale(): { redis: string; nginx: string } };
+  const setup = (await import(join(root, "scripts", "setup-scale.js"))) as {
+    setupScale(): { redis: string; nginx: string };
+  };
   return setup.setupScale();
 }
 
@@ -44,9 +46,26 @@ export async function startRedis(binary: string): Promise<RedisHandle> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    const started = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--loglevel", "warning"], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    const started = spawn(
+      binary,
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--protected-mode",
+        "yes",
+        "--loglevel",
+        "warning",
+      ],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     child = started;
     // Never outlive the test process, even when it ends early (a failed assertion, a crash).
     const reap = (): void => void started.kill("SIGKILL");

@@ -25,7 +25,10 @@ const run = promisify(execFile);
 
 async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(root, "bin/mcp-gen.js"), ...args], { cwd: work, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [join(root, "bin/mcp-gen.js"), ...args], {
+      cwd: work,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -34,7 +37,8 @@ async function mcpGen(...args: string[]): Promise<{ code: number; stdout: string
 }
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
-const toolNames = (dir: string) => (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+const toolNames = (dir: string) =>
+  (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
 /** A custom tool written against the extension API, as a user would add it. */
 const CUSTOM_TOOL = `import { defineExtension } from "../runtime/extensions.js";
@@ -83,7 +87,9 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   // ...and still builds and answers next to the regenerated tools.
   await compileProject(out);
   const client = new Client({ name: "regen-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js")], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js")], stderr: "ignore" }),
+  );
   try {
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes("echo_mine") && names.includes("updateItem"), names.join(", "));
@@ -111,10 +117,19 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   assert.is(diff.bump, "major");
   const byName = new Map(diff.changed.map((c) => [c.name, c]));
   const list = byName.get("listItems")!;
-  assert.ok(list.input.some((c) => c.at === "owner" && c.verdict === "breaking" && /required argument added/.test(c.message)));
-  assert.ok(list.input.some((c) => c.at === "status" && c.verdict === "breaking" && /"broken" no longer allowed/.test(c.message)));
+  assert.ok(
+    list.input.some((c) => c.at === "owner" && c.verdict === "breaking" && /required argument added/.test(c.message)),
+  );
+  assert.ok(
+    list.input.some(
+      (c) => c.at === "status" && c.verdict === "breaking" && /"broken" no longer allowed/.test(c.message),
+    ),
+  );
   const create = byName.get("createItem")!;
-  assert.equal(create.input.map((c) => [c.at, c.verdict]), [["color", "compatible"]]);
+  assert.equal(
+    create.input.map((c) => [c.at, c.verdict]),
+    [["color", "compatible"]],
+  );
   const get = byName.get("getItem")!;
   assert.is(get.previousName, undefined, "not a rename: the lock kept the name");
   assert.ok(get.output.some((c) => c.at === "color" && c.verdict === "compatible"));

@@ -23,7 +23,11 @@ let client: Client;
 test.before(async () => {
   const { plan } = await generate({ spec });
   upstream = await startUpstream(() => reply);
-  const server = new McpServer({ info: { name: "kinds", version: "1.0.0" }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: upstream.baseUrl } });
+  const server = new McpServer({
+    info: { name: "kinds", version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl: upstream.baseUrl },
+  });
   http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   client = new Client({ name: "kinds-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
@@ -35,7 +39,11 @@ test.after(async () => {
   await upstream.close();
 });
 
-const json = (status: number, body: unknown): Reply => ({ status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown): Reply => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 test("a matching JSON object is structuredContent as is", async () => {
   reply = json(200, { id: 1, name: "Rex", tag: null, born: "2020-01-02" });
@@ -48,7 +56,9 @@ test("a deviating object goes to the fallback shape; the SDK client accepts it",
   reply = json(200, { id: "one", born: "yesterday" });
   const result = await client.callTool({ name: "getPet", arguments: { petId: 1 } });
   assert.not.ok(result.isError);
-  const fallback = (result.structuredContent as { unexpectedResponse: { status: number; body: unknown; problems: string[] } }).unexpectedResponse;
+  const fallback = (
+    result.structuredContent as { unexpectedResponse: { status: number; body: unknown; problems: string[] } }
+  ).unexpectedResponse;
   assert.is(fallback.status, 200);
   assert.equal(fallback.body, { id: "one", born: "yesterday" });
   assert.ok(fallback.problems.length > 0);
@@ -68,7 +78,10 @@ test("non-JSON and empty answers to a tool with an output schema still validate"
   reply = { status: 200, headers: { "content-type": "text/html" }, body: "<p>maintenance</p>" };
   const html = await client.callTool({ name: "getPet", arguments: { petId: 1 } });
   assert.not.ok(html.isError);
-  assert.is((html.structuredContent as { unexpectedResponse: { body: string } }).unexpectedResponse.body, "<p>maintenance</p>");
+  assert.is(
+    (html.structuredContent as { unexpectedResponse: { body: string } }).unexpectedResponse.body,
+    "<p>maintenance</p>",
+  );
   reply = { status: 200 };
   const empty = await client.callTool({ name: "getPet", arguments: { petId: 1 } });
   assert.is((empty.structuredContent as { unexpectedResponse: { body: unknown } }).unexpectedResponse.body, null);
@@ -88,7 +101,9 @@ test("204 is a clear success; errors are isError with status and excerpt", async
 test("image, audio and other binary become image, audio and embedded resource content", async () => {
   reply = { status: 200, headers: { "content-type": "image/png" }, body: PNG.toString("latin1") };
   const image = await client.callTool({ name: "getPhoto", arguments: { petId: 1 } });
-  const block = (image.content as Array<{ type: string; data?: string; mimeType?: string }>).find((c) => c.type === "image");
+  const block = (image.content as Array<{ type: string; data?: string; mimeType?: string }>).find(
+    (c) => c.type === "image",
+  );
   assert.is(block?.mimeType, "image/png");
   assert.ok(block?.data && block.data.length > 0);
   reply = { status: 200, headers: { "content-type": "audio/mpeg" }, body: "ID3" };
@@ -96,7 +111,9 @@ test("image, audio and other binary become image, audio and embedded resource co
   assert.ok((audio.content as Array<{ type: string }>).some((c) => c.type === "audio"));
   reply = { status: 200, headers: { "content-type": "application/pdf" }, body: "%PDF-1.4" };
   const pdf = await client.callTool({ name: "getRecord", arguments: { petId: 1 } });
-  const resource = (pdf.content as Array<{ type: string; resource?: { blob: string; mimeType: string; uri: string } }>).find((c) => c.type === "resource");
+  const resource = (
+    pdf.content as Array<{ type: string; resource?: { blob: string; mimeType: string; uri: string } }>
+  ).find((c) => c.type === "resource");
   assert.is(resource?.resource?.mimeType, "application/pdf");
   assert.is(Buffer.from(resource!.resource!.blob, "base64").toString(), "%PDF-1.4");
   assert.match(resource!.resource!.uri, /\/pets\/1\/record$/);

@@ -21,7 +21,12 @@ import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fi
 
 const API_KEY = "env-secret-7f3a9c";
 const PASSED_KEY = "header-secret-51d2e8";
-const info: ServerInfo = { ...baseInfo, securitySchemes: [{ key: "api_key", type: "apiKey", in: "header", name: "X-Api-Key", env: { token: "PETSTORE_API_KEY" } }] };
+const info: ServerInfo = {
+  ...baseInfo,
+  securitySchemes: [
+    { key: "api_key", type: "apiKey", in: "header", name: "X-Api-Key", env: { token: "PETSTORE_API_KEY" } },
+  ],
+};
 const TASKS_CAPS = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +52,15 @@ const asks: CustomTool<any> = {
     const answer = tools.inputResponses.colour;
     if (!answer) {
       await pause(200);
-      return tools.inputRequired({ colour: { method: "elicitation/create", params: { message: "colour?", requestedSchema: { type: "object", properties: { v: { type: "string" } } } } } }, { asked: true });
+      return tools.inputRequired(
+        {
+          colour: {
+            method: "elicitation/create",
+            params: { message: "colour?", requestedSchema: { type: "object", properties: { v: { type: "string" } } } },
+          },
+        },
+        { asked: true },
+      );
     }
     return { content: [{ type: "text", text: `colour ${JSON.stringify(answer.content)}` }] };
   },
@@ -59,14 +72,19 @@ const confirm: CustomTool<any> = {
   description: "confirm",
   inputSchema: { type: "object", properties: {} },
   handler: async (_args, tools) => {
-    const answer = await tools.clientRequest("elicitation/create", { message: "Sure?", requestedSchema: { type: "object", properties: { v: { type: "string" } } } });
+    const answer = await tools.clientRequest("elicitation/create", {
+      message: "Sure?",
+      requestedSchema: { type: "object", properties: { v: { type: "string" } } },
+    });
     return { content: [{ type: "text", text: `answered ${JSON.stringify(answer)}` }] };
   },
 };
 
 function tools(): ToolDefinition[] {
   // getPet sends an API key: from the environment, or from the caller's X-Upstream-Key header.
-  return sampleTools().map((tool) => (tool.name === "getPet" ? { ...tool, http: { ...tool.http, security: [{ api_key: [] }] } } : tool));
+  return sampleTools().map((tool) =>
+    tool.name === "getPet" ? { ...tool, http: { ...tool.http, security: [{ api_key: [] }] } } : tool,
+  );
 }
 
 async function startInstance(name: string): Promise<Instance> {
@@ -91,8 +109,15 @@ test.before(async () => {
   redis = await startRedis(binary);
   monitor = await redis.monitor();
   upstream = await startUpstream((r) => {
-    if (r.url.startsWith("/api/v1/pets/1")) return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Quick"}' };
-    if (r.url.startsWith("/api/v1/pets/2")) return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":2,"name":"Slow"}', delayMs: 300 };
+    if (r.url.startsWith("/api/v1/pets/1"))
+      return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Quick"}' };
+    if (r.url.startsWith("/api/v1/pets/2"))
+      return {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: '{"id":2,"name":"Slow"}',
+        delayMs: 300,
+      };
     return "hang";
   });
   for (const name of ["A", "B", "C"]) instances.push(await startInstance(name));
@@ -111,8 +136,15 @@ test.after(async () => {
 
 let nextId = 1;
 /** A modern request (2026-07-28) dispatched by one instance. */
-async function modern(instance: Instance, method: string, params: Record<string, unknown> = {}): Promise<JsonRpcResponse | undefined> {
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": TASKS_CAPS };
+async function modern(
+  instance: Instance,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<JsonRpcResponse | undefined> {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": TASKS_CAPS,
+  };
   return instance.server.handle({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } });
 }
 function result(response: JsonRpcResponse | undefined): Record<string, any> {
@@ -122,7 +154,11 @@ function result(response: JsonRpcResponse | undefined): Record<string, any> {
 const [A, B, C] = [0, 1, 2].map((i) => () => instances[i]!);
 
 /** POSTs a legacy message through an instance's HTTP endpoint. */
-async function legacy(instance: Instance, message: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+async function legacy(
+  instance: Instance,
+  message: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(instance.http.url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
@@ -131,7 +167,15 @@ async function legacy(instance: Instance, message: Record<string, unknown>, head
 }
 
 async function openSession(instance: Instance): Promise<string> {
-  const init = await legacy(instance, { id: nextId++, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } } });
+  const init = await legacy(instance, {
+    id: nextId++,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
   assert.is(init.status, 200);
   const session = init.headers.get("mcp-session-id");
   assert.ok(session);
@@ -148,7 +192,15 @@ test("a task created on A is read through B, answered through C, and completes a
   await waitFor(async () => (seen = result(await modern(B(), "tasks/get", { taskId }))).status === "input_required");
   assert.equal(Object.keys(seen.inputRequests), ["colour"]);
   assert.is(result(await modern(C(), "tasks/get", { taskId })).status, "input_required");
-  assert.is(result(await modern(C(), "tasks/update", { taskId, inputResponses: { colour: { action: "accept", content: { v: "teal" } } } })).resultType, "complete");
+  assert.is(
+    result(
+      await modern(C(), "tasks/update", {
+        taskId,
+        inputResponses: { colour: { action: "accept", content: { v: "teal" } } },
+      }),
+    ).resultType,
+    "complete",
+  );
   await waitFor(async () => (seen = result(await modern(B(), "tasks/get", { taskId }))).status === "completed");
   assert.is(seen.result.content[0].text, 'colour {"v":"teal"}');
   // Unknown ids are -32602 on every instance, as on one.
@@ -176,9 +228,16 @@ test("legacy sessions: initialized on A, served by B and C (log level kept), del
   const listed = await legacy(B(), { id: nextId++, method: "tools/list" }, headers);
   assert.is(listed.status, 200);
   assert.ok(((await listed.json()) as { result: { tools: unknown[] } }).result.tools.length > 0);
-  assert.is((await legacy(B(), { id: nextId++, method: "logging/setLevel", params: { level: "info" } }, headers)).status, 200);
+  assert.is(
+    (await legacy(B(), { id: nextId++, method: "logging/setLevel", params: { level: "info" } }, headers)).status,
+    200,
+  );
   // The level set through B makes C send the call's log message (over SSE).
-  const called = await legacy(C(), { id: nextId++, method: "tools/call", params: { name: "getPet", arguments: { petId: 1 } } }, { ...headers, "x-upstream-key": PASSED_KEY });
+  const called = await legacy(
+    C(),
+    { id: nextId++, method: "tools/call", params: { name: "getPet", arguments: { petId: 1 } } },
+    { ...headers, "x-upstream-key": PASSED_KEY },
+  );
   const stream = await called.text();
   assert.match(stream, /notifications\/message/);
   assert.match(stream, /"level":"info"/);
@@ -192,9 +251,17 @@ test("legacy notifications/cancelled through B aborts the session's request runn
   const headers = { "mcp-session-id": session };
   const arrived = upstream.arrival("/pets/4");
   const id = nextId++;
-  const pending = legacy(A(), { id, method: "tools/call", params: { name: "getPet", arguments: { petId: 4 } } }, headers).catch(() => undefined);
+  const pending = legacy(
+    A(),
+    { id, method: "tools/call", params: { name: "getPet", arguments: { petId: 4 } } },
+    headers,
+  ).catch(() => undefined);
   const request = await arrived;
-  const sent = await legacy(B(), { method: "notifications/cancelled", params: { requestId: id, reason: "user stopped it" } }, headers);
+  const sent = await legacy(
+    B(),
+    { method: "notifications/cancelled", params: { requestId: id, reason: "user stopped it" } },
+    headers,
+  );
   assert.is(sent.status, 202);
   const closed = await Promise.race([request.closed.then(() => true), pause(1_500).then(() => false)]);
   assert.ok(closed, "the upstream request on A was not aborted by the cancellation through B");
@@ -204,7 +271,11 @@ test("legacy notifications/cancelled through B aborts the session's request runn
 test("legacy elicitation: asked over A's stream, answered through B, the call on A completes", async () => {
   const session = await openSession(A());
   const headers = { "mcp-session-id": session };
-  const call = await legacy(A(), { id: nextId++, method: "tools/call", params: { name: "confirm", arguments: {} } }, headers);
+  const call = await legacy(
+    A(),
+    { id: nextId++, method: "tools/call", params: { name: "confirm", arguments: {} } },
+    headers,
+  );
   const reader = call.body!.getReader();
   let stream = "";
   while (!/elicitation\/create/.test(stream)) {
@@ -253,7 +324,10 @@ test("Redis down: task and session calls fail clearly (503), plain calls work, s
   assert.is(legacyCall.status, 503);
   assert.match(await legacyCall.text(), /Service Unavailable: legacy sessions are kept in the state store/);
   // Stateless calls need no Redis; a slow one is answered in line instead of becoming a task.
-  assert.is(result(await modern(B(), "tools/call", { name: "getPet", arguments: { petId: 1 } })).structuredContent.name, "Quick");
+  assert.is(
+    result(await modern(B(), "tools/call", { name: "getPet", arguments: { petId: 1 } })).structuredContent.name,
+    "Quick",
+  );
   const slow = result(await modern(C(), "tools/call", { name: "getPet", arguments: { petId: 2 } }));
   assert.is(slow.resultType, "complete");
   assert.is(slow.structuredContent.name, "Slow");
@@ -277,7 +351,13 @@ test("no secret reaches Redis: neither the environment's API key nor a passed-th
   const created = result(await modern(A(), "tools/call", { name: "getPet", arguments: { petId: 2 } }));
   await waitFor(async () => result(await modern(B(), "tasks/get", { taskId: created.taskId })).status === "completed");
   const session = await openSession(C());
-  await (await legacy(A(), { id: nextId++, method: "tools/call", params: { name: "getPet", arguments: { petId: 1 } } }, { "mcp-session-id": session, "x-upstream-key": PASSED_KEY })).text();
+  await (
+    await legacy(
+      A(),
+      { id: nextId++, method: "tools/call", params: { name: "getPet", arguments: { petId: 1 } } },
+      { "mcp-session-id": session, "x-upstream-key": PASSED_KEY },
+    )
+  ).text();
   await pause(100);
   const commands = monitor.text();
   assert.match(commands, /mcp:test:task:/); // the monitor saw the task writes

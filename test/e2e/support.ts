@@ -170,7 +170,11 @@ export interface StartPrismOptions {
  * ready (a lost port race), it is retried up to twice with a new port. Throws with Prism's
  * output when it does not become ready within the timeout (the child is killed first).
  */
-export async function startPrism(specPath: string, port?: number, options: StartPrismOptions = {}): Promise<PrismHandle> {
+export async function startPrism(
+  specPath: string,
+  port?: number,
+  options: StartPrismOptions = {},
+): Promise<PrismHandle> {
   const attempts = port === undefined ? 3 : 1;
   let lastError: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -192,7 +196,10 @@ async function startPrismOnce(specPath: string, port: number, options: StartPris
   const bin = join(repoRoot, "node_modules", ".bin", "prism");
   if (!existsSync(bin)) throw new Error(`Prism is not installed: ${bin} is missing (run npm install in ${repoRoot})`);
   const lines: string[] = [];
-  const verbosity = [...(options.verboseLevel ? ["-v", options.verboseLevel] : []), ...(options.errors ? ["--errors"] : [])];
+  const verbosity = [
+    ...(options.verboseLevel ? ["-v", options.verboseLevel] : []),
+    ...(options.errors ? ["--errors"] : []),
+  ];
   const child = spawn(process.execPath, [bin, "mock", ...verbosity, "-h", LOOPBACK, "-p", String(port), specPath], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
@@ -219,10 +226,14 @@ async function startPrismOnce(specPath: string, port: number, options: StartPris
     for (;;) {
       if (spawnError) throw new Error(`could not start Prism: ${spawnError.message}`);
       if (hasExited(child)) {
-        throw new PrismExitedEarly(`Prism exited (code ${child.exitCode}, signal ${child.signalCode}) before listening on port ${port}:\n${lines.join("\n")}`);
+        throw new PrismExitedEarly(
+          `Prism exited (code ${child.exitCode}, signal ${child.signalCode}) before listening on port ${port}:\n${lines.join("\n")}`,
+        );
       }
-      if (lines.some((line) => line.includes("Prism is listening on")) && (await canConnect(LOOPBACK, port))) return handle;
-      if (Date.now() > deadline) throw new Error(`Prism did not listen on port ${port} within ${readyTimeoutMs} ms:\n${lines.join("\n")}`);
+      if (lines.some((line) => line.includes("Prism is listening on")) && (await canConnect(LOOPBACK, port)))
+        return handle;
+      if (Date.now() > deadline)
+        throw new Error(`Prism did not listen on port ${port} within ${readyTimeoutMs} ms:\n${lines.join("\n")}`);
       await sleep(100);
     }
   } catch (error) {
@@ -256,28 +267,35 @@ export interface RunOptions {
 export async function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const started = Date.now();
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   track(child);
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   const label = `${command} ${args.join(" ")} (in ${options.cwd})`;
   try {
-    const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | "timeout">((done, fail) => {
-      const timer = setTimeout(() => done("timeout"), timeoutMs);
-      child.once("error", (error) => {
-        clearTimeout(timer);
-        fail(new Error(`${label} could not start: ${error.message}`));
-      });
-      // "close" (not "exit") so that all output has been read.
-      child.once("close", (code, signal) => {
-        clearTimeout(timer);
-        done({ code, signal });
-      });
-    });
+    const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | "timeout">(
+      (done, fail) => {
+        const timer = setTimeout(() => done("timeout"), timeoutMs);
+        child.once("error", (error) => {
+          clearTimeout(timer);
+          fail(new Error(`${label} could not start: ${error.message}`));
+        });
+        // "close" (not "exit") so that all output has been read.
+        child.once("close", (code, signal) => {
+          clearTimeout(timer);
+          done({ code, signal });
+        });
+      },
+    );
     const ms = Date.now() - started;
     if (outcome === "timeout") throw new Error(`${label} timed out after ${timeoutMs} ms; output:\n${output}`);
-    if (outcome.code !== 0) throw new Error(`${label} failed (code ${outcome.code}, signal ${outcome.signal}); output:\n${output}`);
+    if (outcome.code !== 0)
+      throw new Error(`${label} failed (code ${outcome.code}, signal ${outcome.signal}); output:\n${output}`);
     return { ...outcome, output, ms };
   } finally {
     await stopChild(child, 2_000);
@@ -332,7 +350,11 @@ export async function buildGeneratedProject(dir: string, options: BuildOptions):
   let installMs = 0;
   let output = "";
   if (options.install) {
-    const install = await run("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env, timeoutMs: options.installTimeoutMs ?? 180_000 });
+    const install = await run("npm", ["install", "--no-audit", "--no-fund"], {
+      cwd: dir,
+      env,
+      timeoutMs: options.installTimeoutMs ?? 180_000,
+    });
     installMs = install.ms;
     output += install.output;
   } else {
@@ -354,7 +376,10 @@ export async function buildGeneratedProject(dir: string, options: BuildOptions):
  * (an existing `node_modules` is kept). Faster than {@link buildGeneratedProject} (no npm); throws
  * with tsc's output when compilation fails.
  */
-export async function compileProject(dir: string, options: { noEmit?: boolean; timeoutMs?: number } = {}): Promise<void> {
+export async function compileProject(
+  dir: string,
+  options: { noEmit?: boolean; timeoutMs?: number } = {},
+): Promise<void> {
   const link = join(dir, "node_modules");
   const present = await lstat(link).then(
     () => true,
@@ -362,7 +387,10 @@ export async function compileProject(dir: string, options: { noEmit?: boolean; t
   );
   if (!present) await symlink(join(repoRoot, "node_modules"), link, "dir");
   const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-  await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...(options.noEmit ? ["--noEmit"] : [])], { cwd: dir, timeoutMs: options.timeoutMs ?? 120_000 });
+  await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...(options.noEmit ? ["--noEmit"] : [])], {
+    cwd: dir,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
 }
 
 const compiledExamples = new Map<string, Promise<string>>();
@@ -387,7 +415,11 @@ export function compiledExample(name: string): Promise<string> {
  * Copies the checked-in example `generated/<example>` to `dir` (a fresh folder of the test's) and
  * compiles the copy with {@link compileProject}, so a test runs the golden server as built.
  */
-export async function compileExampleCopy(example: string, dir: string, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function compileExampleCopy(
+  example: string,
+  dir: string,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
   await compileProject(dir, options);
 }
@@ -416,9 +448,17 @@ export interface StartProcessOptions {
  * output lines, and resolves once a line matches `readyLine`. Throws with the output when it
  * exits or times out first (the child is killed before throwing).
  */
-export async function startProcess(command: string, args: string[], options: StartProcessOptions): Promise<ProcessHandle> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  options: StartProcessOptions,
+): Promise<ProcessHandle> {
   const lines: string[] = [];
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   track(child);
   let spawnError: Error | undefined;
   child.once("error", (error) => {
@@ -433,8 +473,12 @@ export async function startProcess(command: string, args: string[], options: Sta
     for (;;) {
       if (spawnError) throw new Error(`could not start ${command}: ${spawnError.message}`);
       if (lines.some((line) => options.readyLine.test(line))) return handle;
-      if (hasExited(child)) throw new Error(`${command} ${args.join(" ")} exited (code ${child.exitCode}) before ready:\n${lines.join("\n")}`);
-      if (Date.now() > deadline) throw new Error(`${command} ${args.join(" ")} not ready within ${timeoutMs} ms:\n${lines.join("\n")}`);
+      if (hasExited(child))
+        throw new Error(
+          `${command} ${args.join(" ")} exited (code ${child.exitCode}) before ready:\n${lines.join("\n")}`,
+        );
+      if (Date.now() > deadline)
+        throw new Error(`${command} ${args.join(" ")} not ready within ${timeoutMs} ms:\n${lines.join("\n")}`);
       await sleep(50);
     }
   } catch (error) {
@@ -453,9 +497,17 @@ export interface HttpServerHandle extends ProcessHandle {
  * Starts a built generated server (`dist/index.js`) with `--http --port 0` plus `args`, and
  * resolves once it prints the endpoint it listens on.
  */
-export async function startHttpServer(projectDir: string, args: string[], readyTimeoutMs = 20_000): Promise<HttpServerHandle> {
+export async function startHttpServer(
+  projectDir: string,
+  args: string[],
+  readyTimeoutMs = 20_000,
+): Promise<HttpServerHandle> {
   const listening = /listening on (http:\/\/\S+)/;
-  const handle = await startProcess(process.execPath, [join(projectDir, "dist/index.js"), "--http", "--port", "0", ...args], { cwd: projectDir, readyLine: listening, readyTimeoutMs });
+  const handle = await startProcess(
+    process.execPath,
+    [join(projectDir, "dist/index.js"), "--http", "--port", "0", ...args],
+    { cwd: projectDir, readyLine: listening, readyTimeoutMs },
+  );
   const line = handle.lines().find((l) => listening.test(l))!;
   return { ...handle, url: new URL(listening.exec(line)![1]!) };
 }
@@ -511,7 +563,15 @@ export function prismRequests(lines: string[]): PrismRequest[] {
   for (const line of lines) {
     const start = /\[HTTP SERVER\] (\w+) (\S+) .*Request received/.exec(line);
     if (start) {
-      current = { method: start[1]!, path: start[2]!, passed: false, problems: [], complete: false, headers: {}, lines: [] };
+      current = {
+        method: start[1]!,
+        path: start[2]!,
+        passed: false,
+        problems: [],
+        complete: false,
+        headers: {},
+        lines: [],
+      };
       requests.push(current);
     }
     if (!current) continue;
@@ -525,7 +585,8 @@ export function prismRequests(lines: string[]): PrismRequest[] {
       current.complete = true;
     }
     if (/Request terminated with error/.test(line)) current.complete = true;
-    if (/did not pass the validation rules|Violation:|Request terminated with error|\berror\s{2,}/.test(line)) current.problems.push(line.trim());
+    if (/did not pass the validation rules|Violation:|Request terminated with error|\berror\s{2,}/.test(line))
+      current.problems.push(line.trim());
   }
   return requests;
 }

@@ -27,7 +27,9 @@ let filtered: HttpServerHandle | undefined;
 test.before(async () => {
   await compileExampleCopy("petstore", dir);
   upstream = await startUpstream((r) =>
-    r.url.includes("/pets/7") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' } : { status: 404, body: "" },
+    r.url.includes("/pets/7")
+      ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' }
+      : { status: 404, body: "" },
   );
   server = await startHttpServer(dir, ["--surface", "search", "--base-url", upstream.baseUrl]);
   filtered = await startHttpServer(dir, ["--surface", "search", "--toolsets", "store", "--base-url", upstream.baseUrl]);
@@ -68,24 +70,39 @@ async function directResult(): Promise<Result> {
 async function exercise(client: AnyClient): Promise<void> {
   const listed = await client.listTools({});
   // The example's custom tool (specs/custom-code/petstore) is listed on every surface.
-  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "call_operation", "retag_pet"]);
+  assert.equal(
+    listed.tools.map((t) => t.name),
+    ["search_operations", "describe_operation", "call_operation", "retag_pet"],
+  );
   assert.is(listed.nextCursor, undefined);
   assert.ok(JSON.stringify(listed.tools).length < 10_000, "the search surface lists under 10 KB");
 
-  const found = (await client.callTool({ name: "search_operations", arguments: { query: "fetch one pet by its id", limit: 3 } })) as Result;
+  const found = (await client.callTool({
+    name: "search_operations",
+    arguments: { query: "fetch one pet by its id", limit: 3 },
+  })) as Result;
   assert.not.ok(found.isError);
-  assert.ok(found.structuredContent.results.some((r: { name: string }) => r.name === "getPet"), JSON.stringify(found.structuredContent));
+  assert.ok(
+    found.structuredContent.results.some((r: { name: string }) => r.name === "getPet"),
+    JSON.stringify(found.structuredContent),
+  );
 
   const described = (await client.callTool({ name: "describe_operation", arguments: { name: "getPet" } })) as Result;
   assert.is(described.structuredContent.method, "GET");
   assert.is(described.structuredContent.path, "/pets/{petId}");
   assert.ok(described.structuredContent.inputSchema.properties.petId, "the input schema names petId");
 
-  const called = (await client.callTool({ name: "call_operation", arguments: { name: "getPet", arguments: { petId: 7 } } })) as Result;
+  const called = (await client.callTool({
+    name: "call_operation",
+    arguments: { name: "getPet", arguments: { petId: 7 } },
+  })) as Result;
   assert.not.ok(called.isError);
   assert.equal(called.structuredContent, { id: 7, name: "Rex" });
   const expected = await directResult();
-  assert.equal({ content: called.content, structuredContent: called.structuredContent }, { content: expected.content, structuredContent: expected.structuredContent });
+  assert.equal(
+    { content: called.content, structuredContent: called.structuredContent },
+    { content: expected.content, structuredContent: expected.structuredContent },
+  );
   await client.close();
 }
 
@@ -116,10 +133,19 @@ test("client 2.x over Streamable HTTP, --surface search", async () => {
 test("toolsets over HTTP: search never finds a filtered-out operation and call_operation refuses it", async () => {
   const client = new ClientV1({ name: "surfaces-filtered", version: "1.0.0" });
   await client.connect(new HttpV1(filtered!.url));
-  const found = (await client.callTool({ name: "search_operations", arguments: { query: "get a pet", limit: 50 } })) as Result;
-  assert.equal(found.structuredContent.results.map((r: { name: string }) => r.name), ["getInventory"]);
+  const found = (await client.callTool({
+    name: "search_operations",
+    arguments: { query: "get a pet", limit: 50 },
+  })) as Result;
+  assert.equal(
+    found.structuredContent.results.map((r: { name: string }) => r.name),
+    ["getInventory"],
+  );
   const before = upstream.received.length;
-  const refused = (await client.callTool({ name: "call_operation", arguments: { name: "getPet", arguments: { petId: 7 } } })) as Result;
+  const refused = (await client.callTool({
+    name: "call_operation",
+    arguments: { name: "getPet", arguments: { petId: 7 } },
+  })) as Result;
   assert.ok(refused.isError);
   assert.is(upstream.received.length, before, "nothing reached the upstream");
   await client.close();
@@ -129,7 +155,10 @@ test("auto (the default) lists every operation of this small API; --read-only ov
   const client = new ClientV1({ name: "surfaces-auto", version: "1.0.0" });
   await client.connect(new StdioV1(stdio({}, ["--read-only"])));
   const listed = await client.listTools({});
-  assert.equal(listed.tools.map((t) => t.name), ["listPets", "getPet", "getInventory", "retag_pet"]);
+  assert.equal(
+    listed.tools.map((t) => t.name),
+    ["listPets", "getPet", "getInventory", "retag_pet"],
+  );
   await client.close();
 });
 
@@ -137,7 +166,10 @@ test("code surface over stdio (SDK 2.x): search, describe with the TypeScript si
   const client = new ClientV2({ name: "surfaces-code", version: "1.0.0" });
   await client.connect(new StdioV2(stdio({ MCP_SURFACE: "code" }, ["--code-timeout", "2000"])));
   const listed = await client.listTools({});
-  assert.equal(listed.tools.map((t) => t.name), ["search_operations", "describe_operation", "execute_code", "retag_pet"]);
+  assert.equal(
+    listed.tools.map((t) => t.name),
+    ["search_operations", "describe_operation", "execute_code", "retag_pet"],
+  );
   assert.ok(JSON.stringify(listed).length < 10_000);
   const described = (await client.callTool({ name: "describe_operation", arguments: { name: "getPet" } })) as Result;
   assert.match(described.structuredContent.signature, "getPet(args: GetPetInput): Promise<GetPetOutput>");
@@ -154,7 +186,13 @@ test("code surface over stdio (SDK 2.x): search, describe with the TypeScript si
   assert.not.ok(ran.isError, JSON.stringify(ran));
   assert.equal(ran.structuredContent.result, { name: "Rex", missing: 404 });
   assert.equal(ran.structuredContent.logs, ["found Rex"]);
-  assert.equal(ran.structuredContent.calls.map((c: { name: string; ok: boolean }) => [c.name, c.ok]), [["getPet", true], ["getPet", false]]);
+  assert.equal(
+    ran.structuredContent.calls.map((c: { name: string; ok: boolean }) => [c.name, c.ok]),
+    [
+      ["getPet", true],
+      ["getPet", false],
+    ],
+  );
   assert.is(upstream.received.length, before + 2, "both calls reached the upstream through the server's path");
   const spinning = (await client.callTool({ name: "execute_code", arguments: { code: "while (true) {}" } })) as Result;
   assert.ok(spinning.isError);

@@ -22,10 +22,20 @@ interface PrismServer {
 
 /** Starts the mock; resolves with its address. */
 export async function startJsonPrism(spec: string, port: number, host = "127.0.0.1"): Promise<string> {
-  const { createLogger } = fromCli("@stoplight/prism-core") as { createLogger: (name: string, options: Record<string, unknown>, destination?: NodeJS.WritableStream) => unknown };
-  const { getHttpOperationsFromSpec } = fromCli("@stoplight/prism-http") as { getHttpOperationsFromSpec: (spec: string) => Promise<unknown[]> };
-  const { createServer } = fromCli("@stoplight/prism-http-server") as { createServer: (operations: unknown[], options: Record<string, unknown>) => PrismServer };
-  const logger = createLogger("CLI", { level: "info", formatters: { level: (level: string) => ({ level }) } }, process.stdout) as { child(bindings: object): unknown; info(message: string): void };
+  const { createLogger } = fromCli("@stoplight/prism-core") as {
+    createLogger: (name: string, options: Record<string, unknown>, destination?: NodeJS.WritableStream) => unknown;
+  };
+  const { getHttpOperationsFromSpec } = fromCli("@stoplight/prism-http") as {
+    getHttpOperationsFromSpec: (spec: string) => Promise<unknown[]>;
+  };
+  const { createServer } = fromCli("@stoplight/prism-http-server") as {
+    createServer: (operations: unknown[], options: Record<string, unknown>) => PrismServer;
+  };
+  const logger = createLogger(
+    "CLI",
+    { level: "info", formatters: { level: (level: string) => ({ level }) } },
+    process.stdout,
+  ) as { child(bindings: object): unknown; info(message: string): void };
   const operations = await getHttpOperationsFromSpec(resolve(spec));
   if (operations.length === 0) throw new Error("No operations found in the current file.");
   const server = createServer(operations, {
@@ -58,8 +68,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stderr.write("usage: prism-json --port PORT [--host HOST] SPEC\n");
     process.exit(2);
   }
-  startJsonPrism(spec, Number(flag(argv, "--port") ?? 4010), flag(argv, "--host") ?? "127.0.0.1").catch((error: unknown) => {
-    process.stdout.write(JSON.stringify({ level: "fatal", msg: String((error as Error).message ?? error) }) + "\n");
-    process.exit(2);
-  });
+  startJsonPrism(spec, Number(flag(argv, "--port") ?? 4010), flag(argv, "--host") ?? "127.0.0.1").catch(
+    (error: unknown) => {
+      process.stdout.write(JSON.stringify({ level: "fatal", msg: String((error as Error).message ?? error) }) + "\n");
+      process.exit(2);
+    },
+  );
 }

@@ -8,7 +8,12 @@ export interface PrismRecord {
   level: string;
   name?: string;
   msg: string;
-  input?: { method: string; url: { path: string; query?: Record<string, unknown> }; headers?: Record<string, string>; body?: unknown };
+  input?: {
+    method: string;
+    url: { path: string; query?: Record<string, unknown> };
+    headers?: Record<string, string>;
+    body?: unknown;
+  };
 }
 
 /** How Prism judged one request. */
@@ -52,7 +57,16 @@ export function parseRecords(lines: string[]): PrismRecord[] {
 }
 
 // Prism's error types (problem+json `type` suffixes) that mean the request itself was wrong.
-const REQUEST_ERRORS = ["UNPROCESSABLE_ENTITY", "UNAUTHORIZED", "NOT_ACCEPTABLE", "INVALID_CONTENT_TYPE", "NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "NO_SERVER_MATCHED_ERROR", "NO_SERVER_CONFIGURATION_PROVIDED_ERROR"];
+const REQUEST_ERRORS = [
+  "UNPROCESSABLE_ENTITY",
+  "UNAUTHORIZED",
+  "NOT_ACCEPTABLE",
+  "INVALID_CONTENT_TYPE",
+  "NO_PATH_MATCHED_ERROR",
+  "NO_METHOD_MATCHED_ERROR",
+  "NO_SERVER_MATCHED_ERROR",
+  "NO_SERVER_CONFIGURATION_PROVIDED_ERROR",
+];
 
 /** Groups records into requests and judges each one. */
 export function prismRequests(records: PrismRecord[]): PrismRequestLog[] {
@@ -96,17 +110,25 @@ export function prismRequests(records: PrismRecord[]): PrismRequestLog[] {
     const msg = record.msg;
     if (msg.startsWith("The request passed the validation rules")) current.passed = true;
     else if (msg === "Request did not pass the validation rules") current.failed = true;
-    else if (record.name === "VALIDATOR" && record.level === "error" && !msg.startsWith("Violation:")) current.validatorErrors.push(msg);
-    else if (msg.startsWith("Violation: request") && record.level === "error") current.problems.push(msg.slice("Violation: ".length));
-    else if (msg.startsWith("Violation: response") && record.level === "error") current.limitations.push(msg.slice("Violation: ".length));
+    else if (record.name === "VALIDATOR" && record.level === "error" && !msg.startsWith("Violation:"))
+      current.validatorErrors.push(msg);
+    else if (msg.startsWith("Violation: request") && record.level === "error")
+      current.problems.push(msg.slice("Violation: ".length));
+    else if (msg.startsWith("Violation: response") && record.level === "error")
+      current.limitations.push(msg.slice("Violation: ".length));
     else if (/^> Responding with "\d{3}"/.test(msg)) current.complete = true;
     else if (msg.startsWith("Request terminated with error")) {
       current.complete = true;
       const type = /errors#([A-Z_]+)/.exec(msg)?.[1] ?? "";
       if (REQUEST_ERRORS.includes(type)) {
         current.verdict = "refused";
-        current.problems.push(msg.replace(/^Request terminated with error: https:\/\/stoplight\.io\/prism\/errors#/, ""));
-      } else current.limitations.push(msg.replace(/^Request terminated with error: https:\/\/stoplight\.io\/prism\/errors#/, ""));
+        current.problems.push(
+          msg.replace(/^Request terminated with error: https:\/\/stoplight\.io\/prism\/errors#/, ""),
+        );
+      } else
+        current.limitations.push(
+          msg.replace(/^Request terminated with error: https:\/\/stoplight\.io\/prism\/errors#/, ""),
+        );
     }
   }
   finish();

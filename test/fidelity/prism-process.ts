@@ -32,7 +32,11 @@ const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(do
  */
 export async function startJsonPrism(root: string, spec: string, timeoutMs: number, port = 0): Promise<JsonPrism> {
   const script = join(root, "dist", "test", "fidelity", "prism-json.js");
-  const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=4096", script, "--port", String(port), "--host", "127.0.0.1", spec], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--max-old-space-size=4096", script, "--port", String(port), "--host", "127.0.0.1", spec],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   track(child);
   const lines: string[] = [];
   let received = 0;
@@ -72,13 +76,26 @@ export async function startJsonPrism(root: string, spec: string, timeoutMs: numb
         exited,
         // The error's own line (not its stack frames) when there is one.
         stderrTail: () => {
-          const tail = stderr.trim().split("\n").map((line) => line.trim());
-          return (tail.filter((line) => /error/i.test(line) && !line.startsWith("at ")).at(-1) ?? tail.slice(-2).join(" | ")).slice(0, 400);
+          const tail = stderr
+            .trim()
+            .split("\n")
+            .map((line) => line.trim());
+          return (
+            tail.filter((line) => /error/i.test(line) && !line.startsWith("at ")).at(-1) ?? tail.slice(-2).join(" | ")
+          ).slice(0, 400);
         },
         stop,
       };
     }
-    if (exited()) throw new Error(`Prism exited: ${lines.filter((l) => l.includes("fatal")).join(" ").slice(0, 300) || stderr.slice(-300)}`);
+    if (exited())
+      throw new Error(
+        `Prism exited: ${
+          lines
+            .filter((l) => l.includes("fatal"))
+            .join(" ")
+            .slice(0, 300) || stderr.slice(-300)
+        }`,
+      );
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`Prism did not listen within ${timeoutMs} ms`);

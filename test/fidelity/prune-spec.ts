@@ -13,22 +13,28 @@ type JsonObject = { [key: string]: Json };
 
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
-
 /**
  * `document` with only the operations at `pointers` (`#/paths/~1pets/get`), their path items'
  * shared fields (parameters, servers), and the components (or Swagger 2.0 definitions,
  * parameters, responses) they reach. Everything else at the top level (info, servers, security,
  * security schemes) is kept.
  */
-export function pruneSpec(document: JsonObject, pointers: readonly string[], options: { requestsOnly?: boolean } = {}): JsonObject {
+export function pruneSpec(
+  document: JsonObject,
+  pointers: readonly string[],
+  options: { requestsOnly?: boolean } = {},
+): JsonObject {
   const paths: JsonObject = {};
   const source = (document.paths ?? {}) as JsonObject;
   for (const at of pointers) {
     const [root, key, method, ...rest] = parsePointer(at) ?? [];
-    if (root !== "paths" || key === undefined || method === undefined || rest.length > 0) throw new Error(`not an operation pointer: ${at}`);
+    if (root !== "paths" || key === undefined || method === undefined || rest.length > 0)
+      throw new Error(`not an operation pointer: ${at}`);
     const item = source[key] as JsonObject | undefined;
     if (!item || !(method in item)) throw new Error(`no operation at ${at}`);
-    const kept = (paths[key] ??= Object.fromEntries(Object.entries(item).filter(([field]) => !METHODS.has(field)))) as JsonObject;
+    const kept = (paths[key] ??= Object.fromEntries(
+      Object.entries(item).filter(([field]) => !METHODS.has(field)),
+    )) as JsonObject;
     const operation = item[method] as JsonObject;
     kept[method] = options.requestsOnly ? withoutResponseSchemas(operation, document) : operation;
   }
@@ -36,7 +42,10 @@ export function pruneSpec(document: JsonObject, pointers: readonly string[], opt
   const pruned: JsonObject = {};
   for (const [key, value] of Object.entries(document)) {
     if (key === "paths") pruned.paths = paths;
-    else if (key === "components") pruned.components = Object.fromEntries(Object.entries(value as JsonObject).map(([kind, entries]) => [kind, kind === "securitySchemes" ? entries : {}]));
+    else if (key === "components")
+      pruned.components = Object.fromEntries(
+        Object.entries(value as JsonObject).map(([kind, entries]) => [kind, kind === "securitySchemes" ? entries : {}]),
+      );
     else if (key === "definitions" || key === "parameters" || key === "responses") pruned[key] = {};
     else pruned[key] = value;
   }
@@ -79,7 +88,10 @@ export function pruneSpec(document: JsonObject, pointers: readonly string[], opt
  * minutes. Out of the root, components are only reached through `$ref`s: each is walked once.
  * Nothing Prism checks changes: the schemas are the same objects under other pointers.
  */
-export function splitComponents(document: JsonObject, componentsFile: string): { root: JsonObject; components: JsonObject } {
+export function splitComponents(
+  document: JsonObject,
+  componentsFile: string,
+): { root: JsonObject; components: JsonObject } {
   const components = (document.components ?? {}) as JsonObject;
   const retarget = (value: Json, prefix: string): Json => {
     if (value === null || typeof value !== "object") return value;
@@ -87,13 +99,17 @@ export function splitComponents(document: JsonObject, componentsFile: string): {
     return Object.fromEntries(
       Object.entries(value).map(([key, child]) => [
         key,
-        key === "$ref" && typeof child === "string" && child.startsWith("#/components/") ? `${prefix}#/${child.slice("#/components/".length)}` : retarget(child, prefix),
+        key === "$ref" && typeof child === "string" && child.startsWith("#/components/")
+          ? `${prefix}#/${child.slice("#/components/".length)}`
+          : retarget(child, prefix),
       ]),
     );
   };
   const root = Object.fromEntries(
     Object.entries(document).map(([key, value]) =>
-      key === "components" ? [key, components.securitySchemes ? { securitySchemes: components.securitySchemes } : {}] : [key, retarget(value, componentsFile)],
+      key === "components"
+        ? [key, components.securitySchemes ? { securitySchemes: components.securitySchemes } : {}]
+        : [key, retarget(value, componentsFile)],
     ),
   );
   return { root, components: retarget(components, "") as JsonObject };

@@ -20,7 +20,6 @@ import { compileProject } from "../e2e/support.js";
 import { pickTools } from "./sample.js";
 import { sampleInWorker } from "./sample-worker.js";
 
-
 /** What happened to one sampled call. */
 export type CallClass =
   /** Every upstream request passed Prism's validation and was answered from the spec. */
@@ -85,7 +84,14 @@ export interface FidelityOptions {
 
 /** An empty count per class. */
 export function emptyCounts(): Record<CallClass, number> {
-  return { accepted: 0, "request-violation": 0, "own-refusal": 0, "no-request": 0, "prism-limitation": 0, "sample-invalid": 0 };
+  return {
+    accepted: 0,
+    "request-violation": 0,
+    "own-refusal": 0,
+    "no-request": 0,
+    "prism-limitation": 0,
+    "sample-invalid": 0,
+  };
 }
 
 /** Runs one spec; see the module comment. */
@@ -105,7 +111,10 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       tools = result.plan.tools;
       schemes = result.plan.securitySchemes;
     } catch (error) {
-      row.error = error instanceof GenerationError ? `generation refused: ${error.diagnostics.find((d) => d.severity === "error")?.message ?? error.message}` : `generator crashed: ${(error as Error).message}`;
+      row.error =
+        error instanceof GenerationError
+          ? `generation refused: ${error.diagnostics.find((d) => d.severity === "error")?.message ?? error.message}`
+          : `generator crashed: ${(error as Error).message}`;
       return row;
     }
     row.tools = tools.length;
@@ -113,12 +122,27 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
     try {
       await compileProject(out, { timeoutMs: 600_000 });
     } catch (error) {
-      row.error = `tsc failed: ${(error as Error).message.split("\n").filter((l) => l.includes("error TS")).slice(0, 2).join(" | ").slice(0, 400)}`;
+      row.error = `tsc failed: ${(error as Error).message
+        .split("\n")
+        .filter((l) => l.includes("error TS"))
+        .slice(0, 2)
+        .join(" | ")
+        .slice(0, 400)}`;
       return row;
     }
     // The sample is drawn from the plan's tools (the server lists the same ones, in the same order).
-    const chosen = pickTools(tools.map((tool) => tool.name), options.sample, `${options.seed}:${options.id}`);
-    const prismSpec = options.prismSubset ? writePrismSubset(options.spec, tools.filter((tool) => chosen.includes(tool.name)), join(out, "prism-spec")) : options.spec;
+    const chosen = pickTools(
+      tools.map((tool) => tool.name),
+      options.sample,
+      `${options.seed}:${options.id}`,
+    );
+    const prismSpec = options.prismSubset
+      ? writePrismSubset(
+          options.spec,
+          tools.filter((tool) => chosen.includes(tool.name)),
+          join(out, "prism-spec"),
+        )
+      : options.spec;
     try {
       prism = await startJsonPrism(options.root, prismSpec, options.prismTimeoutMs ?? 240_000);
     } catch (error) {
@@ -130,8 +154,16 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
     const files = { cert: join(out, "fidelity-client.crt"), key: join(out, "fidelity-client.key") };
     writeFileSync(files.cert, "-----BEGIN CERTIFICATE-----\nZmlkZWxpdHk=\n-----END CERTIFICATE-----\n");
     writeFileSync(files.key, "-----BEGIN PRIVATE KEY-----\nZmlkZWxpdHk=\n-----END PRIVATE KEY-----\n");
-    const env: Record<string, string> = { ...getDefaultEnvironment(), ...dummyCredentials(readFileSync(join(out, ".env.example"), "utf8"), schemes, files) };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(out, "dist/index.js"), "--base-url", prism.url, "--surface", "all"], env, stderr: "ignore" });
+    const env: Record<string, string> = {
+      ...getDefaultEnvironment(),
+      ...dummyCredentials(readFileSync(join(out, ".env.example"), "utf8"), schemes, files),
+    };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(out, "dist/index.js"), "--base-url", prism.url, "--surface", "all"],
+      env,
+      stderr: "ignore",
+    });
     client = new Client({ name: "mcp-gen-fidelity", version: "1.0.0" });
     await client.connect(transport);
     const listed = new Map<string, { inputSchema: object }>();
@@ -143,20 +175,44 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
       if (!cursor) break;
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    const facts: SpecFacts = { discriminated: /["']?discriminator["']?\s*:/.test(readFileSync(options.spec, "utf8")), schemes };
+    const facts: SpecFacts = {
+      discriminated: /["']?discriminator["']?\s*:/.test(readFileSync(options.spec, "utf8")),
+      schemes,
+    };
     row.sampled = chosen.length;
     // A sampled tool the server does not list means it lists other tools (a surface, a filter): a
     // row of zeros would read as "nothing to judge" and hide it.
     const unlisted = chosen.filter((name) => !listed.has(name));
-    if (unlisted.length > 0) throw new Error(`the server listed ${unlisted.length === chosen.length ? "none" : `${unlisted.length}`} of the ${chosen.length} sampled tools of the plan (${listed.size} listed)`);
+    if (unlisted.length > 0)
+      throw new Error(
+        `the server listed ${unlisted.length === chosen.length ? "none" : `${unlisted.length}`} of the ${chosen.length} sampled tools of the plan (${listed.size} listed)`,
+      );
     for (const name of chosen) {
-      let outcome = await callOne(client, prism, name, byName.get(name)!, listed.get(name)!.inputSchema, `${options.seed}:${options.id}:${name}`, options.callTimeoutMs ?? 30_000, facts);
+      let outcome = await callOne(
+        client,
+        prism,
+        name,
+        byName.get(name)!,
+        listed.get(name)!.inputSchema,
+        `${options.seed}:${options.id}:${name}`,
+        options.callTimeoutMs ?? 30_000,
+        facts,
+      );
       if (prism.exited()) {
         // Prism's mock crashed while handling this request (an uncaught error of its own, e.g. on
         // some XML bodies): not a verdict on the request. Restarted on the same port, so the
         // server's base URL stays right for the calls that follow.
-        outcome = { ...outcome, class: "prism-limitation", detail: [`Prism crashed on this request: ${prism.stderrTail() || "no message"}`] };
-        prism = await startJsonPrism(options.root, prismSpec, options.prismTimeoutMs ?? 240_000, Number(new URL(prism.url).port));
+        outcome = {
+          ...outcome,
+          class: "prism-limitation",
+          detail: [`Prism crashed on this request: ${prism.stderrTail() || "no message"}`],
+        };
+        prism = await startJsonPrism(
+          options.root,
+          prismSpec,
+          options.prismTimeoutMs ?? 240_000,
+          Number(new URL(prism.url).port),
+        );
       }
       row.calls.push(outcome);
       row.counts[outcome.class]++;
@@ -173,7 +229,16 @@ export async function runFidelity(options: FidelityOptions): Promise<SpecFidelit
 }
 
 /** Calls one tool with sampled arguments and classifies the call from Prism's log. */
-async function callOne(client: Client, prism: JsonPrism, name: string, tool: ToolPlan, inputSchema: object, seed: string, timeoutMs: number, facts: SpecFacts): Promise<CallOutcome> {
+async function callOne(
+  client: Client,
+  prism: JsonPrism,
+  name: string,
+  tool: ToolPlan,
+  inputSchema: object,
+  seed: string,
+  timeoutMs: number,
+  facts: SpecFacts,
+): Promise<CallOutcome> {
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
   const sample = await sampleInWorker(withoutServerCursor(inputSchema, tool), seed);
   if (!sample.ok) return { tool: name, operation, class: "sample-invalid", detail: sample.problems, requests: [] };
@@ -181,9 +246,15 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
   let text = "";
   let isError = false;
   try {
-    const result = (await client.callTool({ name, arguments: sample.args }, undefined, { timeout: timeoutMs })) as { isError?: boolean; content?: Array<{ type: string; text?: string }> };
+    const result = (await client.callTool({ name, arguments: sample.args }, undefined, { timeout: timeoutMs })) as {
+      isError?: boolean;
+      content?: Array<{ type: string; text?: string }>;
+    };
     isError = result.isError === true;
-    text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
+    text = (result.content ?? [])
+      .filter((c) => c.type === "text")
+      .map((c) => c.text ?? "")
+      .join("\n");
   } catch (error) {
     isError = true;
     text = `call failed: ${(error as Error).message}`;
@@ -192,11 +263,19 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
   // The tail of the last request (violations, a late error) may still be on its way.
   await prism.settle(count);
   const requests = prismRequests(parseRecords(prism.lines())).slice(before, count);
-  const summary = requests.map(({ method, path, query, contentType, accept, verdict }) => ({ method, path, query, ...(contentType ? { contentType } : {}), ...(accept ? { accept } : {}), verdict }));
+  const summary = requests.map(({ method, path, query, contentType, accept, verdict }) => ({
+    method,
+    path,
+    query,
+    ...(contentType ? { contentType } : {}),
+    ...(accept ? { accept } : {}),
+    verdict,
+  }));
   const base = { tool: name, operation, args: sample.args, requests: summary };
   if (requests.length === 0) {
     if (!isError) return { ...base, class: "accepted", detail: ["no upstream request needed"] };
-    if (/^Invalid arguments for tool/.test(text)) return { ...base, class: "own-refusal", detail: [text.slice(0, 600)] };
+    if (/^Invalid arguments for tool/.test(text))
+      return { ...base, class: "own-refusal", detail: [text.slice(0, 600)] };
     return { ...base, class: "no-request", detail: [text.slice(0, 600)] };
   }
   // Only the first request is built from the sampled arguments alone; later ones (a redirect got
@@ -204,13 +283,28 @@ async function callOne(client: Client, prism: JsonPrism, name: string, tool: Too
   const [first, ...followUps] = requests;
   if (first!.verdict === "refused") {
     const limitation = prismCannotJudge(tool, first!, facts, sample.args);
-    if (limitation) return { ...base, class: "prism-limitation", detail: [`${limitation}: ${first!.problems.join("; ")}`] };
+    if (limitation)
+      return { ...base, class: "prism-limitation", detail: [`${limitation}: ${first!.problems.join("; ")}`] };
     return { ...base, class: "request-violation", detail: first!.problems };
   }
   const refusedLater = followUps.filter((r) => r.verdict === "refused");
-  if (refusedLater.length > 0) return { ...base, class: "prism-limitation", detail: refusedLater.map((r) => `follow-up request from mock data (${r.method} ${r.path}): ${r.problems.join("; ")}`) };
+  if (refusedLater.length > 0)
+    return {
+      ...base,
+      class: "prism-limitation",
+      detail: refusedLater.map(
+        (r) => `follow-up request from mock data (${r.method} ${r.path}): ${r.problems.join("; ")}`,
+      ),
+    };
   const limited = requests.filter((r) => r.verdict === "prism-limitation");
-  if (limited.length > 0) return { ...base, class: "prism-limitation", detail: limited.flatMap((r) => (r.limitations.length > 0 ? r.limitations : ["Prism logged no validation result"])) };
+  if (limited.length > 0)
+    return {
+      ...base,
+      class: "prism-limitation",
+      detail: limited.flatMap((r) =>
+        r.limitations.length > 0 ? r.limitations : ["Prism logged no validation result"],
+      ),
+    };
   return { ...base, class: "accepted", detail: [] };
 }
 
@@ -237,78 +331,131 @@ function usesAuthorization(scheme: SecuritySchemeDefinition | undefined): boolea
   return scheme.type === "apiKey" && scheme.in === "header" && scheme.name?.toLowerCase() === "authorization";
 }
 
-export function prismCannotJudge(tool: ToolPlan, request: PrismRequestLog, facts: SpecFacts = { discriminated: false }, args: Record<string, unknown> = {}): string | undefined {
+export function prismCannotJudge(
+  tool: ToolPlan,
+  request: PrismRequestLog,
+  facts: SpecFacts = { discriminated: false },
+  args: Record<string, unknown> = {},
+): string | undefined {
   if (/[#?]/.test(tool.http.path)) return "path key with a fragment or query (Prism routes by path only)";
   // A path parameter our operation does not have: Prism matched another operation's template
   // (it confuses `/v1/{name}:verb` keys that differ only after the parameter).
   const ours = new Set(tool.http.parameters.filter((p) => p.in === "path").map((p) => p.name.toLowerCase()));
-  const foreign = request.problems.map((p) => /Request path must have required property '([^']+)'/.exec(p)?.[1]).filter((name): name is string => name !== undefined && !ours.has(name.toLowerCase()));
-  if (foreign.length > 0) return `Prism routed the request to another operation (its path has {${foreign.join("}, {")}})`;
+  const foreign = request.problems
+    .map((p) => /Request path must have required property '([^']+)'/.exec(p)?.[1])
+    .filter((name): name is string => name !== undefined && !ours.has(name.toLowerCase()));
+  if (foreign.length > 0)
+    return `Prism routed the request to another operation (its path has {${foreign.join("}, {")}})`;
   // A Swagger 2.0 body parameter without any `consumes`: Prism then allows no request body at all,
   // although the spec requires one (the operation has a body: we send it, as we must).
-  if (tool.http.body && request.problems.length > 0 && request.problems.every((p) => /No supported content types, but request included a non-empty body/.test(p))) {
+  if (
+    tool.http.body &&
+    request.problems.length > 0 &&
+    request.problems.every((p) => /No supported content types, but request included a non-empty body/.test(p))
+  ) {
     return "Prism allows no body where the spec declares one without a media type (Swagger 2.0, no consumes)";
   }
   // Every alternative asks for two credentials in the one Authorization header (an AND of basic
   // and OAuth, say): no request can carry both, whatever the server does.
   const byKey = new Map((facts.schemes ?? []).map((scheme) => [scheme.key, scheme]));
   const alternatives = tool.http.security ?? [];
-  if (alternatives.length > 0 && alternatives.every((requirement) => Object.keys(requirement).filter((key) => usesAuthorization(byKey.get(key))).length > 1)) {
-    if (request.problems.some((p) => /Invalid security scheme used/.test(p))) return "the spec asks for two credentials in the one Authorization header at once (no request can carry both)";
+  if (
+    alternatives.length > 0 &&
+    alternatives.every(
+      (requirement) => Object.keys(requirement).filter((key) => usesAuthorization(byKey.get(key))).length > 1,
+    )
+  ) {
+    if (request.problems.some((p) => /Invalid security scheme used/.test(p)))
+      return "the spec asks for two credentials in the one Authorization header at once (no request can carry both)";
   }
   // OpenAPI: a header parameter named Authorization "SHALL be ignored" (security schemes set it), so
   // the server never sends it as an argument; Prism still requires it.
-  if (request.problems.length > 0 && request.problems.every((p) => /Request header must have required property 'authorization'/i.test(p))) {
+  if (
+    request.problems.length > 0 &&
+    request.problems.every((p) => /Request header must have required property 'authorization'/i.test(p))
+  ) {
     return "Prism requires a header parameter named Authorization, which OpenAPI says is ignored";
   }
   // An array of objects in a path, query or header parameter: OpenAPI's styles (RFC 6570) define no
   // serialisation of nested values, so no request could pass; Prism reads the items as strings.
-  if (request.problems.length > 0 && request.problems.every((p) => /Request (header|query|path) parameter \S+\.\d+ must be object/.test(p))) {
+  if (
+    request.problems.length > 0 &&
+    request.problems.every((p) => /Request (header|query|path) parameter \S+\.\d+ must be object/.test(p))
+  ) {
     return "OpenAPI defines no serialisation of an array of objects in a parameter";
   }
   // Prism checks oneOf as plain JSON Schema: branches that differ only in the discriminator's value
   // all match, so no body passes (the server pins the discriminator per branch; see the README).
-  if (facts.discriminated && request.problems.length > 0 && request.problems.every((p) => /must match exactly one schema in oneOf/.test(p))) {
+  if (
+    facts.discriminated &&
+    request.problems.length > 0 &&
+    request.problems.every((p) => /must match exactly one schema in oneOf/.test(p))
+  ) {
     return "Prism checks oneOf without the spec's discriminator (branches that differ only in its value all match)";
   }
   // A one-item array in a form or multipart body is one field, which Prism reads as a string.
-  if (request.contentType && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && request.problems.length > 0 && request.problems.every((p) => /property \S+ must be array/.test(p))) {
+  if (
+    request.contentType &&
+    /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) &&
+    request.problems.length > 0 &&
+    request.problems.every((p) => /property \S+ must be array/.test(p))
+  ) {
     return "Prism reads a form field sent once as a string, not a one-item array";
   }
   // Prism decodes a deepObject-encoded object that the request does not send (a form or multipart
   // body field, a query parameter; at any depth: `features[invoice_history]`) as an empty object,
   // then checks its required properties (Stripe: `end_user_details`, `features.invoice_history`,
   // the query `automatic_tax` of upcoming invoices).
-  const argumentOf = new Map<string, string>(tool.http.parameters.filter((p) => p.in === "query").map((p) => [`query ${p.name}`, p.argument]));
-  const formBody = request.contentType !== undefined && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) && tool.http.body?.kind === "properties";
+  const argumentOf = new Map<string, string>(
+    tool.http.parameters.filter((p) => p.in === "query").map((p) => [`query ${p.name}`, p.argument]),
+  );
+  const formBody =
+    request.contentType !== undefined &&
+    /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) &&
+    tool.http.body?.kind === "properties";
   // properties: argument name → body property name.
-  if (formBody && tool.http.body?.kind === "properties") for (const [argument, property] of Object.entries(tool.http.body.properties)) argumentOf.set(`body ${property}`, argument);
+  if (formBody && tool.http.body?.kind === "properties")
+    for (const [argument, property] of Object.entries(tool.http.body.properties))
+      argumentOf.set(`body ${property}`, argument);
   const sentAt = (where: string, path: string[]): unknown => {
     const argument = argumentOf.get(`${where} ${path[0]}`);
     let value: unknown = argument === undefined ? undefined : args[argument];
-    for (const key of path.slice(1)) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path.slice(1))
+      value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
     return value;
   };
   const unsent = (p: string) => {
-    const found = /^request\.(body|query)\.(\S+) Request (?:body property|query parameter) \2 must have required property '[^']+'$/.exec(p);
+    const found =
+      /^request\.(body|query)\.(\S+) Request (?:body property|query parameter) \2 must have required property '[^']+'$/.exec(
+        p,
+      );
     if (!found) return false;
     const path = found[2]!.split(".");
     return argumentOf.has(`${found[1]} ${path[0]}`) && sentAt(found[1]!, path) === undefined;
   };
-  if (request.problems.length > 0 && request.problems.every(unsent)) return "Prism reads a deepObject value the request does not send as an empty object";
+  if (request.problems.length > 0 && request.problems.every(unsent))
+    return "Prism reads a deepObject value the request does not send as an empty object";
   if (formBody && tool.http.body?.kind === "properties") {
     // An array of objects in a deepObject form field (`line_items[0][amount]=1`, as the spec's
     // encoding says and Stripe reads): Prism only reads such arrays sent as JSON.
     const encoding = tool.http.body.encoding ?? {};
     const objectArrays = Object.entries(tool.http.body.properties).some(
-      ([argument, property]) => encoding[property]?.style === "deepObject" && Array.isArray(args[argument]) && (args[argument] as unknown[]).some((item) => item !== null && typeof item === "object"),
+      ([argument, property]) =>
+        encoding[property]?.style === "deepObject" &&
+        Array.isArray(args[argument]) &&
+        (args[argument] as unknown[]).some((item) => item !== null && typeof item === "object"),
     );
-    if (objectArrays && request.problems.length > 0 && request.problems.every((p) => /Cannot deserialize JSON object array in form data request body/.test(p))) {
+    if (
+      objectArrays &&
+      request.problems.length > 0 &&
+      request.problems.every((p) => /Cannot deserialize JSON object array in form data request body/.test(p))
+    ) {
       return "Prism reads an array of objects in a form body only as JSON, not in the deepObject encoding the spec gives";
     }
   }
   const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
-  if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType)) return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
+  if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType))
+    return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
   return undefined;
 }
 
@@ -323,13 +470,24 @@ export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object
   const schema = inputSchema as { properties?: Record<string, unknown>; required?: string[] };
   const properties = { ...(schema.properties ?? {}) };
   delete properties[pagination.cursorArgument];
-  return { ...schema, properties, ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}) };
+  return {
+    ...schema,
+    properties,
+    ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}),
+  };
 }
 
 /** Writes the subset Prism judges with `prismSubset` into `dir`; returns the root file's path. */
 function writePrismSubset(spec: string, tools: ToolPlan[], dir: string): string {
   const document = parseYaml(readFileSync(spec, "utf8"), { maxAliasCount: -1 }) as Record<string, never>;
-  const { root, components } = splitComponents(pruneSpec(document, tools.map((tool) => tool.pointer), { requestsOnly: true }), "components.json");
+  const { root, components } = splitComponents(
+    pruneSpec(
+      document,
+      tools.map((tool) => tool.pointer),
+      { requestsOnly: true },
+    ),
+    "components.json",
+  );
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "components.json"), JSON.stringify(components));
   writeFileSync(join(dir, "openapi.json"), JSON.stringify(root));
@@ -340,10 +498,21 @@ function writePrismSubset(spec: string, tools: ToolPlan[], dir: string): string 
  * Dummy values for every credential variable named in `.env.example`; certificate and key variables
  * name the given files when there are any. Scopes stay unset.
  */
-export function dummyCredentials(envExample: string, schemes: SecuritySchemeDefinition[], files?: { cert: string; key: string }): Record<string, string> {
+export function dummyCredentials(
+  envExample: string,
+  schemes: SecuritySchemeDefinition[],
+  files?: { cert: string; key: string },
+): Record<string, string> {
   const named = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
   const values: Record<string, string> = {};
-  const dummy: Record<string, string> = { token: "fidelity-token", username: "fidelity-user", password: "fidelity-pass", clientId: "fidelity-client", clientSecret: "fidelity-secret", ...files };
+  const dummy: Record<string, string> = {
+    token: "fidelity-token",
+    username: "fidelity-user",
+    password: "fidelity-pass",
+    clientId: "fidelity-client",
+    clientSecret: "fidelity-secret",
+    ...files,
+  };
   for (const scheme of schemes) {
     for (const [role, variable] of Object.entries(scheme.env)) {
       if (variable && named.has(variable) && dummy[role]) values[variable] = dummy[role]!;

@@ -84,14 +84,29 @@ export function formatFidelityRow(row: SpecFidelity): string {
 }
 
 /** Runs entries with at most `jobs` in flight, order kept. */
-async function runAll(entries: CorpusEntry[], args: FidelityArgs, root: string, onRow: (row: SpecFidelity) => void): Promise<SpecFidelity[]> {
+async function runAll(
+  entries: CorpusEntry[],
+  args: FidelityArgs,
+  root: string,
+  onRow: (row: SpecFidelity) => void,
+): Promise<SpecFidelity[]> {
   const rows: SpecFidelity[] = new Array(entries.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < entries.length) {
       const index = next++;
       const entry = entries[index]!;
-      rows[index] = await runFidelity({ id: `${entry.source}/${entry.id}`, spec: entry.spec, root, workDir: join(root, ".tmp", "fidelity"), sample: args.sample, seed: args.seed, keep: args.keep, prismTimeoutMs: args.prismTimeout * 1000, prismSubset: args.prismSubset });
+      rows[index] = await runFidelity({
+        id: `${entry.source}/${entry.id}`,
+        spec: entry.spec,
+        root,
+        workDir: join(root, ".tmp", "fidelity"),
+        sample: args.sample,
+        seed: args.seed,
+        keep: args.keep,
+        prismTimeoutMs: args.prismTimeout * 1000,
+        prismSubset: args.prismSubset,
+      });
       onRow(rows[index]!);
     }
   };
@@ -100,21 +115,36 @@ async function runAll(entries: CorpusEntry[], args: FidelityArgs, root: string, 
 }
 
 /** Runs the chosen sources; returns every row (also written to the report). */
-export async function runFidelitySources(args: FidelityArgs, root: string, corpusDir: string, print: (line: string) => void = console.log): Promise<SpecFidelity[]> {
+export async function runFidelitySources(
+  args: FidelityArgs,
+  root: string,
+  corpusDir: string,
+  print: (line: string) => void = console.log,
+): Promise<SpecFidelity[]> {
   const all: SpecFidelity[] = [];
   for (const source of args.sources) {
-    const entries = listSource(root, source, corpusDir).filter((e) => !args.spec || args.spec.split(",").some((part) => e.id.includes(part)));
+    const entries = listSource(root, source, corpusDir).filter(
+      (e) => !args.spec || args.spec.split(",").some((part) => e.id.includes(part)),
+    );
     print(`\n== ${source}: ${entries.length} spec(s), sample ${args.sample}, seed ${args.seed}`);
     const rows = await runAll(entries, args, root, (row) => {
       print(formatFidelityRow(row));
-      for (const call of row.calls.filter((c) => BUG_CLASSES.includes(c.class)).slice(0, 6)) print(`      - ${call.class} ${call.tool} (${call.operation}): ${call.detail.join(" | ").slice(0, 300)}`);
+      for (const call of row.calls.filter((c) => BUG_CLASSES.includes(c.class)).slice(0, 6))
+        print(`      - ${call.class} ${call.tool} (${call.operation}): ${call.detail.join(" | ").slice(0, 300)}`);
     });
     all.push(...rows);
     print(formatTotals(source, totals(rows)));
   }
   if (args.sources.length > 1) print(formatTotals("all", totals(all)));
   mkdirSync(dirname(args.report), { recursive: true });
-  writeFileSync(args.report, JSON.stringify({ seed: args.seed, sample: args.sample, sources: args.sources, totals: totals(all), specs: all }, null, 2) + "\n");
+  writeFileSync(
+    args.report,
+    JSON.stringify(
+      { seed: args.seed, sample: args.sample, sources: args.sources, totals: totals(all), specs: all },
+      null,
+      2,
+    ) + "\n",
+  );
   print(`report: ${args.report}`);
   return all;
 }
@@ -134,8 +164,11 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().then((code) => process.exit(code), (error: unknown) => {
-    console.error(error);
-    process.exit(3);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(3);
+    },
+  );
 }

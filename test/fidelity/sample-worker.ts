@@ -44,9 +44,13 @@ export async function sampleInWorker(inputSchema: object, seed: string, timeoutM
     const onMessage = (message: { id: number; sample: Sample }): void => {
       if (message.id === id) finish(message.sample, false);
     };
-    const onError = (error: Error): void => finish({ ok: false, problems: [`faker failed: ${error.message.slice(0, 200)}`] }, true);
+    const onError = (error: Error): void =>
+      finish({ ok: false, problems: [`faker failed: ${error.message.slice(0, 200)}`] }, true);
     const onExit = (): void => finish({ ok: false, problems: ["faker ran out of memory"] }, true);
-    const timer = setTimeout(() => finish({ ok: false, problems: [`faker took more than ${timeoutMs} ms`] }, true), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, problems: [`faker took more than ${timeoutMs} ms`] }, true),
+      timeoutMs,
+    );
     current.on("message", onMessage);
     current.once("exit", onExit);
     current.once("error", onError);

@@ -6,17 +6,105 @@
 import type { Prng } from "./prng.js";
 
 const MODERN = "2026-07-28";
-const VERSIONS = [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01", "", "DRAFT-2026-v1", "2026-07-28-RC"];
+const VERSIONS = [
+  MODERN,
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+  "1999-01-01",
+  "",
+  "DRAFT-2026-v1",
+  "2026-07-28-RC",
+];
 // tools/call is listed several times: it is where arguments, validation and the upstream meet.
 const METHODS = [
-  "tools/call", "tools/call", "tools/call", "tools/call", "tools/call", "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
-  "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
-  "server/discover", "tasks/get", "tasks/update", "tasks/cancel", "notifications/initialized", "notifications/cancelled",
-  "notifications/progress", "notifications/roots/list_changed", "elicitation/create", "sampling/createMessage",
+  "tools/call",
+  "tools/call",
+  "tools/call",
+  "tools/call",
+  "tools/call",
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "server/discover",
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/roots/list_changed",
+  "elicitation/create",
+  "sampling/createMessage",
 ];
-const ODD_METHODS = ["", "tools", "tools/", "/tools/list", "TOOLS/LIST", "rpc.discover", "__proto__", "constructor", "toString", "x".repeat(300), "tools/list\u0000", "notifications/"];
-const STRINGS = ["", " ", "a", "..", ".", "%2e%2e", "../../etc/passwd", "\u0000", "\r\n", "\u2028", "é", "😀", "\ud800", "<script>", "${x}", "{{x}}", "__proto__", "constructor", "null", "0", "-1", "1e309", "http://user:pass@h/", "file:///etc/hostname", "openapi://document"];
-const KEYS = ["a", "name", "petId", "id", "__proto__", "constructor", "prototype", "_meta", "cursor", "arguments", "params", "", "x-y", "😀"];
+const ODD_METHODS = [
+  "",
+  "tools",
+  "tools/",
+  "/tools/list",
+  "TOOLS/LIST",
+  "rpc.discover",
+  "__proto__",
+  "constructor",
+  "toString",
+  "x".repeat(300),
+  "tools/list\u0000",
+  "notifications/",
+];
+const STRINGS = [
+  "",
+  " ",
+  "a",
+  "..",
+  ".",
+  "%2e%2e",
+  "../../etc/passwd",
+  "\u0000",
+  "\r\n",
+  "\u2028",
+  "é",
+  "😀",
+  "\ud800",
+  "<script>",
+  "${x}",
+  "{{x}}",
+  "__proto__",
+  "constructor",
+  "null",
+  "0",
+  "-1",
+  "1e309",
+  "http://user:pass@h/",
+  "file:///etc/hostname",
+  "openapi://document",
+];
+const KEYS = [
+  "a",
+  "name",
+  "petId",
+  "id",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "_meta",
+  "cursor",
+  "arguments",
+  "params",
+  "",
+  "x-y",
+  "😀",
+];
 const PRINTABLE = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
 
 /** What the messages may refer to on the server under test. */
@@ -45,7 +133,13 @@ export function randomValue(r: Prng, depth = 3): unknown {
     case 7:
     case 8: {
       const object: Record<string, unknown> = {};
-      for (let i = r.int(0, 4); i > 0; i--) Object.defineProperty(object, r.pick(KEYS), { value: randomValue(r, depth - 1), enumerable: true, writable: true, configurable: true });
+      for (let i = r.int(0, 4); i > 0; i--)
+        Object.defineProperty(object, r.pick(KEYS), {
+          value: randomValue(r, depth - 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return object;
     }
     default:
@@ -70,7 +164,10 @@ function randomId(r: Prng): unknown {
 
 function modernMeta(r: Prng): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
-  if (r.chance(0.95)) meta["io.modelcontextprotocol/protocolVersion"] = r.chance(0.8) ? MODERN : r.pick<unknown>([...VERSIONS, 42, null, {}]);
+  if (r.chance(0.95))
+    meta["io.modelcontextprotocol/protocolVersion"] = r.chance(0.8)
+      ? MODERN
+      : r.pick<unknown>([...VERSIONS, 42, null, {}]);
   if (r.chance(0.9)) {
     meta["io.modelcontextprotocol/clientCapabilities"] = r.pick<unknown>([
       {},
@@ -92,7 +189,8 @@ function toolArguments(r: Prng, target: FuzzTarget, name: string): unknown {
   if (tool && r.chance(0.4)) return { ...tool.sample };
   const args: Record<string, unknown> = {};
   for (const property of tool?.properties ?? []) {
-    if (r.chance(0.6)) args[property] = r.chance(0.5) ? r.pick<unknown>([1, 7, "Rex", "available", ["a"], ".."]) : randomValue(r, 2);
+    if (r.chance(0.6))
+      args[property] = r.chance(0.5) ? r.pick<unknown>([1, 7, "Rex", "available", ["a"], ".."]) : randomValue(r, 2);
   }
   if (r.chance(0.2)) Object.defineProperty(args, r.pick(KEYS), { value: randomValue(r, 2), enumerable: true });
   return args;
@@ -118,7 +216,14 @@ function params(r: Prng, method: string, target: FuzzTarget): unknown {
     case "prompts/get":
       return { name: r.pick(STRINGS), arguments: randomValue(r, 1) };
     case "completion/complete":
-      return { ref: r.pick<unknown>([{ type: "ref/resource", uri: "openapi://document" }, { type: "ref/prompt", name: "x" }, randomValue(r, 1)]), argument: { name: r.pick(STRINGS), value: r.pick(STRINGS) } };
+      return {
+        ref: r.pick<unknown>([
+          { type: "ref/resource", uri: "openapi://document" },
+          { type: "ref/prompt", name: "x" },
+          randomValue(r, 1),
+        ]),
+        argument: { name: r.pick(STRINGS), value: r.pick(STRINGS) },
+      };
     case "logging/setLevel":
       return { level: r.pick<unknown>(["debug", "info", "error", "emergency", "nope", 3]) };
     case "tasks/get":
@@ -146,7 +251,8 @@ export function rpcMessage(r: Prng, target: FuzzTarget): Record<string, unknown>
   if (r.chance(0.98)) message.method = method;
   const body = params(r, method, target);
   const modern = r.chance(0.5);
-  if (modern && body !== null && typeof body === "object" && !Array.isArray(body)) (body as Record<string, unknown>)._meta = modernMeta(r);
+  if (modern && body !== null && typeof body === "object" && !Array.isArray(body))
+    (body as Record<string, unknown>)._meta = modernMeta(r);
   if (r.chance(0.95)) message.params = body;
   if (r.chance(0.03)) message.result = randomValue(r, 1);
   if (r.chance(0.03)) message.error = { code: r.int(-33000, -32000), message: "x" };
@@ -164,7 +270,19 @@ export function fuzzLine(r: Prng, target: FuzzTarget): string {
   }
   if (roll < 0.9) return JSON.stringify(randomValue(r, 3)) ?? "null";
   if (roll < 0.93) return r.text(r.int(0, 200), PRINTABLE + "\t\u0000\u0001\u007f\u00ff\ufeff");
-  if (roll < 0.95) return r.pick(["", " ", "{}", "[]", "null", "{", "]", '{"jsonrpc":"2.0"}', "\ufeff{}", '{"jsonrpc":"2.0","id":1,"method":"ping"}garbage']);
+  if (roll < 0.95)
+    return r.pick([
+      "",
+      " ",
+      "{}",
+      "[]",
+      "null",
+      "{",
+      "]",
+      '{"jsonrpc":"2.0"}',
+      "\ufeff{}",
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}garbage',
+    ]);
   if (roll < 0.97) {
     // Deep nesting, bounded.
     const depth = r.int(100, 5_000);

@@ -31,7 +31,10 @@ export function prepareServer(example = "petstore"): PreparedServer {
   const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-fuzz-")), example);
   cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
   symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".ts") ? [join(d, e.name)] : []));
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".ts") ? [join(d, e.name)] : [],
+    );
   for (const file of walk(join(dir, "src"))) {
     const out = join(dir, "dist", relative(join(dir, "src"), file)).replace(/\.ts$/, ".js");
     const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
@@ -41,16 +44,30 @@ export function prepareServer(example = "petstore"): PreparedServer {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, outputText);
   }
-  const tools = JSON.parse(readFileSync(join(dir, "data/tools.json"), "utf8")) as Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }>;
+  const tools = JSON.parse(readFileSync(join(dir, "data/tools.json"), "utf8")) as Array<{
+    name: string;
+    inputSchema: { properties?: Record<string, unknown> };
+  }>;
   const target: FuzzTarget = {
-    tools: tools.map((t) => ({ name: t.name, properties: Object.keys(t.inputSchema.properties ?? {}), sample: sampleValue(t.inputSchema as JsonSchema, t.inputSchema as Record<string, unknown>) as Record<string, unknown> })),
+    tools: tools.map((t) => ({
+      name: t.name,
+      properties: Object.keys(t.inputSchema.properties ?? {}),
+      sample: sampleValue(t.inputSchema as JsonSchema, t.inputSchema as Record<string, unknown>) as Record<
+        string,
+        unknown
+      >,
+    })),
   };
   return { dir, target, remove: () => rmSync(dirname(dir), { recursive: true, force: true }) };
 }
 
 /** An upstream that answers every request at once with a small JSON body. */
 export function fuzzUpstream(): Promise<Upstream> {
-  return startUpstream((r) => ({ status: r.method === "DELETE" ? 204 : 200, headers: { "content-type": "application/json" }, body: r.url.includes("/pets?") || r.url.endsWith("/pets") ? '[{"id":1,"name":"Rex"}]' : '{"id":1,"name":"Rex"}' }));
+  return startUpstream((r) => ({
+    status: r.method === "DELETE" ? 204 : 200,
+    headers: { "content-type": "application/json" },
+    body: r.url.includes("/pets?") || r.url.endsWith("/pets") ? '[{"id":1,"name":"Rex"}]' : '{"id":1,"name":"Rex"}',
+  }));
 }
 
 /** What a fuzz run saw. */
@@ -72,8 +89,16 @@ interface Child {
 }
 
 function start(dir: string, args: string[]): Child {
-  const child = spawn(process.execPath, [join(dir, "dist/index.js"), ...args], { cwd: dir, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, MCP_CURSOR_SECRET: "fuzz" } });
-  const kill = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null && process.kill(child.pid, "SIGKILL");
+  const child = spawn(process.execPath, [join(dir, "dist/index.js"), ...args], {
+    cwd: dir,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, MCP_CURSOR_SECRET: "fuzz" },
+  });
+  const kill = () =>
+    child.pid !== undefined &&
+    child.exitCode === null &&
+    child.signalCode === null &&
+    process.kill(child.pid, "SIGKILL");
   process.once("exit", kill);
   child.once("exit", () => process.off("exit", kill));
   const stdout: string[] = [];
@@ -110,7 +135,12 @@ function note(failures: string[], text: string): void {
 }
 
 /** Sends `count` fuzz lines to the server over stdio, then a ping. */
-export async function fuzzStdio(server: PreparedServer, baseUrl: string, count: number, seed: number): Promise<FuzzReport> {
+export async function fuzzStdio(
+  server: PreparedServer,
+  baseUrl: string,
+  count: number,
+  seed: number,
+): Promise<FuzzReport> {
   const started = Date.now();
   const r = new Prng(seed);
   const child = start(server.dir, ["--base-url", baseUrl]);
@@ -134,19 +164,57 @@ export async function fuzzStdio(server: PreparedServer, baseUrl: string, count: 
       if (i % 500 === 0) check();
     }
     stdin.write('{"jsonrpc":"2.0","id":"fuzz-final-ping","method":"ping"}\n');
-    const pingAnswered = await until(() => child.exited() || child.stdout.some((line) => line.includes('"fuzz-final-ping"') && line.includes('"result"')), 30_000);
+    const pingAnswered = await until(
+      () =>
+        child.exited() || child.stdout.some((line) => line.includes('"fuzz-final-ping"') && line.includes('"result"')),
+      30_000,
+    );
     check();
-    if (child.exited()) note(failures, `the server exited (code ${child.process.exitCode}, signal ${child.process.signalCode}): ${child.stderr.slice(-5).join(" | ")}`);
-    return { sent: count, answers: child.stdout.length, failures, pingAnswered: pingAnswered && !child.exited(), ms: Date.now() - started };
+    if (child.exited())
+      note(
+        failures,
+        `the server exited (code ${child.process.exitCode}, signal ${child.process.signalCode}): ${child.stderr.slice(-5).join(" | ")}`,
+      );
+    return {
+      sent: count,
+      answers: child.stdout.length,
+      failures,
+      pingAnswered: pingAnswered && !child.exited(),
+      ms: Date.now() - started,
+    };
   } finally {
     await stopChild(child.process);
   }
 }
 
 const HEADER_CHOICES: Record<string, Array<string | undefined>> = {
-  "content-type": ["application/json", "application/json", "application/json; charset=utf-8", "text/plain", undefined, "application/x-www-form-urlencoded"],
-  accept: ["application/json, text/event-stream", "application/json, text/event-stream", "application/json", "text/event-stream", "*/*", undefined, "text/html"],
-  "mcp-protocol-version": [undefined, "2025-11-25", "2025-06-18", "2025-03-26", "2026-07-28", "2026-07-28", "garbage", ""],
+  "content-type": [
+    "application/json",
+    "application/json",
+    "application/json; charset=utf-8",
+    "text/plain",
+    undefined,
+    "application/x-www-form-urlencoded",
+  ],
+  accept: [
+    "application/json, text/event-stream",
+    "application/json, text/event-stream",
+    "application/json",
+    "text/event-stream",
+    "*/*",
+    undefined,
+    "text/html",
+  ],
+  "mcp-protocol-version": [
+    undefined,
+    "2025-11-25",
+    "2025-06-18",
+    "2025-03-26",
+    "2026-07-28",
+    "2026-07-28",
+    "garbage",
+    "",
+  ],
   "mcp-session-id": [undefined, undefined, undefined, "nope", "00000000-0000-0000-0000-000000000000"],
   origin: [undefined, undefined, undefined, "http://evil.example", "null", "http://127.0.0.1"],
 };
@@ -160,7 +228,10 @@ function consistentHeaders(body: string): Record<string, string> {
     return {};
   }
   if (message === null || typeof message !== "object" || Array.isArray(message)) return {};
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   const version = message.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
   headers["mcp-protocol-version"] = typeof version === "string" ? version : "2025-11-25";
   // Only values fetch can send as header values (printable ASCII).
@@ -198,14 +269,21 @@ function checkJsonBody(contentType: string, body: string, failures: string[], wh
 }
 
 /** Sends `count` fuzz messages as HTTP requests (8 at a time), then a ping. */
-export async function fuzzHttp(server: PreparedServer, baseUrl: string, count: number, seed: number): Promise<FuzzReport> {
+export async function fuzzHttp(
+  server: PreparedServer,
+  baseUrl: string,
+  count: number,
+  seed: number,
+): Promise<FuzzReport> {
   const started = Date.now();
   const r = new Prng(seed);
   const child = start(server.dir, ["--http", "--port", "0", "--base-url", baseUrl]);
   const failures: string[] = [];
   try {
     await until(() => child.exited() || child.stderr.some((line) => /listening on http:\/\/\S+/.test(line)), 20_000);
-    const endpoint = /listening on (http:\/\/\S+)/.exec(child.stderr.find((line) => /listening on http/.test(line)) ?? "")?.[1];
+    const endpoint = /listening on (http:\/\/\S+)/.exec(
+      child.stderr.find((line) => /listening on http/.test(line)) ?? "",
+    )?.[1];
     if (!endpoint) throw new Error(`the HTTP server did not start: ${child.stderr.join("\n")}`);
     let next = 0;
     let answers = 0;
@@ -227,28 +305,49 @@ export async function fuzzHttp(server: PreparedServer, baseUrl: string, count: n
         const path = r.chance(0.97) ? "" : r.pick(["/../mcp", "x", "/", "?a=1"]);
         const controller = new AbortController();
         try {
-          const response = await fetch(endpoint + path, { method, headers, body: method === "GET" ? undefined : body, signal: controller.signal });
+          const response = await fetch(endpoint + path, {
+            method,
+            headers,
+            body: method === "GET" ? undefined : body,
+            signal: controller.signal,
+          });
           const text = await bodyOf(response, 5_000);
           controller.abort();
           answers++;
           const what = `#${i} ${method} ${JSON.stringify(headers)} ${body.slice(0, 200)} -> ${response.status}`;
           if (response.status >= 500) note(failures, `${what}: ${text?.slice(0, 200)}`);
           if (text !== undefined) checkJsonBody(response.headers.get("content-type") ?? "", text, failures, what);
-          else if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) note(failures, `${what}: no complete answer within 5 s`);
+          else if (!(response.headers.get("content-type") ?? "").includes("text/event-stream"))
+            note(failures, `${what}: no complete answer within 5 s`);
         } catch (error) {
-          if (!controller.signal.aborted) note(failures, `#${i}: request failed: ${error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error)}`);
+          if (!controller.signal.aborted)
+            note(
+              failures,
+              `#${i}: request failed: ${error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error)}`,
+            );
         }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     const ping = await fetch(endpoint, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: '{"jsonrpc":"2.0","id":"fuzz-final-ping","method":"ping"}',
-    }).then((res) => res.text(), () => "");
+    }).then(
+      (res) => res.text(),
+      () => "",
+    );
     const pingAnswered = /"id":"fuzz-final-ping"/.test(ping) && /"result"/.test(ping);
     for (const line of child.stdout) note(failures, `stdout in HTTP mode: ${line}`);
-    if (child.exited()) note(failures, `the server exited (code ${child.process.exitCode}, signal ${child.process.signalCode}): ${child.stderr.slice(-5).join(" | ")}`);
+    if (child.exited())
+      note(
+        failures,
+        `the server exited (code ${child.process.exitCode}, signal ${child.process.signalCode}): ${child.stderr.slice(-5).join(" | ")}`,
+      );
     return { sent: count, answers, failures, pingAnswered: pingAnswered && !child.exited(), ms: Date.now() - started };
   } finally {
     await stopChild(child.process);

@@ -30,13 +30,13 @@ const SNIPPETS = [
   'title: "a\\nRUN echo owned\\n# syntax=evil"',
   'operationId: "../../escape"',
   'operationId: "constructor"',
-  "name: \"\\u2028KEY=value\"",
-  "type: [object, \"null\"]",
+  'name: "\\u2028KEY=value"',
+  'type: [object, "null"]',
   "type: file",
   "enum: []",
   "required: [__proto__]",
-  "pattern: \"(?<!x)++\"",
-  "format: \"\\n\"",
+  'pattern: "(?<!x)++"',
+  'format: "\\n"',
   "in: body",
   "style: deepObject",
   "- !!binary aGVsbG8=",
@@ -47,11 +47,33 @@ const SNIPPETS = [
   "]",
   "\t",
   "openapi: 2.0",
-  "swagger: \"2.0\"",
+  'swagger: "2.0"',
   "paths: null",
   "responses: {}",
 ];
-const TOKENS = ["..", "{x}", "__proto__", "constructor", "", "\"\"", "null", "~", "-1", "1e400", "'", '"', "&", "*", "%", "@", "`", "|", ">", "!!str", "\\u0000"];
+const TOKENS = [
+  "..",
+  "{x}",
+  "__proto__",
+  "constructor",
+  "",
+  '""',
+  "null",
+  "~",
+  "-1",
+  "1e400",
+  "'",
+  '"',
+  "&",
+  "*",
+  "%",
+  "@",
+  "`",
+  "|",
+  ">",
+  "!!str",
+  "\\u0000",
+];
 
 /** One mutation of `text`: lines removed, repeated, swapped, inserted, cut, or characters flipped. */
 export function mutate(r: Prng, text: string): string {
@@ -72,13 +94,21 @@ export function mutate(r: Prng, text: string): string {
     }
     case 3:
     case 4:
-      lines.splice(at + 1, 0, ...r.pick(SNIPPETS).split("\n").map((line) => indent + line));
+      lines.splice(
+        at + 1,
+        0,
+        ...r
+          .pick(SNIPPETS)
+          .split("\n")
+          .map((line) => indent + line),
+      );
       break;
     case 5:
       return text.slice(0, r.int(0, text.length));
     case 6: {
       const chars = [...text];
-      for (let i = r.int(1, 5); i > 0; i--) chars[r.int(0, chars.length - 1)] = r.pick([...":-[]{}#&*!|>'\"%@`\t ", "\u0000", "\u00e9", "\ufeff"]);
+      for (let i = r.int(1, 5); i > 0; i--)
+        chars[r.int(0, chars.length - 1)] = r.pick([...":-[]{}#&*!|>'\"%@`\t ", "\u0000", "\u00e9", "\ufeff"]);
       return chars.join("");
     }
     default: {
@@ -94,7 +124,15 @@ export function mutate(r: Prng, text: string): string {
 export function hostileSpecFiles(): string[] {
   const dir = join(repoRoot, "specs/hostile");
   const walk = (d: string): string[] =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === "parts" ? [] : walk(join(d, e.name))) : /\.(ya?ml|json)$/.test(e.name) ? [join(d, e.name)] : []));
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? e.name === "parts"
+          ? []
+          : walk(join(d, e.name))
+        : /\.(ya?ml|json)$/.test(e.name)
+          ? [join(d, e.name)]
+          : [],
+    );
   return walk(dir).sort();
 }
 
@@ -109,7 +147,10 @@ async function quietly<T>(body: () => Promise<T>): Promise<{ value?: T; error?: 
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
   let stdout = "";
-  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => (
+    (stdout += String(chunk)),
+    true
+  )) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
     return { value: await body(), stdout };
@@ -147,11 +188,15 @@ export async function fuzzSpecs(count: number, seed: number): Promise<MutationOu
       const result = await quietly(() => run([spec, "-o", out, "--json"]));
       const outcome: MutationOutcome = { name, code: result.error !== undefined ? "threw" : result.value! };
       const left = readdirSync(outs);
-      if (outcome.code === "threw") outcome.problem = `threw ${result.error instanceof Error ? result.error.stack : String(result.error)}`;
+      if (outcome.code === "threw")
+        outcome.problem = `threw ${result.error instanceof Error ? result.error.stack : String(result.error)}`;
       else if (outcome.code === 3) outcome.problem = `exit 3: ${result.stdout.slice(0, 600)}`;
       else if (outcome.code === 0) {
-        const complete = [".mcp-gen/manifest.json", "package.json", "data/tools.json", "src/index.ts"].every((file) => existsSync(join(out, file)));
-        if (!complete || left.length !== 1) outcome.problem = `exit 0 but the output is partial or extra folders are left: ${left.join(", ")}`;
+        const complete = [".mcp-gen/manifest.json", "package.json", "data/tools.json", "src/index.ts"].every((file) =>
+          existsSync(join(out, file)),
+        );
+        if (!complete || left.length !== 1)
+          outcome.problem = `exit 0 but the output is partial or extra folders are left: ${left.join(", ")}`;
       } else if (left.length !== 0) outcome.problem = `exit ${outcome.code} left ${left.join(", ")} behind`;
       if (outcome.problem) writeFileSync(join(work, `failed-${name}.txt`), text);
       else rmSync(caseDir, { recursive: true, force: true });

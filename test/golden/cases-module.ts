@@ -14,11 +14,17 @@ export interface CasesFile {
 }
 
 /** The module's text; `toolsIndex` is the import specifier of the project's src/tools/index.js. */
-export function casesModuleText(cases: CasesFile, toolsIndex: string, options: { refused: boolean }): { text: string; valid: number } {
+export function casesModuleText(
+  cases: CasesFile,
+  toolsIndex: string,
+  options: { refused: boolean },
+): { text: string; valid: number } {
   const valid = [...cases.cases, ...(cases.upstreamError ? [cases.upstreamError] : [])];
   const lines = [
     `import type { ToolInputs } from ${JSON.stringify(toolsIndex)};`,
-    ...valid.map((c, i) => `export const case${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`),
+    ...valid.map(
+      (c, i) => `export const case${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`,
+    ),
     ...(options.refused ? (cases.refused ?? []) : []).flatMap((c, i) => [
       "// @ts-expect-error a refused case is not a valid argument set",
       `export const refused${i}: ToolInputs[${JSON.stringify(c.tool)}] = ${JSON.stringify(c.arguments)};`,

@@ -19,7 +19,8 @@ export interface Example {
 export function customFiles(root: string, example: Example): Map<string, string> {
   const files = new Map<string, string>();
   if (!example.custom) return files;
-  for (const name of readdirSync(join(root, example.custom)).sort()) files.set(`src/custom/${name}`, readFileSync(join(root, example.custom, name), "utf8"));
+  for (const name of readdirSync(join(root, example.custom)).sort())
+    files.set(`src/custom/${name}`, readFileSync(join(root, example.custom, name), "utf8"));
   return files;
 }
 
@@ -27,6 +28,7 @@ export function customFiles(root: string, example: Example): Map<string, string>
 export function exampleFiles(root: string, example: Example, generated: readonly EmittedFile[]): EmittedFile[] {
   const custom = customFiles(root, example);
   const files = generated.map((file) => (custom.has(file.path) ? { ...file, content: custom.get(file.path)! } : file));
-  for (const [path, content] of custom) if (!generated.some((file) => file.path === path)) files.push({ path, content, once: true });
+  for (const [path, content] of custom)
+    if (!generated.some((file) => file.path === path)) files.push({ path, content, once: true });
   return files;
 }

@@ -20,7 +20,10 @@ const EXAMPLES = JSON.parse(readFileSync(join(root, "specs/examples.json"), "utf
 for (const example of EXAMPLES) {
   test(`generated/${example.name} equals a fresh generation`, async () => {
     const result = await generate({ spec: join(root, example.spec) });
-    const comparison = await compareOutput(join(root, "generated", example.name), exampleFiles(root, example, result.files));
+    const comparison = await compareOutput(
+      join(root, "generated", example.name),
+      exampleFiles(root, example, result.files),
+    );
     const report = [
       ...comparison.missing.map((p) => `missing ${p}`),
       ...comparison.extra.map((p) => `not generated any more: ${p}`),
@@ -33,7 +36,9 @@ for (const example of EXAMPLES) {
 /** Writes the module typing the example's test/cases.json with its ToolInputs (cases-module.ts) into `dir`. */
 function casesModule(dir: string, example: string): string {
   const cases = JSON.parse(readFileSync(join(root, "generated", example, "test/cases.json"), "utf8")) as CasesFile;
-  const { text, valid } = casesModuleText(cases, join(root, "generated", example, "src/tools/index.js"), { refused: true });
+  const { text, valid } = casesModuleText(cases, join(root, "generated", example, "src/tools/index.js"), {
+    refused: true,
+  });
   assert.ok(valid > 0, `${example} has cases`);
   const path = join(dir, `${example}-cases.ts`);
   writeFileSync(path, text);
@@ -43,8 +48,13 @@ function casesModule(dir: string, example: string): string {
 test("every example in generated/ compiles under strict, with the generated projects' own compiler options; its test cases type-check as its tools' inputs", async () => {
   // One tsc run over all examples: their imports resolve from the repository's node_modules (got,
   // ajv, @types/node are devDependencies here), so no install is needed.
-  const options = JSON.parse(readFileSync(join(root, "generated", EXAMPLES[0]!.name, "tsconfig.json"), "utf8")).compilerOptions as Record<string, unknown>;
-  for (const example of EXAMPLES) assert.equal(JSON.parse(readFileSync(join(root, "generated", example.name, "tsconfig.json"), "utf8")).compilerOptions, options);
+  const options = JSON.parse(readFileSync(join(root, "generated", EXAMPLES[0]!.name, "tsconfig.json"), "utf8"))
+    .compilerOptions as Record<string, unknown>;
+  for (const example of EXAMPLES)
+    assert.equal(
+      JSON.parse(readFileSync(join(root, "generated", example.name, "tsconfig.json"), "utf8")).compilerOptions,
+      options,
+    );
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-golden-tsc-"));
   const config = join(dir, "tsconfig.json");
   const { outDir: _outDir, rootDir: _rootDir, ...compilerOptions } = options;
@@ -52,12 +62,17 @@ test("every example in generated/ compiles under strict, with the generated proj
     config,
     JSON.stringify({
       compilerOptions: { ...compilerOptions, noEmit: true, typeRoots: [join(root, "node_modules/@types")] },
-      include: [...EXAMPLES.map((example) => join(root, "generated", example.name, "src/**/*.ts")), ...EXAMPLES.map((example) => casesModule(dir, example.name))],
+      include: [
+        ...EXAMPLES.map((example) => join(root, "generated", example.name, "src/**/*.ts")),
+        ...EXAMPLES.map((example) => casesModule(dir, example.name)),
+      ],
     }),
   );
   assert.is(options.strict, true);
   try {
-    await promisify(execFile)(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", config], { timeout: 180_000 });
+    await promisify(execFile)(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", config], {
+      timeout: 180_000,
+    });
   } catch (error) {
     assert.unreachable(`tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
   }

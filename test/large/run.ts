@@ -23,7 +23,10 @@ async function main(argv: string[]): Promise<number> {
   const reuse = argv.includes("--reuse");
 
   let failed = 0;
-  const table: string[] = ["| API | operations | surface | client | transport | tools listed | pages | `tools/list` bytes | connect ms | list ms | call ms | problems |", "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"];
+  const table: string[] = [
+    "| API | operations | surface | client | transport | tools listed | pages | `tools/list` bytes | connect ms | list ms | call ms | problems |",
+    "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ];
   for (const source of sources) {
     const [entry] = listSource(root, source, join(root, "..", "shared", "corpus"));
     if (!entry) throw new Error(`unknown source ${source}`);
@@ -42,7 +45,9 @@ async function main(argv: string[]): Promise<number> {
     const runs: SurfaceRun[] = await checkSurfaces(dir, tools, (line) => process.stderr.write(`${source} ${line}\n`));
     for (const run of runs) {
       if (run.problems.length > 0) failed++;
-      table.push(`| ${source} | ${tools.length} | ${run.surface} | ${run.client} | ${run.transport} | ${run.tools} | ${run.pages} | ${run.listBytes} | ${Math.round(run.connectMs)} | ${Math.round(run.listMs)} | ${Math.round(run.callMs)} | ${run.problems.join("; ") || "none"} |`);
+      table.push(
+        `| ${source} | ${tools.length} | ${run.surface} | ${run.client} | ${run.transport} | ${run.tools} | ${run.pages} | ${run.listBytes} | ${Math.round(run.connectMs)} | ${Math.round(run.listMs)} | ${Math.round(run.callMs)} | ${run.problems.join("; ") || "none"} |`,
+      );
     }
   }
   console.log(table.join("\n"));
@@ -51,8 +56,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (error: unknown) => {
-    console.error(error);
-    process.exit(3);
-  });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(3);
+    },
+  );
 }

@@ -48,14 +48,21 @@ export interface SurfaceRun {
 
 interface AnyClient {
   listTools(params?: { cursor?: string }): Promise<{ tools: Array<{ name: string }>; nextCursor?: string }>;
-  callTool(params: { name: string; arguments: Record<string, unknown> }, resultSchema?: undefined, options?: { timeout?: number }): Promise<unknown>;
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: { timeout?: number },
+  ): Promise<unknown>;
   close(): Promise<void>;
 }
 type Result = { content: Array<{ type: string; text?: string }>; structuredContent?: any; isError?: boolean };
 
 /** An operation that can be called without arguments: a GET whose input requires nothing. */
 export function callableOperation(tools: readonly ToolDefinition[]): ToolDefinition {
-  const tool = tools.find((t) => t.http.method.toLowerCase() === "get" && !(t.inputSchema.required ?? []).length && !t.http.path.includes("{"));
+  const tool = tools.find(
+    (t) =>
+      t.http.method.toLowerCase() === "get" && !(t.inputSchema.required ?? []).length && !t.http.path.includes("{"),
+  );
   if (!tool) throw new Error("no GET operation without required arguments to call");
   return tool;
 }
@@ -66,19 +73,30 @@ export function callableOperation(tools: readonly ToolDefinition[]): ToolDefinit
  * call without credentials.
  */
 export async function credentialEnv(dir: string): Promise<Record<string, string>> {
-  const { serverInfo } = (await import(pathToFileURL(join(dir, "dist", "server-info.js")).href)) as { serverInfo: ServerInfo };
+  const { serverInfo } = (await import(pathToFileURL(join(dir, "dist", "server-info.js")).href)) as {
+    serverInfo: ServerInfo;
+  };
   const env: Record<string, string> = {};
   for (const scheme of serverInfo.securitySchemes ?? []) {
-    for (const role of ["token", "username", "password"] as const) if (scheme.env[role]) env[scheme.env[role]] = `test-${role}`;
+    for (const role of ["token", "username", "password"] as const)
+      if (scheme.env[role]) env[scheme.env[role]] = `test-${role}`;
   }
   return env;
 }
 
 /** Runs every surface × client × transport on the built server in `dir`; `tools` its definitions. */
-export async function checkSurfaces(dir: string, tools: readonly ToolDefinition[], log: (line: string) => void = () => {}): Promise<SurfaceRun[]> {
+export async function checkSurfaces(
+  dir: string,
+  tools: readonly ToolDefinition[],
+  log: (line: string) => void = () => {},
+): Promise<SurfaceRun[]> {
   const operation = callableOperation(tools);
   const credentials = await credentialEnv(dir);
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" }));
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  }));
   const runs: SurfaceRun[] = [];
   // The HTTP servers inherit this process's environment: credentials in it for their lifetime only.
   const saved = Object.fromEntries(Object.keys(credentials).map((key) => [key, process.env[key]]));
@@ -90,10 +108,23 @@ export async function checkSurfaces(dir: string, tools: readonly ToolDefinition[
       try {
         for (const client of ["sdk-1.x", "client-2.x"] as const) {
           for (const transport of ["stdio", "http"] as const) {
-            const run = await oneRun({ dir, surface, client, transport, http, upstream, operation, toolCount: tools.length, direct, credentials });
+            const run = await oneRun({
+              dir,
+              surface,
+              client,
+              transport,
+              http,
+              upstream,
+              operation,
+              toolCount: tools.length,
+              direct,
+              credentials,
+            });
             if (surface === "all" && !direct && run.result) direct = run.result;
             runs.push(run.row);
-            log(`${surface} ${client} ${transport}: ${run.row.tools} tools in ${run.row.pages} pages (${run.row.listBytes} B), connect ${Math.round(run.row.connectMs)} ms, list ${Math.round(run.row.listMs)} ms, call ${Math.round(run.row.callMs)} ms${run.row.problems.length ? `; PROBLEMS: ${run.row.problems.join("; ")}` : ""}`);
+            log(
+              `${surface} ${client} ${transport}: ${run.row.tools} tools in ${run.row.pages} pages (${run.row.listBytes} B), connect ${Math.round(run.row.connectMs)} ms, list ${Math.round(run.row.listMs)} ms, call ${Math.round(run.row.callMs)} ms${run.row.problems.length ? `; PROBLEMS: ${run.row.problems.join("; ")}` : ""}`,
+            );
           }
         }
       } finally {
@@ -126,9 +157,25 @@ interface RunInput {
 
 async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Result }> {
   const { surface, client: kind, transport, operation } = input;
-  const row: SurfaceRun = { surface, client: kind, transport, tools: 0, pages: 0, listBytes: 0, connectMs: 0, listMs: 0, callMs: 0, problems: [] };
+  const row: SurfaceRun = {
+    surface,
+    client: kind,
+    transport,
+    tools: 0,
+    pages: 0,
+    listBytes: 0,
+    connectMs: 0,
+    listMs: 0,
+    callMs: 0,
+    problems: [],
+  };
   const problem = (text: string) => row.problems.push(text);
-  const stdio = { command: process.execPath, args: [join(input.dir, "dist/index.js"), "--surface", surface, "--base-url", input.upstream.baseUrl], env: { PATH: process.env.PATH ?? "", ...input.credentials }, stderr: "ignore" as const };
+  const stdio = {
+    command: process.execPath,
+    args: [join(input.dir, "dist/index.js"), "--surface", surface, "--base-url", input.upstream.baseUrl],
+    env: { PATH: process.env.PATH ?? "", ...input.credentials },
+    stderr: "ignore" as const,
+  };
   const info = { name: `large-${kind}`, version: "1.0.0" };
   let client: AnyClient;
   let t = performance.now();
@@ -157,15 +204,21 @@ async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Resu
     row.listMs = performance.now() - t;
     row.tools = names.length;
     if (surface === "all") {
-      if (names.length !== input.toolCount) problem(`listed ${names.length} tools, the server has ${input.toolCount} operations`);
+      if (names.length !== input.toolCount)
+        problem(`listed ${names.length} tools, the server has ${input.toolCount} operations`);
     } else {
-      const expected = surface === "search" ? ["search_operations", "describe_operation", "call_operation"] : ["search_operations", "describe_operation", "execute_code"];
+      const expected =
+        surface === "search"
+          ? ["search_operations", "describe_operation", "call_operation"]
+          : ["search_operations", "describe_operation", "execute_code"];
       if (JSON.stringify(names) !== JSON.stringify(expected)) problem(`listed ${JSON.stringify(names)}`);
-      if (names.length > META_TOOLS_MAX || row.listBytes >= META_LIST_BYTES_MAX) problem(`${names.length} tools in ${row.listBytes} B`);
+      if (names.length > META_TOOLS_MAX || row.listBytes >= META_LIST_BYTES_MAX)
+        problem(`${names.length} tools in ${row.listBytes} B`);
     }
     const before = input.upstream.received.length;
     t = performance.now();
-    const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<Result>;
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<Result>;
     if (surface === "all") {
       result = await call(operation.name, {});
     } else {
@@ -173,28 +226,44 @@ async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Resu
       const query = operation.title ?? operation.name;
       const found = await call("search_operations", { query, limit: 50 });
       const hits = (found.structuredContent?.results ?? []) as Array<{ name: string }>;
-      if (!hits.some((hit) => hit.name === operation.name)) problem(`search_operations(${JSON.stringify(query)}) did not find ${operation.name}`);
+      if (!hits.some((hit) => hit.name === operation.name))
+        problem(`search_operations(${JSON.stringify(query)}) did not find ${operation.name}`);
       const described = await call("describe_operation", { name: operation.name });
-      if (described.isError || described.structuredContent?.name !== operation.name || typeof described.structuredContent?.inputSchema !== "object") problem(`describe_operation: ${JSON.stringify(described).slice(0, 300)}`);
+      if (
+        described.isError ||
+        described.structuredContent?.name !== operation.name ||
+        typeof described.structuredContent?.inputSchema !== "object"
+      )
+        problem(`describe_operation: ${JSON.stringify(described).slice(0, 300)}`);
       if (surface === "search") result = await call("call_operation", { name: operation.name, arguments: {} });
       else {
         const ran = await call("execute_code", { code: `return await api[${JSON.stringify(operation.name)}]({});` });
         if (ran.isError) problem(`execute_code: ${JSON.stringify(ran).slice(0, 300)}`);
         const calls = (ran.structuredContent?.calls ?? []) as Array<{ name: string; ok: boolean }>;
-        if (calls.length !== 1 || calls[0]!.name !== operation.name || !calls[0]!.ok) problem(`execute_code calls: ${JSON.stringify(calls)}`);
-        if (input.direct && JSON.stringify(ran.structuredContent?.result) !== JSON.stringify(input.direct.structuredContent ?? null)) {
-          problem(`execute_code result ${JSON.stringify(ran.structuredContent?.result)} is not the tool's ${JSON.stringify(input.direct.structuredContent)}`);
+        if (calls.length !== 1 || calls[0]!.name !== operation.name || !calls[0]!.ok)
+          problem(`execute_code calls: ${JSON.stringify(calls)}`);
+        if (
+          input.direct &&
+          JSON.stringify(ran.structuredContent?.result) !== JSON.stringify(input.direct.structuredContent ?? null)
+        ) {
+          problem(
+            `execute_code result ${JSON.stringify(ran.structuredContent?.result)} is not the tool's ${JSON.stringify(input.direct.structuredContent)}`,
+          );
         }
       }
     }
     row.callMs = performance.now() - t;
     if (result) {
       if (result.isError) problem(`${operation.name}: ${JSON.stringify(result).slice(0, 300)}`);
-      if (input.direct && JSON.stringify(result) !== JSON.stringify(input.direct)) problem(`result ${JSON.stringify(result).slice(0, 200)} is not the tool's ${JSON.stringify(input.direct).slice(0, 200)}`);
+      if (input.direct && JSON.stringify(result) !== JSON.stringify(input.direct))
+        problem(
+          `result ${JSON.stringify(result).slice(0, 200)} is not the tool's ${JSON.stringify(input.direct).slice(0, 200)}`,
+        );
     }
     const reached = input.upstream.received.slice(before);
     const wanted = `${operation.http.method.toUpperCase()} ${new URL(input.upstream.baseUrl).pathname}${operation.http.path}`;
-    if (reached.length !== 1 || `${reached[0]!.method} ${reached[0]!.url.split("?")[0]}` !== wanted) problem(`upstream got ${JSON.stringify(reached.map((r) => `${r.method} ${r.url}`))}, wanted ${wanted}`);
+    if (reached.length !== 1 || `${reached[0]!.method} ${reached[0]!.url.split("?")[0]}` !== wanted)
+      problem(`upstream got ${JSON.stringify(reached.map((r) => `${r.method} ${r.url}`))}, wanted ${wanted}`);
   } catch (error) {
     problem(error instanceof Error ? error.message : String(error));
   } finally {
@@ -205,5 +274,8 @@ async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Resu
 
 /** The tool definitions of a generated server folder (data files). */
 export function serverTools(dir: string): ToolDefinition[] {
-  return parseTools(readFileSync(join(dir, "data", "tools.json"), "utf8"), readFileSync(join(dir, "data", "definitions.json"), "utf8"));
+  return parseTools(
+    readFileSync(join(dir, "data", "tools.json"), "utf8"),
+    readFileSync(join(dir, "data", "definitions.json"), "utf8"),
+  );
 }

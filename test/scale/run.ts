@@ -90,14 +90,30 @@ async function main(): Promise<number> {
     // The upstream: fast pets, slow pets (tasks), and pets that never answer (cancelled).
     upstream = await startUpstream((r) => {
       const id = Number(/\/pets\/(\d+)/.exec(r.url)?.[1] ?? 0);
-      const pet = { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ id, name: `pet ${id}` }) };
+      const pet = {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id, name: `pet ${id}` }),
+      };
       if (id >= 9000) return "hang";
       if (id >= 5000) return { ...pet, delayMs: 600 + (id % 7) * 150 };
       return pet;
     });
     redis = await startRedis(redisBinary);
     const lbPort = await freePort();
-    const serverArgs = ["--sessions", "--state", redis.url, "--task-after", "200", "--shutdown-grace", "10000", "--base-url", upstream.baseUrl, "--allowed-hosts", `127.0.0.1:${lbPort},localhost:${lbPort}`];
+    const serverArgs = [
+      "--sessions",
+      "--state",
+      redis.url,
+      "--task-after",
+      "200",
+      "--shutdown-grace",
+      "10000",
+      "--base-url",
+      upstream.baseUrl,
+      "--allowed-hosts",
+      `127.0.0.1:${lbPort},localhost:${lbPort}`,
+    ];
     for (let i = 0; i < 3; i++) instances.push(await startHttpServer(dir, serverArgs));
     const addresses = instances.map((instance) => `127.0.0.1:${instance.url.port}`);
 
@@ -114,7 +130,11 @@ async function main(): Promise<number> {
       (mine?: Exchange[]): typeof fetch =>
       async (input, init) => {
         const response = await fetch(input, init);
-        const exchange: Exchange = { at: Date.now() - started, status: response.status, upstream: response.headers.get("x-upstream") ?? "" };
+        const exchange: Exchange = {
+          at: Date.now() - started,
+          status: response.status,
+          upstream: response.headers.get("x-upstream") ?? "",
+        };
         if (response.status >= 500) exchange.error = (await response.clone().text()).slice(0, 300);
         exchanges.push(exchange);
         mine?.push(exchange);
@@ -131,7 +151,14 @@ async function main(): Promise<number> {
         outcomes.push({ kind, ms: performance.now() - t, at, ok: true });
       } catch (error) {
         const last = mine.length > before ? mine.at(-1) : undefined;
-        outcomes.push({ kind, ms: performance.now() - t, at, ok: false, cause: error instanceof Error ? error.message.slice(0, 200) : String(error), ...(last ? { last } : {}) });
+        outcomes.push({
+          kind,
+          ms: performance.now() - t,
+          at,
+          ok: false,
+          cause: error instanceof Error ? error.message.slice(0, 200) : String(error),
+          ...(last ? { last } : {}),
+        });
       }
     };
 
@@ -186,14 +213,23 @@ async function main(): Promise<number> {
           sessionsByInstance.set(first, (sessionsByInstance.get(first) ?? 0) + 1);
           for (let n = 0; Date.now() < until; n++) {
             await record("legacy call", mine, async () => {
-              const result = (await client.callTool({ name: "getPet", arguments: { petId: 1 + ((c * 7 + n) % 50) } })) as { isError?: boolean };
+              const result = (await client.callTool({
+                name: "getPet",
+                arguments: { petId: 1 + ((c * 7 + n) % 50) },
+              })) as { isError?: boolean };
               if (result.isError) throw new Error("tool error");
             });
             if (outcomes.at(-1)!.ok === false) break;
             await pause(20);
           }
         } catch (error) {
-          outcomes.push({ kind: "legacy connect", ms: 0, at: Date.now() - started, ok: false, cause: String(error).slice(0, 200) });
+          outcomes.push({
+            kind: "legacy connect",
+            ms: 0,
+            at: Date.now() - started,
+            ok: false,
+            cause: String(error).slice(0, 200),
+          });
         } finally {
           await client.close().catch(() => {});
         }
@@ -202,19 +238,31 @@ async function main(): Promise<number> {
 
     /** Client 2.x pinned to 2026-07-28: stateless calls until the end. */
     async function modernClient(c: number): Promise<void> {
-      const client = new ClientV2({ name: `scale-modern-${c}`, version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      const client = new ClientV2(
+        { name: `scale-modern-${c}`, version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
       const mine: Exchange[] = [];
       try {
         await client.connect(new HttpV2(new URL(endpoint), { fetch: trackedFor(mine) }));
         for (let n = 0; Date.now() < until; n++) {
           await record("modern call", mine, async () => {
-            const result = (await client.callTool({ name: "getPet", arguments: { petId: 100 + ((c * 11 + n) % 50) } })) as { isError?: boolean };
+            const result = (await client.callTool({
+              name: "getPet",
+              arguments: { petId: 100 + ((c * 11 + n) % 50) },
+            })) as { isError?: boolean };
             if (result.isError) throw new Error("tool error");
           });
           await pause(20);
         }
       } catch (error) {
-        outcomes.push({ kind: "modern connect", ms: 0, at: Date.now() - started, ok: false, cause: String(error).slice(0, 200) });
+        outcomes.push({
+          kind: "modern connect",
+          ms: 0,
+          at: Date.now() - started,
+          ok: false,
+          cause: String(error).slice(0, 200),
+        });
       } finally {
         await client.close().catch(() => {});
       }
@@ -225,15 +273,35 @@ async function main(): Promise<number> {
       let id = 0;
       const mine: Exchange[] = [];
       const fetchTask = trackedFor(mine);
-      const post = async (method: string, params: Record<string, unknown>, name: string): Promise<Record<string, any>> => {
+      const post = async (
+        method: string,
+        params: Record<string, unknown>,
+        name: string,
+      ): Promise<Record<string, any>> => {
         const response = await fetchTask(endpoint, {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": name },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": method,
+            "mcp-name": name,
+          },
           body: JSON.stringify({
             jsonrpc: "2.0",
             id: ++id,
             method,
-            params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} }, "io.modelcontextprotocol/clientInfo": { name: `scale-tasks-${c}`, version: "1" } } },
+            params: {
+              ...params,
+              _meta: {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {
+                  extensions: { [TASKS_EXTENSION]: {} },
+                  elicitation: {},
+                },
+                "io.modelcontextprotocol/clientInfo": { name: `scale-tasks-${c}`, version: "1" },
+              },
+            },
           }),
         });
         const body = (await response.json()) as { result?: Record<string, any>; error?: { message: string } };
@@ -244,7 +312,9 @@ async function main(): Promise<number> {
         const flavour = (c + n) % 3; // 0: completes, 1: asks, 2: cancelled
         await record(["task completes", "task asks", "task cancelled"][flavour]!, mine, async () => {
           const call =
-            flavour === 1 ? { name: "ask_colour", arguments: {} } : { name: "getPet", arguments: { petId: flavour === 0 ? 5000 + ((c * 13 + n) % 900) : 9000 + c } };
+            flavour === 1
+              ? { name: "ask_colour", arguments: {} }
+              : { name: "getPet", arguments: { petId: flavour === 0 ? 5000 + ((c * 13 + n) % 900) : 9000 + c } };
           const created = await post("tools/call", call, call.name);
           if (created.resultType !== "task") throw new Error(`expected a task, got ${created.resultType}`);
           const taskId = created.taskId as string;
@@ -253,7 +323,17 @@ async function main(): Promise<number> {
             await pause(200);
             await post("tasks/cancel", { taskId }, taskId);
           }
-          const final = await pollTask(taskId, flavour === 1 ? async () => post("tasks/update", { taskId, inputResponses: { colour: { action: "accept", content: { v: `c${c}` } } } }, taskId) : undefined);
+          const final = await pollTask(
+            taskId,
+            flavour === 1
+              ? async () =>
+                  post(
+                    "tasks/update",
+                    { taskId, inputResponses: { colour: { action: "accept", content: { v: `c${c}` } } } },
+                    taskId,
+                  )
+              : undefined,
+          );
           taskStates.set(taskId, final);
         });
         await pause(50);
@@ -272,7 +352,10 @@ async function main(): Promise<number> {
           taskStates.set(taskId, task.status);
           if (["completed", "failed", "cancelled"].includes(task.status)) return task.status;
           if (task.status === "input_required" && answer && !answered) {
-            await answer().then(() => (answered = true), () => undefined);
+            await answer().then(
+              () => (answered = true),
+              () => undefined,
+            );
           }
           await pause(100);
         }
@@ -294,13 +377,16 @@ async function main(): Promise<number> {
     // instance whose command to the killed one (tasks/update, tasks/cancel) went unanswered
     // before the dead instance's heartbeat expired (the client polls again; the task ends failed).
     const explainedExchange = (e: Exchange): boolean =>
-      e.at >= killAt && ((e.status === 502 && e.upstream.includes(killed)) || (e.status === 503 && /did not answer/.test(e.error ?? "")));
+      e.at >= killAt &&
+      ((e.status === 502 && e.upstream.includes(killed)) || (e.status === 503 && /did not answer/.test(e.error ?? "")));
     const badGateways = exchanges.filter((e) => e.status >= 500);
     const explainedGateways = badGateways.filter(explainedExchange);
     const failures = outcomes.filter((o) => !o.ok);
     // A failed operation is explained when its last exchange was an explained 5xx, or (an SDK
     // session whose connection to the killed instance broke) it was in flight at the kill.
-    const explained = failures.filter((o) => (o.last ? explainedExchange(o.last) : o.at <= killAt && o.at + o.ms >= killAt - 50));
+    const explained = failures.filter((o) =>
+      o.last ? explainedExchange(o.last) : o.at <= killAt && o.at + o.ms >= killAt - 50,
+    );
     const unexplained = failures.filter((o) => !explained.includes(o));
     const unexplainedGateways = badGateways.filter((e) => !explainedGateways.includes(e));
     const tasks = [...taskStates.values()];
@@ -309,23 +395,51 @@ async function main(): Promise<number> {
     const report: string[] = [];
     const calls = outcomes.filter((o) => o.kind.endsWith("call"));
     const latency = (kind: string) => {
-      const times = calls.filter((o) => o.kind === kind && o.ok).map((o) => o.ms).sort((a, b) => a - b);
+      const times = calls
+        .filter((o) => o.kind === kind && o.ok)
+        .map((o) => o.ms)
+        .sort((a, b) => a - b);
       const pick = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
       return `${pick(0.5).toFixed(1)} / ${pick(0.99).toFixed(1)} ms`;
     };
-    report.push(`scale run: ${CLIENTS} clients (${legacyClients} SDK 1.x legacy sessions, ${modernClients} client 2.x modern, ${taskClients} modern task clients) for ${SECONDS} s through nginx round robin to 3 instances sharing Redis`);
-    report.push(`SIGTERM instance 2 at ${((stops.termAt ?? 0) / 1000).toFixed(1)} s (drained), SIGKILL instance 3 at ${(killAt / 1000).toFixed(1)} s`);
-    report.push(`HTTP exchanges through nginx: ${exchanges.length}; by instance: ${addresses.map((a, i) => `#${i + 1} ${exchanges.filter((e) => e.upstream.includes(a)).length}`).join(", ")}`);
-    report.push(`legacy sessions opened: ${[...sessionsByInstance.values()].reduce((a, b) => a + b, 0)}; initialize answered by instance: ${addresses.map((a, i) => `#${i + 1} ${[...sessionsByInstance].filter(([u]) => u.includes(a)).reduce((n, [, k]) => n + k, 0)}`).join(", ")}`);
-    report.push(`tool calls: ${calls.length} (legacy ${calls.filter((o) => o.kind === "legacy call").length}, modern ${calls.filter((o) => o.kind === "modern call").length}); p50 / p99 latency: legacy ${latency("legacy call")}, modern ${latency("modern call")}`);
-    report.push(`tasks: ${tasks.length} (completed ${tasks.filter((s) => s === "completed").length}, failed ${tasks.filter((s) => s === "failed").length}, cancelled ${tasks.filter((s) => s === "cancelled").length}, unfinished ${unfinished.length})`);
+    report.push(
+      `scale run: ${CLIENTS} clients (${legacyClients} SDK 1.x legacy sessions, ${modernClients} client 2.x modern, ${taskClients} modern task clients) for ${SECONDS} s through nginx round robin to 3 instances sharing Redis`,
+    );
+    report.push(
+      `SIGTERM instance 2 at ${((stops.termAt ?? 0) / 1000).toFixed(1)} s (drained), SIGKILL instance 3 at ${(killAt / 1000).toFixed(1)} s`,
+    );
+    report.push(
+      `HTTP exchanges through nginx: ${exchanges.length}; by instance: ${addresses.map((a, i) => `#${i + 1} ${exchanges.filter((e) => e.upstream.includes(a)).length}`).join(", ")}`,
+    );
+    report.push(
+      `legacy sessions opened: ${[...sessionsByInstance.values()].reduce((a, b) => a + b, 0)}; initialize answered by instance: ${addresses.map((a, i) => `#${i + 1} ${[...sessionsByInstance].filter(([u]) => u.includes(a)).reduce((n, [, k]) => n + k, 0)}`).join(", ")}`,
+    );
+    report.push(
+      `tool calls: ${calls.length} (legacy ${calls.filter((o) => o.kind === "legacy call").length}, modern ${calls.filter((o) => o.kind === "modern call").length}); p50 / p99 latency: legacy ${latency("legacy call")}, modern ${latency("modern call")}`,
+    );
+    report.push(
+      `tasks: ${tasks.length} (completed ${tasks.filter((s) => s === "completed").length}, failed ${tasks.filter((s) => s === "failed").length}, cancelled ${tasks.filter((s) => s === "cancelled").length}, unfinished ${unfinished.length})`,
+    );
     const byCause = (list: Exchange[], status: number) => list.filter((e) => e.status === status).length;
-    report.push(`errors: ${failures.length} failed client operations (${explained.length} explained by the SIGKILL, ${unexplained.length} unexplained); HTTP 5xx through nginx: ${badGateways.length} (${byCause(explainedGateways, 502)} 502 in flight on the killed instance, ${byCause(explainedGateways, 503)} 503 for commands to its tasks before its heartbeat expired, ${unexplainedGateways.length} other)`);
-    for (const failure of unexplained.slice(0, 10)) report.push(`  unexplained: ${failure.kind} at ${failure.at} ms after ${failure.ms.toFixed(0)} ms: ${failure.cause}`);
-    for (const gateway of unexplainedGateways.slice(0, 10)) report.push(`  unexplained HTTP ${gateway.status} at ${gateway.at} ms from ${gateway.upstream || "nginx"}: ${gateway.error ?? ""}`);
+    report.push(
+      `errors: ${failures.length} failed client operations (${explained.length} explained by the SIGKILL, ${unexplained.length} unexplained); HTTP 5xx through nginx: ${badGateways.length} (${byCause(explainedGateways, 502)} 502 in flight on the killed instance, ${byCause(explainedGateways, 503)} 503 for commands to its tasks before its heartbeat expired, ${unexplainedGateways.length} other)`,
+    );
+    for (const failure of unexplained.slice(0, 10))
+      report.push(
+        `  unexplained: ${failure.kind} at ${failure.at} ms after ${failure.ms.toFixed(0)} ms: ${failure.cause}`,
+      );
+    for (const gateway of unexplainedGateways.slice(0, 10))
+      report.push(
+        `  unexplained HTTP ${gateway.status} at ${gateway.at} ms from ${gateway.upstream || "nginx"}: ${gateway.error ?? ""}`,
+      );
     report.push(`peak RSS per instance: ${peakRss.map((mb, i) => `#${i + 1} ${mb.toFixed(0)} MB`).join(", ")}`);
     console.log(report.join("\n"));
-    const ok = unexplained.length === 0 && unexplainedGateways.length === 0 && unfinished.length === 0 && tasks.length > 0 && calls.length > 0;
+    const ok =
+      unexplained.length === 0 &&
+      unexplainedGateways.length === 0 &&
+      unfinished.length === 0 &&
+      tasks.length > 0 &&
+      calls.length > 0;
     console.log(ok ? "scale: PASS" : "scale: FAIL");
     return ok ? 0 : 1;
   } finally {
@@ -340,7 +454,12 @@ async function main(): Promise<number> {
  * Starts nginx in the foreground: one upstream block of `addresses`, round robin, no stickiness.
  * `reload(down)` rewrites the configuration with those instances marked down and reloads it.
  */
-function startNginx(binary: string, work: string, port: number, addresses: string[]): { child: ChildProcess; reload(down: number[]): void } {
+function startNginx(
+  binary: string,
+  work: string,
+  port: number,
+  addresses: string[],
+): { child: ChildProcess; reload(down: number[]): void } {
   const prefix = join(work, "nginx");
   mkdirSync(join(prefix, "logs"), { recursive: true });
   const config = join(prefix, "nginx.conf");
@@ -419,12 +538,24 @@ async function finishTasks(endpoint: string, states: Map<string, string>, deadli
       if (final(status)) continue;
       const response = await fetch(endpoint, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": taskId },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tasks/get",
+          "mcp-name": taskId,
+        },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
           method: "tasks/get",
-          params: { taskId, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } } },
+          params: {
+            taskId,
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+            },
+          },
         }),
       }).catch(() => undefined);
       const body = (await response?.json().catch(() => undefined)) as { result?: { status?: string } } | undefined;

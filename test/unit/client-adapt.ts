@@ -28,7 +28,11 @@ test("names: those that fit are kept; others are rewritten within the rules, sta
   for (const name of names) assert.is(map.original(map.served(name)), name);
   assert.is(map.original("unknown"), undefined);
   assert.is(map.renamed, 2);
-  assert.equal(nameMap(names, { pattern: "^[A-Za-z0-9_-]{1,64}$", maxLength: 40 }).served("a".repeat(70)), map.served("a".repeat(70)), "stable");
+  assert.equal(
+    nameMap(names, { pattern: "^[A-Za-z0-9_-]{1,64}$", maxLength: 40 }).served("a".repeat(70)),
+    map.served("a".repeat(70)),
+    "stable",
+  );
   // Gemini's names must start with a letter or _.
   assert.match(nameMap(["9lives"], { pattern: "^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$" }).served("9lives"), /^t_9lives$/);
 });
@@ -40,10 +44,16 @@ test("profiles: matched by clientInfo name (case-insensitive), by id for --clien
   assert.is(matchProfile(profiles, { name: "inspector" }), undefined);
   assert.is(matchProfile(profiles, undefined), undefined);
   assert.is(profileById(profiles, "cursor").maxTools, 40);
-  assert.throws(() => profileById(profiles, "nope"), /--client must be one of claude-code, claude-desktop, cursor, gemini, openai, vscode/);
+  assert.throws(
+    () => profileById(profiles, "nope"),
+    /--client must be one of claude-code, claude-desktop, cursor, gemini, openai, vscode/,
+  );
   assert.equal(parseClientProfiles(JSON.stringify(profiles)), profiles);
   assert.throws(() => parseClientProfiles("{}"), /array of profiles/);
-  assert.equal(modernClientInfo({ _meta: { "io.modelcontextprotocol/clientInfo": { name: "x", version: "1" } } }), { name: "x", version: "1" });
+  assert.equal(modernClientInfo({ _meta: { "io.modelcontextprotocol/clientInfo": { name: "x", version: "1" } } }), {
+    name: "x",
+    version: "1",
+  });
   assert.is(modernClientInfo({ _meta: {} }), undefined);
 });
 
@@ -66,8 +76,14 @@ test("input schemas of every golden example, shaped for OpenAI strict mode and G
     }
     const tools = parseTools(text, definitions);
     count += tools.length;
-    const openai = tools.map((tool) => ({ name: tool.name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64), inputSchema: shapeInputSchema(tool.inputSchema, rules("openai")).schema }));
-    const gemini = tools.map((tool) => ({ name: tool.name.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 64), inputSchema: shapeInputSchema(tool.inputSchema, rules("gemini")).schema }));
+    const openai = tools.map((tool) => ({
+      name: tool.name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64),
+      inputSchema: shapeInputSchema(tool.inputSchema, rules("openai")).schema,
+    }));
+    const gemini = tools.map((tool) => ({
+      name: tool.name.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 64),
+      inputSchema: shapeInputSchema(tool.inputSchema, rules("gemini")).schema,
+    }));
     assert.equal(openAiStrictViolations(openai.slice(0, 128)), [], example);
     assert.equal(geminiViolations(gemini.slice(0, 512)), [], example);
   }
@@ -79,7 +95,12 @@ const orderSchema: ObjectJsonSchema = {
   properties: {
     id: { type: "integer", enum: [1, 2, 3] },
     tags: { type: ["string", "integer", "null"] },
-    filter: { oneOf: [{ type: "object", required: ["q"], properties: { q: { type: "string" }, extra: { type: "object" } } }, { type: "string" }] },
+    filter: {
+      oneOf: [
+        { type: "object", required: ["q"], properties: { q: { type: "string" }, extra: { type: "object" } } },
+        { type: "string" },
+      ],
+    },
     when: { type: "string", format: "uri", default: "x" },
     deep: { $ref: "#/$defs/Node" },
   },
@@ -91,12 +112,23 @@ test("strict and Gemini forms: the checkers accept them, and a value in the clie
   const validator = new SchemaValidator();
   for (const id of ["openai", "gemini"]) {
     const shaped = shapeInputSchema(orderSchema, rules(id));
-    const violations = id === "openai" ? openAiStrictViolations([{ name: "t", inputSchema: shaped.schema }]) : geminiViolations([{ name: "t", inputSchema: shaped.schema }]);
+    const violations =
+      id === "openai"
+        ? openAiStrictViolations([{ name: "t", inputSchema: shaped.schema }])
+        : geminiViolations([{ name: "t", inputSchema: shaped.schema }]);
     assert.equal(violations, [], id);
-    const sent: Record<string, unknown> = { id: 2, filter: { q: "a", extra: '{"k":1}' }, deep: { value: "v", next: '{"value":"w"}' } };
+    const sent: Record<string, unknown> = {
+      id: 2,
+      filter: { q: "a", extra: '{"k":1}' },
+      deep: { value: "v", next: '{"value":"w"}' },
+    };
     if (id === "openai") Object.assign(sent, { tags: null, when: null }, { filter: { q: "a", extra: '{"k":1}' } });
     const decoded = decodeArguments(sent, shaped.decoder) as Record<string, unknown>;
-    assert.equal(decoded, { id: 2, filter: { q: "a", extra: { k: 1 } }, deep: { value: "v", next: { value: "w" } } }, id);
+    assert.equal(
+      decoded,
+      { id: 2, filter: { q: "a", extra: { k: 1 } }, deep: { value: "v", next: { value: "w" } } },
+      id,
+    );
     assert.ok(validator.validate(orderSchema, decoded, id).ok);
     // The rewrite told what it took away.
     assert.match(JSON.stringify(shaped.schema), "Format: uri.");
@@ -106,7 +138,9 @@ test("strict and Gemini forms: the checkers accept them, and a value in the clie
   assert.is((gemini.properties!.id as { enum?: unknown }).enum, undefined);
   assert.match((gemini.properties!.id as { description: string }).description, "One of: 1, 2, 3.");
   // Text that is not JSON stays as it is, for validation to refuse.
-  assert.equal(decodeArguments({ deep: { next: "{oops" } }, shapeInputSchema(orderSchema, rules("gemini")).decoder), { deep: { next: "{oops" } });
+  assert.equal(decodeArguments({ deep: { next: "{oops" } }, shapeInputSchema(orderSchema, rules("gemini")).decoder), {
+    deep: { next: "{oops" },
+  });
 });
 
 test.run();

@@ -21,30 +21,78 @@ const stdio = { kind: "stdio" } as const;
 const http = { kind: "http", url: "http://127.0.0.1:3000/mcp" } as const;
 
 const stringMap = { type: "object", additionalProperties: { type: "string" } };
-const stdioEntry = { type: "object", required: ["command", "args"], additionalProperties: false, properties: { command: { type: "string" }, args: { type: "array", items: { type: "string" } }, env: stringMap } };
+const stdioEntry = {
+  type: "object",
+  required: ["command", "args"],
+  additionalProperties: false,
+  properties: { command: { type: "string" }, args: { type: "array", items: { type: "string" } }, env: stringMap },
+};
 /** The documented shapes: Claude Desktop and Cursor `mcpServers`; VS Code `servers` + `inputs`. */
 const formats = {
-  "claude-desktop": { type: "object", required: ["mcpServers"], additionalProperties: false, properties: { mcpServers: { type: "object", minProperties: 1, additionalProperties: stdioEntry } } },
+  "claude-desktop": {
+    type: "object",
+    required: ["mcpServers"],
+    additionalProperties: false,
+    properties: { mcpServers: { type: "object", minProperties: 1, additionalProperties: stdioEntry } },
+  },
   cursor: {
     type: "object",
     required: ["mcpServers"],
     additionalProperties: false,
-    properties: { mcpServers: { type: "object", minProperties: 1, additionalProperties: { oneOf: [stdioEntry, { type: "object", required: ["url"], additionalProperties: false, properties: { url: { type: "string", format: "uri" } } }] } } },
+    properties: {
+      mcpServers: {
+        type: "object",
+        minProperties: 1,
+        additionalProperties: {
+          oneOf: [
+            stdioEntry,
+            {
+              type: "object",
+              required: ["url"],
+              additionalProperties: false,
+              properties: { url: { type: "string", format: "uri" } },
+            },
+          ],
+        },
+      },
+    },
   },
   vscode: {
     type: "object",
     required: ["servers"],
     additionalProperties: false,
     properties: {
-      inputs: { type: "array", items: { type: "object", required: ["type", "id", "description", "password"], additionalProperties: false, properties: { type: { const: "promptString" }, id: { type: "string" }, description: { type: "string" }, password: { type: "boolean" } } } },
+      inputs: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["type", "id", "description", "password"],
+          additionalProperties: false,
+          properties: {
+            type: { const: "promptString" },
+            id: { type: "string" },
+            description: { type: "string" },
+            password: { type: "boolean" },
+          },
+        },
+      },
       servers: {
         type: "object",
         minProperties: 1,
         propertyNames: { pattern: "^[a-zA-Z][a-zA-Z0-9_-]*$" },
         additionalProperties: {
           oneOf: [
-            { ...stdioEntry, required: ["type", "command"], properties: { ...stdioEntry.properties, type: { const: "stdio" } } },
-            { type: "object", required: ["type", "url"], additionalProperties: false, properties: { type: { const: "http" }, url: { type: "string" } } },
+            {
+              ...stdioEntry,
+              required: ["type", "command"],
+              properties: { ...stdioEntry.properties, type: { const: "stdio" } },
+            },
+            {
+              type: "object",
+              required: ["type", "url"],
+              additionalProperties: false,
+              properties: { type: { const: "http" }, url: { type: "string" } },
+            },
           ],
         },
       },
@@ -64,12 +112,21 @@ test("JSON snippets match each client's documented format, over stdio and HTTP",
     const validate = ajv.compile(schema);
     for (const transport of client === "claude-desktop" ? [stdio] : [stdio, http]) {
       const value = JSON.parse(text(client, transport));
-      assert.ok(validate(value), `${client} ${transport.kind}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value)}`);
+      assert.ok(
+        validate(value),
+        `${client} ${transport.kind}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value)}`,
+      );
     }
   }
   const desktop = JSON.parse(text("claude-desktop", stdio));
-  assert.equal(desktop.mcpServers["pet-store-mcp"], { command: "npx", args: ["-y", "@acme/pet-store-mcp"], env: { PETS_TOKEN: "<PETS_TOKEN>", API_SERVER_REGION: "eu west", OTHER_KEY: "<OTHER_KEY>" } });
-  assert.equal(JSON.parse(text("cursor", http)), { mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:3000/mcp" } } });
+  assert.equal(desktop.mcpServers["pet-store-mcp"], {
+    command: "npx",
+    args: ["-y", "@acme/pet-store-mcp"],
+    env: { PETS_TOKEN: "<PETS_TOKEN>", API_SERVER_REGION: "eu west", OTHER_KEY: "<OTHER_KEY>" },
+  });
+  assert.equal(JSON.parse(text("cursor", http)), {
+    mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:3000/mcp" } },
+  });
 });
 
 test("VS Code asks for secrets through password inputs that the env block references", () => {
@@ -85,14 +142,25 @@ test("VS Code asks for secrets through password inputs that the env block refere
 });
 
 test("Claude Code: one shell command, values quoted as words, the npx command after --", () => {
-  assert.is(text("claude-code", stdio), "claude mcp add --env 'PETS_TOKEN=<PETS_TOKEN>' --env 'API_SERVER_REGION=eu west' --env 'OTHER_KEY=<OTHER_KEY>' pet-store-mcp -- npx -y @acme/pet-store-mcp");
+  assert.is(
+    text("claude-code", stdio),
+    "claude mcp add --env 'PETS_TOKEN=<PETS_TOKEN>' --env 'API_SERVER_REGION=eu west' --env 'OTHER_KEY=<OTHER_KEY>' pet-store-mcp -- npx -y @acme/pet-store-mcp",
+  );
   assert.is(text("claude-code", http), "claude mcp add --transport http pet-store-mcp http://127.0.0.1:3000/mcp");
-  const hostile = clientConfig("claude-code", { name: "x-mcp", version: "1", env: [{ name: "A", required: true, example: "'; rm -rf ~ #" }] }, stdio);
+  const hostile = clientConfig(
+    "claude-code",
+    { name: "x-mcp", version: "1", env: [{ name: "A", required: true, example: "'; rm -rf ~ #" }] },
+    stdio,
+  );
   assert.ok(hostile.ok && hostile.text.includes(`--env 'A='\\''; rm -rf ~ #'`), JSON.stringify(hostile));
 });
 
 test("no secret value can reach a snippet; Claude Desktop has no HTTP entry", () => {
-  const leaky: ServerInfo = { name: "x-mcp", version: "1", env: [{ name: "TOKEN", required: true, secret: true, example: "sk-live-123" }] };
+  const leaky: ServerInfo = {
+    name: "x-mcp",
+    version: "1",
+    env: [{ name: "TOKEN", required: true, secret: true, example: "sk-live-123" }],
+  };
   for (const client of ["claude-desktop", "claude-code", "cursor", "vscode"] as const) {
     const result = clientConfig(client, leaky, stdio);
     assert.ok(result.ok && !result.text.includes("sk-live-123"), client);

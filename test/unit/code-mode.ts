@@ -5,7 +5,14 @@
 import { readFileSync } from "node:fs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, type CodeLimits, type CodeRunResult } from "../../runtime/src/code-mode.js";
+import {
+  DEFAULT_CODE_LIMITS,
+  EXECUTE_CODE_TOOL,
+  executeCode,
+  type CodeHost,
+  type CodeLimits,
+  type CodeRunResult,
+} from "../../runtime/src/code-mode.js";
 import { codeLimits, usage } from "../../runtime/src/cli.js";
 import { callUpstream } from "../../runtime/src/upstream.js";
 import { SchemaValidator } from "../../runtime/src/validation.js";
@@ -20,7 +27,8 @@ function echoHost(seen: Array<{ name: string; args: Record<string, unknown> }> =
     toolNames: ["getPet", "listPets", "odd-name"],
     async call(name, args) {
       seen.push({ name, args });
-      if (args.fail) return { ok: false, error: { message: "Upstream HTTP 404 Not Found", status: 404, body: "x".repeat(5_000) } };
+      if (args.fail)
+        return { ok: false, error: { message: "Upstream HTTP 404 Not Found", status: 404, body: "x".repeat(5_000) } };
       return { ok: true, value: { name, args } };
     },
   };
@@ -28,7 +36,12 @@ function echoHost(seen: Array<{ name: string; args: Record<string, unknown> }> =
 
 const never = (): AbortSignal => new AbortController().signal;
 
-async function run(code: string, host: CodeHost = echoHost(), overrides: Partial<CodeLimits> = {}, signal = never()): Promise<CodeRunResult> {
+async function run(
+  code: string,
+  host: CodeHost = echoHost(),
+  overrides: Partial<CodeLimits> = {},
+  signal = never(),
+): Promise<CodeRunResult> {
   return executeCode(code, host, { ...limits, ...overrides }, signal);
 }
 
@@ -49,23 +62,42 @@ test("the tool definition: execute_code with one required string `code`", () => 
   assert.is(EXECUTE_CODE_TOOL.name, "execute_code");
   assert.equal((EXECUTE_CODE_TOOL.inputSchema as { required: string[] }).required, ["code"]);
   assert.match(EXECUTE_CODE_TOOL.description, /api\.<operationName>\(args\)/);
-  assert.equal(DEFAULT_CODE_LIMITS, { timeoutMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxCalls: 50, maxResultBytes: 100_000 });
+  assert.equal(DEFAULT_CODE_LIMITS, {
+    timeoutMs: 30_000,
+    memoryBytes: 64 * 1024 * 1024,
+    maxCalls: 50,
+    maxResultBytes: 100_000,
+  });
 });
 
 test("limits from flags, else environment, else defaults; bad values are refused; --help lists them", () => {
   assert.equal(codeLimits({}, {}), DEFAULT_CODE_LIMITS);
-  const env = { MCP_CODE_TIMEOUT_MS: "5000", MCP_CODE_MEMORY_MB: "32", MCP_CODE_MAX_CALLS: "7", MCP_CODE_MAX_RESULT_BYTES: "2000" };
-  assert.equal(codeLimits({}, env), { timeoutMs: 5_000, memoryBytes: 32 * 1024 * 1024, maxCalls: 7, maxResultBytes: 2_000 });
-  assert.equal(codeLimits({ "code-timeout": "900", "code-memory": "128", "code-max-calls": "3", "code-max-result": "1000" }, env), {
-    timeoutMs: 900,
-    memoryBytes: 128 * 1024 * 1024,
-    maxCalls: 3,
-    maxResultBytes: 1_000,
+  const env = {
+    MCP_CODE_TIMEOUT_MS: "5000",
+    MCP_CODE_MEMORY_MB: "32",
+    MCP_CODE_MAX_CALLS: "7",
+    MCP_CODE_MAX_RESULT_BYTES: "2000",
+  };
+  assert.equal(codeLimits({}, env), {
+    timeoutMs: 5_000,
+    memoryBytes: 32 * 1024 * 1024,
+    maxCalls: 7,
+    maxResultBytes: 2_000,
   });
+  assert.equal(
+    codeLimits({ "code-timeout": "900", "code-memory": "128", "code-max-calls": "3", "code-max-result": "1000" }, env),
+    {
+      timeoutMs: 900,
+      memoryBytes: 128 * 1024 * 1024,
+      maxCalls: 3,
+      maxResultBytes: 1_000,
+    },
+  );
   assert.throws(() => codeLimits({ "code-memory": "8" }, {}), /--code-memory must be an integer from 16/);
   assert.throws(() => codeLimits({}, { MCP_CODE_MAX_CALLS: "lots" }), /MCP_CODE_MAX_CALLS must be an integer/);
   const help = usage({ name: "x", version: "1.0.0" });
-  for (const flag of ["--code-timeout", "--code-memory", "--code-max-calls", "--code-max-result"]) assert.match(help, flag);
+  for (const flag of ["--code-timeout", "--code-memory", "--code-max-calls", "--code-max-result"])
+    assert.match(help, flag);
 });
 
 test("QuickJS is not imported by the module the server loads at start-up (only by the worker)", () => {
@@ -77,21 +109,43 @@ test("QuickJS is not imported by the module the server loads at start-up (only b
 
 test("a 3-call script against a loopback upstream through the runtime's upstream path", async () => {
   const upstream = await startUpstream((r) => {
-    if (r.url.startsWith("/api/v1/pets/404")) return { status: 404, headers: { "content-type": "application/json" }, body: '{"message":"no such pet"}' };
+    if (r.url.startsWith("/api/v1/pets/404"))
+      return { status: 404, headers: { "content-type": "application/json" }, body: '{"message":"no such pet"}' };
     if (r.url.startsWith("/api/v1/pets/")) {
       const id = Number(r.url.split("/").pop()!.split("?")[0]);
-      return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ id, name: `pet ${id}` }) };
+      return {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id, name: `pet ${id}` }),
+      };
     }
-    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify([{ id: 1 }, { id: 2 }]) };
+    return {
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([{ id: 1 }, { id: 2 }]),
+    };
   });
   const tools = new Map(sampleTools().map((tool) => [tool.name, tool]));
   const validator = new SchemaValidator();
   const host: CodeHost = {
     toolNames: [...tools.keys()],
     async call(name, args, signal) {
-      const result = await callUpstream(tools.get(name)!, args, { upstream: { baseUrl: upstream.baseUrl }, userAgent: "code-mode-test", validator, signal });
+      const result = await callUpstream(tools.get(name)!, args, {
+        upstream: { baseUrl: upstream.baseUrl },
+        userAgent: "code-mode-test",
+        validator,
+        signal,
+      });
       const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
-      if (result.isError) return { ok: false, error: { message: text, ...(/HTTP (\d{3})/.test(text) ? { status: Number(/HTTP (\d{3})/.exec(text)![1]) } : {}), body: text } };
+      if (result.isError)
+        return {
+          ok: false,
+          error: {
+            message: text,
+            ...(/HTTP (\d{3})/.test(text) ? { status: Number(/HTTP (\d{3})/.exec(text)![1]) } : {}),
+            body: text,
+          },
+        };
       return { ok: true, value: result.structuredContent ?? text };
     },
   };
@@ -111,9 +165,20 @@ test("a 3-call script against a loopback upstream through the runtime's upstream
     assert.is((result.result as { status: number }).status, 404);
     assert.match((result.result as { message: string }).message, /no such pet/);
     assert.equal(result.logs, ['names ["pet 1","pet 2"]']);
-    assert.equal(result.calls.map((c) => [c.name, c.ok]), [["listPets", true], ["getPet", true], ["getPet", true], ["getPet", false]]);
+    assert.equal(
+      result.calls.map((c) => [c.name, c.ok]),
+      [
+        ["listPets", true],
+        ["getPet", true],
+        ["getPet", true],
+        ["getPet", false],
+      ],
+    );
     assert.ok(result.calls.every((c) => Number.isInteger(c.ms) && c.ms >= 0));
-    assert.equal(upstream.received.map((r) => r.url), ["/api/v1/pets?limit=2", "/api/v1/pets/1", "/api/v1/pets/2", "/api/v1/pets/404"]);
+    assert.equal(
+      upstream.received.map((r) => r.url),
+      ["/api/v1/pets?limit=2", "/api/v1/pets/1", "/api/v1/pets/2", "/api/v1/pets/404"],
+    );
   } finally {
     await upstream.close();
   }
@@ -150,7 +215,8 @@ test("Function constructor and constructor chains reach only the sandbox's own g
   for (const code of attempts) {
     const result = await run(code);
     assert.is(result.ok, true, `${code}: ${JSON.stringify(result)}`);
-    if (result.ok) assert.ok(result.result === "undefined" || result.result === "strict", `${code} → ${String(result.result)}`);
+    if (result.ok)
+      assert.ok(result.result === "undefined" || result.result === "strict", `${code} → ${String(result.result)}`);
   }
   // QuickJS builds the function from text, so a body can close it early: still only sandbox code.
   const injected = await run("}); globalThis.escaped = typeof process; (async () => {");
@@ -215,15 +281,24 @@ test("memory bombs end as memory errors (many allocations, one huge allocation, 
     `return "x".repeat(1e9).length;`,
     "const kept = []; for (;;) kept.push({ a: Math.random(), b: [1, 2, 3] });",
   ];
-  for (const code of bombs) expectError(await run(code, echoHost(), { memoryBytes, timeoutMs: 20_000 }), "memory", /33554432 bytes/);
+  for (const code of bombs)
+    expectError(await run(code, echoHost(), { memoryBytes, timeoutMs: 20_000 }), "memory", /33554432 bytes/);
   // Below the limit, the same kind of work succeeds.
-  const fits = await run(`const kept = []; for (let i = 0; i < 3; i++) kept.push("y".repeat(1e6) + i); return kept.length;`, echoHost(), { memoryBytes });
+  const fits = await run(
+    `const kept = []; for (let i = 0; i < 3; i++) kept.push("y".repeat(1e6) + i); return kept.length;`,
+    echoHost(),
+    { memoryBytes },
+  );
   assert.is(fits.ok && fits.result, 3);
   await hostAlive();
 });
 
 test("deep recursion is a stack overflow exception, not a crash", async () => {
-  expectError(await run("function down(n) { return down(n + 1) + 1; } return down(0);"), "exception", /stack overflow|too much recursion/i);
+  expectError(
+    await run("function down(n) { return down(n + 1) + 1; } return down(0);"),
+    "exception",
+    /stack overflow|too much recursion/i,
+  );
   await hostAlive();
 });
 
@@ -231,7 +306,9 @@ test("a huge result is refused; huge logs are truncated with a marker", async ()
   expectError(await run(`return "x".repeat(200000);`), "result-size", /200002 bytes/);
   const small = await run(`return "é".repeat(60000);`, echoHost(), { maxResultBytes: 100_000 });
   expectError(small, "result-size", /120002 bytes/);
-  const logs = await run(`for (let i = 0; i < 100000; i++) console.log("line " + i + " " + "y".repeat(100)); return "done";`);
+  const logs = await run(
+    `for (let i = 0; i < 100000; i++) console.log("line " + i + " " + "y".repeat(100)); return "done";`,
+  );
   assert.is(logs.ok, true, JSON.stringify(logs).slice(0, 300));
   assert.ok(logs.logs.length < 1_000, `${logs.logs.length} lines kept`);
   assert.match(logs.logs[logs.logs.length - 1]!, /dropped/);
@@ -240,10 +317,18 @@ test("a huge result is refused; huge logs are truncated with a marker", async ()
 
 test("thousands of calls stop at the calls limit; the host saw no more than the limit", async () => {
   const seen: Array<{ name: string; args: Record<string, unknown> }> = [];
-  const result = await run(`const all = []; for (let i = 0; i < 5000; i++) all.push(api.getPet({ i }).catch(() => null)); await Promise.all(all); return "finished";`, echoHost(seen), { maxCalls: 25 });
+  const result = await run(
+    `const all = []; for (let i = 0; i < 5000; i++) all.push(api.getPet({ i }).catch(() => null)); await Promise.all(all); return "finished";`,
+    echoHost(seen),
+    { maxCalls: 25 },
+  );
   expectError(result, "calls", /more than 25 api calls/);
   assert.ok(seen.length <= 25, `${seen.length} calls reached the host`);
-  const sequential = await run(`for (let i = 0; i < 5000; i++) { try { await api.getPet({ i }); } catch {} } return "finished";`, echoHost(), { maxCalls: 10 });
+  const sequential = await run(
+    `for (let i = 0; i < 5000; i++) { try { await api.getPet({ i }); } catch {} } return "finished";`,
+    echoHost(),
+    { maxCalls: 10 },
+  );
   expectError(sequential, "calls");
   if (!sequential.ok) assert.is(sequential.calls.length, 10);
   await hostAlive();
@@ -315,7 +400,10 @@ test("the abort signal ends a run waiting on a call and a CPU-bound run; in-flig
 });
 
 test("concurrent runs are isolated from each other", async () => {
-  const [a, b] = await Promise.all([run("globalThis.shared = 'a'; return globalThis.shared;"), run("return typeof globalThis.shared;")]);
+  const [a, b] = await Promise.all([
+    run("globalThis.shared = 'a'; return globalThis.shared;"),
+    run("return typeof globalThis.shared;"),
+  ]);
   assert.equal([a.ok && a.result, b.ok && b.result], ["a", "undefined"]);
 });
 

@@ -23,7 +23,8 @@ function specifiers(text: string): string[] {
 }
 
 test("specifiers() finds static, side-effect, re-export and dynamic imports", () => {
-  const text = 'import { a } from "../runtime/src/x.js";\nimport "./y.js";\nexport * from "z";\nconst m = await import("./w.js");\n';
+  const text =
+    'import { a } from "../runtime/src/x.js";\nimport "./y.js";\nexport * from "z";\nconst m = await import("./w.js");\n';
   assert.equal(specifiers(text), ["../runtime/src/x.js", "./y.js", "z", "./w.js"]);
 });
 
@@ -32,9 +33,17 @@ test("only generator/contract.ts imports runtime/src", () => {
   assert.ok(files.length > 50, `found only ${files.length} sources`);
   const deep = files
     .filter((file) => relative(root, file) !== join("generator", "contract.ts"))
-    .flatMap((file) => specifiers(readFileSync(file, "utf8")).filter((spec) => spec.includes("runtime/src/")).map((spec) => `${relative(root, file)}: ${spec}`));
+    .flatMap((file) =>
+      specifiers(readFileSync(file, "utf8"))
+        .filter((spec) => spec.includes("runtime/src/"))
+        .map((spec) => `${relative(root, file)}: ${spec}`),
+    );
   assert.equal(deep, []);
-  assert.ok(specifiers(readFileSync(join(root, "generator", "contract.ts"), "utf8")).some((spec) => spec.startsWith("../runtime/src/")));
+  assert.ok(
+    specifiers(readFileSync(join(root, "generator", "contract.ts"), "utf8")).some((spec) =>
+      spec.startsWith("../runtime/src/"),
+    ),
+  );
 });
 
 test.run();

@@ -4,7 +4,7 @@ import { declarationFiles, declarationReader } from "../../runtime/src/declarati
 import { readRecord } from "../../runtime/src/offsets-file.js";
 
 const DECLARATIONS = {
-  listPets: 'interface ListPetsInput {\n  /** “Quoted” prose, ünïcode */\n  limit?: number;\n}\n',
+  listPets: "interface ListPetsInput {\n  /** “Quoted” prose, ünïcode */\n  limit?: number;\n}\n",
   "repos/get-content": "type Out = { path: string };\n",
   empty: "",
 };
@@ -20,7 +20,8 @@ test("one declaration per line; line i of the offsets locates tool i's as a JSON
   NAMES.forEach((name, i) => {
     const [offset, length] = line(i);
     if (name === "noDeclaration") assert.equal([offset, length], [0, 0]);
-    else assert.is(JSON.parse(text.slice(offset, offset + length)), DECLARATIONS[name as keyof typeof DECLARATIONS], name);
+    else
+      assert.is(JSON.parse(text.slice(offset, offset + length)), DECLARATIONS[name as keyof typeof DECLARATIONS], name);
   });
   assert.is(declarationFiles({}, []).offsets, "");
 });
@@ -31,13 +32,24 @@ test("the reader reads one offsets line and one range per declaration, never the
   const files: Record<string, string> = { "declarations.json": text, "declaration-offsets.txt": offsets };
   const read = declarationReader(
     (name) => NAMES.indexOf(name),
-    (file, offset, length) => (reads.push(file), Buffer.from(files[file]!).subarray(offset, offset + length).toString("utf8")),
+    (file, offset, length) => (
+      reads.push(file),
+      Buffer.from(files[file]!)
+        .subarray(offset, offset + length)
+        .toString("utf8")
+    ),
   );
   assert.is(read("listPets"), DECLARATIONS.listPets);
   assert.is(read("repos/get-content"), DECLARATIONS["repos/get-content"]);
   assert.is(read("noDeclaration"), undefined);
   assert.is(read("missing"), undefined);
-  assert.equal(reads, ["declaration-offsets.txt", "declarations.json", "declaration-offsets.txt", "declarations.json", "declaration-offsets.txt"]);
+  assert.equal(reads, [
+    "declaration-offsets.txt",
+    "declarations.json",
+    "declaration-offsets.txt",
+    "declarations.json",
+    "declaration-offsets.txt",
+  ]);
   const absent = declarationReader(
     () => 0,
     () => {
@@ -45,9 +57,12 @@ test("the reader reads one offsets line and one range per declaration, never the
     },
   );
   assert.is(absent("listPets"), undefined, "a project without the offsets file has no declarations");
-  const broken = declarationReader(() => 0, () => {
-    throw new Error("EIO");
-  });
+  const broken = declarationReader(
+    () => 0,
+    () => {
+      throw new Error("EIO");
+    },
+  );
   assert.throws(() => broken("listPets"), /EIO/, "other read errors are not hidden");
 });
 

@@ -25,9 +25,20 @@ function typeCheck(declarations: Record<string, string>): string[] {
   const files = new Map<string, string>();
   Object.entries(declarations).forEach(([name, text], index) => {
     const call = `api[${JSON.stringify(name)}]`;
-    files.set(`/decl/${index}.ts`, `${text}\ndeclare const api: Api;\nexport const use: ReturnType<typeof ${call}> = ${call}({} as Parameters<typeof ${call}>[0] as never);\n`);
+    files.set(
+      `/decl/${index}.ts`,
+      `${text}\ndeclare const api: Api;\nexport const use: ReturnType<typeof ${call}> = ${call}({} as Parameters<typeof ${call}>[0] as never);\n`,
+    );
   });
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, lib: ["lib.es2023.d.ts"], types: [], skipLibCheck: true };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    lib: ["lib.es2023.d.ts"],
+    types: [],
+    skipLibCheck: true,
+  };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
@@ -39,13 +50,23 @@ function typeCheck(declarations: Record<string, string>): string[] {
     return text === undefined ? getSourceFile(file, language, onError) : ts.createSourceFile(file, text, language);
   };
   const program = ts.createProgram([...files.keys()], options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}\n${d.file ? files.get(d.file.fileName) : ""}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}\n${d.file ? files.get(d.file.fileName) : ""}`,
+    );
 }
 
 /** A plan with the names that break naive printing: a tool name that is no identifier, a schema named Api, `*\/` in prose. */
 function awkwardPlan() {
   const defs = schemas({
-    Api: { type: "object", description: "A schema called Api. */ not the end of the comment", properties: { id: { type: "integer" } }, required: ["id"] },
+    Api: {
+      type: "object",
+      description: "A schema called Api. */ not the end of the comment",
+      properties: { id: { type: "integer" } },
+      required: ["id"],
+    },
     "node-info": { type: "object", properties: { child: { $ref: "#/$defs/node-info" }, api: { $ref: "#/$defs/Api" } } },
   });
   return planProject(
@@ -56,7 +77,10 @@ function awkwardPlan() {
           method: "post",
           path: "/odd/{id}",
           summary: "Odd one */ with a comment end",
-          parameters: [parameter({ name: "id", in: "path", schema: { type: "integer" } }), parameter({ name: "X-Trace Id", in: "header" })],
+          parameters: [
+            parameter({ name: "id", in: "path", schema: { type: "integer" } }),
+            parameter({ name: "X-Trace Id", in: "header" }),
+          ],
           requestBody: jsonBody({ $ref: "#/$defs/node-info" }),
           responses: [jsonResponse("200", { type: "array", items: { $ref: "#/$defs/Api" } })],
         }),
@@ -74,9 +98,17 @@ test("the examples' declarations type-check under strict, each entry alone", () 
   assert.ok(examples.length >= 5);
   let count = 0;
   for (const example of examples) {
-    const declarations = JSON.parse(readFileSync(join(root, "generated", example, DECLARATIONS_DATA_PATH), "utf8")) as Record<string, string>;
-    const tools = JSON.parse(readFileSync(join(root, "generated", example, "data", "tools.json"), "utf8")) as Array<{ name: string }>;
-    assert.equal(Object.keys(declarations), tools.map((t) => t.name), `${example}: one declaration per tool, in tool order`);
+    const declarations = JSON.parse(
+      readFileSync(join(root, "generated", example, DECLARATIONS_DATA_PATH), "utf8"),
+    ) as Record<string, string>;
+    const tools = JSON.parse(readFileSync(join(root, "generated", example, "data", "tools.json"), "utf8")) as Array<{
+      name: string;
+    }>;
+    assert.equal(
+      Object.keys(declarations),
+      tools.map((t) => t.name),
+      `${example}: one declaration per tool, in tool order`,
+    );
     assert.equal(typeCheck(declarations), [], example);
     count += tools.length;
   }
@@ -84,11 +116,15 @@ test("the examples' declarations type-check under strict, each entry alone", () 
 });
 
 test("a declaration: named types, input, output and the api method with its doc comment", () => {
-  const text = JSON.parse(readFileSync(join(root, "generated", "petstore", DECLARATIONS_DATA_PATH), "utf8")).listPets as string;
+  const text = JSON.parse(readFileSync(join(root, "generated", "petstore", DECLARATIONS_DATA_PATH), "utf8"))
+    .listPets as string;
   assert.match(text, /^type PetStatus = "available" \| "pending" \| "adopted";/);
   assert.match(text, /interface ListPetsInput \{\n  \/\*\* How many pets to return at most\. \*\/\n  limit\?: number;/);
   assert.match(text, /type ListPetsOutput = /);
-  assert.match(text, /interface Api \{\n  \/\*\*\n   \* List pets\n[\s\S]*   \* GET \/pets\n   \*\/\n  listPets\(args\?: ListPetsInput\): Promise<ListPetsOutput>;\n\}\n$/);
+  assert.match(
+    text,
+    /interface Api \{\n  \/\*\*\n   \* List pets\n[\s\S]*   \* GET \/pets\n   \*\/\n  listPets\(args\?: ListPetsInput\): Promise<ListPetsOutput>;\n\}\n$/,
+  );
 });
 
 test("awkward names and comment ends still compile; the output is deterministic", () => {
@@ -107,8 +143,13 @@ test("awkward names and comment ends still compile; the output is deterministic"
 
 test("the runtime serves openapi://declarations when given, and lists it", () => {
   const catalog = new ResourceCatalog([], undefined, () => '{"a":"interface Api {}"}');
-  assert.equal(catalog.list().map((r) => r.uri), [DECLARATIONS_URI]);
-  assert.equal(catalog.read(DECLARATIONS_URI), [{ uri: DECLARATIONS_URI, mimeType: "application/json", text: '{"a":"interface Api {}"}' }]);
+  assert.equal(
+    catalog.list().map((r) => r.uri),
+    [DECLARATIONS_URI],
+  );
+  assert.equal(catalog.read(DECLARATIONS_URI), [
+    { uri: DECLARATIONS_URI, mimeType: "application/json", text: '{"a":"interface Api {}"}' },
+  ]);
   assert.equal(new ResourceCatalog([]).read(DECLARATIONS_URI), undefined);
 });
 

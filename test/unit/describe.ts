@@ -6,15 +6,24 @@ import { ResourceCatalog } from "../../runtime/src/resources.js";
 import type { ToolDefinition } from "../../runtime/src/types.js";
 
 test("short descriptions are summary + description, the summary not repeated; deprecation marked", () => {
-  assert.equal(describeOperation(operation({ summary: "List pets", description: "Returns all pets." }), "listPets"), { description: "List pets\n\nReturns all pets." });
-  assert.equal(describeOperation(operation({ summary: "List pets", description: "List pets of the store." }), "listPets"), { description: "List pets of the store." });
+  assert.equal(describeOperation(operation({ summary: "List pets", description: "Returns all pets." }), "listPets"), {
+    description: "List pets\n\nReturns all pets.",
+  });
+  assert.equal(
+    describeOperation(operation({ summary: "List pets", description: "List pets of the store." }), "listPets"),
+    { description: "List pets of the store." },
+  );
   const deprecated = describeOperation(operation({ summary: "Old", deprecated: true }), "old");
   assert.is(deprecated.description, "Old\n\nDeprecated: this operation may be removed from the API.");
 });
 
 test("a long description is cut at a paragraph end and points to the documentation resource, which keeps the full text", () => {
   const paragraph = "This endpoint does many things. ".repeat(20).trim();
-  const op = operation({ summary: "Big one", description: `${paragraph}\n\n${paragraph}\n\n${paragraph}`, deprecated: true });
+  const op = operation({
+    summary: "Big one",
+    description: `${paragraph}\n\n${paragraph}\n\n${paragraph}`,
+    deprecated: true,
+  });
   const plan = describeOperation(op, "big_one", 1_500);
   assert.ok(plan.description.length <= 1_500, String(plan.description.length));
   assert.match(plan.description, /things\.… \(full text: resource openapi:\/\/operations\/big_one\)\n\nDeprecated:/);

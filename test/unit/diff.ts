@@ -16,8 +16,22 @@ const tool = (name: string, input: Record<string, unknown>, extra: Partial<ToolC
 });
 
 test("input: new required argument, removed argument and narrowed types are breaking; the rest compatible", () => {
-  const before = { type: "object", properties: { a: { type: "string" }, b: { type: ["string", "null"] }, n: { type: "number" } }, required: ["a"] };
-  const after = { type: "object", properties: { a: { type: "string" }, b: { type: "string" }, n: { type: "integer" }, c: { type: "string" }, d: { type: "string" } }, required: ["c"] };
+  const before = {
+    type: "object",
+    properties: { a: { type: "string" }, b: { type: ["string", "null"] }, n: { type: "number" } },
+    required: ["a"],
+  };
+  const after = {
+    type: "object",
+    properties: {
+      a: { type: "string" },
+      b: { type: "string" },
+      n: { type: "integer" },
+      c: { type: "string" },
+      d: { type: "string" },
+    },
+    required: ["c"],
+  };
   const changes = compareSchemas(before, after, "input").map((c) => `${c.verdict} ${c.at} ${c.message}`);
   assert.equal(changes.sort(), [
     "breaking b type changed from null|string to string",
@@ -26,21 +40,49 @@ test("input: new required argument, removed argument and narrowed types are brea
     "compatible a argument is now optional",
     "compatible d optional argument added",
   ]);
-  assert.equal(compareSchemas(before, { type: "object", properties: {} }, "input").map((c) => c.verdict), ["breaking", "breaking", "breaking"]);
+  assert.equal(
+    compareSchemas(before, { type: "object", properties: {} }, "input").map((c) => c.verdict),
+    ["breaking", "breaking", "breaking"],
+  );
 });
 
 test("enums: narrowing breaks inputs, widening breaks outputs; nested properties and items are followed", () => {
-  const old = { type: "object", properties: { s: { enum: ["a", "b"] }, list: { type: "array", items: { type: "object", properties: { x: { type: "string" } } } } } };
-  const wider = { type: "object", properties: { s: { enum: ["a", "b", "c"] }, list: { type: "array", items: { type: "object", properties: {} } } } };
-  assert.equal(compareSchemas(old, wider, "input").map((c) => `${c.verdict} ${c.at}`), ["compatible s", "breaking list[].x"]);
-  assert.equal(compareSchemas(old, wider, "output").map((c) => `${c.verdict} ${c.at}`), ["breaking s", "breaking list[].x"]);
-  assert.equal(compareSchemas(wider, old, "input").map((c) => `${c.verdict} ${c.at}`), ["breaking s", "compatible list[].x"]);
+  const old = {
+    type: "object",
+    properties: {
+      s: { enum: ["a", "b"] },
+      list: { type: "array", items: { type: "object", properties: { x: { type: "string" } } } },
+    },
+  };
+  const wider = {
+    type: "object",
+    properties: { s: { enum: ["a", "b", "c"] }, list: { type: "array", items: { type: "object", properties: {} } } },
+  };
+  assert.equal(
+    compareSchemas(old, wider, "input").map((c) => `${c.verdict} ${c.at}`),
+    ["compatible s", "breaking list[].x"],
+  );
+  assert.equal(
+    compareSchemas(old, wider, "output").map((c) => `${c.verdict} ${c.at}`),
+    ["breaking s", "breaking list[].x"],
+  );
+  assert.equal(
+    compareSchemas(wider, old, "input").map((c) => `${c.verdict} ${c.at}`),
+    ["breaking s", "compatible list[].x"],
+  );
 });
 
 test("$defs references are followed (and recursive ones end)", () => {
-  const v1 = { type: "object", $defs: { S: { enum: ["a", "b"] }, N: { type: "object", properties: { next: { $ref: "#/$defs/N" } } } }, properties: { s: { $ref: "#/$defs/S" }, n: { $ref: "#/$defs/N" } } };
+  const v1 = {
+    type: "object",
+    $defs: { S: { enum: ["a", "b"] }, N: { type: "object", properties: { next: { $ref: "#/$defs/N" } } } },
+    properties: { s: { $ref: "#/$defs/S" }, n: { $ref: "#/$defs/N" } },
+  };
   const v2 = { ...v1, $defs: { ...v1.$defs, S: { enum: ["a"] } } };
-  assert.equal(compareSchemas(v1, v2, "input").map((c) => `${c.verdict} ${c.at} ${c.message}`), ['breaking s value(s) "b" no longer allowed']);
+  assert.equal(
+    compareSchemas(v1, v2, "input").map((c) => `${c.verdict} ${c.at} ${c.message}`),
+    ['breaking s value(s) "b" no longer allowed'],
+  );
   assert.equal(compareSchemas(v1, v1, "input"), []);
 });
 
@@ -50,7 +92,10 @@ test("tools are paired by name, then route, then operationId; renames and remova
   const diff = diffTools(before, after);
   assert.equal(diff.added, ["d"]);
   assert.equal(diff.removed, ["a"]);
-  assert.equal(diff.changed.map((c) => [c.previousName, c.name]), [["b", "b2"]]);
+  assert.equal(
+    diff.changed.map((c) => [c.previousName, c.name]),
+    [["b", "b2"]],
+  );
   assert.is(diff.bump, "major");
   assert.match(formatDiff(diff), /b → b2 {2}\(renamed, BREAKING\)/);
 });
@@ -82,7 +127,10 @@ test("the plan decides the version: API version first, then the previous one (or
   assert.is(decideVersion("v2", undefined, undefined, true), "0.1.0");
   assert.is(decideVersion("2.1.0", { recorded: "1.4.0" }, breaking, true), "2.0.0");
   assert.is(decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.9.0" }, breaking, true), "2.0.0");
-  assert.is(decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.9.0" }, { bump: "patch" } as typeof breaking, true), "1.9.1");
+  assert.is(
+    decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.9.0" }, { bump: "patch" } as typeof breaking, true),
+    "1.9.1",
+  );
   assert.is(decideVersion("2.1.0", { recorded: "1.4.0", onDisk: "1.0.0" }, breaking, false), "1.4.0");
 });
 

@@ -8,7 +8,14 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { envValue, markdownCell, markdownCode, markdownFence, oneLine, shellWord } from "../../generator/emit/escape.js";
+import {
+  envValue,
+  markdownCell,
+  markdownCode,
+  markdownFence,
+  oneLine,
+  shellWord,
+} from "../../generator/emit/escape.js";
 
 test("oneLine turns every line terminator and control character into a space", () => {
   assert.is(oneLine("a\nb\r\nc\rd\u2028e\u2029f\u0085g\u000bh\u000ci\u0000j"), "a b c d e f g h i j");
@@ -46,7 +53,20 @@ test("envValue writes a value every .env reader reads the same way, or refuses",
 });
 
 /** Helpers that escape for their format, and fields the generator makes safe itself. */
-const ESCAPING_HELPERS = new Set(["line", "cell", "code", "cellCode", "route", "sh", "envAssign", "block", "json", "hints", "fenced", "html"]);
+const ESCAPING_HELPERS = new Set([
+  "line",
+  "cell",
+  "code",
+  "cellCode",
+  "route",
+  "sh",
+  "envAssign",
+  "block",
+  "json",
+  "hints",
+  "fenced",
+  "html",
+]);
 /**
  * Fields printed as they are: names the generator derives and validates (npm package and bin names
  * match npm's rules; `name`/`env` are tool and environment variable names, [A-Za-z0-9_.-]; spec
@@ -69,11 +89,17 @@ test("templates: every interpolation is escaped for its format or prints a gener
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".hbs"))) {
     const visit = (node: unknown): void => {
       if (node === null || typeof node !== "object") return;
-      const n = node as { type?: string; path?: { original?: string }; params?: unknown[]; loc?: { start: { line: number } } };
+      const n = node as {
+        type?: string;
+        path?: { original?: string };
+        params?: unknown[];
+        loc?: { start: { line: number } };
+      };
       if (n.type === "MustacheStatement") {
         const head = n.path?.original ?? "";
         const isHelper = (n.params?.length ?? 0) > 0;
-        if (isHelper ? !ESCAPING_HELPERS.has(head) : !SAFE_FIELDS.has(head)) offenders.push(`${file}:${n.loc?.start.line}: {{${head}}}`);
+        if (isHelper ? !ESCAPING_HELPERS.has(head) : !SAFE_FIELDS.has(head))
+          offenders.push(`${file}:${n.loc?.start.line}: {{${head}}}`);
       }
       for (const value of Object.values(node)) if (value && typeof value === "object") visit(value);
     };

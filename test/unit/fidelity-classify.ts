@@ -12,11 +12,22 @@ import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
 import { sampleInWorker, stopSampler } from "../fidelity/sample-worker.js";
 
 const received = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}): string =>
-  JSON.stringify({ level: "info", name: "HTTP SERVER", msg: "Request received", input: { method: "get", url: { path, query }, headers, body: null } });
+  JSON.stringify({
+    level: "info",
+    name: "HTTP SERVER",
+    msg: "Request received",
+    input: { method: "get", url: { path, query }, headers, body: null },
+  });
 const line = (level: string, name: string, msg: string): string => JSON.stringify({ level, name, msg });
 
 test("a request that passed validation and was answered is accepted", () => {
-  const [request] = prismRequests(parseRecords([received("/pets", { limit: "5" }, { accept: "application/json" }), line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"), line("info", "NEGOTIATOR", '> Responding with "200"')]));
+  const [request] = prismRequests(
+    parseRecords([
+      received("/pets", { limit: "5" }, { accept: "application/json" }),
+      line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"),
+      line("info", "NEGOTIATOR", '> Responding with "200"'),
+    ]),
+  );
   assert.is(request!.verdict, "accepted");
   assert.ok(request!.complete);
   assert.equal(request!.query, { limit: "5" });
@@ -42,53 +53,199 @@ test("406 and unknown routes are refusals; a failing mock response is a Prism li
     parseRecords([
       received("/pets/1"),
       line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"),
-      line("error", "HTTP SERVER", "Request terminated with error: https://stoplight.io/prism/errors#NOT_ACCEPTABLE: The server cannot produce a representation for your accept header"),
+      line(
+        "error",
+        "HTTP SERVER",
+        "Request terminated with error: https://stoplight.io/prism/errors#NOT_ACCEPTABLE: The server cannot produce a representation for your accept header",
+      ),
       received("/nope"),
-      line("error", "HTTP SERVER", "Request terminated with error: https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR: Route not resolved, no path matched"),
+      line(
+        "error",
+        "HTTP SERVER",
+        "Request terminated with error: https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR: Route not resolved, no path matched",
+      ),
       received("/pets"),
       line("success", "VALIDATOR", "The request passed the validation rules. Looking for the best response"),
       line("info", "NEGOTIATOR", '> Responding with "200"'),
-      line("error", "HTTP SERVER", "Request terminated with error: https://stoplight.io/prism/errors#VIOLATIONS: Request/Response not valid"),
+      line(
+        "error",
+        "HTTP SERVER",
+        "Request terminated with error: https://stoplight.io/prism/errors#VIOLATIONS: Request/Response not valid",
+      ),
       "not json",
     ]),
   );
-  assert.equal(requests.map((r) => r.verdict), ["refused", "refused", "prism-limitation"]);
+  assert.equal(
+    requests.map((r) => r.verdict),
+    ["refused", "refused", "prism-limitation"],
+  );
   assert.match(requests[0]!.problems[0]!, /^NOT_ACCEPTABLE/);
   assert.equal(requests[2]!.limitations, ["VIOLATIONS: Request/Response not valid"]);
 });
 
 const tool = (path: string, pathParams: string[] = []): ToolPlan =>
-  ({ name: "t", http: { method: "get", path, parameters: pathParams.map((name) => ({ argument: name, name, in: "path", style: "simple", explode: false, required: true })), response: { accept: [] } } }) as unknown as ToolPlan;
-const refused = (problems: string[], contentType?: string) => ({ method: "post", path: "/x", query: {}, verdict: "refused" as const, problems, limitations: [], complete: true, ...(contentType ? { contentType } : {}) });
+  ({
+    name: "t",
+    http: {
+      method: "get",
+      path,
+      parameters: pathParams.map((name) => ({
+        argument: name,
+        name,
+        in: "path",
+        style: "simple",
+        explode: false,
+        required: true,
+      })),
+      response: { accept: [] },
+    },
+  }) as unknown as ToolPlan;
+const refused = (problems: string[], contentType?: string) => ({
+  method: "post",
+  path: "/x",
+  query: {},
+  verdict: "refused" as const,
+  problems,
+  limitations: [],
+  complete: true,
+  ...(contentType ? { contentType } : {}),
+});
 
 test("what Prism cannot judge: fragment/query path keys, unparsed body media types, another operation's template", () => {
-  assert.match(prismCannotJudge(tool("/analyze#overload=stream"), refused(["request Supported content types: application/json"]))!, /fragment/);
-  assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/xml; charset=utf-8"))!, /application\/xml/);
-  assert.match(prismCannotJudge(tool("/v1/{entityType}:import", ["entityType"]), refused(["Request path must have required property 'name'"]))!, /another operation/);
-  const withBody = { ...tool("/user"), http: { ...tool("/user").http, body: { kind: "whole", argument: "body", mediaType: "application/json", required: true } } } as unknown as ToolPlan;
-  assert.match(prismCannotJudge(withBody, refused(["request No supported content types, but request included a non-empty body"]))!, /no consumes/);
-  assert.is(prismCannotJudge(tool("/user"), refused(["request No supported content types, but request included a non-empty body"])), undefined, "no body in the spec: sending one is ours");
-  assert.match(prismCannotJudge(tool("/x"), refused(["request.header Request header must have required property 'authorization'"]))!, /Authorization/);
-  assert.match(prismCannotJudge(tool("/x"), refused(["Request header parameter content.0 must be object", "Request header parameter content.1 must be object"]))!, /array of objects/);
-  assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"]), { discriminated: true })!, /discriminator/);
-  assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"])), undefined, "without a discriminator a oneOf refusal is ours");
-  assert.match(prismCannotJudge(tool("/x"), refused(["request.body Request body property tags must be array"], "application/x-www-form-urlencoded"))!, /form field/);
-  assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body property tags must be array"], "application/json")), undefined);
-  const both = { ...tool("/and"), http: { ...tool("/and").http, security: [{ basic: [], oauth: ["write"] }] } } as unknown as ToolPlan;
-  const schemes = [{ key: "basic", type: "http", scheme: "basic", env: {} }, { key: "oauth", type: "oauth2", env: {} }, { key: "key", type: "apiKey", in: "header", name: "X-Key", env: {} }] as SecuritySchemeDefinition[];
-  assert.match(prismCannotJudge(both, refused(["request Invalid security scheme used"]), { discriminated: false, schemes })!, /two credentials/);
+  assert.match(
+    prismCannotJudge(tool("/analyze#overload=stream"), refused(["request Supported content types: application/json"]))!,
+    /fragment/,
+  );
+  assert.match(
+    prismCannotJudge(
+      tool("/x"),
+      refused(["request.body Request body must be object"], "application/xml; charset=utf-8"),
+    )!,
+    /application\/xml/,
+  );
+  assert.match(
+    prismCannotJudge(
+      tool("/v1/{entityType}:import", ["entityType"]),
+      refused(["Request path must have required property 'name'"]),
+    )!,
+    /another operation/,
+  );
+  const withBody = {
+    ...tool("/user"),
+    http: {
+      ...tool("/user").http,
+      body: { kind: "whole", argument: "body", mediaType: "application/json", required: true },
+    },
+  } as unknown as ToolPlan;
+  assert.match(
+    prismCannotJudge(withBody, refused(["request No supported content types, but request included a non-empty body"]))!,
+    /no consumes/,
+  );
+  assert.is(
+    prismCannotJudge(
+      tool("/user"),
+      refused(["request No supported content types, but request included a non-empty body"]),
+    ),
+    undefined,
+    "no body in the spec: sending one is ours",
+  );
+  assert.match(
+    prismCannotJudge(
+      tool("/x"),
+      refused(["request.header Request header must have required property 'authorization'"]),
+    )!,
+    /Authorization/,
+  );
+  assert.match(
+    prismCannotJudge(
+      tool("/x"),
+      refused([
+        "Request header parameter content.0 must be object",
+        "Request header parameter content.1 must be object",
+      ]),
+    )!,
+    /array of objects/,
+  );
+  assert.match(
+    prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"]), {
+      discriminated: true,
+    })!,
+    /discriminator/,
+  );
+  assert.is(
+    prismCannotJudge(tool("/x"), refused(["request.body Request body must match exactly one schema in oneOf"])),
+    undefined,
+    "without a discriminator a oneOf refusal is ours",
+  );
+  assert.match(
+    prismCannotJudge(
+      tool("/x"),
+      refused(["request.body Request body property tags must be array"], "application/x-www-form-urlencoded"),
+    )!,
+    /form field/,
+  );
+  assert.is(
+    prismCannotJudge(
+      tool("/x"),
+      refused(["request.body Request body property tags must be array"], "application/json"),
+    ),
+    undefined,
+  );
+  const both = {
+    ...tool("/and"),
+    http: { ...tool("/and").http, security: [{ basic: [], oauth: ["write"] }] },
+  } as unknown as ToolPlan;
+  const schemes = [
+    { key: "basic", type: "http", scheme: "basic", env: {} },
+    { key: "oauth", type: "oauth2", env: {} },
+    { key: "key", type: "apiKey", in: "header", name: "X-Key", env: {} },
+  ] as SecuritySchemeDefinition[];
+  assert.match(
+    prismCannotJudge(both, refused(["request Invalid security scheme used"]), { discriminated: false, schemes })!,
+    /two credentials/,
+  );
   const keyAndBasic = { ...both, http: { ...both.http, security: [{ basic: [], key: [] }] } } as unknown as ToolPlan;
-  assert.is(prismCannotJudge(keyAndBasic, refused(["request Invalid security scheme used"]), { discriminated: false, schemes }), undefined, "a header key and basic fit one request: ours");
+  assert.is(
+    prismCannotJudge(keyAndBasic, refused(["request Invalid security scheme used"]), { discriminated: false, schemes }),
+    undefined,
+    "a header key and basic fit one request: ours",
+  );
   // Our own mistakes stay ours.
-  assert.is(prismCannotJudge(tool("/videos/{videoId}", ["videoId"]), refused(["Request path must have required property 'videoid'"])), undefined);
-  assert.is(prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")), undefined);
+  assert.is(
+    prismCannotJudge(
+      tool("/videos/{videoId}", ["videoId"]),
+      refused(["Request path must have required property 'videoid'"]),
+    ),
+    undefined,
+  );
+  assert.is(
+    prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")),
+    undefined,
+  );
 });
 
 test("the server's own cursor is not sampled; an API token parameter used as cursor is", () => {
-  const schema = { type: "object", properties: { cursor: { type: "string" }, q: { type: "string" } }, required: ["cursor"] };
-  const paged = { ...tool("/x"), http: { ...tool("/x").http, pagination: { style: "cursor", cursorArgument: "cursor", targetArgument: "pageToken" } } } as unknown as ToolPlan;
-  assert.equal(withoutServerCursor(schema, paged), { type: "object", properties: { q: { type: "string" } }, required: [] });
-  const own = { ...paged, http: { ...paged.http, pagination: { style: "cursor", cursorArgument: "pageToken", targetArgument: "pageToken" } } } as unknown as ToolPlan;
+  const schema = {
+    type: "object",
+    properties: { cursor: { type: "string" }, q: { type: "string" } },
+    required: ["cursor"],
+  };
+  const paged = {
+    ...tool("/x"),
+    http: {
+      ...tool("/x").http,
+      pagination: { style: "cursor", cursorArgument: "cursor", targetArgument: "pageToken" },
+    },
+  } as unknown as ToolPlan;
+  assert.equal(withoutServerCursor(schema, paged), {
+    type: "object",
+    properties: { q: { type: "string" } },
+    required: [],
+  });
+  const own = {
+    ...paged,
+    http: { ...paged.http, pagination: { style: "cursor", cursorArgument: "pageToken", targetArgument: "pageToken" } },
+  } as unknown as ToolPlan;
   assert.is(withoutServerCursor(schema, own), schema);
 });
 
@@ -97,7 +254,15 @@ test("sampling is seeded: same seed, same tools and arguments; the sample matche
   assert.equal(pickTools(names, 5, "s"), pickTools(names, 5, "s"));
   assert.is(pickTools(names, 5, "s").length, 5);
   assert.equal(pickTools(names, "all", "s"), [...names].sort());
-  const schema = { type: "object", properties: { id: { type: "string", format: "uuid" }, sku: { type: "string", pattern: "^[A-Z]{3}-\\d{4}$" }, n: { type: "integer", minimum: 2, maximum: 9 } }, required: ["id", "sku", "n"] };
+  const schema = {
+    type: "object",
+    properties: {
+      id: { type: "string", format: "uuid" },
+      sku: { type: "string", pattern: "^[A-Z]{3}-\\d{4}$" },
+      n: { type: "integer", minimum: 2, maximum: 9 },
+    },
+    required: ["id", "sku", "n"],
+  };
   const a = await sampleArguments(schema, "seed");
   const b = await sampleArguments(schema, "seed");
   assert.ok(a.ok, JSON.stringify(a));
@@ -106,16 +271,25 @@ test("sampling is seeded: same seed, same tools and arguments; the sample matche
     assert.match(String(a.args.id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.match(String(a.args.sku), /^[A-Z]{3}-\d{4}$/);
   }
-  const unsampleable = await sampleArguments({ type: "object", properties: { x: { type: "string", pattern: "^(?<!a)b$" } }, required: ["x"] }, "seed");
+  const unsampleable = await sampleArguments(
+    { type: "object", properties: { x: { type: "string", pattern: "^(?<!a)b$" } }, required: ["x"] },
+    "seed",
+  );
   assert.not.ok(unsampleable.ok);
 });
 
 test("samples are drawn in a capped worker: the same values as in-thread, and a crash is a miss, not the runner's end", async () => {
-  const schema = { type: "object", properties: { n: { type: "integer", minimum: 2, maximum: 9 }, s: { type: "string", minLength: 3 } }, required: ["n", "s"] };
+  const schema = {
+    type: "object",
+    properties: { n: { type: "integer", minimum: 2, maximum: 9 }, s: { type: "string", minLength: 3 } },
+    required: ["n", "s"],
+  };
   assert.equal(await sampleInWorker(schema, "seed"), await sampleArguments(schema, "seed"));
   // A draw that overruns its time (oas-examples schema-circular.yaml took minutes, then the heap)
   // ends its worker and is a miss. 3,000 patterned strings take about 2 s here: 100 times the budget.
-  const properties = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: "string", pattern: "^[a-z]{8}-[0-9]{4}$" }]));
+  const properties = Object.fromEntries(
+    Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: "string", pattern: "^[a-z]{8}-[0-9]{4}$" }]),
+  );
   const overrun = await sampleInWorker({ type: "object", properties, required: Object.keys(properties) }, "seed", 20);
   assert.equal(overrun, { ok: false, problems: ["faker took more than 20 ms"] });
   // The next draw gets a fresh worker.
@@ -131,36 +305,139 @@ test("dummy credentials fill what .env.example names: tokens, basic, client cred
   ];
   const example = "API_TOKEN=\n# API_MTLS_CERT=\nAPI_MTLS_KEY=\n";
   assert.equal(dummyCredentials(example, schemes), { API_TOKEN: "fidelity-token" });
-  assert.equal(dummyCredentials(example, schemes, { cert: "/tmp/c.crt", key: "/tmp/c.key" }), { API_TOKEN: "fidelity-token", API_MTLS_CERT: "/tmp/c.crt", API_MTLS_KEY: "/tmp/c.key" });
+  assert.equal(dummyCredentials(example, schemes, { cert: "/tmp/c.crt", key: "/tmp/c.key" }), {
+    API_TOKEN: "fidelity-token",
+    API_MTLS_CERT: "/tmp/c.crt",
+    API_MTLS_KEY: "/tmp/c.key",
+  });
 });
 
 test("a deepObject form property the request does not send, which Prism reads as {}, is a Prism limitation; one it sends is not", () => {
-  const form = { ...tool("/v1/treasury/outbound_payments"), http: { method: "post", path: "/v1/treasury/outbound_payments", parameters: [], body: { kind: "properties", properties: { amount: "amount", end_user_details: "end_user_details" }, mediaType: "application/x-www-form-urlencoded", required: true }, response: { accept: [] } } } as unknown as ToolPlan;
-  const problems = ["request.body.end_user_details Request body property end_user_details must have required property 'present'"];
-  assert.match(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1 }) ?? "", /does not send as an empty object/);
-  assert.ok(prismCannotJudge(form, refused(problems, "multipart/form-data; boundary=x"), undefined, { amount: 1 }), "multipart too");
-  assert.is(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1, end_user_details: {} }), undefined);
+  const form = {
+    ...tool("/v1/treasury/outbound_payments"),
+    http: {
+      method: "post",
+      path: "/v1/treasury/outbound_payments",
+      parameters: [],
+      body: {
+        kind: "properties",
+        properties: { amount: "amount", end_user_details: "end_user_details" },
+        mediaType: "application/x-www-form-urlencoded",
+        required: true,
+      },
+      response: { accept: [] },
+    },
+  } as unknown as ToolPlan;
+  const problems = [
+    "request.body.end_user_details Request body property end_user_details must have required property 'present'",
+  ];
+  assert.match(
+    prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { amount: 1 }) ?? "",
+    /does not send as an empty object/,
+  );
+  assert.ok(
+    prismCannotJudge(form, refused(problems, "multipart/form-data; boundary=x"), undefined, { amount: 1 }),
+    "multipart too",
+  );
+  assert.is(
+    prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, {
+      amount: 1,
+      end_user_details: {},
+    }),
+    undefined,
+  );
   assert.is(prismCannotJudge(form, refused(problems, "application/json"), undefined, { amount: 1 }), undefined);
-  const nested = ["request.body.end_user_details.dob Request body property end_user_details.dob must have required property 'day'"];
-  assert.ok(prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, { end_user_details: { present: true } }), "nested, not sent");
-  assert.is(prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, { end_user_details: { dob: {} } }), undefined, "nested, sent empty");
+  const nested = [
+    "request.body.end_user_details.dob Request body property end_user_details.dob must have required property 'day'",
+  ];
+  assert.ok(
+    prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, {
+      end_user_details: { present: true },
+    }),
+    "nested, not sent",
+  );
+  assert.is(
+    prismCannotJudge(form, refused(nested, "application/x-www-form-urlencoded"), undefined, {
+      end_user_details: { dob: {} },
+    }),
+    undefined,
+    "nested, sent empty",
+  );
 });
 
 test("a deepObject query parameter the request does not send, read by Prism as {}, is a Prism limitation (through array items too)", () => {
-  const get = { ...tool("/v1/invoices/upcoming"), http: { method: "get", path: "/v1/invoices/upcoming", parameters: [{ argument: "automatic_tax", name: "automatic_tax", in: "query", style: "deepObject", explode: true, required: false }, { argument: "items", name: "subscription_items", in: "query", style: "deepObject", explode: true, required: false }], response: { accept: [] } } } as unknown as ToolPlan;
-  const top = ["request.query.automatic_tax Request query parameter automatic_tax must have required property 'enabled'"];
+  const get = {
+    ...tool("/v1/invoices/upcoming"),
+    http: {
+      method: "get",
+      path: "/v1/invoices/upcoming",
+      parameters: [
+        {
+          argument: "automatic_tax",
+          name: "automatic_tax",
+          in: "query",
+          style: "deepObject",
+          explode: true,
+          required: false,
+        },
+        {
+          argument: "items",
+          name: "subscription_items",
+          in: "query",
+          style: "deepObject",
+          explode: true,
+          required: false,
+        },
+      ],
+      response: { accept: [] },
+    },
+  } as unknown as ToolPlan;
+  const top = [
+    "request.query.automatic_tax Request query parameter automatic_tax must have required property 'enabled'",
+  ];
   assert.ok(prismCannotJudge(get, refused(top), undefined, {}));
   assert.is(prismCannotJudge(get, refused(top), undefined, { automatic_tax: { enabled: true } }), undefined);
-  const deep = ["request.query.subscription_items.0.price_data Request query parameter subscription_items.0.price_data must have required property 'currency'"];
+  const deep = [
+    "request.query.subscription_items.0.price_data Request query parameter subscription_items.0.price_data must have required property 'currency'",
+  ];
   assert.ok(prismCannotJudge(get, refused(deep), undefined, { items: [{ price: "p" }] }));
-  assert.is(prismCannotJudge(get, refused(deep), undefined, { items: [{ price_data: { currency: "usd" } }] }), undefined);
+  assert.is(
+    prismCannotJudge(get, refused(deep), undefined, { items: [{ price_data: { currency: "usd" } }] }),
+    undefined,
+  );
 });
 
 test("an array of objects in a deepObject form field, which Prism reads only as JSON, is a Prism limitation", () => {
-  const form = { ...tool("/v1/tax/calculations"), http: { method: "post", path: "/v1/tax/calculations", parameters: [], body: { kind: "properties", properties: { line_items: "line_items", tags: "tags" }, mediaType: "application/x-www-form-urlencoded", required: true, encoding: { line_items: { style: "deepObject", explode: true }, tags: { style: "deepObject", explode: true } } }, response: { accept: [] } } } as unknown as ToolPlan;
-  const problems = ["request Cannot deserialize JSON object array in form data request body. Make sure the array is in JSON"];
-  assert.match(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { line_items: [{ amount: 1 }] }) ?? "", /only as JSON/);
-  assert.is(prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { tags: ["a"] }), undefined, "no array of objects sent");
+  const form = {
+    ...tool("/v1/tax/calculations"),
+    http: {
+      method: "post",
+      path: "/v1/tax/calculations",
+      parameters: [],
+      body: {
+        kind: "properties",
+        properties: { line_items: "line_items", tags: "tags" },
+        mediaType: "application/x-www-form-urlencoded",
+        required: true,
+        encoding: { line_items: { style: "deepObject", explode: true }, tags: { style: "deepObject", explode: true } },
+      },
+      response: { accept: [] },
+    },
+  } as unknown as ToolPlan;
+  const problems = [
+    "request Cannot deserialize JSON object array in form data request body. Make sure the array is in JSON",
+  ];
+  assert.match(
+    prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, {
+      line_items: [{ amount: 1 }],
+    }) ?? "",
+    /only as JSON/,
+  );
+  assert.is(
+    prismCannotJudge(form, refused(problems, "application/x-www-form-urlencoded"), undefined, { tags: ["a"] }),
+    undefined,
+    "no array of objects sent",
+  );
 });
 
 test.run();

@@ -28,10 +28,13 @@ test("no emitted file has a line that starts with injected text", () => {
   for (const f of hostile.files) {
     // JSON's grammar breaks lines only at CR and LF; JavaScript (TS comments!), dotenv's multiline
     // regexes and YAML also at U+2028/U+2029.
-    const lines = f.path.endsWith(".json") ? f.content.split(/\r\n|\n|\r/) : f.content.split(/\r\n|\n|\r|\u2028|\u2029/);
+    const lines = f.path.endsWith(".json")
+      ? f.content.split(/\r\n|\n|\r/)
+      : f.content.split(/\r\n|\n|\r|\u2028|\u2029/);
     lines.forEach((line, index) => {
       // The README's own sh fences are the generator's; an injected one would be followed by INJECTED.
-      if (LIVE.test(line) && !(line.trim() === "```sh" && f.path === "README.md")) offenders.push(`${f.path}:${index + 1}: ${line.slice(0, 80)}`);
+      if (LIVE.test(line) && !(line.trim() === "```sh" && f.path === "README.md"))
+        offenders.push(`${f.path}:${index + 1}: ${line.slice(0, 80)}`);
     });
   }
   assert.equal(offenders, []);

@@ -14,9 +14,17 @@ function file(name: string, text: string): string {
 }
 
 test("detects Swagger 2.0, OpenAPI 3.0 and 3.1", async () => {
-  for (const [header, version] of [["swagger: '2.0'", "2.0"], ["openapi: 3.0.3", "3.0"], ["openapi: 3.1.0", "3.1"]] as const) {
+  for (const [header, version] of [
+    ["swagger: '2.0'", "2.0"],
+    ["openapi: 3.0.3", "3.0"],
+    ["openapi: 3.1.0", "3.1"],
+  ] as const) {
     const bag = new DiagnosticBag();
-    const spec = await loadSpec(file(`v${version}.yaml`, `${header}\ninfo: {title: T, version: '1'}\npaths: {}\n`), {}, bag);
+    const spec = await loadSpec(
+      file(`v${version}.yaml`, `${header}\ninfo: {title: T, version: '1'}\npaths: {}\n`),
+      {},
+      bag,
+    );
     assert.is(spec?.version, version);
     assert.not.ok(bag.hasErrors);
   }
@@ -24,14 +32,33 @@ test("detects Swagger 2.0, OpenAPI 3.0 and 3.1", async () => {
 
 test("an unresolved $ref is an error at the pointer of the reference", async () => {
   const bag = new DiagnosticBag();
-  const spec = await loadSpec(file("broken.json", JSON.stringify({ openapi: "3.0.0", info: { title: "T", version: "1" }, paths: { "/a/{b}": { get: { responses: { "200": { $ref: "#/components/responses/Nope" } } } } } })), {}, bag);
+  const spec = await loadSpec(
+    file(
+      "broken.json",
+      JSON.stringify({
+        openapi: "3.0.0",
+        info: { title: "T", version: "1" },
+        paths: { "/a/{b}": { get: { responses: { "200": { $ref: "#/components/responses/Nope" } } } } },
+      }),
+    ),
+    {},
+    bag,
+  );
   assert.is(spec, undefined);
-  assert.equal(bag.items.map((d) => [d.severity, d.code, d.pointer]), [["error", "MG005", "#/paths/~1a~1{b}/get/responses/200"]]);
+  assert.equal(
+    bag.items.map((d) => [d.severity, d.code, d.pointer]),
+    [["error", "MG005", "#/paths/~1a~1{b}/get/responses/200"]],
+  );
 });
 
 test("a $ref inside an example is data, not a reference", async () => {
   const bag = new DiagnosticBag();
-  const doc = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: {}, components: { schemas: { A: { type: "object", example: { $ref: "#/nowhere" } } } } };
+  const doc = {
+    openapi: "3.1.0",
+    info: { title: "T", version: "1" },
+    paths: {},
+    components: { schemas: { A: { type: "object", example: { $ref: "#/nowhere" } } } },
+  };
   assert.ok(await loadSpec(file("example-ref.json", JSON.stringify(doc)), {}, bag));
   assert.not.ok(bag.hasErrors);
 });
@@ -54,24 +81,49 @@ test("remote specs and remote $refs need --allow-remote", async () => {
   assert.is(await loadSpec("https://example.invalid/openapi.yaml", {}, bag), undefined);
   assert.is(bag.items[0]!.code, "MG006");
   bag = new DiagnosticBag();
-  const doc = { openapi: "3.0.0", info: { title: "T", version: "1" }, paths: {}, components: { schemas: { A: { $ref: "https://example.invalid/a.json" } } } };
+  const doc = {
+    openapi: "3.0.0",
+    info: { title: "T", version: "1" },
+    paths: {},
+    components: { schemas: { A: { $ref: "https://example.invalid/a.json" } } },
+  };
   await loadSpec(file("remote-ref.json", JSON.stringify(doc)), {}, bag);
-  assert.equal(bag.items.map((d) => [d.code, d.pointer]), [["MG006", "#/components/schemas/A"]]);
+  assert.equal(
+    bag.items.map((d) => [d.code, d.pointer]),
+    [["MG006", "#/components/schemas/A"]],
+  );
 });
 
 test("schema violations are warnings with pointers, not errors", async () => {
   const bag = new DiagnosticBag();
-  const spec = await loadSpec(file("invalid.yaml", "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {}\n"), {}, bag);
+  const spec = await loadSpec(
+    file(
+      "invalid.yaml",
+      "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {}\n",
+    ),
+    {},
+    bag,
+  );
   assert.ok(spec);
   assert.ok(bag.items.length > 0);
   assert.ok(bag.items.every((d) => d.severity === "warning" && d.code === "MG101"));
-  assert.ok(bag.items.some((d) => d.pointer?.startsWith("#/paths/~1a/get/responses/200")), JSON.stringify(bag.items));
+  assert.ok(
+    bag.items.some((d) => d.pointer?.startsWith("#/paths/~1a/get/responses/200")),
+    JSON.stringify(bag.items),
+  );
 });
 
 test("external file $refs are bundled into one document", async () => {
   file("pet.yaml", "type: object\nproperties:\n  name: {type: string}\n");
   const bag = new DiagnosticBag();
-  const spec = await loadSpec(file("main.yaml", "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /p:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: './pet.yaml'}\n"), {}, bag);
+  const spec = await loadSpec(
+    file(
+      "main.yaml",
+      "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /p:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: './pet.yaml'}\n",
+    ),
+    {},
+    bag,
+  );
   assert.not.ok(bag.hasErrors, JSON.stringify(bag.items));
   const json = JSON.stringify(spec!.document);
   assert.not.match(json, /pet\.yaml/);

@@ -1,6 +1,14 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { abbreviateName, camelCase, NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, truncateName } from "../../generator/plan/names.js";
+import {
+  abbreviateName,
+  camelCase,
+  NameAllocator,
+  nameFromRoute,
+  pascalCase,
+  sanitizeToolName,
+  truncateName,
+} from "../../generator/plan/names.js";
 
 test("sanitizeToolName keeps [A-Za-z0-9_-] and collapses the rest (dots too: model APIs refuse them)", () => {
   assert.is(sanitizeToolName("pets/list all (v2)"), "pets_list_all_v2");

@@ -5,12 +5,19 @@ import { documentedOutput, fallbackBranch, planOutput } from "../../generator/pl
 import { jsonResponse, operation, schemas } from "../factories.js";
 
 const defs = schemas({
-  Pet: { type: "object", required: ["id"], properties: { id: { type: "integer" }, secret: { type: "string", writeOnly: true } } },
+  Pet: {
+    type: "object",
+    required: ["id"],
+    properties: { id: { type: "integer" }, secret: { type: "string", writeOnly: true } },
+  },
   Pets: { type: "array", items: { $ref: "#/$defs/Pet" } },
 });
 
 test("an object response is the documented branch, inlined, writeOnly removed; the fallback branch follows", () => {
-  const plan = planOutput(operation({ responses: [jsonResponse("404", { type: "string" }), jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs);
+  const plan = planOutput(
+    operation({ responses: [jsonResponse("404", { type: "string" }), jsonResponse("200", { $ref: "#/$defs/Pet" })] }),
+    defs,
+  );
   assert.equal(plan.outputSchema, {
     type: "object",
     anyOf: [{ required: ["id"], properties: { id: { type: "integer" } } }, fallbackBranch("unexpectedResponse")],
@@ -23,10 +30,19 @@ test("arrays and scalars are wrapped under result", () => {
   assert.equal(plan.response.wrapKey, "result");
   assert.equal(plan.outputSchema!.type, "object");
   const documented = documentedOutput(plan.outputSchema!) as { properties: Record<string, unknown> };
-  assert.equal(documented.properties.result, { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "integer" } } } });
+  assert.equal(documented.properties.result, {
+    type: "array",
+    items: { type: "object", required: ["id"], properties: { id: { type: "integer" } } },
+  });
   assert.is(plan.outputSchema!.$defs, undefined);
   const scalar = planOutput(operation({ responses: [jsonResponse("201", { type: "integer" })] }), defs);
-  assert.equal(scalar.outputSchema, { type: "object", anyOf: [{ properties: { result: { type: "integer" } }, required: ["result"] }, fallbackBranch("unexpectedResponse")] });
+  assert.equal(scalar.outputSchema, {
+    type: "object",
+    anyOf: [
+      { properties: { result: { type: "integer" } }, required: ["result"] },
+      fallbackBranch("unexpectedResponse"),
+    ],
+  });
 });
 
 test("the fallback key avoids a documented property of the same name; --no-output-schema omits the schema", () => {
@@ -34,9 +50,17 @@ test("the fallback key avoids a documented property of the same name; --no-outpu
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), clash);
   assert.is(plan.response.fallbackKey, "_unexpectedResponse");
   // A name from a merged allOf member counts too.
-  const merged = schemas({ Base: { type: "object", properties: { unexpectedResponse: { type: "string" } } }, Odd: { allOf: [{ $ref: "#/$defs/Base" }, { type: "object", properties: { id: { type: "integer" } } }] } });
-  assert.is(planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), merged).response.fallbackKey, "_unexpectedResponse");
-  const none = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs, { outputSchemas: false });
+  const merged = schemas({
+    Base: { type: "object", properties: { unexpectedResponse: { type: "string" } } },
+    Odd: { allOf: [{ $ref: "#/$defs/Base" }, { type: "object", properties: { id: { type: "integer" } } }] },
+  });
+  assert.is(
+    planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Odd" })] }), merged).response.fallbackKey,
+    "_unexpectedResponse",
+  );
+  const none = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Pet" })] }), defs, {
+    outputSchemas: false,
+  });
   assert.is(none.outputSchema, undefined);
   assert.equal(none.response, { accept: ["application/json"] });
 });
@@ -46,18 +70,40 @@ test("an output schema over its node budget keeps its top level, then only prope
   for (let i = 0; i < 200; i++) wide[`field_${i}`] = { type: "string", description: "x".repeat(40) };
   const big = schemas({
     Big: { type: "object", properties: wide },
-    Top: { type: "object", required: ["big"], properties: { big: { $ref: "#/$defs/Big" }, n: { type: "integer", description: "dropped" } } },
+    Top: {
+      type: "object",
+      required: ["big"],
+      properties: { big: { $ref: "#/$defs/Big" }, n: { type: "integer", description: "dropped" } },
+    },
   });
   const plan = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Top" })] }), big);
-  assert.equal(documentedOutput(plan.outputSchema!), { type: "object", required: ["big"], properties: { big: { type: "object" }, n: { type: "integer" } } });
+  assert.equal(documentedOutput(plan.outputSchema!), {
+    type: "object",
+    required: ["big"],
+    properties: { big: { type: "object" }, n: { type: "integer" } },
+  });
   assert.is(plan.outputSchema!.$defs, undefined);
-  const tight = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Top" })] }), big, { nodeBudget: 2 });
-  assert.equal(documentedOutput(tight.outputSchema!), { type: "object", required: ["big"], properties: { big: {}, n: {} } });
+  const tight = planOutput(operation({ responses: [jsonResponse("200", { $ref: "#/$defs/Top" })] }), big, {
+    nodeBudget: 2,
+  });
+  assert.equal(documentedOutput(tight.outputSchema!), {
+    type: "object",
+    required: ["big"],
+    properties: { big: {}, n: {} },
+  });
 });
 
 test("no JSON success body means no output schema", () => {
   assert.is(planOutput(operation({ responses: [jsonResponse("204")] }), defs).outputSchema, undefined);
-  const text = operation({ responses: [{ pointer: "#", status: "200", contents: [{ pointer: "#", mediaType: "text/plain", schema: { type: "string" } }] }] });
+  const text = operation({
+    responses: [
+      {
+        pointer: "#",
+        status: "200",
+        contents: [{ pointer: "#", mediaType: "text/plain", schema: { type: "string" } }],
+      },
+    ],
+  });
   const plan = planOutput(text, defs);
   assert.is(plan.outputSchema, undefined);
   assert.equal(plan.response.accept, ["text/plain"]);

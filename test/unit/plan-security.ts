@@ -23,23 +23,42 @@ test("a spec without security gets the --auth scheme as an optional credential o
   const ops = [operation({ pointer: "#/a" }), operation({ pointer: "#/b", security: [] })];
   const plan = planSecurity(api(ops), { auth: "bearer", envPrefix: "GH_" }, (op) => op.pointer, new DiagnosticBag());
   assert.equal(plan.requirements.get("#/a"), [{ api_token: [] }, {}]);
-  assert.equal(plan.requirements.get("#/b"), [{ api_token: [] }, {}], "an empty list is 'no security', which --auth fills");
+  assert.equal(
+    plan.requirements.get("#/b"),
+    [{ api_token: [] }, {}],
+    "an empty list is 'no security', which --auth fills",
+  );
   assert.equal(plan.schemes, [{ key: "api_token", type: "http", scheme: "bearer", env: { token: "GH_API_TOKEN" } }]);
-  assert.equal(plan.env.map((v) => v.name), ["GH_API_TOKEN"]);
+  assert.equal(
+    plan.env.map((v) => v.name),
+    ["GH_API_TOKEN"],
+  );
   assert.match(plan.env[0]!.description, /Used by: #\/a, #\/b\./);
 });
 
 test("requirements naming undefined schemes are dropped with a warning; unused schemes are not planned", () => {
   const schemes = [
-    { pointer: "#/components/securitySchemes/k", key: "k", type: "apiKey" as const, in: "header" as const, name: "X-K" },
+    {
+      pointer: "#/components/securitySchemes/k",
+      key: "k",
+      type: "apiKey" as const,
+      in: "header" as const,
+      name: "X-K",
+    },
     { pointer: "#/components/securitySchemes/unused", key: "unused", type: "http" as const, scheme: "basic" },
   ];
   const bag = new DiagnosticBag();
   const ir = api([operation({ pointer: "#/op", security: [{ nope: [] }, { k: [] }] })], new Map(), schemes);
   const plan = planSecurity(ir, {}, () => "op", bag);
   assert.equal(plan.requirements.get("#/op"), [{ k: [] }]);
-  assert.equal(plan.schemes.map((s) => s.key), ["k"]);
-  assert.equal(bag.items.map((d) => [d.code, d.pointer]), [["MG113", "#/op/security"]]);
+  assert.equal(
+    plan.schemes.map((s) => s.key),
+    ["k"],
+  );
+  assert.equal(
+    bag.items.map((d) => [d.code, d.pointer]),
+    [["MG113", "#/op/security"]],
+  );
 });
 
 test.run();

@@ -3,7 +3,14 @@ import * as assert from "uvu/assert";
 import { createProgress } from "../../cli/progress.js";
 
 function stream(isTTY: boolean): NodeJS.WriteStream & { text: string } {
-  const fake = { isTTY, text: "", write(chunk: string) { fake.text += chunk; return true; } };
+  const fake = {
+    isTTY,
+    text: "",
+    write(chunk: string) {
+      fake.text += chunk;
+      return true;
+    },
+  };
   return fake as unknown as NodeJS.WriteStream & { text: string };
 }
 

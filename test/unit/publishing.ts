@@ -17,9 +17,15 @@ const files = async (spec: string, extra: { packageName?: string; repository?: s
 };
 
 test("server.json passes the MCP Registry's official 2025-12-11 schema (ajv) and matches package.json", async () => {
-  for (const spec of ["specs/petstore.yaml", "specs/fixtures/oas31-library.json", "specs/fixtures/swagger2-petstore.yaml"]) {
+  for (const spec of [
+    "specs/petstore.yaml",
+    "specs/fixtures/oas31-library.json",
+    "specs/fixtures/swagger2-petstore.yaml",
+  ]) {
     const out = await files(spec);
-    const server = JSON.parse(out.get("server.json")!) as Record<string, unknown> & { packages: Array<Record<string, unknown>> };
+    const server = JSON.parse(out.get("server.json")!) as Record<string, unknown> & {
+      packages: Array<Record<string, unknown>>;
+    };
     const pkg = JSON.parse(out.get("package.json")!) as Record<string, unknown>;
     assert.equal(serverJsonViolations(server, pkg), [], spec);
     assert.is(server.$schema, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
@@ -34,23 +40,64 @@ test("server.json passes the MCP Registry's official 2025-12-11 schema (ajv) and
 test("the server.json check refuses what the registry refuses, naming each problem", () => {
   const schemaFile = join(root, "profiles/registry/server.schema.json");
   const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as { $id: string };
-  assert.is(schema.$id, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json", "the vendored file is the 2025-12-11 schema");
-  assert.is(createHash("sha256").update(readFileSync(schemaFile)).digest("hex"), "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0", "and unchanged");
-  const valid = { $schema: schema.$id, name: "io.github.acme/pets", description: "Pets.", version: "1.2.0", packages: [{ registryType: "npm", identifier: "pets-mcp", version: "1.2.0", transport: { type: "stdio" } }] };
+  assert.is(
+    schema.$id,
+    "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+    "the vendored file is the 2025-12-11 schema",
+  );
+  assert.is(
+    createHash("sha256").update(readFileSync(schemaFile)).digest("hex"),
+    "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0",
+    "and unchanged",
+  );
+  const valid = {
+    $schema: schema.$id,
+    name: "io.github.acme/pets",
+    description: "Pets.",
+    version: "1.2.0",
+    packages: [{ registryType: "npm", identifier: "pets-mcp", version: "1.2.0", transport: { type: "stdio" } }],
+  };
   assert.equal(serverJsonViolations(valid, { mcpName: "io.github.acme/pets", version: "1.2.0" }), []);
-  const problems = (doc: Record<string, unknown>, pkg = { mcpName: "io.github.acme/pets", version: "1.2.0" }) => serverJsonViolations({ ...valid, ...doc }, pkg).join("\n");
+  const problems = (doc: Record<string, unknown>, pkg = { mcpName: "io.github.acme/pets", version: "1.2.0" }) =>
+    serverJsonViolations({ ...valid, ...doc }, pkg).join("\n");
   assert.match(problems({ name: "no-slash" }), "/name must match pattern");
   assert.match(problems({ description: "x".repeat(101) }), "/description must NOT have more than 100 characters");
   assert.match(problems({ description: "" }), "/description must NOT have fewer than 1 characters");
-  assert.match(problems({ packages: [{ registryType: "npm", identifier: "pets-mcp", version: "latest", transport: { type: "stdio" } }] }), "/packages/0/version must NOT be valid");
-  assert.match(problems({ packages: [{ registryType: "mcpb", identifier: "https://github.com/a/b/releases/download/v1/x.mcpb", fileSha256: "XYZ", transport: { type: "stdio" } }] }), "/packages/0/fileSha256 must match pattern");
+  assert.match(
+    problems({
+      packages: [{ registryType: "npm", identifier: "pets-mcp", version: "latest", transport: { type: "stdio" } }],
+    }),
+    "/packages/0/version must NOT be valid",
+  );
+  assert.match(
+    problems({
+      packages: [
+        {
+          registryType: "mcpb",
+          identifier: "https://github.com/a/b/releases/download/v1/x.mcpb",
+          fileSha256: "XYZ",
+          transport: { type: "stdio" },
+        },
+      ],
+    }),
+    "/packages/0/fileSha256 must match pattern",
+  );
   assert.match(problems({ websiteUrl: "not a url" }), "/websiteUrl must match format");
-  assert.match(problems({}, { mcpName: "io.github.other/pets", version: "1.2.0" }), "differs from package.json's mcpName");
-  assert.match(problems({}, { mcpName: "io.github.acme/pets", version: "1.3.0" }), "differs from package.json's version");
+  assert.match(
+    problems({}, { mcpName: "io.github.other/pets", version: "1.2.0" }),
+    "differs from package.json's mcpName",
+  );
+  assert.match(
+    problems({}, { mcpName: "io.github.acme/pets", version: "1.3.0" }),
+    "differs from package.json's version",
+  );
 });
 
 test("package.json is publishable: valid scoped name, bin, files, engines, prepublishOnly, license, repository", async () => {
-  const out = await files("specs/petstore.yaml", { packageName: "@acme/pets-mcp", repository: "https://github.com/acme/pets-mcp" });
+  const out = await files("specs/petstore.yaml", {
+    packageName: "@acme/pets-mcp",
+    repository: "https://github.com/acme/pets-mcp",
+  });
   const pkg = JSON.parse(out.get("package.json")!) as Record<string, any>;
   assert.is(pkg.name, "@acme/pets-mcp");
   assert.equal(pkg.bin, { "pets-mcp": "dist/index.js" });
@@ -82,16 +129,25 @@ test("--license: the package's license instead of the spec's; a license that is 
     assert.unreachable("an invalid license must stop the generation");
   } catch (error) {
     const diagnostics = (error as { diagnostics?: Array<{ code: string; message: string }> }).diagnostics ?? [];
-    assert.ok(diagnostics.some((d) => d.code === "MG202" && /--license "my own terms" is not an SPDX license expression/.test(d.message)), JSON.stringify(diagnostics));
+    assert.ok(
+      diagnostics.some(
+        (d) => d.code === "MG202" && /--license "my own terms" is not an SPDX license expression/.test(d.message),
+      ),
+      JSON.stringify(diagnostics),
+    );
   }
 });
 
 test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copies only built files", async () => {
   const out = await files("specs/petstore.yaml");
-  const lines = out.get("Dockerfile")!.split("\n").filter((l) => l.trim() && !l.startsWith("#"));
+  const lines = out
+    .get("Dockerfile")!
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#"));
   const froms = lines.filter((l) => l.startsWith("FROM "));
   assert.is(froms.length, 2);
-  for (const from of froms) assert.match(from, /^FROM node:\d+\.\d+\.\d+-[a-z0-9.-]+( AS \w+)?$/, "pinned to an exact Node version");
+  for (const from of froms)
+    assert.match(from, /^FROM node:\d+\.\d+\.\d+-[a-z0-9.-]+( AS \w+)?$/, "pinned to an exact Node version");
   const runStage = lines.slice(lines.lastIndexOf(froms[1]!));
   const user = runStage.findIndex((l) => l.startsWith("USER "));
   assert.ok(user > 0 && !/USER (root|0)\b/.test(runStage[user]!), "a non-root USER in the final stage");
@@ -100,14 +156,20 @@ test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copi
   assert.match(runStage[cmd]!, /"--http"/);
   const copies = runStage.filter((l) => l.startsWith("COPY "));
   assert.ok(copies.length > 0);
-  for (const copy of copies) assert.match(copy, /^COPY --from=build --chown=node:node \/app\/(dist|data|node_modules|package\.json) /, copy);
+  for (const copy of copies)
+    assert.match(copy, /^COPY --from=build --chown=node:node \/app\/(dist|data|node_modules|package\.json) /, copy);
   assert.match(out.get(".dockerignore")!, /^\.env$/m);
 });
 
 test("deploy/: compose.yaml runs Redis, three instances sharing it (no credential values) and nginx over them", async () => {
   const { parse } = await import("yaml");
   const out = await files("specs/fixtures/auth-schemes.yaml");
-  const compose = parse(out.get("deploy/compose.yaml")!) as { services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string> }> };
+  const compose = parse(out.get("deploy/compose.yaml")!) as {
+    services: Record<
+      string,
+      { image?: string; build?: string; command?: string[]; environment?: Record<string, string> }
+    >;
+  };
   assert.equal(Object.keys(compose.services).sort(), ["mcp-1", "mcp-2", "mcp-3", "nginx", "redis"]);
   assert.match(compose.services.redis!.image!, /^redis:\d+\.\d+/);
   assert.match(compose.services.nginx!.image!, /^nginx:\d+\.\d+/);
@@ -117,13 +179,17 @@ test("deploy/: compose.yaml runs Redis, three instances sharing it (no credentia
     assert.ok(instance.command!.includes("--http") && instance.command!.includes("--sessions"));
     assert.is(instance.environment!.MCP_STATE_URL, "redis://redis:6379/0");
     // Credentials come from the host's environment, never from the file.
-    for (const [key, value] of Object.entries(instance.environment!)) if (key !== "MCP_STATE_URL") assert.match(value, /^\$/, key);
+    for (const [key, value] of Object.entries(instance.environment!))
+      if (key !== "MCP_STATE_URL") assert.match(value, /^\$/, key);
     assert.ok("BEARER_AUTH" in instance.environment!);
   }
   const nginx = out.get("deploy/nginx.conf")!;
   for (const name of ["mcp-1", "mcp-2", "mcp-3"]) assert.match(nginx, new RegExp(`server ${name}:3000`));
   assert.match(nginx, /proxy_buffering off;/);
-  const directives = nginx.split("\n").filter((line) => !line.trim().startsWith("#")).join("\n");
+  const directives = nginx
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("#"))
+    .join("\n");
   assert.not.match(directives, /non_idempotent|ip_hash|sticky|keepalive/);
 });
 
@@ -139,7 +205,9 @@ test("publishing helpers: repository forms, registry names, SPDX licenses", () =
 
 test("manifest.json of the MCP Bundle passes mcpb's 0.3 schema; each variable is a setting, credentials sensitive and without defaults", async () => {
   const schemaFile = createRequire(import.meta.url).resolve("@anthropic-ai/mcpb/mcpb-manifest-v0.3.schema.json");
-  const validate = new Ajv({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(schemaFile, "utf8")) as object);
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(
+    JSON.parse(readFileSync(schemaFile, "utf8")) as object,
+  );
   const out = await files("specs/fixtures/auth-schemes.yaml", { mcpName: "io.github.alice/auth-zoo" });
   const manifest = JSON.parse(out.get("manifest.json")!) as {
     manifest_version: string;
@@ -152,16 +220,24 @@ test("manifest.json of the MCP Bundle passes mcpb's 0.3 schema; each variable is
   assert.is(manifest.manifest_version, "0.3");
   assert.is(manifest.author.name, "alice");
   assert.is(manifest.version, JSON.parse(out.get("package.json")!).version);
-  const server = JSON.parse(out.get("server.json")!) as { packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean; isRequired: boolean }> }> };
+  const server = JSON.parse(out.get("server.json")!) as {
+    packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean; isRequired: boolean }> }>;
+  };
   const variables = server.packages[0]!.environmentVariables;
-  assert.equal(Object.keys(manifest.user_config), variables.map((v) => v.name));
+  assert.equal(
+    Object.keys(manifest.user_config),
+    variables.map((v) => v.name),
+  );
   for (const v of variables) {
     assert.is(manifest.server.mcp_config.env[v.name], `\${user_config.${v.name}}`);
     assert.is(manifest.user_config[v.name]!.sensitive === true, v.isSecret, v.name);
     assert.is(manifest.user_config[v.name]!.required, v.isRequired, v.name);
     if (v.isSecret) assert.is(manifest.user_config[v.name]!.default, undefined, v.name);
   }
-  assert.ok(variables.some((v) => v.isSecret), "the fixture has credentials");
+  assert.ok(
+    variables.some((v) => v.isSecret),
+    "the fixture has credentials",
+  );
   const pkg = JSON.parse(out.get("package.json")!) as { scripts: Record<string, string> };
   assert.is(pkg.scripts.bundle, "npm run build && node scripts/bundle.mjs");
   assert.ok(out.has("scripts/bundle.mjs"));

@@ -37,7 +37,11 @@ function tools(): ToolDefinition[] {
   return sampleTools().map((tool) => {
     if (tool.name !== "getPet" && tool.name !== "listPets") return tool;
     const { type: _type, ...documented } = tool.outputSchema!;
-    return { ...tool, outputSchema: { type: "object", anyOf: [documented, fallback] }, http: { ...tool.http, response: { ...tool.http.response, fallbackKey: "unexpectedResponse" } } };
+    return {
+      ...tool,
+      outputSchema: { type: "object", anyOf: [documented, fallback] },
+      http: { ...tool.http, response: { ...tool.http.response, fallbackKey: "unexpectedResponse" } },
+    };
   });
 }
 
@@ -45,10 +49,22 @@ let upstream: Upstream;
 test.before(async () => {
   upstream = await startUpstream((r): Reply => {
     if (r.url.includes("/slow")) return "hang";
-    if (r.method === "POST") return { status: 201, headers: { "content-type": "application/json" }, body: JSON.stringify({ id: 9, ...JSON.parse(r.body) }) };
-    if (r.url.includes("/pets/404")) return { status: 404, headers: { "content-type": "application/json" }, body: '{"message":"no such pet"}' };
-    if (r.url.includes("/pets/7")) return { status: 200, headers: { "content-type": "application/json" }, body: '{"name":"no id"}' };
-    if (r.url.includes("/pets/")) return { status: 200, headers: { "content-type": "application/json", "x-rate-limit": "7" }, body: '{"id":42,"name":"Rex"}' };
+    if (r.method === "POST")
+      return {
+        status: 201,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: 9, ...JSON.parse(r.body) }),
+      };
+    if (r.url.includes("/pets/404"))
+      return { status: 404, headers: { "content-type": "application/json" }, body: '{"message":"no such pet"}' };
+    if (r.url.includes("/pets/7"))
+      return { status: 200, headers: { "content-type": "application/json" }, body: '{"name":"no id"}' };
+    if (r.url.includes("/pets/"))
+      return {
+        status: 200,
+        headers: { "content-type": "application/json", "x-rate-limit": "7" },
+        body: '{"id":42,"name":"Rex"}',
+      };
     return { status: 200, headers: { "content-type": "application/json" }, body: '[{"id":1},{"id":2}]' };
   });
 });
@@ -56,13 +72,16 @@ test.after(async () => {
   await upstream.close();
 });
 
-const server = (extension: Extension) => new McpServer({ info, tools: tools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension });
-const call = (s: McpServer, id: number, name: string, args: unknown = {}) => s.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const server = (extension: Extension) =>
+  new McpServer({ info, tools: tools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension });
+const call = (s: McpServer, id: number, name: string, args: unknown = {}) =>
+  s.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 function result(response: JsonRpcResponse | undefined): Record<string, any> {
   assert.ok(response && "result" in response, JSON.stringify(response));
   return (response as { result: Record<string, any> }).result;
 }
-const text = (r: Record<string, any>) => (r.content as Array<{ text?: string }>).map((block) => block.text ?? "").join("\n");
+const text = (r: Record<string, any>) =>
+  (r.content as Array<{ text?: string }>).map((block) => block.text ?? "").join("\n");
 
 test("per-tool hooks run inside the global ones, typed by tool name; a before result skips the call", async () => {
   const order: string[] = [];
@@ -80,7 +99,9 @@ test("per-tool hooks run inside the global ones, typed by tool name; a before re
         after(result, args) {
           order.push(`getPet.after ${args.verbose}`);
           const pet = result.structuredContent;
-          return pet && "id" in pet ? { ...result, content: [...result.content, { type: "text", text: `pet ${pet.id}` }] } : undefined;
+          return pet && "id" in pet
+            ? { ...result, content: [...result.content, { type: "text", text: `pet ${pet.id}` }] }
+            : undefined;
         },
       },
       listPets: { before: () => ({ content: [{ type: "text", text: "no listing today" }] }) },
@@ -91,7 +112,10 @@ test("per-tool hooks run inside the global ones, typed by tool name; a before re
   const s = server(extension);
   const got = result(await call(s, 1, "getPet", { petId: 42 }));
   assert.equal(order, ["beforeCall getPet", "getPet.before", "getPet.after true", "afterCall getPet"]);
-  assert.ok(upstream.received.at(-1)!.url.endsWith("/pets/42?verbose=true"), "the before hook's arguments went upstream");
+  assert.ok(
+    upstream.received.at(-1)!.url.endsWith("/pets/42?verbose=true"),
+    "the before hook's arguments went upstream",
+  );
   assert.match(text(got), /pet 42/);
   order.length = 0;
   const before = upstream.received.length;
@@ -103,7 +127,12 @@ test("per-tool hooks run inside the global ones, typed by tool name; a before re
 
 test("a hook entry is found only as the tool's own: a tool named like an Object member finds nothing inherited", async () => {
   const constructorTool: ToolDefinition = { ...sampleTools()[0]!, name: "constructor" };
-  const s = new McpServer({ info, tools: [constructorTool], upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension: defineExtension({ hooks: {} }) });
+  const s = new McpServer({
+    info,
+    tools: [constructorTool],
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    extension: defineExtension({ hooks: {} }),
+  });
   const got = result(await call(s, 1, "constructor", { petId: 42 }));
   assert.equal(got.structuredContent, { id: 42, name: "Rex" });
 });
@@ -133,14 +162,26 @@ test("api from a custom tool: two operations through the server's path, typed re
           const list = await api.listPets();
           return {
             content: [{ type: "text", text: "done" }],
-            structuredContent: { created, pet: pet.data, status: pet.status, rateLimit: pet.headers["x-rate-limit"], listed: list.items.length },
+            structuredContent: {
+              created,
+              pet: pet.data,
+              status: pet.status,
+              rateLimit: pet.headers["x-rate-limit"],
+              listed: list.items.length,
+            },
           };
         },
       }),
     ],
   });
   const got = result(await call(server(extension), 1, "create_then_get", { name: "Tom" }));
-  assert.equal(got.structuredContent, { created: { id: 9, name: "Tom" }, pet: { id: 42, name: "Rex" }, status: 200, rateLimit: "7", listed: 2 });
+  assert.equal(got.structuredContent, {
+    created: { id: 9, name: "Tom" },
+    pet: { id: 42, name: "Rex" },
+    status: 200,
+    rateLimit: "7",
+    listed: 2,
+  });
   assert.equal(seen, ["createPet", "getPet", "listPets"], "each api call ran the operation's hooks");
   assert.ok(!got.isError);
 });
@@ -174,8 +215,14 @@ test("api failures are ApiErrors: upstream status and body, an unexpected respon
   assert.is(text(got), "false true", "only the API's operations are properties of api (no then)");
   const [missing, unexpected, refused] = errors as ApiError[];
   assert.instance(missing, ApiError);
-  assert.equal([missing!.kind, missing!.status, missing!.body, missing!.operation], ["upstream", 404, '{"message":"no such pet"}', "getPet"]);
-  assert.equal([unexpected!.kind, unexpected!.status, unexpected!.body], ["unexpected-response", 200, { name: "no id" }]);
+  assert.equal(
+    [missing!.kind, missing!.status, missing!.body, missing!.operation],
+    ["upstream", 404, '{"message":"no such pet"}', "getPet"],
+  );
+  assert.equal(
+    [unexpected!.kind, unexpected!.status, unexpected!.body],
+    ["unexpected-response", 200, { name: "no id" }],
+  );
   assert.match(unexpected!.message, /does not match the documented schema/);
   assert.equal([refused!.kind, refused!.status], ["failed", undefined]);
   assert.match(refused!.message, /Invalid arguments for tool createPet/);
@@ -217,7 +264,12 @@ test("defineTool types arguments from the inputSchema literal; defineExtension t
     description: "Typed arguments.",
     inputSchema: {
       type: "object",
-      properties: { n: { type: "integer" }, mode: { enum: ["a", "b"] }, tags: { type: "array", items: { type: "string" } }, note: { type: ["string", "null"] } },
+      properties: {
+        n: { type: "integer" },
+        mode: { enum: ["a", "b"] },
+        tags: { type: "array", items: { type: "string" } },
+        note: { type: ["string", "null"] },
+      },
       required: ["n", "mode"],
     },
     handler(args) {

@@ -20,7 +20,11 @@ const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", 
 let tools: ToolDefinition[];
 let info: ServerInfo;
 let upstream: Upstream;
-let reply: (r: Recorded) => Reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+let reply: (r: Recorded) => Reply = () => ({
+  status: 200,
+  headers: { "content-type": "application/json" },
+  body: "{}",
+});
 const logLines: string[] = [];
 const capture: Logger = {
   debug: (m, f) => logLines.push(m + JSON.stringify(f ?? {})),
@@ -42,7 +46,12 @@ function server(env: Record<string, string>, base = upstream.baseUrl): McpServer
 }
 
 async function call(s: McpServer, name: string): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
-  const response = (await s.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } })) as JsonRpcResponse & { result: never };
+  const response = (await s.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name, arguments: {} },
+  })) as JsonRpcResponse & { result: never };
   return response.result;
 }
 
@@ -51,14 +60,25 @@ function last(): Recorded {
 }
 
 test("the plan names credential variables after the scheme keys and keeps per-operation requirements", () => {
-  assert.equal(info.securitySchemes!.map((s) => [s.key, s.env]), [
-    ["headerKey", { token: "HEADER_KEY" }],
-    ["queryKey", { token: "QUERY_KEY" }],
-    ["cookieKey", { token: "COOKIE_KEY" }],
-    ["bearerAuth", { token: "BEARER_AUTH" }],
-    ["basicAuth", { username: "BASIC_AUTH_USERNAME", password: "BASIC_AUTH_PASSWORD" }],
-    ["petstore_auth", { token: "PETSTORE_AUTH", clientId: "PETSTORE_AUTH_CLIENT_ID", clientSecret: "PETSTORE_AUTH_CLIENT_SECRET", scopes: "PETSTORE_AUTH_SCOPES" }],
-  ]);
+  assert.equal(
+    info.securitySchemes!.map((s) => [s.key, s.env]),
+    [
+      ["headerKey", { token: "HEADER_KEY" }],
+      ["queryKey", { token: "QUERY_KEY" }],
+      ["cookieKey", { token: "COOKIE_KEY" }],
+      ["bearerAuth", { token: "BEARER_AUTH" }],
+      ["basicAuth", { username: "BASIC_AUTH_USERNAME", password: "BASIC_AUTH_PASSWORD" }],
+      [
+        "petstore_auth",
+        {
+          token: "PETSTORE_AUTH",
+          clientId: "PETSTORE_AUTH_CLIENT_ID",
+          clientSecret: "PETSTORE_AUTH_CLIENT_SECRET",
+          scopes: "PETSTORE_AUTH_SCOPES",
+        },
+      ],
+    ],
+  );
   const byName = new Map(tools.map((t) => [t.name, t.http.security]));
   assert.equal(byName.get("usesDefault"), [{ headerKey: [] }], "document-level security is the default");
   assert.is(byName.get("isPublic"), undefined, "security: [] sends nothing");
@@ -83,7 +103,9 @@ test("AND: query key and cookie key together", async () => {
 test("OR: bearer when set, else basic; nothing set means an error naming the variables and no request", async () => {
   assert.not.ok((await call(server({ BEARER_AUTH: "tok" }), "bearerOrBasic")).isError);
   assert.is(last().headers.authorization, "Bearer tok");
-  assert.not.ok((await call(server({ BASIC_AUTH_USERNAME: "ann", BASIC_AUTH_PASSWORD: "pw" }), "bearerOrBasic")).isError);
+  assert.not.ok(
+    (await call(server({ BASIC_AUTH_USERNAME: "ann", BASIC_AUTH_PASSWORD: "pw" }), "bearerOrBasic")).isError,
+  );
   assert.is(last().headers.authorization, `Basic ${Buffer.from("ann:pw").toString("base64")}`);
   const before = upstream.received.length;
   const missing = await call(server({ BASIC_AUTH_USERNAME: "ann" }), "bearerOrBasic");
@@ -112,15 +134,29 @@ test("OAuth 2 client credentials: token fetched once, cached, refreshed once on 
   });
   await new Promise<void>((resolve) => tokenServer.listen(0, "127.0.0.1", resolve));
   const port = (tokenServer.address() as AddressInfo).port;
-  const schemes = info.securitySchemes!.map((s) => (s.key === "petstore_auth" ? { ...s, tokenUrl: `http://127.0.0.1:${port}/token` } : s));
-  const s = new McpServer({ info: { ...info, securitySchemes: schemes }, tools, upstream: { baseUrl: upstream.baseUrl }, env: { PETSTORE_AUTH_CLIENT_ID: "cid", PETSTORE_AUTH_CLIENT_SECRET: "shh-secret" }, logger: capture });
+  const schemes = info.securitySchemes!.map((s) =>
+    s.key === "petstore_auth" ? { ...s, tokenUrl: `http://127.0.0.1:${port}/token` } : s,
+  );
+  const s = new McpServer({
+    info: { ...info, securitySchemes: schemes },
+    tools,
+    upstream: { baseUrl: upstream.baseUrl },
+    env: { PETSTORE_AUTH_CLIENT_ID: "cid", PETSTORE_AUTH_CLIENT_SECRET: "shh-secret" },
+    logger: capture,
+  });
   try {
     assert.not.ok((await call(s, "oauthRead")).isError);
     assert.not.ok((await call(s, "oauthRead")).isError);
     assert.is(last().headers.authorization, "Bearer at-1");
     assert.is(tokenRequests.length, 1, "the token is cached");
-    assert.is(tokenRequests[0], `Basic ${Buffer.from("cid:shh-secret").toString("base64")} grant_type=client_credentials&scope=read%3Apets`);
-    reply = (r): Reply => (r.headers.authorization === "Bearer at-1" ? { status: 401, body: "expired" } : { status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+    assert.is(
+      tokenRequests[0],
+      `Basic ${Buffer.from("cid:shh-secret").toString("base64")} grant_type=client_credentials&scope=read%3Apets`,
+    );
+    reply = (r): Reply =>
+      r.headers.authorization === "Bearer at-1"
+        ? { status: 401, body: "expired" }
+        : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
     assert.not.ok((await call(s, "oauthRead")).isError);
     assert.is(last().headers.authorization, "Bearer at-2");
     assert.is(tokenRequests.length, 2, "refreshed exactly once");
@@ -132,17 +168,30 @@ test("OAuth 2 client credentials: token fetched once, cached, refreshed once on 
 });
 
 test("a redirect to another origin drops the credentials; the same origin keeps them", async () => {
-  const other = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" }));
+  const other = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  }));
   try {
-    reply = (r): Reply => (r.url.includes("/default") ? { status: 302, headers: { location: `${other.baseUrl}/landed?x=1` } } : { status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+    reply = (r): Reply =>
+      r.url.includes("/default")
+        ? { status: 302, headers: { location: `${other.baseUrl}/landed?x=1` } }
+        : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
     assert.not.ok((await call(server({ HEADER_KEY: "k-123" }), "usesDefault")).isError);
     assert.is(other.received.length, 1);
     assert.is(other.received[0]!.headers["x-api-key"], undefined);
-    reply = (r): Reply => (r.url.includes("/both") ? { status: 302, headers: { location: `${other.baseUrl}/landed?api_key=q1&keep=1` } } : { status: 200, body: "{}" });
+    reply = (r): Reply =>
+      r.url.includes("/both")
+        ? { status: 302, headers: { location: `${other.baseUrl}/landed?api_key=q1&keep=1` } }
+        : { status: 200, body: "{}" };
     await call(server({ QUERY_KEY: "q1", COOKIE_KEY: "c1" }), "queryAndCookie");
     assert.is(other.received[1]!.url, "/api/v1/landed?keep=1");
     assert.is(other.received[1]!.headers.cookie, undefined);
-    reply = (r): Reply => (r.url.includes("/default") ? { status: 302, headers: { location: `${upstream.baseUrl}/moved` } } : { status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+    reply = (r): Reply =>
+      r.url.includes("/default")
+        ? { status: 302, headers: { location: `${upstream.baseUrl}/moved` } }
+        : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
     await call(server({ HEADER_KEY: "k-123" }), "usesDefault");
     assert.is(last().url, "/api/v1/moved");
     assert.is(last().headers["x-api-key"], "k-123");
@@ -158,7 +207,8 @@ test("no credential value ever reaches the logs or a result", async () => {
   reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
   assert.ok(result.isError);
   const everything = logLines.join("\n") + JSON.stringify(result);
-  for (const secret of ["q-secret-1", "c-secret-2", "k-123", "shh-secret", "at-1", "at-2", "tok"]) assert.not.ok(everything.includes(secret), secret);
+  for (const secret of ["q-secret-1", "c-secret-2", "k-123", "shh-secret", "at-1", "at-2", "tok"])
+    assert.not.ok(everything.includes(secret), secret);
 });
 
 test.run();

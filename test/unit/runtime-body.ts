@@ -28,7 +28,12 @@ test("decodeFile: base64, data: URIs (with name), and file paths only when allow
 });
 
 test("multipartEncode: text fields, repeated arrays, JSON objects and file parts", () => {
-  const encoded = multipartEncode({ caption: 'a "b"', tags: ["x", "y"], meta: { k: 1 }, photo: "data:image/png;name=p.png;base64,AAEC" }, new Set(["photo"]), {}, "B");
+  const encoded = multipartEncode(
+    { caption: 'a "b"', tags: ["x", "y"], meta: { k: 1 }, photo: "data:image/png;name=p.png;base64,AAEC" },
+    new Set(["photo"]),
+    {},
+    "B",
+  );
   assert.is(encoded.contentType, "multipart/form-data; boundary=B");
   const text = (encoded.payload as Buffer).toString("latin1");
   assert.is(

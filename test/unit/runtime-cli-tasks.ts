@@ -7,7 +7,12 @@ import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixtu
 
 let upstream: Upstream;
 test.before(async () => {
-  upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: '{"id":5,"name":"Late"}', delayMs: 200 }));
+  upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"id":5,"name":"Late"}',
+    delayMs: 200,
+  }));
 });
 test.after(async () => {
   await upstream.close();
@@ -15,11 +20,28 @@ test.after(async () => {
 
 const TASKS = "io.modelcontextprotocol/tasks";
 
-async function call(url: string, method: string, params: Record<string, unknown>, name?: string): Promise<Record<string, any>> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+async function call(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  name?: string,
+): Promise<Record<string, any>> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
   if (name) headers["mcp-name"] = name;
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } };
-  const res = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }) });
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
+  };
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
   return ((await res.json()) as { result: Record<string, any> }).result;
 }
 

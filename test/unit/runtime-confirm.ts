@@ -15,11 +15,24 @@ test.after(async () => {
 function make(): McpServer {
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
-  return new McpServer({ info, tools, upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, confirmDestructive: true });
+  return new McpServer({
+    info,
+    tools,
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    confirmDestructive: true,
+  });
 }
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
 const call = (server: McpServer, extra: Record<string, unknown> = {}, meta: Record<string, unknown> = META) =>
-  server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deletePet", arguments: {}, _meta: meta, ...extra } });
+  server.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "deletePet", arguments: {}, _meta: meta, ...extra },
+  });
 function result(r: JsonRpcResponse | undefined): Record<string, any> {
   assert.ok(r && "result" in r, JSON.stringify(r));
   return (r as { result: Record<string, any> }).result;
@@ -33,10 +46,17 @@ test("modern: asks first, deletes only after an accepted confirmation", async ()
   assert.is(first.inputRequests.confirm.method, "elicitation/create");
   assert.type(first.requestState, "string");
   assert.is(deletes(), 0);
-  const declined = result(await call(server, { requestState: first.requestState, inputResponses: { confirm: { action: "decline" } } }));
+  const declined = result(
+    await call(server, { requestState: first.requestState, inputResponses: { confirm: { action: "decline" } } }),
+  );
   assert.ok(declined.isError);
   assert.is(deletes(), 0);
-  const accepted = result(await call(server, { requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } }));
+  const accepted = result(
+    await call(server, {
+      requestState: first.requestState,
+      inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+    }),
+  );
   assert.is(accepted.resultType, "complete");
   assert.not.ok(accepted.isError);
   assert.is(deletes(), 1);
@@ -45,7 +65,10 @@ test("modern: asks first, deletes only after an accepted confirmation", async ()
 test("tampered state is refused with -32602; a client without elicitation gets -32021", async () => {
   const server = make();
   const first = result(await call(server));
-  const tampered = await call(server, { requestState: (first.requestState[0] === "e" ? "f" : "e") + first.requestState.slice(1), inputResponses: { confirm: { action: "accept", content: { confirm: true } } } });
+  const tampered = await call(server, {
+    requestState: (first.requestState[0] === "e" ? "f" : "e") + first.requestState.slice(1),
+    inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+  });
   assert.is((tampered as { error: { code: number } }).error.code, -32602);
   const noElicitation = await call(server, {}, { ...META, "io.modelcontextprotocol/clientCapabilities": {} });
   assert.is((noElicitation as { error: { code: number } }).error.code, -32021);
@@ -54,23 +77,38 @@ test("tampered state is refused with -32602; a client without elicitation gets -
 
 test("legacy without elicitation is refused; legacy with elicitation is asked by a server→client request", async () => {
   const server = make();
-  const refused = result(await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deletePet", arguments: {} } }));
+  const refused = result(
+    await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deletePet", arguments: {} } }),
+  );
   assert.ok(refused.isError);
   assert.match(refused.content[0].text, "cannot be asked");
   assert.is(deletes(), 1);
 
-  await server.handle({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } } });
+  await server.handle({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } },
+  });
   const sent: Array<Record<string, any>> = [];
   const arrivals: Array<() => void> = [];
   /** Resolves once the server has sent its `count`-th request to the client. */
-  const sentCount = (count: number) => within(sent.length >= count ? Promise.resolve() : new Promise<void>((resolve) => arrivals.push(resolve)), 5_000, `server→client request ${count}`);
+  const sentCount = (count: number) =>
+    within(
+      sent.length >= count ? Promise.resolve() : new Promise<void>((resolve) => arrivals.push(resolve)),
+      5_000,
+      `server→client request ${count}`,
+    );
   const ctx = {
     notify: (m: unknown) => {
       sent.push(m as Record<string, any>);
       arrivals.splice(0).forEach((resolve) => resolve());
     },
   };
-  const pending = server.handle({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "deletePet", arguments: {} } }, ctx);
+  const pending = server.handle(
+    { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "deletePet", arguments: {} } },
+    ctx,
+  );
   await sentCount(1);
   assert.is(sent[0]!.method, "elicitation/create");
   assert.is(deletes(), 1, "nothing deleted before the answer");
@@ -78,7 +116,10 @@ test("legacy without elicitation is refused; legacy with elicitation is asked by
   assert.not.ok(result(await pending).isError);
   assert.is(deletes(), 2);
 
-  const declined = server.handle({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "deletePet", arguments: {} } }, ctx);
+  const declined = server.handle(
+    { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "deletePet", arguments: {} } },
+    ctx,
+  );
   await sentCount(2);
   await server.handle({ jsonrpc: "2.0", id: sent[1]!.id, result: { action: "decline" } });
   assert.ok(result(await declined).isError);

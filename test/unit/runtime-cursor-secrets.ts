@@ -21,13 +21,20 @@ test.before(async () => {
     const url = new URL(r.url, "http://x");
     const page = Number(url.searchParams.get("page") ?? 1);
     const headers: Record<string, string> = { "content-type": "application/json" };
-    if (page < 3) headers.link = `<${upstream.baseUrl}/items?page=${page + 1}&${echoName}=${SECRET}&sort=a%2Cb>; rel="next"`;
+    if (page < 3)
+      headers.link = `<${upstream.baseUrl}/items?page=${page + 1}&${echoName}=${SECRET}&sort=a%2Cb>; rel="next"`;
     return { status: 200, headers, body: JSON.stringify([{ id: page }]) };
   });
 });
 test.after(async () => upstream.close());
 
-const scheme: SecuritySchemeDefinition = { key: "key", type: "apiKey", in: "query", name: "api_key", env: { token: "API_KEY" } };
+const scheme: SecuritySchemeDefinition = {
+  key: "key",
+  type: "apiKey",
+  in: "query",
+  name: "api_key",
+  env: { token: "API_KEY" },
+};
 const tool: ToolDefinition = {
   name: "listItems",
   description: "List items",
@@ -53,12 +60,25 @@ function server(baseUrl = upstream.baseUrl): McpServer {
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
 async function call(s: McpServer, args: Record<string, unknown>): Promise<Result> {
-  return ((await s.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "listItems", arguments: args } })) as unknown as { result: Result }).result;
+  return (
+    (await s.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "listItems", arguments: args },
+    })) as unknown as { result: Result }
+  ).result;
 }
 
 /** Every form in which the secret could be read back out of a string. */
 function leaks(text: string, secret: string): boolean {
-  const forms = [secret, Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url"), Buffer.from(secret).toString("hex"), encodeURIComponent(secret)];
+  const forms = [
+    secret,
+    Buffer.from(secret).toString("base64"),
+    Buffer.from(secret).toString("base64url"),
+    Buffer.from(secret).toString("hex"),
+    encodeURIComponent(secret),
+  ];
   const decoded = Buffer.from(text.replace(/[^A-Za-z0-9_-]/g, ""), "base64url").toString("latin1");
   return forms.some((form) => text.includes(form) || decoded.includes(form));
 }
@@ -95,7 +115,10 @@ test("userinfo of the base URL is not stored in a cursor and is used again when 
   assert.not.ok(String(payload!.v).includes(PASSWORD), String(payload!.v));
   assert.not.ok(String(payload!.v).includes(SECRET), String(payload!.v));
   await call(s, { cursor });
-  assert.is(upstream.received.at(-1)!.headers.authorization, `Basic ${Buffer.from(`user:${PASSWORD}`).toString("base64")}`);
+  assert.is(
+    upstream.received.at(-1)!.headers.authorization,
+    `Basic ${Buffer.from(`user:${PASSWORD}`).toString("base64")}`,
+  );
 });
 
 test("cursors are encrypted: nothing of the payload is readable, and altered cursors are refused", () => {
@@ -104,7 +127,7 @@ test("cursors are encrypted: nothing of the payload is readable, and altered cur
   assert.not.ok(Buffer.from(cursor, "base64url").toString("latin1").includes("visible"));
   assert.equal(decodeCursor(cursor, key), { t: "listItems", v: "http://h/items?page=2&note=visible" });
   assert.is(decodeCursor(cursor, Buffer.from("other")), undefined);
-  const flipped = (cursor[20] === "A" ? "B" : "A");
+  const flipped = cursor[20] === "A" ? "B" : "A";
   assert.is(decodeCursor(cursor.slice(0, 20) + flipped + cursor.slice(21), key), undefined);
   assert.is(decodeCursor(cursor + ".x", key), undefined);
   assert.is(decodeCursor("", key), undefined);

@@ -17,7 +17,14 @@ test.before(async () => {
 });
 test.after(async () => upstream.close());
 
-const param = (name: string, style: ParameterBinding["style"] = "simple"): ParameterBinding => ({ argument: name, name, in: "path", style, explode: false, required: true });
+const param = (name: string, style: ParameterBinding["style"] = "simple"): ParameterBinding => ({
+  argument: name,
+  name,
+  in: "path",
+  style,
+  explode: false,
+  required: true,
+});
 function tool(name: string, path: string, params: ParameterBinding[]): ToolDefinition {
   return {
     name,
@@ -35,14 +42,37 @@ const tools = [
 ];
 
 async function call(name: string, args: Record<string, unknown>) {
-  const server = new McpServer({ info: { name: "dots", version: "1.0.0" }, tools, upstream: { baseUrl: upstream.baseUrl } });
-  const response = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })) as unknown as {
+  const server = new McpServer({
+    info: { name: "dots", version: "1.0.0" },
+    tools,
+    upstream: { baseUrl: upstream.baseUrl },
+  });
+  const response = (await server.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name, arguments: args },
+  })) as unknown as {
     result: { isError?: boolean; content: Array<{ text: string }> };
   };
   return response.result;
 }
 
-const DOTS = [".", "..", "%2e", "%2E", "%2e%2e", "%2E%2e", ".%2e", "%2e.", "%252e%252e", "../x", "x/..", "..\\x", "a/./b"];
+const DOTS = [
+  ".",
+  "..",
+  "%2e",
+  "%2E",
+  "%2e%2e",
+  "%2E%2e",
+  ".%2e",
+  "%2e.",
+  "%252e%252e",
+  "../x",
+  "x/..",
+  "..\\x",
+  "a/./b",
+];
 
 test("dot-segment values are an isError result and nothing reaches the upstream", async () => {
   const before = upstream.received.length;
@@ -85,7 +115,10 @@ test("pathKept and hasDotSegment", () => {
   assert.ok(pathKept(`${base}/a%20b/c`, base, "/a%20b/c"));
   assert.ok(pathKept(`${base}/café/a b/%C3%A9`, base, "/café/a b/%C3%A9"), "raw characters the parser percent-encodes");
   assert.ok(pathKept("http://h/ünï/x", "http://h/ünï", "/x"));
-  assert.ok(pathKept("http://h/x/../api/p", "http://h/x/../api", "/p"), "dots in the operator's base URL are the operator's");
+  assert.ok(
+    pathKept("http://h/x/../api/p", "http://h/x/../api", "/p"),
+    "dots in the operator's base URL are the operator's",
+  );
   assert.not.ok(pathKept(`${base}/a/..`, base, "/a/.."));
   assert.not.ok(pathKept(`${base}/a/.`, base, "/a/."));
   assert.not.ok(pathKept(`${base}/../../etc`, base, "/../../etc"));

@@ -8,13 +8,20 @@ import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixtu
 
 let upstream: Upstream;
 test.before(async () => {
-  upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: '{"id":42,"name":"Rex"}' }));
+  upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"id":42,"name":"Rex"}',
+  }));
 });
 test.after(async () => {
   await upstream.close();
 });
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const seenArgs: unknown[] = [];
 const extension = defineExtension({
   tools: [
@@ -27,7 +34,12 @@ const extension = defineExtension({
         return { content: [{ type: "text", text: args.text }] };
       },
     },
-    { name: "boom", description: "Fails.", inputSchema: { type: "object" }, handler: () => Promise.reject(new Error("kaput")) },
+    {
+      name: "boom",
+      description: "Fails.",
+      inputSchema: { type: "object" },
+      handler: () => Promise.reject(new Error("kaput")),
+    },
     {
       name: "needs_sampling",
       description: "Needs sampling.",
@@ -39,7 +51,14 @@ const extension = defineExtension({
     },
   ],
   resources: [{ uri: "x://fixed", name: "fixed", read: () => [{ uri: "x://fixed", text: "fixed!" }] }],
-  resourceTemplates: [{ uriTemplate: "x://items/{id}", name: "item", read: (uri, v) => [{ uri, text: `item ${v.id}` }], complete: (_v, p) => ["a1", "b2"].filter((x) => x.startsWith(p)) }],
+  resourceTemplates: [
+    {
+      uriTemplate: "x://items/{id}",
+      name: "item",
+      read: (uri, v) => [{ uri, text: `item ${v.id}` }],
+      complete: (_v, p) => ["a1", "b2"].filter((x) => x.startsWith(p)),
+    },
+  ],
   prompts: [
     {
       name: "greet",
@@ -58,8 +77,14 @@ const extension = defineExtension({
   },
 });
 
-const make = () => new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension });
-const req = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method, params: { _meta: META, ...params } });
+const make = () =>
+  new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension });
+const req = (id: number, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: { _meta: META, ...params },
+});
 function result(r: JsonRpcResponse | undefined): Record<string, any> {
   assert.ok(r && "result" in r, JSON.stringify(r));
   return (r as { result: Record<string, any> }).result;
@@ -70,10 +95,18 @@ test("custom tools are listed after the generated ones and run with validation, 
   const names = result(await server.handle(req(1, "tools/list"))).tools.map((t: { name: string }) => t.name);
   assert.equal(names.slice(-3), ["echo", "boom", "needs_sampling"]);
   const seen: JsonRpcNotification[] = [];
-  const echo = result(await server.handle(req(2, "tools/call", { name: "echo", arguments: { text: "hey" }, _meta: { ...META, progressToken: 1 } }), { notify: (n) => seen.push(n) }));
+  const echo = result(
+    await server.handle(
+      req(2, "tools/call", { name: "echo", arguments: { text: "hey" }, _meta: { ...META, progressToken: 1 } }),
+      { notify: (n) => seen.push(n) },
+    ),
+  );
   assert.equal(echo.content, [{ type: "text", text: "hey" }]);
   assert.is(seen[0]!.method, "notifications/progress");
-  assert.ok(result(await server.handle(req(3, "tools/call", { name: "echo", arguments: {} }))).isError, "schema-invalid → isError");
+  assert.ok(
+    result(await server.handle(req(3, "tools/call", { name: "echo", arguments: {} }))).isError,
+    "schema-invalid → isError",
+  );
   const boom = result(await server.handle(req(4, "tools/call", { name: "boom" })));
   assert.equal(boom.content, [{ type: "text", text: "kaput" }]);
   assert.ok(boom.isError);
@@ -87,7 +120,15 @@ test("a missing client capability is -32021 with requiredCapabilities, HTTP 400"
   assert.is(err.code, ErrorCode.MissingRequiredClientCapability);
   assert.equal(err.data, { requiredCapabilities: { sampling: {} } });
   assert.is(httpStatusOf(res!), 400);
-  const ok = await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "needs_sampling", _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { sampling: {} } } } });
+  const ok = await server.handle({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: {
+      name: "needs_sampling",
+      _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { sampling: {} } },
+    },
+  });
   assert.is(result(ok).content[0].text, "ok");
 });
 
@@ -107,15 +148,30 @@ test("custom resources, templates, prompts and their completions", async () => {
   const server = make();
   const list = result(await server.handle(req(1, "resources/list"))).resources.map((r: { uri: string }) => r.uri);
   assert.is(list[0], "x://fixed");
-  assert.equal(result(await server.handle(req(2, "resources/read", { uri: "x://fixed" }))).contents, [{ uri: "x://fixed", text: "fixed!" }]);
-  assert.equal(result(await server.handle(req(3, "resources/read", { uri: "x://items/7" }))).contents, [{ uri: "x://items/7", text: "item 7" }]);
-  assert.is(result(await server.handle(req(4, "resources/templates/list"))).resourceTemplates[0].uriTemplate, "x://items/{id}");
+  assert.equal(result(await server.handle(req(2, "resources/read", { uri: "x://fixed" }))).contents, [
+    { uri: "x://fixed", text: "fixed!" },
+  ]);
+  assert.equal(result(await server.handle(req(3, "resources/read", { uri: "x://items/7" }))).contents, [
+    { uri: "x://items/7", text: "item 7" },
+  ]);
+  assert.is(
+    result(await server.handle(req(4, "resources/templates/list"))).resourceTemplates[0].uriTemplate,
+    "x://items/{id}",
+  );
   const values = (ref: unknown, name: string, value: string) =>
-    server.handle(req(5, "completion/complete", { ref, argument: { name, value } })).then((r) => result(r).completion.values);
+    server
+      .handle(req(5, "completion/complete", { ref, argument: { name, value } }))
+      .then((r) => result(r).completion.values);
   assert.equal(await values({ type: "ref/resource", uri: "x://items/{id}" }, "id", "b"), ["b2"]);
   assert.equal(await values({ type: "ref/prompt", name: "greet" }, "who", ""), ["world"]);
-  assert.equal(result(await server.handle(req(6, "prompts/list"))).prompts, [{ name: "greet", arguments: [{ name: "who", required: true }] }]);
-  assert.is(result(await server.handle(req(7, "prompts/get", { name: "greet", arguments: { who: "you" } }))).messages[0].content.text, "hi you");
+  assert.equal(result(await server.handle(req(6, "prompts/list"))).prompts, [
+    { name: "greet", arguments: [{ name: "who", required: true }] },
+  ]);
+  assert.is(
+    result(await server.handle(req(7, "prompts/get", { name: "greet", arguments: { who: "you" } }))).messages[0].content
+      .text,
+    "hi you",
+  );
   const missing = await server.handle(req(8, "prompts/get", { name: "greet", arguments: {} }));
   assert.is((missing as { error: { code: number } }).error.code, ErrorCode.InvalidParams);
   assert.equal(matchUriTemplate("a://{x}/b", "a://1/b"), { x: "1" });
@@ -126,12 +182,25 @@ test("legacy HTTP sessions: random id on initialize, required after, 404 once de
   const http = await startHttp(make(), { host: "127.0.0.1", port: 0, sessions: true });
   try {
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const init = await fetch(http.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } }) });
+    const init = await fetch(http.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {} },
+      }),
+    });
     const id = init.headers.get("mcp-session-id");
     await init.arrayBuffer();
     assert.match(id ?? "", /^[0-9a-f]{32}$/);
     const ping = (sessionId?: string) =>
-      fetch(http.url, { method: "POST", headers: { ...headers, ...(sessionId ? { "mcp-session-id": sessionId } : {}) }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+      fetch(http.url, {
+        method: "POST",
+        headers: { ...headers, ...(sessionId ? { "mcp-session-id": sessionId } : {}) },
+        body: '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+      });
     const ok = await ping(id!);
     assert.is(ok.status, 200);
     await ok.arrayBuffer();

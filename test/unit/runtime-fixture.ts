@@ -31,7 +31,9 @@ export interface Upstream {
  */
 export async function within<T>(event: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms)),
+  );
   try {
     return await Promise.race([event, deadline]);
   } finally {
@@ -47,7 +49,13 @@ export async function startUpstream(route: (r: Recorded) => Reply): Promise<Upst
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const closed = new Promise<void>((resolve) => res.on("close", () => resolve()));
-      const rec: Recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), closed };
+      const rec: Recorded = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        closed,
+      };
       received.push(rec);
       for (const w of waiters.filter((w) => rec.url.includes(w.fragment))) w.resolve(rec);
       const reply = route(rec);
@@ -84,8 +92,17 @@ export function sampleTools(): ToolDefinition[] {
     {
       name: "getPet",
       description: "Get a pet",
-      inputSchema: { type: "object", properties: { petId: { type: "integer" }, verbose: { type: "boolean" } }, required: ["petId"], additionalProperties: false },
-      outputSchema: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } }, required: ["id"] },
+      inputSchema: {
+        type: "object",
+        properties: { petId: { type: "integer" }, verbose: { type: "boolean" } },
+        required: ["petId"],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: "object",
+        properties: { id: { type: "integer" }, name: { type: "string" } },
+        required: ["id"],
+      },
       annotations: { readOnlyHint: true },
       http: {
         method: "get",
@@ -103,7 +120,11 @@ export function sampleTools(): ToolDefinition[] {
       description: "List pets",
       inputSchema: {
         type: "object",
-        properties: { limit: { type: "integer", maximum: 100 }, tags: { type: "array", items: { type: "string" } }, apiKey: { type: "string" } },
+        properties: {
+          limit: { type: "integer", maximum: 100 },
+          tags: { type: "array", items: { type: "string" } },
+          apiKey: { type: "string" },
+        },
         additionalProperties: false,
       },
       outputSchema: { type: "object", properties: { items: { type: "array" } }, required: ["items"] },
@@ -123,15 +144,33 @@ export function sampleTools(): ToolDefinition[] {
       description: "Create a pet",
       inputSchema: {
         type: "object",
-        properties: { name: { type: "string", minLength: 1 }, tag: { type: "string" }, requestId: { type: "string", format: "uuid" } },
+        properties: {
+          name: { type: "string", minLength: 1 },
+          tag: { type: "string" },
+          requestId: { type: "string", format: "uuid" },
+        },
         required: ["name"],
         additionalProperties: false,
       },
       http: {
         method: "post",
         path: "/pets",
-        parameters: [{ argument: "requestId", name: "X-Request-Id", in: "header", style: "simple", explode: false, required: false }],
-        body: { kind: "properties", properties: { name: "name", tag: "tag" }, mediaType: "application/json", required: true },
+        parameters: [
+          {
+            argument: "requestId",
+            name: "X-Request-Id",
+            in: "header",
+            style: "simple",
+            explode: false,
+            required: false,
+          },
+        ],
+        body: {
+          kind: "properties",
+          properties: { name: "name", tag: "tag" },
+          mediaType: "application/json",
+          required: true,
+        },
         response: { accept: ["application/json"] },
       },
     },

@@ -14,9 +14,13 @@ import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js"
 import { info, sampleTools, within } from "./runtime-fixture.js";
 
 /** An upstream that answers every request after `delayMs` and records how many were in flight at most. */
-async function countingUpstream(
-  delayMs: number,
-): Promise<{ baseUrl: string; received: () => number; receivedAll: (count: number) => Promise<void>; maxInFlight: () => number; close: () => Promise<void> }> {
+async function countingUpstream(delayMs: number): Promise<{
+  baseUrl: string;
+  received: () => number;
+  receivedAll: (count: number) => Promise<void>;
+  maxInFlight: () => number;
+  close: () => Promise<void>;
+}> {
   let inFlight = 0;
   let max = 0;
   let received = 0;
@@ -37,7 +41,8 @@ async function countingUpstream(
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received: () => received,
     /** Resolves once `count` requests have arrived. */
-    receivedAll: (count) => (received >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
+    receivedAll: (count) =>
+      received >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve })),
     maxInFlight: () => max,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
@@ -45,10 +50,23 @@ async function countingUpstream(
 
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json" };
 
-const getPet = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "getPet", arguments: { petId: id } } });
+const getPet = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "getPet", arguments: { petId: id } },
+});
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
-  const res = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any; headers: Headers }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
@@ -58,16 +76,27 @@ test("a batch of 20,000 tools/call is refused whole; a batch at the limit runs w
   const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, concurrency: 8 } });
   const http = await startHttp(server, { port: 0 });
   try {
-    const huge = await post(http.url, Array.from({ length: 20_000 }, (_, i) => getPet(i + 1)), { "mcp-protocol-version": "2025-03-26" });
+    const huge = await post(
+      http.url,
+      Array.from({ length: 20_000 }, (_, i) => getPet(i + 1)),
+      { "mcp-protocol-version": "2025-03-26" },
+    );
     assert.is(huge.json.error.code, -32600);
     assert.match(huge.json.error.message, /batch too large: 20000 messages, the limit is 100 .*--max-batch/);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.is(upstream.received(), 0, "nothing of the refused batch went upstream");
 
-    const full = await post(http.url, Array.from({ length: 100 }, (_, i) => getPet(i + 1)), { "mcp-protocol-version": "2025-03-26" });
+    const full = await post(
+      http.url,
+      Array.from({ length: 100 }, (_, i) => getPet(i + 1)),
+      { "mcp-protocol-version": "2025-03-26" },
+    );
     assert.is(full.status, 200);
     assert.is(full.json.length, 100);
-    assert.ok(full.json.every((r: any) => r.result && !r.result.isError), JSON.stringify(full.json.find((r: any) => !r.result || r.result.isError)));
+    assert.ok(
+      full.json.every((r: any) => r.result && !r.result.isError),
+      JSON.stringify(full.json.find((r: any) => !r.result || r.result.isError)),
+    );
     assert.is(upstream.received(), 100);
     assert.ok(upstream.maxInFlight() <= 8, `${upstream.maxInFlight()} upstream requests in flight at once (limit 8)`);
     assert.ok(upstream.maxInFlight() >= 2, "calls do run concurrently up to the limit");
@@ -92,12 +121,52 @@ test("concurrent HTTP requests share the server's upstream queue", async () => {
   }
 });
 
+test("upstream queue: a cancelled call that waits for a slot is never sent; a cancelled running call frees its slot", async () => {
+  // Slow enough that the first call still holds the only slot while the second waits and is cancelled.
+  const upstream = await countingUpstream(1_500);
+  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, concurrency: 1 } });
+  const cancel = (id: number) =>
+    server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "test" } });
+  try {
+    const running = server.handle(getPet(1));
+    await within(upstream.receivedAll(1), 5_000, "the first call reached the upstream");
+    const waiting = server.handle(getPet(2));
+    await cancel(2);
+    assert.is(
+      await within(waiting, 1_000, "the waiting call settled on cancellation"),
+      undefined,
+      "a cancelled call gets no response",
+    );
+    const first = (await running) as any;
+    assert.ok(first.result && !first.result.isError, "the call holding the slot completes");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.is(upstream.received(), 1, "the cancelled waiting call never went upstream");
+
+    const slow = server.handle(getPet(3));
+    await within(upstream.receivedAll(2), 5_000, "the third call reached the upstream");
+    await cancel(3);
+    assert.is(await within(slow, 1_000, "the running call settled on cancellation"), undefined);
+    // The slot is free again at once: the next call goes upstream before the cancelled one's response was due.
+    const next = server.handle(getPet(4));
+    await within(upstream.receivedAll(3), 1_000, "the next call took the freed slot");
+    const last = (await next) as any;
+    assert.ok(last.result && !last.result.isError);
+  } finally {
+    await upstream.close();
+  }
+});
+
 test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and without a header batches stay refused", async () => {
   const upstream = await countingUpstream(1);
   const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });
   const http = await startHttp(server, { port: 0, sessions: true });
   try {
-    const init = await post(http.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const init = await post(http.url, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     const session = init.headers.get("mcp-session-id")!;
     assert.ok(session);
     const batch = [getPet(1), getPet(2)];
@@ -117,12 +186,23 @@ test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and wi
 });
 
 /** A POST through node:http, which (unlike fetch) lets a test choose the Host header (`undefined`: none). */
-function rawPost(url: string, body: unknown, headers: Record<string, string | undefined>): Promise<{ status: number; json: any }> {
+function rawPost(
+  url: string,
+  body: unknown,
+  headers: Record<string, string | undefined>,
+): Promise<{ status: number; json: any }> {
   const target = new URL(url);
   const { host, ...rest } = headers;
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...JSON_HEADERS, ...rest, ...(host !== undefined ? { host } : {}) }, setHost: host !== undefined },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: { ...JSON_HEADERS, ...rest, ...(host !== undefined ? { host } : {}) },
+        setHost: host !== undefined,
+      },
       (res) => {
         let text = "";
         res.on("data", (chunk: Buffer) => (text += chunk));
@@ -146,8 +226,15 @@ test("Host check: loopback binds accept localhost, 127.0.0.1 and [::1] with the 
   const open = await startHttp(server, { port: 0, allowedHosts: [] });
   try {
     const port = loopback.port;
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) assert.is(await postWithHost(loopback.url, host), 200, host);
-    for (const host of ["evil.example", `evil.example:${port}`, `localhost:${port + 1}`, `127.0.0.1.nip.io:${port}`, "localhost"]) {
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`])
+      assert.is(await postWithHost(loopback.url, host), 200, host);
+    for (const host of [
+      "evil.example",
+      `evil.example:${port}`,
+      `localhost:${port + 1}`,
+      `127.0.0.1.nip.io:${port}`,
+      "localhost",
+    ]) {
       assert.is(await postWithHost(loopback.url, host), 403, host);
     }
     // Node itself answers 400 to an HTTP/1.1 request without Host; either way it is not served.
@@ -176,16 +263,41 @@ test("the CLI reads each limit from its flag, else its environment variable; bad
     process.env.MCP_MAX_BATCH = "2";
     process.env.MCP_MAX_RESPONSE_BYTES = "5";
     process.env.MCP_ALLOWED_HOSTS = "mcp.example.com";
-    const fromEnv = (await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", upstream.baseUrl])) as HttpHandle;
+    const fromEnv = (await main(info, sampleTools(), [
+      "--http",
+      "--port",
+      "0",
+      "--base-url",
+      upstream.baseUrl,
+    ])) as HttpHandle;
     handles.push(fromEnv);
-    assert.is(await postWithHost(fromEnv.url, `127.0.0.1:${fromEnv.port}`), 403, "MCP_ALLOWED_HOSTS replaces the loopback defaults");
+    assert.is(
+      await postWithHost(fromEnv.url, `127.0.0.1:${fromEnv.port}`),
+      403,
+      "MCP_ALLOWED_HOSTS replaces the loopback defaults",
+    );
     assert.is(await postWithHost(fromEnv.url, "mcp.example.com"), 200);
     const headers = { "mcp-protocol-version": "2025-03-26", host: "mcp.example.com" };
-    assert.match((await rawPost(fromEnv.url, [getPet(1), getPet(2), getPet(3)], headers)).json.error.message, /the limit is 2/);
+    assert.match(
+      (await rawPost(fromEnv.url, [getPet(1), getPet(2), getPet(3)], headers)).json.error.message,
+      /the limit is 2/,
+    );
     const capped = await rawPost(fromEnv.url, getPet(1), headers);
     assert.match(capped.json.result.content[0].text, /exceeded the size limit of 5 bytes/);
 
-    const fromFlags = (await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", upstream.baseUrl, "--max-batch", "3", "--max-response-bytes", "1000", "--allowed-hosts", "*"])) as HttpHandle;
+    const fromFlags = (await main(info, sampleTools(), [
+      "--http",
+      "--port",
+      "0",
+      "--base-url",
+      upstream.baseUrl,
+      "--max-batch",
+      "3",
+      "--max-response-bytes",
+      "1000",
+      "--allowed-hosts",
+      "*",
+    ])) as HttpHandle;
     handles.push(fromFlags);
     assert.is(await postWithHost(fromFlags.url, "anything.example"), 200, "--allowed-hosts '*' turns the check off");
     const ok = await post(fromFlags.url, [getPet(1), getPet(2), getPet(3)], { "mcp-protocol-version": "2025-03-26" });
@@ -193,7 +305,12 @@ test("the CLI reads each limit from its flag, else its environment variable; bad
     assert.ok(ok.json.every((r: any) => !r.result.isError));
 
     delete process.env.MCP_ALLOWED_HOSTS;
-    for (const argv of [["--http", "--max-batch", "0"], ["--http", "--upstream-concurrency", "many"], ["--shutdown-grace", "10"], ["--allowed-hosts", "a"]]) {
+    for (const argv of [
+      ["--http", "--max-batch", "0"],
+      ["--http", "--upstream-concurrency", "many"],
+      ["--shutdown-grace", "10"],
+      ["--allowed-hosts", "a"],
+    ]) {
       process.exitCode = undefined;
       assert.is(await main(info, sampleTools(), argv), undefined, argv.join(" "));
       assert.is(process.exitCode, 2, argv.join(" "));
@@ -225,7 +342,9 @@ test("SIGTERM drains: calls in flight complete, new requests are refused, the pr
   `;
   const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, at: Date.now() })),
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr!.on("data", (chunk: Buffer) => {
@@ -237,7 +356,12 @@ test("SIGTERM drains: calls in flight complete, new requests are refused, the pr
     });
     const N = 12;
     // A dropped call resolves to status 0 with its error, so the assertions below name it.
-    const calls = Array.from({ length: N }, (_, i) => post(url, getPet(i + 1)).catch((error: Error) => ({ status: 0, json: { error: `${error.message}: ${String(error.cause)}` } })));
+    const calls = Array.from({ length: N }, (_, i) =>
+      post(url, getPet(i + 1)).catch((error: Error) => ({
+        status: 0,
+        json: { error: `${error.message}: ${String(error.cause)}` },
+      })),
+    );
     await within(upstream.receivedAll(N), 10_000, `${N} calls reach the upstream`);
     const signalled = Date.now();
     // The server logs this line and starts draining in the same turn of its event loop.
@@ -265,7 +389,9 @@ test("SIGTERM drains: calls in flight complete, new requests are refused, the pr
     assert.is(code, 0, stderr);
     assert.ok(at - signalled < 4000, `exited ${at - signalled} ms after SIGTERM`);
     assert.is(upstream.received(), N, "the late request never went upstream");
-    console.log(`    SIGTERM with ${N} calls in flight: all answered, late request ${late}, exit ${at - signalled} ms after the signal`);
+    console.log(
+      `    SIGTERM with ${N} calls in flight: all answered, late request ${late}, exit ${at - signalled} ms after the signal`,
+    );
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
     await upstream.close();

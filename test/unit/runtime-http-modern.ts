@@ -19,8 +19,10 @@ function tools(): ToolDefinition[] {
 
 test.before(async () => {
   upstream = await startUpstream((r) => {
-    if (r.url.startsWith("/api/v1/pets/42")) return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":42,"name":"Rex"}' };
-    if (r.url.startsWith("/api/v1/pets") && r.method === "POST") return { status: 201, headers: { "content-type": "application/json" }, body: r.body };
+    if (r.url.startsWith("/api/v1/pets/42"))
+      return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":42,"name":"Rex"}' };
+    if (r.url.startsWith("/api/v1/pets") && r.method === "POST")
+      return { status: 201, headers: { "content-type": "application/json" }, body: r.body };
     return "hang";
   });
   const server = new McpServer({ info, tools: tools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 } });
@@ -31,10 +33,19 @@ test.after(async () => {
   await upstream.close();
 });
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** POSTs a modern request with correct SEP-2243 headers unless overridden (null removes one). */
-function post(id: number, method: string, params: Record<string, unknown> = {}, headers: Record<string, string | null> = {}, meta = META): Promise<Response> {
+function post(
+  id: number,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string | null> = {},
+  meta = META,
+): Promise<Response> {
   const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
   const all: Record<string, string | null> = {
     "content-type": "application/json",
@@ -45,10 +56,16 @@ function post(id: number, method: string, params: Record<string, unknown> = {}, 
     ...headers,
   };
   const sent = Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== null));
-  return fetch(http.url, { method: "POST", headers: sent, body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }) });
+  return fetch(http.url, {
+    method: "POST",
+    headers: sent,
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+  });
 }
 
-async function rpc(res: Response): Promise<{ id: unknown; result?: any; error?: { code: number; message: string; data?: any } }> {
+async function rpc(
+  res: Response,
+): Promise<{ id: unknown; result?: any; error?: { code: number; message: string; data?: any } }> {
   return (await res.json()) as any;
 }
 
@@ -69,8 +86,18 @@ test("header mismatches → 400 + -32020 echoing the request id", async () => {
     ["missing Mcp-Name", { "mcp-name": null }, "tools/call", { name: "getPet", arguments: { petId: 42 } }],
     ["version header ≠ _meta", { "mcp-protocol-version": "2025-11-25" }, "tools/list", {}],
     ["missing Mcp-Param", {}, "tools/call", { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } }],
-    ["mismatched Mcp-Param", { "mcp-param-request-id": "r-2" }, "tools/call", { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } }],
-    ["invalid base64 Mcp-Param", { "mcp-param-request-id": "=?base64?!!!?=" }, "tools/call", { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } }],
+    [
+      "mismatched Mcp-Param",
+      { "mcp-param-request-id": "r-2" },
+      "tools/call",
+      { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } },
+    ],
+    [
+      "invalid base64 Mcp-Param",
+      { "mcp-param-request-id": "=?base64?!!!?=" },
+      "tools/call",
+      { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } },
+    ],
   ];
   for (const [label, headers, method, params] of cases) {
     const res = await post(11, method, params, headers);
@@ -86,10 +113,20 @@ test("headers accepted: whitespace trimmed, case-insensitive names, base64 senti
   assert.is(ok.status, 200);
   await ok.arrayBuffer();
   const b64 = `=?base64?${Buffer.from("getPet").toString("base64")}?=`;
-  const named = await post(3, "tools/call", { name: "getPet", arguments: { petId: 42 } }, { "mcp-name": null, "MCP-NAME": b64 });
+  const named = await post(
+    3,
+    "tools/call",
+    { name: "getPet", arguments: { petId: 42 } },
+    { "mcp-name": null, "MCP-NAME": b64 },
+  );
   assert.is(named.status, 200);
   assert.equal((await rpc(named)).result.structuredContent, { id: 42, name: "Rex" });
-  const param = await post(4, "tools/call", { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } }, { "mcp-param-request-id": "r-1" });
+  const param = await post(
+    4,
+    "tools/call",
+    { name: "createPet", arguments: { name: "Rex", requestId: "r-1" } },
+    { "mcp-param-request-id": "r-1" },
+  );
   assert.is(param.status, 200);
   assert.not.ok((await rpc(param)).result.isError);
   assert.is(decodeHeaderValue("x", `=?base64?${Buffer.from("héllo").toString("base64")}?=`), "héllo");
@@ -99,13 +136,21 @@ test("headers accepted: whitespace trimmed, case-insensitive names, base64 senti
 });
 
 test("unsupported version → 400 -32022 with data.supported; missing _meta capability → 400 -32602", async () => {
-  const bad = await post(5, "tools/list", {}, { "mcp-protocol-version": "1900-01-01" }, { ...META, "io.modelcontextprotocol/protocolVersion": "1900-01-01" });
+  const bad = await post(
+    5,
+    "tools/list",
+    {},
+    { "mcp-protocol-version": "1900-01-01" },
+    { ...META, "io.modelcontextprotocol/protocolVersion": "1900-01-01" },
+  );
   assert.is(bad.status, 400);
   const body = await rpc(bad);
   assert.is(body.error?.code, -32022);
   assert.is(body.id, 5);
   assert.ok(body.error?.data.supported.includes("2026-07-28"));
-  const noCaps = await post(6, "tools/list", {}, {}, { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } as typeof META);
+  const noCaps = await post(6, "tools/list", {}, {}, {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  } as typeof META);
   assert.is(noCaps.status, 400);
   assert.is((await rpc(noCaps)).error?.code, -32602);
 });
@@ -119,7 +164,10 @@ test("unknown method in the modern era → 404 + -32601", async () => {
 });
 
 test("progressToken + Accept text/event-stream → SSE with progress then the result", async () => {
-  const res = await post(8, "tools/call", { name: "getPet", arguments: { petId: 42 } }, {}, { ...META, progressToken: "tok" } as typeof META);
+  const res = await post(8, "tools/call", { name: "getPet", arguments: { petId: 42 } }, {}, {
+    ...META,
+    progressToken: "tok",
+  } as typeof META);
   assert.is(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", "text/event-stream");
   assert.is(res.headers.get("x-accel-buffering"), "no");
@@ -127,7 +175,10 @@ test("progressToken + Accept text/event-stream → SSE with progress then the re
     .split("\n")
     .filter((line) => line.startsWith("data: "))
     .map((line) => JSON.parse(line.slice(6)));
-  assert.equal(events.map((e) => e.method ?? "result"), ["notifications/progress", "notifications/progress", "result"]);
+  assert.equal(
+    events.map((e) => e.method ?? "result"),
+    ["notifications/progress", "notifications/progress", "result"],
+  );
   assert.is(events[2].id, 8);
 });
 
@@ -137,8 +188,18 @@ test("closing the response stream cancels the upstream call (modern cancellation
   const pending = fetch(http.url, {
     method: "POST",
     signal: controller.signal,
-    headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "slow", arguments: {}, _meta: META } }),
+    headers: {
+      "content-type": "application/json",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "slow",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 10,
+      method: "tools/call",
+      params: { name: "slow", arguments: {}, _meta: META },
+    }),
   }).then(
     () => "answered",
     () => "aborted",

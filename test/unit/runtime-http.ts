@@ -17,7 +17,11 @@ test.after(async () => {
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(http.url, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return fetch(http.url, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
 
 test("binds loopback on an ephemeral port", () => {
@@ -27,7 +31,12 @@ test("binds loopback on an ephemeral port", () => {
 });
 
 test("POST initialize answers JSON", async () => {
-  const res = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const res = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   assert.is(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", "application/json");
   const body = (await res.json()) as { id: number; result: { protocolVersion: string } };
@@ -86,7 +95,11 @@ test("unsupported MCP-Protocol-Version → 400", async () => {
 });
 
 test("other paths → 404; bad Accept → 406; invalid JSON → 400 -32700", async () => {
-  const other = await fetch(`http://127.0.0.1:${http.port}/other`, { method: "POST", headers: JSON_HEADERS, body: "{}" });
+  const other = await fetch(`http://127.0.0.1:${http.port}/other`, {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: "{}",
+  });
   assert.is(other.status, 404);
   await other.arrayBuffer();
   const accept = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { accept: "text/html" });
@@ -98,10 +111,16 @@ test("other paths → 404; bad Accept → 406; invalid JSON → 400 -32700", asy
 });
 
 test("batch: array answer under 2025-03-26 (header absent), rejected under 2025-06-18", async () => {
-  const batch = [{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }];
+  const batch = [
+    { jsonrpc: "2.0", id: 1, method: "ping" },
+    { jsonrpc: "2.0", id: 2, method: "ping" },
+  ];
   const ok = await post(batch);
   assert.is(ok.status, 200);
-  assert.equal(((await ok.json()) as Array<{ id: number }>).map((r) => r.id), [1, 2]);
+  assert.equal(
+    ((await ok.json()) as Array<{ id: number }>).map((r) => r.id),
+    [1, 2],
+  );
   const rejected = await post(batch, { "mcp-protocol-version": "2025-06-18" });
   assert.is(rejected.status, 400);
   assert.is(((await rejected.json()) as { error: { code: number } }).error.code, -32600);

@@ -21,15 +21,25 @@ let replyBody = '{"id":1}';
 
 test.before(async () => {
   tools = (await generate({ spec })).plan.tools.map(toolDefinition);
-  upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: replyBody }));
+  upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: replyBody,
+  }));
 });
 test.after(async () => upstream.close());
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Obj };
 async function call(args: unknown): Promise<Result> {
-  const server = new McpServer({ info: { name: "inherited", version: "1.0.0" }, tools, upstream: { baseUrl: upstream.baseUrl } });
+  const server = new McpServer({
+    info: { name: "inherited", version: "1.0.0" },
+    tools,
+    upstream: { baseUrl: upstream.baseUrl },
+  });
   // Through JSON, as a client's message arrives: `__proto__` is then an own property.
-  const message = JSON.parse(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "createThing" } }));
+  const message = JSON.parse(
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "createThing" } }),
+  );
   message.params.arguments = JSON.parse(typeof args === "string" ? args : JSON.stringify(args));
   const response = (await server.handle(message)) as unknown as { result: Result };
   return response.result;
@@ -63,7 +73,7 @@ test("a declared constructor property is still checked when it is there", async 
   assert.match(result.content[0]!.text, /\/meta\/constructor must be string/);
 });
 
-test("the response {\"id\":1} is not flagged unexpected", async () => {
+test('the response {"id":1} is not flagged unexpected', async () => {
   replyBody = '{"id":1}';
   const result = await call({ name: "a" });
   assert.not.ok(result.isError);
@@ -93,8 +103,17 @@ test("absent arguments named constructor or toString send nothing (no inherited 
       response: { accept: ["application/json"] },
     },
   };
-  const server = new McpServer({ info: { name: "inherited", version: "1.0.0" }, tools: [tool], upstream: { baseUrl: upstream.baseUrl } });
-  const response = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search", arguments: {} } })) as unknown as { result: Result };
+  const server = new McpServer({
+    info: { name: "inherited", version: "1.0.0" },
+    tools: [tool],
+    upstream: { baseUrl: upstream.baseUrl },
+  });
+  const response = (await server.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search", arguments: {} },
+  })) as unknown as { result: Result };
   assert.not.ok(response.result.isError, response.result.content[0]!.text);
   assert.is(upstream.received.at(-1)!.url, "/api/v1/search");
   assert.is(upstream.received.at(-1)!.headers["x-to-string"], undefined);

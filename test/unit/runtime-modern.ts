@@ -7,17 +7,33 @@ import { info, sampleTools, startUpstream, within, type Upstream } from "./runti
 let upstream: Upstream;
 test.before(async () => {
   upstream = await startUpstream((r) =>
-    r.url.startsWith("/api/v1/pets/42") ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":42,"name":"Rex"}' } : "hang",
+    r.url.startsWith("/api/v1/pets/42")
+      ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":42,"name":"Rex"}' }
+      : "hang",
   );
 });
 test.after(async () => {
   await upstream.close();
 });
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const make = (apiDocument?: string, pageSize?: number) =>
-  new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, apiDocument, pageSize });
-const req = (id: number, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META) => ({
+  new McpServer({
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    apiDocument,
+    pageSize,
+  });
+const req = (
+  id: number,
+  method: string,
+  params: Record<string, unknown> = {},
+  meta: Record<string, unknown> = META,
+) => ({
   jsonrpc: "2.0",
   id,
   method,
@@ -36,11 +52,17 @@ function error(response: JsonRpcResponse | undefined): { code: number; message: 
 test("server/discover lists every served version, capabilities, identity and cache hints", async () => {
   const res = result(await make().handle(req(1, "server/discover")));
   assert.equal(res.supportedVersions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
-  assert.ok(res.capabilities.tools && res.capabilities.resources && res.capabilities.prompts && res.capabilities.completions);
+  assert.ok(
+    res.capabilities.tools && res.capabilities.resources && res.capabilities.prompts && res.capabilities.completions,
+  );
   assert.is(res.resultType, "complete");
   assert.is(res.cacheScope, "public");
   assert.ok(Number.isInteger(res.ttlMs) && res.ttlMs >= 0);
-  assert.equal(res._meta["io.modelcontextprotocol/serverInfo"], { name: "petstore-mcp", version: "1.2.3", title: "Petstore" });
+  assert.equal(res._meta["io.modelcontextprotocol/serverInfo"], {
+    name: "petstore-mcp",
+    version: "1.2.3",
+    title: "Petstore",
+  });
   assert.is(res.instructions, "Pets API.");
 });
 
@@ -74,24 +96,48 @@ test("tools/call results have resultType complete; unknown tool stays -32602 wit
 });
 
 test("unsupported version → -32022 with data.supported and requested, HTTP 400", async () => {
-  const res = await make().handle(req(1, "tools/list", {}, { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" }));
+  const res = await make().handle(
+    req(1, "tools/list", {}, { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" }),
+  );
   const err = error(res);
   assert.is(err.code, -32022);
   assert.is(err.data.requested, "2099-01-01");
   assert.ok(err.data.supported.includes("2026-07-28") && err.data.supported.includes("2025-11-25"));
   assert.is(httpStatusOf(res!), 400);
-  assert.is(error(await make().handle(req(2, "tools/list", {}, { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" }))).code, -32022);
+  assert.is(
+    error(
+      await make().handle(
+        req(2, "tools/list", {}, { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" }),
+      ),
+    ).code,
+    -32022,
+  );
 });
 
 test("missing clientCapabilities, bad logLevel, or a modern header without _meta → -32602 HTTP 400", async () => {
   const server = make();
-  const missing = await server.handle(req(1, "tools/list", {}, { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }));
+  const missing = await server.handle(
+    req(1, "tools/list", {}, { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }),
+  );
   assert.is(error(missing).code, ErrorCode.InvalidParams);
   assert.is(httpStatusOf(missing!), 400);
-  assert.is(error(await server.handle(req(2, "tools/list", {}, { ...META, "io.modelcontextprotocol/logLevel": "loud" }))).code, ErrorCode.InvalidParams);
-  const noMeta = await server.handle({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { protocolVersion: "2026-07-28" });
+  assert.is(
+    error(await server.handle(req(2, "tools/list", {}, { ...META, "io.modelcontextprotocol/logLevel": "loud" }))).code,
+    ErrorCode.InvalidParams,
+  );
+  const noMeta = await server.handle(
+    { jsonrpc: "2.0", id: 3, method: "tools/list" },
+    { protocolVersion: "2026-07-28" },
+  );
   assert.is(error(noMeta).code, ErrorCode.InvalidParams);
-  assert.is(result(await server.handle(req(4, "tools/list", {}, { ...META, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } }))).resultType, "complete");
+  assert.is(
+    result(
+      await server.handle(
+        req(4, "tools/list", {}, { ...META, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } }),
+      ),
+    ).resultType,
+    "complete",
+  );
 });
 
 test("legacy-only methods are -32601 (HTTP 404) in the modern era; initialize still selects legacy", async () => {
@@ -101,9 +147,17 @@ test("legacy-only methods are -32601 (HTTP 404) in the modern era; initialize st
     assert.is(error(res).code, ErrorCode.MethodNotFound, method);
     assert.is(httpStatusOf(res!), 404);
   }
-  const init = result(await server.handle({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } }, { protocolVersion: "2026-07-28" }));
+  const init = result(
+    await server.handle(
+      { jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } },
+      { protocolVersion: "2026-07-28" },
+    ),
+  );
   assert.is(init.protocolVersion, "2025-11-25");
-  assert.is(error(await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover" })).code, ErrorCode.MethodNotFound);
+  assert.is(
+    error(await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover" })).code,
+    ErrorCode.MethodNotFound,
+  );
 });
 
 test("resources: operation docs, API document, templates, not-found per era, completion", async () => {
@@ -112,7 +166,9 @@ test("resources: operation docs, API document, templates, not-found per era, com
   assert.is(list.resources[0].uri, "openapi://document");
   assert.is(list.resources[1].uri, "openapi://operations/getPet");
   const doc = result(await server.handle(req(2, "resources/read", { uri: "openapi://document" })));
-  assert.equal(doc.contents, [{ uri: "openapi://document", mimeType: "application/json", text: '{"openapi":"3.1.0"}' }]);
+  assert.equal(doc.contents, [
+    { uri: "openapi://document", mimeType: "application/json", text: '{"openapi":"3.1.0"}' },
+  ]);
   assert.is(doc.cacheScope, "public");
   const op = result(await server.handle(req(3, "resources/read", { uri: "openapi://operations/getPet" })));
   assert.match(op.contents[0].text, "`GET /pets/{petId}`");
@@ -121,10 +177,17 @@ test("resources: operation docs, API document, templates, not-found per era, com
   const modern = error(await server.handle(req(5, "resources/read", { uri: "openapi://operations/nope" })));
   assert.is(modern.code, ErrorCode.InvalidParams);
   assert.equal(modern.data, { uri: "openapi://operations/nope" });
-  const legacy = error(await server.handle({ jsonrpc: "2.0", id: 6, method: "resources/read", params: { uri: "x://y" } }));
+  const legacy = error(
+    await server.handle({ jsonrpc: "2.0", id: 6, method: "resources/read", params: { uri: "x://y" } }),
+  );
   assert.is(legacy.code, -32002);
   const completion = result(
-    await server.handle(req(7, "completion/complete", { ref: { type: "ref/resource", uri: "openapi://operations/{operation}" }, argument: { name: "operation", value: "get" } })),
+    await server.handle(
+      req(7, "completion/complete", {
+        ref: { type: "ref/resource", uri: "openapi://operations/{operation}" },
+        argument: { name: "operation", value: "get" },
+      }),
+    ),
   );
   assert.equal(completion.completion, { values: ["getPet"], total: 1, hasMore: false });
   assert.equal(result(await server.handle(req(8, "prompts/list"))).prompts, []);
@@ -137,14 +200,30 @@ test("progress and log notifications only when asked, never with argument values
   const notify = (n: JsonRpcNotification) => seen.push(n);
   await server.handle(req(1, "tools/call", { name: "getPet", arguments: { petId: 42 } }), { notify });
   assert.is(seen.length, 0, "no progressToken and no logLevel: nothing");
-  await server.handle(req(2, "tools/call", { name: "getPet", arguments: { petId: 42 } }, { ...META, progressToken: "p1", "io.modelcontextprotocol/logLevel": "debug" }), { notify });
+  await server.handle(
+    req(
+      2,
+      "tools/call",
+      { name: "getPet", arguments: { petId: 42 } },
+      { ...META, progressToken: "p1", "io.modelcontextprotocol/logLevel": "debug" },
+    ),
+    { notify },
+  );
   const progress = seen.filter((n) => n.method === "notifications/progress").map((n) => (n.params as any).progress);
   assert.equal(progress, [0, 1]);
   const logs = seen.filter((n) => n.method === "notifications/message");
   assert.is(logs.length, 2);
   assert.not.match(JSON.stringify(logs), "/pets/42");
   seen.length = 0;
-  await server.handle(req(3, "tools/call", { name: "getPet", arguments: { petId: 42 } }, { ...META, "io.modelcontextprotocol/logLevel": "error" }), { notify });
+  await server.handle(
+    req(
+      3,
+      "tools/call",
+      { name: "getPet", arguments: { petId: 42 } },
+      { ...META, "io.modelcontextprotocol/logLevel": "error" },
+    ),
+    { notify },
+  );
   assert.is(seen.length, 0, "below the requested level");
 });
 
@@ -174,7 +253,10 @@ test("subscriptions/listen acknowledges first with subscriptionId, ends on cance
   server.closeSubscriptions();
   const closing = result(await graceful);
   assert.equal(closing._meta["io.modelcontextprotocol/subscriptionId"], 8);
-  assert.is(error(await server.handle(req(9, "subscriptions/listen", { notifications: {} }))).code, ErrorCode.InvalidRequest);
+  assert.is(
+    error(await server.handle(req(9, "subscriptions/listen", { notifications: {} }))).code,
+    ErrorCode.InvalidRequest,
+  );
 });
 
 test.run();

@@ -33,8 +33,10 @@ test.before(async () => {
   otherKey = (await generateKeyPair("RS256")).privateKey;
   const jwk = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   as = createServer((req, res) => {
-    const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (req.url === "/.well-known/oauth-authorization-server") return json({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `${issuer}/token` });
+    const json = (body: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (req.url === "/.well-known/oauth-authorization-server")
+      return json({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `${issuer}/token` });
     if (req.url === "/jwks") return json({ keys: [jwk] });
     if (req.url === "/introspect") {
       let body = "";
@@ -42,7 +44,11 @@ test.before(async () => {
       req.on("end", () => {
         introspected.push(`${req.headers.authorization} ${body}`);
         const token = new URLSearchParams(body).get("token");
-        json(token === "good-opaque" ? { active: true, iss: issuer, aud: AUDIENCE, scope: "read:pets", sub: "u1" } : { active: false });
+        json(
+          token === "good-opaque"
+            ? { active: true, iss: issuer, aud: AUDIENCE, scope: "read:pets", sub: "u1" }
+            : { active: false },
+        );
       });
       return;
     }
@@ -51,9 +57,22 @@ test.before(async () => {
   await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
   issuer = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
   const plan = (await generate({ spec })).plan;
-  upstream = await startUpstream((r) => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ auth: r.headers.authorization ?? null }) }));
-  mcp = new McpServer({ info: { name: "auth-zoo", version: "1.0.0", securitySchemes: plan.securitySchemes }, tools: plan.tools.map(toolDefinition), upstream: { baseUrl: upstream.baseUrl }, env: { PETSTORE_AUTH: "upstream-token", HEADER_KEY: "k" } });
-  http = await startHttp(mcp, { host: "127.0.0.1", port: 0, oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }) });
+  upstream = await startUpstream((r) => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ auth: r.headers.authorization ?? null }),
+  }));
+  mcp = new McpServer({
+    info: { name: "auth-zoo", version: "1.0.0", securitySchemes: plan.securitySchemes },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl: upstream.baseUrl },
+    env: { PETSTORE_AUTH: "upstream-token", HEADER_KEY: "k" },
+  });
+  http = await startHttp(mcp, {
+    host: "127.0.0.1",
+    port: 0,
+    oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
+  });
 });
 
 test.after(async () => {
@@ -63,7 +82,10 @@ test.after(async () => {
   await new Promise<void>((resolve) => as.close(() => resolve()));
 });
 
-async function token(claims: Record<string, unknown>, options: { key?: JoseKey; issuer?: string; audience?: string; expires?: string; subject?: string } = {}): Promise<string> {
+async function token(
+  claims: Record<string, unknown>,
+  options: { key?: JoseKey; issuer?: string; audience?: string; expires?: string; subject?: string } = {},
+): Promise<string> {
   return new SignJWT({ scope: "read:pets", ...claims })
     .setProtectedHeader({ alg: "RS256", kid: "k1" })
     .setIssuer(options.issuer ?? issuer)
@@ -77,7 +99,11 @@ async function token(claims: Record<string, unknown>, options: { key?: JoseKey; 
 async function post(body: unknown, bearer?: string, url = http.url): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
     body: JSON.stringify(body),
   });
 }
@@ -88,14 +114,22 @@ test("Protected Resource Metadata is served at both well-known paths", async () 
   for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
     const response = await fetch(new URL(path, http.url));
     assert.is(response.status, 200);
-    assert.equal(await response.json(), { resource: AUDIENCE, authorization_servers: [issuer], bearer_methods_supported: ["header"], scopes_supported: ["read:pets"] });
+    assert.equal(await response.json(), {
+      resource: AUDIENCE,
+      authorization_servers: [issuer],
+      bearer_methods_supported: ["header"],
+      scopes_supported: ["read:pets"],
+    });
   }
 });
 
 test("no token: 401 with resource_metadata and scope in WWW-Authenticate", async () => {
   const response = await post(list);
   assert.is(response.status, 401);
-  assert.is(response.headers.get("www-authenticate"), `Bearer resource_metadata="${new URL("/.well-known/oauth-protected-resource/mcp", http.url)}", scope="read:pets"`);
+  assert.is(
+    response.headers.get("www-authenticate"),
+    `Bearer resource_metadata="${new URL("/.well-known/oauth-protected-resource/mcp", http.url)}", scope="read:pets"`,
+  );
 });
 
 test("a valid token is accepted; the MCP token never reaches the upstream", async () => {
@@ -131,13 +165,20 @@ test("missing scope: 403 insufficient_scope on the tool; the list hides tools th
   assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer error="insufficient_scope", scope="read:pets"/);
   const allowed = await post(callTool("usesDefault"), weak);
   assert.is(allowed.status, 200, "tools without OAuth requirements need no scope");
-  const names = ((await (await post(list, weak)).json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+  const names = (
+    (await (await post(list, weak)).json()) as { result: { tools: Array<{ name: string }> } }
+  ).result.tools.map((t) => t.name);
   assert.not.ok(names.includes("oauthRead"));
   assert.ok(names.includes("usesDefault"));
 });
 
 test("--legacy-sse in resource-server mode: both endpoints need a valid token, sessions belong to their subject, tools need their scopes", async () => {
-  const server = await startHttp(mcp, { host: "127.0.0.1", port: 0, legacySse: true, oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }) });
+  const server = await startHttp(mcp, {
+    host: "127.0.0.1",
+    port: 0,
+    legacySse: true,
+    oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
+  });
   const base = `http://127.0.0.1:${server.port}`;
   const controller = new AbortController();
   try {
@@ -151,12 +192,25 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
     assert.is(forged.status, 401);
     await forged.arrayBuffer();
 
-    const stream = await fetch(`${base}/sse`, { headers: { accept: "text/event-stream", ...bearer(good) }, signal: controller.signal });
+    const stream = await fetch(`${base}/sse`, {
+      headers: { accept: "text/event-stream", ...bearer(good) },
+      signal: controller.signal,
+    });
     assert.is(stream.status, 200);
     const nextEvent = sseEvents(stream);
     const endpoint = /data: (\S+)/.exec(await nextEvent())![1]!;
-    const send = (body: unknown, headers: Record<string, string>) => fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const send = (body: unknown, headers: Record<string, string>) =>
+      fetch(`${base}${endpoint}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
 
     const noToken = await send(init, {});
     assert.is(noToken.status, 401);
@@ -176,7 +230,10 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
     const called = await send(callTool("oauthRead"), bearer(good));
     assert.is(called.status, 202);
     await called.arrayBuffer();
-    const reply = JSON.parse(/data: (.*)/.exec(await nextEvent())![1]!) as { id: number; result: { structuredContent: unknown } };
+    const reply = JSON.parse(/data: (.*)/.exec(await nextEvent())![1]!) as {
+      id: number;
+      result: { structuredContent: unknown };
+    };
     assert.is(reply.id, 2);
     assert.equal(reply.result.structuredContent, { auth: "Bearer upstream-token" });
   } finally {
@@ -189,12 +246,20 @@ test("introspection mode (RFC 7662)", async () => {
   const server = await startHttp(mcp, {
     host: "127.0.0.1",
     port: 0,
-    oauth: new ResourceServer({ issuer, audience: AUDIENCE, introspectionUrl: `${issuer}/introspect`, introspectionClient: { id: "rs", secret: "rs-secret" } }),
+    oauth: new ResourceServer({
+      issuer,
+      audience: AUDIENCE,
+      introspectionUrl: `${issuer}/introspect`,
+      introspectionClient: { id: "rs", secret: "rs-secret" },
+    }),
   });
   try {
     assert.is((await post(list, "good-opaque", server.url)).status, 200);
     assert.is((await post(list, "revoked", server.url)).status, 401);
-    assert.is(introspected[0], `Basic ${Buffer.from("rs:rs-secret").toString("base64")} token=good-opaque&token_type_hint=access_token`);
+    assert.is(
+      introspected[0],
+      `Basic ${Buffer.from("rs:rs-secret").toString("base64")} token=good-opaque&token_type_hint=access_token`,
+    );
   } finally {
     await server.close();
   }

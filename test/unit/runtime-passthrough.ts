@@ -27,7 +27,11 @@ test.before(async () => {
 test.after(async () => upstream.close());
 
 /** Starts an HTTP server with the rules and env, runs `body`, closes it. */
-async function withServer(passthrough: PassthroughRule[], env: Record<string, string>, body: (http: HttpHandle) => Promise<void>): Promise<void> {
+async function withServer(
+  passthrough: PassthroughRule[],
+  env: Record<string, string>,
+  body: (http: HttpHandle) => Promise<void>,
+): Promise<void> {
   const server = new McpServer({ info, tools, upstream: { baseUrl: upstream.baseUrl }, env, passthrough });
   const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   try {
@@ -38,10 +42,19 @@ async function withServer(passthrough: PassthroughRule[], env: Record<string, st
 }
 
 /** One tools/call over HTTP with the given request headers; returns the tool result. */
-async function call(http: HttpHandle, name: string, headers: Record<string, string>): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
+async function call(
+  http: HttpHandle,
+  name: string,
+  headers: Record<string, string>,
+): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
   const response = await fetch(http.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } }),
   });
   assert.is(response.status, 200);
@@ -49,7 +62,12 @@ async function call(http: HttpHandle, name: string, headers: Record<string, stri
 }
 
 const last = () => upstream.received[upstream.received.length - 1]!;
-const mcpHeaders = { authorization: "Bearer mcp-session-token", cookie: "sid=mcp-cookie", "mcp-session-id": "abc", "x-upstream-token": "user-42" };
+const mcpHeaders = {
+  authorization: "Bearer mcp-session-token",
+  cookie: "sid=mcp-cookie",
+  "mcp-session-id": "abc",
+  "x-upstream-token": "user-42",
+};
 
 test("without rules nothing from the MCP request reaches the upstream", async () => {
   await withServer([], { BEARER_AUTH: "env-token" }, async (http) => {
@@ -69,13 +87,17 @@ test("without rules nothing from the MCP request reaches the upstream", async ()
 });
 
 test("a rule maps an incoming header to a scheme and wins over the environment", async () => {
-  await withServer([parsePassthroughRule("X-Upstream-Token=bearerAuth")], { BEARER_AUTH: "env-token" }, async (http) => {
-    await call(http, "bearerOrBasic", mcpHeaders);
-    assert.is(last().headers.authorization, "Bearer user-42");
-    assert.is(last().headers["x-upstream-token"], undefined, "the carrier header itself is not forwarded");
-    await call(http, "bearerOrBasic", {});
-    assert.is(last().headers.authorization, "Bearer env-token", "without the header, the environment applies");
-  });
+  await withServer(
+    [parsePassthroughRule("X-Upstream-Token=bearerAuth")],
+    { BEARER_AUTH: "env-token" },
+    async (http) => {
+      await call(http, "bearerOrBasic", mcpHeaders);
+      assert.is(last().headers.authorization, "Bearer user-42");
+      assert.is(last().headers["x-upstream-token"], undefined, "the carrier header itself is not forwarded");
+      await call(http, "bearerOrBasic", {});
+      assert.is(last().headers.authorization, "Bearer env-token", "without the header, the environment applies");
+    },
+  );
 });
 
 test("apiKey and basic schemes take their value from the mapped header", async () => {
@@ -102,7 +124,11 @@ test("rules for connection, cookie or MCP headers, or unknown schemes, are refus
     ["Connection=headerKey", /can never be forwarded/],
     ["X-Token=nope", /not a security scheme/],
   ] as const) {
-    assert.throws(() => new McpServer({ info, tools, upstream: {}, passthrough: [parsePassthroughRule(rule)] }), message, rule);
+    assert.throws(
+      () => new McpServer({ info, tools, upstream: {}, passthrough: [parsePassthroughRule(rule)] }),
+      message,
+      rule,
+    );
   }
   assert.throws(() => parsePassthroughRule("X-Token"), /expected <Header>=<scheme>/);
 });

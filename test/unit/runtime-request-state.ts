@@ -15,9 +15,16 @@ test("tampered, foreign, expired or malformed states are -32602", () => {
   const sealer = new StateSealer("secret", 100, () => now);
   const token = sealer.seal(binding, { confirm: false });
   const [body, mac] = token.split(".");
-  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), d: { confirm: true } })).toString("base64url");
+  const forged = Buffer.from(
+    JSON.stringify({ ...JSON.parse(Buffer.from(body!, "base64url").toString()), d: { confirm: true } }),
+  ).toString("base64url");
   const cases: unknown[] = [`${forged}.${mac}`, `${body}.${mac}x`, "nodot", 42, `${body}.`];
-  for (const bad of cases) assert.throws(() => sealer.open(binding, bad), (e: { code?: number }) => e.code === -32602, String(bad));
+  for (const bad of cases)
+    assert.throws(
+      () => sealer.open(binding, bad),
+      (e: { code?: number }) => e.code === -32602,
+      String(bad),
+    );
   assert.throws(() => sealer.open({ method: "tools/call", target: "other" }, token), /another request/);
   assert.throws(() => new StateSealer("other").open(binding, token), /integrity/);
   now = 2_000;

@@ -16,7 +16,11 @@ const tool = (method: "get" | "post"): ToolDefinition => ({
 test("idempotent methods are retried on 503 (bounded); POST is not", async () => {
   let count = 0;
   let down = false;
-  const upstream = await startUpstream(() => (down || ++count % 2 === 1 ? { status: 503, body: "busy" } : { status: 200, headers: { "content-type": "application/json" }, body: '{"ok":true}' }));
+  const upstream = await startUpstream(() =>
+    down || ++count % 2 === 1
+      ? { status: 503, body: "busy" }
+      : { status: 200, headers: { "content-type": "application/json" }, body: '{"ok":true}' },
+  );
   try {
     const call = { upstream: { baseUrl: upstream.baseUrl }, userAgent: "t", validator: new SchemaValidator() };
     const ok = await callUpstream(tool("get"), {}, call);
@@ -28,7 +32,11 @@ test("idempotent methods are retried on 503 (bounded); POST is not", async () =>
     assert.match((post.content[0] as { text: string }).text, /HTTP 503/);
     assert.is(upstream.received.length, 3);
     down = true;
-    const exhausted = await callUpstream(tool("get"), {}, { ...call, upstream: { baseUrl: upstream.baseUrl, retries: 1 } });
+    const exhausted = await callUpstream(
+      tool("get"),
+      {},
+      { ...call, upstream: { baseUrl: upstream.baseUrl, retries: 1 } },
+    );
     assert.equal(exhausted.isError, textResult("x", true).isError);
     assert.is(upstream.received.length, 5, "one retry, then the 503 is the result");
   } finally {

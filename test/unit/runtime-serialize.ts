@@ -14,7 +14,12 @@ const STRING = "blue";
 const ARRAY = ["blue", "black", "brown"];
 const OBJECT = { R: 100, G: 200, B: 150 };
 
-function p(location: ParameterLocation, style: ParameterStyle, explode: boolean, extra: Partial<ParameterBinding> = {}): ParameterBinding {
+function p(
+  location: ParameterLocation,
+  style: ParameterStyle,
+  explode: boolean,
+  extra: Partial<ParameterBinding> = {},
+): ParameterBinding {
   return { argument: "color", name: "color", in: location, style, explode, required: false, ...extra };
 }
 
@@ -88,15 +93,24 @@ test("deepObject nests objects and indexes arrays (qs/Rails convention, read by 
     serializeQueryParameter(p("query", "deepObject", true, { name: "filter" }), { a: { b: 1 }, tags: ["x", "y"] }),
     "filter[a][b]=1&filter[tags][0]=x&filter[tags][1]=y",
   );
-  assert.is(serializeQueryParameter(p("query", "deepObject", true, { name: "expand" }), ["a", "b.c"]), "expand[0]=a&expand[1]=b.c");
-  assert.is(serializeQueryParameter(p("query", "deepObject", true, { name: "f" }), { list: [{ k: "v" }] }), "f[list][0][k]=v");
+  assert.is(
+    serializeQueryParameter(p("query", "deepObject", true, { name: "expand" }), ["a", "b.c"]),
+    "expand[0]=a&expand[1]=b.c",
+  );
+  assert.is(
+    serializeQueryParameter(p("query", "deepObject", true, { name: "f" }), { list: [{ k: "v" }] }),
+    "f[list][0][k]=v",
+  );
 });
 
 test("header simple and header injection guard", () => {
   assert.is(serializeHeaderParameter(p("header", "simple", false), ARRAY), "blue,black,brown");
   assert.is(serializeHeaderParameter(p("header", "simple", true), OBJECT), "R=100,G=200,B=150");
   assert.is(serializeHeaderParameter(p("header", "simple", false), OBJECT), "R,100,G,200,B,150");
-  assert.throws(() => serializeHeaderParameter(p("header", "simple", false), "x\r\nSet-Cookie: a=b"), (e: unknown) => e instanceof ArgumentError);
+  assert.throws(
+    () => serializeHeaderParameter(p("header", "simple", false), "x\r\nSet-Cookie: a=b"),
+    (e: unknown) => e instanceof ArgumentError,
+  );
 });
 
 test("cookie form", () => {
@@ -123,7 +137,12 @@ const binding: HttpBinding = {
     { argument: "accept", name: "Accept", in: "header", style: "simple", explode: false, required: false },
     { argument: "session", name: "session", in: "cookie", style: "form", explode: true, required: false },
   ],
-  body: { kind: "properties", properties: { petName: "name", petTag: "tag" }, mediaType: "application/json", required: true },
+  body: {
+    kind: "properties",
+    properties: { petName: "name", petTag: "tag" },
+    mediaType: "application/json",
+    required: true,
+  },
   response: { accept: ["application/json", "application/problem+json"] },
 };
 
@@ -169,14 +188,39 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
     parameters: [],
     body: {
       kind: "properties",
-      properties: { address: "address", ids: "ids", meta: "meta", codes: "codes", tags: "tags", empty: "empty", name: "name" },
+      properties: {
+        address: "address",
+        ids: "ids",
+        meta: "meta",
+        codes: "codes",
+        tags: "tags",
+        empty: "empty",
+        name: "name",
+      },
       mediaType: "application/x-www-form-urlencoded",
       required: true,
-      encoding: { address: { style: "deepObject", explode: true }, ids: { style: "form", explode: false }, meta: { contentType: "application/json" }, codes: { style: "pipeDelimited", explode: false } },
+      encoding: {
+        address: { style: "deepObject", explode: true },
+        ids: { style: "form", explode: false },
+        meta: { contentType: "application/json" },
+        codes: { style: "pipeDelimited", explode: false },
+      },
     },
     response: { accept: ["application/json"] },
   };
-  const req = buildRequest(form, { address: { city: "Köln", lines: ["a", "b"] }, ids: [1, 2], meta: { k: [true] }, codes: ["x", "y"], tags: ["p", "q"], empty: [], name: "a&b" }, "http://h");
+  const req = buildRequest(
+    form,
+    {
+      address: { city: "Köln", lines: ["a", "b"] },
+      ids: [1, 2],
+      meta: { k: [true] },
+      codes: ["x", "y"],
+      tags: ["p", "q"],
+      empty: [],
+      name: "a&b",
+    },
+    "http://h",
+  );
   assert.is(
     req.body,
     "address%5Bcity%5D=K%C3%B6ln&address%5Blines%5D%5B0%5D=a&address%5Blines%5D%5B1%5D=b&ids=1%2C2&meta=%7B%22k%22%3A%5Btrue%5D%7D&codes=x%7Cy&tags=p&tags=q&name=a%26b",
@@ -186,7 +230,10 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
   // A property named like an Object.prototype member is a field, not an inherited encoding.
   assert.is(buildRequest(form, { name: "x" }, "http://h").body, "name=x");
   // Spaces: `+` in a plain form field, `%20` in a field with an encoding entry (RFC 6570: `+` is reserved).
-  assert.is(buildRequest(form, { address: { city: "New York" }, name: "a b" }, "http://h").body, "address%5Bcity%5D=New%20York&name=a+b");
+  assert.is(
+    buildRequest(form, { address: { city: "New York" }, name: "a b" }, "http://h").body,
+    "address%5Bcity%5D=New%20York&name=a+b",
+  );
 });
 
 test("buildRequest: query pairs written into the path key (after # or ?) are sent as query, before the parameters; the fragment mark never", () => {
@@ -211,7 +258,10 @@ test("buildRequest: query pairs written into the path key (after # or ?) are sen
     ],
     response: { accept: ["application/xml"] },
   };
-  assert.is(buildRequest(view, { file: "a b", arch: "x86" }, "http://h").url, "http://h/build/a%20b?view=fileinfo&arch=x86");
+  assert.is(
+    buildRequest(view, { file: "a b", arch: "x86" }, "http://h").url,
+    "http://h/build/a%20b?view=fileinfo&arch=x86",
+  );
   assert.is(buildRequest(view, { file: "f" }, "http://h").url, "http://h/build/f?view=fileinfo");
 });
 

@@ -5,17 +5,29 @@ import { ErrorCode, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
 import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, MAX_PAGE_BYTES } from "../../runtime/src/list-pages.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { startStdio } from "../../runtime/src/transport-stdio.js";
-import { info, sampleTools, startUpstream, within, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
+import {
+  info,
+  sampleTools,
+  startUpstream,
+  within,
+  type Recorded,
+  type Reply,
+  type Upstream,
+} from "./runtime-fixture.js";
 
 let upstream: Upstream;
 
 function route(r: Recorded): Reply {
   const json = { "content-type": "application/json" };
-  if (r.url.startsWith("/api/v1/pets/42")) return { status: 200, headers: json, body: JSON.stringify({ id: 42, name: "Rex" }) };
-  if (r.url.startsWith("/api/v1/pets/7")) return { status: 200, headers: json, body: JSON.stringify({ name: "no id" }) };
-  if (r.url.startsWith("/api/v1/pets/404")) return { status: 404, headers: json, body: JSON.stringify({ message: "pet not found" }) };
+  if (r.url.startsWith("/api/v1/pets/42"))
+    return { status: 200, headers: json, body: JSON.stringify({ id: 42, name: "Rex" }) };
+  if (r.url.startsWith("/api/v1/pets/7"))
+    return { status: 200, headers: json, body: JSON.stringify({ name: "no id" }) };
+  if (r.url.startsWith("/api/v1/pets/404"))
+    return { status: 404, headers: json, body: JSON.stringify({ message: "pet not found" }) };
   if (r.url.startsWith("/api/v1/pets/1") && r.method === "DELETE") return { status: 204 };
-  if (r.url.startsWith("/api/v1/pets") && r.method === "GET") return { status: 200, headers: json, body: JSON.stringify([{ id: 1 }, { id: 2 }]) };
+  if (r.url.startsWith("/api/v1/pets") && r.method === "GET")
+    return { status: 200, headers: json, body: JSON.stringify([{ id: 1 }, { id: 2 }]) };
   if (r.url.startsWith("/api/v1/pets") && r.method === "POST") return { status: 201, headers: json, body: r.body };
   if (r.url.startsWith("/api/v1/slow")) return "hang";
   return { status: 500, body: "unexpected" };
@@ -29,7 +41,12 @@ test.after(async () => {
 });
 
 function makeServer(pageSize?: number): McpServer {
-  return new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, pageSize });
+  return new McpServer({
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    pageSize,
+  });
 }
 
 function result(response: JsonRpcResponse | undefined): Record<string, any> {
@@ -48,16 +65,36 @@ const call = (server: McpServer, id: number, name: string, args?: unknown) =>
 
 test("initialize echoes a supported version and declares capabilities", async () => {
   const server = makeServer();
-  const res = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
+  const res = result(
+    await server.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    }),
+  );
   assert.is(res.protocolVersion, "2025-06-18");
-  assert.equal(res.capabilities, { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {}, logging: {} });
+  assert.equal(res.capabilities, {
+    tools: { listChanged: false },
+    resources: { subscribe: true, listChanged: false },
+    prompts: { listChanged: false },
+    completions: {},
+    logging: {},
+  });
   assert.equal(res.serverInfo, { name: "petstore-mcp", version: "1.2.3", title: "Petstore" });
   assert.is(res.instructions, "Pets API.");
   assert.is(server.protocolVersion, "2025-06-18");
 });
 
 test("initialize with an unknown version answers the latest", async () => {
-  const res = result(await makeServer().handle({ jsonrpc: "2.0", id: "a", method: "initialize", params: { protocolVersion: "1999-01-01" } }));
+  const res = result(
+    await makeServer().handle({
+      jsonrpc: "2.0",
+      id: "a",
+      method: "initialize",
+      params: { protocolVersion: "1999-01-01" },
+    }),
+  );
   assert.is(res.protocolVersion, "2025-11-25");
 });
 
@@ -65,8 +102,14 @@ test("ping, notifications, unknown methods, bad envelopes", async () => {
   const server = makeServer();
   assert.equal(result(await server.handle({ jsonrpc: "2.0", id: 2, method: "ping" })), {});
   assert.is(await server.handle({ jsonrpc: "2.0", method: "notifications/initialized" }), undefined);
-  assert.is(error(await server.handle({ jsonrpc: "2.0", id: 3, method: "resources/unknown" })).code, ErrorCode.MethodNotFound);
-  assert.is(error(await server.handle({ jsonrpc: "2.0", id: 3, method: "constructor" })).code, ErrorCode.MethodNotFound);
+  assert.is(
+    error(await server.handle({ jsonrpc: "2.0", id: 3, method: "resources/unknown" })).code,
+    ErrorCode.MethodNotFound,
+  );
+  assert.is(
+    error(await server.handle({ jsonrpc: "2.0", id: 3, method: "constructor" })).code,
+    ErrorCode.MethodNotFound,
+  );
   const bad = await server.handle({ jsonrpc: "1.0", id: 4, method: "ping" });
   assert.is(error(bad).code, ErrorCode.InvalidRequest);
   assert.is((bad as { id: unknown }).id, 4);
@@ -76,13 +119,23 @@ test("ping, notifications, unknown methods, bad envelopes", async () => {
 
 test("batches only under 2025-03-26", async () => {
   const server = makeServer();
-  const batch = [{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "ping" }];
+  const batch = [
+    { jsonrpc: "2.0", id: 1, method: "ping" },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "ping" },
+  ];
   const ok = await server.dispatch(batch, { protocolVersion: "2025-03-26" });
   assert.ok(Array.isArray(ok));
-  assert.equal((ok as JsonRpcResponse[]).map((r) => r.id), [1, 2]);
+  assert.equal(
+    (ok as JsonRpcResponse[]).map((r) => r.id),
+    [1, 2],
+  );
   const rejected = await server.dispatch(batch, { protocolVersion: "2025-06-18" });
   assert.is(error(rejected as JsonRpcResponse).code, ErrorCode.InvalidRequest);
-  assert.is(error((await server.dispatch([], { protocolVersion: "2025-03-26" })) as JsonRpcResponse).code, ErrorCode.InvalidRequest);
+  assert.is(
+    error((await server.dispatch([], { protocolVersion: "2025-03-26" })) as JsonRpcResponse).code,
+    ErrorCode.InvalidRequest,
+  );
 });
 
 test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unless the page size was set", async () => {
@@ -93,7 +146,9 @@ test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unles
     let pages = 0;
     let tools = 0;
     do {
-      const res = result(await server.handle({ jsonrpc: "2.0", id: pages, method: "tools/list", params: cursor ? { cursor } : {} }));
+      const res = result(
+        await server.handle({ jsonrpc: "2.0", id: pages, method: "tools/list", params: cursor ? { cursor } : {} }),
+      );
       tools += res.tools.length;
       cursor = res.nextCursor;
       pages++;
@@ -102,7 +157,12 @@ test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unles
   };
   const adaptive = await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl } }));
   assert.equal(adaptive, { pages: MAX_LIST_PAGES, tools: 5_000 }, "157 tools a page: 32 pages, not 50");
-  assert.equal(await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl }, pageSize: DEFAULT_PAGE_SIZE })), { pages: 50, tools: 5_000 });
+  assert.equal(
+    await pagesOf(
+      new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl }, pageSize: DEFAULT_PAGE_SIZE }),
+    ),
+    { pages: 50, tools: 5_000 },
+  );
   // Enlarged pages of big tools end at MAX_PAGE_BYTES (104 tools of 100 KB would make 10.4 MB).
   const description = "x".repeat(100_000);
   const big = Array.from({ length: 3_300 }, (_, i) => ({ ...template!, name: `big${i}`, description }));
@@ -110,7 +170,9 @@ test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unles
   const first = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }));
   assert.ok(JSON.stringify(first.tools).length <= MAX_PAGE_BYTES, "under the byte limit");
   assert.ok(first.tools.length > 1 && first.tools.length < 104, `${first.tools.length} tools`);
-  const second = result(await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: first.nextCursor } }));
+  const second = result(
+    await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: first.nextCursor } }),
+  );
   assert.is(second.tools[0].name, `big${first.tools.length}`, "the next page starts where the short one ended");
 });
 
@@ -120,7 +182,9 @@ test("tools/list pages with an opaque cursor and hides http bindings", async () 
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const res = result(await server.handle({ jsonrpc: "2.0", id: 10 + pages, method: "tools/list", params: cursor ? { cursor } : {} }));
+    const res = result(
+      await server.handle({ jsonrpc: "2.0", id: 10 + pages, method: "tools/list", params: cursor ? { cursor } : {} }),
+    );
     for (const tool of res.tools) {
       assert.is(tool.http, undefined);
       assert.ok(tool.inputSchema);
@@ -141,8 +205,16 @@ test("tools/list pages with an opaque cursor and hides http bindings", async () 
 
 test("tools/list rejects invalid cursors with -32602", async () => {
   const server = makeServer(2);
-  for (const cursor of ["garbage!", Buffer.from('{"o":99}').toString("base64url"), Buffer.from("[1]").toString("base64url"), 5]) {
-    assert.is(error(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor } })).code, ErrorCode.InvalidParams);
+  for (const cursor of [
+    "garbage!",
+    Buffer.from('{"o":99}').toString("base64url"),
+    Buffer.from("[1]").toString("base64url"),
+    5,
+  ]) {
+    assert.is(
+      error(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor } })).code,
+      ErrorCode.InvalidParams,
+    );
   }
 });
 
@@ -212,7 +284,9 @@ test("upstream 404 is an isError result with status, path and excerpt, no query 
 
 test("204 gives a success note", async () => {
   const res = result(await call(makeServer(), 1, "deletePet", {}));
-  assert.equal(res, { content: [{ type: "text", text: "Success: HTTP 204 No Content for DELETE /pets/1 (no response body)" }] });
+  assert.equal(res, {
+    content: [{ type: "text", text: "Success: HTTP 204 No Content for DELETE /pets/1 (no response body)" }],
+  });
 });
 
 test("network errors and missing base URL are isError results", async () => {
@@ -275,12 +349,31 @@ test("stdio: modern probe with server/discover, listen acknowledged, EOF ends th
   const lines: string[] = [];
   output.on("data", (chunk: Buffer) => lines.push(...chunk.toString("utf8").split("\n").filter(Boolean)));
   const handle = startStdio(server, { input, output });
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   input.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }) + "\n");
-  input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: { notifications: {}, _meta: meta } }) + "\n");
-  input.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "getPet", arguments: { petId: 42 }, _meta: { ...meta, progressToken: 9 } } }) + "\n");
+  input.write(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "subscriptions/listen",
+      params: { notifications: {}, _meta: meta },
+    }) + "\n",
+  );
+  input.write(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "getPet", arguments: { petId: 42 }, _meta: { ...meta, progressToken: 9 } },
+    }) + "\n",
+  );
   // EOF only once the listen stream is open and the call answered: EOF must then end the stream.
-  const answered = (): boolean => lines.some((l) => l.includes('"notifications/subscriptions/acknowledged"')) && lines.some((l) => /"id":3\b/.test(l) && l.includes('"result"'));
+  const answered = (): boolean =>
+    lines.some((l) => l.includes('"notifications/subscriptions/acknowledged"')) &&
+    lines.some((l) => /"id":3\b/.test(l) && l.includes('"result"'));
   await within(
     new Promise<void>((resolve) => {
       const check = (): void => {

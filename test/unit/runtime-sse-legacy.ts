@@ -6,7 +6,10 @@ import { info, sampleTools } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 
 test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 404, GET-only stream", async () => {
-  const http = await startHttp(new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } }), { host: "127.0.0.1", port: 0, legacySse: true });
+  const http = await startHttp(
+    new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } }),
+    { host: "127.0.0.1", port: 0, legacySse: true },
+  );
   const base = `http://127.0.0.1:${http.port}`;
   const controller = new AbortController();
   try {
@@ -15,11 +18,19 @@ test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 4
     const nextEvent = sseEvents(stream);
     const endpoint = /data: (\S+)/.exec(await nextEvent())![1]!;
     assert.match(endpoint, /^\/messages\?sessionId=[0-9a-f]{32}$/);
-    const posted = await fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const posted = await fetch(`${base}${endpoint}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     assert.is(posted.status, 202);
     await posted.arrayBuffer();
     assert.equal(JSON.parse(/data: (.*)/.exec(await nextEvent())![1]!), { jsonrpc: "2.0", id: 1, result: {} });
-    const unknown = await fetch(`${base}/messages?sessionId=nope`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const unknown = await fetch(`${base}/messages?sessionId=nope`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assert.is(unknown.status, 404);
     await unknown.arrayBuffer();
     const get = await fetch(`${base}/messages`);

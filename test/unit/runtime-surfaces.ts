@@ -13,7 +13,8 @@ function route(r: Recorded): Reply {
   const json = { "content-type": "application/json" };
   if (r.url.includes("/pets/42")) return { status: 200, headers: json, body: JSON.stringify({ id: 42, name: "Rex" }) };
   if (r.url.includes("/pets/1") && r.method === "DELETE") return { status: 204 };
-  if (r.url.includes("/pets") && r.method === "GET") return { status: 200, headers: json, body: JSON.stringify([{ id: 1 }, { id: 2 }]) };
+  if (r.url.includes("/pets") && r.method === "GET")
+    return { status: 200, headers: json, body: JSON.stringify([{ id: 1 }, { id: 2 }]) };
   if (r.url.includes("/pets") && r.method === "POST") return { status: 201, headers: json, body: r.body };
   return { status: 500, body: "unexpected" };
 }
@@ -24,10 +25,25 @@ test.after(async () => {
   await upstream.close();
 });
 
-const extension = defineExtension({ tools: [{ name: "hello", description: "Says hello", inputSchema: { type: "object" }, handler: async () => textResult("hi") }] });
+const extension = defineExtension({
+  tools: [
+    {
+      name: "hello",
+      description: "Says hello",
+      inputSchema: { type: "object" },
+      handler: async () => textResult("hi"),
+    },
+  ],
+});
 
 function make(options: Partial<McpServerOptions> = {}): McpServer {
-  return new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension, ...options });
+  return new McpServer({
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    extension,
+    ...options,
+  });
 }
 function result(response: JsonRpcResponse | undefined): Record<string, any> {
   assert.ok(response && "result" in response, JSON.stringify(response));
@@ -35,14 +51,21 @@ function result(response: JsonRpcResponse | undefined): Record<string, any> {
 }
 const call = (server: McpServer, name: string, args: unknown, extra: Record<string, unknown> = {}, ctx = {}) =>
   server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, ...extra } }, ctx);
-const names = async (server: McpServer) => (result(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" })).tools as ListedTool[]).map((t) => t.name);
+const names = async (server: McpServer) =>
+  (result(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" })).tools as ListedTool[]).map(
+    (t) => t.name,
+  );
 
 test("search surface lists exactly the three meta tools and the custom tools, in under 10 KB", async () => {
   const server = make({ surface: "search" });
   assert.equal(await names(server), ["search_operations", "describe_operation", "call_operation", "hello"]);
   const listed = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
   assert.ok(JSON.stringify(listed).length < 10_000);
-  assert.equal(await names(make()), ["getPet", "listPets", "createPet", "slow", "deletePet", "hello"], "surface all is unchanged");
+  assert.equal(
+    await names(make()),
+    ["getPet", "listPets", "createPet", "slow", "deletePet", "hello"],
+    "surface all is unchanged",
+  );
 });
 
 test("search_operations finds, best first, with the documented result shape; tag and limit apply", async () => {
@@ -52,19 +75,36 @@ test("search_operations finds, best first, with the documented result shape; tag
   assert.is(found.structuredContent.results[0].name, "createPet");
   assert.equal(Object.keys(found.structuredContent.results[0]).sort(), ["method", "name", "path", "score", "summary"]);
   assert.equal(JSON.parse(found.content[0].text), found.structuredContent);
-  assert.is(result(await call(server, "search_operations", { query: "pets", limit: 1 })).structuredContent.results.length, 1);
-  assert.equal(result(await call(server, "search_operations", { query: "pets", tag: "nope" })).structuredContent.results, []);
+  assert.is(
+    result(await call(server, "search_operations", { query: "pets", limit: 1 })).structuredContent.results.length,
+    1,
+  );
+  assert.equal(
+    result(await call(server, "search_operations", { query: "pets", tag: "nope" })).structuredContent.results,
+    [],
+  );
   const invalid = result(await call(server, "search_operations", { query: "pets", limit: 99 }));
   assert.ok(invalid.isError, "limit above 50 is refused by validation");
 });
 
 test("search_operations reads data/search-index.json when the server has it", async () => {
   const read: string[] = [];
-  const index = JSON.stringify({ format: 1, k1: 1.2, docs: [["getPet", "GET", "/pets/{petId}", "From the file", []]], terms: { zebra: [0, 300] } });
-  const server = make({ surface: "search", readData: (file) => (read.push(file), file === "search-index.json" ? index : undefined) });
+  const index = JSON.stringify({
+    format: 1,
+    k1: 1.2,
+    docs: [["getPet", "GET", "/pets/{petId}", "From the file", []]],
+    terms: { zebra: [0, 300] },
+  });
+  const server = make({
+    surface: "search",
+    readData: (file) => (read.push(file), file === "search-index.json" ? index : undefined),
+  });
   assert.equal(read, [], "nothing is read before the first search");
   const hits = result(await call(server, "search_operations", { query: "zebra" })).structuredContent.results;
-  assert.equal(hits.map((h: { name: string; summary: string }) => [h.name, h.summary]), [["getPet", "From the file"]]);
+  assert.equal(
+    hits.map((h: { name: string; summary: string }) => [h.name, h.summary]),
+    [["getPet", "From the file"]],
+  );
   await call(server, "search_operations", { query: "zebra" });
   assert.equal(read, ["search-index.json"], "read once");
 });
@@ -79,8 +119,16 @@ test("describe_operation: method, path, schemas; signature only when declaration
     inputSchema: sampleTools()[0]!.inputSchema,
     outputSchema: sampleTools()[0]!.outputSchema,
   });
-  const declarations = JSON.stringify({ getPet: "/** Get a pet */\ngetPet(args: GetPetInput): Promise<GetPetOutput>;" });
-  const typed = result(await call(make({ surface: "search", readData: (f) => (f === "declarations.json" ? declarations : undefined) }), "describe_operation", { name: "getPet" }));
+  const declarations = JSON.stringify({
+    getPet: "/** Get a pet */\ngetPet(args: GetPetInput): Promise<GetPetOutput>;",
+  });
+  const typed = result(
+    await call(
+      make({ surface: "search", readData: (f) => (f === "declarations.json" ? declarations : undefined) }),
+      "describe_operation",
+      { name: "getPet" },
+    ),
+  );
   assert.match(typed.structuredContent.signature, "getPet(args: GetPetInput)");
   const unknown = result(await call(make({ surface: "search" }), "describe_operation", { name: "nope" }));
   assert.ok(unknown.isError);
@@ -91,14 +139,26 @@ test("call_operation returns exactly what the operation's own tool returns (succ
   const direct = make();
   const meta = make({ surface: "search" });
   const outcomes: string[] = [];
-  for (const [name, args] of [["getPet", { petId: 42 }], ["listPets", {}], ["getPet", { petId: "not a number" }], ["createPet", { name: "Tom" }]] as const) {
+  for (const [name, args] of [
+    ["getPet", { petId: 42 }],
+    ["listPets", {}],
+    ["getPet", { petId: "not a number" }],
+    ["createPet", { name: "Tom" }],
+  ] as const) {
     const expected = result(await call(direct, name, args));
     const viaMeta = result(await call(meta, "call_operation", { name, arguments: args }));
     assert.equal(viaMeta, expected, `${name} ${JSON.stringify(args)}`);
     outcomes.push(expected.isError ? `error: ${expected.content[0].text.slice(0, 30)}` : "ok");
   }
-  assert.equal(outcomes.map((o) => o.slice(0, 5)), ["ok", "ok", "error", "ok"], outcomes.join(" | "));
-  assert.is(result(await call(meta, "call_operation", { name: "getPet", arguments: { petId: 42 } })).structuredContent.name, "Rex");
+  assert.equal(
+    outcomes.map((o) => o.slice(0, 5)),
+    ["ok", "ok", "error", "ok"],
+    outcomes.join(" | "),
+  );
+  assert.is(
+    result(await call(meta, "call_operation", { name: "getPet", arguments: { petId: 42 } })).structuredContent.name,
+    "Rex",
+  );
 });
 
 test("call_operation: unknown names are refused; operation tools are not callable directly on the search surface", async () => {
@@ -114,7 +174,9 @@ test("call_operation: unknown names are refused; operation tools are not callabl
 
 test("filtered operations: search never finds them, describe and call refuse them", async () => {
   const server = make({ surface: "search", tools: sampleTools().filter((t) => t.name !== "deletePet") });
-  const hits = result(await call(server, "search_operations", { query: "delete remove pet" })).structuredContent.results.map((h: { name: string }) => h.name);
+  const hits = result(
+    await call(server, "search_operations", { query: "delete remove pet" }),
+  ).structuredContent.results.map((h: { name: string }) => h.name);
   assert.not.ok(hits.includes("deletePet"));
   assert.ok(result(await call(server, "describe_operation", { name: "deletePet" })).isError);
   const before = upstream.received.length;
@@ -126,13 +188,27 @@ test("call_operation goes through confirmation of destructive operations (modern
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
   const server = make({ surface: "search", tools, confirmDestructive: true });
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
   const deletes = () => upstream.received.filter((r) => r.method === "DELETE").length;
   const before = deletes();
   const first = result(await call(server, "call_operation", { name: "deletePet", arguments: {} }, { _meta: meta }));
   assert.is(first.resultType, "input_required");
   assert.is(deletes(), before);
-  const done = result(await call(server, "call_operation", { name: "deletePet", arguments: {} }, { _meta: meta, requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } }));
+  const done = result(
+    await call(
+      server,
+      "call_operation",
+      { name: "deletePet", arguments: {} },
+      {
+        _meta: meta,
+        requestState: first.requestState,
+        inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+      },
+    ),
+  );
   assert.is(done.resultType, "complete");
   assert.not.ok(done.isError);
   assert.is(deletes(), before + 1);
@@ -140,18 +216,37 @@ test("call_operation goes through confirmation of destructive operations (modern
 
 test("call_operation sends the operation's progress notifications", async () => {
   const server = make({ surface: "search" });
-  await server.handle({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } });
+  await server.handle({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {} },
+  });
   const sent: Array<Record<string, any>> = [];
-  await call(server, "call_operation", { name: "getPet", arguments: { petId: 42 } }, { _meta: { progressToken: "p1" } }, { notify: (m: unknown) => sent.push(m as Record<string, any>) });
+  await call(
+    server,
+    "call_operation",
+    { name: "getPet", arguments: { petId: 42 } },
+    { _meta: { progressToken: "p1" } },
+    { notify: (m: unknown) => sent.push(m as Record<string, any>) },
+  );
   const progress = sent.filter((m) => m.method === "notifications/progress");
-  assert.equal(progress.map((m) => m.params.progress), [0, 1]);
+  assert.equal(
+    progress.map((m) => m.params.progress),
+    [0, 1],
+  );
   assert.match(progress[0]!.params.message, "GET /pets/{petId}");
 });
 
 test("auto: all within the budget, search above it; code when asked; names are checked", () => {
-  const tool = (i: number, size = 10): ListedTool => ({ name: `t${i}`, description: "x".repeat(size), inputSchema: { type: "object" } });
+  const tool = (i: number, size = 10): ListedTool => ({
+    name: `t${i}`,
+    description: "x".repeat(size),
+    inputSchema: { type: "object" },
+  });
   const small = Array.from({ length: AUTO_BUDGET.tools }, (_, i) => tool(i));
-  const choose = (requested: Parameters<typeof chooseSurface>[0], tools: ListedTool[]) => chooseSurface(requested, tools.length, () => tools);
+  const choose = (requested: Parameters<typeof chooseSurface>[0], tools: ListedTool[]) =>
+    chooseSurface(requested, tools.length, () => tools);
   assert.is(choose("auto", small).surface, "all");
   assert.is(choose("auto", [...small, tool(99)]).surface, "search");
   const heavy = choose("auto", [tool(1, AUTO_BUDGET.tokens * 4 + 1)]);
@@ -161,7 +256,10 @@ test("auto: all within the budget, search above it; code when asked; names are c
   assert.is(choose("all", [...small, tool(99)]).surface, "all");
   assert.is(choose("code", small).surface, "code");
   // Above the tool budget the listing is not needed, so a large API's schemas are not loaded to decide.
-  assert.is(chooseSurface("auto", AUTO_BUDGET.tools + 1, () => assert.unreachable("listed") as never).surface, "search");
+  assert.is(
+    chooseSurface("auto", AUTO_BUDGET.tools + 1, () => assert.unreachable("listed") as never).surface,
+    "search",
+  );
   assert.is(parseSurface("search", "--surface"), "search");
   assert.throws(() => parseSurface("everything", "--surface"), /all, search, code, auto/);
 });
@@ -169,24 +267,39 @@ test("auto: all within the budget, search above it; code when asked; names are c
 test("code surface: execute_code runs a script whose api calls take the operation path (filters, confirmation included)", async () => {
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
-  const server = make({ surface: "code", tools: tools.filter((t) => t.name !== "createPet"), confirmDestructive: true, codeLimits: { timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024, maxCalls: 3, maxResultBytes: 10_000 } });
+  const server = make({
+    surface: "code",
+    tools: tools.filter((t) => t.name !== "createPet"),
+    confirmDestructive: true,
+    codeLimits: { timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024, maxCalls: 3, maxResultBytes: 10_000 },
+  });
   assert.equal(await names(server), ["search_operations", "describe_operation", "execute_code", "hello"]);
   const before = upstream.received.length;
-  const ran = result(await call(server, "execute_code", { code: "const pet = await api.getPet({ petId: 42 }); const list = await api.listPets({}); return { name: pet.name, count: list.items.length };" }));
+  const ran = result(
+    await call(server, "execute_code", {
+      code: "const pet = await api.getPet({ petId: 42 }); const list = await api.listPets({}); return { name: pet.name, count: list.items.length };",
+    }),
+  );
   assert.not.ok(ran.isError, JSON.stringify(ran));
   assert.equal(ran.structuredContent.result, { name: "Rex", count: 2 });
   assert.is(upstream.received.length, before + 2);
   // A filtered-out operation does not exist inside the sandbox; a destructive one is not run without confirmation.
-  const guarded = result(await call(server, "execute_code", {
-    code: "const out = []; for (const f of [() => api.createPet({ name: 'x' }), () => api.deletePet({})]) { try { await f(); out.push('ran'); } catch (e) { out.push(e.message); } } return out;",
-  }));
+  const guarded = result(
+    await call(server, "execute_code", {
+      code: "const out = []; for (const f of [() => api.createPet({ name: 'x' }), () => api.deletePet({})]) { try { await f(); out.push('ran'); } catch (e) { out.push(e.message); } } return out;",
+    }),
+  );
   assert.not.ok(guarded.isError, JSON.stringify(guarded));
   const [created, deleted] = guarded.structuredContent.result as string[];
   assert.not.match(created!, /^ran$/);
   assert.match(deleted!, "confirmation");
   assert.is(upstream.received.length, before + 2, "neither reached the upstream");
   // The calls limit from the server's options ends the run as an error result.
-  const many = result(await call(server, "execute_code", { code: "for (let i = 0; i < 10; i++) await api.getPet({ petId: 42 }); return 1;" }));
+  const many = result(
+    await call(server, "execute_code", {
+      code: "for (let i = 0; i < 10; i++) await api.getPet({ petId: 42 }); return 1;",
+    }),
+  );
   assert.ok(many.isError);
   assert.match(many.content[0].text, "(calls)");
 });

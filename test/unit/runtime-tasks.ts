@@ -15,8 +15,15 @@ import { info, sampleTools, startUpstream, within, type Upstream } from "./runti
 let upstream: Upstream;
 test.before(async () => {
   upstream = await startUpstream((r) => {
-    if (r.url.startsWith("/api/v1/pets/1")) return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Quick"}' };
-    if (r.url.startsWith("/api/v1/pets/2")) return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":2,"name":"Slow"}', delayMs: 300 };
+    if (r.url.startsWith("/api/v1/pets/1"))
+      return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Quick"}' };
+    if (r.url.startsWith("/api/v1/pets/2"))
+      return {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: '{"id":2,"name":"Slow"}',
+        delayMs: 300,
+      };
     return "hang";
   });
 });
@@ -25,9 +32,16 @@ test.after(async () => {
 });
 
 const TASKS_CAPS = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} };
-const meta = (capabilities: Record<string, unknown>) => ({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities });
+const meta = (capabilities: Record<string, unknown>) => ({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": capabilities,
+});
 let nextId = 1;
-const req = (method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = TASKS_CAPS) => ({
+const req = (
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = TASKS_CAPS,
+) => ({
   jsonrpc: "2.0",
   id: nextId++,
   method,
@@ -69,7 +83,13 @@ function waiter(name: string, ms: number, seen: { aborted?: boolean } = {}): Cus
 }
 
 const make = (extra: Partial<McpServerOptions> = {}) =>
-  new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, tasks: { afterMs: 100 }, ...extra });
+  new McpServer({
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    tasks: { afterMs: 100 },
+    ...extra,
+  });
 
 async function untilStatus(server: McpServer, taskId: string, wanted: string[]): Promise<Record<string, any>> {
   for (let i = 0; i < 100; i++) {
@@ -101,7 +121,8 @@ test("a generated tool answering within the deadline stays synchronous; a slower
   assert.is(created.status, "working");
   assert.ok(Number.isInteger(created.ttlMs) && created.ttlMs > 0 && Number.isInteger(created.pollIntervalMs));
   assert.ok(!Number.isNaN(Date.parse(created.createdAt)) && !Number.isNaN(Date.parse(created.lastUpdatedAt)));
-  for (const key of ["result", "error", "inputRequests", "requestState", "task", "ttl", "pollInterval"]) assert.not.ok(key in created, key);
+  for (const key of ["result", "error", "inputRequests", "requestState", "task", "ttl", "pollInterval"])
+    assert.not.ok(key in created, key);
 
   // Durable create: an immediate tasks/get resolves.
   const working = result(await server.handle(req("tasks/get", { taskId: created.taskId })));
@@ -126,22 +147,61 @@ test("without the extension on the request: slow calls stay synchronous, require
   assert.equal(error(refused).data, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
   assert.is(httpStatusOf(refused!), 400);
   for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
-    assert.is(error(await server.handle(req(method, { taskId: "t", inputResponses: {} }, {}))).code, ErrorCode.MissingRequiredClientCapability, method);
+    assert.is(
+      error(await server.handle(req(method, { taskId: "t", inputResponses: {} }, {}))).code,
+      ErrorCode.MissingRequiredClientCapability,
+      method,
+    );
   }
   // Legacy era: no extension negotiation, the call runs in line and tasks/* do not exist.
-  await server.handle({ jsonrpc: "2.0", id: 900, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-  const legacy = result(await server.handle({ jsonrpc: "2.0", id: 901, method: "tools/call", params: { name: "needs_task", arguments: {} } }));
+  await server.handle({
+    jsonrpc: "2.0",
+    id: 900,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  const legacy = result(
+    await server.handle({
+      jsonrpc: "2.0",
+      id: 901,
+      method: "tools/call",
+      params: { name: "needs_task", arguments: {} },
+    }),
+  );
   assert.equal(legacy.content, [{ type: "text", text: "needs_task done" }]);
-  assert.is(error(await server.handle({ jsonrpc: "2.0", id: 902, method: "tasks/get", params: { taskId: "t" } })).code, ErrorCode.MethodNotFound);
+  assert.is(
+    error(await server.handle({ jsonrpc: "2.0", id: 902, method: "tasks/get", params: { taskId: "t" } })).code,
+    ErrorCode.MethodNotFound,
+  );
 });
 
 test("unknown task ids are -32602; removed v1 methods tasks/result and tasks/list are -32601; a legacy task param never creates a task", async () => {
-  const server = make({ extension: { tools: [{ name: "sync_only", description: "s", inputSchema: NO_ARGS, handler: async () => (await pause(150), text("sync")) }] } });
+  const server = make({
+    extension: {
+      tools: [
+        {
+          name: "sync_only",
+          description: "s",
+          inputSchema: NO_ARGS,
+          handler: async () => (await pause(150), text("sync")),
+        },
+      ],
+    },
+  });
   for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
-    assert.is(error(await server.handle(req(method, { taskId: "no-such-task", inputResponses: {} }))).code, ErrorCode.InvalidParams, method);
+    assert.is(
+      error(await server.handle(req(method, { taskId: "no-such-task", inputResponses: {} }))).code,
+      ErrorCode.InvalidParams,
+      method,
+    );
   }
-  for (const method of ["tasks/result", "tasks/list"]) assert.is(error(await server.handle(req(method, { taskId: "x" }))).code, ErrorCode.MethodNotFound, method);
-  const res = result(await server.handle(req("tools/call", { name: "sync_only", arguments: {}, task: { ttl: 60000, pollInterval: 100 } })));
+  for (const method of ["tasks/result", "tasks/list"])
+    assert.is(error(await server.handle(req(method, { taskId: "x" }))).code, ErrorCode.MethodNotFound, method);
+  const res = result(
+    await server.handle(
+      req("tools/call", { name: "sync_only", arguments: {}, task: { ttl: 60000, pollInterval: 100 } }),
+    ),
+  );
   assert.is(res.resultType, "complete");
   assert.not.ok("taskId" in res);
 });
@@ -167,7 +227,13 @@ test("tasks/cancel aborts the upstream HTTP request, settles to cancelled, and i
 });
 
 test("tool errors complete with result.isError; protocol errors fail with the JSON-RPC error and no result", async () => {
-  const toolError: CustomTool<any> = { name: "tool_error", description: "e", inputSchema: NO_ARGS, taskSupport: "optional", handler: async () => (await pause(30), { ...text("nope"), isError: true }) };
+  const toolError: CustomTool<any> = {
+    name: "tool_error",
+    description: "e",
+    inputSchema: NO_ARGS,
+    taskSupport: "optional",
+    handler: async () => (await pause(30), { ...text("nope"), isError: true }),
+  };
   const protocolError: CustomTool<any> = {
     name: "protocol_error",
     description: "p",
@@ -197,13 +263,17 @@ test("input rounds: MRTR stays synchronous before the task, then input_required 
     inputSchema: NO_ARGS,
     taskSupport: "required",
     handler: async (_args, tools) => {
-      const ask = (message: string) => ({ method: "elicitation/create" as const, params: { message, requestedSchema: { type: "object", properties: { v: { type: "string" } } } } });
+      const ask = (message: string) => ({
+        method: "elicitation/create" as const,
+        params: { message, requestedSchema: { type: "object", properties: { v: { type: "string" } } } },
+      });
       const state = tools.state as { round: number; name: unknown } | undefined;
       const { name, a, b } = tools.inputResponses;
       if (!state && !name) return tools.inputRequired({ name: ask("name?") }); // answered before any task exists
       await pause(30);
       if (!state) return tools.inputRequired({ a: ask("a?"), b: ask("b?") }, { round: 1, name: name!.content });
-      if (state.round === 1) return tools.inputRequired({ a: ask("a again?") }, { ...state, round: 2, first: [a!.content, b!.content] });
+      if (state.round === 1)
+        return tools.inputRequired({ a: ask("a again?") }, { ...state, round: 2, first: [a!.content, b!.content] });
       return text(JSON.stringify({ state, last: a!.content }));
     },
   };
@@ -211,7 +281,15 @@ test("input rounds: MRTR stays synchronous before the task, then input_required 
   const round1 = result(await server.handle(req("tools/call", { name: "asks", arguments: {} })));
   assert.is(round1.resultType, "input_required");
   assert.not.ok("taskId" in round1);
-  const created = result(await server.handle(req("tools/call", { name: "asks", arguments: {}, inputResponses: { name: { action: "accept", content: { v: "Ada" } } } })));
+  const created = result(
+    await server.handle(
+      req("tools/call", {
+        name: "asks",
+        arguments: {},
+        inputResponses: { name: { action: "accept", content: { v: "Ada" } } },
+      }),
+    ),
+  );
   assert.is(created.resultType, "task");
   assert.not.ok("requestState" in created);
 
@@ -220,26 +298,51 @@ test("input rounds: MRTR stays synchronous before the task, then input_required 
   assert.is(task.inputRequests.a.method, "elicitation/create");
   assert.not.ok("requestState" in task);
   // Unknown keys are ignored; a partial answer keeps the task waiting for the rest.
-  assert.is(result(await server.handle(req("tasks/update", { taskId: created.taskId, inputResponses: { a: { action: "accept", content: { v: "1" } }, zzz: {} } }))).resultType, "complete");
+  assert.is(
+    result(
+      await server.handle(
+        req("tasks/update", {
+          taskId: created.taskId,
+          inputResponses: { a: { action: "accept", content: { v: "1" } }, zzz: {} },
+        }),
+      ),
+    ).resultType,
+    "complete",
+  );
   task = result(await server.handle(req("tasks/get", { taskId: created.taskId })));
   assert.is(task.status, "input_required");
   assert.equal(Object.keys(task.inputRequests), ["b"]);
-  assert.is(error(await server.handle(req("tasks/update", { taskId: created.taskId, inputResponses: { b: 5 } }))).code, ErrorCode.InvalidParams);
-  await server.handle(req("tasks/update", { taskId: created.taskId, inputResponses: { b: { action: "accept", content: { v: "2" } } } }));
+  assert.is(
+    error(await server.handle(req("tasks/update", { taskId: created.taskId, inputResponses: { b: 5 } }))).code,
+    ErrorCode.InvalidParams,
+  );
+  await server.handle(
+    req("tasks/update", { taskId: created.taskId, inputResponses: { b: { action: "accept", content: { v: "2" } } } }),
+  );
 
   // The second round asks "a" again: the client sees a fresh key, the handler its own.
   task = await untilStatus(server, created.taskId, ["input_required"]);
   assert.equal(Object.keys(task.inputRequests), ["a~2"]);
-  await server.handle(req("tasks/update", { taskId: created.taskId, inputResponses: { "a~2": { action: "accept", content: { v: "3" } } } }));
+  await server.handle(
+    req("tasks/update", {
+      taskId: created.taskId,
+      inputResponses: { "a~2": { action: "accept", content: { v: "3" } } },
+    }),
+  );
   const done = await untilStatus(server, created.taskId, ["completed", "failed"]);
   assert.is(done.status, "completed");
-  assert.equal(JSON.parse(done.result.content[0].text), { state: { round: 2, name: { v: "Ada" }, first: [{ v: "1" }, { v: "2" }] }, last: { v: "3" } });
+  assert.equal(JSON.parse(done.result.content[0].text), {
+    state: { round: 2, name: { v: "Ada" }, first: [{ v: "1" }, { v: "2" }] },
+    last: { v: "3" },
+  });
 });
 
 test("the requester leaving before the deadline aborts the work; after the task exists, only tasks/cancel does", async () => {
   const before: { aborted?: boolean } = {};
   const after: { aborted?: boolean } = {};
-  const server = make({ extension: { tools: [{ ...waiter("w1", 5000, before), taskAfterMs: 1000 }, waiter("w2", 300, after)] } });
+  const server = make({
+    extension: { tools: [{ ...waiter("w1", 5000, before), taskAfterMs: 1000 }, waiter("w2", 300, after)] },
+  });
   const leaving = new AbortController();
   const pending = server.handle(req("tools/call", { name: "w1", arguments: {} }), { signal: leaving.signal });
   await pause(30);
@@ -248,7 +351,9 @@ test("the requester leaving before the deadline aborts the work; after the task 
   assert.ok(before.aborted);
 
   const gone = new AbortController();
-  const created = result(await server.handle(req("tools/call", { name: "w2", arguments: {} }), { signal: gone.signal }));
+  const created = result(
+    await server.handle(req("tools/call", { name: "w2", arguments: {} }), { signal: gone.signal }),
+  );
   gone.abort();
   const done = await untilStatus(server, created.taskId, ["completed", "failed", "cancelled"]);
   assert.is(done.status, "completed");
@@ -270,7 +375,12 @@ test("progress notifications reach the original stream only until the call becom
   };
   const server = make({ extension: { tools: [progressing] } });
   const sent: unknown[] = [];
-  const created = result(await server.handle(req("tools/call", { name: "progressing", arguments: {}, _meta: { ...meta(TASKS_CAPS), progressToken: "p1" } }), { notify: (m) => sent.push(m) }));
+  const created = result(
+    await server.handle(
+      req("tools/call", { name: "progressing", arguments: {}, _meta: { ...meta(TASKS_CAPS), progressToken: "p1" } }),
+      { notify: (m) => sent.push(m) },
+    ),
+  );
   await untilStatus(server, created.taskId, ["completed"]);
   assert.is(sent.length, 1);
   assert.equal((sent[0] as { params: unknown }).params, { progressToken: "p1", progress: 1, total: 2 });
@@ -281,10 +391,22 @@ test("over Streamable HTTP: the task outlives its answered request; tasks/* need
   const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   try {
     const post = async (method: string, params: Record<string, unknown>, name: string | null) => {
-      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+      };
       if (name !== null) headers["mcp-name"] = name;
-      const res = await fetch(http.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta(TASKS_CAPS) } }) });
-      return { status: res.status, body: (await res.json()) as { result?: Record<string, any>; error?: { code: number } } };
+      const res = await fetch(http.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta(TASKS_CAPS) } }),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { result?: Record<string, any>; error?: { code: number } },
+      };
     };
     const created = await post("tools/call", { name: "http_job", arguments: {} }, "http_job");
     assert.is(created.status, 200);
@@ -309,7 +431,10 @@ test("over Streamable HTTP: the task outlives its answered request; tasks/* need
 test("subscriptions/listen with taskIds: the ack names the tasks held here, then notifications/tasks carry each status change", async () => {
   const server = make({ extension: { tools: [waiter("watched", 150)] } });
   const created = result(await server.handle(req("tools/call", { name: "watched", arguments: {} })));
-  const refused = await server.handle(req("subscriptions/listen", { notifications: { taskIds: [created.taskId] } }, {}), { notify: () => {} });
+  const refused = await server.handle(
+    req("subscriptions/listen", { notifications: { taskIds: [created.taskId] } }, {}),
+    { notify: () => {} },
+  );
   assert.is(error(refused).code, ErrorCode.MissingRequiredClientCapability);
 
   const sent: Array<{ method: string; params: Record<string, any> }> = [];
@@ -330,16 +455,27 @@ test("subscriptions/listen with taskIds: the ack names the tasks held here, then
 
 test("with an authenticated subject (OAuth mode), a task exists only for the subject that created it", async () => {
   const server = make({ extension: { tools: [waiter("owned", 300)] } });
-  const created = result(await server.handle(req("tools/call", { name: "owned", arguments: {} }), { subject: "alice" }));
+  const created = result(
+    await server.handle(req("tools/call", { name: "owned", arguments: {} }), { subject: "alice" }),
+  );
   assert.is(created.resultType, "task");
   for (const caller of ["bob", undefined]) {
     for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
-      const refused = await server.handle(req(method, { taskId: created.taskId, inputResponses: {} }), caller === undefined ? {} : { subject: caller });
+      const refused = await server.handle(
+        req(method, { taskId: created.taskId, inputResponses: {} }),
+        caller === undefined ? {} : { subject: caller },
+      );
       assert.is(error(refused).code, ErrorCode.InvalidParams, `${method} as ${caller}`);
     }
   }
-  assert.is(result(await server.handle(req("tasks/get", { taskId: created.taskId }), { subject: "alice" })).status, "working");
-  assert.is(result(await server.handle(req("tasks/cancel", { taskId: created.taskId }), { subject: "alice" })).resultType, "complete");
+  assert.is(
+    result(await server.handle(req("tasks/get", { taskId: created.taskId }), { subject: "alice" })).status,
+    "working",
+  );
+  assert.is(
+    result(await server.handle(req("tasks/cancel", { taskId: created.taskId }), { subject: "alice" })).resultType,
+    "complete",
+  );
 });
 
 test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the store is bounded (full → synchronous answer)", async () => {
@@ -366,7 +502,10 @@ test("TaskStore: tasks expire after ttlMs (unfinished ones are aborted) and the 
   now += 999;
   assert.is(store.get(first.taskId).taskId, first.taskId); // not before its TTL
   now += 2;
-  assert.throws(() => store.get(first.taskId), (e: RpcError) => e.code === ErrorCode.InvalidParams);
+  assert.throws(
+    () => store.get(first.taskId),
+    (e: RpcError) => e.code === ErrorCode.InvalidParams,
+  );
   assert.ok(signals[0]!.aborted && signals[1]!.aborted);
   assert.is(store.size, 0);
 });
@@ -381,7 +520,9 @@ test("TaskStore: a finished task keeps its slot until its TTL ends (no early evi
   await within(
     new Promise<void>((resolve) => {
       if (store.get(a.taskId).status === "completed") return resolve();
-      const stop = store.subscribe((task) => task.taskId === a.taskId && task.status === "completed" && (stop(), resolve()));
+      const stop = store.subscribe(
+        (task) => task.taskId === a.taskId && task.status === "completed" && (stop(), resolve()),
+      );
     }),
     5_000,
     "the first task completes",
@@ -391,7 +532,10 @@ test("TaskStore: a finished task keeps its slot until its TTL ends (no early evi
   now += 60_001;
   const b = await store.start(work, 0, new AbortController().signal);
   assert.is(b.resultType, "task");
-  assert.throws(() => store.get(a.taskId), (e: RpcError) => e.code === ErrorCode.InvalidParams);
+  assert.throws(
+    () => store.get(a.taskId),
+    (e: RpcError) => e.code === ErrorCode.InvalidParams,
+  );
   assert.equal(seen, [`${a.taskId}:completed`]);
   unsubscribe();
 });

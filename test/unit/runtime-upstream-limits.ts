@@ -22,9 +22,10 @@ const tool: ToolDefinition = {
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
-
 /** A local upstream whose every answer `answer` writes. */
-async function bigUpstream(answer: (res: import("node:http").ServerResponse) => void): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+async function bigUpstream(
+  answer: (res: import("node:http").ServerResponse) => void,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     req.resume();
     answer(res);
@@ -38,7 +39,11 @@ async function bigUpstream(answer: (res: import("node:http").ServerResponse) => 
 }
 
 /** Writes `total` bytes in 64 KiB chunks, respecting back-pressure, stopping when the client goes away. */
-function stream(res: import("node:http").ServerResponse, total: number, headers: Record<string, string | number> = {}): void {
+function stream(
+  res: import("node:http").ServerResponse,
+  total: number,
+  headers: Record<string, string | number> = {},
+): void {
   res.writeHead(200, { "content-type": "application/octet-stream", ...headers });
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let sent = 0;
@@ -56,7 +61,15 @@ test("a hanging upstream answers after the one deadline, not once per retry", as
   const upstream = await startUpstream(() => "hang");
   try {
     const started = Date.now();
-    const result = await callUpstream(tool, {}, { upstream: { baseUrl: upstream.baseUrl, timeoutMs: 300, retries: 2 }, userAgent: "t", validator: new SchemaValidator() });
+    const result = await callUpstream(
+      tool,
+      {},
+      {
+        upstream: { baseUrl: upstream.baseUrl, timeoutMs: 300, retries: 2 },
+        userAgent: "t",
+        validator: new SchemaValidator(),
+      },
+    );
     const elapsed = Date.now() - started;
     assert.is(result.isError, true);
     assert.match(text(result), /timed out after 300 ms/);
@@ -72,7 +85,15 @@ test("retries after 503 stop at the deadline; the message counts the attempts", 
   const upstream = await startUpstream(() => (++n === 1 ? { status: 503, body: "busy" } : "hang"));
   try {
     const started = Date.now();
-    const result = await callUpstream(tool, {}, { upstream: { baseUrl: upstream.baseUrl, timeoutMs: 700, retries: 2 }, userAgent: "t", validator: new SchemaValidator() });
+    const result = await callUpstream(
+      tool,
+      {},
+      {
+        upstream: { baseUrl: upstream.baseUrl, timeoutMs: 700, retries: 2 },
+        userAgent: "t",
+        validator: new SchemaValidator(),
+      },
+    );
     const elapsed = Date.now() - started;
     assert.match(text(result), /timed out after 700 ms \(one deadline for the whole call, 2 attempts\)/);
     assert.ok(elapsed >= 690 && elapsed < 1200, `answered after ${elapsed} ms`);
@@ -96,16 +117,28 @@ test("a body larger than the cap aborts the transfer and answers isError (chunke
   const declared = await bigUpstream((res) => stream(res, 8 * 1024 * 1024, { "content-length": 8 * 1024 * 1024 }));
   try {
     const call = { userAgent: "t", validator: new SchemaValidator() };
-    const big = await callUpstream(tool, {}, { ...call, upstream: { baseUrl: chunked.baseUrl, maxResponseBytes: 1024 * 1024 } });
+    const big = await callUpstream(
+      tool,
+      {},
+      { ...call, upstream: { baseUrl: chunked.baseUrl, maxResponseBytes: 1024 * 1024 } },
+    );
     assert.is(big.isError, true);
     assert.match(text(big), /exceeded the size limit of 1048576 bytes \(counted after decompression/);
     assert.match(text(big), /--max-response-bytes/);
     await within(chunkedClosed, 5_000, "the upstream's response closes");
     assert.is(aborted, 1, "the upstream saw its transfer aborted");
-    const long = await callUpstream(tool, {}, { ...call, upstream: { baseUrl: declared.baseUrl, maxResponseBytes: 1024 * 1024 } });
+    const long = await callUpstream(
+      tool,
+      {},
+      { ...call, upstream: { baseUrl: declared.baseUrl, maxResponseBytes: 1024 * 1024 } },
+    );
     assert.is(long.isError, true);
     assert.match(text(long), /exceeded the size limit/);
-    const fits = await callUpstream(tool, {}, { ...call, upstream: { baseUrl: declared.baseUrl, maxResponseBytes: 8 * 1024 * 1024 } });
+    const fits = await callUpstream(
+      tool,
+      {},
+      { ...call, upstream: { baseUrl: declared.baseUrl, maxResponseBytes: 8 * 1024 * 1024 } },
+    );
     assert.not.ok(fits.isError, text(fits).slice(0, 200));
   } finally {
     await chunked.close();
@@ -150,14 +183,24 @@ test("a gzip bomb (1 MB → 1 GiB) ends in isError at the cap and the memory ret
     server.close();
     server.closeAllConnections();
   `;
-  const child = spawn(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c));
   child.stderr.on("data", (c: Buffer) => (err += c));
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   assert.is(code, 0, err);
-  const m = JSON.parse(out) as { bombBytes: number; isError: boolean; text: string; ms: number; before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage; peak: number };
+  const m = JSON.parse(out) as {
+    bombBytes: number;
+    isError: boolean;
+    text: string;
+    ms: number;
+    before: NodeJS.MemoryUsage;
+    after: NodeJS.MemoryUsage;
+    peak: number;
+  };
   const mb = (n: number): number => Math.round(n / 1024 / 1024);
   console.log(
     `    gzip bomb ${Math.round(m.bombBytes / 1024)} KiB: isError after ${m.ms} ms; RSS ${mb(m.before.rss)} → peak ${mb(m.peak)} → ${mb(m.after.rss)} MiB; ` +
@@ -167,8 +210,14 @@ test("a gzip bomb (1 MB → 1 GiB) ends in isError at the cap and the memory ret
   assert.is(m.isError, true);
   assert.match(m.text, /exceeded the size limit of 52428800 bytes/);
   assert.ok(m.peak - m.before.rss < 400 * 1024 * 1024, `peak RSS grew by ${mb(m.peak - m.before.rss)} MiB`);
-  assert.ok(m.after.heapUsed + m.after.arrayBuffers - (m.before.heapUsed + m.before.arrayBuffers) < 10 * 1024 * 1024, "heap and buffers back near baseline");
-  assert.ok(m.after.rss - m.before.rss < 120 * 1024 * 1024, `RSS after is ${mb(m.after.rss - m.before.rss)} MiB above baseline`);
+  assert.ok(
+    m.after.heapUsed + m.after.arrayBuffers - (m.before.heapUsed + m.before.arrayBuffers) < 10 * 1024 * 1024,
+    "heap and buffers back near baseline",
+  );
+  assert.ok(
+    m.after.rss - m.before.rss < 120 * 1024 * 1024,
+    `RSS after is ${mb(m.after.rss - m.before.rss)} MiB above baseline`,
+  );
 });
 
 test.run();

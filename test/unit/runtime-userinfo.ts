@@ -47,8 +47,16 @@ async function captureStderr(body: () => Promise<void>): Promise<string> {
 
 type Result = { isError?: boolean; content: Array<{ text?: string; resource?: { uri: string } }> };
 async function rpc(url: string, name: string, args: Record<string, unknown>): Promise<Result> {
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-  const res = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-06-18",
+  };
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
   return ((await res.json()) as { result: Result }).result;
 }
 
@@ -56,7 +64,13 @@ test("an unreachable upstream: the error result and the stderr log show ***@, ne
   const port = await closedPort();
   let result: Result | undefined;
   const stderr = await captureStderr(async () => {
-    const handle = (await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", `http://user:${SECRET}@127.0.0.1:${port}/api`])) as HttpHandle;
+    const handle = (await main(info, sampleTools(), [
+      "--http",
+      "--port",
+      "0",
+      "--base-url",
+      `http://user:${SECRET}@127.0.0.1:${port}/api`,
+    ])) as HttpHandle;
     try {
       result = await rpc(handle.url, "createPet", { name: "Rex" });
     } finally {
@@ -73,7 +87,13 @@ test("an unreachable upstream: the error result and the stderr log show ***@, ne
 
 test("an invalid base URL is reported on stderr without its password", async () => {
   const stderr = await captureStderr(async () => {
-    const handle = await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", `ftp://user:${SECRET}@example.invalid/x`]);
+    const handle = await main(info, sampleTools(), [
+      "--http",
+      "--port",
+      "0",
+      "--base-url",
+      `ftp://user:${SECRET}@example.invalid/x`,
+    ]);
     assert.is(handle, undefined);
   });
   process.exitCode = 0;
@@ -85,12 +105,22 @@ test("the upstream still gets the credentials; results (errors, binary resource 
   const base = upstream.baseUrl.replace("http://", `http://user:${SECRET}@`);
   const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: base, retries: 0 } });
   const call = async (name: string, args: Record<string, unknown>) =>
-    ((await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })) as unknown as { result: Result }).result;
+    (
+      (await server.handle({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name, arguments: args },
+      })) as unknown as { result: Result }
+    ).result;
   reply = { status: 500, headers: { "content-type": "text/plain" }, body: "boom" };
   const failed = await call("getPet", { petId: 1 });
   assert.ok(failed.isError);
   assert.not.ok(JSON.stringify(failed).includes(SECRET));
-  assert.is(upstream.received.at(-1)!.headers.authorization, `Basic ${Buffer.from(`user:${SECRET}`).toString("base64")}`);
+  assert.is(
+    upstream.received.at(-1)!.headers.authorization,
+    `Basic ${Buffer.from(`user:${SECRET}`).toString("base64")}`,
+  );
   reply = { status: 200, headers: { "content-type": "application/octet-stream" }, body: "\u0001\u0002" };
   const binary = await call("getPet", { petId: 1 });
   const uri = binary.content.find((block) => block.resource)?.resource?.uri ?? "";
@@ -99,7 +129,10 @@ test("the upstream still gets the credentials; results (errors, binary resource 
 });
 
 test("redactUserinfo", () => {
-  assert.is(redactUserinfo("GET http://u:p@h:1/x?y=1 and https://a@b.c"), "GET http://***@h:1/x?y=1 and https://***@b.c");
+  assert.is(
+    redactUserinfo("GET http://u:p@h:1/x?y=1 and https://a@b.c"),
+    "GET http://***@h:1/x?y=1 and https://***@b.c",
+  );
   assert.is(redactUserinfo("http://u:p@ss@h/x"), "http://***@h/x");
   assert.is(redactUserinfo('{"url":"http://u:p@h/"}'), '{"url":"http://***@h/"}');
   assert.is(redactUserinfo("mail me at a@b.c, see http://h/x@y"), "mail me at a@b.c, see http://h/x@y");

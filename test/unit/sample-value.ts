@@ -51,12 +51,25 @@ test("sampleValue picks a oneOf branch that matches exactly one branch", () => {
 });
 
 test("sampleValue is deterministic: the same schema gives the same value in every run", () => {
-  const schema = { type: "object", properties: { id: { type: "string", pattern: "^[a-f0-9]{8}$" }, n: { type: "number" } }, required: ["id", "n"] };
+  const schema = {
+    type: "object",
+    properties: { id: { type: "string", pattern: "^[a-f0-9]{8}$" }, n: { type: "number" } },
+    required: ["id", "n"],
+  };
   assert.equal(sampleValue(schema), sampleValue(structuredClone(schema)));
 });
 
 test("sampleValue resolves $defs and ends on recursive schemas", () => {
-  const root = { $defs: { Node: { type: "object", properties: { next: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] } }, required: ["next"] } }, $ref: "#/$defs/Node" };
+  const root = {
+    $defs: {
+      Node: {
+        type: "object",
+        properties: { next: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] } },
+        required: ["next"],
+      },
+    },
+    $ref: "#/$defs/Node",
+  };
   const value = sampleValue(root, root);
   assert.type(value, "object");
   assert.ok(accepts(root, value));
@@ -75,7 +88,6 @@ test("invalidValue picks a value the schema refuses, or none", () => {
   assert.is(invalidValue({ type: "string", enum: [12345, "a"] }, {}), "__not_one_of_the_allowed_values__");
 });
 
-
 // Regression: AWS-style specs (dev corpus redshift) bound every string by maxLength 2147483647 and
 // annotate refs with `allOf: [{ $ref }, { description }]`. The annotation part once replaced the
 // object's value with "example", and faking the whole schema then built a 2 GB string (out of heap).
@@ -88,7 +100,11 @@ test("sampleValue: annotation-only allOf parts keep the typed part's value; huge
     },
     required: ["Identifiers", "Code"],
     $defs: {
-      Message: { type: "object", required: ["Id"], properties: { Id: { allOf: [{ $ref: "#/$defs/String" }, { description: "The id." }] } } },
+      Message: {
+        type: "object",
+        required: ["Id"],
+        properties: { Id: { allOf: [{ $ref: "#/$defs/String" }, { description: "The id." }] } },
+      },
       String: { type: "string", maxLength: 2147483647 },
     },
   };

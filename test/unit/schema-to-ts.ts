@@ -6,7 +6,7 @@ const ref = (name: string) => `Ref${name}`;
 
 test("primitives, enums, nullables and arrays", () => {
   assert.is(schemaToType({ type: "integer" }, ref), "number");
-  assert.is(schemaToType({ enum: ["a", "b\"c"] }, ref), '"a" | "b\\"c"');
+  assert.is(schemaToType({ enum: ["a", 'b"c'] }, ref), '"a" | "b\\"c"');
   assert.is(schemaToType({ type: ["string", "null"] }, ref), "(string | null)");
   assert.is(schemaToType({ type: "array", items: { $ref: "#/$defs/Pet" } }, ref), "Array<RefPet>");
   assert.is(schemaToType(true, ref), "unknown");
@@ -14,14 +14,20 @@ test("primitives, enums, nullables and arrays", () => {
 
 test("objects quote keys that are not identifiers and mark optional ones", () => {
   assert.is(
-    schemaToType({ type: "object", required: ["a-b"], properties: { "a-b": { type: "string" }, c: { type: "boolean" } } }, ref),
+    schemaToType(
+      { type: "object", required: ["a-b"], properties: { "a-b": { type: "string" }, c: { type: "boolean" } } },
+      ref,
+    ),
     '{ "a-b": string; c?: boolean; }',
   );
   assert.is(schemaToType({ type: "object", additionalProperties: { type: "integer" } }, ref), "Record<string, number>");
 });
 
 test("compositions; a bare type object beside them adds nothing", () => {
-  assert.is(schemaToType({ type: "object", allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, ref), "RefA & RefB");
+  assert.is(
+    schemaToType({ type: "object", allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, ref),
+    "RefA & RefB",
+  );
   assert.is(schemaToType({ oneOf: [{ type: "string" }, { type: "integer" }] }, ref), "(string | number)");
 });
 

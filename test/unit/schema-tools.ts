@@ -6,7 +6,10 @@ import { defsFor, reachableDefs, schemaJsonLength, sharedCopy } from "../../gene
 
 const defs = new Map<string, SchemaIR>(
   Object.entries({
-    A: { type: "object", properties: { b: { $ref: "#/$defs/B" }, c: { $ref: "#/$defs/C" }, id: { type: "string", readOnly: true } } },
+    A: {
+      type: "object",
+      properties: { b: { $ref: "#/$defs/B" }, c: { $ref: "#/$defs/C" }, id: { type: "string", readOnly: true } },
+    },
     B: { type: "array", items: { $ref: "#/$defs/A" } },
     C: { anyOf: [{ $ref: "#/$defs/D" }, { $ref: "#/$defs/B" }] },
     D: { type: "string", description: "d" },
@@ -15,8 +18,19 @@ const defs = new Map<string, SchemaIR>(
 );
 
 test("reachable defs: depth-first, first-reached order, cycles end, unknown names skipped", () => {
-  assert.equal(reachableDefs([{ $ref: "#/$defs/C" }, { $ref: "#/$defs/E" }, { $ref: "#/$defs/Nope" }], defs), ["C", "D", "B", "A", "E"]);
-  assert.equal(reachableDefs([{ type: "object", properties: { x: { $ref: "#/$defs/A" } } }], defs), ["A", "B", "C", "D"]);
+  assert.equal(reachableDefs([{ $ref: "#/$defs/C" }, { $ref: "#/$defs/E" }, { $ref: "#/$defs/Nope" }], defs), [
+    "C",
+    "D",
+    "B",
+    "A",
+    "E",
+  ]);
+  assert.equal(reachableDefs([{ type: "object", properties: { x: { $ref: "#/$defs/A" } } }], defs), [
+    "A",
+    "B",
+    "C",
+    "D",
+  ]);
 });
 
 test("defsFor shares one directed copy of a def between calls, without changing the IR", () => {

@@ -6,32 +6,136 @@ import { analyze, analyzeQuery, impliedTerms, stem, synonymsOf, words } from "..
 import { searchIndexJson } from "../../generator/emit/search-index.js";
 import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 
-const doc = (name: string, method: string, path: string, summary: string, tags: string[] = [], description = "", parameters: string[] = []): SearchDocument => ({ name, method, path, summary, description, tags, parameters });
+const doc = (
+  name: string,
+  method: string,
+  path: string,
+  summary: string,
+  tags: string[] = [],
+  description = "",
+  parameters: string[] = [],
+): SearchDocument => ({ name, method, path, summary, description, tags, parameters });
 
 const DOCS: SearchDocument[] = [
-  doc("repos_list-for-org", "get", "/orgs/{org}/repos", "List organization repositories", ["repos"], "Lists repositories for the specified organization.", ["org", "type"]),
-  doc("repos_delete", "delete", "/repos/{owner}/{repo}", "Delete a repository", ["repos"], "Deleting a repository requires admin access.", ["owner", "repo"]),
-  doc("repos_create-for-authenticated-user", "post", "/user/repos", "Create a repository for the authenticated user", ["repos"], "", ["name", "private"]),
-  doc("issues_create", "post", "/repos/{owner}/{repo}/issues", "Create an issue", ["issues"], "Any user with pull access can create an issue.", ["owner", "repo", "title", "body"]),
-  doc("issues_create-comment", "post", "/repos/{owner}/{repo}/issues/{issue_number}/comments", "Create an issue comment", ["issues"], "", ["owner", "repo", "issue_number", "body"]),
-  doc("pulls_merge", "put", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", "Merge a pull request", ["pulls"], "", ["owner", "repo", "pull_number"]),
-  doc("pulls_list", "get", "/repos/{owner}/{repo}/pulls", "List pull requests", ["pulls"], "", ["owner", "repo", "state"]),
-  doc("activity_star-repo-for-authenticated-user", "put", "/user/starred/{owner}/{repo}", "Star a repository for the authenticated user", ["activity"], "", ["owner", "repo"]),
-  doc("activity_list-stargazers-for-repo", "get", "/repos/{owner}/{repo}/stargazers", "List stargazers", ["activity"], "Lists the people that have starred the repository.", ["owner", "repo"]),
-  doc("repos_create-or-update-file-contents", "put", "/repos/{owner}/{repo}/contents/{path}", "Create or update file contents", ["repos"], "Creates a new file or replaces an existing file in a repository.", ["owner", "repo", "path", "message"]),
+  doc(
+    "repos_list-for-org",
+    "get",
+    "/orgs/{org}/repos",
+    "List organization repositories",
+    ["repos"],
+    "Lists repositories for the specified organization.",
+    ["org", "type"],
+  ),
+  doc(
+    "repos_delete",
+    "delete",
+    "/repos/{owner}/{repo}",
+    "Delete a repository",
+    ["repos"],
+    "Deleting a repository requires admin access.",
+    ["owner", "repo"],
+  ),
+  doc(
+    "repos_create-for-authenticated-user",
+    "post",
+    "/user/repos",
+    "Create a repository for the authenticated user",
+    ["repos"],
+    "",
+    ["name", "private"],
+  ),
+  doc(
+    "issues_create",
+    "post",
+    "/repos/{owner}/{repo}/issues",
+    "Create an issue",
+    ["issues"],
+    "Any user with pull access can create an issue.",
+    ["owner", "repo", "title", "body"],
+  ),
+  doc(
+    "issues_create-comment",
+    "post",
+    "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+    "Create an issue comment",
+    ["issues"],
+    "",
+    ["owner", "repo", "issue_number", "body"],
+  ),
+  doc("pulls_merge", "put", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", "Merge a pull request", ["pulls"], "", [
+    "owner",
+    "repo",
+    "pull_number",
+  ]),
+  doc("pulls_list", "get", "/repos/{owner}/{repo}/pulls", "List pull requests", ["pulls"], "", [
+    "owner",
+    "repo",
+    "state",
+  ]),
+  doc(
+    "activity_star-repo-for-authenticated-user",
+    "put",
+    "/user/starred/{owner}/{repo}",
+    "Star a repository for the authenticated user",
+    ["activity"],
+    "",
+    ["owner", "repo"],
+  ),
+  doc(
+    "activity_list-stargazers-for-repo",
+    "get",
+    "/repos/{owner}/{repo}/stargazers",
+    "List stargazers",
+    ["activity"],
+    "Lists the people that have starred the repository.",
+    ["owner", "repo"],
+  ),
+  doc(
+    "repos_create-or-update-file-contents",
+    "put",
+    "/repos/{owner}/{repo}/contents/{path}",
+    "Create or update file contents",
+    ["repos"],
+    "Creates a new file or replaces an existing file in a repository.",
+    ["owner", "repo", "path", "message"],
+  ),
 ];
 const index = new OperationSearch(buildSearchIndex(DOCS));
-const top = (query: string, options: { tag?: string; allowed?: (name: string) => boolean } = {}) => index.search(query, { limit: 3, ...options }).map((hit) => hit.name);
+const top = (query: string, options: { tag?: string; allowed?: (name: string) => boolean } = {}) =>
+  index.search(query, { limit: 3, ...options }).map((hit) => hit.name);
 
 test("words: camelCase, snake_case, kebab-case and paths split into lower-case words", () => {
-  assert.equal(words("listForOrg repos_list-for-org /repos/{owner}"), ["list", "for", "org", "repos", "list", "for", "org", "repos", "owner"]);
+  assert.equal(words("listForOrg repos_list-for-org /repos/{owner}"), [
+    "list",
+    "for",
+    "org",
+    "repos",
+    "list",
+    "for",
+    "org",
+    "repos",
+    "owner",
+  ]);
   assert.equal(words("HTMLParser"), ["html", "parser"]);
-  assert.equal(words("GitHub OAuth PaymentIntent", true), ["github", "oauth", "payment", "intent"], "in prose, names with a capital inside stay one word");
+  assert.equal(
+    words("GitHub OAuth PaymentIntent", true),
+    ["github", "oauth", "payment", "intent"],
+    "in prose, names with a capital inside stay one word",
+  );
   assert.equal(words("getGitHubApp"), ["get", "git", "hub", "app"], "identifiers split at every hump");
 });
 
 test("stem folds plurals, -ed, -ing and a final e onto one stem", () => {
-  for (const [a, b] of [["repositories", "repository"], ["starred", "star"], ["stars", "star"], ["merged", "merge"], ["merging", "merge"], ["branches", "branch"], ["issues", "issue"], ["releases", "release"]]) {
+  for (const [a, b] of [
+    ["repositories", "repository"],
+    ["starred", "star"],
+    ["stars", "star"],
+    ["merged", "merge"],
+    ["merging", "merge"],
+    ["branches", "branch"],
+    ["issues", "issue"],
+    ["releases", "release"],
+  ]) {
     assert.is(stem(a!), stem(b!), `${a} ~ ${b}`);
   }
   assert.is.not(stem("status"), stem("stat"));
@@ -81,13 +185,40 @@ test("search: of operations matching a request alike, the one whose name it expl
   // The extra words of a name (team, admin, schedule) narrow it to what the request did not ask for.
   // Method words and path-parameter words in names do not count (Stripe's names carry both).
   const docs = [
-    doc("teams_remove-repo-in-org", "delete", "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}", "Remove a repository from a team", ["teams"]),
+    doc(
+      "teams_remove-repo-in-org",
+      "delete",
+      "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
+      "Remove a repository from a team",
+      ["teams"],
+    ),
     doc("repos_delete", "delete", "/repos/{owner}/{repo}", "Delete a repository", ["repos"]),
-    doc("repos_delete-in-org-for-team-admin", "delete", "/orgs/{org}/teams/{team}/repos/{owner}/{repo}/admin", "Delete a team repository as admin", ["teams"]),
+    doc(
+      "repos_delete-in-org-for-team-admin",
+      "delete",
+      "/orgs/{org}/teams/{team}/repos/{owner}/{repo}/admin",
+      "Delete a team repository as admin",
+      ["teams"],
+    ),
     // Stripe's own summaries.
-    doc("DeleteSubscriptionsSubscriptionExposedId", "delete", "/v1/subscriptions/{subscription_exposed_id}", "Cancels a customer’s subscription immediately."),
-    doc("DeleteSubscriptionsSubscriptionExposedIdDiscount", "delete", "/v1/subscriptions/{subscription_exposed_id}/discount", "Removes the currently applied discount on a subscription."),
-    doc("PostSubscriptionSchedulesScheduleCancel", "post", "/v1/subscription_schedules/{schedule}/cancel", "Cancels a subscription schedule and its associated subscription immediately (if the subscription schedule has an active subscription)."),
+    doc(
+      "DeleteSubscriptionsSubscriptionExposedId",
+      "delete",
+      "/v1/subscriptions/{subscription_exposed_id}",
+      "Cancels a customer’s subscription immediately.",
+    ),
+    doc(
+      "DeleteSubscriptionsSubscriptionExposedIdDiscount",
+      "delete",
+      "/v1/subscriptions/{subscription_exposed_id}/discount",
+      "Removes the currently applied discount on a subscription.",
+    ),
+    doc(
+      "PostSubscriptionSchedulesScheduleCancel",
+      "post",
+      "/v1/subscription_schedules/{schedule}/cancel",
+      "Cancels a subscription schedule and its associated subscription immediately (if the subscription schedule has an active subscription).",
+    ),
   ];
   const small = new OperationSearch(buildSearchIndex(docs));
   const names = (query: string) => small.search(query, { limit: 3 }).map((hit) => hit.name);
@@ -115,8 +246,18 @@ test("'stop following' is unfollow; an un- verb the API lacks is the verb's thin
   const docs = [
     doc("users_follow", "put", "/user/following/{username}", "Follow a user"),
     doc("users_unfollow", "delete", "/user/following/{username}", "Unfollow a user"),
-    doc("activity_set-repo-subscription", "put", "/repos/{owner}/{repo}/subscription", "Set a repository subscription (watch)"),
-    doc("activity_delete-repo-subscription", "delete", "/repos/{owner}/{repo}/subscription", "Delete a repository subscription (watch)"),
+    doc(
+      "activity_set-repo-subscription",
+      "put",
+      "/repos/{owner}/{repo}/subscription",
+      "Set a repository subscription (watch)",
+    ),
+    doc(
+      "activity_delete-repo-subscription",
+      "delete",
+      "/repos/{owner}/{repo}/subscription",
+      "Delete a repository subscription (watch)",
+    ),
   ];
   const small = new OperationSearch(buildSearchIndex(docs));
   assert.ok(analyzeQuery("stop following dhh").includes("unfollow"));
@@ -126,18 +267,42 @@ test("'stop following' is unfollow; an un- verb the API lacks is the verb's thin
 
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
   assert.equal(words("my PRs and APIs"), ["my", "prs", "and", "apis"]);
-  assert.equal(analyzeQuery("show the open PRs of facebook/react"), ["show", "pull"], "a slug names a thing; 'open' before a plural is a state");
+  assert.equal(
+    analyzeQuery("show the open PRs of facebook/react"),
+    ["show", "pull"],
+    "a slug names a thing; 'open' before a plural is a state",
+  );
   assert.ok(analyzeQuery("read src/index.js").includes("file"), "a file path stays");
   assert.equal(analyzeQuery("publish release v3.2.0 for issue 7"), [stem("publish"), stem("release"), stem("issue")]);
   assert.equal(analyzeQuery("get the details of the repo"), ["get", "repo"], "details are filler in a request");
   assert.equal(analyzeQuery("rename my repo to new-name"), [stem("rename"), "repo"], "a hyphenated name is a value");
-  assert.equal(analyzeQuery("a one-off e-mail"), ["off", "e", "mail"], "common compounds stay words (\"one\" is a stopword)");
-  assert.equal(analyzeQuery("email jane@example.com about cus_123 at https://example.com/x"), ["email"], "e-mail addresses, ids and URLs are values");
-  assert.equal(analyzeQuery("open a new issue about the login page crashing"), ["open", "new", stem("issue")], "what a new thing is about is a value");
+  assert.equal(
+    analyzeQuery("a one-off e-mail"),
+    ["off", "e", "mail"],
+    'common compounds stay words ("one" is a stopword)',
+  );
+  assert.equal(
+    analyzeQuery("email jane@example.com about cus_123 at https://example.com/x"),
+    ["email"],
+    "e-mail addresses, ids and URLs are values",
+  );
+  assert.equal(
+    analyzeQuery("open a new issue about the login page crashing"),
+    ["open", "new", stem("issue")],
+    "what a new thing is about is a value",
+  );
   assert.equal(analyzeQuery("info about a user"), ["user"], "but what information is about is the thing asked for");
-  assert.equal(analyzeQuery("auto-generate the re-run notes"), ["auto", stem("generate"), "re", "run", stem("notes")], "words made with an English prefix stay words");
+  assert.equal(
+    analyzeQuery("auto-generate the re-run notes"),
+    ["auto", stem("generate"), "re", "run", stem("notes")],
+    "words made with an English prefix stay words",
+  );
   assert.ok(analyze("copilot seat details").includes("detail"), "but stay words of an operation");
-  assert.equal(analyze("look up the contributors"), ["lookup", stem("contributed")], "agent nouns fold onto their verb");
+  assert.equal(
+    analyze("look up the contributors"),
+    ["lookup", stem("contributed")],
+    "agent nouns fold onto their verb",
+  );
   assert.is.not(stem("author"), stem("auth"));
 });
 
@@ -156,7 +321,11 @@ test("implied terms: plurals or 'all' with no action but looking imply a list; l
   assert.equal(impliedTerms("reply to issue 7 saying thanks"), [], "a verb other than looking");
   assert.equal(impliedTerms("charge the customer 20 dollars"), []);
   assert.equal(impliedTerms("the repo"), []);
-  assert.equal(impliedTerms("watch the repository for notifications"), [stem("update"), stem("create")], "a write verb outside the groups implies a write method");
+  assert.equal(
+    impliedTerms("watch the repository for notifications"),
+    [stem("update"), stem("create")],
+    "a write verb outside the groups implies a write method",
+  );
   assert.equal(impliedTerms("lock the conversation"), [stem("update"), stem("create")]);
   assert.equal(impliedTerms("compare two branches"), [], "reading verbs imply nothing");
   assert.equal(impliedTerms("refund the charge"), [], "beside a word as often a noun (charge): nothing");
@@ -168,10 +337,18 @@ test("implied terms: plurals or 'all' with no action but looking imply a list; l
   assert.is(small.search("commits of the repo", { limit: 2 })[0]!.name, "repos_list-commits");
   assert.is(small.search("the commit abc123", { limit: 2 })[0]!.name, "repos_get-commit");
   assert.equal(impliedTerms("frobnicators"), ["list"]);
-  assert.equal(impliedTerms("list my repositories"), ["authenticat"], "listing the caller's own things implies the authenticated user's operations");
+  assert.equal(
+    impliedTerms("list my repositories"),
+    ["authenticat"],
+    "listing the caller's own things implies the authenticated user's operations",
+  );
   assert.equal(impliedTerms("which orgs am I in"), ["list", "authenticat"]);
   assert.equal(impliedTerms("rename my repo"), [], "one thing of mine is served like anyone's");
-  assert.equal(impliedTerms("show me the customers"), ["list"], "'me' after show is the reader; showing things in the plural is a list");
+  assert.equal(
+    impliedTerms("show me the customers"),
+    ["list"],
+    "'me' after show is the reader; showing things in the plural is a list",
+  );
   const mine = new OperationSearch(
     buildSearchIndex([
       doc("repos_list-for-user", "get", "/users/{username}/repos", "List repositories for a user"),

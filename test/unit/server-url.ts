@@ -26,11 +26,26 @@ const info: ServerInfo = {
 
 test("server variables: defaults, environment, --server-var (wins), --base-url/API_BASE_URL replace the template", () => {
   assert.equal(resolveBaseUrl(info, { env: {} }), { ok: true, baseUrl: "https://eu.api.example.com/v2" });
-  assert.equal(resolveBaseUrl(info, { env: { API_SERVER_REGION: "us" } }), { ok: true, baseUrl: "https://us.api.example.com/v2" });
-  assert.equal(resolveBaseUrl(info, { env: { API_SERVER_REGION: "us" }, serverVars: ["region=eu", "version=v3"] }), { ok: true, baseUrl: "https://eu.api.example.com/v3" });
-  assert.equal(resolveBaseUrl(info, { env: { API_BASE_URL: "http://127.0.0.1:1/x" }, serverVars: ["region=us"] }), { ok: true, baseUrl: "http://127.0.0.1:1/x" });
-  assert.equal(resolveBaseUrl(info, { env: {}, flag: "http://127.0.0.1:2" }), { ok: true, baseUrl: "http://127.0.0.1:2" });
-  assert.equal(resolveBaseUrl({ name: "plain", version: "1", defaultBaseUrl: "https://a.example" }, { env: {} }), { ok: true, baseUrl: "https://a.example" });
+  assert.equal(resolveBaseUrl(info, { env: { API_SERVER_REGION: "us" } }), {
+    ok: true,
+    baseUrl: "https://us.api.example.com/v2",
+  });
+  assert.equal(resolveBaseUrl(info, { env: { API_SERVER_REGION: "us" }, serverVars: ["region=eu", "version=v3"] }), {
+    ok: true,
+    baseUrl: "https://eu.api.example.com/v3",
+  });
+  assert.equal(resolveBaseUrl(info, { env: { API_BASE_URL: "http://127.0.0.1:1/x" }, serverVars: ["region=us"] }), {
+    ok: true,
+    baseUrl: "http://127.0.0.1:1/x",
+  });
+  assert.equal(resolveBaseUrl(info, { env: {}, flag: "http://127.0.0.1:2" }), {
+    ok: true,
+    baseUrl: "http://127.0.0.1:2",
+  });
+  assert.equal(resolveBaseUrl({ name: "plain", version: "1", defaultBaseUrl: "https://a.example" }, { env: {} }), {
+    ok: true,
+    baseUrl: "https://a.example",
+  });
 });
 
 test("server variables: values outside the enum, unknown names and missing required values are refused with the way out", () => {
@@ -40,10 +55,20 @@ test("server variables: values outside the enum, unknown names and missing requi
   assert.ok(!unknown.ok && /variables region, version/.test(unknown.message), JSON.stringify(unknown));
   const malformed = resolveBaseUrl(info, { env: {}, serverVars: ["region"] });
   assert.ok(!malformed.ok && /name=value/.test(malformed.message));
-  const noDefault: ServerInfo = { name: "n", version: "1", serverUrl: { template: "https://{tenant}.example.com", variables: [{ name: "tenant", env: "API_SERVER_TENANT" }] } };
+  const noDefault: ServerInfo = {
+    name: "n",
+    version: "1",
+    serverUrl: { template: "https://{tenant}.example.com", variables: [{ name: "tenant", env: "API_SERVER_TENANT" }] },
+  };
   const missing = resolveBaseUrl(noDefault, { env: {} });
-  assert.ok(!missing.ok && /set API_SERVER_TENANT or pass --server-var tenant=/.test(missing.message), JSON.stringify(missing));
-  assert.equal(resolveBaseUrl(noDefault, { env: { API_SERVER_TENANT: "acme" } }), { ok: true, baseUrl: "https://acme.example.com" });
+  assert.ok(
+    !missing.ok && /set API_SERVER_TENANT or pass --server-var tenant=/.test(missing.message),
+    JSON.stringify(missing),
+  );
+  assert.equal(resolveBaseUrl(noDefault, { env: { API_SERVER_TENANT: "acme" } }), {
+    ok: true,
+    baseUrl: "https://acme.example.com",
+  });
 });
 
 test("planner: the first absolute server's variables become settings with API_SERVER_* variables", () => {
@@ -62,8 +87,14 @@ test("planner: the first absolute server's variables become settings with API_SE
   ];
   const plan = planServerUrl(api, new DiagnosticBag());
   assert.is(plan.defaultBaseUrl, "https://eu.example.com/v1");
-  assert.equal(plan.serverUrl?.variables.map((v) => v.env), ["API_SERVER_REGION", "API_SERVER_API_VERSION"]);
-  assert.equal(plan.env.map((v) => v.name), ["API_BASE_URL", "API_SERVER_REGION", "API_SERVER_API_VERSION"]);
+  assert.equal(
+    plan.serverUrl?.variables.map((v) => v.env),
+    ["API_SERVER_REGION", "API_SERVER_API_VERSION"],
+  );
+  assert.equal(
+    plan.env.map((v) => v.name),
+    ["API_BASE_URL", "API_SERVER_REGION", "API_SERVER_API_VERSION"],
+  );
   assert.match(plan.env[1]!.description, /Data region \(one of eu, us\) \(default: eu\)/);
   assert.is(plan.env[0]!.required, false);
   assert.is(serverVariableEnv("tenant-id"), "API_SERVER_TENANT_ID");
@@ -80,7 +111,11 @@ test("planner: a relative server URL leaves the base URL to the user (info diagn
 });
 
 test("a running server fills the template from API_SERVER_* and sends its requests there", async () => {
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: '{"ok":true}' }));
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"ok":true}',
+  }));
   const port = new URL(upstream.baseUrl).port;
   const tool: ToolDefinition = {
     name: "ping_api",
@@ -91,12 +126,20 @@ test("a running server fills the template from API_SERVER_* and sends its reques
   const local: ServerInfo = {
     name: "local",
     version: "1.0.0",
-    serverUrl: { template: "http://127.0.0.1:{port}/{base}", variables: [{ name: "port", env: "API_SERVER_PORT" }, { name: "base", env: "API_SERVER_BASE", default: "v9" }] },
+    serverUrl: {
+      template: "http://127.0.0.1:{port}/{base}",
+      variables: [
+        { name: "port", env: "API_SERVER_PORT" },
+        { name: "base", env: "API_SERVER_BASE", default: "v9" },
+      ],
+    },
   };
   process.env.API_SERVER_PORT = port;
   let handle: HttpHandle | undefined;
   try {
-    handle = (await main(local, [tool], ["--http", "--port", "0", "--server-var", "base=v2"])) as HttpHandle | undefined;
+    handle = (await main(local, [tool], ["--http", "--port", "0", "--server-var", "base=v2"])) as
+      | HttpHandle
+      | undefined;
     assert.ok(handle, "server started");
     const client = new Client({ name: "t", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));

@@ -4,7 +4,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dataToolSource, jsonLines, loadTools, parseTools, storeTools, toolDataFiles, catalogOf } from "../../runtime/src/tool-data.js";
+import {
+  dataToolSource,
+  jsonLines,
+  loadTools,
+  parseTools,
+  storeTools,
+  toolDataFiles,
+  catalogOf,
+} from "../../runtime/src/tool-data.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/search-build.js";
 import { McpServer } from "../../runtime/src/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";
@@ -21,12 +29,20 @@ const tool = (name: string, $defs?: Record<string, unknown>): ToolDefinition =>
 const A = { type: "object", properties: { b: { $ref: "#/$defs/B" } } };
 const B = { type: "string", description: "a B" };
 const B_BARE = { type: "string" };
-const TOOLS = [tool("one", { A, B }), tool("two", { A, B: B_BARE }), tool("three"), tool("four", { A: { ...A }, B: { ...B } })];
+const TOOLS = [
+  tool("one", { A, B }),
+  tool("two", { A, B: B_BARE }),
+  tool("three"),
+  tool("four", { A: { ...A }, B: { ...B } }),
+];
 
 test("stored once per distinct body: a name with two bodies keeps both, each tool its own", () => {
   const { tools, definitions } = storeTools(TOOLS);
   assert.equal(definitions, [A, B, B_BARE]);
-  assert.equal(tools.map((t) => t.defs), [{ A: 0, B: 1 }, { A: 0, B: 2 }, undefined, { A: 0, B: 1 }]);
+  assert.equal(
+    tools.map((t) => t.defs),
+    [{ A: 0, B: 1 }, { A: 0, B: 2 }, undefined, { A: 0, B: 1 }],
+  );
   assert.ok(tools.every((t) => !("$defs" in t.inputSchema)));
   assert.equal(Object.keys(tools[0]!), ["name", "description", "inputSchema", "defs", "http"]);
   assert.ok("$defs" in TOOLS[0]!.inputSchema, "the tools given are left as they were");
@@ -59,14 +75,26 @@ test("a lazy server answers initialize and search_operations from names and inde
     surface: "search",
     readData: (file) => (file === "search-index.json" ? index : undefined),
   });
-  const call = (id: number, name: string, args: Record<string, unknown>) => server.dispatch({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
-  await server.dispatch({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-  const listed = (await server.dispatch({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })) as unknown as { result: { tools: Array<{ name: string; description: string }> } };
+  const call = (id: number, name: string, args: Record<string, unknown>) =>
+    server.dispatch({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+  await server.dispatch({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  const listed = (await server.dispatch({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })) as unknown as {
+    result: { tools: Array<{ name: string; description: string }> };
+  };
   assert.match(listed.result.tools[0]!.description, `(${tools.length} operations)`);
-  const found = (await call(3, "search_operations", { query: "pet" })) as unknown as { result: { structuredContent: { results: Array<{ name: string }> } } };
+  const found = (await call(3, "search_operations", { query: "pet" })) as unknown as {
+    result: { structuredContent: { results: Array<{ name: string }> } };
+  };
   assert.ok(found.result.structuredContent.results.length > 0);
   assert.is(loads, 0, "nothing loaded before a schema is needed");
-  const described = (await call(4, "describe_operation", { name: found.result.structuredContent.results[0]!.name })) as unknown as { result: { structuredContent: { inputSchema: unknown } } };
+  const described = (await call(4, "describe_operation", {
+    name: found.result.structuredContent.results[0]!.name,
+  })) as unknown as { result: { structuredContent: { inputSchema: unknown } } };
   assert.ok(described.result.structuredContent.inputSchema);
   await call(5, "describe_operation", { name: tools[0]!.name });
   assert.is(loads, 1, "loaded once");
@@ -75,12 +103,21 @@ test("a lazy server answers initialize and search_operations from names and inde
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const single = new McpServer({
     info,
-    tools: { names: tools.map((tool) => tool.name), load: () => (loads++, tools), get: (name) => (got.push(name), byName.get(name)) },
+    tools: {
+      names: tools.map((tool) => tool.name),
+      load: () => (loads++, tools),
+      get: (name) => (got.push(name), byName.get(name)),
+    },
     upstream: { baseUrl: "http://127.0.0.1:9" },
     surface: "search",
     readData: (file) => (file === "search-index.json" ? index : undefined),
   });
-  const described2 = (await single.dispatch({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "describe_operation", arguments: { name: tools[1]!.name } } })) as unknown as { result: { structuredContent: { name: string } } };
+  const described2 = (await single.dispatch({
+    jsonrpc: "2.0",
+    id: 6,
+    method: "tools/call",
+    params: { name: "describe_operation", arguments: { name: tools[1]!.name } },
+  })) as unknown as { result: { structuredContent: { name: string } } };
   assert.is(described2.result.structuredContent.name, tools[1]!.name);
   assert.equal(got, [tools[1]!.name]);
   assert.is(loads, 1, "nothing more loaded");
@@ -90,7 +127,11 @@ test("a data tool source reads the names at start, one tool and its definitions 
   const wide = [...TOOLS, { ...tool("five", { B }), description: "Grüße, 世界" } as ToolDefinition];
   const stored = storeTools(wide);
   const files = toolDataFiles(stored);
-  assert.equal(JSON.parse(files.tools), JSON.parse(JSON.stringify(stored.tools)), "non-ASCII written as escapes, same value");
+  assert.equal(
+    JSON.parse(files.tools),
+    JSON.parse(JSON.stringify(stored.tools)),
+    "non-ASCII written as escapes, same value",
+  );
   assert.equal(JSON.parse(files.definitions), stored.definitions);
   assert.is(files.toolOffsets.split("\n").length, wide.length + 1, "one fixed-width line per tool");
   const dir = mkdtempSync(join(tmpdir(), "tool-data-"));
@@ -104,25 +145,36 @@ test("a data tool source reads the names at start, one tool and its definitions 
   writeFileSync(join(dir, "definition-offsets.txt"), files.definitionOffsets);
   writeFileSync(join(dir, "tools.json"), files.tools);
   writeFileSync(join(dir, "definitions.json"), files.definitions);
-  assert.equal(source.catalog().map(([name, method, path]) => `${name} ${method} ${path}`), ["one get /one", "two get /two", "three get /three", "four get /four", "five get /five"]);
+  assert.equal(
+    source.catalog().map(([name, method, path]) => `${name} ${method} ${path}`),
+    ["one get /one", "two get /two", "three get /three", "four get /four", "five get /five"],
+  );
   // Single tools come back without the whole files: they are not even readable now.
   writeFileSync(join(dir, "tools.json"), files.tools.replace(/^\[/, "!"));
   writeFileSync(join(dir, "definitions.json"), files.definitions.replace(/^\[/, "!"));
   assert.is(JSON.stringify(source.get("five")), JSON.stringify(wide[4]));
   assert.is(JSON.stringify(source.get("two")), JSON.stringify(wide[1]));
   assert.is(JSON.stringify(source.get("one")), JSON.stringify(wide[0]));
-  const defsOf = (name: string) => (source.get(name)!.inputSchema as unknown as { $defs: Record<string, unknown> }).$defs;
+  const defsOf = (name: string) =>
+    (source.get(name)!.inputSchema as unknown as { $defs: Record<string, unknown> }).$defs;
   assert.is(defsOf("one").A, defsOf("two").A, "a definition read once is shared");
   assert.is(source.get("two"), source.get("two"), "kept once read");
   assert.is(source.get("nine"), undefined);
   for (let i = 0; i < 70; i++) assert.is(source.get(`missing${i}`), undefined);
-  assert.is(JSON.stringify(source.get("four")), JSON.stringify(wide[3]), "found through the map of names built after many look-ups");
+  assert.is(
+    JSON.stringify(source.get("four")),
+    JSON.stringify(wide[3]),
+    "found through the map of names built after many look-ups",
+  );
   writeFileSync(join(dir, "tools.json"), files.tools);
   writeFileSync(join(dir, "definitions.json"), files.definitions);
   assert.is(JSON.stringify(source.load()), JSON.stringify(wide));
   const lines = files.toolOffsets.split("\n");
   writeFileSync(join(dir, "tool-offsets.txt"), [lines[1], ...lines.slice(1)].join("\n"));
-  assert.throws(() => dataToolSource(pathToFileURL(dir)).get("one"), /does not hold tool one where data\/tool-offsets.txt says/);
+  assert.throws(
+    () => dataToolSource(pathToFileURL(dir)).get("one"),
+    /does not hold tool one where data\/tool-offsets.txt says/,
+  );
   writeFileSync(join(dir, "tool-offsets.txt"), lines.slice(0, 2).join("\n") + "\n");
   assert.throws(() => dataToolSource(dir).get("four"), /no line for tool four/);
   writeFileSync(join(dir, "tool-offsets.txt"), files.toolOffsets.replace(/^0/, "x"));
@@ -130,10 +182,18 @@ test("a data tool source reads the names at start, one tool and its definitions 
   assert.equal(jsonLines([]).text, "[\n]\n");
   rmSync(dir, { recursive: true, force: true });
   const logged: string[] = [];
-  const log = (message: string, fields?: Record<string, unknown>) => void logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const log = (message: string, fields?: Record<string, unknown>) =>
+    void logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
   const logger = { debug: log, info: log, warn: log, error: log };
-  const server = new McpServer({ info, tools: { names: ["one", "other"], load: () => wide.slice(0, 2) }, upstream: {}, logger });
-  const answer = (await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })) as unknown as { error?: { code: number } };
+  const server = new McpServer({
+    info,
+    tools: { names: ["one", "other"], load: () => wide.slice(0, 2) },
+    upstream: {},
+    logger,
+  });
+  const answer = (await server.dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })) as unknown as {
+    error?: { code: number };
+  };
   assert.is(answer.error?.code, -32603, "a local fault, not the client's");
   assert.match(logged.join("\n"), /do not match the catalog \(other\)/);
 });

@@ -8,7 +8,8 @@ import { api, operation } from "../factories.js";
 const names = (ops: ReturnType<typeof operation>[], lock?: ReturnType<typeof buildToolLock>) =>
   planProject(api(ops), { ...(lock ? { toolLock: lock } : {}) }, new DiagnosticBag()).tools.map((t) => t.name);
 
-const op = (method: "get" | "post", path: string, operationId?: string) => operation({ method, path, pointer: `#/paths/${path}/${method}`, ...(operationId ? { operationId } : {}) });
+const op = (method: "get" | "post", path: string, operationId?: string) =>
+  operation({ method, path, pointer: `#/paths/${path}/${method}`, ...(operationId ? { operationId } : {}) });
 
 test("operationKey blanks path parameter names", () => {
   assert.is(operationKey("get", "/pets/{petId}/photos/{n}"), "GET /pets/{}/photos/{}");
@@ -25,12 +26,20 @@ test("locked names survive reordering, new collisions and renamed operationIds",
   // A newcomer that wants a taken name gets a suffix; the existing tools keep theirs.
   assert.equal(names([op("get", "/c", "thing"), ...v1], lock), ["thing_3", "thing", "thing_2"]);
   // A renamed operationId keeps its tool name (matched by route); a moved operation too (by operationId).
-  const unique = buildToolLock(planProject(api([op("get", "/a", "alpha"), op("get", "/b", "beta")]), {}, new DiagnosticBag()).tools);
+  const unique = buildToolLock(
+    planProject(api([op("get", "/a", "alpha"), op("get", "/b", "beta")]), {}, new DiagnosticBag()).tools,
+  );
   assert.equal(names([op("get", "/moved", "beta"), op("get", "/a", "renamedAlpha")], unique), ["beta", "alpha"]);
 });
 
 test("a hand-edited lock renames a tool; invalid entries are dropped", () => {
-  const lock = parseToolLock({ lockVersion: 1, tools: [{ operation: "GET /a", tool: "chosen_name" }, { operation: "GET /b", tool: "not valid!" }] })!;
+  const lock = parseToolLock({
+    lockVersion: 1,
+    tools: [
+      { operation: "GET /a", tool: "chosen_name" },
+      { operation: "GET /b", tool: "not valid!" },
+    ],
+  })!;
   assert.equal(names([op("get", "/a", "x"), op("get", "/b", "y")], lock), ["chosen_name", "y"]);
   assert.is(parseToolLock({ lockVersion: 2, tools: [] }), undefined);
 });
@@ -38,7 +47,16 @@ test("a hand-edited lock renames a tool; invalid entries are dropped", () => {
 test.run();
 
 test("a dotted name from an older lock is kept; new operations get no dots", () => {
-  const lock = parseToolLock({ lockVersion: 1, tools: [{ operation: "GET /a", operationId: "repos.get", tool: "repos.get" }, { operation: "GET /x", tool: ".bad" }] });
-  assert.equal(lock?.tools.map((t) => t.tool), ["repos.get"]);
+  const lock = parseToolLock({
+    lockVersion: 1,
+    tools: [
+      { operation: "GET /a", operationId: "repos.get", tool: "repos.get" },
+      { operation: "GET /x", tool: ".bad" },
+    ],
+  });
+  assert.equal(
+    lock?.tools.map((t) => t.tool),
+    ["repos.get"],
+  );
   assert.equal(names([op("get", "/a", "repos.get"), op("get", "/b", "repos.list")], lock), ["repos.get", "repos_list"]);
 });

@@ -2,7 +2,15 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { textResult } from "../../runtime/src/mcp-types.js";
 import { mapResponse } from "../../runtime/src/result.js";
-import { DEFAULT_RESULT_SHAPE, outcomeText, readToolResult, renderToolResult, textOutcome, valueOutcome, type ToolOutcome } from "../../runtime/src/tool-outcome.js";
+import {
+  DEFAULT_RESULT_SHAPE,
+  outcomeText,
+  readToolResult,
+  renderToolResult,
+  textOutcome,
+  valueOutcome,
+  type ToolOutcome,
+} from "../../runtime/src/tool-outcome.js";
 import { SchemaValidator } from "../../runtime/src/validation.js";
 import { sampleTools } from "./runtime-fixture.js";
 
@@ -37,17 +45,48 @@ test("one model renders the 2025-06-18…2026-07-28 shape: content blocks, struc
   assert.equal(readToolResult(wire), outcome);
   assert.equal(renderToolResult(textOutcome("ok")), { content: [{ type: "text", text: "ok" }] });
   assert.equal(textResult("no", true), { content: [{ type: "text", text: "no" }], isError: true });
-  assert.equal(renderToolResult(valueOutcome([1, 2])), { content: [{ type: "text", text: "[1,2]" }], structuredContent: [1, 2] });
-  assert.is(outcomeText(readToolResult({ content: [{ type: "text", text: "a" }, { type: "image", data: "", mimeType: "image/png" }, { type: "text", text: "b" }] })), "a\n\nb");
+  assert.equal(renderToolResult(valueOutcome([1, 2])), {
+    content: [{ type: "text", text: "[1,2]" }],
+    structuredContent: [1, 2],
+  });
+  assert.is(
+    outcomeText(
+      readToolResult({
+        content: [
+          { type: "text", text: "a" },
+          { type: "image", data: "", mimeType: "image/png" },
+          { type: "text", text: "b" },
+        ],
+      }),
+    ),
+    "a\n\nb",
+  );
 });
 
 test("upstream responses become outcomes first, rendered by the same renderer", () => {
   const tool = sampleTools().find((t) => t.name === "getPet")!;
-  const result = mapResponse(tool, { status: 200, contentType: "application/json", body: Buffer.from('{"id":7,"name":"Rex"}'), method: "GET", path: "/pets/7" }, new SchemaValidator());
+  const result = mapResponse(
+    tool,
+    {
+      status: 200,
+      contentType: "application/json",
+      body: Buffer.from('{"id":7,"name":"Rex"}'),
+      method: "GET",
+      path: "/pets/7",
+    },
+    new SchemaValidator(),
+  );
   assert.equal(readToolResult(result).value, { id: 7, name: "Rex" });
   assert.ok(readToolResult(result).ok);
-  const failed = mapResponse(tool, { status: 404, contentType: "text/plain", body: Buffer.from("nope"), method: "GET", path: "/pets/8" }, new SchemaValidator());
-  assert.equal(failed, { content: [{ type: "text", text: "Upstream HTTP 404 Not Found for GET /pets/8: nope" }], isError: true });
+  const failed = mapResponse(
+    tool,
+    { status: 404, contentType: "text/plain", body: Buffer.from("nope"), method: "GET", path: "/pets/8" },
+    new SchemaValidator(),
+  );
+  assert.equal(failed, {
+    content: [{ type: "text", text: "Upstream HTTP 404 Not Found for GET /pets/8: nope" }],
+    isError: true,
+  });
 });
 
 test.run();

@@ -8,7 +8,8 @@ const ops = [
   { name: "issues/create", method: "post", path: "/repos/{owner}/{repo}/issues", tags: ["Issues"] },
   { name: "meta/root", method: "get", path: "/" },
 ];
-const kept = (filter: Parameters<typeof operationFilter>[0]) => ops.filter(operationFilter(filter)).map((op) => op.name);
+const kept = (filter: Parameters<typeof operationFilter>[0]) =>
+  ops.filter(operationFilter(filter)).map((op) => op.name);
 
 test("no rule keeps everything", () => {
   assert.not.ok(isFiltering({}));

@@ -4,7 +4,11 @@ import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "../../
 
 /** An OpenAPI 3.0 document with one schema violation (a response without description), padded to `size` characters. */
 function invalidDocument(size: number): string {
-  const doc = { openapi: "3.0.3", info: { title: "T", version: "1", description: "" }, paths: { "/a": { get: { responses: { "200": {} } } } } };
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "T", version: "1", description: "" },
+    paths: { "/a": { get: { responses: { "200": {} } } } },
+  };
   const base = JSON.stringify(doc).length;
   doc.info.description = "x".repeat(Math.max(0, size - base));
   return JSON.stringify(doc);
@@ -16,7 +20,10 @@ test("small documents are validated in this thread, big ones in a worker: same w
   for (const findings of [small, big]) {
     assert.ok(findings.length > 0);
     assert.ok(findings.every((d) => d.severity === "warning" && d.code === "MG101"));
-    assert.ok(findings.some((d) => d.pointer?.startsWith("#/paths/~1a/get/responses/200")), JSON.stringify(findings));
+    assert.ok(
+      findings.some((d) => d.pointer?.startsWith("#/paths/~1a/get/responses/200")),
+      JSON.stringify(findings),
+    );
   }
   assert.equal(big, small);
 });
@@ -30,14 +37,29 @@ test("a worker started early validates the document it is given, or is stopped u
   assert.equal(await validateInBackground(valid, unused), []); // small: validated here, the worker stopped
 });
 
-
 test("each OpenAPI version is checked against its own published schema (compiled once)", async () => {
-  const { openApiSchemaViolations, openApiValidator, schemaVersion } = await import("../../generator/load/openapi-schema.js");
-  const swagger = { swagger: "2.0", info: { title: "T", version: "1" }, paths: { "/a": { get: { responses: { "200": {} } } } } };
-  const v30 = { openapi: "3.0.3", info: { title: "T", version: "1" }, paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } } };
+  const { openApiSchemaViolations, openApiValidator, schemaVersion } = await import(
+    "../../generator/load/openapi-schema.js"
+  );
+  const swagger = {
+    swagger: "2.0",
+    info: { title: "T", version: "1" },
+    paths: { "/a": { get: { responses: { "200": {} } } } },
+  };
+  const v30 = {
+    openapi: "3.0.3",
+    info: { title: "T", version: "1" },
+    paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } },
+  };
   // 3.1: Schema Objects (reached through $dynamicRef) take 2020-12 keywords; a parameter "in: body"
   // (a Swagger 2.0 habit) is found with its pointer.
-  const v31 = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: { "/a": { get: { parameters: [{ name: "x", in: "body", schema: { type: ["string", "null"], prefixItems: [] } }] } } } };
+  const v31 = {
+    openapi: "3.1.0",
+    info: { title: "T", version: "1" },
+    paths: {
+      "/a": { get: { parameters: [{ name: "x", in: "body", schema: { type: ["string", "null"], prefixItems: [] } }] } },
+    },
+  };
   assert.is(schemaVersion(swagger), "2.0");
   assert.is(schemaVersion(v30), "3.0");
   assert.is(schemaVersion(v31), "3.1");
@@ -45,7 +67,10 @@ test("each OpenAPI version is checked against its own published schema (compiled
   assert.ok(openApiSchemaViolations(swagger).some((v) => v.instancePath.startsWith("/paths/~1a/get/responses/200")));
   assert.equal(openApiSchemaViolations(v30), []);
   const found31 = openApiSchemaViolations(v31);
-  assert.ok(found31.length > 0 && found31.every((v) => v.instancePath.startsWith("/paths/~1a/get/parameters/0")), JSON.stringify(found31));
+  assert.ok(
+    found31.length > 0 && found31.every((v) => v.instancePath.startsWith("/paths/~1a/get/parameters/0")),
+    JSON.stringify(found31),
+  );
   const fixed = structuredClone(v31);
   fixed.paths["/a"].get.parameters[0]!.in = "query";
   assert.equal(openApiSchemaViolations(fixed), []);

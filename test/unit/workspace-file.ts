@@ -10,7 +10,12 @@ import { Ajv } from "ajv";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { parse } from "yaml";
-import { formatWorkspaceDiagnostic, loadWorkspace, WorkspaceError, type WorkspaceDiagnostic } from "../../generator/workspace/workspace-file.js";
+import {
+  formatWorkspaceDiagnostic,
+  loadWorkspace,
+  WorkspaceError,
+  type WorkspaceDiagnostic,
+} from "../../generator/workspace/workspace-file.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "mcp-gen-workspace-file-"));
@@ -55,7 +60,13 @@ servers:
   assert.is(a!.spec, join(dir, "specs/a.yaml"));
   assert.is(a!.outRelative, "servers/a");
   assert.is(a!.surface, "auto");
-  assert.equal(a!.options, { packageName: "@acme/a-mcp", allowRemote: false, repository: "https://github.com/acme/fleet", license: "MIT", envPrefix: "ACME_" });
+  assert.equal(a!.options, {
+    packageName: "@acme/a-mcp",
+    allowRemote: false,
+    repository: "https://github.com/acme/fleet",
+    license: "MIT",
+    envPrefix: "ACME_",
+  });
   assert.is(b!.name, "@other/b-mcp", "a scoped name keeps its scope");
   assert.equal(b!.options, {
     packageName: "@other/b-mcp",
@@ -124,12 +135,18 @@ test("YAML syntax errors and a missing file are diagnostics too", () => {
   assert.match((syntax as string[])[0]!, /^ws\.yaml:\d+:\d+ error MG302: YAML: /);
   assert.throws(
     () => loadWorkspace(join(dir, "absent.yaml")),
-    (error: unknown) => error instanceof WorkspaceError && error.diagnostics[0]!.code === "MG301" && /no workspace file/.test(error.diagnostics[0]!.message),
+    (error: unknown) =>
+      error instanceof WorkspaceError &&
+      error.diagnostics[0]!.code === "MG301" &&
+      /no workspace file/.test(error.diagnostics[0]!.message),
   );
 });
 
 test("the published schema is a valid JSON Schema, and the example fleet's file follows it", () => {
-  const schema = JSON.parse(readFileSync(join(root, "schemas/mcp-gen.workspace.schema.json"), "utf8")) as Record<string, unknown>;
+  const schema = JSON.parse(readFileSync(join(root, "schemas/mcp-gen.workspace.schema.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
   const ajv = new Ajv({ strict: true, allErrors: true });
   const validate = ajv.compile(schema);
   const example = parse(readFileSync(join(root, "examples/fleet/mcp-gen.workspace.yaml"), "utf8")) as unknown;

@@ -29,10 +29,16 @@ test("an output path that is a file, or lies under one, is MG204 even with --for
   const path = join(work, "a-file");
   writeFileSync(path, "keep me");
   let error = await refusal(path);
-  assert.equal(error.diagnostics.map((d) => d.code), ["MG204"]);
+  assert.equal(
+    error.diagnostics.map((d) => d.code),
+    ["MG204"],
+  );
   assert.match(error.diagnostics[0]!.message, /is a file, not a folder/);
   error = await refusal(join(path, "sub", "server"));
-  assert.equal(error.diagnostics.map((d) => d.code), ["MG204"]);
+  assert.equal(
+    error.diagnostics.map((d) => d.code),
+    ["MG204"],
+  );
   assert.match(error.diagnostics[0]!.message, /lies under .*a-file, which is a file/);
   assert.is(readFileSync(path, "utf8"), "keep me");
 });

@@ -17,7 +17,12 @@ import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
-const { cases, refused = [], upstreamError, credentials } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
+const {
+  cases,
+  refused = [],
+  upstreamError,
+  credentials,
+} = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 
 /** Requests the stand-in received, with the problems found in each. */
@@ -28,7 +33,12 @@ let current;
 let failWith;
 
 const pathPattern = (template) =>
-  new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`);
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^/]+")}$`,
+  );
 
 function check(spec, req, url, body) {
   const problems = [];
@@ -39,9 +49,11 @@ function check(spec, req, url, body) {
     // An object sent exploded in form style spreads its properties: one of them must be there.
     const names = typeof item === "string" ? [item] : item.anyOf;
     const label = typeof item === "string" ? item : item.name;
-    if (!keys.some((key) => names.some((name) => key === name || key.startsWith(`${name}[`)))) problems.push(`required query parameter ${label} missing`);
+    if (!keys.some((key) => names.some((name) => key === name || key.startsWith(`${name}[`))))
+      problems.push(`required query parameter ${label} missing`);
   }
-  for (const name of spec.headers) if (req.headers[name] === undefined) problems.push(`required header ${name} missing`);
+  for (const name of spec.headers)
+    if (req.headers[name] === undefined) problems.push(`required header ${name} missing`);
   if (spec.body) {
     if (body.length === 0) {
       if (spec.body.required) problems.push("required body missing");
@@ -67,18 +79,25 @@ const upstream = createServer((req, res) => {
   req.on("end", () => {
     const url = new URL(req.url ?? "/", "http://stub");
     const body = Buffer.concat(chunks).toString("utf8");
-    const match = current ?? cases.find((c) => c.request.method === req.method && pathPattern(c.request.path).test(url.pathname));
-    const problems = match ? check(match.request, req, url, body) : [`no operation of the API is ${req.method} ${url.pathname}`];
+    const match =
+      current ?? cases.find((c) => c.request.method === req.method && pathPattern(c.request.path).test(url.pathname));
+    const problems = match
+      ? check(match.request, req, url, body)
+      : [`no operation of the API is ${req.method} ${url.pathname}`];
     received.push({ tool: match?.tool, method: req.method, url: req.url, problems });
     if (failWith !== undefined) {
-      res.writeHead(failWith, { "content-type": "application/json" }).end(JSON.stringify({ message: `stand-in error ${failWith}` }));
+      res
+        .writeHead(failWith, { "content-type": "application/json" })
+        .end(JSON.stringify({ message: `stand-in error ${failWith}` }));
       return;
     }
     if (problems.length > 0) {
       res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ problems }));
       return;
     }
-    res.writeHead(match.response.status, { "content-type": "application/json" }).end(JSON.stringify(match.response.body));
+    res
+      .writeHead(match.response.status, { "content-type": "application/json" })
+      .end(JSON.stringify(match.response.body));
   });
 });
 
@@ -104,11 +123,15 @@ before(async () => {
   await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
   // --surface all: the cases call every operation's own tool, whatever surface `auto` would pick.
-  child = spawn(process.execPath, [fileURLToPath(new URL("../dist/index.js", import.meta.url)), "--base-url", baseUrl, "--surface", "all"], {
-    stdio: ["pipe", "pipe", "inherit"],
-    // Placeholder credentials: the stub upstream does not check them, but the server sends nothing without them.
-    env: { ...process.env, ...(credentials ?? {}) },
-  });
+  child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL("../dist/index.js", import.meta.url)), "--base-url", baseUrl, "--surface", "all"],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+      // Placeholder credentials: the stub upstream does not check them, but the server sends nothing without them.
+      env: { ...process.env, ...(credentials ?? {}) },
+    },
+  );
   let buffer = "";
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk) => {
@@ -122,7 +145,11 @@ before(async () => {
       pending.delete(message.id);
     }
   });
-  const init = await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "npm-test", version: "1.0.0" } });
+  const init = await request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "npm-test", version: "1.0.0" },
+  });
   assert.ok(init.result, `initialize failed: ${JSON.stringify(init.error)}`);
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
 });
@@ -155,12 +182,19 @@ for (const c of cases) {
     current = undefined;
     assert.ok(answer.result, `JSON-RPC error: ${JSON.stringify(answer.error)}`);
     const requests = received.slice(from);
-    assert.ok(requests.length > 0, `the tool did not call the upstream: ${JSON.stringify(answer.result.content).slice(0, 1000)}`);
+    assert.ok(
+      requests.length > 0,
+      `the tool did not call the upstream: ${JSON.stringify(answer.result.content).slice(0, 1000)}`,
+    );
     for (const r of requests) assert.deepEqual(r.problems, [], `${r.method} ${r.url}: ${r.problems.join("; ")}`);
     assert.notEqual(answer.result.isError, true, JSON.stringify(answer.result.content));
     if (c.response.fallbackKey !== undefined) {
       const unexpected = answer.result.structuredContent?.[c.response.fallbackKey];
-      assert.equal(unexpected, undefined, `the answer does not match the documented output: ${JSON.stringify(unexpected?.problems)}`);
+      assert.equal(
+        unexpected,
+        undefined,
+        `the answer does not match the documented output: ${JSON.stringify(unexpected?.problems)}`,
+      );
     }
   });
 }

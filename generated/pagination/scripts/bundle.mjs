@@ -39,14 +39,22 @@ for (const entry of ["manifest.json", "package.json", "package-lock.json", "READ
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const quiet = ["--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"];
 console.error("bundle: installing production dependencies into .mcpb/stage …");
-execFileSync(npm, existsSync(join(stage, "package-lock.json")) ? ["ci", ...quiet] : ["install", "--no-package-lock", ...quiet], { cwd: stage, stdio: ["ignore", "ignore", "inherit"] });
+execFileSync(
+  npm,
+  existsSync(join(stage, "package-lock.json")) ? ["ci", ...quiet] : ["install", "--no-package-lock", ...quiet],
+  { cwd: stage, stdio: ["ignore", "ignore", "inherit"] },
+);
 
 const local = join(root, "node_modules", ".bin", process.platform === "win32" ? "mcpb.cmd" : "mcpb");
-const [command, ...prefix] = existsSync(local) ? [local] : [process.platform === "win32" ? "npx.cmd" : "npx", "--yes", `@anthropic-ai/mcpb@${MCPB_VERSION}`];
+const [command, ...prefix] = existsSync(local)
+  ? [local]
+  : [process.platform === "win32" ? "npx.cmd" : "npx", "--yes", `@anthropic-ai/mcpb@${MCPB_VERSION}`];
 execFileSync(command, [...prefix, "pack", stage, out], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 
 const sha256 = createHash("sha256").update(readFileSync(out)).digest("hex");
-const npmPackage = (JSON.parse(readFileSync(join(root, "server.json"), "utf8")).packages ?? []).find((p) => p.registryType === "npm") ?? {};
+const npmPackage =
+  (JSON.parse(readFileSync(join(root, "server.json"), "utf8")).packages ?? []).find((p) => p.registryType === "npm") ??
+  {};
 const entry = {
   registryType: "mcpb",
   identifier: values["release-url"] ?? "https://github.com/OWNER/REPO/releases/download/vVERSION/FILE.mcpb",
@@ -55,4 +63,6 @@ const entry = {
   transport: { type: "stdio" },
   ...(npmPackage.environmentVariables ? { environmentVariables: npmPackage.environmentVariables } : {}),
 };
-console.log(`bundle: ${out}\nsha256: ${sha256}\nserver.json "packages" entry for this bundle:\n${JSON.stringify(entry, null, 2)}`);
+console.log(
+  `bundle: ${out}\nsha256: ${sha256}\nserver.json "packages" entry for this bundle:\n${JSON.stringify(entry, null, 2)}`,
+);

@@ -30,11 +30,19 @@ export function collectBody(binding: BodyBinding, args: Record<string, unknown>)
 }
 
 /** Encodes a body value for the binding's media type. */
-export function encodeBody(mediaType: string, value: unknown, binding?: BodyBinding, options: FileOptions = {}): EncodedBody {
+export function encodeBody(
+  mediaType: string,
+  value: unknown,
+  binding?: BodyBinding,
+  options: FileOptions = {},
+): EncodedBody {
   const essence = mediaType.split(";")[0]!.trim().toLowerCase();
   if (binding?.kind === "whole" && binding.binary) {
     const file = decodeFile(value, binding.argument, options);
-    return { contentType: essence.includes("*") ? (file.mediaType ?? "application/octet-stream") : mediaType, payload: file.data };
+    return {
+      contentType: essence.includes("*") ? (file.mediaType ?? "application/octet-stream") : mediaType,
+      payload: file.data,
+    };
   }
   // A wildcard request media type gives no hint; JSON is what such APIs nearly always take.
   if (isJsonMediaType(mediaType) || essence.includes("*")) {
@@ -72,7 +80,10 @@ export function formEncode(value: unknown, encoding: Record<string, FieldEncodin
     // Data characters are already percent-encoded; what is left literal are the style's
     // delimiters and deepObject brackets. In a form body they are encoded too: a form parser
     // decodes them back, and an unencoded reserved character is refused without allowReserved.
-    const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(/[,|[\]]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+    const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(
+      /[,|[\]]/g,
+      (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase(),
+    );
     // Spaces as `+`, the form convention (a literal `+` is already `%2B`), unless the field has an
     // `encoding` entry: its value then follows RFC 6570, where `+` is a reserved character that
     // must not appear without `allowReserved` (Prism refuses it; Stripe's deepObject fields).
@@ -90,7 +101,12 @@ function quoted(text: string): string {
  * `multipart/form-data` (RFC 7578): one part per property (arrays repeat the name); properties in
  * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts.
  */
-export function multipartEncode(value: unknown, files: Set<string>, options: FileOptions = {}, boundary = `mcp-gen-${randomBytes(12).toString("hex")}`): EncodedBody {
+export function multipartEncode(
+  value: unknown,
+  files: Set<string>,
+  options: FileOptions = {},
+  boundary = `mcp-gen-${randomBytes(12).toString("hex")}`,
+): EncodedBody {
   const chunks: Buffer[] = [];
   const object = isRecord(value) ? value : {};
   for (const [name, v] of Object.entries(object)) {

@@ -30,12 +30,21 @@ export interface NameRules {
 const HASH_CHARS = 6;
 
 function hashOf(name: string): string {
-  return BigInt(`0x${createHash("sha256").update(name).digest("hex").slice(0, 15)}`).toString(36).padStart(HASH_CHARS, "0").slice(0, HASH_CHARS);
+  return BigInt(`0x${createHash("sha256").update(name).digest("hex").slice(0, 15)}`)
+    .toString(36)
+    .padStart(HASH_CHARS, "0")
+    .slice(0, HASH_CHARS);
 }
 
 /** Whether `name` fits the rules. */
-export function fitsNameRules(name: string, rules: NameRules, pattern = rules.pattern ? new RegExp(rules.pattern) : undefined): boolean {
-  return (rules.maxLength === undefined || name.length <= rules.maxLength) && (pattern === undefined || pattern.test(name));
+export function fitsNameRules(
+  name: string,
+  rules: NameRules,
+  pattern = rules.pattern ? new RegExp(rules.pattern) : undefined,
+): boolean {
+  return (
+    (rules.maxLength === undefined || name.length <= rules.maxLength) && (pattern === undefined || pattern.test(name))
+  );
 }
 
 /** A name that fits the rules for `original` (`salt` > 0 varies the hash when names collide). */

@@ -54,7 +54,24 @@ export interface ShapedSchema {
 }
 
 /** Keywords that only annotate: dropped silently when the client does not take them. */
-const ANNOTATIONS = new Set(["$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "$dynamicAnchor", "deprecated", "readOnly", "writeOnly", "x-mcp-header", "contentMediaType", "contentEncoding", "discriminator", "xml", "externalDocs"]);
+const ANNOTATIONS = new Set([
+  "$schema",
+  "$id",
+  "$anchor",
+  "$comment",
+  "$defs",
+  "definitions",
+  "$dynamicAnchor",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "x-mcp-header",
+  "contentMediaType",
+  "contentEncoding",
+  "discriminator",
+  "xml",
+  "externalDocs",
+]);
 /** Longest description text a rewrite adds to a node. */
 const MAX_NOTE_CHARS = 600;
 
@@ -94,7 +111,12 @@ class Shaper {
 
   /** The client's form of `input` at nesting `depth`; `refs` are the `$ref`s being expanded (recursion guard). */
   shape(input: JsonSchema, depth: number, refs: string[]): { node: JsonSchema; decoder: Decoder } {
-    if (input === true || (isRecord(input) && Object.keys(input).filter((key) => !ANNOTATIONS.has(key) && key !== "description" && key !== "title").length === 0)) {
+    if (
+      input === true ||
+      (isRecord(input) &&
+        Object.keys(input).filter((key) => !ANNOTATIONS.has(key) && key !== "description" && key !== "title").length ===
+          0)
+    ) {
       return this.jsonText(isRecord(input) ? input : {}, "any JSON value");
     }
     if (input === false || !isRecord(input)) return { node: input, decoder: {} };
@@ -104,7 +126,8 @@ class Shaper {
     if (typeof node.$ref === "string") {
       const ref = node.$ref;
       const target = this.resolve(ref);
-      if (target === undefined || refs.includes(ref)) return this.jsonText(node, refs.includes(ref) ? "a recursive structure" : "a value");
+      if (target === undefined || refs.includes(ref))
+        return this.jsonText(node, refs.includes(ref) ? "a recursive structure" : "a value");
       const { $ref: _ref, ...rest } = node;
       return this.shape({ ...(isRecord(target) ? target : {}), ...rest }, depth, [...refs, ref]);
     }
@@ -133,21 +156,34 @@ class Shaper {
     }
 
     const named = typeList(node);
-    const isObject = named.includes("object") || (named.length === 0 && (isRecord(node.properties) || node.additionalProperties !== undefined));
-    const isArray = named.includes("array") || (named.length === 0 && (node.items !== undefined || node.prefixItems !== undefined));
+    const isObject =
+      named.includes("object") ||
+      (named.length === 0 && (isRecord(node.properties) || node.additionalProperties !== undefined));
+    const isArray =
+      named.includes("array") || (named.length === 0 && (node.items !== undefined || node.prefixItems !== undefined));
     // An object or array at the last level would put its members past it: the whole value is JSON text.
-    if ((isObject || isArray) && depth >= (this.rules.maxDepth ?? Infinity)) return this.jsonText(input, `nested deeper than ${this.rules.maxDepth} levels`);
+    if ((isObject || isArray) && depth >= (this.rules.maxDepth ?? Infinity))
+      return this.jsonText(input, `nested deeper than ${this.rules.maxDepth} levels`);
 
     const decoder: Decoder = {};
     if (isObject) {
       const properties = isRecord(node.properties) ? node.properties : {};
       const names = Object.keys(properties);
-      const open = node.additionalProperties !== false && node.additionalProperties !== undefined ? true : names.length === 0;
+      const open =
+        node.additionalProperties !== false && node.additionalProperties !== undefined ? true : names.length === 0;
       // A map or a free-form object: the closed dialects cannot name its keys.
-      if (names.length === 0 && open && (this.rules.closedObjects || this.rules.singleType)) return this.jsonText(input, "an object with keys of its own");
-      if (names.length > this.budget.properties) return this.jsonText(input, "an object with more properties than the client takes");
+      if (names.length === 0 && open && (this.rules.closedObjects || this.rules.singleType))
+        return this.jsonText(input, "an object with keys of its own");
+      if (names.length > this.budget.properties)
+        return this.jsonText(input, "an object with more properties than the client takes");
       this.budget.properties -= names.length;
-      const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]).filter((name): name is string => typeof name === "string" && names.includes(name)) : []);
+      const required = new Set(
+        Array.isArray(node.required)
+          ? (node.required as unknown[]).filter(
+              (name): name is string => typeof name === "string" && names.includes(name),
+            )
+          : [],
+      );
       const shapedProperties: Record<string, JsonSchema> = {};
       const childDecoders: Record<string, Decoder> = {};
       const dropNull: string[] = [];
@@ -171,13 +207,19 @@ class Shaper {
       if (this.rules.closedObjects) node.additionalProperties = false;
       else if (isRecord(node.additionalProperties) || node.additionalProperties === true) {
         if (!this.allowed.has("additionalProperties")) delete node.additionalProperties;
-        else if (isRecord(node.additionalProperties)) node.additionalProperties = this.shape(node.additionalProperties, depth + 1, refs).node;
+        else if (isRecord(node.additionalProperties))
+          node.additionalProperties = this.shape(node.additionalProperties, depth + 1, refs).node;
       }
       if (Object.keys(childDecoders).length > 0) decoder.properties = childDecoders;
       if (dropNull.length > 0) decoder.dropNull = dropNull;
     }
     if (isArray) {
-      const items = isRecord(node.items) || node.items === true ? node.items : Array.isArray(node.prefixItems) ? { anyOf: node.prefixItems } : undefined;
+      const items =
+        isRecord(node.items) || node.items === true
+          ? node.items
+          : Array.isArray(node.prefixItems)
+            ? { anyOf: node.prefixItems }
+            : undefined;
       delete node.prefixItems;
       if (items === undefined) {
         if (this.rules.singleType || this.rules.closedObjects) return this.jsonText(input, "an array of any values");
@@ -188,7 +230,11 @@ class Shaper {
       }
       if (named.length === 0) node.type = "array";
     }
-    if (Array.isArray(node.anyOf) && (node.type !== undefined || isObject) && (node.anyOf as unknown[]).every((branch) => isRecord(branch) && constraintOnly(branch))) {
+    if (
+      Array.isArray(node.anyOf) &&
+      (node.type !== undefined || isObject) &&
+      (node.anyOf as unknown[]).every((branch) => isRecord(branch) && constraintOnly(branch))
+    ) {
       // Branches that only add constraints to a typed value ("one of these is required"): told, not kept.
       notes.push(`Also one of: ${compact(node.anyOf)}.`);
       delete node.anyOf;
@@ -196,7 +242,9 @@ class Shaper {
     if (Array.isArray(node.anyOf) && this.rules.singleType) {
       // `null` is a flag on the value in a one-type dialect, not a branch.
       const branches = node.anyOf as unknown[];
-      const rest = branches.filter((branch) => !(isRecord(branch) && branch.type === "null" && Object.keys(branch).length === 1));
+      const rest = branches.filter(
+        (branch) => !(isRecord(branch) && branch.type === "null" && Object.keys(branch).length === 1),
+      );
       if (rest.length < branches.length) {
         node.nullable = true;
         node.anyOf = rest;
@@ -209,7 +257,9 @@ class Shaper {
     if (Array.isArray(node.anyOf)) {
       const branches = (node.anyOf as JsonSchema[]).map((branch) => this.shape(branch, depth, refs));
       node.anyOf = branches.map((branch) => branch.node);
-      const decoding = branches.filter((branch) => !isEmpty(branch.decoder)).map((branch) => ({ schema: branch.node, decoder: branch.decoder }));
+      const decoding = branches
+        .filter((branch) => !isEmpty(branch.decoder))
+        .map((branch) => ({ schema: branch.node, decoder: branch.decoder }));
       if (decoding.length > 0) decoder.anyOf = decoding;
     }
 
@@ -233,7 +283,8 @@ class Shaper {
     }
     for (const key of Object.keys(node)) {
       if (this.allowed.has(key) || node[key] === undefined) continue;
-      if (!ANNOTATIONS.has(key) && !key.startsWith("x-") && key !== "nullable") notes.push(`${key}: ${compact(node[key])}.`);
+      if (!ANNOTATIONS.has(key) && !key.startsWith("x-") && key !== "nullable")
+        notes.push(`${key}: ${compact(node[key])}.`);
       delete node[key];
     }
     if (node.nullable !== undefined && !this.allowed.has("nullable")) delete node.nullable;
@@ -245,7 +296,10 @@ class Shaper {
   private jsonText(original: Record<string, unknown>, what: string): { node: JsonSchema; decoder: Decoder } {
     const { description: _description, ...shape } = original;
     const known = Object.keys(shape).length > 0 ? ` Its JSON Schema: ${compact(shape)}` : "";
-    const node: Record<string, unknown> = { type: "string", description: describe(original.description, `JSON text of ${what}.${known}`) };
+    const node: Record<string, unknown> = {
+      type: "string",
+      description: describe(original.description, `JSON text of ${what}.${known}`),
+    };
     // A value that may be null stays so (strict: a type list; one-type dialects: the nullable flag).
     if (typeList(original).includes("null") || original.nullable === true) {
       if (this.rules.singleType) node.nullable = true;
@@ -275,9 +329,11 @@ class Shaper {
       if (!isRecord(member)) continue;
       if (Array.isArray(member.allOf)) member = this.mergeAllOf(member, refs);
       const part = member as Record<string, unknown>;
-      if (isRecord(part.properties)) for (const [name, schema] of Object.entries(part.properties)) properties[name] ??= schema;
+      if (isRecord(part.properties))
+        for (const [name, schema] of Object.entries(part.properties)) properties[name] ??= schema;
       if (Array.isArray(part.required)) for (const name of part.required) required.add(name as string);
-      for (const [key, value] of Object.entries(part)) if (key !== "properties" && key !== "required" && merged[key] === undefined) merged[key] = value;
+      for (const [key, value] of Object.entries(part))
+        if (key !== "properties" && key !== "required" && merged[key] === undefined) merged[key] = value;
     }
     if (Object.keys(properties).length > 0) merged.properties = properties;
     if (required.size > 0) merged.required = [...required];
@@ -287,19 +343,26 @@ class Shaper {
 
 /** A schema that only constrains (required keys, bounds), naming no type, shape or value of its own. */
 function constraintOnly(node: Record<string, unknown>): boolean {
-  return !["type", "properties", "items", "anyOf", "oneOf", "allOf", "enum", "const", "$ref"].some((key) => node[key] !== undefined);
+  return !["type", "properties", "items", "anyOf", "oneOf", "allOf", "enum", "const", "$ref"].some(
+    (key) => node[key] !== undefined,
+  );
 }
 
 /** The types a schema names (`type` as a string or a list). */
 function typeList(node: Record<string, unknown>): string[] {
   if (typeof node.type === "string") return [node.type];
-  return Array.isArray(node.type) ? (node.type as unknown[]).filter((type): type is string => typeof type === "string" && TYPES.includes(type)) : [];
+  return Array.isArray(node.type)
+    ? (node.type as unknown[]).filter((type): type is string => typeof type === "string" && TYPES.includes(type))
+    : [];
 }
 
 /** `schema` that also takes `null` (strict mode's way of saying "optional"). */
 function withNull(schema: JsonSchema): JsonSchema {
   if (!isRecord(schema)) return schema;
-  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).some((b) => isRecord(b) && b.type === "null") ? schema : { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
+  if (Array.isArray(schema.anyOf))
+    return (schema.anyOf as JsonSchema[]).some((b) => isRecord(b) && b.type === "null")
+      ? schema
+      : { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
   const types = typeList(schema);
   if (types.length === 0) return { anyOf: [schema, { type: "null" }] };
   const out: Record<string, unknown> = { ...schema, type: types.includes("null") ? types : [...types, "null"] };
@@ -308,7 +371,13 @@ function withNull(schema: JsonSchema): JsonSchema {
 }
 
 function isEmpty(decoder: Decoder): boolean {
-  return decoder.json === undefined && decoder.dropNull === undefined && decoder.properties === undefined && decoder.items === undefined && decoder.anyOf === undefined;
+  return (
+    decoder.json === undefined &&
+    decoder.dropNull === undefined &&
+    decoder.properties === undefined &&
+    decoder.items === undefined &&
+    decoder.anyOf === undefined
+  );
 }
 
 function compact(value: unknown): string {
@@ -343,7 +412,10 @@ export function decodeArguments(value: unknown, decoder: Decoder | undefined): u
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (item === null && decoder.dropNull?.includes(key)) continue;
-      out[key] = decoder.properties && Object.hasOwn(decoder.properties, key) ? decodeArguments(item, decoder.properties[key]) : item;
+      out[key] =
+        decoder.properties && Object.hasOwn(decoder.properties, key)
+          ? decodeArguments(item, decoder.properties[key])
+          : item;
     }
     return out;
   }
@@ -354,8 +426,18 @@ export function decodeArguments(value: unknown, decoder: Decoder | undefined): u
 function fits(value: unknown, schema: JsonSchema): boolean {
   if (!isRecord(schema)) return schema !== false;
   const types = typeList(schema);
-  const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  const actual =
+    value === null
+      ? "null"
+      : Array.isArray(value)
+        ? "array"
+        : typeof value === "number"
+          ? Number.isInteger(value)
+            ? "integer"
+            : "number"
+          : typeof value;
   if (types.length > 0 && !types.includes(actual) && !(actual === "integer" && types.includes("number"))) return false;
-  if (isRecord(value) && Array.isArray(schema.required)) return (schema.required as string[]).every((key) => Object.hasOwn(value, key));
+  if (isRecord(value) && Array.isArray(schema.required))
+    return (schema.required as string[]).every((key) => Object.hasOwn(value, key));
   return true;
 }

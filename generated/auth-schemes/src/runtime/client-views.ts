@@ -57,8 +57,12 @@ export class ClientView {
     if (!this.namesCache) {
       const { profile, options } = this;
       const serverName = configServerName(options.packageName);
-      const maxLength = profile.maxQualifiedName !== undefined ? profile.maxQualifiedName - serverName.length - 1 : undefined;
-      this.namesCache = nameMap(options.namesOn(this.surface), { ...(profile.namePattern ? { pattern: profile.namePattern } : {}), ...(maxLength !== undefined ? { maxLength } : {}) });
+      const maxLength =
+        profile.maxQualifiedName !== undefined ? profile.maxQualifiedName - serverName.length - 1 : undefined;
+      this.namesCache = nameMap(options.namesOn(this.surface), {
+        ...(profile.namePattern ? { pattern: profile.namePattern } : {}),
+        ...(maxLength !== undefined ? { maxLength } : {}),
+      });
     }
     return this.namesCache;
   }
@@ -79,7 +83,10 @@ export class ClientView {
       const rules = this.profile.schema;
       const shaped = rules ? shapeInputSchema(tool.inputSchema, rules) : undefined;
       const served = this.names().served(tool.name);
-      entry = { tool: { ...tool, name: served, ...(shaped ? { inputSchema: shaped.schema } : {}) }, decoder: shaped?.decoder };
+      entry = {
+        tool: { ...tool, name: served, ...(shaped ? { inputSchema: shaped.schema } : {}) },
+        decoder: shaped?.decoder,
+      };
       this.shaped.set(tool.name, entry);
     }
     return entry;

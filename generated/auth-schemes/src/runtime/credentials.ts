@@ -21,9 +21,7 @@ export interface AppliedCredentials {
 }
 
 /** The outcome of choosing credentials for one call. */
-export type CredentialChoice =
-  | { ok: true; credentials: AppliedCredentials }
-  | { ok: false; message: string };
+export type CredentialChoice = { ok: true; credentials: AppliedCredentials } | { ok: false; message: string };
 
 /** Variables a scheme needs before it can be used, in the order to mention them. */
 function neededVariables(scheme: SecuritySchemeDefinition, env: NodeJS.ProcessEnv): string[] | undefined {
@@ -33,7 +31,8 @@ function neededVariables(scheme: SecuritySchemeDefinition, env: NodeJS.ProcessEn
     case "apiKey":
       return has(token) ? undefined : [token!];
     case "http":
-      if (scheme.scheme === "basic") return has(username) && has(password) ? undefined : [username!, password!].filter((v) => !has(v));
+      if (scheme.scheme === "basic")
+        return has(username) && has(password) ? undefined : [username!, password!].filter((v) => !has(v));
       return has(token) ? undefined : [token!];
     case "oauth2":
     case "openIdConnect":
@@ -65,7 +64,11 @@ export class CredentialStore {
    * `fromRequest` holds credentials that passthrough rules took from the incoming request, by
    * scheme key; they take precedence over the environment's.
    */
-  async choose(requirements: SecurityRequirement[] | undefined, refreshOAuth = false, fromRequest: Record<string, string> = {}): Promise<CredentialChoice> {
+  async choose(
+    requirements: SecurityRequirement[] | undefined,
+    refreshOAuth = false,
+    fromRequest: Record<string, string> = {},
+  ): Promise<CredentialChoice> {
     if (!requirements || requirements.length === 0) return { ok: true, credentials: emptyCredentials() };
     const missing: string[] = [];
     for (const alternative of requirements) {
@@ -77,7 +80,14 @@ export class CredentialStore {
       });
       if (gaps.length === 0) {
         try {
-          return { ok: true, credentials: await this.apply(keys.map((key) => [this.schemes.get(key)!, alternative[key] ?? []] as const), refreshOAuth, fromRequest) };
+          return {
+            ok: true,
+            credentials: await this.apply(
+              keys.map((key) => [this.schemes.get(key)!, alternative[key] ?? []] as const),
+              refreshOAuth,
+              fromRequest,
+            ),
+          };
         } catch (error) {
           if (error instanceof CredentialError) return { ok: false, message: error.message };
           throw error;
@@ -94,7 +104,11 @@ export class CredentialStore {
     for (const key of keys) this.tokens.invalidate(key);
   }
 
-  private async apply(schemes: ReadonlyArray<readonly [SecuritySchemeDefinition, string[]]>, refreshOAuth: boolean, fromRequest: Record<string, string>): Promise<AppliedCredentials> {
+  private async apply(
+    schemes: ReadonlyArray<readonly [SecuritySchemeDefinition, string[]]>,
+    refreshOAuth: boolean,
+    fromRequest: Record<string, string>,
+  ): Promise<AppliedCredentials> {
     const applied = emptyCredentials();
     for (const [scheme, scopes] of schemes) {
       const value = (role: keyof SecuritySchemeDefinition["env"]) => this.env[scheme.env[role] ?? ""] ?? "";
@@ -108,16 +122,28 @@ export class CredentialStore {
           placeCredential(applied, scheme, value("token"));
           break;
         case "http":
-          placeCredential(applied, scheme, scheme.scheme === "basic" ? `${value("username")}:${value("password")}` : value("token"));
+          placeCredential(
+            applied,
+            scheme,
+            scheme.scheme === "basic" ? `${value("username")}:${value("password")}` : value("token"),
+          );
           break;
         case "oauth2":
         case "openIdConnect": {
           let token = value("token");
           if (token === "") {
-            const configured = value("scopes").split(/[\s,]+/).filter(Boolean);
+            const configured = value("scopes")
+              .split(/[\s,]+/)
+              .filter(Boolean);
             token = await this.tokens.token(
               scheme.key,
-              { tokenUrl: scheme.tokenUrl, discoveryUrl: scheme.openIdConnectUrl, clientId: value("clientId"), clientSecret: value("clientSecret"), scopes: configured.length > 0 ? configured : scopes },
+              {
+                tokenUrl: scheme.tokenUrl,
+                discoveryUrl: scheme.openIdConnectUrl,
+                clientId: value("clientId"),
+                clientSecret: value("clientSecret"),
+                scopes: configured.length > 0 ? configured : scopes,
+              },
               refreshOAuth,
             );
             applied.oauthKeys.push(scheme.key);
@@ -129,7 +155,9 @@ export class CredentialStore {
           try {
             applied.tls = { certificate: readFileSync(value("cert"), "utf8"), key: readFileSync(value("key"), "utf8") };
           } catch {
-            throw new CredentialError(`cannot read the client certificate or key named by ${scheme.env.cert} and ${scheme.env.key}`);
+            throw new CredentialError(
+              `cannot read the client certificate or key named by ${scheme.env.cert} and ${scheme.env.key}`,
+            );
           }
           break;
       }
@@ -145,7 +173,8 @@ export class CredentialStore {
  */
 function placeCredential(applied: AppliedCredentials, scheme: SecuritySchemeDefinition, value: string): void {
   if (scheme.type === "apiKey") {
-    if (scheme.in === "query") applied.query.push(`${encodeURIComponent(scheme.name ?? "")}=${encodeURIComponent(value)}`);
+    if (scheme.in === "query")
+      applied.query.push(`${encodeURIComponent(scheme.name ?? "")}=${encodeURIComponent(value)}`);
     else if (scheme.in === "cookie") applied.cookies.push(`${scheme.name}=${encodeURIComponent(value)}`);
     else applied.headers[(scheme.name ?? "").toLowerCase()] = value;
   } else if (scheme.type === "http" && scheme.scheme === "basic") {

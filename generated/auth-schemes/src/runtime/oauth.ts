@@ -59,16 +59,25 @@ export class TokenCache {
     const tokenUrl = credentials.tokenUrl ?? (await this.discover(credentials.discoveryUrl));
     const form: Record<string, string> = { grant_type: "client_credentials" };
     if (credentials.scopes.length > 0) form.scope = credentials.scopes.join(" ");
-    const basic = Buffer.from(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`).toString("base64");
+    const basic = Buffer.from(
+      `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
+    ).toString("base64");
     let body: { access_token?: unknown; expires_in?: unknown };
     try {
       const { default: got } = await loadGot();
       body = await got
-        .post(tokenUrl, { form, headers: { authorization: `Basic ${basic}`, accept: "application/json" }, timeout: { request: this.timeoutMs }, retry: { limit: 0 } })
+        .post(tokenUrl, {
+          form,
+          headers: { authorization: `Basic ${basic}`, accept: "application/json" },
+          timeout: { request: this.timeoutMs },
+          retry: { limit: 0 },
+        })
         .json();
     } catch (error) {
       const status = (error as { response?: { statusCode?: number } }).response?.statusCode;
-      throw new CredentialError(`token request for scheme ${key} to ${new URL(tokenUrl).origin} failed${status ? ` with HTTP ${status}` : ""}`);
+      throw new CredentialError(
+        `token request for scheme ${key} to ${new URL(tokenUrl).origin} failed${status ? ` with HTTP ${status}` : ""}`,
+      );
     }
     if (typeof body.access_token !== "string" || body.access_token === "") {
       throw new CredentialError(`token endpoint for scheme ${key} answered without an access_token`);
@@ -82,7 +91,9 @@ export class TokenCache {
     if (!discoveryUrl) throw new CredentialError("no token endpoint is known");
     try {
       const { default: got } = await loadGot();
-      const document = await got(discoveryUrl, { timeout: { request: this.timeoutMs }, retry: { limit: 0 } }).json<{ token_endpoint?: unknown }>();
+      const document = await got(discoveryUrl, { timeout: { request: this.timeoutMs }, retry: { limit: 0 } }).json<{
+        token_endpoint?: unknown;
+      }>();
       if (typeof document.token_endpoint === "string") return document.token_endpoint;
     } catch {
       // reported below

@@ -17,7 +17,8 @@ export interface PassthroughRule {
 }
 
 /** Headers that can never be mapped: they describe the connection or the MCP session, not a user. */
-const FORBIDDEN = /^(connection|keep-alive|proxy-authenticate|proxy-authorization|te|trailer|transfer-encoding|upgrade|host|content-length|content-type|cookie|set-cookie|origin|mcp-.*)$/i;
+const FORBIDDEN =
+  /^(connection|keep-alive|proxy-authenticate|proxy-authorization|te|trailer|transfer-encoding|upgrade|host|content-length|content-type|cookie|set-cookie|origin|mcp-.*)$/i;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Parses `Header=scheme` (the `--passthrough` flag). */
@@ -36,10 +37,12 @@ export function loadPassthroughConfig(path: string): PassthroughRule[] {
     throw new Error(`cannot read passthrough config ${path}: ${(error as Error).message}`);
   }
   const rules = (parsed as { rules?: unknown }).rules;
-  if (!Array.isArray(rules)) throw new Error(`passthrough config ${path}: expected {"rules": [{"header": …, "scheme": …}]}`);
+  if (!Array.isArray(rules))
+    throw new Error(`passthrough config ${path}: expected {"rules": [{"header": …, "scheme": …}]}`);
   return rules.map((rule, index) => {
     const { header, scheme } = (rule ?? {}) as Record<string, unknown>;
-    if (typeof header !== "string" || typeof scheme !== "string") throw new Error(`passthrough config ${path}: rules[${index}] needs string "header" and "scheme"`);
+    if (typeof header !== "string" || typeof scheme !== "string")
+      throw new Error(`passthrough config ${path}: rules[${index}] needs string "header" and "scheme"`);
     return { header, scheme };
   });
 }
@@ -49,10 +52,15 @@ export function checkPassthroughRules(rules: PassthroughRule[], schemes: Securit
   const known = new Map(schemes.map((s) => [s.key, s]));
   for (const rule of rules) {
     if (!TOKEN.test(rule.header)) throw new Error(`passthrough header "${rule.header}" is not a valid header name`);
-    if (FORBIDDEN.test(rule.header)) throw new Error(`passthrough header "${rule.header}" can never be forwarded (connection, cookie or MCP header)`);
+    if (FORBIDDEN.test(rule.header))
+      throw new Error(`passthrough header "${rule.header}" can never be forwarded (connection, cookie or MCP header)`);
     const scheme = known.get(rule.scheme);
-    if (!scheme) throw new Error(`passthrough scheme "${rule.scheme}" is not a security scheme of this server (known: ${[...known.keys()].join(", ") || "none"})`);
-    if (scheme.type === "mutualTLS") throw new Error(`passthrough scheme "${rule.scheme}" is mutual TLS, which cannot come from a header`);
+    if (!scheme)
+      throw new Error(
+        `passthrough scheme "${rule.scheme}" is not a security scheme of this server (known: ${[...known.keys()].join(", ") || "none"})`,
+      );
+    if (scheme.type === "mutualTLS")
+      throw new Error(`passthrough scheme "${rule.scheme}" is mutual TLS, which cannot come from a header`);
   }
 }
 
@@ -74,7 +82,9 @@ export function passthroughCredentials(
     if (!value) continue;
     const scheme = schemes.find((s) => s.key === rule.scheme);
     if (scheme?.type === "http" && scheme.scheme === "basic") {
-      found[rule.scheme] = /^basic\s+/i.test(value) ? Buffer.from(value.replace(/^basic\s+/i, ""), "base64").toString("utf8") : value;
+      found[rule.scheme] = /^basic\s+/i.test(value)
+        ? Buffer.from(value.replace(/^basic\s+/i, ""), "base64").toString("utf8")
+        : value;
     } else {
       found[rule.scheme] = value.replace(/^bearer\s+/i, "");
     }

@@ -46,19 +46,32 @@ export interface ParsedBody {
  * Builds the tool result for an upstream response (the outcome of {@link responseOutcome}, rendered);
  * `parsed` receives the body's JSON when it was parsed.
  */
-export function mapResponse(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): CallToolResult {
+export function mapResponse(
+  tool: ToolDefinition,
+  response: UpstreamResponse,
+  validator: SchemaValidator,
+  parsed: ParsedBody = {},
+): CallToolResult {
   return renderToolResult(responseOutcome(tool, response, validator, parsed));
 }
 
 /** The outcome of an upstream response (see the module comment); `parsed` as for {@link mapResponse}. */
-export function responseOutcome(tool: ToolDefinition, response: UpstreamResponse, validator: SchemaValidator, parsed: ParsedBody = {}): ToolOutcome {
+export function responseOutcome(
+  tool: ToolDefinition,
+  response: UpstreamResponse,
+  validator: SchemaValidator,
+  parsed: ParsedBody = {},
+): ToolOutcome {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const reason = response.statusMessage || STATUS_CODES[response.status] || "";
   const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
 
   if (response.status < 200 || response.status >= 300) {
     const excerpt = errorExcerpt(response.body, mediaType);
-    return textOutcome(`Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`, false);
+    return textOutcome(
+      `Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`,
+      false,
+    );
   }
   if (response.body.length === 0) {
     const result = textOutcome(`Success: ${statusText} for ${response.method} ${response.path} (no response body)`);
@@ -73,18 +86,43 @@ export function responseOutcome(tool: ToolDefinition, response: UpstreamResponse
   }
   if (isTextual(mediaType)) {
     const shown = truncate(text, MAX_TEXT_CHARS);
-    return withFallback(tool, textOutcome(shown), response, mediaType, shown, [`the response is ${mediaType || "untyped"} text, not JSON`]);
+    return withFallback(tool, textOutcome(shown), response, mediaType, shown, [
+      `the response is ${mediaType || "untyped"} text, not JSON`,
+    ]);
   }
   const data = response.body.toString("base64");
   let part: OutcomePart;
   if (mediaType.startsWith("image/")) part = { kind: "media", media: "image", data, mimeType: mediaType };
   else if (mediaType.startsWith("audio/")) part = { kind: "media", media: "audio", data, mimeType: mediaType };
-  else part = { kind: "resource", uri: response.url ?? `upstream:${response.path}`, mimeType: mediaType || "application/octet-stream", blob: data };
-  const result: ToolOutcome = { ok: true, parts: [{ kind: "text", text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.` }, part] };
-  return withFallback(tool, result, response, mediaType, null, [`the response is binary (${mediaType || "unknown type"}), see the content blocks`]);
+  else
+    part = {
+      kind: "resource",
+      uri: response.url ?? `upstream:${response.path}`,
+      mimeType: mediaType || "application/octet-stream",
+      blob: data,
+    };
+  const result: ToolOutcome = {
+    ok: true,
+    parts: [
+      {
+        kind: "text",
+        text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.`,
+      },
+      part,
+    ],
+  };
+  return withFallback(tool, result, response, mediaType, null, [
+    `the response is binary (${mediaType || "unknown type"}), see the content blocks`,
+  ]);
 }
 
-function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamResponse, mediaType: string, validator: SchemaValidator): ToolOutcome {
+function jsonResult(
+  tool: ToolDefinition,
+  body: unknown,
+  response: UpstreamResponse,
+  mediaType: string,
+  validator: SchemaValidator,
+): ToolOutcome {
   const result = textOutcome(truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS));
   const wrapKey = tool.http.response.wrapKey;
   const structured = wrapKey !== undefined ? { [wrapKey]: body } : isRecord(body) ? body : undefined;
@@ -106,26 +144,45 @@ function jsonResult(tool: ToolDefinition, body: unknown, response: UpstreamRespo
  * For a tool with an output schema, puts the response into the schema's fallback shape (so the
  * result still validates) and says so in a text block. Tools without one are returned unchanged.
  */
-function withFallback(tool: ToolDefinition, result: ToolOutcome, response: UpstreamResponse, mediaType: string, body: unknown, problems: string[]): ToolOutcome {
+function withFallback(
+  tool: ToolDefinition,
+  result: ToolOutcome,
+  response: UpstreamResponse,
+  mediaType: string,
+  body: unknown,
+  problems: string[],
+): ToolOutcome {
   if (!tool.outputSchema) return result;
   const key = tool.http.response.fallbackKey;
   const summary = problems.slice(0, 5).join("; ");
   if (key === undefined) {
     // An output schema without a fallback shape (hand-written tools): no structuredContent at all.
-    result.parts.push({ kind: "text", text: `Note: the upstream response does not match this tool's output schema (${summary}), so structuredContent was omitted.` });
+    result.parts.push({
+      kind: "text",
+      text: `Note: the upstream response does not match this tool's output schema (${summary}), so structuredContent was omitted.`,
+    });
     return result;
   }
   result.value = {
-    [key]: { status: response.status, contentType: mediaType, body: body === undefined ? null : body, problems: problems.slice(0, 20) },
+    [key]: {
+      status: response.status,
+      contentType: mediaType,
+      body: body === undefined ? null : body,
+      problems: problems.slice(0, 20),
+    },
   };
   if (problems.length > 0 && body !== null && typeof body === "object") {
-    result.parts.push({ kind: "text", text: `Note: the upstream response does not match the documented schema (${summary}); structuredContent holds it under "${key}".` });
+    result.parts.push({
+      kind: "text",
+      text: `Note: the upstream response does not match the documented schema (${summary}); structuredContent holds it under "${key}".`,
+    });
   }
   return result;
 }
 
 function parseJsonBody(text: string, mediaType: string): { ok: true; value: unknown } | { ok: false } {
-  const looksJson = isJsonMediaType(mediaType) || ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
+  const looksJson =
+    isJsonMediaType(mediaType) || ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
   if (!looksJson) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -140,7 +197,14 @@ function isTextual(mediaType: string): boolean {
     mediaType.startsWith("text/") ||
     mediaType.endsWith("+xml") ||
     mediaType.endsWith("+json") ||
-    ["application/xml", "application/json", "application/javascript", "application/yaml", "application/x-yaml", "application/x-www-form-urlencoded"].includes(mediaType)
+    [
+      "application/xml",
+      "application/json",
+      "application/javascript",
+      "application/yaml",
+      "application/x-yaml",
+      "application/x-www-form-urlencoded",
+    ].includes(mediaType)
   );
 }
 
@@ -155,4 +219,3 @@ export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}\n… [truncated ${text.length - max} characters]`;
 }
-

@@ -55,7 +55,10 @@ export class SessionStore {
       return undefined;
     }
     if (!isRecord(stored) || typeof stored.version !== "string") return undefined;
-    const session: LegacySession = { version: stored.version, clientCapabilities: isRecord(stored.clientCapabilities) ? stored.clientCapabilities : {} };
+    const session: LegacySession = {
+      version: stored.version,
+      clientCapabilities: isRecord(stored.clientCapabilities) ? stored.clientCapabilities : {},
+    };
     if (stored.logLevel !== undefined) session.logLevel = stored.logLevel;
     const client = clientInfoOf(stored.client);
     if (client) session.client = client;
@@ -74,7 +77,11 @@ export class SessionStore {
   }
 
   private async write(id: string, session: LegacySession): Promise<void> {
-    const stored: StoredSession = { version: session.version, clientCapabilities: session.clientCapabilities, at: Date.now() };
+    const stored: StoredSession = {
+      version: session.version,
+      clientCapabilities: session.clientCapabilities,
+      at: Date.now(),
+    };
     if (session.logLevel !== undefined) stored.logLevel = session.logLevel;
     if (session.client !== undefined) stored.client = session.client;
     await this.store.set(key(id), JSON.stringify(stored), SESSION_IDLE_MS);

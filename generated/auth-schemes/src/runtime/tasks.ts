@@ -111,7 +111,10 @@ export class TaskStore {
   private readonly onChange: ((snapshot: TaskSnapshot) => void) | undefined;
   private readonly canCreate: () => boolean;
 
-  constructor(options: TaskOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: TaskOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.ttlMs = Math.max(1, Math.floor(options.ttlMs ?? 15 * 60 * 1000));
     this.pollIntervalMs = Math.max(1, Math.floor(options.pollIntervalMs ?? 1000));
     this.maxTasks = Math.max(1, options.maxTasks ?? 1000);
@@ -131,14 +134,21 @@ export class TaskStore {
    * (the requester leaving) aborts the work; afterwards only `tasks/cancel` and expiry do.
    * `owner` (the caller's authenticated subject, if any) is the only caller that may see the task.
    */
-  async start(work: TaskWork, afterMs: number, requestSignal: AbortSignal, owner?: string): Promise<Record<string, unknown>> {
+  async start(
+    work: TaskWork,
+    afterMs: number,
+    requestSignal: AbortSignal,
+    owner?: string,
+  ): Promise<Record<string, unknown>> {
     const controller = new AbortController();
     const onRequestAbort = (): void => controller.abort(requestSignal.reason);
     requestSignal.addEventListener("abort", onRequestAbort, { once: true });
     let detached = false;
     const first = settle(work({ signal: controller.signal, detached: () => detached }));
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, afterMs))));
+    const deadline = new Promise<undefined>(
+      (resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, afterMs))),
+    );
     const early = await Promise.race([first, deadline]);
     clearTimeout(timer);
     // Settled in time, or no room for another task: answer synchronously.
@@ -245,16 +255,28 @@ export class TaskStore {
         record.result = value;
         return this.transition(record, "completed");
       }
-      if (round > MAX_ROUNDS) return this.fail(record, new RpcError(ErrorCode.InternalError, `the task asked for input more than ${MAX_ROUNDS} times`));
-      const answers = await this.awaitInput(record, isRecord(value.inputRequests) ? (value.inputRequests as Record<string, InputRequest>) : {});
+      if (round > MAX_ROUNDS)
+        return this.fail(
+          record,
+          new RpcError(ErrorCode.InternalError, `the task asked for input more than ${MAX_ROUNDS} times`),
+        );
+      const answers = await this.awaitInput(
+        record,
+        isRecord(value.inputRequests) ? (value.inputRequests as Record<string, InputRequest>) : {},
+      );
       if (!answers) return;
       const requestState = typeof value.requestState === "string" ? value.requestState : undefined;
-      outcome = await settle(work({ signal: record.controller.signal, detached: () => true, inputResponses: answers, requestState }));
+      outcome = await settle(
+        work({ signal: record.controller.signal, detached: () => true, inputResponses: answers, requestState }),
+      );
     }
   }
 
   /** Parks the task in `input_required` until every request is answered; undefined if it ends first. */
-  private awaitInput(record: TaskRecord, requests: Record<string, InputRequest>): Promise<Record<string, Record<string, unknown>> | undefined> {
+  private awaitInput(
+    record: TaskRecord,
+    requests: Record<string, InputRequest>,
+  ): Promise<Record<string, Record<string, unknown>> | undefined> {
     record.answers = {};
     for (const [key, request] of Object.entries(requests)) {
       let wireKey = key;
@@ -296,14 +318,20 @@ export class TaskStore {
 
   /** Hands the task's new snapshot to `onChange` (when there is a shared store). */
   private changed(record: TaskRecord): void {
-    this.onChange?.({ taskId: record.taskId, owner: record.owner, expiresAt: record.createdAt + this.ttlMs, task: this.detailed(record) });
+    this.onChange?.({
+      taskId: record.taskId,
+      owner: record.owner,
+      expiresAt: record.createdAt + this.ttlMs,
+      task: this.detailed(record),
+    });
   }
 
   private find(taskId: unknown, caller: string | undefined): TaskRecord {
     if (typeof taskId !== "string") throw new RpcError(ErrorCode.InvalidParams, "taskId must be a string");
     this.sweep();
     const record = this.tasks.get(taskId);
-    if (!record || record.owner !== caller) throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    if (!record || record.owner !== caller)
+      throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
     return record;
   }
 
@@ -344,7 +372,8 @@ export class TaskStore {
   /** `DetailedTask`: the envelope plus the payload its status calls for. */
   private detailed(record: TaskRecord): Record<string, unknown> {
     const task = this.envelope(record);
-    if (record.status === "input_required") task.inputRequests = Object.fromEntries([...record.pending].map(([wireKey, { request }]) => [wireKey, request]));
+    if (record.status === "input_required")
+      task.inputRequests = Object.fromEntries([...record.pending].map(([wireKey, { request }]) => [wireKey, request]));
     if (record.status === "completed") task.result = record.result;
     if (record.status === "failed" && record.error) task.error = record.error;
     return task;
@@ -377,4 +406,3 @@ function settle(work: Promise<Record<string, unknown>>): Promise<Outcome> {
 function isTerminal(status: TaskStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
-

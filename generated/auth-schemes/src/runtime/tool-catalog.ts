@@ -66,14 +66,22 @@ export class ToolCatalog {
     this.loadOperations = () => tools.load();
     this.getOperation = tools.get ? (name) => tools.get!(name) : undefined;
     this.customTools = [...customTools];
-    this.meta = metaTools?.({ names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools });
+    this.meta = metaTools?.({
+      names: this.operationNames,
+      get: (name) => this.operation(name),
+      all: () => this.loaded().tools,
+    });
     const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
-    if (this.meta === undefined && this.operationNames.size < tools.names.length) throw new Error(`duplicate tool name: ${duplicateName(tools.names)}`);
+    if (this.meta === undefined && this.operationNames.size < tools.names.length)
+      throw new Error(`duplicate tool name: ${duplicateName(tools.names)}`);
     for (const tool of this.customTools) {
-      if (this.customByName.has(tool.name) || listedNames.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
+      if (this.customByName.has(tool.name) || listedNames.has(tool.name))
+        throw new Error(`duplicate tool name: ${tool.name}`);
       this.customByName.set(tool.name, tool);
     }
-    this.oauthSchemes = new Set(securitySchemes.filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key));
+    this.oauthSchemes = new Set(
+      securitySchemes.filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key),
+    );
   }
 
   /** The operation definitions, loaded on first need (see LazyTools). */
@@ -82,7 +90,8 @@ export class ToolCatalog {
       const tools = this.loadOperations();
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       const missing = [...this.operationNames].find((name) => !byName.has(name));
-      if (missing !== undefined || byName.size !== this.operationNames.size) throw new Error(`the tool definitions do not match the catalog (${missing ?? "extra tools"})`);
+      if (missing !== undefined || byName.size !== this.operationNames.size)
+        throw new Error(`the tool definitions do not match the catalog (${missing ?? "extra tools"})`);
       this.loadedOperations = { tools, byName };
     }
     return this.loadedOperations;
@@ -99,9 +108,21 @@ export class ToolCatalog {
   private readonly metaBySurface = new Map<ServedSurface, MetaTools | undefined>();
 
   /** The meta tools of `surface` (undefined on `all`): this catalog's own, or made once by `make`. */
-  metaOn(surface: ServedSurface, own: ServedSurface, make: (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined): MetaTools | undefined {
+  metaOn(
+    surface: ServedSurface,
+    own: ServedSurface,
+    make: (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined,
+  ): MetaTools | undefined {
     if (surface === own) return this.meta;
-    if (!this.metaBySurface.has(surface)) this.metaBySurface.set(surface, make(surface, { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools }));
+    if (!this.metaBySurface.has(surface))
+      this.metaBySurface.set(
+        surface,
+        make(surface, {
+          names: this.operationNames,
+          get: (name) => this.operation(name),
+          all: () => this.loaded().tools,
+        }),
+      );
     return this.metaBySurface.get(surface);
   }
 
@@ -112,15 +133,29 @@ export class ToolCatalog {
 
   /** The names `meta`'s surface lists (meta or operation tools, then custom tools), in order. */
   namesOn(meta: MetaTools | undefined): string[] {
-    return [...(meta ? meta.tools().map((tool) => tool.name) : this.operationOrder), ...this.customTools.map((tool) => tool.name)];
+    return [
+      ...(meta ? meta.tools().map((tool) => tool.name) : this.operationOrder),
+      ...this.customTools.map((tool) => tool.name),
+    ];
   }
 
   /** One `tools/list` page of a client view: `meta`'s surface, each tool as `shown` serves it. */
-  listServed(params: Record<string, unknown>, scopes: ReadonlySet<string> | undefined, pager: ListPager, meta: MetaTools | undefined, shown: (tool: ListedTool) => ListedTool): Record<string, unknown> {
+  listServed(
+    params: Record<string, unknown>,
+    scopes: ReadonlySet<string> | undefined,
+    pager: ListPager,
+    meta: MetaTools | undefined,
+    shown: (tool: ListedTool) => ListedTool,
+  ): Record<string, unknown> {
     const show = (tool: AnyTool) => shown(listedTool(tool));
     if (meta) return pager.page("tools", [...meta.tools(), ...this.customTools], params, show);
     const { tools } = this.loaded();
-    return pager.page("tools", [...(scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools), ...this.customTools], params, show);
+    return pager.page(
+      "tools",
+      [...(scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools), ...this.customTools],
+      params,
+      show,
+    );
   }
 
   /** The custom tool or (on the `all` surface) operation tool called `name`, if any; meta tools are not included. */
@@ -129,13 +164,19 @@ export class ToolCatalog {
   }
 
   /** One `tools/list` page; with OAuth `scopes`, only the tools the caller's token may call. */
-  list(params: Record<string, unknown>, scopes: ReadonlySet<string> | undefined, pager: ListPager): Record<string, unknown> {
+  list(
+    params: Record<string, unknown>,
+    scopes: ReadonlySet<string> | undefined,
+    pager: ListPager,
+  ): Record<string, unknown> {
     if (this.meta) return pager.page("tools", [...this.meta.tools(), ...this.customTools], params, listedTool);
     // Until something loads every definition, a page reads only its own (by name, from the
     // offsets), so the first page of a server of 20,000 operations costs what its 100 tools cost.
     if (!scopes && this.loadedOperations === undefined && this.getOperation) {
       const get = this.getOperation;
-      return pager.page("tools", [...this.operationOrder, ...this.customTools], params, (item) => listedTool(typeof item === "string" ? definedOperation(item, get(item)) : item));
+      return pager.page("tools", [...this.operationOrder, ...this.customTools], params, (item) =>
+        listedTool(typeof item === "string" ? definedOperation(item, get(item)) : item),
+      );
     }
     const { tools } = this.loaded();
     const visible = scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools;
@@ -168,7 +209,9 @@ export class ToolCatalog {
     const tool = this.operation(toolName);
     const security = tool && "http" in tool ? tool.http.security : undefined;
     for (const alternative of security ?? []) {
-      const scopes = Object.entries(alternative).filter(([key]) => this.oauthSchemes.has(key)).flatMap(([, list]) => list);
+      const scopes = Object.entries(alternative)
+        .filter(([key]) => this.oauthSchemes.has(key))
+        .flatMap(([, list]) => list);
       if (scopes.length > 0) return [...new Set(scopes)];
     }
     return [];

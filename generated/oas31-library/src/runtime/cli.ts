@@ -14,7 +14,13 @@ import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
 import { DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost, startHttp } from "./transport-http.js";
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  isLoopbackHost,
+  startHttp,
+} from "./transport-http.js";
 import { startStdio } from "./transport-stdio.js";
 import { DEFAULT_CODE_LIMITS, type CodeLimits } from "./code-mode.js";
 import type { TransportHandle } from "./transport.js";
@@ -115,7 +121,11 @@ function serverVarUsage(info: ServerInfo): string {
   const variables = info.serverUrl?.variables ?? [];
   if (variables.length === 0) return "";
   const lines = variables.map((v) => {
-    const facts = [`env ${v.env}`, ...(v.default !== undefined ? [`default ${v.default}`] : []), ...(v.enum ? [`one of ${v.enum.join(", ")}`] : [])];
+    const facts = [
+      `env ${v.env}`,
+      ...(v.default !== undefined ? [`default ${v.default}`] : []),
+      ...(v.enum ? [`one of ${v.enum.join(", ")}`] : []),
+    ];
     return `                     ${v.name}: ${facts.join("; ")}\n`;
   });
   return `  --server-var N=V   set a variable of the server URL ${info.serverUrl!.template}\n${lines.join("")}`;
@@ -167,7 +177,11 @@ export async function main(
     return undefined;
   }
   if (flags.printConfig) {
-    const snippet = clientConfig(flags.printConfig, info, flags.http ? { kind: "http", url: endpointUrl(flags) } : { kind: "stdio" });
+    const snippet = clientConfig(
+      flags.printConfig,
+      info,
+      flags.http ? { kind: "http", url: endpointUrl(flags) } : { kind: "stdio" },
+    );
     if (snippet.ok) process.stdout.write(`${snippet.text}\n`);
     else {
       process.stderr.write(`${info.name}: ${snippet.message}\n`);
@@ -184,16 +198,20 @@ export async function main(
     return undefined;
   }
   const baseUrl = resolved.baseUrl;
-  if (baseUrl === undefined) logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
+  if (baseUrl === undefined)
+    logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
   else if (!isHttpUrl(baseUrl)) {
-    process.stderr.write(`${info.name}: invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL\n`);
+    process.stderr.write(
+      `${info.name}: invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL\n`,
+    );
     process.exitCode = 2;
     return undefined;
   }
 
   let state: StateStore;
   try {
-    if (flags.state !== undefined && !flags.http) throw new Error("--state applies to --http only (a stdio server has one client)");
+    if (flags.state !== undefined && !flags.http)
+      throw new Error("--state applies to --http only (a stdio server has one client)");
     // The URL may hold Redis's password: it is never logged.
     state = await openStateStore(flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined, {
       prefix: `mcp:${info.name}:`,
@@ -207,21 +225,34 @@ export async function main(
 
   let server: McpServer;
   try {
-    const passthrough = [...flags.passthrough.map(parsePassthroughRule), ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : [])];
-    if (passthrough.length > 0 && !flags.http) throw new Error("--passthrough rules apply to --http only (stdio has no per-request headers)");
+    const passthrough = [
+      ...flags.passthrough.map(parsePassthroughRule),
+      ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : []),
+    ];
+    if (passthrough.length > 0 && !flags.http)
+      throw new Error("--passthrough rules apply to --http only (stdio has no per-request headers)");
     if (flags.oauthIssuer && !flags.http) throw new Error("--oauth-issuer applies to --http only");
     // In OAuth mode the MCP token authorizes the MCP request only; it never goes upstream.
     if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
-      throw new Error("--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream");
+      throw new Error(
+        "--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream",
+      );
     }
     // Filters and the surface are decided on names (the catalog when filtering); schemas load when first needed.
     const source = isToolSource(tools) ? tools : memoryToolSource(tools);
     const keep = operationFilter(flags.filter);
     const filtering = isFiltering(flags.filter);
-    const names = filtering ? source.catalog().filter(([name, method, path, tags]) => keep({ name, method, path, tags })).map(([name]) => name) : source.names;
-    if (names.length < source.names.length) logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
+    const names = filtering
+      ? source
+          .catalog()
+          .filter(([name, method, path, tags]) => keep({ name, method, path, tags }))
+          .map(([name]) => name)
+      : source.names;
+    if (names.length < source.names.length)
+      logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
     const offeredNames = new Set(names);
-    const offered = (): readonly ToolDefinition[] => (filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load());
+    const offered = (): readonly ToolDefinition[] =>
+      filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
     const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
     const chosen = chooseSurface(requestedSurface, names.length, () => offered().map(listedOperation));
     logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
@@ -237,7 +268,12 @@ export async function main(
       clientProfiles,
       ...(client ? { client } : {}),
       codeLimits: flags.codeLimits,
-      upstream: { baseUrl, timeoutMs: flags.timeoutMs, maxResponseBytes: flags.maxResponseBytes, concurrency: flags.upstreamConcurrency },
+      upstream: {
+        baseUrl,
+        timeoutMs: flags.timeoutMs,
+        maxResponseBytes: flags.maxResponseBytes,
+        concurrency: flags.upstreamConcurrency,
+      },
       maxBatch: flags.maxBatch,
       logger,
       passthrough,
@@ -248,7 +284,9 @@ export async function main(
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
       ...(options.readData ? { readData: options.readData } : {}),
-      ...(options.readDataRange ? { declarationOf: declarationReader((name) => source.indexOf(name), options.readDataRange) } : {}),
+      ...(options.readDataRange
+        ? { declarationOf: declarationReader((name) => source.indexOf(name), options.readDataRange) }
+        : {}),
       ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
     });
   } catch (error) {
@@ -268,7 +306,11 @@ export async function main(
       logger,
       oauth,
       shutdownGraceMs: flags.shutdownGraceMs,
-      ...(flags.allowedHosts ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) } : flags.publicUrl ? { allowedHosts: withPublicHost(undefined, flags.publicUrl, flags.host) } : {}),
+      ...(flags.allowedHosts
+        ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) }
+        : flags.publicUrl
+          ? { allowedHosts: withPublicHost(undefined, flags.publicUrl, flags.host) }
+          : {}),
     });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
@@ -334,8 +376,18 @@ function parseFlags(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
-  if ((values.port !== undefined || values.host !== undefined || values.sessions || values["legacy-sse"] || values["allowed-hosts"] !== undefined || values["shutdown-grace"] !== undefined) && !values.http) {
-    throw new UsageError("--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http");
+  if (
+    (values.port !== undefined ||
+      values.host !== undefined ||
+      values.sessions ||
+      values["legacy-sse"] ||
+      values["allowed-hosts"] !== undefined ||
+      values["shutdown-grace"] !== undefined) &&
+    !values.http
+  ) {
+    throw new UsageError(
+      "--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http",
+    );
   }
   const env = process.env;
   const allowedHosts = nonEmpty(values["allowed-hosts"]) ?? (values.http ? nonEmpty(env.MCP_ALLOWED_HOSTS) : undefined);
@@ -347,18 +399,43 @@ function parseFlags(argv: string[]) {
     state: nonEmpty(values.state),
     legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
-    taskAfterMs: values["task-after"] === undefined ? DEFAULT_TASK_AFTER_MS : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
+    taskAfterMs:
+      values["task-after"] === undefined
+        ? DEFAULT_TASK_AFTER_MS
+        : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
     noTasks: values["no-tasks"] ?? false,
     codeLimits: codeLimits(values, process.env),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
-    maxResponseBytes: limitSetting("--max-response-bytes", values["max-response-bytes"], "MCP_MAX_RESPONSE_BYTES", 1, Number.MAX_SAFE_INTEGER),
-    upstreamConcurrency: limitSetting("--upstream-concurrency", values["upstream-concurrency"], "MCP_UPSTREAM_CONCURRENCY", 1, 100_000),
+    maxResponseBytes: limitSetting(
+      "--max-response-bytes",
+      values["max-response-bytes"],
+      "MCP_MAX_RESPONSE_BYTES",
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    upstreamConcurrency: limitSetting(
+      "--upstream-concurrency",
+      values["upstream-concurrency"],
+      "MCP_UPSTREAM_CONCURRENCY",
+      1,
+      100_000,
+    ),
     maxBatch: limitSetting("--max-batch", values["max-batch"], "MCP_MAX_BATCH", 1, 1_000_000),
     // "*" (or an empty entry list) turns the Host check off.
-    allowedHosts: allowedHosts === undefined ? undefined : allowedHosts === "*" ? [] : allowedHosts.split(",").map((h) => h.trim()).filter(Boolean),
-    shutdownGraceMs: limitSetting("--shutdown-grace", values["shutdown-grace"], "MCP_SHUTDOWN_GRACE_MS", 0, 2_147_483_647) ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    allowedHosts:
+      allowedHosts === undefined
+        ? undefined
+        : allowedHosts === "*"
+          ? []
+          : allowedHosts
+              .split(",")
+              .map((h) => h.trim())
+              .filter(Boolean),
+    shutdownGraceMs:
+      limitSetting("--shutdown-grace", values["shutdown-grace"], "MCP_SHUTDOWN_GRACE_MS", 0, 2_147_483_647) ??
+      DEFAULT_SHUTDOWN_GRACE_MS,
     passthrough: values.passthrough ?? [],
     passthroughConfig: nonEmpty(values["passthrough-config"]),
     oauthIssuer: nonEmpty(values["oauth-issuer"]),
@@ -379,7 +456,8 @@ function parseFlags(argv: string[]) {
 /** `--print-config`'s client, checked against the ones we know. */
 function printConfigClient(value: string | undefined): ConfigClient | undefined {
   if (value === undefined) return undefined;
-  if (!(CONFIG_CLIENTS as readonly string[]).includes(value)) throw new UsageError(`--print-config: unknown client '${value}' (one of ${CONFIG_CLIENTS.join(", ")})`);
+  if (!(CONFIG_CLIENTS as readonly string[]).includes(value))
+    throw new UsageError(`--print-config: unknown client '${value}' (one of ${CONFIG_CLIENTS.join(", ")})`);
   return value as ConfigClient;
 }
 
@@ -401,7 +479,13 @@ function surfaceOption(flag: string | undefined): SurfaceName | undefined {
 }
 
 /** Toolset filters from the flags, with `MCP_TOOLSETS` / `MCP_READ_ONLY` when the flags are absent. Lists are comma-separated and repeatable. */
-function filterOptions(values: { toolsets?: string[]; "exclude-tags"?: string[]; "include-operations"?: string[]; "exclude-operations"?: string[]; "read-only"?: boolean }): OperationFilter {
+function filterOptions(values: {
+  toolsets?: string[];
+  "exclude-tags"?: string[];
+  "include-operations"?: string[];
+  "exclude-operations"?: string[];
+  "read-only"?: boolean;
+}): OperationFilter {
   const list = (items: string[] | undefined): string[] => (items ?? []).flatMap((item) => listOption(item));
   const toolsets = values.toolsets ? list(values.toolsets) : listOption(process.env.MCP_TOOLSETS);
   const readOnly = values["read-only"] ?? /^(1|true|yes)$/i.test(process.env.MCP_READ_ONLY ?? "");
@@ -442,7 +526,13 @@ function resourceServer(flags: ReturnType<typeof parseFlags>): ResourceServer {
 }
 
 /** A numeric limit from its flag, else its environment variable, else undefined (the default applies). */
-function limitSetting(flag: string, text: string | undefined, envName: string, min: number, max: number): number | undefined {
+function limitSetting(
+  flag: string,
+  text: string | undefined,
+  envName: string,
+  min: number,
+  max: number,
+): number | undefined {
   if (text !== undefined) return integerFlag(flag, text, min, max);
   const fromEnv = nonEmpty(process.env[envName]);
   return fromEnv === undefined ? undefined : integerFlag(envName, fromEnv, min, max);
@@ -452,9 +542,14 @@ function limitSetting(flag: string, text: string | undefined, envName: string, m
  * The Host check's list: the given entries (or, when only --public-url is given, the loopback
  * defaults for a loopback bind) plus the public URL's host, which a reverse proxy forwards.
  */
-function withPublicHost(entries: string[] | undefined, publicUrl: string | undefined, bindHost?: string): string[] | undefined {
+function withPublicHost(
+  entries: string[] | undefined,
+  publicUrl: string | undefined,
+  bindHost?: string,
+): string[] | undefined {
   if (entries !== undefined && entries.length === 0) return entries; // "*": no check
-  const list = entries ?? (bindHost !== undefined && isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
+  const list =
+    entries ?? (bindHost !== undefined && isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
   if (list === undefined) return undefined;
   return publicUrl ? [...list, new URL(publicUrl).host] : list;
 }
@@ -466,26 +561,68 @@ const MIB = 1024 * 1024;
  * Exported for tests; the code surface takes them from `main`'s parsed flags.
  */
 export function codeLimits(
-  values: { "code-timeout"?: string | undefined; "code-memory"?: string | undefined; "code-max-calls"?: string | undefined; "code-max-result"?: string | undefined },
+  values: {
+    "code-timeout"?: string | undefined;
+    "code-memory"?: string | undefined;
+    "code-max-calls"?: string | undefined;
+    "code-max-result"?: string | undefined;
+  },
   env: NodeJS.ProcessEnv,
 ): CodeLimits {
-  const pick = (flag: string, value: string | undefined, envName: string, min: number, max: number, fallback: number): number => {
+  const pick = (
+    flag: string,
+    value: string | undefined,
+    envName: string,
+    min: number,
+    max: number,
+    fallback: number,
+  ): number => {
     const fromFlag = nonEmpty(value);
     if (fromFlag !== undefined) return integerFlag(flag, fromFlag, min, max);
     const fromEnv = nonEmpty(env[envName]);
     return fromEnv === undefined ? fallback : integerFlag(envName, fromEnv, min, max);
   };
   return {
-    timeoutMs: pick("--code-timeout", values["code-timeout"], "MCP_CODE_TIMEOUT_MS", 100, 600_000, DEFAULT_CODE_LIMITS.timeoutMs),
-    memoryBytes: pick("--code-memory", values["code-memory"], "MCP_CODE_MEMORY_MB", 16, 2_048, DEFAULT_CODE_LIMITS.memoryBytes / MIB) * MIB,
-    maxCalls: pick("--code-max-calls", values["code-max-calls"], "MCP_CODE_MAX_CALLS", 1, 10_000, DEFAULT_CODE_LIMITS.maxCalls),
-    maxResultBytes: pick("--code-max-result", values["code-max-result"], "MCP_CODE_MAX_RESULT_BYTES", 1_000, 100_000_000, DEFAULT_CODE_LIMITS.maxResultBytes),
+    timeoutMs: pick(
+      "--code-timeout",
+      values["code-timeout"],
+      "MCP_CODE_TIMEOUT_MS",
+      100,
+      600_000,
+      DEFAULT_CODE_LIMITS.timeoutMs,
+    ),
+    memoryBytes:
+      pick(
+        "--code-memory",
+        values["code-memory"],
+        "MCP_CODE_MEMORY_MB",
+        16,
+        2_048,
+        DEFAULT_CODE_LIMITS.memoryBytes / MIB,
+      ) * MIB,
+    maxCalls: pick(
+      "--code-max-calls",
+      values["code-max-calls"],
+      "MCP_CODE_MAX_CALLS",
+      1,
+      10_000,
+      DEFAULT_CODE_LIMITS.maxCalls,
+    ),
+    maxResultBytes: pick(
+      "--code-max-result",
+      values["code-max-result"],
+      "MCP_CODE_MAX_RESULT_BYTES",
+      1_000,
+      100_000_000,
+      DEFAULT_CODE_LIMITS.maxResultBytes,
+    ),
   };
 }
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -493,7 +630,12 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
  * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
  * close that outlasts the grace period by 5 s (a stuck call) is cut short.
  */
-function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number, afterClose: () => Promise<void>): void {
+function installSignalHandlers(
+  handle: TransportHandle,
+  logger: Logger,
+  graceMs: number,
+  afterClose: () => Promise<void>,
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -504,7 +646,9 @@ function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs:
     void handle
       .close()
       .then(afterClose)
-      .catch((error: unknown) => logger.warn("shutdown incomplete", { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        logger.warn("shutdown incomplete", { error: error instanceof Error ? error.message : String(error) }),
+      )
       .then(() => process.exit(process.exitCode ?? 0));
   };
   process.once("SIGINT", stop);

@@ -28,7 +28,10 @@ export type ConfigSnippet = { ok: true; text: string } | { ok: false; message: s
 
 /** The key a server gets in the clients' maps: the package name without scope, in `[A-Za-z0-9_-]`. */
 export function configServerName(packageName: string): string {
-  const base = packageName.replace(/^@[^/]+\//, "").replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^[^A-Za-z]+/, "");
+  const base = packageName
+    .replace(/^@[^/]+\//, "")
+    .replace(/[^A-Za-z0-9_-]+/g, "-")
+    .replace(/^[^A-Za-z]+/, "");
   return base || "server";
 }
 
@@ -62,22 +65,52 @@ export function clientConfig(client: ConfigClient, info: ServerInfo, transport: 
   switch (client) {
     case "claude-desktop":
       if (transport.kind === "http") {
-        return { ok: false, message: "Claude Desktop takes remote servers as connectors (Settings → Connectors), not from claude_desktop_config.json; use the stdio entry, or add the URL there." };
+        return {
+          ok: false,
+          message:
+            "Claude Desktop takes remote servers as connectors (Settings → Connectors), not from claude_desktop_config.json; use the stdio entry, or add the URL there.",
+        };
       }
       return { ok: true, text: json({ mcpServers: { [name]: { ...stdio, ...withEnv } } }) };
     case "cursor":
-      return { ok: true, text: json({ mcpServers: { [name]: transport.kind === "http" ? { url: transport.url } : { ...stdio, ...withEnv } } }) };
+      return {
+        ok: true,
+        text: json({
+          mcpServers: { [name]: transport.kind === "http" ? { url: transport.url } : { ...stdio, ...withEnv } },
+        }),
+      };
     case "vscode": {
-      if (transport.kind === "http") return { ok: true, text: json({ servers: { [name]: { type: "http", url: transport.url } } }) };
+      if (transport.kind === "http")
+        return { ok: true, text: json({ servers: { [name]: { type: "http", url: transport.url } } }) };
       const secrets = variables.filter((v) => v.secret);
-      const vscodeEnv = Object.fromEntries(variables.map((v) => [v.name, v.secret ? `\${input:${v.name}}` : placeholder(v)]));
-      const inputs = secrets.map((v) => ({ type: "promptString", id: v.name, description: v.description ?? v.name, password: true }));
-      return { ok: true, text: json({ ...(inputs.length > 0 ? { inputs } : {}), servers: { [name]: { type: "stdio", ...stdio, ...(variables.length > 0 ? { env: vscodeEnv } : {}) } } }) };
+      const vscodeEnv = Object.fromEntries(
+        variables.map((v) => [v.name, v.secret ? `\${input:${v.name}}` : placeholder(v)]),
+      );
+      const inputs = secrets.map((v) => ({
+        type: "promptString",
+        id: v.name,
+        description: v.description ?? v.name,
+        password: true,
+      }));
+      return {
+        ok: true,
+        text: json({
+          ...(inputs.length > 0 ? { inputs } : {}),
+          servers: { [name]: { type: "stdio", ...stdio, ...(variables.length > 0 ? { env: vscodeEnv } : {}) } },
+        }),
+      };
     }
     case "claude-code": {
-      if (transport.kind === "http") return { ok: true, text: ["claude", "mcp", "add", "--transport", "http", name, shellWord(transport.url)].join(" ") };
+      if (transport.kind === "http")
+        return {
+          ok: true,
+          text: ["claude", "mcp", "add", "--transport", "http", name, shellWord(transport.url)].join(" "),
+        };
       const envFlags = variables.flatMap((v) => ["--env", shellWord(`${v.name}=${placeholder(v)}`)]);
-      return { ok: true, text: ["claude", "mcp", "add", ...envFlags, name, "--", "npx", "-y", shellWord(info.name)].join(" ") };
+      return {
+        ok: true,
+        text: ["claude", "mcp", "add", ...envFlags, name, "--", "npx", "-y", shellWord(info.name)].join(" "),
+      };
     }
   }
 }

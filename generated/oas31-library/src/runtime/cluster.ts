@@ -18,7 +18,9 @@ const COMMAND_WAIT_MS = 3_000;
 
 /** A command sent to one instance, and its answer. */
 export type Command = Record<string, unknown> & { type: string };
-export type CommandAnswer = { ok: true; value: unknown } | { ok: false; error: { code: number; message: string; data?: unknown } };
+export type CommandAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: number; message: string; data?: unknown } };
 
 interface Envelope {
   kind: "command" | "answer" | "broadcast";
@@ -49,7 +51,10 @@ export class Cluster {
   ) {}
 
   /** Subscribes to this instance's channel and the broadcast channel, and starts the heartbeat. */
-  async start(onCommand: (command: Command) => Promise<unknown>, onBroadcast: (message: Record<string, unknown>) => void): Promise<void> {
+  async start(
+    onCommand: (command: Command) => Promise<unknown>,
+    onBroadcast: (message: Record<string, unknown>) => void,
+  ): Promise<void> {
     this.commandHandler = onCommand;
     this.broadcastHandler = onBroadcast;
     await this.store.subscribe(`instance:${this.id}`, (text) => this.receive(text));
@@ -75,7 +80,9 @@ export class Cluster {
     const answer = new Promise<CommandAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(ref);
-        reject(new InstanceSilentError(`the server instance holding this task did not answer within ${COMMAND_WAIT_MS} ms`));
+        reject(
+          new InstanceSilentError(`the server instance holding this task did not answer within ${COMMAND_WAIT_MS} ms`),
+        );
       }, COMMAND_WAIT_MS);
       this.waiting.set(ref, (value) => {
         clearTimeout(timer);
@@ -84,7 +91,10 @@ export class Cluster {
       });
     });
     try {
-      await this.store.publish(`instance:${to}`, JSON.stringify({ kind: "command", ref, from: this.id, body: command } satisfies Envelope));
+      await this.store.publish(
+        `instance:${to}`,
+        JSON.stringify({ kind: "command", ref, from: this.id, body: command } satisfies Envelope),
+      );
     } catch (error) {
       this.waiting.get(ref)?.({ ok: false, error: { code: 0, message: "" } }); // settles and clears the timer
       throw error;
@@ -94,7 +104,10 @@ export class Cluster {
 
   /** Sends `message` to every instance (this one included). */
   async broadcast(message: Record<string, unknown>): Promise<void> {
-    await this.store.publish("broadcast", JSON.stringify({ kind: "broadcast", from: this.id, body: message } satisfies Envelope));
+    await this.store.publish(
+      "broadcast",
+      JSON.stringify({ kind: "broadcast", from: this.id, body: message } satisfies Envelope),
+    );
   }
 
   /** Stops the heartbeat and removes it, so the others know at once that this instance is gone. */
@@ -139,9 +152,14 @@ export class Cluster {
       };
     }
     try {
-      await this.store.publish(`instance:${to}`, JSON.stringify({ kind: "answer", ref, from: this.id, body: answer } satisfies Envelope));
+      await this.store.publish(
+        `instance:${to}`,
+        JSON.stringify({ kind: "answer", ref, from: this.id, body: answer } satisfies Envelope),
+      );
     } catch (error) {
-      this.logger.warn("could not answer another instance's command", { error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn("could not answer another instance's command", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

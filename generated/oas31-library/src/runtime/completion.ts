@@ -41,5 +41,9 @@ export function complete(params: Params, sources: CompletionSources): Record<str
 
 /** The completion object of a list of values: at most {@link MAX_COMPLETION_VALUES}, with the total. */
 function completion(values: string[]): { values: string[]; total: number; hasMore: boolean } {
-  return { values: values.slice(0, MAX_COMPLETION_VALUES), total: values.length, hasMore: values.length > MAX_COMPLETION_VALUES };
+  return {
+    values: values.slice(0, MAX_COMPLETION_VALUES),
+    total: values.length,
+    hasMore: values.length > MAX_COMPLETION_VALUES,
+  };
 }

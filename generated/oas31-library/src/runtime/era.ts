@@ -35,7 +35,6 @@ export type RequestEra =
 /** HTTP status of the modern era's request-validation errors. */
 export const BAD_REQUEST = 400;
 
-
 /** True for a known log level name. */
 export function isLogLevel(value: unknown): value is McpLogLevel {
   return typeof value === "string" && (LOG_LEVELS as readonly string[]).includes(value);
@@ -56,7 +55,11 @@ export function hasModernMeta(params: unknown): boolean {
  * `MCP-Protocol-Version`), `negotiated` the revision from `initialize` on this instance.
  * Throws the modern era's errors (-32022, -32602, each with HTTP 400) for invalid `_meta`.
  */
-export function classifyEra(params: unknown, headerVersion: string | undefined, negotiated: string | undefined): RequestEra {
+export function classifyEra(
+  params: unknown,
+  headerVersion: string | undefined,
+  negotiated: string | undefined,
+): RequestEra {
   if (!hasModernMeta(params)) {
     if (isModernProtocolVersion(headerVersion)) {
       throw new RpcError(ErrorCode.InvalidParams, `Missing _meta["${META_PROTOCOL_VERSION}"]`, undefined, BAD_REQUEST);
@@ -66,7 +69,12 @@ export function classifyEra(params: unknown, headerVersion: string | undefined, 
   const meta = (params as { _meta: Record<string, unknown> })._meta;
   const version = meta[META_PROTOCOL_VERSION];
   if (typeof version !== "string") {
-    throw new RpcError(ErrorCode.InvalidParams, `_meta["${META_PROTOCOL_VERSION}"] must be a string`, undefined, BAD_REQUEST);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `_meta["${META_PROTOCOL_VERSION}"] must be a string`,
+      undefined,
+      BAD_REQUEST,
+    );
   }
   if (!isModernProtocolVersion(version) || !ALL_PROTOCOL_VERSIONS.includes(version)) {
     throw new RpcError(
@@ -78,11 +86,21 @@ export function classifyEra(params: unknown, headerVersion: string | undefined, 
   }
   const capabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isRecord(capabilities)) {
-    throw new RpcError(ErrorCode.InvalidParams, `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`, undefined, BAD_REQUEST);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`,
+      undefined,
+      BAD_REQUEST,
+    );
   }
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    throw new RpcError(ErrorCode.InvalidParams, `_meta["${META_LOG_LEVEL}"] must be one of: ${LOG_LEVELS.join(", ")}`, undefined, BAD_REQUEST);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `_meta["${META_LOG_LEVEL}"] must be one of: ${LOG_LEVELS.join(", ")}`,
+      undefined,
+      BAD_REQUEST,
+    );
   }
   return { modern: true, version, clientCapabilities: capabilities, ...(logLevel !== undefined ? { logLevel } : {}) };
 }

@@ -57,7 +57,12 @@ export class ListPager {
    * One page of `items` as the list result `{ [key]: page, nextCursor? }`, from `params.cursor`
    * (validated); `show` maps only the page's items.
    */
-  page<T>(key: string, items: readonly T[], params: Record<string, unknown>, show: (item: T) => unknown = (item) => item): Record<string, unknown> {
+  page<T>(
+    key: string,
+    items: readonly T[],
+    params: Record<string, unknown>,
+    show: (item: T) => unknown = (item) => item,
+  ): Record<string, unknown> {
     const offset = params.cursor === undefined ? 0 : decodeListCursor(params.cursor, items.length);
     const size = this.pageSizeSet ? this.pageSize : Math.max(this.pageSize, Math.ceil(items.length / MAX_LIST_PAGES));
     const end = Math.min(items.length, offset + size);

@@ -36,7 +36,8 @@ export class PromptMethods {
       throw new RpcError(ErrorCode.InvalidParams, "prompt arguments must be an object of strings");
     }
     const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Missing required prompt arguments: ${missing.join(", ")}`);
+    if (missing.length > 0)
+      throw new RpcError(ErrorCode.InvalidParams, `Missing required prompt arguments: ${missing.join(", ")}`);
     return prompt.get(args as Record<string, string>, this.channel.requestTools(params, call));
   }
 }

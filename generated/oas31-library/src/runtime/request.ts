@@ -77,7 +77,9 @@ export function pathKept(url: string, baseUrl: string, path: string): boolean {
     if (!actual.startsWith(base + "/")) return false;
     const got = actual.slice(base.length).split("/");
     const expected = (path.startsWith("/") ? path : "/" + path).split("/");
-    return got.length === expected.length && got.every((segment, i) => segmentBytes(segment) === segmentBytes(expected[i]!));
+    return (
+      got.length === expected.length && got.every((segment, i) => segmentBytes(segment) === segmentBytes(expected[i]!))
+    );
   } catch {
     return false;
   }
@@ -99,9 +101,17 @@ function plainPath(path: string): boolean {
 }
 
 /** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
-export function buildRequest(http: HttpBinding, args: Record<string, unknown>, baseUrl: string, files: FileOptions = {}): PreparedRequest {
+export function buildRequest(
+  http: HttpBinding,
+  args: Record<string, unknown>,
+  baseUrl: string,
+  files: FileOptions = {},
+): PreparedRequest {
   // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
-  const split = splitPathTemplate(http.path, http.parameters.filter((p) => p.in === "query").map((p) => p.name));
+  const split = splitPathTemplate(
+    http.path,
+    http.parameters.filter((p) => p.in === "query").map((p) => p.name),
+  );
   let path = split.path;
   const query: string[] = [...split.fixedQuery];
   const cookies: string[] = [];
@@ -153,7 +163,9 @@ export function buildRequest(http: HttpBinding, args: Record<string, unknown>, b
 
   const fullUrl = joinUrl(baseUrl, path);
   if (!pathKept(fullUrl, baseUrl, path)) {
-    throw new ArgumentError(`the request path ${path} would be changed by URL normalisation (dot segments or backslashes), so it is not sent`);
+    throw new ArgumentError(
+      `the request path ${path} would be changed by URL normalisation (dot segments or backslashes), so it is not sent`,
+    );
   }
   return {
     method: http.method.toUpperCase(),

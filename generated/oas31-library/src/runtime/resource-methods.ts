@@ -34,20 +34,31 @@ export class ResourceMethods {
 
   /** The generated resources, built once the operations are loaded. */
   generated(): ResourceCatalog {
-    this.generatedResources ??= new ResourceCatalog(this.sources.catalog.loaded().tools, this.sources.apiDocument, this.sources.declarations);
+    this.generatedResources ??= new ResourceCatalog(
+      this.sources.catalog.loaded().tools,
+      this.sources.apiDocument,
+      this.sources.declarations,
+    );
     return this.generatedResources;
   }
 
   /** `resources/list`: custom resources, then the generated ones. */
   list(params: Params, pager: ListPager): Record<string, unknown> {
-    return pager.page("resources", [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.generated().list()], params);
+    return pager.page(
+      "resources",
+      [...(this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed), ...this.generated().list()],
+      params,
+    );
   }
 
   /** `resources/templates/list`: custom templates, then the generated one. */
   templates(params: Params, pager: ListPager): Record<string, unknown> {
     return pager.page(
       "resourceTemplates",
-      [...(this.extension.resourceTemplates ?? []).map(({ read: _read, complete: _complete, ...listed }) => listed), ...this.generated().templates()],
+      [
+        ...(this.extension.resourceTemplates ?? []).map(({ read: _read, complete: _complete, ...listed }) => listed),
+        ...this.generated().templates(),
+      ],
       params,
     );
   }
@@ -59,7 +70,11 @@ export class ResourceMethods {
     const contents = (await this.readCustom(uri, params, call)) ?? this.generated().read(uri);
     if (!contents) {
       // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
-      throw new RpcError(call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+      throw new RpcError(
+        call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+        `Resource not found: ${uri}`,
+        { uri },
+      );
     }
     return { contents };
   }

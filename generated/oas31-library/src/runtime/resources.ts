@@ -60,7 +60,15 @@ export class ResourceCatalog {
     this.resources = [
       ...(apiDocument === undefined
         ? []
-        : [{ uri: API_DOCUMENT_URI, name: "openapi-document", title: "OpenAPI document", description: "The upstream API's OpenAPI document this server was generated from.", mimeType: "application/json" }]),
+        : [
+            {
+              uri: API_DOCUMENT_URI,
+              name: "openapi-document",
+              title: "OpenAPI document",
+              description: "The upstream API's OpenAPI document this server was generated from.",
+              mimeType: "application/json",
+            },
+          ]),
       ...(declarations === undefined
         ? []
         : [
@@ -68,7 +76,8 @@ export class ResourceCatalog {
               uri: DECLARATIONS_URI,
               name: "operation-declarations",
               title: "Operation declarations (TypeScript)",
-              description: "JSON object: tool name → the operation's TypeScript declaration (its input and output types and `api.<tool>(args)` signature, as used by code mode).",
+              description:
+                "JSON object: tool name → the operation's TypeScript declaration (its input and output types and `api.<tool>(args)` signature, as used by code mode).",
               mimeType: "application/json",
             },
           ]),
@@ -116,23 +125,47 @@ export class ResourceCatalog {
   }
 
   /** Completion values for a template variable (`operation`), by prefix, in tool order. */
-  complete(uriTemplate: string, argument: string, prefix: string): { values: string[]; total: number; hasMore: boolean } {
-    if (uriTemplate !== OPERATION_URI_TEMPLATE || argument !== "operation") return { values: [], total: 0, hasMore: false };
+  complete(
+    uriTemplate: string,
+    argument: string,
+    prefix: string,
+  ): { values: string[]; total: number; hasMore: boolean } {
+    if (uriTemplate !== OPERATION_URI_TEMPLATE || argument !== "operation")
+      return { values: [], total: 0, hasMore: false };
     const matches = this.tools.map((tool) => tool.name).filter((name) => name.startsWith(prefix));
-    return { values: matches.slice(0, MAX_COMPLETION_VALUES), total: matches.length, hasMore: matches.length > MAX_COMPLETION_VALUES };
+    return {
+      values: matches.slice(0, MAX_COMPLETION_VALUES),
+      total: matches.length,
+      hasMore: matches.length > MAX_COMPLETION_VALUES,
+    };
   }
 }
 
 /** Markdown documentation of one operation, from the tool definition alone. */
 export function operationMarkdown(tool: ToolDefinition): string {
-  const lines = [`# ${tool.title ?? tool.name}`, "", `\`${tool.http.method.toUpperCase()} ${tool.http.path}\` (tool \`${tool.name}\`)`, "", tool.documentation ?? tool.description, ""];
+  const lines = [
+    `# ${tool.title ?? tool.name}`,
+    "",
+    `\`${tool.http.method.toUpperCase()} ${tool.http.path}\` (tool \`${tool.name}\`)`,
+    "",
+    tool.documentation ?? tool.description,
+    "",
+  ];
   if (tool.http.parameters.length > 0) {
     lines.push("## Parameters", "");
-    for (const p of tool.http.parameters) lines.push(`- \`${p.argument}\` → ${p.in} \`${p.name}\`${p.required ? " (required)" : ""}`);
+    for (const p of tool.http.parameters)
+      lines.push(`- \`${p.argument}\` → ${p.in} \`${p.name}\`${p.required ? " (required)" : ""}`);
     lines.push("");
   }
-  if (tool.http.body) lines.push("## Request body", "", `Media type \`${tool.http.body.mediaType}\`${tool.http.body.required ? " (required)" : ""}.`, "");
+  if (tool.http.body)
+    lines.push(
+      "## Request body",
+      "",
+      `Media type \`${tool.http.body.mediaType}\`${tool.http.body.required ? " (required)" : ""}.`,
+      "",
+    );
   lines.push("## Input schema", "", "```json", JSON.stringify(tool.inputSchema, null, 2), "```", "");
-  if (tool.outputSchema) lines.push("## Output schema", "", "```json", JSON.stringify(tool.outputSchema, null, 2), "```", "");
+  if (tool.outputSchema)
+    lines.push("## Output schema", "", "```json", JSON.stringify(tool.outputSchema, null, 2), "```", "");
   return lines.join("\n");
 }

@@ -60,7 +60,9 @@ function literalPath(path: string): string {
 /** Builds the index data for these operations (ids in the given order). */
 export function buildSearchIndex(documents: SearchDocument[]): SearchIndexData {
   const fieldTerms = documents.map((d) => FIELDS.map((field) => analyze(field.get(d), field.prose)));
-  const averages = FIELDS.map((_, f) => Math.max(1, fieldTerms.reduce((sum, fields) => sum + fields[f]!.length, 0) / Math.max(1, documents.length)));
+  const averages = FIELDS.map((_, f) =>
+    Math.max(1, fieldTerms.reduce((sum, fields) => sum + fields[f]!.length, 0) / Math.max(1, documents.length)),
+  );
   const postings = new Map<string, number[]>();
   fieldTerms.forEach((fields, id) => {
     const weighted = new Map<string, number>();
@@ -83,7 +85,11 @@ export function buildSearchIndex(documents: SearchDocument[]): SearchIndexData {
 
 /** The first sentence of a description (at most 120 characters): the summary of an operation that has none. */
 function firstSentence(text: string): string {
-  const line = text.replace(/<[^>]*>/g, "").trim().split(/\n/)[0] ?? "";
+  const line =
+    text
+      .replace(/<[^>]*>/g, "")
+      .trim()
+      .split(/\n/)[0] ?? "";
   const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
   return sentence.length > 120 ? `${sentence.slice(0, 117)}…` : sentence;
 }
@@ -96,11 +102,15 @@ const ENUM_WORDS_MAX = 12;
  * subscriptions": `status` = `active`; "closed issues": `state` = `closed`).
  */
 function enumWords(tool: ToolDefinition): string[] {
-  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { enum?: unknown[]; items?: { enum?: unknown[] } }>;
+  const properties = (tool.inputSchema.properties ?? {}) as Record<
+    string,
+    { enum?: unknown[]; items?: { enum?: unknown[] } }
+  >;
   const found: string[] = [];
   for (const schema of Object.values(properties)) {
     const values = schema?.enum ?? schema?.items?.enum;
-    if (Array.isArray(values) && values.length <= ENUM_WORDS_MAX) for (const value of values) if (typeof value === "string") found.push(value);
+    if (Array.isArray(values) && values.length <= ENUM_WORDS_MAX)
+      for (const value of values) if (typeof value === "string") found.push(value);
   }
   return found;
 }

@@ -83,10 +83,13 @@ export function hasDotSegment(text: string): boolean {
  */
 export function serializePathParameter(binding: ParameterBinding, value: unknown): string {
   const shape = shapeOf(value);
-  const scalars = shape.kind === "primitive" ? [shape.value] : shape.kind === "array" ? shape.items : shape.entries.flat();
+  const scalars =
+    shape.kind === "primitive" ? [shape.value] : shape.kind === "array" ? shape.items : shape.entries.flat();
   const text = pathParameterText(binding, shape);
   if (scalars.some(hasDotSegment) || hasDotSegment(text)) {
-    throw new ArgumentError(`path parameter '${binding.argument}' must not be '.' or '..' (also percent-encoded): such a value would change which resource the request addresses`);
+    throw new ArgumentError(
+      `path parameter '${binding.argument}' must not be '.' or '..' (also percent-encoded): such a value would change which resource the request addresses`,
+    );
   }
   return text;
 }
@@ -127,14 +130,26 @@ function pathParameterText(binding: ParameterBinding, shape: Shape): string {
  * would be an empty string item, a different value).
  */
 export function serializeQueryParameter(binding: ParameterBinding, value: unknown): string {
-  return serializeStyled(binding.name, binding.style, binding.explode, value, binding.allowReserved ? encodeAllowReserved : encodeRfc3986);
+  return serializeStyled(
+    binding.name,
+    binding.style,
+    binding.explode,
+    value,
+    binding.allowReserved ? encodeAllowReserved : encodeRfc3986,
+  );
 }
 
 /**
  * One named value as `key=value` pairs per a query-like style (query parameters and
  * `application/x-www-form-urlencoded` fields share the rules), `""` for nothing.
  */
-export function serializeStyled(rawName: string, style: string, explode: boolean, value: unknown, enc: Encoder = encodeRfc3986): string {
+export function serializeStyled(
+  rawName: string,
+  style: string,
+  explode: boolean,
+  value: unknown,
+  enc: Encoder = encodeRfc3986,
+): string {
   const name = encodeRfc3986(rawName);
   const shape = shapeOf(value);
   if (shape.kind === "array" && shape.items.length === 0) return "";
@@ -146,7 +161,8 @@ export function serializeStyled(rawName: string, style: string, explode: boolean
   if ((style === "spaceDelimited" || style === "pipeDelimited") && !explode) {
     const delimiter = style === "spaceDelimited" ? "%20" : "|";
     if (shape.kind === "array") return `${name}=${shape.items.map(enc).join(delimiter)}`;
-    if (shape.kind === "object") return `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(delimiter)}`;
+    if (shape.kind === "object")
+      return `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(delimiter)}`;
   }
   // form (and the fallback for every other style/shape combination)
   if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
@@ -166,7 +182,9 @@ export function serializeStyled(rawName: string, style: string, explode: boolean
  */
 function deepObjectPairs(prefix: string, value: Record<string, unknown> | unknown[], enc: Encoder): string[] {
   const pairs: string[] = [];
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item])
+    : Object.entries(value);
   for (const [key, child] of entries) {
     if (child === undefined) continue;
     const path = `${prefix}[${key}]`;

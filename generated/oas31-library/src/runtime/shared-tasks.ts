@@ -40,11 +40,18 @@ export class SharedTasks {
 
   /** Writes a changed local task's snapshot (called by the TaskStore, in order of the changes). */
   write(snapshot: TaskSnapshot): void {
-    const stored: StoredTask = { instance: this.cluster.id, owner: ownerHash(snapshot.owner), expiresAt: snapshot.expiresAt, task: snapshot.task };
+    const stored: StoredTask = {
+      instance: this.cluster.id,
+      owner: ownerHash(snapshot.owner),
+      expiresAt: snapshot.expiresAt,
+      task: snapshot.task,
+    };
     const ttl = snapshot.expiresAt - Date.now();
     if (ttl <= 0) return;
     this.cluster.store.set(taskKey(snapshot.taskId), JSON.stringify(stored), ttl).catch((error: unknown) => {
-      this.logger.warn("task snapshot not written to the state store", { error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn("task snapshot not written to the state store", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
   }
 
@@ -66,13 +73,19 @@ export class SharedTasks {
 
   /** `tasks/update` on any instance: delivered to the instance running the task. */
   async update(taskId: unknown, inputResponses: unknown, caller: string | undefined): Promise<Record<string, never>> {
-    if (typeof taskId === "string" && this.local.has(taskId, caller)) return this.local.update(taskId, inputResponses, caller);
+    if (typeof taskId === "string" && this.local.has(taskId, caller))
+      return this.local.update(taskId, inputResponses, caller);
     const { stored, text } = await this.find(taskId, caller);
     if (!isRecord(inputResponses) || !Object.values(inputResponses).every(isRecord)) {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
     if (stored.task.status !== "input_required") return {};
-    await this.forward(taskId as string, stored, text, { type: "tasks/update", taskId, inputResponses, ...(caller !== undefined ? { caller } : {}) });
+    await this.forward(taskId as string, stored, text, {
+      type: "tasks/update",
+      taskId,
+      inputResponses,
+      ...(caller !== undefined ? { caller } : {}),
+    });
     return {};
   }
 
@@ -81,7 +94,11 @@ export class SharedTasks {
     if (typeof taskId === "string" && this.local.has(taskId, caller)) return this.local.cancel(taskId, caller);
     const { stored, text } = await this.find(taskId, caller);
     if (TERMINAL.has(String(stored.task.status))) return {};
-    await this.forward(taskId as string, stored, text, { type: "tasks/cancel", taskId, ...(caller !== undefined ? { caller } : {}) });
+    await this.forward(taskId as string, stored, text, {
+      type: "tasks/cancel",
+      taskId,
+      ...(caller !== undefined ? { caller } : {}),
+    });
     return {};
   }
 
@@ -103,7 +120,8 @@ export class SharedTasks {
       if (!answer.ok) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
     } catch (error) {
       if (!(error instanceof InstanceSilentError)) throw unavailable(error);
-      if (await this.reachable(stored)) throw new RpcError(ErrorCode.InternalError, `${error.message}; try again`, undefined, 503);
+      if (await this.reachable(stored))
+        throw new RpcError(ErrorCode.InternalError, `${error.message}; try again`, undefined, 503);
       await this.orphaned(taskId, stored, text);
     }
   }
@@ -118,7 +136,8 @@ export class SharedTasks {
       throw unavailable(error);
     }
     const stored = text === undefined ? undefined : parseStored(text);
-    if (!stored || stored.owner !== ownerHash(caller)) throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    if (!stored || stored.owner !== ownerHash(caller))
+      throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
     return { stored, text: text! };
   }
 
@@ -133,9 +152,15 @@ export class SharedTasks {
   /** Marks an unfinished task of a stopped instance failed (once: compare-and-set) and returns what is stored then. */
   private async orphaned(taskId: string, stored: StoredTask, text: string): Promise<Record<string, unknown>> {
     const now = new Date().toISOString();
-    const error = { code: ErrorCode.InternalError, message: "The server instance running this task stopped before it finished." };
+    const error = {
+      code: ErrorCode.InternalError,
+      message: "The server instance running this task stopped before it finished.",
+    };
     const { inputRequests: _inputRequests, ...rest } = stored.task;
-    const failed: StoredTask = { ...stored, task: { ...rest, status: "failed", statusMessage: error.message, lastUpdatedAt: now, error } };
+    const failed: StoredTask = {
+      ...stored,
+      task: { ...rest, status: "failed", statusMessage: error.message, lastUpdatedAt: now, error },
+    };
     try {
       if (await this.cluster.store.replace(taskKey(taskId), text, JSON.stringify(failed))) return failed.task;
       const current = await this.cluster.store.get(taskKey(taskId));
@@ -167,7 +192,12 @@ function parseStored(text: string): StoredTask | undefined {
 /** The store's failure as the JSON-RPC error a client sees (HTTP 503); other errors pass through. */
 export function unavailable(error: unknown): unknown {
   if (error instanceof StateUnavailableError) {
-    return new RpcError(ErrorCode.InternalError, `Task state unavailable: ${error.message}. Plain tool calls still work; retry later.`, undefined, 503);
+    return new RpcError(
+      ErrorCode.InternalError,
+      `Task state unavailable: ${error.message}. Plain tool calls still work; retry later.`,
+      undefined,
+      503,
+    );
   }
   return error;
 }

@@ -81,7 +81,11 @@ export class ToolCaller {
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     // call_operation runs an operation, so it may become a task as the operation's own tool may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
-    const support = custom ? (custom.taskSupport ?? "forbidden") : "http" in tool || name === CALL_OPERATION || name === EXECUTE_CODE ? "optional" : "forbidden";
+    const support = custom
+      ? (custom.taskSupport ?? "forbidden")
+      : "http" in tool || name === CALL_OPERATION || name === EXECUTE_CODE
+        ? "optional"
+        : "forbidden";
     if (!tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
     if (!declaresTasks(call.era.clientCapabilities)) {
       if (support === "required") throw missingTasksExtension();
@@ -92,14 +96,20 @@ export class ToolCaller {
     const run = (round: TaskRound) => {
       const notify = call.ctx.notify;
       const ctx: RequestContext = { ...call.ctx, notify: notify && ((message) => round.detached() || notify(message)) };
-      const roundParams = round.detached() ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState } : params;
+      const roundParams = round.detached()
+        ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState }
+        : params;
       return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
     };
     return tasks.start(run, afterMs, call.signal, call.ctx.subject);
   }
 
   /** Runs one tool call to its result (or an `input_required` result): a meta tool, an operation or a custom tool. */
-  private async runTool(tool: AnyTool, params: Params, call: HandlerContext): Promise<CallToolResult | InputRequiredResult> {
+  private async runTool(
+    tool: AnyTool,
+    params: Params,
+    call: HandlerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
     if ("http" in tool) return this.callOperation(tool.name, params.arguments ?? {}, { params, call });
     const { catalog, validator, channel } = this.options;
     const name = tool.name;
@@ -108,9 +118,14 @@ export class ToolCaller {
     const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     if (!("handler" in tool)) {
-      const allowed = (operation: string): boolean => catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
-      return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, (operation, operationArgs, signal) =>
-        this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
+      const allowed = (operation: string): boolean =>
+        catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
+      return (call.view ? call.view.meta : catalog.meta)!.call(
+        name,
+        args,
+        allowed,
+        (operation, operationArgs, signal) =>
+          this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
         call.signal,
       );
     }
@@ -123,12 +138,20 @@ export class ToolCaller {
    * destructive calls, hooks, credentials, pagination, progress and cancellation all happen here.
    * `context` is the request's (from the server; the params' progress token and MRTR fields apply).
    */
-  async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<CallToolResult | InputRequiredResult> {
+  async callOperation(
+    name: string,
+    args: unknown,
+    context: OperationCallContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const { catalog, validator, channel, hooks, logger } = this.options;
     const call = context.call as HandlerContext;
     const tool = catalog.operation(name);
     if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
-    if (!catalog.mayCall(name, call.ctx.scopes)) return textResult(`Operation ${name} needs OAuth scopes this token lacks: ${catalog.requiredScopes(name).join(" ")}`, true);
+    if (!catalog.mayCall(name, call.ctx.scopes))
+      return textResult(
+        `Operation ${name} needs OAuth scopes this token lacks: ${catalog.requiredScopes(name).join(" ")}`,
+        true,
+      );
     // The request as if it had called the operation's own tool: MRTR state binds to the operation.
     const params: Params = { ...context.params, name, arguments: args };
     if (!isRecord(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
@@ -143,7 +166,8 @@ export class ToolCaller {
       if (gate) return gate;
     }
 
-    const before = await runBeforeHooks(hooks, tool, args, tools);
+    // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
+    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };
     if ("result" in before) return before.result;
     const upstreamArgs = before.args;
 
@@ -174,10 +198,16 @@ export class ToolCaller {
             onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
           })
         : firstPage;
-    channel.log(call, upstreamResult.isError ? "warning" : "info", { tool: name, event: "upstream response", operation, ok: !upstreamResult.isError, ms: Date.now() - started });
+    channel.log(call, upstreamResult.isError ? "warning" : "info", {
+      tool: name,
+      event: "upstream response",
+      operation,
+      ok: !upstreamResult.isError,
+      ms: Date.now() - started,
+    });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools);
+    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
   }
 
   /**
@@ -193,13 +223,21 @@ export class ToolCaller {
       fallbackKey: (name) => catalog.operation(name)?.http.response.fallbackKey,
       run: (name, args, options) => {
         const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
-        return this.callOperation(name, args, { params: {}, call: signal ? { ...call, signal } : call, onResponse: options.onResponse });
+        return this.callOperation(name, args, {
+          params: {},
+          call: signal ? { ...call, signal } : call,
+          onResponse: options.onResponse,
+        });
       },
     });
   }
 
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
-  private async callCustomTool(tool: CustomTool<any>, args: Params, tools: RequestTools): Promise<CallToolResult | InputRequiredResult> {
+  private async callCustomTool(
+    tool: CustomTool<any>,
+    args: Params,
+    tools: RequestTools,
+  ): Promise<CallToolResult | InputRequiredResult> {
     try {
       return await tool.handler(args, tools);
     } catch (error) {

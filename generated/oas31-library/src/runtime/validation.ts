@@ -22,7 +22,13 @@ function createAjv(): Ajv2020 {
   // strict: false so OpenAPI leftovers (`example`, `x-*`, unknown formats) are tolerated.
   // ownProperties: a property named `constructor` or `toString` is absent unless the value has it
   // itself; without it ajv reads Object.prototype's and refuses valid arguments.
-  const ajv = new AjvClass({ allErrors: true, strict: false, validateSchema: false, logger: false, ownProperties: true });
+  const ajv = new AjvClass({
+    allErrors: true,
+    strict: false,
+    validateSchema: false,
+    logger: false,
+    ownProperties: true,
+  });
   addFormats(ajv);
   return ajv;
 }

@@ -25,7 +25,8 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 /** Decodes one file argument; throws ArgumentError for anything that is not base64 or a data: URI. */
 export function decodeFile(value: unknown, argument: string, options: FileOptions = {}): FileValue {
-  if (typeof value !== "string") throw new ArgumentError(`'${argument}' must be a string: base64 content or a data: URI`);
+  if (typeof value !== "string")
+    throw new ArgumentError(`'${argument}' must be a string: base64 content or a data: URI`);
   const match = DATA_URI.exec(value);
   if (match) {
     const mediaType = match[1] || undefined;
@@ -36,7 +37,9 @@ export function decodeFile(value: unknown, argument: string, options: FileOption
   }
   if (value.startsWith("file:") || value.startsWith("/")) {
     if (!options.allowFileRead) {
-      throw new ArgumentError(`'${argument}' looks like a file path; pass the content as base64 or a data: URI (reading local files needs --allow-file-read)`);
+      throw new ArgumentError(
+        `'${argument}' looks like a file path; pass the content as base64 or a data: URI (reading local files needs --allow-file-read)`,
+      );
     }
     const path = value.startsWith("file:") ? new URL(value).pathname : value;
     if (!statSync(path).isFile()) throw new ArgumentError(`'${argument}': ${path} is not a file`);

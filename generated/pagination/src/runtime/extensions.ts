@@ -91,7 +91,10 @@ export interface CustomTool<TInput = Record<string, unknown>, TApi = UntypedApi>
 }
 
 /** A custom tool as `defineTool` takes it: `inputSchema` is a literal its arguments are typed from. */
-export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Omit<CustomTool<FromSchema<S>, TApi>, "inputSchema"> & { inputSchema: S };
+export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Omit<
+  CustomTool<FromSchema<S>, TApi>,
+  "inputSchema"
+> & { inputSchema: S };
 
 /**
  * `defineTool` for an API whose client type is `TApi` (the generated `src/api.ts` exports
@@ -99,7 +102,9 @@ export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Om
  * `inputSchema`, written inline, and its `api` is typed. For arguments of a type you declare,
  * annotate the tool instead: `const tool: CustomTool<MyArgs, Api> = { … }`.
  */
-export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(tool: CustomToolSpec<S, TApi>) => CustomTool<FromSchema<S>, TApi> {
+export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(
+  tool: CustomToolSpec<S, TApi>,
+) => CustomTool<FromSchema<S>, TApi> {
   // The schema literal is the tool's JSON Schema; only its static type is narrower than ObjectJsonSchema.
   return (tool) => tool as Omit<typeof tool, "inputSchema"> & { inputSchema: ObjectJsonSchema };
 }
@@ -108,7 +113,9 @@ export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(tool
 export const defineTool = defineToolFor<UntypedApi>();
 
 /** One item of `resources/read` contents (text or base64 blob). */
-export type ResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string };
 
 /** A fixed resource. */
 export interface CustomResource<TApi = UntypedApi> {
@@ -156,9 +163,18 @@ export interface CallHooks<TApi = UntypedApi> {
    * Runs after input validation, before the upstream call (and before the tool's own `before`).
    * Return replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
    */
-  beforeCall?(tool: ToolDefinition, args: Record<string, unknown>, tools: RequestTools<TApi>): Awaitable<Record<string, unknown> | CallToolResult | void>;
+  beforeCall?(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    tools: RequestTools<TApi>,
+  ): Awaitable<Record<string, unknown> | CallToolResult | void>;
   /** Runs after the upstream call (and after the tool's own `after`); return a replacement result or nothing. */
-  afterCall?(tool: ToolDefinition, args: Record<string, unknown>, result: CallToolResult, tools: RequestTools<TApi>): Awaitable<CallToolResult | void>;
+  afterCall?(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    result: CallToolResult,
+    tools: RequestTools<TApi>,
+  ): Awaitable<CallToolResult | void>;
 }
 
 /** A tool result whose `structuredContent` has the tool's output type. */
@@ -186,7 +202,11 @@ export type ExtensionApi<TInputs, TOutputs> = keyof TInputs extends never ? Unty
  * name, each tool's own `before`/`after` with its argument and result types.
  */
 export type ExtensionHooks<TInputs, TOutputs> = CallHooks<ExtensionApi<TInputs, TOutputs>> & {
-  [K in Exclude<keyof TInputs, GlobalHookName>]?: ToolHooks<TInputs[K], K extends keyof TOutputs ? TOutputs[K] : unknown, ExtensionApi<TInputs, TOutputs>>;
+  [K in Exclude<keyof TInputs, GlobalHookName>]?: ToolHooks<
+    TInputs[K],
+    K extends keyof TOutputs ? TOutputs[K] : unknown,
+    ExtensionApi<TInputs, TOutputs>
+  >;
 };
 
 /**
@@ -207,7 +227,9 @@ export interface Extension<TInputs extends object = {}, TOutputs extends object 
  * Identity helper giving user code type checking: `export default defineExtension<ToolInputs, ToolOutputs>({ … })`
  * (the type arguments are never inferred: without them the extension is untyped).
  */
-export function defineExtension<TInputs extends object = {}, TOutputs extends object = {}>(extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>>): Extension {
+export function defineExtension<TInputs extends object = {}, TOutputs extends object = {}>(
+  extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>>,
+): Extension {
   // The server calls hooks and handlers with plain JSON values; the types above are for the author.
   return extension as Extension;
 }

@@ -13,7 +13,8 @@ const DIGITS = 10;
 
 /** One number of a record, padded: `1234` → `0000001234`. */
 function padded(value: number): string {
-  if (!Number.isInteger(value) || value < 0 || value >= 10 ** DIGITS) throw new RangeError(`offset ${value} does not fit ${DIGITS} digits`);
+  if (!Number.isInteger(value) || value < 0 || value >= 10 ** DIGITS)
+    throw new RangeError(`offset ${value} does not fit ${DIGITS} digits`);
   return String(value).padStart(DIGITS, "0");
 }
 
@@ -31,11 +32,16 @@ export function offsetsText(records: ReadonlyArray<readonly number[]>): string {
  * Record `index` (0-based) of an offsets file of `fields` numbers per record, read by `readRange`
  * (file bytes at an offset); undefined when the file is shorter than that.
  */
-export function readRecord(readRange: (offset: number, length: number) => string, index: number, fields: number): number[] | undefined {
+export function readRecord(
+  readRange: (offset: number, length: number) => string,
+  index: number,
+  fields: number,
+): number[] | undefined {
   const length = recordLength(fields);
   const text = readRange(index * length, length);
   if (text.length < length) return undefined;
   const numbers = text.slice(0, -1).split(" ").map(Number);
-  if (numbers.length !== fields || numbers.some((n) => !Number.isInteger(n))) throw new Error(`record ${index} of an offsets file is damaged: ${JSON.stringify(text)} (regenerate the server)`);
+  if (numbers.length !== fields || numbers.some((n) => !Number.isInteger(n)))
+    throw new Error(`record ${index} of an offsets file is damaged: ${JSON.stringify(text)} (regenerate the server)`);
   return numbers;
 }

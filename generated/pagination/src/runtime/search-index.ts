@@ -81,7 +81,10 @@ export class OperationSearch {
   private readonly nameTerms: Array<{ terms: string[]; qualifiers: string[] } | undefined> = [];
 
   constructor(data: SearchIndexData) {
-    if (data.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`);
+    if (data.format !== SEARCH_INDEX_FORMAT)
+      throw new Error(
+        `search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate the server`,
+      );
     this.docs = data.docs;
     this.k1 = data.k1;
     this.terms = new Map(Object.entries(data.terms));
@@ -188,7 +191,10 @@ export class OperationSearch {
       const cut = raw.findIndex((word) => QUALIFIER_WORDS.has(word));
       const head = cut < 0 ? raw : raw.slice(0, cut);
       const tail = cut < 0 ? [] : raw.slice(cut + 1);
-      return { terms: [...new Set(analyze(head.join(" ")))].filter(keep), qualifiers: [...new Set(analyze(tail.join(" ")))].filter(keep) };
+      return {
+        terms: [...new Set(analyze(head.join(" ")))].filter(keep),
+        qualifiers: [...new Set(analyze(tail.join(" ")))].filter(keep),
+      };
     })());
     let counted = terms.length;
     let hits = 0;
@@ -204,7 +210,11 @@ export class OperationSearch {
 
   /** Per-document accumulators, allocated once and left zeroed after every search. */
   private scratch(): { totals: Float64Array; matched: Float64Array; best: Float64Array } {
-    return (this.buffers ??= { totals: new Float64Array(this.docs.length), matched: new Float64Array(this.docs.length), best: new Float64Array(this.docs.length) });
+    return (this.buffers ??= {
+      totals: new Float64Array(this.docs.length),
+      matched: new Float64Array(this.docs.length),
+      best: new Float64Array(this.docs.length),
+    });
   }
 
   /**
@@ -212,7 +222,11 @@ export class OperationSearch {
    * undone: in REST, deleting what the verb made (DELETE …/subscription, DELETE …/following).
    */
   private withoutUnknownUn(terms: string[]): string[] {
-    return terms.flatMap((term) => (term.startsWith("un") && term.length > 4 && !this.terms.has(term) && this.terms.has(term.slice(2)) ? [term.slice(2), stem("delete")] : [term]));
+    return terms.flatMap((term) =>
+      term.startsWith("un") && term.length > 4 && !this.terms.has(term) && this.terms.has(term.slice(2))
+        ? [term.slice(2), stem("delete")]
+        : [term],
+    );
   }
 
   /** The indexed terms that stand for the query terms of `concept`, with their weights. */
@@ -221,10 +235,13 @@ export class OperationSearch {
     for (const term of concept) if (this.terms.has(term)) list.push([term, 1]);
     for (const term of concept) {
       for (const synonym of synonymsOf(term)) {
-        if (!queryTerms.includes(synonym) && this.terms.has(synonym) && !list.some(([t]) => t === synonym)) list.push([synonym, SYNONYM_WEIGHT]);
+        if (!queryTerms.includes(synonym) && this.terms.has(synonym) && !list.some(([t]) => t === synonym))
+          list.push([synonym, SYNONYM_WEIGHT]);
       }
     }
-    if (list.length === 0) for (const term of concept) if (term.length >= 3) for (const prefixed of this.withPrefix(term)) list.push([prefixed, PREFIX_WEIGHT]);
+    if (list.length === 0)
+      for (const term of concept)
+        if (term.length >= 3) for (const prefixed of this.withPrefix(term)) list.push([prefixed, PREFIX_WEIGHT]);
     return list;
   }
 
@@ -238,7 +255,12 @@ export class OperationSearch {
       else hi = mid;
     }
     const found: string[] = [];
-    for (let i = lo; i < this.sortedTerms.length && found.length < PREFIX_MAX && this.sortedTerms[i]!.startsWith(prefix); i++) found.push(this.sortedTerms[i]!);
+    for (
+      let i = lo;
+      i < this.sortedTerms.length && found.length < PREFIX_MAX && this.sortedTerms[i]!.startsWith(prefix);
+      i++
+    )
+      found.push(this.sortedTerms[i]!);
     return found;
   }
 

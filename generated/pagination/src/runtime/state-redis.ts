@@ -15,7 +15,8 @@ const COMMAND_TIMEOUT_MS = 2_000;
 const CONNECT_WAIT_MS = 3_000;
 
 /** Replaces a value only while it equals the expected one, keeping its expiry (Redis ≥ 6). */
-const REPLACE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 end return 0";
+const REPLACE_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 end return 0";
 
 export class RedisStateStore implements StateStore {
   readonly shared = true;
@@ -36,20 +37,32 @@ export class RedisStateStore implements StateStore {
    * is down still starts, and its stateful calls fail until Redis is reachable). `onStatus` hears
    * each change between reachable and unreachable, never the URL (it may hold a password).
    */
-  static async connect(url: string, options: { prefix?: string; onStatus?: (message: string) => void } = {}): Promise<RedisStateStore> {
+  static async connect(
+    url: string,
+    options: { prefix?: string; onStatus?: (message: string) => void } = {},
+  ): Promise<RedisStateStore> {
     const { Redis } = await import("ioredis");
     const common: RedisOptions = {
       // Reconnect forever, at most every 2 s.
       retryStrategy: (times) => Math.min(times * 100, 2_000),
       connectTimeout: CONNECT_WAIT_MS,
     };
-    const client = new Redis(url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS });
+    const client = new Redis(url, {
+      ...common,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+    });
     const subscriber = new Redis(url, { ...common, autoResubscribe: true });
     let up: boolean | undefined;
     const report = (reachable: boolean, detail?: string): void => {
       if (up === reachable) return;
       up = reachable;
-      options.onStatus?.(reachable ? "state store (Redis) connected" : `state store (Redis) unreachable${detail ? ` (${detail})` : ""}; retrying`);
+      options.onStatus?.(
+        reachable
+          ? "state store (Redis) connected"
+          : `state store (Redis) unreachable${detail ? ` (${detail})` : ""}; retrying`,
+      );
     };
     client.on("ready", () => report(true));
     client.on("error", (error: Error & { code?: string }) => report(false, error.code ?? error.name));
@@ -77,7 +90,10 @@ export class RedisStateStore implements StateStore {
   }
 
   async create(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return (await this.run(() => this.client.set(this.prefix + key, value, "PX", Math.max(1, Math.ceil(ttlMs)), "NX"))) === "OK";
+    return (
+      (await this.run(() => this.client.set(this.prefix + key, value, "PX", Math.max(1, Math.ceil(ttlMs)), "NX"))) ===
+      "OK"
+    );
   }
 
   async replace(key: string, expected: string, value: string): Promise<boolean> {
@@ -108,7 +124,10 @@ export class RedisStateStore implements StateStore {
   async close(): Promise<void> {
     this.listeners.clear();
     if (this.client.status === "ready") {
-      await Promise.race([this.client.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+      await Promise.race([
+        this.client.quit().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 1_000).unref()),
+      ]);
     }
     this.client.disconnect();
     this.subscriber.disconnect();
@@ -121,7 +140,10 @@ export class RedisStateStore implements StateStore {
       return await command();
     } catch (error) {
       const code = (error as { code?: string }).code;
-      const reason = error instanceof Error && error.name === "ReplyError" ? "it refused the command" : (code ?? "no answer in time");
+      const reason =
+        error instanceof Error && error.name === "ReplyError"
+          ? "it refused the command"
+          : (code ?? "no answer in time");
       throw new StateUnavailableError(`the state store (Redis) is unavailable: ${reason}`);
     }
   }

@@ -56,10 +56,18 @@ export function chooseSurface(
   budget: { tools: number; tokens: number } = AUTO_BUDGET,
 ): { surface: ServedSurface; reason: string } {
   if (requested !== "auto") return { surface: requested, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-  if (count > budget.tools) return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${budget.tools} tools` };
+  if (count > budget.tools)
+    return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${budget.tools} tools` };
   const tokens = estimateTokens(listBytes(listed()));
-  if (tokens > budget.tokens) return { surface: "search", reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${budget.tokens}` };
-  return { surface: "all", reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${budget.tools} tools, ${budget.tokens} tokens)` };
+  if (tokens > budget.tokens)
+    return {
+      surface: "search",
+      reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${budget.tokens}`,
+    };
+  return {
+    surface: "all",
+    reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${budget.tools} tools, ${budget.tokens} tokens)`,
+  };
 }
 
 /** Parses a surface name (flag or environment); throws a message naming the choices. */
@@ -81,7 +89,10 @@ const searchResultSchema: ObjectJsonSchema = {
       items: {
         type: "object",
         properties: {
-          name: { type: "string", description: "The operation's name: pass it to describe_operation and call_operation." },
+          name: {
+            type: "string",
+            description: "The operation's name: pass it to describe_operation and call_operation.",
+          },
           method: { type: "string" },
           path: { type: "string" },
           summary: { type: "string" },
@@ -119,7 +130,13 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
         type: "object",
         properties: {
           query: { type: "string", minLength: 1, description: "What you want to do, in plain words." },
-          limit: { type: "integer", minimum: 1, maximum: 50, default: 10, description: "How many results at most (default 10)." },
+          limit: {
+            type: "integer",
+            minimum: 1,
+            maximum: 50,
+            default: 10,
+            description: "How many results at most (default 10).",
+          },
           tag: { type: "string", description: "Only operations with this OpenAPI tag." },
         },
         required: ["query"],
@@ -131,10 +148,13 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
     [DESCRIBE_OPERATION]: {
       name: DESCRIBE_OPERATION,
       title: "Describe an operation",
-      description: "The full description of one operation found by search_operations: HTTP method and path, documentation, the JSON Schema of its arguments and result, and its TypeScript signature.",
+      description:
+        "The full description of one operation found by search_operations: HTTP method and path, documentation, the JSON Schema of its arguments and result, and its TypeScript signature.",
       inputSchema: {
         type: "object",
-        properties: { name: { type: "string", minLength: 1, description: "The operation's name from search_operations." } },
+        properties: {
+          name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+        },
         required: ["name"],
         additionalProperties: false,
       },
@@ -144,12 +164,16 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
     [CALL_OPERATION]: {
       name: CALL_OPERATION,
       title: "Call an operation",
-      description: "Calls one operation of the API with its arguments (see describe_operation for their schema) and returns its result.",
+      description:
+        "Calls one operation of the API with its arguments (see describe_operation for their schema) and returns its result.",
       inputSchema: {
         type: "object",
         properties: {
           name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
-          arguments: { type: "object", description: "The operation's arguments, as describe_operation's inputSchema says." },
+          arguments: {
+            type: "object",
+            description: "The operation's arguments, as describe_operation's inputSchema says.",
+          },
         },
         required: ["name", "arguments"],
         additionalProperties: false,
@@ -183,7 +207,11 @@ export function surfaceMetaTools(surface: ServedSurface, title: string, count: n
 }
 
 /** Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation). */
-export type RunOperation = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<CallToolResult | InputRequiredResult>;
+export type RunOperation = (
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+) => Promise<CallToolResult | InputRequiredResult>;
 
 /**
  * The operations a server offers: their names from the start, their definitions when asked for
@@ -241,7 +269,10 @@ export class MetaTools {
   searchIndex(): OperationSearch {
     if (!this.index) {
       const text = this.options.readSearchIndex?.();
-      const data = text === undefined ? buildSearchIndex(this.options.operations.all().map(searchDocument)) : (JSON.parse(text) as SearchIndexData);
+      const data =
+        text === undefined
+          ? buildSearchIndex(this.options.operations.all().map(searchDocument))
+          : (JSON.parse(text) as SearchIndexData);
       this.index = new OperationSearch(data);
     }
     return this.index;
@@ -251,7 +282,13 @@ export class MetaTools {
    * Calls meta tool `name` with validated `args`. `allowed` says which operations this caller may
    * see (toolset filters, OAuth scopes); `run` runs one operation; `signal` aborts with the request.
    */
-  async call(name: string, args: Record<string, unknown>, allowed: (name: string) => boolean, run: RunOperation, signal?: AbortSignal): Promise<CallToolResult | InputRequiredResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    allowed: (name: string) => boolean,
+    run: RunOperation,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult | InputRequiredResult> {
     switch (name) {
       case SEARCH_OPERATIONS:
         return this.search(args, allowed);
@@ -274,14 +311,26 @@ export class MetaTools {
    * call_operation (validation, credentials, confirmation, cancellation), and only for operations
    * this caller may see. QuickJS loads on the first run (code-mode.ts imports none of it at start).
    */
-  private async executeCode(code: string, allowed: (name: string) => boolean, run: RunOperation, signal?: AbortSignal): Promise<CallToolResult> {
+  private async executeCode(
+    code: string,
+    allowed: (name: string) => boolean,
+    run: RunOperation,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> {
     const toolNames = [...this.options.operations.names].filter(allowed);
     const host: CodeHost = {
       toolNames,
       call: async (operation, operationArgs, callSignal) =>
-        allowed(operation) ? operationOutcome(operation, await run(operation, operationArgs, callSignal)) : { ok: false, error: { message: `Unknown operation '${operation}'.` } },
+        allowed(operation)
+          ? operationOutcome(operation, await run(operation, operationArgs, callSignal))
+          : { ok: false, error: { message: `Unknown operation '${operation}'.` } },
     };
-    const outcome = await executeCode(code, host, this.options.codeLimits ?? DEFAULT_CODE_LIMITS, signal ?? new AbortController().signal);
+    const outcome = await executeCode(
+      code,
+      host,
+      this.options.codeLimits ?? DEFAULT_CODE_LIMITS,
+      signal ?? new AbortController().signal,
+    );
     return codeToolResult(outcome);
   }
 

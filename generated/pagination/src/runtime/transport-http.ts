@@ -27,7 +27,12 @@ import {
 import { readBody, sendJson, sendText } from "./http-util.js";
 import { LegacySseEndpoints } from "./transport-sse-legacy.js";
 import { silentLogger, type Logger } from "./logger.js";
-import { ALL_PROTOCOL_VERSIONS, DEFAULT_HTTP_PROTOCOL_VERSION, isKnownProtocolVersion, isModernProtocolVersion } from "./protocol.js";
+import {
+  ALL_PROTOCOL_VERSIONS,
+  DEFAULT_HTTP_PROTOCOL_VERSION,
+  isKnownProtocolVersion,
+  isModernProtocolVersion,
+} from "./protocol.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "./own.js";
@@ -116,7 +121,14 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
 
   const http = createServer((req, res) => {
     if (hostCheck && !hostCheck(req.headers.host)) {
-      return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: Host header not allowed (see --allowed-hosts)" }));
+      return sendJson(
+        res,
+        403,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Forbidden: Host header not allowed (see --allowed-hosts)",
+        }),
+      );
     }
     // Draining: a reused keep-alive connection gets 503 (the client may retry elsewhere); the first
     // request of a connection accepted before the listener closed is served (a load balancer has
@@ -124,7 +136,14 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (draining && used.has(req.socket)) {
       res.setHeader("Connection", "close");
       res.setHeader("Retry-After", "1");
-      return sendJson(res, 503, errorResponse(null, { code: ErrorCode.InternalError, message: "Service Unavailable: the server is shutting down" }));
+      return sendJson(
+        res,
+        503,
+        errorResponse(null, {
+          code: ErrorCode.InternalError,
+          message: "Service Unavailable: the server is shutting down",
+        }),
+      );
     }
     used.add(req.socket);
     unserved.delete(req.socket);
@@ -136,7 +155,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     }
     handleRequest(req, res).catch((error: unknown) => {
       logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent) sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: "Internal error" }));
+      if (!res.headersSent)
+        sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: "Internal error" }));
       else res.end();
     });
   });
@@ -154,13 +174,24 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const pathname = (req.url ?? "/").split("?")[0];
     const oauth = options.oauth;
     // RFC 9728: metadata at the root well-known path and at the one suffixed with the endpoint.
-    if (oauth && req.method === "GET" && (pathname === "/.well-known/oauth-protected-resource" || pathname === `/.well-known/oauth-protected-resource${endpoint}`)) {
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" }).end(JSON.stringify(oauth.metadata()));
+    if (
+      oauth &&
+      req.method === "GET" &&
+      (pathname === "/.well-known/oauth-protected-resource" ||
+        pathname === `/.well-known/oauth-protected-resource${endpoint}`)
+    ) {
+      res
+        .writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" })
+        .end(JSON.stringify(oauth.metadata()));
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
-      return sendJson(res, 403, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }));
+      return sendJson(
+        res,
+        403,
+        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }),
+      );
     }
     const legacyPath = legacySse?.owns(pathname) ?? false;
     if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
@@ -173,7 +204,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const scopes = principal?.scopes;
     // The deprecated HTTP+SSE endpoints get the same bearer and per-tool scope checks.
     if (legacySse && legacyPath) {
-      const access = oauth && principal ? { principal, check: (payload: unknown) => scopeRefusal(server, oauth, payload, principal!.scopes) } : undefined;
+      const access =
+        oauth && principal
+          ? { principal, check: (payload: unknown) => scopeRefusal(server, oauth, payload, principal!.scopes) }
+          : undefined;
       return legacySse.handle(req, res, pathname, access, refuse);
     }
     const sessionId = req.headers["mcp-session-id"];
@@ -181,31 +215,62 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
       const deleted = await sessions.delete(sessionId).catch((error: unknown) => storeFailure(res, null, error));
       if (deleted === undefined) return;
-      if (!deleted) return sendJson(res, 404, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      if (!deleted)
+        return sendJson(
+          res,
+          404,
+          errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
+        );
       res.writeHead(204).end();
       return;
     }
     if (req.method !== "POST") {
       res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
-      return sendJson(res, 405, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }));
+      return sendJson(
+        res,
+        405,
+        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }),
+      );
     }
     if (!acceptsJson(req.headers.accept)) {
-      return sendJson(res, 406, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Not Acceptable: Accept must allow application/json or text/event-stream" }));
+      return sendJson(
+        res,
+        406,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Not Acceptable: Accept must allow application/json or text/event-stream",
+        }),
+      );
     }
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (contentType !== "" && contentType !== "application/json") {
-      return sendJson(res, 415, errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Unsupported Media Type: use application/json" }));
+      return sendJson(
+        res,
+        415,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Unsupported Media Type: use application/json",
+        }),
+      );
     }
     const body = await readBody(req, limit);
     if (body === "too-large") {
       res.setHeader("Connection", "close");
-      return sendJson(res, 413, errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Payload Too Large: limit is ${limit} bytes` }));
+      return sendJson(
+        res,
+        413,
+        errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Payload Too Large: limit is ${limit} bytes` }),
+      );
     }
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
+      return sendJson(
+        res,
+        400,
+        errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }),
+      );
     }
     const single = isRecord(payload) ? payload : undefined;
     const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
@@ -213,34 +278,56 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const versionHeader = req.headers["mcp-protocol-version"];
     const version = (Array.isArray(versionHeader) ? versionHeader[0] : versionHeader)?.trim();
     if (version !== undefined && !isKnownProtocolVersion(version)) {
-      return sendJson(res, 400, errorResponse(requestId, {
-        code: ErrorCode.UnsupportedProtocolVersion,
-        message: "Unsupported protocol version",
-        data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
-      }));
+      return sendJson(
+        res,
+        400,
+        errorResponse(requestId, {
+          code: ErrorCode.UnsupportedProtocolVersion,
+          message: "Unsupported protocol version",
+          data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
+        }),
+      );
     }
     const modern = single !== undefined && hasModernMeta(single.params);
     const isInitialize = single?.method === "initialize" && !modern;
     // Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
     if (sessions && !modern && !isModernProtocolVersion(version) && !isInitialize) {
       if (typeof sessionId !== "string") {
-        return sendJson(res, 400, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required" }));
+        return sendJson(
+          res,
+          400,
+          errorResponse(requestId, {
+            code: ErrorCode.InvalidRequest,
+            message: "Bad Request: Mcp-Session-Id header is required",
+          }),
+        );
       }
       const found = await sessions.get(sessionId).catch((error: unknown) => storeFailure(res, requestId, error));
       if (found === undefined && res.headersSent) return;
-      if (found === undefined) return sendJson(res, 404, errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
+      if (found === undefined)
+        return sendJson(
+          res,
+          404,
+          errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
+        );
       session = found;
       // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
       if (version !== undefined && version !== session.version) {
-        return sendJson(res, 400, errorResponse(requestId, {
-          code: ErrorCode.InvalidRequest,
-          message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${session.version})`,
-        }));
+        return sendJson(
+          res,
+          400,
+          errorResponse(requestId, {
+            code: ErrorCode.InvalidRequest,
+            message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${session.version})`,
+          }),
+        );
       }
     }
     if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
-        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) => server.servedTool(name, single.params as Record<string, unknown>));
+        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) =>
+          server.servedTool(name, single.params as Record<string, unknown>),
+        );
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return sendJson(res, error.httpStatus ?? 400, errorResponse(requestId, error.toJSON()));
@@ -270,16 +357,24 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       headers: req.headers,
       ...(scopes ? { scopes } : {}),
       ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
-      ...(stream && !Array.isArray(payload) ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) } : {}),
+      ...(stream && !Array.isArray(payload)
+        ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) }
+        : {}),
     });
     if (res.destroyed) return;
     if (sessions && session && session.logLevel !== logLevel) {
-      const saved = await sessions.save(sessionId as string, session).then(() => true, (error: unknown) => storeFailure(res, requestId, error));
+      const saved = await sessions.save(sessionId as string, session).then(
+        () => true,
+        (error: unknown) => storeFailure(res, requestId, error),
+      );
       if (!saved) return;
     }
     if (sessions && isInitialize && response !== undefined && "result" in response) {
       const params = isRecord(single?.params) ? single.params : {};
-      const created: LegacySession = { version: String(response.result.protocolVersion), clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {} };
+      const created: LegacySession = {
+        version: String(response.result.protocolVersion),
+        clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {},
+      };
       const client = clientInfoOf(params.clientInfo);
       if (client) created.client = client;
       const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
@@ -307,7 +402,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   });
   const port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
-  hostCheck = hostChecker(options.allowedHosts ?? (isLoopbackHost(host) ? [...LOOPBACK_HOSTNAMES].map((name) => `${name}:${port}`) : []), port);
+  hostCheck = hostChecker(
+    options.allowedHosts ?? (isLoopbackHost(host) ? [...LOOPBACK_HOSTNAMES].map((name) => `${name}:${port}`) : []),
+    port,
+  );
   if (options.oauth && options.oauth.metadataUrl === "") {
     options.oauth.metadataUrl = `http://${urlHost}:${port}/.well-known/oauth-protected-resource${endpoint}`;
   }
@@ -336,7 +434,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       // Idle connections are not closed now: Node counts a connection whose first request is still
       // arriving as idle, and closing it would fail a request a load balancer already sent here
       // (nginx answers 502 and does not re-send a POST). They close with the rest below.
-      await settled(() => active.size + unserved.size + server.workingTasks, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+      await settled(
+        () => active.size + unserved.size + server.workingTasks,
+        options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+      );
       server.cancelTasks();
       legacySse?.closeAll();
       http.closeAllConnections();
@@ -353,7 +454,14 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
 function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown): undefined {
   if (!(error instanceof StateUnavailableError)) throw error;
   res.setHeader("Retry-After", "1");
-  sendJson(res, 503, errorResponse(id, { code: ErrorCode.InternalError, message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work` }));
+  sendJson(
+    res,
+    503,
+    errorResponse(id, {
+      code: ErrorCode.InternalError,
+      message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work`,
+    }),
+  );
   return undefined;
 }
 
@@ -374,7 +482,10 @@ export function isLoopbackHost(host: string): boolean {
  * The `Host` check for `allowed` entries (see {@link HttpOptions.allowedHosts}); undefined (no
  * check) for an empty list. Names compare case-insensitively; a missing Host header is refused.
  */
-export function hostChecker(allowed: readonly string[], port: number): ((value: string | undefined) => boolean) | undefined {
+export function hostChecker(
+  allowed: readonly string[],
+  port: number,
+): ((value: string | undefined) => boolean) | undefined {
   if (allowed.length === 0) return undefined;
   const exact = new Set<string>();
   const anyPort = new Set<string>();
@@ -406,9 +517,7 @@ export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>): b
 
 /** True when the client lists `text/event-stream` in Accept (then notifications may be streamed). */
 function acceptsEventStream(accept: string | undefined): boolean {
-  return (accept ?? "")
-    .split(",")
-    .some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+  return (accept ?? "").split(",").some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
 }
 
 /** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
@@ -421,12 +530,15 @@ class SseWriter {
     if (this.res.destroyed || this.res.writableEnded) return;
     if (!this.started) {
       this.started = true;
-      this.res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" });
+      this.res.writeHead(200, {
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",
+      });
     }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 }
-
 
 /** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
 function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
@@ -448,9 +560,15 @@ function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[])
 }
 
 /** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
-function scopeRefusal(server: McpServer, oauth: ResourceServer, payload: unknown, scopes: ReadonlySet<string>): Refusal | undefined {
+function scopeRefusal(
+  server: McpServer,
+  oauth: ResourceServer,
+  payload: unknown,
+  scopes: ReadonlySet<string>,
+): Refusal | undefined {
   const call = payload as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
-  if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
+  if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string")
+    return undefined;
   const missing = server.callScopes(call.params).filter((scope) => !scopes.has(scope));
   return missing.length > 0 ? oauth.insufficientScope(missing) : undefined;
 }

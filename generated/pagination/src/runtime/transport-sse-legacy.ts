@@ -31,7 +31,10 @@ export interface LegacyAccess {
 
 /** The two legacy endpoints and their open streams (with the subject that opened each, in OAuth mode). */
 export class LegacySseEndpoints {
-  private readonly streams = new Map<string, { res: ServerResponse; subject: string | undefined; client?: ClientInfo | undefined }>();
+  private readonly streams = new Map<
+    string,
+    { res: ServerResponse; subject: string | undefined; client?: ClientInfo | undefined }
+  >();
 
   constructor(
     private readonly server: McpServer,
@@ -49,7 +52,13 @@ export class LegacySseEndpoints {
    * caller in OAuth mode (the transport already refused requests without a valid token);
    * `refuse` answers a refusal with its `WWW-Authenticate` challenge.
    */
-  async handle(req: IncomingMessage, res: ServerResponse, pathname: string, access: LegacyAccess | undefined, refuse: (res: ServerResponse, refusal: Refusal) => void): Promise<void> {
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    access: LegacyAccess | undefined,
+    refuse: (res: ServerResponse, refusal: Refusal) => void,
+  ): Promise<void> {
     if (pathname === LEGACY_SSE_PATH) {
       if (req.method !== "GET") {
         res.setHeader("Allow", "GET");
@@ -64,7 +73,8 @@ export class LegacySseEndpoints {
     const sessionId = new URL(req.url ?? "/", "http://localhost").searchParams.get("sessionId") ?? "";
     const session = this.streams.get(sessionId);
     if (!session) return sendText(res, 404, "Unknown session");
-    if (access && session.subject !== access.principal.subject) return sendText(res, 403, "Forbidden: this session belongs to another caller");
+    if (access && session.subject !== access.principal.subject)
+      return sendText(res, 403, "Forbidden: this session belongs to another caller");
     const stream = session.res;
     const body = await readBody(req, this.limit);
     if (body === "too-large") return sendText(res, 413, "Payload Too Large");
@@ -72,7 +82,11 @@ export class LegacySseEndpoints {
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      return sendJson(res, 400, errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
+      return sendJson(
+        res,
+        400,
+        errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }),
+      );
     }
     const refusal = access?.check(payload);
     if (refusal) return refuse(res, refusal);
@@ -81,9 +95,16 @@ export class LegacySseEndpoints {
       if (!stream.writableEnded) stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     };
     // The client is known per stream, from the `initialize` sent on it (client profiles, client-views.ts).
-    if (isRecord(payload) && payload.method === "initialize" && isRecord(payload.params)) session.client = clientInfoOf(payload.params.clientInfo);
+    if (isRecord(payload) && payload.method === "initialize" && isRecord(payload.params))
+      session.client = clientInfoOf(payload.params.clientInfo);
     this.server
-      .dispatch(payload, { protocolVersion: "2024-11-05", scope: `sse:${sessionId}`, client: session.client ?? null, notify: send, ...(access ? { scopes: access.principal.scopes } : {}) })
+      .dispatch(payload, {
+        protocolVersion: "2024-11-05",
+        scope: `sse:${sessionId}`,
+        client: session.client ?? null,
+        notify: send,
+        ...(access ? { scopes: access.principal.scopes } : {}),
+      })
       .then((response) => response !== undefined && send(response))
       .catch((error: unknown) => this.logger.error("legacy SSE dispatch failed", { error: String(error) }));
   }

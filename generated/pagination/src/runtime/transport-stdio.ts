@@ -5,7 +5,13 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./jsonrpc.js";
+import {
+  ErrorCode,
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "./jsonrpc.js";
 import { silentLogger, type Logger } from "./logger.js";
 import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";

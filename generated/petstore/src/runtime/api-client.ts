@@ -127,7 +127,10 @@ export interface ApiHost {
  * else, so `await api` or `JSON.stringify(api)` find no `then` or `toJSON`), each calling `host.run`.
  */
 export function operationApi(host: ApiHost): UntypedApi {
-  const methods = new Map<string, (args?: Record<string, unknown>, options?: CallOptions & { response?: boolean }) => Promise<unknown>>();
+  const methods = new Map<
+    string,
+    (args?: Record<string, unknown>, options?: CallOptions & { response?: boolean }) => Promise<unknown>
+  >();
   const method = (name: string) => {
     let call = methods.get(name);
     if (!call) {
@@ -142,23 +145,50 @@ export function operationApi(host: ApiHost): UntypedApi {
   });
 }
 
-async function callOperation(host: ApiHost, name: string, args: Record<string, unknown>, options: CallOptions & { response?: boolean }): Promise<unknown> {
+async function callOperation(
+  host: ApiHost,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallOptions & { response?: boolean },
+): Promise<unknown> {
   if (!isRecord(args)) throw new TypeError(`api.${name}: arguments must be an object`);
   let response: ResponseInfo | undefined;
-  const result = await host.run(name, args, { ...(options.signal ? { signal: options.signal } : {}), onResponse: (info) => (response = info) });
+  const result = await host.run(name, args, {
+    ...(options.signal ? { signal: options.signal } : {}),
+    onResponse: (info) => (response = info),
+  });
   const outcome = operationOutcome(name, result);
   if (!outcome.ok) {
     const answered = !("resultType" in result) && outcome.error.status !== undefined;
-    throw new ApiError(name, answered ? "upstream" : "failed", outcome.error.message, outcome.error.status ?? response?.status, outcome.error.body, result);
+    throw new ApiError(
+      name,
+      answered ? "upstream" : "failed",
+      outcome.error.message,
+      outcome.error.status ?? response?.status,
+      outcome.error.body,
+      result,
+    );
   }
   const key = host.fallbackKey(name);
   const unexpected = key !== undefined && isRecord(outcome.value) ? outcome.value[key] : undefined;
   if (isRecord(unexpected)) {
     const status = typeof unexpected.status === "number" ? unexpected.status : response?.status;
     const problems = Array.isArray(unexpected.problems) ? unexpected.problems.join("; ") : "";
-    throw new ApiError(name, "unexpected-response", `${name}: the response does not match the documented schema${problems ? ` (${problems})` : ""}`, status, unexpected.body, result);
+    throw new ApiError(
+      name,
+      "unexpected-response",
+      `${name}: the response does not match the documented schema${problems ? ` (${problems})` : ""}`,
+      status,
+      unexpected.body,
+      result,
+    );
   }
   if (!options.response) return outcome.value;
   const tool = result as CallToolResult;
-  return { data: outcome.value, status: response?.status, headers: response?.headers ?? {}, result: tool } satisfies ApiResponse<unknown>;
+  return {
+    data: outcome.value,
+    status: response?.status,
+    headers: response?.headers ?? {},
+    result: tool,
+  } satisfies ApiResponse<unknown>;
 }

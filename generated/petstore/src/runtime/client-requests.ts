@@ -20,7 +20,13 @@ export class ClientRequests {
   private count = 0;
 
   /** Sends one request through `send` and resolves to the client's result (rejects on its error). */
-  send(send: (request: JsonRpcRequest) => void, method: string, params: Record<string, unknown>, signal: AbortSignal, timeoutMs = CLIENT_REQUEST_TIMEOUT_MS): Promise<Record<string, unknown>> {
+  send(
+    send: (request: JsonRpcRequest) => void,
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs = CLIENT_REQUEST_TIMEOUT_MS,
+  ): Promise<Record<string, unknown>> {
     const id = `${this.prefix}${++this.count}`;
     return new Promise((resolve, reject) => {
       const done = (): void => {
@@ -55,7 +61,8 @@ export class ClientRequests {
   settle(response: JsonRpcResponse): boolean {
     const pending = typeof response.id === "string" ? this.pending.get(response.id) : undefined;
     if (!pending) return false;
-    if ("result" in response) pending.resolve(typeof response.result === "object" && response.result !== null ? response.result : {});
+    if ("result" in response)
+      pending.resolve(typeof response.result === "object" && response.result !== null ? response.result : {});
     else pending.reject(new RpcError(response.error.code, response.error.message, response.error.data));
     return true;
   }

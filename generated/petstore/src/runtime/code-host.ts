@@ -22,13 +22,24 @@ const UPSTREAM_ERROR = /^Upstream HTTP (\d{3})[^:]*?(?:: ([\s\S]*))?$/;
  */
 export function operationOutcome(name: string, result: CallToolResult | InputRequiredResult): HostOutcome {
   if ("resultType" in result && result.resultType === "input_required") {
-    return { ok: false, error: { message: `${name} needs the user's confirmation before it runs; call it with call_operation instead of from code.` } };
+    return {
+      ok: false,
+      error: {
+        message: `${name} needs the user's confirmation before it runs; call it with call_operation instead of from code.`,
+      },
+    };
   }
   const outcome = readToolResult(result as CallToolResult);
   const text = outcomeText(outcome);
   if (outcome.ok) return { ok: true, value: outcome.value ?? text };
   const upstream = UPSTREAM_ERROR.exec(text);
-  return { ok: false, error: { message: text, ...(upstream ? { status: Number(upstream[1]), ...(upstream[2] ? { body: upstream[2] } : {}) } : {}) } };
+  return {
+    ok: false,
+    error: {
+      message: text,
+      ...(upstream ? { status: Number(upstream[1]), ...(upstream[2] ? { body: upstream[2] } : {}) } : {}),
+    },
+  };
 }
 
 /** The `execute_code` result: `{ result, logs, calls }` as structured content, or an error result naming the limit or failure. */
@@ -37,5 +48,11 @@ export function codeToolResult(run: CodeRunResult): CallToolResult {
     return renderToolResult(valueOutcome({ result: run.result ?? null, logs: run.logs, calls: run.calls }));
   }
   const detail = { error: run.error, logs: run.logs, calls: run.calls };
-  return renderToolResult(valueOutcome(detail, false, `execute_code failed (${run.error.kind}): ${run.error.message}\n${JSON.stringify({ logs: run.logs, calls: run.calls })}`));
+  return renderToolResult(
+    valueOutcome(
+      detail,
+      false,
+      `execute_code failed (${run.error.kind}): ${run.error.message}\n${JSON.stringify({ logs: run.logs, calls: run.calls })}`,
+    ),
+  );
 }

@@ -71,7 +71,11 @@ export async function collectPages(
   return renderToolResult({
     ...start,
     parts: [
-      { kind: "text", text: text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}\n… (cut; structuredContent has everything)` : text },
+      {
+        kind: "text",
+        text:
+          text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}\n… (cut; structuredContent has everything)` : text,
+      },
       { kind: "text", text: summary },
     ],
     value: merged,

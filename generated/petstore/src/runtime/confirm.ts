@@ -19,18 +19,27 @@ export async function confirmDestructiveCall(
   modern: boolean,
 ): Promise<CallToolResult | InputRequiredResult | undefined> {
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
-  const declined = (): CallToolResult => textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
+  const declined = (): CallToolResult =>
+    textResult(`Not done: the user did not confirm ${tool.name} (${operation}).`, true);
   if (!modern) {
     if (!isRecord(tools.clientCapabilities.elicitation)) {
-      return textResult(`Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, but this client cannot be asked (no elicitation capability).`, true);
+      return textResult(
+        `Tool ${tool.name} (${operation}) is destructive and this server requires the user's confirmation, but this client cannot be asked (no elicitation capability).`,
+        true,
+      );
     }
-    return accepted(await tools.clientRequest("elicitation/create", confirmationRequest(tool, operation))) ? undefined : declined();
+    return accepted(await tools.clientRequest("elicitation/create", confirmationRequest(tool, operation)))
+      ? undefined
+      : declined();
   }
   const digest = createHash("sha256").update(canonicalJson(args)).digest("base64url");
   const state = tools.state as { confirm?: string } | undefined;
   const response = tools.inputResponses.confirm;
   if (state?.confirm === digest && response) return accepted(response) ? undefined : declined();
-  return tools.inputRequired({ confirm: { method: "elicitation/create", params: confirmationRequest(tool, operation) } }, { confirm: digest });
+  return tools.inputRequired(
+    { confirm: { method: "elicitation/create", params: confirmationRequest(tool, operation) } },
+    { confirm: digest },
+  );
 }
 
 function accepted(answer: Record<string, unknown>): boolean {
@@ -41,14 +50,21 @@ function accepted(answer: Record<string, unknown>): boolean {
 function confirmationRequest(tool: ToolDefinition, operation: string): Record<string, unknown> {
   return {
     message: `Confirm ${tool.title ?? tool.name}: ${operation} with the given arguments. This may not be reversible.`,
-    requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Yes, do it" } }, required: ["confirm"] },
+    requestedSchema: {
+      type: "object",
+      properties: { confirm: { type: "boolean", title: "Yes, do it" } },
+      required: ["confirm"],
+    },
   };
 }
 
 /** JSON with object keys sorted at every level: a stable digest input. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(",")}}`;
   return JSON.stringify(value) ?? "null";
 }
-

@@ -72,7 +72,8 @@ function matches(value: unknown, header: string): boolean {
 export function mcpHeaderParams(tool: HeaderTool): Array<{ property: string; header: string }> {
   const out: Array<{ property: string; header: string }> = [];
   for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-    if (typeof schema === "object" && typeof schema["x-mcp-header"] === "string") out.push({ property, header: schema["x-mcp-header"] });
+    if (typeof schema === "object" && typeof schema["x-mcp-header"] === "string")
+      out.push({ property, header: schema["x-mcp-header"] });
   }
   return out;
 }
@@ -97,7 +98,8 @@ export function validateModernHeaders(
   const methodHeader = headerValue(headers, "mcp-method");
   if (methodHeader === undefined) throw mismatch("missing Mcp-Method header");
   const headerMethod = decodeHeaderValue("Mcp-Method", methodHeader);
-  if (headerMethod !== method) throw mismatch(`Mcp-Method header value '${headerMethod}' does not match body value '${method}'`);
+  if (headerMethod !== method)
+    throw mismatch(`Mcp-Method header value '${headerMethod}' does not match body value '${method}'`);
 
   const nameParam = NAME_PARAM[method];
   if (nameParam !== undefined) {
@@ -105,13 +107,17 @@ export function validateModernHeaders(
     const nameHeader = headerValue(headers, "mcp-name");
     if (nameHeader === undefined) throw mismatch("missing Mcp-Name header");
     const headerName = decodeHeaderValue("Mcp-Name", nameHeader);
-    if (headerName !== bodyName) throw mismatch(`Mcp-Name header value '${headerName}' does not match body value '${String(bodyName)}'`);
+    if (headerName !== bodyName)
+      throw mismatch(`Mcp-Name header value '${headerName}' does not match body value '${String(bodyName)}'`);
   }
 
   if (method !== "tools/call" || typeof params.name !== "string") return;
   const tool = findTool(params.name);
   if (!tool) return; // unknown tool: the dispatcher answers -32602
-  const args = typeof params.arguments === "object" && params.arguments !== null ? (params.arguments as Record<string, unknown>) : {};
+  const args =
+    typeof params.arguments === "object" && params.arguments !== null
+      ? (params.arguments as Record<string, unknown>)
+      : {};
   for (const { property, header } of mcpHeaderParams(tool)) {
     const raw = headerValue(headers, `mcp-param-${header}`);
     const value = getOwn(args, property);
@@ -121,6 +127,7 @@ export function validateModernHeaders(
     }
     const decoded = decodeHeaderValue(`Mcp-Param-${header}`, raw);
     if (value === undefined || value === null) continue;
-    if (!matches(value, decoded)) throw mismatch(`Mcp-Param-${header} header value does not match argument '${property}'`);
+    if (!matches(value, decoded))
+      throw mismatch(`Mcp-Param-${header} header value does not match argument '${property}'`);
   }
 }

@@ -19,7 +19,15 @@ export type {
   ToolDefinition,
 } from "./types.js";
 export * from "./jsonrpc.js";
-export type { CallToolResult, ContentBlock, EmbeddedResourceContent, ListedTool, MediaContent, ResourceLinkContent, TextContent } from "./mcp-types.js";
+export type {
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResourceContent,
+  ListedTool,
+  MediaContent,
+  ResourceLinkContent,
+  TextContent,
+} from "./mcp-types.js";
 export { createStderrLogger, silentLogger, type Logger, type LogLevel } from "./logger.js";
 export {
   ALL_PROTOCOL_VERSIONS,
@@ -31,7 +39,13 @@ export {
   negotiateProtocolVersion,
 } from "./protocol.js";
 export { LOG_LEVELS, type McpLogLevel, type RequestEra } from "./era.js";
-export { API_DOCUMENT_URI, OPERATION_URI_TEMPLATE, type Resource, type ResourceTemplate, type TextResourceContents } from "./resources.js";
+export {
+  API_DOCUMENT_URI,
+  OPERATION_URI_TEMPLATE,
+  type Resource,
+  type ResourceTemplate,
+  type TextResourceContents,
+} from "./resources.js";
 export { McpServer, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server.js";
 export { CACHE_HINTS } from "./dispatcher.js";
 export { DEFAULT_PAGE_SIZE } from "./list-pages.js";
@@ -39,7 +53,13 @@ export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
 export { TASKS_EXTENSION, type TaskOptions, type TaskStatus, type TaskSupport } from "./tasks.js";
 export type { TransportHandle } from "./transport.js";
 export { startStdio, type StdioOptions } from "./transport-stdio.js";
-export { startHttp, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpHandle, type HttpOptions } from "./transport-http.js";
+export {
+  startHttp,
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  type HttpHandle,
+  type HttpOptions,
+} from "./transport-http.js";
 export { main, usage, type MainOptions } from "./cli.js";
 export {
   defineExtension,
@@ -60,5 +80,14 @@ export {
   type ToolHooks,
   type ToolResult,
 } from "./extensions.js";
-export { ApiError, type ApiClient, type ApiErrorKind, type ApiMethod, type ApiResponse, type CallOptions, type Documented, type UntypedApi } from "./api-client.js";
+export {
+  ApiError,
+  type ApiClient,
+  type ApiErrorKind,
+  type ApiMethod,
+  type ApiResponse,
+  type CallOptions,
+  type Documented,
+  type UntypedApi,
+} from "./api-client.js";
 export type { FromSchema } from "./schema-type.js";

@@ -104,7 +104,11 @@ export function successResponse(id: JsonRpcId, result: Record<string, unknown>):
 const httpStatuses = new WeakMap<object, number>();
 
 /** Builds an error response; `httpStatus` is remembered for the HTTP transport ({@link httpStatusOf}). */
-export function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject, httpStatus?: number): JsonRpcErrorResponse {
+export function errorResponse(
+  id: JsonRpcId | null,
+  error: JsonRpcErrorObject,
+  httpStatus?: number,
+): JsonRpcErrorResponse {
   const response: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error };
   if (httpStatus !== undefined) httpStatuses.set(response, httpStatus);
   return response;
@@ -121,7 +125,6 @@ export type ClassifiedMessage =
   | { kind: "notification"; message: JsonRpcNotification }
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "invalid"; id: JsonRpcId | null; reason: string };
-
 
 /** True for a valid request id (string or finite number). */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {

@@ -47,9 +47,13 @@ export function decodeCursor(cursor: string, key: Buffer): CursorPayload | undef
   try {
     const decipher = createDecipheriv("aes-256-gcm", aesKey(key), raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+      "utf8",
+    );
     const payload = JSON.parse(text) as CursorPayload;
-    return typeof payload.t === "string" && (typeof payload.v === "string" || typeof payload.v === "number") ? payload : undefined;
+    return typeof payload.t === "string" && (typeof payload.v === "string" || typeof payload.v === "number")
+      ? payload
+      : undefined;
   } catch {
     return undefined;
   }
@@ -106,10 +110,17 @@ function withBaseUserinfo(url: string, baseUrl: string): string {
 }
 
 /** Arguments (and for URL styles, the exact URL) of the page a cursor asks for. */
-export type CursorApplication = { ok: true; args: Record<string, unknown>; url?: string } | { ok: false; message: string };
+export type CursorApplication =
+  | { ok: true; args: Record<string, unknown>; url?: string }
+  | { ok: false; message: string };
 
 /** Applies the `cursor` argument of a paginated tool to its arguments. */
-export function applyCursor(tool: ToolDefinition, args: Record<string, unknown>, key: Buffer, baseUrl: string): CursorApplication {
+export function applyCursor(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  key: Buffer,
+  baseUrl: string,
+): CursorApplication {
   const pagination = tool.http.pagination;
   if (!pagination) return { ok: true, args };
   const cursor = args[pagination.cursorArgument];
@@ -119,14 +130,19 @@ export function applyCursor(tool: ToolDefinition, args: Record<string, unknown>,
   if (!payload) {
     // The API's own token parameter may also be given a raw upstream token.
     if (sameArgument) return { ok: true, args };
-    return { ok: false, message: `"${pagination.cursorArgument}" is not a cursor this server issued (cursors expire when the server restarts unless MCP_CURSOR_SECRET is set). Call without it to start from the first page.` };
+    return {
+      ok: false,
+      message: `"${pagination.cursorArgument}" is not a cursor this server issued (cursors expire when the server restarts unless MCP_CURSOR_SECRET is set). Call without it to start from the first page.`,
+    };
   }
-  if (payload.t !== tool.name) return { ok: false, message: `the cursor belongs to tool ${payload.t}, not ${tool.name}.` };
+  if (payload.t !== tool.name)
+    return { ok: false, message: `the cursor belongs to tool ${payload.t}, not ${tool.name}.` };
   const rest = { ...args };
   if (!sameArgument) delete rest[pagination.cursorArgument];
   if (pagination.style === "link" || pagination.style === "nextUrl") {
     const url = String(payload.v);
-    if (!sameOrigin(url, baseUrl)) return { ok: false, message: "the cursor points to another origin than the API's base URL." };
+    if (!sameOrigin(url, baseUrl))
+      return { ok: false, message: "the cursor points to another origin than the API's base URL." };
     return { ok: true, args: rest, url: withBaseUserinfo(url, baseUrl) };
   }
   return { ok: true, args: { ...rest, [pagination.targetArgument!]: payload.v } };
@@ -187,7 +203,8 @@ export function nextCursor(tool: ToolDefinition, facts: PageFacts, key: Buffer):
   switch (pagination.style) {
     case "cursor": {
       if (pagination.hasMorePath) {
-        if (at(facts.body, pagination.hasMorePath) !== true || !Array.isArray(items) || items.length === 0) return undefined;
+        if (at(facts.body, pagination.hasMorePath) !== true || !Array.isArray(items) || items.length === 0)
+          return undefined;
         const id = at(items[items.length - 1], [pagination.idField ?? "id"]);
         return typeof id === "string" || typeof id === "number" ? make(id) : undefined;
       }

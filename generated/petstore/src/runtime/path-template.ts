@@ -30,7 +30,11 @@ export function splitPathTemplate(template: string, declared: readonly string[] 
     const name = decode(eq < 0 ? item : item.slice(0, eq));
     names.push(name);
     if (eq < 0 && declared.includes(name)) continue;
-    fixedQuery.push(eq < 0 ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(decode(item.slice(eq + 1)))}`);
+    fixedQuery.push(
+      eq < 0
+        ? encodeURIComponent(name)
+        : `${encodeURIComponent(name)}=${encodeURIComponent(decode(item.slice(eq + 1)))}`,
+    );
   }
   return { path: template.slice(0, at), fixedQuery, names };
 }

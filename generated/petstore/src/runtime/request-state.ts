@@ -35,7 +35,10 @@ export class StateSealer {
 
   /** Seals `data` (any JSON value) for one method and target. */
   seal(binding: StateBinding, data: unknown): string {
-    const body = Buffer.from(JSON.stringify({ m: binding.method, t: binding.target, e: this.now() + this.ttlMs, d: data }), "utf8").toString("base64url");
+    const body = Buffer.from(
+      JSON.stringify({ m: binding.method, t: binding.target, e: this.now() + this.ttlMs, d: data }),
+      "utf8",
+    ).toString("base64url");
     return `${body}.${this.mac(body)}`;
   }
 

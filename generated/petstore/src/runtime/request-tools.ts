@@ -64,7 +64,10 @@ export class ClientChannel {
     if (!isRecord(responses) || !Object.values(responses).every(isRecord)) {
       throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
     }
-    const state = params.requestState === undefined ? undefined : this.sealer.open(binding, params.requestState, call.serverHeldState);
+    const state =
+      params.requestState === undefined
+        ? undefined
+        : this.sealer.open(binding, params.requestState, call.serverHeldState);
     // A legacy HTTP session's own capabilities, else those of this instance's last `initialize` (stdio).
     const legacyCapabilities = call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
     const clientCapabilities = call.era.modern ? call.era.clientCapabilities : legacyCapabilities;
@@ -73,8 +76,10 @@ export class ClientChannel {
       inputResponses: responses as Record<string, Record<string, unknown>>,
       state,
       inputRequired: (inputRequests, nextState) => {
-        if (!call.era.modern) throw new RpcError(ErrorCode.InvalidRequest, "input_required results need protocol revision 2026-07-28");
-        for (const request of Object.values(inputRequests)) requireClientCapability(call.era, INPUT_CAPABILITY[request.method]);
+        if (!call.era.modern)
+          throw new RpcError(ErrorCode.InvalidRequest, "input_required results need protocol revision 2026-07-28");
+        for (const request of Object.values(inputRequests))
+          requireClientCapability(call.era, INPUT_CAPABILITY[request.method]);
         const result: InputRequiredResult = { resultType: "input_required", inputRequests };
         if (nextState !== undefined) result.requestState = this.sealer.seal(binding, nextState);
         return result;
@@ -85,11 +90,19 @@ export class ClientChannel {
       progress: (progress, total, message) => this.progress(params, call, progress, total, message),
       log: (level, data) => this.log(call, level, data),
       clientRequest: (method, requestParams) => {
-        if (call.era.modern) throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
+        if (call.era.modern)
+          throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
         if (!isRecord(clientCapabilities[INPUT_CAPABILITY[method]])) {
-          throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`);
+          throw new RpcError(
+            ErrorCode.InvalidRequest,
+            `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`,
+          );
         }
-        if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "This transport cannot send requests to the client (HTTP: Accept text/event-stream)");
+        if (!call.ctx.notify)
+          throw new RpcError(
+            ErrorCode.InvalidRequest,
+            "This transport cannot send requests to the client (HTTP: Accept text/event-stream)",
+          );
         return this.clientRequests.send(call.ctx.notify, method, requestParams, call.signal);
       },
       requireClientCapability: (capability) => {
@@ -103,13 +116,28 @@ export class ClientChannel {
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
   log(call: HandlerContext, level: McpLogLevel, data: unknown): void {
-    const threshold = call.era.modern ? call.era.logLevel : call.ctx.session ? call.ctx.session.logLevel : this.legacyLogLevel;
-    if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted) return;
-    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: this.loggerName, data } });
+    const threshold = call.era.modern
+      ? call.era.logLevel
+      : call.ctx.session
+        ? call.ctx.session.logLevel
+        : this.legacyLogLevel;
+    if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted)
+      return;
+    call.ctx.notify({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level, logger: this.loggerName, data },
+    });
   }
 
   /** Sends `notifications/progress` when the request carried a progress token. */
-  progress(params: Params, call: HandlerContext, progress: number, total: number | undefined, message: string | undefined): void {
+  progress(
+    params: Params,
+    call: HandlerContext,
+    progress: number,
+    total: number | undefined,
+    message: string | undefined,
+  ): void {
     const meta = isRecord(params._meta) ? params._meta : undefined;
     const token = meta?.progressToken;
     if ((typeof token !== "string" && typeof token !== "number") || !call.ctx.notify || call.signal.aborted) return;

@@ -27,7 +27,12 @@ function isCallToolResult(value: unknown): value is CallToolResult {
 }
 
 /** Runs the `before` hooks: the arguments to send upstream, or the result that replaces the call. */
-export async function runBeforeHooks(hooks: Hooks, tool: ToolDefinition, args: Args, tools: RequestTools): Promise<{ args: Args } | { result: CallToolResult }> {
+export async function runBeforeHooks(
+  hooks: Hooks,
+  tool: ToolDefinition,
+  args: Args,
+  tools: RequestTools,
+): Promise<{ args: Args } | { result: CallToolResult }> {
   let current = args;
   for (const before of [hooks?.beforeCall?.bind(hooks, tool), toolHooks(hooks, tool.name)?.before]) {
     if (!before) continue;
@@ -39,7 +44,13 @@ export async function runBeforeHooks(hooks: Hooks, tool: ToolDefinition, args: A
 }
 
 /** Runs the `after` hooks on the call's result: the result to return. */
-export async function runAfterHooks(hooks: Hooks, tool: ToolDefinition, args: Args, result: CallToolResult, tools: RequestTools): Promise<CallToolResult> {
+export async function runAfterHooks(
+  hooks: Hooks,
+  tool: ToolDefinition,
+  args: Args,
+  result: CallToolResult,
+  tools: RequestTools,
+): Promise<CallToolResult> {
   let current = result;
   const own = toolHooks(hooks, tool.name)?.after;
   if (own) current = (await own(current, args, tools)) ?? current;

@@ -32,14 +32,7 @@ export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" 
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
 /** OpenAPI parameter serialization styles. */
-export type ParameterStyle =
-  | "simple"
-  | "label"
-  | "matrix"
-  | "form"
-  | "spaceDelimited"
-  | "pipeDelimited"
-  | "deepObject";
+export type ParameterStyle = "simple" | "label" | "matrix" | "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
 
 /** How one tool argument becomes one HTTP parameter. */
 export interface ParameterBinding {
@@ -64,8 +57,22 @@ export interface ParameterBinding {
  *   passes as base64 or a `data:` URI and that is sent as bytes (octet-stream, multipart file parts).
  */
 export type BodyBinding =
-  | { kind: "whole"; argument: string; mediaType: string; required: boolean; binary?: boolean; encoding?: Record<string, FieldEncoding> }
-  | { kind: "properties"; properties: Record<string, string>; mediaType: string; required: boolean; files?: string[]; encoding?: Record<string, FieldEncoding> };
+  | {
+      kind: "whole";
+      argument: string;
+      mediaType: string;
+      required: boolean;
+      binary?: boolean;
+      encoding?: Record<string, FieldEncoding>;
+    }
+  | {
+      kind: "properties";
+      properties: Record<string, string>;
+      mediaType: string;
+      required: boolean;
+      files?: string[];
+      encoding?: Record<string, FieldEncoding>;
+    };
 
 /**
  * The OpenAPI `encoding` of one `application/x-www-form-urlencoded` body field (by body property
@@ -114,7 +121,9 @@ export interface SecuritySchemeDefinition {
   tokenUrl?: string;
   /** openIdConnect: discovery document URL. */
   openIdConnectUrl?: string;
-  env: Partial<Record<"token" | "username" | "password" | "clientId" | "clientSecret" | "scopes" | "cert" | "key", string>>;
+  env: Partial<
+    Record<"token" | "username" | "password" | "clientId" | "clientSecret" | "scopes" | "cert" | "key", string>
+  >;
 }
 
 /**

@@ -15,7 +15,7 @@ import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator } from "./validation.js";
-import { loadGot } from "./lazy-modules.js";
+import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "./redact.js";
 import type { ResponseInfo } from "./api-client.js";
 
@@ -97,24 +97,39 @@ export async function callUpstream(
       true,
     );
   }
-  const page: CursorApplication = call.cursorKey ? applyCursor(tool, args, call.cursorKey, baseUrl) : { ok: true, args };
+  const page: CursorApplication = call.cursorKey
+    ? applyCursor(tool, args, call.cursorKey, baseUrl)
+    : { ok: true, args };
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
     const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
     prepared = buildRequest(tool.http, page.args, baseUrl, { allowFileRead });
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
-    if (page.url) prepared = { ...prepared, url: page.url, safeUrl: redactUserinfo(page.url.split("?")[0]!), path: new URL(page.url).pathname };
+    if (page.url)
+      prepared = {
+        ...prepared,
+        url: page.url,
+        safeUrl: redactUserinfo(page.url.split("?")[0]!),
+        path: new URL(page.url).pathname,
+      };
   } catch (error) {
-    if (error instanceof ArgumentError) return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
+    if (error instanceof ArgumentError)
+      return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
     throw error;
   }
 
   // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
   const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
   if (!call.queue) return exchange();
+  // A call that finds a free slot starts inside `add` (p-queue runs it synchronously): it is then
+  // added without the signal, which only takes a waiting call out of the queue; a running exchange
+  // is aborted through the same signal (exchangeWithUpstream). Saves p-queue's two abort listeners
+  // and Promise.race per call.
+  const queue = call.queue;
+  const waits = queue.isPaused || queue.size > 0 || queue.pending >= queue.concurrency;
   try {
-    return await call.queue.add(exchange, { signal: call.signal });
+    return await queue.add(exchange, waits ? { signal: call.signal } : {});
   } catch (error) {
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
@@ -144,7 +159,7 @@ async function exchangeWithUpstream(
   call: UpstreamCall,
 ): Promise<CallToolResult> {
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const { default: got, RequestError } = await loadGot();
+  const { default: got, RequestError } = loadedGot() ?? (await loadGot());
   const started = Date.now();
   // One controller for the deadline and the caller's cancellation (cheaper per call than
   // AbortSignal.timeout + AbortSignal.any, whose signals are tracked for garbage collection).
@@ -165,7 +180,9 @@ async function exchangeWithUpstream(
     attempts: 0,
   };
   try {
-    let choice = call.credentials ? await call.credentials.choose(tool.http.security, false, call.fromRequest) : undefined;
+    let choice = call.credentials
+      ? await call.credentials.choose(tool.http.security, false, call.fromRequest)
+      : undefined;
     if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
     let response = await send(got, prepared, choice?.credentials, call, limits);
     // An OAuth token the upstream rejects is refreshed once.
@@ -198,7 +215,18 @@ async function exchangeWithUpstream(
     if (tool.http.pagination && call.cursorKey && !result.isError) {
       // The JSON mapResponse parsed; a body it did not read as JSON (an unusual media type) is tried here.
       const body = parsed.json ? parsed.json.value : parseJson(response.body);
-      const next = nextCursor(tool, { args: page.args, body, link: headerValue(response.headers.link), requestUrl: prepared.url, baseUrl, credentialQuery: choice?.credentials.query }, call.cursorKey);
+      const next = nextCursor(
+        tool,
+        {
+          args: page.args,
+          body,
+          link: headerValue(response.headers.link),
+          requestUrl: prepared.url,
+          baseUrl,
+          credentialQuery: choice?.credentials.query,
+        },
+        call.cursorKey,
+      );
       if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
     }
     return result;
@@ -206,7 +234,10 @@ async function exchangeWithUpstream(
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     const failed = `Upstream request failed for ${prepared.method} ${prepared.safeUrl}`;
     if (limits.tooLarge) {
-      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} response too large`, { tool: tool.name, limit: limits.maxResponseBytes });
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} response too large`, {
+        tool: tool.name,
+        limit: limits.maxResponseBytes,
+      });
       return textResult(
         `${failed}: the response exceeded the size limit of ${limits.maxResponseBytes} bytes (counted after decompression; ` +
           `${limits.tooLarge.read} bytes read when the transfer was aborted). Narrow the request, or raise the limit with ` +
@@ -215,12 +246,21 @@ async function exchangeWithUpstream(
       );
     }
     if (timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
-      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, { tool: tool.name, ms: Date.now() - started });
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, {
+        tool: tool.name,
+        ms: Date.now() - started,
+      });
       const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
-      return textResult(`${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`, true);
+      return textResult(
+        `${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`,
+        true,
+      );
     }
     if (error instanceof RequestError) {
-      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} failed`, { tool: tool.name, code: error.code });
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} failed`, {
+        tool: tool.name,
+        code: error.code,
+      });
       return textResult(`${failed}: ${error.code || error.name}`, true);
     }
     throw error;
@@ -234,7 +274,13 @@ async function exchangeWithUpstream(
 interface RequestContext extends Record<string, unknown> {
   limits: CallLimits;
   /** Set when the request carries credentials. */
-  secrets?: { origin: string; headers: ReadonlySet<string>; query: ReadonlySet<string>; cookies: boolean; tls: boolean };
+  secrets?: {
+    origin: string;
+    headers: ReadonlySet<string>;
+    query: ReadonlySet<string>;
+    cookies: boolean;
+    tls: boolean;
+  };
 }
 
 /**
@@ -259,7 +305,10 @@ function upstreamClient(got: Got, retries: number): Got {
       // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given);
       // no retry whose wait would end past the call's deadline.
       calculateDelay: ({ attemptCount, computedValue, retryAfter, error }) => {
-        const delay = computedValue === 0 || retryAfter !== undefined ? computedValue : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
+        const delay =
+          computedValue === 0 || retryAfter !== undefined
+            ? computedValue
+            : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
         const { limits } = error.options.context as RequestContext;
         return delay > 0 && Date.now() + delay >= limits.deadline ? 0 : delay;
       },
@@ -290,7 +339,13 @@ function upstreamClient(got: Got, retries: number): Got {
 }
 
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
-async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCredentials | undefined, call: UpstreamCall, limits: CallLimits): Promise<Response<Buffer>> {
+async function send(
+  got: Got,
+  prepared: PreparedRequest,
+  credentials: AppliedCredentials | undefined,
+  call: UpstreamCall,
+  limits: CallLimits,
+): Promise<Response<Buffer>> {
   // got would start the request even with an already-aborted signal.
   limits.signal.throwIfAborted();
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
@@ -299,7 +354,8 @@ async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCre
   if (credentials) {
     Object.assign(headers, credentials.headers);
     if (credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
-    if (credentials.cookies.length > 0) headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
+    if (credentials.cookies.length > 0)
+      headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
     context.secrets = {
       origin: new URL(url).origin,
       headers: new Set(Object.keys(credentials.headers)),
@@ -309,15 +365,18 @@ async function send(got: Got, prepared: PreparedRequest, credentials: AppliedCre
     };
   }
   limits.attempts += 1;
-  const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(url, {
-    method: prepared.method as Method,
-    headers,
-    signal: limits.signal,
-    context,
-    ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
-    ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
-    // responseType "buffer" is the instance's default, which got's types do not carry over.
-  }) as unknown as CancelableRequest<Response<Buffer>>;
+  const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(
+    url,
+    {
+      method: prepared.method as Method,
+      headers,
+      signal: limits.signal,
+      context,
+      ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
+      ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+      // responseType "buffer" is the instance's default, which got's types do not carry over.
+    },
+  ) as unknown as CancelableRequest<Response<Buffer>>;
   // Counted after decompression; a declared length over the cap is refused before any body is read.
   void request.on("downloadProgress", ({ transferred, total }) => {
     if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;
@@ -338,7 +397,11 @@ function parseJson(body: Buffer): unknown {
 
 /** Puts `nextCursor` in the structured result and says how to use it in the text. */
 function addNextCursor(result: CallToolResult, next: string, argument: string): void {
-  if (result.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent)) {
+  if (
+    result.structuredContent &&
+    typeof result.structuredContent === "object" &&
+    !Array.isArray(result.structuredContent)
+  ) {
     (result.structuredContent as Record<string, unknown>).nextCursor = next;
   }
   result.content.push({ type: "text", text: `More results: call again with ${argument} = ${next}` });

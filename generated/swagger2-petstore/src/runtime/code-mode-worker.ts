@@ -9,7 +9,13 @@
  * stop a run with `worker.terminate()`, whatever the script does.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant } from "quickjs-emscripten-core";
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+} from "quickjs-emscripten-core";
 import type { CodeErrorKind, CodeLimits, FromWorker, ToWorker, WorkerInput } from "./code-mode.js";
 
 /** Stack the QuickJS interpreter may use; deep recursion becomes a catchable RangeError well before the WebAssembly stack ends. */
@@ -91,11 +97,19 @@ function finish(message: FromWorker): void {
 }
 
 void main().catch((error: unknown) => {
-  finish({ type: "done", ok: false, kind: "exception", message: `sandbox failure: ${error instanceof Error ? error.message : String(error)}` });
+  finish({
+    type: "done",
+    ok: false,
+    kind: "exception",
+    message: `sandbox failure: ${error instanceof Error ? error.message : String(error)}`,
+  });
 });
 
 async function main(): Promise<void> {
-  const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([import("quickjs-emscripten-core"), import("@jitl/quickjs-wasmfile-release-sync")]);
+  const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
+    import("quickjs-emscripten-core"),
+    import("@jitl/quickjs-wasmfile-release-sync"),
+  ]);
   // The package's types describe its CommonJS build (default nested once more); ESM import yields the variant itself.
   const loaded = variant.default as unknown as QuickJSSyncVariant | { default: QuickJSSyncVariant };
   const base = "default" in loaded ? loaded.default : loaded;
@@ -105,7 +119,9 @@ async function main(): Promise<void> {
   const pages = Math.max(ENGINE_INITIAL_PAGES, Math.ceil(input.limits.memoryBytes / WASM_PAGE_BYTES));
   const wasmMemory = new WebAssembly.Memory({ initial: ENGINE_INITIAL_PAGES, maximum: pages });
   const wasmModule = input.wasmModule as WebAssembly.Module | undefined;
-  const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory, ...(wasmModule ? { wasmModule } : {}) }));
+  const quickjs = await newQuickJSWASMModuleFromVariant(
+    newVariant(base, { wasmMemory, ...(wasmModule ? { wasmModule } : {}) }),
+  );
   const runtime = quickjs.newRuntime();
   const sandbox = new Sandbox(runtime, runtime.newContext(), input.limits, Date.now() + input.limits.timeoutMs);
   // The host's wall-time limit starts now, with the sandbox's own deadline.
@@ -157,7 +173,10 @@ class Sandbox {
   private log(line: string): void {
     if (this.logBytes > this.limits.maxResultBytes) return;
     this.logBytes += Buffer.byteLength(line, "utf8");
-    post({ type: "log", line: this.logBytes > this.limits.maxResultBytes ? "[further log lines dropped: over the log limit]" : line });
+    post({
+      type: "log",
+      line: this.logBytes > this.limits.maxResultBytes ? "[further log lines dropped: over the log limit]" : line,
+    });
   }
 
   /** `api.<name>(args)`: asks the host thread, answers with a promise the host's reply settles. */
@@ -208,7 +227,10 @@ class Sandbox {
   private succeed(json: string): void {
     const bytes = Buffer.byteLength(json, "utf8");
     if (bytes > this.limits.maxResultBytes) {
-      return this.finishWith("result-size", `the returned value is ${bytes} bytes of JSON, over the limit of ${this.limits.maxResultBytes}; return less (select fields, slice arrays)`);
+      return this.finishWith(
+        "result-size",
+        `the returned value is ${bytes} bytes of JSON, over the limit of ${this.limits.maxResultBytes}; return less (select fields, slice arrays)`,
+      );
     }
     this.done = true;
     finish({ type: "done", ok: true, json });
@@ -251,7 +273,10 @@ function describe(context: QuickJSContext, handle: QuickJSHandle): { name: strin
     const dumped: unknown = context.dump(handle);
     if (dumped !== null && typeof dumped === "object") {
       const record = dumped as { name?: unknown; message?: unknown };
-      return { name: typeof record.name === "string" ? record.name : "Error", message: typeof record.message === "string" ? record.message : JSON.stringify(dumped) };
+      return {
+        name: typeof record.name === "string" ? record.name : "Error",
+        message: typeof record.message === "string" ? record.message : JSON.stringify(dumped),
+      };
     }
     return { name: "Error", message: `uncaught ${String(dumped)}` };
   } catch {

@@ -102,7 +102,8 @@ export const EXECUTE_CODE_TOOL = Object.freeze({
     properties: {
       code: {
         type: "string",
-        description: "Body of an async JavaScript function, e.g. `const repo = await api.reposGet({ owner: \"o\", repo: \"r\" }); return repo.stargazers_count;`",
+        description:
+          'Body of an async JavaScript function, e.g. `const repo = await api.reposGet({ owner: "o", repo: "r" }); return repo.stargazers_count;`',
       },
     },
     required: ["code"],
@@ -141,25 +142,52 @@ export interface ToWorker {
  * Runs `code` (an async function body) in a fresh QuickJS sandbox with `host` as its only way out.
  * Never rejects: every failure, limit or abort is a `{ ok: false }` result with the logs and calls so far.
  */
-export function executeCode(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSignal): Promise<CodeRunResult> {
+export function executeCode(
+  code: string,
+  host: CodeHost,
+  limits: CodeLimits,
+  signal: AbortSignal,
+): Promise<CodeRunResult> {
   return engineModule().then((wasmModule) => run(code, host, limits, signal, wasmModule));
 }
 
 /** One run in a fresh worker (see executeCode). */
-function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSignal, wasmModule: WebAssembly.Module | undefined): Promise<CodeRunResult> {
+function run(
+  code: string,
+  host: CodeHost,
+  limits: CodeLimits,
+  signal: AbortSignal,
+  wasmModule: WebAssembly.Module | undefined,
+): Promise<CodeRunResult> {
   const logs: string[] = [];
   const calls: CodeCall[] = [];
   return new Promise<CodeRunResult>((resolve) => {
-    if (signal.aborted) return resolve({ ok: false, error: { kind: "aborted", message: "the run was cancelled before it started" }, logs, calls });
+    if (signal.aborted)
+      return resolve({
+        ok: false,
+        error: { kind: "aborted", message: "the run was cancelled before it started" },
+        logs,
+        calls,
+      });
     const inFlight = new AbortController();
     const known = new Set(host.toolNames);
     let settled = false;
     let started = 0;
 
-    const input: WorkerInput = { ...(wasmModule ? { wasmModule } : {}), code, toolNames: [...host.toolNames], limits: { ...limits } };
+    const input: WorkerInput = {
+      ...(wasmModule ? { wasmModule } : {}),
+      code,
+      toolNames: [...host.toolNames],
+      limits: { ...limits },
+    };
     // Empty environment: the thread that runs model code never holds the server's credentials.
     // Its stdout/stderr are piped here and drained, so nothing it prints reaches the stdio transport.
-    const worker = new Worker(new URL("./code-mode-worker.js", import.meta.url), { workerData: input, env: {}, stdout: true, stderr: true });
+    const worker = new Worker(new URL("./code-mode-worker.js", import.meta.url), {
+      workerData: input,
+      env: {},
+      stdout: true,
+      stderr: true,
+    });
     worker.stdout.resume();
     worker.stderr.resume();
 
@@ -172,12 +200,16 @@ function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSign
       void worker.terminate();
       resolve(result);
     };
-    const fail = (kind: CodeErrorKind, message: string): void => end({ ok: false, error: { kind, message }, logs, calls });
+    const fail = (kind: CodeErrorKind, message: string): void =>
+      end({ ok: false, error: { kind, message }, logs, calls });
 
     // The wall-time limit counts from the moment the sandbox starts the code: starting a worker and
     // QuickJS takes tens of milliseconds on an idle machine and seconds on a loaded one, which is not
     // the model's code's time. A sandbox that does not start at all is bounded separately.
-    let timer = setTimeout(() => fail("timeout", `the sandbox did not start within ${SANDBOX_START_MS} ms`), SANDBOX_START_MS);
+    let timer = setTimeout(
+      () => fail("timeout", `the sandbox did not start within ${SANDBOX_START_MS} ms`),
+      SANDBOX_START_MS,
+    );
     const onAbort = (): void => fail("aborted", "the run was cancelled");
     signal.addEventListener("abort", onAbort, { once: true });
 
@@ -185,7 +217,10 @@ function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSign
       if (settled) return;
       if (message.type === "started") {
         clearTimeout(timer);
-        timer = setTimeout(() => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`), limits.timeoutMs);
+        timer = setTimeout(
+          () => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`),
+          limits.timeoutMs,
+        );
       } else if (message.type === "log") logs.push(message.line);
       else if (message.type === "call") {
         if (started >= limits.maxCalls) return fail("calls", `the code made more than ${limits.maxCalls} api calls`);
@@ -198,7 +233,11 @@ function run(code: string, host: CodeHost, limits: CodeLimits, signal: AbortSign
       } else if (message.ok) {
         // Checked again here: the host trusts nothing the sandbox thread says.
         const bytes = Buffer.byteLength(message.json, "utf8");
-        if (bytes > limits.maxResultBytes) return fail("result-size", `the returned value is ${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes}`);
+        if (bytes > limits.maxResultBytes)
+          return fail(
+            "result-size",
+            `the returned value is ${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes}`,
+          );
         const result = parseJson(message.json);
         if (!result.ok) return fail("exception", "the sandbox returned invalid JSON");
         end({ ok: true, result: result.value, logs, calls });
@@ -224,12 +263,17 @@ async function callHost(
   if (!known.has(message.name)) return failed({ message: `unknown operation '${message.name}'` });
   const parsed = parseJson(message.args);
   const args = parsed.ok ? parsed.value : undefined;
-  if (args === undefined || args === null || typeof args !== "object" || Array.isArray(args)) return failed({ message: `api.${message.name}(args): args must be an object` });
+  if (args === undefined || args === null || typeof args !== "object" || Array.isArray(args))
+    return failed({ message: `api.${message.name}(args): args must be an object` });
   try {
     const outcome = await host.call(message.name, args as Record<string, unknown>, signal);
     if (!outcome.ok) {
       const { message: text, status, body } = outcome.error;
-      return failed({ message: text, ...(status !== undefined ? { status } : {}), ...(body !== undefined ? { body: body.slice(0, MAX_BODY_EXCERPT_CHARS) } : {}) });
+      return failed({
+        message: text,
+        ...(status !== undefined ? { status } : {}),
+        ...(body !== undefined ? { body: body.slice(0, MAX_BODY_EXCERPT_CHARS) } : {}),
+      });
     }
     const json = JSON.stringify(outcome.value);
     return {

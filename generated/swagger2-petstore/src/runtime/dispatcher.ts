@@ -7,7 +7,15 @@
  * identity) and turns thrown errors into wire errors with their HTTP status hints.
  */
 import { classifyEra, hasModernMeta, type RequestEra } from "./era.js";
-import { ErrorCode, RpcError, classifyMessage, errorResponse, successResponse, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
+import {
+  ErrorCode,
+  RpcError,
+  classifyMessage,
+  errorResponse,
+  successResponse,
+  type JsonRpcId,
+  type JsonRpcResponse,
+} from "./jsonrpc.js";
 import { describeError, type Logger } from "./logger.js";
 import { isRecord } from "./own.js";
 import { BATCH_PROTOCOL_VERSION, META_SERVER_INFO } from "./protocol.js";
@@ -24,7 +32,14 @@ export const DEFAULT_MAX_BATCH = 100;
 export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
 
 /** Methods whose complete modern results carry {@link CACHE_HINTS}. */
-const CACHEABLE = new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
 
 /** The method tables and server state a {@link Dispatcher} routes with. */
 export interface DispatcherOptions {
@@ -37,7 +52,10 @@ export interface DispatcherOptions {
   /** Receives the client's responses (to legacy server→client requests). */
   onResponse(response: JsonRpcResponse, ctx: RequestContext): void;
   /** Called for a `notifications/cancelled` whose request does not run here (it may run on another instance). */
-  onCancelElsewhere?(cancellation: { scope: string | undefined; requestId: JsonRpcId; reason: string }, ctx: RequestContext): void;
+  onCancelElsewhere?(
+    cancellation: { scope: string | undefined; requestId: JsonRpcId; reason: string },
+    ctx: RequestContext,
+  ): void;
   /** The revision the last legacy `initialize` negotiated on this instance, if any. */
   negotiatedVersion(): string | undefined;
   /** The server's identity (`name`, `version`, `title`) for modern results' `_meta`. */
@@ -53,14 +71,20 @@ export class Dispatcher {
   private readonly notifications: Record<string, NotificationHandler>;
 
   constructor(private readonly options: DispatcherOptions) {
-    this.notifications = { ...options.notifications, "notifications/cancelled": (params, ctx) => this.cancel(params, ctx) };
+    this.notifications = {
+      ...options.notifications,
+      "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
+    };
   }
 
   /**
    * Handles a JSON-RPC batch. Legal only under revision 2025-03-26; otherwise (or when empty)
    * the answer is a single InvalidRequest error. Returns undefined when nothing needs answering.
    */
-  async handleBatch(messages: unknown[], ctx: RequestContext): Promise<JsonRpcResponse[] | JsonRpcResponse | undefined> {
+  async handleBatch(
+    messages: unknown[],
+    ctx: RequestContext,
+  ): Promise<JsonRpcResponse[] | JsonRpcResponse | undefined> {
     const version = ctx.protocolVersion ?? this.options.negotiatedVersion();
     if (version !== BATCH_PROTOCOL_VERSION) {
       return errorResponse(null, {
@@ -88,7 +112,10 @@ export class Dispatcher {
     const classified = classifyMessage(message);
     switch (classified.kind) {
       case "invalid":
-        return errorResponse(classified.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${classified.reason}` });
+        return errorResponse(classified.id, {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid request: ${classified.reason}`,
+        });
       case "response": {
         // The answer to a legacy server→client request; unknown ids are ignored.
         this.options.onResponse(classified.message, ctx);
@@ -113,7 +140,12 @@ export class Dispatcher {
     }
   }
 
-  private async handleRequest(id: JsonRpcId, method: string, params: unknown, ctx: RequestContext): Promise<JsonRpcResponse | undefined> {
+  private async handleRequest(
+    id: JsonRpcId,
+    method: string,
+    params: unknown,
+    ctx: RequestContext,
+  ): Promise<JsonRpcResponse | undefined> {
     if (params !== undefined && !isRecord(params)) {
       return errorResponse(id, { code: ErrorCode.InvalidParams, message: "params must be an object" });
     }
@@ -121,7 +153,10 @@ export class Dispatcher {
     try {
       // A plain `initialize` means legacy semantics, whatever the transport's version hint says;
       // one carrying modern `_meta` is a modern request for a removed method (-32601, HTTP 404).
-      era = method === "initialize" && !hasModernMeta(params) ? { modern: false, version: undefined } : classifyEra(params, ctx.protocolVersion, this.options.negotiatedVersion());
+      era =
+        method === "initialize" && !hasModernMeta(params)
+          ? { modern: false, version: undefined }
+          : classifyEra(params, ctx.protocolVersion, this.options.negotiatedVersion());
     } catch (error) {
       return this.errorFrom(id, method, error);
     }
@@ -129,7 +164,11 @@ export class Dispatcher {
     // Object.hasOwn: method names like "constructor" must not reach the prototype.
     const handler = Object.hasOwn(table, method) ? table[method] : undefined;
     if (!handler) {
-      return errorResponse(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, era.modern ? 404 : undefined);
+      return errorResponse(
+        id,
+        { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` },
+        era.modern ? 404 : undefined,
+      );
     }
 
     const controller = new AbortController();
@@ -139,7 +178,13 @@ export class Dispatcher {
     const key = inFlightKey(ctx.scope, id);
     this.inFlight.set(key, controller);
     try {
-      const result = await handler((params as Params | undefined) ?? {}, { id, method, ctx, era, signal: controller.signal });
+      const result = await handler((params as Params | undefined) ?? {}, {
+        id,
+        method,
+        ctx,
+        era,
+        signal: controller.signal,
+      });
       if (controller.signal.aborted) return undefined;
       return successResponse(id, era.modern ? this.modernResult(method, result, ctx) : result);
     } catch (error) {
@@ -177,7 +222,8 @@ export class Dispatcher {
     const requestId = params.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const reason = typeof params.reason === "string" ? params.reason : "cancelled by client";
-    if (!this.cancelLocal(ctx.scope, requestId, reason)) this.options.onCancelElsewhere?.({ scope: ctx.scope, requestId, reason }, ctx);
+    if (!this.cancelLocal(ctx.scope, requestId, reason))
+      this.options.onCancelElsewhere?.({ scope: ctx.scope, requestId, reason }, ctx);
   }
 
   /** Aborts request `requestId` of `scope` if it runs here; false when it does not (finished, unknown: ignored). */

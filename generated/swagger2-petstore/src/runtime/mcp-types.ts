@@ -50,7 +50,14 @@ export interface ResourceLinkContent {
 export type MediaContent = ImageContent | AudioContent;
 
 /** Content blocks of tool results and prompt messages. */
-export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | MediaContent | EmbeddedResourceContent | ResourceLinkContent;
+export type ContentBlock =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | EmbeddedResource
+  | MediaContent
+  | EmbeddedResourceContent
+  | ResourceLinkContent;
 
 /** The result of `tools/call`. */
 export interface CallToolResult {

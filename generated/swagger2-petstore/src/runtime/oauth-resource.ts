@@ -86,14 +86,21 @@ export class ResourceServer {
     try {
       return this.options.introspectionUrl ? await this.introspect(match[1]!) : await this.verifyJwt(match[1]!);
     } catch (error) {
-      return { status: 401, wwwAuthenticate: this.challenge("invalid_token"), message: `invalid token: ${(error as Error).message}` };
+      return {
+        status: 401,
+        wwwAuthenticate: this.challenge("invalid_token"),
+        message: `invalid token: ${(error as Error).message}`,
+      };
     }
   }
 
   private async verifyJwt(token: string): Promise<Principal> {
     const { createRemoteJWKSet, jwtVerify } = await loadJose();
     this.keys ??= createRemoteJWKSet(new URL(this.options.jwksUrl ?? (await this.discoverJwks())));
-    const { payload } = await jwtVerify(token, this.keys, { issuer: this.options.issuer, audience: this.options.audience });
+    const { payload } = await jwtVerify(token, this.keys, {
+      issuer: this.options.issuer,
+      audience: this.options.audience,
+    });
     return { subject: payload.sub, scopes: scopeSet(payload.scope ?? payload.scp) };
   }
 
@@ -103,7 +110,11 @@ export class ResourceServer {
     const body = await got
       .post(this.options.introspectionUrl!, {
         form: { token, token_type_hint: "access_token" },
-        headers: client ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}` } : {},
+        headers: client
+          ? {
+              authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`,
+            }
+          : {},
         timeout: { request: 10_000 },
         retry: { limit: 0 },
       })
@@ -121,10 +132,15 @@ export class ResourceServer {
     const issuer = this.options.issuer.replace(/\/+$/, "");
     const origin = new URL(issuer).origin;
     const path = new URL(issuer).pathname.replace(/\/+$/, "");
-    for (const url of [`${origin}/.well-known/oauth-authorization-server${path}`, `${issuer}/.well-known/openid-configuration`]) {
+    for (const url of [
+      `${origin}/.well-known/oauth-authorization-server${path}`,
+      `${issuer}/.well-known/openid-configuration`,
+    ]) {
       try {
         const { default: got } = await loadGot();
-        const document = await got(url, { timeout: { request: 10_000 }, retry: { limit: 0 } }).json<{ jwks_uri?: unknown }>();
+        const document = await got(url, { timeout: { request: 10_000 }, retry: { limit: 0 } }).json<{
+          jwks_uri?: unknown;
+        }>();
         if (typeof document.jwks_uri === "string") return document.jwks_uri;
       } catch {
         // try the next location

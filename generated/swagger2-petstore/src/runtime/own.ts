@@ -7,7 +7,8 @@
 
 /** Sets `key` on `target` as an own enumerable data property, `__proto__` included. */
 export function setOwn(target: object, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else (target as Record<string, unknown>)[key] = value;
 }
 

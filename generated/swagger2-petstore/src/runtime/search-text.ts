@@ -35,7 +35,9 @@ export function words(text: string, prose = false): string[] {
   const spaced = (prose ? text.replace(BRAND, (word) => word.toLowerCase()) : text)
     .replace(/<[^>]*>/g, " ")
     // "owner/name" slugs ("facebook/react") name one thing by its identifiers: not words to match.
-    .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) => (/\.[a-z]{1,5}$/i.test(slug) ? slug : space))
+    .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) =>
+      /\.[a-z]{1,5}$/i.test(slug) ? slug : space,
+    )
     // Acronym plurals stay one word: "PRs", "APIs" (not "P Rs").
     .replace(/\b([A-Z]{2,})s\b/g, (_, acronym: string) => `${acronym.toLowerCase()}s`)
     .replace(/\b(pull) requests?\b/gi, "$1")
@@ -121,7 +123,9 @@ const QUERY_FILLER: ReadonlySet<string> = new Set(["detail", "info"]);
 
 /** Hyphenated words that are words, not names (see analyzeQuery). */
 const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
-  "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(" "),
+  "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(
+    " ",
+  ),
 );
 
 /** Whether the request asks to make something (a verb of the create group). */
@@ -149,12 +153,15 @@ export function analyzeQuery(query: string): string[] {
     .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
     .replace(/\bhttps?:\/\/\S+/gi, " ")
     .replace(/\b[a-z]+_[a-z0-9]*\d[a-z0-9]*\b/gi, " ")
-    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) => (ENGLISH_COMPOUNDS.has(name.toLowerCase()) || PREFIXED.test(name) ? name : " "))
+    .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) =>
+      ENGLISH_COMPOUNDS.has(name.toLowerCase()) || PREFIXED.test(name) ? name : " ",
+    )
     .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
   const terms = analyze(values, true).filter((term) => !QUERY_FILLER.has(term));
   const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
-  if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`))) terms.push("file");
+  if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`)))
+    terms.push("file");
   return terms;
 }
 
@@ -168,12 +175,64 @@ export function analyzeQuery(query: string): string[] {
  * has nothing to do with watching.
  */
 const SYNONYM_GROUPS: string[][] = [
-  ["create", "add", "new", "make", "post", "~open", "~start", "register", "insert", "submit", "~generate", "~publish", "~setup", "~leave", "~write", "~put", "~apply", "~attach", "~save", "~enroll"],
+  [
+    "create",
+    "add",
+    "new",
+    "make",
+    "post",
+    "~open",
+    "~start",
+    "register",
+    "insert",
+    "submit",
+    "~generate",
+    "~publish",
+    "~setup",
+    "~leave",
+    "~write",
+    "~put",
+    "~apply",
+    "~attach",
+    "~save",
+    "~enroll",
+  ],
   ["delete", "remove", "destroy", "~drop", "erase", "purge", "discard", "unset", "~clear", "~kick", "~wipe"],
   ["list", "show", "browse", "enumerate", "~index", "~see", "~view", "~display"],
   ["search", "find", "lookup", "query", "filter"],
-  ["get", "show", "fetch", "retrieve", "read", "~view", "~see", "~detail", "~info", "lookup", "~check", "~inspect", "~look", "~grab", "~display"],
-  ["update", "edit", "change", "modify", "patch", "set", "~rename", "alter", "replace", "configure", "~close", "~reopen", "~adjust", "~tweak"],
+  [
+    "get",
+    "show",
+    "fetch",
+    "retrieve",
+    "read",
+    "~view",
+    "~see",
+    "~detail",
+    "~info",
+    "lookup",
+    "~check",
+    "~inspect",
+    "~look",
+    "~grab",
+    "~display",
+  ],
+  [
+    "update",
+    "edit",
+    "change",
+    "modify",
+    "patch",
+    "set",
+    "~rename",
+    "alter",
+    "replace",
+    "configure",
+    "~close",
+    "~reopen",
+    "~adjust",
+    "~tweak",
+  ],
   ["compare", "diff", "difference"],
   ["latest", "newest", "recent", "last", "current"],
   ["review", "reviewer", "approve", "approval"],
@@ -187,7 +246,19 @@ const SYNONYM_GROUPS: string[][] = [
   ["pull", "merge-request"],
   ["issue", "ticket", "bug", "report"],
   ["comment", "reply", "note", "remark"],
-  ["user", "member", "account", "person", "people", "profile", "collaborator", "~teammate", "~colleague", "~employee", "~staff"],
+  [
+    "user",
+    "member",
+    "account",
+    "person",
+    "people",
+    "profile",
+    "collaborator",
+    "~teammate",
+    "~colleague",
+    "~employee",
+    "~staff",
+  ],
   ["org", "company", "enterprise"],
   ["follow", "follower", "following", "subscribe"],
   ["watch", "watcher", "^subscription", "notify", "notification"],
@@ -297,7 +368,16 @@ let vocabulary: VocabularyTables | undefined;
 function tables(): VocabularyTables {
   if (vocabulary) return vocabulary;
   // The groups are plain lower-case words: split them plainly (words() runs every request rule).
-  const stemsOf = (list: string[]) => [...new Set(list.flatMap((w) => w.split(/[^a-z0-9]+/).filter((part) => part !== "").map(stem)))];
+  const stemsOf = (list: string[]) => [
+    ...new Set(
+      list.flatMap((w) =>
+        w
+          .split(/[^a-z0-9]+/)
+          .filter((part) => part !== "")
+          .map(stem),
+      ),
+    ),
+  ];
   const synonyms = new Map<string, Set<string>>();
   for (const group of SYNONYM_GROUPS) {
     const sources = stemsOf(group.filter((w) => !w.startsWith("^")));
@@ -312,10 +392,13 @@ function tables(): VocabularyTables {
   const groupVerbs = stemsOf(SYNONYM_GROUPS.slice(0, 6).flat());
   const writes = stemsOf(WRITE_VERBS.split(" "));
   // Verbs that read, and verbs that are as often nouns ("a charge", "the bill", "a reply").
-  const others = stemsOf("compare download test ping verify kick ban reply respond answer say charge bill pay".split(" "));
+  const others = stemsOf(
+    "compare download test ping verify kick ban reply respond answer say charge bill pay".split(" "),
+  );
   const actionGroups = new Map<string, number[]>();
   SYNONYM_GROUPS.slice(0, 6).forEach((group, g) => {
-    for (const s of stemsOf(group.map((w) => w.replace(/^[~^]/, "")))) actionGroups.set(s, [...(actionGroups.get(s) ?? []), g]);
+    for (const s of stemsOf(group.map((w) => w.replace(/^[~^]/, ""))))
+      actionGroups.set(s, [...(actionGroups.get(s) ?? []), g]);
   });
   vocabulary = {
     actionGroups,
@@ -362,7 +445,10 @@ export function impliedTerms(query: string): string[] {
   if (actions.length > 0 && actions.every((term) => writes.has(term))) return [stem("update"), stem("create")];
   if (actions.some((term) => !views.has(term))) return [];
   const everything = all.some((word) => word === "all" || word === "every");
-  const plural = all.some((word) => !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word);
+  const plural = all.some(
+    (word) =>
+      !STOPWORDS.has(word) && word.length > 3 && /[^su]s$/.test(word) && !/(is|ss)$/.test(word) && stem(word) !== word,
+  );
   // Showing or seeing things in the plural is listing them ("show the branches").
   const listed = (everything || plural) && !actions.includes("list");
   // Listing the caller's own things ("list my repos", "which orgs am I in") is what the operations
@@ -380,11 +466,29 @@ export const SELF_TERM = "authenticat";
  */
 export function firstPerson(query: string): boolean {
   const all = words(query);
-  return all.some((word, i) => word === "my" || word === "mine" || word === "myself" || word === "i" || (word === "me" && !READER_VERBS.has(all[i - 1] ?? "")));
+  return all.some(
+    (word, i) =>
+      word === "my" ||
+      word === "mine" ||
+      word === "myself" ||
+      word === "i" ||
+      (word === "me" && !READER_VERBS.has(all[i - 1] ?? "")),
+  );
 }
 
 /** Verbs after which "me" is the one who reads the answer, not an owner. */
-const READER_VERBS: ReadonlySet<string> = new Set(["show", "give", "tell", "let", "get", "find", "send", "fetch", "bring", "list"]);
+const READER_VERBS: ReadonlySet<string> = new Set([
+  "show",
+  "give",
+  "tell",
+  "let",
+  "get",
+  "find",
+  "send",
+  "fetch",
+  "bring",
+  "list",
+]);
 
 /**
  * Verbs for an HTTP method, indexed with the operation so that "delete the label" finds a DELETE

@@ -35,7 +35,14 @@ import { Subscriptions } from "./subscriptions.js";
 import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
 import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
 import { ClientViews, type ClientView } from "./client-views.js";
-import { TASKS_EXTENSION, TaskStore, declaresTasks, missingTasksExtension, type TaskOptions, type TaskSnapshot } from "./tasks.js";
+import {
+  TASKS_EXTENSION,
+  TaskStore,
+  declaresTasks,
+  missingTasksExtension,
+  type TaskOptions,
+  type TaskSnapshot,
+} from "./tasks.js";
 import { Cluster } from "./cluster.js";
 import { SharedTasks } from "./shared-tasks.js";
 import type { StateStore } from "./state.js";
@@ -166,7 +173,12 @@ export class McpServer {
             ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
           });
-    this.tools = new ToolCatalog(options.tools, this.extension.tools ?? [], options.info.securitySchemes ?? [], surface === "all" ? undefined : (operations) => this.makeMeta(surface, operations)!);
+    this.tools = new ToolCatalog(
+      options.tools,
+      this.extension.tools ?? [],
+      options.info.securitySchemes ?? [],
+      surface === "all" ? undefined : (operations) => this.makeMeta(surface, operations)!,
+    );
     this.logger = options.logger ?? silentLogger;
     this.views =
       options.clientProfiles && (options.clientProfiles.length > 0 || options.client)
@@ -189,9 +201,12 @@ export class McpServer {
     this.cluster = state ? new Cluster(state, this.logger) : undefined;
     let shared: SharedTasks | undefined;
     // With a shared store, every task change is written there, and no task is made while it is down.
-    const sharing = state ? { onChange: (snapshot: TaskSnapshot) => shared!.write(snapshot), canCreate: () => state.available() } : {};
+    const sharing = state
+      ? { onChange: (snapshot: TaskSnapshot) => shared!.write(snapshot), canCreate: () => state.available() }
+      : {};
     this.tasks = options.tasks === false ? undefined : new TaskStore({ ...(options.tasks || {}), ...sharing });
-    this.sharedTasks = shared = this.tasks && this.cluster ? new SharedTasks(this.tasks, this.cluster, this.logger) : undefined;
+    this.sharedTasks = shared =
+      this.tasks && this.cluster ? new SharedTasks(this.tasks, this.cluster, this.logger) : undefined;
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
@@ -203,14 +218,24 @@ export class McpServer {
       taskAfterMs: options.tasks ? (options.tasks.afterMs ?? DEFAULT_TASK_AFTER_MS) : DEFAULT_TASK_AFTER_MS,
       upstream: options.upstream,
       userAgent: `${options.info.name}/${options.info.version} (mcp-gen)`,
-      credentials: new CredentialStore(options.info.securitySchemes ?? [], options.env ?? process.env, options.upstream.timeoutMs),
+      credentials: new CredentialStore(
+        options.info.securitySchemes ?? [],
+        options.env ?? process.env,
+        options.upstream.timeoutMs,
+      ),
       cursorKey: cursorKey(options.env ?? process.env),
-      upstreamQueue: new PQueue({ concurrency: Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY) }),
+      upstreamQueue: new PQueue({
+        concurrency: Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY),
+      }),
       passthrough,
       securitySchemes: options.info.securitySchemes ?? [],
     });
     this.channel.useApi((call) => this.caller.api(call));
-    this.resources = new ResourceMethods(this.extension, { catalog: this.tools, apiDocument: options.apiDocument, declarations: options.declarations }, this.channel);
+    this.resources = new ResourceMethods(
+      this.extension,
+      { catalog: this.tools, apiDocument: options.apiDocument, declarations: options.declarations },
+      this.channel,
+    );
     this.prompts = new PromptMethods(this.extension.prompts ?? [], this.channel);
     this.subscriptions = new Subscriptions(this.tasks);
 
@@ -218,7 +243,11 @@ export class McpServer {
     const common: Record<string, RequestHandler> = {
       "tools/list": async (params, call) => {
         const view = this.viewOf(params, call);
-        return view ? this.tools.listServed(params, call.ctx.scopes, this.pager, this.metaOn(view.surface), (tool) => view.listed(tool)) : this.tools.list(params, call.ctx.scopes, this.pager);
+        return view
+          ? this.tools.listServed(params, call.ctx.scopes, this.pager, this.metaOn(view.surface), (tool) =>
+              view.listed(tool),
+            )
+          : this.tools.list(params, call.ctx.scopes, this.pager);
       },
       "tools/call": async (params, call) => {
         const view = this.viewOf(params, call);
@@ -230,7 +259,11 @@ export class McpServer {
       "prompts/list": async (params) => this.prompts.list(params, this.pager),
       "prompts/get": async (params, call) => this.prompts.get(params, call),
       "completion/complete": async (params) =>
-        complete(params, { resourceTemplates: this.extension.resourceTemplates ?? [], generated: () => this.resources.generated(), prompts: this.prompts }),
+        complete(params, {
+          resourceTemplates: this.extension.resourceTemplates ?? [],
+          generated: () => this.resources.generated(),
+          prompts: this.prompts,
+        }),
     };
     /** Legacy era (≤ 2025-11-25): lifecycle and session-scoped utilities. */
     const legacy: Record<string, RequestHandler> = {
@@ -248,7 +281,8 @@ export class McpServer {
       "server/discover": async () => this.discover(),
       "subscriptions/listen": async (params, call) => this.subscriptions.listen(params, call),
       "tasks/get": async (params, call) => this.taskStore(call).get(params.taskId, call.ctx.subject),
-      "tasks/update": async (params, call) => this.taskStore(call).update(params.taskId, params.inputResponses, call.ctx.subject),
+      "tasks/update": async (params, call) =>
+        this.taskStore(call).update(params.taskId, params.inputResponses, call.ctx.subject),
       "tasks/cancel": async (params, call) => this.taskStore(call).cancel(params.taskId, call.ctx.subject),
     };
     const notifications: Record<string, NotificationHandler> = { "notifications/initialized": () => {} };
@@ -258,7 +292,8 @@ export class McpServer {
       notifications,
       onResponse: (response, ctx) => {
         // A session's answer may reach another instance than the one that asked (ids are unique per process).
-        if (!this.channel.settle(response) && this.cluster && ctx.session) this.broadcast({ type: "client-response", message: response });
+        if (!this.channel.settle(response) && this.cluster && ctx.session)
+          this.broadcast({ type: "client-response", message: response });
       },
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
@@ -292,15 +327,25 @@ export class McpServer {
 
   private broadcast(message: Record<string, unknown>): void {
     this.cluster!.broadcast(message).catch((error: unknown) => {
-      this.logger.warn(`${String(message.type)} not sent to the other instances`, { error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn(`${String(message.type)} not sent to the other instances`, {
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
   }
 
   /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
   private onBroadcast(message: Record<string, unknown>): void {
-    if (message.type === "client-response" && isRecord(message.message)) this.channel.settle(message.message as unknown as JsonRpcResponse);
-    else if (message.type === "cancel" && (typeof message.requestId === "string" || typeof message.requestId === "number")) {
-      this.dispatcher.cancelLocal(typeof message.scope === "string" ? message.scope : undefined, message.requestId, String(message.reason ?? "cancelled by client"));
+    if (message.type === "client-response" && isRecord(message.message))
+      this.channel.settle(message.message as unknown as JsonRpcResponse);
+    else if (
+      message.type === "cancel" &&
+      (typeof message.requestId === "string" || typeof message.requestId === "number")
+    ) {
+      this.dispatcher.cancelLocal(
+        typeof message.scope === "string" ? message.scope : undefined,
+        message.requestId,
+        String(message.reason ?? "cancelled by client"),
+      );
     }
   }
 
@@ -331,8 +376,12 @@ export class McpServer {
     const served = typeof params.name === "string" ? params.name : "";
     const name = view.names().original(served) ?? served;
     const tool = meta?.find(name) ?? this.tools.findOn(name, meta);
-    const decoded = tool && params.arguments !== undefined ? { arguments: view.decode(listedTool(tool), params.arguments) } : {};
-    return [{ ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded }, { ...call, view: { meta } }];
+    const decoded =
+      tool && params.arguments !== undefined ? { arguments: view.decode(listedTool(tool), params.arguments) } : {};
+    return [
+      { ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded },
+      { ...call, view: { meta } },
+    ];
   }
 
   /**
@@ -367,7 +416,10 @@ export class McpServer {
    * Handles a JSON-RPC batch. Legal only under revision 2025-03-26; otherwise (or when empty)
    * the answer is a single InvalidRequest error. Returns undefined when nothing needs answering.
    */
-  async handleBatch(messages: unknown[], ctx: RequestContext = {}): Promise<JsonRpcResponse[] | JsonRpcResponse | undefined> {
+  async handleBatch(
+    messages: unknown[],
+    ctx: RequestContext = {},
+  ): Promise<JsonRpcResponse[] | JsonRpcResponse | undefined> {
     return this.dispatcher.handleBatch(messages, ctx);
   }
 
@@ -397,7 +449,11 @@ export class McpServer {
    * own tool (surface `all`), `call_operation` or code mode (see tool-call.ts).
    * `context` is the request's (from the server; the params' progress token and MRTR fields apply).
    */
-  async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<CallToolResult | InputRequiredResult> {
+  async callOperation(
+    name: string,
+    args: unknown,
+    context: OperationCallContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
     return this.caller.callOperation(name, args, context);
   }
 
@@ -422,7 +478,11 @@ export class McpServer {
     this.negotiatedVersion = protocolVersion;
     this.channel.legacyCapabilities = isRecord(params.capabilities) ? params.capabilities : {};
     this.legacyClient = clientInfoOf(params.clientInfo);
-    const result: Record<string, unknown> = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
+    const result: Record<string, unknown> = {
+      protocolVersion,
+      capabilities: this.capabilities(),
+      serverInfo: this.implementation(),
+    };
     if (this.info.description) result.instructions = this.info.description;
     return result;
   }
@@ -436,7 +496,8 @@ export class McpServer {
   }
 
   private setLogLevel(params: Params, ctx: RequestContext): Record<string, unknown> {
-    if (!isLogLevel(params.level)) throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
+    if (!isLogLevel(params.level))
+      throw new RpcError(ErrorCode.InvalidParams, "level must be an RFC 5424 level name (debug … emergency)");
     if (ctx.session) ctx.session.logLevel = params.level;
     else this.channel.legacyLogLevel = params.level;
     this.logger.debug(`client log level set to ${params.level}`);

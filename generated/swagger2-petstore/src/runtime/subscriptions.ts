@@ -26,21 +26,39 @@ export class Subscriptions {
    * this instance holds) get `notifications/tasks` on every status change.
    */
   async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
-    if (!call.ctx.notify) throw new RpcError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)", undefined, 400);
+    if (!call.ctx.notify)
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        "subscriptions/listen needs a streaming response (Accept: text/event-stream)",
+        undefined,
+        400,
+      );
     if (params.notifications !== undefined && !isRecord(params.notifications)) {
       throw new RpcError(ErrorCode.InvalidParams, "notifications must be an object", undefined, 400);
     }
     const subscriptionMeta = { [META_SUBSCRIPTION_ID]: call.id };
     // Resource subscriptions are honoured (no update is ever due); list changes never happen.
     const requested = isRecord(params.notifications) ? params.notifications.resourceSubscriptions : undefined;
-    const honoured: Record<string, unknown> = Array.isArray(requested) && requested.every((uri) => typeof uri === "string") ? { resourceSubscriptions: requested } : {};
-    const taskIds = this.listenedTasks(isRecord(params.notifications) ? params.notifications.taskIds : undefined, call.era, call.ctx.subject);
+    const honoured: Record<string, unknown> =
+      Array.isArray(requested) && requested.every((uri) => typeof uri === "string")
+        ? { resourceSubscriptions: requested }
+        : {};
+    const taskIds = this.listenedTasks(
+      isRecord(params.notifications) ? params.notifications.taskIds : undefined,
+      call.era,
+      call.ctx.subject,
+    );
     if (taskIds) honoured.taskIds = taskIds;
     const notify = call.ctx.notify;
-    notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: honoured, _meta: subscriptionMeta } });
+    notify({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: honoured, _meta: subscriptionMeta },
+    });
     const unsubscribe = taskIds?.length
       ? this.tasks!.subscribe((task) => {
-          if (taskIds.includes(task.taskId as string)) notify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task, _meta: subscriptionMeta } });
+          if (taskIds.includes(task.taskId as string))
+            notify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task, _meta: subscriptionMeta } });
         })
       : undefined;
     await new Promise<void>((resolve) => {

@@ -88,8 +88,19 @@ function readPart(block: ContentBlock): OutcomePart | undefined {
     case "audio":
       return { kind: "media", media: block.type, data: block.data, mimeType: block.mimeType };
     case "resource": {
-      const { uri, mimeType, blob, text } = block.resource as { uri: string; mimeType?: string; blob?: string; text?: string };
-      return { kind: "resource", uri, ...(mimeType !== undefined ? { mimeType } : {}), ...(blob !== undefined ? { blob } : {}), ...(text !== undefined ? { text } : {}) };
+      const { uri, mimeType, blob, text } = block.resource as {
+        uri: string;
+        mimeType?: string;
+        blob?: string;
+        text?: string;
+      };
+      return {
+        kind: "resource",
+        uri,
+        ...(mimeType !== undefined ? { mimeType } : {}),
+        ...(blob !== undefined ? { blob } : {}),
+        ...(text !== undefined ? { text } : {}),
+      };
     }
     case "resource_link": {
       const { type: _type, ...link } = block;
@@ -103,7 +114,12 @@ function readPart(block: ContentBlock): OutcomePart | undefined {
 /** The model of a result in the wire shape (a hook's or custom tool's result, a page to merge). */
 export function readToolResult(result: CallToolResult): ToolOutcome {
   const { content, structuredContent, isError, ...extra } = result;
-  const outcome: ToolOutcome = { ok: isError !== true, parts: (Array.isArray(content) ? content : []).map(readPart).filter((part): part is OutcomePart => part !== undefined) };
+  const outcome: ToolOutcome = {
+    ok: isError !== true,
+    parts: (Array.isArray(content) ? content : [])
+      .map(readPart)
+      .filter((part): part is OutcomePart => part !== undefined),
+  };
   if (structuredContent !== undefined) outcome.value = structuredContent;
   if (Object.keys(extra).length > 0) outcome.extra = extra;
   return outcome;

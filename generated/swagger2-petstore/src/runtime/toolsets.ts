@@ -35,7 +35,13 @@ const READ_METHODS = new Set(["get", "head", "options"]);
 
 /** Whether the filter has any rule at all. */
 export function isFiltering(filter: OperationFilter): boolean {
-  return Boolean(filter.includeTags?.length || filter.excludeTags?.length || filter.includeOperations?.length || filter.excludeOperations?.length || filter.readOnly);
+  return Boolean(
+    filter.includeTags?.length ||
+      filter.excludeTags?.length ||
+      filter.includeOperations?.length ||
+      filter.excludeOperations?.length ||
+      filter.readOnly,
+  );
 }
 
 /** A predicate for `filter` (compiled once: globs become regular expressions). */
@@ -72,7 +78,10 @@ function globPattern(glob: string): GlobPattern {
 }
 
 function globRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
   return new RegExp(`^${body}$`);
 }
 
