@@ -56,20 +56,19 @@ const outputs = new Map<string, string>();
  */
 const built = new Map<string, Promise<string>>();
 test.before(() => {
-  let queue: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  const lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
   specs.forEach((spec, i) => {
-    const lane = i % queue.length;
+    const lane = i % lanes.length;
     const dir = join(work, spec.replace(/\W+/g, "-"));
-    const ready = queue[lane]!.catch(() => undefined).then(async () => {
+    const ready = lanes[lane]!.catch(() => undefined).then(async () => {
       await generate({ spec: join(root, spec), outDir: dir });
       await compileProject(dir, { timeoutMs: 600_000 });
       return dir;
     });
     ready.catch(() => undefined); // awaited (and reported) by the spec's own test
-    queue[lane] = ready;
+    lanes[lane] = ready;
     built.set(spec, ready);
   });
-  queue = [];
 });
 
 for (const spec of specs) {
