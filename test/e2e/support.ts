@@ -400,7 +400,9 @@ export async function compileProject(
   }
   await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...flags], {
     cwd: dir,
-    timeoutMs: options.timeoutMs ?? 120_000,
+    // Bounded, but generous: on the shared 2-core machine at load ~15 a small project's tsc took over
+    // 120 s (the old default), and with two test lanes a compile shares the cores with the other lane.
+    timeoutMs: options.timeoutMs ?? 600_000,
   });
   if (key) storeCompile(repoRoot, key, dir, !options.noEmit);
 }
