@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// Runs the whole suite (uvu over dist/test, under c8 for coverage) and ends with the line CI reads:
-// "N passed, N failed". uvu prints its own totals; we add them up from its summary. Coverage may not
+// Runs the whole suite (uvu over dist/test in parallel lanes, scripts/test-lanes.js, under c8 for
+// coverage, which it collects from every process) and ends with the line CI reads: "N passed, N failed".
+// The lanes print uvu's totals of all lanes in uvu's format; we read them from that summary. Coverage may not
 // fall below the floors in COVERAGE (set about two points under the level of 2026-11-25: lines 96%,
 // functions 95.8%, branches 86.9%): c8 then fails the run, so it cannot drop unnoticed.
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+
+// Every run starts with an empty compile cache (test/e2e/compile-cache.ts): each distinct generated
+// project is compiled by tsc at least once per run, as on a fresh clone.
+rmSync(".tmp/tsc-cache", { recursive: true, force: true });
 
 const pattern = process.argv[2] ?? "\\.js$";
 const COVERAGE = ["--check-coverage", "--lines=94", "--functions=93", "--branches=84"];
@@ -15,33 +21,23 @@ const child = spawn(
     ...(process.argv[2] ? [] : COVERAGE),
     "--exclude=dist/test/**",
     "--exclude=node_modules/**",
-    "node_modules/uvu/bin.js",
-    "dist/test",
+    process.execPath,
+    "scripts/test-lanes.js",
     pattern,
   ],
   { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, FORCE_COLOR: "0" } },
 );
 let output = "";
-let pending = "";
-// When each test file started (uvu prints its path, e.g. "e2e/fleet.js", on a line of its own): the
-// slowest files are listed at the end, so the suite's time budget (well under 20 minutes) stays visible.
-const started = [];
-// uvu does not exit while a handle is open (a server or child process a failed test did not close):
-// once it has printed its totals, give it a minute to exit, then end it rather than hang CI.
+// The lanes end a uvu process that does not exit after its totals (an open handle a failed test
+// left); should the lane runner itself hang after printing the totals, it is ended a minute later.
 const EXIT_GRACE_MS = 60_000;
 let lingering;
 let killedLingering = false;
 child.stdout.on("data", (chunk) => {
   output += chunk;
   process.stdout.write(chunk);
-  pending += chunk;
-  const lines = pending.split("\n");
-  pending = lines.pop() ?? "";
-  for (const raw of lines) {
-    const line = raw.replace(/\x1b\[[0-9;]*m/g, "").trim();
-    if (/^[\w./-]+\.js$/.test(line)) started.push({ file: line, at: Date.now() });
-  }
-  if (!lingering && /Duration:\s+[\d.]+ms/.test(output)) {
+  // The lanes' own totals are prefixed with their lane ("[1]   Duration: …"); the run's come last, unprefixed.
+  if (!lingering && /^\s*Duration:\s+[\d.]+ms/m.test(output)) {
     lingering = setTimeout(() => {
       killedLingering = true;
       console.error(
@@ -53,19 +49,8 @@ child.stdout.on("data", (chunk) => {
 });
 const code = await new Promise((resolve) => child.on("close", (status) => resolve(status ?? 1)));
 clearTimeout(lingering);
-const ended = Date.now();
-const durations = started.map((entry, i) => ({ file: entry.file, ms: (started[i + 1]?.at ?? ended) - entry.at }));
-durations.sort((a, b) => b.ms - a.ms);
-if (durations.length > 1) {
-  console.error(
-    `test runner: slowest files: ${durations
-      .slice(0, 8)
-      .map((d) => `${d.file} ${(d.ms / 1000).toFixed(0)} s`)
-      .join(", ")}`,
-  );
-}
-// uvu prints "Total: N", "Passed: N", "Skipped: N" once for the whole run.
-const number = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? NaN);
+// The lanes print "Total: N", "Passed: N", "Skipped: N" for the whole run last, at the start of a line.
+const number = (label) => Number([...output.matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, "gm"))].at(-1)?.[1] ?? NaN);
 const total = number("Total");
 const passed = number("Passed");
 const skipped = number("Skipped") || 0;

@@ -51,7 +51,81 @@ async function mcpGen(args: string[], timeoutMs = 600_000): Promise<{ code: numb
 
 const readReport = (): FleetReport => JSON.parse(readFileSync(join(ws, "report.json"), "utf8")) as FleetReport;
 
+/** A promise whose rejection is reported by the test that awaits it, not as an unhandled rejection. */
+function later<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** Runs a setup script of scripts/ and returns the path it prints after `label: `. */
+async function setupPath(script: string, label: string, timeoutMs: number): Promise<string> {
+  const setup = await run(process.execPath, [join(repoRoot, "scripts", script)], { cwd: repoRoot, timeoutMs });
+  const path = new RegExp(`${label}: (.+)`).exec(setup.output)?.[1]?.trim();
+  if (!path) throw new Error(`${script} printed no ${label} path:\n${setup.output}`);
+  return path;
+}
+
+/** A Verdaccio registry of this test's own, on a free loopback port. */
+interface Registry {
+  url: string;
+  port: number;
+  child: ChildProcess;
+}
+
+/** Starts Verdaccio (installed by scripts/setup-verdaccio.js) on a free port with an empty storage. */
+async function startRegistry(verdaccio: string): Promise<Registry> {
+  const registryDir = join(work, "registry");
+  mkdirSync(join(registryDir, "storage"), { recursive: true });
+  writeFileSync(
+    join(registryDir, "config.yaml"),
+    [
+      "storage: ./storage",
+      "auth:",
+      "  htpasswd:",
+      "    file: ./htpasswd",
+      "    max_users: 10",
+      "uplinks: {}",
+      "packages:",
+      "  '**':",
+      "    access: $all",
+      "    publish: $authenticated",
+      "log: { type: stdout, format: pretty, level: warn }",
+      "",
+    ].join("\n"),
+  );
+  const port = await freePort();
+  const lines: string[] = [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [verdaccio, "--config", join(registryDir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
+    { cwd: registryDir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child.stdout!.on("data", (chunk) => lines.push(String(chunk)));
+  child.stderr!.on("data", (chunk) => lines.push(String(chunk)));
+  try {
+    await waitUntil(
+      () => lines.join("").includes("http address"),
+      60_000,
+      () => `Verdaccio did not start:\n${lines.join("")}`,
+    );
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { url: `http://127.0.0.1:${port}/`, port, child };
+}
+
+/*
+ * Installing Chromium (apt-get on a fresh machine) and Verdaccio (npm ci), and starting the registry,
+ * mostly wait on the network and disks: they run while the first test builds and tests the servers,
+ * and the browser and publish tests await them.
+ */
+let chromiumPath: Promise<string>;
+let registryReady: Promise<Registry>;
+
 test.before(() => {
+  chromiumPath = later(setupPath("setup-chromium.js", "chromium", 900_000));
+  registryReady = later(setupPath("setup-verdaccio.js", "verdaccio", 600_000).then(startRegistry));
   cpSync(join(repoRoot, "examples", "fleet", "mcp-gen.workspace.yaml"), join(ws, "mcp-gen.workspace.yaml"));
   cpSync(join(repoRoot, "examples", "fleet", "specs"), join(ws, "specs"), { recursive: true });
   // The servers' dependencies (got, ajv, typescript …) are the repository's own, at the same versions.
@@ -59,7 +133,11 @@ test.before(() => {
   mkdirSync(outputDir, { recursive: true });
 });
 
-test.after(() => rmSync(work, { recursive: true, force: true }));
+test.after(async () => {
+  const started = await registryReady.catch(() => undefined);
+  if (started) await stopChild(started.child);
+  rmSync(work, { recursive: true, force: true });
+});
 
 test("one command builds, tests and reports the five-server workspace; every server passes its tests and scores 100/100", async () => {
   const started = Date.now();
@@ -162,11 +240,7 @@ test("one spec changed: workspace check names that server (exit 5); the next bui
 });
 
 test("report.html in a real browser (Chromium): totals, one row per server, the breaking change, the chart; nothing fetched; screenshot kept", async () => {
-  const setup = await run(process.execPath, [join(repoRoot, "scripts", "setup-chromium.js")], {
-    cwd: repoRoot,
-    timeoutMs: 900_000,
-  });
-  const executablePath = /chromium: (.+)/.exec(setup.output)![1]!.trim();
+  const executablePath = await chromiumPath;
   const { chromium } = await import("playwright-core");
   const profile = mkdtempSync(join(tmpdir(), "mcp-gen-chromium-"));
   // A fresh profile (playwright passes it as --user-data-dir); without the background-networking flags
@@ -231,46 +305,8 @@ test("report.html in a real browser (Chromium): totals, one row per server, the 
 });
 
 test("publish to a local Verdaccio: two servers published (dry run first), again is a no-op, one installed from it into an empty folder, run with npx, tools listed with the SDK client", async () => {
-  const setup = await run(process.execPath, [join(repoRoot, "scripts", "setup-verdaccio.js")], {
-    cwd: repoRoot,
-    timeoutMs: 600_000,
-  });
-  const verdaccio = /verdaccio: (.+)/.exec(setup.output)![1]!.trim();
-  const registryDir = join(work, "registry");
-  mkdirSync(join(registryDir, "storage"), { recursive: true });
-  writeFileSync(
-    join(registryDir, "config.yaml"),
-    [
-      "storage: ./storage",
-      "auth:",
-      "  htpasswd:",
-      "    file: ./htpasswd",
-      "    max_users: 10",
-      "uplinks: {}",
-      "packages:",
-      "  '**':",
-      "    access: $all",
-      "    publish: $authenticated",
-      "log: { type: stdout, format: pretty, level: warn }",
-      "",
-    ].join("\n"),
-  );
-  const port = await freePort();
-  const registry = `http://127.0.0.1:${port}/`;
-  const lines: string[] = [];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [verdaccio, "--config", join(registryDir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
-    { cwd: registryDir, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  child.stdout!.on("data", (chunk) => lines.push(String(chunk)));
-  child.stderr!.on("data", (chunk) => lines.push(String(chunk)));
+  const { url: registry, port } = await registryReady;
   try {
-    await waitUntil(
-      () => lines.join("").includes("http address"),
-      60_000,
-      () => `Verdaccio did not start:\n${lines.join("")}`,
-    );
     // A user, as `npm adduser` makes one; its token goes into a userconfig of this test only.
     const added = await fetch(`${registry}-/user/org.couchdb.user:fleet`, {
       method: "PUT",
@@ -346,7 +382,6 @@ test("publish to a local Verdaccio: two servers published (dry run first), again
     }
   } finally {
     delete process.env.npm_config_userconfig;
-    await stopChild(child);
   }
 });
 

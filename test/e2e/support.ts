@@ -8,8 +8,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { lstat, symlink } from "node:fs/promises";
+import { lstat, realpath, symlink } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";
+import { cacheable, compileKey, restoreCompile, storeCompile } from "./compile-cache.js";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -374,7 +375,9 @@ export async function buildGeneratedProject(dir: string, options: BuildOptions):
  * Compiles a generated project with the repository's TypeScript (`tsc -p`, the project's own
  * strict tsconfig), its dependencies coming from a symlink to the repository's `node_modules`
  * (an existing `node_modules` is kept). Faster than {@link buildGeneratedProject} (no npm); throws
- * with tsc's output when compilation fails.
+ * with tsc's output when compilation fails. A project byte-identical to one compiled before in the
+ * same test run gets that compile's dist/ from the cache instead (see compile-cache.ts);
+ * `MCP_GEN_TSC_CACHE_LOG=1` prints each hit.
  */
 export async function compileProject(
   dir: string,
@@ -387,10 +390,21 @@ export async function compileProject(
   );
   if (!present) await symlink(join(repoRoot, "node_modules"), link, "dir");
   const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-  await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...(options.noEmit ? ["--noEmit"] : [])], {
+  // The cache's key pins the repository's packages: a project with node_modules of its own compiles every time.
+  const ownModules = (await realpath(link)) === (await realpath(join(repoRoot, "node_modules")));
+  const flags = options.noEmit ? ["--noEmit"] : [];
+  const key = ownModules && cacheable(dir) ? compileKey(repoRoot, dir, flags) : undefined;
+  if (key && restoreCompile(repoRoot, key, dir)) {
+    if (process.env.MCP_GEN_TSC_CACHE_LOG) console.error(`tsc cache: hit ${dir}`);
+    return;
+  }
+  await run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json"), ...flags], {
     cwd: dir,
-    timeoutMs: options.timeoutMs ?? 120_000,
+    // Bounded, but generous: on the shared 2-core machine at load ~15 a small project's tsc took over
+    // 120 s (the old default), and with two test lanes a compile shares the cores with the other lane.
+    timeoutMs: options.timeoutMs ?? 600_000,
   });
+  if (key) storeCompile(repoRoot, key, dir, !options.noEmit);
 }
 
 const compiledExamples = new Map<string, Promise<string>>();
