@@ -43,12 +43,15 @@ const UNKNOWN_SECONDS = 2;
 /**
  * Files that run the same installer, which is not safe to run twice at once on a fresh clone, share a
  * lane: scripts/setup-conformance.js (npm install into tools/conformance) and the apt-get installs of
- * scripts/setup-chromium.js and scripts/setup-scale.js (apt-get holds one lock). A new file that runs
+ * scripts/setup-chromium.js and scripts/setup-scale.js (apt-get holds one lock), and the npm install of
+ * the corpus packages into .cache/corpus. A new file that runs
  * one of these installers joins its group.
  */
 const SAME_LANE = [
   ["e2e/conformance.js", "e2e/inspector.js"],
   ["e2e/fleet.js", "e2e/state-redis.js"],
+  // Both install pinned spec packages into .cache/corpus with npm (test/corpus/sources.ts installPackage).
+  ["e2e/corpus-subset.js", "e2e/large-surfaces.js"],
 ];
 
 /** The test files as uvu finds them: paths relative to dist/test, sorted, matching the pattern. */

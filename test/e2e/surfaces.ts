@@ -164,7 +164,7 @@ test("auto (the default) lists every operation of this small API; --read-only ov
 
 test("code surface over stdio (SDK 2.x): search, describe with the TypeScript signature, execute_code calling the upstream", async () => {
   const client = new ClientV2({ name: "surfaces-code", version: "1.0.0" });
-  await client.connect(new StdioV2(stdio({ MCP_SURFACE: "code" }, ["--code-timeout", "2000"])));
+  await client.connect(new StdioV2(stdio({ MCP_SURFACE: "code" }, ["--code-timeout", "6000"])));
   const listed = await client.listTools({});
   assert.equal(
     listed.tools.map((t) => t.name),
