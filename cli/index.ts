@@ -9,6 +9,7 @@ import { runLint } from "./lint-command.js";
 import { runWorkspace, WORKSPACE_ACTIONS, type WorkspaceArgs } from "./workspace-command.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
 import { listOption } from "../generator/contract.js";
+import { specSourceOptions } from "./spec-source-options.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
 class UsageError extends Error {}
@@ -26,7 +27,7 @@ export async function run(argv: string[]): Promise<number> {
       "diff <old> <new>",
       "Compare the tools of two versions of a spec: added, removed, renamed, breaking or compatible changes, suggested semver bump",
       (y) =>
-        y
+        specSourceOptions(y, "each spec's own folder")
           .positional("old", { type: "string", demandOption: true, describe: "The previous OpenAPI document" })
           .positional("new", { type: "string", demandOption: true, describe: "The new OpenAPI document" })
           .option("json", { type: "boolean", default: false, describe: "Print the diff as JSON (for CI)" })
@@ -35,15 +36,6 @@ export async function run(argv: string[]): Promise<number> {
             type: "boolean",
             default: true,
             describe: "Keep the old tool names as a regeneration would (--no-keep-names reports operationId renames)",
-          })
-          .option("allow-remote", {
-            type: "boolean",
-            default: false,
-            describe: "Allow reading specs and $refs over HTTP(S)",
-          })
-          .option("ref-root", {
-            type: "string",
-            describe: "Folder file $refs may read from (default: each spec's own folder)",
           })
           .example("$0 diff v1.yaml v2.yaml --json", "Machine-readable diff for CI"),
       async (args) => {
@@ -62,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
       "lint <target>",
       "Check what each MCP client would drop, shorten or refuse of the tools a server lists (tool count, name rules, schema features, token footprint)",
       (y) =>
-        y
+        specSourceOptions(y, "the spec's own folder")
           .positional("target", {
             type: "string",
             demandOption: true,
@@ -104,15 +96,6 @@ export async function run(argv: string[]): Promise<number> {
               "Lint what the generated server serves each client it recognises (its auto budget, names, schemas); --no-adapt: the tools as listed",
           })
           .option("json", { type: "boolean", default: false, describe: "Print the report as JSON (for CI)" })
-          .option("allow-remote", {
-            type: "boolean",
-            default: false,
-            describe: "Allow reading specs and $refs over HTTP(S)",
-          })
-          .option("ref-root", {
-            type: "string",
-            describe: "Folder file $refs may read from (default: the spec's own folder)",
-          })
           .example("$0 lint openapi.yaml --surface all", "What each client does with one tool per operation")
           .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
       async (args) => {
@@ -263,7 +246,7 @@ export async function run(argv: string[]): Promise<number> {
       "$0 <spec>",
       "Generate an MCP server project, or update one generated before",
       (y) =>
-        y
+        specSourceOptions(y, "the spec's folder; its files are published with the server")
           .positional("spec", {
             type: "string",
             demandOption: true,
@@ -311,16 +294,6 @@ export async function run(argv: string[]): Promise<number> {
             type: "boolean",
             default: false,
             describe: "Ignore .mcp-gen/tool-names.json: name every tool from the spec again",
-          })
-          .option("allow-remote", {
-            type: "boolean",
-            default: false,
-            describe: "Allow reading the spec and $refs over HTTP(S)",
-          })
-          .option("ref-root", {
-            type: "string",
-            describe:
-              "Folder file $refs may read from (default: the spec's folder; its files are published with the server)",
           })
           .option("auth", {
             type: "string",
