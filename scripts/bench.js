@@ -44,6 +44,9 @@ function buildPetstore(checkout, name) {
   cpSync(source, target, { recursive: true });
   symlinkSync(join(root, "node_modules"), join(target, "node_modules"), "dir");
   execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(target, "tsconfig.json")]);
+  // The rest of the project's `npm run build` (esbuild joining dist/, when the checkout's projects have it).
+  const bundle = join(target, "scripts/bundle-dist.mjs");
+  if (existsSync(bundle)) execFileSync(process.execPath, [bundle]);
   return target;
 }
 const dir = buildPetstore(root, "petstore");

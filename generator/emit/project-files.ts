@@ -203,7 +203,8 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     main: "dist/index.js",
     files: ["dist", "data", "README.md", ".env.example", "server.json"],
     scripts: {
-      build: "tsc -p tsconfig.json",
+      // esbuild joins dist/ into a few files after tsc: a start loads 4-5 files instead of ~70 (scripts/bundle-dist.mjs).
+      build: "tsc -p tsconfig.json && node scripts/bundle-dist.mjs",
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
       bundle: "npm run build && node scripts/bundle.mjs",
@@ -220,7 +221,11 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       : {}),
     mcpName: plan.mcpName,
     dependencies: runtime.dependencies,
-    devDependencies: { "@types/node": devDependencies["@types/node"], typescript: devDependencies.typescript },
+    devDependencies: {
+      "@types/node": devDependencies["@types/node"],
+      esbuild: devDependencies.esbuild,
+      typescript: devDependencies.typescript,
+    },
   };
   return { path: "package.json", content: JSON.stringify(manifest, null, 2) + "\n" };
 }
@@ -274,6 +279,10 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     serverJson(plan),
     mcpbManifest(plan),
     { path: "scripts/bundle.mjs", content: readFileSync(join(packageRoot(), "templates", "bundle.mjs"), "utf8") },
+    {
+      path: "scripts/bundle-dist.mjs",
+      content: readFileSync(join(packageRoot(), "templates", "bundle-dist.mjs"), "utf8"),
+    },
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.typeScript === "later"

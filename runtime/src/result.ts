@@ -8,13 +8,21 @@
  * accept a second shape, `{ [fallbackKey]: { status, contentType, body, problems } }`: whenever the
  * documented shape does not fit (validation fails, no JSON, empty body), the response goes there.
  */
-import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
 import { isJsonMediaType } from "./body.js";
 import type { CallToolResult } from "./mcp-types.js";
 import { renderToolResult, textOutcome, type OutcomePart, type ToolOutcome } from "./tool-outcome.js";
 import type { ToolDefinition } from "./types.js";
 import type { SchemaValidator, ValidationOutcome } from "./validation.js";
 import { isRecord } from "./own.js";
+
+/**
+ * Node's reason phrases (node:http's STATUS_CODES), read only for a response without one: importing
+ * node:http at start-up costs a stdio server that has made no call yet (got loads it with the first call).
+ */
+function reasonPhrase(status: number): string | undefined {
+  return (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES[status];
+}
 
 /** Cap for the JSON/text shown in a successful result (characters). */
 export const MAX_TEXT_CHARS = 100_000;
@@ -62,7 +70,7 @@ export function responseOutcome(
   parsed: ParsedBody = {},
 ): ToolOutcome {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  const reason = response.statusMessage || STATUS_CODES[response.status] || "";
+  const reason = response.statusMessage || reasonPhrase(response.status) || "";
   const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
 
   if (response.status < 200 || response.status >= 300) {

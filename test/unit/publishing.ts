@@ -241,6 +241,10 @@ test("manifest.json of the MCP Bundle passes mcpb's 0.3 schema; each variable is
   const pkg = JSON.parse(out.get("package.json")!) as { scripts: Record<string, string> };
   assert.is(pkg.scripts.bundle, "npm run build && node scripts/bundle.mjs");
   assert.ok(out.has("scripts/bundle.mjs"));
+  // npm run build: tsc, then esbuild joins dist/ (scripts/bundle-dist.mjs), with esbuild a dev dependency.
+  assert.is(pkg.scripts.build, "tsc -p tsconfig.json && node scripts/bundle-dist.mjs");
+  assert.ok(out.has("scripts/bundle-dist.mjs"));
+  assert.match(out.get("Dockerfile") ?? "", /COPY scripts\/bundle-dist\.mjs/);
 });
 
 test.run();

@@ -12,9 +12,9 @@
  * - resource-methods.ts, prompts.ts, completion.ts: resources, prompts and completion;
  * - list-pages.ts: list pages and their cursors.
  */
-import PQueue from "p-queue";
 import type { CodeLimits } from "./code-mode.js";
 import { complete } from "./completion.js";
+import { UpstreamQueue } from "./upstream-queue.js";
 import { CredentialStore } from "./credentials.js";
 import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { isLogLevel } from "./era.js";
@@ -224,9 +224,7 @@ export class McpServer {
         options.upstream.timeoutMs,
       ),
       cursorKey: cursorKey(options.env ?? process.env),
-      upstreamQueue: new PQueue({
-        concurrency: Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY),
-      }),
+      upstreamQueue: new UpstreamQueue(Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
       passthrough,
       securitySchemes: options.info.securitySchemes ?? [],
     });

@@ -5,7 +5,6 @@
  * OAuth scopes, confirmation of destructive calls, hooks, credentials, upstream pagination,
  * progress, client logging and cancellation.
  */
-import type PQueue from "p-queue";
 import { operationApi, type ResponseInfo, type UntypedApi } from "./api-client.js";
 import { collectPages, requestedPages } from "./collect.js";
 import { confirmDestructiveCall } from "./confirm.js";
@@ -23,6 +22,7 @@ import { declaresTasks, missingTasksExtension, type TaskRound, type TaskStore } 
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
 import type { SecuritySchemeDefinition } from "./types.js";
 import { callUpstream, type UpstreamOptions } from "./upstream.js";
+import type { UpstreamQueue } from "./upstream-queue.js";
 import type { SchemaValidator } from "./validation.js";
 import { runAfterHooks, runBeforeHooks } from "./tool-hooks.js";
 
@@ -56,7 +56,7 @@ export interface ToolCallerOptions {
   /** Signs upstream pagination cursors (pagination.ts). */
   cursorKey: Buffer;
   /** Every upstream call of the server waits here for one of a bounded number of slots. */
-  upstreamQueue: PQueue;
+  upstreamQueue: UpstreamQueue;
   passthrough: PassthroughRule[];
   securitySchemes: SecuritySchemeDefinition[];
 }

@@ -39,18 +39,14 @@ import { isRecord } from "./own.js";
 import { clientInfoOf, type ClientInfo } from "./client-profiles.js";
 import { SessionStore, type LegacySession } from "./sessions.js";
 import { MemoryStateStore, StateUnavailableError, type StateStore } from "./state.js";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-/** Default bind address: loopback only. */
-export const DEFAULT_HTTP_HOST = "127.0.0.1";
-/** Default port. */
-export const DEFAULT_HTTP_PORT = 3000;
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost };
 /** Default request body limit in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Default time calls in flight get to finish when the server shuts down (SIGTERM), in milliseconds. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /** Options for {@link startHttp}. */
 export interface HttpOptions {
@@ -471,11 +467,6 @@ async function settled(busy: () => number, graceMs: number): Promise<void> {
   while (busy() > 0 && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
   }
-}
-
-/** True for bind addresses that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

@@ -5,7 +5,7 @@
  * so the dispatcher can stay silent.
  */
 import type { CancelableRequest, Method, Response } from "got";
-import type PQueue from "p-queue";
+import type { UpstreamQueue } from "./upstream-queue.js";
 import type { AppliedCredentials, CredentialStore } from "./credentials.js";
 import type { Logger } from "./logger.js";
 import { textResult, type CallToolResult } from "./mcp-types.js";
@@ -74,7 +74,7 @@ export interface UpstreamCall {
   /** Credentials passthrough rules took from the incoming request, by scheme key. */
   fromRequest?: Record<string, string> | undefined;
   /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
-  queue?: PQueue | undefined;
+  queue?: UpstreamQueue | undefined;
   /** Told the status and headers of the response (the typed `api` client reports them to user code). */
   onResponse?: ((response: ResponseInfo) => void) | undefined;
 }
@@ -122,14 +122,10 @@ export async function callUpstream(
   // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
   const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
   if (!call.queue) return exchange();
-  // A call that finds a free slot starts inside `add` (p-queue runs it synchronously): it is then
-  // added without the signal, which only takes a waiting call out of the queue; a running exchange
-  // is aborted through the same signal (exchangeWithUpstream). Saves p-queue's two abort listeners
-  // and Promise.race per call.
-  const queue = call.queue;
-  const waits = queue.isPaused || queue.size > 0 || queue.pending >= queue.concurrency;
+  // A running exchange is aborted through the call's signal (exchangeWithUpstream); the queue uses it
+  // only to take a waiting call out.
   try {
-    return await queue.add(exchange, waits ? { signal: call.signal } : {});
+    return await call.queue.run(exchange, call.signal);
   } catch (error) {
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;

@@ -9,18 +9,13 @@ import { dropBundlePlaceholders } from "./bundle-env.js";
 import { declarationReader } from "./declarations-data.js";
 import type { Extension } from "./extensions.js";
 import { createStderrLogger, type Logger } from "./logger.js";
-import { ResourceServer } from "./oauth-resource.js";
+import type { ResourceServer } from "./oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "./passthrough.js";
 import { DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { DEFAULT_TASK_AFTER_MS, McpServer } from "./server.js";
 import { nonEmpty, resolveBaseUrl } from "./server-url.js";
-import {
-  DEFAULT_HTTP_HOST,
-  DEFAULT_HTTP_PORT,
-  DEFAULT_SHUTDOWN_GRACE_MS,
-  isLoopbackHost,
-  startHttp,
-} from "./transport-http.js";
+// The HTTP transport (node:http) and the OAuth resource server are imported only under --http.
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
 import { startStdio } from "./transport-stdio.js";
 import { DEFAULT_CODE_LIMITS, type CodeLimits } from "./code-mode.js";
 import type { TransportHandle } from "./transport.js";
@@ -296,7 +291,8 @@ export async function main(
   }
   let handle: TransportHandle;
   if (flags.http) {
-    const oauth = flags.oauthIssuer ? resourceServer(flags) : undefined;
+    const oauth = flags.oauthIssuer ? await resourceServer(flags) : undefined;
+    const { startHttp } = await import("./transport-http.js");
     const http = await startHttp(server, {
       host: flags.host,
       port: flags.port,
@@ -505,13 +501,14 @@ function listedOperation(tool: ToolDefinition): ListedTool {
 }
 
 /** Resource-server settings from the flags (and the introspection client from the environment). */
-function resourceServer(flags: ReturnType<typeof parseFlags>): ResourceServer {
+async function resourceServer(flags: ReturnType<typeof parseFlags>): Promise<ResourceServer> {
   const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
   const origin = flags.publicUrl ?? (flags.port === 0 ? undefined : `http://${hostForUrl}:${flags.port}`);
   const id = process.env.MCP_OAUTH_CLIENT_ID;
   const secret = process.env.MCP_OAUTH_CLIENT_SECRET;
   const audience = flags.oauthAudience ?? (origin ? `${origin}/mcp` : undefined);
   if (!audience) throw new Error("--oauth-audience is required with --port 0");
+  const { ResourceServer } = await import("./oauth-resource.js");
   return new ResourceServer(
     {
       issuer: flags.oauthIssuer!,

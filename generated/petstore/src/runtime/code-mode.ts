@@ -12,9 +12,9 @@
  * Nothing of QuickJS is loaded until the first run: this module imports only Node built-ins; the
  * first run compiles the engine's WebAssembly once for all later runs, and each worker imports the rest.
  */
-import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+// node:worker_threads and node:fs/promises are imported on the first run, not at start: a server
+// that never runs code does not load them (they are most of what this module cost at start-up).
 
 /** The WebAssembly API used here (the ES2023 lib and @types/node do not declare WebAssembly). */
 declare namespace WebAssembly {
@@ -30,7 +30,10 @@ let compiled: Promise<WebAssembly.Module | undefined> | undefined;
  * loads the engine itself.
  */
 function engineModule(): Promise<WebAssembly.Module | undefined> {
-  return (compiled ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))
+  return (compiled ??= import("node:fs/promises")
+    .then(({ readFile }) =>
+      readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm")),
+    )
     .then((bytes) => WebAssembly.compile(bytes))
     .catch(() => undefined));
 }
@@ -148,7 +151,9 @@ export function executeCode(
   limits: CodeLimits,
   signal: AbortSignal,
 ): Promise<CodeRunResult> {
-  return engineModule().then((wasmModule) => run(code, host, limits, signal, wasmModule));
+  return Promise.all([engineModule(), import("node:worker_threads")]).then(([wasmModule, { Worker }]) =>
+    run(code, host, limits, signal, wasmModule, Worker),
+  );
 }
 
 /** One run in a fresh worker (see executeCode). */
@@ -158,6 +163,7 @@ function run(
   limits: CodeLimits,
   signal: AbortSignal,
   wasmModule: WebAssembly.Module | undefined,
+  Worker: typeof import("node:worker_threads").Worker,
 ): Promise<CodeRunResult> {
   const logs: string[] = [];
   const calls: CodeCall[] = [];
