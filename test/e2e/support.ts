@@ -391,9 +391,9 @@ export async function compileProject(
   if (!present) await symlink(join(repoRoot, "node_modules"), link, "dir");
   const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
   // The cache's key pins the repository's packages: a project with node_modules of its own compiles every time.
-  const ownModules = (await realpath(link)) === (await realpath(join(repoRoot, "node_modules")));
+  const usesRepoModules = (await realpath(link)) === (await realpath(join(repoRoot, "node_modules")));
   const flags = options.noEmit ? ["--noEmit"] : [];
-  const key = ownModules && cacheable(dir) ? compileKey(repoRoot, dir, flags) : undefined;
+  const key = usesRepoModules && cacheable(dir) ? compileKey(repoRoot, dir, flags) : undefined;
   if (key && restoreCompile(repoRoot, key, dir)) {
     if (process.env.MCP_GEN_TSC_CACHE_LOG) console.error(`tsc cache: hit ${dir}`);
     return;
