@@ -22,8 +22,10 @@ import { isRecord } from "./own.js";
  * node:http at start-up costs a stdio server that has made no call yet (got loads it with the first call).
  */
 function reasonPhrase(status: number): string | undefined {
-  return (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES[status];
+  statusCodes ??= (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES;
+  return statusCodes[status];
 }
+let statusCodes: Record<number, string | undefined> | undefined;
 
 /** Cap for the JSON/text shown in a successful result (characters). */
 export const MAX_TEXT_CHARS = 100_000;
