@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "../../generator/load/validate.js";
@@ -75,5 +76,38 @@ test("each OpenAPI version is checked against its own published schema (compiled
   fixed.paths["/a"].get.parameters[0]!.in = "query";
   assert.equal(openApiSchemaViolations(fixed), []);
   assert.is(openApiValidator("3.1"), openApiValidator("3.1"));
+});
+
+test("npm run build precompiles each version's validator, and it is the one used", async () => {
+  const { compileOpenApiValidator, openApiValidator, PRECOMPILED } = await import(
+    "../../generator/load/openapi-schema.js"
+  );
+  const load = createRequire(new URL("../../generator/load/openapi-schema.js", import.meta.url));
+  const documents = {
+    "2.0": {
+      swagger: "2.0",
+      info: { title: "T", version: "1" },
+      paths: { "/a": { get: { responses: { "200": {} } } } },
+    },
+    "3.0": { openapi: "3.0.3", info: { title: "T" }, paths: {} },
+    "3.1": {
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: { "/a": { get: { parameters: [{ name: "x", in: "body" }] } } },
+    },
+  } as const;
+  for (const version of ["2.0", "3.0", "3.1"] as const) {
+    const precompiled = load(PRECOMPILED[version]) as (document: unknown) => boolean;
+    assert.is(openApiValidator(version), precompiled, version);
+    // The same findings as a validator compiled now (the build's code is not stale).
+    const fresh = compileOpenApiValidator(version).validate;
+    assert.is(precompiled(documents[version]), false, version);
+    assert.is(fresh(documents[version]), false, version);
+    assert.equal(
+      (precompiled as unknown as { errors: unknown[] }).errors,
+      fresh.errors,
+      `${version}: the same violations`,
+    );
+  }
 });
 test.run();
