@@ -70,36 +70,45 @@ function inputProperties(
 }
 
 /**
- * One tool's TypeScript module: exported types for its arguments (`<Tool>Input`) and structured
- * result (`<Tool>Output`), for the user's own code; the named schemas they use come from
- * `src/schemas.ts` (see SchemaTypes). Declarations only — the tool definition itself is data in
- * `data/tools.json` — so it costs tsc almost nothing.
+ * One module of tool types (`src/tools/<tag>.ts`): for each of its tools, exported types for the
+ * arguments (`<Tool>Input`) and structured result (`<Tool>Output`), for the user's own code; the
+ * named schemas they use come from `src/schemas.ts` (see SchemaTypes). Declarations only — the
+ * tool definitions themselves are data in `data/tools.json` — so it costs tsc almost nothing.
  */
-export function toolTypesFile(tool: ToolTypeSource, schemaTypes: SchemaTypes, kinds: Kinds): SourceFileStructure {
+export function toolTypesFile(
+  tools: readonly ToolTypeSource[],
+  schemaTypes: SchemaTypes,
+  kinds: Kinds,
+): SourceFileStructure {
   const used = new Set<string>();
   const track = (refName: (def: string) => string) => (def: string) => {
     const name = refName(def);
     if (name !== "unknown") used.add(name);
     return name;
   };
-  const method = tool.http.method.toUpperCase();
-  const input: InterfaceDeclarationStructure = {
-    kind: kinds.Interface,
-    name: tool.inputTypeName,
-    isExported: true,
-    docs: [docText(`Arguments of the \`${tool.name}\` tool (${method} ${tool.http.path}).`)],
-    properties: inputProperties(tool, track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input"))),
-  };
-  const statements: Statement[] = [input];
-  if (tool.outputSchema && tool.outputTypeName) {
-    const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
+  const statements: Statement[] = [];
+  for (const tool of tools) {
+    const method = tool.http.method.toUpperCase();
     statements.push({
-      kind: kinds.TypeAlias,
-      name: tool.outputTypeName,
+      kind: kinds.Interface,
+      name: tool.inputTypeName,
       isExported: true,
-      docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
-      type: schemaToType(tool.outputSchema, refName),
-    });
+      docs: [docText(`Arguments of the \`${tool.name}\` tool (${method} ${tool.http.path}).`)],
+      properties: inputProperties(
+        tool,
+        track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input")),
+      ),
+    } satisfies InterfaceDeclarationStructure);
+    if (tool.outputSchema && tool.outputTypeName) {
+      const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
+      statements.push({
+        kind: kinds.TypeAlias,
+        name: tool.outputTypeName,
+        isExported: true,
+        docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
+        type: schemaToType(tool.outputSchema, refName),
+      });
+    }
   }
   if (used.size > 0)
     statements.unshift(

@@ -54,9 +54,9 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
   const kinds = tsMorph.StructureKind;
   const schemaTypes = new SchemaTypes(input.tools, kinds);
-  const files: EmittedFile[] = input.tools.map((tool) => ({
-    path: `src/tools/${tool.fileName}.ts`,
-    content: printFile(toolTypesFile(tool, schemaTypes, kinds)),
+  const files: EmittedFile[] = [...toolModules(input.tools)].map(([fileName, tools]) => ({
+    path: `src/tools/${fileName}.ts`,
+    content: printFile(toolTypesFile(tools, schemaTypes, kinds)),
   }));
   files.push({ path: SCHEMA_TYPES_PATH, content: printFile(schemaTypes.file()) });
   files.push({ path: "src/tools/index.ts", content: printFile(toolIndex(input.tools, tsMorph)) });
@@ -65,6 +65,17 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, tsMorph)) });
   files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
   return { files, declarations: operationDeclarations(input.tools) };
+}
+
+/** The tools of each type module (`fileName` → its tools), modules and tools in tool order. */
+function toolModules(tools: readonly ToolTypeSource[]): Map<string, ToolTypeSource[]> {
+  const modules = new Map<string, ToolTypeSource[]>();
+  for (const tool of tools) {
+    const members = modules.get(tool.fileName);
+    if (members) members.push(tool);
+    else modules.set(tool.fileName, [tool]);
+  }
+  return modules;
 }
 
 /** `export const name: type = initializer;` with a doc comment. */
@@ -101,12 +112,12 @@ function toolIndex(tools: readonly ToolTypeSource[], tsMorph: TsMorph): SourceFi
       namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
       moduleSpecifier: "../runtime/tool-data.js",
     },
-    ...tools.map(
-      (tool): StatementStructures => ({
+    ...[...toolModules(tools)].map(
+      ([fileName, members]): StatementStructures => ({
         kind: kinds.ImportDeclaration,
         isTypeOnly: true,
-        namedImports: typeNames(tool),
-        moduleSpecifier: `./${tool.fileName}.js`,
+        namedImports: members.flatMap(typeNames),
+        moduleSpecifier: `./${fileName}.js`,
       }),
     ),
     BLANK_LINE,

@@ -120,9 +120,39 @@ function withFieldEncoding(input: InputPlan, op: OperationIR): InputPlan {
   return media?.encoding ? { ...input, body: { ...body, encoding: media.encoding } } : input;
 }
 
+/** Longest module name under `src/tools/` (without extension). */
+const MODULE_NAME_MAX = 60;
+
+/**
+ * The module of `src/tools/` each operation's types go to: one per tag (the operation's first),
+ * else per first path segment, so a big API writes tens of type modules instead of one per
+ * operation (GitHub: 45 instead of 1,223 — creating a file is the costly part of writing a
+ * project, and of reading one for tsc). Names are the tag in lower-case kebab form, unique
+ * case-insensitively, `index` excepted; claimed in spec order, so they are deterministic.
+ */
+export function toolModuleNames(operations: readonly Pick<OperationIR, "tags" | "path">[]): string[] {
+  const names = new NameAllocator(MODULE_NAME_MAX, ["index"]);
+  const byKey = new Map<string, string>();
+  return operations.map((op) => {
+    const key = op.tags[0] ?? op.path.split("/").find((segment) => segment !== "" && !segment.startsWith("{")) ?? "";
+    let name = byKey.get(key);
+    if (name === undefined) {
+      const wanted = key
+        .toLowerCase()
+        .normalize("NFKD")
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "");
+      name = names.claim(wanted || "operations");
+      byKey.set(key, name);
+    }
+    return name;
+  });
+}
+
 function planTool(
   op: OperationIR,
   { name, locked }: { name: string; locked: boolean },
+  fileName: string,
   ir: ApiIR,
   identifiers: NameAllocator,
   bag: DiagnosticBag,
@@ -172,7 +202,7 @@ function planTool(
       response: output.response,
       ...(pagination ? { pagination } : {}),
     },
-    fileName: name,
+    fileName,
     inputTypeName: identifiers.claim(`${typeBase}Input`),
     ...(output.outputSchema ? { outputTypeName: identifiers.claim(`${typeBase}Output`) } : {}),
     ...(errorStatuses.length > 0 ? { errorStatuses } : {}),
@@ -187,7 +217,8 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const { ir, names } = filterOperations(fullIr, toolNames(fullIr, options.toolLock), options.filter, bag);
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
-  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, ir, identifiers, bag, options));
+  const modules = toolModuleNames(ir.operations);
+  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options));
   const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
   const security = planSecurity(
     ir,

@@ -75,7 +75,7 @@ export interface ToolPlan {
   /** The operation's OpenAPI tags. */
   tags: string[];
   http: HttpBinding;
-  /** File under `src/tools/`, without extension. */
+  /** Module under `src/tools/` (without extension) that declares the tool's types, shared by the tools of one tag. */
   fileName: string;
   /** Exported interface of the arguments. */
   inputTypeName: string;

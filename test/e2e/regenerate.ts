@@ -103,8 +103,10 @@ test("regenerating after the spec changed keeps user code and tool names, remove
   assert.is(read(out, "NOTES.md"), "mine\n");
   assert.is(read(out, ".env"), "API_BASE_URL=http://127.0.0.1:1\n");
   assert.is(read(out, "package-lock.json"), "{}\n");
-  assert.not.ok(existsSync(join(out, "src/tools/deleteItem.ts")), "stale tool file deleted");
-  assert.ok(existsSync(join(out, "src/tools/updateItem.ts")));
+  // Tool types live in one module per tag (else per first path segment): deleteItem's tag is gone.
+  assert.not.ok(existsSync(join(out, "src/tools/admin.ts")), "stale tool module deleted");
+  assert.ok(existsSync(join(out, "src/tools/edits.ts")) && existsSync(join(out, "src/tools/items.ts")));
+  assert.match(read(out, "src/tools/edits.ts"), /export interface UpdateItemInput/);
 
   // Names: getItem keeps its name although its operationId became fetchItem; the newcomer whose
   // operationId collides (GetItem, earlier in the new spec) gets the suffix, not the existing tool.
@@ -152,7 +154,7 @@ test("regenerating after the spec changed keeps user code and tool names, remove
 test("a hand-edited generated file stops the run (named in the error) unless --force", async () => {
   const out = join(work, "edited");
   await generate({ spec: v1, outDir: out });
-  appendFileSync(join(out, "src/tools/listItems.ts"), "// my edit\n");
+  appendFileSync(join(out, "src/tools/items.ts"), "// my edit\n");
   const before = read(out, ".mcp-gen/manifest.json");
   try {
     await generate({ spec: v2, outDir: out });
@@ -160,14 +162,14 @@ test("a hand-edited generated file stops the run (named in the error) unless --f
   } catch (error) {
     assert.instance(error, GenerationError);
     const text = (error as GenerationError).diagnostics.map((d) => `${d.code} ${d.message} ${d.help}`).join("\n");
-    assert.match(text, /MG203.*src\/tools\/listItems\.ts/);
+    assert.match(text, /MG203.*src\/tools\/items\.ts/);
     assert.match(text, /--force/);
   }
   assert.is(read(out, ".mcp-gen/manifest.json"), before, "nothing was written");
-  assert.ok(existsSync(join(out, "src/tools/deleteItem.ts")));
+  assert.ok(existsSync(join(out, "src/tools/admin.ts")));
   const forced = await generate({ spec: v2, outDir: out, force: true });
-  assert.equal(forced.write!.overwritten, ["src/tools/listItems.ts"]);
-  assert.not.match(read(out, "src/tools/listItems.ts"), /my edit/);
+  assert.equal(forced.write!.overwritten, ["src/tools/items.ts"]);
+  assert.not.match(read(out, "src/tools/items.ts"), /my edit/);
 });
 
 test("--no-bump keeps the version; --reset-tool-names renames from the spec", async () => {
@@ -189,8 +191,8 @@ test("CLI: --check exits 0 when fresh, 5 when stale, writes nothing; diff --json
   assert.is(fresh.code, 0, fresh.stdout + fresh.stderr);
   const stale = await mcpGen(v2, "-o", out, "--check");
   assert.is(stale.code, 5);
-  assert.match(stale.stdout, /stale[\s\S]*not generated any more: src\/tools\/deleteItem\.ts/);
-  assert.ok(existsSync(join(out, "src/tools/deleteItem.ts")), "--check wrote nothing");
+  assert.match(stale.stdout, /stale[\s\S]*not generated any more: src\/tools\/admin\.ts/);
+  assert.ok(existsSync(join(out, "src/tools/admin.ts")), "--check wrote nothing");
 
   const json = await mcpGen("diff", v1, v2, "--json");
   assert.is(json.code, 0, json.stderr);
