@@ -15,3 +15,11 @@ export interface ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput {
 export type ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput =
   | { isbn: string; title: string; subtitle?: string | null; kind?: "book" }
   | { unexpectedResponse: unknown };
+
+/** Arguments of the `countCopies` tool (GET /books/{isbn}/count). */
+export interface CountCopiesInput {
+  isbn: string;
+}
+
+/** `structuredContent` of a successful `countCopies` call. */
+export type CountCopiesOutput = { result: number } | { unexpectedResponse: unknown };
