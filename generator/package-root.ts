@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 let cached: string | undefined;
 
@@ -26,4 +26,13 @@ export function packageRoot(): string {
 /** Reads a JSON file of the mcp-gen package. */
 export function readPackageJson(relative: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(packageRoot(), relative), "utf8")) as Record<string, unknown>;
+}
+
+/**
+ * A compiled module of the package (`relative` to `dist/`), as a URL: for what a module loads by
+ * path (worker threads, precompiled code), so it is found the same from the CLI bundle
+ * (`dist/cli/mcp-gen.mjs`, scripts/bundle-cli.js) and from the module's own file.
+ */
+export function distUrl(relative: string): URL {
+  return pathToFileURL(join(packageRoot(), "dist", relative));
 }

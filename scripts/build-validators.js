@@ -11,7 +11,7 @@ import { compileOpenApiValidator, PRECOMPILED } from "../dist/generator/load/ope
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const standaloneCode = createRequire(import.meta.url)("ajv/dist/standalone").default;
-const folder = join(root, "dist/generator/load");
+const folder = join(root, "dist");
 for (const [version, file] of Object.entries(PRECOMPILED)) {
   const { ajv, validate } = compileOpenApiValidator(version, true);
   const target = join(folder, file);

@@ -6,11 +6,12 @@
  * to printing in this thread.
  */
 import { Worker } from "node:worker_threads";
+import { distUrl } from "../package-root.js";
 import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "./typescript-files.js";
 
 /** The worker thread of one generation. */
 export class TypeScriptWorker {
-  private readonly worker = new Worker(new URL("./ts-worker-thread.js", import.meta.url));
+  private readonly worker = new Worker(distUrl("generator/emit/ts-worker-thread.js"));
   private used = false;
 
   constructor() {

@@ -6,7 +6,9 @@
  * generates many specs; compiling the 3.x schema costs more than validating a small document).
  */
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { distUrl } from "../package-root.js";
 
 /** One violation of the OpenAPI schema, as ajv reports it. */
 export type SchemaViolation = Pick<ErrorObject, "instancePath" | "message" | "params">;
@@ -25,11 +27,11 @@ export function schemaVersion(document: Record<string, unknown>): Version | unde
   return undefined;
 }
 
-/** Where `npm run build` writes each version's validator, precompiled (scripts/build-validators.js). */
+/** Where `npm run build` writes each version's validator, precompiled (scripts/build-validators.js), under `dist/`. */
 export const PRECOMPILED: Record<Version, string> = {
-  "2.0": "./openapi-validators/v2.cjs",
-  "3.0": "./openapi-validators/v3.cjs",
-  "3.1": "./openapi-validators/v31.cjs",
+  "2.0": "generator/load/openapi-validators/v2.cjs",
+  "3.0": "generator/load/openapi-validators/v3.cjs",
+  "3.1": "generator/load/openapi-validators/v31.cjs",
 };
 
 /**
@@ -41,7 +43,7 @@ export function openApiValidator(version: Version): ValidateFunction {
   let validate = compiled.get(version);
   if (validate) return validate;
   try {
-    validate = require(PRECOMPILED[version]) as ValidateFunction;
+    validate = require(fileURLToPath(distUrl(PRECOMPILED[version]))) as ValidateFunction;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
     validate = compileOpenApiValidator(version).validate;

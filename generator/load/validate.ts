@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, type Diagnostic } from "../diagnostics.js";
+import { distUrl } from "../package-root.js";
 import { openApiSchemaViolations, type SchemaViolation } from "./openapi-schema.js";
 
 /** Documents at least this long (JSON characters) are validated in a worker thread. */
@@ -87,7 +88,7 @@ function formatParams(params: unknown): string {
  * for the document's JSON text; `stop` ends it when no document comes.
  */
 export class ValidationWorker {
-  private readonly worker = new Worker(new URL("./validate-worker.js", import.meta.url));
+  private readonly worker = new Worker(distUrl("generator/load/validate-worker.js"));
   private readonly result: Promise<Diagnostic[]>;
   private used = false;
 

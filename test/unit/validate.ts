@@ -82,7 +82,7 @@ test("npm run build precompiles each version's validator, and it is the one used
   const { compileOpenApiValidator, openApiValidator, PRECOMPILED } = await import(
     "../../generator/load/openapi-schema.js"
   );
-  const load = createRequire(new URL("../../generator/load/openapi-schema.js", import.meta.url));
+  const load = createRequire(new URL("../../", import.meta.url)); // dist/
   const documents = {
     "2.0": {
       swagger: "2.0",
@@ -97,7 +97,7 @@ test("npm run build precompiles each version's validator, and it is the one used
     },
   } as const;
   for (const version of ["2.0", "3.0", "3.1"] as const) {
-    const precompiled = load(PRECOMPILED[version]) as (document: unknown) => boolean;
+    const precompiled = load(`./${PRECOMPILED[version]}`) as (document: unknown) => boolean;
     assert.is(openApiValidator(version), precompiled, version);
     // The same findings as a validator compiled now (the build's code is not stale).
     const fresh = compileOpenApiValidator(version).validate;
