@@ -69,6 +69,37 @@ createInterface({ input: process.stdin }).on("line", async (line) => {
 `,
 );
 
+// BENCH_FLOORS=got,http adds floors that make the same one call through got (as the runtime does:
+// buffered body, no HTTP errors thrown) and through node:http itself, to show what the HTTP client
+// alone costs against the fetch floor.
+const extraFloors = (process.env.BENCH_FLOORS ?? "").split(",").filter(Boolean);
+const floorOf = (call) => `import { createInterface } from "node:readline";
+${call.imports}
+const base = process.argv[2];
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
+  const url = base + "/pets/" + msg.params.arguments.petId;
+  const text = ${call.text};
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n");
+});
+`;
+const FLOOR_CALLS = {
+  got: {
+    imports: `import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};`,
+    text: `(await got(url, { throwHttpErrors: false, responseType: "buffer" })).body.toString("utf8")`,
+  },
+  http: {
+    imports: `import { get } from "node:http";`,
+    text: `await new Promise((resolve, reject) => get(url, (res) => { const chunks = []; res.on("data", (c) => chunks.push(c)); res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8"))); }).on("error", reject))`,
+  },
+};
+for (const name of extraFloors) {
+  if (!FLOOR_CALLS[name]) throw new Error(`BENCH_FLOORS: unknown floor ${name} (got, http)`);
+  writeFileSync(join(work, `floor-${name}.mjs`), floorOf(FLOOR_CALLS[name]));
+}
+
 /** A stdio MCP peer: spawn, send one request at a time, await its response. */
 function start(args) {
   const t0 = performance.now();
@@ -94,6 +125,9 @@ const servers = {
   floor: () => start([floor, baseUrl]),
   "mcp-gen": () => start([join(dir, "dist/index.js"), "--base-url", baseUrl]),
   ...(baselineDir ? { baseline: () => start([join(baselineDir, "dist/index.js"), "--base-url", baseUrl]) } : {}),
+  ...Object.fromEntries(
+    extraFloors.map((name) => [`floor-${name}`, () => start([join(work, `floor-${name}.mjs`), baseUrl])]),
+  ),
 };
 
 async function perCall(call, afterWarmUp = () => {}) {
@@ -246,6 +280,12 @@ if (baselineDir) {
   console.log(`  cold start                     ${ms(b.start)}   ratio to floor ${(b.start / f.start).toFixed(2)}`);
   console.log(
     `  idle RSS                       ${b.rss.toFixed(1)} MB   +${(b.rss - f.rss).toFixed(1)} MB over the floor`,
+  );
+}
+for (const name of extraFloors) {
+  const x = summary(results[`floor-${name}`]);
+  console.log(
+    `floor through ${name.padEnd(4)}: per-call overhead ${ms(x.call)} (ratio to the fetch floor ${(x.call / f.call).toFixed(2)}; mcp-gen / this floor ${(g.call / x.call).toFixed(2)}), server CPU ${ms(x.cpu)} (${(x.cpu / f.cpu).toFixed(2)}× the fetch floor's; mcp-gen / this floor ${(g.cpu / x.cpu).toFixed(2)})`,
   );
 }
 console.log(
