@@ -167,6 +167,7 @@ export class Sampler {
       } catch {
         continue;
       }
+      value = declaredOnly(value, schema, root, 0);
       if (value !== undefined && this.accepts(schema, value, root)) return value;
     }
     return undefined;
@@ -223,7 +224,7 @@ export class Sampler {
   private plain(schema: JsonSchema | undefined, root: Schema, depth: number, checked: boolean): unknown {
     if (schema === undefined || schema === true || schema === false) return null;
     const s = resolve(schema as Schema, root);
-    const own = ownExamples(s);
+    const own = ownExamples(s).map((value) => declaredOnly(value, s, root, 0));
     if (!checked && own.length > 0) return own[0];
     for (const value of own) if (this.accepts(s, value, root)) return value;
     const value = this.plainByType(s, root, depth, checked);
@@ -254,9 +255,15 @@ export class Sampler {
         if (isRecord(value)) Object.assign(merged, value);
         else if (value !== null) return value;
       }
-      // Siblings of allOf (properties, required) add to the merged object.
-      if (s.properties || s.required)
-        Object.assign(merged, this.plainByType({ ...s, allOf: undefined, type: "object" }, root, depth, checked));
+      // Siblings of allOf (properties, required) add to the merged object; a required name may be
+      // declared by a part only (codat.io's Account: `required` beside an allOf of properties).
+      if (s.properties || s.required) {
+        const properties = { ...objectShape(s, root, 0).declared, ...((s.properties as object | undefined) ?? {}) };
+        Object.assign(
+          merged,
+          this.plainByType({ ...s, allOf: undefined, type: "object", properties }, root, depth, checked),
+        );
+      }
       return merged;
     }
     const types = Array.isArray(s.type)
@@ -368,6 +375,60 @@ function ownExamples(s: Schema): unknown[] {
   if (s.const !== undefined) values.push(s.const);
   if (Array.isArray(s.enum)) values.push(...s.enum);
   return values;
+}
+
+/**
+ * The value with the undeclared keys of its objects dropped, at any depth the schema describes.
+ * The project's types (schema-to-ts.ts) declare an object schema with properties as exactly those
+ * properties, so an example with more keys (valid JSON Schema unless `additionalProperties: false`;
+ * api.video's player example has 12 undeclared ones) would not type-check as the tool's `…Input` in
+ * the user's code or in the cases' type test. Where the type stays open (a record part, a union),
+ * undeclared keys are kept; declared ones are reduced by their own schemas. The caller checks the
+ * result against the schema, so a dropped key that was required only makes it try another value.
+ */
+function declaredOnly(value: unknown, schema: JsonSchema | undefined, root: Schema, depth: number): unknown {
+  if (depth > 8 || typeof schema !== "object" || schema === null) return value;
+  const s = resolve(schema as Schema, root);
+  if (Array.isArray(value))
+    return typeof s.items === "object" && s.items !== null
+      ? value.map((item) => declaredOnly(item, s.items as JsonSchema, root, depth + 1))
+      : value;
+  if (!isRecord(value)) return value;
+  const shape = objectShape(s, root, 0);
+  if (Object.keys(shape.declared).length === 0) return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (Object.hasOwn(shape.declared, key))
+      setOwn(result, key, declaredOnly(item, getOwn(shape.declared, key) as JsonSchema, root, depth + 1));
+    else if (shape.open) setOwn(result, key, item);
+  }
+  return result;
+}
+
+/**
+ * The properties an object schema declares, with those of its `allOf` parts at any depth, and
+ * whether its type also takes other keys: a part with no properties (a record), a union, or
+ * `additionalProperties` on a schema without properties (see schema-to-ts.ts).
+ */
+function objectShape(s: Schema, root: Schema, depth: number): { declared: Record<string, unknown>; open: boolean } {
+  const declared: Record<string, unknown> = {};
+  const hasProperties = isRecord(s.properties) && Object.keys(s.properties).length > 0;
+  if (hasProperties)
+    for (const [key, property] of Object.entries(s.properties as object)) setOwn(declared, key, property);
+  let open = s.oneOf !== undefined || s.anyOf !== undefined || depth > 8;
+  const parts = Array.isArray(s.allOf) ? (s.allOf as JsonSchema[]) : [];
+  // A schema that is only its allOf parts (and annotations) is as open as they are.
+  if (!hasProperties && parts.length === 0 && describesValue(s)) open = true;
+  for (const part of parts) {
+    if (depth > 8 || typeof part !== "object" || part === null) continue;
+    const node = resolve(part as Schema, root);
+    if (!describesValue(node)) continue; // annotations only
+    const inner = objectShape(node, root, depth + 1);
+    open ||= inner.open;
+    for (const [key, property] of Object.entries(inner.declared))
+      if (!Object.hasOwn(declared, key)) setOwn(declared, key, property);
+  }
+  return { declared, open };
 }
 
 /** Resolves a local `#/$defs/Name` against the root schema; other refs resolve to nothing. */

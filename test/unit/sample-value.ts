@@ -13,6 +13,56 @@ test("sampleValue prefers the schema's own valid examples, defaults and enums", 
   assert.match(String(value), /^[A-Z]{3}-\d{4}$/);
 });
 
+test("an example's keys that the schema does not declare are dropped, at every depth its types are closed", () => {
+  // api.video and appveyor.com: examples with keys the schema never declares (valid JSON Schema, but
+  // the generated types list exactly the declared properties, so the sample would not type-check).
+  const root = {
+    type: "object",
+    properties: { body: { $ref: "#/$defs/WithSettings" } },
+    required: ["body"],
+    $defs: {
+      WithSettings: {
+        allOf: [
+          { $ref: "#/$defs/Base" },
+          { $ref: "#/$defs/Stamped" },
+          { properties: { settings: { $ref: "#/$defs/Settings" } } },
+        ],
+        example: { id: 1, extra: "kept: Stamped is a record part", settings: { vars: ["a"], provider: "dropped" } },
+      },
+      Base: { type: "object", properties: { id: { type: "integer" } } },
+      Stamped: { type: "object", properties: {} },
+      Settings: { type: "object", properties: { vars: { type: "array", items: { type: "string" } } } },
+    },
+  };
+  assert.equal(sampleValue(root), {
+    body: { id: 1, extra: "kept: Stamped is a record part", settings: { vars: ["a"] } },
+  });
+  const player = {
+    type: "object",
+    properties: { color: { type: "string" }, assets: { type: "object" } },
+    example: { color: "red", language: "en", assets: { logo: "x" } },
+  };
+  // `assets` is declared as a record: its own keys stay.
+  assert.equal(sampleValue(player), { color: "red", assets: { logo: "x" } });
+  // A union stays as it is.
+  const union = { oneOf: [{ type: "object", properties: { a: { type: "string" } } }], example: { a: "x", b: 1 } };
+  assert.equal(sampleValue(union), { a: "x", b: 1 });
+});
+
+test("a name required beside an allOf but declared in one of its parts gets that part's sample", () => {
+  // codat.io's Account: `required: [type, status, isBankAccount]` next to `allOf: [{ properties }]`;
+  // before, each got "example", no sample satisfied the schema and the tool's contract case was skipped.
+  const root = {
+    $defs: { AccountType: { type: "string", enum: ["Unknown", "Asset"] } },
+    allOf: [{ properties: { type: { $ref: "#/$defs/AccountType" }, isBankAccount: { type: "boolean" } } }],
+    required: ["type", "isBankAccount"],
+    type: "object",
+  };
+  const value = sampleValue(root);
+  assert.equal(value, { type: "Unknown", isBankAccount: true });
+  assert.ok(accepts(root, value));
+});
+
 test("sampleValue honours pattern, format, multipleOf, bounds, minItems, uniqueItems, minLength", () => {
   const schema = {
     type: "object",
