@@ -13,8 +13,9 @@ const EXECUTABLE = new Set(["src/index.ts"]);
  * Writes every file, one after another with synchronous calls. A big project has thousands of
  * small files in a few folders: many writes in flight on the thread pool made its threads contend
  * for each folder's lock (measured on GitHub's 1,336 files, ext4, 2 cores: 1–2 s of system CPU and
- * about 1.2 s of wall time), while synchronous writes take under 0.1 s. Nothing else runs on the
- * main thread during the write stage, so blocking it costs nothing.
+ * about 1.2 s of wall time), while synchronous writes take under 0.1 s. Blocking the thread costs
+ * nothing here: writing is the last step of a generation, and a workspace build writes its servers
+ * one after another.
  */
 function writeAll(root: string, files: EmittedFile[]): void {
   const pathOf = (file: EmittedFile) => join(root, ...file.path.split("/"));
