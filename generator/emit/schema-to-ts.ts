@@ -84,16 +84,22 @@ function typeFor(type: string, s: Obj, next: (sub: unknown) => string): string {
 function objectType(s: Obj, next: (sub: unknown) => string): string {
   const properties = (s.properties && typeof s.properties === "object" ? s.properties : {}) as Obj;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-  const names = Object.keys(properties);
+  // A required name the schema does not declare still must be there, with any value.
+  const undeclared = [...required].filter((name) => typeof name === "string" && !Object.hasOwn(properties, name));
+  const names = [...Object.keys(properties), ...undeclared];
   const extra = s.additionalProperties;
-  if (names.length === 0) {
-    if (extra === false) return "Record<string, never>";
-    return `Record<string, ${extra === undefined || extra === true ? "unknown" : next(extra)}>`;
-  }
+  const record =
+    extra === false
+      ? "Record<string, never>"
+      : `Record<string, ${extra === undefined || extra === true ? "unknown" : next(extra)}>`;
+  if (names.length === 0) return record;
   const members = names.map(
-    (name) => `${propertyKey(name)}${required.has(name) ? "" : "?"}: ${next(properties[name])};`,
+    (name) =>
+      `${propertyKey(name)}${required.has(name) ? "" : "?"}: ${Object.hasOwn(properties, name) ? next(properties[name]) : "unknown"};`,
   );
-  return `{ ${members.join(" ")} }`;
+  // Without declared properties the object stays a record that must also have the required names.
+  const declared = Object.keys(properties).length > 0;
+  return declared || extra === false ? `{ ${members.join(" ")} }` : `{ ${members.join(" ")} } & ${record}`;
 }
 
 function literal(value: unknown): string {

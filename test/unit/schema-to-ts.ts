@@ -23,6 +23,21 @@ test("objects quote keys that are not identifiers and mark optional ones", () =>
   assert.is(schemaToType({ type: "object", additionalProperties: { type: "integer" } }, ref), "Record<string, number>");
 });
 
+test("a required name the object does not declare is a required member of type unknown", () => {
+  // @readme/oas-examples schema-enums: `required` lists a property `properties` lacks; a value must
+  // still carry it (the contract test's sample does), so the type must take it.
+  assert.is(
+    schemaToType({ type: "object", properties: { a: { type: "boolean" } }, required: ["a", "b c"] }, ref),
+    '{ a: boolean; "b c": unknown; }',
+  );
+  // Without declared properties the object stays a record, which must also have the required names.
+  assert.is(schemaToType({ type: "object", required: ["id"] }, ref), "({ id: unknown; } & Record<string, unknown>)");
+  assert.is(
+    schemaToType({ type: "object", required: ["id"], additionalProperties: { type: "string" } }, ref),
+    "({ id: unknown; } & Record<string, string>)",
+  );
+});
+
 test("compositions; a bare type object beside them adds nothing", () => {
   assert.is(
     schemaToType({ type: "object", allOf: [{ $ref: "#/$defs/A" }, { $ref: "#/$defs/B" }] }, ref),
