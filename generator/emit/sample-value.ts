@@ -406,7 +406,7 @@ function declaredOnly(value: unknown, schema: JsonSchema | undefined, root: Sche
 }
 
 /**
- * The properties an object schema declares, with those of its `allOf` parts at any depth, and
+ * The properties an object schema declares (its required names included), with those of its `allOf` parts at any depth, and
  * whether its type also takes other keys: a part with no properties (a record), a union, or
  * `additionalProperties` on a schema without properties (see schema-to-ts.ts).
  */
@@ -428,6 +428,10 @@ function objectShape(s: Schema, root: Schema, depth: number): { declared: Record
     for (const [key, property] of Object.entries(inner.declared))
       if (!Object.hasOwn(declared, key)) setOwn(declared, key, property);
   }
+  // A required name that no part declares is a member of the type too (unknown, schema-to-ts.ts).
+  if (Array.isArray(s.required))
+    for (const key of s.required)
+      if (typeof key === "string" && !Object.hasOwn(declared, key)) setOwn(declared, key, {});
   return { declared, open };
 }
 

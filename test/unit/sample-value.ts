@@ -44,6 +44,16 @@ test("an example's keys that the schema does not declare are dropped, at every d
   };
   // `assets` is declared as a record: its own keys stay.
   assert.equal(sampleValue(player), { color: "red", assets: { logo: "x" } });
+  // A required name the schema does not declare is part of the type (unknown), so it stays.
+  assert.equal(
+    sampleValue({
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["b"],
+      example: { a: "x", b: 2, c: 3 },
+    }),
+    { a: "x", b: 2 },
+  );
   // A union stays as it is.
   const union = { oneOf: [{ type: "object", properties: { a: { type: "string" } } }], example: { a: "x", b: 1 } };
   assert.equal(sampleValue(union), { a: "x", b: 1 });
