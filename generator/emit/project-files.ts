@@ -257,13 +257,15 @@ function stateFiles(plan: ProjectPlan): EmittedFile[] {
   ];
 }
 
+/** A file of templates/ written into the project as it is (a script, the test harness). */
+function copiedTemplate(path: string, template: string): EmittedFile {
+  return { path, content: readFileSync(join(packageRoot(), "templates", template), "utf8") };
+}
+
 /** The generated `npm test`: a fixed harness (templates/server-test.mjs) and the spec-derived cases. */
 function testFiles(plan: ProjectPlan): EmittedFile[] {
   return [
-    {
-      path: "test/server.test.mjs",
-      content: readFileSync(join(packageRoot(), "templates", "server-test.mjs"), "utf8"),
-    },
+    copiedTemplate("test/server.test.mjs", "server-test.mjs"),
     { path: "test/cases.json", content: bulkJson(testCases(plan), compactJson(plan), "cases"), formatted: true },
   ];
 }
@@ -278,11 +280,8 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: ".gitignore", content: "node_modules/\ndist/\n.env\n.mcpb/\n*.mcpb\n" },
     serverJson(plan),
     mcpbManifest(plan),
-    { path: "scripts/bundle.mjs", content: readFileSync(join(packageRoot(), "templates", "bundle.mjs"), "utf8") },
-    {
-      path: "scripts/bundle-dist.mjs",
-      content: readFileSync(join(packageRoot(), "templates", "bundle-dist.mjs"), "utf8"),
-    },
+    copiedTemplate("scripts/bundle.mjs", "bundle.mjs"),
+    copiedTemplate("scripts/bundle-dist.mjs", "bundle-dist.mjs"),
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.typeScript === "later"

@@ -224,9 +224,12 @@ export class Sampler {
   private plain(schema: JsonSchema | undefined, root: Schema, depth: number, checked: boolean): unknown {
     if (schema === undefined || schema === true || schema === false) return null;
     const s = resolve(schema as Schema, root);
-    const own = ownExamples(s).map((value) => declaredOnly(value, s, root, 0));
-    if (!checked && own.length > 0) return own[0];
-    for (const value of own) if (this.accepts(s, value, root)) return value;
+    const own = ownExamples(s);
+    if (!checked && own.length > 0) return declaredOnly(own[0], s, root, 0);
+    for (const example of own) {
+      const value = declaredOnly(example, s, root, 0);
+      if (this.accepts(s, value, root)) return value;
+    }
     const value = this.plainByType(s, root, depth, checked);
     if (!checked || depth > 6 || !CONSTRAINTS.some((key) => s[key] !== undefined) || this.accepts(s, value, root))
       return value;

@@ -54,12 +54,13 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
   const kinds = tsMorph.StructureKind;
   const schemaTypes = new SchemaTypes(input.tools, kinds);
-  const files: EmittedFile[] = [...toolModules(input.tools)].map(([fileName, tools]) => ({
+  const modules = toolModules(input.tools);
+  const files: EmittedFile[] = [...modules].map(([fileName, tools]) => ({
     path: `src/tools/${fileName}.ts`,
     content: printFile(toolTypesFile(tools, schemaTypes, kinds)),
   }));
   files.push({ path: SCHEMA_TYPES_PATH, content: printFile(schemaTypes.file()) });
-  files.push({ path: "src/tools/index.ts", content: printFile(toolIndex(input.tools, tsMorph)) });
+  files.push({ path: "src/tools/index.ts", content: printFile(toolIndex(input.tools, modules, tsMorph)) });
   files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, tsMorph)) });
@@ -100,7 +101,11 @@ function exportedConst(
  * of tool name → arguments (`ToolInputs`, each entry documented with the operation, which editors
  * show on `api.<tool>`) and → structured result (`ToolOutputs`; `unknown` without an output schema).
  */
-function toolIndex(tools: readonly ToolTypeSource[], tsMorph: TsMorph): SourceFileStructure {
+function toolIndex(
+  tools: readonly ToolTypeSource[],
+  modules: ReadonlyMap<string, readonly ToolTypeSource[]>,
+  tsMorph: TsMorph,
+): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   const typeNames = (tool: ToolTypeSource) => [
     tool.inputTypeName,
@@ -112,7 +117,7 @@ function toolIndex(tools: readonly ToolTypeSource[], tsMorph: TsMorph): SourceFi
       namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
       moduleSpecifier: "../runtime/tool-data.js",
     },
-    ...[...toolModules(tools)].map(
+    ...[...modules].map(
       ([fileName, members]): StatementStructures => ({
         kind: kinds.ImportDeclaration,
         isTypeOnly: true,
