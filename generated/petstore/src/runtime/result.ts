@@ -9,7 +9,6 @@
  * accept a second shape, `{ [fallbackKey]: { status, contentType, body, problems } }`: whenever the
  * documented shape does not fit (validation fails, no JSON, empty body), the response goes there.
  */
-import { createRequire } from "node:module";
 import { isJsonMediaType } from "./body.js";
 import type { CallToolResult } from "./mcp-types.js";
 import { renderToolResult, textOutcome, type OutcomePart, type ToolOutcome } from "./tool-outcome.js";
@@ -22,10 +21,8 @@ import { isRecord } from "./own.js";
  * node:http at start-up costs a stdio server that has made no call yet (got loads it with the first call).
  */
 function reasonPhrase(status: number): string | undefined {
-  statusCodes ??= (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES;
-  return statusCodes[status];
+  return process.getBuiltinModule("node:http").STATUS_CODES[status];
 }
-let statusCodes: Record<number, string | undefined> | undefined;
 
 /** Cap for the JSON/text shown in a successful result (characters). */
 export const MAX_TEXT_CHARS = 100_000;
