@@ -4,7 +4,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { npmLicense, parseRepository, registryName } from "../../generator/plan/publishing.js";
-import { serverJsonViolations } from "../../generator/emit/server-json-check.js";
+import {
+  compileServerJsonValidator,
+  PRECOMPILED_SERVER_VALIDATOR,
+  serverJsonValidator,
+  serverJsonViolations,
+} from "../../generator/emit/server-json-check.js";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -245,6 +250,28 @@ test("manifest.json of the MCP Bundle passes mcpb's 0.3 schema; each variable is
   assert.is(pkg.scripts.build, "tsc -p tsconfig.json && node scripts/bundle-dist.mjs");
   assert.ok(out.has("scripts/bundle-dist.mjs"));
   assert.match(out.get("Dockerfile") ?? "", /COPY scripts\/bundle-dist\.mjs/);
+});
+
+test("npm run build precompiles the server.json validator, and it is the one used", () => {
+  const precompiled = createRequire(new URL("../../", import.meta.url))(`./${PRECOMPILED_SERVER_VALIDATOR}`) as (
+    server: unknown,
+  ) => boolean;
+  assert.is(serverJsonValidator(), precompiled);
+  // The same findings as a validator compiled now (the build's code is not stale).
+  const fresh = compileServerJsonValidator().validate;
+  const invalid = {
+    name: "no-slash",
+    description: "",
+    version: "latest",
+    websiteUrl: "not a uri",
+    packages: [{ registryType: "npm", transport: { type: "carrier-pigeon" } }],
+  };
+  assert.is(precompiled(invalid), false);
+  assert.is(fresh(invalid), false);
+  const errors = (precompiled as unknown as { errors: unknown[] }).errors;
+  assert.ok(errors.length >= 4, "several violations, a format one among them");
+  assert.ok(errors.some((error) => (error as { keyword: string }).keyword === "format"));
+  assert.equal(errors, fresh.errors);
 });
 
 test.run();
