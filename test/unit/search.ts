@@ -2,7 +2,15 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { buildSearchIndex, type SearchDocument } from "../../runtime/src/search-build.js";
 import { OperationSearch } from "../../runtime/src/search-index.js";
-import { analyze, analyzeQuery, impliedTerms, stem, synonymsOf, words } from "../../runtime/src/search-text.js";
+import {
+  analyze,
+  analyzeQuery,
+  asksOnly,
+  impliedTerms,
+  stem,
+  synonymsOf,
+  words,
+} from "../../runtime/src/search-text.js";
 import { searchIndexJson } from "../../generator/emit/search-index.js";
 import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 
@@ -263,6 +271,76 @@ test("'stop following' is unfollow; an un- verb the API lacks is the verb's thin
   assert.ok(analyzeQuery("stop following dhh").includes("unfollow"));
   assert.is(small.search("stop following dhh", { limit: 1 })[0]!.name, "users_unfollow");
   assert.is(small.search("stop watching the repo", { limit: 1 })[0]!.name, "activity_delete-repo-subscription");
+});
+
+test("an id with its type prefix names its resource: the collection the prefix abbreviates", () => {
+  const docs = [
+    doc("PostCustomersCustomer", "post", "/v1/customers/{customer}", "Update a customer"),
+    doc("PostChargesCharge", "post", "/v1/charges/{charge}", "Update a charge"),
+    doc("PostPaymentIntentsIntent", "post", "/v1/payment_intents/{intent}", "Update a PaymentIntent"),
+    doc(
+      "PostSubscriptionsSubscriptionExposedId",
+      "post",
+      "/v1/subscriptions/{subscription_exposed_id}",
+      "Update a subscription",
+    ),
+    doc("PostSubscriptionItemsItem", "post", "/v1/subscription_items/{item}", "Update a subscription item"),
+    doc("PostAccountsAccount", "post", "/v1/accounts/{account}", "Update an account"),
+    doc("PostPayoutsPayout", "post", "/v1/payouts/{payout}", "Update a payout"),
+    doc("PostPeoplePerson", "post", "/v1/people/{person}", "Update a person"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  const first = (query: string) => small.search(query, { limit: 1 })[0]?.name;
+  // The prefix starts the name ("cus", "sub": the one-word collection over `subscription_items`), is
+  // its words' initials ("pi"), or its letters in order ("acct").
+  assert.is(first("update the email on cus_22"), "PostCustomersCustomer");
+  assert.is(first("change the metadata of pi_3Mtw"), "PostPaymentIntentsIntent");
+  assert.is(first("update sub_1Abc"), "PostSubscriptionsSubscriptionExposedId");
+  assert.is(first("edit acct_1X"), "PostAccountsAccount");
+  // Two letters that could abbreviate two collections ("po": payouts, people) stay a value.
+  const score = (query: string, name: string) =>
+    small.search(query, { limit: 8 }).find((hit) => hit.name === name)?.score ?? 0;
+  assert.is(score("update po_1", "PostPayoutsPayout"), score("update po_1", "PostPeoplePerson"));
+  assert.ok(score("update payout po_1", "PostPayoutsPayout") > score("update payout po_1", "PostPeoplePerson"));
+  // snake_case words are words, not ids.
+  assert.is(first("update the payment_intents"), "PostPaymentIntentsIntent");
+});
+
+test("a request that only asks something weighs operations that change things less ('who follows torvalds')", () => {
+  assert.ok(asksOnly("who follows torvalds"));
+  assert.ok(asksOnly("which orgs am I in"));
+  assert.ok(asksOnly("is the last workflow run green"));
+  assert.ok(asksOnly("how many API calls do I have left"));
+  assert.ok(asksOnly("whats the default branch of acme/web?"));
+  assert.not.ok(asksOnly("how do I delete a repo"), "a question about how to do something");
+  assert.not.ok(asksOnly("can you close issue 4"), "a polite command");
+  assert.not.ok(asksOnly("who can I invite? add alice to the team"), "an action besides asking");
+  assert.not.ok(asksOnly("follow torvalds"));
+  const docs = [
+    doc("users_follow", "put", "/user/following/{username}", "Follow a user"),
+    doc("users_list-following-for-user", "get", "/users/{username}/following", "List the people a user follows"),
+  ];
+  const small = new OperationSearch(buildSearchIndex(docs));
+  const scores = (query: string) =>
+    Object.fromEntries(small.search(query, { limit: 2 }).map((hit) => [hit.name, hit.score]));
+  // Both match the words alike; asking makes the write weigh WRITE_WHEN_ASKING (0.6) of itself.
+  const asked = scores("who follows torvalds");
+  const told = scores("follows torvalds");
+  assert.ok(Math.abs(asked["users_follow"]! / told["users_follow"]! - 0.6) < 0.01);
+  assert.is(asked["users_list-following-for-user"], told["users_list-following-for-user"]);
+});
+
+test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what changed, who's on, what's open", () => {
+  assert.ok(analyzeQuery("kick off the deploy workflow").includes(stem("start")));
+  assert.ok(synonymsOf(stem("kill")).includes(stem("cancel")));
+  assert.equal(analyzeQuery("drop a comment on issue 9"), analyzeQuery("add a comment on issue 9"));
+  assert.ok(analyzeQuery("slap the needs-triage label on issue 77").includes(stem("add")));
+  assert.ok(analyzeQuery("what changed between v1.2.0 and v1.3.0").includes(stem("compare")));
+  assert.ok(analyzeQuery("who's on the platform team").includes(stem("member")));
+  assert.ok(analyzeQuery("whats open in octo/api").includes("list"));
+  assert.ok(synonymsOf(stem("next")).includes(stem("upcoming")));
+  assert.ok(synonymsOf("right").includes("perm"));
+  assert.equal(analyzeQuery("delete the branch pls"), analyzeQuery("delete the branch"));
 });
 
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
