@@ -6,7 +6,7 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyze, analyzeQuery, impliedTerms, sameAction, stem, synonymsOf, words } from "./search-text.js";
+import { analyze, analyzeQuery, asksOnly, impliedTerms, sameAction, stem, synonymsOf, words } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -66,6 +66,11 @@ const NAME_FLOOR = 0.4;
  * retrieval benchmark.
  */
 const FULL_MATCH = 0.3;
+/**
+ * A request that only asks to know something (search-text.ts, asksOnly) scales the score of an
+ * operation that is not a GET by this: "who follows torvalds" is a list of followers, not `follow`.
+ */
+const WRITE_WHEN_ASKING = 0.6;
 /** Name words after which the rest of a name only qualifies it (see namePrecision). */
 const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
 
@@ -77,6 +82,8 @@ export class OperationSearch {
   private readonly sortedTerms: string[];
   private readonly byName: Map<string, number>;
   private buffers: { totals: Float64Array; matched: Float64Array; best: Float64Array } | undefined;
+  /** The API's collections (see withIdResources), computed on first use. */
+  private collections: string[][] | undefined;
   /** Analysed words of each operation's name (and its qualifiers), computed on first use. */
   private readonly nameTerms: Array<{ terms: string[]; qualifiers: string[] } | undefined> = [];
 
@@ -111,6 +118,7 @@ export class OperationSearch {
       if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
       return options.allowed ? options.allowed(doc[0]) : true;
     };
+    query = this.withIdResources(query);
     const queryTerms = [...new Set(this.withoutUnknownUn(analyzeQuery(query)))];
     const { totals, matched, best } = this.scratch();
     const touched: number[] = [];
@@ -156,6 +164,7 @@ export class OperationSearch {
       matched[exact] = Math.max(1, matched[exact]!);
     }
     const explained = new Set([...queryTerms, ...implied].flatMap((term) => [term, ...synonymsOf(term)]));
+    const asking = asksOnly(query);
     const count = Math.max(1, known);
     const top = new TopK(options.limit);
     for (const id of touched) {
@@ -165,7 +174,8 @@ export class OperationSearch {
       matched[id] = 0;
       // Name precision (≤ 1) can only lower a score: only candidates that could enter pay for it.
       if (!top.admits(covered, id)) continue;
-      const score = covered * this.namePrecision(id, explained);
+      const score =
+        covered * this.namePrecision(id, explained) * (asking && this.docs[id]![1] !== "GET" ? WRITE_WHEN_ASKING : 1);
       if (top.admits(score, id) && accept(id)) top.add(score, id);
     }
     return top.sorted().map(([score, id]) => {
@@ -206,6 +216,30 @@ export class OperationSearch {
       }
     }
     return counted === 0 ? 1 : NAME_FLOOR + ((1 - NAME_FLOOR) * hits) / counted;
+  }
+
+  /**
+   * An id written with its type prefix, as Stripe-style APIs make them ("cus_9Q", "pi_3Mtw",
+   * "sub_77"), names what it is the id of: the prefix abbreviates one of the API's collections (the
+   * path segment before an `{id}`: `customers`, `payment_intents`, `subscriptions`). "Update the
+   * email on cus_22" is about a customer. Each such id is replaced by the collection's words when
+   * exactly one collection fits best (see abbreviationRank); otherwise it stays a value.
+   */
+  private withIdResources(query: string): string {
+    return query.replace(/\b([a-z]{2,6})_([A-Za-z0-9]+)\b/g, (id, prefix: string, rest: string) => {
+      // snake_case words ("payment_intent") are words, not ids: an id has a digit or a capital.
+      if (!/[0-9A-Z]/.test(rest)) return id;
+      const collections = (this.collections ??= collectionsOf(this.docs));
+      let best: string[] | undefined;
+      let bestRank = Number.POSITIVE_INFINITY;
+      let tied = false;
+      for (const words of collections) {
+        const rank = abbreviationRank(prefix, words);
+        if (rank < bestRank) [best, bestRank, tied] = [words, rank, false];
+        else if (rank === bestRank && rank !== Number.POSITIVE_INFINITY) tied = true;
+      }
+      return best && !tied ? ` ${best.join(" ")} ` : id;
+    });
   }
 
   /** Per-document accumulators, allocated once and left zeroed after every search. */
@@ -289,6 +323,62 @@ export class OperationSearch {
       if (value > current) best[id] = value;
     }
   }
+}
+
+/**
+ * The API's collections, as lists of words: each literal path segment followed by a parameter
+ * (`/v1/payment_intents/{intent}` → `payment intents`), with the literal segment before it when
+ * there is one (`/v1/checkout/sessions/{session}` → `checkout sessions`).
+ */
+function collectionsOf(docs: readonly IndexedOperation[]): string[][] {
+  const found = new Map<string, string[]>();
+  for (const [, , path] of docs) {
+    const segments = path.split("/").filter((segment) => segment !== "");
+    for (let i = 0; i + 1 < segments.length; i++) {
+      if (segments[i]!.startsWith("{") || !segments[i + 1]!.startsWith("{")) continue;
+      const before =
+        i > 0 && !segments[i - 1]!.startsWith("{") && !/^v\d+$/.test(segments[i - 1]!) ? segments[i - 1]! : "";
+      for (const text of [segments[i]!, `${before} ${segments[i]!}`.trim()]) {
+        const list = words(text);
+        if (list.length > 0) found.set(list.join(" "), list);
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/**
+ * How well an id prefix abbreviates a collection's words (lower is better; infinity: not at all):
+ * 0 the first word's start ("cus" → customers, "sub" → subscriptions, "price"), 1 the words'
+ * initials ("pi" → payment intents, "we" → webhook endpoints), 2 the first word's start and the
+ * initials of the rest ("seti" → setup intents), 3 letters of the first word in order from its
+ * first ("acct" → accounts, "evt" → events, "dp" → disputes). Fewer words, then shorter ones, win
+ * within a rule; a prefix of two letters must be the words' initials or start a one-word name.
+ */
+function abbreviationRank(prefix: string, words: readonly string[]): number {
+  const first = words[0]!;
+  const size = words.length * 100 + words.join("").length;
+  const tiers: boolean[] = [
+    first.startsWith(prefix) && (prefix.length >= 3 || words.length === 1),
+    words.length >= 2 && words.map((word) => word[0]).join("") === prefix,
+    words.length >= 2 &&
+      prefix.length > words.length &&
+      first.startsWith(prefix.slice(0, prefix.length - words.length + 1)) &&
+      words
+        .slice(1)
+        .map((word) => word[0])
+        .join("") === prefix.slice(prefix.length - words.length + 1),
+    words.length === 1 && prefix.length >= 3 && prefix[0] === first[0] && isSubsequence(prefix, first),
+  ];
+  const tier = tiers.indexOf(true);
+  return tier < 0 ? Number.POSITIVE_INFINITY : tier * 10_000 + size;
+}
+
+/** Whether the letters of `short` appear in `long` in order. */
+function isSubsequence(short: string, long: string): boolean {
+  let at = 0;
+  for (const letter of long) if (letter === short[at]) at++;
+  return at === short.length;
 }
 
 /**

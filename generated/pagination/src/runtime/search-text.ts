@@ -15,7 +15,7 @@ const STOPWORDS = new Set(
     "how what which who whom whose when where why please want need wanna let lets just also " +
     "some any one thing things something via using use over per than then so if else " +
     "completely anymore really actually quickly directly currently right now got have has had don t s " +
-    "all every called named"
+    "all every called named pls plz rn asap"
   ).split(" "),
 );
 
@@ -52,6 +52,16 @@ export function words(text: string, prose = false): string[] {
     .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
     .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
     .replace(/\bget rid of\b/gi, "delete")
+    // Everyday phrasings of API actions.
+    .replace(/\bkick(?:ed|ing|s)? off\b/gi, "start")
+    .replace(
+      /\b(?:drop|leave|post|slap|stick|put)(?:s|ped|ping)?\s+(an?|the|my|our|this|that)((?:\s+[\w-]+)?)\s+(comment|note|reply|label|tag|message)\b/gi,
+      "add $1$2 $3",
+    )
+    // "What's open in the repo", "what's failing": things in that state, listed.
+    .replace(/\bwhat(?:'s|s| is| are) (?:open|closed|pending|failing|running)\b/gi, "list")
+    .replace(/\bwhat changed\b/gi, "compare")
+    .replace(/\bwho(?:'s| is| are|se) (?:on|in)\b/gi, "members of")
     .replace(/\blook up\b/gi, "lookup")
     .replace(/\bpay out\b/gi, "payout")
     .replace(/\b(log|sign)(ged)? (in|on)\b/gi, "login")
@@ -232,9 +242,11 @@ const SYNONYM_GROUPS: string[][] = [
     "~reopen",
     "~adjust",
     "~tweak",
+    "~bump",
   ],
   ["compare", "diff", "difference"],
   ["latest", "newest", "recent", "last", "current"],
+  ["upcoming", "next", "~future"],
   ["review", "reviewer", "approve", "approval"],
   ["request", "ask"],
   ["assign", "assignee"],
@@ -262,7 +274,7 @@ const SYNONYM_GROUPS: string[][] = [
   ["org", "company", "enterprise"],
   ["follow", "follower", "following", "subscribe"],
   ["watch", "watcher", "^subscription", "notify", "notification"],
-  ["cancel", "abort", "stop", "void", "terminate"],
+  ["cancel", "abort", "stop", "void", "terminate", "~kill"],
   ["customer", "client", "buyer", "shopper"],
   ["payment", "charge", "pay", "paid", "transaction", "~purchase"],
   ["refund", "reimburse", "return", "reverse", "money-back"],
@@ -320,7 +332,7 @@ const SYNONYM_GROUPS: string[][] = [
   ["image", "picture", "photo", "avatar", "logo", "icon"],
   ["link", "url"],
   ["config", "setting", "preference", "option"],
-  ["perm", "access", "role", "privilege"],
+  ["perm", "access", "role", "privilege", "right"],
   ["vulnerability", "advisory", "cve", "~security"],
   ["alert", "warning"],
   ["fail", "failure", "error", "~broken"],
@@ -456,6 +468,39 @@ export function impliedTerms(query: string): string[] {
   const own = (everything || plural || actions.includes("list")) && firstPerson(query);
   return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : [])];
 }
+
+/**
+ * Whether the request only asks to know something: a question ("who follows torvalds", "which orgs
+ * am I in", "is the last run green", "how many API calls do I have left", "what sha does main point
+ * to?") that names no action other than looking. Such a request is served by reading (GET), not by
+ * an operation that changes something. Not a question that asks how to do something ("how do I
+ * delete a repo", "what's the way to add a label"), nor a polite command ("can you close issue 4").
+ */
+export function asksOnly(query: string): boolean {
+  const text = query.trim().toLowerCase();
+  const question =
+    /^(?:who|whom|whose|which|why|when|where)\b/.test(text) ||
+    /^how (?:many|much|long|old|big|often|far)\b/.test(text) ||
+    /^what(?:'s|s| is| are| was| were| does| do| did)?\b/.test(text) ||
+    /^(?:is|are|was|were|does|did|has|have)\b/.test(text) ||
+    /\?$/.test(text);
+  if (!question) return false;
+  // Asking how to do something is asking to do it ("how do I delete a repo", "what's the way to add a label").
+  if (
+    /^(?:how (?:do|can|could|should|would) (?:i|we|you)|how to|what(?:'s| is) the (?:best )?way to|where (?:do|can) (?:i|we))\b/.test(
+      text,
+    )
+  )
+    return false;
+  if (/^(?:can|could|would|will) you\b/.test(text)) return false;
+  // A verb in a question describes what is asked about ("who follows torvalds", "is the last run
+  // green"), unless it is one of the vocabulary's own verbs of changing (create, delete, update).
+  const { actionGroups } = tables();
+  return analyze(query).every((term) => !(actionGroups.get(term) ?? []).some((group) => CHANGE_GROUPS.has(group)));
+}
+
+/** The action groups (indexes into SYNONYM_GROUPS) that change something: create, delete, update. */
+const CHANGE_GROUPS: ReadonlySet<number> = new Set([0, 1, 5]);
 
 /** The stem that names the caller in operation names ("…-for-authenticated-user"). */
 export const SELF_TERM = "authenticat";
