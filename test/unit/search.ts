@@ -316,6 +316,9 @@ test("a request that only asks something weighs operations that change things le
   assert.not.ok(asksOnly("can you close issue 4"), "a polite command");
   assert.not.ok(asksOnly("who can I invite? add alice to the team"), "an action besides asking");
   assert.not.ok(asksOnly("follow torvalds"));
+  assert.not.ok(asksOnly("merge PR 5?"), "a command with a question mark");
+  assert.ok(asksOnly("the default branch of acme/web?"));
+  assert.not.ok(asksOnly("is there a way to merge PR 5"));
   const docs = [
     doc("users_follow", "put", "/user/following/{username}", "Follow a user"),
     doc("users_list-following-for-user", "get", "/users/{username}/following", "List the people a user follows"),
