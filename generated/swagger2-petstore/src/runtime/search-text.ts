@@ -478,16 +478,19 @@ export function impliedTerms(query: string): string[] {
  */
 export function asksOnly(query: string): boolean {
   const text = query.trim().toLowerCase();
-  const question =
+  const asked =
     /^(?:who|whom|whose|which|why|when|where)\b/.test(text) ||
     /^how (?:many|much|long|old|big|often|far)\b/.test(text) ||
     /^what(?:'s|s| is| are| was| were| does| do| did)?\b/.test(text) ||
-    /^(?:is|are|was|were|does|did|has|have)\b/.test(text) ||
-    /\?$/.test(text);
-  if (!question) return false;
+    /^(?:is|are|was|were|does|did|has|have)\b/.test(text);
+  const { actions, views, actionGroups } = tables();
+  const terms = analyze(query);
+  // A request that is a question only by its mark ("merge PR 5?") asks only when it names no action.
+  const marked = /\?$/.test(text) && terms.every((term) => !actions.has(term) || views.has(term));
+  if (!asked && !marked) return false;
   // Asking how to do something is asking to do it ("how do I delete a repo", "what's the way to add a label").
   if (
-    /^(?:how (?:do|can|could|should|would) (?:i|we|you)|how to|what(?:'s| is) the (?:best )?way to|where (?:do|can) (?:i|we))\b/.test(
+    /^(?:how (?:do|can|could|should|would) (?:i|we|you)|how to|what(?:'s| is) the (?:best )?way to|where (?:do|can) (?:i|we)|(?:is|are) there (?:a|any) way to)\b/.test(
       text,
     )
   )
@@ -495,8 +498,7 @@ export function asksOnly(query: string): boolean {
   if (/^(?:can|could|would|will) you\b/.test(text)) return false;
   // A verb in a question describes what is asked about ("who follows torvalds", "is the last run
   // green"), unless it is one of the vocabulary's own verbs of changing (create, delete, update).
-  const { actionGroups } = tables();
-  return analyze(query).every((term) => !(actionGroups.get(term) ?? []).some((group) => CHANGE_GROUPS.has(group)));
+  return terms.every((term) => !(actionGroups.get(term) ?? []).some((group) => CHANGE_GROUPS.has(group)));
 }
 
 /** The action groups (indexes into SYNONYM_GROUPS) that change something: create, delete, update. */
