@@ -344,6 +344,22 @@ test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what 
   assert.ok(synonymsOf(stem("next")).includes(stem("upcoming")));
   assert.ok(synonymsOf("right").includes("perm"));
   assert.equal(analyzeQuery("delete the branch pls"), analyzeQuery("delete the branch"));
+  // "me" after a verb of showing is the reader, not the caller ("self-hosted" must not match it).
+  assert.equal(analyzeQuery("give me a list of every repo"), analyzeQuery("show a list of every repo"));
+  assert.not.ok(analyzeQuery("get me the repo").includes("me"));
+  assert.equal(analyzeQuery("how much money do we have right now"), analyzeQuery("how much money do we have"));
+  assert.ok(analyzeQuery("cut a branch hotfix/1.4.1 off commit 9f3c2a1").includes(stem("create")));
+  assert.ok(analyzeQuery("send $500 to the seller").includes(stem("transfer")));
+  assert.ok(analyzeQuery("wire 200 usd to the seller").includes(stem("transfer")));
+  assert.ok(synonymsOf("red").includes("fail"));
+});
+
+test("names say what a request is about: #12 is an issue or a pull request, main is a branch", () => {
+  assert.ok(impliedTerms("reopen #12 in acme/web").includes(stem("issue")));
+  assert.ok(impliedTerms("get @dana to review #512").includes("pull"));
+  assert.not.ok(impliedTerms("reopen issue 12").includes("pull"), "a plain number names nothing");
+  assert.ok(impliedTerms("what protection is on main?").includes("branch"));
+  assert.not.ok(impliedTerms("protect the main branch").includes("branch"), "said already");
 });
 
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
