@@ -156,6 +156,16 @@ export function analyzeQuery(query: string): string[] {
   // so are hyphenated names ("the old-feature branch", "a label called needs-triage"), except the
   // common English compounds.
   const values = query
+    // "Give me", "show me", "tell me": "me" is the reader, not the caller's own things (see firstPerson).
+    .replace(/\b(?:give|tell) me\b/gi, "show")
+    .replace(/\b(show|get|send|find|bring|fetch|list) me\b/gi, "$1")
+    .replace(/\bright now\b/gi, " ")
+    // Developers cut a branch or a release; sending an amount of money is a transfer.
+    .replace(/\bcut (an?|the) (branch|release|tag)\b/gi, "create $1 $2")
+    .replace(
+      /\b(?:send|wire)\s+(?:[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:usd|eur|gbp|dollars?|euros?|bucks)\b)/gi,
+      "transfer",
+    )
     // What a request makes something about is a value: "open an issue about the login page
     // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
     .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
@@ -335,7 +345,7 @@ const SYNONYM_GROUPS: string[][] = [
   ["perm", "access", "role", "privilege", "right"],
   ["vulnerability", "advisory", "cve", "~security"],
   ["alert", "warning"],
-  ["fail", "failure", "error", "~broken"],
+  ["fail", "failure", "error", "~broken", "~red"],
   ["storage", "~disk", "~space", "size"],
   ["health", "healthy"],
   ["directory", "folder", "dir"],
@@ -454,8 +464,10 @@ export function impliedTerms(query: string): string[] {
   const actions = analyze(query).filter((term) => actionWords.has(term));
   // An action that changes something, but is none of the vocabulary's own verbs ("watch the repo",
   // "lock the conversation"): the operation writes, as the method verbs of POST, PUT and PATCH say.
-  if (actions.length > 0 && actions.every((term) => writes.has(term))) return [stem("update"), stem("create")];
-  if (actions.some((term) => !views.has(term))) return [];
+  const named = namedThings(query);
+  if (actions.length > 0 && actions.every((term) => writes.has(term)))
+    return [stem("update"), stem("create"), ...named];
+  if (actions.some((term) => !views.has(term))) return named;
   const everything = all.some((word) => word === "all" || word === "every");
   const plural = all.some(
     (word) =>
@@ -466,7 +478,18 @@ export function impliedTerms(query: string): string[] {
   // Listing the caller's own things ("list my repos", "which orgs am I in") is what the operations
   // on the authenticated user do; "my repo" alone is one repo, served like anyone's.
   const own = (everything || plural || actions.includes("list")) && firstPerson(query);
-  return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : [])];
+  return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : []), ...named];
+}
+
+/**
+ * What a request's names say it is about: "#12" is an issue or a pull request (the convention of git
+ * hosts), "main", "master", "develop" and "trunk" are branches ("what protection is on main").
+ */
+function namedThings(query: string): string[] {
+  const things: string[] = [];
+  if (/(?:^|\s)#\d+\b/.test(query)) things.push(stem("issue"), "pull");
+  if (/\b(?:main|master|develop|trunk)\b/i.test(query) && !/\bbranch/i.test(query)) things.push("branch");
+  return things;
 }
 
 /**
