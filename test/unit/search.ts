@@ -360,6 +360,9 @@ test("names say what a request is about: #12 is an issue or a pull request, main
   assert.not.ok(impliedTerms("reopen issue 12").includes("pull"), "a plain number names nothing");
   assert.ok(impliedTerms("what protection is on main?").includes("branch"));
   assert.not.ok(impliedTerms("protect the main branch").includes("branch"), "said already");
+  assert.ok(impliedTerms("archive octo/old-site, nobody uses it").includes("repo"));
+  assert.not.ok(impliedTerms("cut a branch hotfix/1.4.1").includes("repo"), "a branch name");
+  assert.not.ok(impliedTerms("show src/index.js").includes("repo"), "a file path");
 });
 
 test("requests: acronym plurals, slugs, numbers and versions, filler words and states before plurals", () => {
