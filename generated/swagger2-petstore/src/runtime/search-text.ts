@@ -483,12 +483,19 @@ export function impliedTerms(query: string): string[] {
 
 /**
  * What a request's names say it is about: "#12" is an issue or a pull request (the convention of git
- * hosts), "main", "master", "develop" and "trunk" are branches ("what protection is on main").
+ * hosts), "main", "master", "develop" and "trunk" are branches ("what protection is on main"), and an
+ * `owner/name` slug is a repository ("archive octo/old-site").
  */
 function namedThings(query: string): string[] {
   const things: string[] = [];
   if (/(?:^|\s)#\d+\b/.test(query)) things.push(stem("issue"), "pull");
   if (/\b(?:main|master|develop|trunk)\b/i.test(query) && !/\bbranch/i.test(query)) things.push("branch");
+  // An `owner/name` slug ("acme/web"; not a file path or a URL) is a repository.
+  const slugs = query
+    .replace(/\bhttps?:\/\/\S+|\S+\.[a-z]{1,5}\b/gi, " ")
+    // A branch, tag or path may have a slash too ("the branch release/2.3").
+    .replace(/\b(?:branch|ref|tag|label|path|file|folder|dir|directory)\s+\S+/gi, " ");
+  if (/(?:^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!:;]|$)/.test(slugs)) things.push("repo");
   return things;
 }
 
