@@ -21,10 +21,12 @@ const child = spawn(
     ...(process.argv[2] ? [] : COVERAGE),
     "--exclude=dist/test/**",
     "--exclude=node_modules/**",
-    // Build output that is not our source: ajv's standalone code for the OpenAPI schemas
-    // (scripts/build-validators.js) and the CLI bundle (scripts/bundle-cli.js; its modules are
-    // covered as themselves, bin/mcp-gen.js runs them unbundled under coverage).
+    // Build output that is not our source: ajv's standalone code for the OpenAPI schemas and the
+    // registry's server.json schema (scripts/build-validators.js) and the CLI bundle
+    // (scripts/bundle-cli.js; its modules are covered as themselves, bin/mcp-gen.js runs them
+    // unbundled under coverage).
     "--exclude=dist/generator/load/openapi-validators/**",
+    "--exclude=dist/generator/emit/server-json-validator.cjs",
     "--exclude=dist/cli/mcp-gen.mjs",
     process.execPath,
     "scripts/test-lanes.js",
