@@ -352,6 +352,8 @@ test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what 
   assert.ok(analyzeQuery("send $500 to the seller").includes(stem("transfer")));
   assert.ok(analyzeQuery("wire 200 usd to the seller").includes(stem("transfer")));
   assert.ok(synonymsOf("red").includes("fail"));
+  assert.ok(analyzeQuery("file a bug in payments-api").includes(stem("create")));
+  assert.ok(analyzeQuery("slap needs-triage and ui on issue 77").includes(stem("add")));
 });
 
 test("names say what a request is about: #12 is an issue or a pull request, main is a branch", () => {
@@ -362,6 +364,8 @@ test("names say what a request is about: #12 is an issue or a pull request, main
   assert.not.ok(impliedTerms("protect the main branch").includes("branch"), "said already");
   assert.ok(impliedTerms("archive octo/old-site, nobody uses it").includes("repo"));
   assert.not.ok(impliedTerms("cut a branch hotfix/1.4.1").includes("repo"), "a branch name");
+  assert.ok(impliedTerms("delete feature/old-onboarding, it's merged").includes("branch"), "a git-flow name");
+  assert.not.ok(impliedTerms("delete feature/old-onboarding").includes("repo"));
   assert.not.ok(impliedTerms("show src/index.js").includes("repo"), "a file path");
 });
 
