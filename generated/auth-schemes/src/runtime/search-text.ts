@@ -15,7 +15,7 @@ const STOPWORDS = new Set(
     "how what which who whom whose when where why please want need wanna let lets just also " +
     "some any one thing things something via using use over per than then so if else " +
     "completely anymore really actually quickly directly currently right now got have has had don t s " +
-    "all every called named pls plz rn asap"
+    "all every called named pls plz rn asap much"
   ).split(" "),
 );
 
@@ -60,6 +60,8 @@ export function words(text: string, prose = false): string[] {
     )
     // "What's open in the repo", "what's failing": things in that state, listed.
     .replace(/\bwhat(?:'s|s| is| are) (?:open|closed|pending|failing|running)\b/gi, "list")
+    .replace(/\bfile (an?|the) (bug|issue|ticket|report)\b/gi, "create $1 $2")
+    .replace(/\b(?:slap|stick)(?:s|ped|ping)?\b/gi, "add")
     .replace(/\bwhat changed\b/gi, "compare")
     .replace(/\bwho(?:'s| is| are|se) (?:on|in)\b/gi, "members of")
     .replace(/\blook up\b/gi, "lookup")
@@ -489,12 +491,19 @@ export function impliedTerms(query: string): string[] {
 function namedThings(query: string): string[] {
   const things: string[] = [];
   if (/(?:^|\s)#\d+\b/.test(query)) things.push(stem("issue"), "pull");
-  if (/\b(?:main|master|develop|trunk)\b/i.test(query) && !/\bbranch/i.test(query)) things.push("branch");
+  // Branches by name, or by the git-flow prefix of their name ("feature/old-onboarding", "hotfix/1.4.1").
+  if (
+    (/\b(?:main|master|develop|trunk)\b/i.test(query) ||
+      /(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/i.test(query)) &&
+    !/\bbranch/i.test(query)
+  )
+    things.push("branch");
   // An `owner/name` slug ("acme/web"; not a file path or a URL) is a repository.
   const slugs = query
     .replace(/\bhttps?:\/\/\S+|\S+\.[a-z]{1,5}\b/gi, " ")
     // A branch, tag or path may have a slash too ("the branch release/2.3").
-    .replace(/\b(?:branch|ref|tag|label|path|file|folder|dir|directory)\s+\S+/gi, " ");
+    .replace(/\b(?:branch|ref|tag|label|path|file|folder|dir|directory)\s+\S+/gi, " ")
+    .replace(/(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/gi, " ");
   if (/(?:^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!:;]|$)/.test(slugs)) things.push("repo");
   return things;
 }
