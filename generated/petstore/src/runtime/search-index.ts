@@ -351,9 +351,10 @@ function collectionsOf(docs: readonly IndexedOperation[]): string[][] {
  * How well an id prefix abbreviates a collection's words (lower is better; infinity: not at all):
  * 0 the first word's start ("cus" → customers, "sub" → subscriptions, "price"), 1 the words'
  * initials ("pi" → payment intents, "we" → webhook endpoints), 2 the first word's start and the
- * initials of the rest ("seti" → setup intents), 3 letters of the first word in order from its
- * first ("acct" → accounts, "evt" → events, "dp" → disputes). Fewer words, then shorter ones, win
- * within a rule; a prefix of two letters must be the words' initials or start a one-word name.
+ * initials of the rest ("seti" → setup intents), 3 three letters or more of a one-word name, in
+ * order from its first ("acct" → accounts, "evt" → events). Fewer words, then shorter ones, win
+ * within a rule; a prefix of two letters must be the words' initials or start a one-word name, so
+ * "po" (payouts or people) and "dp" stay values.
  */
 function abbreviationRank(prefix: string, words: readonly string[]): number {
   const first = words[0]!;
