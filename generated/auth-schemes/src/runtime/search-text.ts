@@ -510,10 +510,12 @@ function namedThings(query: string): string[] {
 
 /**
  * Whether the request only asks to know something: a question ("who follows torvalds", "which orgs
- * am I in", "is the last run green", "how many API calls do I have left", "what sha does main point
- * to?") that names no action other than looking. Such a request is served by reading (GET), not by
- * an operation that changes something. Not a question that asks how to do something ("how do I
- * delete a repo", "what's the way to add a label"), nor a polite command ("can you close issue 4").
+ * am I in", "is the last run green", "how many API calls do I have left") that names none of the
+ * vocabulary's verbs of changing (create, delete, update), or a request that is a question only by
+ * its question mark and names no action but looking ("the default branch of acme/web?"). Such a
+ * request is served by reading (GET), not by an operation that changes something. Not a question
+ * that asks how to do something ("how do I delete a repo", "what's the way to add a label"), nor a
+ * polite command ("can you close issue 4").
  */
 export function asksOnly(query: string): boolean {
   const text = query.trim().toLowerCase();
