@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -35,4 +36,18 @@ export function readPackageJson(relative: string): Record<string, unknown> {
  */
 export function distUrl(relative: string): URL {
   return pathToFileURL(join(packageRoot(), "dist", relative));
+}
+
+/**
+ * A CommonJS module that `npm run build` precompiled under `dist/` (`relative` to it: the ajv
+ * validators of scripts/build-validators.js), or `fallback()` when the build did not write it (a
+ * checkout built with tsc alone).
+ */
+export function precompiledOr<T>(relative: string, fallback: () => T): T {
+  try {
+    return createRequire(import.meta.url)(fileURLToPath(distUrl(relative))) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
+    return fallback();
+  }
 }

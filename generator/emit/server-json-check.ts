@@ -11,8 +11,7 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type addFormatsModule from "ajv-formats";
-import { fileURLToPath } from "node:url";
-import { distUrl, packageRoot } from "../package-root.js";
+import { packageRoot, precompiledOr } from "../package-root.js";
 
 const require = createRequire(import.meta.url);
 
@@ -29,15 +28,7 @@ let compiled: ValidateFunction | undefined;
 
 /** The schema's validator, loaded once: the precompiled module when the build wrote it, else compiled here. */
 export function serverJsonValidator(): ValidateFunction {
-  if (!compiled) {
-    try {
-      compiled = require(fileURLToPath(distUrl(PRECOMPILED_SERVER_VALIDATOR))) as ValidateFunction;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
-      compiled = compileServerJsonValidator().validate;
-    }
-  }
-  return compiled;
+  return (compiled ??= precompiledOr(PRECOMPILED_SERVER_VALIDATOR, () => compileServerJsonValidator().validate));
 }
 
 /**
@@ -49,8 +40,8 @@ export function compileServerJsonValidator(source = false): { ajv: object; valid
   const { Ajv } = require("ajv") as typeof import("ajv");
   const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
   // strict: false because the schema carries `example`, an OpenAPI annotation ajv does not know;
-  // optimize off when compiling here (the validator runs once per generation, so compiling is the cost).
-  const ajv = new Ajv({ allErrors: true, strict: false, code: { optimize: source, source } });
+  // optimize off: the validator runs once per generation, so compiling is the cost.
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { optimize: false, source } });
   addFormats(ajv);
   const schema = JSON.parse(readFileSync(join(packageRoot(), SERVER_SCHEMA_FILE), "utf8")) as object;
   return { ajv, validate: ajv.compile(schema) };

@@ -6,9 +6,8 @@
  * generates many specs; compiling the 3.x schema costs more than validating a small document).
  */
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { distUrl } from "../package-root.js";
+import { precompiledOr } from "../package-root.js";
 
 /** One violation of the OpenAPI schema, as ajv reports it. */
 export type SchemaViolation = Pick<ErrorObject, "instancePath" | "message" | "params">;
@@ -42,12 +41,7 @@ export const PRECOMPILED: Record<Version, string> = {
 export function openApiValidator(version: Version): ValidateFunction {
   let validate = compiled.get(version);
   if (validate) return validate;
-  try {
-    validate = require(fileURLToPath(distUrl(PRECOMPILED[version]))) as ValidateFunction;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
-    validate = compileOpenApiValidator(version).validate;
-  }
+  validate = precompiledOr(PRECOMPILED[version], () => compileOpenApiValidator(version).validate);
   compiled.set(version, validate);
   return validate;
 }
