@@ -55,7 +55,7 @@ export function words(text: string, prose = false): string[] {
     // Everyday phrasings of API actions.
     .replace(/\bkick(?:ed|ing|s)? off\b/gi, "start")
     .replace(
-      /\b(?:drop|leave|post|slap|stick|put)(?:s|ped|ping)?\s+(an?|the|my|our|this|that)((?:\s+[\w-]+)?)\s+(comment|note|reply|label|tag|message)\b/gi,
+      /\b(?:drop|leave|post|put)(?:s|ped|ping)?\s+(an?|the|my|our|this|that)((?:\s+[\w-]+)?)\s+(comment|note|reply|label|tag|message)\b/gi,
       "add $1$2 $3",
     )
     // "What's open in the repo", "what's failing": things in that state, listed.
@@ -483,6 +483,9 @@ export function impliedTerms(query: string): string[] {
   return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : []), ...named];
 }
 
+/** A branch named with a git-flow prefix ("feature/old-onboarding", "hotfix/1.4.1"). */
+const GIT_FLOW_NAME = /(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/i;
+
 /**
  * What a request's names say it is about: "#12" is an issue or a pull request (the convention of git
  * hosts), "main", "master", "develop" and "trunk" are branches ("what protection is on main"), and an
@@ -492,18 +495,14 @@ function namedThings(query: string): string[] {
   const things: string[] = [];
   if (/(?:^|\s)#\d+\b/.test(query)) things.push(stem("issue"), "pull");
   // Branches by name, or by the git-flow prefix of their name ("feature/old-onboarding", "hotfix/1.4.1").
-  if (
-    (/\b(?:main|master|develop|trunk)\b/i.test(query) ||
-      /(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/i.test(query)) &&
-    !/\bbranch/i.test(query)
-  )
+  if ((/\b(?:main|master|develop|trunk)\b/i.test(query) || GIT_FLOW_NAME.test(query)) && !/\bbranch/i.test(query))
     things.push("branch");
   // An `owner/name` slug ("acme/web"; not a file path or a URL) is a repository.
   const slugs = query
     .replace(/\bhttps?:\/\/\S+|\S+\.[a-z]{1,5}\b/gi, " ")
     // A branch, tag or path may have a slash too ("the branch release/2.3").
     .replace(/\b(?:branch|ref|tag|label|path|file|folder|dir|directory)\s+\S+/gi, " ")
-    .replace(/(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/gi, " ");
+    .replace(new RegExp(GIT_FLOW_NAME.source, "gi"), " ");
   if (/(?:^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!:;]|$)/.test(slugs)) things.push("repo");
   return things;
 }
