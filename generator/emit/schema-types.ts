@@ -1,9 +1,9 @@
-import type { SourceFileStructure, TypeAliasDeclarationStructure } from "ts-morph";
+import type { TypeAliasDeclarationStructure } from "ts-morph";
 import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import { docText, schemaToType } from "./schema-to-ts.js";
 import type { ToolTypeSource } from "./tool-file.js";
-import { sourceFile, type Kinds } from "./ts-morph.js";
+import { GENERATED_HEADER, printStatements, type TsMorph } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
 
@@ -12,6 +12,9 @@ export const SCHEMA_TYPES_PATH = "src/schemas.ts";
 
 /** Which side a `$defs` entry was planned for: `Result` names the output side (readOnly kept, writeOnly dropped). */
 export type Side = "input" | "output";
+
+/** The name of the interface whose methods are the operations in a declaration (declarations.ts). */
+export const API_INTERFACE = "Api";
 
 /**
  * The TypeScript types of the named schemas (`$defs`) of every tool, declared once in
@@ -22,23 +25,27 @@ export type Side = "input" | "output";
  * A schema's type is the same for every tool that reaches it on one side (the planner only drops
  * prose from some tools' copies), so it is computed from the first tool that reaches it. Names are
  * `PascalCase(def)` (input side) and `PascalCase(def)Result` (output side), unique across the
- * project and distinct from every tool's `…Input` / `…Output` name; they are claimed in tool order,
- * so the file is deterministic.
+ * project and distinct from every tool's `…Input` / `…Output` name and from `Api` (a declaration
+ * holds both); they are claimed in tool order, so the file is deterministic. Each alias is printed
+ * once: the file is their texts, and each tool's declaration takes the texts of those it reaches.
  */
 export class SchemaTypes {
   private readonly names: NameAllocator;
   private readonly declared = new Map<string, string>();
   private readonly pending: Array<{ name: string; schema: Obj; defs: Obj; side: Side }> = [];
-  private readonly declarations: TypeAliasDeclarationStructure[] = [];
+  /** Printed alias by name, in the order claimed. */
+  private readonly texts = new Map<string, string>();
+  /** The names each alias's type refers to. */
+  private readonly references = new Map<string, string[]>();
 
   constructor(
     tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName">[],
-    private readonly kinds: Kinds,
+    private readonly tsMorph: TsMorph,
   ) {
-    this.names = new NameAllocator(
-      Number.POSITIVE_INFINITY,
-      tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]),
-    );
+    this.names = new NameAllocator(Number.POSITIVE_INFINITY, [
+      API_INTERFACE,
+      ...tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]),
+    ]);
   }
 
   /** The `refName` for one tool's schemas on one side: the shared type name of each `$defs` entry. */
@@ -57,26 +64,49 @@ export class SchemaTypes {
     };
   }
 
-  /** Declares the types claimed so far, and those they reach. */
+  /** Prints the types claimed so far, and those they reach. */
   private flush(): void {
     for (let next = this.pending.shift(); next; next = this.pending.shift()) {
       const { name, schema, defs, side } = next;
       const description = typeof schema.description === "string" ? docText(schema.description) : "";
-      this.declarations.push({
-        kind: this.kinds.TypeAlias,
+      const refName = this.refNames(defs, side);
+      const reached = new Set<string>();
+      const type = schemaToType(schema as JsonSchema, (def) => {
+        const target = refName(def);
+        if (target !== "unknown") reached.add(target);
+        return target;
+      });
+      this.references.set(name, [...reached]);
+      const alias: TypeAliasDeclarationStructure = {
+        kind: this.tsMorph.StructureKind.TypeAlias,
         name,
         isExported: true,
-        type: schemaToType(schema as JsonSchema, this.refNames(defs, side)),
+        type,
         ...(description ? { docs: [description] } : {}),
-      });
+      };
+      this.texts.set(name, printStatements(this.tsMorph, [alias]));
     }
   }
 
-  /** `src/schemas.ts`, once every tool module was built. */
-  file(): SourceFileStructure {
+  /** The printed aliases of `names` and of every alias they reach, each once, in the order first reached. */
+  closure(names: Iterable<string>): string[] {
+    this.flush();
+    const seen = new Set<string>();
+    const queue = [...names];
+    for (let i = 0; i < queue.length; i++) {
+      const name = queue[i]!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      queue.push(...(this.references.get(name) ?? []));
+    }
+    return [...seen].map((name) => this.texts.get(name)!);
+  }
+
+  /** `src/schemas.ts`, once every tool's block was built. */
+  fileText(): string {
     this.flush();
     const intro = "// The named schemas of the API as TypeScript types, shared by the tool modules in src/tools/.\n\n";
-    const structure = sourceFile(this.kinds, this.declarations.length > 0 ? this.declarations : ["export {};"]);
-    return { ...structure, leadingTrivia: `${String(structure.leadingTrivia)}${intro}` };
+    const body = this.texts.size > 0 ? [...this.texts.values()].join("") : "export {};\n";
+    return GENERATED_HEADER + intro + body;
   }
 }

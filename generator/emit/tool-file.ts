@@ -2,13 +2,13 @@ import type {
   InterfaceDeclarationStructure,
   OptionalKind,
   PropertySignatureStructure,
-  SourceFileStructure,
+  StatementStructures,
 } from "ts-morph";
 import type { ToolDefinition } from "../contract.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
-import { BLANK_LINE, sourceFile, type Kinds, type Statement } from "./ts-morph.js";
+import { GENERATED_HEADER, printStatements, type TsMorph } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
 
@@ -69,27 +69,31 @@ function inputProperties(
   });
 }
 
+/** One tool's types as printed text, and the shared schema types (src/schemas.ts) the text names. */
+export interface ToolTypeBlock {
+  /** `export interface <Tool>Input { … }` and, with an output schema, `export type <Tool>Output = …;`. */
+  text: string;
+  /** Names of src/schemas.ts types the text refers to, in the order first reached. */
+  uses: string[];
+}
+
 /**
- * One module of tool types (`src/tools/<tag>.ts`): for each of its tools, exported types for the
- * arguments (`<Tool>Input`) and structured result (`<Tool>Output`), for the user's own code; the
- * named schemas they use come from `src/schemas.ts` (see SchemaTypes). Declarations only — the
- * tool definitions themselves are data in `data/tools.json` — so it costs tsc almost nothing.
+ * One tool's exported types, for the user's own code: the arguments (`<Tool>Input`) and the
+ * structured result (`<Tool>Output`), each with its doc comment, printed by ts-morph. The same text
+ * is the tool's part of its type module (`src/tools/<tag>.ts`, see toolModuleText) and of its
+ * declaration for the model (declarations.ts), so it is printed once for both.
  */
-export function toolTypesFile(
-  tools: readonly ToolTypeSource[],
-  schemaTypes: SchemaTypes,
-  kinds: Kinds,
-): SourceFileStructure {
-  const used = new Set<string>();
+export function toolTypeBlock(tool: ToolTypeSource, schemaTypes: SchemaTypes, tsMorph: TsMorph): ToolTypeBlock {
+  const kinds = tsMorph.StructureKind;
+  const uses = new Set<string>();
   const track = (refName: (def: string) => string) => (def: string) => {
     const name = refName(def);
-    if (name !== "unknown") used.add(name);
+    if (name !== "unknown") uses.add(name);
     return name;
   };
-  const statements: Statement[] = [];
-  for (const tool of tools) {
-    const method = tool.http.method.toUpperCase();
-    statements.push({
+  const method = tool.http.method.toUpperCase();
+  const statements: StatementStructures[] = [
+    {
       kind: kinds.Interface,
       name: tool.inputTypeName,
       isExported: true,
@@ -98,22 +102,38 @@ export function toolTypesFile(
         tool,
         track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input")),
       ),
-    } satisfies InterfaceDeclarationStructure);
-    if (tool.outputSchema && tool.outputTypeName) {
-      const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
-      statements.push({
-        kind: kinds.TypeAlias,
-        name: tool.outputTypeName,
-        isExported: true,
-        docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
-        type: schemaToType(tool.outputSchema, refName),
-      });
-    }
+    } satisfies InterfaceDeclarationStructure,
+  ];
+  if (tool.outputSchema && tool.outputTypeName) {
+    const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
+    statements.push({
+      kind: kinds.TypeAlias,
+      name: tool.outputTypeName,
+      isExported: true,
+      docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
+      type: schemaToType(tool.outputSchema, refName),
+    });
   }
-  if (used.size > 0)
-    statements.unshift(
-      { kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports: [...used], moduleSpecifier: "../schemas.js" },
-      BLANK_LINE,
-    );
-  return sourceFile(kinds, statements);
+  return { text: printStatements(tsMorph, statements), uses: [...uses] };
+}
+
+/**
+ * A module of tool types (`src/tools/<tag>.ts`): the type-only import of the shared schema types
+ * its tools name, then each tool's block (toolTypeBlock). Declarations only — the tool definitions
+ * themselves are data in `data/tools.json` — so it costs tsc almost nothing.
+ */
+export function toolModuleText(blocks: readonly ToolTypeBlock[], tsMorph: TsMorph): string {
+  const uses = [...new Set(blocks.flatMap((block) => block.uses))];
+  const imports =
+    uses.length > 0
+      ? printStatements(tsMorph, [
+          {
+            kind: tsMorph.StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            namedImports: uses,
+            moduleSpecifier: "../schemas.js",
+          },
+        ]) + "\n"
+      : "";
+  return GENERATED_HEADER + imports + blocks.map((block) => block.text).join("\n");
 }

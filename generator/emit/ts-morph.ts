@@ -37,6 +37,15 @@ export function printFile(structure: SourceFileStructure): string {
   return text.endsWith("\n") ? text : `${text}\n`;
 }
 
+/**
+ * Prints statements as a piece of a file (no header), ending with a newline. Pieces printed once
+ * are joined into several files (a tool's types serve its module and its declaration), rather than
+ * printed again for each: printing is most of the cost of the TypeScript for a big API.
+ */
+export function printStatements(tsMorph: TsMorph, statements: Statement[]): string {
+  return printFile({ kind: tsMorph.StructureKind.SourceFile, statements });
+}
+
 /** A source file structure with the generated-file header (and an optional first line, e.g. a shebang). */
 export function sourceFile(kinds: Kinds, statements: Statement[], firstLine = ""): SourceFileStructure {
   return { kind: kinds.SourceFile, leadingTrivia: firstLine + GENERATED_HEADER, statements };

@@ -4,7 +4,7 @@
  * maps, the typed client types (`src/api.ts`), server info, the entry point and the user's
  * extension file (created once). Its input is plain data, so the printing can run in a worker
  * thread (ts-worker.ts) while the main thread emits the data files; the operation declarations
- * for the model (declarations.ts) are printed in the same pass.
+ * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
  */
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../contract.js";
@@ -15,11 +15,11 @@ import {
   TOOL_NAMES_DATA_PATH,
   TOOLS_DATA_PATH,
 } from "./data-paths.js";
-import { operationDeclarations } from "./declarations.js";
 import type { EmittedFile } from "./project-files.js";
 import { brief, docText, propertyKey } from "./schema-to-ts.js";
-import { SCHEMA_TYPES_PATH, SchemaTypes } from "./schema-types.js";
-import { toolTypesFile, type ToolTypeSource } from "./tool-file.js";
+import { SCHEMA_TYPES_PATH } from "./schema-types.js";
+import type { ToolTypeSource } from "./tool-file.js";
+import { printToolTypes, toolModules } from "./tool-types.js";
 import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** What the TypeScript is printed from: plain data (structured-cloned to the worker thread). */
@@ -52,31 +52,21 @@ const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritte
 /** Prints every TypeScript file of the project and the operation declarations. Deterministic. */
 export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
-  const kinds = tsMorph.StructureKind;
-  const schemaTypes = new SchemaTypes(input.tools, kinds);
-  const modules = toolModules(input.tools);
-  const files: EmittedFile[] = [...modules].map(([fileName, tools]) => ({
+  const printed = printToolTypes(input.tools, tsMorph);
+  const files: EmittedFile[] = [...printed.modules].map(([fileName, content]) => ({
     path: `src/tools/${fileName}.ts`,
-    content: printFile(toolTypesFile(tools, schemaTypes, kinds)),
+    content,
   }));
-  files.push({ path: SCHEMA_TYPES_PATH, content: printFile(schemaTypes.file()) });
-  files.push({ path: "src/tools/index.ts", content: printFile(toolIndex(input.tools, modules, tsMorph)) });
+  files.push({ path: SCHEMA_TYPES_PATH, content: printed.schemas });
+  files.push({
+    path: "src/tools/index.ts",
+    content: printFile(toolIndex(input.tools, toolModules(input.tools), tsMorph)),
+  });
   files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, tsMorph)) });
   files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
-  return { files, declarations: operationDeclarations(input.tools) };
-}
-
-/** The tools of each type module (`fileName` → its tools), modules and tools in tool order. */
-function toolModules(tools: readonly ToolTypeSource[]): Map<string, ToolTypeSource[]> {
-  const modules = new Map<string, ToolTypeSource[]>();
-  for (const tool of tools) {
-    const members = modules.get(tool.fileName);
-    if (members) members.push(tool);
-    else modules.set(tool.fileName, [tool]);
-  }
-  return modules;
+  return { files, declarations: printed.declarations };
 }
 
 /** `export const name: type = initializer;` with a doc comment. */

@@ -155,6 +155,17 @@ test("analyze drops stopwords and folds spellings (repository → repo, PR → p
   assert.ok(analyzeQuery("change package.json").includes("file"), "a file name implies a file");
   assert.not.ok(analyzeQuery("email jane@example.com").includes("file"), "an e-mail address is not a file");
   assert.not.ok(analyzeQuery("diff v1.0 and v2.0").includes("file"), "a version is not a file");
+  // Words that name members of Object.prototype are words like any other (they once analysed to functions).
+  assert.equal(analyze("constructor valueOf toString"), ["construct", "valu", "str"]);
+});
+
+test("words: text without markup, capitals or a phrase start skips the rewriting and splits the same", () => {
+  assert.equal(words("repos_get-branch per_page"), ["repos", "get", "branch", "per", "page"]);
+  assert.equal(words("get rid of it"), ["delete", "it"]);
+  assert.equal(words("open PRs for APIs"), ["prs", "for", "apis"]);
+  assert.equal(words("kick off the build"), ["start", "the", "build"]);
+  assert.equal(words("kickstart the build"), ["kickstart", "the", "build"]);
+  assert.equal(words("listForOrg <b>now</b>"), ["list", "for", "org", "now"]);
 });
 
 test("the vocabulary links what users say to what APIs call it", () => {
