@@ -32,45 +32,66 @@ const BRAND = /\b(?:[A-Z][a-z]{1,2}[A-Z][a-z]{1,3}|[A-Z][A-Z][a-z]{2,})\b/g;
  * path segments and punctuation all separate words ("listForOrg" → list, for, org).
  */
 export function words(text: string, prose = false): string[] {
-  const spaced = (prose ? text.replace(BRAND, (word) => word.toLowerCase()) : text)
-    .replace(/<[^>]*>/g, " ")
-    // "owner/name" slugs ("facebook/react") name one thing by its identifiers: not words to match.
-    .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) =>
+  let spaced = prose && UPPER.test(text) ? text.replace(BRAND, (word) => word.toLowerCase()) : text;
+  if (spaced.includes("<")) spaced = spaced.replace(/<[^>]*>/g, " ");
+  // "owner/name" slugs ("facebook/react") name one thing by its identifiers: not words to match.
+  if (spaced.includes("/"))
+    spaced = spaced.replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, (slug, space: string) =>
       /\.[a-z]{1,5}$/i.test(slug) ? slug : space,
-    )
-    // Acronym plurals stay one word: "PRs", "APIs" (not "P Rs").
-    .replace(/\b([A-Z]{2,})s\b/g, (_, acronym: string) => `${acronym.toLowerCase()}s`)
-    .replace(/\b(pull) requests?\b/gi, "$1")
-    // "open PRs", "closed issues": a state that filters things listed, not the verb "open".
-    .replace(/\b(?:open|opened|closed|active|merged)\s+(?=\w+s\b)/gi, "")
-    .replace(/\bset up\b/gi, "setup")
-    .replace(/\b(?:turn|switch) on\b/gi, "enable")
-    .replace(/\b(?:turn|switch) off\b/gi, "disable")
-    .replace(/\bhow many\b/gi, "count")
-    .replace(/\bbring back\b/gi, "restore")
-    // "Stop following", "stop watching": the un- verb (unfollow, unwatch; see OperationSearch for an API without it).
-    .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
-    .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
-    .replace(/\bget rid of\b/gi, "delete")
-    // Everyday phrasings of API actions.
-    .replace(/\bkick(?:ed|ing|s)? off\b/gi, "start")
-    .replace(
-      /\b(?:drop|leave|post|put)(?:s|ped|ping)?\s+(an?|the|my|our|this|that)((?:\s+[\w-]+)?)\s+(comment|note|reply|label|tag|message)\b/gi,
-      "add $1$2 $3",
-    )
-    // "What's open in the repo", "what's failing": things in that state, listed.
-    .replace(/\bwhat(?:'s|s| is| are) (?:open|closed|pending|failing|running)\b/gi, "list")
-    .replace(/\bfile (an?|the) (bug|issue|ticket|report)\b/gi, "create $1 $2")
-    .replace(/\b(?:slap|stick)(?:s|ped|ping)?\b/gi, "add")
-    .replace(/\bwhat changed\b/gi, "compare")
-    .replace(/\bwho(?:'s| is| are|se) (?:on|in)\b/gi, "members of")
-    .replace(/\blook up\b/gi, "lookup")
-    .replace(/\bpay out\b/gi, "payout")
-    .replace(/\b(log|sign)(ged)? (in|on)\b/gi, "login")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase();
-  return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+    );
+  // Acronym plurals stay one word: "PRs", "APIs" (not "P Rs").
+  if (UPPER.test(spaced))
+    spaced = spaced.replace(/\b([A-Z]{2,})s\b/g, (_, acronym: string) => `${acronym.toLowerCase()}s`);
+  if (PHRASE_START.test(spaced)) spaced = phrases(spaced);
+  if (UPPER.test(spaced))
+    spaced = spaced.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  return spaced
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+const UPPER = /[A-Z]/;
+
+/**
+ * The first word of every phrase that `phrases` rewrites: text without one of them has none of the
+ * phrases, so indexing skips the rewriting (most identifiers, many summaries).
+ */
+const PHRASE_START =
+  /\b(?:pull|open|closed|active|merged|set|turn|switch|how|bring|stop|quit|cease|what|get|kick|drop|leave|post|put|file|slap|stick|who|look|pay|log|sign)/i;
+
+/** Everyday phrasings rewritten to the words the API uses (each phrase starts with a PHRASE_START word). */
+function phrases(text: string): string {
+  return (
+    text
+      .replace(/\b(pull) requests?\b/gi, "$1")
+      // "open PRs", "closed issues": a state that filters things listed, not the verb "open".
+      .replace(/\b(?:open|opened|closed|active|merged)\s+(?=\w+s\b)/gi, "")
+      .replace(/\bset up\b/gi, "setup")
+      .replace(/\b(?:turn|switch) on\b/gi, "enable")
+      .replace(/\b(?:turn|switch) off\b/gi, "disable")
+      .replace(/\bhow many\b/gi, "count")
+      .replace(/\bbring back\b/gi, "restore")
+      // "Stop following", "stop watching": the un- verb (unfollow, unwatch; see OperationSearch for an API without it).
+      .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
+      .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
+      .replace(/\bget rid of\b/gi, "delete")
+      // Everyday phrasings of API actions.
+      .replace(/\bkick(?:ed|ing|s)? off\b/gi, "start")
+      .replace(
+        /\b(?:drop|leave|post|put)(?:s|ped|ping)?\s+(an?|the|my|our|this|that)((?:\s+[\w-]+)?)\s+(comment|note|reply|label|tag|message)\b/gi,
+        "add $1$2 $3",
+      )
+      // "What's open in the repo", "what's failing": things in that state, listed.
+      .replace(/\bwhat(?:'s|s| is| are) (?:open|closed|pending|failing|running)\b/gi, "list")
+      .replace(/\bfile (an?|the) (bug|issue|ticket|report)\b/gi, "create $1 $2")
+      .replace(/\b(?:slap|stick)(?:s|ped|ping)?\b/gi, "add")
+      .replace(/\bwhat changed\b/gi, "compare")
+      .replace(/\bwho(?:'s| is| are|se) (?:on|in)\b/gi, "members of")
+      .replace(/\blook up\b/gi, "lookup")
+      .replace(/\bpay out\b/gi, "payout")
+      .replace(/\b(log|sign)(ged)? (in|on)\b/gi, "login")
+  );
 }
 
 /**
@@ -99,30 +120,33 @@ function undouble(w: string): string {
 
 /**
  * Spellings of one thing folded onto one term at analysis, so they match at full weight:
- * "repositories", "repos" and "repo" are the same word to a user.
+ * "repositories", "repos" and "repo" are the same word to a user. A Map, not an object: a word
+ * such as "constructor" must not find `Object.prototype`'s members.
  */
-const CANONICAL: Record<string, string> = {
-  repository: "repo",
-  organization: "org",
-  organisation: "org",
-  pr: "pull",
-  prs: "pull",
-  configuration: "config",
-  information: "info",
-  authorization: "auth",
-  authentication: "auth",
-  permission: "perm",
-  statistic: "stat",
-  login: "authenticat",
-};
+const CANONICAL: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    repository: "repo",
+    organization: "org",
+    organisation: "org",
+    pr: "pull",
+    prs: "pull",
+    configuration: "config",
+    information: "info",
+    authorization: "auth",
+    authentication: "auth",
+    permission: "perm",
+    statistic: "stat",
+    login: "authenticat",
+  }),
+);
 
 /** Words of `text` without stopwords, stemmed: the terms the index stores. */
 export function analyze(text: string, prose = false): string[] {
   const terms: string[] = [];
   for (const word of words(text, prose)) {
     if (STOPWORDS.has(word)) continue;
-    const stemmed = CANONICAL[word] ?? stem(word);
-    terms.push(CANONICAL[stemmed] ?? stemmed);
+    const stemmed = CANONICAL.get(word) ?? stem(word);
+    terms.push(CANONICAL.get(stemmed) ?? stemmed);
   }
   return terms;
 }
