@@ -44,7 +44,7 @@ export { getOwn, isRecord, setOwn } from "../runtime/src/own.js";
 export { splitPathTemplate } from "../runtime/src/path-template.js";
 export { asciiJson, catalogOf, parseTools, storeTools, toolDataFiles } from "../runtime/src/tool-data.js";
 export { declarationFiles } from "../runtime/src/declarations-data.js";
-export { buildSearchIndex, searchDocument } from "../runtime/src/search-build.js";
+export { buildSearchIndex, searchDocument, type SearchDocument } from "../runtime/src/search-build.js";
 export { isFiltering, listOption, operationFilter, type OperationFilter } from "../runtime/src/toolsets.js";
 export {
   clientConfig,

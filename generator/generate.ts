@@ -3,15 +3,10 @@ import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
-import {
-  emitProject,
-  TOOLS_DATA_PATH,
-  typeScriptFiles,
-  typeScriptInput,
-  type EmittedFile,
-} from "./emit/project-files.js";
+import { emitProject, TOOLS_DATA_PATH, workerInput, type EmittedFile } from "./emit/project-files.js";
+import { workerFiles } from "./emit/worker-files.js";
 import { assertServerJson } from "./emit/server-json-check.js";
-import { TypeScriptWorker } from "./emit/ts-worker.js";
+import { EmitWorker } from "./emit/emit-worker.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { readPreviousState, type PreviousState } from "./load/previous-state.js";
@@ -202,7 +197,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
   // The project's TypeScript is printed by ts-morph in a worker thread that starts loading it now
   // (not for a plan-only run, which prints nothing).
-  const typeScriptWorker = options.planOnly ? undefined : new TypeScriptWorker();
+  const emitWorker = options.planOnly ? undefined : new EmitWorker();
   let spec: LoadedSpec | undefined;
   try {
     spec = await timed("load", () =>
@@ -211,7 +206,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
     worker?.stop();
-    typeScriptWorker?.stop();
+    emitWorker?.stop();
     throw error;
   }
   // Serialized before later stages see the document: the server serves it as a resource, and the
@@ -263,18 +258,18 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
       await validated();
       return { plan, files: [], diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
     }
-    const printing = typeScriptWorker!.print(typeScriptInput(plan, true));
+    const working = emitWorker!.run(workerInput(plan, true));
     const emitted = await timed("emit", () =>
-      keepUserPackageJson(emitProject(plan, { apiDocument, typeScript: "later" }), previous),
+      keepUserPackageJson(emitProject(plan, { apiDocument, worker: "later" }), previous),
     );
     const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
     assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
-    // What the pipeline waited for the worker's TypeScript (most of its printing overlapped emit and
-    // format), and the formatting of the TypeScript files people read.
-    const typeScript = await timed("typescript", async () =>
+    // What the pipeline waited for the worker's files (most of its work overlapped emit and format),
+    // and the formatting of the TypeScript files people read.
+    const fromWorker = await timed("typescript", async () =>
       formatFiles(
-        typeScriptFiles(
-          await printing,
+        workerFiles(
+          await working,
           plan.tools.map((tool) => tool.name),
         ),
         plan.tools.length,
@@ -283,7 +278,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     formatted.splice(
       formatted.findIndex((file) => file.path === TOOLS_DATA_PATH),
       0,
-      ...typeScript,
+      ...fromWorker,
     );
     const files = [
       ...formatted,
@@ -324,7 +319,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     await validated();
     return result;
   } catch (error) {
-    typeScriptWorker?.stop();
+    emitWorker?.stop();
     await validated(); // a failed run still reports the validation warnings
     throw error;
   }

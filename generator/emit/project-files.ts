@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asciiJson, catalogOf, declarationFiles, type ServerInfo, storeTools, toolDataFiles } from "../contract.js";
+import { asciiJson, catalogOf, searchDocument, type ServerInfo, storeTools, toolDataFiles } from "../contract.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
 import { runtimeHeader, runtimeVersion } from "../provenance.js";
@@ -12,8 +12,6 @@ import {
   API_DOCUMENT_PATH,
   CATALOG_DATA_PATH,
   CLIENT_PROFILES_PATH,
-  DECLARATION_OFFSETS_PATH,
-  DECLARATIONS_DATA_PATH,
   DEFINITION_OFFSETS_PATH,
   DEFINITIONS_DATA_PATH,
   TOOL_NAMES_DATA_PATH,
@@ -25,8 +23,7 @@ import { dockerFiles, mcpbManifest, serverJson } from "./publish-files.js";
 import { testCases } from "./test-cases.js";
 import { renderTemplate } from "./templates.js";
 import { toolDefinition, toolTypeSource } from "./tool-file.js";
-import { SEARCH_INDEX_PATH, searchIndexText } from "./search-index.js";
-import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "./typescript-files.js";
+import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker-files.js";
 import { runtimeProfiles } from "../lint/profiles.js";
 
 export * from "./data-paths.js";
@@ -51,11 +48,11 @@ export interface EmitOptions {
   /** The bundled OpenAPI document as JSON text, written to data/openapi.json for the server to serve as a resource. */
   apiDocument?: string;
   /**
-   * The project's TypeScript and the operation declarations, printed elsewhere (generate.ts prints
-   * them in a worker thread); when absent they are printed here. `"later"`: leave them out, the
-   * caller adds them (`typeScriptFiles`).
+   * The files of the emit worker (the project's TypeScript, the operation declarations, the search
+   * index; worker-files.ts), made elsewhere (generate.ts makes them in a worker thread); when absent
+   * they are made here. `"later"`: leave them out, the caller adds them (`workerFiles`).
    */
-  typeScript?: PrintedTypeScript | "later";
+  worker?: WorkerOutput | "later";
 }
 
 function serverInfo(plan: ProjectPlan): ServerInfo {
@@ -151,32 +148,12 @@ function clientProfilesData(): EmittedFile {
   };
 }
 
-/** `data/search-index.json`: the operation search index (search and code surfaces), built now, loaded on the first search. */
-function searchIndexData(plan: ProjectPlan): EmittedFile {
-  return { path: SEARCH_INDEX_PATH, content: searchIndexText(plan.tools.map(toolDefinition)), formatted: true };
-}
-
-/**
- * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
- * and `data/declaration-offsets.txt`: where each tool's is in it, in tool order
- * (runtime/src/declarations-data.ts).
- */
-export function declarationsFiles(declarations: Record<string, string>, toolNames: readonly string[]): EmittedFile[] {
-  const { text, offsets } = declarationFiles(declarations, toolNames);
-  return [
-    { path: DECLARATIONS_DATA_PATH, content: text, formatted: true },
-    { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true },
-  ];
-}
-
-/** What the project's TypeScript is printed from (see typescript-files.ts): plain data. */
-export function typeScriptInput(plan: ProjectPlan, withDocument: boolean): TypeScriptInput {
-  return { tools: plan.tools.map(toolTypeSource), serverInfo: serverInfo(plan), apiDocument: withDocument };
-}
-
-/** The printed TypeScript files and the declarations' data files (tool order). */
-export function typeScriptFiles(printed: PrintedTypeScript, toolNames: readonly string[]): EmittedFile[] {
-  return [...printed.files, ...declarationsFiles(printed.declarations, toolNames)];
+/** What the emit worker makes its files from (worker-files.ts), for `plan`; `withDocument`: data/openapi.json is written. */
+export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
+  return {
+    typeScript: { tools: plan.tools.map(toolTypeSource), serverInfo: serverInfo(plan), apiDocument: withDocument },
+    searchDocuments: plan.tools.map((tool) => searchDocument(toolDefinition(tool))),
+  };
 }
 
 /** The runtime, vendored under `src/runtime/`: each file as it is, after a first line naming the runtime version. */
@@ -284,14 +261,13 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     copiedTemplate("scripts/bundle-dist.mjs", "bundle-dist.mjs"),
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
-    ...(options.typeScript === "later"
+    ...(options.worker === "later"
       ? []
-      : typeScriptFiles(
-          options.typeScript ?? printTypeScript(typeScriptInput(plan, options.apiDocument !== undefined)),
+      : workerFiles(
+          options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)),
           plan.tools.map((tool) => tool.name),
         )),
     ...toolsData(plan),
-    searchIndexData(plan),
     clientProfilesData(),
     ...(options.apiDocument === undefined
       ? []

@@ -3,14 +3,25 @@
  * builder, search-build.ts, so the analysis of the index and of queries is one code) and loaded
  * by the server on the first search.
  */
-import { buildSearchIndex, searchDocument, type SearchIndexData, type ToolDefinition } from "../contract.js";
+import {
+  buildSearchIndex,
+  searchDocument,
+  type SearchDocument,
+  type SearchIndexData,
+  type ToolDefinition,
+} from "../contract.js";
 
 /** Where the index lives in the generated project. */
 export const SEARCH_INDEX_PATH = "data/search-index.json";
 
 /** The index of these tool definitions as JSON text (see {@link searchIndexJson}). */
 export function searchIndexText(tools: ToolDefinition[]): string {
-  return searchIndexJson(buildSearchIndex(tools.map(searchDocument)));
+  return searchIndexFromDocuments(tools.map(searchDocument));
+}
+
+/** The index of these search documents (`searchDocument` of each tool, tool order) as JSON text. */
+export function searchIndexFromDocuments(documents: SearchDocument[]): string {
+  return searchIndexJson(buildSearchIndex(documents));
 }
 
 /**

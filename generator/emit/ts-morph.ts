@@ -5,7 +5,7 @@
  * structures come from `schemaToType` (JSON-escaped literals and known names only).
  *
  * ts-morph bundles the TypeScript compiler: loading it costs a CPU-second or so on a busy machine, so it
- * is required on first use only, and the pipeline loads it in a worker thread (ts-worker.ts).
+ * is required on first use only, and the pipeline loads it in a worker thread (emit-worker.ts).
  */
 import { createRequire } from "node:module";
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";

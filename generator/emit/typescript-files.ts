@@ -3,7 +3,7 @@
  * tool type modules, the shared schema types, the tool index with the `ToolInputs`/`ToolOutputs`
  * maps, the typed client types (`src/api.ts`), server info, the entry point and the user's
  * extension file (created once). Its input is plain data, so the printing can run in a worker
- * thread (ts-worker.ts) while the main thread emits the data files; the operation declarations
+ * thread (emit-worker.ts) while the main thread emits the data files; the operation declarations
  * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
  */
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";

@@ -10,7 +10,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
 import { DECLARATIONS_DATA_PATH } from "../../generator/emit/declarations.js";
-import { operationDeclarations } from "../../generator/emit/tool-types.js";
+import { toolTypeSource } from "../../generator/emit/tool-file.js";
+import { operationDeclarations, printToolTypes } from "../../generator/emit/tool-types.js";
+import { loadTsMorph } from "../../generator/emit/ts-morph.js";
 import { planProject } from "../../generator/plan/plan-project.js";
 import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/resources.js";
 import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
@@ -119,13 +121,31 @@ test("the examples' declarations type-check under strict, each entry alone", () 
 test("a declaration: named types, input, output and the api method with its doc comment", () => {
   const text = JSON.parse(readFileSync(join(root, "generated", "petstore", DECLARATIONS_DATA_PATH), "utf8"))
     .listPets as string;
-  assert.match(text, /^type PetStatus = "available" \| "pending" \| "adopted";/);
-  assert.match(text, /interface ListPetsInput \{\n  \/\*\* How many pets to return at most\. \*\/\n  limit\?: number;/);
-  assert.match(text, /type ListPetsOutput = /);
+  assert.match(text, /^export type PetStatus = "available" \| "pending" \| "adopted";/);
+  assert.match(
+    text,
+    /\/\*\* Arguments of the `listPets` tool \(GET \/pets\)\. \*\/\nexport interface ListPetsInput \{\n  \/\*\* How many pets to return at most\. \*\/\n  limit\?: number;/,
+  );
+  assert.match(text, /export type ListPetsOutput = /);
   assert.match(
     text,
     /interface Api \{\n  \/\*\*\n   \* List pets\n[\s\S]*   \* GET \/pets\n   \*\/\n  listPets\(args\?: ListPetsInput\): Promise<ListPetsOutput>;\n\}\n$/,
   );
+});
+
+test("a declaration's types are the printed text of its tool's module and of src/schemas.ts", () => {
+  const tools = awkwardPlan().tools.map(toolTypeSource);
+  const printed = printToolTypes(tools, loadTsMorph());
+  const odd = printed.declarations[tools[0]!.name]!;
+  const module = printed.modules.get(tools[0]!.fileName)!;
+  const block = odd.slice(odd.indexOf("/** Arguments of"), odd.indexOf("interface Api {")).trimEnd();
+  assert.ok(block.length > 50 && module.includes(block), "the tool's types, as in its module");
+  for (const alias of odd.slice(0, odd.indexOf("/** Arguments of")).split(/\n(?=(?:\/\*\*|export type))/))
+    assert.ok(
+      alias.trim() === "" || printed.schemas.includes(alias.trim()),
+      `named type as in src/schemas.ts: ${alias}`,
+    );
+  assert.match(printed.schemas, /export type Api_2 = /, "src/schemas.ts keeps Api free for the declarations");
 });
 
 test("awkward names and comment ends still compile; the output is deterministic", () => {
