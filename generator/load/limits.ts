@@ -44,11 +44,18 @@ export function nestingDepth(document: unknown, stopAt: number): { depth: number
       for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key!);
       return { depth: deepest, pointer: pointer(...path) };
     }
-    if (Array.isArray(node))
-      node.forEach((item, index) => stack.push({ node: item, depth: depth + 1, key: index, parent: visit }));
-    else
-      for (const key of Object.keys(node))
-        stack.push({ node: (node as Record<string, unknown>)[key], depth: depth + 1, key, parent: visit });
+    // Only objects and arrays nest: scalars are not pushed (most of a spec's nodes are strings).
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) {
+        const item: unknown = node[index];
+        if (item !== null && typeof item === "object")
+          stack.push({ node: item, depth: depth + 1, key: index, parent: visit });
+      }
+    } else
+      for (const key of Object.keys(node)) {
+        const item = (node as Record<string, unknown>)[key];
+        if (item !== null && typeof item === "object") stack.push({ node: item, depth: depth + 1, key, parent: visit });
+      }
   }
   return { depth: deepest };
 }
