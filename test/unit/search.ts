@@ -359,6 +359,8 @@ test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what 
   assert.equal(analyzeQuery("give me a list of every repo"), analyzeQuery("show a list of every repo"));
   assert.not.ok(analyzeQuery("get me the repo").includes("me"));
   assert.equal(analyzeQuery("how much money do we have right now"), analyzeQuery("how much money do we have"));
+  // Money held is a balance, not money moving (refunds, payouts).
+  assert.equal(analyzeQuery("how much money do we have"), [stem("balance")]);
   assert.ok(analyzeQuery("cut a branch hotfix/1.4.1 off commit 9f3c2a1").includes(stem("create")));
   assert.ok(analyzeQuery("send $500 to the seller").includes(stem("transfer")));
   assert.ok(analyzeQuery("wire 200 usd to the seller").includes(stem("transfer")));
