@@ -71,6 +71,8 @@ function phrases(text: string): string {
       .replace(/\b(?:turn|switch) on\b/gi, "enable")
       .replace(/\b(?:turn|switch) off\b/gi, "disable")
       .replace(/\bhow many\b/gi, "count")
+      // "How much money do we have": the money held, a balance (not money moving: refunds, payouts).
+      .replace(/\bhow much (?:money|cash|funds?)\b/gi, "balance")
       .replace(/\bbring back\b/gi, "restore")
       // "Stop following", "stop watching": the un- verb (unfollow, unwatch; see OperationSearch for an API without it).
       .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
