@@ -361,6 +361,16 @@ test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what 
   assert.equal(analyzeQuery("how much money do we have right now"), analyzeQuery("how much money do we have"));
   // Money held is a balance, not money moving (refunds, payouts).
   assert.equal(analyzeQuery("how much money do we have"), [stem("balance")]);
+  assert.equal(words("get @dana and @lee to review #512").slice(0, 2), ["request", "review"]);
+  assert.equal(words("ask the platform team to look at 57").slice(0, 2), ["request", "review"]);
+  assert.equal(words("give @marco push access to infra").slice(0, 2), ["add", "collaborator"]);
+  assert.equal(words("put customer on the Team price").slice(0, 2), ["subscribe", "customer"]);
+  assert.not.ok(words("put the deploy on hold").includes("subscribe"), "only a plan, price or tier is subscribed to");
+  assert.ok(synonymsOf("child").includes("sub"), "a child issue is a sub-issue");
+  assert.ok(synonymsOf("hold").includes("auth") && synonymsOf("bump").includes("increment"));
+  // NAME=value is a value (not the words "default", "region") that names a variable.
+  assert.not.ok(analyzeQuery("set DEFAULT_REGION=eu-west-1 for CI").includes("default"));
+  assert.ok(impliedTerms("set DEFAULT_REGION=eu-west-1 for CI").includes(stem("variable")));
   assert.ok(analyzeQuery("cut a branch hotfix/1.4.1 off commit 9f3c2a1").includes(stem("create")));
   assert.ok(analyzeQuery("send $500 to the seller").includes(stem("transfer")));
   assert.ok(analyzeQuery("wire 200 usd to the seller").includes(stem("transfer")));
