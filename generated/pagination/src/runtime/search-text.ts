@@ -58,7 +58,7 @@ const UPPER = /[A-Z]/;
  * phrases, so indexing skips the rewriting (most identifiers, many summaries).
  */
 const PHRASE_START =
-  /\b(?:pull|open|closed|active|merged|set|turn|switch|how|bring|stop|quit|cease|what|get|kick|drop|leave|post|put|file|slap|stick|who|look|pay|log|sign)/i;
+  /\b(?:ask|give|pull|open|closed|active|merged|set|turn|switch|how|bring|stop|quit|cease|what|get|kick|drop|leave|post|put|file|slap|stick|who|look|pay|log|sign)/i;
 
 /** Everyday phrasings rewritten to the words the API uses (each phrase starts with a PHRASE_START word). */
 function phrases(text: string): string {
@@ -78,6 +78,18 @@ function phrases(text: string): string {
       .replace(/\b(?:stop|quit|cease)\s+([a-z]{3,})ing\b/gi, "un$1ing")
       .replace(/\bwhat(?:'s| is) new\b/gi, "latest")
       .replace(/\bget rid of\b/gi, "delete")
+      // "Get @dana and @lee to review #512", "ask the platform team to look at 57": a review request.
+      .replace(
+        /\b(?:get|ask)\s+((?:(?:and\s+)?@?[\w-]+,?\s+){1,5})to (?:review|look at|check)\b/gi,
+        "request review $1",
+      )
+      // "Put cus_PQ12 on the $49/mo Team price": a customer put on a plan is subscribed to it.
+      .replace(/\bput\s+(\S+)\s+on\s+(?:the|a|an|our)\s+([^.,;]{0,40}?)\b(plan|price|tier)\b/gi, "subscribe $1 to $2$3")
+      // "Give @marco push access to infra": a person given access to a repository is a collaborator.
+      .replace(
+        /\bgive\s+(@[\w-]+)\s+(?:(?:push|pull|write|read|admin|maintain|triage)\s+)?access\b/gi,
+        "add collaborator $1",
+      )
       // Everyday phrasings of API actions.
       .replace(/\bkick(?:ed|ing|s)? off\b/gi, "start")
       .replace(
@@ -197,6 +209,8 @@ export function analyzeQuery(query: string): string[] {
     // What a request makes something about is a value: "open an issue about the login page
     // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
     .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
+    // NAME=value settings ("DEFAULT_REGION=eu-west-1") are values too (namedThings: a variable).
+    .replace(/(^|\s)[A-Z][A-Z0-9_]{2,}=\S*/g, "$1 ")
     // E-mail addresses, URLs and ids with digits ("cus_123", "pi_3Mtw") are values the request gives.
     .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
     .replace(/\bhttps?:\/\/\S+/gi, " ")
@@ -366,6 +380,10 @@ const SYNONYM_GROUPS: string[][] = [
   ["resume", "unpause", "unsuspend", "reactivate"],
   ["revoke", "invalidate", "expire"],
   ["event", "activity", "~history", "~timeline", "~feed", "~happened"],
+  ["sub", "child", "~nested"],
+  ["increment", "increase", "~bump", "~raise"],
+  // A card hold is an authorization ("authorization" analyses to "auth").
+  ["auth", "~hold"],
   ["revision", "version"],
   ["image", "picture", "photo", "avatar", "logo", "icon"],
   ["link", "url"],
@@ -520,6 +538,8 @@ const GIT_FLOW_NAME = /(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.
 function namedThings(query: string): string[] {
   const things: string[] = [];
   if (/(?:^|\s)#\d+\b/.test(query)) things.push(stem("issue"), "pull");
+  // NAME=value is a variable ("set DEFAULT_REGION=eu-west-1").
+  if (/(?:^|\s)[A-Z][A-Z0-9_]{2,}=\S/.test(query)) things.push(stem("variable"));
   // Branches by name, or by the git-flow prefix of their name ("feature/old-onboarding", "hotfix/1.4.1").
   if ((/\b(?:main|master|develop|trunk)\b/i.test(query) || GIT_FLOW_NAME.test(query)) && !/\bbranch/i.test(query))
     things.push("branch");
