@@ -3,7 +3,8 @@
 // surface costs. Not a test: it prints figures (and writes them to .tmp/bench-search/results.json).
 // For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta) it
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
-// earlier generation), builds the runtime's McpServer in process on that data, and
+// earlier generation, but always rebuilds its data/search-index.json with the current code: an index
+// built by older code measured older code), builds the runtime's McpServer in process on that data, and
 //   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json (and <source>-heldout.json,
 //     <source>-fresh.json, <source>-dev2.json), whether one of the expected operations is among the
 //     first 1/5/10 results of a `tools/call search_operations`;
@@ -62,6 +63,7 @@ const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/se
 const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/surfaces.js")).href);
 const { OperationSearch } = await import(pathToFileURL(join(root, "dist/runtime/src/search-index.js")).href);
+const { searchIndexText } = await import(pathToFileURL(join(root, "dist/generator/emit/search-index.js")).href);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
 const quantile = (values, q) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))];
@@ -83,6 +85,7 @@ for (const source of SOURCES) {
     readFileSync(join(dir, "data", "tools.json"), "utf8"),
     readFileSync(join(dir, "data", "definitions.json"), "utf8"),
   );
+  if (process.env.BENCH_SEARCH_REUSE) writeFileSync(join(dir, "data", "search-index.json"), searchIndexText(tools));
   const info = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
   const readData = (file) =>
     existsSync(join(dir, "data", file)) ? readFileSync(join(dir, "data", file), "utf8") : undefined;
