@@ -58,7 +58,7 @@ const UPPER = /[A-Z]/;
  * phrases, so indexing skips the rewriting (most identifiers, many summaries).
  */
 const PHRASE_START =
-  /\b(?:ask|give|pull|open|closed|active|merged|set|turn|switch|how|bring|stop|quit|cease|what|get|kick|drop|leave|post|put|file|slap|stick|who|look|pay|log|sign)/i;
+  /\b(?:add|save|have|has|ask|give|pull|open|closed|active|merged|set|turn|switch|how|bring|stop|quit|cease|what|get|kick|drop|leave|post|put|file|slap|stick|who|look|pay|log|sign)/i;
 
 /** Everyday phrasings rewritten to the words the API uses (each phrase starts with a PHRASE_START word). */
 function phrases(text: string): string {
@@ -85,6 +85,19 @@ function phrases(text: string): string {
       )
       // "Put cus_PQ12 on the $49/mo Team price": a customer put on a plan is subscribed to it.
       .replace(/\bput\s+(\S+)\s+on\s+(?:the|a|an|our)\s+([^.,;]{0,40}?)\b(plan|price|tier)\b/gi, "subscribe $1 to $2$3")
+      // "Add a one-off charge to the customer's next invoice": a line added to an invoice is an invoice item.
+      .replace(
+        /\badd\s+(?:an?|the|some)\s+([^.,;]{0,40}?)\bto\s+(?:(?:the|a|an|their|his|her|its|our|my)\s+)?(?:[\w']+\s+){0,2}?invoice\b/gi,
+        "add invoice item $1",
+      )
+      // "Save a card for later": a payment method set up for future payments, not a charge now.
+      .replace(/\bsave\s+(?:a|the|their|his|her|my|our)\s+(?:card|payment method)\b/gi, "setup payment method")
+      // "Who can push to the repo", "does dave have push rights": people with access are collaborators.
+      .replace(/\bwho can (?:push|write|commit|merge)\b/gi, "list collaborators")
+      .replace(
+        /\b(?:have|has)\s+(?:push|write|admin|maintain)\s+(?:rights|access|permissions?)\b/gi,
+        "collaborator permission",
+      )
       // "Give @marco push access to infra": a person given access to a repository is a collaborator.
       .replace(
         /\bgive\s+(@[\w-]+)\s+(?:(?:push|pull|write|read|admin|maintain|triage)\s+)?access\b/gi,
