@@ -195,8 +195,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
 
   // A big spec file is validated in a worker thread, started now so that it is ready after loading.
   const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
-  // The project's TypeScript is printed by ts-morph in a worker thread that starts loading it now
-  // (not for a plan-only run, which prints nothing).
+  // The project's TypeScript (printed by ts-morph) and the search index are made in a worker thread
+  // that starts loading ts-morph now (not for a plan-only run, which makes no files).
   const emitWorker = options.planOnly ? undefined : new EmitWorker();
   let spec: LoadedSpec | undefined;
   try {

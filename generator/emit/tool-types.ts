@@ -13,6 +13,8 @@ import { loadTsMorph, type TsMorph } from "./ts-morph.js";
 
 /** The printed tool types. */
 export interface PrintedToolTypes {
+  /** The tools of each type module, by module file name (see toolModules). */
+  members: Map<string, ToolTypeSource[]>;
   /** Type module text by module file name (`src/tools/<fileName>.ts`), modules in tool order. */
   modules: Map<string, string>;
   /** `src/schemas.ts`. */
@@ -22,7 +24,7 @@ export interface PrintedToolTypes {
 }
 
 /** The tools of each type module (`fileName` → its tools), modules and tools in tool order. */
-export function toolModules(tools: readonly ToolTypeSource[]): Map<string, ToolTypeSource[]> {
+function toolModules(tools: readonly ToolTypeSource[]): Map<string, ToolTypeSource[]> {
   const modules = new Map<string, ToolTypeSource[]>();
   for (const tool of tools) {
     const members = modules.get(tool.fileName);
@@ -35,13 +37,13 @@ export function toolModules(tools: readonly ToolTypeSource[]): Map<string, ToolT
 /** Prints every tool's types (see the module comment). Deterministic. */
 export function printToolTypes(tools: readonly ToolTypeSource[], tsMorph: TsMorph): PrintedToolTypes {
   const schemaTypes = new SchemaTypes(tools, tsMorph);
-  const byModule = toolModules(tools);
+  const members = toolModules(tools);
   // Module by module, as the files are laid out: the shared names are claimed in this order.
   const blocks = new Map<ToolTypeSource, ToolTypeBlock>();
   const modules = new Map<string, string>();
-  for (const [fileName, members] of byModule) {
-    const printed = members.map((tool) => toolTypeBlock(tool, schemaTypes, tsMorph));
-    members.forEach((tool, i) => blocks.set(tool, printed[i]!));
+  for (const [fileName, moduleTools] of members) {
+    const printed = moduleTools.map((tool) => toolTypeBlock(tool, schemaTypes, tsMorph));
+    moduleTools.forEach((tool, i) => blocks.set(tool, printed[i]!));
     modules.set(fileName, toolModuleText(printed, tsMorph));
   }
   const declarations: Record<string, string> = {};
@@ -49,7 +51,7 @@ export function printToolTypes(tools: readonly ToolTypeSource[], tsMorph: TsMorp
     const block = blocks.get(tool)!;
     declarations[tool.name] = declarationText(tool, schemaTypes.closure(block.uses), block.text, tsMorph);
   }
-  return { modules, schemas: schemaTypes.fileText(), declarations };
+  return { members, modules, schemas: schemaTypes.fileText(), declarations };
 }
 
 /** Tool name → declaration text (declarations.ts), in tool order. Deterministic: the same plan gives the same text. */

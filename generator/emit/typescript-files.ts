@@ -19,7 +19,7 @@ import type { EmittedFile } from "./project-files.js";
 import { brief, docText, propertyKey } from "./schema-to-ts.js";
 import { SCHEMA_TYPES_PATH } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-file.js";
-import { printToolTypes, toolModules } from "./tool-types.js";
+import { printToolTypes } from "./tool-types.js";
 import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** What the TypeScript is printed from: plain data (structured-cloned to the worker thread). */
@@ -60,7 +60,7 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   files.push({ path: SCHEMA_TYPES_PATH, content: printed.schemas });
   files.push({
     path: "src/tools/index.ts",
-    content: printFile(toolIndex(input.tools, toolModules(input.tools), tsMorph)),
+    content: printFile(toolIndex(input.tools, printed.members, tsMorph)),
   });
   files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
