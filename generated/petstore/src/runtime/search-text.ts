@@ -223,7 +223,7 @@ export function analyzeQuery(query: string): string[] {
     // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
     .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
     // NAME=value settings ("DEFAULT_REGION=eu-west-1") are values too (namedThings: a variable).
-    .replace(/(^|\s)[A-Z][A-Z0-9_]{2,}=\S*/g, "$1 ")
+    .replace(new RegExp(SETTING.source, "g"), " ")
     // E-mail addresses, URLs and ids with digits ("cus_123", "pi_3Mtw") are values the request gives.
     .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
     .replace(/\bhttps?:\/\/\S+/gi, " ")
@@ -540,6 +540,9 @@ export function impliedTerms(query: string): string[] {
   return [...(listed ? ["list"] : []), ...(own ? [SELF_TERM] : []), ...named];
 }
 
+/** A `NAME=value` setting ("DEFAULT_REGION=eu-west-1"): a value, which names a variable. */
+const SETTING = /(?<!\S)[A-Z][A-Z0-9_]{2,}=\S*/;
+
 /** A branch named with a git-flow prefix ("feature/old-onboarding", "hotfix/1.4.1"). */
 const GIT_FLOW_NAME = /(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/i;
 
@@ -552,7 +555,7 @@ function namedThings(query: string): string[] {
   const things: string[] = [];
   if (/(?:^|\s)#\d+\b/.test(query)) things.push(stem("issue"), "pull");
   // NAME=value is a variable ("set DEFAULT_REGION=eu-west-1").
-  if (/(?:^|\s)[A-Z][A-Z0-9_]{2,}=\S/.test(query)) things.push(stem("variable"));
+  if (SETTING.test(query)) things.push(stem("variable"));
   // Branches by name, or by the git-flow prefix of their name ("feature/old-onboarding", "hotfix/1.4.1").
   if ((/\b(?:main|master|develop|trunk)\b/i.test(query) || GIT_FLOW_NAME.test(query)) && !/\bbranch/i.test(query))
     things.push("branch");
