@@ -383,6 +383,53 @@ test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what 
   assert.ok(analyzeQuery("slap needs-triage and ui on issue 77").includes(stem("add")));
 });
 
+test("values and context in a request are not its words: quotes, a why-clause, code names, event types, branch names", () => {
+  // Quoted text is a value ("a 'good first issue' label"), apostrophes are not quotes.
+  assert.equal(analyzeQuery("add the 'good first issue' label"), analyzeQuery("add the label"));
+  assert.equal(analyzeQuery('comment "ship it" on the PR'), analyzeQuery("comment on the PR"));
+  assert.ok(analyzeQuery("list acme's repos").includes("repo"));
+  // A clause that says why is context ("it's merged" does not ask to merge).
+  assert.equal(analyzeQuery("nuke the old-experiment branch, it's merged"), analyzeQuery("nuke the branch"));
+  assert.ok(synonymsOf("nuke").includes(stem("delete")));
+  // A code identifier with several humps is a name; where code calls something is a code search.
+  assert.not.ok(analyzeQuery("find parseLegacyToken").includes("legaci"));
+  assert.equal(analyzeQuery("where do we call parseLegacyToken").slice(0, 2), ["search", "code"]);
+  assert.ok(analyzeQuery("open bugs mentioning timeout").includes("search"));
+  // An event type names events (not the payment words in it, nor a file "invoice.paid").
+  assert.equal(analyzeQuery("any payment_intent.payment_failed events?"), ["event", "event"]);
+  assert.not.ok(analyzeQuery("did an invoice.paid event come").includes("file"));
+  // A git-flow branch name is a value, and "2.x" in it is no file; a named file is a file's content.
+  assert.equal(analyzeQuery("last 10 commits on the release/2.x branch"), ["list", "commit", "branch"]);
+  assert.equal(analyzeQuery("bump the version in package.json").slice(-2), ["file", stem("content")]);
+  assert.ok(analyzeQuery("top 5 customers by spend").includes("list"));
+  assert.not.ok(analyzeQuery("the last release").includes("list"), "no number: the latest one");
+});
+
+test("everyday phrasings of requests: reply on, we need a, leaked secrets, charging for, platform fees", () => {
+  assert.equal(analyzeQuery("reply on issue 57").slice(0, 2), ["add", "comment"]);
+  assert.ok(analyzeQuery("respond to the thread").includes("comment"));
+  assert.not.ok(analyzeQuery("chargebacks we need to respond to").includes("comment"), "not a reply to a thread");
+  assert.ok(analyzeQuery("we need a green label").includes(stem("create")));
+  assert.not.ok(analyzeQuery("I need a list of the repos").includes(stem("create")));
+  assert.equal(analyzeQuery("did anyone commit API keys to acme/mobile?").slice(0, 3), ["secret", "scan", "alert"]);
+  assert.ok(analyzeQuery("any leaked tokens in the repo").includes("scan"));
+  assert.not.ok(analyzeQuery("commit the file").includes("scan"));
+  assert.equal(analyzeQuery("what are we charging for prod_Nw1 these days").slice(0, 1), [stem("price")]);
+  assert.equal(analyzeQuery("platform fees this month").slice(0, 2), [stem("application"), "fee"]);
+  assert.ok(synonymsOf("pass").includes("status") && synonymsOf("seat").includes(stem("quantity")));
+});
+
+test("two words the API writes as one ('invoice item' → invoiceitems) find it", () => {
+  const small = new OperationSearch(
+    buildSearchIndex([
+      doc("PostInvoiceitems", "post", "/v1/invoiceitems", "Create an invoice item"),
+      doc("PostSubscriptionItems", "post", "/v1/subscription_items", "Create a subscription item"),
+      doc("PostInvoices", "post", "/v1/invoices", "Create an invoice"),
+    ]),
+  );
+  assert.is(small.search("add an invoice item", { limit: 1 })[0]?.name, "PostInvoiceitems");
+});
+
 test("names say what a request is about: #12 is an issue or a pull request, main is a branch", () => {
   assert.ok(impliedTerms("reopen #12 in acme/web").includes(stem("issue")));
   assert.ok(impliedTerms("get @dana to review #512").includes("pull"));
