@@ -186,10 +186,14 @@ const QUERY_FILLER: ReadonlySet<string> = new Set(["detail", "info"]);
 
 /** Hyphenated words that are words, not names (see analyzeQuery). */
 const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
-  "e-mail one-off follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(
+  "e-mail one-off one-time follow-up check-in check-out sign-in sign-up sign-on log-in opt-in opt-out set-up pull-request merge-request read-only two-factor multi-factor third-party built-in add-on re-run re-open".split(
     " ",
   ),
 );
+
+/** An event type ("payment_intent.payment_failed", "invoice.paid", "customer.subscription.updated"). */
+const EVENT_TYPE =
+  /\b[a-z]+(?:_[a-z]+)*(?:\.[a-z]+(?:_[a-z]+)*)*\.[a-z_]*(?:ed|paid|due|upcoming|required|expiring|closing|will_renew)\b/g;
 
 /** Whether the request asks to make something (a verb of the create group). */
 function makes(query: string): boolean {
@@ -219,6 +223,47 @@ export function analyzeQuery(query: string): string[] {
       /\b(?:send|wire)\s+(?:[$€£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:usd|eur|gbp|dollars?|euros?|bucks)\b)/gi,
       "transfer",
     )
+    // Text in quotes is a value the request gives: "a 'good first issue' label", "with the comment 'LGTM'".
+    .replace(/(?<![\w'])'[^'\n]{1,60}'(?![\w'])|"[^"\n]{1,60}"|“[^”\n]{1,60}”|`[^`\n]{1,60}`/g, " ")
+    // A clause after the request that says why ("nuke the branch, it's merged"): context, not the action.
+    .replace(/[,;]\s*(?:it|they|this|that|he|she)(?:'s|'re| is| are| was| were| has| have| had)\b[^,;]*/gi, " ")
+    // A code identifier with several humps ("parseLegacyToken") is a name, not three words.
+    .replace(/\b[a-z]+(?:[A-Z][a-z0-9]+){2,}\b/g, " ")
+    // Where code calls or defines something is a code search.
+    .replace(
+      /\bwhere (?:do|does|did|is|are|have) (?:we|they|you|it|i)\s+(?:call|use|define|import|reference|set)\b|\bwhere is \S+ (?:called|used|defined|imported|referenced)\b/gi,
+      "search code",
+    )
+    // Things that mention a word are found by searching their text ("open bugs mentioning timeout").
+    .replace(/\b(?:mentioning|containing|that (?:mention|contain)s?)\b/gi, "search")
+    // Secrets pushed into a repository are what secret scanning alerts on.
+    .replace(
+      /\b(?:(?:did|has|have) (?:anyone|someone|somebody|we|they|\S+) (?:commit|leak|push|expose)|committed|leaked|leaking|pushed|exposed)\s+(?:\w+\s+){0,3}?(?:secrets?|passwords?|keys?|tokens?|credentials?)\b/gi,
+      "secret scanning alerts",
+    )
+    // What a business charges for something is its price.
+    .replace(
+      /\b(?:what|how much) (?:are|do|did|does|is) (?:we|you|they|it) (?:charg(?:e|es|ing)|bill(?:ing)?) for\b/gi,
+      "price of",
+    )
+    // A reply on an issue or a pull request is a new comment.
+    .replace(
+      /\b(?:reply|respond|answer)(?:ed|ing|s)?\s+(?:on|in|under|to(?=\s+(?:(?:the|this|that|her|his|their)\s+)?(?:issue|pr|pull|#\d|comment|thread|discussion)))\b/gi,
+      "add comment on",
+    )
+    // "We need a … label": something to make (not a list, report or count of things).
+    .replace(
+      /\b(?:we|i) need (a|an|another)\b(?!\s+(?:list|report|summary|count|copy|breakdown|overview|rundown)\b)/gi,
+      "create $1",
+    )
+    // "The last 10 commits", "top 5 customers": a number of things, listed.
+    .replace(/\b(?:last|latest|recent|newest|first|top)\s+\d+\s+(?=[a-z]+s\b)/gi, "list ")
+    // An event type ("payment_intent.payment_failed", "invoice.paid") names events, not the words in it.
+    .replace(EVENT_TYPE, " event ")
+    // A platform's fees on its connected accounts' payments are application fees.
+    .replace(/\bplatform fees?\b/gi, "application fee")
+    // A git-flow branch name ("release/2.x", "feature/login") is a value (namedThings: a branch).
+    .replace(new RegExp(GIT_FLOW_NAME.source, "gi"), " ")
     // What a request makes something about is a value: "open an issue about the login page
     // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
     .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
@@ -233,10 +278,15 @@ export function analyzeQuery(query: string): string[] {
     )
     .replace(/\bv?\d+(?:\.\d+)*\b/gi, " ");
   const terms = analyze(values, true).filter((term) => !QUERY_FILLER.has(term));
-  const names = query.match(/[\w-]+\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
+  // File names ("package.json"); not event types ("invoice.paid") nor versions ("release/2.x").
+  const names =
+    query
+      .replace(EVENT_TYPE, " ")
+      .replace(new RegExp(GIT_FLOW_NAME.source, "gi"), " ")
+      .match(/[\w-]*[a-z_-][\w-]*\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
   if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`)))
-    terms.push("file");
+    terms.push("file", stem("content"));
   return terms;
 }
 
@@ -272,7 +322,22 @@ const SYNONYM_GROUPS: string[][] = [
     "~save",
     "~enroll",
   ],
-  ["delete", "remove", "destroy", "~drop", "erase", "purge", "discard", "unset", "~clear", "~kick", "~wipe"],
+  [
+    "delete",
+    "remove",
+    "destroy",
+    "~drop",
+    "erase",
+    "purge",
+    "discard",
+    "unset",
+    "~clear",
+    "~kick",
+    "~wipe",
+    "~nuke",
+    "~ditch",
+    "~trash",
+  ],
   ["list", "show", "browse", "enumerate", "~index", "~see", "~view", "~display"],
   ["search", "find", "lookup", "query", "filter"],
   [
@@ -349,13 +414,13 @@ const SYNONYM_GROUPS: string[][] = [
   ["product", "~item", "~good", "sku", "~catalog"],
   ["payout", "withdraw", "transfer", "disburse"],
   ["balance", "fund", "money"],
-  ["coupon", "discount", "promo", "promotion"],
+  ["coupon", "discount", "promo", "promotion", "~voucher", "~redeemable"],
   ["key", "token", "secret", "credential"],
   ["hook", "webhook", "callback"],
   ["run", "execute", "trigger", "dispatch", "rerun"],
   ["workflow", "action", "pipeline", "ci", "job", "build"],
   ["release", "~version", "~tag"],
-  ["file", "content", "document", "blob"],
+  ["file", "content", "document", "blob", "~pdf", "~attachment"],
   ["branch", "ref", "head"],
   ["label", "tag"],
   ["block", "ban"],
@@ -407,6 +472,8 @@ const SYNONYM_GROUPS: string[][] = [
   ["fail", "failure", "error", "~broken", "~red"],
   ["storage", "~disk", "~space", "size"],
   ["health", "healthy"],
+  ["status", "~passing", "~green"],
+  ["quantity", "~seat"],
   ["directory", "folder", "dir"],
   ["fee", "commission"],
   ["stat", "metric", "analytics", "insight", "~chart"],

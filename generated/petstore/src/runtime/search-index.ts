@@ -119,7 +119,7 @@ export class OperationSearch {
       return options.allowed ? options.allowed(doc[0]) : true;
     };
     query = this.withIdResources(query);
-    const queryTerms = [...new Set(this.withoutUnknownUn(analyzeQuery(query)))];
+    const queryTerms = [...new Set([...this.withoutUnknownUn(analyzeQuery(query)), ...this.compounds(query)])];
     const { totals, matched, best } = this.scratch();
     const touched: number[] = [];
     // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
@@ -240,6 +240,20 @@ export class OperationSearch {
       }
       return best && !tied ? ` ${best.join(" ")} ` : id;
     });
+  }
+
+  /**
+   * Two words of the request written as one in the API ("invoice item" → Stripe's `invoiceitems`,
+   * "web hook" → `webhook`): the joined word, when the index has it.
+   */
+  private compounds(query: string): string[] {
+    const list = words(query, true);
+    const found: string[] = [];
+    for (let i = 0; i + 1 < list.length; i++) {
+      const joined = stem(list[i]! + list[i + 1]!);
+      if (this.terms.has(joined)) found.push(joined);
+    }
+    return found;
   }
 
   /** Per-document accumulators, allocated once and left zeroed after every search. */
