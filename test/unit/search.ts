@@ -367,6 +367,8 @@ test("everyday phrasings: kick off, kill, drop a comment, slap a label on, what 
   assert.equal(words("put customer on the Team price").slice(0, 2), ["subscribe", "customer"]);
   assert.not.ok(words("put the deploy on hold").includes("subscribe"), "only a plan, price or tier is subscribed to");
   assert.equal(words("add a one-off charge to the customer's next invoice").slice(0, 3), ["add", "invoice", "item"]);
+  // An id the search has replaced by its collection's words ("cus_Vb3" → "customers") leaves three words before "invoice".
+  assert.equal(words("add a $200 fee to customers 's next invoice").slice(0, 3), ["add", "invoice", "item"]);
   assert.equal(words("save a card for later").slice(0, 3), ["setup", "payment", "method"]);
   assert.equal(words("who can push to the repo").slice(0, 2), ["list", "collaborators"]);
   assert.ok(words("does dave have push rights on acme/web").includes("collaborator"));
