@@ -87,7 +87,7 @@ function phrases(text: string): string {
       .replace(/\bput\s+(\S+)\s+on\s+(?:the|a|an|our)\s+([^.,;]{0,40}?)\b(plan|price|tier)\b/gi, "subscribe $1 to $2$3")
       // "Add a one-off charge to the customer's next invoice": a line added to an invoice is an invoice item.
       .replace(
-        /\badd\s+(?:an?|the|some)\s+([^.,;]{0,40}?)\bto\s+(?:(?:the|a|an|their|his|her|its|our|my)\s+)?(?:[\w']+\s+){0,2}?invoice\b/gi,
+        /\badd\s+(?:an?|the|some)\s+([^.,;]{0,40}?)\bto\s+(?:(?:the|a|an|their|his|her|its|our|my)\s+)?(?:[\w']+\s+){0,3}?invoice\b/gi,
         "add invoice item $1",
       )
       // "Save a card for later": a payment method set up for future payments, not a charge now.
