@@ -238,7 +238,7 @@ export function analyzeQuery(query: string): string[] {
     .replace(/\b(?:mentioning|containing|that (?:mention|contain)s?)\b/gi, "search")
     // Secrets pushed into a repository are what secret scanning alerts on.
     .replace(
-      /\b(?:(?:did|has|have) (?:anyone|someone|somebody|we|they|\S+) (?:commit|leak|push|expose)|committed|leaked|leaking|pushed|exposed)\s+(?:\w+\s+){0,3}?(?:secrets?|passwords?|keys?|tokens?|credentials?)\b/gi,
+      /\b(?:(?:did|has|have) \S+ (?:commit|leak|push|expose)|committed|leaked|leaking|pushed|exposed)\s+(?:\w+\s+){0,3}?(?:secrets?|passwords?|keys?|tokens?|credentials?)\b/gi,
       "secret scanning alerts",
     )
     // What a business charges for something is its price.
@@ -263,7 +263,7 @@ export function analyzeQuery(query: string): string[] {
     // A platform's fees on its connected accounts' payments are application fees.
     .replace(/\bplatform fees?\b/gi, "application fee")
     // A git-flow branch name ("release/2.x", "feature/login") is a value (namedThings: a branch).
-    .replace(new RegExp(GIT_FLOW_NAME.source, "gi"), " ")
+    .replace(GIT_FLOW_NAMES, " ")
     // What a request makes something about is a value: "open an issue about the login page
     // crashing" (not "info about a user"). (Also cutting after "saying" was tried: no better.)
     .replace(/\babout\b.*$/i, (rest) => (makes(query) ? " " : rest))
@@ -282,7 +282,7 @@ export function analyzeQuery(query: string): string[] {
   const names =
     query
       .replace(EVENT_TYPE, " ")
-      .replace(new RegExp(GIT_FLOW_NAME.source, "gi"), " ")
+      .replace(GIT_FLOW_NAMES, " ")
       .match(/[\w-]*[a-z_-][\w-]*\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
   // Domain names and e-mail addresses are not files.
   if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`)))
@@ -612,6 +612,8 @@ const SETTING = /(?<!\S)[A-Z][A-Z0-9_]{2,}=\S*/;
 
 /** A branch named with a git-flow prefix ("feature/old-onboarding", "hotfix/1.4.1"). */
 const GIT_FLOW_NAME = /(?:^|\s)(?:feature|hotfix|bugfix|release|fix|chore)\/[\w.-]+/i;
+/** Every git-flow branch name of a text (for replacing). */
+const GIT_FLOW_NAMES = new RegExp(GIT_FLOW_NAME.source, "gi");
 
 /**
  * What a request's names say it is about: "#12" is an issue or a pull request (the convention of git
@@ -631,7 +633,7 @@ function namedThings(query: string): string[] {
     .replace(/\bhttps?:\/\/\S+|\S+\.[a-z]{1,5}\b/gi, " ")
     // A branch, tag or path may have a slash too ("the branch release/2.3").
     .replace(/\b(?:branch|ref|tag|label|path|file|folder|dir|directory)\s+\S+/gi, " ")
-    .replace(new RegExp(GIT_FLOW_NAME.source, "gi"), " ");
+    .replace(GIT_FLOW_NAMES, " ");
   if (/(?:^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!:;]|$)/.test(slugs)) things.push("repo");
   return things;
 }
