@@ -6,6 +6,7 @@ import {
   analyze,
   analyzeQuery,
   asksOnly,
+  changesOnly,
   impliedTerms,
   stem,
   synonymsOf,
@@ -419,6 +420,40 @@ test("everyday phrasings of requests: reply on, we need a, leaked secrets, charg
   assert.equal(analyzeQuery("what are we charging for prod_Nw1 these days").slice(0, 1), [stem("price")]);
   assert.equal(analyzeQuery("platform fees this month").slice(0, 2), [stem("application"), "fee"]);
   assert.ok(synonymsOf("pass").includes("status") && synonymsOf("seat").includes(stem("quantity")));
+});
+
+test("a request that only says to change something weighs reads less ('create a payment intent for the customer')", () => {
+  const small = new OperationSearch(
+    buildSearchIndex([
+      doc(
+        "GetPaymentIntentsIntent",
+        "get",
+        "/v1/payment_intents/{intent}",
+        "Retrieve a PaymentIntent",
+        [],
+        "Retrieves a PaymentIntent created for a customer.",
+        ["intent", "customer"],
+      ),
+      doc("PostPaymentIntents", "post", "/v1/payment_intents", "Create a PaymentIntent", [], "", [
+        "amount",
+        "currency",
+      ]),
+    ]),
+  );
+  const score = (query: string, name: string) =>
+    small.search(query, { limit: 2 }).find((hit) => hit.name === name)?.score ?? 0;
+  const command = "create a payment intent for the customer";
+  // Asking how to do it is the same terms without the command: the read keeps its score there.
+  const question = "how do I create a payment intent for the customer";
+  assert.is(small.search(command, { limit: 1 })[0]?.name, "PostPaymentIntents");
+  assert.is(small.search(question, { limit: 1 })[0]?.name, "GetPaymentIntentsIntent");
+  assert.ok(
+    Math.abs(score(command, "GetPaymentIntentsIntent") - 0.7 * score(question, "GetPaymentIntentsIntent")) < 0.002,
+  );
+  assert.is(score(command, "PostPaymentIntents"), score(question, "PostPaymentIntents"));
+  assert.ok(changesOnly(command, analyzeQuery(command)));
+  assert.not.ok(changesOnly("which files changed in #8", analyzeQuery("which files changed in #8")), "a question");
+  assert.not.ok(changesOnly("add and show labels", analyzeQuery("add and show labels")), "also says to look");
 });
 
 test("two words the API writes as one ('invoice item' → invoiceitems) find it", () => {
