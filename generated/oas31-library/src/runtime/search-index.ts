@@ -6,7 +6,17 @@
  * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
  * back to the indexed terms it is a prefix of.
  */
-import { analyze, analyzeQuery, asksOnly, impliedTerms, sameAction, stem, synonymsOf, words } from "./search-text.js";
+import {
+  analyze,
+  analyzeQuery,
+  asksOnly,
+  changesOnly,
+  impliedTerms,
+  sameAction,
+  stem,
+  synonymsOf,
+  words,
+} from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -71,6 +81,8 @@ const FULL_MATCH = 0.3;
  * operation that is not a GET by this: "who follows torvalds" is a list of followers, not `follow`.
  */
 const WRITE_WHEN_ASKING = 0.6;
+/** A request that only says to change something scales the score of a GET by this (see changesOnly). */
+const READ_WHEN_CHANGING = 0.7;
 /** Name words after which the rest of a name only qualifies it (see namePrecision). */
 const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
 
@@ -165,6 +177,7 @@ export class OperationSearch {
     }
     const explained = new Set([...queryTerms, ...implied].flatMap((term) => [term, ...synonymsOf(term)]));
     const asking = asksOnly(query);
+    const changing = changesOnly(query, queryTerms);
     const count = Math.max(1, known);
     const top = new TopK(options.limit);
     for (const id of touched) {
@@ -175,7 +188,10 @@ export class OperationSearch {
       // Name precision (≤ 1) can only lower a score: only candidates that could enter pay for it.
       if (!top.admits(covered, id)) continue;
       const score =
-        covered * this.namePrecision(id, explained) * (asking && this.docs[id]![1] !== "GET" ? WRITE_WHEN_ASKING : 1);
+        covered *
+        this.namePrecision(id, explained) *
+        (asking && this.docs[id]![1] !== "GET" ? WRITE_WHEN_ASKING : 1) *
+        (changing && this.docs[id]![1] === "GET" ? READ_WHEN_CHANGING : 1);
       if (top.admits(score, id) && accept(id)) top.add(score, id);
     }
     return top.sorted().map(([score, id]) => {

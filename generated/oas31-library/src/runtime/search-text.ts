@@ -672,6 +672,25 @@ export function asksOnly(query: string): boolean {
   return terms.every((term) => !(actionGroups.get(term) ?? []).some((group) => CHANGE_GROUPS.has(group)));
 }
 
+/**
+ * Whether the request says to change something (a verb of the create, delete or update group) and
+ * nothing to look (list, search, get), and is no question ("which files changed in #8" asks to see
+ * them): "create a payment intent for cus_1". `terms` are its analysed terms.
+ */
+export function changesOnly(query: string, terms: readonly string[]): boolean {
+  if (/^\s*(?:who|whom|whose|which|why|when|where|what|how|is|are|was|were|does|do|did|has|have)\b/i.test(query))
+    return false;
+  const { actionGroups } = tables();
+  let changes = false;
+  for (const term of terms) {
+    for (const group of actionGroups.get(term) ?? []) {
+      if (CHANGE_GROUPS.has(group)) changes = true;
+      else return false;
+    }
+  }
+  return changes;
+}
+
 /** The action groups (indexes into SYNONYM_GROUPS) that change something: create, delete, update. */
 const CHANGE_GROUPS: ReadonlySet<number> = new Set([0, 1, 5]);
 
