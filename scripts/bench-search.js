@@ -24,7 +24,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const SOURCES = (process.env.BENCH_SEARCH_SOURCES ?? "github,stripe").split(",").filter(Boolean);
 const LATENCY_ROUNDS = 5;
 /** Task files read per source, after the main <source>.json: <source>-<kind>.json. */
-const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"];
+const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"];
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
 
