@@ -404,6 +404,8 @@ test("values and context in a request are not its words: quotes, a why-clause, c
   // A git-flow branch name is a value, and "2.x" in it is no file; a named file is a file's content.
   assert.equal(analyzeQuery("last 10 commits on the release/2.x branch"), ["list", "commit", "branch"]);
   assert.equal(analyzeQuery("bump the version in package.json").slice(-2), ["file", stem("content")]);
+  // An archive or an image named is a file uploaded as itself, not a repository's content.
+  assert.equal(analyzeQuery("attach app-linux.tar.gz to the release").slice(-1), ["file"]);
   assert.ok(analyzeQuery("top 5 customers by spend").includes("list"));
   assert.not.ok(analyzeQuery("the last release").includes("list"), "no number: the latest one");
 });
