@@ -195,6 +195,10 @@ const ENGLISH_COMPOUNDS: ReadonlySet<string> = new Set(
 const EVENT_TYPE =
   /\b[a-z]+(?:_[a-z]+)*(?:\.[a-z]+(?:_[a-z]+)*)*\.[a-z_]*(?:ed|paid|due|upcoming|required|expiring|closing|will_renew)\b/g;
 
+/** A file name whose extension says it is an archive, a package, an image or a document, not source text. */
+const BINARY_FILE =
+  /\.(?:gz|tgz|zip|tar|bz2|xz|7z|rar|dmg|exe|msi|deb|rpm|apk|ipa|jar|whl|pdf|png|jpe?g|gif|svg|webp|ico|mp4|mov|bin|iso)$/i;
+
 /** Whether the request asks to make something (a verb of the create group). */
 function makes(query: string): boolean {
   const { actionGroups } = tables();
@@ -284,9 +288,11 @@ export function analyzeQuery(query: string): string[] {
       .replace(EVENT_TYPE, " ")
       .replace(GIT_FLOW_NAMES, " ")
       .match(/[\w-]*[a-z_-][\w-]*\.[a-z][a-z0-9]{0,4}\b/gi) ?? [];
-  // Domain names and e-mail addresses are not files.
-  if (names.some((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`)))
-    terms.push("file", stem("content"));
+  // Domain names and e-mail addresses are not files. A text file named is a repository's content
+  // ("bump the version in package.json"); an archive, image or document is uploaded as itself.
+  const files = names.filter((name) => !/\.(com|org|net|io|dev|app|co|ai)$/i.test(name) && !query.includes(`@${name}`));
+  if (files.length > 0) terms.push("file");
+  if (files.some((name) => !BINARY_FILE.test(name))) terms.push(stem("content"));
   return terms;
 }
 
