@@ -5,8 +5,8 @@
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
 // earlier generation, but always rebuilds its data/search-index.json with the current code: an index
 // built by older code measured older code), builds the runtime's McpServer in process on that data, and
-//   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json (and <source>-heldout.json,
-//     <source>-fresh.json, <source>-dev2.json), whether one of the expected operations is among the
+//   - recall@1/@5/@10: for every request of bench/search-tasks/<source>.json (and <source>-<kind>.json
+//     for each of EXTRA_KINDS: heldout, fresh, dev2 … dev9), whether one of the expected operations is among the
 //     first 1/5/10 results of a `tools/call search_operations`;
 //   - tools/list bytes and estimated tokens (bytes / 4) of every page, per surface (all, search);
 //   - search latency, server side: the `tools/call` dispatch (median, p95) and the index query alone.

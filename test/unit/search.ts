@@ -461,9 +461,13 @@ test("a request that only says to change something weighs reads less ('create a 
 test("two words the API writes as one ('invoice item' → invoiceitems) find it", () => {
   const small = new OperationSearch(
     buildSearchIndex([
-      doc("PostInvoiceitems", "post", "/v1/invoiceitems", "Create an invoice item"),
-      doc("PostSubscriptionItems", "post", "/v1/subscription_items", "Create a subscription item"),
+      // Stripe's: "invoiceitems" is one word in the name and path; the summary (its description's
+      // first sentence) has both words, apart. Without the joined word this ranks third.
+      doc("PostInvoiceitems", "post", "/v1/invoiceitems", "Creates an item to be added to a draft invoice"),
+      doc("PostSubscriptionItems", "post", "/v1/subscription_items", "Add an item to a subscription"),
       doc("PostInvoices", "post", "/v1/invoices", "Create an invoice"),
+      doc("GetCustomers", "get", "/v1/customers", "List customers"),
+      doc("PostRefunds", "post", "/v1/refunds", "Create a refund"),
     ]),
   );
   assert.is(small.search("add an invoice item", { limit: 1 })[0]?.name, "PostInvoiceitems");
