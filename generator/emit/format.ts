@@ -1,11 +1,14 @@
-import * as prettier from "prettier";
 import type { EmittedFile } from "./project-files.js";
 
 /** The pinned prettier options for generated files (never read from the user's config). */
-const OPTIONS: prettier.Options = { printWidth: 100, trailingComma: "all", endOfLine: "lf" };
+const OPTIONS = { printWidth: 100, trailingComma: "all", endOfLine: "lf" } as const;
 
+// TypeScript is parsed by Babel ("babel-ts"), which the JSON files need anyway: prettier's own
+// TypeScript parser is one more large plugin to load, and both format our files the same (the
+// goldens and GitHub's project are byte-identical either way). Should Babel refuse a file, the
+// TypeScript parser formats it.
 function parserFor(path: string): string | undefined {
-  if (path.endsWith(".ts")) return "typescript";
+  if (path.endsWith(".ts")) return "babel-ts";
   if (path.endsWith(".json")) return "json";
   if (path.endsWith(".md")) return "markdown";
   return undefined;
@@ -26,6 +29,21 @@ function growsWithTools(path: string): boolean {
   return path.startsWith("src/tools/") || path === "src/schemas.ts" || path === "README.md";
 }
 
+// Loaded on first use: a run that formats nothing (`--version`, a plan-only run such as `mcp-gen diff`) never pays for it.
+let prettierModule: Promise<typeof import("prettier")> | undefined;
+const loadPrettier = () => (prettierModule ??= import("prettier"));
+
+/** `content` formatted by prettier with `parser`. */
+async function format(content: string, parser: string): Promise<string> {
+  const prettier = await loadPrettier();
+  try {
+    return await prettier.format(content, { ...OPTIONS, parser });
+  } catch (error) {
+    if (parser !== "babel-ts") throw error;
+    return prettier.format(content, { ...OPTIONS, parser: "typescript" });
+  }
+}
+
 /**
  * Format stage: prettier over every file it understands, except the vendored runtime (byte-for-byte)
  * and files the emit stage marked as final (bulk JSON data laid out by JSON.stringify). `toolCount`
@@ -42,7 +60,7 @@ export async function formatFiles(
       const parser = parserFor(file.path);
       if (!parser || file.formatted || file.path.startsWith("src/runtime/") || (skipTools && growsWithTools(file.path)))
         return file;
-      return { ...file, content: await prettier.format(file.content, { ...OPTIONS, parser }) };
+      return { ...file, content: await format(file.content, parser) };
     }),
   );
 }

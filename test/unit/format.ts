@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { formatFiles } from "../../generator/emit/format.js";
+import { repoRoot } from "../e2e/support.js";
+
+/** The TypeScript files mcp-gen formats in a golden example (not the vendored runtime, nor the user's src/custom/). */
+function goldenTypeScript(example: string): Array<{ path: string; content: string }> {
+  const root = join(repoRoot, "generated", example);
+  return readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith(".ts") && !path.startsWith("runtime") && !path.startsWith("custom"))
+    .map((path) => ({ path: `src/${path}`, content: readFileSync(join(root, "src", path), "utf8") }));
+}
+
+test("prettier's TypeScript parser leaves the goldens' TypeScript (formatted with Babel's) as it is", async () => {
+  const prettier = await import("prettier");
+  const files = goldenTypeScript("petstore").concat(goldenTypeScript("oas31-library"));
+  assert.ok(files.length >= 10, `${files.length} files`);
+  for (const file of files) {
+    const options = { printWidth: 100, trailingComma: "all", endOfLine: "lf", parser: "typescript" } as const;
+    assert.fixture(await prettier.format(file.content, options), file.content, file.path);
+  }
+});
+
+test("a TypeScript file Babel refuses is formatted by the TypeScript parser", async () => {
+  // Babel refuses `override` in a class without a base class; TypeScript's parser leaves that to the type checker.
+  const [file] = await formatFiles([{ path: "src/a.ts", content: "class A {   override m() {} }" }]);
+  assert.is(file!.content, "class A {\n  override m() {}\n}\n");
+});
+
+test("the format stage leaves the vendored runtime, final data and (above 150 tools) the tool modules as they are", async () => {
+  const messy = "export const a = {b:1}";
+  const files = [
+    { path: "src/index.ts", content: messy },
+    { path: "src/runtime/server.ts", content: messy },
+    { path: "data/tools.json", content: '{"a":1}', formatted: true },
+    { path: "src/tools/pets.ts", content: messy },
+    { path: "Dockerfile", content: "FROM  node" },
+  ];
+  const few = await formatFiles(files, 150);
+  assert.equal(
+    few.map((file) => file.content),
+    ["export const a = { b: 1 };\n", messy, '{"a":1}', "export const a = { b: 1 };\n", "FROM  node"],
+  );
+  const many = await formatFiles(files, 151);
+  assert.is(many[3]!.content, messy, "a tool module of a big API is left as printed");
+  assert.is(many[0]!.content, "export const a = { b: 1 };\n");
+});
+
+test.run();
