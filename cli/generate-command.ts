@@ -144,7 +144,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
     const { warnings } = args.quiet ? { warnings: 0 } : printDiagnostics(result.diagnostics, args.verbose);
     if (!args.quiet || code !== EXIT.ok)
       process.stdout.write(humanReport(result, args, performance.now() - started, warnings));
-    // getrusage maximum of the whole process (the validation worker thread included), not the RSS now.
+    // getrusage maximum of the whole process (the emit worker thread included), not the RSS now.
     if (args.verbose) process.stderr.write(`  peak rss ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`);
     return code;
   } catch (error) {

@@ -31,7 +31,10 @@ export function createProgress(options: { quiet: boolean; verbose: boolean; stre
     ir: "planning tools",
     plan: "emitting files",
     emit: "formatting",
-    format: "writing",
+    format: "validating the spec",
+    validate: "printing the TypeScript",
+    typescript: "writing",
+    custom: "writing",
     write: "done",
     check: "done",
   };

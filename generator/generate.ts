@@ -1,5 +1,4 @@
 import type { OperationFilter } from "./contract.js";
-import { statSync } from "node:fs";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "./diagnostics.js";
 import type { ApiDiff } from "./diff/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
@@ -10,8 +9,7 @@ import { EmitWorker } from "./emit/emit-worker.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { readPreviousState, type PreviousState } from "./load/previous-state.js";
-import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "./load/validate.js";
-import { isUrl } from "./load/read-document.js";
+import { validationFindings } from "./load/validate.js";
 import { planProject } from "./plan/plan-project.js";
 import type { AuthOverride } from "./plan/security.js";
 import type { ToolLock } from "./plan/tool-lock.js";
@@ -129,15 +127,6 @@ function knownTools(
   return { names, byTypeName };
 }
 
-/** Whether the spec is a local file big enough for its validation to go to a worker thread. */
-function expectBigDocument(spec: string): boolean {
-  try {
-    return !isUrl(spec) && statSync(spec).size >= WORKER_MIN_CHARS;
-  } catch {
-    return false;
-  }
-}
-
 /** The content of the emitted file at `path` (throws when absent: the emit stage always writes it). */
 function fileText(files: EmittedFile[], path: string): string {
   const file = files.find((candidate) => candidate.path === path);
@@ -193,8 +182,6 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     return value;
   };
 
-  // A big spec file is validated in a worker thread, started now so that it is ready after loading.
-  const worker = expectBigDocument(options.spec) ? new ValidationWorker() : undefined;
   // The project's TypeScript (printed by ts-morph) and the search index are made in a worker thread
   // that starts loading ts-morph now (not for a plan-only run, which makes no files).
   const emitWorker = options.planOnly ? undefined : new EmitWorker();
@@ -205,24 +192,20 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     );
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
-    worker?.stop();
     emitWorker?.stop();
     throw error;
   }
-  // Serialized before later stages see the document: the server serves it as a resource, and the
-  // schema validation (warnings only) reads the same text beside the next stages.
+  // Serialized before later stages see the document: the server serves it as a resource.
   const apiDocument = JSON.stringify(spec!.document);
-  const validationStart = performance.now();
-  const validation = validateInBackground(apiDocument, worker);
+  // Validation only ever warns, so it runs where this thread would otherwise wait (after the format
+  // stage, while the emit worker finishes), or before a plan-only or failed run returns; its
+  // warnings take their place after loading's.
   const validationAt = bag.items.length;
   let validationDone = false;
   const validated = async () => {
     if (validationDone) return;
     validationDone = true;
-    bag.insert(validationAt, await validation);
-    const ms = performance.now() - validationStart;
-    timings.push({ stage: "validate", ms });
-    options.onStage?.("validate", ms);
+    bag.insert(validationAt, await timed("validate", () => validationFindings(spec!.document)));
   };
   try {
     const ir = await timed("ir", () => buildIR(spec!, bag));
@@ -264,6 +247,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     );
     const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
     assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
+    await validated();
     // What the pipeline waited for the worker's files (most of its work overlapped emit and format),
     // and the formatting of the TypeScript files people read.
     const fromWorker = await timed("typescript", async () =>
@@ -315,8 +299,6 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
       result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
       result.outDir = result.write.outDir;
     }
-    // Validation only ever warns, so nothing above waits for it; the result does.
-    await validated();
     return result;
   } catch (error) {
     emitWorker?.stop();

@@ -32,7 +32,7 @@ export interface LoadOptions {
   refRoot?: string;
   /**
    * Validate against the OpenAPI schema (findings become warnings). Default true; `generate` passes
-   * false and validates beside the later stages instead (see validate.ts).
+   * false and validates later, where its main thread would wait (see generate.ts).
    */
   validate?: boolean;
 }

@@ -1,26 +1,23 @@
 /**
  * Validation of the document: the OpenAPI schema of its version (ajv, openapi-schema.ts) and, for
- * Swagger 2.0, swagger-parser's rules the schema cannot express. It only ever produces
- * warnings, and on a big spec it is the slowest part of loading, so `generate` runs it beside the
- * later stages: in a worker thread over the same JSON text (validate-worker.ts) when the document is
- * big, in this thread when it is small (a worker costs more than it saves there).
+ * Swagger 2.0, swagger-parser's rules the schema cannot express. It only ever produces warnings,
+ * so `generate` runs it where the main thread would otherwise wait: after the format stage, while
+ * the emit worker finishes the TypeScript (see generate.ts). It used to run in a worker thread of
+ * its own on big documents; on 2 cores that thread cost more than it saved (the document sent as
+ * JSON text and parsed again, a third isolate competing with the other two): see README "Speed".
  */
-import { Worker } from "node:worker_threads";
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, type Diagnostic } from "../diagnostics.js";
-import { distUrl } from "../package-root.js";
 import { openApiSchemaViolations, type SchemaViolation } from "./openapi-schema.js";
-
-/** Documents at least this long (JSON characters) are validated in a worker thread. */
-export const WORKER_MIN_CHARS = 1_000_000;
 
 /** At most this many schema violations are reported one by one. */
 const LIMIT = 20;
 const HELP = "The spec does not follow the OpenAPI schema here; generation goes on, but check the result.";
 
 /**
- * Validation failures of `document` as warnings with pointers (the document is consumed). Two
+ * Validation failures of `document` as warnings with pointers. The document is left as it is (ajv
+ * only reads it; swagger-parser works on its own copy), so the loaded one is validated in place. Two
  * passes, as swagger-parser's own `validate` does, but the first (the document
  * against the OpenAPI schema, with ajv) reads the document as written, `$ref`s and all, instead of
  * dereferenced: a schema referenced from a thousand places is checked once, not a thousand times
@@ -49,6 +46,8 @@ export async function validationFindings(document: Record<string, unknown>): Pro
         {
           resolve: { external: false },
           validate: { schema: false, spec: true },
+          // Dereference a copy: the caller's document (generate's loaded one) must stay as it is.
+          mutateInputSchema: false,
         } as SwaggerParserType.Options,
       );
     }
@@ -80,54 +79,4 @@ function formatParams(params: unknown): string {
   if (typeof p.missingProperty === "string") return ` (missing "${p.missingProperty}")`;
   if (Array.isArray(p.allowedValues)) return ` (allowed: ${p.allowedValues.join(", ")})`;
   return "";
-}
-
-/**
- * A validation worker thread, started before the document is loaded (when the spec file is big) so
- * that loading its modules and compiling the OpenAPI schema overlap with the load stage. It waits
- * for the document's JSON text; `stop` ends it when no document comes.
- */
-export class ValidationWorker {
-  private readonly worker = new Worker(distUrl("generator/load/validate-worker.js"));
-  private readonly result: Promise<Diagnostic[]>;
-  private used = false;
-
-  constructor() {
-    const failed = (message: string): Diagnostic[] => [
-      { code: Codes.specInvalid, severity: "warning", message, pointer: undefined, help: HELP },
-    ];
-    this.result = new Promise<Diagnostic[]>((resolve) => {
-      this.worker.once("message", (value: Diagnostic[]) => resolve(value));
-      this.worker.once("error", (error) =>
-        resolve(failed(`The spec could not be validated: ${error.message.split("\n")[0]}`)),
-      );
-      this.worker.once("exit", () =>
-        resolve(failed("The spec could not be validated (the validation worker stopped).")),
-      );
-    });
-  }
-
-  /** Validates the document given as JSON text; never rejects (a failed run is itself a warning). */
-  validate(json: string): Promise<Diagnostic[]> {
-    this.used = true;
-    this.worker.postMessage(json);
-    return this.result;
-  }
-
-  /** Ends the thread if it was never given a document. */
-  stop(): void {
-    if (!this.used) void this.worker.terminate();
-  }
-}
-
-/**
- * Starts validating the document given as JSON text, in `worker` (or a new worker thread) when it
- * is big, else in this thread; see the module comment. The promise never rejects.
- */
-export function validateInBackground(json: string, worker?: ValidationWorker): Promise<Diagnostic[]> {
-  if (json.length < WORKER_MIN_CHARS) {
-    worker?.stop();
-    return validationFindings(JSON.parse(json) as Record<string, unknown>);
-  }
-  return (worker ?? new ValidationWorker()).validate(json);
 }

@@ -1,41 +1,49 @@
 import { createRequire } from "node:module";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ValidationWorker, validateInBackground, WORKER_MIN_CHARS } from "../../generator/load/validate.js";
+import { validationFindings } from "../../generator/load/validate.js";
 
-/** An OpenAPI 3.0 document with one schema violation (a response without description), padded to `size` characters. */
-function invalidDocument(size: number): string {
-  const doc = {
+/** An OpenAPI 3.0 document with one schema violation (a response without description). */
+function invalidDocument(): Record<string, unknown> {
+  return {
     openapi: "3.0.3",
-    info: { title: "T", version: "1", description: "" },
+    info: { title: "T", version: "1" },
     paths: { "/a": { get: { responses: { "200": {} } } } },
   };
-  const base = JSON.stringify(doc).length;
-  doc.info.description = "x".repeat(Math.max(0, size - base));
-  return JSON.stringify(doc);
 }
 
-test("small documents are validated in this thread, big ones in a worker: same warnings", async () => {
-  const small = await validateInBackground(invalidDocument(1000));
-  const big = await validateInBackground(invalidDocument(WORKER_MIN_CHARS + 10));
-  for (const findings of [small, big]) {
-    assert.ok(findings.length > 0);
-    assert.ok(findings.every((d) => d.severity === "warning" && d.code === "MG101"));
-    assert.ok(
-      findings.some((d) => d.pointer?.startsWith("#/paths/~1a/get/responses/200")),
-      JSON.stringify(findings),
-    );
-  }
-  assert.equal(big, small);
+test("a 3.x document is validated in place and left as it was (generate validates the loaded one)", async () => {
+  const document = invalidDocument();
+  const json = JSON.stringify(document);
+  const findings = await validationFindings(document);
+  assert.ok(findings.length > 0);
+  assert.ok(findings.every((d) => d.severity === "warning" && d.code === "MG101"));
+  assert.ok(
+    findings.some((d) => d.pointer?.startsWith("#/paths/~1a/get/responses/200")),
+    JSON.stringify(findings),
+  );
+  assert.is(JSON.stringify(document), json, "unchanged");
 });
 
-test("a worker started early validates the document it is given, or is stopped unused", async () => {
-  const worker = new ValidationWorker();
-  const findings = await validateInBackground(invalidDocument(WORKER_MIN_CHARS + 10), worker);
-  assert.ok(findings.some((d) => d.code === "MG101"));
-  const unused = new ValidationWorker();
-  const valid = JSON.stringify({ openapi: "3.0.3", info: { title: "T", version: "1" }, paths: {} });
-  assert.equal(await validateInBackground(valid, unused), []); // small: validated here, the worker stopped
+test("a Swagger 2.0 document is left as it was: swagger-parser dereferences a copy", async () => {
+  // Valid against the 2.0 schema, so swagger-parser's rules run, on a dereferenced document (which
+  // would replace the $ref in place without `mutateInputSchema: false`); the path parameter the
+  // template names and no parameter declares is what they find.
+  const document = {
+    swagger: "2.0",
+    info: { title: "T", version: "1" },
+    paths: {
+      "/pets/{id}": {
+        get: { responses: { "200": { description: "ok", schema: { $ref: "#/definitions/Pet" } } } },
+      },
+    },
+    definitions: { Pet: { type: "object", properties: { name: { type: "string" } } } },
+  };
+  const json = JSON.stringify(document);
+  const findings = await validationFindings(document);
+  assert.is(findings.length, 1, JSON.stringify(findings));
+  assert.match(findings[0]!.message, /missing path parameter/i);
+  assert.is(JSON.stringify(document), json, "the $ref is still there");
 });
 
 test("each OpenAPI version is checked against its own published schema (compiled once)", async () => {
@@ -110,4 +118,33 @@ test("npm run build precompiles each version's validator, and it is the one used
     );
   }
 });
+test("no stage after load changes the loaded document (generate validates it after the emit stage)", async () => {
+  const { readdirSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { repoRoot } = await import("../e2e/support.js");
+  const { loadSpec } = await import("../../generator/load/load-spec.js");
+  const { buildIR } = await import("../../generator/ir/build-ir.js");
+  const { planProject } = await import("../../generator/plan/plan-project.js");
+  const { emitProject } = await import("../../generator/emit/project-files.js");
+  const { DiagnosticBag } = await import("../../generator/diagnostics.js");
+  const fixtures = join(repoRoot, "specs", "fixtures");
+  const specs = [
+    join(repoRoot, "specs", "petstore.yaml"),
+    ...readdirSync(fixtures)
+      .filter((name) => /\.(ya?ml|json)$/.test(name) && !/broken|invalid/.test(name))
+      .map((name) => join(fixtures, name)),
+  ];
+  let checked = 0;
+  for (const file of specs) {
+    const bag = new DiagnosticBag();
+    const spec = await loadSpec(file, { validate: false }, bag);
+    if (!spec) throw new Error(`${file} did not load`);
+    const before = JSON.stringify(spec.document);
+    emitProject(planProject(buildIR(spec, bag), {}, bag), { apiDocument: before });
+    assert.is(JSON.stringify(spec.document), before, file);
+    checked += 1;
+  }
+  assert.ok(checked >= 15, `${checked} specs`);
+});
+
 test.run();
