@@ -34,7 +34,13 @@ export async function validationFindings(document: Record<string, unknown>): Pro
     pointer,
     help,
   });
-  const violations = openApiSchemaViolations(document);
+  let violations: SchemaViolation[];
+  try {
+    violations = openApiSchemaViolations(document);
+  } catch (error) {
+    // Validation only ever warns: a validator that fails is a warning, not a failed generation.
+    return [warn(`The spec could not be validated: ${(error as Error).message?.split("\n")[0] ?? String(error)}`)];
+  }
   if (violations.length > 0) return schemaFindings(violations, warn);
   try {
     // swagger-parser has spec rules for Swagger 2.0 only (its validateSpec returns at once for 3.x),

@@ -147,4 +147,18 @@ test("no stage after load changes the loaded document (generate validates it aft
   assert.ok(checked >= 15, `${checked} specs`);
 });
 
+test("a validator that throws is a warning, not a failed generation", async () => {
+  const document: Record<string, unknown> = { openapi: "3.0.3", paths: {} };
+  Object.defineProperty(document, "info", {
+    enumerable: true,
+    get() {
+      throw new Error("boom");
+    },
+  });
+  const findings = await validationFindings(document);
+  assert.is(findings.length, 1);
+  assert.is(findings[0]!.severity, "warning");
+  assert.is(findings[0]!.message, "The spec could not be validated: boom");
+});
+
 test.run();
