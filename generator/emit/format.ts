@@ -29,7 +29,8 @@ function growsWithTools(path: string): boolean {
   return path.startsWith("src/tools/") || path === "src/schemas.ts" || path === "README.md";
 }
 
-// Loaded on first use: a run that formats nothing (`--version`, a plan-only run such as `mcp-gen diff`) never pays for it.
+// Loaded on first use: a run that formats nothing (`--version`, a plan-only run such as
+// `mcp-gen diff`) never pays for it.
 let prettierModule: Promise<typeof import("prettier")> | undefined;
 const loadPrettier = () => (prettierModule ??= import("prettier"));
 
