@@ -168,7 +168,8 @@ function nestsTooDeep(document: unknown, what: string, bag: DiagnosticBag): bool
 
 /** Adds swagger-parser's schema validation failures as warnings. */
 async function validateDocument(document: Record<string, unknown>, bag: DiagnosticBag): Promise<void> {
-  for (const finding of await validationFindings(structuredClone(document))) bag.add(finding);
+  // validationFindings leaves the document as it is (swagger-parser dereferences its own copy).
+  for (const finding of await validationFindings(document)) bag.add(finding);
 }
 
 /**
