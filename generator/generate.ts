@@ -182,8 +182,9 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     return value;
   };
 
-  // The project's TypeScript (printed by ts-morph) and the search index are made in a worker thread
-  // that starts loading ts-morph now (not for a plan-only run, which makes no files).
+  // The validation of the document, the project's TypeScript (printed by ts-morph) and the search
+  // index are made in a worker thread that starts loading ts-morph now (not for a plan-only run,
+  // which makes no files; it validates here).
   const emitWorker = options.planOnly ? undefined : new EmitWorker();
   let spec: LoadedSpec | undefined;
   try {
@@ -195,17 +196,19 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     emitWorker?.stop();
     throw error;
   }
-  // Serialized before later stages see the document: the server serves it as a resource.
+  // Serialized before later stages see the document: the server serves it as a resource, and the
+  // worker validates it while this thread builds the IR and the plan.
   const apiDocument = JSON.stringify(spec!.document);
-  // Validation only ever warns, so it runs where this thread would otherwise wait (after the format
-  // stage, while the emit worker finishes), or before a plan-only or failed run returns; its
-  // warnings take their place after loading's.
+  const validateHere = () => validationFindings(spec!.document);
+  const validation = emitWorker?.validate(apiDocument, validateHere);
+  // Validation only ever warns: its findings are awaited after the format stage (or before a
+  // plan-only or failed run returns) and take their place after loading's.
   const validationAt = bag.items.length;
   let validationDone = false;
   const validated = async () => {
     if (validationDone) return;
     validationDone = true;
-    bag.insert(validationAt, await timed("validate", () => validationFindings(spec!.document)));
+    bag.insert(validationAt, await timed("validate", () => validation ?? validateHere()));
   };
   try {
     const ir = await timed("ir", () => buildIR(spec!, bag));
@@ -301,8 +304,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     }
     return result;
   } catch (error) {
-    emitWorker?.stop();
     await validated(); // a failed run still reports the validation warnings
+    emitWorker?.stop();
     throw error;
   }
 }

@@ -1,45 +1,79 @@
 /**
- * Makes the emit worker's files (worker-files.ts: the project's TypeScript, the operation
- * declarations, the search index) in a worker thread that starts loading ts-morph at once (it
- * bundles the TypeScript compiler: a CPU-second or so on a busy machine), so that the load overlaps
- * the load/ir/plan stages and the printing and indexing overlap the emit of the other files and
- * their formatting on the main thread (which a big API keeps busy throughout). `run` never rejects:
- * a failed worker falls back to making them in this thread.
+ * The pipeline's worker thread. It starts loading ts-morph at once (it bundles the TypeScript
+ * compiler), then does two jobs the main thread would otherwise do, in the order they come:
+ * - validation of the loaded document (load/validate.ts), sent as the JSON text the pipeline
+ *   writes anyway (data/openapi.json) right after the load stage: the thread has little else to do
+ *   until the plan is ready, while the main thread is busy throughout;
+ * - the emit worker's files (worker-files.ts: the project's TypeScript, the operation
+ *   declarations, the search index), whose printing and indexing overlap the emit of the other
+ *   files and their formatting on the main thread.
+ * Neither promise ever rejects: what the thread cannot answer (it failed, or was stopped) is done
+ * in this thread instead.
  */
 import { Worker } from "node:worker_threads";
+import type { Diagnostic } from "../diagnostics.js";
 import { distUrl } from "../package-root.js";
 import { workerOutput, type WorkerInput, type WorkerOutput } from "./worker-files.js";
+
+/** A job for the thread. */
+export type WorkerRequest = { kind: "validate"; document: string } | { kind: "emit"; input: WorkerInput };
+/** The thread's answer to a job. */
+export type WorkerReply = { kind: "validate"; findings: Diagnostic[] } | { kind: "emit"; output: WorkerOutput };
+
+type Kind = WorkerRequest["kind"];
 
 /** The worker thread of one generation. */
 export class EmitWorker {
   private readonly worker = new Worker(distUrl("generator/emit/emit-worker-thread.js"));
-  private used = false;
+  /** Each asked job's settle function: the reply, or undefined for "do it here". */
+  private readonly pending = new Map<Kind, (reply: WorkerReply | undefined) => void>();
+  private emitting = false;
 
   constructor() {
-    // A generation that fails before `run` must not be kept alive by the thread.
+    // A generation that fails before its last job must not be kept alive by the thread.
     this.worker.unref();
+    this.worker.on("message", (reply: WorkerReply) => this.settle(reply.kind, reply));
+    const failed = () => {
+      for (const kind of [...this.pending.keys()]) this.settle(kind, undefined);
+    };
+    this.worker.once("error", failed);
+    this.worker.once("exit", failed);
   }
 
-  /** The worker's output for `input`. */
+  /** Validation findings of the document whose JSON text is `document`; `here` validates in this thread. */
+  validate(document: string, here: () => Promise<Diagnostic[]>): Promise<Diagnostic[]> {
+    return this.ask({ kind: "validate", document }, (reply) => (reply?.kind === "validate" ? reply.findings : here()));
+  }
+
+  /** The worker's files for `input`. The thread ends once it has answered every job. */
   run(input: WorkerInput): Promise<WorkerOutput> {
-    this.used = true;
-    return new Promise<WorkerOutput>((resolve) => {
-      let done = false;
-      const finish = (value: WorkerOutput | undefined) => {
-        if (done) return;
-        done = true;
-        void this.worker.terminate();
-        resolve(value ?? workerOutput(input));
-      };
-      this.worker.once("message", (value: WorkerOutput) => finish(value));
-      this.worker.once("error", () => finish(undefined));
-      this.worker.once("exit", () => finish(undefined));
-      this.worker.postMessage(input);
+    this.emitting = true;
+    return this.ask({ kind: "emit", input }, (reply) => (reply?.kind === "emit" ? reply.output : workerOutput(input)));
+  }
+
+  /** Ends the thread; a job it has not answered is done in this thread. */
+  stop(): void {
+    void this.worker.terminate();
+  }
+
+  private ask<T>(request: WorkerRequest, answer: (reply: WorkerReply | undefined) => T | Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(request.kind, (reply) => {
+        try {
+          resolve(answer(reply));
+        } catch (error) {
+          reject(error);
+        }
+      });
+      this.worker.postMessage(request);
     });
   }
 
-  /** Ends the thread if it was never given anything to do. */
-  stop(): void {
-    if (!this.used) void this.worker.terminate();
+  private settle(kind: Kind, reply: WorkerReply | undefined): void {
+    const settle = this.pending.get(kind);
+    if (!settle) return;
+    this.pending.delete(kind);
+    if (this.emitting && this.pending.size === 0) void this.worker.terminate();
+    settle(reply);
   }
 }

@@ -1,10 +1,10 @@
 /**
  * Validation of the document: the OpenAPI schema of its version (ajv, openapi-schema.ts) and, for
  * Swagger 2.0, swagger-parser's rules the schema cannot express. It only ever produces warnings,
- * so `generate` runs it where the main thread would otherwise wait: after the format stage, while
- * the emit worker finishes the TypeScript (see generate.ts). It used to run in a worker thread of
- * its own on big documents; on 2 cores that thread cost more than it saved (the document sent as
- * JSON text and parsed again, a third isolate competing with the other two): see README "Speed".
+ * so `generate` runs it in the emit worker's thread (emit-worker.ts) while the main thread builds
+ * the IR and the plan: the thread gets the document as the JSON text the pipeline writes anyway,
+ * at a time when it has little else to do. (A thread of its own, as before, cost more than it
+ * saved on 2 cores: a third isolate competing with the other two; see README "Speed".)
  */
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";

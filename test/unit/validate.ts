@@ -118,7 +118,7 @@ test("npm run build precompiles each version's validator, and it is the one used
     );
   }
 });
-test("no stage after load changes the loaded document (generate validates it after the emit stage)", async () => {
+test("no stage after load changes the loaded document (when the worker fails, generate validates it after the emit stage)", async () => {
   const { readdirSync } = await import("node:fs");
   const { join } = await import("node:path");
   const { repoRoot } = await import("../e2e/support.js");
