@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Entry of the `mcp-gen` command. The CLI is compiled from cli/ into dist/ and bundled into
-// dist/cli/mcp-gen.mjs by `npm run build` (it starts in half the time). Under coverage
-// (NODE_V8_COVERAGE, set by c8) and in a checkout built with tsc alone, the modules run unbundled.
+// dist/cli/mcp-gen.cjs by `npm run build` (it starts in half the time), which loads with a V8 code
+// cache (dist/generator/code-cache.js). Under coverage (NODE_V8_COVERAGE, set by c8) and in a
+// checkout built with tsc alone, the modules run unbundled.
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 
 // A generation is a few seconds of code that mostly runs once. V8's optimizing compiler (TurboFan,
@@ -16,10 +19,15 @@ const v8Major = Number(process.versions.v8.split(".")[0]);
 if (v8Major === 11) setFlagsFromString("--interrupt-budget=540672");
 else if (v8Major === 12) setFlagsFromString("--invocation-count-for-turbofan=24000");
 
-const bundle = new URL("../dist/cli/mcp-gen.mjs", import.meta.url);
-const entry =
-  existsSync(bundle) && !process.env.NODE_V8_COVERAGE
-    ? bundle.href
-    : new URL("../dist/cli/index.js", import.meta.url).href;
-const { run } = await import(entry);
+const bundle = fileURLToPath(new URL("../dist/cli/mcp-gen.cjs", import.meta.url));
+let run;
+if (existsSync(bundle) && !process.env.NODE_V8_COVERAGE) {
+  const { codeCacheDir, loadWithCodeCache } = await import("../dist/generator/code-cache.js");
+  // Where ts-morph's cache is when mcp-gen is installed; in a checkout, under its own node_modules.
+  const own = fileURLToPath(new URL("../node_modules/.cache/mcp-gen/code-cache", import.meta.url));
+  loadWithCodeCache([bundle], codeCacheDir(bundle) ?? own);
+  ({ run } = createRequire(import.meta.url)(bundle));
+} else {
+  ({ run } = await import(new URL("../dist/cli/index.js", import.meta.url).href));
+}
 process.exitCode = await run(process.argv.slice(2));

@@ -32,7 +32,7 @@ export function readPackageJson(relative: string): Record<string, unknown> {
 /**
  * A compiled module of the package (`relative` to `dist/`), as a URL: for what a module loads by
  * path (worker threads, precompiled code), so it is found the same from the CLI bundle
- * (`dist/cli/mcp-gen.mjs`, scripts/bundle-cli.js) and from the module's own file.
+ * (`dist/cli/mcp-gen.cjs`, scripts/bundle-cli.js) and from the module's own file.
  */
 export function distUrl(relative: string): URL {
   return pathToFileURL(join(packageRoot(), "dist", relative));

@@ -27,7 +27,7 @@ const child = spawn(
     // unbundled under coverage).
     "--exclude=dist/generator/load/openapi-validators/**",
     "--exclude=dist/generator/emit/server-json-validator.cjs",
-    "--exclude=dist/cli/mcp-gen.mjs",
+    "--exclude=dist/cli/mcp-gen.cjs",
     process.execPath,
     "scripts/test-lanes.js",
     pattern,

@@ -1,5 +1,5 @@
 /**
- * The bundled CLI (dist/cli/mcp-gen.mjs, scripts/bundle-cli.js), which `mcp-gen` runs outside
+ * The bundled CLI (dist/cli/mcp-gen.cjs, scripts/bundle-cli.js), which `mcp-gen` runs outside
  * coverage runs: it must generate exactly what the unbundled modules generate, its worker threads
  * and precompiled validators included (they load by path from dist/, generator/package-root.ts).
  * The suite runs under c8, where bin/mcp-gen.js picks the unbundled modules, so the bundle is run
@@ -50,7 +50,7 @@ async function mcpGen(bundled: boolean, args: string[]): Promise<{ code: number;
 }
 
 test("npm run build wrote the bundle; the modules it loads by path are where distUrl says", () => {
-  assert.ok(existsSync(join(repoRoot, "dist/cli/mcp-gen.mjs")), "dist/cli/mcp-gen.mjs");
+  assert.ok(existsSync(join(repoRoot, "dist/cli/mcp-gen.cjs")), "dist/cli/mcp-gen.cjs");
   for (const relative of ["generator/emit/emit-worker-thread.js", ...Object.values(PRECOMPILED)])
     assert.ok(existsSync(fileURLToPath(distUrl(relative))), relative);
 });
