@@ -4,11 +4,11 @@ import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
 import { resolvePointer } from "../pointer.js";
-import { nestingDepth, READ_LIMITS } from "./limits.js";
+import { READ_LIMITS } from "./limits.js";
 import { isUrl, parseDocument, parseYamlText, readSource } from "./read-document.js";
 import { confinedFileResolver, refFile, refRoot, refuseRefFile, type RefFileRefusal } from "./ref-files.js";
 import { validationFindings } from "./validate.js";
-import { collectRefs } from "./walk-refs.js";
+import { scanDocument, type RefSite } from "./walk-refs.js";
 
 /** The OpenAPI family a document belongs to. */
 export type SpecVersion = "2.0" | "3.0" | "3.1";
@@ -91,6 +91,7 @@ interface RefFiles {
  */
 async function checkRefs(
   document: unknown,
+  sites: RefSite[],
   allowRemote: boolean,
   files: RefFiles | undefined,
   bag: DiagnosticBag,
@@ -98,7 +99,7 @@ async function checkRefs(
   let external = false;
   const refused = new Map<string, RefFileRefusal>(); // a file is usually referred to many times
   const resolves = new Map<string, boolean>(); // a ref is usually written many times
-  for (const site of collectRefs(document)) {
+  for (const site of sites) {
     if (site.ref.startsWith("#")) {
       let found = resolves.get(site.ref);
       if (found === undefined) resolves.set(site.ref, (found = resolvePointer(document, site.ref) !== undefined));
@@ -153,17 +154,20 @@ async function checkRefs(
   return external;
 }
 
-/** Records a document that nests deeper than the limit (MG007); true when it does. */
-function nestsTooDeep(document: unknown, what: string, bag: DiagnosticBag): boolean {
-  const { pointer } = nestingDepth(document, READ_LIMITS.maxDepth);
-  if (pointer === undefined) return false;
+/**
+ * The document's `$ref`s (walk-refs.ts `scanDocument`, one walk for both), or undefined when it
+ * nests deeper than the limit, recorded as MG007.
+ */
+function refsWithinLimits(document: unknown, what: string, bag: DiagnosticBag): RefSite[] | undefined {
+  const { refs, tooDeep } = scanDocument(document, READ_LIMITS.maxDepth);
+  if (tooDeep === undefined) return refs;
   bag.error(
     Codes.resourceLimit,
     `${what} nests deeper than ${READ_LIMITS.maxDepth} levels.`,
-    pointer,
+    tooDeep,
     "Flatten the structure (use $ref for shared schemas); no real API needs this depth.",
   );
-  return true;
+  return undefined;
 }
 
 /** Adds swagger-parser's schema validation failures as warnings. */
@@ -192,12 +196,13 @@ export async function loadSpec(
     return undefined;
   }
   let document = parsed as Record<string, unknown>;
-  if (nestsTooDeep(document, "The spec", bag)) return undefined;
+  const refs = refsWithinLimits(document, "The spec", bag);
+  if (!refs) return undefined;
   const version = detectVersion(document, bag);
   if (!version) return undefined;
 
   const files = isUrl(absolute) ? undefined : { spec: absolute, root: refRoot(absolute, options.refRoot) };
-  const hasExternal = await checkRefs(document, allowRemote, files, bag);
+  const hasExternal = await checkRefs(document, refs, allowRemote, files, bag);
   if (bag.hasErrors) return undefined;
   if (hasExternal) {
     const resolver = files ? confinedFileResolver(files.root) : undefined;
@@ -255,7 +260,7 @@ export async function loadSpec(
       }
       return undefined;
     }
-    if (nestsTooDeep(document, "The spec with its referenced files", bag)) return undefined;
+    if (!refsWithinLimits(document, "The spec with its referenced files", bag)) return undefined;
   }
   if (options.validate !== false) await validateDocument(document, bag);
   return { location: absolute, version, document, sha256: createHash("sha256").update(source.text).digest("hex") };
