@@ -18,7 +18,7 @@ import { pascalCase } from "./plan/names.js";
 import { generatorVersion, runtimeVersion } from "./provenance.js";
 import { checkCustomCode } from "./write/check-custom.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
-import { buildManifest, manifestFile } from "./write/manifest.js";
+import { buildManifest, fileSha256, manifestFile } from "./write/manifest.js";
 import { mergePackageJson } from "./write/merge-package-json.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
@@ -251,6 +251,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
     assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
     await validated();
+    // The manifest's hashes of these files, while the worker prints (a big API's worker finishes last).
+    for (const file of formatted) if (!file.once) fileSha256(file);
     // What the pipeline waited for the worker's files (most of its work overlapped emit and format),
     // and the formatting of the TypeScript files people read.
     const fromWorker = await timed("typescript", async () =>

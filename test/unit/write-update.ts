@@ -5,7 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { applyUpdate } from "../../generator/write/apply-update.js";
 import { MANIFEST_PATH } from "../../generator/state-files.js";
-import { buildManifest, sha256 } from "../../generator/write/manifest.js";
+import { buildManifest, fileSha256, sha256 } from "../../generator/write/manifest.js";
 import { compareVersions } from "../../generator/diff/semver.js";
 import { mergePackageJson } from "../../generator/write/merge-package-json.js";
 import { planUpdate } from "../../generator/write/plan-update.js";
@@ -135,6 +135,15 @@ test("mergePackageJson keeps the user's dependencies, scripts and fields; the ge
   assert.ok(compareVersions("1.10.0", "1.9.9") > 0);
   assert.ok(compareVersions("1.0.0-beta", "1.0.0") < 0);
   assert.is(compareVersions("1.0.0", "1.0.0"), 0);
+});
+
+test("a file's hash is remembered for its content only: a file whose content changed is hashed again", () => {
+  const file = { path: "a.txt", content: "one" };
+  assert.is(fileSha256(file), sha256("one"));
+  assert.is(fileSha256(file), sha256("one"));
+  file.content = "two";
+  assert.is(fileSha256(file), sha256("two"));
+  assert.equal(buildManifest([file], { packageName: "p", packageVersion: "1.0.0" }).files, { "a.txt": sha256("two") });
 });
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
