@@ -6,7 +6,7 @@
  * types and the named types they reach, so the pieces are printed once and joined.
  */
 import type { ProjectPlan } from "../plan/types.js";
-import { declarationText } from "./declarations.js";
+import { apiMethodTexts, declarationText } from "./declarations.js";
 import { SchemaTypes } from "./schema-types.js";
 import { toolModuleText, toolTypeBlock, toolTypeSource, type ToolTypeBlock, type ToolTypeSource } from "./tool-file.js";
 import { loadTsMorph, type TsMorph } from "./ts-morph.js";
@@ -47,10 +47,11 @@ export function printToolTypes(tools: readonly ToolTypeSource[], tsMorph: TsMorp
     modules.set(fileName, toolModuleText(printed, tsMorph));
   }
   const declarations: Record<string, string> = {};
-  for (const tool of tools) {
+  const apiMethods = apiMethodTexts(tools, tsMorph);
+  tools.forEach((tool, i) => {
     const block = blocks.get(tool)!;
-    declarations[tool.name] = declarationText(tool, schemaTypes.closure(block.uses), block.text, tsMorph);
-  }
+    declarations[tool.name] = declarationText(schemaTypes.closure(block.uses), block.text, apiMethods[i]!);
+  });
   return { members, modules, schemas: schemaTypes.fileText(), declarations };
 }
 

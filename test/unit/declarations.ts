@@ -9,7 +9,7 @@ import ts from "typescript";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { DECLARATIONS_DATA_PATH } from "../../generator/emit/declarations.js";
+import { apiMethodTexts, DECLARATIONS_DATA_PATH } from "../../generator/emit/declarations.js";
 import { toolTypeSource } from "../../generator/emit/tool-file.js";
 import { operationDeclarations, printToolTypes } from "../../generator/emit/tool-types.js";
 import { loadTsMorph } from "../../generator/emit/ts-morph.js";
@@ -160,6 +160,21 @@ test("awkward names and comment ends still compile; the output is deterministic"
   assert.not.match(odd.replace(/\*\\\//g, ""), /\*\/ (not the end|with a comment end)/, "*/ in prose is escaped");
   assert.match(first[names[1]!]!, /ping\(args\?: PingInput\): Promise<unknown>;/);
   assert.equal(typeCheck(first), []);
+});
+
+test("the Api methods printed in one batch are each tool's printed alone, even with an `interface Api {` line in a doc", () => {
+  const plan = awkwardPlan();
+  // The only line of a method's doc that is not the one-line brief: method and path (a hostile spec's path may hold a newline).
+  plan.tools[1]!.http.path = "/ping\ninterface Api {\n}";
+  const tools = [...plan.tools, ...plan.tools].map(toolTypeSource);
+  const tsMorph = loadTsMorph();
+  const batch = apiMethodTexts(tools, tsMorph);
+  const alone = tools.map((tool) => apiMethodTexts([tool], tsMorph)[0]);
+  assert.equal(batch, alone);
+  assert.is(batch.length, 4);
+  assert.ok(batch.every((text) => text.startsWith("interface Api {\n") && text.endsWith("}\n")));
+  assert.match(batch[1]!, /^ {3}\* interface Api \{$/m, "the path's line stays inside the doc comment");
+  assert.equal(apiMethodTexts([], tsMorph), []);
 });
 
 test("the runtime serves openapi://declarations when given, and lists it", () => {
