@@ -78,12 +78,43 @@ export interface ToolTypeBlock {
 }
 
 /**
- * One tool's exported types, for the user's own code: the arguments (`<Tool>Input`) and the
- * structured result (`<Tool>Output`), each with its doc comment, printed by ts-morph. The same text
- * is the tool's part of its type module (`src/tools/<tag>.ts`, see toolModuleText) and of its
- * declaration for the model (declarations.ts), so it is printed once for both.
+ * The exported types of a module's tools, for the user's own code: each tool's arguments
+ * (`<Tool>Input`) and structured result (`<Tool>Output`), each with its doc comment, printed by
+ * ts-morph. The same text is the tool's part of its type module (`src/tools/<tag>.ts`, see
+ * toolModuleText) and of its declaration for the model (declarations.ts), so it is printed once
+ * for both. The tools are printed in one batch, a comment line between tools, and cut there: one
+ * print per tool costs ts-morph's set-up each time (a big API has a thousand tools). Should the
+ * cut ever not give one piece per tool, each is printed alone.
  */
-export function toolTypeBlock(tool: ToolTypeSource, schemaTypes: SchemaTypes, tsMorph: TsMorph): ToolTypeBlock {
+export function toolTypeBlocks(
+  tools: readonly ToolTypeSource[],
+  schemaTypes: SchemaTypes,
+  tsMorph: TsMorph,
+): ToolTypeBlock[] {
+  // In tool order: building a tool's statements claims the shared names it reaches (SchemaTypes).
+  const parts = tools.map((tool) => toolTypeStatements(tool, schemaTypes, tsMorph));
+  const pieces = printStatements(
+    tsMorph,
+    parts.flatMap((part, i) => (i === 0 ? part.statements : [BLOCK_CUT, ...part.statements])),
+  )
+    .split(`\n${BLOCK_CUT}\n`)
+    .map((piece) => `${piece.replace(/^\n+/, "").trimEnd()}\n`);
+  const alone = pieces.length !== parts.length;
+  return parts.map((part, i) => ({
+    text: alone ? printStatements(tsMorph, part.statements) : pieces[i]!,
+    uses: part.uses,
+  }));
+}
+
+/** The line the batch of tool types is cut at: a comment no printed type or doc comment holds as a line. */
+const BLOCK_CUT = "// mcp-gen: next tool";
+
+/** One tool's type statements (see toolTypeBlocks) and the shared schema types they name. */
+function toolTypeStatements(
+  tool: ToolTypeSource,
+  schemaTypes: SchemaTypes,
+  tsMorph: TsMorph,
+): { statements: StatementStructures[]; uses: string[] } {
   const kinds = tsMorph.StructureKind;
   const uses = new Set<string>();
   const track = (refName: (def: string) => string) => (def: string) => {
@@ -114,7 +145,7 @@ export function toolTypeBlock(tool: ToolTypeSource, schemaTypes: SchemaTypes, ts
       type: schemaToType(tool.outputSchema, refName),
     });
   }
-  return { text: printStatements(tsMorph, statements), uses: [...uses] };
+  return { statements, uses: [...uses] };
 }
 
 /**

@@ -8,7 +8,13 @@
 import type { ProjectPlan } from "../plan/types.js";
 import { apiMethodTexts, declarationText } from "./declarations.js";
 import { SchemaTypes } from "./schema-types.js";
-import { toolModuleText, toolTypeBlock, toolTypeSource, type ToolTypeBlock, type ToolTypeSource } from "./tool-file.js";
+import {
+  toolModuleText,
+  toolTypeBlocks,
+  toolTypeSource,
+  type ToolTypeBlock,
+  type ToolTypeSource,
+} from "./tool-file.js";
 import { loadTsMorph, type TsMorph } from "./ts-morph.js";
 
 /** The printed tool types. */
@@ -42,7 +48,7 @@ export function printToolTypes(tools: readonly ToolTypeSource[], tsMorph: TsMorp
   const blocks = new Map<ToolTypeSource, ToolTypeBlock>();
   const modules = new Map<string, string>();
   for (const [fileName, moduleTools] of members) {
-    const printed = moduleTools.map((tool) => toolTypeBlock(tool, schemaTypes, tsMorph));
+    const printed = toolTypeBlocks(moduleTools, schemaTypes, tsMorph);
     moduleTools.forEach((tool, i) => blocks.set(tool, printed[i]!));
     modules.set(fileName, toolModuleText(printed, tsMorph));
   }

@@ -10,7 +10,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
 import { apiMethodTexts, DECLARATIONS_DATA_PATH } from "../../generator/emit/declarations.js";
-import { toolTypeSource } from "../../generator/emit/tool-file.js";
+import { SchemaTypes } from "../../generator/emit/schema-types.js";
+import { toolTypeBlocks, toolTypeSource } from "../../generator/emit/tool-file.js";
 import { operationDeclarations, printToolTypes } from "../../generator/emit/tool-types.js";
 import { loadTsMorph } from "../../generator/emit/ts-morph.js";
 import { planProject } from "../../generator/plan/plan-project.js";
@@ -175,6 +176,22 @@ test("the Api methods printed in one batch are each tool's printed alone, even w
   assert.ok(batch.every((text) => text.startsWith("interface Api {\n") && text.endsWith("}\n")));
   assert.match(batch[1]!, /^ {3}\* interface Api \{$/m, "the path's line stays inside the doc comment");
   assert.equal(apiMethodTexts([], tsMorph), []);
+});
+
+test("a module's tool types printed in one batch are each tool's printed alone, even with the cut line in a doc", () => {
+  const plan = awkwardPlan();
+  plan.tools[1]!.http.path = "/ping\n// mcp-gen: next tool\n";
+  const tools = [...plan.tools, ...plan.tools].map(toolTypeSource);
+  const tsMorph = loadTsMorph();
+  const batch = toolTypeBlocks(tools, new SchemaTypes(tools, tsMorph), tsMorph);
+  const schemaTypes = new SchemaTypes(tools, tsMorph);
+  const alone = tools.map((tool) => toolTypeBlocks([tool], schemaTypes, tsMorph)[0]);
+  assert.equal(batch, alone);
+  assert.is(batch.length, 4);
+  assert.ok(
+    batch.every((block) => block.text.startsWith("/**") && block.text.endsWith("\n") && !block.text.endsWith("\n\n")),
+  );
+  assert.match(batch[1]!.text, /^ \* \/\/ mcp-gen: next tool$/m, "the path's line stays inside the doc comment");
 });
 
 test("the runtime serves openapi://declarations when given, and lists it", () => {
