@@ -7,8 +7,8 @@
  * - the emit worker's files (worker-files.ts: the project's TypeScript, the operation
  *   declarations, the search index), whose printing and indexing overlap the emit of the other
  *   files and their formatting on the main thread.
- * Neither promise ever rejects: what the thread cannot answer (it failed, or was stopped) is done
- * in this thread instead.
+ * What the thread cannot answer (it failed, or was stopped) is done in this thread instead, so a
+ * job's promise rejects only when that fails too.
  */
 import { Worker } from "node:worker_threads";
 import type { Diagnostic } from "../diagnostics.js";
