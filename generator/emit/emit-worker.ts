@@ -28,16 +28,26 @@ export class EmitWorker {
   /** Each asked job's settle function: the reply, or undefined for "do it here". */
   private readonly pending = new Map<Kind, (reply: WorkerReply | undefined) => void>();
   private emitting = false;
+  /** The thread failed or was stopped: a job asked from now on is done in this thread at once. */
+  private ended = false;
+  /** Settles when the thread has exited (stopped, or failed). */
+  readonly exited: Promise<void>;
 
   constructor() {
     // A generation that fails before its last job must not be kept alive by the thread.
     this.worker.unref();
     this.worker.on("message", (reply: WorkerReply) => this.settle(reply.kind, reply));
     const failed = () => {
+      this.ended = true;
       for (const kind of [...this.pending.keys()]) this.settle(kind, undefined);
     };
     this.worker.once("error", failed);
-    this.worker.once("exit", failed);
+    this.exited = new Promise((resolve) =>
+      this.worker.once("exit", () => {
+        failed();
+        resolve();
+      }),
+    );
   }
 
   /** Validation findings of the document whose JSON text is `document`; `here` validates in this thread. */
@@ -56,15 +66,19 @@ export class EmitWorker {
     void this.worker.terminate();
   }
 
+  /** One job of each kind per generation (a second of the same kind would take the first's place). */
   private ask<T>(request: WorkerRequest, answer: (reply: WorkerReply | undefined) => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(request.kind, (reply) => {
+      const settle = (reply: WorkerReply | undefined) => {
         try {
           resolve(answer(reply));
         } catch (error) {
           reject(error);
         }
-      });
+      };
+      // A message to an ended thread is never answered (nor does its exit come again).
+      if (this.ended) return settle(undefined);
+      this.pending.set(request.kind, settle);
       this.worker.postMessage(request);
     });
   }

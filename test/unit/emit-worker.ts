@@ -46,6 +46,27 @@ test("a job the thread cannot answer (it was stopped) is done in this thread", a
   assert.is(await findings, sentinel);
 });
 
+/** `promise`'s value, or "still waiting" after 5 s (a ref'd timer: the worker is unref'd, so waiting on it alone would end the run). */
+async function within<T>(promise: Promise<T>): Promise<T | "still waiting"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"still waiting">((resolve) => (timer = setTimeout(() => resolve("still waiting"), 5000)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test("after the thread failed, a job asked of it is done in this thread at once (not left waiting)", async () => {
+  const worker = new EmitWorker();
+  // Text that is not JSON makes the thread throw: it ends, and its jobs are done here.
+  assert.equal(await within(worker.validate("{ not json", async () => sentinel)), sentinel);
+  assert.is(await within(worker.exited), undefined, "the thread exited");
+  const later: Diagnostic[] = [{ code: "MG000", severity: "info", message: "asked after the thread ended" }];
+  assert.is(await within(worker.validate(JSON.stringify(invalid), async () => later)), later);
+  worker.stop();
+});
+
 test("generate reports the worker's validation warnings after the load's, with their pointers", async () => {
   const spec = join(work, "invalid.json");
   writeFileSync(spec, JSON.stringify(invalid));
