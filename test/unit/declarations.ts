@@ -13,7 +13,7 @@ import { apiMethodTexts, DECLARATIONS_DATA_PATH } from "../../generator/emit/dec
 import { SchemaTypes } from "../../generator/emit/schema-types.js";
 import { toolTypeBlocks, toolTypeSource } from "../../generator/emit/tool-file.js";
 import { operationDeclarations, printToolTypes } from "../../generator/emit/tool-types.js";
-import { loadTsMorph } from "../../generator/emit/ts-morph.js";
+import { inBatches, loadTsMorph, PRINT_BATCH } from "../../generator/emit/ts-morph.js";
 import { planProject } from "../../generator/plan/plan-project.js";
 import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/resources.js";
 import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
@@ -192,6 +192,26 @@ test("a module's tool types printed in one batch are each tool's printed alone, 
     batch.every((block) => block.text.startsWith("/**") && block.text.endsWith("\n") && !block.text.endsWith("\n\n")),
   );
   assert.match(batch[1]!.text, /^ \* \/\/ mcp-gen: next tool$/m, "the path's line stays inside the doc comment");
+});
+
+test("tools are printed in batches of 64 at most, in order (a batch per print, not one for a whole API)", () => {
+  const items = Array.from({ length: 130 }, (_, i) => i);
+  const batches = inBatches(items);
+  assert.equal(
+    batches.map((batch) => batch.length),
+    [PRINT_BATCH, PRINT_BATCH, 2],
+  );
+  assert.equal(batches.flat(), items);
+  assert.equal(inBatches([]), []);
+  // A batch boundary inside the tools changes nothing: 70 tools, two batches, each piece as printed alone.
+  const tools = Array.from({ length: 35 }, () => awkwardPlan().tools)
+    .flat()
+    .map(toolTypeSource);
+  const tsMorph = loadTsMorph();
+  assert.equal(
+    apiMethodTexts(tools, tsMorph),
+    tools.map((tool) => apiMethodTexts([tool], tsMorph)[0]),
+  );
 });
 
 test("the runtime serves openapi://declarations when given, and lists it", () => {
