@@ -205,7 +205,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   const validateHere = () => validationFindings(spec!.document);
   // The thread's copy of the document costs memory in proportion to the spec: a bigger one is
   // validated in this thread, on the document it already holds (MS Graph beta, 47 MB: 3.7 GiB of
-  // peak RSS with its copy in the thread, 2.9 GiB without; GitHub's 13 MB spec is 7 M characters).
+  // peak RSS with its copy in the thread, 3.2 GiB without; GitHub's 13 MB spec is 7 M characters).
   const validation =
     apiDocument.length <= WORKER_VALIDATION_MAX_CHARS ? emitWorker?.validate(apiDocument, validateHere) : undefined;
   // Validation only ever warns: its findings are awaited after the format stage (or before a

@@ -71,7 +71,7 @@ export function printStatements(tsMorph: TsMorph, statements: Statement[]): stri
  * `items` in batches of at most {@link PRINT_BATCH}, in order: what is printed with one
  * `printStructure` and cut apart (tool-file.ts, declarations.ts). A batch per tool would pay
  * ts-morph's set-up for every print; one batch for a whole API would hold all of its text in
- * ts-morph's writer at once (MS Graph beta: +0.45 GiB of peak memory).
+ * ts-morph's writer at once (MS Graph beta: +0.33 GiB of peak memory).
  */
 export function inBatches<T>(items: readonly T[]): T[][] {
   const batches: T[][] = [];
