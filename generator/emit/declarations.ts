@@ -23,7 +23,7 @@ import type { InterfaceDeclarationStructure } from "ts-morph";
 import { brief, propertyKey } from "./schema-to-ts.js";
 import { API_INTERFACE } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-file.js";
-import { inBatches, printStatements, type TsMorph } from "./ts-morph.js";
+import { printEach, type TsMorph } from "./ts-morph.js";
 
 export { DECLARATIONS_DATA_PATH } from "./data-paths.js";
 
@@ -38,20 +38,10 @@ export function declarationText(namedTypes: readonly string[], toolTypes: string
 
 /**
  * Each tool's `Api` method as it stands in its declaration (`interface Api { … }`, ending with a
- * newline), in the order of `tools`. Printed in batches (ts-morph.ts `inBatches`) and cut where each interface starts: a
- * line that is exactly `interface Api {` (doc comments sit inside, indented). For a big API that
- * is a third less time than printing each alone; should the cut ever not give one piece per tool,
- * each is printed alone.
+ * newline), in the order of `tools`: a piece per tool, printed in batches (ts-morph.ts `printEach`).
  */
 export function apiMethodTexts(tools: readonly ToolTypeSource[], tsMorph: TsMorph): string[] {
-  return inBatches(tools).flatMap((batch) => {
-    const interfaces = batch.map((tool) => apiInterface(tool, tsMorph));
-    const pieces = printStatements(tsMorph, interfaces)
-      .split(new RegExp(`^(?=interface ${API_INTERFACE} \\{$)`, "m"))
-      .map((piece) => `${piece.trimEnd()}\n`);
-    if (pieces.length === batch.length) return pieces;
-    return interfaces.map((structure) => printStatements(tsMorph, [structure]));
-  });
+  return printEach(tsMorph, tools, (tool) => [apiInterface(tool, tsMorph)]);
 }
 
 /** The `Api` interface with one tool's method: its signature and its description's first paragraph. */

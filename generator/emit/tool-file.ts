@@ -8,7 +8,7 @@ import type { ToolDefinition } from "../contract.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
-import { GENERATED_HEADER, inBatches, printStatements, type TsMorph } from "./ts-morph.js";
+import { GENERATED_HEADER, printEach, printStatements, type TsMorph } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
 
@@ -80,36 +80,24 @@ export interface ToolTypeBlock {
 /**
  * The exported types of a module's tools, for the user's own code: each tool's arguments
  * (`<Tool>Input`) and structured result (`<Tool>Output`), each with its doc comment, printed by
- * ts-morph. The same text is the tool's part of its type module (`src/tools/<tag>.ts`, see
- * toolModuleText) and of its declaration for the model (declarations.ts), so it is printed once
- * for both. The tools are printed in batches (ts-morph.ts `inBatches`), a comment line between
- * tools, and cut there: one print per tool costs ts-morph's set-up each time (a big API has a
- * thousand tools). Should the cut ever not give one piece per tool, each is printed alone.
+ * ts-morph (a piece per tool, printed in batches: ts-morph.ts `printEach`). The same text is the
+ * tool's part of its type module (`src/tools/<tag>.ts`, see toolModuleText) and of its declaration
+ * for the model (declarations.ts), so it is printed once for both.
  */
 export function toolTypeBlocks(
   tools: readonly ToolTypeSource[],
   schemaTypes: SchemaTypes,
   tsMorph: TsMorph,
 ): ToolTypeBlock[] {
+  const uses: string[][] = [];
   // In tool order: building a tool's statements claims the shared names it reaches (SchemaTypes).
-  return inBatches(tools).flatMap((batch) => {
-    const parts = batch.map((tool) => toolTypeStatements(tool, schemaTypes, tsMorph));
-    const pieces = printStatements(
-      tsMorph,
-      parts.flatMap((part, i) => (i === 0 ? part.statements : [BLOCK_CUT, ...part.statements])),
-    )
-      .split(`\n${BLOCK_CUT}\n`)
-      .map((piece) => `${piece.replace(/^\n+/, "").trimEnd()}\n`);
-    const alone = pieces.length !== parts.length;
-    return parts.map((part, i) => ({
-      text: alone ? printStatements(tsMorph, part.statements) : pieces[i]!,
-      uses: part.uses,
-    }));
+  const texts = printEach(tsMorph, tools, (tool) => {
+    const part = toolTypeStatements(tool, schemaTypes, tsMorph);
+    uses.push(part.uses);
+    return part.statements;
   });
+  return texts.map((text, i) => ({ text, uses: uses[i]! }));
 }
-
-/** The line the batch of tool types is cut at: a comment no printed type or doc comment holds as a line. */
-const BLOCK_CUT = "// mcp-gen: next tool";
 
 /** One tool's type statements (see toolTypeBlocks) and the shared schema types they name. */
 function toolTypeStatements(

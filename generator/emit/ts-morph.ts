@@ -68,18 +68,39 @@ export function printStatements(tsMorph: TsMorph, statements: Statement[]): stri
 }
 
 /**
- * `items` in batches of at most {@link PRINT_BATCH}, in order: what is printed with one
- * `printStructure` and cut apart (tool-file.ts, declarations.ts). A batch per tool would pay
- * ts-morph's set-up for every print; one batch for a whole API would hold all of its text in
- * ts-morph's writer at once (MS Graph beta: +0.33 GiB of peak memory).
+ * Each item's statements printed as a piece of its own (see printStatements), in order, for many
+ * items: they are printed in batches of at most {@link PRINT_BATCH} with a comment line between
+ * items, and each batch is cut there. One print per item pays ts-morph's set-up each time (a big
+ * API has a thousand tools); one print of all of them would hold all of their text in ts-morph's
+ * writer at once (MS Graph beta: +0.33 GiB of peak memory). The cut line is a whole line no printed
+ * code holds (doc comments' lines start with ` *`, type texts are JSON-escaped); should a batch
+ * still not cut into one piece per item, its items are printed one by one. `statementsOf` is called
+ * in item order, a batch at a time.
  */
+export function printEach<T>(tsMorph: TsMorph, items: readonly T[], statementsOf: (item: T) => Statement[]): string[] {
+  return inBatches(items).flatMap((batch) => {
+    const groups = batch.map(statementsOf);
+    const pieces = printStatements(
+      tsMorph,
+      groups.flatMap((group, i) => (i === 0 ? group : [PIECE_CUT, ...group])),
+    )
+      .split(`\n${PIECE_CUT}\n`)
+      .map((piece) => `${piece.replace(/^\n+/, "").trimEnd()}\n`);
+    return pieces.length === groups.length ? pieces : groups.map((group) => printStatements(tsMorph, group));
+  });
+}
+
+/** The line printEach cuts a batch at. */
+export const PIECE_CUT = "// mcp-gen: next piece";
+
+/** `items` in batches of at most {@link PRINT_BATCH}, in order (see printEach). */
 export function inBatches<T>(items: readonly T[]): T[][] {
   const batches: T[][] = [];
   for (let start = 0; start < items.length; start += PRINT_BATCH) batches.push(items.slice(start, start + PRINT_BATCH));
   return batches;
 }
 
-/** Tools printed together (see inBatches). */
+/** Items printed together (see printEach). */
 export const PRINT_BATCH = 64;
 
 /** A source file structure with the generated-file header (and an optional first line, e.g. a shebang). */
