@@ -36,23 +36,23 @@ export type {
   ServerUrlDefinition,
   ToolAnnotations,
   ToolDefinition,
-} from "../runtime/src/types.js";
-export type { ListedTool } from "../runtime/src/mcp-types.js";
-export type { SearchIndexData } from "../runtime/src/search-index.js";
+} from "../runtime/src/api/types.js";
+export type { ListedTool } from "../runtime/src/api/mcp-types.js";
+export type { SearchIndexData } from "../runtime/src/features/search/search-index.js";
 
-export { getOwn, isRecord, setOwn } from "../runtime/src/own.js";
-export { splitPathTemplate } from "../runtime/src/path-template.js";
-export { asciiJson, catalogOf, parseTools, storeTools, toolDataFiles } from "../runtime/src/tool-data.js";
-export { declarationFiles } from "../runtime/src/declarations-data.js";
-export { buildSearchIndex, searchDocument, type SearchDocument } from "../runtime/src/search-build.js";
-export { isFiltering, listOption, operationFilter, type OperationFilter } from "../runtime/src/toolsets.js";
+export { getOwn, isRecord, setOwn } from "../runtime/src/protocol/own.js";
+export { splitPathTemplate } from "../runtime/src/upstream/path-template.js";
+export { asciiJson, catalogOf, parseTools, storeTools, toolDataFiles } from "../runtime/src/data/tool-data.js";
+export { declarationFiles } from "../runtime/src/data/declarations-data.js";
+export { buildSearchIndex, searchDocument, type SearchDocument } from "../runtime/src/features/search/search-build.js";
+export { isFiltering, listOption, operationFilter, type OperationFilter } from "../runtime/src/data/toolsets.js";
 export {
   clientConfig,
   configServerName,
   shellWord,
   type ConfigClient,
   type ConfigTransport,
-} from "../runtime/src/client-config.js";
+} from "../runtime/src/cli/client-config.js";
 export {
   AUTO_BUDGET,
   chooseSurface,
@@ -61,7 +61,7 @@ export {
   surfaceMetaTools,
   type ServedSurface,
   type SurfaceName,
-} from "../runtime/src/surfaces.js";
-export { nameMap } from "../runtime/src/client-names.js";
-export { shapeInputSchema, type SchemaRules } from "../runtime/src/client-schema.js";
-export type { RuntimeProfile } from "../runtime/src/client-profiles.js";
+} from "../runtime/src/server/surfaces.js";
+export { nameMap } from "../runtime/src/features/clients/client-names.js";
+export { shapeInputSchema, type SchemaRules } from "../runtime/src/features/clients/client-schema.js";
+export type { RuntimeProfile } from "../runtime/src/features/clients/client-profiles.js";

@@ -59,10 +59,12 @@ function recallLine(r) {
 
 const { generate } = await import(pathToFileURL(join(root, "dist/generator/generate.js")).href);
 const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
-const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server.js")).href);
-const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/tool-data.js")).href);
-const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/surfaces.js")).href);
-const { OperationSearch } = await import(pathToFileURL(join(root, "dist/runtime/src/search-index.js")).href);
+const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
+const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
+const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/server/surfaces.js")).href);
+const { OperationSearch } = await import(
+  pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
+);
 const { searchIndexText } = await import(pathToFileURL(join(root, "dist/generator/emit/search-index.js")).href);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
@@ -277,8 +279,10 @@ for (const source of SOURCES) {
   const { syntheticSearchDocuments, SYNTHETIC_QUERIES } = await import(
     pathToFileURL(join(root, "dist/test/bench/synthetic-search.js")).href
   );
-  const { buildSearchIndex } = await import(pathToFileURL(join(root, "dist/runtime/src/search-build.js")).href);
-  const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/search-text.js")).href);
+  const { buildSearchIndex } = await import(
+    pathToFileURL(join(root, "dist/runtime/src/features/search/search-build.js")).href
+  );
+  const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/search-text.js")).href);
   const docs = syntheticSearchDocuments(20_000);
   const index = new OperationSearch(buildSearchIndex(docs));
   const scan = (query) => {

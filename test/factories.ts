@@ -1,5 +1,5 @@
 /** Factories for IR nodes, so planner tests need no YAML. */
-import type { JsonSchema } from "../runtime/src/types.js";
+import type { JsonSchema } from "../runtime/src/api/types.js";
 import type {
   ApiIR,
   OperationIR,

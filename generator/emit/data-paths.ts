@@ -5,13 +5,13 @@
 
 /** The tool definitions (JSON, one tool per line, read by byte range or whole when needed). */
 export const TOOLS_DATA_PATH = "data/tools.json";
-/** Where each tool is in data/tools.json (fixed-width lines, runtime/src/offsets-file.ts). */
+/** Where each tool is in data/tools.json (fixed-width lines, runtime/src/data/offsets-file.ts). */
 export const TOOL_OFFSETS_PATH = "data/tool-offsets.txt";
-/** The `$defs` bodies the tool definitions share, one per line (see runtime/src/tool-data.ts). */
+/** The `$defs` bodies the tool definitions share, one per line (see runtime/src/data/tool-data.ts). */
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";
 /** Where each body is in data/definitions.json. */
 export const DEFINITION_OFFSETS_PATH = "data/definition-offsets.txt";
-/** Name, method, path and tags of every tool: read for toolset filters (see runtime/src/tool-data.ts). */
+/** Name, method, path and tags of every tool: read for toolset filters (see runtime/src/data/tool-data.ts). */
 export const CATALOG_DATA_PATH = "data/catalog.json";
 /** Every tool name: all a server reads of its tools at start (without toolset filters). */
 export const TOOL_NAMES_DATA_PATH = "data/tool-names.json";

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { asciiJson, catalogOf, searchDocument, type ServerInfo, storeTools, toolDataFiles } from "../contract.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
@@ -160,10 +160,18 @@ export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInp
 function runtimeFiles(): EmittedFile[] {
   const dir = join(packageRoot(), "runtime", "src");
   const header = runtimeHeader(runtimeVersion());
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".ts"))
-    .sort()
-    .map((name) => ({ path: `src/runtime/${name}`, content: header + readFileSync(join(dir, name), "utf8") }));
+  return runtimeSourcePaths(dir).map((path) => ({
+    path: `src/runtime/${path}`,
+    content: header + readFileSync(join(dir, ...path.split("/")), "utf8"),
+  }));
+}
+
+/** The `.ts` files under `dir`, every folder walked, as sorted `/`-separated paths relative to it. */
+export function runtimeSourcePaths(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"))
+    .sort();
 }
 
 /** package.json of the generated server: publishable, pinned to the runtime's dependencies. */

@@ -1,6 +1,6 @@
 /**
  * Whether a JSON Schema accepts a value, for the contract tests' sample values (sample-value.ts):
- * ajv configured like the generated server's validator (runtime/src/validation.ts: 2020-12,
+ * ajv configured like the generated server's validator (runtime/src/api/validation.ts: 2020-12,
  * formats on, own properties only), errors aside.
  *
  * Compiling is what costs here, not validating (each validator runs a few times at most), and a big

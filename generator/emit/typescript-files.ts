@@ -105,7 +105,7 @@ function toolIndex(
     {
       kind: kinds.ImportDeclaration,
       namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
-      moduleSpecifier: "../runtime/tool-data.js",
+      moduleSpecifier: "../runtime/data/tool-data.js",
     },
     ...[...modules].map(
       ([fileName, members]): StatementStructures => ({
@@ -164,7 +164,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       kind: kinds.ImportDeclaration,
       isTypeOnly: true,
       namedImports: ["ApiClient"],
-      moduleSpecifier: "./runtime/api-client.js",
+      moduleSpecifier: "./runtime/api/api-client.js",
     },
     {
       kind: kinds.ImportDeclaration,
@@ -173,7 +173,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         "defineToolFor",
         { name: "Extension", isTypeOnly: true },
       ],
-      moduleSpecifier: "./runtime/extensions.js",
+      moduleSpecifier: "./runtime/api/extensions.js",
     },
     {
       kind: kinds.ImportDeclaration,
@@ -185,13 +185,13 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
     {
       kind: kinds.ExportDeclaration,
       namedExports: ["ApiError", { name: "ApiResponse", isTypeOnly: true }, { name: "CallOptions", isTypeOnly: true }],
-      moduleSpecifier: "./runtime/api-client.js",
+      moduleSpecifier: "./runtime/api/api-client.js",
     },
     {
       kind: kinds.ExportDeclaration,
       isTypeOnly: true,
       namedExports: ["CustomTool", "RequestTools", "ToolResult"],
-      moduleSpecifier: "./runtime/extensions.js",
+      moduleSpecifier: "./runtime/api/extensions.js",
     },
     { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: ["ToolInputs", "ToolOutputs"] },
     BLANK_LINE,
@@ -240,7 +240,7 @@ function serverInfoFile(info: ServerInfo, tsMorph: TsMorph): SourceFileStructure
       kind: kinds.ImportDeclaration,
       isTypeOnly: true,
       namedImports: ["ServerInfo"],
-      moduleSpecifier: "./runtime/types.js",
+      moduleSpecifier: "./runtime/api/types.js",
     },
     BLANK_LINE,
     exportedConst(
@@ -259,8 +259,8 @@ function entryPoint(withDocument: boolean, tsMorph: TsMorph): SourceFileStructur
   const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
   const statements: Statement[] = [
     { kind: kinds.ImportDeclaration, namedImports: ["existsSync", "readFileSync"], moduleSpecifier: "node:fs" },
-    { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli.js" },
-    { kind: kinds.ImportDeclaration, namedImports: ["readRange"], moduleSpecifier: "./runtime/tool-data.js" },
+    { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },
+    { kind: kinds.ImportDeclaration, namedImports: ["readRange"], moduleSpecifier: "./runtime/data/tool-data.js" },
     { kind: kinds.ImportDeclaration, namedImports: ["serverInfo"], moduleSpecifier: "./server-info.js" },
     { kind: kinds.ImportDeclaration, namedImports: ["tools"], moduleSpecifier: "./tools/index.js" },
     { kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" },

@@ -2,7 +2,7 @@
  * What a server lists, read from a spec (planned in memory, nothing written) or from a generated
  * server folder (`data/tools.json`, `package.json`), on a given surface, linted against client
  * profiles as the generated server serves each of them (its run-time adaptation: the profile's `auto`
- * budget, names and schemas; runtime/src/client-views.ts), or as listed with `--no-adapt`. The data
+ * budget, names and schemas; runtime/src/features/clients/client-views.ts), or as listed with `--no-adapt`. The data
  * side of `mcp-gen lint`; the command prints it.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";

@@ -27,7 +27,7 @@ export function forbidsEmpty(param: Pick<ParameterIR, "in" | "required" | "allow
 /**
  * Whether an empty array makes a request the spec refuses: an empty path segment or header, or a
  * required query parameter left out. The runtime leaves an empty list out of the query in every
- * style (RFC 6570: an empty list is undefined; runtime/src/serialize.ts), so an optional query
+ * style (RFC 6570: an empty list is undefined; runtime/src/upstream/serialize.ts), so an optional query
  * array sends nothing for `[]`, as if it were left out: that is fine.
  */
 export function emptyArrayMatters(param: Pick<ParameterIR, "in" | "required" | "explode">): boolean {

@@ -3,7 +3,7 @@
  * 20 nouns and 4 verbs, so queries like "delete a calendar event" have many near matches. Shared by
  * the unit test (what is found) and `npm run bench:search` (what it costs).
  */
-import type { SearchDocument } from "../../runtime/src/search-build.js";
+import type { SearchDocument } from "../../runtime/src/features/search/search-build.js";
 
 const NOUNS = [
   "user",

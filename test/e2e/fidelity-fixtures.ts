@@ -11,8 +11,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "../fidelity/prism-log.js";
 import { startJsonPrism, type JsonPrism } from "../fidelity/prism-process.js";
 

@@ -9,8 +9,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startPrism, type PrismHandle } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -41,7 +41,7 @@ const toolNames = (dir: string) =>
   (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
 /** A custom tool written against the extension API, as a user would add it. */
-const CUSTOM_TOOL = `import { defineExtension } from "../runtime/extensions.js";
+const CUSTOM_TOOL = `import { defineExtension } from "../runtime/api/extensions.js";
 import { mine } from "./my-tool.js";
 
 export default defineExtension({

@@ -9,8 +9,8 @@ import * as assert from "uvu/assert";
 import { fileURLToPath } from "node:url";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixture.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/response-kinds.yaml", import.meta.url));

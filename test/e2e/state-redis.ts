@@ -9,13 +9,13 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { CustomTool } from "../../runtime/src/extensions.js";
-import type { JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { openStateStore, type StateStore } from "../../runtime/src/state.js";
-import { TASKS_EXTENSION } from "../../runtime/src/tasks.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
-import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
+import type { CustomTool } from "../../runtime/src/api/extensions.js";
+import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { openStateStore, type StateStore } from "../../runtime/src/state/state.js";
+import { TASKS_EXTENSION } from "../../runtime/src/server/tasks.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { info as baseInfo, sampleTools, startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fixture.js";
 

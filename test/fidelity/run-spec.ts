@@ -13,7 +13,7 @@ import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotoc
 import { GenerationError } from "../../generator/diagnostics.js";
 import { generate } from "../../generator/generate.js";
 import type { ToolPlan } from "../../generator/plan/types.js";
-import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
+import type { SecuritySchemeDefinition } from "../../runtime/src/api/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
 import { startJsonPrism, type JsonPrism } from "./prism-process.js";
 import { compileProject } from "../e2e/support.js";

@@ -18,8 +18,8 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { startHttpServer, type HttpServerHandle } from "../e2e/support.js";
-import { parseTools } from "../../runtime/src/tool-data.js";
-import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
+import { parseTools } from "../../runtime/src/data/tool-data.js";
+import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 
 /** The surfaces checked, in order. */
 export const SURFACES = ["all", "search", "code"] as const;

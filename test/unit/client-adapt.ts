@@ -3,12 +3,21 @@ import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { runtimeProfiles } from "../../generator/lint/profiles.js";
-import { nameMap } from "../../runtime/src/client-names.js";
-import { matchProfile, modernClientInfo, parseClientProfiles, profileById } from "../../runtime/src/client-profiles.js";
-import { decodeArguments, shapeInputSchema, type SchemaRules } from "../../runtime/src/client-schema.js";
-import { parseTools } from "../../runtime/src/tool-data.js";
-import type { ObjectJsonSchema } from "../../runtime/src/types.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
+import { nameMap } from "../../runtime/src/features/clients/client-names.js";
+import {
+  matchProfile,
+  modernClientInfo,
+  parseClientProfiles,
+  profileById,
+} from "../../runtime/src/features/clients/client-profiles.js";
+import {
+  decodeArguments,
+  shapeInputSchema,
+  type SchemaRules,
+} from "../../runtime/src/features/clients/client-schema.js";
+import { parseTools } from "../../runtime/src/data/tool-data.js";
+import type { ObjectJsonSchema } from "../../runtime/src/api/types.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
 import { repoRoot } from "../e2e/support.js";

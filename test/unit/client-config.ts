@@ -1,11 +1,11 @@
-// Install snippets (runtime/src/client-config.ts): each client's entry checked against that client's
+// Install snippets (runtime/src/cli/client-config.ts): each client's entry checked against that client's
 // documented format (encoded below as JSON Schemas), secrets as placeholders only, and --print-config.
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { main } from "../../runtime/src/cli.js";
-import { clientConfig, configServerName, type ConfigClient } from "../../runtime/src/client-config.js";
-import type { ServerInfo } from "../../runtime/src/types.js";
+import { main } from "../../runtime/src/cli/main.js";
+import { clientConfig, configServerName, type ConfigClient } from "../../runtime/src/cli/client-config.js";
+import type { ServerInfo } from "../../runtime/src/api/types.js";
 
 const info: ServerInfo = {
   name: "@acme/pet-store-mcp",

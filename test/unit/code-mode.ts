@@ -1,5 +1,5 @@
 /**
- * Code mode (runtime/src/code-mode.ts): a script runs in QuickJS in a worker thread. The escape
+ * Code mode (runtime/src/features/code/code-mode.ts): a script runs in QuickJS in a worker thread. The escape
  * attempts below must each end as a `CodeRunResult` error (or a harmless value), with the host alive.
  */
 import { readFileSync } from "node:fs";
@@ -12,10 +12,10 @@ import {
   type CodeHost,
   type CodeLimits,
   type CodeRunResult,
-} from "../../runtime/src/code-mode.js";
-import { codeLimits, usage } from "../../runtime/src/cli.js";
-import { callUpstream } from "../../runtime/src/upstream.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
+} from "../../runtime/src/features/code/code-mode.js";
+import { codeLimits, usage } from "../../runtime/src/cli/main.js";
+import { callUpstream } from "../../runtime/src/upstream/upstream.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { sampleTools, startUpstream, within } from "./runtime-fixture.js";
 
 /** Short wall time so that limit tests end quickly on a busy machine; generous enough for worker start-up. */
@@ -101,8 +101,8 @@ test("limits from flags, else environment, else defaults; bad values are refused
 });
 
 test("QuickJS is not imported by the module the server loads at start-up (only by the worker)", () => {
-  const main = readFileSync(new URL("../../runtime/src/code-mode.js", import.meta.url), "utf8");
-  const worker = readFileSync(new URL("../../runtime/src/code-mode-worker.js", import.meta.url), "utf8");
+  const main = readFileSync(new URL("../../runtime/src/features/code/code-mode.js", import.meta.url), "utf8");
+  const worker = readFileSync(new URL("../../runtime/src/features/code/code-mode-worker.js", import.meta.url), "utf8");
   assert.not.match(main, /(from|import\()\s*["'][^"']*quickjs/i);
   assert.match(worker, /import\("quickjs-emscripten-core"\)/);
 });

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { declarationFiles, declarationReader } from "../../runtime/src/declarations-data.js";
-import { readRecord } from "../../runtime/src/offsets-file.js";
+import { declarationFiles, declarationReader } from "../../runtime/src/data/declarations-data.js";
+import { readRecord } from "../../runtime/src/data/offsets-file.js";
 
 const DECLARATIONS = {
   listPets: "interface ListPetsInput {\n  /** “Quoted” prose, ünïcode */\n  limit?: number;\n}\n",

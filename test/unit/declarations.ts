@@ -15,7 +15,7 @@ import { toolTypeBlocks, toolTypeSource } from "../../generator/emit/tool-file.j
 import { operationDeclarations, printToolTypes } from "../../generator/emit/tool-types.js";
 import { inBatches, loadTsMorph, PIECE_CUT, PRINT_BATCH } from "../../generator/emit/ts-morph.js";
 import { planProject } from "../../generator/plan/plan-project.js";
-import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/resources.js";
+import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/server/resources.js";
 import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
 
 const root = new URL("../../../", import.meta.url).pathname;

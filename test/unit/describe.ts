@@ -2,8 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cutAtBoundary, describeOperation } from "../../generator/plan/describe.js";
 import { operation } from "../factories.js";
-import { ResourceCatalog } from "../../runtime/src/resources.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { ResourceCatalog } from "../../runtime/src/server/resources.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 
 test("short descriptions are summary + description, the summary not repeated; deprecation marked", () => {
   assert.equal(describeOperation(operation({ summary: "List pets", description: "Returns all pets." }), "listPets"), {

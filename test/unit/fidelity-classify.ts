@@ -8,7 +8,7 @@ import type { ToolPlan } from "../../generator/plan/types.js";
 import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
 import { dummyCredentials, prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
 import { pickTools, sampleArguments } from "../fidelity/sample.js";
-import type { SecuritySchemeDefinition } from "../../runtime/src/types.js";
+import type { SecuritySchemeDefinition } from "../../runtime/src/api/types.js";
 import { sampleInWorker, stopSampler } from "../fidelity/sample-worker.js";
 
 const received = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}): string =>

@@ -4,7 +4,7 @@ import { hasBlockingFindings, lintServer, type ServerTools } from "../../generat
 import { lintTools } from "../../generator/lint/lint-tools.js";
 import { clientProfiles, selectProfiles, type ClientProfile } from "../../generator/lint/profiles.js";
 import { schemaShape } from "../../generator/lint/schema-shape.js";
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
+import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 
 const tool = (
   name: string,

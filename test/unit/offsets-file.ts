@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { offsetsText, readRecord, recordLength } from "../../runtime/src/offsets-file.js";
+import { offsetsText, readRecord, recordLength } from "../../runtime/src/data/offsets-file.js";
 
 const reader = (text: string) => (offset: number, length: number) => text.slice(offset, offset + length);
 

@@ -1,8 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { splitPathTemplate } from "../../runtime/src/path-template.js";
-import { buildRequest } from "../../runtime/src/request.js";
-import type { HttpBinding } from "../../runtime/src/types.js";
+import { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
+import { buildRequest } from "../../runtime/src/upstream/request.js";
+import type { HttpBinding } from "../../runtime/src/api/types.js";
 
 test("splitPathTemplate: a query written after # or ? is split off; pairs and flags are fixed, declared names are not", () => {
   assert.equal(splitPathTemplate("/pets/{id}"), { path: "/pets/{id}", fixedQuery: [], names: [] });

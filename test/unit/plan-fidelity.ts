@@ -18,9 +18,9 @@ import { emptyArrayMatters, forbidsEmpty, withoutEmpty } from "../../generator/p
 import { compactOutput, compactSchema } from "../../generator/plan/output-compact.js";
 import { planOutput } from "../../generator/plan/output-schema.js";
 import { applyDirection, defsFor, isHidden, reachableDefs } from "../../generator/plan/schema-tools.js";
-import { buildRequest } from "../../runtime/src/request.js";
-import { ArgumentError } from "../../runtime/src/serialize.js";
-import type { HttpBinding, JsonSchema } from "../../runtime/src/types.js";
+import { buildRequest } from "../../runtime/src/upstream/request.js";
+import { ArgumentError } from "../../runtime/src/upstream/serialize.js";
+import type { HttpBinding, JsonSchema } from "../../runtime/src/api/types.js";
 import { jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
 
 type Obj = Record<string, unknown>;

@@ -12,9 +12,9 @@ import {
   OUTPUT_NODE_BUDGET,
 } from "../../generator/plan/output-compact.js";
 import { assembleOutputSchema, documentedOutput, planOutput } from "../../generator/plan/output-schema.js";
-import { mapResponse } from "../../runtime/src/result.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
+import { mapResponse } from "../../runtime/src/upstream/result.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { jsonResponse, operation, schemas } from "../factories.js";
 
 const none = schemas({});

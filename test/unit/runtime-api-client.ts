@@ -6,12 +6,12 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ApiError, type ApiResponse } from "../../runtime/src/api-client.js";
-import { defineExtension, defineTool, defineToolFor, type Extension } from "../../runtime/src/extensions.js";
-import type { JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { ApiClient } from "../../runtime/src/api-client.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { ApiError, type ApiResponse } from "../../runtime/src/api/api-client.js";
+import { defineExtension, defineTool, defineToolFor, type Extension } from "../../runtime/src/api/extensions.js";
+import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { ApiClient } from "../../runtime/src/api/api-client.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { info, sampleTools, startUpstream, type Reply, type Upstream } from "./runtime-fixture.js";
 
 /** The maps a generated project has in src/tools/index.ts, for the fixture's tools. */

@@ -10,10 +10,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import type { JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import type { Logger } from "../../runtime/src/logger.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
+import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import type { Logger } from "../../runtime/src/protocol/logger.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { decodeFile } from "../../runtime/src/binary.js";
-import { multipartEncode } from "../../runtime/src/body.js";
-import { buildRequest } from "../../runtime/src/request.js";
-import type { HttpBinding } from "../../runtime/src/types.js";
+import { decodeFile } from "../../runtime/src/upstream/binary.js";
+import { multipartEncode } from "../../runtime/src/upstream/body.js";
+import { buildRequest } from "../../runtime/src/upstream/request.js";
+import type { HttpBinding } from "../../runtime/src/api/types.js";
 
 test("decodeFile: base64, data: URIs (with name), and file paths only when allowed", () => {
   assert.is(decodeFile("aGVsbG8=", "f").data.toString(), "hello");

@@ -1,8 +1,8 @@
 /** The runtime CLI's tasks flags: `--task-after MS` sets the deadline, `--no-tasks` turns the extension off. */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { main } from "../../runtime/src/cli.js";
-import type { HttpHandle } from "../../runtime/src/transport-http.js";
+import { main } from "../../runtime/src/cli/main.js";
+import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;

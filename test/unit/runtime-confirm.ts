@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer } from "../../runtime/src/server.js";
+import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;

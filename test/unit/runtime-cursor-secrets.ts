@@ -5,9 +5,9 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/pagination.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { SecuritySchemeDefinition, ToolDefinition } from "../../runtime/src/types.js";
+import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/upstream/pagination.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { SecuritySchemeDefinition, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 
 const SECRET = "SECRET-k3y-42";

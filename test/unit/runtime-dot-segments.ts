@@ -5,10 +5,10 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { pathKept } from "../../runtime/src/request.js";
-import { hasDotSegment } from "../../runtime/src/serialize.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { ParameterBinding, ToolDefinition } from "../../runtime/src/types.js";
+import { pathKept } from "../../runtime/src/upstream/request.js";
+import { hasDotSegment } from "../../runtime/src/upstream/serialize.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { ParameterBinding, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;

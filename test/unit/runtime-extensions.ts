@@ -1,9 +1,14 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { defineExtension, matchUriTemplate } from "../../runtime/src/extensions.js";
-import { ErrorCode, httpStatusOf, type JsonRpcNotification, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp } from "../../runtime/src/transport-http.js";
+import { defineExtension, matchUriTemplate } from "../../runtime/src/api/extensions.js";
+import {
+  ErrorCode,
+  httpStatusOf,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from "../../runtime/src/protocol/jsonrpc.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;

@@ -1,7 +1,7 @@
 /** Shared test fixture: a recording upstream HTTP server on 127.0.0.1 and sample tools. No tests here. */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
+import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 
 /** One request the fake upstream received. */
 export interface Recorded {

@@ -8,9 +8,9 @@ import * as assert from "uvu/assert";
 import { spawn } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { main } from "../../runtime/src/cli.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { main } from "../../runtime/src/cli/main.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, within } from "./runtime-fixture.js";
 
 /** An upstream that answers every request after `delayMs` and records how many were in flight at most. */
@@ -333,7 +333,7 @@ test("the CLI reads each limit from its flag, else its environment variable; bad
 
 test("SIGTERM drains: calls in flight complete, new requests are refused, the process exits", async () => {
   const upstream = await countingUpstream(1500);
-  const cli = new URL("../../runtime/src/cli.js", import.meta.url).href;
+  const cli = new URL("../../runtime/src/cli/main.js", import.meta.url).href;
   const fixture = new URL("./runtime-fixture.js", import.meta.url).href;
   const script = `
     const { main } = await import(${JSON.stringify(cli)});

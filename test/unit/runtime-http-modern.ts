@@ -1,9 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { decodeHeaderValue } from "../../runtime/src/http-headers.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { decodeHeaderValue } from "../../runtime/src/transport/http-headers.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
 
 let http: HttpHandle;

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 
 let http: HttpHandle;

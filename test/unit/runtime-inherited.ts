@@ -8,9 +8,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/inherited-names.yaml", import.meta.url));

@@ -10,9 +10,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { ResourceServer } from "../../runtime/src/oauth-resource.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
+import { ResourceServer } from "../../runtime/src/features/oauth/oauth-resource.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 

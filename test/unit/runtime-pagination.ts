@@ -9,9 +9,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { encodeCursor, nextLink } from "../../runtime/src/pagination.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { encodeCursor, nextLink } from "../../runtime/src/upstream/pagination.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/pagination.yaml", import.meta.url));
 const ITEMS = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id }));

@@ -7,10 +7,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { parsePassthroughRule, type PassthroughRule } from "../../runtime/src/passthrough.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp, type HttpHandle } from "../../runtime/src/transport-http.js";
-import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
+import { parsePassthroughRule, type PassthroughRule } from "../../runtime/src/upstream/passthrough.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));

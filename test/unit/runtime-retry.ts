@@ -1,9 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { textResult } from "../../runtime/src/mcp-types.js";
-import { callUpstream } from "../../runtime/src/upstream.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { textResult } from "../../runtime/src/api/mcp-types.js";
+import { callUpstream } from "../../runtime/src/upstream/upstream.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream } from "./runtime-fixture.js";
 
 const tool = (method: "get" | "post"): ToolDefinition => ({

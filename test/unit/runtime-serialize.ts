@@ -1,14 +1,14 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { buildRequest, joinUrl } from "../../runtime/src/request.js";
+import { buildRequest, joinUrl } from "../../runtime/src/upstream/request.js";
 import {
   ArgumentError,
   serializeCookieParameter,
   serializeHeaderParameter,
   serializePathParameter,
   serializeQueryParameter,
-} from "../../runtime/src/serialize.js";
-import type { HttpBinding, ParameterBinding, ParameterLocation, ParameterStyle } from "../../runtime/src/types.js";
+} from "../../runtime/src/upstream/serialize.js";
+import type { HttpBinding, ParameterBinding, ParameterLocation, ParameterStyle } from "../../runtime/src/api/types.js";
 
 const STRING = "blue";
 const ARRAY = ["blue", "black", "brown"];

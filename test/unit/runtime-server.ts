@@ -1,10 +1,10 @@
 import { PassThrough } from "node:stream";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ErrorCode, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, MAX_PAGE_BYTES } from "../../runtime/src/list-pages.js";
-import { McpServer } from "../../runtime/src/server.js";
-import { startStdio } from "../../runtime/src/transport-stdio.js";
+import { ErrorCode, type JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES, MAX_PAGE_BYTES } from "../../runtime/src/server/list-pages.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startStdio } from "../../runtime/src/transport/stdio.js";
 import {
   info,
   sampleTools,

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { McpServer } from "../../runtime/src/server.js";
-import { startHttp } from "../../runtime/src/transport-http.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 

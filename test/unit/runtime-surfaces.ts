@@ -1,11 +1,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer, type McpServerOptions } from "../../runtime/src/server.js";
-import { AUTO_BUDGET, chooseSurface, parseSurface } from "../../runtime/src/surfaces.js";
-import { defineExtension } from "../../runtime/src/extensions.js";
-import { textResult } from "../../runtime/src/mcp-types.js";
-import type { ListedTool } from "../../runtime/src/mcp-types.js";
+import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
+import { AUTO_BUDGET, chooseSurface, parseSurface } from "../../runtime/src/server/surfaces.js";
+import { defineExtension } from "../../runtime/src/api/extensions.js";
+import { textResult } from "../../runtime/src/api/mcp-types.js";
+import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;

@@ -5,11 +5,11 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { CustomTool } from "../../runtime/src/extensions.js";
-import { ErrorCode, RpcError, httpStatusOf, type JsonRpcResponse } from "../../runtime/src/jsonrpc.js";
-import { McpServer, type McpServerOptions } from "../../runtime/src/server.js";
-import { TASKS_EXTENSION, TaskStore } from "../../runtime/src/tasks.js";
-import { startHttp } from "../../runtime/src/transport-http.js";
+import type { CustomTool } from "../../runtime/src/api/extensions.js";
+import { ErrorCode, RpcError, httpStatusOf, type JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
+import { TASKS_EXTENSION, TaskStore } from "../../runtime/src/server/tasks.js";
+import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 
 let upstream: Upstream;

@@ -8,9 +8,9 @@ import * as assert from "uvu/assert";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { callUpstream } from "../../runtime/src/upstream.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import { callUpstream } from "../../runtime/src/upstream/upstream.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, within } from "./runtime-fixture.js";
 
 const tool: ToolDefinition = {
@@ -148,8 +148,8 @@ test("a body larger than the cap aborts the transfer and answers isError (chunke
 
 test("a gzip bomb (1 MB → 1 GiB) ends in isError at the cap and the memory returns near its baseline", async () => {
   // Measured in a child process: the test runner's own heap would blur the numbers.
-  const upstreamModule = new URL("../../runtime/src/upstream.js", import.meta.url).href;
-  const validationModule = new URL("../../runtime/src/validation.js", import.meta.url).href;
+  const upstreamModule = new URL("../../runtime/src/upstream/upstream.js", import.meta.url).href;
+  const validationModule = new URL("../../runtime/src/api/validation.js", import.meta.url).href;
   const script = `
     import { createServer } from "node:http";
     const { callUpstream } = await import(${JSON.stringify(upstreamModule)});

@@ -6,10 +6,10 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { main } from "../../runtime/src/cli.js";
-import { redactUserinfo } from "../../runtime/src/redact.js";
-import { McpServer } from "../../runtime/src/server.js";
-import type { HttpHandle } from "../../runtime/src/transport-http.js";
+import { main } from "../../runtime/src/cli/main.js";
+import { redactUserinfo } from "../../runtime/src/protocol/redact.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Reply, type Upstream } from "./runtime-fixture.js";
 
 const SECRET = "PASS-s3cret";

@@ -6,7 +6,7 @@ import { SchemaChecker } from "../../generator/emit/schema-check.js";
 
 type Schema = Record<string, unknown>;
 
-// The generated server's validator options (runtime/src/validation.ts): the answers must be its answers.
+// The generated server's validator options (runtime/src/api/validation.ts): the answers must be its answers.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 function serverAccepts(schema: Schema, value: unknown): boolean {

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { JsonSchema } from "../../runtime/src/types.js";
+import type { JsonSchema } from "../../runtime/src/api/types.js";
 import type { SchemaIR } from "../../generator/ir/types.js";
 import { defsFor, reachableDefs, schemaJsonLength, sharedCopy } from "../../generator/plan/schema-tools.js";
 

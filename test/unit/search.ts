@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { buildSearchIndex, type SearchDocument } from "../../runtime/src/search-build.js";
-import { OperationSearch } from "../../runtime/src/search-index.js";
+import { buildSearchIndex, type SearchDocument } from "../../runtime/src/features/search/search-build.js";
+import { OperationSearch } from "../../runtime/src/features/search/search-index.js";
 import {
   analyze,
   analyzeQuery,
@@ -11,7 +11,7 @@ import {
   stem,
   synonymsOf,
   words,
-} from "../../runtime/src/search-text.js";
+} from "../../runtime/src/features/search/search-text.js";
 import { searchIndexJson } from "../../generator/emit/search-index.js";
 import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 

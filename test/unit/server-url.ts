@@ -4,10 +4,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/diagnostics.js";
 import { planServerUrl, serverVariableEnv } from "../../generator/plan/server-url.js";
-import { main } from "../../runtime/src/cli.js";
-import { resolveBaseUrl } from "../../runtime/src/server-url.js";
-import type { HttpHandle } from "../../runtime/src/transport-http.js";
-import type { ServerInfo, ToolDefinition } from "../../runtime/src/types.js";
+import { main } from "../../runtime/src/cli/main.js";
+import { resolveBaseUrl } from "../../runtime/src/upstream/server-url.js";
+import type { HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { api as makeApi, operation as makeOperation } from "../factories.js";
 import { startUpstream } from "./runtime-fixture.js";
 

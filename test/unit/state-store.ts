@@ -5,8 +5,8 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryStateStore, openStateStore } from "../../runtime/src/state.js";
-import { SessionStore } from "../../runtime/src/sessions.js";
+import { MemoryStateStore, openStateStore } from "../../runtime/src/state/state.js";
+import { SessionStore } from "../../runtime/src/transport/sessions.js";
 
 test("MemoryStateStore: values expire, create only when absent, replace only while unchanged, delete reports existence", async () => {
   let now = 1_000;

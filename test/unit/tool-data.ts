@@ -12,11 +12,11 @@ import {
   storeTools,
   toolDataFiles,
   catalogOf,
-} from "../../runtime/src/tool-data.js";
-import { buildSearchIndex, searchDocument } from "../../runtime/src/search-build.js";
-import { McpServer } from "../../runtime/src/server.js";
+} from "../../runtime/src/data/tool-data.js";
+import { buildSearchIndex, searchDocument } from "../../runtime/src/features/search/search-build.js";
+import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";
-import type { ToolDefinition } from "../../runtime/src/types.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 
 const tool = (name: string, $defs?: Record<string, unknown>): ToolDefinition =>
   ({

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { textResult } from "../../runtime/src/mcp-types.js";
-import { mapResponse } from "../../runtime/src/result.js";
+import { textResult } from "../../runtime/src/api/mcp-types.js";
+import { mapResponse } from "../../runtime/src/upstream/result.js";
 import {
   DEFAULT_RESULT_SHAPE,
   outcomeText,
@@ -10,8 +10,8 @@ import {
   textOutcome,
   valueOutcome,
   type ToolOutcome,
-} from "../../runtime/src/tool-outcome.js";
-import { SchemaValidator } from "../../runtime/src/validation.js";
+} from "../../runtime/src/api/tool-outcome.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { sampleTools } from "./runtime-fixture.js";
 
 test("one model renders the 2025-06-18…2026-07-28 shape: content blocks, structuredContent, isError", () => {

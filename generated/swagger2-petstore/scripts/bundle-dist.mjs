@@ -6,7 +6,7 @@
 // of about seventy, which is most of a stdio server's start-up time. Modules imported on first use
 // (the HTTP transport, the Redis store, code mode …) stay separate chunks, loaded as before.
 // Packages from node_modules are not bundled (they load from there, on first use as before).
-// tsc's output stays in dist/ beside the bundle (code mode's worker runs dist/runtime/code-mode-worker.js),
+// tsc's output stays in dist/ beside the bundle (code mode's worker runs dist/runtime/features/code/code-mode-worker.js),
 // so a project built with tsc alone runs the same server, module by module.
 //
 // Each module keeps its own `import.meta.url` (its file under dist/), so the paths it resolves

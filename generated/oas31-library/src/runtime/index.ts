@@ -17,8 +17,8 @@ export type {
   ServerInfo,
   ToolAnnotations,
   ToolDefinition,
-} from "./types.js";
-export * from "./jsonrpc.js";
+} from "./api/types.js";
+export * from "./protocol/jsonrpc.js";
 export type {
   CallToolResult,
   ContentBlock,
@@ -27,8 +27,8 @@ export type {
   MediaContent,
   ResourceLinkContent,
   TextContent,
-} from "./mcp-types.js";
-export { createStderrLogger, silentLogger, type Logger, type LogLevel } from "./logger.js";
+} from "./api/mcp-types.js";
+export { createStderrLogger, silentLogger, type Logger, type LogLevel } from "./protocol/logger.js";
 export {
   ALL_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,
@@ -37,30 +37,30 @@ export {
   isKnownProtocolVersion,
   isSupportedProtocolVersion,
   negotiateProtocolVersion,
-} from "./protocol.js";
-export { LOG_LEVELS, type McpLogLevel, type RequestEra } from "./era.js";
+} from "./protocol/versions.js";
+export { LOG_LEVELS, type McpLogLevel, type RequestEra } from "./protocol/era.js";
 export {
   API_DOCUMENT_URI,
   OPERATION_URI_TEMPLATE,
   type Resource,
   type ResourceTemplate,
   type TextResourceContents,
-} from "./resources.js";
-export { McpServer, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server.js";
-export { CACHE_HINTS } from "./dispatcher.js";
-export { DEFAULT_PAGE_SIZE } from "./list-pages.js";
-export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream.js";
-export { TASKS_EXTENSION, type TaskOptions, type TaskStatus, type TaskSupport } from "./tasks.js";
-export type { TransportHandle } from "./transport.js";
-export { startStdio, type StdioOptions } from "./transport-stdio.js";
+} from "./server/resources.js";
+export { McpServer, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server/server.js";
+export { CACHE_HINTS } from "./server/dispatcher.js";
+export { DEFAULT_PAGE_SIZE } from "./server/list-pages.js";
+export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream/upstream.js";
+export { TASKS_EXTENSION, type TaskOptions, type TaskStatus, type TaskSupport } from "./server/tasks.js";
+export type { TransportHandle } from "./transport/transport.js";
+export { startStdio, type StdioOptions } from "./transport/stdio.js";
 export {
   startHttp,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
   type HttpHandle,
   type HttpOptions,
-} from "./transport-http.js";
-export { main, usage, type MainOptions } from "./cli.js";
+} from "./transport/http.js";
+export { main, usage, type MainOptions } from "./cli/main.js";
 export {
   defineExtension,
   defineTool,
@@ -79,7 +79,7 @@ export {
   type ResourceContents,
   type ToolHooks,
   type ToolResult,
-} from "./extensions.js";
+} from "./api/extensions.js";
 export {
   ApiError,
   type ApiClient,
@@ -89,5 +89,5 @@ export {
   type CallOptions,
   type Documented,
   type UntypedApi,
-} from "./api-client.js";
-export type { FromSchema } from "./schema-type.js";
+} from "./api/api-client.js";
+export type { FromSchema } from "./api/schema-type.js";

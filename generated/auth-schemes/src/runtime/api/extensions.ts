@@ -1,0 +1,252 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * The extension API for the user's own code (`src/custom/` in a generated server): extra tools,
+ * resources, resource templates and prompts served next to the generated tools, hooks around every
+ * operation call (all of them, or one tool's by its name), and the typed `api` client. Everything is
+ * plain data plus functions; the dispatcher does the protocol.
+ *
+ * Typed per API: `defineExtension<ToolInputs, ToolOutputs>(…)` (or the generated `src/api.ts`'s
+ * `defineExtension`, which passes them) types the per-tool hooks' arguments and results and the
+ * `api` every handler gets; `defineToolFor<Api>()` types a custom tool's arguments from its own
+ * `inputSchema`. Without the maps everything still works, untyped.
+ */
+import type { ApiClient, UntypedApi } from "./api-client.js";
+import type { McpLogLevel, RequestEra } from "../protocol/era.js";
+import type { CallToolResult } from "./mcp-types.js";
+import type { FromSchema, InputSchemaLiteral } from "./schema-type.js";
+import type { TaskSupport } from "../server/tasks.js";
+import type { ObjectJsonSchema, ToolDefinition, ToolMetadata } from "./types.js";
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** What a custom handler may do while serving one request. `TApi` is the type of {@link RequestTools.api}. */
+export interface RequestTools<TApi = UntypedApi> {
+  /**
+   * The API's operations as methods, called on behalf of this request: `await api.listPets({ limit: 2 })`
+   * resolves to the documented result or throws an `ApiError` (api-client.ts). Each call takes the
+   * path of a `tools/call` of the operation (validation, hooks, credentials, retries, pagination) and
+   * is cancelled with this request.
+   */
+  readonly api: TApi;
+  /** Aborted when the client cancels (notification or, on modern HTTP, closing the stream). */
+  readonly signal: AbortSignal;
+  /** The request's era; for modern requests it carries the per-request client capabilities. */
+  readonly era: RequestEra;
+  /** The client's capabilities: per request (modern) or from `initialize` (legacy). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** Sends `notifications/progress` when the client sent a progress token; no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` when the client asked for this level. Never pass secrets. */
+  log(level: McpLogLevel, data: unknown): void;
+  /** Throws -32021 (modern, HTTP 400) unless the client declared `capability`. */
+  requireClientCapability(capability: string): void;
+  /** Modern retries: the client's answers to the previous `inputRequests`, by key (empty when none). */
+  readonly inputResponses: Readonly<Record<string, Record<string, unknown>>>;
+  /** Modern retries: the state passed to {@link RequestTools.inputRequired}, verified (HMAC, expiry, binding). */
+  readonly state: unknown;
+  /**
+   * Modern era only: asks the client for input (elicitation, sampling, roots) and to retry the
+   * request with `inputResponses`. `state` (any JSON, not secret) comes back sealed as
+   * {@link RequestTools.state}. Throws -32021 when the client did not declare a capability a
+   * request needs, and InvalidRequest for legacy-era requests.
+   */
+  inputRequired(inputRequests: Record<string, InputRequest>, state?: unknown): InputRequiredResult;
+  /**
+   * Legacy era only: sends `elicitation/create`, `sampling/createMessage` or `roots/list` to the
+   * client on this request's stream and resolves to its result. Throws InvalidRequest when the
+   * client did not declare the capability in `initialize`, or for modern requests.
+   */
+  clientRequest(method: InputRequest["method"], params: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** One request the server asks the client to fulfil before retrying (MRTR). */
+export interface InputRequest {
+  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
+  params: Record<string, unknown>;
+}
+
+/** A modern `input_required` result (tools/call, prompts/get, resources/read only). */
+export interface InputRequiredResult {
+  resultType: "input_required";
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  [key: string]: unknown;
+}
+
+/** A tool implemented in code rather than by an upstream HTTP call; `TInput` types its arguments. */
+export interface CustomTool<TInput = Record<string, unknown>, TApi = UntypedApi> extends ToolMetadata {
+  /**
+   * Whether modern clients that declare the tasks extension may get this call as a task
+   * (`resultType: "task"`): `forbidden` (default), `optional`, or `required` (clients without the
+   * extension get -32021). Legacy-era calls always run synchronously. A task handler asks for
+   * input the same way as a synchronous one, with {@link RequestTools.inputRequired}: the task
+   * goes `input_required`, and the handler runs again with the answers from `tasks/update`.
+   */
+  taskSupport?: TaskSupport;
+  /** A call still running after this many ms becomes a task (default 0: unless it settles at once). */
+  taskAfterMs?: number;
+  /** Runs the tool; arguments were validated against `inputSchema`. Throwing gives an `isError` result. */
+  handler(args: TInput, tools: RequestTools<TApi>): Awaitable<CallToolResult | InputRequiredResult>;
+}
+
+/** A custom tool as `defineTool` takes it: `inputSchema` is a literal its arguments are typed from. */
+export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Omit<
+  CustomTool<FromSchema<S>, TApi>,
+  "inputSchema"
+> & { inputSchema: S };
+
+/**
+ * `defineTool` for an API whose client type is `TApi` (the generated `src/api.ts` exports
+ * `defineTool = defineToolFor<Api>()`): the handler's arguments are typed from the tool's own
+ * `inputSchema`, written inline, and its `api` is typed. For arguments of a type you declare,
+ * annotate the tool instead: `const tool: CustomTool<MyArgs, Api> = { … }`.
+ */
+export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(
+  tool: CustomToolSpec<S, TApi>,
+) => CustomTool<FromSchema<S>, TApi> {
+  // The schema literal is the tool's JSON Schema; only its static type is narrower than ObjectJsonSchema.
+  return (tool) => tool as Omit<typeof tool, "inputSchema"> & { inputSchema: ObjectJsonSchema };
+}
+
+/** `defineTool` without an API's types: arguments typed from `inputSchema`, `api` untyped. */
+export const defineTool = defineToolFor<UntypedApi>();
+
+/** One item of `resources/read` contents (text or base64 blob). */
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string };
+
+/** A fixed resource. */
+export interface CustomResource<TApi = UntypedApi> {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read(tools: RequestTools<TApi>): Awaitable<ResourceContents[]>;
+}
+
+/** A resource template (RFC 6570 level 1: `{var}` matches one path segment). */
+export interface CustomResourceTemplate<TApi = UntypedApi> {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read(uri: string, variables: Record<string, string>, tools: RequestTools<TApi>): Awaitable<ResourceContents[]>;
+  /** Completion values for one template variable, given the typed prefix. */
+  complete?(variable: string, prefix: string): string[];
+}
+
+/** A prompt argument. */
+export interface PromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** A prompt. `get` returns `{ description?, messages }`. */
+export interface CustomPrompt<TApi = UntypedApi> {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  get(args: Record<string, string>, tools: RequestTools<TApi>): Awaitable<Record<string, unknown>>;
+  /** Completion values for one argument, given the typed prefix. */
+  complete?(argument: string, prefix: string): string[];
+}
+
+/** Hooks around every generated (HTTP-backed) tool call. */
+export interface CallHooks<TApi = UntypedApi> {
+  /**
+   * Runs after input validation, before the upstream call (and before the tool's own `before`).
+   * Return replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
+   */
+  beforeCall?(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    tools: RequestTools<TApi>,
+  ): Awaitable<Record<string, unknown> | CallToolResult | void>;
+  /** Runs after the upstream call (and after the tool's own `after`); return a replacement result or nothing. */
+  afterCall?(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    result: CallToolResult,
+    tools: RequestTools<TApi>,
+  ): Awaitable<CallToolResult | void>;
+}
+
+/** A tool result whose `structuredContent` has the tool's output type. */
+export type ToolResult<TOutput> = CallToolResult & { structuredContent?: TOutput };
+
+/** Hooks of one generated tool, keyed by its name in `hooks`: typed arguments and result. */
+export interface ToolHooks<TInput, TOutput, TApi = UntypedApi> {
+  /**
+   * Runs after input validation and the global `beforeCall`, before the upstream call. Return
+   * replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
+   */
+  before?(args: TInput, tools: RequestTools<TApi>): Awaitable<TInput | ToolResult<TOutput> | void>;
+  /** Runs after the upstream call, before the global `afterCall`: return a replacement result or nothing. */
+  after?(result: ToolResult<TOutput>, args: TInput, tools: RequestTools<TApi>): Awaitable<ToolResult<TOutput> | void>;
+}
+
+/** The names of the global hooks; a tool of the same name cannot have hooks of its own. */
+export type GlobalHookName = keyof CallHooks;
+
+/** The `api` of an extension typed with the maps `TInputs`/`TOutputs`; untyped without them. */
+export type ExtensionApi<TInputs, TOutputs> = keyof TInputs extends never ? UntypedApi : ApiClient<TInputs, TOutputs>;
+
+/**
+ * `hooks`: the global `beforeCall`/`afterCall` around every operation call and, keyed by tool
+ * name, each tool's own `before`/`after` with its argument and result types.
+ */
+export type ExtensionHooks<TInputs, TOutputs> = CallHooks<ExtensionApi<TInputs, TOutputs>> & {
+  [K in Exclude<keyof TInputs, GlobalHookName>]?: ToolHooks<
+    TInputs[K],
+    K extends keyof TOutputs ? TOutputs[K] : unknown,
+    ExtensionApi<TInputs, TOutputs>
+  >;
+};
+
+/**
+ * Everything user code can add. `TInputs`/`TOutputs` are the generated maps of tool name →
+ * arguments / structured result (`ToolInputs`, `ToolOutputs` in `src/tools/index.ts`); without them
+ * per-tool hooks are not available and `api` is untyped.
+ */
+export interface Extension<TInputs extends object = {}, TOutputs extends object = {}> {
+  /** Tools implemented in code; their arguments are validated against their `inputSchema` first. */
+  tools?: CustomTool<unknown, ExtensionApi<TInputs, TOutputs>>[];
+  resources?: CustomResource<ExtensionApi<TInputs, TOutputs>>[];
+  resourceTemplates?: CustomResourceTemplate<ExtensionApi<TInputs, TOutputs>>[];
+  prompts?: CustomPrompt<ExtensionApi<TInputs, TOutputs>>[];
+  hooks?: ExtensionHooks<TInputs, TOutputs>;
+}
+
+/**
+ * Identity helper giving user code type checking: `export default defineExtension<ToolInputs, ToolOutputs>({ … })`
+ * (the type arguments are never inferred: without them the extension is untyped).
+ */
+export function defineExtension<TInputs extends object = {}, TOutputs extends object = {}>(
+  extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>>,
+): Extension {
+  // The server calls hooks and handlers with plain JSON values; the types above are for the author.
+  return extension as Extension;
+}
+
+/** Matches `uri` against a level-1 URI template; returns the variables or undefined. */
+export function matchUriTemplate(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const variable = /^\{([^}]+)\}$/.exec(part);
+      if (!variable) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(variable[1]!);
+      return "([^/]+)";
+    })
+    .join("");
+  const match = new RegExp(`^${pattern}$`).exec(uri);
+  if (!match) return undefined;
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+}

@@ -1,0 +1,242 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * The JSON-RPC dispatcher behind `McpServer`: validates envelopes, answers batches (revision
+ * 2025-03-26 only), tells the eras apart per request (`initialize` → legacy; modern `_meta` →
+ * stateless 2026-07-28), routes through one method table per era, tracks in-flight requests for
+ * `notifications/cancelled`, decorates modern results (`resultType`, caching hints, server
+ * identity) and turns thrown errors into wire errors with their HTTP status hints.
+ */
+import { classifyEra, hasModernMeta, type RequestEra } from "../protocol/era.js";
+import {
+  ErrorCode,
+  RpcError,
+  classifyMessage,
+  errorResponse,
+  successResponse,
+  type JsonRpcId,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.js";
+import { describeError, type Logger } from "../protocol/logger.js";
+import { isRecord } from "../protocol/own.js";
+import { BATCH_PROTOCOL_VERSION, META_SERVER_INFO } from "../protocol/versions.js";
+import type { NotificationHandler, Params, RequestContext, RequestHandler } from "./request-context.js";
+import { UpstreamCancelledError } from "../upstream/upstream.js";
+
+/** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
+export const DEFAULT_MAX_BATCH = 100;
+
+/**
+ * Caching hints on modern list, read and discover results. The catalog is fixed when the server
+ * is generated and never depends on the caller's authorization, so it is public.
+ */
+export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
+
+/** Methods whose complete modern results carry {@link CACHE_HINTS}. */
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+/** The method tables and server state a {@link Dispatcher} routes with. */
+export interface DispatcherOptions {
+  /** Methods of the legacy era (≤ 2025-11-25). */
+  legacy: Record<string, RequestHandler>;
+  /** Methods of the modern era (2026-07-28). */
+  modern: Record<string, RequestHandler>;
+  /** Notification methods besides `notifications/cancelled`, which the dispatcher handles itself. */
+  notifications: Record<string, NotificationHandler>;
+  /** Receives the client's responses (to legacy server→client requests). */
+  onResponse(response: JsonRpcResponse, ctx: RequestContext): void;
+  /** Called for a `notifications/cancelled` whose request does not run here (it may run on another instance). */
+  onCancelElsewhere?(
+    cancellation: { scope: string | undefined; requestId: JsonRpcId; reason: string },
+    ctx: RequestContext,
+  ): void;
+  /** The revision the last legacy `initialize` negotiated on this instance, if any. */
+  negotiatedVersion(): string | undefined;
+  /** The server's identity (`name`, `version`, `title`) for modern results' `_meta`. */
+  implementation(): Record<string, unknown>;
+  /** Largest batch answered; a longer one gets one -32600 error. */
+  maxBatch: number;
+  logger: Logger;
+}
+
+/** Routes messages to method handlers, for every transport and both eras. */
+export class Dispatcher {
+  private readonly inFlight = new Map<string, AbortController>();
+  private readonly notifications: Record<string, NotificationHandler>;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.notifications = {
+      ...options.notifications,
+      "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
+    };
+  }
+
+  /**
+   * Handles a JSON-RPC batch. Legal only under revision 2025-03-26; otherwise (or when empty)
+   * the answer is a single InvalidRequest error. Returns undefined when nothing needs answering.
+   */
+  async handleBatch(
+    messages: unknown[],
+    ctx: RequestContext,
+  ): Promise<JsonRpcResponse[] | JsonRpcResponse | undefined> {
+    const version = ctx.protocolVersion ?? this.options.negotiatedVersion();
+    if (version !== BATCH_PROTOCOL_VERSION) {
+      return errorResponse(null, {
+        code: ErrorCode.InvalidRequest,
+        message: `JSON-RPC batches are only supported in protocol revision ${BATCH_PROTOCOL_VERSION} (current: ${version ?? "none negotiated"})`,
+      });
+    }
+    if (messages.length === 0) return errorResponse(null, { code: ErrorCode.InvalidRequest, message: "empty batch" });
+    // Refused whole, before any message runs: a partial answer would hide which calls ran.
+    if (messages.length > this.options.maxBatch) {
+      return errorResponse(null, {
+        code: ErrorCode.InvalidRequest,
+        message: `JSON-RPC batch too large: ${messages.length} messages, the limit is ${this.options.maxBatch} (server flag --max-batch, env MCP_MAX_BATCH)`,
+      });
+    }
+    // Notifications inside a batch have no stream of their own.
+    const batchCtx: RequestContext = { ...ctx, notify: undefined };
+    const responses = await Promise.all(messages.map((message) => this.handle(message, batchCtx)));
+    const answered = responses.filter((r): r is JsonRpcResponse => r !== undefined);
+    return answered.length > 0 ? answered : undefined;
+  }
+
+  /** Handles one message. Resolves to the response, or undefined for notifications, responses and cancelled requests. */
+  async handle(message: unknown, ctx: RequestContext): Promise<JsonRpcResponse | undefined> {
+    const classified = classifyMessage(message);
+    switch (classified.kind) {
+      case "invalid":
+        return errorResponse(classified.id, {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid request: ${classified.reason}`,
+        });
+      case "response": {
+        // The answer to a legacy server→client request; unknown ids are ignored.
+        this.options.onResponse(classified.message, ctx);
+        return undefined;
+      }
+      case "notification": {
+        const { method, params } = classified.message;
+        const handler = Object.hasOwn(this.notifications, method) ? this.notifications[method] : undefined;
+        if (!handler) {
+          this.options.logger.debug(`ignoring unknown notification ${method}`);
+          return undefined;
+        }
+        try {
+          handler(isRecord(params) ? params : {}, ctx);
+        } catch (error) {
+          this.options.logger.error(`notification ${method} failed`, { error: describeError(error) });
+        }
+        return undefined;
+      }
+      case "request":
+        return this.handleRequest(classified.message.id, classified.message.method, classified.message.params, ctx);
+    }
+  }
+
+  private async handleRequest(
+    id: JsonRpcId,
+    method: string,
+    params: unknown,
+    ctx: RequestContext,
+  ): Promise<JsonRpcResponse | undefined> {
+    if (params !== undefined && !isRecord(params)) {
+      return errorResponse(id, { code: ErrorCode.InvalidParams, message: "params must be an object" });
+    }
+    let era: RequestEra;
+    try {
+      // A plain `initialize` means legacy semantics, whatever the transport's version hint says;
+      // one carrying modern `_meta` is a modern request for a removed method (-32601, HTTP 404).
+      era =
+        method === "initialize" && !hasModernMeta(params)
+          ? { modern: false, version: undefined }
+          : classifyEra(params, ctx.protocolVersion, this.options.negotiatedVersion());
+    } catch (error) {
+      return this.errorFrom(id, method, error);
+    }
+    const table = era.modern ? this.options.modern : this.options.legacy;
+    // Object.hasOwn: method names like "constructor" must not reach the prototype.
+    const handler = Object.hasOwn(table, method) ? table[method] : undefined;
+    if (!handler) {
+      return errorResponse(
+        id,
+        { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` },
+        era.modern ? 404 : undefined,
+      );
+    }
+
+    const controller = new AbortController();
+    const onTransportAbort = (): void => controller.abort(ctx.signal?.reason);
+    if (ctx.signal?.aborted) return undefined;
+    ctx.signal?.addEventListener("abort", onTransportAbort, { once: true });
+    const key = inFlightKey(ctx.scope, id);
+    this.inFlight.set(key, controller);
+    try {
+      const result = await handler((params as Params | undefined) ?? {}, {
+        id,
+        method,
+        ctx,
+        era,
+        signal: controller.signal,
+      });
+      if (controller.signal.aborted) return undefined;
+      return successResponse(id, era.modern ? this.modernResult(method, result, ctx) : result);
+    } catch (error) {
+      if (controller.signal.aborted || error instanceof UpstreamCancelledError) return undefined;
+      return this.errorFrom(id, method, error);
+    } finally {
+      ctx.signal?.removeEventListener("abort", onTransportAbort);
+      if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
+    }
+  }
+
+  private errorFrom(id: JsonRpcId, method: string, error: unknown): JsonRpcResponse {
+    if (error instanceof RpcError) return errorResponse(id, error.toJSON(), error.httpStatus);
+    this.options.logger.error(`request ${method} failed`, { error: describeError(error) });
+    return errorResponse(id, { code: ErrorCode.InternalError, message: "Internal error" });
+  }
+
+  /** Modern results: `resultType`, the server's identity, and caching hints where required. */
+  private modernResult(method: string, result: Record<string, unknown>, ctx: RequestContext): Record<string, unknown> {
+    const resultType = typeof result.resultType === "string" ? result.resultType : "complete";
+    const meta = isRecord(result._meta) ? result._meta : {};
+    const decorated: Record<string, unknown> = {
+      ...result,
+      resultType,
+      _meta: { ...meta, [META_SERVER_INFO]: this.options.implementation() },
+    };
+    if (resultType === "complete" && CACHEABLE.has(method)) Object.assign(decorated, CACHE_HINTS);
+    // A tool list filtered by the caller's OAuth scopes is theirs alone.
+    if (method === "tools/list" && ctx.scopes && resultType === "complete") decorated.cacheScope = "private";
+    return decorated;
+  }
+
+  /** `notifications/cancelled`: aborts the in-flight request it names (in the same scope). */
+  private cancel(params: Params, ctx: RequestContext): void {
+    const requestId = params.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const reason = typeof params.reason === "string" ? params.reason : "cancelled by client";
+    if (!this.cancelLocal(ctx.scope, requestId, reason))
+      this.options.onCancelElsewhere?.({ scope: ctx.scope, requestId, reason }, ctx);
+  }
+
+  /** Aborts request `requestId` of `scope` if it runs here; false when it does not (finished, unknown: ignored). */
+  cancelLocal(scope: string | undefined, requestId: JsonRpcId, reason: string): boolean {
+    const controller = this.inFlight.get(inFlightKey(scope, requestId));
+    if (!controller) return false;
+    this.options.logger.debug(`cancelling request ${String(requestId)}`);
+    controller.abort(new Error(reason));
+    return true;
+  }
+}
+
+function inFlightKey(scope: string | undefined, id: JsonRpcId): string {
+  // typeof keeps the string "1" and the number 1 apart, as JSON-RPC does.
+  return `${scope ?? ""}\u0000${typeof id}:${String(id)}`;
+}

@@ -1,0 +1,178 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * Turns a tool's HTTP binding plus validated arguments into a concrete request description
+ * (URL, headers, body). No I/O; `upstream.ts` executes it.
+ */
+import type { FileOptions } from "./binary.js";
+import { collectBody, encodeBody } from "./body.js";
+import {
+  ArgumentError,
+  serializeCookieParameter,
+  serializeHeaderParameter,
+  serializePathParameter,
+  serializeQueryParameter,
+} from "./serialize.js";
+import { splitPathTemplate } from "./path-template.js";
+import type { HttpBinding } from "../api/types.js";
+import { getOwn } from "../protocol/own.js";
+import { redactUserinfo } from "../protocol/redact.js";
+
+/** The default `Accept` when the binding lists no response media types. */
+export const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
+
+// OpenAPI: header parameters with these names are ignored (they are set by other fields).
+const IGNORED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
+
+/** A request ready to send. */
+export interface PreparedRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Full URL including the query string (may hold secrets: never log it). */
+  url: string;
+  /** URL without query or userinfo, safe to show: origin + base path + resolved path. */
+  safeUrl: string;
+  /** The resolved binding path (no base, no query), used in error messages. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer | undefined;
+}
+
+/** Joins a base URL (which may carry a path) and a path template's resolved path. */
+export function joinUrl(baseUrl: string, path: string): string {
+  const base = baseUrl.split(/[?#]/)[0]!.replace(/\/+$/, "");
+  return base + (path.startsWith("/") ? path : "/" + path);
+}
+
+/**
+ * The bytes a path segment stands for, as a latin1 string: `%XX` escapes decoded once, every other
+ * character as its UTF-8 bytes. `café`, `caf%C3%A9` and `caf%c3%a9` are then equal, as the URL
+ * parser's own percent-encoding of raw characters requires.
+ */
+function segmentBytes(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === "%" && /^[0-9a-f]{2}$/i.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 3;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i)!);
+      bytes.push(...Buffer.from(char, "utf8"));
+      i += char.length;
+    }
+  }
+  return Buffer.from(bytes).toString("latin1");
+}
+
+/**
+ * True when the URL parser keeps `url`'s path as base path + `path`, segment for segment. A dot
+ * segment (`.`, `..`, `%2e`) or a backslash in the path would otherwise make the request address
+ * another resource than its template, with the credentials meant for this one.
+ */
+export function pathKept(url: string, baseUrl: string, path: string): boolean {
+  if (plainPath(path)) return true;
+  try {
+    const actual = new URL(url).pathname;
+    // The base path as the parser normalises it (the operator's base URL is trusted as given).
+    const base = new URL(joinUrl(baseUrl, "/x")).pathname.slice(0, -2);
+    if (!actual.startsWith(base + "/")) return false;
+    const got = actual.slice(base.length).split("/");
+    const expected = (path.startsWith("/") ? path : "/" + path).split("/");
+    return (
+      got.length === expected.length && got.every((segment, i) => segmentBytes(segment) === segmentBytes(expected[i]!))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Characters the URL parser keeps as they are in a path segment (RFC 3986 pchar without `%`). */
+const PLAIN_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
+
+/**
+ * True when no segment of `path` can be changed by URL normalisation: only characters the parser
+ * keeps, no percent escape, no `.` or `..` segment. Most request paths are; they skip parsing.
+ */
+function plainPath(path: string): boolean {
+  if (!path.startsWith("/")) return false;
+  for (const segment of path.slice(1).split("/")) {
+    if (segment === "." || segment === ".." || !PLAIN_SEGMENT.test(segment)) return false;
+  }
+  return true;
+}
+
+/** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
+export function buildRequest(
+  http: HttpBinding,
+  args: Record<string, unknown>,
+  baseUrl: string,
+  files: FileOptions = {},
+): PreparedRequest {
+  // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
+  const split = splitPathTemplate(
+    http.path,
+    http.parameters.filter((p) => p.in === "query").map((p) => p.name),
+  );
+  let path = split.path;
+  const query: string[] = [...split.fixedQuery];
+  const cookies: string[] = [];
+  const headers: Record<string, string> = {};
+
+  for (const binding of http.parameters) {
+    // Own properties only: an absent argument named `constructor` must not read Object.prototype's.
+    const value = getOwn(args, binding.argument);
+    if (value === undefined) {
+      if (binding.in === "path") throw new ArgumentError(`missing path parameter '${binding.argument}'`);
+      continue;
+    }
+    switch (binding.in) {
+      case "path": {
+        const segment = serializePathParameter(binding, value);
+        // An empty value would address another resource (`/pets//photos`, `/pets/`).
+        if (segment === "") throw new ArgumentError(`path parameter '${binding.argument}' must not be empty`);
+        path = path.split(`{${binding.name}}`).join(segment);
+        break;
+      }
+      case "query": {
+        const pairs = serializeQueryParameter(binding, value);
+        if (pairs !== "") query.push(pairs);
+        break;
+      }
+      case "header":
+        if (!IGNORED_HEADER_PARAMETERS.has(binding.name.toLowerCase())) {
+          headers[binding.name.toLowerCase()] = serializeHeaderParameter(binding, value);
+        }
+        break;
+      case "cookie":
+        cookies.push(serializeCookieParameter(binding, value));
+        break;
+    }
+  }
+  if (/\{[^}/]+\}/.test(path)) throw new ArgumentError(`path template ${http.path} has an unbound placeholder`);
+  if (cookies.length > 0) headers.cookie = cookies.join("; ");
+  headers.accept = http.response.accept.length > 0 ? http.response.accept.join(", ") : DEFAULT_ACCEPT;
+
+  let body: string | Buffer | undefined;
+  if (http.body) {
+    const value = collectBody(http.body, args);
+    if (value !== undefined) {
+      const encoded = encodeBody(http.body.mediaType, value, http.body, files);
+      headers["content-type"] = encoded.contentType;
+      body = encoded.payload;
+    }
+  }
+
+  const fullUrl = joinUrl(baseUrl, path);
+  if (!pathKept(fullUrl, baseUrl, path)) {
+    throw new ArgumentError(
+      `the request path ${path} would be changed by URL normalisation (dot segments or backslashes), so it is not sent`,
+    );
+  }
+  return {
+    method: http.method.toUpperCase(),
+    url: query.length > 0 ? `${fullUrl}?${query.join("&")}` : fullUrl,
+    safeUrl: redactUserinfo(fullUrl),
+    path,
+    headers,
+    body,
+  };
+}

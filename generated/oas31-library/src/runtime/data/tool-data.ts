@@ -1,0 +1,298 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * The stored form of the tool definitions: `data/tools.json` and `data/definitions.json`.
+ *
+ * Input schemas refer to shared schemas through `$defs`. In a large API the same definitions come
+ * back in thousands of tools (MS Graph beta: 272,000 `$defs` entries, 2,759 names, 77 % of the
+ * tools file), so they are stored once: a stored tool carries `defs`, its `$defs` names mapped to
+ * indexes into the definitions array, and loading puts the very same objects back in place. A
+ * name may have several bodies across tools (a long API strips prose from oversized `$defs`), so
+ * the index is per body, not per name; each tool gets back exactly the `$defs` it was planned with.
+ */
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { offsetsText, readRecord } from "./offsets-file.js";
+import type { ToolDefinition } from "../api/types.js";
+
+/** A tool as stored in `data/tools.json`: `inputSchema` without `$defs`, and `defs` instead. */
+export type StoredTool = ToolDefinition & {
+  /** `$defs` name → index into `data/definitions.json`. */
+  defs?: Record<string, number>;
+};
+
+/** What `storeTools` produces: the two data files' contents, as values. */
+export interface StoredTools {
+  tools: StoredTool[];
+  /** Every distinct `$defs` body, in order of first use. */
+  definitions: unknown[];
+}
+
+/**
+ * Moves every tool's `inputSchema.$defs` into one shared list of distinct bodies (compared as
+ * JSON text). Deterministic: same tools, same output. The tools given are not changed.
+ */
+export function storeTools(tools: ToolDefinition[]): StoredTools {
+  const definitions: unknown[] = [];
+  const indexOf = new Map<string, number>();
+  const stored = tools.map((tool): StoredTool => {
+    const { $defs, ...inputSchema } = tool.inputSchema as { $defs?: Record<string, unknown> };
+    if ($defs === undefined) return tool;
+    const defs: Record<string, number> = {};
+    for (const [name, body] of Object.entries($defs)) {
+      const text = JSON.stringify(body);
+      let index = indexOf.get(text);
+      if (index === undefined) {
+        index = definitions.push(body) - 1;
+        indexOf.set(text, index);
+      }
+      defs[name] = index;
+    }
+    // `defs` goes right after the schema it completes, so a reader of the file finds it there.
+    const entries = Object.entries(tool).flatMap(([key, value]) =>
+      key === "inputSchema"
+        ? [
+            [key, inputSchema],
+            ["defs", defs],
+          ]
+        : [[key, value]],
+    );
+    return Object.fromEntries(entries) as StoredTool;
+  });
+  return { tools: stored, definitions };
+}
+
+/**
+ * The tool definitions back from their stored form: each `defs` becomes `inputSchema.$defs`
+ * again, sharing the definition objects between tools (schemas are never changed in place).
+ * Throws when a tool names a definition the list does not have.
+ */
+export function loadTools(stored: StoredTool[], definitions: unknown[] = []): ToolDefinition[] {
+  return stored.map((tool) => {
+    if (tool.defs === undefined) return tool;
+    const $defs: Record<string, unknown> = {};
+    for (const [name, index] of Object.entries(tool.defs)) {
+      if (!(index in definitions))
+        throw new Error(
+          `tool ${tool.name}: $defs/${name} names definition ${index}, which data/definitions.json does not have`,
+        );
+      $defs[name] = definitions[index];
+    }
+    // Same key order as the planned definition: `inputSchema` in its place, `$defs` last in it.
+    const entries = Object.entries(tool).flatMap(([key, value]) =>
+      key === "defs" ? [] : key === "inputSchema" ? [[key, { ...tool.inputSchema, $defs }]] : [[key, value]],
+    );
+    return Object.fromEntries(entries) as ToolDefinition;
+  });
+}
+
+/** `loadTools` on the two files' text (`definitions` absent: a project without shared definitions). */
+export function parseTools(toolsJson: string, definitionsJson?: string): ToolDefinition[] {
+  return loadTools(
+    JSON.parse(toolsJson) as StoredTool[],
+    definitionsJson === undefined ? [] : (JSON.parse(definitionsJson) as unknown[]),
+  );
+}
+
+/**
+ * One entry of `data/catalog.json`: what the toolset filters need of an operation (name, method,
+ * path, tags), without its schemas.
+ */
+export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
+
+/**
+ * The operation tools of a generated server, loaded when first needed: only their names are read
+ * at start (`data/tool-names.json`); the catalog when toolset filters need it; one definition by
+ * its byte range when a request needs it (describe, call: `data/tool-offsets.txt` says where it
+ * is in `data/tools.json`, `data/definition-offsets.txt` where its shared schemas are); all of
+ * them (MS Graph beta: 57 MB) only when a request needs all (`tools/list` of every tool).
+ */
+export interface ToolSource {
+  /** Every tool name, in tool order. */
+  names: readonly string[];
+  /** The catalog, in tool order; read on the first call, then kept. */
+  catalog(): readonly CatalogEntry[];
+  /** Every tool definition, in catalog order; read and parsed on the first call, then kept. */
+  load(): readonly ToolDefinition[];
+  /** The definition of tool `name` (undefined when the server has no such tool). */
+  get(name: string): ToolDefinition | undefined;
+  /** Tool `name`'s place in tool order (its line in the `data/*-offsets.txt` files); -1 when none. */
+  indexOf(name: string): number;
+}
+
+/**
+ * The text of a JSON file with one member per line (`open`, the members, `close`), and where each
+ * member's JSON begins after its `prefix` (`"name": ` in an object; nothing in an array): the files
+ * of `data/` that the server reads one member at a time.
+ */
+export function memberLines(
+  open: string,
+  close: string,
+  members: ReadonlyArray<{ prefix: string; json: string }>,
+): { text: string; ranges: Array<[offset: number, length: number]> } {
+  const ranges: Array<[number, number]> = [];
+  const lines = [open];
+  let offset = open.length + 1;
+  members.forEach(({ prefix, json }, index) => {
+    const line = `  ${prefix}${json}${index < members.length - 1 ? "," : ""}`;
+    ranges.push([offset + 2 + prefix.length, json.length]);
+    lines.push(line);
+    offset += line.length + 1;
+  });
+  lines.push(close, "");
+  return { text: lines.join("\n"), ranges };
+}
+
+/** A JSON array with one item per line, and each item's byte range: `data/tools.json`, `data/definitions.json`. */
+export function jsonLines(items: readonly unknown[]): {
+  text: string;
+  ranges: Array<[offset: number, length: number]>;
+} {
+  return memberLines(
+    "[",
+    "]",
+    items.map((item) => ({ prefix: "", json: asciiJson(item) })),
+  );
+}
+
+/**
+ * JSON with every non-ASCII character written as a `\\u` escape: the same value, one byte per
+ * character, so string offsets are byte offsets (and V8 keeps the text at one byte per character).
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** The catalog of these tools (generation time). */
+export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
+  return tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]);
+}
+
+/**
+ * The files of `data/` that hold the tool definitions, from their stored form (generation time):
+ * `tools.json` and `definitions.json` one item per line, and where each item is.
+ */
+export function toolDataFiles(stored: StoredTools): {
+  tools: string;
+  toolOffsets: string;
+  definitions: string;
+  definitionOffsets: string;
+} {
+  const tools = jsonLines(stored.tools);
+  const definitions = jsonLines(stored.definitions);
+  return {
+    tools: tools.text,
+    toolOffsets: offsetsText(tools.ranges),
+    definitions: definitions.text,
+    definitionOffsets: offsetsText(definitions.ranges),
+  };
+}
+
+/** Look-ups by scanning the names before a tool source builds a map of them. */
+const POSITION_SCANS = 64;
+
+/** A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when needed). */
+export function dataToolSource(dir: string | URL): ToolSource {
+  const folder =
+    typeof dir === "string"
+      ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`)
+      : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
+  const file = (name: string) => new URL(name, folder);
+  const read = (name: string) => readFileSync(file(name), "utf8");
+  const names = JSON.parse(read("tool-names.json")) as string[];
+  let catalog: CatalogEntry[] | undefined;
+  let all: readonly ToolDefinition[] | undefined;
+  // Definitions read one by one (kept, so tools share them in memory), or all at once.
+  let definitions: unknown[] | undefined;
+  const someDefinitions: unknown[] = [];
+  const definition = (index: number): unknown => {
+    if (definitions) return definitions[index];
+    if (!(index in someDefinitions)) {
+      const record = readRecord(
+        (offset, length) => readRange(file("definition-offsets.txt"), offset, length),
+        index,
+        2,
+      );
+      if (record === undefined)
+        throw new Error(`data/definitions.json has no definition ${index} (regenerate the server)`);
+      someDefinitions[index] = JSON.parse(readRange(file("definitions.json"), record[0]!, record[1]!));
+    }
+    return someDefinitions[index];
+  };
+  const byName = new Map<string, ToolDefinition>();
+  // A tool's line number is its place in the names: a scan for the first few look-ups (a map of
+  // 22,000 names costs more than the first describe_operation may take), a map once they add up.
+  let lookups = 0;
+  let positions: Map<string, number> | undefined;
+  const position = (name: string): number => {
+    if (positions === undefined && ++lookups > POSITION_SCANS) positions = new Map(names.map((item, i) => [item, i]));
+    return positions ? (positions.get(name) ?? -1) : names.indexOf(name);
+  };
+  return {
+    names,
+    indexOf: position,
+    catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
+    load: () =>
+      (all ??= loadTools(
+        JSON.parse(read("tools.json")) as StoredTool[],
+        (definitions ??= JSON.parse(read("definitions.json")) as unknown[]),
+      )),
+    get: (name) => {
+      let tool = byName.get(name);
+      if (tool === undefined) {
+        const index = position(name);
+        if (index < 0) return undefined;
+        const record = readRecord((offset, length) => readRange(file("tool-offsets.txt"), offset, length), index, 2);
+        if (record === undefined)
+          throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
+        const stored = JSON.parse(readRange(file("tools.json"), record[0]!, record[1]!)) as StoredTool;
+        if (stored.name !== name)
+          throw new Error(
+            `data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`,
+          );
+        const used: unknown[] = [];
+        for (const index of Object.values(stored.defs ?? {})) used[index] = definition(index);
+        tool = loadTools([stored], used)[0]!;
+        byName.set(name, tool);
+      }
+      return tool;
+    },
+  };
+}
+
+/** `length` bytes of `file` from `offset`, as UTF-8 text. */
+export function readRange(file: URL, offset: number, length: number): string {
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(file, "r");
+  try {
+    let done = 0;
+    while (done < length) {
+      const read = readSync(fd, buffer, done, length - done, offset + done);
+      if (read === 0) break;
+      done += read;
+    }
+    return buffer.toString("utf8", 0, done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A tool source over definitions already in memory (tests, embedders). */
+export function memoryToolSource(tools: readonly ToolDefinition[]): ToolSource {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const positions = new Map(tools.map((tool, index) => [tool.name, index]));
+  return {
+    names: tools.map((tool) => tool.name),
+    catalog: () => catalogOf(tools),
+    load: () => tools,
+    get: (name) => byName.get(name),
+    indexOf: (name) => positions.get(name) ?? -1,
+  };
+}
+
+/** Whether `tools` is a ToolSource rather than the definitions themselves. */
+export function isToolSource(tools: readonly ToolDefinition[] | ToolSource): tools is ToolSource {
+  return !Array.isArray(tools);
+}

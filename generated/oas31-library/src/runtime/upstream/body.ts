@@ -1,0 +1,132 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/** Request body assembly and encoding per the tool's BodyBinding and media type. */
+import { randomBytes } from "node:crypto";
+import { decodeFile, type FileOptions } from "./binary.js";
+import { getOwn, isRecord, setOwn } from "../protocol/own.js";
+import { encodeRfc3986, serializeStyled } from "./serialize.js";
+import type { BodyBinding, FieldEncoding } from "../api/types.js";
+
+/** An encoded request body with the Content-Type to send. */
+export interface EncodedBody {
+  contentType: string;
+  payload: string | Buffer;
+}
+
+/** True for `application/json` and any `+json` suffix type (parameters ignored). */
+export function isJsonMediaType(mediaType: string): boolean {
+  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || essence.endsWith("+json");
+}
+
+/** Collects the body value from the arguments; undefined when there is no body to send. */
+export function collectBody(binding: BodyBinding, args: Record<string, unknown>): unknown {
+  if (binding.kind === "whole") return getOwn(args, binding.argument);
+  const body: Record<string, unknown> = {};
+  for (const [argument, property] of Object.entries(binding.properties)) {
+    if (getOwn(args, argument) !== undefined) setOwn(body, property, getOwn(args, argument));
+  }
+  // An optional body with nothing in it is not sent at all.
+  return Object.keys(body).length === 0 && !binding.required ? undefined : body;
+}
+
+/** Encodes a body value for the binding's media type. */
+export function encodeBody(
+  mediaType: string,
+  value: unknown,
+  binding?: BodyBinding,
+  options: FileOptions = {},
+): EncodedBody {
+  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (binding?.kind === "whole" && binding.binary) {
+    const file = decodeFile(value, binding.argument, options);
+    return {
+      contentType: essence.includes("*") ? (file.mediaType ?? "application/octet-stream") : mediaType,
+      payload: file.data,
+    };
+  }
+  // A wildcard request media type gives no hint; JSON is what such APIs nearly always take.
+  if (isJsonMediaType(mediaType) || essence.includes("*")) {
+    return { contentType: essence.includes("*") ? "application/json" : mediaType, payload: JSON.stringify(value) };
+  }
+  if (essence === "application/x-www-form-urlencoded") {
+    return { contentType: mediaType, payload: formEncode(value, binding?.encoding) };
+  }
+  if (essence === "multipart/form-data") {
+    const files = new Set(binding?.kind === "properties" ? (binding.files ?? []) : []);
+    return multipartEncode(value, files, options);
+  }
+  if (essence.startsWith("text/")) {
+    return { contentType: mediaType, payload: typeof value === "string" ? value : String(value) };
+  }
+  return { contentType: mediaType, payload: typeof value === "string" ? value : JSON.stringify(value) };
+}
+
+/**
+ * `application/x-www-form-urlencoded` per OpenAPI: each field follows its `encoding` entry (style,
+ * explode, or a JSON `contentType`), else style form with explode (arrays repeat the key, objects
+ * spread their properties); the pairs use the query rules of serialize.ts.
+ */
+export function formEncode(value: unknown, encoding: Record<string, FieldEncoding> = {}): string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return encodeRfc3986(String(value ?? ""));
+  const pairs: string[] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === undefined) continue;
+    const field = Object.hasOwn(encoding, key) ? encoding[key] : undefined;
+    if (field?.contentType && !field.style && isJsonMediaType(field.contentType)) {
+      pairs.push(`${encodeRfc3986(key)}=${encodeRfc3986(JSON.stringify(v))}`);
+      continue;
+    }
+    const style = field?.style ?? "form";
+    // Data characters are already percent-encoded; what is left literal are the style's
+    // delimiters and deepObject brackets. In a form body they are encoded too: a form parser
+    // decodes them back, and an unencoded reserved character is refused without allowReserved.
+    const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(
+      /[,|[\]]/g,
+      (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase(),
+    );
+    // Spaces as `+`, the form convention (a literal `+` is already `%2B`), unless the field has an
+    // `encoding` entry: its value then follows RFC 6570, where `+` is a reserved character that
+    // must not appear without `allowReserved` (Prism refuses it; Stripe's deepObject fields).
+    if (text !== "") pairs.push(field ? text : text.replace(/%20/g, "+"));
+  }
+  return pairs.join("&");
+}
+
+/** Quotes a multipart header parameter (RFC 7578: `"` and line breaks percent-encoded). */
+function quoted(text: string): string {
+  return `"${text.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}"`;
+}
+
+/**
+ * `multipart/form-data` (RFC 7578): one part per property (arrays repeat the name); properties in
+ * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts.
+ */
+export function multipartEncode(
+  value: unknown,
+  files: Set<string>,
+  options: FileOptions = {},
+  boundary = `mcp-gen-${randomBytes(12).toString("hex")}`,
+): EncodedBody {
+  const chunks: Buffer[] = [];
+  const object = isRecord(value) ? value : {};
+  for (const [name, v] of Object.entries(object)) {
+    if (v === undefined) continue;
+    for (const item of Array.isArray(v) && !files.has(name) ? v : [v]) {
+      let headers = `Content-Disposition: form-data; name=${quoted(name)}`;
+      let data: Buffer;
+      if (files.has(name)) {
+        const file = decodeFile(item, name, options);
+        headers += `; filename=${quoted(file.fileName ?? name)}\r\nContent-Type: ${file.mediaType ?? "application/octet-stream"}`;
+        data = file.data;
+      } else if (typeof item === "object" && item !== null) {
+        headers += "\r\nContent-Type: application/json";
+        data = Buffer.from(JSON.stringify(item), "utf8");
+      } else {
+        data = Buffer.from(String(item), "utf8");
+      }
+      chunks.push(Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`, "utf8"), data, Buffer.from("\r\n", "utf8"));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(chunks) };
+}

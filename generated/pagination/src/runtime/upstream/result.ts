@@ -1,0 +1,228 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * Maps an upstream HTTP response to an MCP `tools/call` result: JSON → text + structuredContent,
+ * text → text, image/* → image, audio/* → audio, other binary → embedded resource, empty → a clear
+ * success line, non-2xx → `isError` with status and a body excerpt.
+ *
+ * A tool with an `outputSchema` must return `structuredContent` that matches it, or SDK clients
+ * reject the whole result. Upstreams often deviate from their spec, so generated output schemas
+ * accept a second shape, `{ [fallbackKey]: { status, contentType, body, problems } }`: whenever the
+ * documented shape does not fit (validation fails, no JSON, empty body), the response goes there.
+ */
+import { isJsonMediaType } from "./body.js";
+import type { CallToolResult } from "../api/mcp-types.js";
+import { renderToolResult, textOutcome, type OutcomePart, type ToolOutcome } from "../api/tool-outcome.js";
+import type { ToolDefinition } from "../api/types.js";
+import type { SchemaValidator, ValidationOutcome } from "../api/validation.js";
+import { isRecord } from "../protocol/own.js";
+
+/**
+ * Node's reason phrases (node:http's STATUS_CODES), read only for a response without one: importing
+ * node:http at start-up costs a stdio server that has made no call yet (got loads it with the first call).
+ */
+function reasonPhrase(status: number): string | undefined {
+  return process.getBuiltinModule("node:http").STATUS_CODES[status];
+}
+
+/** Cap for the JSON/text shown in a successful result (characters). */
+export const MAX_TEXT_CHARS = 100_000;
+/** Cap for the body excerpt in an upstream error result (characters). */
+export const MAX_ERROR_EXCERPT_CHARS = 2_000;
+
+/** What the mapper needs to know about the upstream exchange. */
+export interface UpstreamResponse {
+  status: number;
+  statusMessage?: string | undefined;
+  /** The raw `content-type` header, if any. */
+  contentType?: string | undefined;
+  body: Buffer;
+  /** Upper-case method and resolved path (no query) for messages. */
+  method: string;
+  path: string;
+  /** Full URL without query (used as the URI of embedded binary resources). */
+  url?: string | undefined;
+}
+
+/** What the mapper found in the body, for callers that need it too (pagination): parsed once. */
+export interface ParsedBody {
+  /** Set when the body was parsed as JSON. */
+  json?: { value: unknown };
+}
+
+/**
+ * Builds the tool result for an upstream response (the outcome of {@link responseOutcome}, rendered);
+ * `parsed` receives the body's JSON when it was parsed.
+ */
+export function mapResponse(
+  tool: ToolDefinition,
+  response: UpstreamResponse,
+  validator: SchemaValidator,
+  parsed: ParsedBody = {},
+): CallToolResult {
+  return renderToolResult(responseOutcome(tool, response, validator, parsed));
+}
+
+/** The outcome of an upstream response (see the module comment); `parsed` as for {@link mapResponse}. */
+export function responseOutcome(
+  tool: ToolDefinition,
+  response: UpstreamResponse,
+  validator: SchemaValidator,
+  parsed: ParsedBody = {},
+): ToolOutcome {
+  const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const reason = response.statusMessage || reasonPhrase(response.status) || "";
+  const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
+
+  if (response.status < 200 || response.status >= 300) {
+    const excerpt = errorExcerpt(response.body, mediaType);
+    return textOutcome(
+      `Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`,
+      false,
+    );
+  }
+  if (response.body.length === 0) {
+    const result = textOutcome(`Success: ${statusText} for ${response.method} ${response.path} (no response body)`);
+    return withFallback(tool, result, response, mediaType, null, ["the response has no body"]);
+  }
+
+  const text = response.body.toString("utf8");
+  const json = parseJsonBody(text, mediaType);
+  if (json.ok) {
+    parsed.json = { value: json.value };
+    return jsonResult(tool, json.value, response, mediaType, validator);
+  }
+  if (isTextual(mediaType)) {
+    const shown = truncate(text, MAX_TEXT_CHARS);
+    return withFallback(tool, textOutcome(shown), response, mediaType, shown, [
+      `the response is ${mediaType || "untyped"} text, not JSON`,
+    ]);
+  }
+  const data = response.body.toString("base64");
+  let part: OutcomePart;
+  if (mediaType.startsWith("image/")) part = { kind: "media", media: "image", data, mimeType: mediaType };
+  else if (mediaType.startsWith("audio/")) part = { kind: "media", media: "audio", data, mimeType: mediaType };
+  else
+    part = {
+      kind: "resource",
+      uri: response.url ?? `upstream:${response.path}`,
+      mimeType: mediaType || "application/octet-stream",
+      blob: data,
+    };
+  const result: ToolOutcome = {
+    ok: true,
+    parts: [
+      {
+        kind: "text",
+        text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.`,
+      },
+      part,
+    ],
+  };
+  return withFallback(tool, result, response, mediaType, null, [
+    `the response is binary (${mediaType || "unknown type"}), see the content blocks`,
+  ]);
+}
+
+function jsonResult(
+  tool: ToolDefinition,
+  body: unknown,
+  response: UpstreamResponse,
+  mediaType: string,
+  validator: SchemaValidator,
+): ToolOutcome {
+  const result = textOutcome(truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS));
+  const wrapKey = tool.http.response.wrapKey;
+  const structured = wrapKey !== undefined ? { [wrapKey]: body } : isRecord(body) ? body : undefined;
+  if (!tool.outputSchema) {
+    if (structured) result.value = structured;
+    return result;
+  }
+  const outcome: ValidationOutcome = structured
+    ? validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`)
+    : { ok: false, errors: ["the response is not a JSON object"] };
+  if (outcome.ok) {
+    result.value = structured;
+    return result;
+  }
+  return withFallback(tool, result, response, mediaType, body, outcome.errors);
+}
+
+/**
+ * For a tool with an output schema, puts the response into the schema's fallback shape (so the
+ * result still validates) and says so in a text block. Tools without one are returned unchanged.
+ */
+function withFallback(
+  tool: ToolDefinition,
+  result: ToolOutcome,
+  response: UpstreamResponse,
+  mediaType: string,
+  body: unknown,
+  problems: string[],
+): ToolOutcome {
+  if (!tool.outputSchema) return result;
+  const key = tool.http.response.fallbackKey;
+  const summary = problems.slice(0, 5).join("; ");
+  if (key === undefined) {
+    // An output schema without a fallback shape (hand-written tools): no structuredContent at all.
+    result.parts.push({
+      kind: "text",
+      text: `Note: the upstream response does not match this tool's output schema (${summary}), so structuredContent was omitted.`,
+    });
+    return result;
+  }
+  result.value = {
+    [key]: {
+      status: response.status,
+      contentType: mediaType,
+      body: body === undefined ? null : body,
+      problems: problems.slice(0, 20),
+    },
+  };
+  if (problems.length > 0 && body !== null && typeof body === "object") {
+    result.parts.push({
+      kind: "text",
+      text: `Note: the upstream response does not match the documented schema (${summary}); structuredContent holds it under "${key}".`,
+    });
+  }
+  return result;
+}
+
+function parseJsonBody(text: string, mediaType: string): { ok: true; value: unknown } | { ok: false } {
+  const looksJson =
+    isJsonMediaType(mediaType) || ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
+  if (!looksJson) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isTextual(mediaType: string): boolean {
+  return (
+    mediaType === "" ||
+    mediaType.startsWith("text/") ||
+    mediaType.endsWith("+xml") ||
+    mediaType.endsWith("+json") ||
+    [
+      "application/xml",
+      "application/json",
+      "application/javascript",
+      "application/yaml",
+      "application/x-yaml",
+      "application/x-www-form-urlencoded",
+    ].includes(mediaType)
+  );
+}
+
+function errorExcerpt(body: Buffer, mediaType: string): string {
+  if (body.length === 0) return "";
+  if (!isTextual(mediaType)) return `(${body.length} bytes of ${mediaType})`;
+  return truncate(body.toString("utf8").trim(), MAX_ERROR_EXCERPT_CHARS);
+}
+
+/** Truncates to `max` characters with a visible marker. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n… [truncated ${text.length - max} characters]`;
+}

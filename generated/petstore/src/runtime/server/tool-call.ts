@@ -1,0 +1,249 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * `tools/call`: which tool runs (operation, custom or meta tool), whether the call becomes a task,
+ * and the one code path of every operation call ({@link ToolCaller.callOperation}): validation,
+ * OAuth scopes, confirmation of destructive calls, hooks, credentials, upstream pagination,
+ * progress, client logging and cancellation.
+ */
+import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
+import { collectPages, requestedPages } from "../upstream/collect.js";
+import { confirmDestructiveCall } from "./confirm.js";
+import type { CredentialStore } from "../upstream/credentials.js";
+import type { CallHooks, CustomTool, InputRequiredResult, RequestTools } from "../api/extensions.js";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
+import { describeError, type Logger } from "../protocol/logger.js";
+import { textResult, type CallToolResult } from "../api/mcp-types.js";
+import { isRecord } from "../protocol/own.js";
+import { passthroughCredentials, type PassthroughRule } from "../upstream/passthrough.js";
+import type { HandlerContext, Params, RequestContext } from "./request-context.js";
+import type { ClientChannel } from "./request-tools.js";
+import { CALL_OPERATION, EXECUTE_CODE } from "./surfaces.js";
+import { declaresTasks, missingTasksExtension, type TaskRound, type TaskStore } from "./tasks.js";
+import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
+import type { SecuritySchemeDefinition } from "../api/types.js";
+import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
+import type { UpstreamQueue } from "../upstream/queue.js";
+import type { SchemaValidator } from "../api/validation.js";
+import { runAfterHooks, runBeforeHooks } from "./tool-hooks.js";
+
+/**
+ * One operation call's request context (opaque outside the server): what `callOperation` needs
+ * to run an operation on behalf of a `tools/call` (progress token, MRTR fields, cancellation).
+ */
+export interface OperationCallContext {
+  readonly params: Record<string, unknown>;
+  readonly call: unknown;
+  /** Told each upstream response's status and headers (the typed `api` client's `{ response: true }`). */
+  readonly onResponse?: (response: ResponseInfo) => void;
+}
+
+/** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
+export interface ToolCallerOptions {
+  catalog: ToolCatalog;
+  channel: ClientChannel;
+  validator: SchemaValidator;
+  logger: Logger;
+  hooks: CallHooks | undefined;
+  /** Destructive operation tools ask the user first (`--confirm-destructive`). */
+  confirmDestructive: boolean;
+  /** Modern tasks; undefined when the extension is off. */
+  tasks: TaskStore | undefined;
+  /** Deadline after which a generated tool's call becomes a task. */
+  taskAfterMs: number;
+  upstream: UpstreamOptions;
+  userAgent: string;
+  credentials: CredentialStore;
+  /** Signs upstream pagination cursors (pagination.ts). */
+  cursorKey: Buffer;
+  /** Every upstream call of the server waits here for one of a bounded number of slots. */
+  upstreamQueue: UpstreamQueue;
+  passthrough: PassthroughRule[];
+  securitySchemes: SecuritySchemeDefinition[];
+}
+
+/** Serves `tools/call` and runs operations for the meta tools and code mode. */
+export class ToolCaller {
+  constructor(private readonly options: ToolCallerOptions) {}
+
+  /**
+   * `tools/call`. Modern clients that declared the tasks extension may get a task instead of the
+   * result when the tool allows it and the call outlasts its deadline (tasks.ts); a tool that
+   * requires tasks refuses other modern clients with -32021. Legacy calls always run in line.
+   */
+  async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const { catalog, tasks } = this.options;
+    const name = params.name;
+    if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
+    // A client served a profile's view (client-views.ts) calls on its surface.
+    const meta = call.view ? call.view.meta : catalog.meta;
+    const metaTool = meta?.find(name);
+    const tool = metaTool ?? catalog.findOn(name, meta);
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // call_operation runs an operation, so it may become a task as the operation's own tool may.
+    const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
+    const support = custom
+      ? (custom.taskSupport ?? "forbidden")
+      : "http" in tool || name === CALL_OPERATION || name === EXECUTE_CODE
+        ? "optional"
+        : "forbidden";
+    if (!tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
+    if (!declaresTasks(call.era.clientCapabilities)) {
+      if (support === "required") throw missingTasksExtension();
+      return this.runTool(tool, params, call);
+    }
+    const afterMs = custom ? (custom.taskAfterMs ?? 0) : this.options.taskAfterMs;
+    // Once the call is a task, its notifications would reach no one: the request has been answered.
+    const run = (round: TaskRound) => {
+      const notify = call.ctx.notify;
+      const ctx: RequestContext = { ...call.ctx, notify: notify && ((message) => round.detached() || notify(message)) };
+      const roundParams = round.detached()
+        ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState }
+        : params;
+      return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
+    };
+    return tasks.start(run, afterMs, call.signal, call.ctx.subject);
+  }
+
+  /** Runs one tool call to its result (or an `input_required` result): a meta tool, an operation or a custom tool. */
+  private async runTool(
+    tool: AnyTool,
+    params: Params,
+    call: HandlerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    if ("http" in tool) return this.callOperation(tool.name, params.arguments ?? {}, { params, call });
+    const { catalog, validator, channel } = this.options;
+    const name = tool.name;
+    const args = params.arguments ?? {};
+    if (!isRecord(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
+    const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
+    if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
+    if (!("handler" in tool)) {
+      const allowed = (operation: string): boolean =>
+        catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
+      return (call.view ? call.view.meta : catalog.meta)!.call(
+        name,
+        args,
+        allowed,
+        (operation, operationArgs, signal) =>
+          this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
+        call.signal,
+      );
+    }
+    return this.callCustomTool(tool, args, channel.requestTools(params, call));
+  }
+
+  /**
+   * Runs operation `name` with `args`: the one code path of every operation call, whether from its
+   * own tool (surface `all`), `call_operation` or code mode. Validation, confirmation of
+   * destructive calls, hooks, credentials, pagination, progress and cancellation all happen here.
+   * `context` is the request's (from the server; the params' progress token and MRTR fields apply).
+   */
+  async callOperation(
+    name: string,
+    args: unknown,
+    context: OperationCallContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const { catalog, validator, channel, hooks, logger } = this.options;
+    const call = context.call as HandlerContext;
+    const tool = catalog.operation(name);
+    if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
+    if (!catalog.mayCall(name, call.ctx.scopes))
+      return textResult(
+        `Operation ${name} needs OAuth scopes this token lacks: ${catalog.requiredScopes(name).join(" ")}`,
+        true,
+      );
+    // The request as if it had called the operation's own tool: MRTR state binds to the operation.
+    const params: Params = { ...context.params, name, arguments: args };
+    if (!isRecord(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
+
+    // Input-validation failures are tool errors (isError), not protocol errors (SEP-1303).
+    const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
+    if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
+    const tools = channel.requestTools(params, call);
+
+    if (this.options.confirmDestructive && tool.annotations?.destructiveHint) {
+      const gate = await confirmDestructiveCall(tool, args, tools, call.era.modern);
+      if (gate) return gate;
+    }
+
+    // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
+    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };
+    if ("result" in before) return before.result;
+    const upstreamArgs = before.args;
+
+    // Log lines name the operation template only: never argument values, URLs or headers.
+    const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
+    channel.progress(params, call, 0, 1, `calling ${operation}`);
+    channel.log(call, "debug", { tool: name, event: "upstream request", operation });
+    const started = Date.now();
+    const fetchPage = (pageArgs: Record<string, unknown>) =>
+      callUpstream(tool, pageArgs, {
+        upstream: this.options.upstream,
+        userAgent: this.options.userAgent,
+        validator,
+        signal: call.signal,
+        logger,
+        credentials: this.options.credentials,
+        cursorKey: this.options.cursorKey,
+        queue: this.options.upstreamQueue,
+        fromRequest: passthroughCredentials(this.options.passthrough, call.ctx.headers, this.options.securitySchemes),
+        ...(context.onResponse ? { onResponse: context.onResponse } : {}),
+      });
+    const pages = requestedPages(tool, upstreamArgs);
+    const firstPage = await fetchPage(upstreamArgs);
+    const upstreamResult =
+      pages > 1
+        ? await collectPages(tool, upstreamArgs, firstPage, pages, fetchPage, {
+            signal: call.signal,
+            onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
+          })
+        : firstPage;
+    channel.log(call, upstreamResult.isError ? "warning" : "info", {
+      tool: name,
+      event: "upstream response",
+      operation,
+      ok: !upstreamResult.isError,
+      ms: Date.now() - started,
+    });
+    // Progress must only grow: a collection already reported its pages.
+    if (pages <= 1) channel.progress(params, call, 1, 1, "done");
+    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
+  }
+
+  /**
+   * The `api` client of custom code serving `call`: each method runs through `callOperation` as a
+   * `tools/call` of the operation would, on behalf of `call` (its OAuth scopes, era and
+   * cancellation), but without the calling request's progress token or MRTR fields (they belong to
+   * the caller).
+   */
+  api(call: HandlerContext): UntypedApi {
+    const { catalog } = this.options;
+    return operationApi({
+      has: (name) => catalog.operationNames.has(name),
+      fallbackKey: (name) => catalog.operation(name)?.http.response.fallbackKey,
+      run: (name, args, options) => {
+        const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
+        return this.callOperation(name, args, {
+          params: {},
+          call: signal ? { ...call, signal } : call,
+          onResponse: options.onResponse,
+        });
+      },
+    });
+  }
+
+  /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
+  private async callCustomTool(
+    tool: CustomTool<any>,
+    args: Params,
+    tools: RequestTools,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    try {
+      return await tool.handler(args, tools);
+    } catch (error) {
+      if (error instanceof RpcError || tools.signal.aborted) throw error;
+      this.options.logger.warn(`custom tool ${tool.name} failed`, { error: describeError(error) });
+      return textResult(error instanceof Error ? error.message : String(error), true);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * SEP-2243 request-header validation for modern (2026-07-28) Streamable HTTP requests:
+ * `MCP-Protocol-Version` must equal `_meta`'s version, `Mcp-Method` mirrors `method`, `Mcp-Name`
+ * mirrors `params.name`/`params.uri` (`params.taskId` for `tasks/*`), and `Mcp-Param-{Name}` mirrors each argument whose input
+ * schema property carries `x-mcp-header`. Header names are case-insensitive (node lower-cases
+ * them), values case-sensitive, optional whitespace is trimmed, and values may use the
+ * `=?base64?…?=` sentinel encoding. Any failure is HTTP 400 + JSON-RPC -32020.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
+import { META_PROTOCOL_VERSION } from "../protocol/versions.js";
+import type { ObjectJsonSchema } from "../api/types.js";
+import { getOwn } from "../protocol/own.js";
+
+/** The part of a tool the header checks need. */
+export interface HeaderTool {
+  inputSchema: ObjectJsonSchema;
+}
+
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Visible ASCII plus space and tab: what a header value may hold before decoding. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/** Methods whose requests must carry `Mcp-Name`, and the param it mirrors. */
+const NAME_PARAM: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  // The tasks extension (SEP-2663): the task id, so load balancers can route to the task's instance.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+function mismatch(message: string): RpcError {
+  return new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
+}
+
+/** One header's value (first if repeated), or undefined when absent. */
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Decodes one header value: trims optional whitespace, rejects control characters, and decodes
+ * the base64 sentinel form (rejecting bad padding or alphabet). Throws -32020 when malformed.
+ */
+export function decodeHeaderValue(name: string, raw: string): string {
+  if (!HEADER_VALUE.test(raw)) throw mismatch(`${name} header contains invalid characters`);
+  const trimmed = raw.trim();
+  const sentinel = SENTINEL.exec(trimmed);
+  if (!sentinel) return trimmed;
+  const encoded = sentinel[1]!;
+  if (!BASE64.test(encoded)) throw mismatch(`${name} header has invalid base64`);
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  if (decoded.includes("\uFFFD")) throw mismatch(`${name} header is not valid UTF-8`);
+  return decoded;
+}
+
+/** The header form of one argument value (string as-is, integer decimal, boolean literal). */
+function matches(value: unknown, header: string): boolean {
+  if (typeof value === "string") return value === header;
+  if (typeof value === "boolean") return header === String(value);
+  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
+  return false;
+}
+
+/** `x-mcp-header` names of a tool's top-level properties (property → header suffix). */
+export function mcpHeaderParams(tool: HeaderTool): Array<{ property: string; header: string }> {
+  const out: Array<{ property: string; header: string }> = [];
+  for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+    if (typeof schema === "object" && typeof schema["x-mcp-header"] === "string")
+      out.push({ property, header: schema["x-mcp-header"] });
+  }
+  return out;
+}
+
+/**
+ * Validates the SEP-2243 headers of one modern request against its body. `findTool` resolves
+ * `tools/call` targets for `Mcp-Param-*` checks. Throws an RpcError (-32020, HTTP 400).
+ */
+export function validateModernHeaders(
+  headers: IncomingHttpHeaders,
+  method: string,
+  params: Record<string, unknown>,
+  findTool: (name: string) => HeaderTool | undefined,
+): void {
+  const meta = params._meta as Record<string, unknown>;
+  const versionHeader = headerValue(headers, "mcp-protocol-version");
+  if (versionHeader === undefined) throw mismatch("missing MCP-Protocol-Version header");
+  if (versionHeader.trim() !== meta[META_PROTOCOL_VERSION]) {
+    throw mismatch(`MCP-Protocol-Version header value '${versionHeader.trim()}' does not match _meta protocol version`);
+  }
+
+  const methodHeader = headerValue(headers, "mcp-method");
+  if (methodHeader === undefined) throw mismatch("missing Mcp-Method header");
+  const headerMethod = decodeHeaderValue("Mcp-Method", methodHeader);
+  if (headerMethod !== method)
+    throw mismatch(`Mcp-Method header value '${headerMethod}' does not match body value '${method}'`);
+
+  const nameParam = NAME_PARAM[method];
+  if (nameParam !== undefined) {
+    const bodyName = params[nameParam];
+    const nameHeader = headerValue(headers, "mcp-name");
+    if (nameHeader === undefined) throw mismatch("missing Mcp-Name header");
+    const headerName = decodeHeaderValue("Mcp-Name", nameHeader);
+    if (headerName !== bodyName)
+      throw mismatch(`Mcp-Name header value '${headerName}' does not match body value '${String(bodyName)}'`);
+  }
+
+  if (method !== "tools/call" || typeof params.name !== "string") return;
+  const tool = findTool(params.name);
+  if (!tool) return; // unknown tool: the dispatcher answers -32602
+  const args =
+    typeof params.arguments === "object" && params.arguments !== null
+      ? (params.arguments as Record<string, unknown>)
+      : {};
+  for (const { property, header } of mcpHeaderParams(tool)) {
+    const raw = headerValue(headers, `mcp-param-${header}`);
+    const value = getOwn(args, property);
+    if (raw === undefined) {
+      if (value !== undefined && value !== null) throw mismatch(`missing Mcp-Param-${header} header`);
+      continue;
+    }
+    const decoded = decodeHeaderValue(`Mcp-Param-${header}`, raw);
+    if (value === undefined || value === null) continue;
+    if (!matches(value, decoded))
+      throw mismatch(`Mcp-Param-${header} header value does not match argument '${property}'`);
+  }
+}

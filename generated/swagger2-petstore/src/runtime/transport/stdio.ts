@@ -1,0 +1,85 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * stdio transport: newline-delimited JSON-RPC over stdin/stdout. stdout carries only MCP
+ * messages, one per line (JSON.stringify never emits raw newlines); logs go to stderr.
+ */
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import {
+  ErrorCode,
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.js";
+import { silentLogger, type Logger } from "../protocol/logger.js";
+import type { McpServer } from "../server/server.js";
+import type { TransportHandle } from "./transport.js";
+
+/** Options for {@link startStdio}. */
+export interface StdioOptions {
+  input?: Readable;
+  output?: Writable;
+  logger?: Logger;
+}
+
+/**
+ * Serves `server` over stdio. Messages are handled concurrently; request-scoped notifications
+ * (progress, log messages, subscription acknowledgements) are written as they happen. On stdin
+ * EOF the transport ends open subscriptions, waits for in-flight requests, flushes their
+ * responses and resolves `closed`.
+ */
+export function startStdio(server: McpServer, options: StdioOptions = {}): TransportHandle {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const logger = options.logger ?? silentLogger;
+  const pending = new Set<Promise<void>>();
+  const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
+
+  const send = (message: JsonRpcResponse | JsonRpcResponse[] | JsonRpcNotification | JsonRpcRequest): void => {
+    if (output.writable) output.write(JSON.stringify(message) + "\n");
+  };
+
+  lines.on("line", (line) => {
+    if (line.trim() === "") return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(line);
+    } catch {
+      send(errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
+      return;
+    }
+    const work = server
+      .dispatch(payload, { scope: "stdio", notify: send })
+      .then((response) => {
+        if (response !== undefined) send(response);
+      })
+      .catch((error: unknown) => logger.error("stdio dispatch failed", { error: String(error) }))
+      .finally(() => pending.delete(work));
+    pending.add(work);
+  });
+
+  const closed = new Promise<void>((resolve) => {
+    lines.once("close", () => {
+      server.closeSubscriptions(); // open subscriptions/listen requests end with their result
+      server.cancelTasks();
+      void Promise.allSettled([...pending]).then(() => flush(output).then(resolve));
+    });
+  });
+
+  return {
+    closed,
+    async close() {
+      lines.close();
+      await closed;
+    },
+  };
+}
+
+/** Resolves once everything written so far has been handed to the OS. */
+function flush(output: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (!output.writable) return resolve();
+    output.write("", () => resolve());
+  });
+}

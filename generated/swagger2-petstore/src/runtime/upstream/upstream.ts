@@ -1,0 +1,410 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * Executes a tool call against the upstream HTTP API with got and maps the response to an MCP
+ * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
+ * so the dispatcher can stay silent.
+ */
+import type { CancelableRequest, Method, Response } from "got";
+import type { UpstreamQueue } from "./queue.js";
+import type { AppliedCredentials, CredentialStore } from "./credentials.js";
+import type { Logger } from "../protocol/logger.js";
+import { textResult, type CallToolResult } from "../api/mcp-types.js";
+import { buildRequest, type PreparedRequest } from "./request.js";
+import { applyCursor, nextCursor, type CursorApplication } from "./pagination.js";
+import { mapResponse, type ParsedBody } from "./result.js";
+import { ArgumentError } from "./serialize.js";
+import type { ToolDefinition } from "../api/types.js";
+import type { SchemaValidator } from "../api/validation.js";
+import { loadGot, loadedGot } from "./lazy-modules.js";
+import { redactUserinfo } from "../protocol/redact.js";
+import type { ResponseInfo } from "../api/api-client.js";
+
+/** Default upstream timeout in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Retries for idempotent methods (network errors, 408, 429, 502, 503, 504). */
+export const DEFAULT_RETRIES = 2;
+/** HTTP methods that are safe to send again (RFC 9110 idempotent). */
+const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
+/** Longest `Retry-After` honoured before giving up, in milliseconds. */
+const MAX_RETRY_AFTER_MS = 10_000;
+/** Default number of upstream calls one server has on the network at once; more wait in a queue. */
+export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
+/** Default cap on one upstream response body, counted after decompression (50 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
+
+/** How to reach the upstream API. */
+export interface UpstreamOptions {
+  /** Base URL the binding paths are joined to; may include a path (`https://h/api/v1`). */
+  baseUrl?: string | undefined;
+  /**
+   * One deadline per call in milliseconds (default 30000): retries, a token refresh and every
+   * attempt share it, so a hanging upstream answers after `timeoutMs`, never a multiple of it.
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Largest upstream response body read, in bytes after decompression (default 50 MiB). A larger
+   * body (or a compression bomb) aborts the transfer and the call answers an `isError` result.
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * Upstream calls on the network at once for the whole server (default 32); further calls wait
+   * in a FIFO queue (a cancelled call leaves it). The call's deadline starts when it leaves the queue.
+   */
+  concurrency?: number | undefined;
+  /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
+  retries?: number | undefined;
+  /**
+   * Let file arguments name local files (absolute paths, `file:` URLs). Off by default; also
+   * switched on by the environment variable `MCP_GEN_ALLOW_FILE_READ=1`.
+   */
+  allowFileRead?: boolean | undefined;
+}
+
+/** Per-call inputs besides the tool and its arguments. */
+export interface UpstreamCall {
+  upstream: UpstreamOptions;
+  userAgent: string;
+  validator: SchemaValidator;
+  signal?: AbortSignal | undefined;
+  logger?: Logger;
+  /** Key that signs pagination cursors; without it tools do not page. */
+  cursorKey?: Buffer | undefined;
+  /** Source of upstream credentials; without it no credentials are sent. */
+  credentials?: CredentialStore | undefined;
+  /** Credentials passthrough rules took from the incoming request, by scheme key. */
+  fromRequest?: Record<string, string> | undefined;
+  /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
+  queue?: UpstreamQueue | undefined;
+  /** Told the status and headers of the response (the typed `api` client reports them to user code). */
+  onResponse?: ((response: ResponseInfo) => void) | undefined;
+}
+
+/** Thrown when the call was cancelled; no response must be sent for it. */
+export class UpstreamCancelledError extends Error {
+  override readonly name = "UpstreamCancelledError";
+}
+
+/** Sends the request for `tool` with already-validated `args` and maps the outcome. */
+export async function callUpstream(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  call: UpstreamCall,
+): Promise<CallToolResult> {
+  const baseUrl = call.upstream.baseUrl;
+  if (!baseUrl) {
+    return textResult(
+      `No upstream base URL is configured, so tool ${tool.name} cannot be called. Start the server with --base-url <url> or set API_BASE_URL.`,
+      true,
+    );
+  }
+  const page: CursorApplication = call.cursorKey
+    ? applyCursor(tool, args, call.cursorKey, baseUrl)
+    : { ok: true, args };
+  if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
+  let prepared: PreparedRequest;
+  try {
+    const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
+    prepared = buildRequest(tool.http, page.args, baseUrl, { allowFileRead });
+    // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
+    if (page.url)
+      prepared = {
+        ...prepared,
+        url: page.url,
+        safeUrl: redactUserinfo(page.url.split("?")[0]!),
+        path: new URL(page.url).pathname,
+      };
+  } catch (error) {
+    if (error instanceof ArgumentError)
+      return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
+    throw error;
+  }
+
+  // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
+  const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
+  if (!call.queue) return exchange();
+  // A running exchange is aborted through the call's signal (exchangeWithUpstream); the queue uses it
+  // only to take a waiting call out.
+  try {
+    return await call.queue.run(exchange, call.signal);
+  } catch (error) {
+    if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    throw error;
+  }
+}
+
+/** Limits of one call: its single deadline and the response size cap. */
+interface CallLimits {
+  timeoutMs: number;
+  /** `Date.now()` value at which the call times out. */
+  deadline: number;
+  /** Aborts the transfer in progress when the deadline passes or the caller cancels. */
+  signal: AbortSignal;
+  maxResponseBytes: number;
+  /** Set when a response was aborted for exceeding `maxResponseBytes`. */
+  tooLarge?: { read: number };
+  /** Attempts sent so far (first tries, retries and a token refresh). */
+  attempts: number;
+}
+
+/** The network part of a call: credentials, request(s) under one deadline, response mapping. */
+async function exchangeWithUpstream(
+  tool: ToolDefinition,
+  page: Extract<CursorApplication, { ok: true }>,
+  prepared: PreparedRequest,
+  baseUrl: string,
+  call: UpstreamCall,
+): Promise<CallToolResult> {
+  const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { default: got, RequestError } = loadedGot() ?? (await loadGot());
+  const started = Date.now();
+  // One controller for the deadline and the caller's cancellation (cheaper per call than
+  // AbortSignal.timeout + AbortSignal.any, whose signals are tracked for garbage collection).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The upstream call's deadline passed", "TimeoutError"));
+  }, timeoutMs);
+  const onCancel = (): void => controller.abort(call.signal!.reason);
+  if (call.signal?.aborted) onCancel();
+  else call.signal?.addEventListener("abort", onCancel, { once: true });
+  const limits: CallLimits = {
+    timeoutMs,
+    deadline: started + timeoutMs,
+    signal: controller.signal,
+    maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    attempts: 0,
+  };
+  try {
+    let choice = call.credentials
+      ? await call.credentials.choose(tool.http.security, false, call.fromRequest)
+      : undefined;
+    if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+    let response = await send(got, prepared, choice?.credentials, call, limits);
+    // An OAuth token the upstream rejects is refreshed once.
+    if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
+      call.credentials.invalidate(choice.credentials.oauthKeys);
+      choice = await call.credentials.choose(tool.http.security, true, call.fromRequest);
+      if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+      response = await send(got, prepared, choice.credentials, call, limits);
+    }
+    call.onResponse?.({ status: response.statusCode, headers: { ...response.headers } });
+    call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
+      tool: tool.name,
+      ms: Date.now() - started,
+    });
+    const parsed: ParsedBody = {};
+    const result = mapResponse(
+      tool,
+      {
+        status: response.statusCode,
+        statusMessage: response.statusMessage,
+        contentType: headerValue(response.headers["content-type"]),
+        body: response.body,
+        method: prepared.method,
+        path: prepared.path,
+        url: prepared.safeUrl,
+      },
+      call.validator,
+      parsed,
+    );
+    if (tool.http.pagination && call.cursorKey && !result.isError) {
+      // The JSON mapResponse parsed; a body it did not read as JSON (an unusual media type) is tried here.
+      const body = parsed.json ? parsed.json.value : parseJson(response.body);
+      const next = nextCursor(
+        tool,
+        {
+          args: page.args,
+          body,
+          link: headerValue(response.headers.link),
+          requestUrl: prepared.url,
+          baseUrl,
+          credentialQuery: choice?.credentials.query,
+        },
+        call.cursorKey,
+      );
+      if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
+    }
+    return result;
+  } catch (error) {
+    if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    const failed = `Upstream request failed for ${prepared.method} ${prepared.safeUrl}`;
+    if (limits.tooLarge) {
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} response too large`, {
+        tool: tool.name,
+        limit: limits.maxResponseBytes,
+      });
+      return textResult(
+        `${failed}: the response exceeded the size limit of ${limits.maxResponseBytes} bytes (counted after decompression; ` +
+          `${limits.tooLarge.read} bytes read when the transfer was aborted). Narrow the request, or raise the limit with ` +
+          `--max-response-bytes or MCP_MAX_RESPONSE_BYTES.`,
+        true,
+      );
+    }
+    if (timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, {
+        tool: tool.name,
+        ms: Date.now() - started,
+      });
+      const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
+      return textResult(
+        `${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`,
+        true,
+      );
+    }
+    if (error instanceof RequestError) {
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} failed`, {
+        tool: tool.name,
+        code: error.code,
+      });
+      return textResult(`${failed}: ${error.code || error.name}`, true);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener("abort", onCancel);
+  }
+}
+
+/** What the shared hooks of one request need: its limits, and what to strip on a redirect to another origin. */
+interface RequestContext extends Record<string, unknown> {
+  limits: CallLimits;
+  /** Set when the request carries credentials. */
+  secrets?: {
+    origin: string;
+    headers: ReadonlySet<string>;
+    query: ReadonlySet<string>;
+    cookies: boolean;
+    tls: boolean;
+  };
+}
+
+/**
+ * got instances with every option that does not change between requests (retry policy, response
+ * handling, hooks), one per retry limit: a request then passes only its own method, URL, headers,
+ * body, signal and context, so got merges a few keys per request instead of the whole option set.
+ */
+const clients = new Map<number, Got>();
+
+function upstreamClient(got: Got, retries: number): Got {
+  let client = clients.get(retries);
+  if (client) return client;
+  client = got.extend({
+    throwHttpErrors: false,
+    followRedirect: true,
+    responseType: "buffer",
+    retry: {
+      limit: retries,
+      methods: [...IDEMPOTENT],
+      statusCodes: [408, 429, 502, 503, 504],
+      maxRetryAfter: MAX_RETRY_AFTER_MS,
+      // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given);
+      // no retry whose wait would end past the call's deadline.
+      calculateDelay: ({ attemptCount, computedValue, retryAfter, error }) => {
+        const delay =
+          computedValue === 0 || retryAfter !== undefined
+            ? computedValue
+            : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
+        const { limits } = error.options.context as RequestContext;
+        return delay > 0 && Date.now() + delay >= limits.deadline ? 0 : delay;
+      },
+    },
+    hooks: {
+      beforeRetry: [
+        (error) => {
+          (error.options.context as RequestContext).limits.attempts += 1;
+        },
+      ],
+      beforeRedirect: [
+        (options) => {
+          const secrets = (options.context as RequestContext).secrets;
+          if (!secrets) return;
+          const next = options.url instanceof URL ? options.url : new URL(String(options.url));
+          if (next.origin === secrets.origin) return;
+          for (const name of secrets.headers) delete options.headers[name];
+          if (secrets.cookies) delete options.headers.cookie;
+          for (const name of secrets.query) next.searchParams.delete(name);
+          options.url = next;
+          if (secrets.tls) options.https = {};
+        },
+      ],
+    },
+  });
+  clients.set(retries, client);
+  return client;
+}
+
+/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
+async function send(
+  got: Got,
+  prepared: PreparedRequest,
+  credentials: AppliedCredentials | undefined,
+  call: UpstreamCall,
+  limits: CallLimits,
+): Promise<Response<Buffer>> {
+  // got would start the request even with an already-aborted signal.
+  limits.signal.throwIfAborted();
+  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
+  let url = prepared.url;
+  const context: RequestContext = { limits };
+  if (credentials) {
+    Object.assign(headers, credentials.headers);
+    if (credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
+    if (credentials.cookies.length > 0)
+      headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
+    context.secrets = {
+      origin: new URL(url).origin,
+      headers: new Set(Object.keys(credentials.headers)),
+      query: new Set(credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!))),
+      cookies: credentials.cookies.length > 0,
+      tls: credentials.tls !== undefined,
+    };
+  }
+  limits.attempts += 1;
+  const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(
+    url,
+    {
+      method: prepared.method as Method,
+      headers,
+      signal: limits.signal,
+      context,
+      ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
+      ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+      // responseType "buffer" is the instance's default, which got's types do not carry over.
+    },
+  ) as unknown as CancelableRequest<Response<Buffer>>;
+  // Counted after decompression; a declared length over the cap is refused before any body is read.
+  void request.on("downloadProgress", ({ transferred, total }) => {
+    if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;
+    limits.tooLarge = { read: transferred };
+    request.cancel();
+  });
+  return await request;
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts `nextCursor` in the structured result and says how to use it in the text. */
+function addNextCursor(result: CallToolResult, next: string, argument: string): void {
+  if (
+    result.structuredContent &&
+    typeof result.structuredContent === "object" &&
+    !Array.isArray(result.structuredContent)
+  ) {
+    (result.structuredContent as Record<string, unknown>).nextCursor = next;
+  }
+  result.content.push({ type: "text", text: `More results: call again with ${argument} = ${next}` });
+}
+
+type Got = (typeof import("got"))["default"];
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

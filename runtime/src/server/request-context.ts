@@ -1,0 +1,76 @@
+/**
+ * What travels with one request through the server's pieces: the transport's
+ * {@link RequestContext} and the dispatcher's per-request {@link HandlerContext}, plus the shape of
+ * the method handlers the dispatcher routes to.
+ */
+import type { RequestEra } from "../protocol/era.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import type { ClientInfo } from "../features/clients/client-profiles.js";
+import type { MetaTools } from "./surfaces.js";
+import type { LegacySession } from "../transport/sessions.js";
+
+/** What the transport knows about the message it hands to the dispatcher. */
+export interface RequestContext {
+  /**
+   * The protocol revision the transport saw (HTTP: the `MCP-Protocol-Version` header or its
+   * default). When absent, legacy requests use the revision negotiated by `initialize` on this
+   * instance (stdio: one client per process); modern requests always use their own `_meta`.
+   */
+  protocolVersion?: string;
+  /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
+  scopes?: ReadonlySet<string>;
+  /** The token's subject in resource-server mode: tasks belong to the subject that created them. */
+  subject?: string;
+  /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
+  headers?: Record<string, string | string[] | undefined>;
+  /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
+  signal?: AbortSignal;
+  /**
+   * The legacy client's identity as the transport knows it (HTTP: its session's `initialize`; SSE:
+   * its stream's); null when the transport cannot tell (stateless HTTP). Absent: the `initialize` on
+   * this instance (stdio).
+   */
+  client?: ClientInfo | null;
+  /**
+   * Partition for matching `notifications/cancelled` to in-flight request ids, so one client
+   * cannot cancel another's request that happens to use the same id.
+   */
+  scope?: string;
+  /**
+   * Delivers a message related to this request: notifications (progress, log messages,
+   * subscription acknowledgements) and, in the legacy era, requests to the client (elicitation,
+   * sampling, roots) whose responses come back through `McpServer.handle`. Absent when the
+   * transport cannot stream: notifications are then dropped and client requests refused.
+   */
+  notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
+  /**
+   * The legacy HTTP session of this request (`--sessions`): its client capabilities and log level
+   * apply instead of this instance's last `initialize`; `logging/setLevel` changes it in place and
+   * the transport saves it.
+   */
+  session?: LegacySession;
+}
+
+/** Per-request data handed to method handlers (runtime-internal). */
+export interface HandlerContext {
+  id: JsonRpcId;
+  method: string;
+  ctx: RequestContext;
+  era: RequestEra;
+  /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
+  signal: AbortSignal;
+  /**
+   * True for the later rounds of a task: their `requestState` never left this server, so its
+   * expiry (meant for states travelling through clients) does not apply while the task lives.
+   */
+  serverHeldState?: boolean;
+  /** Set when the request's client is served a profile's view: the meta tools of its surface (client-views.ts). */
+  view?: { meta: MetaTools | undefined };
+}
+
+/** A request's `params` (always an object once the dispatcher has checked it). */
+export type Params = Record<string, unknown>;
+/** Serves one request method; resolves to its result or throws (RpcError for protocol errors). */
+export type RequestHandler = (params: Params, call: HandlerContext) => Promise<Record<string, unknown>>;
+/** Handles one notification method. */
+export type NotificationHandler = (params: Params, ctx: RequestContext) => void;

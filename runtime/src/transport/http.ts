@@ -1,0 +1,570 @@
+/**
+ * Streamable HTTP transport (stateless) on node:http, for both protocol eras. One endpoint, POST
+ * only (GET/DELETE → 405); Origin validation against DNS rebinding (403); `MCP-Protocol-Version`
+ * validation; SEP-2243 header validation for modern requests (400 + -32020); 4 MB body limit
+ * (413). Replies are JSON, or an SSE stream once the request emits a notification (progress,
+ * log messages, subscription acknowledgement) and the client accepts `text/event-stream`.
+ * Closing the response stream aborts the request (modern cancellation).
+ */
+import { setMaxListeners } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { isRefusal, type Principal, type Refusal, type ResourceServer } from "../features/oauth/oauth-resource.js";
+import { hasModernMeta } from "../protocol/era.js";
+import { validateModernHeaders } from "./http-headers.js";
+import {
+  ErrorCode,
+  RpcError,
+  errorResponse,
+  httpStatusOf,
+  isJsonRpcId,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.js";
+import { readBody, sendJson, sendText } from "./http-util.js";
+import { LegacySseEndpoints } from "../features/legacy-sse/sse-legacy.js";
+import { silentLogger, type Logger } from "../protocol/logger.js";
+import {
+  ALL_PROTOCOL_VERSIONS,
+  DEFAULT_HTTP_PROTOCOL_VERSION,
+  isKnownProtocolVersion,
+  isModernProtocolVersion,
+} from "../protocol/versions.js";
+import type { McpServer } from "../server/server.js";
+import type { TransportHandle } from "./transport.js";
+import { isRecord } from "../protocol/own.js";
+import { clientInfoOf, type ClientInfo } from "../features/clients/client-profiles.js";
+import { SessionStore, type LegacySession } from "./sessions.js";
+import { MemoryStateStore, StateUnavailableError, type StateStore } from "../state/state.js";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
+
+/** How long an idle keep-alive connection stays open (Node's default is 5 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost };
+/** Default request body limit in bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Options for {@link startHttp}. */
+export interface HttpOptions {
+  host?: string;
+  /** 0 picks a free port (tests). */
+  port?: number;
+  /** Endpoint path (default `/mcp`). */
+  path?: string;
+  /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
+  allowedOrigins?: string[];
+  maxBodyBytes?: number;
+  /**
+   * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
+   * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
+   * it. Off by default (stateless). Modern requests never use sessions. Sessions live in
+   * `state` (Redis: any instance behind a load balancer serves them).
+   */
+  sessions?: boolean;
+  /** Where legacy sessions are kept (default: this process's memory). */
+  state?: StateStore;
+  /**
+   * Accepted `Host` header values (against DNS rebinding; 403 otherwise). An entry with a port
+   * must match exactly; one without a port matches that host on any port. Default: for a loopback
+   * bind, `localhost`, `127.0.0.1` and `[::1]` with the bound port; for other binds no check.
+   * An empty list turns the check off.
+   */
+  allowedHosts?: string[];
+  /** Grace period in milliseconds for calls in flight when the handle is closed (default 10000). */
+  shutdownGraceMs?: number;
+  /**
+   * Also serve the deprecated HTTP+SSE transport of 2024-11-05 clients: GET `/sse` opens the
+   * event stream (first event: `endpoint`), POST `/messages?sessionId=…` carries client messages.
+   */
+  legacySse?: boolean;
+  logger?: Logger;
+  /** OAuth 2.1 resource-server mode: every MCP request needs a valid bearer token. */
+  oauth?: ResourceServer;
+}
+
+/** A running HTTP transport. */
+export interface HttpHandle extends TransportHandle {
+  readonly host: string;
+  readonly port: number;
+  /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+}
+
+const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Starts serving `server` over Streamable HTTP; resolves once listening. */
+export async function startHttp(server: McpServer, options: HttpOptions = {}): Promise<HttpHandle> {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const endpoint = options.path ?? "/mcp";
+  const logger = options.logger ?? silentLogger;
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  // Session id → what its `initialize` negotiated (state store: memory, or Redis for several instances).
+  const sessions = options.sessions ? new SessionStore(options.state ?? new MemoryStateStore()) : undefined;
+  let hostCheck: ((value: string | undefined) => boolean) | undefined;
+  /** Requests being answered (the drain waits for them). */
+  const active = new Set<ServerResponse>();
+  let draining = false;
+  /** Connections that have carried a request: in a drain, only they are refused (see below). */
+  const used = new WeakSet<object>();
+  /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
+  const unserved = new Set<Socket>();
+  const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
+
+  const http = createServer((req, res) => {
+    if (hostCheck && !hostCheck(req.headers.host)) {
+      return sendJson(
+        res,
+        403,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Forbidden: Host header not allowed (see --allowed-hosts)",
+        }),
+      );
+    }
+    // Draining: a reused keep-alive connection gets 503 (the client may retry elsewhere); the first
+    // request of a connection accepted before the listener closed is served (a load balancer has
+    // already sent it here and will not re-send a POST), then the connection closes.
+    if (draining && used.has(req.socket)) {
+      res.setHeader("Connection", "close");
+      res.setHeader("Retry-After", "1");
+      return sendJson(
+        res,
+        503,
+        errorResponse(null, {
+          code: ErrorCode.InternalError,
+          message: "Service Unavailable: the server is shutting down",
+        }),
+      );
+    }
+    used.add(req.socket);
+    unserved.delete(req.socket);
+    if (draining) res.setHeader("Connection", "close");
+    // Only Streamable HTTP calls are waited for; legacy SSE streams stay open until the end.
+    if ((req.url ?? "/").split("?")[0] === endpoint) {
+      active.add(res);
+      res.once("close", () => active.delete(res));
+    }
+    handleRequest(req, res).catch((error: unknown) => {
+      logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent)
+        sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: "Internal error" }));
+      else res.end();
+    });
+  });
+  // Idle keep-alive connections stay open longer than Node's 5 s: a client that spends seconds on a
+  // large answer (all tools of a 20,000-operation API) then reuses its connection, and would race
+  // the server closing it ("other side closed"). Headers must time out after keep-alive.
+  http.on("connection", (socket: Socket) => {
+    unserved.add(socket);
+    socket.once("close", () => unserved.delete(socket));
+  });
+  http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  http.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+
+  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = (req.url ?? "/").split("?")[0];
+    const oauth = options.oauth;
+    // RFC 9728: metadata at the root well-known path and at the one suffixed with the endpoint.
+    if (
+      oauth &&
+      req.method === "GET" &&
+      (pathname === "/.well-known/oauth-protected-resource" ||
+        pathname === `/.well-known/oauth-protected-resource${endpoint}`)
+    ) {
+      res
+        .writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" })
+        .end(JSON.stringify(oauth.metadata()));
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
+      return sendJson(
+        res,
+        403,
+        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }),
+      );
+    }
+    const legacyPath = legacySse?.owns(pathname) ?? false;
+    if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
+    let principal: Principal | undefined;
+    if (oauth) {
+      const outcome = await oauth.authenticate(req.headers.authorization);
+      if (isRefusal(outcome)) return refuse(res, outcome);
+      principal = outcome;
+    }
+    const scopes = principal?.scopes;
+    // The deprecated HTTP+SSE endpoints get the same bearer and per-tool scope checks.
+    if (legacySse && legacyPath) {
+      const access =
+        oauth && principal
+          ? { principal, check: (payload: unknown) => scopeRefusal(server, oauth, payload, principal!.scopes) }
+          : undefined;
+      return legacySse.handle(req, res, pathname, access, refuse);
+    }
+    const sessionId = req.headers["mcp-session-id"];
+    let session: LegacySession | undefined;
+    if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
+      const deleted = await sessions.delete(sessionId).catch((error: unknown) => storeFailure(res, null, error));
+      if (deleted === undefined) return;
+      if (!deleted)
+        return sendJson(
+          res,
+          404,
+          errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
+        );
+      res.writeHead(204).end();
+      return;
+    }
+    if (req.method !== "POST") {
+      res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
+      return sendJson(
+        res,
+        405,
+        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }),
+      );
+    }
+    if (!acceptsJson(req.headers.accept)) {
+      return sendJson(
+        res,
+        406,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Not Acceptable: Accept must allow application/json or text/event-stream",
+        }),
+      );
+    }
+    const contentType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (contentType !== "" && contentType !== "application/json") {
+      return sendJson(
+        res,
+        415,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: "Unsupported Media Type: use application/json",
+        }),
+      );
+    }
+    const body = await readBody(req, limit);
+    if (body === "too-large") {
+      res.setHeader("Connection", "close");
+      return sendJson(
+        res,
+        413,
+        errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Payload Too Large: limit is ${limit} bytes` }),
+      );
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString("utf8"));
+    } catch {
+      return sendJson(
+        res,
+        400,
+        errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }),
+      );
+    }
+    const single = isRecord(payload) ? payload : undefined;
+    const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
+
+    const versionHeader = req.headers["mcp-protocol-version"];
+    const version = (Array.isArray(versionHeader) ? versionHeader[0] : versionHeader)?.trim();
+    if (version !== undefined && !isKnownProtocolVersion(version)) {
+      return sendJson(
+        res,
+        400,
+        errorResponse(requestId, {
+          code: ErrorCode.UnsupportedProtocolVersion,
+          message: "Unsupported protocol version",
+          data: { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
+        }),
+      );
+    }
+    const modern = single !== undefined && hasModernMeta(single.params);
+    const isInitialize = single?.method === "initialize" && !modern;
+    // Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
+    if (sessions && !modern && !isModernProtocolVersion(version) && !isInitialize) {
+      if (typeof sessionId !== "string") {
+        return sendJson(
+          res,
+          400,
+          errorResponse(requestId, {
+            code: ErrorCode.InvalidRequest,
+            message: "Bad Request: Mcp-Session-Id header is required",
+          }),
+        );
+      }
+      const found = await sessions.get(sessionId).catch((error: unknown) => storeFailure(res, requestId, error));
+      if (found === undefined && res.headersSent) return;
+      if (found === undefined)
+        return sendJson(
+          res,
+          404,
+          errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
+        );
+      session = found;
+      // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
+      if (version !== undefined && version !== session.version) {
+        return sendJson(
+          res,
+          400,
+          errorResponse(requestId, {
+            code: ErrorCode.InvalidRequest,
+            message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${session.version})`,
+          }),
+        );
+      }
+    }
+    if (single && typeof single.method === "string" && "id" in single && modern) {
+      try {
+        validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) =>
+          server.servedTool(name, single.params as Record<string, unknown>),
+        );
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        return sendJson(res, error.httpStatus ?? 400, errorResponse(requestId, error.toJSON()));
+      }
+    }
+
+    const insufficient = oauth && scopes ? scopeRefusal(server, oauth, payload, scopes) : undefined;
+    if (insufficient) return refuse(res, insufficient);
+
+    // A client that disconnects before its answer can never receive it: stop the work.
+    const disconnect = new AbortController();
+    // Every message of a batch listens to it: not a leak.
+    setMaxListeners(0, disconnect.signal);
+    res.on("close", () => {
+      if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
+    });
+    const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
+    const logLevel = session?.logLevel;
+    const response = await server.dispatch(payload, {
+      protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      // A legacy client is known by its session; without sessions no request says who sent it.
+      client: session?.client ?? null,
+      signal: disconnect.signal,
+      // A session's requests may arrive through any instance (and from any proxy address).
+      scope: session ? `session:${sessionId as string}` : `http:${req.socket.remoteAddress ?? ""}`,
+      ...(session ? { session } : {}),
+      headers: req.headers,
+      ...(scopes ? { scopes } : {}),
+      ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
+      ...(stream && !Array.isArray(payload)
+        ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) }
+        : {}),
+    });
+    if (res.destroyed) return;
+    if (sessions && session && session.logLevel !== logLevel) {
+      const saved = await sessions.save(sessionId as string, session).then(
+        () => true,
+        (error: unknown) => storeFailure(res, requestId, error),
+      );
+      if (!saved) return;
+    }
+    if (sessions && isInitialize && response !== undefined && "result" in response) {
+      const params = isRecord(single?.params) ? single.params : {};
+      const created: LegacySession = {
+        version: String(response.result.protocolVersion),
+        clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {},
+      };
+      const client = clientInfoOf(params.clientInfo);
+      if (client) created.client = client;
+      const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
+      if (id === undefined) return;
+      res.setHeader("Mcp-Session-Id", id);
+    }
+    if (stream?.started) {
+      if (response !== undefined) stream.send(response);
+      res.end();
+      return;
+    }
+    if (response === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    sendJson(res, statusFor(response), response);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  hostCheck = hostChecker(
+    options.allowedHosts ?? (isLoopbackHost(host) ? [...LOOPBACK_HOSTNAMES].map((name) => `${name}:${port}`) : []),
+    port,
+  );
+  if (options.oauth && options.oauth.metadataUrl === "") {
+    options.oauth.metadataUrl = `http://${urlHost}:${port}/.well-known/oauth-protected-resource${endpoint}`;
+  }
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  http.once("close", () => resolveClosed());
+
+  return {
+    host,
+    port,
+    url: `http://${urlHost}:${port}${endpoint}`,
+    closed,
+    /**
+     * Drains, then closes: stops listening (new connections are refused), answers 503 to new
+     * requests on open connections, ends subscription streams, and lets calls in flight and
+     * working tasks finish for up to the grace period; then cancels what is left (tasks waiting
+     * for input included) and closes every connection.
+     */
+    async close() {
+      draining = true;
+      server.closeSubscriptions();
+      const done = http.listening ? new Promise<void>((resolve) => http.close(() => resolve())) : Promise.resolve();
+      // Answers still to come go out with `Connection: close`, so no client reuses a dying socket.
+      for (const res of active) if (!res.headersSent) res.setHeader("Connection", "close");
+      // Idle connections are not closed now: Node counts a connection whose first request is still
+      // arriving as idle, and closing it would fail a request a load balancer already sent here
+      // (nginx answers 502 and does not re-send a POST). They close with the rest below.
+      await settled(
+        () => active.size + unserved.size + server.workingTasks,
+        options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+      );
+      server.cancelTasks();
+      legacySse?.closeAll();
+      http.closeAllConnections();
+      await done;
+      await closed;
+    },
+  };
+}
+
+/**
+ * Answers 503 when the state store (Redis) could not be reached for a session; other errors are
+ * rethrown. Returns undefined, so callers can tell that the response was sent.
+ */
+function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown): undefined {
+  if (!(error instanceof StateUnavailableError)) throw error;
+  res.setHeader("Retry-After", "1");
+  sendJson(
+    res,
+    503,
+    errorResponse(id, {
+      code: ErrorCode.InternalError,
+      message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work`,
+    }),
+  );
+  return undefined;
+}
+
+/** Resolves once `busy()` (responses being answered, tasks working) is 0, or after `graceMs`. */
+async function settled(busy: () => number, graceMs: number): Promise<void> {
+  const until = Date.now() + graceMs;
+  while (busy() > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+  }
+}
+
+/**
+ * The `Host` check for `allowed` entries (see {@link HttpOptions.allowedHosts}); undefined (no
+ * check) for an empty list. Names compare case-insensitively; a missing Host header is refused.
+ */
+export function hostChecker(
+  allowed: readonly string[],
+  port: number,
+): ((value: string | undefined) => boolean) | undefined {
+  if (allowed.length === 0) return undefined;
+  const exact = new Set<string>();
+  const anyPort = new Set<string>();
+  for (const entry of allowed.map((e) => e.trim().toLowerCase()).filter(Boolean)) {
+    if (/:\d+$/.test(entry)) exact.add(entry);
+    else anyPort.add(entry);
+  }
+  return (value) => {
+    if (value === undefined) return false;
+    const host = value.trim().toLowerCase();
+    if (exact.has(host)) return true;
+    // A Host without a port means the scheme's default port (80 for http).
+    if (port === 80 && exact.has(`${host}:80`)) return true;
+    const name = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(host)?.[1];
+    return name !== undefined && anyPort.has(name);
+  };
+}
+
+/** True for loopback origins and for exact matches in `allowed`. */
+export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.has(origin)) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTNAMES.has(url.hostname);
+  } catch {
+    return false; // includes the literal "null" origin
+  }
+}
+
+/** True when the client lists `text/event-stream` in Accept (then notifications may be streamed). */
+function acceptsEventStream(accept: string | undefined): boolean {
+  return (accept ?? "").split(",").some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+}
+
+/** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
+class SseWriter {
+  started = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  send(message: unknown): void {
+    if (this.res.destroyed || this.res.writableEnded) return;
+    if (!this.started) {
+      this.started = true;
+      this.res.writeHead(200, {
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",
+      });
+    }
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+}
+
+/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
+function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
+  if (Array.isArray(response)) return 200;
+  return httpStatusOf(response) ?? (isUnreadableRequestError(response) ? 400 : 200);
+}
+
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true; // lenient: absent means anything
+  return accept
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .some((type) => ["application/json", "text/event-stream", "application/*", "*/*"].includes(type));
+}
+
+/** Parse errors and unreadable requests (null id) are client errors on HTTP too. */
+function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[]): boolean {
+  return !Array.isArray(response) && "error" in response && response.id === null;
+}
+
+/** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
+function scopeRefusal(
+  server: McpServer,
+  oauth: ResourceServer,
+  payload: unknown,
+  scopes: ReadonlySet<string>,
+): Refusal | undefined {
+  const call = payload as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+  if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string")
+    return undefined;
+  const missing = server.callScopes(call.params).filter((scope) => !scopes.has(scope));
+  return missing.length > 0 ? oauth.insufficientScope(missing) : undefined;
+}
+
+/** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  res.setHeader("WWW-Authenticate", refusal.wwwAuthenticate);
+  sendJson(res, refusal.status, errorResponse(null, { code: ErrorCode.InvalidRequest, message: refusal.message }));
+}
