@@ -34,6 +34,8 @@ export interface GenerateArgs {
   outputSchema?: boolean;
   /** `--surface`: the server's default surface. */
   surface?: "all" | "search" | "code" | "auto";
+  /** `--with`: the runtime features asked for (absent: the previous generation's). */
+  features?: string[];
   /** `--license`: the package's SPDX license. */
   license?: string;
   /** `--include-tags`, `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`. */
@@ -131,6 +133,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       outputSchemas: args.outputSchema,
       ...(args.filter ? { filter: args.filter } : {}),
       ...(args.surface ? { defaultSurface: args.surface } : {}),
+      ...(args.features ? { features: args.features } : {}),
       ...(args.strictCustom ? { strictCustom: true } : {}),
       ...(args.license !== undefined ? { license: args.license } : {}),
       onStage: (stage, ms) => progress.stage(stage, ms),

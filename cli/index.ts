@@ -9,6 +9,7 @@ import { runLint } from "./lint-command.js";
 import { runWorkspace, WORKSPACE_ACTIONS, type WorkspaceArgs } from "./workspace-command.js";
 import { selectProfiles } from "../generator/lint/profiles.js";
 import { listOption } from "../generator/contract.js";
+import { featureCatalog } from "../generator/plan/features.js";
 import { specSourceOptions } from "./spec-source-options.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */
@@ -336,7 +337,12 @@ export async function run(argv: string[]): Promise<number> {
             type: "string",
             choices: ["all", "search", "code", "auto"],
             describe:
-              "The server's default surface (its --surface / MCP_SURFACE still win): all, search, code or auto (default)",
+              "The server's default surface (its --surface / MCP_SURFACE still win): all, search, code or auto (default); remembered",
+          })
+          .option("with", {
+            type: "string",
+            array: true,
+            describe: `Optional runtime features to include (comma-separated or repeated; "none" for none): ${featureNames().join(", ")}. Remembered; the surface adds what it needs`,
           })
           .option("include-tags", {
             type: "string",
@@ -393,6 +399,7 @@ export async function run(argv: string[]): Promise<number> {
           envPrefix: args.envPrefix,
           outputSchema: args.outputSchema,
           surface: args.surface as GenerateArgs["surface"],
+          ...(args.with !== undefined ? { features: featureList(args.with) } : {}),
           strictCustom: args.strictCustom,
           ...(args.license !== undefined ? { license: args.license } : {}),
           filter: {
@@ -424,6 +431,16 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   return code;
+}
+
+/** The runtime's optional features, by name. */
+function featureNames(): string[] {
+  return Object.keys(featureCatalog().features);
+}
+
+/** `--with`'s features: a repeatable, comma-separated list; "none" (or empty) asks for none. */
+function featureList(values: Array<string | number>): string[] {
+  return listFlag(values).filter((name) => name !== "none");
 }
 
 /** A repeatable, comma-separated flag as its items. */

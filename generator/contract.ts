@@ -58,10 +58,11 @@ export {
   chooseSurface,
   estimateTokens,
   listBytes,
-  surfaceMetaTools,
   type ServedSurface,
   type SurfaceName,
 } from "../runtime/src/server/surfaces.js";
+export { CALL_OPERATION_TOOL, findingTools } from "../runtime/src/features/search/meta-tools.js";
+export { EXECUTE_CODE_LISTED } from "../runtime/src/features/code/code-host.js";
 export { nameMap } from "../runtime/src/features/clients/client-names.js";
 export { shapeInputSchema, type SchemaRules } from "../runtime/src/features/clients/client-schema.js";
 export type { RuntimeProfile } from "../runtime/src/features/clients/client-profiles.js";

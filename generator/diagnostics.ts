@@ -55,6 +55,7 @@ export const Codes = {
   handEdited: "MG203",
   outputPathInvalid: "MG204",
   customCodeBroken: "MG205",
+  featureUnknown: "MG206",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

@@ -63,6 +63,8 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** Runtime features asked for (`--with`); default: the previous generation's (see plan/features.ts). */
+  features?: readonly string[];
   /**
    * A break of the user's code (`src/custom/` no longer type-checks against the regenerated types,
    * MG205) is an error: the run writes nothing (`--strict-custom`). Default: a warning.
@@ -231,7 +233,10 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           envPrefix: options.envPrefix,
           outputSchemas: options.outputSchemas,
           ...(options.filter ? { filter: options.filter } : {}),
-          ...(options.defaultSurface ? { defaultSurface: options.defaultSurface } : {}),
+          ...((options.defaultSurface ?? previous.manifest?.surface)
+            ? { defaultSurface: options.defaultSurface ?? previous.manifest!.surface! }
+            : {}),
+          features: options.features ?? previous.manifest?.features ?? [],
           ...(options.license !== undefined ? { license: options.license } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {
@@ -284,6 +289,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           packageVersion: plan.version,
           repository: options.repository ?? previous.manifest?.repository,
           mcpName: options.mcpName ?? previous.manifest?.mcpName,
+          surface: plan.defaultSurface,
+          features: plan.askedFeatures,
           provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec!.sha256 },
         }),
       ),

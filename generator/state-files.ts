@@ -37,6 +37,10 @@ export interface Manifest {
   repository?: string;
   /** `--mcp-name` of the run that wrote it, kept likewise. */
   mcpName?: string;
+  /** `--surface` of the run that wrote it, kept likewise. */
+  surface?: "all" | "search" | "code" | "auto";
+  /** `--with` of the run that wrote it (the features asked for, not those added for them), kept likewise. */
+  features?: string[];
   /** Generated files (path → sha256 hex), sorted by path; the manifest itself is not listed. */
   files: Record<string, string>;
   /** Files created once and then owned by the user (never overwritten, never deleted). */

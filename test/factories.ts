@@ -1,5 +1,11 @@
 /** Factories for IR nodes, so planner tests need no YAML. */
 import type { JsonSchema } from "../runtime/src/api/types.js";
+import type { FeaturePlugs } from "../runtime/src/cli/features.js";
+import { code } from "../runtime/src/features/code/index.js";
+import { search } from "../runtime/src/features/search/index.js";
+import type { SurfaceMakers } from "../runtime/src/server/surfaces.js";
+import { LegacySseEndpoints } from "../runtime/src/features/legacy-sse/sse-legacy.js";
+import type { MakeHttpEndpoints } from "../runtime/src/transport/http-plugs.js";
 import type {
   ApiIR,
   OperationIR,
@@ -76,3 +82,16 @@ export function api(
     securitySchemes,
   };
 }
+
+/**
+ * The meta tools of the search and code surfaces, as a server generated with the search and code
+ * features gets them (`surfaces` of McpServerOptions); `codeFlags` are code mode's flags.
+ */
+export function featureSurfaces(codeFlags: Record<string, string> = {}): SurfaceMakers {
+  const context = { flags: codeFlags, env: {}, info: { name: "test", version: "0.0.0" } };
+  return { ...(search.plugs(context) as FeaturePlugs).surfaces, ...(code.plugs(context) as FeaturePlugs).surfaces };
+}
+
+/** The legacy HTTP+SSE endpoints, as `startHttp`'s `legacySse` of a server generated with that feature. */
+export const legacySseEndpoints: MakeHttpEndpoints = (server, maxBodyBytes, logger) =>
+  new LegacySseEndpoints(server, maxBodyBytes, logger);

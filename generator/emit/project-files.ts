@@ -25,6 +25,7 @@ import { renderTemplate } from "./templates.js";
 import { toolDefinition, toolTypeSource } from "./tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker-files.js";
 import { runtimeProfiles } from "../lint/profiles.js";
+import { runtimeDependencies } from "../plan/features.js";
 
 export * from "./data-paths.js";
 
@@ -151,19 +152,32 @@ function clientProfilesData(): EmittedFile {
 /** What the emit worker makes its files from (worker-files.ts), for `plan`; `withDocument`: data/openapi.json is written. */
 export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
   return {
-    typeScript: { tools: plan.tools.map(toolTypeSource), serverInfo: serverInfo(plan), apiDocument: withDocument },
-    searchDocuments: plan.tools.map((tool) => searchDocument(toolDefinition(tool))),
+    typeScript: {
+      tools: plan.tools.map(toolTypeSource),
+      serverInfo: serverInfo(plan),
+      apiDocument: withDocument,
+      features: plan.features,
+    },
+    ...(plan.features.includes("search")
+      ? { searchDocuments: plan.tools.map((tool) => searchDocument(toolDefinition(tool))) }
+      : {}),
   };
 }
 
-/** The runtime, vendored under `src/runtime/`: each file as it is, after a first line naming the runtime version. */
-function runtimeFiles(): EmittedFile[] {
+/**
+ * The runtime, vendored under `src/runtime/`: the core and the folders of `features` under
+ * `features/`, each file as it is after a first line naming the runtime version.
+ */
+function runtimeFiles(features: readonly string[]): EmittedFile[] {
   const dir = join(packageRoot(), "runtime", "src");
   const header = runtimeHeader(runtimeVersion());
-  return runtimeSourcePaths(dir).map((path) => ({
-    path: `src/runtime/${path}`,
-    content: header + readFileSync(join(dir, ...path.split("/")), "utf8"),
-  }));
+  const vendored = (path: string): boolean => !path.startsWith("features/") || features.includes(path.split("/")[1]!);
+  return runtimeSourcePaths(dir)
+    .filter(vendored)
+    .map((path) => ({
+      path: `src/runtime/${path}`,
+      content: header + readFileSync(join(dir, ...path.split("/")), "utf8"),
+    }));
 }
 
 /** The `.ts` files under `dir`, every folder walked, as sorted `/`-separated paths relative to it. */
@@ -205,7 +219,9 @@ function packageJson(plan: ProjectPlan): EmittedFile {
         }
       : {}),
     mcpName: plan.mcpName,
-    dependencies: runtime.dependencies,
+    dependencies: Object.fromEntries(
+      runtimeDependencies(plan.features).map((name) => [name, (runtime.dependencies as Record<string, string>)[name]]),
+    ),
     devDependencies: {
       "@types/node": devDependencies["@types/node"],
       esbuild: devDependencies.esbuild,
@@ -276,11 +292,11 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
           plan.tools.map((tool) => tool.name),
         )),
     ...toolsData(plan),
-    clientProfilesData(),
+    ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []
       : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
-    ...runtimeFiles(),
+    ...runtimeFiles(plan.features),
     ...testFiles(plan),
     ...stateFiles(plan),
   ];

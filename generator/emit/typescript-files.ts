@@ -29,6 +29,8 @@ export interface TypeScriptInput {
   serverInfo: ServerInfo;
   /** Whether data/openapi.json is written (the entry point then serves it as a resource). */
   apiDocument: boolean;
+  /** The runtime features the project vendors (runtime/src/features/<name>/), handed to `main`. */
+  features: readonly string[];
 }
 
 /** The printed files and the operation declarations (tool name → text). */
@@ -64,7 +66,7 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   });
   files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
-  files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, tsMorph)) });
+  files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
   files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
   return { files, declarations: printed.declarations };
 }
@@ -254,13 +256,21 @@ function serverInfoFile(info: ServerInfo, tsMorph: TsMorph): SourceFileStructure
 }
 
 /** `src/index.ts`: the entry point; flags and environment choose the transport and surface (runtime cli.ts). */
-function entryPoint(withDocument: boolean, tsMorph: TsMorph): SourceFileStructure {
+function entryPoint(withDocument: boolean, features: readonly string[], tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
+  const featureNames = features.map(featureExport);
   const statements: Statement[] = [
     { kind: kinds.ImportDeclaration, namedImports: ["existsSync", "readFileSync"], moduleSpecifier: "node:fs" },
     { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },
     { kind: kinds.ImportDeclaration, namedImports: ["readRange"], moduleSpecifier: "./runtime/data/tool-data.js" },
+    ...features.map(
+      (feature, index): Statement => ({
+        kind: kinds.ImportDeclaration,
+        namedImports: [featureNames[index]!],
+        moduleSpecifier: `./runtime/features/${feature}/index.js`,
+      }),
+    ),
     { kind: kinds.ImportDeclaration, namedImports: ["serverInfo"], moduleSpecifier: "./server-info.js" },
     { kind: kinds.ImportDeclaration, namedImports: ["tools"], moduleSpecifier: "./tools/index.js" },
     { kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" },
@@ -301,10 +311,21 @@ function entryPoint(withDocument: boolean, tsMorph: TsMorph): SourceFileStructur
       statements: [`return readRange(${dataUrl}, offset, length);`],
     },
     "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
-      `main(serverInfo, tools, process.argv.slice(2), { ${withDocument ? "extension, apiDocument, readData, readDataRange" : "extension, readData, readDataRange"} }).catch((error: unknown) => {\n` +
+      `main(serverInfo, tools, process.argv.slice(2), { ${[
+        "extension",
+        ...(withDocument ? ["apiDocument"] : []),
+        "readData",
+        "readDataRange",
+        `features: [${featureNames.join(", ")}]`,
+      ].join(", ")} }).catch((error: unknown) => {\n` +
       "  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});",
   );
   return sourceFile(kinds, statements, "#!/usr/bin/env node\n");
+}
+
+/** The name a feature's `index.ts` exports it by: `legacy-sse` → `legacySse`. */
+export function featureExport(feature: string): string {
+  return feature.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /** `src/custom/index.ts` as first created: an empty extension, typed for this API. */

@@ -14,22 +14,22 @@ import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from ".
 /** What the worker makes its files from. */
 export interface WorkerInput {
   typeScript: TypeScriptInput;
-  /** The search index's documents, one per tool in tool order. */
-  searchDocuments: SearchDocument[];
+  /** The search index's documents, one per tool in tool order; absent without the search feature (no index). */
+  searchDocuments?: SearchDocument[];
 }
 
 /** What the worker makes. */
 export interface WorkerOutput {
   typeScript: PrintedTypeScript;
-  /** data/search-index.json's text. */
-  searchIndex: string;
+  /** data/search-index.json's text (absent without the search feature). */
+  searchIndex?: string;
 }
 
 /** Makes the worker's output (in the worker thread, or in this one when the thread failed). Deterministic. */
 export function workerOutput(input: WorkerInput): WorkerOutput {
   return {
     typeScript: printTypeScript(input.typeScript),
-    searchIndex: searchIndexFromDocuments(input.searchDocuments),
+    ...(input.searchDocuments ? { searchIndex: searchIndexFromDocuments(input.searchDocuments) } : {}),
   };
 }
 
@@ -38,7 +38,9 @@ export function workerFiles(output: WorkerOutput, toolNames: readonly string[]):
   return [
     ...output.typeScript.files,
     ...declarationsFiles(output.typeScript.declarations, toolNames),
-    { path: SEARCH_INDEX_PATH, content: output.searchIndex, formatted: true },
+    ...(output.searchIndex === undefined
+      ? []
+      : [{ path: SEARCH_INDEX_PATH, content: output.searchIndex, formatted: true }]),
   ];
 }
 

@@ -16,7 +16,9 @@ import {
   nameMap,
   parseTools,
   shapeInputSchema,
-  surfaceMetaTools,
+  CALL_OPERATION_TOOL,
+  EXECUTE_CODE_LISTED,
+  findingTools,
   type ListedTool,
   type ServedSurface,
   type SurfaceName,
@@ -119,7 +121,9 @@ export interface LintServerOptions extends LintOptions {
 
 /** The tools listed on `surface` (operation tools, or the surface's meta tools). */
 function toolsOn(server: ServerTools, surface: ServedSurface): ListedTool[] {
-  return surface === "all" ? server.operations : surfaceMetaTools(surface, server.title, server.operations.length);
+  if (surface === "all") return server.operations;
+  const running = surface === "code" ? EXECUTE_CODE_LISTED : CALL_OPERATION_TOOL;
+  return [...findingTools(server.title, server.operations.length), running];
 }
 
 /**

@@ -12,7 +12,8 @@ import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
-import { isFiltering, operationFilter, type OperationFilter } from "../contract.js";
+import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../contract.js";
+import { chooseFeatures, featureCatalog } from "./features.js";
 import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
@@ -43,6 +44,8 @@ export interface PlanOptions {
   filter?: OperationFilter;
   /** The surface the server serves by default (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** Runtime features asked for (`--with`): see features.ts. */
+  features?: readonly string[];
   /** The package's license (`--license`, a workspace's `license`); default: the spec's `info.license` when it is an SPDX identifier. */
   license?: string;
 }
@@ -281,6 +284,23 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const title = ir.title.replace(/\s+/g, " ").trim();
   const contracts = options.previous?.contracts;
   const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
+  const catalog = featureCatalog();
+  const known = (name: string): boolean => Object.hasOwn(catalog.features, name);
+  for (const name of options.features ?? [])
+    if (!known(name))
+      bag.error(
+        Codes.featureUnknown,
+        `Unknown runtime feature '${name}'.`,
+        undefined,
+        `--with takes: ${Object.keys(catalog.features).join(", ")} (or none)`,
+      );
+  const askedFeatures = [...new Set(options.features ?? [])].filter(known).sort();
+  const featureChoice = chooseFeatures(
+    askedFeatures,
+    options.defaultSurface ?? "auto",
+    tools.map(listedToolOf),
+    catalog,
+  );
   return {
     packageName,
     binName,
@@ -299,6 +319,21 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     specVersion: ir.specVersion,
     securitySchemes: security.schemes,
     ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
+    features: featureChoice.features,
+    askedFeatures,
+    addedFeatures: featureChoice.added,
+  };
+}
+
+/** What `tools/list` shows of a tool (for the `auto` surface's budget). */
+function listedToolOf(tool: ToolPlan): ListedTool {
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    annotations: tool.annotations,
   };
 }
 

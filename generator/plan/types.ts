@@ -44,6 +44,12 @@ export interface ProjectPlan {
   securitySchemes: SecuritySchemeDefinition[];
   /** The surface the server serves by default (`--surface` of mcp-gen); absent means `auto`. */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The runtime features the project vendors (runtime/features.json), sorted; see features.ts. */
+  features: string[];
+  /** The features asked for (`--with`, or the previous generation's), remembered in the manifest. */
+  askedFeatures: string[];
+  /** Why each feature that was not asked for was added. */
+  addedFeatures: Record<string, string>;
 }
 
 /** One environment variable of the generated server. */

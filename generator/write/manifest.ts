@@ -29,6 +29,8 @@ export function buildManifest(
     packageVersion: string;
     repository?: string;
     mcpName?: string;
+    surface?: Manifest["surface"];
+    features?: string[];
     provenance?: Pick<Manifest, "mcpGenVersion" | "runtimeVersion" | "specSha256">;
   },
 ): Manifest {
@@ -39,7 +41,7 @@ export function buildManifest(
     .filter((f) => f.once)
     .map((f) => f.path)
     .sort();
-  const { packageName, packageVersion, repository, mcpName, provenance } = settings;
+  const { packageName, packageVersion, repository, mcpName, surface, features, provenance } = settings;
   return {
     manifestVersion: 1,
     packageName,
@@ -47,6 +49,8 @@ export function buildManifest(
     ...provenance,
     ...(repository ? { repository } : {}),
     ...(mcpName ? { mcpName } : {}),
+    ...(surface && surface !== "auto" ? { surface } : {}),
+    ...(features && features.length > 0 ? { features: [...features].sort() } : {}),
     files: hashes,
     once,
   };

@@ -27,6 +27,8 @@ import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
 import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fixture.js";
 import { repoRoot } from "./support.js";
+import { featureSurfaces, legacySseEndpoints } from "../factories.js";
+import { ClientViews } from "../../runtime/src/features/clients/client-views.js";
 
 /** What each client announces (profiles/clients/*.json say where these come from). */
 const ANNOUNCED: Record<string, string> = {
@@ -60,12 +62,13 @@ test.before(async () => {
     info,
     tools: [...shapes, ...more],
     surface: "search",
+    surfaces: featureSurfaces(),
     requestedSurface: "auto",
-    clientProfiles: profiles,
+    clientViews: (server) => new ClientViews({ ...server, profiles }),
     upstream: { baseUrl: upstream.baseUrl },
     logger,
   });
-  http = await startHttp(server, { port: 0, sessions: true, legacySse: true });
+  http = await startHttp(server, { port: 0, sessions: true, legacySse: legacySseEndpoints });
 });
 
 test.after(async () => {

@@ -12,7 +12,10 @@ import * as assert from "uvu/assert";
 import type { CustomTool } from "../../runtime/src/api/extensions.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { openStateStore, type StateStore } from "../../runtime/src/state/state.js";
+import type { StateStore } from "../../runtime/src/state/state.js";
+import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
+import { redis as redisFeature } from "../../runtime/src/features/redis/index.js";
+import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { TASKS_EXTENSION } from "../../runtime/src/server/tasks.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
@@ -88,13 +91,15 @@ function tools(): ToolDefinition[] {
 }
 
 async function startInstance(name: string): Promise<Instance> {
-  const store = await openStateStore(redis.url, { prefix: "mcp:test:" });
+  const shared = redisFeature.plugs({ flags: {}, env: {}, info }) as FeaturePlugs;
+  const store = await shared.openState!(redis.url, { prefix: "mcp:test:" });
   const server = new McpServer({
     info,
     tools: tools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 30_000 },
-    tasks: { afterMs: 100 },
+    tasks: makeTasks({ afterMs: 100 }),
     state: store,
+    cluster: shared.cluster!,
     env: { PETSTORE_API_KEY: API_KEY },
     passthrough: [{ header: "X-Upstream-Key", scheme: "api_key" }],
     extension: { tools: [asks, confirm] },

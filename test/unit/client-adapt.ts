@@ -4,12 +4,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { runtimeProfiles } from "../../generator/lint/profiles.js";
 import { nameMap } from "../../runtime/src/features/clients/client-names.js";
-import {
-  matchProfile,
-  modernClientInfo,
-  parseClientProfiles,
-  profileById,
-} from "../../runtime/src/features/clients/client-profiles.js";
+import { matchProfile, parseClientProfiles, profileById } from "../../runtime/src/features/clients/client-profiles.js";
+import { modernClientInfo } from "../../runtime/src/protocol/client-info.js";
 import {
   decodeArguments,
   shapeInputSchema,

@@ -13,7 +13,8 @@ import {
   type CodeLimits,
   type CodeRunResult,
 } from "../../runtime/src/features/code/code-mode.js";
-import { codeLimits, usage } from "../../runtime/src/cli/main.js";
+import { usage } from "../../runtime/src/cli/main.js";
+import { code, codeLimits } from "../../runtime/src/features/code/index.js";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { sampleTools, startUpstream, within } from "./runtime-fixture.js";
@@ -95,9 +96,12 @@ test("limits from flags, else environment, else defaults; bad values are refused
   );
   assert.throws(() => codeLimits({ "code-memory": "8" }, {}), /--code-memory must be an integer from 16/);
   assert.throws(() => codeLimits({}, { MCP_CODE_MAX_CALLS: "lots" }), /MCP_CODE_MAX_CALLS must be an integer/);
-  const help = usage({ name: "x", version: "1.0.0" });
-  for (const flag of ["--code-timeout", "--code-memory", "--code-max-calls", "--code-max-result"])
+  const help = usage({ name: "x", version: "1.0.0" }, [code]);
+  const coreHelp = usage({ name: "x", version: "1.0.0" });
+  for (const flag of ["--code-timeout", "--code-memory", "--code-max-calls", "--code-max-result"]) {
     assert.match(help, flag);
+    assert.not.match(coreHelp, flag, "a server without the code feature does not offer its flags");
+  }
 });
 
 test("QuickJS is not imported by the module the server loads at start-up (only by the worker)", () => {

@@ -4,6 +4,7 @@ import * as assert from "uvu/assert";
 import { main } from "../../runtime/src/cli/main.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { tasks } from "../../runtime/src/features/tasks/index.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -46,7 +47,9 @@ async function call(
 }
 
 async function serve(flags: string[]): Promise<HttpHandle> {
-  const handle = await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", upstream.baseUrl, ...flags]);
+  const handle = await main(info, sampleTools(), ["--http", "--port", "0", "--base-url", upstream.baseUrl, ...flags], {
+    features: [tasks],
+  });
   assert.ok(handle, `main did not start with ${flags.join(" ")}`);
   return handle as HttpHandle;
 }
@@ -75,7 +78,7 @@ test("a malformed --task-after is a usage error (exit code 2)", async () => {
   const write = process.stderr.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
-    assert.is(await main(info, sampleTools(), ["--http", "--task-after", "soon"]), undefined);
+    assert.is(await main(info, sampleTools(), ["--http", "--task-after", "soon"], { features: [tasks] }), undefined);
     assert.is(process.exitCode, 2);
   } finally {
     process.stderr.write = write;

@@ -15,6 +15,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
+import { legacySseEndpoints } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let as: Server;
@@ -176,7 +177,7 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
   const server = await startHttp(mcp, {
     host: "127.0.0.1",
     port: 0,
-    legacySse: true,
+    legacySse: legacySseEndpoints,
     oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
   });
   const base = `http://127.0.0.1:${server.port}`;

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { textResult } from "../../runtime/src/api/mcp-types.js";
+import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";

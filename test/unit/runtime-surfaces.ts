@@ -4,9 +4,10 @@ import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
 import { AUTO_BUDGET, chooseSurface, parseSurface } from "../../runtime/src/server/surfaces.js";
 import { defineExtension } from "../../runtime/src/api/extensions.js";
-import { textResult } from "../../runtime/src/api/mcp-types.js";
+import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
+import { featureSurfaces } from "../factories.js";
 
 let upstream: Upstream;
 function route(r: Recorded): Reply {
@@ -42,6 +43,12 @@ function make(options: Partial<McpServerOptions> = {}): McpServer {
     tools: sampleTools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
     extension,
+    surfaces: featureSurfaces({
+      "code-timeout": "10000",
+      "code-memory": "32",
+      "code-max-calls": "3",
+      "code-max-result": "10000",
+    }),
     ...options,
   });
 }
@@ -271,7 +278,6 @@ test("code surface: execute_code runs a script whose api calls take the operatio
     surface: "code",
     tools: tools.filter((t) => t.name !== "createPet"),
     confirmDestructive: true,
-    codeLimits: { timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024, maxCalls: 3, maxResultBytes: 10_000 },
   });
   assert.equal(await names(server), ["search_operations", "describe_operation", "execute_code", "hello"]);
   const before = upstream.received.length;

@@ -8,7 +8,9 @@ import * as assert from "uvu/assert";
 import type { CustomTool } from "../../runtime/src/api/extensions.js";
 import { ErrorCode, RpcError, httpStatusOf, type JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
-import { TASKS_EXTENSION, TaskStore } from "../../runtime/src/server/tasks.js";
+import { TASKS_EXTENSION } from "../../runtime/src/server/tasks.js";
+import { TaskStore } from "../../runtime/src/features/tasks/task-store.js";
+import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 
@@ -87,7 +89,7 @@ const make = (extra: Partial<McpServerOptions> = {}) =>
     info,
     tools: sampleTools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
-    tasks: { afterMs: 100 },
+    tasks: makeTasks({ afterMs: 100 }),
     ...extra,
   });
 
@@ -100,11 +102,11 @@ async function untilStatus(server: McpServer, taskId: string, wanted: string[]):
   throw new Error(`task ${taskId} never reached ${wanted.join("/")}`);
 }
 
-test("server/discover advertises the extension under capabilities.extensions (never capabilities.tasks); off with tasks: false", async () => {
+test("server/discover advertises the extension under capabilities.extensions (never capabilities.tasks); off without the tasks feature", async () => {
   const caps = result(await make().handle(req("server/discover"))).capabilities;
   assert.equal(caps.extensions, { [TASKS_EXTENSION]: {} });
   assert.not.ok("tasks" in caps);
-  const off = make({ tasks: false });
+  const off = make({ tasks: undefined });
   assert.not.ok("extensions" in result(await off.handle(req("server/discover"))).capabilities);
   assert.is(error(await off.handle(req("tasks/get", { taskId: "x" }))).code, ErrorCode.MethodNotFound);
 });
@@ -112,7 +114,7 @@ test("server/discover advertises the extension under capabilities.extensions (ne
 test("a generated tool answering within the deadline stays synchronous; a slower one becomes a task that completes with the upstream result", async () => {
   // A process's first upstream call also loads and compiles the HTTP client (over 100 ms on a busy
   // 2-core machine): made first without tasks, so that the deadline below measures a call.
-  await make({ tasks: false }).handle(req("tools/call", { name: "getPet", arguments: { petId: 1 } }));
+  await make({ tasks: undefined }).handle(req("tools/call", { name: "getPet", arguments: { petId: 1 } }));
   const server = make();
   const quick = result(await server.handle(req("tools/call", { name: "getPet", arguments: { petId: 1 } })));
   assert.is(quick.resultType, "complete");

@@ -5,7 +5,9 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryStateStore, openStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
+import { redis } from "../../runtime/src/features/redis/index.js";
 import { SessionStore } from "../../runtime/src/transport/sessions.js";
 
 test("MemoryStateStore: values expire, create only when absent, replace only while unchanged, delete reports existence", async () => {
@@ -53,13 +55,11 @@ test("SessionStore over the memory store: create, read, save the log level, dele
   assert.is(await sessions.get(id), undefined);
 });
 
-test("openStateStore: empty or 'memory' gives the memory store; schemes other than redis/rediss are refused", async () => {
-  assert.not.ok((await openStateStore(undefined)).shared);
-  assert.not.ok((await openStateStore(" ")).shared);
-  assert.not.ok((await openStateStore("memory")).shared);
+test("the redis feature opens redis:// and rediss:// stores only; other schemes are refused", async () => {
+  const { openState } = redis.plugs({ flags: {}, env: {}, info: { name: "t", version: "1" } }) as FeaturePlugs;
   for (const url of ["http://127.0.0.1:6379", "memcached://x", "nonsense"]) {
     try {
-      await openStateStore(url);
+      await openState!(url, {});
       assert.unreachable(`${url} accepted`);
     } catch (error) {
       assert.match((error as Error).message, /unsupported state store URL scheme/);

@@ -17,6 +17,7 @@ import { buildSearchIndex, searchDocument } from "../../runtime/src/features/sea
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
+import { featureSurfaces } from "../factories.js";
 
 const tool = (name: string, $defs?: Record<string, unknown>): ToolDefinition =>
   ({
@@ -73,6 +74,7 @@ test("a lazy server answers initialize and search_operations from names and inde
     tools: { names: tools.map((tool) => tool.name), load: () => (loads++, tools) },
     upstream: { baseUrl: "http://127.0.0.1:9" },
     surface: "search",
+    surfaces: featureSurfaces(),
     readData: (file) => (file === "search-index.json" ? index : undefined),
   });
   const call = (id: number, name: string, args: Record<string, unknown>) =>
@@ -110,6 +112,7 @@ test("a lazy server answers initialize and search_operations from names and inde
     },
     upstream: { baseUrl: "http://127.0.0.1:9" },
     surface: "search",
+    surfaces: featureSurfaces(),
     readData: (file) => (file === "search-index.json" ? index : undefined),
   });
   const described2 = (await single.dispatch({

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { textResult } from "../../runtime/src/api/mcp-types.js";
+import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import { mapResponse } from "../../runtime/src/upstream/result.js";
 import {
   DEFAULT_RESULT_SHAPE,

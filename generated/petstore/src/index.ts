@@ -30,6 +30,7 @@ main(serverInfo, tools, process.argv.slice(2), {
   apiDocument,
   readData,
   readDataRange,
+  features: [],
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);

@@ -1,6 +1,5 @@
 /** MCP wire shapes the runtime produces (the subset it serves). */
 import type { ToolMetadata } from "./types.js";
-import { renderToolResult, textOutcome } from "./tool-outcome.js";
 
 /** A text content block. */
 export interface TextContent {
@@ -69,7 +68,19 @@ export interface CallToolResult {
 /** A tool as listed by `tools/list` (the `http` binding is never exposed). */
 export type ListedTool = ToolMetadata;
 
-/** A tool result holding one text block; `isError` marks tool-level failures. */
-export function textResult(text: string, isError = false): CallToolResult {
-  return renderToolResult(textOutcome(text, !isError));
+/** One request the server asks the client to fulfil before retrying (MRTR). */
+export interface InputRequest {
+  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
+  params: Record<string, unknown>;
 }
+
+/** A modern `input_required` result (tools/call, prompts/get, resources/read only). */
+export interface InputRequiredResult {
+  resultType: "input_required";
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  [key: string]: unknown;
+}
+
+/** Whether a tool may run as a task (tasks extension): never, at the server's discretion, or only as a task. */
+export type TaskSupport = "forbidden" | "optional" | "required";

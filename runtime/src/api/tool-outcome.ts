@@ -10,7 +10,7 @@
  * draft and not served) would be a second renderer chosen by what the client negotiated; the model
  * and its producers would not change.
  */
-import type { CallToolResult, ContentBlock } from "./mcp-types.js";
+import type { CallToolResult, ContentBlock, InputRequiredResult } from "./mcp-types.js";
 
 /** One part a person or model reads: text, media, an embedded or linked resource. */
 export type OutcomePart =
@@ -127,4 +127,46 @@ export function readToolResult(result: CallToolResult): ToolOutcome {
 /** The text parts of an outcome, joined by newlines. */
 export function outcomeText(outcome: ToolOutcome): string {
   return outcome.parts.map((part) => (part.kind === "text" ? part.text : "")).join("\n");
+}
+
+/** A tool result holding one text block; `isError` marks tool-level failures. */
+export function textResult(text: string, isError = false): CallToolResult {
+  return renderToolResult(textOutcome(text, !isError));
+}
+
+/** What an operation's result is worth to code that called it: its value, or an error with the upstream status. */
+export type OperationOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { message: string; status?: number; body?: string } };
+
+/** `Upstream HTTP 404 Not Found for GET /pets/9: {"message":…}` (result.ts): status and body excerpt. */
+const UPSTREAM_ERROR = /^Upstream HTTP (\d{3})[^:]*?(?:: ([\s\S]*))?$/;
+
+/**
+ * What code that calls an operation gets for its result (the typed `api` client, code mode's
+ * `api.<tool>()`): its structured content (else its text) on success; on an error result its message,
+ * with the upstream status and body when there was an answer. An operation that asks the user first
+ * (`--confirm-destructive`) is not run from code: the error tells the model to call it with
+ * call_operation, where the user confirms.
+ */
+export function operationOutcome(name: string, result: CallToolResult | InputRequiredResult): OperationOutcome {
+  if ("resultType" in result && result.resultType === "input_required") {
+    return {
+      ok: false,
+      error: {
+        message: `${name} needs the user's confirmation before it runs; call it with call_operation instead of from code.`,
+      },
+    };
+  }
+  const outcome = readToolResult(result as CallToolResult);
+  const text = outcomeText(outcome);
+  if (outcome.ok) return { ok: true, value: outcome.value ?? text };
+  const upstream = UPSTREAM_ERROR.exec(text);
+  return {
+    ok: false,
+    error: {
+      message: text,
+      ...(upstream ? { status: Number(upstream[1]), ...(upstream[2] ? { body: upstream[2] } : {}) } : {}),
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
 import { META_SUBSCRIPTION_ID } from "../protocol/versions.js";
 import type { HandlerContext, Params } from "./request-context.js";
-import { declaresTasks, missingTasksExtension, type TaskStore } from "./tasks.js";
+import { declaresTasks, missingTasksExtension, type Tasks } from "./tasks.js";
 
 /** The open `subscriptions/listen` streams of one server. */
 export class Subscriptions {
@@ -17,7 +17,7 @@ export class Subscriptions {
   private readonly open = new Set<() => void>();
 
   /** `tasks` is the server's task store (undefined when the extension is off). */
-  constructor(private readonly tasks: TaskStore | undefined) {}
+  constructor(private readonly tasks: Tasks | undefined) {}
 
   /**
    * Acknowledges first (with the honoured filter), then holds the stream open until the client

@@ -8,16 +8,17 @@ import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-cli
 import { collectPages, requestedPages } from "../upstream/collect.js";
 import { confirmDestructiveCall } from "./confirm.js";
 import type { CredentialStore } from "../upstream/credentials.js";
-import type { CallHooks, CustomTool, InputRequiredResult, RequestTools } from "../api/extensions.js";
+import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
+import type { InputRequiredResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
-import { textResult, type CallToolResult } from "../api/mcp-types.js";
+import { type CallToolResult } from "../api/mcp-types.js";
+import { textResult } from "../api/tool-outcome.js";
 import { isRecord } from "../protocol/own.js";
 import { passthroughCredentials, type PassthroughRule } from "../upstream/passthrough.js";
 import type { HandlerContext, Params, RequestContext } from "./request-context.js";
 import type { ClientChannel } from "./request-tools.js";
-import { CALL_OPERATION, EXECUTE_CODE } from "./surfaces.js";
-import { declaresTasks, missingTasksExtension, type TaskRound, type TaskStore } from "./tasks.js";
+import { declaresTasks, missingTasksExtension, type TaskRound, type Tasks } from "./tasks.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
 import type { SecuritySchemeDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
@@ -46,9 +47,7 @@ export interface ToolCallerOptions {
   /** Destructive operation tools ask the user first (`--confirm-destructive`). */
   confirmDestructive: boolean;
   /** Modern tasks; undefined when the extension is off. */
-  tasks: TaskStore | undefined;
-  /** Deadline after which a generated tool's call becomes a task. */
-  taskAfterMs: number;
+  tasks: Tasks | undefined;
   upstream: UpstreamOptions;
   userAgent: string;
   credentials: CredentialStore;
@@ -78,11 +77,11 @@ export class ToolCaller {
     const metaTool = meta?.find(name);
     const tool = metaTool ?? catalog.findOn(name, meta);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    // call_operation runs an operation, so it may become a task as the operation's own tool may.
+    // A meta tool that runs operations (call_operation) may become a task as their own tools may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
     const support = custom
       ? (custom.taskSupport ?? "forbidden")
-      : "http" in tool || name === CALL_OPERATION || name === EXECUTE_CODE
+      : "http" in tool || (metaTool && meta!.runsOperations(name))
         ? "optional"
         : "forbidden";
     if (!tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
@@ -90,7 +89,7 @@ export class ToolCaller {
       if (support === "required") throw missingTasksExtension();
       return this.runTool(tool, params, call);
     }
-    const afterMs = custom ? (custom.taskAfterMs ?? 0) : this.options.taskAfterMs;
+    const afterMs = custom ? (custom.taskAfterMs ?? 0) : tasks.afterMs;
     // Once the call is a task, its notifications would reach no one: the request has been answered.
     const run = (round: TaskRound) => {
       const notify = call.ctx.notify;

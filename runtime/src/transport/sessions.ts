@@ -6,7 +6,8 @@
  * `SESSION_IDLE_MS` after its last use. Nothing secret is kept (no header, no token).
  */
 import { randomBytes } from "node:crypto";
-import { clientInfoOf, type ClientInfo } from "../features/clients/client-profiles.js";
+import { clientInfoOf } from "../protocol/client-info.js";
+import type { ClientInfo } from "../protocol/client-info.js";
 import type { McpLogLevel } from "../protocol/era.js";
 import { isRecord } from "../protocol/own.js";
 import type { StateStore } from "../state/state.js";

@@ -1,10 +1,9 @@
 /**
- * Dependencies loaded on first use, not at start: got (upstream and OAuth requests), p-queue (the
- * upstream queue, with its two dependencies) and jose (JWT checks in OAuth resource-server mode). A server that has not called anything yet starts
- * faster and idles with less memory; a stdio server never loads jose at all.
+ * Dependencies loaded on first use, not at start: got (upstream and OAuth requests) and p-queue (the
+ * upstream queue, with its two dependencies). A server that has not called anything yet starts
+ * faster and idles with less memory.
  */
 let gotModule: Promise<typeof import("got")> | undefined;
-let joseModule: Promise<typeof import("jose")> | undefined;
 let pQueueModule: Promise<typeof import("p-queue")> | undefined;
 
 let gotLoaded: typeof import("got") | undefined;
@@ -17,11 +16,6 @@ export function loadGot(): Promise<typeof import("got")> {
 /** The got module if it has been imported already: callers on the per-call path skip an await. */
 export function loadedGot(): typeof import("got") | undefined {
   return gotLoaded;
-}
-
-/** The jose module, imported once. */
-export function loadJose(): Promise<typeof import("jose")> {
-  return (joseModule ??= import("jose"));
 }
 
 /** The p-queue module, imported once. */

@@ -46,11 +46,13 @@ export {
   type ResourceTemplate,
   type TextResourceContents,
 } from "./server/resources.js";
-export { McpServer, DEFAULT_TASK_AFTER_MS, type McpServerOptions, type RequestContext } from "./server/server.js";
+export { McpServer, type McpServerOptions, type RequestContext } from "./server/server.js";
 export { CACHE_HINTS } from "./server/dispatcher.js";
 export { DEFAULT_PAGE_SIZE } from "./server/list-pages.js";
 export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream/upstream.js";
-export { TASKS_EXTENSION, type TaskOptions, type TaskStatus, type TaskSupport } from "./server/tasks.js";
+export { TASKS_EXTENSION, type MakeTasks, type Tasks } from "./server/tasks.js";
+export type { Feature, FeatureName, FeaturePlugs } from "./cli/features.js";
+export type { TaskSupport } from "./api/mcp-types.js";
 export type { TransportHandle } from "./transport/transport.js";
 export { startStdio, type StdioOptions } from "./transport/stdio.js";
 export {

@@ -6,10 +6,8 @@
  * request's `_meta["io.modelcontextprotocol/clientInfo"]`, or the profile `--client` names.
  */
 import { isRecord } from "../../protocol/own.js";
+import type { ClientInfo } from "../../protocol/client-info.js";
 import type { SchemaRules } from "./client-schema.js";
-
-/** The `_meta` key of the modern era's per-request client identity. */
-export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 /** What one profile tells the runtime (a subset of the profile file, see the generator's profiles.ts). */
 export interface RuntimeProfile {
@@ -39,23 +37,6 @@ export function parseClientProfiles(text: string): RuntimeProfile[] {
     throw new Error("client-profiles.json must be an array of profiles with an id and clientNames");
   }
   return data as RuntimeProfile[];
-}
-
-/** A client's self-description, as `initialize` or `_meta` carries it. */
-export interface ClientInfo {
-  name: string;
-  version?: string;
-}
-
-/** The client identity in `value` (a `clientInfo` object), or undefined when it has none. */
-export function clientInfoOf(value: unknown): ClientInfo | undefined {
-  if (!isRecord(value) || typeof value.name !== "string") return undefined;
-  return typeof value.version === "string" ? { name: value.name, version: value.version } : { name: value.name };
-}
-
-/** The modern request's client identity from its `_meta`, if it sent one. */
-export function modernClientInfo(params: unknown): ClientInfo | undefined {
-  return isRecord(params) && isRecord(params._meta) ? clientInfoOf(params._meta[META_CLIENT_INFO]) : undefined;
 }
 
 /** The first profile whose client names match `client`'s name (profiles in file order). */

@@ -5,33 +5,23 @@
  * no `--client`) gets the server's own view: nothing changes. Each decision is logged at info, once.
  */
 import { configServerName } from "../../cli/client-config.js";
-import { matchProfile, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
+import { matchProfile, type RuntimeProfile } from "./client-profiles.js";
+import type { ClientInfo } from "../../protocol/client-info.js";
 import { nameMap, type NameMap } from "./client-names.js";
 import { decodeArguments, shapeInputSchema, type Decoder } from "./client-schema.js";
-import type { Logger } from "../../protocol/logger.js";
 import type { ListedTool } from "../../api/mcp-types.js";
-import { AUTO_BUDGET, chooseSurface, type ServedSurface, type SurfaceName } from "../../server/surfaces.js";
+import { AUTO_BUDGET, chooseSurface, type ServedSurface } from "../../server/surfaces.js";
+import type { ClientView as ServedView, ClientViews as Views, ClientViewsContext } from "../../server/views.js";
 
-/** What the server tells the views about itself. */
-export interface ClientViewsOptions {
+/** The profiles the views come from, and what the server tells them. */
+export interface ClientViewsOptions extends ClientViewsContext {
   profiles: readonly RuntimeProfile[];
   /** The profile `--client` names: every request gets it, whatever its client says. */
   forced?: RuntimeProfile | undefined;
-  /** The surface asked for (`auto` adapts to each profile); `served` is what it resolved to without one. */
-  requested: SurfaceName;
-  served: ServedSurface;
-  /** The server's npm name (the clients' configuration key is derived from it, as --print-config writes it). */
-  packageName: string;
-  /** Operation tools offered, and what `tools/list` shows of them (asked for only when the count fits a budget). */
-  operationCount: number;
-  listedOperations: () => readonly ListedTool[];
-  /** The names a surface lists, in order (meta or operation tools, then custom tools). */
-  namesOn: (surface: ServedSurface) => readonly string[];
-  logger: Logger;
 }
 
 /** One profile's view of the server. */
-export class ClientView {
+export class ClientView implements ServedView {
   readonly surface: ServedSurface;
   private namesCache: NameMap | undefined;
   private readonly shaped = new Map<string, { tool: ListedTool; decoder: Decoder | undefined }>();
@@ -49,6 +39,10 @@ export class ClientView {
         `${profile.maxQualifiedName ? ` and ${profile.maxQualifiedName} characters with the server name "${serverName}"` : ""}; ` +
         `${profile.schema ? "input schemas rewritten to the client's schema rules" : "input schemas served as they are"}`,
     );
+  }
+
+  originalName(served: string): string | undefined {
+    return this.names().original(served);
   }
 
   /** The served ↔ original name map of what this view lists. */
@@ -93,7 +87,7 @@ export class ClientView {
 }
 
 /** The views of one server, one per profile met, made on first need. */
-export class ClientViews {
+export class ClientViews implements Views {
   private readonly views = new Map<string, ClientView>();
   private readonly unmatched = new Set<string>();
 
@@ -126,6 +120,9 @@ export class ClientViews {
     const { requested, served, operationCount, listedOperations } = this.options;
     if (requested !== "auto") return { surface: served, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
     const budget = { tools: profile.maxTools ?? AUTO_BUDGET.tools, tokens: AUTO_BUDGET.tokens };
-    return chooseSurface("auto", operationCount, listedOperations, budget);
+    const chosen = chooseSurface("auto", operationCount, listedOperations, budget);
+    return this.options.serves(chosen.surface)
+      ? chosen
+      : { surface: served, reason: `${chosen.reason}; this server has no ${chosen.surface} feature` };
   }
 }

@@ -1,42 +1,50 @@
 /**
- * The bridge between code mode (code-mode.ts) and the server: an operation's tool result as the
- * outcome `api.<tool>()` resolves or rejects with inside the sandbox, and a sandbox run as the
- * `execute_code` tool result.
+ * The bridge between code mode (code-mode.ts) and the server: `execute_code` as the code surface's
+ * tool that runs operations, each `api.<tool>()` of the script answered through the server's one
+ * call path, and a sandbox run as the tool's result.
  */
-import type { CodeHost, CodeRunResult } from "./code-mode.js";
-import type { InputRequiredResult } from "../../api/extensions.js";
-import type { CallToolResult } from "../../api/mcp-types.js";
-import { outcomeText, readToolResult, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
+import {
+  DEFAULT_CODE_LIMITS,
+  EXECUTE_CODE_TOOL,
+  executeCode,
+  type CodeHost,
+  type CodeLimits,
+  type CodeRunResult,
+} from "./code-mode.js";
+import type { CallToolResult, ListedTool } from "../../api/mcp-types.js";
+import type { ObjectJsonSchema } from "../../api/types.js";
+import { operationOutcome, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
+import type { RunningTool } from "../search/meta-tools.js";
 
-type HostOutcome = Awaited<ReturnType<CodeHost["call"]>>;
-
-/** `Upstream HTTP 404 Not Found for GET /pets/9: {"message":…}` (result.ts): status and body excerpt. */
-const UPSTREAM_ERROR = /^Upstream HTTP (\d{3})[^:]*?(?:: ([\s\S]*))?$/;
+/** `execute_code`, as `tools/list` shows it. */
+export const EXECUTE_CODE_LISTED: ListedTool = {
+  name: EXECUTE_CODE_TOOL.name,
+  title: "Run code against the API",
+  description: EXECUTE_CODE_TOOL.description,
+  inputSchema: EXECUTE_CODE_TOOL.inputSchema as ObjectJsonSchema,
+  annotations: { openWorldHint: true },
+};
 
 /**
- * What `api.<tool>(args)` gets for an operation's result: its structured content (else its text)
- * on success; on an error result its message, with the upstream status and body when there was
- * an answer. An operation that asks the user first (`--confirm-destructive`) is not run from code:
- * the script gets an error telling the model to call it with call_operation, where the user confirms.
+ * `execute_code`: the script's `api.<tool>()` calls run through `run`, the same path as
+ * call_operation (validation, credentials, confirmation, cancellation), and only for operations
+ * the caller may see. QuickJS loads on the first run (code-mode.ts imports none of it at start).
  */
-export function operationOutcome(name: string, result: CallToolResult | InputRequiredResult): HostOutcome {
-  if ("resultType" in result && result.resultType === "input_required") {
-    return {
-      ok: false,
-      error: {
-        message: `${name} needs the user's confirmation before it runs; call it with call_operation instead of from code.`,
-      },
-    };
-  }
-  const outcome = readToolResult(result as CallToolResult);
-  const text = outcomeText(outcome);
-  if (outcome.ok) return { ok: true, value: outcome.value ?? text };
-  const upstream = UPSTREAM_ERROR.exec(text);
+export function executeCodeTool(
+  operationNames: ReadonlySet<string>,
+  limits: CodeLimits = DEFAULT_CODE_LIMITS,
+): RunningTool {
   return {
-    ok: false,
-    error: {
-      message: text,
-      ...(upstream ? { status: Number(upstream[1]), ...(upstream[2] ? { body: upstream[2] } : {}) } : {}),
+    tool: EXECUTE_CODE_LISTED,
+    async call(args, allowed, run, signal) {
+      const host: CodeHost = {
+        toolNames: [...operationNames].filter(allowed),
+        call: async (operation, operationArgs, callSignal) =>
+          allowed(operation)
+            ? operationOutcome(operation, await run(operation, operationArgs, callSignal))
+            : { ok: false, error: { message: `Unknown operation '${operation}'.` } },
+      };
+      return codeToolResult(await executeCode(String(args.code), host, limits, signal ?? new AbortController().signal));
     },
   };
 }

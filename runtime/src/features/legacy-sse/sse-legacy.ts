@@ -11,9 +11,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendJson, sendText } from "../../transport/http-util.js";
 import { ErrorCode, errorResponse } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../protocol/logger.js";
-import type { Principal, Refusal } from "../oauth/oauth-resource.js";
+import type { EndpointAccess, HttpEndpoints, Refusal } from "../../transport/http-plugs.js";
 import type { McpServer } from "../../server/server.js";
-import { clientInfoOf, type ClientInfo } from "../clients/client-profiles.js";
+import { clientInfoOf } from "../../protocol/client-info.js";
+import type { ClientInfo } from "../../protocol/client-info.js";
 import { isRecord } from "../../protocol/own.js";
 
 /** Path of the event stream. */
@@ -21,15 +22,8 @@ export const LEGACY_SSE_PATH = "/sse";
 /** Path clients POST their messages to. */
 export const LEGACY_MESSAGES_PATH = "/messages";
 
-/** The authenticated caller of one request (OAuth mode) and its per-message scope check. */
-export interface LegacyAccess {
-  principal: Principal;
-  /** The refusal for a message the caller's token may not send (missing tool scopes), if any. */
-  check(payload: unknown): Refusal | undefined;
-}
-
 /** The two legacy endpoints and their open streams (with the subject that opened each, in OAuth mode). */
-export class LegacySseEndpoints {
+export class LegacySseEndpoints implements HttpEndpoints {
   private readonly streams = new Map<
     string,
     { res: ServerResponse; subject: string | undefined; client?: ClientInfo | undefined }
@@ -55,7 +49,7 @@ export class LegacySseEndpoints {
     req: IncomingMessage,
     res: ServerResponse,
     pathname: string,
-    access: LegacyAccess | undefined,
+    access: EndpointAccess | undefined,
     refuse: (res: ServerResponse, refusal: Refusal) => void,
   ): Promise<void> {
     if (pathname === LEGACY_SSE_PATH) {

@@ -5,7 +5,8 @@
  * the MCP request: it is never sent upstream.
  */
 import type { JWTVerifyGetKey } from "jose";
-import { loadGot, loadJose } from "../../upstream/lazy-modules.js";
+import { loadGot } from "../../upstream/lazy-modules.js";
+import type { HttpGuard, Principal, Refusal } from "../../transport/http-plugs.js";
 
 /** Configuration of resource-server mode. */
 export interface OAuthResourceOptions {
@@ -23,21 +24,15 @@ export interface OAuthResourceOptions {
   scopes?: string[] | undefined;
 }
 
-/** A caller whose token was accepted. */
-export interface Principal {
-  subject?: string | undefined;
-  scopes: Set<string>;
-}
+let joseModule: Promise<typeof import("jose")> | undefined;
 
-/** Why a request is refused: HTTP status and the `WWW-Authenticate` value. */
-export interface Refusal {
-  status: 401 | 403;
-  wwwAuthenticate: string;
-  message: string;
+/** jose, imported on the first token check (a server that never checks one never loads it). */
+function loadJose(): Promise<typeof import("jose")> {
+  return (joseModule ??= import("jose"));
 }
 
 /** Checks bearer tokens for one protected resource. */
-export class ResourceServer {
+export class ResourceServer implements HttpGuard {
   private keys: JWTVerifyGetKey | undefined;
 
   /** Absolute URL of this server's metadata document, for `WWW-Authenticate`. */
@@ -152,9 +147,4 @@ export class ResourceServer {
 function scopeSet(value: unknown): Set<string> {
   if (Array.isArray(value)) return new Set(value.filter((v): v is string => typeof v === "string"));
   return new Set(typeof value === "string" ? value.split(/\s+/).filter(Boolean) : []);
-}
-
-/** Type guard: did authentication fail? */
-export function isRefusal(value: Principal | Refusal): value is Refusal {
-  return (value as Refusal).status !== undefined;
 }

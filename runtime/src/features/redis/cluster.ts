@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../../protocol/logger.js";
 import { StateUnavailableError, type StateStore } from "../../state/state.js";
+import { InstanceSilentError, type Cluster, type Command, type CommandAnswer } from "../../state/cluster.js";
 
 /** How long an instance counts as alive after its last heartbeat. */
 export const HEARTBEAT_TTL_MS = 10_000;
@@ -14,12 +15,6 @@ export const HEARTBEAT_TTL_MS = 10_000;
 const HEARTBEAT_EVERY_MS = 3_000;
 /** How long a command waits for the instance it addresses to answer. */
 const COMMAND_WAIT_MS = 3_000;
-
-/** A command sent to one instance, and its answer. */
-export type Command = Record<string, unknown> & { type: string };
-export type CommandAnswer =
-  | { ok: true; value: unknown }
-  | { ok: false; error: { code: number; message: string; data?: unknown } };
 
 interface Envelope {
   kind: "command" | "answer" | "broadcast";
@@ -30,12 +25,7 @@ interface Envelope {
   body?: unknown;
 }
 
-/** Thrown when the addressed instance did not answer within the wait. */
-export class InstanceSilentError extends Error {
-  override readonly name = "InstanceSilentError";
-}
-
-export class Cluster {
+export class StoreCluster implements Cluster {
   /** This instance's id: 96 random bits. */
   readonly id = randomBytes(12).toString("base64url");
   private readonly waiting = new Map<string, (answer: CommandAnswer) => void>();

@@ -6,8 +6,10 @@
  * clients that declared elicitation get an `elicitation/create` request; others are refused.
  */
 import { createHash } from "node:crypto";
-import type { InputRequiredResult, RequestTools } from "../api/extensions.js";
-import { textResult, type CallToolResult } from "../api/mcp-types.js";
+import type { RequestTools } from "../api/extensions.js";
+import type { InputRequiredResult } from "../api/mcp-types.js";
+import { type CallToolResult } from "../api/mcp-types.js";
+import { textResult } from "../api/tool-outcome.js";
 import type { ToolDefinition } from "../api/types.js";
 import { isRecord } from "../protocol/own.js";
 

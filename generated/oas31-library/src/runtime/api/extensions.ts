@@ -12,9 +12,11 @@
  */
 import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "../protocol/era.js";
-import type { CallToolResult } from "./mcp-types.js";
+import type { CallToolResult, InputRequest, InputRequiredResult } from "./mcp-types.js";
+
+export type { InputRequest, InputRequiredResult } from "./mcp-types.js";
 import type { FromSchema, InputSchemaLiteral } from "./schema-type.js";
-import type { TaskSupport } from "../server/tasks.js";
+import type { TaskSupport } from "./mcp-types.js";
 import type { ObjectJsonSchema, ToolDefinition, ToolMetadata } from "./types.js";
 
 /** A value or a promise of it. */
@@ -60,19 +62,6 @@ export interface RequestTools<TApi = UntypedApi> {
   clientRequest(method: InputRequest["method"], params: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-/** One request the server asks the client to fulfil before retrying (MRTR). */
-export interface InputRequest {
-  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
-  params: Record<string, unknown>;
-}
-
-/** A modern `input_required` result (tools/call, prompts/get, resources/read only). */
-export interface InputRequiredResult {
-  resultType: "input_required";
-  inputRequests?: Record<string, InputRequest>;
-  requestState?: string;
-  [key: string]: unknown;
-}
 
 /** A tool implemented in code rather than by an upstream HTTP call; `TInput` types its arguments. */
 export interface CustomTool<TInput = Record<string, unknown>, TApi = UntypedApi> extends ToolMetadata {

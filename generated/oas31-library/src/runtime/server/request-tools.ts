@@ -8,7 +8,9 @@
 import type { UntypedApi } from "../api/api-client.js";
 import { ClientRequests } from "./client-requests.js";
 import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "../protocol/era.js";
-import type { InputRequest, InputRequiredResult, RequestTools } from "../api/extensions.js";
+import type { RequestTools } from "../api/extensions.js";
+import type { InputRequest } from "../api/mcp-types.js";
+import type { InputRequiredResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
 import type { HandlerContext, Params } from "./request-context.js";

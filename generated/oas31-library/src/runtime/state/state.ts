@@ -2,8 +2,7 @@
 /**
  * Shared state of a server that runs as several instances: a small key-value store with expiry
  * and a publish/subscribe channel. In memory by default (one process: nothing is shared); Redis
- * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`), through state-redis.ts, which
- * loads its client only then. What goes there: task snapshots (task-mirror.ts), legacy sessions
+ * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`, feature `redis`). What goes there: task snapshots (task-mirror.ts), legacy sessions
  * (sessions.ts), cancellations that must reach another instance. Never a secret: no upstream
  * credential, token or request header is ever written (see the scale tests).
  */
@@ -13,6 +12,15 @@ import { EventEmitter } from "node:events";
 export class StateUnavailableError extends Error {
   override readonly name = "StateUnavailableError";
 }
+
+/** How a shared store is opened: the key prefix of this server, and where its status changes are told. */
+export interface StateStoreOptions {
+  prefix?: string;
+  onStatus?: (message: string) => void;
+}
+
+/** Opens the shared store at `url` (feature `redis`); throws for a URL it does not take. */
+export type OpenStateStore = (url: string, options: StateStoreOptions) => Promise<StateStore>;
 
 /** The store behind tasks, legacy sessions and cross-instance cancellation. */
 export interface StateStore {
@@ -106,20 +114,4 @@ export class MemoryStateStore implements StateStore {
     const now = this.now();
     for (const [key, entry] of this.values) if (entry.expires <= now) this.values.delete(key);
   }
-}
-
-/**
- * The store named by `url`: undefined or empty → in memory; `redis://` / `rediss://` → Redis
- * (the client is loaded now, not at start-up of servers that do not use it). Throws for other schemes.
- */
-export async function openStateStore(
-  url: string | undefined,
-  options: { prefix?: string; onStatus?: (message: string) => void } = {},
-): Promise<StateStore> {
-  if (url === undefined || url.trim() === "" || url.trim() === "memory") return new MemoryStateStore();
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
-  if (scheme !== "redis" && scheme !== "rediss")
-    throw new Error(`unsupported state store URL scheme '${scheme ?? ""}': use redis://host:port/db or rediss://…`);
-  const { RedisStateStore } = await import("../features/redis/state-redis.js");
-  return RedisStateStore.connect(url.trim(), options);
 }

@@ -6,8 +6,8 @@
  * or rejects with an {@link ApiError}. The same shape as code mode's `api` (code-host.ts), typed:
  * a generated project's `src/api.ts` names it `Api = ApiClient<ToolInputs, ToolOutputs>`.
  */
-import { operationOutcome } from "../features/code/code-host.js";
-import type { InputRequiredResult } from "./extensions.js";
+import { operationOutcome } from "./tool-outcome.js";
+import type { InputRequiredResult } from "./mcp-types.js";
 import type { CallToolResult } from "./mcp-types.js";
 import { isRecord } from "../protocol/own.js";
 

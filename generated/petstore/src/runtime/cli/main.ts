@@ -9,28 +9,32 @@ import { dropBundlePlaceholders } from "./bundle-env.js";
 import { declarationReader } from "../data/declarations-data.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
-import type { ResourceServer } from "../features/oauth/oauth-resource.js";
 import { loadPassthroughConfig, parsePassthroughRule } from "../upstream/passthrough.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
-import { DEFAULT_TASK_AFTER_MS, McpServer } from "../server/server.js";
+import { McpServer } from "../server/server.js";
 import { nonEmpty, resolveBaseUrl } from "../upstream/server-url.js";
 // The HTTP transport (node:http) and the OAuth resource server are imported only under --http.
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "../transport/http-defaults.js";
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  isLoopbackHost,
+} from "../transport/http-defaults.js";
 import { startStdio } from "../transport/stdio.js";
-import { DEFAULT_CODE_LIMITS, type CodeLimits } from "../features/code/code-mode.js";
+import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
+import { integerFlagOrEnv, integerSetting, UsageError } from "./settings.js";
 import type { TransportHandle } from "../transport/transport.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "../server/surfaces.js";
-import { parseClientProfiles, profileById } from "../features/clients/client-profiles.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
-import { openStateStore, type StateStore } from "../state/state.js";
+import { MemoryStateStore, type StateStore } from "../state/state.js";
 
-/** Usage text for `--help`. */
-export function usage(info: ServerInfo): string {
+/** Usage text for `--help`: the core's flags, then those of the server's features. */
+export function usage(info: ServerInfo, features: readonly Feature[] = []): string {
   return `${info.title ?? info.name} ${info.version}${info.description ? `\n${firstLine(info.description)}` : ""}
 
 Usage: ${info.name} [options]
@@ -41,11 +45,6 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
-  --state URL        HTTP: shared state for several instances behind a load balancer:
-                     redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
-                     process's memory). Tasks, legacy sessions and cancellations then reach
-                     every instance; no credential is ever stored there
-  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
                      (default ${DEFAULT_TIMEOUT_MS})
@@ -65,23 +64,12 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
                      (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
   --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
                      (repeatable; a header present in the request wins over the environment)
-  --oauth-issuer URL OAuth 2.1 resource-server mode (HTTP): accept only bearer tokens from this issuer
-  --oauth-audience URL  this server's resource identifier, required in the token's aud
-                     (default: the endpoint URL, or --public-url + /mcp)
-  --oauth-jwks URL   the issuer's JWKS (default: from the issuer's metadata)
-  --oauth-introspection URL
-                     check tokens by introspection (RFC 7662) instead; client from
-                     MCP_OAUTH_CLIENT_ID / MCP_OAUTH_CLIENT_SECRET
-  --oauth-scopes S   space-separated scopes to advertise
   --public-url URL   the server's public origin (for metadata behind a proxy)
   --passthrough-config FILE
                      HTTP only: the same rules as JSON {"rules":[{"header":…,"scheme":…}]}
   --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
                      (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
                      across instances behind a load balancer)
-  --task-after MS    tasks extension (2026-07-28 clients that declare it): a tool call still
-                     running after MS milliseconds becomes a task (default ${DEFAULT_TASK_AFTER_MS})
-  --no-tasks         do not offer the tasks extension
   --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
                      cursor, vscode) and exit; with --http, the form that connects over HTTP
   --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
@@ -89,9 +77,6 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
                      search  search_operations, describe_operation, call_operation
                      code    search_operations, describe_operation, execute_code
                      auto    all within 40 tools and ~30,000 tokens of tools/list, else search
-  --client P         serve every client as client profile P would be (claude-desktop, claude-code,
-                     cursor, vscode, openai, gemini; env MCP_CLIENT); without it a client whose
-                     clientInfo matches a profile gets that profile's surface budget, names and schemas
   --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
   --exclude-tags T,… no operation with one of these tags
   --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
@@ -99,14 +84,7 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
                      (filters apply to every surface: search never finds, and calls refuse,
                      the operations left out)
-  --code-timeout MS  code mode: wall time of one execute_code run (env MCP_CODE_TIMEOUT_MS,
-                     default ${DEFAULT_CODE_LIMITS.timeoutMs})
-  --code-memory MB   code mode: sandbox memory in MiB (env MCP_CODE_MEMORY_MB, default ${DEFAULT_CODE_LIMITS.memoryBytes / MIB}, min 16)
-  --code-max-calls N code mode: api calls per run (env MCP_CODE_MAX_CALLS, default ${DEFAULT_CODE_LIMITS.maxCalls})
-  --code-max-result BYTES
-                     code mode: bytes of the returned JSON, and of the logs (env
-                     MCP_CODE_MAX_RESULT_BYTES, default ${DEFAULT_CODE_LIMITS.maxResultBytes})
-  --help             show this help
+${features.map((feature) => feature.usage ?? "").join("")}  --help             show this help
   --version          show the version
 `;
 }
@@ -136,10 +114,9 @@ export interface MainOptions {
   readData?: (file: string) => string | undefined;
   /** Reads a byte range of a file of data/ (one declaration, without parsing them all). */
   readDataRange?: (file: string, offset: number, length: number) => string;
+  /** The optional parts of the runtime this server was generated with (features/). */
+  features?: readonly Feature[];
 }
-
-/** Thrown for bad flags; `main` reports it on stderr and sets exit code 2. */
-class UsageError extends Error {}
 
 /**
  * Runs the server described by `info` and `tools` according to `argv`. Resolves to the running
@@ -163,8 +140,9 @@ export async function main(
     process.exitCode = 2;
     return undefined;
   }
+  const features = options.features ?? [];
   if (flags.help) {
-    process.stdout.write(usage(info));
+    process.stdout.write(usage(info, features));
     return undefined;
   }
   if (flags.version) {
@@ -203,15 +181,28 @@ export async function main(
     return undefined;
   }
 
+  let plugs: FeaturePlugs;
+  try {
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http ? origin(flags) : undefined);
+  } catch (error) {
+    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
   let state: StateStore;
   try {
     if (flags.state !== undefined && !flags.http)
       throw new Error("--state applies to --http only (a stdio server has one client)");
+    const url = flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined;
     // The URL may hold Redis's password: it is never logged.
-    state = await openStateStore(flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined, {
-      prefix: `mcp:${info.name}:`,
-      onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
-    });
+    state =
+      url === undefined || url === "memory" || !plugs.openState
+        ? new MemoryStateStore()
+        : await plugs.openState(url, {
+            prefix: `mcp:${info.name}:`,
+            onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
+          });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
     process.exitCode = 2;
@@ -249,20 +240,19 @@ export async function main(
     const offered = (): readonly ToolDefinition[] =>
       filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
     const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
-    const chosen = chooseSurface(requestedSurface, names.length, () => offered().map(listedOperation));
+    if (requestedSurface !== "auto" && requestedSurface !== "all" && !plugs.surfaces?.[requestedSurface])
+      throw new Error(missingFeature(`--surface ${requestedSurface}`, requestedSurface));
+    let chosen = chooseSurface(requestedSurface, names.length, () => offered().map(listedOperation));
+    if (chosen.surface !== "all" && !plugs.surfaces?.[chosen.surface])
+      chosen = { surface: "all", reason: `${chosen.reason}; serving all, as this server has no ${chosen.surface} feature` };
     logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
-    const profilesText = options.readData?.("client-profiles.json");
-    const clientProfiles = profilesText === undefined ? [] : parseClientProfiles(profilesText);
-    const client = flags.client === undefined ? undefined : profileById(clientProfiles, flags.client);
-    if (client) logger.info(`client profile ${client.id} for every client (--client or MCP_CLIENT)`);
     server = new McpServer({
       info,
       tools: { names, load: offered, get: (name) => (offeredNames.has(name) ? source.get(name) : undefined) },
       surface: chosen.surface,
       requestedSurface,
-      clientProfiles,
-      ...(client ? { client } : {}),
-      codeLimits: flags.codeLimits,
+      ...(plugs.surfaces ? { surfaces: plugs.surfaces } : {}),
+      ...(plugs.clientViews ? { clientViews: plugs.clientViews } : {}),
       upstream: {
         baseUrl,
         timeoutMs: flags.timeoutMs,
@@ -273,8 +263,9 @@ export async function main(
       logger,
       passthrough,
       confirmDestructive: flags.confirmDestructive,
-      tasks: flags.noTasks ? false : { afterMs: flags.taskAfterMs },
+      ...(plugs.tasks ? { tasks: plugs.tasks } : {}),
       state,
+      ...(plugs.cluster ? { cluster: plugs.cluster } : {}),
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
       ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
@@ -291,16 +282,15 @@ export async function main(
   }
   let handle: TransportHandle;
   if (flags.http) {
-    const oauth = flags.oauthIssuer ? await resourceServer(flags) : undefined;
     const { startHttp } = await import("../transport/http.js");
     const http = await startHttp(server, {
       host: flags.host,
       port: flags.port,
       sessions: flags.sessions,
       state,
-      legacySse: flags.legacySse,
+      ...(plugs.httpEndpoints ? { legacySse: plugs.httpEndpoints } : {}),
       logger,
-      oauth,
+      ...(plugs.httpGuard ? { oauth: plugs.httpGuard } : {}),
       shutdownGraceMs: flags.shutdownGraceMs,
       ...(flags.allowedHosts
         ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) }
@@ -323,6 +313,30 @@ export async function main(
     await state.close();
   });
   return handle;
+}
+
+/**
+ * The features' plugs for this start, merged; throws naming the `mcp-gen` option when a flag or
+ * environment variable asks for a feature this server was generated without.
+ */
+async function featurePlugs(
+  features: readonly Feature[],
+  flags: Record<string, string | boolean | string[] | undefined>,
+  info: ServerInfo,
+  readData: MainOptions["readData"],
+  origin: string | undefined,
+): Promise<FeaturePlugs> {
+  const present = new Set(features.map((feature) => feature.name));
+  for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
+    const given = setting.startsWith("--") ? flags[setting.slice(2)] : nonEmpty(process.env[setting]);
+    if (given !== undefined && given !== false && !present.has(feature)) throw new Error(missingFeature(setting, feature));
+  }
+  const plugs: FeaturePlugs = {};
+  for (const feature of features) {
+    const more = await feature.plugs({ flags, env: process.env, info, readData, origin });
+    Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
+  }
+  return plugs;
 }
 
 function parseFlags(argv: string[]) {
@@ -389,36 +403,23 @@ function parseFlags(argv: string[]) {
   const allowedHosts = nonEmpty(values["allowed-hosts"]) ?? (values.http ? nonEmpty(env.MCP_ALLOWED_HOSTS) : undefined);
   return {
     http: values.http ?? false,
-    port: values.port === undefined ? DEFAULT_HTTP_PORT : integerFlag("--port", values.port, 0, 65535),
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : integerSetting("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
     sessions: values.sessions ?? false,
     state: nonEmpty(values.state),
-    legacySse: values["legacy-sse"] ?? false,
     confirmDestructive: values["confirm-destructive"] ?? false,
-    taskAfterMs:
-      values["task-after"] === undefined
-        ? DEFAULT_TASK_AFTER_MS
-        : integerFlag("--task-after", values["task-after"], 0, 2_147_483_647),
-    noTasks: values["no-tasks"] ?? false,
-    codeLimits: codeLimits(values, process.env),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
-    timeoutMs: values.timeout === undefined ? undefined : integerFlag("--timeout", values.timeout, 1, 2_147_483_647),
-    maxResponseBytes: limitSetting(
-      "--max-response-bytes",
-      values["max-response-bytes"],
-      "MCP_MAX_RESPONSE_BYTES",
+    timeoutMs: values.timeout === undefined ? undefined : integerSetting("--timeout", values.timeout, 1, 2_147_483_647),
+    maxResponseBytes: integerFlagOrEnv("--max-response-bytes", values["max-response-bytes"], process.env, "MCP_MAX_RESPONSE_BYTES",
       1,
       Number.MAX_SAFE_INTEGER,
     ),
-    upstreamConcurrency: limitSetting(
-      "--upstream-concurrency",
-      values["upstream-concurrency"],
-      "MCP_UPSTREAM_CONCURRENCY",
+    upstreamConcurrency: integerFlagOrEnv("--upstream-concurrency", values["upstream-concurrency"], process.env, "MCP_UPSTREAM_CONCURRENCY",
       1,
       100_000,
     ),
-    maxBatch: limitSetting("--max-batch", values["max-batch"], "MCP_MAX_BATCH", 1, 1_000_000),
+    maxBatch: integerFlagOrEnv("--max-batch", values["max-batch"], process.env, "MCP_MAX_BATCH", 1, 1_000_000),
     // "*" (or an empty entry list) turns the Host check off.
     allowedHosts:
       allowedHosts === undefined
@@ -430,22 +431,19 @@ function parseFlags(argv: string[]) {
               .map((h) => h.trim())
               .filter(Boolean),
     shutdownGraceMs:
-      limitSetting("--shutdown-grace", values["shutdown-grace"], "MCP_SHUTDOWN_GRACE_MS", 0, 2_147_483_647) ??
+      integerFlagOrEnv("--shutdown-grace", values["shutdown-grace"], process.env, "MCP_SHUTDOWN_GRACE_MS", 0, 2_147_483_647) ??
       DEFAULT_SHUTDOWN_GRACE_MS,
     passthrough: values.passthrough ?? [],
     passthroughConfig: nonEmpty(values["passthrough-config"]),
     oauthIssuer: nonEmpty(values["oauth-issuer"]),
-    oauthAudience: nonEmpty(values["oauth-audience"]),
-    oauthJwks: nonEmpty(values["oauth-jwks"]),
-    oauthIntrospection: nonEmpty(values["oauth-introspection"]),
-    oauthScopes: nonEmpty(values["oauth-scopes"])?.split(/\s+/),
     publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
     printConfig: printConfigClient(values["print-config"]),
     surface: surfaceOption(values.surface),
-    client: nonEmpty(values.client) ?? nonEmpty(process.env.MCP_CLIENT),
     filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
+    /** The flags as parsed, for the features. */
+    raw: values as Record<string, string | boolean | string[] | undefined>,
   };
 }
 
@@ -455,6 +453,12 @@ function printConfigClient(value: string | undefined): ConfigClient | undefined 
   if (!(CONFIG_CLIENTS as readonly string[]).includes(value))
     throw new UsageError(`--print-config: unknown client '${value}' (one of ${CONFIG_CLIENTS.join(", ")})`);
   return value as ConfigClient;
+}
+
+/** The origin clients reach this HTTP server at: --public-url, else --host and --port (unknown with port 0). */
+function origin(flags: ReturnType<typeof parseFlags>): string | undefined {
+  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
+  return flags.publicUrl ?? (flags.port === 0 ? undefined : `http://${hostForUrl}:${flags.port}`);
 }
 
 /** The URL a client reaches this server at over HTTP: --public-url, else --host and --port. */
@@ -500,41 +504,6 @@ function listedOperation(tool: ToolDefinition): ListedTool {
   return listed;
 }
 
-/** Resource-server settings from the flags (and the introspection client from the environment). */
-async function resourceServer(flags: ReturnType<typeof parseFlags>): Promise<ResourceServer> {
-  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  const origin = flags.publicUrl ?? (flags.port === 0 ? undefined : `http://${hostForUrl}:${flags.port}`);
-  const id = process.env.MCP_OAUTH_CLIENT_ID;
-  const secret = process.env.MCP_OAUTH_CLIENT_SECRET;
-  const audience = flags.oauthAudience ?? (origin ? `${origin}/mcp` : undefined);
-  if (!audience) throw new Error("--oauth-audience is required with --port 0");
-  const { ResourceServer } = await import("../features/oauth/oauth-resource.js");
-  return new ResourceServer(
-    {
-      issuer: flags.oauthIssuer!,
-      audience,
-      jwksUrl: flags.oauthJwks,
-      introspectionUrl: flags.oauthIntrospection,
-      introspectionClient: id && secret ? { id, secret } : undefined,
-      scopes: flags.oauthScopes,
-    },
-    origin ? `${origin}/.well-known/oauth-protected-resource/mcp` : "",
-  );
-}
-
-/** A numeric limit from its flag, else its environment variable, else undefined (the default applies). */
-function limitSetting(
-  flag: string,
-  text: string | undefined,
-  envName: string,
-  min: number,
-  max: number,
-): number | undefined {
-  if (text !== undefined) return integerFlag(flag, text, min, max);
-  const fromEnv = nonEmpty(process.env[envName]);
-  return fromEnv === undefined ? undefined : integerFlag(envName, fromEnv, min, max);
-}
-
 /**
  * The Host check's list: the given entries (or, when only --public-url is given, the loopback
  * defaults for a loopback bind) plus the public URL's host, which a reverse proxy forwards.
@@ -549,78 +518,6 @@ function withPublicHost(
     entries ?? (bindHost !== undefined && isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
   if (list === undefined) return undefined;
   return publicUrl ? [...list, new URL(publicUrl).host] : list;
-}
-
-const MIB = 1024 * 1024;
-
-/**
- * Code-mode limits from flags, else the environment, else the defaults (`execute_code`, see code-mode.ts).
- * Exported for tests; the code surface takes them from `main`'s parsed flags.
- */
-export function codeLimits(
-  values: {
-    "code-timeout"?: string | undefined;
-    "code-memory"?: string | undefined;
-    "code-max-calls"?: string | undefined;
-    "code-max-result"?: string | undefined;
-  },
-  env: NodeJS.ProcessEnv,
-): CodeLimits {
-  const pick = (
-    flag: string,
-    value: string | undefined,
-    envName: string,
-    min: number,
-    max: number,
-    fallback: number,
-  ): number => {
-    const fromFlag = nonEmpty(value);
-    if (fromFlag !== undefined) return integerFlag(flag, fromFlag, min, max);
-    const fromEnv = nonEmpty(env[envName]);
-    return fromEnv === undefined ? fallback : integerFlag(envName, fromEnv, min, max);
-  };
-  return {
-    timeoutMs: pick(
-      "--code-timeout",
-      values["code-timeout"],
-      "MCP_CODE_TIMEOUT_MS",
-      100,
-      600_000,
-      DEFAULT_CODE_LIMITS.timeoutMs,
-    ),
-    memoryBytes:
-      pick(
-        "--code-memory",
-        values["code-memory"],
-        "MCP_CODE_MEMORY_MB",
-        16,
-        2_048,
-        DEFAULT_CODE_LIMITS.memoryBytes / MIB,
-      ) * MIB,
-    maxCalls: pick(
-      "--code-max-calls",
-      values["code-max-calls"],
-      "MCP_CODE_MAX_CALLS",
-      1,
-      10_000,
-      DEFAULT_CODE_LIMITS.maxCalls,
-    ),
-    maxResultBytes: pick(
-      "--code-max-result",
-      values["code-max-result"],
-      "MCP_CODE_MAX_RESULT_BYTES",
-      1_000,
-      100_000_000,
-      DEFAULT_CODE_LIMITS.maxResultBytes,
-    ),
-  };
-}
-
-function integerFlag(flag: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max)
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
-  return value;
 }
 
 /**

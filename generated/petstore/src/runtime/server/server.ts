@@ -12,7 +12,6 @@
  * - resource-methods.ts, prompts.ts, completion.ts: resources, prompts and completion;
  * - list-pages.ts: list pages and their cursors.
  */
-import type { CodeLimits } from "../features/code/code-mode.js";
 import { complete } from "./completion.js";
 import { UpstreamQueue } from "../upstream/queue.js";
 import { CredentialStore } from "../upstream/credentials.js";
@@ -22,7 +21,8 @@ import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.j
 import { ListPager } from "./list-pages.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import type { CallToolResult, ListedTool } from "../api/mcp-types.js";
-import type { CustomTool, Extension, InputRequiredResult } from "../api/extensions.js";
+import type { CustomTool, Extension } from "../api/extensions.js";
+import type { InputRequiredResult } from "../api/mcp-types.js";
 import { isRecord } from "../protocol/own.js";
 import { cursorKey } from "../upstream/pagination.js";
 import { checkPassthroughRules, type PassthroughRule } from "../upstream/passthrough.js";
@@ -32,19 +32,13 @@ import type { HandlerContext, NotificationHandler, Params, RequestContext, Reque
 import { ClientChannel } from "./request-tools.js";
 import { ResourceMethods } from "./resource-methods.js";
 import { Subscriptions } from "./subscriptions.js";
-import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
-import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "../features/clients/client-profiles.js";
-import { ClientViews, type ClientView } from "../features/clients/client-views.js";
-import {
-  TASKS_EXTENSION,
-  TaskStore,
-  declaresTasks,
-  missingTasksExtension,
-  type TaskOptions,
-  type TaskSnapshot,
-} from "./tasks.js";
-import { Cluster } from "../features/redis/cluster.js";
-import { SharedTasks } from "../features/redis/shared-tasks.js";
+import type { MetaTools, OperationLookup, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
+import { modernClientInfo } from "../protocol/client-info.js";
+import { clientInfoOf } from "../protocol/client-info.js";
+import type { ClientInfo } from "../protocol/client-info.js";
+import type { ClientView, ClientViews, MakeClientViews } from "./views.js";
+import { TASKS_EXTENSION, declaresTasks, missingTasksExtension, type MakeTasks, type Tasks } from "./tasks.js";
+import type { Cluster, MakeCluster } from "../state/cluster.js";
 import type { StateStore } from "../state/state.js";
 import { ToolCaller, type OperationCallContext } from "./tool-call.js";
 import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
@@ -56,8 +50,6 @@ export type { RequestContext } from "./request-context.js";
 export type { LazyTools } from "./tool-catalog.js";
 export type { OperationCallContext } from "./tool-call.js";
 
-/** Default deadline after which a generated tool's call becomes a task. */
-export const DEFAULT_TASK_AFTER_MS = 2000;
 
 /** Options for {@link McpServer}. */
 export interface McpServerOptions {
@@ -91,17 +83,20 @@ export interface McpServerOptions {
    */
   confirmDestructive?: boolean;
   /**
-   * The tasks extension (modern era): generated tools still running after `afterMs` (default
-   * 2000) become tasks for clients that declared `io.modelcontextprotocol/tasks`; custom tools
-   * opt in with `taskSupport`. `false` turns the extension off. See tasks.ts.
+   * The tasks extension (feature `tasks`, modern era): generated tools still running after its
+   * deadline become tasks for clients that declared `io.modelcontextprotocol/tasks`; custom tools
+   * opt in with `taskSupport`. Absent: no tasks. See tasks.ts.
    */
-  tasks?: (TaskOptions & { afterMs?: number }) | false;
+  tasks?: MakeTasks;
   /**
-   * Shared state (state.ts): with a shared store (Redis), tasks are readable, answerable and
-   * cancellable through every instance, and a legacy session's `notifications/cancelled` and
-   * answers to server→client requests reach the instance concerned. Default: this process only.
+   * Shared state (state.ts): with a shared store (Redis) and its cluster (feature `redis`), tasks
+   * are readable, answerable and cancellable through every instance, and a legacy session's
+   * `notifications/cancelled` and answers to server→client requests reach the instance concerned.
+   * Default: this process only.
    */
   state?: StateStore;
+  /** Joins the other instances of a shared store (feature `redis`). */
+  cluster?: MakeCluster;
   /**
    * What is listed for the operations (surfaces.ts): `all` (default) one tool per operation;
    * `search` and `code` a few meta tools that find, describe and call them. `tools` are the
@@ -112,15 +107,10 @@ export interface McpServerOptions {
   readData?: (file: string) => string | undefined;
   /** The TypeScript declaration of one operation (read alone); without it `declarations.json` is parsed whole. */
   declarationOf?: (name: string) => string | undefined;
-  /** Limits of each `execute_code` run on the code surface (`--code-*` flags). */
-  codeLimits?: CodeLimits;
-  /**
-   * Client profiles (data/client-profiles.json): a request whose client matches one, or every request
-   * when `client` names one, is served that profile's view (client-views.ts).
-   */
-  clientProfiles?: readonly RuntimeProfile[];
-  /** The profile `--client` names, applied whatever the client says. */
-  client?: RuntimeProfile;
+  /** Meta tools of the surfaces besides `all` (features `search`, `code`); a surface without them is not served. */
+  surfaces?: SurfaceMakers;
+  /** Views for clients that differ from the server's configuration (feature `clients`, views.ts). */
+  clientViews?: MakeClientViews;
   /** The surface asked for before `auto` was resolved to `surface` (default: `surface`); `auto` adapts per profile. */
   requestedSurface?: SurfaceName;
 }
@@ -139,11 +129,9 @@ export class McpServer {
   private readonly pager: ListPager;
   private readonly dispatcher: Dispatcher;
   /** Modern tasks; undefined when the extension is off. */
-  private readonly tasks: TaskStore | undefined;
+  private readonly tasks: Tasks | undefined;
   /** The other instances, when the state store is shared. */
   private readonly cluster: Cluster | undefined;
-  /** Tasks of every instance (shared store and tasks on). */
-  private readonly sharedTasks: SharedTasks | undefined;
   /** Resolves once this instance listens to the others (at once without a shared store). */
   readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
@@ -161,18 +149,17 @@ export class McpServer {
     this.channel = new ClientChannel(options.info.name, options.stateSecret);
     const surface = options.surface ?? "all";
     this.surface = surface;
-    this.makeMeta = (served, operations) =>
-      served === "all"
-        ? undefined
-        : new MetaTools({
-            surface: served,
-            title: options.info.title ?? options.info.name,
-            operations,
-            readSearchIndex: () => options.readData?.("search-index.json"),
-            readDeclarations: () => options.readData?.("declarations.json"),
-            ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
-            ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
-          });
+    this.makeMeta = (served, operations) => {
+      if (served === "all") return undefined;
+      const make = options.surfaces?.[served];
+      if (!make) throw new Error(`surface ${served} is not part of this server (see its features)`);
+      return make({
+        title: options.info.title ?? options.info.name,
+        operations,
+        readData: options.readData,
+        readDeclaration: options.declarationOf,
+      });
+    };
     this.tools = new ToolCatalog(
       options.tools,
       this.extension.tools ?? [],
@@ -180,33 +167,21 @@ export class McpServer {
       surface === "all" ? undefined : (operations) => this.makeMeta(surface, operations)!,
     );
     this.logger = options.logger ?? silentLogger;
-    this.views =
-      options.clientProfiles && (options.clientProfiles.length > 0 || options.client)
-        ? new ClientViews({
-            profiles: options.clientProfiles,
-            forced: options.client,
-            requested: options.requestedSurface ?? surface,
-            served: surface,
-            packageName: options.info.name,
-            operationCount: this.tools.operationNames.size,
-            listedOperations: () => this.tools.loaded().tools.map(listedTool),
-            namesOn: (served) => this.tools.namesOn(this.metaOn(served)),
-            logger: this.logger,
-          })
-        : undefined;
+    this.views = options.clientViews?.({
+      requested: options.requestedSurface ?? surface,
+      served: surface,
+      packageName: options.info.name,
+      operationCount: this.tools.operationNames.size,
+      listedOperations: () => this.tools.loaded().tools.map(listedTool),
+      namesOn: (served) => this.tools.namesOn(this.metaOn(served)),
+      serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
+      logger: this.logger,
+    });
     this.pager = new ListPager(options.pageSize);
     const passthrough = options.passthrough ?? [];
     checkPassthroughRules(passthrough, options.info.securitySchemes ?? []);
-    const state = options.state?.shared ? options.state : undefined;
-    this.cluster = state ? new Cluster(state, this.logger) : undefined;
-    let shared: SharedTasks | undefined;
-    // With a shared store, every task change is written there, and no task is made while it is down.
-    const sharing = state
-      ? { onChange: (snapshot: TaskSnapshot) => shared!.write(snapshot), canCreate: () => state.available() }
-      : {};
-    this.tasks = options.tasks === false ? undefined : new TaskStore({ ...(options.tasks || {}), ...sharing });
-    this.sharedTasks = shared =
-      this.tasks && this.cluster ? new SharedTasks(this.tasks, this.cluster, this.logger) : undefined;
+    this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
+    this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger });
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
@@ -215,7 +190,6 @@ export class McpServer {
       hooks: this.extension.hooks,
       confirmDestructive: options.confirmDestructive ?? false,
       tasks: this.tasks,
-      taskAfterMs: options.tasks ? (options.tasks.afterMs ?? DEFAULT_TASK_AFTER_MS) : DEFAULT_TASK_AFTER_MS,
       upstream: options.upstream,
       userAgent: `${options.info.name}/${options.info.version} (mcp-gen)`,
       credentials: new CredentialStore(
@@ -302,11 +276,12 @@ export class McpServer {
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     });
+    const tasks = this.tasks;
     this.ready = this.cluster
       ? this.cluster.start(
           async (command) => {
-            if (!shared) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
-            return shared.command(command);
+            if (!tasks?.command) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
+            return tasks.command(command);
           },
           (message) => this.onBroadcast(message),
         )
@@ -372,7 +347,7 @@ export class McpServer {
   private servedCall(view: ClientView, params: Params, call: HandlerContext): [Params, HandlerContext] {
     const meta = this.metaOn(view.surface);
     const served = typeof params.name === "string" ? params.name : "";
-    const name = view.names().original(served) ?? served;
+    const name = view.originalName(served) ?? served;
     const tool = meta?.find(name) ?? this.tools.findOn(name, meta);
     const decoded =
       tool && params.arguments !== undefined ? { arguments: view.decode(listedTool(tool), params.arguments) } : {};
@@ -390,7 +365,7 @@ export class McpServer {
     const view = this.views?.viewFor(modernClientInfo(params));
     if (!view) return this.findTool(name);
     const meta = this.metaOn(view.surface);
-    const original = view.names().original(name) ?? name;
+    const original = view.originalName(name) ?? name;
     const tool = meta?.find(original) ?? this.tools.findOn(original, meta);
     return tool ? view.listed(listedTool(tool)) : undefined;
   }
@@ -502,11 +477,11 @@ export class McpServer {
     return {};
   }
 
-  /** The task store for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
-  private taskStore(call: HandlerContext): TaskStore | SharedTasks {
+  /** The tasks for a `tasks/*` request: -32601 when the extension is off, -32021 when the client did not declare it. */
+  private taskStore(call: HandlerContext): Tasks {
     if (!this.tasks) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`, undefined, 404);
     if (!call.era.modern || !declaresTasks(call.era.clientCapabilities)) throw missingTasksExtension();
-    return this.sharedTasks ?? this.tasks;
+    return this.tasks;
   }
 }
 

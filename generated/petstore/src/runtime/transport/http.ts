@@ -10,7 +10,7 @@
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { isRefusal, type Principal, type Refusal, type ResourceServer } from "../features/oauth/oauth-resource.js";
+import { isRefusal, type HttpEndpoints, type HttpGuard, type MakeHttpEndpoints, type Principal, type Refusal } from "./http-plugs.js";
 import { hasModernMeta } from "../protocol/era.js";
 import { validateModernHeaders } from "./http-headers.js";
 import {
@@ -25,7 +25,6 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.js";
 import { readBody, sendJson, sendText } from "./http-util.js";
-import { LegacySseEndpoints } from "../features/legacy-sse/sse-legacy.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -36,7 +35,8 @@ import {
 import type { McpServer } from "../server/server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "../protocol/own.js";
-import { clientInfoOf, type ClientInfo } from "../features/clients/client-profiles.js";
+import { clientInfoOf } from "../protocol/client-info.js";
+import type { ClientInfo } from "../protocol/client-info.js";
 import { SessionStore, type LegacySession } from "./sessions.js";
 import { MemoryStateStore, StateUnavailableError, type StateStore } from "../state/state.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
@@ -80,10 +80,10 @@ export interface HttpOptions {
    * Also serve the deprecated HTTP+SSE transport of 2024-11-05 clients: GET `/sse` opens the
    * event stream (first event: `endpoint`), POST `/messages?sessionId=…` carries client messages.
    */
-  legacySse?: boolean;
+  legacySse?: MakeHttpEndpoints;
   logger?: Logger;
-  /** OAuth 2.1 resource-server mode: every MCP request needs a valid bearer token. */
-  oauth?: ResourceServer;
+  /** OAuth 2.1 resource-server mode (feature `oauth`): every MCP request needs a valid bearer token. */
+  oauth?: HttpGuard;
 }
 
 /** A running HTTP transport. */
@@ -113,7 +113,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const used = new WeakSet<object>();
   /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
   const unserved = new Set<Socket>();
-  const legacySse = options.legacySse ? new LegacySseEndpoints(server, limit, logger) : undefined;
+  const legacySse: HttpEndpoints | undefined = options.legacySse?.(server, limit, logger);
 
   const http = createServer((req, res) => {
     if (hostCheck && !hostCheck(req.headers.host)) {
@@ -553,7 +553,7 @@ function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[])
 /** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
 function scopeRefusal(
   server: McpServer,
-  oauth: ResourceServer,
+  oauth: HttpGuard,
   payload: unknown,
   scopes: ReadonlySet<string>,
 ): Refusal | undefined {

@@ -6,7 +6,7 @@
  */
 import type { RequestEra } from "../protocol/era.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
-import type { ClientInfo } from "../features/clients/client-profiles.js";
+import type { ClientInfo } from "../protocol/client-info.js";
 import type { MetaTools } from "./surfaces.js";
 import type { LegacySession } from "../transport/sessions.js";
 

@@ -8,8 +8,7 @@
 import type { CustomTool } from "../api/extensions.js";
 import type { ListPager } from "./list-pages.js";
 import type { ListedTool } from "../api/mcp-types.js";
-import { isRecord } from "../protocol/own.js";
-import { CALL_OPERATION, type MetaTools, type OperationLookup, type ServedSurface } from "./surfaces.js";
+import type { MetaTools, OperationLookup, ServedSurface } from "./surfaces.js";
 import type { SecuritySchemeDefinition, ToolDefinition } from "../api/types.js";
 
 /**
@@ -194,9 +193,9 @@ export class ToolCatalog {
    */
   callScopes(params: { name?: unknown; arguments?: unknown }): string[] {
     if (typeof params.name !== "string") return [];
-    if (this.meta?.find(params.name) && params.name === CALL_OPERATION) {
-      const target = isRecord(params.arguments) ? params.arguments.name : undefined;
-      return typeof target === "string" ? this.requiredScopes(target) : [];
+    if (this.meta?.find(params.name)) {
+      const target = this.meta.target(params.name, params.arguments);
+      return target === undefined ? [] : this.requiredScopes(target);
     }
     return this.requiredScopes(params.name);
   }

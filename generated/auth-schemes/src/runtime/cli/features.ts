@@ -1,0 +1,89 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * Features: the optional parts of the runtime. Each is a folder of `features/` whose `index.ts`
+ * exports one {@link Feature}. A generated server vendors the features it was generated with
+ * (`mcp-gen --with …`, and those its API needs) and its `src/index.ts` hands them to `main`. The
+ * core never imports a feature: it offers the slots of {@link FeaturePlugs}, which `main` fills.
+ */
+import type { ServerInfo } from "../api/types.js";
+import type { SurfaceMakers } from "../server/surfaces.js";
+import type { MakeClientViews } from "../server/views.js";
+import type { MakeTasks } from "../server/tasks.js";
+import type { MakeCluster } from "../state/cluster.js";
+import type { OpenStateStore } from "../state/state.js";
+import type { HttpGuard, MakeHttpEndpoints } from "../transport/http-plugs.js";
+
+/** Every feature, by the name `mcp-gen --with` knows it by. */
+export const FEATURES = ["search", "code", "tasks", "redis", "oauth", "legacy-sse", "clients"] as const;
+/** A feature's name. */
+export type FeatureName = (typeof FEATURES)[number];
+
+/**
+ * The flags (and environment variables) that only a feature serves: a server generated without it
+ * exits with a message naming the `mcp-gen` option that adds it, never with a missing module.
+ */
+export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
+  "--client": "clients",
+  "--oauth-issuer": "oauth",
+  "--oauth-audience": "oauth",
+  "--oauth-jwks": "oauth",
+  "--oauth-introspection": "oauth",
+  "--oauth-scopes": "oauth",
+  "--legacy-sse": "legacy-sse",
+  "--state": "redis",
+  MCP_STATE_URL: "redis",
+  "--task-after": "tasks",
+  MCP_CLIENT: "clients",
+  "--code-timeout": "code",
+  "--code-memory": "code",
+  "--code-max-calls": "code",
+  "--code-max-result": "code",
+  MCP_CODE_TIMEOUT_MS: "code",
+  MCP_CODE_MEMORY_MB: "code",
+  MCP_CODE_MAX_CALLS: "code",
+  MCP_CODE_MAX_RESULT_BYTES: "code",
+};
+
+/** What a feature is started with. */
+export interface FeatureContext {
+  /** The command line's flags as node:util `parseArgs` read them (names without `--`). */
+  flags: Readonly<Record<string, string | boolean | string[] | undefined>>;
+  env: NodeJS.ProcessEnv;
+  info: ServerInfo;
+  /** Reads a file of the project's data/ folder; undefined when absent. */
+  readData?: ((file: string) => string | undefined) | undefined;
+  /** Under `--http`: the origin clients reach the server at (`--public-url`, else host and port; unknown with port 0). */
+  origin?: string | undefined;
+}
+
+/** The slots of the core a feature fills. */
+export interface FeaturePlugs {
+  /** Meta tools of the surfaces it serves. */
+  surfaces?: SurfaceMakers;
+  /** Views for the clients that differ from the server's configuration. */
+  clientViews?: MakeClientViews;
+  /** The tasks extension. */
+  tasks?: MakeTasks;
+  /** Opens a shared state store (`--state`). */
+  openState?: OpenStateStore;
+  /** Joins the other instances of a shared store. */
+  cluster?: MakeCluster;
+  /** A check of every HTTP request before it is served. */
+  httpGuard?: HttpGuard;
+  /** Endpoints served beside the MCP one. */
+  httpEndpoints?: MakeHttpEndpoints;
+}
+
+/** One optional part of the runtime. */
+export interface Feature {
+  readonly name: FeatureName;
+  /** Its flags' lines of `--help`, if it has flags. */
+  readonly usage?: string;
+  /** The slots it fills for this start; throws an Error whose message says what is wrong with a setting. */
+  plugs(context: FeatureContext): FeaturePlugs | Promise<FeaturePlugs>;
+}
+
+/** The message for a setting whose feature this server was generated without. */
+export function missingFeature(setting: string, feature: FeatureName): string {
+  return `${setting} needs the ${feature} feature, which this server was generated without: regenerate it with mcp-gen --with ${feature} (the option is remembered)`;
+}

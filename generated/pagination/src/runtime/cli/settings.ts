@@ -1,0 +1,30 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/** Reading settings from a flag or, when the flag is absent, an environment variable. */
+import { nonEmpty } from "../upstream/server-url.js";
+
+export { nonEmpty };
+
+/** Thrown for a bad setting; `main` reports it on stderr and sets exit code 2. */
+export class UsageError extends Error {}
+
+/** `text` as an integer from `min` to `max`; a UsageError naming `setting` otherwise. */
+export function integerSetting(setting: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`${setting} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+/** An integer from flag `--flag`'s value, else from `env[envName]`, else undefined (the default applies). */
+export function integerFlagOrEnv(
+  flag: string,
+  value: string | undefined,
+  env: NodeJS.ProcessEnv,
+  envName: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value !== undefined) return integerSetting(flag, value, min, max);
+  const fromEnv = nonEmpty(env[envName]);
+  return fromEnv === undefined ? undefined : integerSetting(envName, fromEnv, min, max);
+}

@@ -1,0 +1,43 @@
+// @mcp-gen/runtime 0.1.0, vendored by mcp-gen. Do not edit: changes are lost when the server is regenerated.
+/**
+ * The instances of one server that share a state store (feature `redis`): each has a random id and
+ * a heartbeat, receives commands addressed to it (answered to the sender) and hears broadcasts.
+ * The core and the tasks feature use this contract; features/redis/cluster.ts implements it.
+ */
+import type { Logger } from "../protocol/logger.js";
+import type { StateStore } from "./state.js";
+
+/** A command sent to one instance, and its answer. */
+export type Command = Record<string, unknown> & { type: string };
+export type CommandAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: number; message: string; data?: unknown } };
+
+/** Thrown when the addressed instance did not answer within the wait. */
+export class InstanceSilentError extends Error {
+  override readonly name = "InstanceSilentError";
+}
+
+/** This instance among the others that share its store. */
+export interface Cluster {
+  /** This instance's id (random). */
+  readonly id: string;
+  /** The shared store. */
+  readonly store: StateStore;
+  /** Starts listening for commands to this instance and broadcasts, and the heartbeat. */
+  start(
+    onCommand: (command: Command) => Promise<unknown>,
+    onBroadcast: (message: Record<string, unknown>) => void,
+  ): Promise<void>;
+  /** True when instance `id` renewed its heartbeat lately (this one always is). */
+  alive(id: string): Promise<boolean>;
+  /** Sends `command` to instance `to`; rejects with InstanceSilentError when it does not answer in time. */
+  send(to: string, command: Command): Promise<CommandAnswer>;
+  /** Sends `message` to every instance (this one included). */
+  broadcast(message: Record<string, unknown>): Promise<void>;
+  /** Stops the heartbeat and leaves. */
+  stop(): Promise<void>;
+}
+
+/** Makes the cluster of a shared store; the redis feature provides it. */
+export type MakeCluster = (store: StateStore, logger: Logger) => Cluster;

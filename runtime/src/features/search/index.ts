@@ -1,0 +1,11 @@
+/**
+ * Feature `search`: the search surface (`search_operations`, `describe_operation`,
+ * `call_operation`) for APIs too large to list one tool per operation. `auto` picks it for them.
+ */
+import type { Feature } from "../../cli/features.js";
+import { SearchMetaTools } from "./meta-tools.js";
+
+export const search: Feature = {
+  name: "search",
+  plugs: () => ({ surfaces: { search: (context) => new SearchMetaTools(context) } }),
+};

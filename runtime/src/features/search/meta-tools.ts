@@ -1,0 +1,245 @@
+/**
+ * The meta tools of the search surface: `search_operations` and `describe_operation` find and
+ * explain operations, `call_operation` runs one through the server's one call path. The code
+ * surface (feature `code`) lists the first two with its `execute_code` in place of the third.
+ */
+import type { InputRequiredResult } from "../../api/mcp-types.js";
+import { type CallToolResult, type ListedTool } from "../../api/mcp-types.js";
+import { textResult } from "../../api/tool-outcome.js";
+import { renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
+import type { ObjectJsonSchema } from "../../api/types.js";
+import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
+import { buildSearchIndex, searchDocument } from "./search-build.js";
+import { OperationSearch, type SearchIndexData } from "./search-index.js";
+
+export const SEARCH_OPERATIONS = "search_operations";
+export const DESCRIBE_OPERATION = "describe_operation";
+export const CALL_OPERATION = "call_operation";
+
+const searchResultSchema: ObjectJsonSchema = {
+  type: "object",
+  properties: {
+    results: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          name: {
+            type: "string",
+            description: "The operation's name: pass it to describe_operation and call_operation.",
+          },
+          method: { type: "string" },
+          path: { type: "string" },
+          summary: { type: "string" },
+          score: { type: "number" },
+        },
+        required: ["name", "method", "path", "summary", "score"],
+      },
+    },
+  },
+  required: ["results"],
+};
+
+const describeResultSchema: ObjectJsonSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    method: { type: "string" },
+    path: { type: "string" },
+    description: { type: "string" },
+    inputSchema: { type: "object", description: "JSON Schema of call_operation's `arguments` for this operation." },
+    outputSchema: { type: "object", description: "JSON Schema of the result's structuredContent." },
+    signature: { type: "string", description: "TypeScript declaration of the operation." },
+  },
+  required: ["name", "method", "path", "description", "inputSchema"],
+};
+
+/** `search_operations` and `describe_operation` for an API of `count` operations called `title`. */
+export function findingTools(title: string, count: number): ListedTool[] {
+  return [
+    {
+      name: SEARCH_OPERATIONS,
+      title: "Search operations",
+      description: `Find operations of the ${title} API (${count} operations) by what you want to do, in plain words ("list open pull requests", "refund a payment"). Returns the best matches first; then call describe_operation for the arguments.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          query: { type: "string", minLength: 1, description: "What you want to do, in plain words." },
+          limit: {
+            type: "integer",
+            minimum: 1,
+            maximum: 50,
+            default: 10,
+            description: "How many results at most (default 10).",
+          },
+          tag: { type: "string", description: "Only operations with this OpenAPI tag." },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      outputSchema: searchResultSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: DESCRIBE_OPERATION,
+      title: "Describe an operation",
+      description:
+        "The full description of one operation found by search_operations: HTTP method and path, documentation, the JSON Schema of its arguments and result, and its TypeScript signature.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+      outputSchema: describeResultSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+  ];
+}
+
+/** `call_operation`, as `tools/list` shows it. */
+export const CALL_OPERATION_TOOL: ListedTool = {
+  name: CALL_OPERATION,
+  title: "Call an operation",
+  description:
+    "Calls one operation of the API with its arguments (see describe_operation for their schema) and returns its result.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+      arguments: {
+        type: "object",
+        description: "The operation's arguments, as describe_operation's inputSchema says.",
+      },
+    },
+    required: ["name", "arguments"],
+    additionalProperties: false,
+  },
+  annotations: { openWorldHint: true },
+};
+
+/** The surface's tool that runs operations: `call_operation` here, `execute_code` on the code surface. */
+export interface RunningTool {
+  tool: ListedTool;
+  call(
+    args: Record<string, unknown>,
+    allowed: (name: string) => boolean,
+    run: RunOperation,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult | InputRequiredResult>;
+  /** The one operation a call runs, if it runs exactly one. */
+  target?(args: unknown): string | undefined;
+}
+
+/** `call_operation`: runs the operation it names, if this caller may see it. */
+const callOperation: RunningTool = {
+  tool: CALL_OPERATION_TOOL,
+  async call(args, allowed, run) {
+    const target = String(args.name);
+    return allowed(target) ? run(target, args.arguments as Record<string, unknown>) : unknownOperation(target);
+  },
+  target: (args) =>
+    typeof args === "object" && args !== null && typeof (args as { name?: unknown }).name === "string"
+      ? (args as { name: string }).name
+      : undefined,
+};
+
+/** The meta tools of the search (or code) surface; data files load on first use. */
+export class SearchMetaTools implements MetaTools {
+  private readonly listed: ListedTool[];
+  private index: OperationSearch | undefined;
+  private readDeclaration: ((name: string) => string | undefined) | undefined;
+
+  constructor(
+    private readonly context: MetaToolsContext,
+    readonly surface: ServedSurface = "search",
+    private readonly running: RunningTool = callOperation,
+  ) {
+    this.listed = [...findingTools(context.title, context.operations.names.size), running.tool];
+  }
+
+  tools(): readonly ListedTool[] {
+    return this.listed;
+  }
+
+  find(name: string): ListedTool | undefined {
+    return this.listed.find((tool) => tool.name === name);
+  }
+
+  target(name: string, args: unknown): string | undefined {
+    return name === this.running.tool.name ? this.running.target?.(args) : undefined;
+  }
+
+  runsOperations(name: string): boolean {
+    return name === this.running.tool.name;
+  }
+
+  /** The loaded search index (loaded, or built from the tools, on first use). */
+  searchIndex(): OperationSearch {
+    if (!this.index) {
+      const text = this.context.readData?.("search-index.json");
+      const data =
+        text === undefined
+          ? buildSearchIndex(this.context.operations.all().map(searchDocument))
+          : (JSON.parse(text) as SearchIndexData);
+      this.index = new OperationSearch(data);
+    }
+    return this.index;
+  }
+
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    allowed: (name: string) => boolean,
+    run: RunOperation,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    if (name === SEARCH_OPERATIONS) return this.search(args, allowed);
+    if (name === DESCRIBE_OPERATION) return this.describe(String(args.name), allowed);
+    if (name === this.running.tool.name) return this.running.call(args, allowed, run, signal);
+    throw new Error(`not a meta tool: ${name}`);
+  }
+
+  private search(args: Record<string, unknown>, allowed: (name: string) => boolean): CallToolResult {
+    const results = this.searchIndex().search(String(args.query), {
+      limit: typeof args.limit === "number" ? args.limit : 10,
+      ...(typeof args.tag === "string" ? { tag: args.tag } : {}),
+      allowed: (name) => this.context.operations.names.has(name) && allowed(name),
+    });
+    return renderToolResult(valueOutcome({ results }));
+  }
+
+  private describe(name: string, allowed: (name: string) => boolean): CallToolResult {
+    const tool = this.context.operations.get(name);
+    if (!tool || !allowed(name)) return unknownOperation(name);
+    const described: Record<string, unknown> = {
+      name: tool.name,
+      method: tool.http.method.toUpperCase(),
+      path: tool.http.path,
+      description: tool.documentation ?? tool.description,
+      inputSchema: tool.inputSchema,
+    };
+    if (tool.outputSchema) described.outputSchema = tool.outputSchema;
+    this.readDeclaration ??= this.context.readDeclaration ?? wholeFileReader(this.context.readData);
+    const signature = this.readDeclaration(name);
+    if (signature !== undefined) described.signature = signature;
+    return renderToolResult(valueOutcome(described));
+  }
+}
+
+/** Declarations read from data/declarations.json parsed whole (when no reader of single ones is given). */
+function wholeFileReader(readData: MetaToolsContext["readData"]): (name: string) => string | undefined {
+  const text = readData?.("declarations.json");
+  const all = text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>);
+  return (name) => {
+    const value = Object.hasOwn(all, name) ? all[name] : undefined;
+    return typeof value === "string" ? value : undefined;
+  };
+}
+
+/** The answer for an operation this caller cannot see (or that does not exist). */
+export function unknownOperation(name: string): CallToolResult {
+  return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
+}
