@@ -96,6 +96,11 @@ export async function run(argv: string[]): Promise<number> {
             describe:
               "Lint what the generated server serves each client it recognises (its auto budget, names, schemas); --no-adapt: the tools as listed",
           })
+          .option("with", {
+            type: "string",
+            array: true,
+            describe: "For a spec: the runtime features of the server it would generate (as mcp-gen --with)",
+          })
           .option("json", { type: "boolean", default: false, describe: "Print the report as JSON (for CI)" })
           .example("$0 lint openapi.yaml --surface all", "What each client does with one tool per operation")
           .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
@@ -108,6 +113,7 @@ export async function run(argv: string[]): Promise<number> {
           allowRemote: args.allowRemote,
           strictSchemas: args.strictSchemas,
           adapt: args.adapt,
+          ...(args.with !== undefined ? { features: featureList(args.with) } : {}),
           ...(args.refRoot ? { refRoot: args.refRoot } : {}),
           ...(args.serverName ? { serverName: args.serverName } : {}),
         });

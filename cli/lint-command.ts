@@ -23,6 +23,8 @@ export interface LintArgs {
   strictSchemas: boolean;
   /** Lint what the server serves each recognised client (default), not the tools as listed. */
   adapt: boolean;
+  /** For a spec: the runtime features of the server it would generate (`--with`). */
+  features?: string[];
 }
 
 /** How many tool names a finding shows before "+N more". */
@@ -58,6 +60,10 @@ export function formatLintReport(report: LintReport): string {
       }
     }
   }
+  if (!report.adapts && hasBlockingFindings(report))
+    lines.push(
+      "hint: this server serves every client the tools as listed; generated with --with clients it adapts names, schemas and its surface to each client it recognises",
+    );
   return lines.join("\n");
 }
 
@@ -69,7 +75,12 @@ export function formatLintReport(report: LintReport): string {
 export async function runLint(args: LintArgs): Promise<number> {
   const profiles = selectProfiles(args.client);
   try {
-    const server = await readServerTools(args.target, { allowRemote: args.allowRemote, refRoot: args.refRoot });
+    const server = await readServerTools(args.target, {
+      allowRemote: args.allowRemote,
+      refRoot: args.refRoot,
+      surface: args.surface,
+      ...(args.features ? { features: args.features } : {}),
+    });
     const report = lintServer(server, args.surface, profiles, {
       serverName: args.serverName,
       strictSchemas: args.strictSchemas,

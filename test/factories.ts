@@ -5,6 +5,8 @@ import { code } from "../runtime/src/features/code/index.js";
 import { search } from "../runtime/src/features/search/index.js";
 import type { SurfaceMakers } from "../runtime/src/server/surfaces.js";
 import { LegacySseEndpoints } from "../runtime/src/features/legacy-sse/sse-legacy.js";
+import { upstreamCredentials } from "../runtime/src/features/auth/index.js";
+import { cursorPaging } from "../runtime/src/features/pagination/index.js";
 import type { MakeHttpEndpoints } from "../runtime/src/transport/http-plugs.js";
 import type {
   ApiIR,
@@ -88,10 +90,16 @@ export function api(
  * features gets them (`surfaces` of McpServerOptions); `codeFlags` are code mode's flags.
  */
 export function featureSurfaces(codeFlags: Record<string, string> = {}): SurfaceMakers {
-  const context = { flags: codeFlags, env: {}, info: { name: "test", version: "0.0.0" } };
+  const context = { flags: codeFlags, env: {}, info: { name: "test", version: "0.0.0" }, http: false };
   return { ...(search.plugs(context) as FeaturePlugs).surfaces, ...(code.plugs(context) as FeaturePlugs).surfaces };
 }
 
 /** The legacy HTTP+SSE endpoints, as `startHttp`'s `legacySse` of a server generated with that feature. */
 export const legacySseEndpoints: MakeHttpEndpoints = (server, maxBodyBytes, logger) =>
   new LegacySseEndpoints(server, maxBodyBytes, logger);
+
+/**
+ * The upstream features a generated server has when its API needs them (`auth` for security
+ * schemes, `pagination` for paging operations), as McpServerOptions; spread into a test server's options.
+ */
+export const apiFeatures = { credentials: upstreamCredentials(), paging: cursorPaging } as const;

@@ -6,8 +6,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
-import type { ListedTool } from "../contract.js";
-import { estimateTokens, listBytes } from "../contract.js";
+import { type ListedTool, estimateTokens, listBytes } from "../contract.js";
 import { Sampler } from "../emit/sample-value.js";
 import { clientProfiles } from "../lint/profiles.js";
 import { HttpConnection, modernParams, StdioConnection } from "./connection.js";

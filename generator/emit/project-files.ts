@@ -168,7 +168,7 @@ export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInp
  * The runtime, vendored under `src/runtime/`: the core and the folders of `features` under
  * `features/`, each file as it is after a first line naming the runtime version.
  */
-function runtimeFiles(features: readonly string[]): EmittedFile[] {
+export function runtimeFiles(features: readonly string[]): EmittedFile[] {
   const dir = join(packageRoot(), "runtime", "src");
   const header = runtimeHeader(runtimeVersion());
   const vendored = (path: string): boolean => !path.startsWith("features/") || features.includes(path.split("/")[1]!);

@@ -5,7 +5,7 @@
  * budget, names and schemas; runtime/src/features/clients/client-views.ts), or as listed with `--no-adapt`. The data
  * side of `mcp-gen lint`; the command prints it.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   AUTO_BUDGET,
@@ -29,17 +29,22 @@ import { generate } from "../generate.js";
 import { lintTools, type LintFinding, type LintOptions } from "./lint-tools.js";
 import { runtimeProfiles, type ClientProfile } from "./profiles.js";
 
-/** The operation tools of a server and the names clients know it by. */
+/** The operation tools of a server, the names clients know it by, and its runtime features. */
 export interface ServerTools {
   packageName: string;
   title: string;
   operations: ListedTool[];
+  /** The runtime features it has (runtime/features.json): `clients` adapts to each client, `search` and `code` serve those surfaces. */
+  features: string[];
 }
 
 /** Options of {@link readServerTools}. */
 export interface ReadOptions {
   allowRemote?: boolean;
   refRoot?: string | undefined;
+  /** For a spec: the server's default surface and the features asked for (`--surface`, `--with` of a generation). */
+  surface?: SurfaceName;
+  features?: string[];
 }
 
 /** A tool as `tools/list` shows it (the runtime's binding and extra data left out). */
@@ -66,18 +71,27 @@ export async function readServerTools(target: string, options: ReadOptions = {})
       existsSync(definitionsFile) ? readFileSync(definitionsFile, "utf8") : undefined,
     );
     const packageName = pkg.name ?? "server";
-    return { packageName, title: packageName, operations: tools.map(listed) };
+    const features = join(target, "src", "runtime", "features");
+    return {
+      packageName,
+      title: packageName,
+      operations: tools.map(listed),
+      features: existsSync(features) ? readdirSync(features).sort() : [],
+    };
   }
   const { plan } = await generate({
     spec: target,
     allowRemote: options.allowRemote ?? false,
     refRoot: options.refRoot,
     planOnly: true,
+    ...(options.surface ? { defaultSurface: options.surface } : {}),
+    ...(options.features ? { features: options.features } : {}),
   });
   return {
     packageName: plan.packageName,
     title: plan.title,
     operations: plan.tools.map((tool) => listed(toolDefinition(tool))),
+    features: plan.features,
   };
 }
 
@@ -105,6 +119,8 @@ export interface LintReport {
   tokens: number;
   /** Whether the findings are of what a generated server serves each client (its run-time adaptation). */
   adapted: boolean;
+  /** Whether the server has the clients feature (without it, it serves every client the tools as listed). */
+  adapts: boolean;
   profiles: ProfileReport[];
 }
 
@@ -117,6 +133,16 @@ export interface LintServerOptions extends LintOptions {
    * budget, names and input schemas rewritten to its rules. False: the tools as listed to any client.
    */
   adapt?: boolean;
+}
+
+/** The surface the server serves for `chosen`: `all` when it lacks the feature of the surface chosen. */
+function servable(
+  server: ServerTools,
+  chosen: { surface: ServedSurface; reason: string },
+): { surface: ServedSurface; reason: string } {
+  return chosen.surface === "all" || server.features.includes(chosen.surface)
+    ? chosen
+    : { surface: "all", reason: `${chosen.reason}; served all, as the server has no ${chosen.surface} feature` };
 }
 
 /** The tools listed on `surface` (operation tools, or the surface's meta tools). */
@@ -139,7 +165,10 @@ function servedTo(
 ): { surface: ServedSurface; reason: string; tools: ListedTool[]; notes: LintFinding[] } {
   const [runtime] = runtimeProfiles([profile]);
   const budget = { tools: runtime!.maxTools ?? AUTO_BUDGET.tools, tokens: AUTO_BUDGET.tokens };
-  const chosen = chooseSurface(requested, server.operations.length, () => server.operations, budget);
+  const chosen = servable(
+    server,
+    chooseSurface(requested, server.operations.length, () => server.operations, budget),
+  );
   const listed = toolsOn(server, chosen.surface);
   const maxLength =
     runtime!.maxQualifiedName !== undefined ? runtime!.maxQualifiedName - serverName.length - 1 : undefined;
@@ -190,11 +219,15 @@ export function lintServer(
   profiles: ClientProfile[],
   options: LintServerOptions = {},
 ): LintReport {
-  const chosen = chooseSurface(surface, server.operations.length, () => server.operations);
+  const chosen = servable(
+    server,
+    chooseSurface(surface, server.operations.length, () => server.operations),
+  );
   const tools = toolsOn(server, chosen.surface);
   const bytes = listBytes(tools);
   const serverName = options.serverName ?? configServerName(server.packageName);
-  const adapt = options.adapt ?? true;
+  const adapts = server.features.includes("clients");
+  const adapt = (options.adapt ?? true) && adapts;
   return {
     server: serverName,
     requestedSurface: surface,
@@ -204,6 +237,7 @@ export function lintServer(
     bytes,
     tokens: estimateTokens(bytes),
     adapted: adapt,
+    adapts,
     profiles: profiles.map((profile) => {
       const served = adapt ? servedTo(server, profile, surface, serverName) : { ...chosen, tools, notes: [] };
       const findings = [...lintTools({ serverName, tools: served.tools }, profile, options), ...served.notes];

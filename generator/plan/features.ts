@@ -33,15 +33,25 @@ export interface FeatureChoice {
   added: Record<string, string>;
 }
 
+/** What the API itself needs of the runtime. */
+export interface ApiNeeds {
+  /** The API declares security schemes that its operations use. */
+  security: boolean;
+  /** An operation of the API pages. */
+  pagination: boolean;
+}
+
 /**
- * The features of a project: `asked` (from `--with`, else the previous generation's), `search`
- * when the surface is search or code or `auto` would serve search for these tools, `code` for the
- * code surface, and every feature one of them requires. Throws on an unknown name.
+ * The features of a project: `asked` (from `--with`, else the previous generation's); `auth` when
+ * the API declares security, `pagination` when one of its operations pages; `search` when the
+ * surface is search or code or `auto` would serve search for these tools, `code` for the code
+ * surface; and every feature one of them requires. Throws on an unknown name.
  */
 export function chooseFeatures(
   asked: readonly string[],
   surface: SurfaceName,
   tools: readonly ListedTool[],
+  needs: ApiNeeds,
   catalog: FeatureCatalog = featureCatalog(),
 ): FeatureChoice {
   const unknown = asked.filter((name) => !Object.hasOwn(catalog.features, name));
@@ -56,6 +66,8 @@ export function chooseFeatures(
     chosen.add(name);
     added[name] = why;
   };
+  if (needs.security) add("auth", "the API declares security schemes");
+  if (needs.pagination) add("pagination", "operations of the API page");
   if (surface === "code") add("code", "the default surface is code");
   if (surface === "search") add("search", "the default surface is search");
   if (surface === "auto") {

@@ -299,6 +299,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     askedFeatures,
     options.defaultSurface ?? "auto",
     tools.map(listedToolOf),
+    { security: security.schemes.length > 0, pagination: tools.some((tool) => tool.http.pagination !== undefined) },
     catalog,
   );
   return {

@@ -3,7 +3,7 @@
  * and HTTP, `--json` as documented; and negative controls: the same server behind a stdio wrapper
  * that breaks one rule loses the points of exactly that check (and exit 8).
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { compileProject, repoRoot } from "./support.js";
+import { materializeExample } from "../golden/example-custom.js";
 
 const exec = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-check-"));
@@ -25,7 +26,6 @@ const cli = join(repoRoot, "bin", "mcp-gen.js");
  * - `ignore-cancel`: drops notifications/cancelled, so the cancelled call goes on.
  */
 const WRAPPER = `
-import { spawn } from "node:child_process";
 const [mode, command, ...args] = process.argv.slice(2);
 const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
 if (mode === "stray-stdout") process.stdout.write("server starting...\\n");
@@ -84,7 +84,7 @@ const failedIds = (report: { checks: Array<{ id: string; ok: boolean }> }) =>
   report.checks.filter((c) => !c.ok).map((c) => c.id);
 
 test.before(async () => {
-  cpSync(join(repoRoot, "generated", "petstore"), server, { recursive: true });
+  await materializeExample(repoRoot, "petstore", server);
   await compileProject(server);
   writeFileSync(wrapper, WRAPPER);
 });
@@ -191,7 +191,7 @@ test("negative control: a server that ignores notifications/cancelled loses exac
 
 test("a folder that is not built is not checked (exit 8, says to build it); no target is a usage error (exit 2)", async () => {
   const unbuilt = join(work, "unbuilt");
-  cpSync(join(repoRoot, "generated", "petstore"), unbuilt, { recursive: true });
+  await materializeExample(repoRoot, "petstore", unbuilt);
   const { code, report } = await check([unbuilt]);
   assert.is(code, 8);
   assert.match((report as unknown as { error: string }).error, /no dist\/index\.js: build the server first/);

@@ -192,6 +192,8 @@ test("lint: a server folder and a spec, per client profile; exit 7 when a client
     "cursor",
     "--server-name",
     "k".repeat(50),
+    "--with",
+    "clients",
   );
   assert.is(adapted.code, 0, adapted.stdout + adapted.stderr);
   assert.match(adapted.stdout, /cursor \(Cursor\): ok; the server serves it \d+ tool names? rewritten/);

@@ -27,7 +27,7 @@ import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
 import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fixture.js";
 import { repoRoot } from "./support.js";
-import { featureSurfaces, legacySseEndpoints } from "../factories.js";
+import { featureSurfaces, legacySseEndpoints, apiFeatures } from "../factories.js";
 import { ClientViews } from "../../runtime/src/features/clients/client-views.js";
 
 /** What each client announces (profiles/clients/*.json say where these come from). */
@@ -59,6 +59,7 @@ test.before(async () => {
   // 45 more operations: more than Cursor's and the default's 40, fewer than VS Code's 128.
   const more: ToolDefinition[] = Array.from({ length: 45 }, (_, i) => ({ ...plain, name: `getOrderCopy${i + 1}` }));
   const server = new McpServer({
+    ...apiFeatures,
     info,
     tools: [...shapes, ...more],
     surface: "search",

@@ -35,9 +35,13 @@ test.before(async () => {
   const setup = await run(process.execPath, [join(root, "scripts/setup-conformance.js")], { timeout: 300_000 });
   node22 = /node: (.+)/.exec(setup.stdout)![1]!.trim();
   suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
-  await run(process.execPath, [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out], {
-    timeout: 60_000,
-  });
+  await run(
+    process.execPath,
+    [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out, "--with", "tasks"],
+    {
+      timeout: 60_000,
+    },
+  );
   copyFileSync(join(root, "specs/conformance/custom/index.ts"), join(out, "src/custom/index.ts"));
   await compileProject(out);
   server = await startHttpServer(out, ["--sessions", "--base-url", "http://127.0.0.1:9"]);

@@ -14,6 +14,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixture.js";
 import { compileProject, repoRoot } from "./support.js";
+import { materializeExample } from "../golden/example-custom.js";
 
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-custom-")), "petstore");
 const json = (status: number, body: unknown): Reply => ({
@@ -25,7 +26,7 @@ let upstream: Upstream;
 let client: Client;
 
 test.before(async () => {
-  cpSync(join(repoRoot, "generated/petstore"), dir, { recursive: true });
+  await materializeExample(repoRoot, "petstore", dir);
   await compileProject(dir);
   upstream = await startUpstream((r) => {
     if (r.method === "GET" && r.url.includes("/pets/42"))

@@ -15,6 +15,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "../fidelity/prism-log.js";
 import { startJsonPrism, type JsonPrism } from "../fidelity/prism-process.js";
+import { apiFeatures } from "../factories.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -28,6 +29,7 @@ async function open(spec: string): Promise<Fixture> {
   const prism = await startJsonPrism(root, `${root}specs/fixtures/${spec}`, 60_000);
   const { plan } = await generate({ spec: `${root}specs/fixtures/${spec}` });
   const server = new McpServer({
+    ...apiFeatures,
     info: { name: spec, version: "1.0.0" },
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: prism.url },

@@ -28,7 +28,7 @@ let server: PreparedServer;
 let upstream: Upstream;
 
 test.before(async () => {
-  server = prepareServer("petstore");
+  server = await prepareServer("petstore");
   upstream = await fuzzUpstream();
 });
 test.after(async () => {

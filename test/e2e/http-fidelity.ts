@@ -12,6 +12,7 @@ import { generate } from "../../generator/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startPrism, type PrismHandle } from "./support.js";
+import { apiFeatures } from "../factories.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const spec = `${root}specs/fixtures/http-fidelity.yaml`;
@@ -25,6 +26,7 @@ test.before(async () => {
   const base = prism.url;
   const { plan } = await generate({ spec });
   const server = new McpServer({
+    ...apiFeatures,
     info: { name: "fidelity", version: "1.0.0" },
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: base },

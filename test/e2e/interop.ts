@@ -24,7 +24,7 @@ let server: HttpServerHandle | undefined;
 let url: URL;
 
 test.before(async () => {
-  dir = await compiledExample("petstore");
+  dir = await compiledExample("petstore", ["legacy-sse", "clients"]);
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7")
       ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' }

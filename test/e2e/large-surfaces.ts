@@ -20,7 +20,7 @@ const work = mkdtempSync(join(tmpdir(), "mcp-gen-large-"));
 test("Stripe: every surface × SDK 1.x and client 2.x × stdio and HTTP lists and calls as the surface promises", async () => {
   const [entry] = listSource(root, "stripe", join(root, "..", "shared", "corpus"));
   const dir = join(work, "stripe");
-  await generate({ spec: entry!.spec, outDir: dir, force: true });
+  await generate({ spec: entry!.spec, outDir: dir, force: true, features: ["code"] });
   await compileProject(dir, { timeoutMs: 300_000 });
   const tools = serverTools(dir);
   assert.is(tools.length, 452);

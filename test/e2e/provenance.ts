@@ -14,6 +14,7 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { compareRuntime, runtimeHeader } from "../../generator/provenance.js";
 import { repoRoot } from "./support.js";
+import { runtimeSourcePaths } from "../../generator/emit/project-files.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-provenance-"));
 const spec = join(repoRoot, "specs/petstore.yaml");
@@ -42,8 +43,12 @@ test("the manifest records mcp-gen's and the runtime's versions and the spec's s
   assert.is(manifest.runtimeVersion, version("runtime/package.json"));
   assert.is(manifest.specSha256, createHash("sha256").update(readFileSync(spec)).digest("hex"));
   const runtimeDir = join(out, "src/runtime");
-  const files = readdirSync(runtimeDir);
+  const files = runtimeSourcePaths(runtimeDir);
   assert.ok(files.length > 20);
+  assert.ok(
+    files.some((file) => file.includes("/")),
+    "the runtime's folders are vendored",
+  );
   for (const file of files) {
     const text = readFileSync(join(runtimeDir, file), "utf8");
     assert.is(text.slice(0, text.indexOf("\n") + 1), runtimeHeader(version("runtime/package.json")), file);

@@ -12,6 +12,7 @@ import { generate } from "../../generator/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/response-kinds.yaml", import.meta.url));
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
@@ -24,6 +25,7 @@ test.before(async () => {
   const { plan } = await generate({ spec });
   upstream = await startUpstream(() => reply);
   const server = new McpServer({
+    ...apiFeatures,
     info: { name: "kinds", version: "1.0.0" },
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: upstream.baseUrl },

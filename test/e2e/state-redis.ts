@@ -21,6 +21,8 @@ import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js"
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { info as baseInfo, sampleTools, startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fixture.js";
+import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
+import { apiFeatures } from "../factories.js";
 
 const API_KEY = "env-secret-7f3a9c";
 const PASSED_KEY = "header-secret-51d2e8";
@@ -91,9 +93,10 @@ function tools(): ToolDefinition[] {
 }
 
 async function startInstance(name: string): Promise<Instance> {
-  const shared = redisFeature.plugs({ flags: {}, env: {}, info }) as FeaturePlugs;
+  const shared = redisFeature.plugs({ flags: {}, env: {}, info, http: true }) as FeaturePlugs;
   const store = await shared.openState!(redis.url, { prefix: "mcp:test:" });
   const server = new McpServer({
+    ...apiFeatures,
     info,
     tools: tools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 30_000 },
@@ -101,7 +104,7 @@ async function startInstance(name: string): Promise<Instance> {
     state: store,
     cluster: shared.cluster!,
     env: { PETSTORE_API_KEY: API_KEY },
-    passthrough: [{ header: "X-Upstream-Key", scheme: "api_key" }],
+    credentials: upstreamCredentials([{ header: "X-Upstream-Key", scheme: "api_key" }]),
     extension: { tools: [asks, confirm] },
   });
   await server.ready;

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { lstat, realpath, symlink } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";
 import { cacheable, compileKey, restoreCompile, storeCompile } from "./compile-cache.js";
+import { materializeExample } from "../golden/example-custom.js";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -410,31 +411,35 @@ export async function compileProject(
 const compiledExamples = new Map<string, Promise<string>>();
 
 /**
- * A copy of the golden example `generated/<name>` compiled under strict, made once per test process
- * and shared by the e2e files that only run it (interop, Inspector): one tsc run instead of one each.
- * Callers must not change the folder (a test that does makes its own copy).
+ * A copy of the golden example `generated/<name>` (with its vendored runtime; with `features`, a
+ * fresh generation that has them) compiled under strict, made once per test process and shared by
+ * the e2e files that only run it (interop, Inspector): one tsc run instead of one each. Callers must
+ * not change the folder (a test that does makes its own copy).
  */
-export function compiledExample(name: string): Promise<string> {
-  let compiled = compiledExamples.get(name);
+export function compiledExample(name: string, features?: string[]): Promise<string> {
+  const key = `${name}+${(features ?? []).join(",")}`;
+  let compiled = compiledExamples.get(key);
   if (!compiled) {
     const dir = join(mkdtempSync(join(tmpdir(), `mcp-gen-${name}-`)), name);
-    cpSync(join(repoRoot, "generated", name), dir, { recursive: true });
-    compiled = compileProject(dir).then(() => dir);
-    compiledExamples.set(name, compiled);
+    compiled = materializeExample(repoRoot, name, dir, features)
+      .then(() => compileProject(dir))
+      .then(() => dir);
+    compiledExamples.set(key, compiled);
   }
   return compiled;
 }
 
 /**
- * Copies the checked-in example `generated/<example>` to `dir` (a fresh folder of the test's) and
- * compiles the copy with {@link compileProject}, so a test runs the golden server as built.
+ * Copies the checked-in example `generated/<example>` to `dir` (a fresh folder of the test's) with
+ * its vendored runtime (with `features`: a fresh generation that has them, see materializeExample)
+ * and compiles it with {@link compileProject}, so a test runs the golden server as built.
  */
 export async function compileExampleCopy(
   example: string,
   dir: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; features?: string[] } = {},
 ): Promise<void> {
-  cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
+  await materializeExample(repoRoot, example, dir, options.features);
   await compileProject(dir, options);
 }
 

@@ -15,6 +15,7 @@ import { stopChild, repoRoot } from "../e2e/support.js";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { fuzzLine, type FuzzTarget } from "./jsonrpc-messages.js";
 import { Prng } from "./prng.js";
+import { materializeExample } from "../golden/example-custom.js";
 
 /** A generated server project ready to run (dist/index.js), and what fuzz messages can aim at. */
 export interface PreparedServer {
@@ -24,12 +25,13 @@ export interface PreparedServer {
 }
 
 /**
- * Copies generated/`example` to a temporary folder and transpiles its TypeScript file by file
+ * Writes generated/`example` (with its vendored runtime, or freshly generated with `features`) to a
+ * temporary folder and transpiles its TypeScript file by file
  * (no type check: the golden test compiles every example under strict already).
  */
-export function prepareServer(example = "petstore"): PreparedServer {
+export async function prepareServer(example = "petstore", features?: string[]): Promise<PreparedServer> {
   const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-fuzz-")), example);
-  cpSync(join(repoRoot, "generated", example), dir, { recursive: true });
+  await materializeExample(repoRoot, example, dir, features);
   symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
   const walk = (d: string): string[] =>
     readdirSync(d, { withFileTypes: true }).flatMap((e) =>

@@ -3,9 +3,10 @@
  * (specs/examples.json `custom`: a folder whose files go into src/custom/), so that the golden shows
  * the extension API in use and the test run compiles it with the generated types.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { EmittedFile } from "../../generator/emit/project-files.js";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runtimeFiles, type EmittedFile } from "../../generator/emit/project-files.js";
+import { generate } from "../../generator/generate.js";
 
 /** One entry of specs/examples.json. */
 export interface Example {
@@ -13,6 +14,44 @@ export interface Example {
   spec: string;
   /** Folder (relative to the repository) whose files replace or join the example's src/custom/. */
   custom?: string;
+  /** Runtime features it is generated with (`mcp-gen --with`). */
+  with?: string[];
+}
+
+/** The vendored runtime (src/runtime/), which the checked-in examples leave out: it equals runtime/src. */
+export function isVendoredRuntime(path: string): boolean {
+  return path.startsWith("src/runtime/");
+}
+
+/** The examples of specs/examples.json, read from `root`. */
+export function examples(root: string): Example[] {
+  return JSON.parse(readFileSync(join(root, "specs", "examples.json"), "utf8")) as Example[];
+}
+
+/**
+ * Writes example `name` into `dir` as its generation does: the checked-in folder plus the vendored
+ * runtime it leaves out (the features its manifest lists). With `features`, a fresh generation
+ * with those instead (and the example's own src/custom/), for tests that need a feature the
+ * checked-in example was not generated with.
+ */
+export async function materializeExample(root: string, name: string, dir: string, features?: string[]): Promise<void> {
+  const example = examples(root).find((entry) => entry.name === name);
+  if (!example) throw new Error(`no example ${name} in specs/examples.json`);
+  if (features) {
+    await generate({ spec: join(root, example.spec), outDir: dir, features: [...(example.with ?? []), ...features] });
+    for (const [path, content] of customFiles(root, example)) writeFileSync(join(dir, path), content);
+    return;
+  }
+  cpSync(join(root, "generated", name), dir, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(dir, ".mcp-gen", "manifest.json"), "utf8")) as {
+    files: Record<string, string>;
+  };
+  const vendored = Object.keys(manifest.files).filter(isVendoredRuntime);
+  const vendoredFeatures = vendored.flatMap((path) => /^src\/runtime\/features\/([^/]+)\//.exec(path)?.[1] ?? []);
+  for (const file of runtimeFiles([...new Set(vendoredFeatures)])) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.content);
+  }
 }
 
 /** The example's own src/custom/ files (path in the project → content), read from `root`. */

@@ -5,9 +5,11 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/generate.js";
 import { compareOutput } from "../../generator/write/compare-output.js";
 import { casesModuleText, type CasesFile } from "./cases-module.js";
-import { exampleFiles, type Example } from "./example-custom.js";
+import { exampleFiles, isVendoredRuntime, materializeExample, type Example } from "./example-custom.js";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { runtimeSourcePaths } from "../../generator/emit/project-files.js";
+import { runtimeHeader, runtimeVersion } from "../../generator/provenance.js";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 
@@ -18,12 +20,10 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const EXAMPLES = JSON.parse(readFileSync(join(root, "specs/examples.json"), "utf8")) as Example[];
 
 for (const example of EXAMPLES) {
-  test(`generated/${example.name} equals a fresh generation`, async () => {
-    const result = await generate({ spec: join(root, example.spec) });
-    const comparison = await compareOutput(
-      join(root, "generated", example.name),
-      exampleFiles(root, example, result.files),
-    );
+  test(`generated/${example.name} equals a fresh generation (its vendored runtime aside)`, async () => {
+    const result = await generate({ spec: join(root, example.spec), features: example.with ?? [] });
+    const own = result.files.filter((file) => !isVendoredRuntime(file.path));
+    const comparison = await compareOutput(join(root, "generated", example.name), exampleFiles(root, example, own));
     const report = [
       ...comparison.missing.map((p) => `missing ${p}`),
       ...comparison.extra.map((p) => `not generated any more: ${p}`),
@@ -33,10 +33,32 @@ for (const example of EXAMPLES) {
   });
 }
 
+test("a generation vendors runtime/src as it is: the core and its features' folders, each file after one header line", async () => {
+  const src = join(root, "runtime", "src");
+  const header = runtimeHeader(runtimeVersion());
+  const all = runtimeSourcePaths(src);
+  assert.ok(
+    all.some((path) => path.split("/").length > 2),
+    "the runtime has nested folders",
+  );
+  for (const features of [[], ["code", "redis"]]) {
+    const result = await generate({ spec: join(root, "specs/petstore.yaml"), features });
+    const vendored = new Map(
+      result.files.filter((file) => isVendoredRuntime(file.path)).map((file) => [file.path.slice(12), file.content]),
+    );
+    // code requires search: its folder comes too.
+    const expected = all.filter(
+      (path) => !path.startsWith("features/") || (features.length > 0 && /^features\/(code|search|redis)\//.test(path)),
+    );
+    assert.equal([...vendored.keys()].sort(), expected, `vendored with --with ${features.join(",") || "none"}`);
+    for (const path of expected) assert.is(vendored.get(path), header + readFileSync(join(src, path), "utf8"), path);
+  }
+});
+
 /** Writes the module typing the example's test/cases.json with its ToolInputs (cases-module.ts) into `dir`. */
-function casesModule(dir: string, example: string): string {
+function casesModule(dir: string, example: string, projects: string): string {
   const cases = JSON.parse(readFileSync(join(root, "generated", example, "test/cases.json"), "utf8")) as CasesFile;
-  const { text, valid } = casesModuleText(cases, join(root, "generated", example, "src/tools/index.js"), {
+  const { text, valid } = casesModuleText(cases, join(projects, example, "src/tools/index.js"), {
     refused: true,
   });
   assert.ok(valid > 0, `${example} has cases`);
@@ -57,14 +79,19 @@ test("every example in generated/ compiles under strict, with the generated proj
     );
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-golden-tsc-"));
   const config = join(dir, "tsconfig.json");
+  // The examples with their vendored runtime, inside the repository so that imports resolve from its node_modules.
+  const projects = join(root, ".tmp", "golden-tsc");
+  rmSync(projects, { recursive: true, force: true });
+  mkdirSync(projects, { recursive: true });
+  for (const example of EXAMPLES) await materializeExample(root, example.name, join(projects, example.name));
   const { outDir: _outDir, rootDir: _rootDir, ...compilerOptions } = options;
   writeFileSync(
     config,
     JSON.stringify({
       compilerOptions: { ...compilerOptions, noEmit: true, typeRoots: [join(root, "node_modules/@types")] },
       include: [
-        ...EXAMPLES.map((example) => join(root, "generated", example.name, "src/**/*.ts")),
-        ...EXAMPLES.map((example) => casesModule(dir, example.name)),
+        ...EXAMPLES.map((example) => join(projects, example.name, "src/**/*.ts")),
+        ...EXAMPLES.map((example) => casesModule(dir, example.name, projects)),
       ],
     }),
   );

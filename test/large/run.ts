@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       let t = performance.now();
-      await generate({ spec: entry.spec, outDir: dir, force: true });
+      await generate({ spec: entry.spec, outDir: dir, force: true, features: ["code"] });
       process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
       t = performance.now();
       await compileProject(dir, { timeoutMs: 1_800_000 });

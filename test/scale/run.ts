@@ -27,6 +27,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { compileProject, freePort, startHttpServer, stopChild, type HttpServerHandle } from "../e2e/support.js";
 import { scaleBinaries, startRedis, type RedisHandle } from "../e2e/redis-fixture.js";
+import { materializeExample } from "../golden/example-custom.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const CLIENTS = Number(process.env.SCALE_CLIENTS ?? 50);
@@ -78,7 +79,7 @@ async function main(): Promise<number> {
   const { redis: redisBinary, nginx: nginxBinary } = await scaleBinaries();
   const work = mkdtempSync(join(tmpdir(), "mcp-gen-scale-"));
   const dir = join(work, "petstore");
-  cpSync(join(root, "generated", "petstore"), dir, { recursive: true });
+  await materializeExample(root, "petstore", dir, ["tasks", "redis"]);
   writeFileSync(join(dir, "src", "custom", "index.ts"), CUSTOM);
   await compileProject(dir);
 

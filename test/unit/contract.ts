@@ -2,30 +2,20 @@
  * The generator reaches the runtime through generator/contract.ts only (see its header): a deep
  * import of runtime/src from anywhere else in generator/ or cli/ fails here.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { sources, specifiers } from "../import-graph.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** Every .ts file under `dir`, recursively. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
-  );
-}
-
-/** Module specifiers of static imports, re-exports and dynamic imports. */
-function specifiers(text: string): string[] {
-  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map((match) => match[1]!);
-}
-
-test("specifiers() finds static, side-effect, re-export and dynamic imports", () => {
+test("specifiers() finds static, side-effect, re-export and dynamic imports, and nothing in strings", () => {
   const text =
-    'import { a } from "../runtime/src/x.js";\nimport "./y.js";\nexport * from "z";\nconst m = await import("./w.js");\n';
-  assert.equal(specifiers(text), ["../runtime/src/x.js", "./y.js", "z", "./w.js"]);
+    'import { a } from "../runtime/src/x.js";\nimport "./y.js";\nexport * from "z";\nconst m = await import("./w.js");\n' +
+    "import {\n  b,\n  type C,\n} from \"v\";\nconst s = \"taken from 'q'\"; // import 'r'\n";
+  assert.equal(specifiers(text), ["../runtime/src/x.js", "./y.js", "z", "./w.js", "v"]);
 });
 
 test("only generator/contract.ts imports runtime/src", () => {

@@ -107,7 +107,12 @@ test("schemas: depth for Gemini; strict mode's shape for OpenAI only when asked"
 });
 
 test("surfaces: a large API on auto lists the three search tools, which every client takes", () => {
-  const server: ServerTools = { packageName: "@acme/big-api-mcp", title: "Big", operations: tools(300) };
+  const server: ServerTools = {
+    packageName: "@acme/big-api-mcp",
+    title: "Big",
+    operations: tools(300),
+    features: ["clients", "search"],
+  };
   const all = lintServer(server, "all", clientProfiles());
   assert.is(all.server, "big-api-mcp", "the key --print-config writes");
   assert.is(all.tools, 300);
@@ -143,6 +148,20 @@ test("surfaces: a large API on auto lists the three search tools, which every cl
     ["adapted:served-names:search_operations,describe_operation"],
   );
   assert.not.ok(hasBlockingFindings(served));
+});
+
+test("features: without clients every client is served what the server lists; without search, auto serves all", () => {
+  const server: ServerTools = { packageName: "big-mcp", title: "Big", operations: tools(300), features: ["search"] };
+  const auto = lintServer(server, "auto", clientProfiles());
+  assert.not.ok(auto.adapts);
+  assert.equal(
+    auto.profiles.map((p) => `${p.id}:${p.surface}`),
+    auto.profiles.map((p) => `${p.id}:search`),
+    "gemini too: no client profile applies",
+  );
+  const noSearch = lintServer({ ...server, features: [] }, "auto", clientProfiles());
+  assert.is(noSearch.surface, "all");
+  assert.match(noSearch.reason, /no search feature/);
 });
 
 test.run();

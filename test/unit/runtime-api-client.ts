@@ -6,13 +6,13 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ApiError, type ApiResponse } from "../../runtime/src/api/api-client.js";
+import { ApiError, type ApiResponse, type ApiClient } from "../../runtime/src/api/api-client.js";
 import { defineExtension, defineTool, defineToolFor, type Extension } from "../../runtime/src/api/extensions.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import type { ApiClient } from "../../runtime/src/api/api-client.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { info, sampleTools, startUpstream, type Reply, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 /** The maps a generated project has in src/tools/index.ts, for the fixture's tools. */
 interface Inputs {
@@ -73,7 +73,13 @@ test.after(async () => {
 });
 
 const server = (extension: Extension) =>
-  new McpServer({ info, tools: tools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension });
+  new McpServer({
+    ...apiFeatures,
+    info,
+    tools: tools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    extension,
+  });
 const call = (s: McpServer, id: number, name: string, args: unknown = {}) =>
   s.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 function result(response: JsonRpcResponse | undefined): Record<string, any> {
@@ -128,6 +134,7 @@ test("per-tool hooks run inside the global ones, typed by tool name; a before re
 test("a hook entry is found only as the tool's own: a tool named like an Object member finds nothing inherited", async () => {
   const constructorTool: ToolDefinition = { ...sampleTools()[0]!, name: "constructor" };
   const s = new McpServer({
+    ...apiFeatures,
     info,
     tools: [constructorTool],
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },

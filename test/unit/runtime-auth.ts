@@ -15,6 +15,7 @@ import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let tools: ToolDefinition[];
@@ -42,7 +43,7 @@ test.before(async () => {
 test.after(async () => upstream.close());
 
 function server(env: Record<string, string>, base = upstream.baseUrl): McpServer {
-  return new McpServer({ info, tools, upstream: { baseUrl: base }, env, logger: capture });
+  return new McpServer({ ...apiFeatures, info, tools, upstream: { baseUrl: base }, env, logger: capture });
 }
 
 async function call(s: McpServer, name: string): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
@@ -138,6 +139,7 @@ test("OAuth 2 client credentials: token fetched once, cached, refreshed once on 
     s.key === "petstore_auth" ? { ...s, tokenUrl: `http://127.0.0.1:${port}/token` } : s,
   );
   const s = new McpServer({
+    ...apiFeatures,
     info: { ...info, securitySchemes: schemes },
     tools,
     upstream: { baseUrl: upstream.baseUrl },

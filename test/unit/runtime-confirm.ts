@@ -3,6 +3,7 @@ import * as assert from "uvu/assert";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -16,6 +17,7 @@ function make(): McpServer {
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
   return new McpServer({
+    ...apiFeatures,
     info,
     tools,
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },

@@ -5,10 +5,11 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/upstream/pagination.js";
+import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/features/pagination/pagination.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { SecuritySchemeDefinition, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 const SECRET = "SECRET-k3y-42";
 const PASSWORD = "base-PASS-9";
@@ -51,6 +52,7 @@ const tool: ToolDefinition = {
 
 function server(baseUrl = upstream.baseUrl): McpServer {
   return new McpServer({
+    ...apiFeatures,
     info: { name: "cursors", version: "1.0.0", securitySchemes: [scheme] },
     tools: [tool],
     upstream: { baseUrl },

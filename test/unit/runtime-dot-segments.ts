@@ -10,6 +10,7 @@ import { hasDotSegment } from "../../runtime/src/upstream/serialize.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ParameterBinding, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -43,6 +44,7 @@ const tools = [
 
 async function call(name: string, args: Record<string, unknown>) {
   const server = new McpServer({
+    ...apiFeatures,
     info: { name: "dots", version: "1.0.0" },
     tools,
     upstream: { baseUrl: upstream.baseUrl },

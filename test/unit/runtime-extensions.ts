@@ -10,6 +10,7 @@ import {
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -83,7 +84,13 @@ const extension = defineExtension({
 });
 
 const make = () =>
-  new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 }, extension });
+  new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    extension,
+  });
 const req = (id: number, method: string, params: Record<string, unknown> = {}) => ({
   jsonrpc: "2.0",
   id,

@@ -12,6 +12,7 @@ import { main } from "../../runtime/src/cli/main.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, within } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 /** An upstream that answers every request after `delayMs` and records how many were in flight at most. */
 async function countingUpstream(delayMs: number): Promise<{
@@ -73,7 +74,12 @@ async function post(
 
 test("a batch of 20,000 tools/call is refused whole; a batch at the limit runs with at most the concurrency limit in flight", async () => {
   const upstream = await countingUpstream(20);
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, concurrency: 8 } });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, concurrency: 8 },
+  });
   const http = await startHttp(server, { port: 0 });
   try {
     const huge = await post(
@@ -108,7 +114,12 @@ test("a batch of 20,000 tools/call is refused whole; a batch at the limit runs w
 
 test("concurrent HTTP requests share the server's upstream queue", async () => {
   const upstream = await countingUpstream(30);
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, concurrency: 3 } });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, concurrency: 3 },
+  });
   const http = await startHttp(server, { port: 0 });
   try {
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(http.url, getPet(i + 1))));
@@ -124,7 +135,12 @@ test("concurrent HTTP requests share the server's upstream queue", async () => {
 test("upstream queue: a cancelled call that waits for a slot is never sent; a cancelled running call frees its slot", async () => {
   // Slow enough that the first call still holds the only slot while the second waits and is cancelled.
   const upstream = await countingUpstream(1_500);
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, concurrency: 1 } });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, concurrency: 1 },
+  });
   const cancel = (id: number) =>
     server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "test" } });
   try {
@@ -158,7 +174,7 @@ test("upstream queue: a cancelled call that waits for a slot is never sent; a ca
 
 test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and without a header batches stay refused", async () => {
   const upstream = await countingUpstream(1);
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });
+  const server = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });
   const http = await startHttp(server, { port: 0, sessions: true });
   try {
     const init = await post(http.url, {
@@ -220,7 +236,7 @@ async function postWithHost(url: string, host: string | undefined): Promise<numb
 }
 
 test("Host check: loopback binds accept localhost, 127.0.0.1 and [::1] with the port, refuse others with 403; configurable", async () => {
-  const server = new McpServer({ info, tools: sampleTools(), upstream: {} });
+  const server = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: {} });
   const loopback = await startHttp(server, { port: 0 });
   const configured = await startHttp(server, { port: 0, allowedHosts: ["mcp.example.com", "proxy.internal:8443"] });
   const open = await startHttp(server, { port: 0, allowedHosts: [] });

@@ -5,6 +5,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let http: HttpHandle;
 let upstream: Upstream;
@@ -25,7 +26,12 @@ test.before(async () => {
       return { status: 201, headers: { "content-type": "application/json" }, body: r.body };
     return "hang";
   });
-  const server = new McpServer({ info, tools: tools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 } });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: tools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+  });
   http = await startHttp(server, { host: "127.0.0.1", port: 0 });
 });
 test.after(async () => {

@@ -3,11 +3,17 @@ import * as assert from "uvu/assert";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let http: HttpHandle;
 
 test.before(async () => {
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: "http://127.0.0.1:1" },
+  });
   http = await startHttp(server, { host: "127.0.0.1", port: 0, maxBodyBytes: 1024 * 1024 });
 });
 test.after(async () => {

@@ -12,6 +12,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/inherited-names.yaml", import.meta.url));
 type Obj = Record<string, any>;
@@ -32,6 +33,7 @@ test.after(async () => upstream.close());
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Obj };
 async function call(args: unknown): Promise<Result> {
   const server = new McpServer({
+    ...apiFeatures,
     info: { name: "inherited", version: "1.0.0" },
     tools,
     upstream: { baseUrl: upstream.baseUrl },
@@ -104,6 +106,7 @@ test("absent arguments named constructor or toString send nothing (no inherited 
     },
   };
   const server = new McpServer({
+    ...apiFeatures,
     info: { name: "inherited", version: "1.0.0" },
     tools: [tool],
     upstream: { baseUrl: upstream.baseUrl },

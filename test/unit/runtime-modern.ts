@@ -8,6 +8,7 @@ import {
 } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -27,6 +28,7 @@ const META = {
 };
 const make = (apiDocument?: string, pageSize?: number) =>
   new McpServer({
+    ...apiFeatures,
     info,
     tools: sampleTools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },

@@ -15,7 +15,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
-import { legacySseEndpoints } from "../factories.js";
+import { legacySseEndpoints, apiFeatures } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let as: Server;
@@ -64,6 +64,7 @@ test.before(async () => {
     body: JSON.stringify({ auth: r.headers.authorization ?? null }),
   }));
   mcp = new McpServer({
+    ...apiFeatures,
     info: { name: "auth-zoo", version: "1.0.0", securitySchemes: plan.securitySchemes },
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: upstream.baseUrl },

@@ -9,9 +9,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { encodeCursor, nextLink } from "../../runtime/src/upstream/pagination.js";
+import { encodeCursor, nextLink } from "../../runtime/src/features/pagination/pagination.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
+import { apiFeatures } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/pagination.yaml", import.meta.url));
 const ITEMS = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id }));
@@ -106,6 +107,7 @@ test.after(async () => close());
 
 function makeServer(secret = "test-secret"): McpServer {
   return new McpServer({
+    ...apiFeatures,
     info: { name: "paging", version: "1.0.0" },
     tools,
     upstream: { baseUrl: `${base}/api` },

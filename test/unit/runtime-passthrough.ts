@@ -7,11 +7,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/emit/tool-file.js";
 import { generate } from "../../generator/generate.js";
-import { parsePassthroughRule, type PassthroughRule } from "../../runtime/src/upstream/passthrough.js";
+import { parsePassthroughRule, type PassthroughRule } from "../../runtime/src/features/auth/passthrough.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
+import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
+import { apiFeatures } from "../factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let tools: ToolDefinition[];
@@ -32,7 +34,14 @@ async function withServer(
   env: Record<string, string>,
   body: (http: HttpHandle) => Promise<void>,
 ): Promise<void> {
-  const server = new McpServer({ info, tools, upstream: { baseUrl: upstream.baseUrl }, env, passthrough });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools,
+    upstream: { baseUrl: upstream.baseUrl },
+    env,
+    credentials: upstreamCredentials(passthrough),
+  });
   const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   try {
     await body(http);
@@ -125,7 +134,14 @@ test("rules for connection, cookie or MCP headers, or unknown schemes, are refus
     ["X-Token=nope", /not a security scheme/],
   ] as const) {
     assert.throws(
-      () => new McpServer({ info, tools, upstream: {}, passthrough: [parsePassthroughRule(rule)] }),
+      () =>
+        new McpServer({
+          ...apiFeatures,
+          info,
+          tools,
+          upstream: {},
+          credentials: upstreamCredentials([parsePassthroughRule(rule)]),
+        }),
       message,
       rule,
     );

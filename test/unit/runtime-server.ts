@@ -14,6 +14,7 @@ import {
   type Reply,
   type Upstream,
 } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 
@@ -42,6 +43,7 @@ test.after(async () => {
 
 function makeServer(pageSize?: number): McpServer {
   return new McpServer({
+    ...apiFeatures,
     info,
     tools: sampleTools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
@@ -155,18 +157,26 @@ test("a long tools/list gets larger pages: at most MAX_LIST_PAGES of them, unles
     } while (cursor !== undefined);
     return { pages, tools };
   };
-  const adaptive = await pagesOf(new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl } }));
+  const adaptive = await pagesOf(
+    new McpServer({ ...apiFeatures, info, tools: many, upstream: { baseUrl: upstream.baseUrl } }),
+  );
   assert.equal(adaptive, { pages: MAX_LIST_PAGES, tools: 5_000 }, "157 tools a page: 32 pages, not 50");
   assert.equal(
     await pagesOf(
-      new McpServer({ info, tools: many, upstream: { baseUrl: upstream.baseUrl }, pageSize: DEFAULT_PAGE_SIZE }),
+      new McpServer({
+        ...apiFeatures,
+        info,
+        tools: many,
+        upstream: { baseUrl: upstream.baseUrl },
+        pageSize: DEFAULT_PAGE_SIZE,
+      }),
     ),
     { pages: 50, tools: 5_000 },
   );
   // Enlarged pages of big tools end at MAX_PAGE_BYTES (104 tools of 100 KB would make 10.4 MB).
   const description = "x".repeat(100_000);
   const big = Array.from({ length: 3_300 }, (_, i) => ({ ...template!, name: `big${i}`, description }));
-  const server = new McpServer({ info, tools: big, upstream: { baseUrl: upstream.baseUrl } });
+  const server = new McpServer({ ...apiFeatures, info, tools: big, upstream: { baseUrl: upstream.baseUrl } });
   const first = result(await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }));
   assert.ok(JSON.stringify(first.tools).length <= MAX_PAGE_BYTES, "under the byte limit");
   assert.ok(first.tools.length > 1 && first.tools.length < 104, `${first.tools.length} tools`);
@@ -290,18 +300,28 @@ test("204 gives a success note", async () => {
 });
 
 test("network errors and missing base URL are isError results", async () => {
-  const down = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1/api" } });
+  const down = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: "http://127.0.0.1:1/api" },
+  });
   const res = result(await call(down, 1, "getPet", { petId: 42 }));
   assert.is(res.isError, true);
   assert.match(res.content[0].text, "Upstream request failed for GET http://127.0.0.1:1/api/pets/42: ECONNREFUSED");
-  const none = new McpServer({ info, tools: sampleTools(), upstream: {} });
+  const none = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: {} });
   const missing = result(await call(none, 2, "getPet", { petId: 42 }));
   assert.is(missing.isError, true);
   assert.match(missing.content[0].text, "--base-url");
 });
 
 test("timeouts are isError results", async () => {
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl, timeoutMs: 200 } });
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 200 },
+  });
   const res = result(await call(server, 1, "slow", {}));
   assert.is(res.isError, true);
   assert.match(res.content[0].text, "timed out after 200 ms");

@@ -4,11 +4,11 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
-import { legacySseEndpoints } from "../factories.js";
+import { legacySseEndpoints, apiFeatures } from "../factories.js";
 
 test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 404, GET-only stream", async () => {
   const http = await startHttp(
-    new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } }),
+    new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } }),
     { host: "127.0.0.1", port: 0, legacySse: legacySseEndpoints },
   );
   const base = `http://127.0.0.1:${http.port}`;

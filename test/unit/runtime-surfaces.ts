@@ -7,7 +7,7 @@ import { defineExtension } from "../../runtime/src/api/extensions.js";
 import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
-import { featureSurfaces } from "../factories.js";
+import { featureSurfaces, apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 function route(r: Recorded): Reply {
@@ -39,6 +39,7 @@ const extension = defineExtension({
 
 function make(options: Partial<McpServerOptions> = {}): McpServer {
   return new McpServer({
+    ...apiFeatures,
     info,
     tools: sampleTools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },

@@ -13,6 +13,7 @@ import { TaskStore } from "../../runtime/src/features/tasks/task-store.js";
 import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -86,6 +87,7 @@ function waiter(name: string, ms: number, seen: { aborted?: boolean } = {}): Cus
 
 const make = (extra: Partial<McpServerOptions> = {}) =>
   new McpServer({
+    ...apiFeatures,
     info,
     tools: sampleTools(),
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },

@@ -2,8 +2,7 @@
  * Issue 10, item 10: userinfo in `--base-url` (`http://user:PASS@host`) is used for the request but
  * never shown: not in error results, not in resource URIs, not in stderr logs.
  */
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { main } from "../../runtime/src/cli/main.js";
@@ -11,6 +10,7 @@ import { redactUserinfo } from "../../runtime/src/protocol/redact.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Reply, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../factories.js";
 
 const SECRET = "PASS-s3cret";
 let upstream: Upstream;
@@ -103,7 +103,7 @@ test("an invalid base URL is reported on stderr without its password", async () 
 
 test("the upstream still gets the credentials; results (errors, binary resource URIs) do not show them", async () => {
   const base = upstream.baseUrl.replace("http://", `http://user:${SECRET}@`);
-  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: base, retries: 0 } });
+  const server = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: { baseUrl: base, retries: 0 } });
   const call = async (name: string, args: Record<string, unknown>) =>
     (
       (await server.handle({

@@ -56,7 +56,12 @@ test("SessionStore over the memory store: create, read, save the log level, dele
 });
 
 test("the redis feature opens redis:// and rediss:// stores only; other schemes are refused", async () => {
-  const { openState } = redis.plugs({ flags: {}, env: {}, info: { name: "t", version: "1" } }) as FeaturePlugs;
+  const { openState } = redis.plugs({
+    flags: {},
+    env: {},
+    info: { name: "t", version: "1" },
+    http: true,
+  }) as FeaturePlugs;
   for (const url of ["http://127.0.0.1:6379", "memcached://x", "nonsense"]) {
     try {
       await openState!(url, {});

@@ -17,7 +17,7 @@ import { buildSearchIndex, searchDocument } from "../../runtime/src/features/sea
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { featureSurfaces } from "../factories.js";
+import { featureSurfaces, apiFeatures } from "../factories.js";
 
 const tool = (name: string, $defs?: Record<string, unknown>): ToolDefinition =>
   ({
@@ -70,6 +70,7 @@ test("a lazy server answers initialize and search_operations from names and inde
   let loads = 0;
   const index = JSON.stringify(buildSearchIndex(tools.map(searchDocument)));
   const server = new McpServer({
+    ...apiFeatures,
     info,
     tools: { names: tools.map((tool) => tool.name), load: () => (loads++, tools) },
     upstream: { baseUrl: "http://127.0.0.1:9" },
@@ -104,6 +105,7 @@ test("a lazy server answers initialize and search_operations from names and inde
   const got: string[] = [];
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const single = new McpServer({
+    ...apiFeatures,
     info,
     tools: {
       names: tools.map((tool) => tool.name),
@@ -189,6 +191,7 @@ test("a data tool source reads the names at start, one tool and its definitions 
     void logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
   const logger = { debug: log, info: log, warn: log, error: log };
   const server = new McpServer({
+    ...apiFeatures,
     info,
     tools: { names: ["one", "other"], load: () => wide.slice(0, 2) },
     upstream: {},

@@ -1,8 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { textResult } from "../../runtime/src/api/tool-outcome.js";
-import { mapResponse } from "../../runtime/src/upstream/result.js";
 import {
+  textResult,
   DEFAULT_RESULT_SHAPE,
   outcomeText,
   readToolResult,
@@ -11,6 +10,7 @@ import {
   valueOutcome,
   type ToolOutcome,
 } from "../../runtime/src/api/tool-outcome.js";
+import { mapResponse } from "../../runtime/src/upstream/result.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { sampleTools } from "./runtime-fixture.js";
 

@@ -6,8 +6,7 @@
  * a generated project's `src/api.ts` names it `Api = ApiClient<ToolInputs, ToolOutputs>`.
  */
 import { operationOutcome } from "./tool-outcome.js";
-import type { InputRequiredResult } from "./mcp-types.js";
-import type { CallToolResult } from "./mcp-types.js";
+import type { InputRequiredResult, CallToolResult } from "./mcp-types.js";
 import { isRecord } from "../protocol/own.js";
 
 /** Options of one API call. */

@@ -11,11 +11,10 @@
  */
 import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "../protocol/era.js";
-import type { CallToolResult, InputRequest, InputRequiredResult } from "./mcp-types.js";
+import type { CallToolResult, InputRequest, InputRequiredResult, TaskSupport } from "./mcp-types.js";
 
 export type { InputRequest, InputRequiredResult } from "./mcp-types.js";
 import type { FromSchema, InputSchemaLiteral } from "./schema-type.js";
-import type { TaskSupport } from "./mcp-types.js";
 import type { ObjectJsonSchema, ToolDefinition, ToolMetadata } from "./types.js";
 
 /** A value or a promise of it. */

@@ -5,8 +5,7 @@
  * `require`): a server that is only listed never pays its start-up time and memory.
  */
 import { createRequire } from "node:module";
-import type { Ajv2020 } from "ajv/dist/2020.js";
-import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type addFormatsModule from "ajv-formats";
 import type { Logger } from "../protocol/logger.js";
 

@@ -10,10 +10,22 @@ import type { MakeClientViews } from "../server/views.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
 import type { OpenStateStore } from "../state/state.js";
+import type { MakeCredentials } from "../upstream/auth.js";
+import type { MakePaging } from "../upstream/paging.js";
 import type { HttpGuard, MakeHttpEndpoints } from "../transport/http-plugs.js";
 
 /** Every feature, by the name `mcp-gen --with` knows it by. */
-export const FEATURES = ["search", "code", "tasks", "redis", "oauth", "legacy-sse", "clients"] as const;
+export const FEATURES = [
+  "auth",
+  "pagination",
+  "search",
+  "code",
+  "tasks",
+  "redis",
+  "oauth",
+  "legacy-sse",
+  "clients",
+] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
 
@@ -30,6 +42,8 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--oauth-scopes": "oauth",
   "--legacy-sse": "legacy-sse",
   "--state": "redis",
+  "--passthrough": "auth",
+  "--passthrough-config": "auth",
   MCP_STATE_URL: "redis",
   "--task-after": "tasks",
   MCP_CLIENT: "clients",
@@ -51,7 +65,9 @@ export interface FeatureContext {
   info: ServerInfo;
   /** Reads a file of the project's data/ folder; undefined when absent. */
   readData?: ((file: string) => string | undefined) | undefined;
-  /** Under `--http`: the origin clients reach the server at (`--public-url`, else host and port; unknown with port 0). */
+  /** Whether the server serves HTTP (`--http`); stdio otherwise. */
+  http: boolean;
+  /** The origin clients reach an HTTP server at (`--public-url`, else host and port; unknown with port 0). */
   origin?: string | undefined;
 }
 
@@ -61,6 +77,10 @@ export interface FeaturePlugs {
   surfaces?: SurfaceMakers;
   /** Views for the clients that differ from the server's configuration. */
   clientViews?: MakeClientViews;
+  /** Upstream credentials. */
+  credentials?: MakeCredentials;
+  /** Upstream pagination. */
+  paging?: MakePaging;
   /** The tasks extension. */
   tasks?: MakeTasks;
   /** Opens a shared state store (`--state`). */

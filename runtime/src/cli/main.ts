@@ -8,7 +8,6 @@ import { dropBundlePlaceholders } from "./bundle-env.js";
 import { declarationReader } from "../data/declarations-data.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
-import { loadPassthroughConfig, parsePassthroughRule } from "../upstream/passthrough.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
 import { McpServer } from "../server/server.js";
 import { nonEmpty, resolveBaseUrl } from "../upstream/server-url.js";
@@ -61,11 +60,7 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --shutdown-grace MS
                      HTTP: on SIGTERM/SIGINT, time calls in flight get to finish
                      (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
-  --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
-                     (repeatable; a header present in the request wins over the environment)
   --public-url URL   the server's public origin (for metadata behind a proxy)
-  --passthrough-config FILE
-                     HTTP only: the same rules as JSON {"rules":[{"header":…,"scheme":…}]}
   --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
                      (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
                      across instances behind a load balancer)
@@ -182,7 +177,7 @@ export async function main(
 
   let plugs: FeaturePlugs;
   try {
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http ? origin(flags) : undefined);
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags));
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
     process.exitCode = 2;
@@ -210,19 +205,6 @@ export async function main(
 
   let server: McpServer;
   try {
-    const passthrough = [
-      ...flags.passthrough.map(parsePassthroughRule),
-      ...(flags.passthroughConfig ? loadPassthroughConfig(flags.passthroughConfig) : []),
-    ];
-    if (passthrough.length > 0 && !flags.http)
-      throw new Error("--passthrough rules apply to --http only (stdio has no per-request headers)");
-    if (flags.oauthIssuer && !flags.http) throw new Error("--oauth-issuer applies to --http only");
-    // In OAuth mode the MCP token authorizes the MCP request only; it never goes upstream.
-    if (flags.oauthIssuer && passthrough.some((rule) => rule.header.toLowerCase() === "authorization")) {
-      throw new Error(
-        "--passthrough of Authorization is not allowed with --oauth-issuer: the MCP token is never sent upstream",
-      );
-    }
     // Filters and the surface are decided on names (the catalog when filtering); schemas load when first needed.
     const source = isToolSource(tools) ? tools : memoryToolSource(tools);
     const keep = operationFilter(flags.filter);
@@ -263,7 +245,8 @@ export async function main(
       },
       maxBatch: flags.maxBatch,
       logger,
-      passthrough,
+      ...(plugs.credentials ? { credentials: plugs.credentials } : {}),
+      ...(plugs.paging ? { paging: plugs.paging } : {}),
       confirmDestructive: flags.confirmDestructive,
       ...(plugs.tasks ? { tasks: plugs.tasks } : {}),
       state,
@@ -326,6 +309,7 @@ async function featurePlugs(
   flags: Record<string, string | boolean | string[] | undefined>,
   info: ServerInfo,
   readData: MainOptions["readData"],
+  http: boolean,
   origin: string | undefined,
 ): Promise<FeaturePlugs> {
   const present = new Set(features.map((feature) => feature.name));
@@ -336,7 +320,7 @@ async function featurePlugs(
   }
   const plugs: FeaturePlugs = {};
   for (const feature of features) {
-    const more = await feature.plugs({ flags, env: process.env, info, readData, origin });
+    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin });
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
   }
   return plugs;
@@ -450,9 +434,6 @@ function parseFlags(argv: string[]) {
         0,
         2_147_483_647,
       ) ?? DEFAULT_SHUTDOWN_GRACE_MS,
-    passthrough: values.passthrough ?? [],
-    passthroughConfig: nonEmpty(values["passthrough-config"]),
-    oauthIssuer: nonEmpty(values["oauth-issuer"]),
     publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
     printConfig: printConfigClient(values["print-config"]),
     surface: surfaceOption(values.surface),

@@ -6,8 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RequestTools } from "../api/extensions.js";
-import type { InputRequiredResult } from "../api/mcp-types.js";
-import { type CallToolResult } from "../api/mcp-types.js";
+import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import type { ToolDefinition } from "../api/types.js";
 import { isRecord } from "../protocol/own.js";

@@ -3,11 +3,10 @@
  * {@link RequestContext} and the dispatcher's per-request {@link HandlerContext}, plus the shape of
  * the method handlers the dispatcher routes to.
  */
-import type { RequestEra } from "../protocol/era.js";
+import type { RequestEra, McpLogLevel } from "../protocol/era.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientInfo } from "../protocol/client-info.js";
 import type { MetaTools } from "./surfaces.js";
-import type { LegacySession } from "../transport/sessions.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -74,3 +73,15 @@ export type Params = Record<string, unknown>;
 export type RequestHandler = (params: Params, call: HandlerContext) => Promise<Record<string, unknown>>;
 /** Handles one notification method. */
 export type NotificationHandler = (params: Params, ctx: RequestContext) => void;
+
+/** What a legacy session remembers between requests. */
+export interface LegacySession {
+  /** The revision `initialize` negotiated. */
+  version: string;
+  /** Capabilities the client declared in `initialize`. */
+  clientCapabilities: Record<string, unknown>;
+  /** The level of `logging/setLevel`; absent until the client asks (nothing is sent unasked). */
+  logLevel?: McpLogLevel;
+  /** The `clientInfo` the client announced in `initialize` (client profiles adapt to it). */
+  client?: ClientInfo;
+}

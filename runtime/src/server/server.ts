@@ -13,18 +13,16 @@
  */
 import { complete } from "./completion.js";
 import { UpstreamQueue } from "../upstream/queue.js";
-import { CredentialStore } from "../upstream/credentials.js";
 import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
-import type { CallToolResult, ListedTool } from "../api/mcp-types.js";
+import type { CallToolResult, ListedTool, InputRequiredResult } from "../api/mcp-types.js";
 import type { CustomTool, Extension } from "../api/extensions.js";
-import type { InputRequiredResult } from "../api/mcp-types.js";
 import { isRecord } from "../protocol/own.js";
-import { cursorKey } from "../upstream/pagination.js";
-import { checkPassthroughRules, type PassthroughRule } from "../upstream/passthrough.js";
+import type { MakeCredentials } from "../upstream/auth.js";
+import type { MakePaging } from "../upstream/paging.js";
 import { PromptMethods } from "./prompts.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
 import type { HandlerContext, NotificationHandler, Params, RequestContext, RequestHandler } from "./request-context.js";
@@ -32,9 +30,7 @@ import { ClientChannel } from "./request-tools.js";
 import { ResourceMethods } from "./resource-methods.js";
 import { Subscriptions } from "./subscriptions.js";
 import type { MetaTools, OperationLookup, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
-import { modernClientInfo } from "../protocol/client-info.js";
-import { clientInfoOf } from "../protocol/client-info.js";
-import type { ClientInfo } from "../protocol/client-info.js";
+import { modernClientInfo, clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import type { ClientView, ClientViews, MakeClientViews } from "./views.js";
 import { TASKS_EXTENSION, declaresTasks, missingTasksExtension, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
@@ -69,8 +65,10 @@ export interface McpServerOptions {
   maxBatch?: number;
   /** Where upstream credentials are read from (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
-  /** Incoming headers that carry per-user upstream credentials (HTTP only; default none). */
-  passthrough?: PassthroughRule[];
+  /** Upstream credentials (feature `auth`): without them no credential is sent. */
+  credentials?: MakeCredentials;
+  /** Upstream pagination (feature `pagination`): without it no tool pages. */
+  paging?: MakePaging;
   /** HMAC key for `requestState` (share it across instances); default: random per process. */
   stateSecret?: string;
   /**
@@ -176,8 +174,6 @@ export class McpServer {
       logger: this.logger,
     });
     this.pager = new ListPager(options.pageSize);
-    const passthrough = options.passthrough ?? [];
-    checkPassthroughRules(passthrough, options.info.securitySchemes ?? []);
     this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
     this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger });
     this.caller = new ToolCaller({
@@ -190,15 +186,13 @@ export class McpServer {
       tasks: this.tasks,
       upstream: options.upstream,
       userAgent: `${options.info.name}/${options.info.version} (mcp-gen)`,
-      credentials: new CredentialStore(
+      credentials: options.credentials?.(
         options.info.securitySchemes ?? [],
         options.env ?? process.env,
         options.upstream.timeoutMs,
       ),
-      cursorKey: cursorKey(options.env ?? process.env),
+      paging: options.paging?.(options.env ?? process.env),
       upstreamQueue: new UpstreamQueue(Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
-      passthrough,
-      securitySchemes: options.info.securitySchemes ?? [],
     });
     this.channel.useApi((call) => this.caller.api(call));
     this.resources = new ResourceMethods(

@@ -7,8 +7,7 @@
  * The core knows the meta tools of the other surfaces only through {@link MetaTools}; the feature
  * that serves a surface makes them ({@link MakeMetaTools}).
  */
-import type { InputRequiredResult } from "../api/mcp-types.js";
-import type { CallToolResult, ListedTool } from "../api/mcp-types.js";
+import type { InputRequiredResult, CallToolResult, ListedTool } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
 
 /** Surfaces a user may ask for. */

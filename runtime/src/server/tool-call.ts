@@ -5,17 +5,15 @@
  * progress, client logging and cancellation.
  */
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
-import { collectPages, requestedPages } from "../upstream/collect.js";
 import { confirmDestructiveCall } from "./confirm.js";
-import type { CredentialStore } from "../upstream/credentials.js";
+import type { Credentials } from "../upstream/auth.js";
+import type { Paging } from "../upstream/paging.js";
 import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
-import type { InputRequiredResult } from "../api/mcp-types.js";
+import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
-import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { isRecord } from "../protocol/own.js";
-import { passthroughCredentials, type PassthroughRule } from "../upstream/passthrough.js";
 import type { HandlerContext, Params, RequestContext } from "./request-context.js";
 import type { ClientChannel } from "./request-tools.js";
 import { declaresTasks, missingTasksExtension, type TaskRound, type Tasks } from "./tasks.js";
@@ -50,13 +48,12 @@ export interface ToolCallerOptions {
   tasks: Tasks | undefined;
   upstream: UpstreamOptions;
   userAgent: string;
-  credentials: CredentialStore;
-  /** Signs upstream pagination cursors (pagination.ts). */
-  cursorKey: Buffer;
+  /** Upstream credentials (feature `auth`). */
+  credentials: Credentials | undefined;
+  /** Upstream pagination (feature `pagination`). */
+  paging: Paging | undefined;
   /** Every upstream call of the server waits here for one of a bounded number of slots. */
   upstreamQueue: UpstreamQueue;
-  passthrough: PassthroughRule[];
-  securitySchemes: SecuritySchemeDefinition[];
 }
 
 /** Serves `tools/call` and runs operations for the meta tools and code mode. */
@@ -182,16 +179,17 @@ export class ToolCaller {
         signal: call.signal,
         logger,
         credentials: this.options.credentials,
-        cursorKey: this.options.cursorKey,
+        paging: this.options.paging,
         queue: this.options.upstreamQueue,
-        fromRequest: passthroughCredentials(this.options.passthrough, call.ctx.headers, this.options.securitySchemes),
+        fromRequest: this.options.credentials?.fromRequest(call.ctx.headers),
         ...(context.onResponse ? { onResponse: context.onResponse } : {}),
       });
-    const pages = requestedPages(tool, upstreamArgs);
+    const paging = this.options.paging;
+    const pages = paging?.pages(tool, upstreamArgs) ?? 1;
     const firstPage = await fetchPage(upstreamArgs);
     const upstreamResult =
-      pages > 1
-        ? await collectPages(tool, upstreamArgs, firstPage, pages, fetchPage, {
+      paging && pages > 1
+        ? await paging.collect(tool, upstreamArgs, firstPage, pages, fetchPage, {
             signal: call.signal,
             onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
           })

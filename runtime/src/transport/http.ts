@@ -41,8 +41,7 @@ import {
 import type { McpServer } from "../server/server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "../protocol/own.js";
-import { clientInfoOf } from "../protocol/client-info.js";
-import type { ClientInfo } from "../protocol/client-info.js";
+import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { SessionStore, type LegacySession } from "./sessions.js";
 import { MemoryStateStore, StateUnavailableError, type StateStore } from "../state/state.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";

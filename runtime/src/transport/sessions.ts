@@ -7,27 +7,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { clientInfoOf } from "../protocol/client-info.js";
-import type { ClientInfo } from "../protocol/client-info.js";
-import type { McpLogLevel } from "../protocol/era.js";
 import { isRecord } from "../protocol/own.js";
 import type { StateStore } from "../state/state.js";
+import type { LegacySession } from "../server/request-context.js";
+
+export type { LegacySession };
 
 /** A session unused this long is forgotten (its next request gets 404, and the client re-initializes). */
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 /** A session's expiry is renewed on use at most this often (each renewal is a write). */
 const RENEW_EVERY_MS = 60 * 60 * 1000;
-
-/** What a legacy session remembers between requests. */
-export interface LegacySession {
-  /** The revision `initialize` negotiated. */
-  version: string;
-  /** Capabilities the client declared in `initialize`. */
-  clientCapabilities: Record<string, unknown>;
-  /** The level of `logging/setLevel`; absent until the client asks (nothing is sent unasked). */
-  logLevel?: McpLogLevel;
-  /** The `clientInfo` the client announced in `initialize` (client profiles adapt to it). */
-  client?: ClientInfo;
-}
 
 interface StoredSession extends LegacySession {
   /** When the session was last written (epoch ms), for renewing its expiry. */

@@ -5,12 +5,12 @@
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
-import type { AppliedCredentials, CredentialStore } from "./credentials.js";
+import type { AppliedCredentials, Credentials } from "./auth.js";
 import type { Logger } from "../protocol/logger.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
-import { applyCursor, nextCursor, type CursorApplication } from "./pagination.js";
+import type { CursorApplication, Paging } from "./paging.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "../api/types.js";
@@ -67,10 +67,10 @@ export interface UpstreamCall {
   validator: SchemaValidator;
   signal?: AbortSignal | undefined;
   logger?: Logger;
-  /** Key that signs pagination cursors; without it tools do not page. */
-  cursorKey?: Buffer | undefined;
-  /** Source of upstream credentials; without it no credentials are sent. */
-  credentials?: CredentialStore | undefined;
+  /** Upstream pagination (feature `pagination`); without it tools do not page. */
+  paging?: Paging | undefined;
+  /** Source of upstream credentials (feature `auth`); without it no credentials are sent. */
+  credentials?: Credentials | undefined;
   /** Credentials passthrough rules took from the incoming request, by scheme key. */
   fromRequest?: Record<string, string> | undefined;
   /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
@@ -97,9 +97,7 @@ export async function callUpstream(
       true,
     );
   }
-  const page: CursorApplication = call.cursorKey
-    ? applyCursor(tool, args, call.cursorKey, baseUrl)
-    : { ok: true, args };
+  const page: CursorApplication = call.paging ? call.paging.apply(tool, args, baseUrl) : { ok: true, args };
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
@@ -208,22 +206,16 @@ async function exchangeWithUpstream(
       call.validator,
       parsed,
     );
-    if (tool.http.pagination && call.cursorKey && !result.isError) {
+    if (tool.http.pagination && call.paging && !result.isError) {
       // The JSON mapResponse parsed; a body it did not read as JSON (an unusual media type) is tried here.
-      const body = parsed.json ? parsed.json.value : parseJson(response.body);
-      const next = nextCursor(
-        tool,
-        {
-          args: page.args,
-          body,
-          link: headerValue(response.headers.link),
-          requestUrl: prepared.url,
-          baseUrl,
-          credentialQuery: choice?.credentials.query,
-        },
-        call.cursorKey,
-      );
-      if (next) addNextCursor(result, next, tool.http.pagination.cursorArgument);
+      call.paging.addNext(tool, result, {
+        args: page.args,
+        body: parsed.json ? parsed.json.value : parseJson(response.body),
+        link: headerValue(response.headers.link),
+        requestUrl: prepared.url,
+        baseUrl,
+        credentialQuery: choice?.credentials.query,
+      });
     }
     return result;
   } catch (error) {
@@ -389,18 +381,6 @@ function parseJson(body: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Puts `nextCursor` in the structured result and says how to use it in the text. */
-function addNextCursor(result: CallToolResult, next: string, argument: string): void {
-  if (
-    result.structuredContent &&
-    typeof result.structuredContent === "object" &&
-    !Array.isArray(result.structuredContent)
-  ) {
-    (result.structuredContent as Record<string, unknown>).nextCursor = next;
-  }
-  result.content.push({ type: "text", text: `More results: call again with ${argument} = ${next}` });
 }
 
 type Got = (typeof import("got"))["default"];

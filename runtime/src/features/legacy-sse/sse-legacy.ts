@@ -13,8 +13,7 @@ import { ErrorCode, errorResponse } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { EndpointAccess, HttpEndpoints, Refusal } from "../../transport/http-plugs.js";
 import type { McpServer } from "../../server/server.js";
-import { clientInfoOf } from "../../protocol/client-info.js";
-import type { ClientInfo } from "../../protocol/client-info.js";
+import { clientInfoOf, type ClientInfo } from "../../protocol/client-info.js";
 import { isRecord } from "../../protocol/own.js";
 
 /** Path of the event stream. */

@@ -17,9 +17,10 @@ export const oauth: Feature = {
                      MCP_OAUTH_CLIENT_ID / MCP_OAUTH_CLIENT_SECRET
   --oauth-scopes S   space-separated scopes to advertise
 `,
-  plugs({ flags, env, origin }) {
+  plugs({ flags, env, http, origin }) {
     const issuer = nonEmpty(flags["oauth-issuer"] as string | undefined);
     if (issuer === undefined) return {};
+    if (!http) throw new Error("--oauth-issuer applies to --http only");
     const audience = nonEmpty(flags["oauth-audience"] as string | undefined) ?? (origin ? `${origin}/mcp` : undefined);
     if (!audience) throw new Error("--oauth-audience is required with --port 0");
     const id = env.MCP_OAUTH_CLIENT_ID;

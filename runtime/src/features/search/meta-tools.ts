@@ -3,10 +3,8 @@
  * explain operations, `call_operation` runs one through the server's one call path. The code
  * surface (feature `code`) lists the first two with its `execute_code` in place of the third.
  */
-import type { InputRequiredResult } from "../../api/mcp-types.js";
-import { type CallToolResult, type ListedTool } from "../../api/mcp-types.js";
-import { textResult } from "../../api/tool-outcome.js";
-import { renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
+import type { InputRequiredResult, CallToolResult, ListedTool } from "../../api/mcp-types.js";
+import { textResult, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
 import type { ObjectJsonSchema } from "../../api/types.js";
 import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
