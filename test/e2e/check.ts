@@ -3,8 +3,8 @@
  * and HTTP, `--json` as documented; and negative controls: the same server behind a stdio wrapper
  * that breaks one rule loses the points of exactly that check (and exit 8).
  */
-import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -26,6 +26,7 @@ const cli = join(repoRoot, "bin", "mcp-gen.js");
  * - `ignore-cancel`: drops notifications/cancelled, so the cancelled call goes on.
  */
 const WRAPPER = `
+import { spawn } from "node:child_process";
 const [mode, command, ...args] = process.argv.slice(2);
 const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
 if (mode === "stray-stdout") process.stdout.write("server starting...\\n");

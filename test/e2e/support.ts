@@ -6,7 +6,7 @@
  * an `exit` hook SIGKILLs whatever is still tracked if the test process dies early.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { lstat, realpath, symlink } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";

@@ -16,7 +16,7 @@
  * every task reaches a final state. Prints calls, errors by cause, p50/p99 latency and RSS per
  * instance. Environment: SCALE_CLIENTS (default 50), SCALE_SECONDS (default 24).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, cpSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

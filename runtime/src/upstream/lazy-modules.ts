@@ -1,10 +1,8 @@
 /**
- * Dependencies loaded on first use, not at start: got (upstream and OAuth requests) and p-queue (the
- * upstream queue, with its two dependencies). A server that has not called anything yet starts
- * faster and idles with less memory.
+ * got, loaded on the first upstream (or OAuth) request, not at start: a server that has not called
+ * anything yet starts faster and idles with less memory.
  */
 let gotModule: Promise<typeof import("got")> | undefined;
-let pQueueModule: Promise<typeof import("p-queue")> | undefined;
 
 let gotLoaded: typeof import("got") | undefined;
 
@@ -16,9 +14,4 @@ export function loadGot(): Promise<typeof import("got")> {
 /** The got module if it has been imported already: callers on the per-call path skip an await. */
 export function loadedGot(): typeof import("got") | undefined {
   return gotLoaded;
-}
-
-/** The p-queue module, imported once. */
-export function loadPQueue(): Promise<typeof import("p-queue")> {
-  return (pQueueModule ??= import("p-queue"));
 }

@@ -1,33 +1,41 @@
 /**
- * The server's upstream queue: at most `concurrency` upstream calls on the network at once, the
- * others wait in FIFO order (p-queue). p-queue is imported with the first call, not at start
- * (lazy-modules.ts): calls that arrive before it is loaded wait for the same import, then enter the
- * queue in their order, so the bound holds from the first call on.
+ * The server's upstream queue: at most `concurrency` upstream calls on the network at once; the
+ * others wait in FIFO order, and a waiting call whose signal aborts leaves the queue. Our own few
+ * lines rather than p-queue: a generated server installs three packages (ajv, ajv-formats, got).
  */
-import type PQueue from "p-queue";
-import { loadPQueue } from "./lazy-modules.js";
-
 export class UpstreamQueue {
-  private queue: PQueue | undefined;
-  private loading: Promise<PQueue> | undefined;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(readonly concurrency: number) {}
 
-  /**
-   * Runs `exchange` in a slot. A call that finds a free slot starts inside `add` (p-queue runs it
-   * synchronously) and is added without the signal, which only takes a *waiting* call out of the
-   * queue (p-queue then rejects it); a running exchange is aborted through the same signal by its
-   * caller. That saves p-queue's two abort listeners and a Promise.race per call.
-   */
+  /** Runs `exchange` in a slot, after waiting for one when all are taken; `signal` takes a waiting call out. */
   async run<T>(exchange: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const queue = this.queue ?? (await this.load());
-    const waits = queue.isPaused || queue.size > 0 || queue.pending >= queue.concurrency;
-    return queue.add(exchange, waits && signal ? { signal } : {});
+    if (this.running < this.concurrency) this.running += 1;
+    else await this.slot(signal);
+    try {
+      return await exchange();
+    } finally {
+      // The slot goes to the first waiting call, or is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
   }
 
-  private load(): Promise<PQueue> {
-    return (this.loading ??= loadPQueue().then(
-      ({ default: PQueueClass }) => (this.queue = new PQueueClass({ concurrency: this.concurrency })),
-    ));
+  private slot(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const take = (): void => {
+        signal?.removeEventListener("abort", leave);
+        resolve();
+      };
+      const leave = (): void => {
+        this.waiting.splice(this.waiting.indexOf(take) >>> 0, 1);
+        reject(signal!.reason);
+      };
+      this.waiting.push(take);
+      signal?.addEventListener("abort", leave, { once: true });
+    });
   }
 }

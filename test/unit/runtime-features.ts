@@ -1,0 +1,96 @@
+/**
+ * A server generated without a feature, started with a flag or variable of that feature, exits 2
+ * with a message naming the mcp-gen option that adds it, and starts nothing (no crash on a missing
+ * module). The same flags with the feature present get past that check.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { main } from "../../runtime/src/cli/main.js";
+import { FEATURE_SETTINGS, type Feature } from "../../runtime/src/cli/features.js";
+import { auth } from "../../runtime/src/features/auth/index.js";
+import { clients } from "../../runtime/src/features/clients/index.js";
+import { code } from "../../runtime/src/features/code/index.js";
+import { legacySse } from "../../runtime/src/features/legacy-sse/index.js";
+import { oauth } from "../../runtime/src/features/oauth/index.js";
+import { redis } from "../../runtime/src/features/redis/index.js";
+import { search } from "../../runtime/src/features/search/index.js";
+import { tasks } from "../../runtime/src/features/tasks/index.js";
+import { info, sampleTools } from "./runtime-fixture.js";
+
+/** Runs `main` with `argv` (and `env` set meanwhile); resolves to what it wrote on stderr and the exit code. */
+async function start(
+  argv: string[],
+  features: Feature[] = [],
+  env: Record<string, string> = {},
+): Promise<{ stderr: string; code: number | undefined; started: boolean }> {
+  const previous = process.exitCode;
+  const write = process.stderr.write;
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  let stderr = "";
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  Object.assign(process.env, env);
+  process.exitCode = undefined;
+  try {
+    const handle = await main(info, sampleTools(), argv, { features });
+    const code = process.exitCode as number | undefined;
+    await handle?.close();
+    return { stderr, code, started: handle !== undefined };
+  } finally {
+    process.stderr.write = write;
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    process.exitCode = previous;
+  }
+}
+
+/** For each feature with settings: a start that asks for it (over HTTP: a stdio server would take this process's stdin). */
+const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, string>; present?: string[] }> = [
+  { feature: search, argv: ["--http", "--port", "0", "--surface", "search"] },
+  { feature: code, argv: ["--http", "--port", "0", "--surface", "code"] },
+  { feature: code, argv: ["--http", "--port", "0", "--code-timeout", "5000"] },
+  { feature: code, argv: ["--http", "--port", "0"], env: { MCP_CODE_MAX_CALLS: "3" } },
+  { feature: tasks, argv: ["--http", "--port", "0", "--task-after", "100"] },
+  // With the feature present, "memory" (no Redis client left retrying after the test).
+  {
+    feature: redis,
+    argv: ["--http", "--port", "0", "--state", "redis://127.0.0.1:1/0"],
+    present: ["--http", "--port", "0", "--state", "memory"],
+  },
+  { feature: redis, argv: ["--http", "--port", "0"], env: { MCP_STATE_URL: "memory" } },
+  { feature: oauth, argv: ["--http", "--port", "0", "--oauth-issuer", "https://issuer.example"] },
+  { feature: legacySse, argv: ["--http", "--port", "0", "--legacy-sse"] },
+  { feature: clients, argv: ["--http", "--port", "0", "--client", "cursor"] },
+  { feature: clients, argv: ["--http", "--port", "0"], env: { MCP_CLIENT: "cursor" } },
+  { feature: auth, argv: ["--http", "--port", "0", "--passthrough", "X-Key=api_key"] },
+];
+
+test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {
+  const covered = new Set(CASES.map((c) => c.feature.name));
+  for (const feature of new Set(Object.values(FEATURE_SETTINGS))) assert.ok(covered.has(feature), feature);
+});
+
+for (const { feature, argv, env } of CASES) {
+  const what = [
+    ...argv.filter((a) => a.startsWith("--") && a !== "--http" && a !== "--port"),
+    ...Object.keys(env ?? {}),
+  ];
+  test(`without ${feature.name}: ${what.join(" ")} exits 2 naming mcp-gen --with ${feature.name}`, async () => {
+    const run = await start(argv, [], env);
+    assert.is(run.code, 2, run.stderr);
+    assert.not.ok(run.started);
+    assert.match(run.stderr, `needs the ${feature.name} feature`);
+    assert.match(run.stderr, `mcp-gen --with ${feature.name}`);
+  });
+}
+
+test("with the feature, the same settings get past the check (the server starts, or fails for another reason)", async () => {
+  for (const { feature, argv, env, present } of CASES) {
+    const needed = feature.name === "code" ? [search, code] : [feature];
+    const run = await start(present ?? argv, needed, env);
+    assert.not.match(run.stderr, "feature, which this server was generated without", `${feature.name}: ${run.stderr}`);
+  }
+});
+
+test.run();
