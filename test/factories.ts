@@ -73,6 +73,7 @@ export function api(
     ],
     operations,
     schemas: defs,
+    components: [...defs.keys()].map((def) => ({ component: def, def })),
     securitySchemes,
   };
 }

@@ -151,7 +151,12 @@ function clientProfilesData(): EmittedFile {
 /** What the emit worker makes its files from (worker-files.ts), for `plan`; `withDocument`: data/openapi.json is written. */
 export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
   return {
-    typeScript: { tools: plan.tools.map(toolTypeSource), serverInfo: serverInfo(plan), apiDocument: withDocument },
+    typeScript: {
+      tools: plan.tools.map(toolTypeSource),
+      types: plan.types,
+      serverInfo: serverInfo(plan),
+      apiDocument: withDocument,
+    },
     searchDocuments: plan.tools.map((tool) => searchDocument(toolDefinition(tool))),
   };
 }
