@@ -10,7 +10,15 @@ import type { NamedTypePlan, TypesPlan } from "../plan/types.js";
 import type { EmittedFile } from "./project-files.js";
 import { forEachSchema } from "../schema-walk.js";
 import { schemaDocs, typeDeclaration, typeNode } from "./type-expression.js";
-import { BLANK_LINE, printEach, printFile, printStatements, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
+import {
+  BLANK_LINE,
+  printEach,
+  printFile,
+  printStatements,
+  sourceFile,
+  type Statement,
+  type TsMorph,
+} from "./ts-morph.js";
 
 /** Where the named types are declared (and, when split, re-exported from). */
 export const NAMED_TYPES_PATH = "src/schemas.ts";
@@ -48,7 +56,9 @@ interface Declaration {
 function declarationsOf(types: TypesPlan): Declaration[] {
   return types.named.flatMap((named) => [
     { name: named.name, schema: named.schema, side: "output" as const, named },
-    ...(named.request ? [{ name: named.request.name, schema: named.request.schema, side: "input" as const, named }] : []),
+    ...(named.request
+      ? [{ name: named.request.name, schema: named.request.schema, side: "input" as const, named }]
+      : []),
   ]);
 }
 
@@ -73,9 +83,17 @@ function docsOf(declaration: Declaration): string[] {
 }
 
 /** The printed declaration of each named type, by name (printed in batches: ts-morph.ts printEach). */
-function printDeclarations(declarations: readonly Declaration[], names: TypeNames, tsMorph: TsMorph): Map<string, string> {
+function printDeclarations(
+  declarations: readonly Declaration[],
+  names: TypeNames,
+  tsMorph: TsMorph,
+): Map<string, string> {
   const printed = printEach(tsMorph, declarations, (declaration) => [
-    typeDeclaration(declaration.name, typeNode(declaration.schema, names.refName(declaration.side)), docsOf(declaration)),
+    typeDeclaration(
+      declaration.name,
+      typeNode(declaration.schema, names.refName(declaration.side)),
+      docsOf(declaration),
+    ),
   ]);
   return new Map(declarations.map((declaration, i) => [declaration.name, printed[i]!]));
 }
@@ -167,6 +185,8 @@ export function namedTypeFiles(
       moduleSpecifier: `./schemas/${file}.js`,
     });
   }
-  const index = printFile(sourceFile(tsMorph.StructureKind, [(writer) => void writer.write(INTRO), BLANK_LINE, ...reExports]));
+  const index = printFile(
+    sourceFile(tsMorph.StructureKind, [(writer) => void writer.write(INTRO), BLANK_LINE, ...reExports]),
+  );
   return [{ path: NAMED_TYPES_PATH, content: index }, ...emitted];
 }

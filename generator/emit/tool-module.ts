@@ -45,7 +45,9 @@ export function outputNode(tool: ToolTypeSource, names: TypeNames): TypeNode {
 /** The type of the body an upstream error answer of `tool` carries (`unknown` when the spec declares none). */
 export function errorNode(tool: ToolTypeSource, names: TypeNames): TypeNode {
   const errors = tool.resultTypes.errors ?? [];
-  return errors.length === 0 ? { kind: "text", text: "unknown" } : union(errors.map((e) => typeNode(e, names.refName("output"))));
+  return errors.length === 0
+    ? { kind: "text", text: "unknown" }
+    : union(errors.map((e) => typeNode(e, names.refName("output"))));
 }
 
 /** The named types the schemas refer to. */
@@ -56,7 +58,9 @@ function namesIn(schemas: ReadonlyArray<JsonSchema | undefined>, refName: (def: 
 /** The named types a tool's input and output types refer to, and its error type. */
 export function toolTypeUses(tool: ToolTypeSource, names: TypeNames): { types: string[]; errors: string[] } {
   const inputs = Object.values(tool.inputSchema.properties ?? {});
-  const outputs = tool.resultTypes.returns.filter((r): r is JsonSchema => r !== "text" && r !== "binary" && r !== "empty");
+  const outputs = tool.resultTypes.returns.filter(
+    (r): r is JsonSchema => r !== "text" && r !== "binary" && r !== "empty",
+  );
   return {
     types: [...new Set([...namesIn(inputs, names.refName("input")), ...namesIn(outputs, names.refName("output"))])],
     errors: namesIn(tool.resultTypes.errors ?? [], names.refName("output")),

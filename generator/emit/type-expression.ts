@@ -153,10 +153,12 @@ function isUnknown(node: TypeNode): boolean {
   return node.kind === "text" && node.text === "unknown";
 }
 
+/** Members without repeats of a name, keyword or literal (structures are kept: comparing them costs more than it saves). */
 function dedupe(members: TypeNode[]): TypeNode[] {
   const seen = new Set<string>();
   return members.filter((member) => {
-    const key = oneLine(member);
+    if (member.kind !== "text") return true;
+    const key = member.text;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -168,15 +170,26 @@ function isAtom(node: TypeNode): boolean {
   return node.kind !== "union" && node.kind !== "intersection";
 }
 
+/** Each node's one-line text, once: deduplication and line breaking ask for it at every level. */
+const lines = new WeakMap<TypeNode, string>();
+
 /** The type on one line, without doc comments (for a structure's type text). */
 export function oneLine(node: TypeNode): string {
+  let line = lines.get(node);
+  if (line === undefined) lines.set(node, (line = lineOf(node)));
+  return line;
+}
+
+function lineOf(node: TypeNode): string {
   switch (node.kind) {
     case "text":
       return node.text;
     case "union":
       return node.members.map(oneLine).join(" | ");
     case "intersection":
-      return node.members.map((member) => (member.kind === "union" ? `(${oneLine(member)})` : oneLine(member))).join(" & ");
+      return node.members
+        .map((member) => (member.kind === "union" ? `(${oneLine(member)})` : oneLine(member)))
+        .join(" & ");
     case "array":
       return node.element.kind === "text" ? `${node.element.text}[]` : `Array<${oneLine(node.element)}>`;
     case "tuple":
@@ -194,8 +207,17 @@ export function oneLine(node: TypeNode): string {
 /** Longest union written on one line by {@link writeType}. */
 const UNION_LINE_MAX = 80;
 
+const multiLine = new WeakMap<TypeNode, boolean>();
+
 /** Whether writeType spreads the node over several lines. */
 function isMultiLine(node: TypeNode): boolean {
+  if (node.kind === "text") return false;
+  let answer = multiLine.get(node);
+  if (answer === undefined) multiLine.set(node, (answer = spreads(node)));
+  return answer;
+}
+
+function spreads(node: TypeNode): boolean {
   switch (node.kind) {
     case "text":
     case "record":

@@ -176,7 +176,9 @@ function toolIndex(
       kind: kinds.Interface,
       name: "ToolErrors",
       isExported: true,
-      docs: ["The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`)."],
+      docs: [
+        "The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`).",
+      ],
       properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: oneLine(errorNode(tool, names)) })),
     },
   ];
@@ -274,7 +276,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       docs: [
         [
           "Whether `error` is the upstream's error answer to a call of `operation` (an `ApiError` of kind",
-          "`upstream`): `if (isErrorResponse(error, \"<tool>\") && error.status === 404) …`. Its `body` is then the",
+          '`upstream`): `if (isErrorResponse(error, "<tool>") && error.status === 404) …`. Its `body` is then the',
           "answer's JSON, typed from the spec's error responses (`ToolErrors`), or its text when it is not JSON.",
         ].join("\n"),
       ],

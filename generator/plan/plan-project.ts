@@ -229,7 +229,9 @@ function planTool(
  * type names stay within 60), as stable as the route.
  */
 export function typeBaseName(toolName: string, op: Pick<OperationIR, "method" | "path">): string {
-  return isCutName(toolName) ? routeTypeName(op.method, op.path, TYPE_NAME_MAX - "Output".length) : pascalCase(toolName);
+  return isCutName(toolName)
+    ? routeTypeName(op.method, op.path, TYPE_NAME_MAX - "Output".length)
+    : pascalCase(toolName);
 }
 
 /** Plan stage: decides names, schemas, bindings and files for every operation. */

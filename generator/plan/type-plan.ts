@@ -67,7 +67,7 @@ function twoShaped(order: readonly string[], defs: Map<string, SchemaIR>): Set<s
   const found = new Set<string>();
   const queue: string[] = [];
   const add = (def: string) => {
-    if (!found.has(def)) found.add(def), queue.push(def);
+    if (!found.has(def)) (found.add(def), queue.push(def));
   };
   for (const def of order) {
     const schema = defs.get(def)!.schema;
@@ -100,7 +100,10 @@ export function planTypes(ir: ApiIR, names: NameAllocator): TypesPlan {
   const typeNames = new Map<string, string>();
   for (const def of order) {
     const component = componentOf.get(def);
-    typeNames.set(def, names.claim(truncateName(component ? pascalCase(component) : defTypeName(defs.get(def)!), TYPE_NAME_MAX)));
+    typeNames.set(
+      def,
+      names.claim(truncateName(component ? pascalCase(component) : defTypeName(defs.get(def)!), TYPE_NAME_MAX)),
+    );
   }
   const named: NamedTypePlan[] = order.map((def) => {
     const schema = defs.get(def)!.schema;
@@ -173,7 +176,7 @@ export function planResultTypes(
       if (!isJson(media.mediaType) || media.schema === undefined) continue;
       const schema = applyDirection(media.schema, "output", defs);
       const key = JSON.stringify(schema);
-      if (!seen.has(key)) errors.push(schema), seen.add(key);
+      if (!seen.has(key)) (errors.push(schema), seen.add(key));
     }
   }
   return { returns: returnTypes(op, defs, output), ...(errors.length > 0 ? { errors } : {}) };

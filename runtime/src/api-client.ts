@@ -245,7 +245,5 @@ function resultData(result: CallToolResult, wrapKey: string | undefined, respons
       } satisfies BinaryData;
   }
   if (response?.empty) return undefined;
-  return (result.content ?? [])
-    .flatMap((block) => (block.type === "text" ? [block.text] : []))
-    .join("\n");
+  return (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }

@@ -229,9 +229,11 @@ export interface Extension<TInputs extends object = {}, TOutputs extends object 
  * `export default defineExtension<ToolInputs, ToolOutputs, ToolContents>({ … })` (the type
  * arguments are never inferred: without them the extension is untyped).
  */
-export function defineExtension<TInputs extends object = {}, TOutputs extends object = {}, TContents extends object = {}>(
-  extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>, NoInfer<TContents>>,
-): Extension {
+export function defineExtension<
+  TInputs extends object = {},
+  TOutputs extends object = {},
+  TContents extends object = {},
+>(extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>, NoInfer<TContents>>): Extension {
   // The server calls hooks and handlers with plain JSON values; the types above are for the author.
   return extension as Extension;
 }

@@ -230,13 +230,15 @@ test("api failures are ApiErrors: upstream status and body, an unexpected respon
             await api.getPet({ petId: 404 });
           } catch (error) {
             if (isErrorResponse(error, "getPet") && typeof error.body === "object") {
-              const message: string = error.body.message;
+              const body = error.body;
+              const message: string = body.message;
+              // Compile-time check only (never called).
               // @ts-expect-error the error body is typed from the spec's error schema
-              void error.body.code.toFixed;
+              void (() => body.code.toFixed);
               errors.push(`typed: ${message}`);
             }
             // @ts-expect-error only the API's operations have error types
-            void isErrorResponse(error, "getPets");
+            void (() => isErrorResponse(error, "getPets"));
             assert.not.ok(isErrorResponse(error, "listPets"), "an error of another operation is not listPets's");
           }
           await attempt(() => api.getPet({ petId: 404 }));
@@ -300,12 +302,20 @@ test("api results are what the API returned: binary content as BinaryData, no co
     name: "getPhoto",
     description: "A photo",
     inputSchema: { type: "object", properties: {} },
-    http: { method: "get", path: "/photo", parameters: [], response: { accept: ["image/png"] } },
+    http: { method: "get", path: "/photo", parameters: [], response: { accept: ["application/pdf"] } },
   };
-  const empty: ToolDefinition = { ...binary, name: "ping", http: { ...binary.http, path: "/ping", response: { accept: [] } } };
-  const textual: ToolDefinition = { ...binary, name: "readme", http: { ...binary.http, path: "/readme", response: { accept: ["text/plain"] } } };
+  const empty: ToolDefinition = {
+    ...binary,
+    name: "ping",
+    http: { ...binary.http, path: "/ping", response: { accept: [] } },
+  };
+  const textual: ToolDefinition = {
+    ...binary,
+    name: "readme",
+    http: { ...binary.http, path: "/readme", response: { accept: ["text/plain"] } },
+  };
   const local = await startUpstream((r): Reply => {
-    if (r.url.endsWith("/photo")) return { status: 200, headers: { "content-type": "image/png" }, body: "PNG!" };
+    if (r.url.endsWith("/photo")) return { status: 200, headers: { "content-type": "application/pdf" }, body: "%PDF" };
     if (r.url.endsWith("/ping")) return { status: 204, headers: {}, body: "" };
     return { status: 200, headers: { "content-type": "text/plain" }, body: "hello" };
   });
@@ -339,7 +349,7 @@ test("api results are what the API returned: binary content as BinaryData, no co
     await local.close();
   }
   assert.equal(seen, [
-    { mimeType: "image/png", data: Buffer.from("PNG!").toString("base64"), uri: `${local.baseUrl}/photo` },
+    { mimeType: "application/pdf", data: Buffer.from("%PDF").toString("base64"), uri: `${local.baseUrl}/photo` },
     undefined,
     "hello",
   ]);

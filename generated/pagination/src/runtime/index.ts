@@ -82,12 +82,13 @@ export {
 } from "./extensions.js";
 export {
   ApiError,
+  errorResponseGuard,
   type ApiClient,
   type ApiErrorKind,
   type ApiMethod,
   type ApiResponse,
+  type BinaryData,
   type CallOptions,
-  type Documented,
   type UntypedApi,
 } from "./api-client.js";
 export type { FromSchema } from "./schema-type.js";
