@@ -235,10 +235,38 @@ function spreads(node: TypeNode): boolean {
   }
 }
 
+/** Longest line of doc text before it is wrapped at a space (spec prose often is one long line). */
+const DOC_LINE_MAX = 100;
+
+/** A line of prose wrapped at spaces to at most DOC_LINE_MAX characters (a longer word stays whole). */
+function wrapLine(line: string): string[] {
+  if (line.length <= DOC_LINE_MAX) return [line];
+  const out: string[] = [];
+  let current = "";
+  // A method and its path (`PUT /books/{isbn}`) stay on one line.
+  const words = line.split(" ").reduce<string[]>((list, word) => {
+    if (word.startsWith("/") && list.length > 0 && /^\(?[A-Z]+$/.test(list.at(-1)!))
+      list[list.length - 1] += ` ${word}`;
+    else list.push(word);
+    return list;
+  }, []);
+  for (const word of words) {
+    if (current !== "" && current.length + 1 + word.length > DOC_LINE_MAX) {
+      out.push(current);
+      current = word;
+    } else current = current === "" ? word : `${current} ${word}`;
+  }
+  out.push(current);
+  return out;
+}
+
 /** Writes doc lines as a JSDoc block (one line when short). */
 export function writeDocs(writer: CodeBlockWriter, docs: readonly string[]): void {
   if (docs.length === 0) return;
-  const lines = docs.join("\n\n").split(/\r?\n/);
+  const lines = docs
+    .join("\n\n")
+    .split(/\r?\n/)
+    .flatMap((line) => wrapLine(line.trimEnd()));
   if (lines.length === 1 && lines[0]!.length <= 90) {
     writer.writeLine(`/** ${lines[0]} */`);
     return;

@@ -87,9 +87,18 @@ test("a removed operation used in src/custom/ is a warning with file:line:column
   const report = JSON.parse(result.stdout) as { diagnostics: Array<Record<string, unknown>>; deleted: string[] };
   const breaks = report.diagnostics.filter((d) => d.code === "MG205");
   const at = positionOf("getPet({ petId })");
-  assert.equal(
-    breaks.map(({ severity, file, line, column, tool }) => ({ severity, file, line, column, tool })),
-    [{ severity: "warning", file: "src/custom/index.ts", line: at.line, column: at.column, tool: "getPet" }],
+  // The call, and the code that narrows getPet's errors (isErrorResponse(error, "getPet")).
+  assert.equal(breaks.map(({ severity, file, line, column, tool }) => ({ severity, file, line, column, tool }))[0], {
+    severity: "warning",
+    file: "src/custom/index.ts",
+    line: at.line,
+    column: at.column,
+    tool: "getPet",
+  });
+  assert.ok(breaks.every((d) => d.file === "src/custom/index.ts" && d.severity === "warning"));
+  assert.ok(
+    breaks.some((d) => d.line === positionOf('isErrorResponse(error, "getPet")').line),
+    "the typed error guard of the removed operation breaks too",
   );
   assert.match(String(breaks[0]!.message), /Property 'getPet' does not exist/);
   const types = readFileSync(join(out, "src/tools/pets.ts"), "utf8"); // the tools of tag "pets"

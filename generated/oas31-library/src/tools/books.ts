@@ -3,7 +3,8 @@
 import type { Book } from "../schemas.js";
 
 /**
- * Arguments of the `replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e` tool (PUT /books/{isbn}).
+ * Arguments of the `replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e` tool
+ * (PUT /books/{isbn}).
  */
 export interface PutBooksIsbnInput {
   isbn: string;
@@ -16,7 +17,8 @@ export interface PutBooksIsbnInput {
 }
 
 /**
- * What `api.replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e(…)` resolves to (PUT /books/{isbn}).
+ * What `api.replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e(…)` resolves to
+ * (PUT /books/{isbn}).
  */
 export type PutBooksIsbnOutput = Book;
 
