@@ -269,6 +269,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       ],
       declarations: [{ name: "defineTool", initializer: "defineToolFor<Api>()" }],
     },
+    BLANK_LINE,
     {
       kind: kinds.VariableStatement,
       declarationKind: tsMorph.VariableDeclarationKind.Const,

@@ -134,10 +134,10 @@ const SPEC_31 = {
   },
 };
 
-async function generated(spec: object, name: string): Promise<Map<string, string>> {
+async function generated(spec: object, name: string, outputSchemas = true): Promise<Map<string, string>> {
   const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(spec));
-  const result = await generate({ spec: path });
+  const result = await generate({ spec: path, outputSchemas });
   return new Map(result.files.map((file: EmittedFile) => [file.path, file.content]));
 }
 
@@ -238,6 +238,19 @@ test("tool types refer to the named types: an array, binary content, no content;
   const index = files.get("src/tools/index.ts")!;
   assert.match(index, /listPets: Problem;/);
   assert.match(index, /listPets: \{ result: ListPetsOutput \} \| \{ unexpectedResponse: unknown \};/);
+  assert.equal(typeCheck(files), []);
+});
+
+test("without output schemas the client gets a JSON object as is and other JSON as text: the types say so", async () => {
+  const files = await generated(SPEC_30, "types-30-bare", false);
+  const pets = files.get("src/tools/pets.ts")!;
+  assert.match(pets, /export type ListPetsOutput = string;/, "an array body is the result's text");
+  assert.match(pets, /export type CreatePetOutput = Pet;/, "an object body is structured content");
+  assert.match(
+    files.get("src/tools/index.ts")!,
+    /listPets: unknown;\n  createPet: unknown;/,
+    "no output schema: no wire shape",
+  );
   assert.equal(typeCheck(files), []);
 });
 

@@ -41,6 +41,7 @@ export function defineExtension(
  * and the typed `api`.
  */
 export const defineTool = defineToolFor<Api>();
+
 /**
  * Whether `error` is the upstream's error answer to a call of `operation` (an `ApiError` of kind
  * `upstream`): `if (isErrorResponse(error, "<tool>") && error.status === 404) …`. Its `body` is then the

@@ -7,8 +7,9 @@
  *
  * Typed per API: `defineExtension<ToolInputs, ToolOutputs, ToolContents>(…)` (or the generated
  * `src/api.ts`'s `defineExtension`, which passes them) types the per-tool hooks' arguments and
- * results (`structuredContent` as on the wire) and the `api` every handler gets; `defineToolFor<Api>()` types a custom tool's arguments from its own
- * `inputSchema`. Without the maps everything still works, untyped.
+ * results (`structuredContent` as on the wire) and the `api` every handler gets;
+ * `defineToolFor<Api>()` types a custom tool's arguments from its own `inputSchema`. Without the
+ * maps everything still works, untyped.
  */
 import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "./era.js";
