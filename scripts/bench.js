@@ -58,7 +58,9 @@ async function buildPetstore(checkout, name) {
   return target;
 }
 const dir = await buildPetstore(root, "petstore");
-const baselineDir = process.env.BENCH_BASELINE ? await buildPetstore(process.env.BENCH_BASELINE, "baseline") : undefined;
+const baselineDir = process.env.BENCH_BASELINE
+  ? await buildPetstore(process.env.BENCH_BASELINE, "baseline")
+  : undefined;
 
 // The floor: the least an MCP stdio server can do per call.
 const floor = join(work, "floor.mjs");

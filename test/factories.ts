@@ -81,6 +81,7 @@ export function api(
     ],
     operations,
     schemas: defs,
+    components: [...defs.keys()].map((def) => ({ component: def, def })),
     securitySchemes,
   };
 }

@@ -16,7 +16,7 @@ function parserFor(path: string): string | undefined {
 
 /**
  * Above this many tool files, the files that grow with the number of tools (the tool modules, their
- * index, the shared schema types, the README's tool table) are left as the emit stage printed them (valid, deterministic,
+ * index, the named types and their split files, the README's tool table) are left as the emit stage printed them (valid, deterministic,
  * only less tidy): prettier would otherwise take most of the generation time of a big API.
  */
 export const FORMAT_TOOL_FILES_MAX = 150;
@@ -26,7 +26,12 @@ function isToolFile(path: string): boolean {
 }
 
 function growsWithTools(path: string): boolean {
-  return path.startsWith("src/tools/") || path === "src/schemas.ts" || path === "README.md";
+  return (
+    path.startsWith("src/tools/") ||
+    path === "src/schemas.ts" ||
+    path.startsWith("src/schemas/") ||
+    path === "README.md"
+  );
 }
 
 // Loaded on first use: a run that formats nothing (`--version`, a plan-only run such as

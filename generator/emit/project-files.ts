@@ -154,6 +154,7 @@ export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInp
   return {
     typeScript: {
       tools: plan.tools.map(toolTypeSource),
+      types: plan.types,
       serverInfo: serverInfo(plan),
       apiDocument: withDocument,
       features: plan.features,

@@ -3,12 +3,9 @@ import type { JsonSchema } from "../contract.js";
 import { NameAllocator, pascalCase } from "../plan/names.js";
 import { docText, schemaToType } from "./schema-to-ts.js";
 import type { ToolTypeSource } from "./tool-file.js";
-import { GENERATED_HEADER, printStatements, type TsMorph } from "./ts-morph.js";
+import { printStatements, type TsMorph } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
-
-/** Where the shared schema types live in the generated project. */
-export const SCHEMA_TYPES_PATH = "src/schemas.ts";
 
 /** Which side a `$defs` entry was planned for: `Result` names the output side (readOnly kept, writeOnly dropped). */
 export type Side = "input" | "output";
@@ -17,17 +14,16 @@ export type Side = "input" | "output";
 export const API_INTERFACE = "Api";
 
 /**
- * The TypeScript types of the named schemas (`$defs`) of every tool, declared once in
- * `src/schemas.ts` and imported by the tool modules. A big API reaches the same few thousand
- * schemas from every tool; one alias per schema per tool made MS Graph's tool types 175 MB, which
- * neither the emit stage nor tsc should have to chew through.
+ * The TypeScript types of the named schemas (`$defs`) of the tools' wire schemas, for the
+ * operation declarations the model reads (declarations.ts): each declaration holds the ones it
+ * reaches. A big API reaches the same few thousand schemas from every tool; each alias is printed
+ * once and its text joined into every declaration that needs it.
  *
  * A schema's type is the same for every tool that reaches it on one side (the planner only drops
  * prose from some tools' copies), so it is computed from the first tool that reaches it. Names are
  * `PascalCase(def)` (input side) and `PascalCase(def)Result` (output side), unique across the
  * project and distinct from every tool's `…Input` / `…Output` name and from `Api` (a declaration
- * holds both); they are claimed in tool order, so the file is deterministic. Each alias is printed
- * once: the file is their texts, and each tool's declaration takes the texts of those it reaches.
+ * holds both); they are claimed in tool order, so the declarations are deterministic.
  */
 export class SchemaTypes {
   private readonly names: NameAllocator;
@@ -39,12 +35,12 @@ export class SchemaTypes {
   private readonly references = new Map<string, string[]>();
 
   constructor(
-    tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName">[],
+    tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName" | "outputSchema">[],
     private readonly tsMorph: TsMorph,
   ) {
     this.names = new NameAllocator(Number.POSITIVE_INFINITY, [
       API_INTERFACE,
-      ...tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputTypeName ? [tool.outputTypeName] : [])]),
+      ...tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputSchema ? [tool.outputTypeName] : [])]),
     ]);
   }
 
@@ -100,13 +96,5 @@ export class SchemaTypes {
       queue.push(...(this.references.get(name) ?? []));
     }
     return [...seen].map((name) => this.texts.get(name)!);
-  }
-
-  /** `src/schemas.ts`, once every tool's block was built. */
-  fileText(): string {
-    this.flush();
-    const intro = "// The named schemas of the API as TypeScript types, shared by the tool modules in src/tools/.\n\n";
-    const body = this.texts.size > 0 ? [...this.texts.values()].join("") : "export {};\n";
-    return GENERATED_HEADER + intro + body;
   }
 }

@@ -8,7 +8,7 @@ import type { ToolDefinition } from "../contract.js";
 import type { ToolPlan } from "../plan/types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
-import { GENERATED_HEADER, printEach, printStatements, type TsMorph } from "./ts-morph.js";
+import { printEach, type TsMorph } from "./ts-morph.js";
 
 type Obj = Record<string, unknown>;
 
@@ -30,10 +30,21 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
 /** What a tool's type module is made of: part of its plan, plain data (it crosses to a worker thread). */
 export type ToolTypeSource = Pick<
   ToolPlan,
-  "name" | "description" | "inputSchema" | "outputSchema" | "inputTypeName" | "outputTypeName" | "fileName"
+  | "name"
+  | "description"
+  | "inputSchema"
+  | "outputSchema"
+  | "inputTypeName"
+  | "outputTypeName"
+  | "fileName"
+  | "resultTypes"
 > & {
   title?: string;
-  http: Pick<ToolPlan["http"], "method" | "path">;
+  http: Pick<ToolPlan["http"], "method" | "path"> & {
+    response: Pick<ToolPlan["http"]["response"], "wrapKey" | "fallbackKey">;
+  };
+  /** The result carries `nextCursor` (upstream pagination). */
+  paged: boolean;
 };
 
 /** The part of a tool its types, declarations and map entries need. */
@@ -45,9 +56,18 @@ export function toolTypeSource(tool: ToolPlan): ToolTypeSource {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     inputTypeName: tool.inputTypeName,
-    ...(tool.outputTypeName ? { outputTypeName: tool.outputTypeName } : {}),
+    outputTypeName: tool.outputTypeName,
+    resultTypes: tool.resultTypes,
     fileName: tool.fileName,
-    http: { method: tool.http.method, path: tool.http.path },
+    http: {
+      method: tool.http.method,
+      path: tool.http.path,
+      response: {
+        ...(tool.http.response.wrapKey !== undefined ? { wrapKey: tool.http.response.wrapKey } : {}),
+        ...(tool.http.response.fallbackKey !== undefined ? { fallbackKey: tool.http.response.fallbackKey } : {}),
+      },
+    },
+    paged: tool.http.pagination !== undefined,
   };
 }
 
@@ -78,11 +98,10 @@ export interface ToolTypeBlock {
 }
 
 /**
- * The exported types of a module's tools, for the user's own code: each tool's arguments
- * (`<Tool>Input`) and structured result (`<Tool>Output`), each with its doc comment, printed by
- * ts-morph (a piece per tool, printed in batches: ts-morph.ts `printEach`). The same text is the
- * tool's part of its type module (`src/tools/<tag>.ts`, see toolModuleText) and of its declaration
- * for the model (declarations.ts), so it is printed once for both.
+ * Each tool's types as its declaration for the model shows them (declarations.ts): its arguments
+ * (`<Tool>Input`) and its `structuredContent` (`<Tool>Output`) from the wire schemas — what code
+ * mode's `api` sees —, each with its doc comment, printed by ts-morph (a piece per tool, printed in
+ * batches: ts-morph.ts `printEach`). The project's own types (tool-module.ts) come from the full spec.
  */
 export function toolTypeBlocks(
   tools: readonly ToolTypeSource[],
@@ -136,25 +155,4 @@ function toolTypeStatements(
     });
   }
   return { statements, uses: [...uses] };
-}
-
-/**
- * A module of tool types (`src/tools/<tag>.ts`): the type-only import of the shared schema types
- * its tools name, then each tool's block (toolTypeBlock). Declarations only — the tool definitions
- * themselves are data in `data/tools.json` — so it costs tsc almost nothing.
- */
-export function toolModuleText(blocks: readonly ToolTypeBlock[], tsMorph: TsMorph): string {
-  const uses = [...new Set(blocks.flatMap((block) => block.uses))];
-  const imports =
-    uses.length > 0
-      ? printStatements(tsMorph, [
-          {
-            kind: tsMorph.StructureKind.ImportDeclaration,
-            isTypeOnly: true,
-            namedImports: uses,
-            moduleSpecifier: "../schemas.js",
-          },
-        ]) + "\n"
-      : "";
-  return GENERATED_HEADER + imports + blocks.map((block) => block.text).join("\n");
 }

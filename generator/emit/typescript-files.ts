@@ -8,6 +8,7 @@
  */
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../contract.js";
+import type { TypesPlan } from "../plan/types.js";
 import {
   API_DOCUMENT_PATH,
   CATALOG_DATA_PATH,
@@ -17,14 +18,18 @@ import {
 } from "./data-paths.js";
 import type { EmittedFile } from "./project-files.js";
 import { brief, docText, propertyKey } from "./schema-to-ts.js";
-import { SCHEMA_TYPES_PATH } from "./schema-types.js";
+import { TypeNames } from "./named-types.js";
 import type { ToolTypeSource } from "./tool-file.js";
+import { contentType, errorNode } from "./tool-module.js";
 import { printToolTypes } from "./tool-types.js";
+import { oneLine } from "./type-expression.js";
 import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** What the TypeScript is printed from: plain data (structured-cloned to the worker thread). */
 export interface TypeScriptInput {
   tools: ToolTypeSource[];
+  /** The named types (src/schemas.ts). */
+  types: TypesPlan;
   /** `src/server-info.ts`'s value. */
   serverInfo: ServerInfo;
   /** Whether data/openapi.json is written (the entry point then serves it as a resource). */
@@ -54,15 +59,15 @@ const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritte
 /** Prints every TypeScript file of the project and the operation declarations. Deterministic. */
 export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
-  const printed = printToolTypes(input.tools, tsMorph);
+  const printed = printToolTypes(input.tools, input.types, tsMorph);
   const files: EmittedFile[] = [...printed.modules].map(([fileName, content]) => ({
     path: `src/tools/${fileName}.ts`,
     content,
   }));
-  files.push({ path: SCHEMA_TYPES_PATH, content: printed.schemas });
+  files.push(...printed.schemas);
   files.push({
     path: "src/tools/index.ts",
-    content: printFile(toolIndex(input.tools, printed.members, tsMorph)),
+    content: printFile(toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)),
   });
   files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
@@ -91,24 +96,35 @@ function exportedConst(
 /**
  * `src/tools/index.ts`: every tool (read from data/ by the runtime), the tools' types, and the maps
  * of tool name → arguments (`ToolInputs`, each entry documented with the operation, which editors
- * show on `api.<tool>`) and → structured result (`ToolOutputs`; `unknown` without an output schema).
+ * show on `api.<tool>`), → what a successful call returns (`ToolOutputs`, what the typed `api`
+ * resolves to), → `structuredContent` on the wire (`ToolContents`, what per-tool hooks see) and →
+ * the body of an upstream error answer (`ToolErrors`, from the spec's error responses).
  */
 function toolIndex(
   tools: readonly ToolTypeSource[],
   modules: ReadonlyMap<string, readonly ToolTypeSource[]>,
+  errorUses: readonly string[],
+  names: TypeNames,
   tsMorph: TsMorph,
 ): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
-  const typeNames = (tool: ToolTypeSource) => [
-    tool.inputTypeName,
-    ...(tool.outputTypeName ? [tool.outputTypeName] : []),
-  ];
+  const typeNames = (tool: ToolTypeSource) => [tool.inputTypeName, tool.outputTypeName];
   const statements: Statement[] = [
     {
       kind: kinds.ImportDeclaration,
       namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
       moduleSpecifier: "../runtime/data/tool-data.js",
     },
+    ...(errorUses.length > 0
+      ? [
+          {
+            kind: kinds.ImportDeclaration,
+            isTypeOnly: true,
+            namedImports: [...errorUses],
+            moduleSpecifier: "../schemas.js",
+          } satisfies StatementStructures,
+        ]
+      : []),
     ...[...modules].map(
       ([fileName, members]): StatementStructures => ({
         kind: kinds.ImportDeclaration,
@@ -146,8 +162,26 @@ function toolIndex(
       kind: kinds.Interface,
       name: "ToolOutputs",
       isExported: true,
-      docs: ["Each tool's `structuredContent`, by tool name (`unknown` for a tool without an output schema)."],
-      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: tool.outputTypeName ?? "unknown" })),
+      docs: ["What a successful call of each tool returns, by tool name: what the typed `api` resolves to."],
+      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: tool.outputTypeName })),
+    },
+    {
+      kind: kinds.Interface,
+      name: "ToolContents",
+      isExported: true,
+      docs: [
+        "Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is\nnot an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).",
+      ],
+      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: contentType(tool) })),
+    },
+    {
+      kind: kinds.Interface,
+      name: "ToolErrors",
+      isExported: true,
+      docs: [
+        "The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`).",
+      ],
+      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: oneLine(errorNode(tool, names)) })),
     },
   ];
   return sourceFile(kinds, statements);
@@ -161,11 +195,11 @@ function toolIndex(
  */
 function apiTypes(tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
+  const maps = ["ToolInputs", "ToolOutputs", "ToolContents", "ToolErrors"];
   return sourceFile(kinds, [
     {
       kind: kinds.ImportDeclaration,
-      isTypeOnly: true,
-      namedImports: ["ApiClient"],
+      namedImports: [{ name: "ApiClient", isTypeOnly: true }, "errorResponseGuard"],
       moduleSpecifier: "./runtime/api/api-client.js",
     },
     {
@@ -180,13 +214,18 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
     {
       kind: kinds.ImportDeclaration,
       isTypeOnly: true,
-      namedImports: ["ToolInputs", "ToolOutputs"],
+      namedImports: maps,
       moduleSpecifier: "./tools/index.js",
     },
     BLANK_LINE,
     {
       kind: kinds.ExportDeclaration,
-      namedExports: ["ApiError", { name: "ApiResponse", isTypeOnly: true }, { name: "CallOptions", isTypeOnly: true }],
+      namedExports: [
+        "ApiError",
+        { name: "ApiResponse", isTypeOnly: true },
+        { name: "BinaryData", isTypeOnly: true },
+        { name: "CallOptions", isTypeOnly: true },
+      ],
       moduleSpecifier: "./runtime/api/api-client.js",
     },
     {
@@ -195,7 +234,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       namedExports: ["CustomTool", "RequestTools", "ToolResult"],
       moduleSpecifier: "./runtime/api/extensions.js",
     },
-    { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: ["ToolInputs", "ToolOutputs"] },
+    { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: maps },
     BLANK_LINE,
     {
       kind: kinds.TypeAlias,
@@ -205,8 +244,9 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         [
           "The API's operations as typed methods: the `api` each custom tool, resource, prompt and hook gets.",
           "`await api.<tool>(args)` runs the operation as its own tool would (validation, hooks, credentials,",
-          "retries, pagination; cancelled with the calling request) and resolves to its documented result, or",
-          "throws an `ApiError`; `api.<tool>(args, { response: true })` also gives the upstream status and headers.",
+          "retries, pagination; cancelled with the calling request) and resolves to what the API returned",
+          "(`ToolOutputs`: the documented JSON, text, `BinaryData`, or `undefined` for no content), or throws an",
+          "`ApiError`; `api.<tool>(args, { response: true })` also gives the upstream status, headers and cursor.",
         ].join("\n"),
       ],
       type: "ApiClient<ToolInputs, ToolOutputs>",
@@ -216,11 +256,11 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       name: "defineExtension",
       isExported: true,
       docs: [
-        "Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result, and `api` is typed.",
+        "Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result (`structuredContent` as on the wire), and `api` is typed.",
       ],
-      parameters: [{ name: "extension", type: "Extension<ToolInputs, ToolOutputs>" }],
+      parameters: [{ name: "extension", type: "Extension<ToolInputs, ToolOutputs, ToolContents>" }],
       returnType: "Extension",
-      statements: ["return defineTypedExtension<ToolInputs, ToolOutputs>(extension);"],
+      statements: ["return defineTypedExtension<ToolInputs, ToolOutputs, ToolContents>(extension);"],
     },
     {
       kind: kinds.VariableStatement,
@@ -230,6 +270,20 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         "A custom tool whose handler gets arguments typed from its own `inputSchema` (written inline)\nand the typed `api`.",
       ],
       declarations: [{ name: "defineTool", initializer: "defineToolFor<Api>()" }],
+    },
+    BLANK_LINE,
+    {
+      kind: kinds.VariableStatement,
+      declarationKind: tsMorph.VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        [
+          "Whether `error` is the upstream's error answer to a call of `operation` (an `ApiError` of kind",
+          '`upstream`): `if (isErrorResponse(error, "<tool>") && error.status === 404) …`. Its `body` is then the',
+          "answer's JSON, typed from the spec's error responses (`ToolErrors`), or its text when it is not JSON.",
+        ].join("\n"),
+      ],
+      declarations: [{ name: "isErrorResponse", initializer: "errorResponseGuard<ToolErrors>()" }],
     },
   ]);
 }

@@ -72,6 +72,8 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
     license: isRecord(info.license) ? text(info.license.name) : undefined,
     servers: buildServers(spec.version, doc),
     operations,
+    // After the operations: the names they gave the schemas they reference stay as they were.
+    components: normalizer.componentDefs(),
     schemas: normalizer.defs,
     securitySchemes: readSecuritySchemes(doc, spec.version, bag),
     security: readRequirements(doc.security, "#/security", bag),

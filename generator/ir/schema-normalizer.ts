@@ -1,6 +1,6 @@
 import { type JsonSchema, setOwn } from "../contract.js";
 import { Codes, DiagnosticBag } from "../diagnostics.js";
-import { childPointer, parsePointer, resolvePointer } from "../pointer.js";
+import { childPointer, parsePointer, pointer, resolvePointer } from "../pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
 import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "../schema-walk.js";
 import type { SchemaIR } from "./types.js";
@@ -74,7 +74,7 @@ export class SchemaNormalizer {
   constructor(
     private readonly document: unknown,
     private readonly version: SpecVersion,
-    private readonly bag: DiagnosticBag,
+    private bag: DiagnosticBag,
   ) {}
 
   /** Normalizes one schema found at `at` (a JSON pointer used for diagnostics). */
@@ -142,6 +142,36 @@ export class SchemaNormalizer {
       entry.schema = this.normalize(target, ref);
     }
     return `#/$defs/${name}`;
+  }
+
+  /**
+   * The `$defs` names of the document's named schemas (3.x `components.schemas`, 2.0
+   * `definitions`), in document order, each normalized (once: one the operations reference keeps
+   * its name). Called after the operations, so the names those got do not depend on it.
+   */
+  componentDefs(): Array<{ component: string; def: string }> {
+    const doc = this.document as Record<string, unknown> | undefined;
+    const tokens = this.version === "2.0" ? ["definitions"] : ["components", "schemas"];
+    const container = tokens.reduce<unknown>(
+      (node, token) => (node !== null && typeof node === "object" ? (node as SchemaObject)[token] : undefined),
+      doc,
+    );
+    if (container === null || typeof container !== "object" || Array.isArray(container)) return [];
+    // The operations may have spelled a ref differently (percent-encoded): their names are found by the pointer's tokens.
+    const byTokens = new Map<string, string>();
+    for (const [ref, name] of this.nameByPointer) byTokens.set(JSON.stringify(parsePointer(ref) ?? [ref]), name);
+    // Only types are made of the schemas no tool uses: what a tool schema would warn about does not apply.
+    const bag = this.bag;
+    this.bag = new DiagnosticBag();
+    try {
+      return Object.keys(container).map((component) => {
+        const ref = pointer(...tokens, component);
+        const known = byTokens.get(JSON.stringify([...tokens, component]));
+        return { component, def: known ?? this.refToDef(ref, ref).slice("#/$defs/".length) };
+      });
+    } finally {
+      this.bag = bag;
+    }
   }
 
   private allocateName(ref: string): string {

@@ -34,6 +34,11 @@ export interface ApiIR {
    * here and applied by the planner.
    */
   schemas: Map<string, SchemaIR>;
+  /**
+   * The document's named schemas (`components.schemas`, 2.0 `definitions`) in document order, by
+   * their name there and their entry in `schemas` (each one is there, referenced or not).
+   */
+  components: Array<{ component: string; def: string }>;
   /** Security schemes (2.0 `securityDefinitions`, 3.x `components.securitySchemes`), in spec order. */
   securitySchemes: SecuritySchemeIR[];
   /** Top-level `security`: the default requirements of every operation. */

@@ -123,6 +123,24 @@ export function nameFromRoute(method: string, path: string): string {
   return sanitizeToolName([method, ...segments].join("_")) || method;
 }
 
+/** Whether a name ends in the hash {@link truncateName} gives a name it had to cut (before a `_2` suffix). */
+export function isCutName(name: string, max = TOOL_NAME_MAX): boolean {
+  return name.length > max - 12 && /_[0-9a-f]{6}$/.test(name.replace(/_\d+$/, ""));
+}
+
+/**
+ * A readable PascalCase name from an operation's method and path words, at most `max` characters
+ * (`PUT /books/{isbn}` → `PutBooksIsbn`): long words abbreviated, then the leading path words
+ * dropped (the method and the most specific words stay) until it fits; never a hash.
+ */
+export function routeTypeName(method: string, path: string, max: number): string {
+  const parts = [method, ...path.split("/").map((segment) => segment.replace(/[{}]/g, ""))]
+    .map((part) => abbreviateName(pascalCase(part)))
+    .filter((part) => part !== "" && part !== "T");
+  while (parts.length > 2 && parts.join("").length > max) parts.splice(1, 1);
+  return parts.join("").slice(0, max);
+}
+
 /**
  * Hands out unique names deterministically: the first claimant keeps its name, later ones get
  * `_2`, `_3`… (within the length budget). Uniqueness is case-insensitive so that names also work

@@ -6,8 +6,17 @@ import { planInput, type InputPlan } from "./input-schema.js";
 import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { diffTools } from "../diff/diff-tools.js";
 import { decideVersion, type PreviousVersion } from "./version.js";
-import { NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
+import {
+  isCutName,
+  NameAllocator,
+  nameFromRoute,
+  pascalCase,
+  routeTypeName,
+  sanitizeToolName,
+  TOOL_NAME_MAX,
+} from "./names.js";
 import { planOutput } from "./output-schema.js";
+import { planResultTypes, planTypes, TYPE_NAME_MAX } from "./type-plan.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
@@ -184,7 +193,7 @@ function planTool(
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
-  const typeBase = pascalCase(name);
+  const typeBase = typeBaseName(name, op);
   const errorStatuses = op.responses.filter((r) => /^4\d\d$/.test(r.status)).map((r) => Number(r.status));
   return {
     pointer: op.pointer,
@@ -207,9 +216,25 @@ function planTool(
     },
     fileName,
     inputTypeName: identifiers.claim(`${typeBase}Input`),
-    ...(output.outputSchema ? { outputTypeName: identifiers.claim(`${typeBase}Output`) } : {}),
+    outputTypeName: identifiers.claim(`${typeBase}Output`),
+    resultTypes: planResultTypes(op, ir.schemas, {
+      ...(output.body !== undefined ? { body: output.body } : {}),
+      hasOutputSchema: output.outputSchema !== undefined,
+    }),
     ...(errorStatuses.length > 0 ? { errorStatuses } : {}),
   };
+}
+
+/**
+ * The base of a tool's type names (`ListPets` of `ListPetsInput`): its name in PascalCase, which
+ * the name lock keeps stable. A name that had to be cut to 64 characters ends in a hash; such a
+ * tool's types are named from its method and path words instead (at most 54 characters, so the
+ * type names stay within 60), as stable as the route.
+ */
+export function typeBaseName(toolName: string, op: Pick<OperationIR, "method" | "path">): string {
+  return isCutName(toolName)
+    ? routeTypeName(op.method, op.path, TYPE_NAME_MAX - "Output".length)
+    : pascalCase(toolName);
 }
 
 /** Plan stage: decides names, schemas, bindings and files for every operation. */
@@ -222,6 +247,8 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const modules = toolModuleNames(ir.operations);
   const tools = ir.operations.map((op, i) => planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options));
+  // After the tools' type names, which keep the names they had before schemas became types.
+  const types = planTypes(ir, identifiers);
   const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
   const security = planSecurity(
     ir,
@@ -320,6 +347,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     specVersion: ir.specVersion,
     securitySchemes: security.schemes,
     ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
+    types,
     features: featureChoice.features,
     askedFeatures,
     addedFeatures: featureChoice.added,

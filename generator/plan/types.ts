@@ -2,6 +2,7 @@ import type { ApiDiff } from "../diff/diff-tools.js";
 import type { RepositoryPlan } from "./publishing.js";
 import type {
   HttpBinding,
+  JsonSchema,
   ObjectJsonSchema,
   SecuritySchemeDefinition,
   ServerUrlDefinition,
@@ -50,6 +51,42 @@ export interface ProjectPlan {
   askedFeatures: string[];
   /** Why each feature that was not asked for was added. */
   addedFeatures: Record<string, string>;
+  /** The named types of the project (src/schemas.ts), from the full spec (type-plan.ts). */
+  types: TypesPlan;
+}
+
+/** The named types of the project: every named schema of the document (type-plan.ts). */
+export interface TypesPlan {
+  /** Components first, in document order, then the other schemas operations reference. */
+  named: NamedTypePlan[];
+}
+
+/** One named schema as TypeScript. Schemas refer to others as `#/$defs/<def>`. */
+export interface NamedTypePlan {
+  /** Its `$defs` name (IR). */
+  def: string;
+  /** Its name under `components.schemas` (2.0: `definitions`), when it is a component. */
+  component?: string;
+  /** The type's name: the schema as the API returns it (read-only properties kept, write-only ones not). */
+  name: string;
+  /** The schema of `name`, normalized (JSON Schema 2020-12, descriptions and formats kept). */
+  schema: JsonSchema;
+  /** The schema as the API accepts it, when that differs (readOnly/writeOnly properties reached). */
+  request?: { name: string; schema: JsonSchema };
+}
+
+/**
+ * What a successful call of the typed `api` resolves to: the type of a JSON schema (refs into the
+ * named types; `true` is any value), the text of a textual body, a binary body, or nothing.
+ */
+export type ResultType = JsonSchema | "text" | "binary" | "empty";
+
+/** An operation's result and error types, from the full spec (type-plan.ts planResultTypes). */
+export interface ToolResultTypes {
+  /** The alternatives a successful call resolves to (their union). */
+  returns: ResultType[];
+  /** The JSON schemas of the documented error responses (4xx, 5xx, default), when any. */
+  errors?: JsonSchema[];
 }
 
 /** One environment variable of the generated server. */
@@ -85,8 +122,10 @@ export interface ToolPlan {
   fileName: string;
   /** Exported interface of the arguments. */
   inputTypeName: string;
-  /** Exported type of `structuredContent`, when there is an output schema. */
-  outputTypeName?: string;
+  /** Exported type of what a successful call returns (what the typed `api` resolves to). */
+  outputTypeName: string;
+  /** What the typed `api` resolves to and its errors carry, from the full spec. */
+  resultTypes: ToolResultTypes;
   /** The 4xx statuses the operation documents (for the generated contract test's error case). */
   errorStatuses?: number[];
 }

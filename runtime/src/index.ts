@@ -83,12 +83,13 @@ export {
 } from "./api/extensions.js";
 export {
   ApiError,
+  errorResponseGuard,
   type ApiClient,
   type ApiErrorKind,
   type ApiMethod,
   type ApiResponse,
+  type BinaryData,
   type CallOptions,
-  type Documented,
   type UntypedApi,
 } from "./api/api-client.js";
 export type { FromSchema } from "./api/schema-type.js";

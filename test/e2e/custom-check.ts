@@ -87,9 +87,18 @@ test("a removed operation used in src/custom/ is a warning with file:line:column
   const report = JSON.parse(result.stdout) as { diagnostics: Array<Record<string, unknown>>; deleted: string[] };
   const breaks = report.diagnostics.filter((d) => d.code === "MG205");
   const at = positionOf("getPet({ petId })");
-  assert.equal(
-    breaks.map(({ severity, file, line, column, tool }) => ({ severity, file, line, column, tool })),
-    [{ severity: "warning", file: "src/custom/index.ts", line: at.line, column: at.column, tool: "getPet" }],
+  // The call, and the code that narrows getPet's errors (isErrorResponse(error, "getPet")).
+  assert.equal(breaks.map(({ severity, file, line, column, tool }) => ({ severity, file, line, column, tool }))[0], {
+    severity: "warning",
+    file: "src/custom/index.ts",
+    line: at.line,
+    column: at.column,
+    tool: "getPet",
+  });
+  assert.ok(breaks.every((d) => d.file === "src/custom/index.ts" && d.severity === "warning"));
+  assert.ok(
+    breaks.some((d) => d.line === positionOf('isErrorResponse(error, "getPet")').line),
+    "the typed error guard of the removed operation breaks too",
   );
   assert.match(String(breaks[0]!.message), /Property 'getPet' does not exist/);
   const types = readFileSync(join(out, "src/tools/pets.ts"), "utf8"); // the tools of tag "pets"
@@ -100,6 +109,33 @@ test("a removed operation used in src/custom/ is a warning with file:line:column
     (error: Error) => error.message,
   );
   assert.match(tsc, new RegExp(`src/custom/index\\.ts\\(${at.line},${at.column}\\): error TS2339`));
+});
+
+test("a changed named schema breaks the code that uses its type: Pet's name renamed is a warning at pet.name", async () => {
+  const out = await projectWithCustomCode("schema");
+  const text = readFileSync(petstore, "utf8");
+  const renamed = text.replace(
+    "      required: [name]\n      properties:\n        name:",
+    "      required: [title]\n      properties:\n        title:",
+  );
+  assert.ok(renamed !== text, "NewPet's name renamed");
+  const spec = join(work, "petstore-title.yaml");
+  writeFileSync(spec, renamed);
+  const result = await mcpGen(spec, "-o", out, "--json");
+  assert.is(result.code, 0, result.output);
+  const report = JSON.parse(result.stdout) as { diagnostics: Array<Record<string, unknown>> };
+  const breaks = report.diagnostics.filter((d) => d.code === "MG205");
+  const at = positionOf("pet.name}");
+  assert.ok(
+    breaks.some(
+      (d) =>
+        d.line === at.line &&
+        d.file === "src/custom/index.ts" &&
+        /Property 'name' does not exist on type 'Pet'/.test(String(d.message)),
+    ),
+    JSON.stringify(breaks),
+  );
+  assert.match(readFileSync(join(out, "src/schemas.ts"), "utf8"), /  title: string;/, "the new types were written");
 });
 
 test("--strict-custom: the same break exits 4 and writes nothing", async () => {

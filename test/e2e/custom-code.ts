@@ -3,11 +3,13 @@
  * built with the generated project's strict tsconfig and driven over stdio by the SDK client
  * against a local upstream: the listPets hook (keyed by tool name, typed arguments and result)
  * rewrites the arguments and adds to the result; the composite retag_pet tool calls getPet and
- * then updatePet through the typed `api`, and turns the upstream's 404 into its own answer.
+ * then updatePet through the typed `api`, and turns the upstream's 404 (its typed `Error` body)
+ * into its own answer; describe_pets gets `Pet[]` from `api.listPets()`. MISUSE, compiled beside
+ * it, holds what must not compile: each `@ts-expect-error` fails the build once a type loosens.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
@@ -25,8 +27,46 @@ const json = (status: number, body: unknown): Reply => ({
 let upstream: Upstream;
 let client: Client;
 
+/** Code that must not compile against the petstore's types (src/custom/misuse.ts of the copy). */
+const MISUSE = `import { isErrorResponse, type Api } from "../api.js";
+import type { NewPet, Pet, PetStatus } from "../schemas.js";
+
+export async function misuse(api: Api): Promise<void> {
+  const pets = await api.listPets();
+  const typed: Pet[] = pets;
+  // @ts-expect-error listPets resolves to the array, not to the wire's { result } wrapper
+  void pets.result;
+  // @ts-expect-error a pet's id is a number
+  const id: string = pets[0]!.id;
+  // @ts-expect-error a status is one of the enum's values
+  const sold: PetStatus = "sold";
+  // @ts-expect-error a pet has a name
+  const nameless: Pet = { id: 1 };
+  // @ts-expect-error a pet's tag may be null
+  void (await api.getPet({ petId: 1 })).tag.length;
+  // @ts-expect-error limit is a number
+  await api.listPets({ limit: "10" });
+  // @ts-expect-error a new pet has no read-only id to send
+  const withId: NewPet = { name: "Rex", id: 1 };
+  // @ts-expect-error deletePet answers with no content
+  const gone: Pet = await api.deletePet({ petId: 1 });
+  try {
+    await api.getPet({ petId: 1 });
+  } catch (error) {
+    if (isErrorResponse(error, "getPet") && typeof error.body === "object") {
+      const code: number = error.body.code;
+      // @ts-expect-error the error body is the spec's Error: code is a number
+      const text: string = error.body.code;
+      void [code, text];
+    }
+  }
+  void [typed, id, sold, nameless, withId, gone];
+}
+`;
+
 test.before(async () => {
   await materializeExample(repoRoot, "petstore", dir);
+  writeFileSync(join(dir, "src/custom/misuse.ts"), MISUSE);
   await compileProject(dir);
   upstream = await startUpstream((r) => {
     if (r.method === "GET" && r.url.includes("/pets/42"))
@@ -92,14 +132,21 @@ test("retag_pet calls getPet, then updatePet with the pet's name and status and 
   );
   assert.equal(JSON.parse(sent[1]!.body), { name: "Rex", tag: "calm", status: "available" });
   assert.equal(result.structuredContent, { id: 42, previousTag: "shy", tag: "calm" });
-  assert.is(texts(result)[0], "Pet 42 (Rex) is now tagged calm.");
+  assert.is(texts(result)[0], "Pet Rex (#42, calm, available) is now tagged calm.");
+});
+
+test("describe_pets gets the API's Pet[] from api.listPets(), unwrapped from the wire's { result }", async () => {
+  const result = await client.callTool({ name: "describe_pets", arguments: { status: "available" } });
+  assert.not.ok(result.isError, JSON.stringify(result));
+  assert.equal(result.structuredContent, { count: 2, names: ["Rex", "Tom"] });
+  assert.equal(texts(result), ["Rex (#1)\nTom (#2)"]);
 });
 
 test("retag_pet answers a missing pet itself: the api call's ApiError carries the upstream 404", async () => {
   const before = upstream.received.length;
   const result = await client.callTool({ name: "retag_pet", arguments: { petId: 9, tag: null } });
   assert.ok(result.isError);
-  assert.equal(texts(result), ["No pet 9."]);
+  assert.equal(texts(result), ["no such pet"], "the message of the upstream's Error body");
   assert.equal(
     upstream.received.slice(before).map((r) => r.method),
     ["GET"],

@@ -134,19 +134,18 @@ test("a declaration: named types, input, output and the api method with its doc 
   );
 });
 
-test("a declaration's types are the printed text of its tool's module and of src/schemas.ts", () => {
-  const tools = awkwardPlan().tools.map(toolTypeSource);
-  const printed = printToolTypes(tools, loadTsMorph());
+test("a declaration describes the wire (structuredContent as code mode gets it); the project's types the full spec", () => {
+  const plan = awkwardPlan();
+  const tools = plan.tools.map(toolTypeSource);
+  const printed = printToolTypes(tools, plan.types, loadTsMorph());
   const odd = printed.declarations[tools[0]!.name]!;
+  assert.equal(printed.declarations, operationDeclarations(plan), "the same declarations as printed alone");
+  assert.match(odd, /export type OddNameV2Output =[\s\S]*result: Array</, "the wire's { result } wrapper");
+  assert.match(odd, /export type Api_2 = /, "the declarations keep Api free for the Api interface");
   const module = printed.modules.get(tools[0]!.fileName)!;
-  const block = odd.slice(odd.indexOf("/** Arguments of"), odd.indexOf("interface Api {")).trimEnd();
-  assert.ok(block.length > 50 && module.includes(block), "the tool's types, as in its module");
-  for (const alias of odd.slice(0, odd.indexOf("/** Arguments of")).split(/\n(?=(?:\/\*\*|export type))/))
-    assert.ok(
-      alias.trim() === "" || printed.schemas.includes(alias.trim()),
-      `named type as in src/schemas.ts: ${alias}`,
-    );
-  assert.match(printed.schemas, /export type Api_2 = /, "src/schemas.ts keeps Api free for the declarations");
+  assert.match(module, /export type OddNameV2Output = Api\[\];/, "the project's output type: the array, by name");
+  const schemas = printed.schemas.map((file) => file.content).join("");
+  assert.match(schemas, /export interface NodeInfo \{\n  child\?: NodeInfo;\n  api\?: Api;\n\}/, "recursion by name");
 });
 
 test("awkward names and comment ends still compile; the output is deterministic", () => {

@@ -57,6 +57,7 @@ test("a module declares the types of all its tools, and the index imports each m
   );
   const printed = printTypeScript({
     tools: plan.tools.map(toolTypeSource),
+    types: plan.types,
     serverInfo: { name: "t", version: "1.0.0" } as never,
     apiDocument: false,
     features: [],
@@ -71,7 +72,7 @@ test("a module declares the types of all its tools, and the index imports each m
   assert.is(index.match(/from "\.\/pets\.js"/g)?.length, 1, index);
   assert.match(
     index,
-    /import type \{ ListPetsInput, (ListPetsOutput, )?CreatePetInput(, CreatePetOutput)? \} from "\.\/pets\.js"/,
+    /import type \{ ListPetsInput, ListPetsOutput, CreatePetInput, CreatePetOutput \} from "\.\/pets\.js"/,
   );
 });
 

@@ -6,7 +6,13 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ApiError, type ApiResponse, type ApiClient } from "../../runtime/src/api/api-client.js";
+import {
+  ApiError,
+  errorResponseGuard,
+  type ApiClient,
+  type ApiResponse,
+  type BinaryData,
+} from "../../runtime/src/api/api-client.js";
 import { defineExtension, defineTool, defineToolFor, type Extension } from "../../runtime/src/api/extensions.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
@@ -22,14 +28,32 @@ interface Inputs {
   slow: Record<string, never>;
   deletePet: Record<string, never>;
 }
+/** What each call returns: `listPets`'s array is unwrapped from its `items` wrapper. */
 interface Outputs {
+  getPet: { id: number; name?: string };
+  listPets: Array<{ id: number }>;
+  createPet: unknown;
+  slow: unknown;
+  deletePet: undefined;
+}
+/** Each tool's structuredContent on the wire (what per-tool hooks see). */
+interface Contents {
   getPet: { id: number; name?: string } | { unexpectedResponse: unknown };
   listPets: { items: Array<{ id: number }> } | { unexpectedResponse: unknown };
   createPet: unknown;
   slow: unknown;
   deletePet: unknown;
 }
+/** The bodies of each tool's upstream error answers. */
+interface Errors {
+  getPet: { message: string };
+  listPets: unknown;
+  createPet: unknown;
+  slow: unknown;
+  deletePet: unknown;
+}
 type Api = ApiClient<Inputs, Outputs>;
+const isErrorResponse = errorResponseGuard<Errors>();
 
 /** The fixture's tools, getPet and listPets with the generated output schemas' unexpected-response branch. */
 function tools(): ToolDefinition[] {
@@ -91,7 +115,7 @@ const text = (r: Record<string, any>) =>
 
 test("per-tool hooks run inside the global ones, typed by tool name; a before result skips the call", async () => {
   const order: string[] = [];
-  const extension = defineExtension<Inputs, Outputs>({
+  const extension = defineExtension<Inputs, Outputs, Contents>({
     hooks: {
       beforeCall: (tool) => void order.push(`beforeCall ${tool.name}`),
       afterCall: (tool) => void order.push(`afterCall ${tool.name}`),
@@ -146,7 +170,7 @@ test("a hook entry is found only as the tool's own: a tool named like an Object 
 
 test("api from a custom tool: two operations through the server's path, typed results, status and headers on request", async () => {
   const seen: string[] = [];
-  const extension = defineExtension<Inputs, Outputs>({
+  const extension = defineExtension<Inputs, Outputs, Contents>({
     hooks: { beforeCall: (tool) => void seen.push(tool.name) },
     tools: [
       defineToolFor<Api>()({
@@ -157,16 +181,21 @@ test("api from a custom tool: two operations through the server's path, typed re
           const created = await api.createPet({ name });
           const pet: ApiResponse<{ id: number; name?: string }> = await api.getPet({ petId: 42 }, { response: true });
           // Compile-time checks only (never called).
-          const typeErrors = () => {
+          const typeErrors = async () => {
             // @ts-expect-error the unexpected-response branch is not what a call resolves to
             void pet.data.unexpectedResponse;
             // @ts-expect-error getPet requires petId
             void api.getPet({});
             // @ts-expect-error no such operation
             void api.getPets;
+            // @ts-expect-error a list resolves to the array, not to its wire wrapper
+            void (await api.listPets()).items;
+            // @ts-expect-error an operation without content resolves to undefined
+            const nothing: string = await api.deletePet();
+            void nothing;
           };
           void typeErrors;
-          const list = await api.listPets();
+          const list: Array<{ id: number }> = await api.listPets();
           return {
             content: [{ type: "text", text: "done" }],
             structuredContent: {
@@ -174,7 +203,7 @@ test("api from a custom tool: two operations through the server's path, typed re
               pet: pet.data,
               status: pet.status,
               rateLimit: pet.headers["x-rate-limit"],
-              listed: list.items.length,
+              listed: list.length,
             },
           };
         },
@@ -203,13 +232,28 @@ test("api failures are ApiErrors: upstream status and body, an unexpected respon
       errors.push(error);
     }
   };
-  const extension = defineExtension<Inputs, Outputs>({
+  const extension = defineExtension<Inputs, Outputs, Contents>({
     tools: [
       defineToolFor<Api>()({
         name: "failures",
         description: "Three failing calls.",
         inputSchema: { type: "object" },
         async handler(_args, { api }) {
+          try {
+            await api.getPet({ petId: 404 });
+          } catch (error) {
+            if (isErrorResponse(error, "getPet") && typeof error.body === "object") {
+              const body = error.body;
+              const message: string = body.message;
+              // Compile-time check only (never called).
+              // @ts-expect-error the error body is typed from the spec's error schema
+              void (() => body.code.toFixed);
+              errors.push(`typed: ${message}`);
+            }
+            // @ts-expect-error only the API's operations have error types
+            void (() => isErrorResponse(error, "getPets"));
+            assert.not.ok(isErrorResponse(error, "listPets"), "an error of another operation is not listPets's");
+          }
           await attempt(() => api.getPet({ petId: 404 }));
           await attempt(() => api.getPet({ petId: 7 }));
           await attempt(() => api.createPet({ name: "" }));
@@ -220,11 +264,12 @@ test("api failures are ApiErrors: upstream status and body, an unexpected respon
   });
   const got = result(await call(server(extension), 1, "failures"));
   assert.is(text(got), "false true", "only the API's operations are properties of api (no then)");
-  const [missing, unexpected, refused] = errors as ApiError[];
+  const [typed, missing, unexpected, refused] = errors as [string, ApiError, ApiError, ApiError];
+  assert.is(typed, "typed: no such pet", "isErrorResponse narrows to the operation's typed error body");
   assert.instance(missing, ApiError);
   assert.equal(
     [missing!.kind, missing!.status, missing!.body, missing!.operation],
-    ["upstream", 404, '{"message":"no such pet"}', "getPet"],
+    ["upstream", 404, { message: "no such pet" }, "getPet"],
   );
   assert.equal(
     [unexpected!.kind, unexpected!.status, unexpected!.body],
@@ -263,6 +308,64 @@ test("api calls are cancelled with the calling request: the upstream connection 
   assert.is(await pending, undefined, "a cancelled request gets no response");
   await seen.closed;
   assert.ok(failure instanceof Error, "the pending api call rejected");
+});
+
+test("api results are what the API returned: binary content as BinaryData, no content as undefined, text as text", async () => {
+  const binary: ToolDefinition = {
+    name: "getPhoto",
+    description: "A photo",
+    inputSchema: { type: "object", properties: {} },
+    http: { method: "get", path: "/photo", parameters: [], response: { accept: ["application/pdf"] } },
+  };
+  const empty: ToolDefinition = {
+    ...binary,
+    name: "ping",
+    http: { ...binary.http, path: "/ping", response: { accept: [] } },
+  };
+  const textual: ToolDefinition = {
+    ...binary,
+    name: "readme",
+    http: { ...binary.http, path: "/readme", response: { accept: ["text/plain"] } },
+  };
+  const local = await startUpstream((r): Reply => {
+    if (r.url.endsWith("/photo")) return { status: 200, headers: { "content-type": "application/pdf" }, body: "%PDF" };
+    if (r.url.endsWith("/ping")) return { status: 204, headers: {}, body: "" };
+    return { status: 200, headers: { "content-type": "text/plain" }, body: "hello" };
+  });
+  const seen: unknown[] = [];
+  type Client = ApiClient<
+    { getPhoto: {}; ping: {}; readme: {} },
+    { getPhoto: BinaryData; ping: undefined; readme: string }
+  >;
+  const s = new McpServer({
+    info,
+    tools: [binary, empty, textual],
+    upstream: { baseUrl: local.baseUrl, timeoutMs: 5000 },
+    extension: defineExtension({
+      tools: [
+        defineToolFor<Client>()({
+          name: "fetch_all",
+          description: "Three calls.",
+          inputSchema: { type: "object" },
+          async handler(_args, { api }) {
+            const photo: BinaryData = await api.getPhoto();
+            seen.push(photo, await api.ping(), await api.readme());
+            return { content: [] };
+          },
+        }),
+      ],
+    }),
+  });
+  try {
+    result(await call(s, 1, "fetch_all"));
+  } finally {
+    await local.close();
+  }
+  assert.equal(seen, [
+    { mimeType: "application/pdf", data: Buffer.from("%PDF").toString("base64"), uri: `${local.baseUrl}/photo` },
+    undefined,
+    "hello",
+  ]);
 });
 
 test("defineTool types arguments from the inputSchema literal; defineExtension takes untyped tools too", () => {

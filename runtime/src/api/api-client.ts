@@ -1,13 +1,15 @@
 /**
  * The typed API client of the user's code (`src/custom/`): `api.listPets({ limit: 2 })` runs the
  * operation through the server's one operation path (validation, hooks, credentials, retries,
- * pagination, the calling request's cancellation) and resolves to its documented structured result,
- * or rejects with an {@link ApiError}. The same shape as code mode's `api` (code-host.ts), typed:
- * a generated project's `src/api.ts` names it `Api = ApiClient<ToolInputs, ToolOutputs>`.
+ * pagination, the calling request's cancellation) and resolves to what the API returned — the
+ * documented JSON (a non-object result unwrapped from the `{ result: … }` that `structuredContent`
+ * needs), text, {@link BinaryData}, or `undefined` for no content —, or rejects with an
+ * {@link ApiError}. A generated project's `src/api.ts` names it `Api = ApiClient<ToolInputs, ToolOutputs>`.
  */
 import { operationOutcome } from "./tool-outcome.js";
-import type { InputRequiredResult, CallToolResult } from "./mcp-types.js";
+import type { CallToolResult, InputRequiredResult } from "./mcp-types.js";
 import { isRecord } from "../protocol/own.js";
+import type { ResponseBinding } from "./types.js";
 
 /** Options of one API call. */
 export interface CallOptions {
@@ -22,8 +24,10 @@ export interface ResponseOptions extends CallOptions {
 
 /** What the upstream answered, when the caller asked for it (`{ response: true }`). */
 export interface ApiResponse<TData> {
-  /** The documented structured result (or the text of a result without structured content). */
+  /** What the call resolves to without `{ response: true }`. */
   data: TData;
+  /** The cursor of the next page, for a paginated operation that has one (pass it as `cursor`). */
+  nextCursor?: string;
   /** HTTP status of the upstream's (last) response; undefined when no request was sent (a hook answered). */
   status: number | undefined;
   /** Response headers of that response, lower-case names. */
@@ -32,32 +36,29 @@ export interface ApiResponse<TData> {
   result: CallToolResult;
 }
 
-/**
- * The shape a generated output type uses for a response that did not match the documented schema
- * (`{ unexpectedResponse: { status, contentType, body, problems } }`, result.ts). The client
- * rejects such responses, so its methods resolve to the documented shape only.
- */
-export interface UnexpectedResponse {
-  unexpectedResponse: unknown;
+/** A binary response (neither JSON nor text): its media type and its bytes, base64-encoded. */
+export interface BinaryData {
+  mimeType: string;
+  /** The bytes, base64. */
+  data: string;
+  /** The URL it came from (without the query). */
+  uri?: string;
 }
-
-/** A tool's output type without the unexpected-response branch: what a successful API call resolves to. */
-export type Documented<TOutput> = Exclude<TOutput, UnexpectedResponse>;
 
 /** One operation as a method: arguments optional when the tool requires none. */
 export type ApiMethod<TInput, TOutput> = {} extends TInput
   ? {
-      (args: TInput | undefined, options: ResponseOptions): Promise<ApiResponse<Documented<TOutput>>>;
-      (args?: TInput, options?: CallOptions): Promise<Documented<TOutput>>;
+      (args: TInput | undefined, options: ResponseOptions): Promise<ApiResponse<TOutput>>;
+      (args?: TInput, options?: CallOptions): Promise<TOutput>;
     }
   : {
-      (args: TInput, options: ResponseOptions): Promise<ApiResponse<Documented<TOutput>>>;
-      (args: TInput, options?: CallOptions): Promise<Documented<TOutput>>;
+      (args: TInput, options: ResponseOptions): Promise<ApiResponse<TOutput>>;
+      (args: TInput, options?: CallOptions): Promise<TOutput>;
     };
 
 /**
  * Every operation of an API as a method, from its maps of tool name → arguments and tool name →
- * structured result (the generated `ToolInputs` / `ToolOutputs`; their doc comments show on hover).
+ * result (the generated `ToolInputs` / `ToolOutputs`; their doc comments show on hover).
  */
 export type ApiClient<TInputs, TOutputs> = {
   readonly [K in keyof TInputs]: ApiMethod<TInputs[K], K extends keyof TOutputs ? TOutputs[K] : unknown>;
@@ -75,8 +76,11 @@ export interface UntypedApi {
  */
 export type ApiErrorKind = "upstream" | "unexpected-response" | "failed";
 
-/** A failed API call: the operation, the upstream status and body excerpt when there was an answer. */
-export class ApiError extends Error {
+/**
+ * A failed API call: the operation, the upstream status and body when there was an answer. `TBody`
+ * is the type of an upstream error answer's body (see `errorResponseGuard`).
+ */
+export class ApiError<TBody = unknown> extends Error {
   override readonly name = "ApiError";
 
   constructor(
@@ -86,8 +90,11 @@ export class ApiError extends Error {
     message: string,
     /** Upstream HTTP status, when an answer came. */
     readonly status: number | undefined,
-    /** The answer's body: an excerpt (errors) or the parsed body (unexpected responses). */
-    readonly body: unknown,
+    /**
+     * `upstream`: the error answer's JSON body, or its text (an excerpt of 2,000 characters) when it
+     * is not JSON; `unexpected-response`: the body that did not match; `failed`: undefined.
+     */
+    readonly body: TBody,
     /** The tool result of the call. */
     readonly result: CallToolResult | InputRequiredResult,
   ) {
@@ -99,6 +106,21 @@ export class ApiError extends Error {
 export interface ResponseInfo {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The response had no body. */
+  empty?: boolean;
+}
+
+/**
+ * A guard for the typed errors of an API whose map of tool name → error body type is `TErrors`
+ * (the generated `src/api.ts`'s `isErrorResponse`): whether `error` is the upstream's error answer
+ * to `operation` (kind `upstream`), its `body` then typed.
+ */
+export function errorResponseGuard<TErrors>(): <K extends keyof TErrors & string>(
+  error: unknown,
+  operation: K,
+) => error is ApiError<TErrors[K] | string> {
+  return (error, operation): error is ApiError<never> =>
+    error instanceof ApiError && error.kind === "upstream" && error.operation === operation;
 }
 
 /**
@@ -115,8 +137,8 @@ export type OperationRunner = (
 export interface ApiHost {
   /** Whether the server offers operation `name` (toolset filters applied). */
   has(name: string): boolean;
-  /** The key of the operation's unexpected-response shape, when it has an output schema. */
-  fallbackKey(name: string): string | undefined;
+  /** How the operation's response becomes `structuredContent` (wrap key, unexpected-response key). */
+  response(name: string): Pick<ResponseBinding, "wrapKey" | "fallbackKey"> | undefined;
   run: OperationRunner;
 }
 
@@ -163,11 +185,12 @@ async function callOperation(
       answered ? "upstream" : "failed",
       outcome.error.message,
       outcome.error.status ?? response?.status,
-      outcome.error.body,
+      answered ? parsedBody(outcome.error.body) : outcome.error.body,
       result,
     );
   }
-  const key = host.fallbackKey(name);
+  const binding = host.response(name);
+  const key = binding?.fallbackKey;
   const unexpected = key !== undefined && isRecord(outcome.value) ? outcome.value[key] : undefined;
   if (isRecord(unexpected)) {
     const status = typeof unexpected.status === "number" ? unexpected.status : response?.status;
@@ -181,12 +204,45 @@ async function callOperation(
       result,
     );
   }
-  if (!options.response) return outcome.value;
   const tool = result as CallToolResult;
+  const data = resultData(tool, binding?.wrapKey, response);
+  if (!options.response) return data;
+  const cursor = isRecord(tool.structuredContent) ? tool.structuredContent.nextCursor : undefined;
   return {
-    data: outcome.value,
+    data,
+    ...(typeof cursor === "string" ? { nextCursor: cursor } : {}),
     status: response?.status,
     headers: response?.headers ?? {},
     result: tool,
   } satisfies ApiResponse<unknown>;
+}
+
+/** An error answer's body excerpt as JSON when it parses, else as it is. */
+function parsedBody(body: string | undefined): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * What the API returned, from a successful result: the structured content (without the wrapper a
+ * non-object result has on the wire), a binary content block, nothing for an empty body, else the text.
+ */
+function resultData(result: CallToolResult, wrapKey: string | undefined, response: ResponseInfo | undefined): unknown {
+  const structured = result.structuredContent;
+  if (structured !== undefined) return wrapKey !== undefined && isRecord(structured) ? structured[wrapKey] : structured;
+  for (const block of result.content ?? []) {
+    if (block.type === "image" || block.type === "audio") return { mimeType: block.mimeType, data: block.data };
+    if (block.type === "resource" && "blob" in block.resource && typeof block.resource.blob === "string")
+      return {
+        mimeType: block.resource.mimeType ?? "application/octet-stream",
+        data: block.resource.blob,
+        uri: block.resource.uri,
+      } satisfies BinaryData;
+  }
+  if (response?.empty) return undefined;
+  return (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }

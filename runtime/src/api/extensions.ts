@@ -4,10 +4,11 @@
  * operation call (all of them, or one tool's by its name), and the typed `api` client. Everything is
  * plain data plus functions; the dispatcher does the protocol.
  *
- * Typed per API: `defineExtension<ToolInputs, ToolOutputs>(…)` (or the generated `src/api.ts`'s
- * `defineExtension`, which passes them) types the per-tool hooks' arguments and results and the
- * `api` every handler gets; `defineToolFor<Api>()` types a custom tool's arguments from its own
- * `inputSchema`. Without the maps everything still works, untyped.
+ * Typed per API: `defineExtension<ToolInputs, ToolOutputs, ToolContents>(…)` (or the generated
+ * `src/api.ts`'s `defineExtension`, which passes them) types the per-tool hooks' arguments and
+ * results (`structuredContent` as on the wire) and the `api` every handler gets;
+ * `defineToolFor<Api>()` types a custom tool's arguments from its own `inputSchema`. Without the
+ * maps everything still works, untyped.
  */
 import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "../protocol/era.js";
@@ -185,37 +186,42 @@ export type ExtensionApi<TInputs, TOutputs> = keyof TInputs extends never ? Unty
 
 /**
  * `hooks`: the global `beforeCall`/`afterCall` around every operation call and, keyed by tool
- * name, each tool's own `before`/`after` with its argument and result types.
+ * name, each tool's own `before`/`after` with its argument and result types (`TContents`: each
+ * tool's `structuredContent`; `unknown` without the map).
  */
-export type ExtensionHooks<TInputs, TOutputs> = CallHooks<ExtensionApi<TInputs, TOutputs>> & {
+export type ExtensionHooks<TInputs, TOutputs, TContents = {}> = CallHooks<ExtensionApi<TInputs, TOutputs>> & {
   [K in Exclude<keyof TInputs, GlobalHookName>]?: ToolHooks<
     TInputs[K],
-    K extends keyof TOutputs ? TOutputs[K] : unknown,
+    K extends keyof TContents ? TContents[K] : unknown,
     ExtensionApi<TInputs, TOutputs>
   >;
 };
 
 /**
- * Everything user code can add. `TInputs`/`TOutputs` are the generated maps of tool name →
- * arguments / structured result (`ToolInputs`, `ToolOutputs` in `src/tools/index.ts`); without them
- * per-tool hooks are not available and `api` is untyped.
+ * Everything user code can add. `TInputs`/`TOutputs`/`TContents` are the generated maps of tool
+ * name → arguments / what a call returns / `structuredContent` (`ToolInputs`, `ToolOutputs`,
+ * `ToolContents` in `src/tools/index.ts`); without them per-tool hooks are not available and `api`
+ * is untyped.
  */
-export interface Extension<TInputs extends object = {}, TOutputs extends object = {}> {
+export interface Extension<TInputs extends object = {}, TOutputs extends object = {}, TContents extends object = {}> {
   /** Tools implemented in code; their arguments are validated against their `inputSchema` first. */
   tools?: CustomTool<unknown, ExtensionApi<TInputs, TOutputs>>[];
   resources?: CustomResource<ExtensionApi<TInputs, TOutputs>>[];
   resourceTemplates?: CustomResourceTemplate<ExtensionApi<TInputs, TOutputs>>[];
   prompts?: CustomPrompt<ExtensionApi<TInputs, TOutputs>>[];
-  hooks?: ExtensionHooks<TInputs, TOutputs>;
+  hooks?: ExtensionHooks<TInputs, TOutputs, TContents>;
 }
 
 /**
- * Identity helper giving user code type checking: `export default defineExtension<ToolInputs, ToolOutputs>({ … })`
- * (the type arguments are never inferred: without them the extension is untyped).
+ * Identity helper giving user code type checking:
+ * `export default defineExtension<ToolInputs, ToolOutputs, ToolContents>({ … })` (the type
+ * arguments are never inferred: without them the extension is untyped).
  */
-export function defineExtension<TInputs extends object = {}, TOutputs extends object = {}>(
-  extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>>,
-): Extension {
+export function defineExtension<
+  TInputs extends object = {},
+  TOutputs extends object = {},
+  TContents extends object = {},
+>(extension: Extension<NoInfer<TInputs>, NoInfer<TOutputs>, NoInfer<TContents>>): Extension {
   // The server calls hooks and handlers with plain JSON values; the types above are for the author.
   return extension as Extension;
 }

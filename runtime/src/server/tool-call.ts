@@ -216,7 +216,7 @@ export class ToolCaller {
     const { catalog } = this.options;
     return operationApi({
       has: (name) => catalog.operationNames.has(name),
-      fallbackKey: (name) => catalog.operation(name)?.http.response.fallbackKey,
+      response: (name) => catalog.operation(name)?.http.response,
       run: (name, args, options) => {
         const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
         return this.callOperation(name, args, {

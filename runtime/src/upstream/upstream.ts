@@ -186,7 +186,11 @@ async function exchangeWithUpstream(
       if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
       response = await send(got, prepared, choice.credentials, call, limits);
     }
-    call.onResponse?.({ status: response.statusCode, headers: { ...response.headers } });
+    call.onResponse?.({
+      status: response.statusCode,
+      headers: { ...response.headers },
+      ...(response.body.length === 0 ? { empty: true } : {}),
+    });
     call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
       tool: tool.name,
       ms: Date.now() - started,

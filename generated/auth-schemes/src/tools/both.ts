@@ -2,3 +2,6 @@
 
 /** Arguments of the `queryAndCookie` tool (GET /both). */
 export interface QueryAndCookieInput {}
+
+/** What `api.queryAndCookie(…)` resolves to (GET /both). */
+export type QueryAndCookieOutput = undefined;

@@ -2,3 +2,6 @@
 
 /** Arguments of the `usesDefault` tool (GET /default). */
 export interface UsesDefaultInput {}
+
+/** What `api.usesDefault(…)` resolves to (GET /default). */
+export type UsesDefaultOutput = undefined;

@@ -2,3 +2,6 @@
 
 /** Arguments of the `bearerOrBasic` tool (GET /either). */
 export interface BearerOrBasicInput {}
+
+/** What `api.bearerOrBasic(…)` resolves to (GET /either). */
+export type BearerOrBasicOutput = undefined;

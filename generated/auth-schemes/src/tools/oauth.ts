@@ -2,3 +2,6 @@
 
 /** Arguments of the `oauthRead` tool (GET /oauth). */
 export interface OauthReadInput {}
+
+/** What `api.oauthRead(…)` resolves to (GET /oauth). */
+export type OauthReadOutput = undefined;

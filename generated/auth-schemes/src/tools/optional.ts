@@ -2,3 +2,6 @@
 
 /** Arguments of the `optionalAuth` tool (GET /optional). */
 export interface OptionalAuthInput {}
+
+/** What `api.optionalAuth(…)` resolves to (GET /optional). */
+export type OptionalAuthOutput = undefined;

@@ -2,3 +2,6 @@
 
 /** Arguments of the `isPublic` tool (GET /public). */
 export interface IsPublicInput {}
+
+/** What `api.isPublic(…)` resolves to (GET /public). */
+export type IsPublicOutput = undefined;

@@ -3,8 +3,8 @@
 import { dataToolSource, type ToolSource } from "../runtime/data/tool-data.js";
 import type { GetCategoriesCategoryIdInput, GetCategoriesCategoryIdOutput } from "./categories.js";
 import type {
-  ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput,
-  ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput,
+  PutBooksIsbnInput,
+  PutBooksIsbnOutput,
   CountCopiesInput,
   CountCopiesOutput,
 } from "./books.js";
@@ -13,8 +13,8 @@ import type { SearchInput, SearchOutput } from "./search.js";
 export type {
   GetCategoriesCategoryIdInput,
   GetCategoriesCategoryIdOutput,
-  ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput,
-  ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput,
+  PutBooksIsbnInput,
+  PutBooksIsbnOutput,
   CountCopiesInput,
   CountCopiesOutput,
   SearchInput,
@@ -29,17 +29,38 @@ export interface ToolInputs {
   /** Get a category tree (GET /categories/{categoryId}) */
   get_categories_categoryId: GetCategoriesCategoryIdInput;
   /** Replaces the book record. (PUT /books/{isbn}) */
-  replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eInput;
+  replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: PutBooksIsbnInput;
   /** GET /books/{isbn}/count (GET /books/{isbn}/count) */
   countCopies: CountCopiesInput;
   /** GET /search (GET /search) */
   search: SearchInput;
 }
 
-/** Each tool's `structuredContent`, by tool name (`unknown` for a tool without an output schema). */
+/** What a successful call of each tool returns, by tool name: what the typed `api` resolves to. */
 export interface ToolOutputs {
   get_categories_categoryId: GetCategoriesCategoryIdOutput;
-  replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: ReplaceABookInTheCatalogueKeepingItsLoansAndResD9dd3eOutput;
+  replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: PutBooksIsbnOutput;
   countCopies: CountCopiesOutput;
   search: SearchOutput;
+}
+
+/**
+ * Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is
+ * not an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).
+ */
+export interface ToolContents {
+  get_categories_categoryId: GetCategoriesCategoryIdOutput | { unexpectedResponse: unknown };
+  replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e:
+    | PutBooksIsbnOutput
+    | { unexpectedResponse: unknown };
+  countCopies: { result: CountCopiesOutput } | { unexpectedResponse: unknown };
+  search: { result: SearchOutput } | { unexpectedResponse: unknown };
+}
+
+/** The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`). */
+export interface ToolErrors {
+  get_categories_categoryId: unknown;
+  replace_a_book_in_the_catalogue_keeping_its_loans_and_res_d9dd3e: unknown;
+  countCopies: unknown;
+  search: unknown;
 }

@@ -57,7 +57,7 @@ export interface ToolInputs {
   getSingle: GetSingleInput;
 }
 
-/** Each tool's `structuredContent`, by tool name (`unknown` for a tool without an output schema). */
+/** What a successful call of each tool returns, by tool name: what the typed `api` resolves to. */
 export interface ToolOutputs {
   listByToken: ListByTokenOutput;
   listCharges: ListChargesOutput;
@@ -68,4 +68,33 @@ export interface ToolOutputs {
   listRows: ListRowsOutput;
   searchTokens: SearchTokensOutput;
   getSingle: GetSingleOutput;
+}
+
+/**
+ * Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is
+ * not an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).
+ */
+export interface ToolContents {
+  listByToken: (ListByTokenOutput & { nextCursor?: string }) | { unexpectedResponse: unknown };
+  listCharges: (ListChargesOutput & { nextCursor?: string }) | { unexpectedResponse: unknown };
+  listPages: { result: ListPagesOutput; nextCursor?: string } | { unexpectedResponse: unknown };
+  listOffsets: (ListOffsetsOutput & { nextCursor?: string }) | { unexpectedResponse: unknown };
+  listLinked: { result: ListLinkedOutput; nextCursor?: string } | { unexpectedResponse: unknown };
+  listOdata: (ListOdataOutput & { nextCursor?: string }) | { unexpectedResponse: unknown };
+  listRows: (ListRowsOutput & { nextCursor?: string }) | { unexpectedResponse: unknown };
+  searchTokens: (SearchTokensOutput & { nextCursor?: string }) | { unexpectedResponse: unknown };
+  getSingle: GetSingleOutput | { unexpectedResponse: unknown };
+}
+
+/** The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`). */
+export interface ToolErrors {
+  listByToken: unknown;
+  listCharges: unknown;
+  listPages: unknown;
+  listOffsets: unknown;
+  listLinked: unknown;
+  listOdata: unknown;
+  listRows: unknown;
+  searchTokens: unknown;
+  getSingle: unknown;
 }

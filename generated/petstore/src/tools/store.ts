@@ -3,5 +3,5 @@
 /** Arguments of the `getInventory` tool (GET /store/inventory). */
 export interface GetInventoryInput {}
 
-/** `structuredContent` of a successful `getInventory` call. */
-export type GetInventoryOutput = Record<string, number> | { unexpectedResponse: unknown };
+/** What `api.getInventory(…)` resolves to (GET /store/inventory). */
+export type GetInventoryOutput = Record<string, number>;

@@ -7,6 +7,7 @@ import type {
   AddPetInput,
   AddPetOutput,
   DeletePetInput,
+  DeletePetOutput,
   UploadPhotoInput,
   UploadPhotoOutput,
 } from "./pets.js";
@@ -17,6 +18,7 @@ export type {
   AddPetInput,
   AddPetOutput,
   DeletePetInput,
+  DeletePetOutput,
   UploadPhotoInput,
   UploadPhotoOutput,
 };
@@ -36,10 +38,29 @@ export interface ToolInputs {
   uploadPhoto: UploadPhotoInput;
 }
 
-/** Each tool's `structuredContent`, by tool name (`unknown` for a tool without an output schema). */
+/** What a successful call of each tool returns, by tool name: what the typed `api` resolves to. */
 export interface ToolOutputs {
   findPets: FindPetsOutput;
   addPet: AddPetOutput;
-  deletePet: unknown;
+  deletePet: DeletePetOutput;
   uploadPhoto: UploadPhotoOutput;
+}
+
+/**
+ * Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is
+ * not an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).
+ */
+export interface ToolContents {
+  findPets: { result: FindPetsOutput } | { unexpectedResponse: unknown };
+  addPet: AddPetOutput | { unexpectedResponse: unknown };
+  deletePet: unknown;
+  uploadPhoto: { result: UploadPhotoOutput } | { unexpectedResponse: unknown };
+}
+
+/** The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`). */
+export interface ToolErrors {
+  findPets: unknown;
+  addPet: unknown;
+  deletePet: unknown;
+  uploadPhoto: unknown;
 }
