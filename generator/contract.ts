@@ -42,8 +42,8 @@ export type { SearchIndexData } from "../runtime/src/features/search/search-inde
 
 export { getOwn, isRecord, setOwn } from "../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../runtime/src/upstream/path-template.js";
-export { asciiJson, catalogOf, parseTools, storeTools, toolDataFiles } from "../runtime/src/data/tool-data.js";
-export { declarationFiles } from "../runtime/src/data/declarations-data.js";
+export { parseTools, type CatalogEntry, type StoredTool } from "../runtime/src/data/tool-data.js";
+export { OFFSET_DIGITS } from "../runtime/src/data/offsets-file.js";
 export { buildSearchIndex, searchDocument, type SearchDocument } from "../runtime/src/features/search/search-build.js";
 export { isFiltering, listOption, operationFilter, type OperationFilter } from "../runtime/src/data/toolsets.js";
 export {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { asciiJson, catalogOf, searchDocument, type ServerInfo, storeTools, toolDataFiles } from "../contract.js";
+import { searchDocument, type ServerInfo } from "../contract.js";
+import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data-files.js";
 import { configVariables } from "./config-variables.js";
 import { packageRoot, readPackageJson } from "../package-root.js";
 import { runtimeHeader, runtimeVersion } from "../provenance.js";

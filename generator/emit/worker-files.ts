@@ -5,7 +5,8 @@
  * main thread emits the other files. The input is plain data (structured-cloned to the thread;
  * project-files.ts `workerInput` makes it), and this module imports only what the thread needs.
  */
-import { declarationFiles, type SearchDocument } from "../contract.js";
+import type { SearchDocument } from "../contract.js";
+import { declarationFiles } from "./data-files.js";
 import { DECLARATION_OFFSETS_PATH, DECLARATIONS_DATA_PATH } from "./data-paths.js";
 import type { EmittedFile } from "./project-files.js";
 import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "./search-index.js";

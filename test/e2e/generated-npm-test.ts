@@ -2,8 +2,8 @@
  * The `npm test` shipped with every generated server: it passes out of the box (for each example
  * spec), and it fails when a customisation makes a tool's request stop matching the spec.
  */
-import { jsonLines, type StoredTool } from "../../runtime/src/data/tool-data.js";
-import { offsetsText } from "../../runtime/src/data/offsets-file.js";
+import type { StoredTool } from "../../runtime/src/data/tool-data.js";
+import { jsonLines, offsetsText } from "../../generator/emit/data-files.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -77,7 +77,7 @@ for (const target of [{ kind: "stdio" }, { kind: "http" }] as const) {
     assert.equal(
       (listed.tools as Array<{ name: string }>).map((tool) => tool.name),
       // The six operations, then the example's custom composite tool (src/custom/), always listed.
-      ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"],
+      ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet", "describe_pets"],
     );
 
     const called = await inspect(target, ["--method", "tools/call", "--tool-name", "getPet", "--tool-arg", "petId=7"]);

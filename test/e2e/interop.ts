@@ -62,7 +62,7 @@ async function exercise(client: AnyClient): Promise<void> {
     if (cursor === undefined) break;
   }
   // The operations, then the example's custom tool (specs/custom-code/petstore).
-  assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"]);
+  assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet", "describe_pets"]);
   const result = (await client.callTool({ name: "getPet", arguments: { petId: 7 } })) as {
     structuredContent?: unknown;
     isError?: boolean;
@@ -127,7 +127,7 @@ test("the generated server adapts to the client it meets over stdio (data/client
   // The six operations, then the example's custom composite tool (src/custom/), always listed.
   assert.equal(
     geminiTools.map((tool) => tool.name),
-    ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet"],
+    ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet", "describe_pets"],
   );
   assert.match(stderr.join(""), "client profile gemini: surface all");
 

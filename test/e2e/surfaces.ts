@@ -72,7 +72,7 @@ async function exercise(client: AnyClient): Promise<void> {
   // The example's custom tool (specs/custom-code/petstore) is listed on every surface.
   assert.equal(
     listed.tools.map((t) => t.name),
-    ["search_operations", "describe_operation", "call_operation", "retag_pet"],
+    ["search_operations", "describe_operation", "call_operation", "retag_pet", "describe_pets"],
   );
   assert.is(listed.nextCursor, undefined);
   assert.ok(JSON.stringify(listed.tools).length < 10_000, "the search surface lists under 10 KB");
@@ -157,7 +157,7 @@ test("auto (the default) lists every operation of this small API; --read-only ov
   const listed = await client.listTools({});
   assert.equal(
     listed.tools.map((t) => t.name),
-    ["listPets", "getPet", "getInventory", "retag_pet"],
+    ["listPets", "getPet", "getInventory", "retag_pet", "describe_pets"],
   );
   await client.close();
 });
@@ -168,7 +168,7 @@ test("code surface over stdio (SDK 2.x): search, describe with the TypeScript si
   const listed = await client.listTools({});
   assert.equal(
     listed.tools.map((t) => t.name),
-    ["search_operations", "describe_operation", "execute_code", "retag_pet"],
+    ["search_operations", "describe_operation", "execute_code", "retag_pet", "describe_pets"],
   );
   assert.ok(JSON.stringify(listed).length < 10_000);
   const described = (await client.callTool({ name: "describe_operation", arguments: { name: "getPet" } })) as Result;

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { offsetsText, readRecord, recordLength } from "../../runtime/src/data/offsets-file.js";
+import { readRecord, recordLength } from "../../runtime/src/data/offsets-file.js";
+import { offsetsText } from "../../generator/emit/data-files.js";
 
 const reader = (text: string) => (offset: number, length: number) => text.slice(offset, offset + length);
 

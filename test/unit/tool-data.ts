@@ -4,15 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  dataToolSource,
-  jsonLines,
-  loadTools,
-  parseTools,
-  storeTools,
-  toolDataFiles,
-  catalogOf,
-} from "../../runtime/src/data/tool-data.js";
+import { dataToolSource, loadTools, parseTools } from "../../runtime/src/data/tool-data.js";
+import { jsonLines, storeTools, toolDataFiles, catalogOf } from "../../generator/emit/data-files.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/features/search/search-build.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";

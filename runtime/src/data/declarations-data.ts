@@ -5,23 +5,7 @@
  * `describe_operation` reads one declaration by its range instead of parsing them all (MS Graph
  * beta: 113 MB); `openapi://declarations` serves the first file whole.
  */
-import { offsetsText, readRecord } from "./offsets-file.js";
-import { asciiJson, memberLines } from "./tool-data.js";
-
-/** Both files' text, from the declarations and the tool names in tool order (generation time). */
-export function declarationFiles(
-  declarations: Record<string, string>,
-  toolNames: readonly string[],
-): { text: string; offsets: string } {
-  const entries = Object.entries(declarations);
-  const { text, ranges } = memberLines(
-    "{",
-    "}",
-    entries.map(([name, declaration]) => ({ prefix: `${asciiJson(name)}: `, json: asciiJson(declaration) })),
-  );
-  const byName = new Map(entries.map(([name], index) => [name, ranges[index]!]));
-  return { text, offsets: offsetsText(toolNames.map((name) => byName.get(name) ?? [0, 0])) };
-}
+import { readRecord } from "./offsets-file.js";
 
 /**
  * A reader of single declarations: `indexOf` gives a tool's position in tool order (-1: none),

@@ -1,5 +1,5 @@
 /**
- * Fixed-width offset files (`data/tool-offsets.txt`, `data/definition-offsets.txt`,
+ * Reading fixed-width offset files (`data/tool-offsets.txt`, `data/definition-offsets.txt`,
  * `data/declaration-offsets.txt`): line i holds where item i of a one-item-per-line JSON file is,
  * as zero-padded decimal numbers (`0000001234 0000000567`). Every line has the same length, so the
  * server reads item i's line by its byte range and never parses the whole list: MS Graph beta's
@@ -8,23 +8,11 @@
  */
 
 /** Digits per number: offsets up to 10 GB. */
-const DIGITS = 10;
-
-/** One number of a record, padded: `1234` → `0000001234`. */
-function padded(value: number): string {
-  if (!Number.isInteger(value) || value < 0 || value >= 10 ** DIGITS)
-    throw new RangeError(`offset ${value} does not fit ${DIGITS} digits`);
-  return String(value).padStart(DIGITS, "0");
-}
+export const OFFSET_DIGITS = 10;
 
 /** Bytes of one record of `fields` numbers, its newline included. */
 export function recordLength(fields: number): number {
-  return fields * (DIGITS + 1);
-}
-
-/** The text of an offsets file: one line per record, every record with the same number of fields. */
-export function offsetsText(records: ReadonlyArray<readonly number[]>): string {
-  return records.map((record) => `${record.map(padded).join(" ")}\n`).join("");
+  return fields * (OFFSET_DIGITS + 1);
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { offsetsText, readRecord } from "./offsets-file.js";
+import { readRecord } from "./offsets-file.js";
 import type { ToolDefinition } from "../api/types.js";
 
 /** A tool as stored in `data/tools.json`: `inputSchema` without `$defs`, and `defs` instead. */
@@ -18,47 +18,6 @@ export type StoredTool = ToolDefinition & {
   /** `$defs` name → index into `data/definitions.json`. */
   defs?: Record<string, number>;
 };
-
-/** What `storeTools` produces: the two data files' contents, as values. */
-export interface StoredTools {
-  tools: StoredTool[];
-  /** Every distinct `$defs` body, in order of first use. */
-  definitions: unknown[];
-}
-
-/**
- * Moves every tool's `inputSchema.$defs` into one shared list of distinct bodies (compared as
- * JSON text). Deterministic: same tools, same output. The tools given are not changed.
- */
-export function storeTools(tools: ToolDefinition[]): StoredTools {
-  const definitions: unknown[] = [];
-  const indexOf = new Map<string, number>();
-  const stored = tools.map((tool): StoredTool => {
-    const { $defs, ...inputSchema } = tool.inputSchema as { $defs?: Record<string, unknown> };
-    if ($defs === undefined) return tool;
-    const defs: Record<string, number> = {};
-    for (const [name, body] of Object.entries($defs)) {
-      const text = JSON.stringify(body);
-      let index = indexOf.get(text);
-      if (index === undefined) {
-        index = definitions.push(body) - 1;
-        indexOf.set(text, index);
-      }
-      defs[name] = index;
-    }
-    // `defs` goes right after the schema it completes, so a reader of the file finds it there.
-    const entries = Object.entries(tool).flatMap(([key, value]) =>
-      key === "inputSchema"
-        ? [
-            [key, inputSchema],
-            ["defs", defs],
-          ]
-        : [[key, value]],
-    );
-    return Object.fromEntries(entries) as StoredTool;
-  });
-  return { tools: stored, definitions };
-}
 
 /**
  * The tool definitions back from their stored form: each `defs` becomes `inputSchema.$defs`
@@ -116,77 +75,6 @@ export interface ToolSource {
   get(name: string): ToolDefinition | undefined;
   /** Tool `name`'s place in tool order (its line in the `data/*-offsets.txt` files); -1 when none. */
   indexOf(name: string): number;
-}
-
-/**
- * The text of a JSON file with one member per line (`open`, the members, `close`), and where each
- * member's JSON begins after its `prefix` (`"name": ` in an object; nothing in an array): the files
- * of `data/` that the server reads one member at a time.
- */
-export function memberLines(
-  open: string,
-  close: string,
-  members: ReadonlyArray<{ prefix: string; json: string }>,
-): { text: string; ranges: Array<[offset: number, length: number]> } {
-  const ranges: Array<[number, number]> = [];
-  const lines = [open];
-  let offset = open.length + 1;
-  members.forEach(({ prefix, json }, index) => {
-    const line = `  ${prefix}${json}${index < members.length - 1 ? "," : ""}`;
-    ranges.push([offset + 2 + prefix.length, json.length]);
-    lines.push(line);
-    offset += line.length + 1;
-  });
-  lines.push(close, "");
-  return { text: lines.join("\n"), ranges };
-}
-
-/** A JSON array with one item per line, and each item's byte range: `data/tools.json`, `data/definitions.json`. */
-export function jsonLines(items: readonly unknown[]): {
-  text: string;
-  ranges: Array<[offset: number, length: number]>;
-} {
-  return memberLines(
-    "[",
-    "]",
-    items.map((item) => ({ prefix: "", json: asciiJson(item) })),
-  );
-}
-
-/**
- * JSON with every non-ASCII character written as a `\\u` escape: the same value, one byte per
- * character, so string offsets are byte offsets (and V8 keeps the text at one byte per character).
- */
-export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u0080-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
-
-/** The catalog of these tools (generation time). */
-export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
-  return tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]);
-}
-
-/**
- * The files of `data/` that hold the tool definitions, from their stored form (generation time):
- * `tools.json` and `definitions.json` one item per line, and where each item is.
- */
-export function toolDataFiles(stored: StoredTools): {
-  tools: string;
-  toolOffsets: string;
-  definitions: string;
-  definitionOffsets: string;
-} {
-  const tools = jsonLines(stored.tools);
-  const definitions = jsonLines(stored.definitions);
-  return {
-    tools: tools.text,
-    toolOffsets: offsetsText(tools.ranges),
-    definitions: definitions.text,
-    definitionOffsets: offsetsText(definitions.ranges),
-  };
 }
 
 /** Look-ups by scanning the names before a tool source builds a map of them. */
@@ -284,7 +172,7 @@ export function memoryToolSource(tools: readonly ToolDefinition[]): ToolSource {
   const positions = new Map(tools.map((tool, index) => [tool.name, index]));
   return {
     names: tools.map((tool) => tool.name),
-    catalog: () => catalogOf(tools),
+    catalog: () => tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]),
     load: () => tools,
     get: (name) => byName.get(name),
     indexOf: (name) => positions.get(name) ?? -1,
