@@ -103,6 +103,7 @@ export class LegacySseEndpoints {
         client: session.client ?? null,
         notify: send,
         ...(access ? { scopes: access.principal.scopes } : {}),
+        ...(access?.principal.subject !== undefined ? { subject: access.principal.subject } : {}),
       })
       .then((response) => response !== undefined && send(response))
       .catch((error: unknown) => this.logger.error("legacy SSE dispatch failed", { error: String(error) }));
