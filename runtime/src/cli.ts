@@ -21,6 +21,7 @@ import type { TransportHandle } from "./transport.js";
 import type { ServerInfo, ToolDefinition } from "./types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "./upstream.js";
 import { redactUserinfo } from "./redact.js";
+import { declarationsOf, documentWithOnly } from "./resources.js";
 import type { ListedTool } from "./mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "./surfaces.js";
 import { parseClientProfiles, profileById } from "./client-profiles.js";
@@ -245,6 +246,16 @@ export async function main(
     if (names.length < source.names.length)
       logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
     const offeredNames = new Set(names);
+    // What filters left out is not shown by the document and declarations resources either.
+    const offeredRoutes = filtering
+      ? new Set(
+          source
+            .catalog()
+            .filter(([name]) => offeredNames.has(name))
+            .map(([, method, path]) => `${method.toUpperCase()} ${path}`),
+        )
+      : undefined;
+    const apiDocument = options.apiDocument;
     const offered = (): readonly ToolDefinition[] =>
       filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
     const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
@@ -276,12 +287,25 @@ export async function main(
       state,
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
-      ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
+      ...(apiDocument !== undefined
+        ? {
+            apiDocument: offeredRoutes
+              ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), offeredRoutes)
+              : apiDocument,
+          }
+        : {}),
       ...(options.readData ? { readData: options.readData } : {}),
       ...(options.readDataRange
         ? { declarationOf: declarationReader((name) => source.indexOf(name), options.readDataRange) }
         : {}),
-      ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
+      ...(options.readData
+        ? {
+            declarations: () => {
+              const text = options.readData!("declarations.json") ?? "{}";
+              return filtering ? declarationsOf(text, offeredNames) : text;
+            },
+          }
+        : {}),
     });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);

@@ -32,7 +32,13 @@ import { ClientChannel } from "./request-tools.js";
 import { answererOf, type Settlement } from "./client-requests.js";
 import { ResourceMethods } from "./resource-methods.js";
 import { Subscriptions } from "./subscriptions.js";
-import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
+import {
+  MAX_CONCURRENT_CODE_RUNS,
+  MetaTools,
+  type OperationLookup,
+  type ServedSurface,
+  type SurfaceName,
+} from "./surfaces.js";
 import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
 import { ClientViews, type ClientView } from "./client-views.js";
 import {
@@ -161,6 +167,8 @@ export class McpServer {
     this.channel = new ClientChannel(options.info.name, options.stateSecret);
     const surface = options.surface ?? "all";
     this.surface = surface;
+    // Every surface of this server (client views may serve another) shares its execute_code slots.
+    const codeRuns = new UpstreamQueue(MAX_CONCURRENT_CODE_RUNS);
     this.makeMeta = (served, operations) =>
       served === "all"
         ? undefined
@@ -172,6 +180,7 @@ export class McpServer {
             readDeclarations: () => options.readData?.("declarations.json"),
             ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
+            codeRuns,
           });
     this.tools = new ToolCatalog(
       options.tools,
