@@ -36,7 +36,7 @@ import type { McpServer } from "./server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "./own.js";
 import { clientInfoOf, type ClientInfo } from "./client-profiles.js";
-import { SessionStore, type LegacySession } from "./sessions.js";
+import { SessionStore, sessionOwner, type LegacySession } from "./sessions.js";
 import { MemoryStateStore, StateUnavailableError, type StateStore } from "./state.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
 
@@ -206,9 +206,11 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return legacySse.handle(req, res, pathname, access, refuse);
     }
     const sessionId = req.headers["mcp-session-id"];
+    // In OAuth mode a session belongs to the token's issuer and subject: another caller's token finds none.
+    const owner = oauth ? sessionOwner(oauth.options.issuer, principal?.subject) : undefined;
     let session: LegacySession | undefined;
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
-      const deleted = await sessions.delete(sessionId).catch((error: unknown) => storeFailure(res, null, error));
+      const deleted = await sessions.delete(sessionId, owner).catch((error: unknown) => storeFailure(res, null, error));
       if (deleted === undefined) return;
       if (!deleted)
         return sendJson(
@@ -297,7 +299,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
           }),
         );
       }
-      const found = await sessions.get(sessionId).catch((error: unknown) => storeFailure(res, requestId, error));
+      const found = await sessions.get(sessionId, owner).catch((error: unknown) => storeFailure(res, requestId, error));
       if (found === undefined && res.headersSent) return;
       if (found === undefined)
         return sendJson(
@@ -372,6 +374,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       };
       const client = clientInfoOf(params.clientInfo);
       if (client) created.client = client;
+      if (owner !== undefined) created.owner = owner;
       const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
       if (id === undefined) return;
       res.setHeader("Mcp-Session-Id", id);
