@@ -44,7 +44,8 @@ Options:
   --state URL        HTTP: shared state for several instances behind a load balancer:
                      redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
                      process's memory). Tasks, legacy sessions and cancellations then reach
-                     every instance; no credential is ever stored there
+                     every instance; no credential is ever stored there. Needs MCP_STATE_SECRET
+                     (32+ characters, the same everywhere): what Redis holds is encrypted with it
   --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
@@ -210,7 +211,9 @@ export async function main(
     // The URL may hold Redis's password: it is never logged.
     state = await openStateStore(flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined, {
       prefix: `mcp:${info.name}:`,
+      secret: nonEmpty(process.env.MCP_STATE_SECRET),
       onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
+      onInvalid: (what) => logger.warn(`state store: ${what} failed its integrity check and was ignored`),
     });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
