@@ -30,9 +30,16 @@ import { PromptMethods } from "./prompts.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "./protocol.js";
 import type { HandlerContext, NotificationHandler, Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel } from "./request-tools.js";
+import { answererOf, type Settlement } from "./client-requests.js";
 import { ResourceMethods } from "./resource-methods.js";
 import { Subscriptions } from "./subscriptions.js";
-import { MetaTools, type OperationLookup, type ServedSurface, type SurfaceName } from "./surfaces.js";
+import {
+  MAX_CONCURRENT_CODE_RUNS,
+  MetaTools,
+  type OperationLookup,
+  type ServedSurface,
+  type SurfaceName,
+} from "./surfaces.js";
 import { clientInfoOf, modernClientInfo, type ClientInfo, type RuntimeProfile } from "./client-profiles.js";
 import { ClientViews, type ClientView } from "./client-views.js";
 import {
@@ -161,6 +168,8 @@ export class McpServer {
     this.channel = new ClientChannel(options.info.name, options.stateSecret);
     const surface = options.surface ?? "all";
     this.surface = surface;
+    // Every surface of this server (client views may serve another) shares its execute_code slots.
+    const codeRuns = new UpstreamQueue(MAX_CONCURRENT_CODE_RUNS);
     this.makeMeta = (served, operations) =>
       served === "all"
         ? undefined
@@ -172,6 +181,7 @@ export class McpServer {
             readDeclarations: () => options.readData?.("declarations.json"),
             ...(options.declarationOf ? { readDeclaration: options.declarationOf } : {}),
             ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
+            codeRuns,
           });
     this.tools = new ToolCatalog(
       options.tools,
@@ -289,9 +299,11 @@ export class McpServer {
       modern,
       notifications,
       onResponse: (response, ctx) => {
-        // A session's answer may reach another instance than the one that asked (ids are unique per process).
-        if (!this.channel.settle(response) && this.cluster && ctx.session)
-          this.broadcast({ type: "client-response", message: response });
+        const answerer = answererOf(ctx);
+        const settled = this.settleClientResponse(response, answerer);
+        // A session's answer may reach another instance than the one that asked: that one checks the answerer too.
+        if (settled === "unknown" && this.cluster && ctx.session)
+          this.broadcast({ type: "client-response", answerer, message: response });
       },
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
@@ -331,10 +343,20 @@ export class McpServer {
     });
   }
 
+  /** Settles a server→client request with a client's response; an answer from another client than the asked one is refused and logged. */
+  private settleClientResponse(response: JsonRpcResponse, answerer: string): Settlement {
+    const settled = this.channel.settle(response, answerer);
+    if (settled === "refused")
+      this.logger.warn("refused a client's answer to a request the server sent to another session or caller", {
+        id: String(response.id).slice(0, 64),
+      });
+    return settled;
+  }
+
   /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
   private onBroadcast(message: Record<string, unknown>): void {
-    if (message.type === "client-response" && isRecord(message.message))
-      this.channel.settle(message.message as unknown as JsonRpcResponse);
+    if (message.type === "client-response" && isRecord(message.message) && typeof message.answerer === "string")
+      this.settleClientResponse(message.message as unknown as JsonRpcResponse, message.answerer);
     else if (
       message.type === "cancel" &&
       (typeof message.requestId === "string" || typeof message.requestId === "number")

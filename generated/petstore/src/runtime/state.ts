@@ -3,9 +3,11 @@
  * Shared state of a server that runs as several instances: a small key-value store with expiry
  * and a publish/subscribe channel. In memory by default (one process: nothing is shared); Redis
  * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`), through state-redis.ts, which
- * loads its client only then. What goes there: task snapshots (task-mirror.ts), legacy sessions
- * (sessions.ts), cancellations that must reach another instance. Never a secret: no upstream
- * credential, token or request header is ever written (see the scale tests).
+ * loads its client only then, always behind state-seal.ts (values and messages encrypted, key
+ * names hashed: a shared store needs the secret). What goes there: task snapshots
+ * (shared-tasks.ts), legacy sessions (sessions.ts), cancellations and client answers that must
+ * reach another instance. Never a secret: no upstream credential, token or request header is ever
+ * written (see the scale tests).
  */
 import { EventEmitter } from "node:events";
 
@@ -110,16 +112,29 @@ export class MemoryStateStore implements StateStore {
 
 /**
  * The store named by `url`: undefined or empty → in memory; `redis://` / `rediss://` → Redis
- * (the client is loaded now, not at start-up of servers that do not use it). Throws for other schemes.
+ * (the client is loaded now, not at start-up of servers that do not use it), sealed with `secret`
+ * (state-seal.ts: at least 32 characters, the same on every instance; without it, no Redis).
+ * Throws for other schemes and for Redis without a secret. `onStatus` hears connection changes,
+ * `onInvalid` records that failed their check (tampered, or written with another secret).
  */
 export async function openStateStore(
   url: string | undefined,
-  options: { prefix?: string; onStatus?: (message: string) => void } = {},
+  options: {
+    prefix?: string;
+    secret?: string | undefined;
+    onStatus?: (message: string) => void;
+    onInvalid?: (what: string) => void;
+  } = {},
 ): Promise<StateStore> {
   if (url === undefined || url.trim() === "" || url.trim() === "memory") return new MemoryStateStore();
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
   if (scheme !== "redis" && scheme !== "rediss")
     throw new Error(`unsupported state store URL scheme '${scheme ?? ""}': use redis://host:port/db or rediss://…`);
+  const { MIN_STATE_SECRET_CHARS, SealedStateStore } = await import("./state-seal.js");
+  if ((options.secret ?? "").length < MIN_STATE_SECRET_CHARS)
+    throw new Error(
+      `a Redis state store needs MCP_STATE_SECRET (at least ${MIN_STATE_SECRET_CHARS} characters, the same on every instance): it encrypts what is stored there`,
+    );
   const { RedisStateStore } = await import("./state-redis.js");
-  return RedisStateStore.connect(url.trim(), options);
+  return new SealedStateStore(await RedisStateStore.connect(url.trim(), options), options.secret!, options.onInvalid);
 }

@@ -16,8 +16,9 @@ import type { InputRequiredResult } from "./extensions.js";
 import { codeToolResult, operationOutcome } from "./code-host.js";
 import { DEFAULT_CODE_LIMITS, EXECUTE_CODE_TOOL, executeCode, type CodeHost, type CodeLimits } from "./code-mode.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
-import { OperationSearch, type SearchIndexData } from "./search-index.js";
+import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
 import type { ObjectJsonSchema, ToolDefinition } from "./types.js";
+import { UpstreamQueue } from "./upstream-queue.js";
 
 /** Surfaces a user may ask for. */
 export const SURFACES = ["all", "search", "code", "auto"] as const;
@@ -80,6 +81,8 @@ export const SEARCH_OPERATIONS = "search_operations";
 export const DESCRIBE_OPERATION = "describe_operation";
 export const CALL_OPERATION = "call_operation";
 export const EXECUTE_CODE = EXECUTE_CODE_TOOL.name;
+/** Longest operation name or tag a meta tool accepts (generated tool names have at most 64 characters). */
+export const MAX_NAME_CHARS = 256;
 
 const searchResultSchema: ObjectJsonSchema = {
   type: "object",
@@ -129,7 +132,12 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
       inputSchema: {
         type: "object",
         properties: {
-          query: { type: "string", minLength: 1, description: "What you want to do, in plain words." },
+          query: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_QUERY_CHARS,
+            description: "What you want to do, in plain words.",
+          },
           limit: {
             type: "integer",
             minimum: 1,
@@ -137,7 +145,7 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
             default: 10,
             description: "How many results at most (default 10).",
           },
-          tag: { type: "string", description: "Only operations with this OpenAPI tag." },
+          tag: { type: "string", maxLength: MAX_NAME_CHARS, description: "Only operations with this OpenAPI tag." },
         },
         required: ["query"],
         additionalProperties: false,
@@ -153,7 +161,12 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
       inputSchema: {
         type: "object",
         properties: {
-          name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+          name: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_NAME_CHARS,
+            description: "The operation's name from search_operations.",
+          },
         },
         required: ["name"],
         additionalProperties: false,
@@ -169,7 +182,12 @@ function metaTools(title: string, count: number): Record<string, ListedTool> {
       inputSchema: {
         type: "object",
         properties: {
-          name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+          name: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_NAME_CHARS,
+            description: "The operation's name from search_operations.",
+          },
           arguments: {
             type: "object",
             description: "The operation's arguments, as describe_operation's inputSchema says.",
@@ -206,11 +224,14 @@ export function surfaceMetaTools(surface: ServedSurface, title: string, count: n
   return SURFACE_META_TOOLS[surface].map((name) => all[name]!);
 }
 
-/** Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation). */
+/**
+ * Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation);
+ * `signal` aborts it, `fromCode` says that a script asks (it cannot confirm destructive calls).
+ */
 export type RunOperation = (
   name: string,
   args: Record<string, unknown>,
-  signal?: AbortSignal,
+  via?: { signal?: AbortSignal; fromCode?: boolean },
 ) => Promise<CallToolResult | InputRequiredResult>;
 
 /**
@@ -238,7 +259,16 @@ export interface MetaToolsOptions {
   readDeclaration?: (name: string) => string | undefined;
   /** Limits of each `execute_code` run (code surface; default DEFAULT_CODE_LIMITS). */
   codeLimits?: CodeLimits;
+  /** The server's slots for `execute_code` runs (shared by every surface it serves; default: this surface's own). */
+  codeRuns?: UpstreamQueue;
 }
+
+/**
+ * Most `execute_code` runs at once in one server: each is a worker thread with its own sandbox
+ * memory (64 MiB by default), so a client sending a hundred at once must not start a hundred; the
+ * others wait in FIFO order (the same bounded queue as upstream calls).
+ */
+export const MAX_CONCURRENT_CODE_RUNS = 4;
 
 /** The meta tools of one server: their listing and their calls. Data files load on first use. */
 export class MetaTools {
@@ -308,8 +338,8 @@ export class MetaTools {
 
   /**
    * `execute_code`: the script's `api.<tool>()` calls run through `run`, the same path as
-   * call_operation (validation, credentials, confirmation, cancellation), and only for operations
-   * this caller may see. QuickJS loads on the first run (code-mode.ts imports none of it at start).
+   * call_operation (validation, credentials, cancellation), and only for operations this caller may
+   * see; an operation that needs the user's confirmation is refused (a script cannot ask the user). QuickJS loads on the first run (code-mode.ts imports none of it at start).
    */
   private async executeCode(
     code: string,
@@ -322,14 +352,14 @@ export class MetaTools {
       toolNames,
       call: async (operation, operationArgs, callSignal) =>
         allowed(operation)
-          ? operationOutcome(operation, await run(operation, operationArgs, callSignal))
+          ? operationOutcome(operation, await run(operation, operationArgs, { signal: callSignal, fromCode: true }))
           : { ok: false, error: { message: `Unknown operation '${operation}'.` } },
     };
-    const outcome = await executeCode(
-      code,
-      host,
-      this.options.codeLimits ?? DEFAULT_CODE_LIMITS,
-      signal ?? new AbortController().signal,
+    const runs = (this.options.codeRuns ??= new UpstreamQueue(MAX_CONCURRENT_CODE_RUNS));
+    const outcome = await runs.run(
+      () =>
+        executeCode(code, host, this.options.codeLimits ?? DEFAULT_CODE_LIMITS, signal ?? new AbortController().signal),
+      signal,
     );
     return codeToolResult(outcome);
   }

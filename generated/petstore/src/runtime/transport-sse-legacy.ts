@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody, sendJson, sendText } from "./http-util.js";
+import { sendJson, sendText, type BodyRefusal } from "./http-util.js";
 import { ErrorCode, errorResponse } from "./jsonrpc.js";
 import type { Logger } from "./logger.js";
 import type { Principal, Refusal } from "./oauth-resource.js";
@@ -36,9 +36,10 @@ export class LegacySseEndpoints {
     { res: ServerResponse; subject: string | undefined; client?: ClientInfo | undefined }
   >();
 
+  /** `receive` reads a POSTed body within the transport's limits (http-util.ts). */
   constructor(
     private readonly server: McpServer,
-    private readonly limit: number,
+    private readonly receive: (req: IncomingMessage) => Promise<Buffer | BodyRefusal>,
     private readonly logger: Logger,
   ) {}
 
@@ -76,8 +77,10 @@ export class LegacySseEndpoints {
     if (access && session.subject !== access.principal.subject)
       return sendText(res, 403, "Forbidden: this session belongs to another caller");
     const stream = session.res;
-    const body = await readBody(req, this.limit);
+    const body = await this.receive(req);
+    if (body === "aborted") return;
     if (body === "too-large") return sendText(res, 413, "Payload Too Large");
+    if (body === "busy") return sendText(res, 503, "Service Unavailable: too many request bodies arriving at once");
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
@@ -104,6 +107,7 @@ export class LegacySseEndpoints {
         client: session.client ?? null,
         notify: send,
         ...(access ? { scopes: access.principal.scopes } : {}),
+        ...(access?.principal.subject !== undefined ? { subject: access.principal.subject } : {}),
       })
       .then((response) => response !== undefined && send(response))
       .catch((error: unknown) => this.logger.error("legacy SSE dispatch failed", { error: String(error) }));
