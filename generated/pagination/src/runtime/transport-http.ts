@@ -129,12 +129,12 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const receive = (req: IncomingMessage) => readBody(req, limit, budget);
   const legacySse = options.legacySse ? new LegacySseEndpoints(server, receive, logger) : undefined;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  // A request (headers and body) must arrive within the timeout, checked every second at most;
-  // idle keep-alive connections are not requests and stay open for KEEP_ALIVE_TIMEOUT_MS.
+  // A request (headers and body) must arrive within the timeout (0: none), checked every second at
+  // most; idle keep-alive connections are not requests and stay open for KEEP_ALIVE_TIMEOUT_MS.
   const timeouts = {
     requestTimeout,
     headersTimeout: requestTimeout,
-    connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+    connectionsCheckingInterval: requestTimeout > 0 ? Math.min(1_000, requestTimeout) : 30_000,
   };
 
   const http = createServer(timeouts, (req, res) => {
