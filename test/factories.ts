@@ -96,8 +96,8 @@ export function featureSurfaces(codeFlags: Record<string, string> = {}): Surface
 }
 
 /** The legacy HTTP+SSE endpoints, as `startHttp`'s `legacySse` of a server generated with that feature. */
-export const legacySseEndpoints: MakeHttpEndpoints = (server, maxBodyBytes, logger) =>
-  new LegacySseEndpoints(server, maxBodyBytes, logger);
+export const legacySseEndpoints: MakeHttpEndpoints = (server, receive, logger) =>
+  new LegacySseEndpoints(server, receive, logger);
 
 /**
  * The upstream features a generated server has when its API needs them (`auth` for security

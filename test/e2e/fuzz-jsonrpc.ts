@@ -3,7 +3,11 @@
  * Streamable HTTP with random and grammar-based JSON-RPC of both eras. 10,000 messages per run,
  * half over each transport (`FUZZ_MESSAGES` sets the total; `npm run fuzz` sends 100,000);
  * `FUZZ_SEED` picks another run. Never a crash, never a non-JSON line on stdout, never a 5xx, and
- * a ping answered at the end.
+ * a ping answered at the end. Then the code surface (issue 30): `search_operations`,
+ * `describe_operation` and `execute_code` calls with hostile inputs (queries of up to 20,000 words,
+ * throws and results of megabytes, hundreds of api calls, calls left running, spinning scripts,
+ * oversized code), 200 per run (`FUZZ_CODE`; `npm run fuzz` sends 1,000): the same rules, and every
+ * answer within the size bounds of code mode and in time.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +16,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Upstream } from "../unit/runtime-fixture.js";
 import { fuzzCount, fuzzSeed } from "../fuzz/prng.js";
+import { codeSurfaceLine } from "../fuzz/jsonrpc-messages.js";
 import {
   fuzzHttp,
   fuzzStdio,
@@ -23,12 +28,26 @@ import {
 
 /** Messages per transport. */
 const MESSAGES = Math.ceil(fuzzCount("FUZZ_MESSAGES", 10_000) / 2);
+/** Code-surface messages per transport. */
+const CODE_MESSAGES = Math.ceil(fuzzCount("FUZZ_CODE", 200) / 2);
+/**
+ * The code surface's flags, and the largest answer its limits allow: a result and its logs of
+ * 100,000 bytes each, written as text and as structured content, JSON-escaped (2 MB is far above
+ * that; an unbounded thrown value was 50 MB).
+ */
+const CODE_SURFACE = {
+  args: ["--surface", "code", "--confirm-destructive", "--code-timeout", "1000"],
+  line: codeSurfaceLine,
+  maxAnswerChars: 2_000_000,
+  answerMs: 30_000,
+  allAnswersMs: 300_000,
+};
 const SEED = fuzzSeed(20261124);
 let server: PreparedServer;
 let upstream: Upstream;
 
 test.before(async () => {
-  server = await prepareServer("petstore");
+  server = await prepareServer("petstore", ["code"]);
   upstream = await fuzzUpstream();
 });
 test.after(async () => {
@@ -55,6 +74,16 @@ test(`stdio: ${MESSAGES} fuzz messages, no crash, only JSON on stdout, ping answ
 test(`HTTP: ${MESSAGES} fuzz requests, no crash or 5xx, JSON answers, ping answered`, async () => {
   const before = upstream.received.length;
   verdict("http", await fuzzHttp(server, upstream.baseUrl, MESSAGES, SEED + 1), before);
+});
+
+test(`code surface over stdio: ${CODE_MESSAGES} hostile search and code-mode calls, no crash, bounded answers, ping answered`, async () => {
+  const before = upstream.received.length;
+  verdict("code stdio", await fuzzStdio(server, upstream.baseUrl, CODE_MESSAGES, SEED + 2, CODE_SURFACE), before);
+});
+
+test(`code surface over HTTP: ${CODE_MESSAGES} hostile search and code-mode calls, no crash or 5xx, bounded answers in time`, async () => {
+  const before = upstream.received.length;
+  verdict("code http", await fuzzHttp(server, upstream.baseUrl, CODE_MESSAGES, SEED + 3, CODE_SURFACE), before);
 });
 
 test("the harness catches a broken server: a non-JSON stdout line, an exit, no ping answer", async () => {

@@ -62,7 +62,16 @@ async function exercise(client: AnyClient): Promise<void> {
     if (cursor === undefined) break;
   }
   // The operations, then the example's custom tool (specs/custom-code/petstore).
-  assert.equal(names, ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet", "describe_pets"]);
+  assert.equal(names, [
+    "listPets",
+    "createPet",
+    "getPet",
+    "updatePet",
+    "deletePet",
+    "getInventory",
+    "retag_pet",
+    "describe_pets",
+  ]);
   const result = (await client.callTool({ name: "getPet", arguments: { petId: 7 } })) as {
     structuredContent?: unknown;
     isError?: boolean;

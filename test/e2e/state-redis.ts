@@ -5,7 +5,9 @@
  * cancelled through the others; a cancellation through another instance closes the upstream
  * connection on the first; legacy sessions and their `notifications/cancelled` reach every
  * instance; a dead instance's task is reported failed; Redis down gives clear errors while plain
- * calls keep working, and everything recovers when it returns; no secret ever reaches Redis.
+ * calls keep working, and everything recovers when it returns; no secret ever reaches Redis, and
+ * what does is encrypted (no result, session or task id readable there; a tampered record is
+ * ignored); a client's answer to a server→client request counts only from the session asked.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -23,8 +25,11 @@ import { info as baseInfo, sampleTools, startUpstream, type Upstream } from "../
 import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fixture.js";
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { apiFeatures } from "../factories.js";
+import type { Logger } from "../../runtime/src/protocol/logger.js";
 
 const API_KEY = "env-secret-7f3a9c";
+/** MCP_STATE_SECRET of the instances: what they store in Redis is encrypted with it. */
+const STATE_SECRET = "state-secret-for-the-redis-tests-0123456789";
 const PASSED_KEY = "header-secret-51d2e8";
 const info: ServerInfo = {
   ...baseInfo,
@@ -40,6 +45,8 @@ interface Instance {
   store: StateStore;
   server: McpServer;
   http: HttpHandle;
+  /** What the instance logged at warn (refused answers, records that failed their check). */
+  warnings: string[];
 }
 
 let redis: RedisHandle;
@@ -93,8 +100,14 @@ function tools(): ToolDefinition[] {
 }
 
 async function startInstance(name: string): Promise<Instance> {
+  const warnings: string[] = [];
+  const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) };
   const shared = redisFeature.plugs({ flags: {}, env: {}, info, http: true }) as FeaturePlugs;
-  const store = await shared.openState!(redis.url, { prefix: "mcp:test:" });
+  const store = await shared.openState!(redis.url, {
+    prefix: "mcp:test:",
+    secret: STATE_SECRET,
+    onInvalid: (what) => warnings.push(`invalid: ${what}`),
+  });
   const server = new McpServer({
     ...apiFeatures,
     info,
@@ -106,10 +119,11 @@ async function startInstance(name: string): Promise<Instance> {
     env: { PETSTORE_API_KEY: API_KEY },
     credentials: upstreamCredentials([{ header: "X-Upstream-Key", scheme: "api_key" }]),
     extension: { tools: [asks, confirm] },
+    logger,
   });
   await server.ready;
   const http = await startHttp(server, { host: "127.0.0.1", port: 0, sessions: true, state: store });
-  return { name, store, server, http };
+  return { name, store, server, http, warnings };
 }
 
 test.before(async () => {
@@ -141,6 +155,14 @@ test.after(async () => {
   await upstream?.close();
   await redis?.stop();
 });
+
+/** A plain Redis connection, as someone with access to Redis but not to the secret would have. */
+async function openRawRedis(): Promise<import("ioredis").Redis> {
+  const { Redis } = await import("ioredis");
+  const client = new Redis(redis.url, { lazyConnect: true });
+  await client.connect();
+  return client;
+}
 
 let nextId = 1;
 /** A modern request (2026-07-28) dispatched by one instance. */
@@ -302,6 +324,73 @@ test("legacy elicitation: asked over A's stream, answered through B, the call on
   assert.match(stream, /answered \{\\"action\\":\\"accept\\",\\"content\\":\{\\"v\\":\\"yes\\"\}\}/);
 });
 
+test("legacy elicitation across instances: another session's answer through B is refused and logged on A; the asker's answer through B completes the call", async () => {
+  // Issue 30, finding 1: answers were settled by id alone, on whichever instance held the request.
+  const victim = await openSession(A());
+  const attacker = await openSession(C());
+  const call = await legacy(
+    A(),
+    { id: nextId++, method: "tools/call", params: { name: "confirm", arguments: {} } },
+    { "mcp-session-id": victim },
+  );
+  const reader = call.body!.getReader();
+  let stream = "";
+  while (!/elicitation\/create/.test(stream)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stream += Buffer.from(value).toString("utf8");
+  }
+  const asked = JSON.parse(/data: (.*elicitation\/create.*)/.exec(stream)![1]!) as { id: string };
+  const refusedBefore = A().warnings.filter((w) => /refused a client's answer/.test(w)).length;
+  const forged = await legacy(
+    B(),
+    { id: asked.id, result: { action: "accept", content: { v: "attacker" } } },
+    { "mcp-session-id": attacker },
+  );
+  assert.is(forged.status, 202);
+  await waitFor(() => A().warnings.filter((w) => /refused a client's answer/.test(w)).length > refusedBefore);
+  const answered = await legacy(
+    B(),
+    { id: asked.id, result: { action: "accept", content: { v: "victim" } } },
+    { "mcp-session-id": victim },
+  );
+  assert.is(answered.status, 202);
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stream += Buffer.from(value).toString("utf8");
+  }
+  assert.match(stream, /answered \{\\"action\\":\\"accept\\",\\"content\\":\{\\"v\\":\\"victim\\"\}\}/);
+  assert.not.match(stream, /attacker/);
+});
+
+test("a record tampered with in Redis is not served: the task reads as unknown on every instance, which logs it", async () => {
+  // Issue 30, finding 6: tampered Redis records were served as they were.
+  const created = result(await modern(A(), "tools/call", { name: "getPet", arguments: { petId: 2 } }));
+  assert.is(created.resultType, "task");
+  const taskId = created.taskId as string;
+  await waitFor(async () => result(await modern(B(), "tasks/get", { taskId })).status === "completed");
+  const forged = JSON.stringify({
+    instance: "x",
+    owner: null,
+    expiresAt: Date.now() + 60_000,
+    task: { taskId, status: "completed", result: { content: [{ type: "text", text: "forged" }] } },
+  });
+  // With read and write access to Redis but not the secret: overwrite every task record.
+  const raw = await openRawRedis();
+  try {
+    const keys = await raw.keys("mcp:test:task:*");
+    assert.ok(keys.length > 0, "task records are in Redis");
+    for (const key of keys) assert.not.ok(key.includes(taskId), "the task id is not the key");
+    for (const key of keys) await raw.set(key, forged, "PX", 60_000);
+  } finally {
+    raw.disconnect();
+  }
+  const seen = await modern(C(), "tasks/get", { taskId });
+  assert.is((seen as { error: { code: number } }).error.code, -32602, JSON.stringify(seen));
+  assert.ok(C().warnings.includes("invalid: a stored task record"), C().warnings.join(" | "));
+});
+
 test("a task whose instance stopped is reported failed by the others", async () => {
   const extra = await startInstance("D");
   try {
@@ -373,6 +462,10 @@ test("no secret reaches Redis: neither the environment's API key nor a passed-th
   assert.not.match(commands, new RegExp(API_KEY));
   assert.not.match(commands, new RegExp(PASSED_KEY));
   assert.not.match(commands, /x-upstream-key|x-api-key/i);
+  // Encrypted at rest, keys derived: neither the task's result nor its id, nor the session id, is readable there.
+  assert.not.match(commands, /Slow|Quick|"status"|structuredContent/);
+  assert.not.match(commands, created.taskId as string);
+  assert.not.match(commands, session);
 });
 
 test.run();

@@ -292,3 +292,82 @@ export function fuzzLine(r: Prng, target: FuzzTarget): string {
   // A duplicate key, as JSON.parse keeps the last one.
   return text.replace(/^\{/, '{"id":"dup","method":"ping",');
 }
+
+const ACTION_WORDS = [
+  "get",
+  "show",
+  "list",
+  "make",
+  "create",
+  "new",
+  "add",
+  "delete",
+  "remove",
+  "update",
+  "find",
+  "view",
+];
+
+/** A query for search_operations, often hostile: many words (action verbs among them), ids, repeats, odd characters. */
+function hostileQuery(r: Prng): unknown {
+  return r.pick<() => unknown>([
+    () => "list pets",
+    () =>
+      Array.from({ length: r.chance(0.5) ? r.int(1, 150) : r.int(150, 20_000) }, (_, i) =>
+        i % 2 ? r.pick(ACTION_WORDS) : r.text(r.int(1, 8), "abcdefgh"),
+      ).join(" "),
+    () => `pay ${"cus_1Ab ".repeat(r.int(1, 5_000))}`,
+    () => "a-".repeat(r.int(1, 50_000)),
+    () => '"'.repeat(r.int(1, 10_000)),
+    () => "x".repeat(r.int(990, 1_010)),
+    () => r.text(r.int(0, 2_000), PRINTABLE + "\u202e\u2028😀é"),
+    () => randomValue(r, 1),
+  ])();
+}
+
+/** A script for execute_code, often hostile: huge throws, results and logs, many calls, calls left running, spinning, oversized code. */
+function hostileScript(r: Prng, target: FuzzTarget): string {
+  const tool = r.pick(target.tools);
+  const call = `api[${JSON.stringify(tool.name)}](${JSON.stringify(r.chance(0.7) ? tool.sample : randomValue(r, 1))})`;
+  const big = () => r.int(1, 5_000_000);
+  // Some are plain calls with the tool's valid sample, so runs also reach the upstream.
+  if (r.chance(0.4)) return `return await api[${JSON.stringify(tool.name)}](${JSON.stringify(tool.sample)});`;
+  return r.pick<() => string>([
+    () => `throw "s".repeat(${big()});`,
+    () => `throw new Error("e".repeat(${big()}));`,
+    () => `throw { big: "o".repeat(${big()}), list: [1, 2, 3] };`,
+    () => `return "r".repeat(${big()});`,
+    () => `for (let i = 0; i < ${r.int(1, 200)}; i++) await ${call}.catch(() => 0); return 1;`,
+    () =>
+      `return (await Promise.all(Array.from({ length: ${r.int(1, 500)} }, () => ${call}.catch((e) => e.message)))).length;`,
+    () => `${call}.catch(() => 0); ${call}.catch(() => 0); return "left early";`,
+    () => `try { return await ${call}; } catch (error) { return [error.message, error.status]; }`,
+    () => `for (let i = 0; i < ${r.int(1, 100_000)}; i++) console.log("y".repeat(${r.int(1, 1_000)})); return 3;`,
+    () => "for (;;) {}",
+    () => `//${"x".repeat(r.int(99_990, 100_010))}\nreturn 4;`,
+    () => r.text(r.int(0, 300), PRINTABLE),
+  ])();
+}
+
+/**
+ * One `tools/call` of a code-surface meta tool (search_operations, describe_operation,
+ * execute_code) with hostile inputs, in either era; never contains a newline.
+ */
+export function codeSurfaceLine(r: Prng, target: FuzzTarget): string {
+  const roll = r.next();
+  const [name, args] =
+    roll < 0.4
+      ? [
+          "search_operations",
+          { query: hostileQuery(r), ...(r.chance(0.2) ? { limit: r.pick<unknown>([1, 50, 51, 0, "x"]) } : {}) },
+        ]
+      : roll < 0.5
+        ? [
+            "describe_operation",
+            { name: r.chance(0.5) ? r.pick(target.tools).name : r.pick([...STRINGS, "n".repeat(r.int(200, 5_000))]) },
+          ]
+        : ["execute_code", { code: hostileScript(r, target) }];
+  const params: Record<string, unknown> = { name, arguments: args };
+  if (r.chance(0.5)) params._meta = modernMeta(r);
+  return JSON.stringify({ jsonrpc: "2.0", id: r.int(0, 1_000_000), method: "tools/call", params });
+}

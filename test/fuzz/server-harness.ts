@@ -63,6 +63,20 @@ export async function prepareServer(example = "petstore", features?: string[]): 
   return { dir, target, remove: () => rmSync(dirname(dir), { recursive: true, force: true }) };
 }
 
+/** What a fuzz run sends and checks besides the defaults. */
+export interface FuzzOptions {
+  /** Extra server flags (e.g. `--surface code`). */
+  args?: string[];
+  /** The line generator (default: fuzzLine). */
+  line?: (r: Prng, target: FuzzTarget) => string;
+  /** Longest answer accepted, in characters of a stdout line or an HTTP body (default: not checked). */
+  maxAnswerChars?: number;
+  /** How long one HTTP answer may take (default 5 s). */
+  answerMs?: number;
+  /** stdio: every line is a request; wait (up to this many ms) for all their answers before the final ping. */
+  allAnswersMs?: number;
+}
+
 /** An upstream that answers every request at once with a small JSON body. */
 export function fuzzUpstream(): Promise<Upstream> {
   return startUpstream((r) => ({
@@ -142,28 +156,36 @@ export async function fuzzStdio(
   baseUrl: string,
   count: number,
   seed: number,
+  options: FuzzOptions = {},
 ): Promise<FuzzReport> {
   const started = Date.now();
   const r = new Prng(seed);
-  const child = start(server.dir, ["--base-url", baseUrl]);
+  const line = options.line ?? fuzzLine;
+  const child = start(server.dir, ["--base-url", baseUrl, ...(options.args ?? [])]);
   const failures: string[] = [];
   let checked = 0;
   const check = () => {
     for (; checked < child.stdout.length; checked++) {
-      const line = child.stdout[checked]!;
+      const answer = child.stdout[checked]!;
       try {
-        JSON.parse(line);
+        JSON.parse(answer);
       } catch {
-        note(failures, `non-JSON line on stdout: ${JSON.stringify(line)}`);
+        note(failures, `non-JSON line on stdout: ${JSON.stringify(answer)}`);
       }
+      if (options.maxAnswerChars !== undefined && answer.length > options.maxAnswerChars)
+        note(failures, `a ${answer.length}-character answer on stdout: ${answer.slice(0, 200)}`);
     }
   };
   try {
     const stdin = child.process.stdin!;
     stdin.on("error", (error) => note(failures, `stdin: ${error.message}`));
     for (let i = 0; i < count && !child.exited(); i++) {
-      if (!stdin.write(fuzzLine(r, server.target) + "\n")) await new Promise((resolve) => stdin.once("drain", resolve));
+      if (!stdin.write(line(r, server.target) + "\n")) await new Promise((resolve) => stdin.once("drain", resolve));
       if (i % 500 === 0) check();
+    }
+    if (options.allAnswersMs !== undefined) {
+      const all = await until(() => child.exited() || child.stdout.length >= count, options.allAnswersMs);
+      if (!all) note(failures, `only ${child.stdout.length} of ${count} answers within ${options.allAnswersMs} ms`);
     }
     stdin.write('{"jsonrpc":"2.0","id":"fuzz-final-ping","method":"ping"}\n');
     const pingAnswered = await until(
@@ -276,10 +298,13 @@ export async function fuzzHttp(
   baseUrl: string,
   count: number,
   seed: number,
+  options: FuzzOptions = {},
 ): Promise<FuzzReport> {
   const started = Date.now();
   const r = new Prng(seed);
-  const child = start(server.dir, ["--http", "--port", "0", "--base-url", baseUrl]);
+  const line = options.line ?? fuzzLine;
+  const answerMs = options.answerMs ?? 5_000;
+  const child = start(server.dir, ["--http", "--port", "0", "--base-url", baseUrl, ...(options.args ?? [])]);
   const failures: string[] = [];
   try {
     await until(() => child.exited() || child.stderr.some((line) => /listening on http:\/\/\S+/.test(line)), 20_000);
@@ -292,7 +317,7 @@ export async function fuzzHttp(
     const worker = async () => {
       while (next < count && !child.exited()) {
         const i = next++;
-        const body = fuzzLine(r, server.target);
+        const body = line(r, server.target);
         const headers: Record<string, string> = {};
         for (const [name, choices] of Object.entries(HEADER_CHOICES)) {
           const value = r.pick(choices);
@@ -313,14 +338,16 @@ export async function fuzzHttp(
             body: method === "GET" ? undefined : body,
             signal: controller.signal,
           });
-          const text = await bodyOf(response, 5_000);
+          const text = await bodyOf(response, answerMs);
           controller.abort();
           answers++;
           const what = `#${i} ${method} ${JSON.stringify(headers)} ${body.slice(0, 200)} -> ${response.status}`;
           if (response.status >= 500) note(failures, `${what}: ${text?.slice(0, 200)}`);
           if (text !== undefined) checkJsonBody(response.headers.get("content-type") ?? "", text, failures, what);
           else if (!(response.headers.get("content-type") ?? "").includes("text/event-stream"))
-            note(failures, `${what}: no complete answer within 5 s`);
+            note(failures, `${what}: no complete answer within ${answerMs} ms`);
+          if (text !== undefined && options.maxAnswerChars !== undefined && text.length > options.maxAnswerChars)
+            note(failures, `${what}: a ${text.length}-character answer`);
         } catch (error) {
           if (!controller.signal.aborted)
             note(

@@ -115,6 +115,8 @@ async function main(): Promise<number> {
       "--allowed-hosts",
       `127.0.0.1:${lbPort},localhost:${lbPort}`,
     ];
+    // The instances share Redis only encrypted, with one secret (inherited through the environment).
+    process.env.MCP_STATE_SECRET = "scale-test-state-secret-0123456789abcdef";
     for (let i = 0; i < 3; i++) instances.push(await startHttpServer(dir, serverArgs));
     const addresses = instances.map((instance) => `127.0.0.1:${instance.url.port}`);
 

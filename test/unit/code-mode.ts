@@ -5,9 +5,11 @@
 import { readFileSync } from "node:fs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { codeToolResult } from "../../runtime/src/features/code/code-host.js";
 import {
   DEFAULT_CODE_LIMITS,
   EXECUTE_CODE_TOOL,
+  MAX_CODE_CHARS,
   executeCode,
   type CodeHost,
   type CodeLimits,
@@ -401,6 +403,58 @@ test("the abort signal ends a run waiting on a call and a CPU-bound run; in-flig
   before.abort();
   expectError(await run("return 1;", echoHost(), {}, before.signal), "aborted");
   await hostAlive();
+});
+
+test("a huge thrown value obeys the result-size limit, in the run's error and in the execute_code result", async () => {
+  // Issue 30, finding 3: `throw 's'.repeat(25000000)` came back as a 50 MB tool result.
+  for (const code of [
+    `throw "s".repeat(5000000);`,
+    `throw new Error("e".repeat(5000000));`,
+    `throw { big: "o".repeat(5000000) };`,
+  ]) {
+    const result = await run(code, echoHost(), { maxResultBytes: 10_000 });
+    expectError(result, "exception", /cut at 10000 bytes/);
+    if (result.ok) return;
+    assert.ok(Buffer.byteLength(result.error.message) <= 10_000, `${result.error.message.length} characters`);
+    const bytes = Buffer.byteLength(JSON.stringify(codeToolResult(result)));
+    assert.ok(bytes < 25_000, `${bytes} bytes of tool result`);
+  }
+  await hostAlive();
+});
+
+test("a call still running when the script returns is listed as unfinished (and cancelled)", async () => {
+  // Issue 30, finding 6: such a call had reached the upstream but was missing from `calls`.
+  let callSignal: AbortSignal | undefined;
+  const slow: CodeHost = {
+    toolNames: ["slow", "getPet"],
+    call: (name, args, signal) =>
+      name === "getPet"
+        ? Promise.resolve({ ok: true, value: args })
+        : new Promise((resolve) => {
+            callSignal = signal;
+            signal.addEventListener("abort", () => resolve({ ok: false, error: { message: "aborted" } }));
+          }),
+  };
+  const result = await run(`await api.getPet({ a: 1 }); api.slow({}).catch(() => {}); return "left early";`, slow);
+  assert.is(result.ok, true, JSON.stringify(result));
+  assert.equal(
+    result.calls.map(({ ms: _ms, ...call }) => call),
+    [
+      { name: "getPet", ok: true },
+      { name: "slow", ok: false, unfinished: true },
+    ],
+  );
+  assert.is(callSignal?.aborted, true, "the unfinished call was cancelled");
+});
+
+test("code longer than MAX_CODE_CHARS is refused before a sandbox starts", async () => {
+  expectError(await run(`//${"x".repeat(MAX_CODE_CHARS)}\nreturn 1;`), "code-size", /over the limit of 100000/);
+  assert.equal(await run(`//${"x".repeat(MAX_CODE_CHARS - 20)}\nreturn 1;`), {
+    ok: true,
+    result: 1,
+    logs: [],
+    calls: [],
+  });
 });
 
 test("concurrent runs are isolated from each other", async () => {

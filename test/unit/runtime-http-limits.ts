@@ -7,7 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { main } from "../../runtime/src/cli/main.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
@@ -321,11 +321,14 @@ test("the CLI reads each limit from its flag, else its environment variable; bad
     assert.ok(ok.json.every((r: any) => !r.result.isError));
 
     delete process.env.MCP_ALLOWED_HOSTS;
+    delete process.env.MCP_STATE_SECRET;
     for (const argv of [
       ["--http", "--max-batch", "0"],
       ["--http", "--upstream-concurrency", "many"],
       ["--shutdown-grace", "10"],
       ["--allowed-hosts", "a"],
+      // Issue 30: Redis holds shared state only encrypted, so it needs the secret (refused before connecting).
+      ["--http", "--port", "0", "--state", "redis://127.0.0.1:1/0"],
     ]) {
       process.exitCode = undefined;
       assert.is(await main(info, sampleTools(), argv), undefined, argv.join(" "));
@@ -338,12 +341,76 @@ test("the CLI reads each limit from its flag, else its environment variable; bad
   } finally {
     process.stderr.write = write;
     process.exitCode = previousExit;
-    for (const key of ["MCP_MAX_BATCH", "MCP_MAX_RESPONSE_BYTES", "MCP_ALLOWED_HOSTS"]) {
+    for (const key of ["MCP_MAX_BATCH", "MCP_MAX_RESPONSE_BYTES", "MCP_ALLOWED_HOSTS", "MCP_STATE_SECRET"]) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }
     for (const handle of handles) await handle.close();
     await upstream.close();
+  }
+});
+
+test("slow request bodies: cut off by the request timeout; bodies arriving at once share a budget (503 beyond it); connections are capped", async () => {
+  // Issue 30, finding 6: 60 slow 4 MB bodies raised RSS by 177 MB, and nothing closed them for Node's 300 s.
+  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } });
+  const http = await startHttp(server, {
+    host: "127.0.0.1",
+    port: 0,
+    requestTimeoutMs: 500,
+    bodyBudgetBytes: 1_000_000,
+    maxConnections: 8,
+  });
+  const sockets: Socket[] = [];
+  /** A raw connection: what it received, and when it closed. */
+  const open = (request?: string) => {
+    const socket = connect(http.port, "127.0.0.1");
+    sockets.push(socket);
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    if (request) socket.write(request);
+    return { socket, received: () => received, closed };
+  };
+  /** A POST announcing 4 MB of body and sending only `sent` bytes of it. */
+  const slowBody = (sent: number) =>
+    open(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\n\r\n${"x".repeat(sent)}`,
+    );
+  try {
+    const first = slowBody(400_000);
+    const second = slowBody(400_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const third = slowBody(400_000);
+    await within(third.closed, 5_000, "the body over the budget is refused");
+    assert.match(third.received(), /^HTTP\/1\.1 503 /);
+    const started = Date.now();
+    await within(
+      Promise.all([first.closed, second.closed]),
+      5_000,
+      "the slow bodies are cut off by the request timeout",
+    );
+    assert.ok(Date.now() - started < 3_000);
+    // Eight connections are open at most; the ninth is closed as it arrives.
+    const idle = Array.from({ length: 8 }, () => open());
+    await Promise.all(idle.map(({ socket }) => new Promise((resolve) => socket.once("connect", resolve))));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const ninth = open();
+    await within(ninth.closed, 2_000, "the connection over the cap is closed");
+    assert.is(idle.filter(({ socket }) => socket.destroyed).length, 0, "the others stay open");
+    for (const { socket } of idle) socket.destroy();
+    // The budget is free again (once the server has seen those connections close).
+    let status = 0;
+    for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
+      status = await post(http.url, { jsonrpc: "2.0", id: 1, method: "ping" }).then(
+        (answer) => answer.status,
+        () => new Promise<number>((resolve) => setTimeout(() => resolve(0), 50)),
+      );
+    }
+    assert.is(status, 200);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await http.close();
   }
 });
 

@@ -244,6 +244,58 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
   }
 });
 
+test("--sessions in resource-server mode: a session belongs to the token's subject; another subject's token gets 404 for it (use and DELETE)", async () => {
+  // Issue 30, finding 4: Bob's valid token with Alice's Mcp-Session-Id listed tools and deleted her session.
+  const server = await startHttp(mcp, {
+    host: "127.0.0.1",
+    port: 0,
+    sessions: true,
+    oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
+  });
+  try {
+    const alice = await token({}, { subject: "alice" });
+    const bob = await token({}, { subject: "bob" });
+    const send = (bearer: string, session: string, method = "POST") =>
+      fetch(server.url, {
+        method,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          authorization: `Bearer ${bearer}`,
+          "mcp-session-id": session,
+          "mcp-protocol-version": "2025-06-18",
+        },
+        ...(method === "POST" ? { body: JSON.stringify(list) } : {}),
+      });
+    const init = await post(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+      alice,
+      server.url,
+    );
+    assert.is(init.status, 200);
+    await init.arrayBuffer();
+    const session = init.headers.get("mcp-session-id")!;
+    assert.ok(session);
+    const stolen = await send(bob, session);
+    assert.is(stolen.status, 404);
+    await stolen.arrayBuffer();
+    const deleted = await send(bob, session, "DELETE");
+    assert.is(deleted.status, 404);
+    await deleted.arrayBuffer();
+    const own = await send(alice, session);
+    assert.is(own.status, 200, "the session survived, and still serves its owner");
+    assert.ok(((await own.json()) as { result: { tools: unknown[] } }).result.tools.length > 0);
+    assert.is((await send(alice, session, "DELETE")).status, 204);
+  } finally {
+    await server.close();
+  }
+});
+
 test("introspection mode (RFC 7662)", async () => {
   const server = await startHttp(mcp, {
     host: "127.0.0.1",

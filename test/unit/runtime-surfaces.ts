@@ -8,6 +8,13 @@ import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 import { featureSurfaces, apiFeatures } from "../factories.js";
+import { MAX_QUERY_CHARS } from "../../runtime/src/features/search/search-index.js";
+import { MAX_CODE_CHARS } from "../../runtime/src/features/code/code-mode.js";
+import { main } from "../../runtime/src/cli/main.js";
+import type { HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
+import { MAX_NAME_CHARS } from "../../runtime/src/features/search/meta-tools.js";
+import { MAX_CONCURRENT_CODE_RUNS } from "../../runtime/src/features/code/code-host.js";
 
 let upstream: Upstream;
 function route(r: Recorded): Reply {
@@ -309,6 +316,211 @@ test("code surface: execute_code runs a script whose api calls take the operatio
   );
   assert.ok(many.isError);
   assert.match(many.content[0].text, "(calls)");
+});
+
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
+const initializeLegacy = (server: McpServer) =>
+  server.handle({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} } },
+  });
+
+test("meta tool inputs are bounded: query, tag and names in their schemas, code size, list cursors and resource URIs", async () => {
+  // Issue 30, finding 2: none of these had a limit.
+  const search = make({ surface: "search" });
+  const long = (n: number) => "a".repeat(n);
+  for (const [name, args] of [
+    ["search_operations", { query: long(MAX_QUERY_CHARS + 1) }],
+    ["search_operations", { query: "pets", tag: long(MAX_NAME_CHARS + 1) }],
+    ["describe_operation", { name: long(MAX_NAME_CHARS + 1) }],
+    ["call_operation", { name: long(MAX_NAME_CHARS + 1), arguments: {} }],
+  ] as const) {
+    const answer = result(await call(search, name, args));
+    assert.ok(answer.isError, name);
+    assert.match(answer.content[0].text, /Invalid arguments/, name);
+  }
+  assert.not.ok(
+    result(await call(search, "search_operations", { query: "pets ".repeat(200) })).isError,
+    "at the limit",
+  );
+  const code = result(await call(make({ surface: "code" }), "execute_code", { code: `//${long(MAX_CODE_CHARS)}` }));
+  assert.ok(code.isError);
+  assert.match(code.content[0].text, /Invalid arguments/);
+  const cursor = await search.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor: long(65) } });
+  assert.is((cursor as { error: { code: number } }).error.code, -32602);
+  const uri = await search.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "resources/read",
+    params: { uri: `openapi://operations/${long(9_000)}` },
+  });
+  assert.match((uri as { error: { message: string } }).error.message, /the limit is 8192/);
+});
+
+test("at most MAX_CONCURRENT_CODE_RUNS execute_code runs at once (each is a worker with its own sandbox memory); the others wait their turn", async () => {
+  const arrivals: number[] = [];
+  const slow = await startUpstream((r) => {
+    arrivals.push(Date.now());
+    return { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7}', delayMs: 1_500 };
+  });
+  try {
+    const server = make({ surface: "code", upstream: { baseUrl: slow.baseUrl, timeoutMs: 10_000 } });
+    const runs = Array.from({ length: MAX_CONCURRENT_CODE_RUNS * 2 }, () =>
+      call(server, "execute_code", { code: "return (await api.getPet({ petId: 7 })).id;" }),
+    );
+    for (const run of await Promise.all(runs)) assert.is(result(run).structuredContent.result, 7);
+    // The most upstream calls (one per run) in flight at one moment.
+    const overlap = Math.max(
+      ...arrivals.map((at) => arrivals.filter((other) => other <= at && other + 1_500 > at).length),
+    );
+    assert.ok(overlap <= MAX_CONCURRENT_CODE_RUNS, `${overlap} runs at once`);
+  } finally {
+    await slow.close();
+  }
+});
+
+test("--confirm-destructive: code mode refuses a destructive operation in every era, without a prompt and without reaching the upstream", async () => {
+  // Issue 30, finding 5: in 2025-06-18 each api.deletePet() in a script sent a prompt, and once accepted the DELETE ran.
+  const tools = sampleTools();
+  tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
+  const server = make({ surface: "code", tools, confirmDestructive: true });
+  await initializeLegacy(server);
+  const prompts: unknown[] = [];
+  // A client that accepts every prompt it is sent.
+  const accepting = {
+    notify: (message: unknown) => {
+      const request = message as { id?: string; method?: string };
+      if (request.method !== "elicitation/create") return;
+      prompts.push(request);
+      void server.handle({ jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { confirm: true } } });
+    },
+  };
+  const deletes = () => upstream.received.filter((r) => r.method === "DELETE").length;
+  const before = deletes();
+  const code =
+    "try { await api.deletePet({}); await api.deletePet({}); return 'deleted'; } catch (e) { return e.message; }";
+  const legacy = result(await call(server, "execute_code", { code }, {}, accepting));
+  assert.match(legacy.structuredContent.result, /not run from execute_code/);
+  const modern = result(await call(server, "execute_code", { code }, { _meta: MODERN_META }));
+  assert.match(modern.structuredContent.result, /not run from execute_code/);
+  assert.equal(prompts, [], "no prompt was sent");
+  assert.is(deletes(), before, "no DELETE reached the upstream");
+  // Outside code, the same operation still asks (call_operation on the search surface: see above).
+  const direct = make({ tools, confirmDestructive: true });
+  assert.is(result(await call(direct, "deletePet", {}, { _meta: MODERN_META })).resultType, "input_required");
+});
+
+test("every confirmation prompt shows the method, the filled path and the arguments: credential-like values hidden, non-ASCII escaped, long values cut", async () => {
+  // Issue 30, finding 5: the prompt said "with the given arguments", so the user could not see what would be deleted.
+  const tool: ToolDefinition = {
+    name: "deleteOwnerPet",
+    description: "Delete",
+    annotations: { destructiveHint: true },
+    inputSchema: {
+      type: "object",
+      properties: {
+        owner: { type: "string" },
+        petId: { type: "integer" },
+        apiKey: { type: "string" },
+        reason: { type: "string" },
+      },
+      required: ["owner", "petId"],
+      additionalProperties: false,
+    },
+    http: {
+      method: "delete",
+      path: "/owners/{owner}/pets/{petId}",
+      parameters: [
+        { argument: "owner", name: "owner", in: "path", style: "simple", explode: false, required: true },
+        { argument: "petId", name: "petId", in: "path", style: "simple", explode: false, required: true },
+        { argument: "apiKey", name: "X-Api-Key", in: "header", style: "simple", explode: false, required: false },
+        { argument: "reason", name: "reason", in: "query", style: "form", explode: true, required: false },
+      ],
+      response: { accept: [] },
+    },
+  };
+  const server = make({ tools: [tool], confirmDestructive: true });
+  const args = { owner: "al ice", petId: 42, apiKey: "s3cret-key", reason: `moving\u202eabroad ${"x".repeat(3_000)}` };
+  const modern = result(await call(server, "deleteOwnerPet", args, { _meta: MODERN_META }));
+  await initializeLegacy(server);
+  const asked: string[] = [];
+  const declining = {
+    notify: (message: unknown) => {
+      const request = message as { id: string; params: { message: string } };
+      asked.push(request.params.message);
+      void server.handle({ jsonrpc: "2.0", id: request.id, result: { action: "decline" } });
+    },
+  };
+  assert.ok(result(await call(server, "deleteOwnerPet", args, {}, declining)).isError, "declined");
+  const prompts = [modern.inputRequests.confirm.params.message as string, asked[0]!];
+  for (const text of prompts) {
+    assert.match(text, "DELETE /owners/al%20ice/pets/42 with arguments {");
+    assert.match(text, '"petId":42');
+    assert.match(text, '"apiKey":"***"');
+    assert.not.match(text, /s3cret/);
+    assert.match(text, "moving\\u202eabroad");
+    assert.not.match(text, /\u202e/);
+    assert.ok(text.length < 1_200, `${text.length} characters`);
+  }
+});
+
+test("filters apply to openapi://document and openapi://declarations too: with --read-only they show no write operation", async () => {
+  // Issue 30, finding 6: both resources still showed the operations --read-only or tag filters removed.
+  const document = {
+    openapi: "3.0.3",
+    info: { title: "Pets", version: "1" },
+    paths: {
+      "/pets/{petId}": { parameters: [{ name: "petId", in: "path", required: true }], get: { operationId: "getPet" } },
+      "/pets": { get: { operationId: "listPets" }, post: { operationId: "createPet" } },
+      "/slow": { get: { operationId: "slow" } },
+      "/pets/1": { delete: { operationId: "deletePet" } },
+    },
+    components: { schemas: { Pet: { type: "object" } } },
+  };
+  const declarations = Object.fromEntries(sampleTools().map((t) => [t.name, `${t.name}(args): Promise<unknown>;`]));
+  const stderr = process.stderr.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  let handle: HttpHandle;
+  try {
+    handle = (await main(
+      info,
+      sampleTools(),
+      ["--http", "--port", "0", "--read-only", "--base-url", upstream.baseUrl],
+      {
+        apiDocument: JSON.stringify(document),
+        readData: (file) => (file === "declarations.json" ? JSON.stringify(declarations) : undefined),
+      },
+    )) as HttpHandle;
+  } finally {
+    process.stderr.write = stderr;
+  }
+  try {
+    const read = async (uri: string): Promise<any> => {
+      const response = await fetch(handle.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }),
+      });
+      return JSON.parse(
+        ((await response.json()) as { result: { contents: Array<{ text: string }> } }).result.contents[0]!.text,
+      );
+    };
+    const served = await read("openapi://document");
+    assert.equal(served.paths, {
+      "/pets/{petId}": document.paths["/pets/{petId}"],
+      "/pets": { get: { operationId: "listPets" } },
+      "/slow": document.paths["/slow"],
+    });
+    assert.equal(served.components, document.components);
+    assert.equal(Object.keys(await read("openapi://declarations")), ["getPet", "listPets", "slow"]);
+  } finally {
+    await handle.close();
+  }
 });
 
 test.run();

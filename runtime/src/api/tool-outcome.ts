@@ -145,18 +145,14 @@ const UPSTREAM_ERROR = /^Upstream HTTP (\d{3})[^:]*?(?:: ([\s\S]*))?$/;
 /**
  * What code that calls an operation gets for its result (the typed `api` client, code mode's
  * `api.<tool>()`): its structured content (else its text) on success; on an error result its message,
- * with the upstream status and body when there was an answer. An operation that asks the user first
- * (`--confirm-destructive`) is not run from code: the error tells the model to call it with
- * call_operation, where the user confirms.
+ * with the upstream status and body when there was an answer. An operation that would ask the user
+ * first (a hook's `input_required`) is not run from code: a script cannot answer, so it gets an
+ * error (destructive calls under `--confirm-destructive` are refused earlier, in tool-call.ts, in
+ * every era).
  */
 export function operationOutcome(name: string, result: CallToolResult | InputRequiredResult): OperationOutcome {
   if ("resultType" in result && result.resultType === "input_required") {
-    return {
-      ok: false,
-      error: {
-        message: `${name} needs the user's confirmation before it runs; call it with call_operation instead of from code.`,
-      },
-    };
+    return { ok: false, error: { message: `${name} asks the user for input before it runs, which code cannot do.` } };
   }
   const outcome = readToolResult(result as CallToolResult);
   const text = outcomeText(outcome);

@@ -30,6 +30,7 @@ import { chooseSurface, parseSurface, type SurfaceName } from "../server/surface
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import { MemoryStateStore, type StateStore } from "../state/state.js";
+import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
 /** Usage text for `--help`: the core's flags, then those of the server's features. */
 export function usage(info: ServerInfo, features: readonly Feature[] = []): string {
@@ -43,6 +44,12 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
+  --state URL        HTTP: shared state for several instances behind a load balancer:
+                     redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
+                     process's memory). Tasks, legacy sessions and cancellations then reach
+                     every instance; no credential is ever stored there. Needs MCP_STATE_SECRET
+                     (32+ characters, the same everywhere): what Redis holds is encrypted with it
+  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
                      (default ${DEFAULT_TIMEOUT_MS})
@@ -195,7 +202,9 @@ export async function main(
         ? new MemoryStateStore()
         : await plugs.openState(url, {
             prefix: `mcp:${info.name}:`,
+            secret: nonEmpty(process.env.MCP_STATE_SECRET),
             onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
+            onInvalid: (what) => logger.warn(`state store: ${what} failed its integrity check and was ignored`),
           });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
@@ -218,6 +227,16 @@ export async function main(
     if (names.length < source.names.length)
       logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
     const offeredNames = new Set(names);
+    // What filters left out is not shown by the document and declarations resources either.
+    const offeredRoutes = filtering
+      ? new Set(
+          source
+            .catalog()
+            .filter(([name]) => offeredNames.has(name))
+            .map(([, method, path]) => `${method.toUpperCase()} ${path}`),
+        )
+      : undefined;
+    const apiDocument = options.apiDocument;
     const offered = (): readonly ToolDefinition[] =>
       filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
     const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
@@ -253,12 +272,25 @@ export async function main(
       ...(plugs.cluster ? { cluster: plugs.cluster } : {}),
       ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
       ...(options.extension ? { extension: options.extension } : {}),
-      ...(options.apiDocument !== undefined ? { apiDocument: options.apiDocument } : {}),
+      ...(apiDocument !== undefined
+        ? {
+            apiDocument: offeredRoutes
+              ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), offeredRoutes)
+              : apiDocument,
+          }
+        : {}),
       ...(options.readData ? { readData: options.readData } : {}),
       ...(options.readDataRange
         ? { declarationOf: declarationReader((name) => source.indexOf(name), options.readDataRange) }
         : {}),
-      ...(options.readData ? { declarations: () => options.readData!("declarations.json") ?? "{}" } : {}),
+      ...(options.readData
+        ? {
+            declarations: () => {
+              const text = options.readData!("declarations.json") ?? "{}";
+              return filtering ? declarationsOf(text, offeredNames) : text;
+            },
+          }
+        : {}),
     });
   } catch (error) {
     process.stderr.write(`${info.name}: ${(error as Error).message}\n`);

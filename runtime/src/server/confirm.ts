@@ -2,14 +2,22 @@
  * `--confirm-destructive`: before a destructive tool (annotation `destructiveHint`) calls the
  * upstream API, the user confirms. Modern clients get an `input_required` elicitation whose
  * sealed state holds a digest of the exact arguments (no replay for other arguments); legacy
- * clients that declared elicitation get an `elicitation/create` request; others are refused.
+ * clients that declared elicitation get an `elicitation/create` request; others are refused. The
+ * prompt shows what will be done: the method, the filled path and the arguments.
  */
 import { createHash } from "node:crypto";
 import type { RequestTools } from "../api/extensions.js";
 import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import type { ToolDefinition } from "../api/types.js";
-import { isRecord } from "../protocol/own.js";
+import { getOwn, isRecord } from "../protocol/own.js";
+import { splitPathTemplate } from "../upstream/path-template.js";
+import { serializePathParameter } from "../upstream/serialize.js";
+
+/** Argument and parameter names whose values are never shown in a prompt (they may be credentials). */
+const SECRET_NAME = /authori[sz]ation|cookie|token|secret|passw|api[-_]?key|credential|private[-_]?key|signature/i;
+/** Most characters of the path, and of the arguments, a prompt shows. */
+const MAX_SHOWN_CHARS = 500;
 
 /** Undefined when the user confirmed these exact arguments; else the result to answer with. */
 export async function confirmDestructiveCall(
@@ -28,7 +36,7 @@ export async function confirmDestructiveCall(
         true,
       );
     }
-    return accepted(await tools.clientRequest("elicitation/create", confirmationRequest(tool, operation)))
+    return accepted(await tools.clientRequest("elicitation/create", confirmationRequest(tool, args)))
       ? undefined
       : declined();
   }
@@ -37,7 +45,7 @@ export async function confirmDestructiveCall(
   const response = tools.inputResponses.confirm;
   if (state?.confirm === digest && response) return accepted(response) ? undefined : declined();
   return tools.inputRequired(
-    { confirm: { method: "elicitation/create", params: confirmationRequest(tool, operation) } },
+    { confirm: { method: "elicitation/create", params: confirmationRequest(tool, args) } },
     { confirm: digest },
   );
 }
@@ -47,15 +55,49 @@ function accepted(answer: Record<string, unknown>): boolean {
 }
 
 /** The elicitation asking the user to confirm a destructive call. */
-function confirmationRequest(tool: ToolDefinition, operation: string): Record<string, unknown> {
+function confirmationRequest(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
   return {
-    message: `Confirm ${tool.title ?? tool.name}: ${operation} with the given arguments. This may not be reversible.`,
+    message: `Confirm ${tool.title ?? tool.name}: ${describeCall(tool, args)}. This may not be reversible.`,
     requestedSchema: {
       type: "object",
       properties: { confirm: { type: "boolean", title: "Yes, do it" } },
       required: ["confirm"],
     },
   };
+}
+
+/**
+ * The call as the user should see it: `DELETE /pets/42 with arguments {"petId":42}`: the path
+ * filled as it will be sent, the arguments as JSON with the values of credential-like names
+ * hidden, non-ASCII and control characters escaped (no direction overrides), each part clipped.
+ */
+export function describeCall(tool: ToolDefinition, args: Record<string, unknown>): string {
+  let path = splitPathTemplate(tool.http.path).path;
+  const hidden = new Set<string>();
+  for (const binding of tool.http.parameters) {
+    if (binding.in === "cookie" || SECRET_NAME.test(binding.name)) hidden.add(binding.argument);
+    const value = binding.in === "path" ? getOwn(args, binding.argument) : undefined;
+    if (value === undefined) continue;
+    try {
+      path = path.split(`{${binding.name}}`).join(serializePathParameter(binding, value));
+    } catch {
+      // A value that cannot be sent: the call fails after the confirmation anyway; the template stays.
+    }
+  }
+  const json = JSON.stringify(args, (key, value: unknown) =>
+    key !== "" && (hidden.has(key) || SECRET_NAME.test(key)) ? "***" : value,
+  );
+  const shown = Object.keys(args).length === 0 ? "no arguments" : `arguments ${clip(escaped(json))}`;
+  return `${tool.http.method.toUpperCase()} ${clip(escaped(path))} with ${shown}`;
+}
+
+/** Characters outside printable ASCII as `\uXXXX`. */
+function escaped(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function clip(text: string): string {
+  return text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}… (${text.length} characters)` : text;
 }
 
 /** JSON with object keys sorted at every level: a stable digest input. */

@@ -20,6 +20,9 @@ export const MAX_LIST_PAGES = 32;
  */
 export const MAX_PAGE_BYTES = 8 * 2 ** 20;
 
+/** Longest list cursor accepted: the ones this server issues have about 20 characters. */
+const MAX_LIST_CURSOR_CHARS = 64;
+
 /** Opaque list cursor: base64url of `{"o": offset}`. */
 export function encodeListCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset }), "utf8").toString("base64url");
@@ -28,7 +31,8 @@ export function encodeListCursor(offset: number): string {
 /** Decodes a list cursor; throws InvalidParams unless it is one this server could have issued for a list of `total` items. */
 export function decodeListCursor(cursor: unknown, total: number): number {
   const invalid = new RpcError(ErrorCode.InvalidParams, "Invalid cursor");
-  if (typeof cursor !== "string" || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
+  if (typeof cursor !== "string" || cursor.length > MAX_LIST_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor))
+    throw invalid;
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));

@@ -84,4 +84,6 @@ export interface LegacySession {
   logLevel?: McpLogLevel;
   /** The `clientInfo` the client announced in `initialize` (client profiles adapt to it). */
   client?: ClientInfo;
+  /** OAuth mode: the owner (a hash of the token's issuer and subject) of the session; only it may use it. */
+  owner?: string;
 }

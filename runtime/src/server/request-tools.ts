@@ -5,7 +5,7 @@
  * declared in `initialize`, the level it chose with `logging/setLevel`).
  */
 import type { UntypedApi } from "../api/api-client.js";
-import { ClientRequests } from "./client-requests.js";
+import { ClientRequests, answererOf, type Settlement } from "./client-requests.js";
 import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "../protocol/era.js";
 import type { RequestTools } from "../api/extensions.js";
 import type { InputRequest, InputRequiredResult } from "../api/mcp-types.js";
@@ -49,9 +49,12 @@ export class ClientChannel {
     this.apiFor = apiFor;
   }
 
-  /** Hands a client's response to the legacy server→client request it answers; false (ignored) for ids not pending here. */
-  settle(response: JsonRpcResponse): boolean {
-    return this.clientRequests.settle(response);
+  /**
+   * Hands a client's response to the legacy server→client request it answers, when `answerer`
+   * ({@link answererOf} of the response's request) is the client it was sent to.
+   */
+  settle(response: JsonRpcResponse, answerer: string): Settlement {
+    return this.clientRequests.settle(response, answerer);
   }
 
   /**
@@ -103,7 +106,7 @@ export class ClientChannel {
             ErrorCode.InvalidRequest,
             "This transport cannot send requests to the client (HTTP: Accept text/event-stream)",
           );
-        return this.clientRequests.send(call.ctx.notify, method, requestParams, call.signal);
+        return this.clientRequests.send(call.ctx.notify, method, requestParams, answererOf(call.ctx), call.signal);
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);

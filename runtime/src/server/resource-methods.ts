@@ -11,6 +11,9 @@ import type { ClientChannel } from "./request-tools.js";
 import { ResourceCatalog } from "./resources.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
+/** Longest resource URI read (characters). */
+export const MAX_URI_CHARS = 8_192;
+
 /** What the resource methods read besides the extension. */
 export interface ResourceSources {
   /** The operations, whose documentation pages are resources (loaded when a resource method first needs them). */
@@ -66,6 +69,12 @@ export class ResourceMethods {
   async read(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const uri = params.uri;
     if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "resources/read requires a string 'uri'");
+    // Templates match URIs with regular expressions: a URI is bounded before any of them runs.
+    if (uri.length > MAX_URI_CHARS)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `the uri has ${uri.length} characters; the limit is ${MAX_URI_CHARS}`,
+      );
     const contents = (await this.readCustom(uri, params, call)) ?? this.generated().read(uri);
     if (!contents) {
       // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.

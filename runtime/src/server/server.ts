@@ -40,6 +40,7 @@ import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
+import { answererOf, type Settlement } from "./client-requests.js";
 
 export type { RequestContext } from "./request-context.js";
 export type { LazyTools } from "./tool-catalog.js";
@@ -255,9 +256,11 @@ export class McpServer {
       modern,
       notifications,
       onResponse: (response, ctx) => {
-        // A session's answer may reach another instance than the one that asked (ids are unique per process).
-        if (!this.channel.settle(response) && this.cluster && ctx.session)
-          this.broadcast({ type: "client-response", message: response });
+        const answerer = answererOf(ctx);
+        const settled = this.settleClientResponse(response, answerer);
+        // A session's answer may reach another instance than the one that asked: that one checks the answerer too.
+        if (settled === "unknown" && this.cluster && ctx.session)
+          this.broadcast({ type: "client-response", answerer, message: response });
       },
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
@@ -298,10 +301,20 @@ export class McpServer {
     });
   }
 
+  /** Settles a server→client request with a client's response; an answer from another client than the asked one is refused and logged. */
+  private settleClientResponse(response: JsonRpcResponse, answerer: string): Settlement {
+    const settled = this.channel.settle(response, answerer);
+    if (settled === "refused")
+      this.logger.warn("refused a client's answer to a request the server sent to another session or caller", {
+        id: String(response.id).slice(0, 64),
+      });
+    return settled;
+  }
+
   /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
   private onBroadcast(message: Record<string, unknown>): void {
-    if (message.type === "client-response" && isRecord(message.message))
-      this.channel.settle(message.message as unknown as JsonRpcResponse);
+    if (message.type === "client-response" && isRecord(message.message) && typeof message.answerer === "string")
+      this.settleClientResponse(message.message as unknown as JsonRpcResponse, message.answerer);
     else if (
       message.type === "cancel" &&
       (typeof message.requestId === "string" || typeof message.requestId === "number")

@@ -67,11 +67,14 @@ export function parseSurface(text: string, origin: string): SurfaceName {
   throw new Error(`${origin} must be one of ${SURFACES.join(", ")} (got '${text}')`);
 }
 
-/** Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation). */
+/**
+ * Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation);
+ * `signal` aborts it, `fromCode` says that a script asks (it cannot confirm destructive calls).
+ */
 export type RunOperation = (
   name: string,
   args: Record<string, unknown>,
-  signal?: AbortSignal,
+  via?: { signal?: AbortSignal; fromCode?: boolean },
 ) => Promise<CallToolResult | InputRequiredResult>;
 
 /**

@@ -33,6 +33,12 @@ export interface OperationCallContext {
   readonly call: unknown;
   /** Told each upstream response's status and headers (the typed `api` client's `{ response: true }`). */
   readonly onResponse?: (response: ResponseInfo) => void;
+  /**
+   * The call comes from an `execute_code` script: under `--confirm-destructive` a destructive
+   * operation is refused, in every era (a script cannot ask the user, and must not make them answer
+   * one prompt per loop iteration).
+   */
+  readonly fromCode?: boolean;
 }
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
@@ -119,8 +125,12 @@ export class ToolCaller {
         name,
         args,
         allowed,
-        (operation, operationArgs, signal) =>
-          this.callOperation(operation, operationArgs, { params, call: signal ? { ...call, signal } : call }),
+        (operation, operationArgs, via) =>
+          this.callOperation(operation, operationArgs, {
+            params,
+            call: via?.signal ? { ...call, signal: via.signal } : call,
+            ...(via?.fromCode ? { fromCode: true } : {}),
+          }),
         call.signal,
       );
     }
@@ -157,6 +167,11 @@ export class ToolCaller {
     const tools = channel.requestTools(params, call);
 
     if (this.options.confirmDestructive && tool.annotations?.destructiveHint) {
+      if (context.fromCode)
+        return textResult(
+          `${name} is destructive and needs the user's confirmation (--confirm-destructive), which code cannot ask for: it is not run from execute_code.`,
+          true,
+        );
       const gate = await confirmDestructiveCall(tool, args, tools, call.era.modern);
       if (gate) return gate;
     }

@@ -1,9 +1,11 @@
 /**
  * Shared state of a server that runs as several instances: a small key-value store with expiry
  * and a publish/subscribe channel. In memory by default (one process: nothing is shared); Redis
- * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`, feature `redis`). What goes there: task snapshots (task-mirror.ts), legacy sessions
- * (sessions.ts), cancellations that must reach another instance. Never a secret: no upstream
- * credential, token or request header is ever written (see the scale tests).
+ * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`, feature `redis`), always sealed
+ * (features/redis/state-seal.ts: values and messages encrypted, key names hashed: a shared store
+ * needs the secret). What goes there: task snapshots (features/tasks/shared-tasks.ts), legacy
+ * sessions (sessions.ts), cancellations and client answers that must reach another instance. Never
+ * a secret: no upstream credential, token or request header is ever written (see the scale tests).
  */
 import { EventEmitter } from "node:events";
 
@@ -12,10 +14,16 @@ export class StateUnavailableError extends Error {
   override readonly name = "StateUnavailableError";
 }
 
-/** How a shared store is opened: the key prefix of this server, and where its status changes are told. */
+/** How a shared store is opened. */
 export interface StateStoreOptions {
+  /** The key prefix of this server. */
   prefix?: string;
+  /** The secret that seals what is stored (`MCP_STATE_SECRET`, the same on every instance). */
+  secret?: string | undefined;
+  /** Hears connection changes. */
   onStatus?: (message: string) => void;
+  /** Hears records that failed their check (tampered, or written with another secret). */
+  onInvalid?: (what: string) => void;
 }
 
 /** Opens the shared store at `url` (feature `redis`); throws for a URL it does not take. */

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../protocol/logger.js";
 import type { McpServer } from "../server/server.js";
+import type { readBody } from "./http-util.js";
 
 /** A caller whose credentials the guard accepted. */
 export interface Principal {
@@ -26,6 +27,8 @@ export function isRefusal(value: Principal | Refusal): value is Refusal {
 
 /** Checks every request to the MCP endpoint (and to the other endpoints) before it is served. */
 export interface HttpGuard {
+  /** Who issues the credentials it accepts (a session belongs to an issuer and subject). */
+  readonly issuer: string;
   /** Absolute URL of the guard's metadata document; left empty, the transport fills it in once it listens. */
   metadataUrl: string;
   /** The metadata document served at the well-known paths (RFC 9728). */
@@ -59,5 +62,8 @@ export interface HttpEndpoints {
   closeAll(): void;
 }
 
-/** Makes the endpoints for `server`; `maxBodyBytes` is the transport's request body limit. */
-export type MakeHttpEndpoints = (server: McpServer, maxBodyBytes: number, logger: Logger) => HttpEndpoints;
+/** Reads a request's body within the transport's limits, or says why it is refused. */
+export type ReceiveBody = (req: IncomingMessage) => ReturnType<typeof readBody>;
+
+/** Makes the endpoints for `server`; `receive` reads a body as the transport does (size and budget). */
+export type MakeHttpEndpoints = (server: McpServer, receive: ReceiveBody, logger: Logger) => HttpEndpoints;

@@ -1,32 +1,60 @@
 /** Small HTTP helpers shared by the Streamable HTTP and the legacy HTTP+SSE transports. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** Reads the body, or returns "too-large" as soon as it exceeds `limit` bytes. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
+/**
+ * Bytes of request bodies being received at once, over every request of a server: slow clients
+ * sending large bodies cannot hold more than this much memory between them.
+ */
+export class BodyBudget {
+  private used = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Reserves `bytes`; false (nothing reserved) when that would exceed the budget. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  /** Gives `bytes` back. */
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+}
+
+/** Why a body was not read: over the size limit, over the server's body budget, or the client left. */
+export type BodyRefusal = "too-large" | "busy" | "aborted";
+
+/** Reads the body, or stops at once when it exceeds `limit` bytes, the `budget` is spent, or the client leaves. */
+export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Buffer | BodyRefusal> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume(); // drain without buffering
     return Promise.resolve("too-large");
   }
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let settled = false;
+    const finish = (outcome: Buffer | BodyRefusal): void => {
+      if (settled) return;
+      settled = true;
+      budget?.give(size);
+      chunks.length = 0;
+      resolve(outcome);
+    };
     req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
+      if (settled) return;
+      if (size + chunk.length > limit) return finish("too-large");
+      if (budget && !budget.take(chunk.length)) return finish("busy");
       size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-        resolve("too-large");
-        return;
-      }
       chunks.push(chunk);
     });
-    req.on("end", () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
+    req.on("end", () => finish(Buffer.concat(chunks)));
+    // A client that disconnects, or that the request timeout cut off, has nobody to answer.
+    req.on("error", () => finish("aborted"));
+    req.on("close", () => finish("aborted"));
   });
 }
 

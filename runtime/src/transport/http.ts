@@ -30,7 +30,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.js";
-import { readBody, sendJson, sendText } from "./http-util.js";
+import { BodyBudget, readBody, sendJson, sendText } from "./http-util.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -42,7 +42,7 @@ import type { McpServer } from "../server/server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "../protocol/own.js";
 import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
-import { SessionStore, type LegacySession } from "./sessions.js";
+import { SessionStore, sessionOwner, type LegacySession } from "./sessions.js";
 import { MemoryStateStore, StateUnavailableError, type StateStore } from "../state/state.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
 
@@ -52,6 +52,12 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost };
 /** Default request body limit in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Default time a client has to send a whole request, headers and body (Node's default is 300 s). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default most connections open at once; further ones are closed as they arrive. */
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
+/** Default bytes of request bodies received at once over all requests (16 bodies of the 4 MiB limit); beyond: 503. */
+export const DEFAULT_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 /** Options for {@link startHttp}. */
 export interface HttpOptions {
@@ -63,6 +69,12 @@ export interface HttpOptions {
   /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
   allowedOrigins?: string[];
   maxBodyBytes?: number;
+  /** Time a client has to send a whole request (default {@link DEFAULT_REQUEST_TIMEOUT_MS}); then 408 and the connection closes. */
+  requestTimeoutMs?: number;
+  /** Most connections open at once (default {@link DEFAULT_MAX_CONNECTIONS}). */
+  maxConnections?: number;
+  /** Bytes of request bodies received at once over all requests (default {@link DEFAULT_BODY_BUDGET_BYTES}); beyond: 503. */
+  bodyBudgetBytes?: number;
   /**
    * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
    * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
@@ -118,9 +130,19 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const used = new WeakSet<object>();
   /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
   const unserved = new Set<Socket>();
-  const legacySse: HttpEndpoints | undefined = options.legacySse?.(server, limit, logger);
+  const budget = new BodyBudget(options.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES);
+  const receive = (req: IncomingMessage) => readBody(req, limit, budget);
+  const legacySse: HttpEndpoints | undefined = options.legacySse?.(server, receive, logger);
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // A request (headers and body) must arrive within the timeout (0: none), checked every second at
+  // most; idle keep-alive connections are not requests and stay open for KEEP_ALIVE_TIMEOUT_MS.
+  const timeouts = {
+    requestTimeout,
+    headersTimeout: requestTimeout,
+    connectionsCheckingInterval: requestTimeout > 0 ? Math.min(1_000, requestTimeout) : 30_000,
+  };
 
-  const http = createServer((req, res) => {
+  const http = createServer(timeouts, (req, res) => {
     if (hostCheck && !hostCheck(req.headers.host)) {
       return sendJson(
         res,
@@ -163,13 +185,13 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   });
   // Idle keep-alive connections stay open longer than Node's 5 s: a client that spends seconds on a
   // large answer (all tools of a 20,000-operation API) then reuses its connection, and would race
-  // the server closing it ("other side closed"). Headers must time out after keep-alive.
+  // the server closing it ("other side closed").
   http.on("connection", (socket: Socket) => {
     unserved.add(socket);
     socket.once("close", () => unserved.delete(socket));
   });
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  http.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  http.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];
@@ -212,9 +234,11 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return legacySse.handle(req, res, pathname, access, refuse);
     }
     const sessionId = req.headers["mcp-session-id"];
+    // In OAuth mode a session belongs to the token's issuer and subject: another caller's token finds none.
+    const owner = oauth ? sessionOwner(oauth.issuer, principal?.subject) : undefined;
     let session: LegacySession | undefined;
     if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
-      const deleted = await sessions.delete(sessionId).catch((error: unknown) => storeFailure(res, null, error));
+      const deleted = await sessions.delete(sessionId, owner).catch((error: unknown) => storeFailure(res, null, error));
       if (deleted === undefined) return;
       if (!deleted)
         return sendJson(
@@ -254,13 +278,21 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
         }),
       );
     }
-    const body = await readBody(req, limit);
-    if (body === "too-large") {
+    const body = await receive(req);
+    if (body === "aborted") return;
+    if (body === "too-large" || body === "busy") {
       res.setHeader("Connection", "close");
+      if (body === "busy") res.setHeader("Retry-After", "1");
       return sendJson(
         res,
-        413,
-        errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Payload Too Large: limit is ${limit} bytes` }),
+        body === "busy" ? 503 : 413,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message:
+            body === "busy"
+              ? "Service Unavailable: too many request bodies arriving at once; retry"
+              : `Payload Too Large: limit is ${limit} bytes`,
+        }),
       );
     }
     let payload: unknown;
@@ -303,7 +335,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
           }),
         );
       }
-      const found = await sessions.get(sessionId).catch((error: unknown) => storeFailure(res, requestId, error));
+      const found = await sessions.get(sessionId, owner).catch((error: unknown) => storeFailure(res, requestId, error));
       if (found === undefined && res.headersSent) return;
       if (found === undefined)
         return sendJson(
@@ -378,6 +410,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       };
       const client = clientInfoOf(params.clientInfo);
       if (client) created.client = client;
+      if (owner !== undefined) created.owner = owner;
       const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
       if (id === undefined) return;
       res.setHeader("Mcp-Session-Id", id);

@@ -3,20 +3,31 @@
  * `initialize` negotiated (protocol revision, the client's capabilities) and the client's
  * `logging/setLevel` and its announced `clientInfo`, so any instance behind a load balancer can serve the session's next
  * request. In memory by default; in Redis with `--state`. A session lives until DELETE, or
- * `SESSION_IDLE_MS` after its last use. Nothing secret is kept (no header, no token).
+ * `SESSION_IDLE_MS` after its last use. Nothing secret is kept (no header, no token). In OAuth
+ * mode a session belongs to the token's issuer and subject (a hash of them): another caller's token
+ * gets 404 for it. A stored record is checked field by field when read.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { clientInfoOf } from "../protocol/client-info.js";
 import { isRecord } from "../protocol/own.js";
 import type { StateStore } from "../state/state.js";
 import type { LegacySession } from "../server/request-context.js";
 
 export type { LegacySession };
+import { isLogLevel } from "../protocol/era.js";
+import { isKnownProtocolVersion } from "../protocol/versions.js";
 
 /** A session unused this long is forgotten (its next request gets 404, and the client re-initializes). */
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 /** A session's expiry is renewed on use at most this often (each renewal is a write). */
 const RENEW_EVERY_MS = 60 * 60 * 1000;
+
+/** Who a session belongs to in OAuth mode: a hash of the token's issuer and subject. */
+export function sessionOwner(issuer: string, subject: string | undefined): string {
+  return createHash("sha256")
+    .update(JSON.stringify([issuer, subject ?? null]))
+    .digest("base64url");
+}
 
 interface StoredSession extends LegacySession {
   /** When the session was last written (epoch ms), for renewing its expiry. */
@@ -33,8 +44,8 @@ export class SessionStore {
     return id;
   }
 
-  /** The session `id`, or undefined when unknown, deleted or expired. */
-  async get(id: string): Promise<LegacySession | undefined> {
+  /** The session `id`, or undefined when unknown, deleted, expired or not `owner`'s ({@link sessionOwner}; none without OAuth). */
+  async get(id: string, owner?: string): Promise<LegacySession | undefined> {
     const text = await this.store.get(key(id));
     if (text === undefined) return undefined;
     let stored: StoredSession;
@@ -43,7 +54,15 @@ export class SessionStore {
     } catch {
       return undefined;
     }
-    if (!isRecord(stored) || typeof stored.version !== "string") return undefined;
+    if (
+      !isRecord(stored) ||
+      typeof stored.at !== "number" ||
+      (stored.logLevel !== undefined && !isLogLevel(stored.logLevel)) ||
+      !isKnownProtocolVersion(stored.version) ||
+      (stored.owner !== undefined && typeof stored.owner !== "string") ||
+      stored.owner !== owner
+    )
+      return undefined;
     const session: LegacySession = {
       version: stored.version,
       clientCapabilities: isRecord(stored.clientCapabilities) ? stored.clientCapabilities : {},
@@ -51,6 +70,7 @@ export class SessionStore {
     if (stored.logLevel !== undefined) session.logLevel = stored.logLevel;
     const client = clientInfoOf(stored.client);
     if (client) session.client = client;
+    if (stored.owner !== undefined) session.owner = stored.owner;
     if (Date.now() - stored.at > RENEW_EVERY_MS) await this.write(id, session);
     return session;
   }
@@ -60,9 +80,9 @@ export class SessionStore {
     await this.write(id, session);
   }
 
-  /** Ends session `id`; false when there was none. */
-  async delete(id: string): Promise<boolean> {
-    return this.store.delete(key(id));
+  /** Ends session `id` of `owner`; false when there was none (or it is someone else's). */
+  async delete(id: string, owner?: string): Promise<boolean> {
+    return (await this.get(id, owner)) !== undefined && this.store.delete(key(id));
   }
 
   private async write(id: string, session: LegacySession): Promise<void> {
@@ -73,6 +93,7 @@ export class SessionStore {
     };
     if (session.logLevel !== undefined) stored.logLevel = session.logLevel;
     if (session.client !== undefined) stored.client = session.client;
+    if (session.owner !== undefined) stored.owner = session.owner;
     await this.store.set(key(id), JSON.stringify(stored), SESSION_IDLE_MS);
   }
 }

@@ -15,6 +15,7 @@ import type { CallToolResult, ListedTool } from "../../api/mcp-types.js";
 import type { ObjectJsonSchema } from "../../api/types.js";
 import { operationOutcome, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
 import type { RunningTool } from "../search/meta-tools.js";
+import { UpstreamQueue } from "../../upstream/queue.js";
 
 /** `execute_code`, as `tools/list` shows it. */
 export const EXECUTE_CODE_LISTED: ListedTool = {
@@ -26,13 +27,23 @@ export const EXECUTE_CODE_LISTED: ListedTool = {
 };
 
 /**
+ * Most `execute_code` runs at once in one server: each is a worker thread with its own sandbox
+ * memory (64 MiB by default), so a client sending a hundred at once must not start a hundred; the
+ * others wait in FIFO order (the same bounded queue as upstream calls).
+ */
+export const MAX_CONCURRENT_CODE_RUNS = 4;
+
+/**
  * `execute_code`: the script's `api.<tool>()` calls run through `run`, the same path as
- * call_operation (validation, credentials, confirmation, cancellation), and only for operations
- * the caller may see. QuickJS loads on the first run (code-mode.ts imports none of it at start).
+ * call_operation (validation, credentials, cancellation), and only for operations the caller may
+ * see; an operation that needs the user's confirmation is refused (a script cannot ask the user).
+ * `runs` bounds the runs at once (share one queue between the surfaces of a server). QuickJS loads
+ * on the first run (code-mode.ts imports none of it at start).
  */
 export function executeCodeTool(
   operationNames: ReadonlySet<string>,
   limits: CodeLimits = DEFAULT_CODE_LIMITS,
+  runs: UpstreamQueue = new UpstreamQueue(MAX_CONCURRENT_CODE_RUNS),
 ): RunningTool {
   return {
     tool: EXECUTE_CODE_LISTED,
@@ -41,10 +52,14 @@ export function executeCodeTool(
         toolNames: [...operationNames].filter(allowed),
         call: async (operation, operationArgs, callSignal) =>
           allowed(operation)
-            ? operationOutcome(operation, await run(operation, operationArgs, callSignal))
+            ? operationOutcome(operation, await run(operation, operationArgs, { signal: callSignal, fromCode: true }))
             : { ok: false, error: { message: `Unknown operation '${operation}'.` } },
       };
-      return codeToolResult(await executeCode(String(args.code), host, limits, signal ?? new AbortController().signal));
+      const outcome = await runs.run(
+        () => executeCode(String(args.code), host, limits, signal ?? new AbortController().signal),
+        signal,
+      );
+      return codeToolResult(outcome);
     },
   };
 }

@@ -15,7 +15,14 @@ import type {
   QuickJSRuntime,
   QuickJSSyncVariant,
 } from "quickjs-emscripten-core";
-import type { CodeErrorKind, CodeLimits, FromWorker, ToWorker, WorkerInput } from "./code-mode.js";
+import {
+  clipText,
+  type CodeErrorKind,
+  type CodeLimits,
+  type FromWorker,
+  type ToWorker,
+  type WorkerInput,
+} from "./code-mode.js";
 
 /** Stack the QuickJS interpreter may use; deep recursion becomes a catchable RangeError well before the WebAssembly stack ends. */
 const MAX_STACK_BYTES = 256 * 1024;
@@ -262,7 +269,8 @@ class Sandbox {
   private finishWith(kind: CodeErrorKind, message: string): void {
     if (this.done) return;
     this.done = true;
-    finish({ type: "done", ok: false, kind, message });
+    // A thrown value may be as large as the sandbox's memory: it obeys the result-size limit.
+    finish({ type: "done", ok: false, kind, message: clipText(message, this.limits.maxResultBytes) });
   }
 }
 

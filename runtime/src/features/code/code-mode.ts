@@ -67,14 +67,27 @@ export const DEFAULT_CODE_LIMITS: CodeLimits = Object.freeze({
   maxResultBytes: 100_000,
 });
 
+/** Longest `code` accepted (characters): a script is short; a megabyte of it is not a script. */
+export const MAX_CODE_CHARS = 100_000;
+
 /** Why a run failed. */
-export type CodeErrorKind = "timeout" | "memory" | "calls" | "result-size" | "exception" | "syntax" | "aborted";
+export type CodeErrorKind =
+  | "timeout"
+  | "memory"
+  | "calls"
+  | "result-size"
+  | "code-size"
+  | "exception"
+  | "syntax"
+  | "aborted";
 
 /** One `api` call made by a run. */
 export interface CodeCall {
   name: string;
   ok: boolean;
   ms: number;
+  /** The call was still running when the run ended, and was cancelled (it may have reached the upstream). */
+  unfinished?: true;
 }
 
 /** The outcome of `executeCode`. */
@@ -82,8 +95,23 @@ export type CodeRunResult =
   | { ok: true; result: unknown; logs: string[]; calls: CodeCall[] }
   | { ok: false; error: { kind: CodeErrorKind; message: string }; logs: string[]; calls: CodeCall[] };
 
-/** Cap for the error body excerpt handed to the script (characters). */
+/** Cap for the error message and body excerpt handed to the script (characters each). */
 const MAX_BODY_EXCERPT_CHARS = 2_000;
+
+/**
+ * `text` cut to at most `maxBytes` bytes of UTF-8, with a note saying so: an error message or log
+ * line obeys the result-size limit like the returned value does.
+ */
+export function clipText(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: short texts need no counting.
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text, "utf8") <= maxBytes) return text;
+  const note = ` … [cut at ${maxBytes} bytes]`;
+  const kept = Buffer.from(text.slice(0, maxBytes), "utf8")
+    .subarray(0, Math.max(0, maxBytes - Buffer.byteLength(note)))
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  return kept + note;
+}
 
 /** The `execute_code` tool definition (name, description, input schema `{ code: string }`). */
 export const EXECUTE_CODE_TOOL = Object.freeze({
@@ -96,6 +124,7 @@ export const EXECUTE_CODE_TOOL = Object.freeze({
     "TypeScript signature (a method of `interface Api`, i.e. `api.<name>(args)`). `return` the value you want back " +
     "(JSON); `console.log` lines are returned as logs. " +
     "The sandbox has no fetch, timers, file system, process or credentials. Limits per run (defaults): " +
+    `${MAX_CODE_CHARS} characters of code, ` +
     `${DEFAULT_CODE_LIMITS.timeoutMs / 1000} s, ${DEFAULT_CODE_LIMITS.memoryBytes / 1024 / 1024} MB of memory, ` +
     `${DEFAULT_CODE_LIMITS.maxCalls} api calls, ${DEFAULT_CODE_LIMITS.maxResultBytes} bytes of result: filter and ` +
     "summarise inside the code instead of returning whole responses.",
@@ -104,6 +133,7 @@ export const EXECUTE_CODE_TOOL = Object.freeze({
     properties: {
       code: {
         type: "string",
+        maxLength: MAX_CODE_CHARS,
         description:
           'Body of an async JavaScript function, e.g. `const repo = await api.reposGet({ owner: "o", repo: "r" }); return repo.stargazers_count;`',
       },
@@ -174,10 +204,22 @@ function run(
         logs,
         calls,
       });
+    if (code.length > MAX_CODE_CHARS)
+      return resolve({
+        ok: false,
+        error: {
+          kind: "code-size",
+          message: `the code is ${code.length} characters, over the limit of ${MAX_CODE_CHARS}`,
+        },
+        logs,
+        calls,
+      });
     const inFlight = new AbortController();
     const known = new Set(host.toolNames);
     let settled = false;
-    let started = 0;
+    let logBytes = 0;
+    /** Calls not answered yet, with their start times. */
+    const running = new Map<CodeCall, number>();
 
     const input: WorkerInput = {
       ...(wasmModule ? { wasmModule } : {}),
@@ -199,14 +241,17 @@ function run(
     const end = (result: CodeRunResult): void => {
       if (settled) return;
       settled = true;
+      // Calls still running are cancelled below; they are listed, as they may have reached the upstream.
+      for (const [call, begin] of running) call.ms = Math.round(performance.now() - begin);
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
       inFlight.abort();
       void worker.terminate();
       resolve(result);
     };
+    // The host trusts nothing the sandbox thread says: messages and logs are bounded here too.
     const fail = (kind: CodeErrorKind, message: string): void =>
-      end({ ok: false, error: { kind, message }, logs, calls });
+      end({ ok: false, error: { kind, message: clipText(message, limits.maxResultBytes) }, logs, calls });
 
     // The wall-time limit counts from the moment the sandbox starts the code: starting a worker and
     // QuickJS takes tens of milliseconds on an idle machine and seconds on a loaded one, which is not
@@ -226,13 +271,22 @@ function run(
           () => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`),
           limits.timeoutMs,
         );
-      } else if (message.type === "log") logs.push(message.line);
-      else if (message.type === "call") {
-        if (started >= limits.maxCalls) return fail("calls", `the code made more than ${limits.maxCalls} api calls`);
-        started += 1;
+      } else if (message.type === "log") {
+        if (logBytes > limits.maxResultBytes) return;
+        logBytes += Buffer.byteLength(message.line, "utf8");
+        logs.push(logBytes > limits.maxResultBytes ? "[further log lines dropped: over the log limit]" : message.line);
+      } else if (message.type === "call") {
+        if (calls.length >= limits.maxCalls)
+          return fail("calls", `the code made more than ${limits.maxCalls} api calls`);
+        // Listed from its start, so a call still running when the run ends is not left out.
+        const entry: CodeCall = { name: message.name, ok: false, ms: 0, unfinished: true };
+        calls.push(entry);
+        running.set(entry, performance.now());
         void callHost(message, host, known, inFlight.signal).then(({ reply, call }) => {
           if (settled) return;
-          calls.push(call);
+          running.delete(entry);
+          delete entry.unfinished;
+          Object.assign(entry, call);
           worker.postMessage(reply);
         });
       } else if (message.ok) {
@@ -275,7 +329,7 @@ async function callHost(
     if (!outcome.ok) {
       const { message: text, status, body } = outcome.error;
       return failed({
-        message: text,
+        message: text.slice(0, MAX_BODY_EXCERPT_CHARS),
         ...(status !== undefined ? { status } : {}),
         ...(body !== undefined ? { body: body.slice(0, MAX_BODY_EXCERPT_CHARS) } : {}),
       });

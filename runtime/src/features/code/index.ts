@@ -7,7 +7,8 @@ import type { Feature, FeatureContext } from "../../cli/features.js";
 import { integerFlagOrEnv } from "../../cli/settings.js";
 import { SearchMetaTools } from "../search/meta-tools.js";
 import { DEFAULT_CODE_LIMITS, type CodeLimits } from "./code-mode.js";
-import { executeCodeTool } from "./code-host.js";
+import { executeCodeTool, MAX_CONCURRENT_CODE_RUNS } from "./code-host.js";
+import { UpstreamQueue } from "../../upstream/queue.js";
 
 const MIB = 1024 * 1024;
 
@@ -23,9 +24,11 @@ export const code: Feature = {
 `,
   plugs(context) {
     const limits = codeLimits(context.flags, context.env);
+    // One bound on the runs at once for the whole server, whatever surfaces its clients are served.
+    const runs = new UpstreamQueue(MAX_CONCURRENT_CODE_RUNS);
     return {
       surfaces: {
-        code: (meta) => new SearchMetaTools(meta, "code", executeCodeTool(meta.operations.names, limits)),
+        code: (meta) => new SearchMetaTools(meta, "code", executeCodeTool(meta.operations.names, limits, runs)),
       },
     };
   },

@@ -11,6 +11,6 @@ export const legacySse: Feature = {
 `,
   plugs: ({ flags }) =>
     flags["legacy-sse"]
-      ? { httpEndpoints: (server, maxBodyBytes, logger) => new LegacySseEndpoints(server, maxBodyBytes, logger) }
+      ? { httpEndpoints: (server, receive, logger) => new LegacySseEndpoints(server, receive, logger) }
       : {},
 };

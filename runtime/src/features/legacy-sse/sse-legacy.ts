@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBody, sendJson, sendText } from "../../transport/http-util.js";
+import { sendJson, sendText, type BodyRefusal } from "../../transport/http-util.js";
 import { ErrorCode, errorResponse } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { EndpointAccess, HttpEndpoints, Refusal } from "../../transport/http-plugs.js";
@@ -28,9 +28,10 @@ export class LegacySseEndpoints implements HttpEndpoints {
     { res: ServerResponse; subject: string | undefined; client?: ClientInfo | undefined }
   >();
 
+  /** `receive` reads a POSTed body within the transport's limits (http-util.ts). */
   constructor(
     private readonly server: McpServer,
-    private readonly limit: number,
+    private readonly receive: (req: IncomingMessage) => Promise<Buffer | BodyRefusal>,
     private readonly logger: Logger,
   ) {}
 
@@ -68,8 +69,10 @@ export class LegacySseEndpoints implements HttpEndpoints {
     if (access && session.subject !== access.principal.subject)
       return sendText(res, 403, "Forbidden: this session belongs to another caller");
     const stream = session.res;
-    const body = await readBody(req, this.limit);
+    const body = await this.receive(req);
+    if (body === "aborted") return;
     if (body === "too-large") return sendText(res, 413, "Payload Too Large");
+    if (body === "busy") return sendText(res, 503, "Service Unavailable: too many request bodies arriving at once");
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
@@ -96,6 +99,7 @@ export class LegacySseEndpoints implements HttpEndpoints {
         client: session.client ?? null,
         notify: send,
         ...(access ? { scopes: access.principal.scopes } : {}),
+        ...(access?.principal.subject !== undefined ? { subject: access.principal.subject } : {}),
       })
       .then((response) => response !== undefined && send(response))
       .catch((error: unknown) => this.logger.error("legacy SSE dispatch failed", { error: String(error) }));

@@ -38,6 +38,10 @@ export class ResourceServer implements HttpGuard {
   /** Absolute URL of this server's metadata document, for `WWW-Authenticate`. */
   metadataUrl: string;
 
+  get issuer(): string {
+    return this.options.issuer;
+  }
+
   /** `metadataUrl` may be left empty; the HTTP transport then fills it in once it listens. */
   constructor(
     readonly options: OAuthResourceOptions,

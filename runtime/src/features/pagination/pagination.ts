@@ -26,6 +26,8 @@ interface CursorPayload {
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Longest cursor accepted (characters): room for a next URL of about 12,000 characters. */
+export const MAX_CURSOR_CHARS = 16_384;
 
 /** The AES-256 key for a cursor key of any length (a configured secret may be short or long). */
 function aesKey(key: Buffer): Buffer {
@@ -42,7 +44,7 @@ export function encodeCursor(payload: CursorPayload, key: Buffer): string {
 
 /** Decrypts and checks a cursor; undefined when it is malformed, altered or made with another key. */
 export function decodeCursor(cursor: string, key: Buffer): CursorPayload | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  if (cursor.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   const raw = Buffer.from(cursor, "base64url");
   if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {

@@ -1,5 +1,5 @@
 /**
- * The Redis state store (ioredis), loaded only by `openStateStore` for a `redis://` URL. Two
+ * The Redis state store (ioredis), loaded by the redis feature (index.ts) for a `redis://` URL. Two
  * connections: one for commands (no offline queue, a short command timeout: while Redis is down,
  * calls that need it fail at once with StateUnavailableError instead of hanging) and one for
  * subscriptions (which ioredis renews after every reconnection). Both reconnect by themselves,

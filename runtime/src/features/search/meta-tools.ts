@@ -8,11 +8,13 @@ import { textResult, renderToolResult, valueOutcome } from "../../api/tool-outco
 import type { ObjectJsonSchema } from "../../api/types.js";
 import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
-import { OperationSearch, type SearchIndexData } from "./search-index.js";
+import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
 
 export const SEARCH_OPERATIONS = "search_operations";
 export const DESCRIBE_OPERATION = "describe_operation";
 export const CALL_OPERATION = "call_operation";
+/** Longest operation name or tag a meta tool accepts (generated tool names have at most 64 characters). */
+export const MAX_NAME_CHARS = 256;
 
 const searchResultSchema: ObjectJsonSchema = {
   type: "object",
@@ -62,7 +64,12 @@ export function findingTools(title: string, count: number): ListedTool[] {
       inputSchema: {
         type: "object",
         properties: {
-          query: { type: "string", minLength: 1, description: "What you want to do, in plain words." },
+          query: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_QUERY_CHARS,
+            description: "What you want to do, in plain words.",
+          },
           limit: {
             type: "integer",
             minimum: 1,
@@ -70,7 +77,7 @@ export function findingTools(title: string, count: number): ListedTool[] {
             default: 10,
             description: "How many results at most (default 10).",
           },
-          tag: { type: "string", description: "Only operations with this OpenAPI tag." },
+          tag: { type: "string", maxLength: MAX_NAME_CHARS, description: "Only operations with this OpenAPI tag." },
         },
         required: ["query"],
         additionalProperties: false,
@@ -86,7 +93,12 @@ export function findingTools(title: string, count: number): ListedTool[] {
       inputSchema: {
         type: "object",
         properties: {
-          name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+          name: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_NAME_CHARS,
+            description: "The operation's name from search_operations.",
+          },
         },
         required: ["name"],
         additionalProperties: false,
@@ -106,7 +118,12 @@ export const CALL_OPERATION_TOOL: ListedTool = {
   inputSchema: {
     type: "object",
     properties: {
-      name: { type: "string", minLength: 1, description: "The operation's name from search_operations." },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_NAME_CHARS,
+        description: "The operation's name from search_operations.",
+      },
       arguments: {
         type: "object",
         description: "The operation's arguments, as describe_operation's inputSchema says.",

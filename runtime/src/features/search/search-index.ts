@@ -10,8 +10,8 @@ import {
   analyzeQuery,
   asksOnly,
   changesOnly,
+  actionGroupsOf,
   impliedTerms,
-  sameAction,
   stem,
   synonymsOf,
   words,
@@ -19,6 +19,15 @@ import {
 
 /** Version of the data layout; the server refuses an index of another version. */
 export const SEARCH_INDEX_FORMAT = 1;
+/**
+ * Longest query read (characters; `search_operations` refuses longer ones) and most distinct terms
+ * analysed: a request is a sentence, and a query is never work without end. The longest request
+ * of the retrieval benchmark is 121 characters and 23 words.
+ */
+export const MAX_QUERY_CHARS = 1_000;
+export const MAX_QUERY_TERMS = 64;
+/** At most this many typed ids of a query ("cus_9Q") are matched to the API's collections (see withIdResources). */
+const MAX_ID_RESOURCES = 8;
 
 /** One indexed operation: tool name, HTTP method (upper case), path template, summary, tags. */
 export type IndexedOperation = [name: string, method: string, path: string, summary: string, tags: string[]];
@@ -129,14 +138,18 @@ export class OperationSearch {
       if (tag !== undefined && !doc[4].some((t) => t.toLowerCase() === tag)) return false;
       return options.allowed ? options.allowed(doc[0]) : true;
     };
-    query = this.withIdResources(query);
-    const queryTerms = [...new Set([...this.withoutUnknownUn(analyzeQuery(query)), ...this.compounds(query)])];
+    query = this.withIdResources(query.slice(0, MAX_QUERY_CHARS));
+    const queryTerms = [...new Set([...this.withoutUnknownUn(analyzeQuery(query)), ...this.compounds(query)])].slice(
+      0,
+      MAX_QUERY_TERMS,
+    );
+    const typed = new Set(queryTerms);
     const { totals, matched, best } = this.scratch();
     const touched: number[] = [];
     // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
     let known = 0;
     for (const concept of concepts(queryTerms)) {
-      const alternatives = this.alternatives(concept, queryTerms);
+      const alternatives = this.alternatives(concept, typed);
       if (alternatives.length > 0) known++;
       // Per document, the best of the concept's words and their stand-ins (a document saying both
       // "get" and "show" must not count the request twice, nor a request saying both "make" and
@@ -159,7 +172,7 @@ export class OperationSearch {
     // Implied terms add to the operations the request matched, and count for nothing else.
     const implied = impliedTerms(query);
     for (const term of implied) {
-      if (queryTerms.includes(term)) continue;
+      if (typed.has(term)) continue;
       const seen: number[] = [];
       this.score(term, IMPLIED_WEIGHT, best, seen, Number.POSITIVE_INFINITY);
       for (const id of seen) {
@@ -241,9 +254,10 @@ export class OperationSearch {
    * exactly one collection fits best (see abbreviationRank); otherwise it stays a value.
    */
   private withIdResources(query: string): string {
+    let resolved = 0;
     return query.replace(/\b([a-z]{2,6})_([A-Za-z0-9]+)\b/g, (id, prefix: string, rest: string) => {
       // snake_case words ("payment_intent") are words, not ids: an id has a digit or a capital.
-      if (!/[0-9A-Z]/.test(rest)) return id;
+      if (!/[0-9A-Z]/.test(rest) || ++resolved > MAX_ID_RESOURCES) return id;
       const collections = (this.collections ??= collectionsOf(this.docs));
       let best: string[] | undefined;
       let bestRank = Number.POSITIVE_INFINITY;
@@ -293,13 +307,16 @@ export class OperationSearch {
   }
 
   /** The indexed terms that stand for the query terms of `concept`, with their weights. */
-  private alternatives(concept: readonly string[], queryTerms: string[]): Array<[string, number]> {
+  private alternatives(concept: readonly string[], typed: ReadonlySet<string>): Array<[string, number]> {
     const list: Array<[string, number]> = [];
+    const listed = new Set<string>();
     for (const term of concept) if (this.terms.has(term)) list.push([term, 1]);
     for (const term of concept) {
       for (const synonym of synonymsOf(term)) {
-        if (!queryTerms.includes(synonym) && this.terms.has(synonym) && !list.some(([t]) => t === synonym))
+        if (!typed.has(synonym) && this.terms.has(synonym) && !listed.has(synonym)) {
+          listed.add(synonym);
           list.push([synonym, SYNONYM_WEIGHT]);
+        }
       }
     }
     if (list.length === 0)
@@ -418,10 +435,18 @@ function isSubsequence(short: string, long: string): boolean {
  */
 function concepts(terms: readonly string[]): string[][] {
   const groups: string[][] = [];
+  // Action group → the first concept holding a term of it: one look-up per group of a term, so the
+  // grouping is linear in the request's terms (a term joins the earliest concept it shares a group with).
+  const conceptOf = new Map<number, number>();
   for (const term of terms) {
-    const group = groups.find((g) => g.some((other) => sameAction(term, other)));
-    if (group) group.push(term);
-    else groups.push([term]);
+    const actions = actionGroupsOf(term);
+    let at = Number.POSITIVE_INFINITY;
+    for (const group of actions) at = Math.min(at, conceptOf.get(group) ?? Number.POSITIVE_INFINITY);
+    if (at === Number.POSITIVE_INFINITY) {
+      at = groups.length;
+      groups.push([term]);
+    } else groups[at]!.push(term);
+    for (const group of actions) if ((conceptOf.get(group) ?? Number.POSITIVE_INFINITY) > at) conceptOf.set(group, at);
   }
   return groups;
 }

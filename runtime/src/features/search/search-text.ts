@@ -568,14 +568,11 @@ const WRITE_VERBS =
   "merge star unstar follow unfollow watch unwatch cancel run rerun upload assign unassign invite block unblock lock unlock archive unarchive review refund approve transfer send sync enable disable revoke rotate move copy redeliver dismiss accept decline reject resolve capture confirm finalize void mark";
 
 /**
- * Whether two stems are verbs of one action group (create, delete, list, search, get, update):
- * "make a new team" and "show me the list" say one action twice.
+ * The action groups (create, delete, list, search, get, update) a stem is a verb of; two stems
+ * sharing one say one action twice ("make a new team", "show me the list").
  */
-export function sameAction(a: string, b: string): boolean {
-  const { actionGroups } = tables();
-  const ga = actionGroups.get(a);
-  const gb = actionGroups.get(b);
-  return ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g));
+export function actionGroupsOf(term: string): readonly number[] {
+  return tables().actionGroups.get(term) ?? [];
 }
 
 /** Other stems that mean what `term` (a stem) means, per the API vocabulary. */

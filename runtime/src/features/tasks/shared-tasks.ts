@@ -151,7 +151,7 @@ export class SharedTasks implements Tasks {
       throw unavailable(error);
     }
     const stored = text === undefined ? undefined : parseStored(text);
-    if (!stored || stored.owner !== ownerHash(caller))
+    if (!stored || stored.owner !== ownerHash(caller) || stored.task.taskId !== taskId)
       throw new RpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
     return { stored, text: text! };
   }
@@ -195,10 +195,21 @@ function ownerHash(subject: string | undefined): string | null {
   return subject === undefined ? null : createHash("sha256").update(subject).digest("base64url");
 }
 
+const STATUSES = new Set(["working", "input_required", ...TERMINAL]);
+
+/** A stored task, checked field by field; undefined for anything else. */
 function parseStored(text: string): StoredTask | undefined {
   try {
     const value = JSON.parse(text) as StoredTask;
-    return isRecord(value) && typeof value.instance === "string" && isRecord(value.task) ? value : undefined;
+    return isRecord(value) &&
+      typeof value.instance === "string" &&
+      (value.owner === null || typeof value.owner === "string") &&
+      typeof value.expiresAt === "number" &&
+      isRecord(value.task) &&
+      typeof value.task.taskId === "string" &&
+      STATUSES.has(value.task.status as string)
+      ? value
+      : undefined;
   } catch {
     return undefined;
   }
