@@ -13,7 +13,7 @@ import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type OperationFilter } from "../contract.js";
-import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
+import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
@@ -94,19 +94,28 @@ export function wantedToolName(op: OperationIR): string {
     : nameFromRoute(op.method, op.path);
 }
 
+/** A tool's name, whether the lock gave it, and the output budget the lock keeps for it. */
+interface NamedTool {
+  name: string;
+  locked: boolean;
+  outputBudget?: number;
+}
+
 /**
  * Tool names in spec order: locked names are claimed first (so they can never be taken by a newcomer
  * or shifted by a new collision), then every other operation gets its wanted name or a free variant.
  */
-function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string; locked: boolean }> {
+function toolNames(ir: ApiIR, lock: ToolLock | undefined): NamedTool[] {
   const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
-  const locked = lockedNames(ir.operations, lock);
-  const result = locked.map((name) => (name === undefined ? undefined : names.claim(name)));
-  return ir.operations.map((op, i) =>
-    result[i] !== undefined
-      ? { name: result[i]!, locked: true }
-      : { name: names.claim(wantedToolName(op)), locked: false },
-  );
+  const locked = lockedEntries(ir.operations, lock);
+  const result = locked.map((entry) => (entry === undefined ? undefined : names.claim(entry.tool)));
+  return ir.operations.map((op, i) => {
+    const outputBudget = locked[i]?.outputBudget;
+    const kept = outputBudget !== undefined ? { outputBudget } : {};
+    return result[i] !== undefined
+      ? { name: result[i]!, locked: true, ...kept }
+      : { name: names.claim(wantedToolName(op)), locked: false, ...kept };
+  });
 }
 
 /**
@@ -151,7 +160,7 @@ export function toolModuleNames(operations: readonly Pick<OperationIR, "tags" | 
 
 function planTool(
   op: OperationIR,
-  { name, locked }: { name: string; locked: boolean },
+  { name, locked, outputBudget: lockedBudget }: NamedTool,
   fileName: string,
   ir: ApiIR,
   identifiers: NameAllocator,
@@ -174,10 +183,9 @@ function planTool(
     );
   }
   const input = withFieldEncoding(planInput(op, ir.schemas, bag), op);
-  const output = planOutput(op, ir.schemas, {
-    outputSchemas: options.outputSchemas,
-    nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length),
-  });
+  // A tool keeps the budget it was first given (see tool-lock.ts); a new one gets its share of the API's.
+  const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(ir.operations.length);
+  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: outputBudget });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
@@ -192,6 +200,8 @@ function planTool(
     ...describeOperation(op, name),
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
+    ...(output.outputDetail !== undefined ? { outputDetail: output.outputDetail } : {}),
+    outputBudget,
     annotations: annotationsFor(op.method),
     tags: [...op.tags],
     http: {
