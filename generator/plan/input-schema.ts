@@ -173,6 +173,10 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   for (const [name, schema] of Object.entries(properties))
     setOwn(properties, name, withModelText(schema as JsonSchema));
   if ($defs) $defs = mapDefs($defs, withModelText);
+  // A boolean schema is valid JSON Schema, but MCP clients refuse a whole tools/list when an argument's
+  // schema is one (the official SDK 1.x does): `true` is `{}`, `false` its object form.
+  for (const [name, schema] of Object.entries(properties))
+    if (typeof schema === "boolean") setOwn(properties, name, schema ? {} : { not: {} });
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
   if ($defs && schemaJsonLength({ $defs }) - '{"$defs":}'.length > INPUT_DEFS_BUDGET) {

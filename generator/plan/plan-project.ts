@@ -7,6 +7,7 @@ import { contractsOf, type ContractSnapshot } from "../diff/contracts.js";
 import { diffTools } from "../diff/diff-tools.js";
 import { decideVersion, type PreviousVersion } from "./version.js";
 import { NameAllocator, nameFromRoute, pascalCase, sanitizeToolName, TOOL_NAME_MAX } from "./names.js";
+import { ListingCheck } from "./listing-check.js";
 import { planOutput } from "./output-schema.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
@@ -228,7 +229,10 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const modules = toolModuleNames(ir.operations);
-  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options));
+  const tools = listable(
+    ir.operations.map((op, i) => planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options)),
+    bag,
+  );
   const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
   const security = planSecurity(
     ir,
@@ -310,6 +314,44 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     securitySchemes: security.schemes,
     ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
   };
+}
+
+/**
+ * The tools whose `tools/list` entry MCP clients accept (listing-check.ts). The planner's own rules
+ * should never produce one they refuse, but no single operation may cost the server all its tools:
+ * a tool whose output schema is the problem keeps its call without structured output, any other is
+ * left out; either with a warning naming the problem.
+ */
+export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
+  const check = new ListingCheck();
+  const problems = (tool: ToolPlan) =>
+    check.problems({
+      name: tool.name,
+      ...(tool.title !== undefined ? { title: tool.title } : {}),
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      annotations: tool.annotations,
+    });
+  const kept: ToolPlan[] = [];
+  for (const tool of tools) {
+    const found = problems(tool);
+    if (found.length === 0) {
+      kept.push(tool);
+      continue;
+    }
+    const { outputSchema: _schema, outputDetail: _detail, outputTypeName: _type, ...rest } = tool;
+    const plain: ToolPlan = { ...rest, http: { ...tool.http, response: { accept: tool.http.response.accept } } };
+    const withoutOutput = tool.outputSchema !== undefined && problems(plain).length === 0;
+    bag.warn(
+      Codes.toolListingInvalid,
+      `${withoutOutput ? `Tool "${tool.name}" is listed without its output schema` : `Tool "${tool.name}" is left out`}: MCP clients would refuse the whole tools/list because of it (${found.slice(0, 3).join("; ")}).`,
+      tool.pointer,
+      "The generated schema breaks the MCP SDK's tool schema; check the operation's schemas against the OpenAPI rules, and please report it.",
+    );
+    if (withoutOutput) kept.push(plain);
+  }
+  return kept;
 }
 
 /** The operations the filters keep, with their names; one summary diagnostic, an error when none is left. */
