@@ -92,8 +92,13 @@ export function documentedOutput(outputSchema: ObjectJsonSchema): JsonSchema {
  */
 export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options: OutputOptions = {}): OutputPlan {
   const successes = successResponses(op);
-  const accept = [...new Set(successes.flatMap((r) => r.contents.map((c) => c.mediaType)))];
-  const response: ResponseBinding = { accept: accept.length > 0 ? accept : ["application/json"] };
+  // `Accept` lists what a success can be: the 2xx responses' media types, or, when the operation
+  // documents no 2xx, its `default` response's. With none, the runtime's default accepts anything
+  // (JSON preferred): an operation that documents only errors must not be asked for JSON alone.
+  const answers = successes.length > 0 ? successes : op.responses.filter((r) => r.status === "DEFAULT");
+  const response: ResponseBinding = {
+    accept: [...new Set(answers.flatMap((r) => r.contents.map((c) => c.mediaType)))],
+  };
   let json: MediaIR | undefined;
   for (const r of successes) {
     json = r.contents.find((c) => isJson(c.mediaType) && c.schema !== undefined);

@@ -11,7 +11,7 @@ import { ListingCheck } from "./listing-check.js";
 import { planOutput } from "./output-schema.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
-import { planSecurity, type AuthOverride } from "./security.js";
+import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type OperationFilter } from "../contract.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
@@ -120,12 +120,13 @@ function toolNames(ir: ApiIR, lock: ToolLock | undefined): NamedTool[] {
 }
 
 /**
- * Carries the chosen body media type's `encoding` map onto a form body's binding (the runtime
- * serialises each field by it); other media types ignore `encoding` here.
+ * Carries the chosen body media type's `encoding` map onto a form or multipart body's binding (the
+ * runtime serialises each field by it); other media types ignore `encoding` here.
  */
 function withFieldEncoding(input: InputPlan, op: OperationIR): InputPlan {
   const body = input.body;
-  if (!body || body.mediaType.split(";")[0]!.trim().toLowerCase() !== "application/x-www-form-urlencoded") return input;
+  const essence = body?.mediaType.split(";")[0]!.trim().toLowerCase();
+  if (!body || (essence !== "application/x-www-form-urlencoded" && essence !== "multipart/form-data")) return input;
   const media = op.requestBody?.contents.find((c) => c.mediaType === body.mediaType);
   return media?.encoding ? { ...input, body: { ...body, encoding: media.encoding } } : input;
 }
@@ -167,6 +168,7 @@ function planTool(
   identifiers: NameAllocator,
   bag: DiagnosticBag,
   options: PlanOptions,
+  filled: ReadonlyMap<string, string>,
 ): ToolPlan {
   if (locked && op.operationId && name !== op.operationId) {
     bag.info(
@@ -183,7 +185,7 @@ function planTool(
       "Tool names are limited to [A-Za-z0-9_-], 64 characters, and unique.",
     );
   }
-  const input = withFieldEncoding(planInput(op, ir.schemas, bag), op);
+  const input = withFieldEncoding(planInput(op, ir.schemas, bag, filled), op);
   // A tool keeps the budget it was first given (see tool-lock.ts); a new one gets its share of the API's.
   const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(ir.operations.length);
   const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: outputBudget });
@@ -229,21 +231,24 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const modules = toolModuleNames(ir.operations);
-  const tools = listable(
-    ir.operations.map((op, i) => planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options)),
-    bag,
-  );
-  const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
+  // Security first: a parameter an operation's credential fills is no argument of its tool.
+  const nameByPointer = new Map(ir.operations.map((op, i) => [op.pointer, names[i]!.name]));
   const security = planSecurity(
     ir,
     { auth: options.auth, envPrefix: options.envPrefix },
-    (op) => toolByPointer.get(op.pointer)!.name,
+    (op) => nameByPointer.get(op.pointer)!,
     bag,
   );
-  for (const tool of tools) {
-    const requirements = security.requirements.get(tool.pointer);
-    if (requirements) tool.http.security = requirements;
-  }
+  const tools = listable(
+    ir.operations.map((op, i) => {
+      const requirements = security.requirements.get(op.pointer);
+      const filled = credentialParameters(requirements, security.schemes);
+      const tool = planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options, filled);
+      if (requirements) tool.http.security = requirements;
+      return tool;
+    }),
+    bag,
+  );
   const upstream = planServerUrl(ir, bag);
   const env: EnvVarPlan[] = [
     ...upstream.env,

@@ -93,10 +93,7 @@ function isOutputBudget(value: unknown): value is number {
  * another path keeps its name), then by route alone (so a renamed `operationId` keeps its name).
  * Each entry is used at most once.
  */
-export function lockedEntries(
-  operations: OperationIR[],
-  lock: ToolLock | undefined,
-): Array<ToolLockEntry | undefined> {
+export function lockedEntries(operations: OperationIR[], lock: ToolLock | undefined): Array<ToolLockEntry | undefined> {
   if (!lock) return operations.map(() => undefined);
   const unused = new Set(lock.tools);
   const result: Array<ToolLockEntry | undefined> = operations.map(() => undefined);
