@@ -59,8 +59,9 @@ export class CredentialStore {
 
   /**
    * Picks the first alternative whose schemes all have credentials (an empty alternative means
-   * anonymous access is allowed, and is taken only when no other is satisfied) and applies it. When none can be satisfied, the message names
-   * the variables to set for each alternative; nothing half-authenticated is ever sent.
+   * anonymous access is allowed, and is taken only when no other is satisfied) and applies it.
+   * When none can be satisfied, the message names the variables to set for each alternative;
+   * nothing half-authenticated is ever sent.
    * `fromRequest` holds credentials that passthrough rules took from the incoming request, by
    * scheme key; they take precedence over the environment's.
    */
