@@ -50,6 +50,8 @@ export const Codes = {
   securityUnknownScheme: "MG113",
   paginationInvalid: "MG114",
   operationSkipped: "MG115",
+  booleanSchema: "MG116",
+  toolListingInvalid: "MG117",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
   handEdited: "MG203",

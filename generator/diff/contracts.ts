@@ -12,6 +12,11 @@ export interface ToolContract {
   description: string;
   inputSchema: ObjectJsonSchema | JsonSchema;
   outputSchema?: ObjectJsonSchema | JsonSchema;
+  /**
+   * How much of the response's shape `outputSchema` keeps (output-compact.ts `OutputDetail`); absent
+   * in snapshots of older versions. The diff compares outputs only as deep as both sides go.
+   */
+  outputDetail?: number;
 }
 
 /** The snapshot file `.mcp-gen/tools.json`: the contracts of the last generation, in tool order. */
@@ -30,6 +35,7 @@ export function contractsOf(tools: ToolPlan[]): ToolContract[] {
     description: t.description,
     inputSchema: t.inputSchema,
     ...(t.outputSchema ? { outputSchema: documentedOutput(t.outputSchema) } : {}),
+    ...(t.outputSchema && t.outputDetail !== undefined ? { outputDetail: t.outputDetail } : {}),
   }));
 }
 

@@ -62,7 +62,7 @@ export function diffTools(before: ToolContract[], after: ToolContract[]): ApiDif
           ? [{ at: "", verdict: "breaking", message: "structured output removed" }]
           : !old.outputSchema && tool.outputSchema
             ? [{ at: "", verdict: "compatible", message: "structured output added" }]
-            : compareSchemas(old.outputSchema, tool.outputSchema, "output"),
+            : compareSchemas(old.outputSchema, tool.outputSchema, "output", "", undefined, sharedDetail(old, tool)),
       described: old.description !== tool.description || old.title !== tool.title,
     };
     if (change.previousName || change.input.length > 0 || change.output.length > 0 || change.described)
@@ -82,6 +82,15 @@ export function diffTools(before: ToolContract[], after: ToolContract[]): ApiDif
     breaking,
     bump,
   };
+}
+
+/**
+ * The detail both versions of a tool's output schema keep (the lesser), or undefined when a side
+ * does not record it (a snapshot of an older version): then the schemas are compared whole.
+ */
+function sharedDetail(old: ToolContract, tool: ToolContract): number | undefined {
+  if (old.outputDetail === undefined || tool.outputDetail === undefined) return undefined;
+  return Math.min(old.outputDetail, tool.outputDetail);
 }
 
 /** True when the two sides are the same for every client. */

@@ -41,6 +41,12 @@ interface Roots {
   before: Schema;
   after: Schema;
   following: Set<string>;
+  /**
+   * How deep both schemas describe the value (output-compact.ts `OutputDetail`): nodes at this
+   * depth are compared by type only, deeper ones not at all; 0 compares the root's property names,
+   * -1 its required names only. Undefined: the whole schemas.
+   */
+  detail?: number;
 }
 
 /** Follows a local `#/$defs/…` reference; returns the schema itself when it is not one. */
@@ -67,23 +73,110 @@ export function compareSchemas(
   direction: Direction,
   at = "",
   roots?: Roots,
+  detail?: number,
 ): SchemaChange[] {
   const rootA = asSchema(before);
   const rootB = asSchema(after);
   if (!rootA || !rootB) return [];
-  const context = roots ?? { before: rootA, after: rootB, following: new Set<string>() };
-  const refKey = `${String(rootA.$ref)}|${String(rootB.$ref)}`;
-  const followsRef = typeof rootA.$ref === "string" || typeof rootB.$ref === "string";
+  const context = roots ?? {
+    before: rootA,
+    after: rootB,
+    following: new Set<string>(),
+    ...(detail !== undefined ? { detail } : {}),
+  };
+  return compareAt(rootA, rootB, direction, at, context, 0);
+}
+
+/** {@link compareSchemas} of two sub-schemas at `depth` (properties add one level; array items do not). */
+function compareAt(
+  a: Schema | undefined,
+  b: Schema | undefined,
+  direction: Direction,
+  at: string,
+  context: Roots,
+  depth: number,
+): SchemaChange[] {
+  if (!a || !b) return [];
+  if (context.detail !== undefined && depth > Math.max(context.detail, 0)) return [];
+  const refKey = `${String(a.$ref)}|${String(b.$ref)}`;
+  const followsRef = typeof a.$ref === "string" || typeof b.$ref === "string";
   if (followsRef && context.following.has(refKey)) return [];
   if (followsRef) context.following.add(refKey);
   try {
-    return compareResolved(deref(rootA, context.before), deref(rootB, context.after), direction, at, context);
+    return compareResolved(deref(a, context.before), deref(b, context.after), direction, at, context, depth);
   } finally {
     if (followsRef) context.following.delete(refKey);
   }
 }
 
-function compareResolved(a: Schema, b: Schema, direction: Direction, at: string, roots: Roots): SchemaChange[] {
+/**
+ * The types a compacted output node stands for, as output-compact.ts `typeOnly` reads them: its
+ * `type`, the union of its branches' types, an `allOf` member's type, `object` for properties.
+ */
+function cutTypes(schema: Schema, depth = 0): Set<string> | undefined {
+  if (depth > 8) return undefined;
+  const own = typesOf(schema);
+  const types = own ?? unionTypes(schema, depth);
+  if (types?.has("number")) types.delete("integer");
+  return types;
+}
+
+function unionTypes(schema: Schema, depth: number): Set<string> | undefined {
+  const branches = (schema.anyOf ?? schema.oneOf) as unknown;
+  if (Array.isArray(branches) && branches.length > 0) {
+    const union = new Set<string>();
+    for (const branch of branches) {
+      const types = asSchema(branch) && cutTypes(branch as Schema, depth + 1);
+      if (!types) return undefined;
+      for (const type of types) union.add(type);
+    }
+    return union;
+  }
+  if (Array.isArray(schema.allOf))
+    for (const member of schema.allOf) {
+      const types = asSchema(member) && cutTypes(member as Schema, depth + 1);
+      if (types) return types;
+    }
+  return schema.properties !== undefined ? new Set(["object"]) : undefined;
+}
+
+/** The changes two schemas cut at `detail` show: the type at the cut, the required names at -1. */
+function compareCut(a: Schema, b: Schema, direction: Direction, at: string, detail: number): SchemaChange[] {
+  const widened: Verdict = direction === "input" ? "compatible" : "breaking";
+  const narrowed: Verdict = direction === "input" ? "breaking" : "compatible";
+  if (detail < 0) {
+    // Only the required names are kept: a field no longer required is no longer guaranteed.
+    const ra = new Set(Array.isArray(a.required) ? (a.required as string[]) : []);
+    const rb = new Set(Array.isArray(b.required) ? (b.required as string[]) : []);
+    const noun = direction === "input" ? "argument" : "field";
+    return [
+      ...[...ra]
+        .filter((key) => !rb.has(key))
+        .map((key) => ({ at: join(at, key), verdict: widened, message: `${noun} is no longer required` })),
+      ...[...rb]
+        .filter((key) => !ra.has(key))
+        .map((key) => ({ at: join(at, key), verdict: narrowed, message: `${noun} is now required` })),
+    ];
+  }
+  // At the cut both sides keep only their type (a side that says nothing is not compared).
+  const ta = cutTypes(a);
+  const tb = cutTypes(b);
+  if (!ta || !tb || label(ta) === label(tb)) return [];
+  const verdict: Verdict = subset(tb, ta) ? narrowed : subset(ta, tb) ? widened : "breaking";
+  return [{ at, verdict, message: `type changed from ${label(ta)} to ${label(tb)}` }];
+}
+
+function compareResolved(
+  a: Schema,
+  b: Schema,
+  direction: Direction,
+  at: string,
+  roots: Roots,
+  depth: number,
+): SchemaChange[] {
+  const detail = roots.detail;
+  if (detail !== undefined && (detail < 0 || (detail > 0 && depth === detail)))
+    return compareCut(a, b, direction, at, detail);
   const changes: SchemaChange[] = [];
   // Narrowing hurts inputs; widening hurts outputs.
   const narrowed: Verdict = direction === "input" ? "breaking" : "compatible";
@@ -151,9 +244,9 @@ function compareResolved(a: Schema, b: Schema, direction: Direction, at: string,
         message: nowRequired ? `${noun} is now required` : `${noun} is now optional`,
       });
     }
-    changes.push(...compareSchemas(pa[key], pb[key], direction, join(at, key), roots));
+    changes.push(...compareAt(asSchema(pa[key]), asSchema(pb[key]), direction, join(at, key), roots, depth + 1));
   }
   if (a.items !== undefined || b.items !== undefined)
-    changes.push(...compareSchemas(a.items, b.items, direction, `${at}[]`, roots));
+    changes.push(...compareAt(asSchema(a.items), asSchema(b.items), direction, `${at}[]`, roots, depth));
   return changes;
 }

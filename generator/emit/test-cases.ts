@@ -118,6 +118,30 @@ function resolveLocal(schema: unknown, input: Schema): Schema {
   return target ? { ...target, ...node } : node;
 }
 
+/** Media types in which a body without fields has nothing on the wire (an empty form, no parts). */
+const FORM_BODY = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+/**
+ * The arguments with one field of a required form body added when the sample has none: the
+ * sample takes required arguments only, and a form body whose fields are all optional would go out
+ * empty, which an API that requires the body reads as no body. The first field the input schema
+ * accepts a sample of is taken.
+ */
+function withFormField(tool: ToolPlan, args: Record<string, unknown>, sampler: Sampler): Record<string, unknown> {
+  const body = tool.http.body;
+  if (!body || body.kind !== "properties" || !body.required || !FORM_BODY.test(body.mediaType)) return args;
+  const fields = Object.keys(body.properties);
+  if (fields.some((argument) => getOwn(args, argument) !== undefined)) return args;
+  const input = tool.inputSchema as Schema;
+  const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+  for (const argument of fields) {
+    const candidate = { ...args };
+    setOwn(candidate, argument, sampler.sample(getOwn(properties, argument) as JsonSchema | undefined, input));
+    if (sampler.accepts(input, candidate)) return candidate;
+  }
+  return args;
+}
+
 /** Why a tool's case cannot run against the test's plain-HTTP stand-in, if it cannot (see `ToolCase.skip`). */
 function skipReason(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler, args: unknown): string | undefined {
   const types = new Map(plan.securitySchemes.map((scheme) => [scheme.key, scheme.type]));
@@ -144,7 +168,7 @@ function toolCase(tool: ToolPlan, plan: ProjectPlan, sampler: Sampler): ToolCase
   const body = tool.http.body;
   const schema = bodySchema(tool);
   const split = splitPathTemplate(tool.http.path);
-  const args = sampler.sample(input, input) as Record<string, unknown>;
+  const args = withFormField(tool, sampler.sample(input, input) as Record<string, unknown>, sampler);
   const skip = skipReason(tool, plan, sampler, args);
   return {
     tool: tool.name,

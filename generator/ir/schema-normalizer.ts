@@ -79,7 +79,7 @@ export class SchemaNormalizer {
 
   /** Normalizes one schema found at `at` (a JSON pointer used for diagnostics). */
   normalize(node: unknown, at: string): JsonSchema {
-    if (typeof node === "boolean") return node;
+    if (typeof node === "boolean") return this.booleanSchema(node, at);
     if (node === null || typeof node !== "object" || Array.isArray(node)) return {};
     const input = node as SchemaObject;
     if (typeof input.$ref === "string") {
@@ -189,6 +189,7 @@ export class SchemaNormalizer {
 
   private normalizeObject(input: SchemaObject, at: string): SchemaObject {
     const out: SchemaObject = {};
+    let dropped: string[] = [];
     for (const [key, value] of Object.entries(input)) {
       if (value === undefined || DROPPED.has(key) || key.startsWith("x-")) continue;
       const here = childPointer(at, key);
@@ -196,10 +197,16 @@ export class SchemaNormalizer {
         // 2.0/3.0 allow only one schema; an array here is the draft-4 tuple form.
         if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here, i)));
         else out.items = this.normalize(value, here);
+      } else if (key === "additionalProperties" && typeof value === "boolean") {
+        out[key] = value; // a boolean here is valid in every version
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) out[key] = this.normalize(value, here);
       else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value))
         out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
-      else if (MAP_SCHEMA_KEYWORDS.has(key) && value && typeof value === "object") {
+      else if (key === "properties" && value && typeof value === "object") {
+        const properties = this.normalizeProperties(value as SchemaObject, here, input);
+        out.properties = properties.map;
+        dropped = properties.dropped;
+      } else if (MAP_SCHEMA_KEYWORDS.has(key) && value && typeof value === "object") {
         const map: SchemaObject = {};
         for (const [name, sub] of Object.entries(value as SchemaObject))
           setOwn(map, name, this.normalize(sub, childPointer(here, name)));
@@ -225,12 +232,70 @@ export class SchemaNormalizer {
       const note = `Format: ${input.format}.`;
       out.description = typeof out.description === "string" ? `${out.description} (${note})` : note;
     }
+    if (dropped.length > 0 && Array.isArray(out.required)) {
+      // A property whose schema is `false` cannot be sent, so it cannot be required either.
+      const required = (out.required as string[]).filter((name) => !dropped.includes(name));
+      if (required.length > 0) out.required = required;
+      else delete out.required;
+    }
     if (input.example !== undefined && out.examples === undefined) out.examples = [input.example];
     if (Array.isArray(out.examples) === false && out.examples !== undefined) delete out.examples;
     this.convertExclusiveBounds(input, out);
     this.pinDiscriminator(input, out);
     if (input.nullable === true || input["x-nullable"] === true) return this.makeNullable(out);
     return out;
+  }
+
+  /**
+   * A boolean where a schema is expected. JSON Schema (OpenAPI 3.1) reads `true` as "anything" and
+   * `false` as "nothing"; OpenAPI 3.0 and Swagger 2.0 allow only schema objects here (a boolean
+   * only as `additionalProperties`), so such a document is read with a warning: `true` as `{}`,
+   * `false` as `{ not: {} }`. Either way the tool schemas carry objects, which every client takes.
+   */
+  private booleanSchema(value: boolean, at: string): JsonSchema {
+    if (this.version === "3.1") return value;
+    this.bag.warn(
+      Codes.booleanSchema,
+      `A boolean schema (${value}) where OpenAPI ${this.version} allows only a schema object; it is read as ${value ? "{} (any value)" : "a value that cannot be sent"}.`,
+      at,
+      "Write a schema object here; to close an object, put `additionalProperties: false` next to `properties`, not inside it.",
+    );
+    return value ? {} : { not: {} };
+  }
+
+  /**
+   * A `properties` map. A property whose schema is `true` accepts anything (`{}`); one whose schema
+   * is `false` can never be present, so it is left out (and out of `required`), with a warning where
+   * the version allows no booleans: written as `properties: { additionalProperties: false }`, it is
+   * nearly always the keyword meant one level up. MCP clients refuse a whole `tools/list` when a
+   * tool's root `properties` holds a boolean (the official SDK 1.x does), and a body's properties
+   * become a tool's arguments.
+   */
+  private normalizeProperties(
+    value: SchemaObject,
+    at: string,
+    owner: SchemaObject,
+  ): { map: SchemaObject; dropped: string[] } {
+    const map: SchemaObject = {};
+    const dropped: string[] = [];
+    for (const [name, sub] of Object.entries(value)) {
+      const here = childPointer(at, name);
+      if (typeof sub !== "boolean") setOwn(map, name, this.normalize(sub, here));
+      else if (sub) setOwn(map, name, this.version === "3.1" ? {} : this.booleanSchema(true, here));
+      else {
+        dropped.push(name);
+        if (this.version !== "3.1")
+          this.bag.warn(
+            Codes.booleanSchema,
+            `Property "${name}" has the schema false, which OpenAPI ${this.version} does not allow; the property is left out (it could never be sent).`,
+            here,
+            name === "additionalProperties" && owner.additionalProperties === undefined
+              ? "This looks like the keyword additionalProperties written inside properties: move it one level up."
+              : "Write a schema object for the property, or remove it.",
+          );
+      }
+    }
+    return { map, dropped };
   }
 
   private copyType(value: unknown, out: SchemaObject): void {

@@ -9,6 +9,7 @@ import { Codes, DiagnosticBag } from "../diagnostics.js";
 import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/types.js";
 import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
+import { parameterKey } from "./security.js";
 import {
   applyDirection,
   defsFor,
@@ -25,13 +26,17 @@ type Obj = Record<string, unknown>;
 /** Headers OpenAPI says are ignored as parameters (they are set by the request itself). */
 const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
-/** Request media types we can send, best first. */
+// Request media types we can send, best first: JSON, forms, text, then any other named type, and a
+// wildcard (`*/*`, `application/*+json`) only when nothing is named, since it says nothing about
+// what the body is (a binary body offered as `application/octet-stream` and `*/*` is octet-stream).
 const BODY_PREFERENCE = [
   (t: string) => t === "application/json",
-  (t: string) => /^application\/[^;]*\+json/.test(t) || /^application\/json/.test(t),
+  (t: string) => !t.includes("*") && (/^application\/[^;]*\+json/.test(t) || /^application\/json/.test(t)),
   (t: string) => t === "application/x-www-form-urlencoded",
   (t: string) => t === "multipart/form-data",
-  (t: string) => t.startsWith("text/"),
+  (t: string) => t.startsWith("text/") && !t.includes("*"),
+  (t: string) => !t.includes("*"),
+  (t: string) => /json/.test(t),
   (t: string) => t === "*/*",
 ];
 
@@ -113,7 +118,12 @@ function liftableProperties(
  * body. Names are claimed in order path, query, header, cookie, body; a later name that collides
  * is prefixed with its location (`query_id`, `body_id`) and the rename is reported.
  */
-export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: DiagnosticBag): InputPlan {
+export function planInput(
+  op: OperationIR,
+  defs: Map<string, SchemaIR>,
+  bag: DiagnosticBag,
+  filled: ReadonlyMap<string, string> = new Map(),
+): InputPlan {
   const properties: Obj = {};
   const required: string[] = [];
   const parameters: ParameterBinding[] = [];
@@ -137,6 +147,15 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
       bag.info(
         Codes.paramIgnored,
         `Header parameter "${param.name}" is ignored, as OpenAPI specifies; the runtime sets it.`,
+        param.pointer,
+      );
+      continue;
+    }
+    const scheme = filled.get(parameterKey(param.in, param.name));
+    if (scheme !== undefined) {
+      bag.info(
+        Codes.paramIgnored,
+        `The ${param.in} parameter "${param.name}" is what security scheme "${scheme}" sends; its credential fills it, so it is not an argument (and goes out once).`,
         param.pointer,
       );
       continue;
@@ -173,6 +192,10 @@ export function planInput(op: OperationIR, defs: Map<string, SchemaIR>, bag: Dia
   for (const [name, schema] of Object.entries(properties))
     setOwn(properties, name, withModelText(schema as JsonSchema));
   if ($defs) $defs = mapDefs($defs, withModelText);
+  // A boolean schema is valid JSON Schema, but MCP clients refuse a whole tools/list when an argument's
+  // schema is one (the official SDK 1.x does): `true` is `{}`, `false` its object form.
+  for (const [name, schema] of Object.entries(properties))
+    if (typeof schema === "boolean") setOwn(properties, name, schema ? {} : { not: {} });
   const inputSchema: ObjectJsonSchema = { type: "object", properties: properties as Record<string, JsonSchema> };
   if (required.length > 0) inputSchema.required = required;
   if ($defs && schemaJsonLength({ $defs }) - '{"$defs":}'.length > INPUT_DEFS_BUDGET) {
@@ -193,8 +216,16 @@ function planBody(
   bag: DiagnosticBag,
 ): BodyBinding | undefined {
   const requestBody = op.requestBody!;
-  const media = chooseBodyMedia(requestBody.contents);
+  let media = chooseBodyMedia(requestBody.contents);
   if (!media) return undefined;
+  // A form offered beside multipart cannot carry files: when the body has file fields, multipart.
+  const multipartMedia = requestBody.contents.find((c) => /^multipart\/form-data/i.test(c.mediaType));
+  if (
+    /^application\/x-www-form-urlencoded/i.test(media.mediaType) &&
+    multipartMedia &&
+    hasFileFields(multipartMedia, defs)
+  )
+    media = multipartMedia;
   const mediaType = media.mediaType === "*/*" ? "application/json" : media.mediaType;
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
   const textual = mediaType.startsWith("text/") || /xml|yaml|csv/i.test(mediaType);
@@ -285,6 +316,12 @@ export function hasRequiredProperties(schema: JsonSchema, defs: Map<string, Sche
       return true;
   }
   return false;
+}
+
+/** Whether a media type's body schema has a property that carries file content. */
+function hasFileFields(media: MediaIR, defs: Map<string, SchemaIR>): boolean {
+  const lifted = media.schema === undefined ? undefined : liftableProperties(media.schema, defs);
+  return Object.values(lifted?.properties ?? {}).some((sub) => isBinarySchema(sub as JsonSchema, defs));
 }
 
 /** Whether a body property carries file content (`format: binary`/`base64`, `contentMediaType`, 2.0 `file`). */

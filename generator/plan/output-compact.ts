@@ -48,10 +48,11 @@ export const OUTPUT_API_BUDGET = 8_192;
 export const OUTPUT_MIN_NODE_BUDGET = 4;
 
 /**
- * One tool's node budget in an API of `toolCount` tools: the API budget divided by the tool count
- * rounded up to a power of two, within [{@link OUTPUT_MIN_NODE_BUDGET}, {@link OUTPUT_NODE_BUDGET}].
- * It halves each time the number of tools doubles, so adding an operation rarely changes it (and
- * with it the other tools' schemas).
+ * The node budget a new tool gets in an API of `toolCount` tools: the API budget divided by the tool
+ * count rounded up to a power of two, within [{@link OUTPUT_MIN_NODE_BUDGET}, {@link OUTPUT_NODE_BUDGET}].
+ * A tool keeps the budget it was first given (the tool lock records it, tool-lock.ts), so operations
+ * added to the API never change the output schemas of the tools already there; only newcomers get
+ * the smaller share of a grown API.
  */
 export function outputNodeBudget(toolCount: number): number {
   const share = OUTPUT_API_BUDGET / 2 ** Math.ceil(Math.log2(Math.max(1, toolCount)));
@@ -308,6 +309,19 @@ export function typedNodes(schema: JsonSchema): number {
 }
 
 /**
+ * How much of a documented shape a compacted output schema keeps: `n` ≥ 1, the nodes above depth
+ * `n` whole and those at depth `n` as their types ({@link compactSchema} with `maxDepth` n);
+ * {@link NAMES_ONLY}, the root's property names; {@link REQUIRED_ONLY}, its required property names.
+ * The diff compares two versions of a tool's output only down to the lesser detail of the two
+ * (schema-changes.ts), so that a change of detail is never read as a change of the API.
+ */
+export type OutputDetail = number;
+/** Detail of a shape that keeps only the root's property names (see {@link namesOnly}). */
+export const NAMES_ONLY: OutputDetail = 0;
+/** Detail of a shape that keeps only the root's required property names. */
+export const REQUIRED_ONLY: OutputDetail = -1;
+
+/**
  * The compacted documented shape: the deepest depth (≤ {@link OUTPUT_MAX_DEPTH}) whose schema has at
  * most {@link OUTPUT_NODE_BUDGET} typed nodes, else depth 1.
  */
@@ -318,18 +332,31 @@ export function compactOutput(
   maxDepth = OUTPUT_MAX_DEPTH,
   byteBudget = OUTPUT_BYTE_BUDGET,
 ): JsonSchema {
+  return compactOutputDetailed(schema, defs, budget, maxDepth, byteBudget).schema;
+}
+
+/** {@link compactOutput} with the detail it kept. */
+export function compactOutputDetailed(
+  schema: JsonSchema,
+  defs: Map<string, SchemaIR>,
+  budget = OUTPUT_NODE_BUDGET,
+  maxDepth = OUTPUT_MAX_DEPTH,
+  byteBudget = OUTPUT_BYTE_BUDGET,
+): { schema: JsonSchema; detail: OutputDetail } {
   // Shallow first: a deeper cut only adds nodes and bytes, so the first depth that does not fit
   // ends the search (on big APIs most shapes do not fit at depth 1, and deeper cuts cost the most).
   const shallowest = compactSchema(schema, defs, 1);
-  let fitting: JsonSchema | undefined;
+  let fitting: { schema: JsonSchema; detail: OutputDetail } | undefined;
   for (let depth = 1; depth <= maxDepth; depth++) {
     const compacted = depth === 1 ? shallowest : compactSchema(schema, defs, depth);
     if (typedNodes(compacted) > budget || JSON.stringify(compacted).length > byteBudget) break;
-    fitting = compacted;
+    fitting = { schema: compacted, detail: depth };
   }
   if (fitting !== undefined) return fitting;
   const names = namesOnly(shallowest);
-  return JSON.stringify(names).length <= byteBudget ? names : requiredOnly(names);
+  return JSON.stringify(names).length <= byteBudget
+    ? { schema: names, detail: NAMES_ONLY }
+    : { schema: requiredOnly(names), detail: REQUIRED_ONLY };
 }
 
 /** A names-only shape with only its required properties listed (for shapes with very many properties). */

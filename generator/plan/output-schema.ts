@@ -1,7 +1,7 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../contract.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
 import { applyDirection, isObjectSchema, resolveSchema } from "./schema-tools.js";
-import { compactOutput, OUTPUT_NODE_BUDGET } from "./output-compact.js";
+import { compactOutputDetailed, OUTPUT_NODE_BUDGET, type OutputDetail } from "./output-compact.js";
 
 type Obj = Record<string, unknown>;
 
@@ -21,6 +21,8 @@ export interface OutputOptions {
 /** The planned output side of one tool. */
 export interface OutputPlan {
   outputSchema?: ObjectJsonSchema;
+  /** How much of the documented shape the output schema keeps (see output-compact.ts). */
+  outputDetail?: OutputDetail;
   response: ResponseBinding;
   /** The success body's schema as the upstream sends it (before wrapping), for pagination. */
   body?: JsonSchema;
@@ -90,8 +92,13 @@ export function documentedOutput(outputSchema: ObjectJsonSchema): JsonSchema {
  */
 export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options: OutputOptions = {}): OutputPlan {
   const successes = successResponses(op);
-  const accept = [...new Set(successes.flatMap((r) => r.contents.map((c) => c.mediaType)))];
-  const response: ResponseBinding = { accept: accept.length > 0 ? accept : ["application/json"] };
+  // `Accept` lists what a success can be: the 2xx responses' media types, or, when the operation
+  // documents no 2xx, its `default` response's. With none, the runtime's default accepts anything
+  // (JSON preferred): an operation that documents only errors must not be asked for JSON alone.
+  const answers = successes.length > 0 ? successes : op.responses.filter((r) => r.status === "DEFAULT");
+  const response: ResponseBinding = {
+    accept: [...new Set(answers.flatMap((r) => r.contents.map((c) => c.mediaType)))],
+  };
   let json: MediaIR | undefined;
   for (const r of successes) {
     json = r.contents.find((c) => isJson(c.mediaType) && c.schema !== undefined);
@@ -102,7 +109,8 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   // The body's schema is kept even without output schemas: pagination reads it.
   if (options.outputSchemas === false) return { response, body: schema };
   const { shape, wrapped } = documentedShape(schema, defs);
-  const documented = compactOutput(shape as JsonSchema, defs, options.nodeBudget ?? OUTPUT_NODE_BUDGET) as Obj;
+  const compacted = compactOutputDetailed(shape as JsonSchema, defs, options.nodeBudget ?? OUTPUT_NODE_BUDGET);
+  const documented = compacted.schema as Obj;
   // The fallback key must not be a documented property (merged allOf members and union branches included).
   const names = new Set<string>();
   const collect = (node: Obj): void => {
@@ -117,6 +125,7 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   const outputSchema = assembleOutputSchema(documented, fallbackKey);
   return {
     outputSchema,
+    outputDetail: compacted.detail,
     response: { ...response, ...(wrapped ? { wrapKey: WRAP_KEY } : {}), fallbackKey },
     body: schema,
   };

@@ -15,15 +15,16 @@ import {
   sanitizeToolName,
   TOOL_NAME_MAX,
 } from "./names.js";
+import { ListingCheck } from "./listing-check.js";
 import { planOutput } from "./output-schema.js";
 import { planResultTypes, planTypes, TYPE_NAME_MAX } from "./type-plan.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
-import { planSecurity, type AuthOverride } from "./security.js";
+import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../contract.js";
 import { chooseFeatures, featureCatalog } from "./features.js";
-import { lockedNames, operationKey, type ToolLock } from "./tool-lock.js";
+import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
 
@@ -106,28 +107,38 @@ export function wantedToolName(op: OperationIR): string {
     : nameFromRoute(op.method, op.path);
 }
 
+/** A tool's name, whether the lock gave it, and the output budget the lock keeps for it. */
+interface NamedTool {
+  name: string;
+  locked: boolean;
+  outputBudget?: number;
+}
+
 /**
  * Tool names in spec order: locked names are claimed first (so they can never be taken by a newcomer
  * or shifted by a new collision), then every other operation gets its wanted name or a free variant.
  */
-function toolNames(ir: ApiIR, lock: ToolLock | undefined): Array<{ name: string; locked: boolean }> {
+function toolNames(ir: ApiIR, lock: ToolLock | undefined): NamedTool[] {
   const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
-  const locked = lockedNames(ir.operations, lock);
-  const result = locked.map((name) => (name === undefined ? undefined : names.claim(name)));
-  return ir.operations.map((op, i) =>
-    result[i] !== undefined
-      ? { name: result[i]!, locked: true }
-      : { name: names.claim(wantedToolName(op)), locked: false },
-  );
+  const locked = lockedEntries(ir.operations, lock);
+  const result = locked.map((entry) => (entry === undefined ? undefined : names.claim(entry.tool)));
+  return ir.operations.map((op, i) => {
+    const outputBudget = locked[i]?.outputBudget;
+    const kept = outputBudget !== undefined ? { outputBudget } : {};
+    return result[i] !== undefined
+      ? { name: result[i]!, locked: true, ...kept }
+      : { name: names.claim(wantedToolName(op)), locked: false, ...kept };
+  });
 }
 
 /**
- * Carries the chosen body media type's `encoding` map onto a form body's binding (the runtime
- * serialises each field by it); other media types ignore `encoding` here.
+ * Carries the chosen body media type's `encoding` map onto a form or multipart body's binding (the
+ * runtime serialises each field by it); other media types ignore `encoding` here.
  */
 function withFieldEncoding(input: InputPlan, op: OperationIR): InputPlan {
   const body = input.body;
-  if (!body || body.mediaType.split(";")[0]!.trim().toLowerCase() !== "application/x-www-form-urlencoded") return input;
+  const essence = body?.mediaType.split(";")[0]!.trim().toLowerCase();
+  if (!body || (essence !== "application/x-www-form-urlencoded" && essence !== "multipart/form-data")) return input;
   const media = op.requestBody?.contents.find((c) => c.mediaType === body.mediaType);
   return media?.encoding ? { ...input, body: { ...body, encoding: media.encoding } } : input;
 }
@@ -163,12 +174,13 @@ export function toolModuleNames(operations: readonly Pick<OperationIR, "tags" | 
 
 function planTool(
   op: OperationIR,
-  { name, locked }: { name: string; locked: boolean },
+  { name, locked, outputBudget: lockedBudget }: NamedTool,
   fileName: string,
   ir: ApiIR,
   identifiers: NameAllocator,
   bag: DiagnosticBag,
   options: PlanOptions,
+  filled: ReadonlyMap<string, string>,
 ): ToolPlan {
   if (locked && op.operationId && name !== op.operationId) {
     bag.info(
@@ -185,11 +197,10 @@ function planTool(
       "Tool names are limited to [A-Za-z0-9_-], 64 characters, and unique.",
     );
   }
-  const input = withFieldEncoding(planInput(op, ir.schemas, bag), op);
-  const output = planOutput(op, ir.schemas, {
-    outputSchemas: options.outputSchemas,
-    nodeBudget: options.outputNodeBudget ?? outputNodeBudget(ir.operations.length),
-  });
+  const input = withFieldEncoding(planInput(op, ir.schemas, bag, filled), op);
+  // A tool keeps the budget it was first given (see tool-lock.ts); a new one gets its share of the API's.
+  const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(ir.operations.length);
+  const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: outputBudget });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
@@ -204,6 +215,8 @@ function planTool(
     ...describeOperation(op, name),
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
+    ...(output.outputDetail !== undefined ? { outputDetail: output.outputDetail } : {}),
+    outputBudget,
     annotations: annotationsFor(op.method),
     tags: [...op.tags],
     http: {
@@ -246,20 +259,26 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const modules = toolModuleNames(ir.operations);
-  const tools = ir.operations.map((op, i) => planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options));
-  // After the tools' type names, which keep the names they had before schemas became types.
-  const types = planTypes(ir, identifiers);
-  const toolByPointer = new Map(tools.map((tool) => [tool.pointer, tool]));
+  // Security first: a parameter an operation's credential fills is no argument of its tool.
+  const nameByPointer = new Map(ir.operations.map((op, i) => [op.pointer, names[i]!.name]));
   const security = planSecurity(
     ir,
     { auth: options.auth, envPrefix: options.envPrefix },
-    (op) => toolByPointer.get(op.pointer)!.name,
+    (op) => nameByPointer.get(op.pointer)!,
     bag,
   );
-  for (const tool of tools) {
-    const requirements = security.requirements.get(tool.pointer);
-    if (requirements) tool.http.security = requirements;
-  }
+  const tools = listable(
+    ir.operations.map((op, i) => {
+      const requirements = security.requirements.get(op.pointer);
+      const filled = credentialParameters(requirements, security.schemes);
+      const tool = planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options, filled);
+      if (requirements) tool.http.security = requirements;
+      return tool;
+    }),
+    bag,
+  );
+  // After the tools' type names, which keep the names they had before schemas became types.
+  const types = planTypes(ir, identifiers);
   const upstream = planServerUrl(ir, bag);
   const env: EnvVarPlan[] = [
     ...upstream.env,
@@ -364,6 +383,44 @@ function listedToolOf(tool: ToolPlan): ListedTool {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,
   };
+}
+
+/**
+ * The tools whose `tools/list` entry MCP clients accept (listing-check.ts). The planner's own rules
+ * should never produce one they refuse, but no single operation may cost the server all its tools:
+ * a tool whose output schema is the problem keeps its call without structured output, any other is
+ * left out; either with a warning naming the problem.
+ */
+export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
+  const check = new ListingCheck();
+  const problems = (tool: ToolPlan) =>
+    check.problems({
+      name: tool.name,
+      ...(tool.title !== undefined ? { title: tool.title } : {}),
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      annotations: tool.annotations,
+    });
+  const kept: ToolPlan[] = [];
+  for (const tool of tools) {
+    const found = problems(tool);
+    if (found.length === 0) {
+      kept.push(tool);
+      continue;
+    }
+    const { outputSchema: _schema, outputDetail: _detail, ...rest } = tool;
+    const plain: ToolPlan = { ...rest, http: { ...tool.http, response: { accept: tool.http.response.accept } } };
+    const withoutOutput = tool.outputSchema !== undefined && problems(plain).length === 0;
+    bag.warn(
+      Codes.toolListingInvalid,
+      `${withoutOutput ? `Tool "${tool.name}" is listed without its output schema` : `Tool "${tool.name}" is left out`}: MCP clients would refuse the whole tools/list because of it (${found.slice(0, 3).join("; ")}).`,
+      tool.pointer,
+      "The generated schema breaks the MCP SDK's tool schema; check the operation's schemas against the OpenAPI rules, and please report it.",
+    );
+    if (withoutOutput) kept.push(plain);
+  }
+  return kept;
 }
 
 /** The operations the filters keep, with their names; one summary diagnostic, an error when none is left. */

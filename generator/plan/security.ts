@@ -105,16 +105,21 @@ export function planSecurity(
   const requirements = new Map<string, SecurityRequirement[]>();
   const users = new Map<string, string[]>();
   for (const op of ir.operations) {
-    let effective = (op.security ?? ir.security ?? []).filter((requirement) => {
+    // An undefined scheme cannot be sent; the others of its alternative still are (dropping the
+    // whole alternative would send none of them, which the API refuses). An alternative of
+    // undefined schemes only is ignored (it is not anonymous access).
+    let effective = (op.security ?? ir.security ?? []).flatMap((requirement) => {
       const unknown = Object.keys(requirement).filter((key) => !known.has(key));
-      if (unknown.length > 0)
-        bag.warn(
-          Codes.securityUnknownScheme,
-          `Security requirement names undefined scheme(s) ${unknown.join(", ")}; that alternative is ignored.`,
-          `${op.pointer}/security`,
-          "Define the scheme under components.securitySchemes (securityDefinitions in 2.0).",
-        );
-      return unknown.length === 0;
+      if (unknown.length === 0) return [requirement];
+      const kept = Object.fromEntries(Object.entries(requirement).filter(([key]) => known.has(key)));
+      const some = Object.keys(kept).length > 0;
+      bag.warn(
+        Codes.securityUnknownScheme,
+        `Security requirement names undefined scheme(s) ${unknown.join(", ")}; ${some ? `the alternative is applied without ${unknown.length > 1 ? "them" : "it"}` : "that alternative is ignored"}.`,
+        `${op.pointer}/security`,
+        "Define the scheme under components.securitySchemes (securityDefinitions in 2.0).",
+      );
+      return some ? [kept] : [];
     });
     if (effective.length === 0 && override) effective = [{ [override.key]: [] }, {}];
     if (effective.length === 0 || effective.every((r) => Object.keys(r).length === 0)) continue;
@@ -149,4 +154,37 @@ export function planSecurity(
     }
   }
   return { schemes, requirements, env };
+}
+
+/** The key a parameter has in {@link credentialParameters}: its place and name (header names in lower case). */
+export function parameterKey(location: string, name: string): string {
+  return `${location}:${location === "header" ? name.toLowerCase() : name}`;
+}
+
+/**
+ * The parameters an operation's credentials fill: an apiKey scheme sends its key in a query item,
+ * header or cookie of its own name, and when every alternative of the operation's requirements
+ * has such a scheme, a parameter of the same name and place would only send the value a second
+ * time (a query `key=a&key=b` that the API reads as an array). Key: {@link parameterKey}; value:
+ * the scheme's key.
+ */
+export function credentialParameters(
+  requirements: SecurityRequirement[] | undefined,
+  schemes: SecuritySchemeDefinition[],
+): Map<string, string> {
+  const filled = new Map<string, string>();
+  if (!requirements || requirements.length === 0) return filled;
+  const byKey = new Map(schemes.map((scheme) => [scheme.key, scheme]));
+  const places = requirements.map(
+    (requirement) =>
+      new Map(
+        Object.keys(requirement)
+          .map((key) => byKey.get(key))
+          .filter((scheme) => scheme?.type === "apiKey" && scheme.in && scheme.name)
+          .map((scheme) => [parameterKey(scheme!.in!, scheme!.name!), scheme!.key] as const),
+      ),
+  );
+  for (const [place, key] of places[0]!)
+    if (places.every((alternative) => alternative.has(place))) filled.set(place, key);
+  return filled;
 }

@@ -2,9 +2,13 @@
  * The tool-name lock (`.mcp-gen/tool-names.json` in the output): operation → tool name, so that a
  * regeneration never renames a tool clients already call — not when the spec is reordered, not when
  * operations are added (which could change collision suffixes), not when an `operationId` is renamed.
+ * Each entry also keeps the tool's output-schema budget (output-compact.ts): the share a tool gets
+ * depends on the API's size when it first appears, and is kept from then on, so operations added
+ * elsewhere never change an existing tool's output schema.
  */
 import type { OperationIR } from "../ir/types.js";
 import { isLockableToolName } from "./names.js";
+import { OUTPUT_MIN_NODE_BUDGET, OUTPUT_NODE_BUDGET } from "./output-compact.js";
 
 /** One locked name. */
 export interface ToolLockEntry {
@@ -14,6 +18,8 @@ export interface ToolLockEntry {
   operationId?: string;
   /** The tool name this operation keeps. */
   tool: string;
+  /** Typed nodes its output schema may have (output-compact.ts), kept across regenerations. */
+  outputBudget?: number;
 }
 
 /** The lock file's content. */
@@ -29,11 +35,14 @@ export function operationKey(method: string, path: string): string {
 }
 
 /** Builds the lock for planned tools. */
-export function buildToolLock(tools: Array<{ name: string; operationKey: string; operationId?: string }>): ToolLock {
+export function buildToolLock(
+  tools: Array<{ name: string; operationKey: string; operationId?: string; outputBudget?: number }>,
+): ToolLock {
   const entries = tools.map((t) => ({
     operation: t.operationKey,
     ...(t.operationId ? { operationId: t.operationId } : {}),
     tool: t.name,
+    ...(t.outputBudget !== undefined ? { outputBudget: t.outputBudget } : {}),
   }));
   entries.sort((a, b) =>
     a.operation === b.operation
@@ -56,27 +65,42 @@ export function parseToolLock(value: unknown): ToolLock | undefined {
     !Array.isArray((value as ToolLock).tools)
   )
     return undefined;
-  const tools = (value as ToolLock).tools.filter(
-    (e): e is ToolLockEntry =>
-      !!e && typeof e.operation === "string" && typeof e.tool === "string" && isLockableToolName(e.tool),
-  );
+  const tools = (value as ToolLock).tools
+    .filter(
+      (e): e is ToolLockEntry =>
+        !!e && typeof e.operation === "string" && typeof e.tool === "string" && isLockableToolName(e.tool),
+    )
+    .map((e) => {
+      const { outputBudget, ...rest } = e;
+      return isOutputBudget(outputBudget) ? { ...rest, outputBudget } : rest;
+    });
   return { lockVersion: 1, tools };
 }
 
+/** Whether a lock's budget is one the planner could have given (an integer within the bounds). */
+function isOutputBudget(value: unknown): value is number {
+  return (
+    typeof value === "number" &&
+    Number.isInteger(value) &&
+    value >= OUTPUT_MIN_NODE_BUDGET &&
+    value <= OUTPUT_NODE_BUDGET
+  );
+}
+
 /**
- * The locked name of each operation, or undefined for operations the lock does not know. An entry
+ * The lock entry of each operation, or undefined for operations the lock does not know. An entry
  * matches by `operationId` and route first, then by `operationId` alone (so moving an operation to
  * another path keeps its name), then by route alone (so a renamed `operationId` keeps its name).
  * Each entry is used at most once.
  */
-export function lockedNames(operations: OperationIR[], lock: ToolLock | undefined): Array<string | undefined> {
+export function lockedEntries(operations: OperationIR[], lock: ToolLock | undefined): Array<ToolLockEntry | undefined> {
   if (!lock) return operations.map(() => undefined);
   const unused = new Set(lock.tools);
-  const result: Array<string | undefined> = operations.map(() => undefined);
+  const result: Array<ToolLockEntry | undefined> = operations.map(() => undefined);
   const take = (index: number, entry: ToolLockEntry | undefined) => {
     if (!entry) return;
     unused.delete(entry);
-    result[index] = entry.tool;
+    result[index] = entry;
   };
   operations.forEach((op, i) => {
     if (op.operationId)

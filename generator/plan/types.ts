@@ -114,6 +114,10 @@ export interface ToolPlan {
   documentation?: string;
   inputSchema: ObjectJsonSchema;
   outputSchema?: ObjectJsonSchema;
+  /** How much of the documented shape `outputSchema` keeps (see output-compact.ts `OutputDetail`). */
+  outputDetail?: number;
+  /** Typed nodes the output schema was allowed (kept across regenerations by the tool lock). */
+  outputBudget: number;
   annotations: ToolAnnotations;
   /** The operation's OpenAPI tags. */
   tags: string[];

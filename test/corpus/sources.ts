@@ -23,7 +23,7 @@ export const PACKAGES: Record<string, string> = {
 };
 
 /** Names of the sources `listSource` understands. */
-export const SOURCES = ["dev", "oas-examples", "github", "stripe", "kubernetes", "graph-beta"] as const;
+export const SOURCES = ["dev", "oas-examples", "github", "stripe", "kubernetes", "graph-beta", "fixtures"] as const;
 
 /** Installs a pinned package into the cache (once) and returns its folder. */
 export function installPackage(root: string, spec: string): string {
@@ -103,6 +103,14 @@ export function listSource(root: string, source: string, corpusDir: string): Cor
       const unpacked = join(root, ".cache", "corpus", basename(newest, ".gz"));
       if (!existsSync(unpacked)) writeFileSync(unpacked, gunzipSync(readFileSync(newest)));
       return [{ source, id: `kubernetes/${basename(unpacked)}`, spec: unpacked }];
+    }
+    case "fixtures": {
+      // The repository's own call-fidelity fixtures (specs/fixtures/fidelity-*.yaml): one class each.
+      const dir = join(root, "specs", "fixtures");
+      return readdirSync(dir)
+        .filter((file) => /^fidelity-.*\.yaml$/.test(file))
+        .sort()
+        .map((file) => ({ source, id: file.replace(/\.yaml$/, ""), spec: join(dir, file) }));
     }
     default:
       throw new Error(`unknown corpus source "${source}" (known: ${SOURCES.join(", ")})`);

@@ -1,8 +1,10 @@
 /**
  * Failure classes 4 (query and form serialisation) and 5 (Accept and content types) of issue 11,
- * end to end: the fixture specs' tools run in the real runtime against a Prism mock of the same
- * spec (`--errors`, JSON log), and every request must pass Prism's validation; the log also shows
- * the wire shape, which is asserted per style.
+ * and the call classes of issue 36 (form and multipart fields by their encoding, a parameter an
+ * apiKey credential fills, nullable query arrays, media type choice, security headers), end to end:
+ * the fixture specs' tools run in the real runtime against a Prism mock of the same spec
+ * (`--errors`, JSON log), and every request must pass Prism's validation; the log also shows the
+ * wire shape, which is asserted per case.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -25,14 +27,15 @@ interface Fixture {
   client: Client;
 }
 
-async function open(spec: string): Promise<Fixture> {
+async function open(spec: string, env: Record<string, string> = {}): Promise<Fixture> {
   const prism = await startJsonPrism(root, `${root}specs/fixtures/${spec}`, 60_000);
   const { plan } = await generate({ spec: `${root}specs/fixtures/${spec}` });
   const server = new McpServer({
     ...apiFeatures,
-    info: { name: spec, version: "1.0.0" },
+    info: { name: spec, version: "1.0.0", securitySchemes: plan.securitySchemes },
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: prism.url },
+    env,
   });
   const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   const client = new Client({ name: "fidelity-fixtures", version: "1.0.0" });
@@ -74,12 +77,34 @@ function accepted(name: string, outcome: { request: PrismRequestLog; isError: bo
 
 let queries: Fixture | undefined;
 let content: Fixture | undefined;
+let forms: Fixture | undefined;
+let keys: Fixture | undefined;
+let nullable: Fixture | undefined;
+let media: Fixture | undefined;
+let security: Fixture | undefined;
 
 test.before(async () => {
   [queries, content] = await Promise.all([open("query-serialization.yaml"), open("content-negotiation.yaml")]);
+  [forms, keys, nullable] = await Promise.all([
+    open("fidelity-form-fields.yaml"),
+    open("fidelity-apikey-parameter.yaml", { KEY: "query-secret", HEADER_KEY: "header-secret" }),
+    open("fidelity-nullable-array.yaml"),
+  ]);
+  [media, security] = await Promise.all([
+    open("fidelity-media-types.yaml"),
+    open("fidelity-security-header.yaml", { APP_KEY: "app-secret" }),
+  ]);
 });
 test.after(async () => {
-  await Promise.all([close(queries), close(content)]);
+  await Promise.all([
+    close(queries),
+    close(content),
+    close(forms),
+    close(keys),
+    close(nullable),
+    close(media),
+    close(security),
+  ]);
 });
 
 test("class 4: every query style (form ±explode objects and arrays, deepObject, pipeDelimited) passes Prism", async () => {
@@ -165,6 +190,69 @@ test("class 5: JSON is chosen among several request media types; text/plain is s
   const note = await call(content!, "addNote", { body: "hello" });
   accepted("addNote", note);
   assert.match(note.request.contentType ?? "", /^text\/plain/);
+});
+
+test("issue 36: form fields follow their encoding styles; multipart fields too, one part per pair", async () => {
+  accepted(
+    "createProfile",
+    await call(forms!, "createProfile", {
+      name: "Ann",
+      tags: ["a", "b"],
+      ids: [1, 2],
+      address: { city: "Köln", zip: "50667" },
+    }),
+  );
+  // A deepObject object in a multipart body goes out as `filter[kind]` parts, which Prism reads.
+  const upload = await call(forms!, "uploadDocument", {
+    file: Buffer.from("%PDF").toString("base64"),
+    labels: ["x"],
+    filter: { kind: "invoice", year: 2024 },
+  });
+  accepted("uploadDocument", upload);
+  assert.match(upload.request.contentType ?? "", /^multipart\/form-data; boundary=/);
+});
+
+test("issue 36: a parameter the apiKey credential fills is no argument and goes out once", async () => {
+  const tools = await keys!.client.listTools();
+  const search = tools.tools.find((tool) => tool.name === "searchPlaces")!;
+  assert.equal(Object.keys(search.inputSchema.properties ?? {}), ["q"]);
+  const outcome = await call(keys!, "searchPlaces", { q: "café" });
+  accepted("searchPlaces", outcome);
+  assert.equal(outcome.request.query, { q: "café", key: "query-secret" });
+  const place = tools.tools.find((tool) => tool.name === "getPlace")!;
+  assert.equal(Object.keys(place.inputSchema.properties ?? {}), ["id"]);
+  accepted("getPlace", await call(keys!, "getPlace", { id: "p1" }));
+});
+
+test("issue 36: a nullable query array goes out in its style, null as an absent parameter", async () => {
+  const outcome = await call(nullable!, "listEvents", { ids: [1, 2] });
+  accepted("listEvents", outcome);
+  assert.equal(outcome.request.query, { ids: ["1", "2"] });
+  const nothing = await call(nullable!, "listEvents", { ids: null, kinds: null, since: null });
+  accepted("listEvents (null)", nothing);
+  assert.equal(nothing.request.query, {});
+});
+
+test("issue 36: a named media type before a wildcard, multipart for files, an Accept the operation can answer", async () => {
+  const blob = await call(media!, "putBlob", { body: Buffer.from("bytes").toString("base64") });
+  accepted("putBlob", blob);
+  assert.match(blob.request.contentType ?? "", /^application\/octet-stream/);
+  const avatar = await call(media!, "uploadAvatar", { image: Buffer.from("png").toString("base64"), caption: "me" });
+  accepted("uploadAvatar", avatar);
+  assert.match(avatar.request.contentType ?? "", /^multipart\/form-data/);
+  const report = await call(media!, "getReport", { id: "r1" });
+  accepted("getReport", report);
+  assert.is(report.request.accept, "application/xml");
+  // Only an error is documented: the Accept takes anything, so the mock answers it (404), not 406.
+  const ping = await call(media!, "deletePing", { id: "p1" });
+  assert.equal(ping.request.problems, []);
+  assert.is(ping.request.verdict, "accepted");
+  assert.match(ping.request.accept ?? "", /\*\/\*/);
+});
+
+test("issue 36: a requirement naming an undefined scheme still sends the defined one's header", async () => {
+  accepted("listOrders", await call(security!, "listOrders", {}));
+  accepted("getStatus", await call(security!, "getStatus", {}));
 });
 
 test.run();

@@ -1,7 +1,9 @@
 /**
- * The fidelity runner (`npm run fidelity`) on three small real specs of ../shared/corpus/dev:
- * every sampled call must be accepted by a Prism mock of the same spec, and none refused by the
- * server's own validation. Skipped when the shared corpus is not next to the repository.
+ * The fidelity runner (`npm run fidelity`) on three small real specs of ../shared/corpus/dev and on
+ * the repository's fixtures of issue 36's call classes (specs/fixtures/fidelity-*.yaml, the source
+ * `fixtures`): every sampled call must be accepted by a Prism mock of the same spec, and none
+ * refused by the server's own validation. Skipped when the shared corpus is not next to the
+ * repository.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +17,18 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const corpusDir = join(root, "..", "shared", "corpus");
 /** No auth (2.0 origin), HTTP basic, bearer: small specs whose every tool is called. */
 const SUBSET = ["bikewise.org", "twilio.com/twilio_pricing_v2", "exoapi.dev"];
+/**
+ * One fixture per call class of issue 36: form and multipart fields by their encoding, a parameter
+ * an apiKey credential fills, nullable query arrays, request and response media types, security
+ * headers that must go out.
+ */
+const FIXTURES = [
+  "fidelity-form-fields",
+  "fidelity-apikey-parameter",
+  "fidelity-nullable-array",
+  "fidelity-media-types",
+  "fidelity-security-header",
+];
 
 if (existsSync(join(corpusDir, "dev", "manifest.json"))) {
   test("fidelity subset: ≥ 99% of sampled calls accepted by Prism, 0 refused by our own validation", async () => {
@@ -24,8 +38,8 @@ if (existsSync(join(corpusDir, "dev", "manifest.json"))) {
       const lines: string[] = [];
       const rows = await runFidelitySources(
         {
-          sources: ["dev"],
-          spec: SUBSET.join(","),
+          sources: ["dev", "fixtures"],
+          spec: [...SUBSET, ...FIXTURES].join(","),
           sample: 20,
           seed: "ci",
           jobs: 3,
@@ -39,7 +53,7 @@ if (existsSync(join(corpusDir, "dev", "manifest.json"))) {
         (line) => lines.push(line),
       );
       const detail = `\n${lines.join("\n")}`;
-      assert.is(rows.length, SUBSET.length, `specs run${detail}`);
+      assert.is(rows.length, SUBSET.length + FIXTURES.length, `specs run${detail}`);
       for (const row of rows) {
         assert.is(row.error, undefined, `${formatFidelityRow(row)}${detail}`);
         assert.ok(row.sampled > 0 && row.sampled === row.tools, `every tool of ${row.id} is called${detail}`);

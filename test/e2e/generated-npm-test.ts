@@ -46,6 +46,10 @@ const specs = [
   "specs/fixtures/contract-constraints.yaml",
   // mutual TLS, an input schema no value satisfies, a discriminated oneOf, an object path parameter.
   "specs/fixtures/contract-skips.yaml",
+  // Issue 36: a path key with an empty segment, characters a URL encodes, required PUT bodies.
+  "specs/fixtures/contract-empty-segment.yaml",
+  "specs/fixtures/contract-encoded-path.yaml",
+  "specs/fixtures/contract-required-put.yaml",
 ];
 const dirs = new Map<string, string>();
 const outputs = new Map<string, string>();
@@ -138,6 +142,41 @@ test("contract-skips: cases that cannot run are skipped with their reason; the d
   const request = (cases.cases.find((c) => c.tool === "getByFilter") as unknown as { request: { query: unknown[] } })
     .request;
   assert.equal(request.query, [{ name: "where", anyOf: ["status", "kind"] }]);
+});
+
+test("issue 36, classes 2 and 3: paths with an empty segment or encoded characters match the requests sent", async () => {
+  const empty = outputs.get("specs/fixtures/contract-empty-segment.yaml")!;
+  for (const tool of ["getOpenApi", "getItem"])
+    assert.match(empty, new RegExp(`ok \\d+ - ${tool}: the request matches the API`));
+  const encoded = outputs.get("specs/fixtures/contract-encoded-path.yaml")!;
+  for (const tool of ["getQuoted", "copyFile", "getMenu"])
+    assert.match(encoded, new RegExp(`ok \\d+ - ${tool}: the request matches the API`));
+  assert.match(encoded, /# fail 0/);
+});
+
+test("issue 36, class 4: every required PUT body is sent, a form body with one of its optional fields", async () => {
+  const dir = dirs.get("specs/fixtures/contract-required-put.yaml")!;
+  const cases = JSON.parse(readFileSync(join(dir, "test/cases.json"), "utf8")) as {
+    cases: Array<{ tool: string; arguments: Record<string, unknown> }>;
+  };
+  const args = (tool: string) => cases.cases.find((c) => c.tool === tool)!.arguments;
+  assert.equal(args("putSettings"), { theme: "light" });
+  assert.equal(args("putAvatar"), { caption: "example" });
+  // Read-only fields only: no argument, an empty form (declared by its Content-Type) or `{}`.
+  assert.equal(args("putStampForm"), {});
+  assert.equal(args("putStamp"), {});
+  const output = outputs.get("specs/fixtures/contract-required-put.yaml")!;
+  for (const tool of [
+    "putEmpty",
+    "putStamp",
+    "putStampForm",
+    "putSettings",
+    "putAvatar",
+    "putNote",
+    "putConfig",
+    "putBlob",
+  ])
+    assert.match(output, new RegExp(`ok \\d+ - ${tool}: the request matches the API`));
 });
 
 test("the generated npm test fails when a constrained request no longer sends a required header", async () => {

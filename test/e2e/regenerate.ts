@@ -211,6 +211,80 @@ test("CLI: --check exits 0 when fresh, 5 when stale, writes nothing; diff --json
   assert.match(JSON.parse(conflict.stdout).diagnostics[0].message, /src\/server-info\.ts/);
 });
 
+/**
+ * An API of `count` operations whose responses are 80 typed fields: within the output budget a tool
+ * gets in an API of up to 64 tools, over the share of a bigger one (output-compact.ts).
+ */
+function grownSpec(count: number, extra: boolean): string {
+  const fields: Record<string, unknown> = {};
+  for (let i = 0; i < 80; i++) fields[`field${i}`] = { type: i % 2 ? "integer" : "string" };
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    if (extra && i === 20)
+      paths["/health"] = { get: { operationId: "health", responses: { "204": { description: "ok" } } } };
+    paths[`/things${i}/{id}`] = {
+      put: {
+        operationId: `putThing${i}`,
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/NewThing" } } },
+        },
+        responses: {
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+          },
+        },
+      },
+    };
+  }
+  const spec = {
+    openapi: "3.0.3",
+    info: { title: "Growing API", version: "1.0.0" },
+    servers: [{ url: "https://api.example.com" }],
+    paths,
+    components: {
+      schemas: {
+        Thing: { type: "object", required: ["field0"], properties: fields },
+        NewThing: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+      },
+    },
+  };
+  const file = join(work, `grown-${count}-${extra}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  return file;
+}
+
+test("issue 36: an operation added elsewhere leaves every other tool's inputSchema and outputSchema byte-identical", async () => {
+  const out = join(work, "grown");
+  const listed = () =>
+    new Map(
+      (
+        JSON.parse(read(out, "data/tools.json")) as Array<{
+          name: string;
+          inputSchema: unknown;
+          outputSchema?: unknown;
+        }>
+      ).map((tool) => [tool.name, JSON.stringify([tool.inputSchema, tool.outputSchema])]),
+    );
+  await generate({ spec: grownSpec(64, false), outDir: out });
+  const before = listed();
+  assert.is(before.size, 64);
+  // The 65th operation halves a new tool's share of the API's output budget.
+  const result = await generate({ spec: grownSpec(64, true), outDir: out });
+  const after = listed();
+  assert.is(after.size, 65);
+  for (const [name, schemas] of before) assert.is(after.get(name), schemas, `${name}: schemas unchanged`);
+  assert.equal(result.diff?.added, ["health"]);
+  assert.equal(result.diff?.changed, []);
+  assert.is(JSON.parse(read(out, "package.json")).version, "1.1.0", "a minor version, not a major one");
+  // `mcp-gen diff` of the two documents reads the same.
+  const diff = await mcpGen("diff", grownSpec(64, false), grownSpec(64, true), "--json");
+  const parsed = JSON.parse(diff.stdout) as { bump: string; changed: unknown[]; added: string[] };
+  assert.equal([parsed.bump, parsed.changed, parsed.added], ["minor", [], ["health"]]);
+});
+
 test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test.run();

@@ -393,15 +393,10 @@ export function prismCannotJudge(
   ) {
     return "Prism checks oneOf without the spec's discriminator (branches that differ only in its value all match)";
   }
-  // A one-item array in a form or multipart body is one field, which Prism reads as a string.
-  if (
-    request.contentType &&
-    /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(request.contentType) &&
-    request.problems.length > 0 &&
-    request.problems.every((p) => /property \S+ must be array/.test(p))
-  ) {
-    return "Prism reads a form field sent once as a string, not a one-item array";
-  }
+  const formField = formFieldLimitation(tool, request, args);
+  if (formField) return formField;
+  const nullableArray = nullableQueryArray(tool, request, args);
+  if (nullableArray) return nullableArray;
   // Prism decodes a deepObject-encoded object that the request does not send (a form or multipart
   // body field, a query parameter; at any depth: `features[invoice_history]`) as an empty object,
   // then checks its required properties (Stripe: `end_user_details`, `features.invoice_history`,
@@ -457,6 +452,66 @@ export function prismCannotJudge(
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType))
     return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
   return undefined;
+}
+
+/** A logged problem without the location Prism's violation lines start with (`request.body.tags `). */
+const withoutLocation = (problem: string): string => problem.replace(/^request(\.\S+)? (?=[A-Z])/, "");
+
+/**
+ * Why Prism's refusal of a form or multipart body's array or object field says nothing about our
+ * request, if it does not. Prism deserialises a field only by its `encoding` entry's style:
+ * - without a style it reads the field's raw text, a string ("must be array", "must be object"),
+ *   whatever the request sends (a form field's default, style form/explode, spreads an object's
+ *   properties and repeats an array's key; a multipart object is a JSON part);
+ * - a delimited field (pipe, space) the request does not send it reads as "", not as absent;
+ * - in a multipart body it refuses a value holding a character URLs reserve (`,` of style form,
+ *   explode false), though multipart values are not URL-encoded.
+ */
+function formFieldLimitation(
+  tool: ToolPlan,
+  request: PrismRequestLog,
+  args: Record<string, unknown>,
+): string | undefined {
+  const body = tool.http.body;
+  const form = request.contentType?.match(/^(application\/x-www-form-urlencoded|multipart\/form-data)/i)?.[1];
+  if (!form || body?.kind !== "properties" || request.problems.length === 0) return undefined;
+  const multipart = form.toLowerCase() === "multipart/form-data";
+  const argumentOf = new Map(Object.entries(body.properties).map(([argument, field]) => [field, argument]));
+  const explained = (logged: string): boolean => {
+    const problem = withoutLocation(logged);
+    if (multipart && /^Reserved characters used in request body$/.test(problem)) return true;
+    const field = /^Request body property (\S+) must be (array|object)$/.exec(problem)?.[1];
+    if (field === undefined || !argumentOf.has(field)) return false;
+    const style = body.encoding?.[field]?.style;
+    if (style === undefined) return true;
+    return /Delimited$/.test(style) && args[argumentOf.get(field)!] === undefined;
+  };
+  return request.problems.every(explained)
+    ? 'Prism reads a form or multipart field only by its encoding style (without one, as a string; an unsent delimited one as ""), and checks multipart values for URL-reserved characters'
+    : undefined;
+}
+
+/**
+ * A query array whose type also admits null (`type: [array, "null"]`): Prism splits a query value
+ * into an array only when the type is exactly `array`, so a one-item or comma-joined array reads as
+ * a string, however it is sent.
+ */
+function nullableQueryArray(
+  tool: ToolPlan,
+  request: PrismRequestLog,
+  args: Record<string, unknown>,
+): string | undefined {
+  if (request.problems.length === 0) return undefined;
+  const query = new Map(tool.http.parameters.filter((p) => p.in === "query").map((p) => [p.name, p.argument]));
+  const explained = (problem: string): boolean => {
+    const match = /^Request query parameter (\S+) must be ([a-z,]+)$/.exec(withoutLocation(problem));
+    const types = match?.[2]?.split(",") ?? [];
+    const argument = match ? query.get(match[1]!) : undefined;
+    return types.includes("array") && types.length > 1 && argument !== undefined && Array.isArray(args[argument]);
+  };
+  return request.problems.every(explained)
+    ? "Prism splits a query array only when its type is exactly array (not [array, null]): a one-item or comma-joined array reads as a string"
+    : undefined;
 }
 
 /**

@@ -177,19 +177,61 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
     undefined,
     "without a discriminator a oneOf refusal is ours",
   );
+  // Form and multipart fields: Prism reads them only by their encoding style (issue 36, class 5).
+  const facts = { discriminated: false };
+  const formTool = (mediaType: string, encoding: Record<string, { style: string; explode?: boolean }> = {}) =>
+    ({
+      ...tool("/x"),
+      http: {
+        ...tool("/x").http,
+        body: { kind: "properties", properties: { tags: "tags", ids: "ids" }, mediaType, required: true, encoding },
+      },
+    }) as unknown as ToolPlan;
+  const form = "application/x-www-form-urlencoded";
+  const arrayProblem = "request.body Request body property tags must be array";
+  assert.match(
+    prismCannotJudge(formTool(form), refused([arrayProblem], form), facts, { tags: ["a"] })!,
+    /encoding style/,
+  );
+  assert.match(
+    prismCannotJudge(formTool(form), refused(["request.body Request body property tags must be object"], form))!,
+    /encoding style/,
+  );
+  // With a style Prism splits the field: its refusal is ours, unless the field was not sent.
+  const styled = formTool(form, { tags: { style: "pipeDelimited" } });
+  assert.is(prismCannotJudge(styled, refused([arrayProblem], form), facts, { tags: ["a", "b"] }), undefined);
+  assert.match(prismCannotJudge(styled, refused([arrayProblem], form), facts, {})!, /unsent delimited/);
+  const multipart = "multipart/form-data; boundary=x";
   assert.match(
     prismCannotJudge(
-      tool("/x"),
-      refused(["request.body Request body property tags must be array"], "application/x-www-form-urlencoded"),
+      formTool(multipart, { tags: { style: "form", explode: false } }),
+      refused(["request.body.tags Reserved characters used in request body"], multipart),
     )!,
-    /form field/,
+    /URL-reserved/,
   );
   assert.is(
-    prismCannotJudge(
-      tool("/x"),
-      refused(["request.body Request body property tags must be array"], "application/json"),
-    ),
+    prismCannotJudge(formTool(form), refused(["request.body.tags Reserved characters used in request body"], form)),
     undefined,
+    "in a form body reserved characters must be encoded",
+  );
+  assert.is(prismCannotJudge(tool("/x"), refused([arrayProblem], "application/json")), undefined);
+  // A nullable query array: Prism splits a value only when the type is exactly array.
+  const queryTool = {
+    ...tool("/x"),
+    http: {
+      ...tool("/x").http,
+      parameters: [{ argument: "ids", name: "ids", in: "query", style: "form", explode: true, required: false }],
+    },
+  } as unknown as ToolPlan;
+  const nullable = refused(["request.query.ids Request query parameter ids must be array,null"]);
+  assert.match(prismCannotJudge(queryTool, nullable, facts, { ids: [1] })!, /exactly array/);
+  assert.is(prismCannotJudge(queryTool, nullable, facts, { ids: "1" }), undefined, "a string sent is ours");
+  assert.is(
+    prismCannotJudge(queryTool, refused(["request.query.ids Request query parameter ids must be array"]), facts, {
+      ids: [1],
+    }),
+    undefined,
+    "a plain array Prism does split",
   );
   const both = {
     ...tool("/and"),

@@ -2,6 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { annotationsFor } from "../../generator/plan/annotations.js";
 import { documentedOutput, fallbackBranch, planOutput } from "../../generator/plan/output-schema.js";
+import { chooseBodyMedia } from "../../generator/plan/input-schema.js";
 import { jsonResponse, operation, schemas } from "../factories.js";
 
 const defs = schemas({
@@ -117,6 +118,30 @@ test("annotations follow HTTP method semantics", () => {
   assert.is(annotationsFor("put").idempotentHint, true);
   assert.is(annotationsFor("post").destructiveHint, false);
   assert.is(annotationsFor("head").readOnlyHint, true);
+});
+
+test("Accept: the 2xx media types, else the default response's, else none (the runtime then takes anything)", () => {
+  const media = (status: string, mediaType: string) => ({
+    pointer: `#/r/${status}`,
+    status,
+    contents: [{ pointer: "#/c", mediaType, schema: { type: "object" } }],
+  });
+  const accept = (responses: ReturnType<typeof media>[]) =>
+    planOutput(operation({ responses }), new Map()).response.accept;
+  assert.equal(accept([media("200", "text/csv"), media("DEFAULT", "application/xml")]), ["text/csv"]);
+  assert.equal(accept([media("DEFAULT", "application/xml"), media("404", "application/problem+json")]), [
+    "application/xml",
+  ]);
+  assert.equal(accept([media("404", "application/problem+json")]), []);
+  assert.equal(accept([{ pointer: "#/r/204", status: "204", contents: [] }]), []);
+});
+
+test("request media type: a named type before a wildcard", () => {
+  const contents = (...types: string[]) => types.map((mediaType) => ({ pointer: "#/c", mediaType }));
+  assert.is(chooseBodyMedia(contents("*/*", "application/octet-stream"))!.mediaType, "application/octet-stream");
+  assert.is(chooseBodyMedia(contents("application/*+json", "application/xml"))!.mediaType, "application/xml");
+  assert.is(chooseBodyMedia(contents("image/*", "application/*+json"))!.mediaType, "application/*+json");
+  assert.is(chooseBodyMedia(contents("text/plain", "application/json"))!.mediaType, "application/json");
 });
 
 test.run();

@@ -120,6 +120,63 @@ test("an optional requirement ({}) calls anonymously when no credential is set",
   assert.is(last().headers.authorization, undefined);
 });
 
+test("anonymous access listed first ([{}, bearer]) still sends a credential that is set", async () => {
+  const optional = tools.find((t) => t.name === "optionalAuth")!;
+  const reversed: ToolDefinition = {
+    ...optional,
+    http: { ...optional.http, security: [{}, { bearerAuth: [] as string[] }] },
+  };
+  const s = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: [reversed],
+    upstream: { baseUrl: upstream.baseUrl },
+    env: { BEARER_AUTH: "tok" },
+  });
+  assert.not.ok((await call(s, "optionalAuth")).isError);
+  assert.is(last().headers.authorization, "Bearer tok");
+  const anonymous = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: [reversed],
+    upstream: { baseUrl: upstream.baseUrl },
+    env: {},
+  });
+  assert.not.ok((await call(anonymous, "optionalAuth")).isError);
+  assert.is(last().headers.authorization, undefined);
+});
+
+test("an argument in the place and name of an apiKey credential goes out once, the credential's", async () => {
+  const both = tools.find((t) => t.name === "queryAndCookie")!;
+  const withArguments: ToolDefinition = {
+    ...both,
+    inputSchema: { type: "object", properties: { api_key: { type: "string" }, session: { type: "string" } } },
+    http: {
+      ...both.http,
+      parameters: [
+        { argument: "api_key", name: "api_key", in: "query", style: "form", explode: true, required: false },
+        { argument: "session", name: "session", in: "cookie", style: "form", explode: true, required: false },
+      ],
+    },
+  };
+  const s = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: [withArguments],
+    upstream: { baseUrl: upstream.baseUrl },
+    env: { QUERY_KEY: "secret", COOKIE_KEY: "cookie" },
+  });
+  const response = (await s.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "queryAndCookie", arguments: { api_key: "model-value", session: "model-session" } },
+  })) as JsonRpcResponse & { result: { isError?: boolean } };
+  assert.not.ok(response.result.isError);
+  assert.is(last().url, "/api/v1/both?api_key=secret");
+  assert.is(last().headers.cookie, "session=cookie");
+});
+
 test("OAuth 2 client credentials: token fetched once, cached, refreshed once on 401", async () => {
   const tokenRequests: string[] = [];
   let issued = 0;

@@ -44,8 +44,6 @@ test("a hand-edited lock renames a tool; invalid entries are dropped", () => {
   assert.is(parseToolLock({ lockVersion: 2, tools: [] }), undefined);
 });
 
-test.run();
-
 test("a dotted name from an older lock is kept; new operations get no dots", () => {
   const lock = parseToolLock({
     lockVersion: 1,
@@ -60,3 +58,5 @@ test("a dotted name from an older lock is kept; new operations get no dots", () 
   );
   assert.equal(names([op("get", "/a", "repos.get"), op("get", "/b", "repos.list")], lock), ["repos.get", "repos_list"]);
 });
+
+test.run();

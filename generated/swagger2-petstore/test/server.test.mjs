@@ -32,18 +32,39 @@ let current;
 /** When set, the stand-in answers every request with this status (the upstream-error case). */
 let failWith;
 
+/**
+ * A path with its percent-escapes decoded, except `%2F` (an encoded `/` inside a value must not
+ * split a segment): the request carries the characters a URL cannot hold raw encoded (`%22`,
+ * `%20`, `%C3%A9`), the spec writes them as they are, and both are compared decoded.
+ */
+const decodedPath = (path) =>
+  path
+    .split(/%2F/i)
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    })
+    .join("%2F");
+
 const pathPattern = (template) =>
   new RegExp(
     `^${template
       .split(/\{[^}]+\}/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .map((part) => decodedPath(part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
       .join("[^/]+")}$`,
   );
+
+/** The request's URL; its path as sent (a path that starts with `//` names no other host here). */
+const requestUrl = (req) => new URL(`http://stub${req.url ?? "/"}`);
 
 function check(spec, req, url, body) {
   const problems = [];
   if (req.method !== spec.method) problems.push(`method ${req.method}, the API says ${spec.method}`);
-  if (!pathPattern(spec.path).test(url.pathname)) problems.push(`path ${url.pathname} does not match ${spec.path}`);
+  if (!pathPattern(spec.path).test(decodedPath(url.pathname)))
+    problems.push(`path ${url.pathname} does not match ${spec.path}`);
   const keys = [...url.searchParams.keys()];
   for (const item of spec.query) {
     // An object sent exploded in form style spreads its properties: one of them must be there.
@@ -55,8 +76,13 @@ function check(spec, req, url, body) {
   for (const name of spec.headers)
     if (req.headers[name] === undefined) problems.push(`required header ${name} missing`);
   if (spec.body) {
+    // An empty form is a body when the request says it sends one (a form whose fields are all
+    // read-only has nothing else to send); any other empty body is none.
+    const emptyForm =
+      /^application\/x-www-form-urlencoded/i.test(spec.body.mediaType) &&
+      /^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "");
     if (body.length === 0) {
-      if (spec.body.required) problems.push("required body missing");
+      if (spec.body.required && !emptyForm) problems.push("required body missing");
     } else if (spec.body.schema !== undefined) {
       let parsed;
       try {
@@ -77,10 +103,11 @@ const upstream = createServer((req, res) => {
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
   req.on("end", () => {
-    const url = new URL(req.url ?? "/", "http://stub");
+    const url = requestUrl(req);
     const body = Buffer.concat(chunks).toString("utf8");
     const match =
-      current ?? cases.find((c) => c.request.method === req.method && pathPattern(c.request.path).test(url.pathname));
+      current ??
+      cases.find((c) => c.request.method === req.method && pathPattern(c.request.path).test(decodedPath(url.pathname)));
     const problems = match
       ? check(match.request, req, url, body)
       : [`no operation of the API is ${req.method} ${url.pathname}`];

@@ -74,8 +74,9 @@ export type BodyBinding =
     };
 
 /**
- * The OpenAPI `encoding` of one `application/x-www-form-urlencoded` body field (by body property
- * name). Without an entry a field is sent as style `form`, explode true (the spec's default).
+ * The OpenAPI `encoding` of one `application/x-www-form-urlencoded` or `multipart/form-data` body
+ * field (by body property name). Without an entry a form field is sent as style `form`, explode
+ * true (the spec's default), a multipart field as one part per value (objects as JSON).
  */
 export interface FieldEncoding {
   style?: ParameterStyle;

@@ -52,7 +52,7 @@ export function encodeBody(
   }
   if (essence === "multipart/form-data") {
     const files = new Set(binding?.kind === "properties" ? (binding.files ?? []) : []);
-    return multipartEncode(value, files, options);
+    return multipartEncode(value, files, options, undefined, binding?.encoding);
   }
   if (essence.startsWith("text/")) {
     return { contentType: mediaType, payload: typeof value === "string" ? value : String(value) };
@@ -69,7 +69,8 @@ export function formEncode(value: unknown, encoding: Record<string, FieldEncodin
   if (typeof value !== "object" || value === null || Array.isArray(value)) return encodeRfc3986(String(value ?? ""));
   const pairs: string[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v === undefined) continue;
+    // A form has no null: a null field is left out, as an absent one (RFC 6570: an undefined value).
+    if (v === undefined || v === null) continue;
     const field = Object.hasOwn(encoding, key) ? encoding[key] : undefined;
     if (field?.contentType && !field.style && isJsonMediaType(field.contentType)) {
       pairs.push(`${encodeRfc3986(key)}=${encodeRfc3986(JSON.stringify(v))}`);
@@ -96,34 +97,68 @@ function quoted(text: string): string {
   return `"${text.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}"`;
 }
 
+/** Parts of a field whose `encoding` gives a style: the style's `name=value` pairs, one part each. */
+function styledParts(name: string, field: FieldEncoding & { style: string }, value: unknown): Array<[string, string]> {
+  const text = serializeStyled(name, field.style, field.explode ?? field.style === "form", value);
+  return text === ""
+    ? []
+    : text.split("&").map((pair) => {
+        const eq = pair.indexOf("=");
+        return [decodeURIComponent(pair.slice(0, eq)), decodeURIComponent(pair.slice(eq + 1))];
+      });
+}
+
 /**
  * `multipart/form-data` (RFC 7578): one part per property (arrays repeat the name); properties in
- * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts.
+ * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts. A
+ * field whose `encoding` entry gives a style is sent in that style, one part per `name=value` pair
+ * (`tags` form/explode false: one part `a,b`; deepObject: parts `filter[a]`), as OpenAPI 3.1 says
+ * and as specs mean when they write one; an entry's `contentType` becomes its parts' Content-Type.
  */
 export function multipartEncode(
   value: unknown,
   files: Set<string>,
   options: FileOptions = {},
   boundary = `mcp-gen-${randomBytes(12).toString("hex")}`,
+  encoding: Record<string, FieldEncoding> = {},
 ): EncodedBody {
   const chunks: Buffer[] = [];
   const object = isRecord(value) ? value : {};
+  const part = (name: string, headers: string, data: Buffer) =>
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}${headers}\r\n\r\n`, "utf8"),
+      data,
+      Buffer.from("\r\n", "utf8"),
+    );
   for (const [name, v] of Object.entries(object)) {
-    if (v === undefined) continue;
+    if (v === undefined || v === null) continue;
+    const field = Object.hasOwn(encoding, name) ? encoding[name] : undefined;
+    if (field?.style && !files.has(name)) {
+      for (const [key, text] of styledParts(name, field as FieldEncoding & { style: string }, v))
+        part(key, "", Buffer.from(text, "utf8"));
+      continue;
+    }
     for (const item of Array.isArray(v) && !files.has(name) ? v : [v]) {
-      let headers = `Content-Disposition: form-data; name=${quoted(name)}`;
-      let data: Buffer;
       if (files.has(name)) {
         const file = decodeFile(item, name, options);
-        headers += `; filename=${quoted(file.fileName ?? name)}\r\nContent-Type: ${file.mediaType ?? "application/octet-stream"}`;
-        data = file.data;
+        part(
+          name,
+          `; filename=${quoted(file.fileName ?? name)}\r\nContent-Type: ${file.mediaType ?? "application/octet-stream"}`,
+          file.data,
+        );
       } else if (typeof item === "object" && item !== null) {
-        headers += "\r\nContent-Type: application/json";
-        data = Buffer.from(JSON.stringify(item), "utf8");
+        part(
+          name,
+          `\r\nContent-Type: ${field?.contentType ?? "application/json"}`,
+          Buffer.from(JSON.stringify(item), "utf8"),
+        );
       } else {
-        data = Buffer.from(String(item), "utf8");
+        part(
+          name,
+          field?.contentType ? `\r\nContent-Type: ${field.contentType}` : "",
+          Buffer.from(String(item), "utf8"),
+        );
       }
-      chunks.push(Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`, "utf8"), data, Buffer.from("\r\n", "utf8"));
     }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));

@@ -123,6 +123,9 @@ export function buildRequest(
       if (binding.in === "path") throw new ArgumentError(`missing path parameter '${binding.argument}'`);
       continue;
     }
+    // A query, header or cookie has no null: an optional null argument is left out, as an absent
+    // one (RFC 6570 reads null as undefined); `ids=` would send an empty string instead.
+    if (value === null && binding.in !== "path" && !binding.required) continue;
     switch (binding.in) {
       case "path": {
         const segment = serializePathParameter(binding, value);

@@ -330,6 +330,27 @@ function upstreamClient(got: Got, retries: number): Got {
   return client;
 }
 
+/** The `name=value` items whose names none of `pairs` has (names compared percent-decoded). */
+function withoutNames(items: string[], pairs: string[]): string[] {
+  const name = (item: string) => {
+    const raw = item.split("=")[0]!;
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
+  const taken = new Set(pairs.map(name));
+  return items.filter((item) => item !== "" && !taken.has(name(item)));
+}
+
+/** `url` with `pairs` added to its query, in place of items of the same names. */
+function replacePairs(url: string, pairs: string[]): string {
+  const at = url.indexOf("?");
+  const kept = at < 0 ? [] : withoutNames(url.slice(at + 1).split("&"), pairs);
+  return `${at < 0 ? url : url.slice(0, at)}?${[...kept, ...pairs].join("&")}`;
+}
+
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
 async function send(
   got: Got,
@@ -344,10 +365,13 @@ async function send(
   let url = prepared.url;
   const context: RequestContext = { limits };
   if (credentials) {
+    // A credential replaces an argument of the same name and place: the value goes out once.
     Object.assign(headers, credentials.headers);
-    if (credentials.query.length > 0) url += (url.includes("?") ? "&" : "?") + credentials.query.join("&");
+    if (credentials.query.length > 0) url = replacePairs(url, credentials.query);
     if (credentials.cookies.length > 0)
-      headers.cookie = [headers.cookie, ...credentials.cookies].filter(Boolean).join("; ");
+      headers.cookie = [...withoutNames(headers.cookie?.split("; ") ?? [], credentials.cookies), ...credentials.cookies]
+        .filter(Boolean)
+        .join("; ");
     context.secrets = {
       origin: new URL(url).origin,
       headers: new Set(Object.keys(credentials.headers)),

@@ -52,8 +52,9 @@ export class CredentialStore implements Credentials {
 
   /**
    * Picks the first alternative whose schemes all have credentials (an empty alternative means
-   * anonymous access is allowed) and applies it. When none can be satisfied, the message names
-   * the variables to set for each alternative; nothing half-authenticated is ever sent.
+   * anonymous access is allowed, and is taken only when no other is satisfied) and applies it.
+   * When none can be satisfied, the message names the variables to set for each alternative;
+   * nothing half-authenticated is ever sent.
    * `fromRequest` holds credentials that passthrough rules took from the incoming request, by
    * scheme key; they take precedence over the environment's.
    */
@@ -64,7 +65,10 @@ export class CredentialStore implements Credentials {
   ): Promise<CredentialChoice> {
     if (!requirements || requirements.length === 0) return { ok: true, credentials: emptyCredentials() };
     const missing: string[] = [];
-    for (const alternative of requirements) {
+    // Anonymous access (`{}`) is the last resort: credentials that are set are sent, wherever the
+    // spec lists the empty alternative.
+    const empty = (alternative: SecurityRequirement) => Object.keys(alternative).length === 0;
+    for (const alternative of [...requirements.filter((r) => !empty(r)), ...requirements.filter(empty)]) {
       const keys = Object.keys(alternative);
       const gaps = keys.flatMap((key) => {
         const scheme = this.schemes.get(key);
