@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "../package-root.js";
 import { clientConfig, type ConfigClient, type ConfigTransport } from "../contract.js";
+import { featureCatalog, featureExport } from "../plan/features.js";
 import { isIdentifier } from "../plan/names.js";
 import type { ProjectPlan } from "../plan/types.js";
 import { configVariables } from "./config-variables.js";
@@ -93,6 +94,10 @@ function view(plan: ProjectPlan): Record<string, unknown> {
         }
       : false,
     specLabel: plan.specVersion === "2.0" ? "Swagger 2.0" : `OpenAPI ${plan.specVersion}`,
+    // Every feature of the catalogue by its export name (`legacySse`), true when the project has it.
+    feature: Object.fromEntries(
+      Object.keys(featureCatalog().features).map((name) => [featureExport(name), plan.features.includes(name)]),
+    ),
     claudeDesktop: snippet("claude-desktop", { kind: "stdio" }),
     cursor: snippet("cursor", { kind: "stdio" }),
     vscode: snippet("vscode", { kind: "stdio" }),

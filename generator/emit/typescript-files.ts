@@ -6,6 +6,7 @@
  * thread (emit-worker.ts) while the main thread emits the data files; the operation declarations
  * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
  */
+import { featureExport } from "../plan/features.js";
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../contract.js";
 import type { TypesPlan } from "../plan/types.js";
@@ -375,11 +376,6 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
       "  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});",
   );
   return sourceFile(kinds, statements, "#!/usr/bin/env node\n");
-}
-
-/** The name a feature's `index.ts` exports it by: `legacy-sse` → `legacySse`. */
-export function featureExport(feature: string): string {
-  return feature.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /** `src/custom/index.ts` as first created: an empty extension, typed for this API. */

@@ -93,3 +93,8 @@ export function runtimeDependencies(features: readonly string[], catalog: Featur
     ...new Set([...catalog.coreDependencies, ...features.flatMap((f) => catalog.features[f]!.dependencies)]),
   ].sort();
 }
+
+/** The name a feature's `index.ts` exports it by: `legacy-sse` → `legacySse`. */
+export function featureExport(feature: string): string {
+  return feature.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}

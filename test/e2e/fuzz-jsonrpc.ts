@@ -47,7 +47,7 @@ let server: PreparedServer;
 let upstream: Upstream;
 
 test.before(async () => {
-  server = await prepareServer("petstore", ["code"]);
+  server = await prepareServer("petstore", ["code", "confirm"]);
   upstream = await fuzzUpstream();
 });
 test.after(async () => {

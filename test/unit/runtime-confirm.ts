@@ -4,6 +4,7 @@ import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import { confirmDestructive } from "../../runtime/src/features/confirm/confirm.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -21,7 +22,7 @@ function make(): McpServer {
     info,
     tools,
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
-    confirmDestructive: true,
+    gate: confirmDestructive,
   });
 }
 const META = {

@@ -10,6 +10,7 @@ import { FEATURE_SETTINGS, type Feature } from "../../runtime/src/cli/features.j
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { clients } from "../../runtime/src/features/clients/index.js";
 import { code } from "../../runtime/src/features/code/index.js";
+import { confirm } from "../../runtime/src/features/confirm/index.js";
 import { legacySse } from "../../runtime/src/features/legacy-sse/index.js";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
@@ -64,6 +65,7 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: clients, argv: ["--http", "--port", "0", "--client", "cursor"] },
   { feature: clients, argv: ["--http", "--port", "0"], env: { MCP_CLIENT: "cursor" } },
   { feature: auth, argv: ["--http", "--port", "0", "--passthrough", "X-Key=api_key"] },
+  { feature: confirm, argv: ["--http", "--port", "0", "--confirm-destructive"] },
 ];
 
 test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {

@@ -15,6 +15,7 @@ import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { MAX_NAME_CHARS } from "../../runtime/src/features/search/meta-tools.js";
 import { MAX_CONCURRENT_CODE_RUNS } from "../../runtime/src/features/code/code-host.js";
+import { confirmDestructive } from "../../runtime/src/features/confirm/confirm.js";
 
 let upstream: Upstream;
 function route(r: Recorded): Reply {
@@ -202,7 +203,7 @@ test("filtered operations: search never finds them, describe and call refuse the
 test("call_operation goes through confirmation of destructive operations (modern MRTR round trip)", async () => {
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
-  const server = make({ surface: "search", tools, confirmDestructive: true });
+  const server = make({ surface: "search", tools, gate: confirmDestructive });
   const meta = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
@@ -285,7 +286,7 @@ test("code surface: execute_code runs a script whose api calls take the operatio
   const server = make({
     surface: "code",
     tools: tools.filter((t) => t.name !== "createPet"),
-    confirmDestructive: true,
+    gate: confirmDestructive,
   });
   assert.equal(await names(server), ["search_operations", "describe_operation", "execute_code", "hello"]);
   const before = upstream.received.length;
@@ -388,7 +389,7 @@ test("--confirm-destructive: code mode refuses a destructive operation in every 
   // Issue 30, finding 5: in 2025-06-18 each api.deletePet() in a script sent a prompt, and once accepted the DELETE ran.
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
-  const server = make({ surface: "code", tools, confirmDestructive: true });
+  const server = make({ surface: "code", tools, gate: confirmDestructive });
   await initializeLegacy(server);
   const prompts: unknown[] = [];
   // A client that accepts every prompt it is sent.
@@ -411,7 +412,7 @@ test("--confirm-destructive: code mode refuses a destructive operation in every 
   assert.equal(prompts, [], "no prompt was sent");
   assert.is(deletes(), before, "no DELETE reached the upstream");
   // Outside code, the same operation still asks (call_operation on the search surface: see above).
-  const direct = make({ tools, confirmDestructive: true });
+  const direct = make({ tools, gate: confirmDestructive });
   assert.is(result(await call(direct, "deletePet", {}, { _meta: MODERN_META })).resultType, "input_required");
 });
 
@@ -444,7 +445,7 @@ test("every confirmation prompt shows the method, the filled path and the argume
       response: { accept: [] },
     },
   };
-  const server = make({ tools: [tool], confirmDestructive: true });
+  const server = make({ tools: [tool], gate: confirmDestructive });
   const args = { owner: "al ice", petId: 42, apiKey: "s3cret-key", reason: `moving\u202eabroad ${"x".repeat(3_000)}` };
   const modern = result(await call(server, "deleteOwnerPet", args, { _meta: MODERN_META }));
   await initializeLegacy(server);

@@ -6,6 +6,7 @@
  */
 import type { ServerInfo } from "../api/types.js";
 import type { SurfaceMakers } from "../server/surfaces.js";
+import type { CallGate } from "../server/tool-call.js";
 import type { MakeClientViews } from "../server/views.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
@@ -25,6 +26,7 @@ export const FEATURES = [
   "oauth",
   "legacy-sse",
   "clients",
+  "confirm",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -35,6 +37,7 @@ export type FeatureName = (typeof FEATURES)[number];
  */
 export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--client": "clients",
+  "--confirm-destructive": "confirm",
   "--oauth-issuer": "oauth",
   "--oauth-audience": "oauth",
   "--oauth-jwks": "oauth",
@@ -89,6 +92,8 @@ export interface FeaturePlugs {
   cluster?: MakeCluster;
   /** A check of every HTTP request before it is served. */
   httpGuard?: HttpGuard;
+  /** A check before each operation call goes upstream. */
+  gate?: CallGate;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;
 }

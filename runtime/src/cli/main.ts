@@ -68,9 +68,6 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
                      HTTP: on SIGTERM/SIGINT, time calls in flight get to finish
                      (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
   --public-url URL   the server's public origin (for metadata behind a proxy)
-  --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
-                     (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
-                     across instances behind a load balancer)
   --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
                      cursor, vscode) and exit; with --http, the form that connects over HTTP
   --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
@@ -266,7 +263,7 @@ export async function main(
       logger,
       ...(plugs.credentials ? { credentials: plugs.credentials } : {}),
       ...(plugs.paging ? { paging: plugs.paging } : {}),
-      confirmDestructive: flags.confirmDestructive,
+      ...(plugs.gate ? { gate: plugs.gate } : {}),
       ...(plugs.tasks ? { tasks: plugs.tasks } : {}),
       state,
       ...(plugs.cluster ? { cluster: plugs.cluster } : {}),
@@ -426,7 +423,6 @@ function parseFlags(argv: string[]) {
     host: values.host ?? DEFAULT_HTTP_HOST,
     sessions: values.sessions ?? false,
     state: nonEmpty(values.state),
-    confirmDestructive: values["confirm-destructive"] ?? false,
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: values.timeout === undefined ? undefined : integerSetting("--timeout", values.timeout, 1, 2_147_483_647),

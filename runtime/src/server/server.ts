@@ -35,7 +35,7 @@ import type { ClientView, ClientViews, MakeClientViews } from "./views.js";
 import { TASKS_EXTENSION, declaresTasks, missingTasksExtension, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
 import type { StateStore } from "../state/state.js";
-import { ToolCaller, type OperationCallContext } from "./tool-call.js";
+import { ToolCaller, type CallGate, type OperationCallContext } from "./tool-call.js";
 import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
@@ -72,13 +72,8 @@ export interface McpServerOptions {
   paging?: MakePaging;
   /** HMAC key for `requestState` (share it across instances); default: random per process. */
   stateSecret?: string;
-  /**
-   * Destructive tools (annotation `destructiveHint`, e.g. every DELETE) first ask the user to
-   * confirm: modern clients get an `input_required` elicitation with sealed, expiring state bound
-   * to the exact arguments. Legacy clients cannot be asked (no server→client requests), so the
-   * call is refused with an `isError` result.
-   */
-  confirmDestructive?: boolean;
+  /** A check before each operation call goes upstream (feature `confirm`: `--confirm-destructive`). */
+  gate?: CallGate;
   /**
    * The tasks extension (feature `tasks`, modern era): generated tools still running after its
    * deadline become tasks for clients that declared `io.modelcontextprotocol/tasks`; custom tools
@@ -183,7 +178,7 @@ export class McpServer {
       validator: new SchemaValidator(this.logger),
       logger: this.logger,
       hooks: this.extension.hooks,
-      confirmDestructive: options.confirmDestructive ?? false,
+      gate: options.gate,
       tasks: this.tasks,
       upstream: options.upstream,
       userAgent: `${options.info.name}/${options.info.version} (mcp-gen)`,

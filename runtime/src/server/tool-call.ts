@@ -5,7 +5,6 @@
  * progress, client logging and cancellation.
  */
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
-import { confirmDestructiveCall } from "./confirm.js";
 import type { Credentials } from "../upstream/auth.js";
 import type { Paging } from "../upstream/paging.js";
 import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
@@ -18,7 +17,7 @@ import type { HandlerContext, Params, RequestContext } from "./request-context.j
 import type { ClientChannel } from "./request-tools.js";
 import { declaresTasks, missingTasksExtension, type TaskRound, type Tasks } from "./tasks.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
-import type { SecuritySchemeDefinition } from "../api/types.js";
+import type { SecuritySchemeDefinition, ToolDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
 import type { UpstreamQueue } from "../upstream/queue.js";
 import type { SchemaValidator } from "../api/validation.js";
@@ -33,13 +32,20 @@ export interface OperationCallContext {
   readonly call: unknown;
   /** Told each upstream response's status and headers (the typed `api` client's `{ response: true }`). */
   readonly onResponse?: (response: ResponseInfo) => void;
-  /**
-   * The call comes from an `execute_code` script: under `--confirm-destructive` a destructive
-   * operation is refused, in every era (a script cannot ask the user, and must not make them answer
-   * one prompt per loop iteration).
-   */
+  /** The call comes from an `execute_code` script (a gate may refuse what needs the user). */
   readonly fromCode?: boolean;
 }
+
+/**
+ * A check before an operation's call goes upstream, after its arguments were validated (feature
+ * `confirm`): undefined lets the call through, else the result the call answers with.
+ */
+export type CallGate = (
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  tools: RequestTools,
+  call: { modern: boolean; fromCode: boolean },
+) => Promise<CallToolResult | InputRequiredResult | undefined>;
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
 export interface ToolCallerOptions {
@@ -48,8 +54,8 @@ export interface ToolCallerOptions {
   validator: SchemaValidator;
   logger: Logger;
   hooks: CallHooks | undefined;
-  /** Destructive operation tools ask the user first (`--confirm-destructive`). */
-  confirmDestructive: boolean;
+  /** The check before each call goes upstream (feature `confirm`); undefined: none. */
+  gate: CallGate | undefined;
   /** Modern tasks; undefined when the extension is off. */
   tasks: Tasks | undefined;
   upstream: UpstreamOptions;
@@ -166,15 +172,9 @@ export class ToolCaller {
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     const tools = channel.requestTools(params, call);
 
-    if (this.options.confirmDestructive && tool.annotations?.destructiveHint) {
-      if (context.fromCode)
-        return textResult(
-          `${name} is destructive and needs the user's confirmation (--confirm-destructive), which code cannot ask for: it is not run from execute_code.`,
-          true,
-        );
-      const gate = await confirmDestructiveCall(tool, args, tools, call.era.modern);
-      if (gate) return gate;
-    }
+    const gate = this.options.gate;
+    const refused = gate && (await gate(tool, args, tools, { modern: call.era.modern, fromCode: !!context.fromCode }));
+    if (refused) return refused;
 
     // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
     const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };

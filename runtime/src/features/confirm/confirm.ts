@@ -1,26 +1,39 @@
 /**
  * `--confirm-destructive`: before a destructive tool (annotation `destructiveHint`) calls the
- * upstream API, the user confirms. Modern clients get an `input_required` elicitation whose
+ * upstream API, the user confirms; a call from an `execute_code` script is refused (a script
+ * cannot ask the user, and must not make them answer one prompt per loop iteration). Modern clients get an `input_required` elicitation whose
  * sealed state holds a digest of the exact arguments (no replay for other arguments); legacy
  * clients that declared elicitation get an `elicitation/create` request; others are refused. The
  * prompt shows what will be done: the method, the filled path and the arguments.
  */
 import { createHash } from "node:crypto";
-import type { RequestTools } from "../api/extensions.js";
-import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
-import { textResult } from "../api/tool-outcome.js";
-import type { ToolDefinition } from "../api/types.js";
-import { getOwn, isRecord } from "../protocol/own.js";
-import { splitPathTemplate } from "../upstream/path-template.js";
-import { serializePathParameter } from "../upstream/serialize.js";
+import type { RequestTools } from "../../api/extensions.js";
+import type { InputRequiredResult, CallToolResult } from "../../api/mcp-types.js";
+import { textResult } from "../../api/tool-outcome.js";
+import type { ToolDefinition } from "../../api/types.js";
+import { getOwn, isRecord } from "../../protocol/own.js";
+import { splitPathTemplate } from "../../upstream/path-template.js";
+import { serializePathParameter } from "../../upstream/serialize.js";
+import type { CallGate } from "../../server/tool-call.js";
 
 /** Argument and parameter names whose values are never shown in a prompt (they may be credentials). */
 const SECRET_NAME = /authori[sz]ation|cookie|token|secret|passw|api[-_]?key|credential|private[-_]?key|signature/i;
 /** Most characters of the path, and of the arguments, a prompt shows. */
 const MAX_SHOWN_CHARS = 500;
 
+/** The gate of `--confirm-destructive`: destructive calls pass once the user confirmed them. */
+export const confirmDestructive: CallGate = async (tool, args, tools, call) => {
+  if (!tool.annotations?.destructiveHint) return undefined;
+  if (call.fromCode)
+    return textResult(
+      `${tool.name} is destructive and needs the user's confirmation (--confirm-destructive), which code cannot ask for: it is not run from execute_code.`,
+      true,
+    );
+  return confirmDestructiveCall(tool, args, tools, call.modern);
+};
+
 /** Undefined when the user confirmed these exact arguments; else the result to answer with. */
-export async function confirmDestructiveCall(
+async function confirmDestructiveCall(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   tools: RequestTools,

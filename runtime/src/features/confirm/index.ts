@@ -1,0 +1,17 @@
+/**
+ * Feature `confirm`: `--confirm-destructive` asks the user before a destructive tool (annotation
+ * `destructiveHint`, e.g. every DELETE) calls the upstream API: modern clients get an
+ * `input_required` elicitation whose sealed state is bound to the exact arguments, legacy clients
+ * that declared elicitation an `elicitation/create` request; other clients are refused.
+ */
+import type { Feature } from "../../cli/features.js";
+import { confirmDestructive } from "./confirm.js";
+
+export const confirm: Feature = {
+  name: "confirm",
+  usage: `  --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
+                     (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
+                     across instances behind a load balancer)
+`,
+  plugs: ({ flags }) => (flags["confirm-destructive"] ? { gate: confirmDestructive } : {}),
+};
