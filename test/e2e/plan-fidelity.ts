@@ -41,22 +41,24 @@ const setupErrors = new Map<Fixture, unknown>();
 const timings: Record<string, number> = {};
 const started = Date.now();
 
-/** What the generated src/index.ts does, with the compiled runtime of this repository. */
+/** What the generated src/index.ts does (with its features), with the compiled runtime of this repository. */
 async function entryPoint(dir: string): Promise<string> {
   const pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { name: string; version: string };
-  const cli = pathToFileURL(join(repoRoot, "dist", "runtime", "src", "cli.js")).href;
+  const runtime = (path: string) => JSON.stringify(pathToFileURL(join(repoRoot, "dist", "runtime", "src", path)).href);
+  const index = await readFile(join(dir, "src", "index.ts"), "utf8");
+  const features = [...index.matchAll(/^import \{ (\w+) \} from "\.\/runtime\/(features\/[\w-]+\/index\.js)";$/gm)];
   return [
     `import { readFileSync } from "node:fs";`,
-    `import { main } from ${JSON.stringify(cli)};`,
-    `import { parseTools } from ${JSON.stringify(pathToFileURL(join(repoRoot, "dist", "runtime", "src", "tool-data.js")).href)};`,
+    `import { main } from ${runtime("cli/main.js")};`,
+    `import { parseTools } from ${runtime("data/tool-data.js")};`,
+    ...features.map(([, name, path]) => `import { ${name} } from ${runtime(path!)};`),
     `const read = (file) => readFileSync(new URL("./data/" + file, import.meta.url), "utf8");`,
     `const tools = parseTools(read("tools.json"), read("definitions.json"));`,
-    `main(${JSON.stringify({ name: pkg.name, version: pkg.version })}, tools, process.argv.slice(2)).catch((error) => { console.error(error); process.exit(1); });`,
+    `main(${JSON.stringify({ name: pkg.name, version: pkg.version })}, tools, process.argv.slice(2), { features: [${features.map(([, name]) => name).join(", ")}] }).catch((error) => { console.error(error); process.exit(1); });`,
     "",
   ].join("\n");
 }
 
-/** Generates and starts one fixture's server and its Prism mock. */
 async function open(fixture: Fixture): Promise<Running> {
   const spec = join(repoRoot, "specs", "fixtures", `fidelity-${fixture}.yaml`);
   const dir = await mkdtemp(join(tmpdir(), `mcp-gen-e2e-${fixture}-`));
