@@ -2,8 +2,8 @@
 // scenarios call (names and payloads from the scenario descriptions of
 // @modelcontextprotocol/conformance), written against mcp-gen's extension API. The test copies
 // this file over src/custom/index.ts of a server generated from ../openapi.yaml.
-import { defineExtension, type CustomTool, type InputRequest, type RequestTools } from "../runtime/extensions.js";
-import { ErrorCode, RpcError } from "../runtime/jsonrpc.js";
+import { defineExtension, type CustomTool, type InputRequest, type RequestTools } from "../runtime/api/extensions.js";
+import { ErrorCode, RpcError } from "../runtime/protocol/jsonrpc.js";
 
 /** A 1×1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
