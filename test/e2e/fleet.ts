@@ -18,7 +18,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { FleetReport } from "../../generator/workspace/report-data.js";
+import type { FleetReport } from "../../generator/commands/workspace/report-data.js";
 import { freePort, npmEnv, repoRoot, run, stopChild, waitUntil } from "./support.js";
 
 const exec = promisify(execFile);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { listSource } from "../corpus/sources.js";
 import { checkSurfaces, META_LIST_BYTES_MAX, serverTools, SURFACES } from "../large/surfaces.js";
 import { compileProject } from "./support.js";

@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { startUpstream } from "../unit/runtime-fixture.js";
 import { compileProject } from "./support.js";
 

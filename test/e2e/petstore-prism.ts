@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import {
   LOOPBACK,
   buildGeneratedProject,

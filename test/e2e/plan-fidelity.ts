@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { prismRequests, repoRoot, startPrism, waitUntil, type PrismHandle, type PrismRequest } from "./support.js";
 
 const CALL = { timeout: 15_000 };

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { generate } from "../../generator/generate.js";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { listedTool } from "../../runtime/src/server/tool-catalog.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
