@@ -22,7 +22,7 @@ export const WORKSPACE_FILE = "mcp-gen.workspace.yaml";
 /** Where the JSON Schema of the workspace file is published, relative to the package root. */
 export const WORKSPACE_SCHEMA_PATH = "schemas/mcp-gen.workspace.schema.json";
 
-/** Diagnostic codes of the workspace file (documented in the README). */
+/** Diagnostic codes of the workspace file (documented in docs/reference/diagnostics.md). */
 export const WorkspaceCodes = {
   unreadable: "MG301",
   syntax: "MG302",
