@@ -5,6 +5,8 @@
  * the fixture specs' tools run in the real runtime against a Prism mock of the same spec
  * (`--errors`, JSON log), and every request must pass Prism's validation; the log also shows the
  * wire shape, which is asserted per case.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";

@@ -1,6 +1,8 @@
 /**
  * The `npm test` shipped with every generated server: it passes out of the box (for each example
  * spec), and it fails when a customisation makes a tool's request stop matching the spec.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs tsc builds of seven generated projects and their npm tests.
  */
 import type { StoredTool } from "../../runtime/src/data/tool-data.js";
 import { jsonLines, offsetsText } from "../../generator/pipeline/emit/data/data-files.js";

@@ -1,6 +1,8 @@
 /**
  * Request serialization through the runtime against a Prism mock of the fixture spec, started with
  * `--errors` so that any request Prism finds invalid comes back as an error (never silently 2xx).
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

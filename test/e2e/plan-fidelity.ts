@@ -8,6 +8,8 @@
  * validation before any request. One Prism per fixture; the fixtures are prepared in parallel.
  *
  * Run from dist: `npx uvu dist/test/e2e 'plan-fidelity\.js$'`.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
