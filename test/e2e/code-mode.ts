@@ -1,6 +1,9 @@
 /**
  * Code mode (runtime/src/features/code/code-mode.ts): a script runs in QuickJS in a worker thread. The escape
  * attempts below must each end as a `CodeRunResult` error (or a harmless value), with the host alive.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit): in process, but each case starts a QuickJS
+ * sandbox in a worker thread and several wait out time and memory limits (about 40 s on 2 busy cores).
  */
 import { readFileSync } from "node:fs";
 import { test } from "uvu";
@@ -19,7 +22,7 @@ import { usage } from "../../runtime/src/cli/main.js";
 import { code, codeLimits } from "../../runtime/src/features/code/index.js";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
-import { sampleTools, startUpstream, within } from "./runtime-fixture.js";
+import { sampleTools, startUpstream, within } from "../unit/runtime-fixture.js";
 
 /** Short wall time so that limit tests end quickly on a busy machine; generous enough for worker start-up. */
 const limits: CodeLimits = { ...DEFAULT_CODE_LIMITS, timeoutMs: 8_000 };
