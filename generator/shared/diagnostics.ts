@@ -8,7 +8,7 @@ export type Severity = "error" | "warning" | "info";
 
 /** One finding about the input spec or the generation. */
 export interface Diagnostic {
-  /** Stable code, e.g. `MG101`; documented in the README. */
+  /** Stable code, e.g. `MG101`; documented in docs/reference/diagnostics.md. */
   code: string;
   severity: Severity;
   message: string;

@@ -385,7 +385,7 @@ export function prismCannotJudge(
     return "OpenAPI defines no serialisation of an array of objects in a parameter";
   }
   // Prism checks oneOf as plain JSON Schema: branches that differ only in the discriminator's value
-  // all match, so no body passes (the server pins the discriminator per branch; see the README).
+  // all match, so no body passes (the server pins the discriminator per branch; see docs/contributing/corpus.md).
   if (
     facts.discriminated &&
     request.problems.length > 0 &&

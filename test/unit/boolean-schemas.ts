@@ -58,7 +58,7 @@ test("OpenAPI 3.1: booleans stay valid JSON Schema, but never as an argument's o
   );
   const tool = plan.tools[0]!;
   const properties = tool.inputSchema.properties as Obj;
-  // `true` read as `{}` (then the empty-value rule of query parameters: README, How inputs are built).
+  // `true` read as `{}` (then the empty-value rule of query parameters: docs/guide/generated-project.md, How inputs are built).
   assert.equal(properties.trace, { minLength: 1 });
   assert.equal(properties.meta, {});
   assert.not.ok("internal" in properties);

@@ -7,7 +7,7 @@
  * is measured by the walk that finds the `$ref`s (walk-refs.ts `scanDocument`).
  */
 
-/** The limits, documented in the README's Security section. */
+/** The limits, documented in docs/guide/security.md (Generator limits). */
 export const READ_LIMITS = {
   /** Largest spec file, or file reached by a `$ref`, read from disk or the network. */
   maxFileBytes: 256 * 1024 * 1024,

@@ -4,7 +4,7 @@
  * so `generate` runs it in the emit worker's thread (emit-worker.ts) while the main thread builds
  * the IR and the plan: the thread gets the document as the JSON text the pipeline writes anyway,
  * at a time when it has little else to do. (A thread of its own, as before, cost more than it
- * saved on 2 cores: a third isolate competing with the other two; see README "Speed".)
+ * saved on 2 cores: a third isolate competing with the other two; see docs/benchmarks/history.md.)
  */
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
