@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry of the `mcp-gen` command. The CLI is compiled from cli/ into dist/ and bundled into
 // dist/cli/mcp-gen.cjs by `npm run build` (it starts in half the time), which loads with a V8 code
-// cache (dist/generator/code-cache.js). Under coverage (NODE_V8_COVERAGE, set by c8) and in a
+// cache (dist/generator/shared/code-cache.js). Under coverage (NODE_V8_COVERAGE, set by c8) and in a
 // checkout built with tsc alone, the modules run unbundled.
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -22,7 +22,7 @@ else if (v8Major === 12) setFlagsFromString("--invocation-count-for-turbofan=240
 const bundle = fileURLToPath(new URL("../dist/cli/mcp-gen.cjs", import.meta.url));
 let run;
 if (existsSync(bundle) && !process.env.NODE_V8_COVERAGE) {
-  const { codeCacheDir, loadWithCodeCache } = await import("../dist/generator/code-cache.js");
+  const { codeCacheDir, loadWithCodeCache } = await import("../dist/generator/shared/code-cache.js");
   // Where ts-morph's cache is when mcp-gen is installed; in a checkout, under its own node_modules.
   const own = fileURLToPath(new URL("../node_modules/.cache/mcp-gen/code-cache", import.meta.url));
   loadWithCodeCache([bundle], codeCacheDir(bundle) ?? own);

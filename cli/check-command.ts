@@ -1,6 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { runCheck, type CheckReport } from "../generator/check/run-check.js";
-import { TargetError, type CheckTarget } from "../generator/check/target.js";
+import { type CheckReport, type CheckTarget, runCheck, TargetError } from "../generator/index.js";
 import { EXIT } from "./exit-codes.js";
 
 /** Flags of `mcp-gen check`. */

@@ -1,8 +1,4 @@
-import { contractsOf } from "../generator/diff/contracts.js";
-import { diffTools } from "../generator/diff/diff-tools.js";
-import { formatDiff } from "../generator/diff/format-diff.js";
-import { generate } from "../generator/generate.js";
-import { buildToolLock, parseToolLock } from "../generator/plan/tool-lock.js";
+import { diffSpecs, formatDiff } from "../generator/index.js";
 import { EXIT } from "./exit-codes.js";
 import { specErrorExit } from "./report.js";
 
@@ -18,29 +14,10 @@ export interface DiffArgs {
   keepNames: boolean;
 }
 
-/**
- * `mcp-gen diff <old> <new>`: plans both specs in memory (nothing is written) and compares their
- * tools. With `keepNames` (the default) the new spec is planned with the old one's tool names locked,
- * exactly as a regeneration would, so only what clients would really see is reported; without it,
- * a changed operationId shows up as a rename.
- */
+/** `mcp-gen diff <old> <new>`: the tool changes between two documents (generator/commands/diff/diff-specs.ts), printed. */
 export async function runDiff(args: DiffArgs): Promise<number> {
   try {
-    const before = await generate({
-      spec: args.old,
-      allowRemote: args.allowRemote,
-      refRoot: args.refRoot,
-      planOnly: true,
-    });
-    const toolLock = args.keepNames ? parseToolLock(buildToolLock(before.plan.tools)) : undefined;
-    const after = await generate({
-      spec: args.new,
-      allowRemote: args.allowRemote,
-      refRoot: args.refRoot,
-      planOnly: true,
-      ...(toolLock ? { toolLock } : {}),
-    });
-    const diff = diffTools(contractsOf(before.plan.tools), contractsOf(after.plan.tools));
+    const diff = await diffSpecs(args);
     const code = args.failOnBreaking && diff.breaking ? EXIT.breaking : EXIT.ok;
     if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...diff }) + "\n");
     else process.stdout.write(formatDiff(diff) + "\n");

@@ -1,5 +1,5 @@
 /**
- * Exit codes of `mcp-gen` (documented in the README):
+ * Exit codes of `mcp-gen` (documented in docs/reference/cli.md):
  * 0 success; 1 the spec cannot be generated; 2 bad command line; 3 unexpected failure (a bug);
  * 4 the output folder cannot be updated safely (hand-edited generated files, a folder mcp-gen did
  * not create, or with `--strict-custom` user code that no longer type-checks) — nothing was written;

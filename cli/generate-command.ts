@@ -1,14 +1,19 @@
 import { relative } from "node:path";
-import { Codes, GenerationError, type Diagnostic } from "../generator/diagnostics.js";
-import { formatDiff } from "../generator/diff/format-diff.js";
-import { generate, type GenerateResult } from "../generator/generate.js";
+import {
+  type AuthOverride,
+  Codes,
+  type Diagnostic,
+  formatDiff,
+  generate,
+  type GenerateResult,
+  GenerationError,
+  type OperationFilter,
+} from "../generator/index.js";
 import { EXIT } from "./exit-codes.js";
 import { createProgress } from "./progress.js";
 import { printDiagnostics } from "./report.js";
 
 /** Flags of the generate command. */
-import type { AuthOverride } from "../generator/plan/security.js";
-import type { OperationFilter } from "../generator/contract.js";
 
 export interface GenerateArgs {
   spec: string;

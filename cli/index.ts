@@ -1,15 +1,11 @@
 import yargs from "yargs";
-import { readPackageJson } from "../generator/package-root.js";
-import { parseAuthOverride } from "../generator/plan/security.js";
+import { featureCatalog, listOption, parseAuthOverride, readPackageJson, selectProfiles } from "../generator/index.js";
 import { runCheckCommand } from "./check-command.js";
 import { runDiff } from "./diff-command.js";
 import { EXIT } from "./exit-codes.js";
 import { runGenerate, type GenerateArgs } from "./generate-command.js";
 import { runLint } from "./lint-command.js";
 import { runWorkspace, WORKSPACE_ACTIONS, type WorkspaceArgs } from "./workspace-command.js";
-import { selectProfiles } from "../generator/lint/profiles.js";
-import { listOption } from "../generator/contract.js";
-import { featureCatalog } from "../generator/plan/features.js";
 import { specSourceOptions } from "./spec-source-options.js";
 
 /** A command-line mistake (unknown flag, missing argument): help is shown, exit code 2. */

@@ -1,12 +1,12 @@
 import {
   hasBlockingFindings,
+  type LintReport,
   lintServer,
   NotAServerFolder,
   readServerTools,
-  type LintReport,
-} from "../generator/lint/lint-server.js";
-import { selectProfiles } from "../generator/lint/profiles.js";
-import type { SurfaceName } from "../generator/contract.js";
+  selectProfiles,
+  type SurfaceName,
+} from "../generator/index.js";
 import { EXIT } from "./exit-codes.js";
 import { specErrorExit } from "./report.js";
 

@@ -1,4 +1,4 @@
-import { GenerationError, type Diagnostic } from "../generator/diagnostics.js";
+import { type Diagnostic, GenerationError } from "../generator/index.js";
 import { EXIT } from "./exit-codes.js";
 
 const useColor = process.stderr.isTTY && !process.env.NO_COLOR;

@@ -1,19 +1,21 @@
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Codes } from "../generator/diagnostics.js";
-import { buildWorkspace, type ServerFailure } from "../generator/workspace/build.js";
-import { checkFleet } from "../generator/workspace/check-fleet.js";
-import { PublishOrderError, publishWorkspace } from "../generator/workspace/publish.js";
-import { buildReport } from "../generator/workspace/report-data.js";
-import { renderReportHtml } from "../generator/workspace/report-html.js";
-import { testWorkspace } from "../generator/workspace/test-fleet.js";
 import {
+  buildReport,
+  buildWorkspace,
+  checkFleet,
+  Codes,
   formatWorkspaceDiagnostic,
   loadWorkspace,
+  PublishOrderError,
+  publishWorkspace,
+  renderReportHtml,
+  type ServerFailure,
+  testWorkspace,
+  type Workspace,
   WORKSPACE_FILE,
   WorkspaceError,
-  type Workspace,
-} from "../generator/workspace/workspace-file.js";
+} from "../generator/index.js";
 import { EXIT } from "./exit-codes.js";
 import { formatDiagnostic } from "./report.js";
 

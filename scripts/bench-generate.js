@@ -111,7 +111,7 @@ async function generation(tool) {
   return r;
 }
 // One untimed run of each first, as a user's second run: it reads the spec into the page cache for
-// all, and writes mcp-gen's V8 code caches (generator/code-cache.ts) when none are there yet.
+// all, and writes mcp-gen's V8 code caches (generator/shared/code-cache.ts) when none are there yet.
 const warmUp = [];
 for (const tool of Object.keys(commands))
   warmUp.push(`${commands[tool].label} ${((await generation(tool)).ms / 1000).toFixed(2)} s`);

@@ -54,7 +54,7 @@ const SOURCES = process.env.BENCH_LIST_DIR
 const REPS = Number(process.env.BENCH_LIST_REPS ?? 5);
 const SERVER_ROUNDS = 50;
 
-const { generate } = await import(pathToFileURL(join(root, "dist/generator/generate.js")).href);
+const { generate } = await import(pathToFileURL(join(root, "dist/generator/pipeline/generate.js")).href);
 const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);

@@ -57,7 +57,7 @@ function recallLine(r) {
   return `recall@1 ${(100 * r.at1).toFixed(1)} %   recall@5 ${(100 * r.at5).toFixed(1)} %   recall@10 ${(100 * r.at10).toFixed(1)} %`;
 }
 
-const { generate } = await import(pathToFileURL(join(root, "dist/generator/generate.js")).href);
+const { generate } = await import(pathToFileURL(join(root, "dist/generator/pipeline/generate.js")).href);
 const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
 const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
@@ -65,7 +65,9 @@ const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/s
 const { OperationSearch } = await import(
   pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
 );
-const { searchIndexText } = await import(pathToFileURL(join(root, "dist/generator/emit/search-index.js")).href);
+const { searchIndexText } = await import(
+  pathToFileURL(join(root, "dist/generator/pipeline/emit/data/search-index.js")).href
+);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
 const quantile = (values, q) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))];

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Part of `npm run build` (after tsc): joins the CLI, the generator and the packages they import
 // into one CommonJS file, dist/cli/mcp-gen.cjs, which bin/mcp-gen.js loads with a V8 code cache
-// (generator/code-cache.ts). Node loads ~430 files for the unbundled CLI (0.45 s before any work,
+// (generator/shared/code-cache.ts). Node loads ~430 files for the unbundled CLI (0.45 s before any work,
 // on this 2-core machine) and one for the bundle (~0.2 s; ~0.07 s of CPU less again with the code
 // cache, which Node 20 offers for CommonJS scripts only, hence this format).
 // Left outside: prettier (it loads its plugins by path), ts-morph and swagger-parser (required on
 // first use only). Worker threads and precompiled validators are found under dist/ by path
-// (generator/package-root.ts `distUrl`), so they load as before.
+// (generator/shared/package-root.ts `distUrl`), so they load as before.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { generate } from "../dist/generator/generate.js";
+import { generate } from "../dist/generator/pipeline/generate.js";
 import { buildGeneratedProject, repoRoot, startPrism } from "../dist/test/e2e/support.js";
 
 const spec = join(repoRoot, "specs/petstore.yaml");

@@ -10,8 +10,8 @@
 // vendors exactly that); tests that run an example add it back (test/golden/example-custom.ts).
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { generate } from "../dist/generator/generate.js";
-import { compareOutput, isUpToDate } from "../dist/generator/write/compare-output.js";
+import { generate } from "../dist/generator/pipeline/generate.js";
+import { compareOutput, isUpToDate } from "../dist/generator/pipeline/write/compare-output.js";
 import { customFiles, exampleFiles, isVendoredRuntime } from "../dist/test/golden/example-custom.js";
 
 /** The example servers checked in under generated/, and the spec each comes from. */

@@ -35,7 +35,7 @@ const DEFAULT_SECONDS = {
   "e2e/fidelity-subset.js": 58,
   "e2e/check.js": 54,
   "e2e/large-surfaces.js": 43,
-  // README, "Conformance and interop": about 65 s.
+  // docs/guide/protocol.md, "Conformance and interop": about 65 s.
   "e2e/inspector.js": 65,
 };
 /** The weight of a file with no figure (most unit files take well under a second). */

@@ -25,8 +25,8 @@ const child = spawn(
     // registry's server.json schema (scripts/build-validators.js) and the CLI bundle
     // (scripts/bundle-cli.js; its modules are covered as themselves, bin/mcp-gen.js runs them
     // unbundled under coverage).
-    "--exclude=dist/generator/load/openapi-validators/**",
-    "--exclude=dist/generator/emit/server-json-validator.cjs",
+    "--exclude=dist/generator/pipeline/load/openapi-validators/**",
+    "--exclude=dist/generator/pipeline/emit/publishing/server-json-validator.cjs",
     "--exclude=dist/cli/mcp-gen.cjs",
     process.execPath,
     "scripts/test-lanes.js",

@@ -16,7 +16,7 @@ import type {
   ResponseIR,
   SchemaIR,
   SecuritySchemeIR,
-} from "../generator/ir/types.js";
+} from "../generator/pipeline/ir/types.js";
 
 export function parameter(overrides: Partial<ParameterIR> & Pick<ParameterIR, "name" | "in">): ParameterIR {
   const style = overrides.in === "query" || overrides.in === "cookie" ? "form" : "simple";

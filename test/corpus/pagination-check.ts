@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { installPackage, PACKAGES } from "./sources.js";
 
 /** Expected style (and token argument) per tool; `null` = must not page. */

@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { serverJsonViolations, type PackageFacts } from "../../generator/emit/server-json-check.js";
+import { serverJsonViolations, type PackageFacts } from "../../generator/pipeline/emit/publishing/server-json-check.js";
 import { startUpstream } from "../unit/runtime-fixture.js";
 import { compileExampleCopy, npmEnv, repoRoot, run } from "./support.js";
 

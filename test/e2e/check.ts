@@ -2,6 +2,8 @@
  * `mcp-gen check` on a real generated server (the petstore golden, compiled): 100/100 over stdio
  * and HTTP, `--json` as documented; and negative controls: the same server behind a stdio wrapper
  * that breaks one rule loses the points of exactly that check (and exit 8).
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs built generated servers started over stdio and HTTP.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * The bundled CLI (dist/cli/mcp-gen.cjs, scripts/bundle-cli.js), which `mcp-gen` runs outside
  * coverage runs: it must generate exactly what the unbundled modules generate, its worker threads
- * and precompiled validators included (they load by path from dist/, generator/package-root.ts).
+ * and precompiled validators included (they load by path from dist/, generator/shared/package-root.ts).
  * The suite runs under c8, where bin/mcp-gen.js picks the unbundled modules, so the bundle is run
  * here on purpose, without NODE_V8_COVERAGE.
  */
@@ -13,8 +13,8 @@ import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { distUrl } from "../../generator/package-root.js";
-import { PRECOMPILED } from "../../generator/load/openapi-schema.js";
+import { distUrl } from "../../generator/shared/package-root.js";
+import { PRECOMPILED } from "../../generator/pipeline/load/openapi-schema.js";
 import { repoRoot } from "./support.js";
 
 const run = promisify(execFile);
@@ -51,7 +51,7 @@ async function mcpGen(bundled: boolean, args: string[]): Promise<{ code: number;
 
 test("npm run build wrote the bundle; the modules it loads by path are where distUrl says", () => {
   assert.ok(existsSync(join(repoRoot, "dist/cli/mcp-gen.cjs")), "dist/cli/mcp-gen.cjs");
-  for (const relative of ["generator/emit/emit-worker-thread.js", ...Object.values(PRECOMPILED)])
+  for (const relative of ["generator/pipeline/emit/worker/emit-worker-thread.js", ...Object.values(PRECOMPILED)])
     assert.ok(existsSync(fileURLToPath(distUrl(relative))), relative);
 });
 

@@ -1,6 +1,8 @@
 /**
  * The `mcp-gen` command end to end: Swagger 2.0, OpenAPI 3.0 and 3.1 inputs generate projects that
  * compile under strict and answer the official SDK client; broken specs leave nothing behind.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs tsc builds of generated projects through the CLI.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -15,9 +15,9 @@ import { SSEClientTransport as SseV1 } from "@modelcontextprotocol/sdk/client/ss
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
-import { runtimeProfiles } from "../../generator/lint/profiles.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { runtimeProfiles } from "../../generator/shared/profiles.js";
 import { configServerName } from "../../runtime/src/cli/client-config.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { McpServer } from "../../runtime/src/server/server.js";

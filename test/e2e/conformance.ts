@@ -8,6 +8,8 @@
  * The suite is also the referee of `mcp-gen check`: on the checks both make, check agrees with it on
  * this server (all pass) and on a deliberately broken one (the same server behind a proxy that lets a
  * foreign Origin through and answers ping with an error), where both fail exactly those checks.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs the pinned conformance suite and Node 22 (scripts/setup-conformance.js installs them).
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";

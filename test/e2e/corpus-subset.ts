@@ -2,6 +2,8 @@
  * A small, fixed subset of the real-world corpus (../shared/corpus/dev) through the corpus runner:
  * generate, tsc --strict, start, tools/list with the SDK client, checks. Skipped when the shared
  * corpus is not next to the repository. The full run is `npm run corpus`.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs pinned spec packages installed with npm into .cache/corpus, and tsc builds of generated projects.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Regeneration checks the user's code (generator/write/check-custom.ts), through the CLI: the
+ * Regeneration checks the user's code (generator/pipeline/write/check-custom.ts), through the CLI: the
  * petstore project with the example's custom code (it calls getPet through `api`) is regenerated
  * from a spec without getPet. By default the break is a warning with file:line:column and the tool,
  * the update is written, and tsc agrees on the spot; with --strict-custom the run exits 4 and the

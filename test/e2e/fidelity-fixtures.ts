@@ -5,14 +5,16 @@
  * the fixture specs' tools run in the real runtime against a Prism mock of the same spec
  * (`--errors`, JSON log), and every request must pass Prism's validation; the log also shows the
  * wire shape, which is asserted per case.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
-import { generate } from "../../generator/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "../fidelity/prism-log.js";

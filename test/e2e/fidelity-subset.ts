@@ -4,6 +4,8 @@
  * `fixtures`): every sampled call must be accepted by a Prism mock of the same spec, and none
  * refused by the server's own validation. Skipped when the shared corpus is not next to the
  * repository.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server and npm-installed corpus specs.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

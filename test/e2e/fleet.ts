@@ -8,6 +8,8 @@
  * - the report page is checked in a real headless Chromium (Debian's, driven by playwright-core);
  * - two servers are published to a real local registry (Verdaccio), one is installed from it into an
  *   empty folder, run with npx and listed with the SDK client.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs Chromium (apt-get, scripts/setup-chromium.js), Verdaccio (scripts/setup-verdaccio.js) and npm installs; the slowest file.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -18,7 +20,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { FleetReport } from "../../generator/workspace/report-data.js";
+import type { FleetReport } from "../../generator/commands/workspace/report-data.js";
 import { freePort, npmEnv, repoRoot, run, stopChild, waitUntil } from "./support.js";
 
 const exec = promisify(execFile);

@@ -1,9 +1,11 @@
 /**
  * The `npm test` shipped with every generated server: it passes out of the box (for each example
  * spec), and it fails when a customisation makes a tool's request stop matching the spec.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs tsc builds of seven generated projects and their npm tests.
  */
 import type { StoredTool } from "../../runtime/src/data/tool-data.js";
-import { jsonLines, offsetsText } from "../../generator/emit/data-files.js";
+import { jsonLines, offsetsText } from "../../generator/pipeline/emit/data/data-files.js";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { compileProject } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,14 +1,16 @@
 /**
  * Request serialization through the runtime against a Prism mock of the fixture spec, started with
  * `--errors` so that any request Prism finds invalid comes back as an error (never silently 2xx).
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
-import { generate } from "../../generator/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startPrism, type PrismHandle } from "./support.js";

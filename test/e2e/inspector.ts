@@ -4,6 +4,8 @@
  * writes no catalog of the user's) drives the generated petstore server over stdio and over
  * Streamable HTTP with `--protocol-era auto`: tools/list, tools/call against a local upstream,
  * resources/list and resources/read. Each result is read from the file `--output` writes.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs the MCP Inspector pinned in tools/conformance and its Node 22 (scripts/setup-conformance.js).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

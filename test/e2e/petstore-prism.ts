@@ -4,6 +4,8 @@
  * a Prism mock of the same spec, which validates every upstream request the server sends.
  *
  * Run from dist: `npx uvu dist/test/e2e 'petstore-prism\.js$'`.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server and an npm install of the generated project.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -15,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import {
   LOOPBACK,
   buildGeneratedProject,

@@ -8,6 +8,8 @@
  * validation before any request. One Prism per fixture; the fixtures are prepared in parallel.
  *
  * Run from dist: `npx uvu dist/test/e2e 'plan-fidelity\.js$'`.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -17,7 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { prismRequests, repoRoot, startPrism, waitUntil, type PrismHandle, type PrismRequest } from "./support.js";
 
 const CALL = { timeout: 15_000 };

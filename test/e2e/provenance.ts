@@ -1,5 +1,5 @@
 /**
- * Provenance (generator/provenance.ts): the manifest names the mcp-gen and runtime versions and the
+ * Provenance (generator/shared/provenance.ts): the manifest names the mcp-gen and runtime versions and the
  * spec's sha256; every vendored runtime file's first line names the runtime version; `--check`
  * says when a project's runtime is older than this mcp-gen's (or unrecorded) and exits 5.
  */
@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
-import { compareRuntime, runtimeHeader } from "../../generator/provenance.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { compareRuntime, runtimeHeader } from "../../generator/shared/provenance.js";
 import { repoRoot } from "./support.js";
-import { runtimeSourcePaths } from "../../generator/emit/project-files.js";
+import { runtimeSourcePaths } from "../../generator/pipeline/emit/project-files.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-provenance-"));
 const spec = join(repoRoot, "specs/petstore.yaml");

@@ -13,8 +13,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { GenerationError } from "../../generator/diagnostics.js";
-import { generate } from "../../generator/generate.js";
+import { GenerationError } from "../../generator/shared/diagnostics.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { compileProject } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

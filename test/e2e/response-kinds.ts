@@ -7,8 +7,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { fileURLToPath } from "node:url";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
-import { generate } from "../../generator/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixture.js";

@@ -8,6 +8,8 @@
  * calls keep working, and everything recovers when it returns; no secret ever reaches Redis, and
  * what does is encrypted (no result, session or task id readable there; a tampered record is
  * ignored); a client's answer to a server→client request counts only from the session asked.
+ *
+ * Tier: end-to-end (npm test only, not npm run test:unit). Needs redis-server (scripts/setup-scale.js installs it with apt-get).
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";

@@ -6,7 +6,7 @@
  * local `$ref`, transitively, are copied as they are.
  */
 
-import { parsePointer, pointer, resolvePointer } from "../../generator/pointer.js";
+import { parsePointer, pointer, resolvePointer } from "../../generator/shared/pointer.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -10,9 +10,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { GenerationError } from "../../generator/diagnostics.js";
-import { generate } from "../../generator/generate.js";
-import type { ToolPlan } from "../../generator/plan/types.js";
+import { GenerationError } from "../../generator/shared/diagnostics.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import type { ToolPlan } from "../../generator/pipeline/plan/types.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/api/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
 import { startJsonPrism, type JsonPrism } from "./prism-process.js";
@@ -385,7 +385,7 @@ export function prismCannotJudge(
     return "OpenAPI defines no serialisation of an array of objects in a parameter";
   }
   // Prism checks oneOf as plain JSON Schema: branches that differ only in the discriminator's value
-  // all match, so no body passes (the server pins the discriminator per branch; see the README).
+  // all match, so no body passes (the server pins the discriminator per branch; see docs/contributing/corpus.md).
   if (
     facts.discriminated &&
     request.problems.length > 0 &&

@@ -5,8 +5,9 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runtimeFiles, type EmittedFile } from "../../generator/emit/project-files.js";
-import { generate } from "../../generator/generate.js";
+import { runtimeFiles } from "../../generator/pipeline/emit/project-files.js";
+import type { EmittedFile } from "../../generator/pipeline/emit/emitted-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
 
 /** One entry of specs/examples.json. */
 export interface Example {

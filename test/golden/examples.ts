@@ -2,14 +2,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
-import { compareOutput } from "../../generator/write/compare-output.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { compareOutput } from "../../generator/pipeline/write/compare-output.js";
 import { casesModuleText, type CasesFile } from "./cases-module.js";
 import { exampleFiles, isVendoredRuntime, materializeExample, type Example } from "./example-custom.js";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { runtimeSourcePaths } from "../../generator/emit/project-files.js";
-import { runtimeHeader, runtimeVersion } from "../../generator/provenance.js";
+import { runtimeSourcePaths } from "../../generator/pipeline/emit/project-files.js";
+import { runtimeHeader, runtimeVersion } from "../../generator/shared/provenance.js";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { listSource } from "../corpus/sources.js";
 import { compileProject } from "../e2e/support.js";
 import { checkSurfaces, serverTools, type SurfaceRun } from "./surfaces.js";

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { generate } from "../../generator/generate.js";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { listedTool } from "../../runtime/src/server/tool-catalog.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -58,7 +58,7 @@ test("OpenAPI 3.1: booleans stay valid JSON Schema, but never as an argument's o
   );
   const tool = plan.tools[0]!;
   const properties = tool.inputSchema.properties as Obj;
-  // `true` read as `{}` (then the empty-value rule of query parameters: README, How inputs are built).
+  // `true` read as `{}` (then the empty-value rule of query parameters: docs/guide/generated-project.md, How inputs are built).
   assert.equal(properties.trace, { minLength: 1 });
   assert.equal(properties.meta, {});
   assert.not.ok("internal" in properties);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { runtimeProfiles } from "../../generator/lint/profiles.js";
+import { runtimeProfiles } from "../../generator/shared/profiles.js";
 import { nameMap } from "../../runtime/src/features/clients/client-names.js";
 import { matchProfile, parseClientProfiles, profileById } from "../../runtime/src/features/clients/client-profiles.js";
 import { modernClientInfo } from "../../runtime/src/protocol/client-info.js";

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { codeCacheDir, loadWithCodeCache } from "../../generator/code-cache.js";
-import { tsMorphFiles } from "../../generator/emit/ts-morph.js";
+import { codeCacheDir, loadWithCodeCache } from "../../generator/shared/code-cache.js";
+import { tsMorphFiles } from "../../generator/pipeline/emit/typescript/ts-morph.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-code-cache-"));
 const require = createRequire(import.meta.url);
@@ -48,7 +48,7 @@ function loadInChild(
 ): { cache: string; answer: unknown } {
   const script = [
     `import { createRequire } from "node:module";`,
-    `import { loadWithCodeCache } from ${JSON.stringify(new URL("../../generator/code-cache.js", import.meta.url).href)};`,
+    `import { loadWithCodeCache } from ${JSON.stringify(new URL("../../generator/shared/code-cache.js", import.meta.url).href)};`,
     `const [{ cache }] = loadWithCodeCache([${JSON.stringify(file)}], ${JSON.stringify(cacheDir)});`,
     `console.log(JSON.stringify({ cache, answer: createRequire(import.meta.url)(${JSON.stringify(file)}).answer }));`,
   ].join("\n");

@@ -1,5 +1,5 @@
 /**
- * The generator reaches the runtime through generator/contract.ts only (see its header): a deep
+ * The generator reaches the runtime through generator/shared/contract.ts only (see its header): a deep
  * import of runtime/src from anywhere else in generator/ or cli/ fails here.
  */
 import { readFileSync } from "node:fs";
@@ -18,11 +18,11 @@ test("specifiers() finds static, side-effect, re-export and dynamic imports, and
   assert.equal(specifiers(text), ["../runtime/src/x.js", "./y.js", "z", "./w.js", "v"]);
 });
 
-test("only generator/contract.ts imports runtime/src", () => {
+test("only generator/shared/contract.ts imports runtime/src", () => {
   const files = [...sources(join(root, "generator")), ...sources(join(root, "cli"))];
   assert.ok(files.length > 50, `found only ${files.length} sources`);
   const deep = files
-    .filter((file) => relative(root, file) !== join("generator", "contract.ts"))
+    .filter((file) => relative(root, file) !== join("generator", "shared", "contract.ts"))
     .flatMap((file) =>
       specifiers(readFileSync(file, "utf8"))
         .filter((spec) => spec.includes("runtime/src/"))
@@ -30,8 +30,8 @@ test("only generator/contract.ts imports runtime/src", () => {
     );
   assert.equal(deep, []);
   assert.ok(
-    specifiers(readFileSync(join(root, "generator", "contract.ts"), "utf8")).some((spec) =>
-      spec.startsWith("../runtime/src/"),
+    specifiers(readFileSync(join(root, "generator", "shared", "contract.ts"), "utf8")).some((spec) =>
+      spec.startsWith("../../runtime/src/"),
     ),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { declarationReader } from "../../runtime/src/data/declarations-data.js";
-import { declarationFiles } from "../../generator/emit/data-files.js";
+import { declarationFiles } from "../../generator/pipeline/emit/data/data-files.js";
 import { readRecord } from "../../runtime/src/data/offsets-file.js";
 
 const DECLARATIONS = {

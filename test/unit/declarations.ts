@@ -1,5 +1,5 @@
 /**
- * data/declarations.json (generator/emit/declarations.ts): one standalone TypeScript declaration per
+ * data/declarations.json (generator/pipeline/emit/typescript/declarations.ts): one standalone TypeScript declaration per
  * operation. Every entry of every example, and of a plan with awkward names, must compile under strict
  * with the TypeScript compiler; the same plan must give the same text.
  */
@@ -8,13 +8,13 @@ import { join } from "node:path";
 import ts from "typescript";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { apiMethodTexts, DECLARATIONS_DATA_PATH } from "../../generator/emit/declarations.js";
-import { SchemaTypes } from "../../generator/emit/schema-types.js";
-import { toolTypeBlocks, toolTypeSource } from "../../generator/emit/tool-file.js";
-import { operationDeclarations, printToolTypes } from "../../generator/emit/tool-types.js";
-import { inBatches, loadTsMorph, PIECE_CUT, PRINT_BATCH } from "../../generator/emit/ts-morph.js";
-import { planProject } from "../../generator/plan/plan-project.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { apiMethodTexts, DECLARATIONS_DATA_PATH } from "../../generator/pipeline/emit/typescript/declarations.js";
+import { SchemaTypes } from "../../generator/pipeline/emit/typescript/schema-types.js";
+import { toolTypeBlocks, toolTypeSource } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { operationDeclarations, printToolTypes } from "../../generator/pipeline/emit/typescript/tool-types.js";
+import { inBatches, loadTsMorph, PIECE_CUT, PRINT_BATCH } from "../../generator/pipeline/emit/typescript/ts-morph.js";
+import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/server/resources.js";
 import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
 

@@ -1,11 +1,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { ToolContract } from "../../generator/diff/contracts.js";
-import { diffTools } from "../../generator/diff/diff-tools.js";
-import { formatDiff } from "../../generator/diff/format-diff.js";
-import { compareSchemas } from "../../generator/diff/schema-changes.js";
-import { bumpVersion } from "../../generator/diff/semver.js";
-import { decideVersion } from "../../generator/plan/version.js";
+import type { ToolContract } from "../../generator/pipeline/plan/changes/contracts.js";
+import { diffTools } from "../../generator/pipeline/plan/changes/diff-tools.js";
+import { formatDiff } from "../../generator/commands/diff/format-diff.js";
+import { compareSchemas } from "../../generator/pipeline/plan/changes/schema-changes.js";
+import { bumpVersion } from "../../generator/pipeline/plan/changes/semver.js";
+import { decideVersion } from "../../generator/pipeline/plan/version.js";
 
 const tool = (name: string, input: Record<string, unknown>, extra: Partial<ToolContract> = {}): ToolContract => ({
   name,

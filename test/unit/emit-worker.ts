@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag, type Diagnostic } from "../../generator/diagnostics.js";
-import { EmitWorker } from "../../generator/emit/emit-worker.js";
-import { generate } from "../../generator/generate.js";
-import { loadSpec } from "../../generator/load/load-spec.js";
-import { validationFindings } from "../../generator/load/validate.js";
+import { DiagnosticBag, type Diagnostic } from "../../generator/shared/diagnostics.js";
+import { EmitWorker } from "../../generator/pipeline/emit/worker/emit-worker.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { loadSpec } from "../../generator/pipeline/load/load-spec.js";
+import { validationFindings } from "../../generator/pipeline/load/validate.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-emit-worker-"));
 test.after(() => rmSync(work, { recursive: true, force: true }));

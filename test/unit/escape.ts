@@ -1,5 +1,5 @@
 /**
- * Per-format escaping of spec text (generator/emit/escape.ts), and a lint of the templates: every
+ * Per-format escaping of spec text (generator/pipeline/emit/publishing/escape.ts), and a lint of the templates: every
  * interpolation goes through a format helper unless it prints a value the generator itself made safe.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import {
   markdownFence,
   oneLine,
   shellWord,
-} from "../../generator/emit/escape.js";
+} from "../../generator/pipeline/emit/publishing/escape.js";
 
 test("oneLine turns every line terminator and control character into a space", () => {
   assert.is(oneLine("a\nb\r\nc\rd\u2028e\u2029f\u0085g\u000bh\u000ci\u0000j"), "a b c d e f g h i j");

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { formatFiles, markdownPieces } from "../../generator/emit/format.js";
+import { formatFiles, markdownPieces } from "../../generator/pipeline/emit/format.js";
 import { repoRoot } from "../e2e/support.js";
 
 /** The TypeScript files mcp-gen formats in a golden example (not the vendored runtime, nor the user's src/custom/). */

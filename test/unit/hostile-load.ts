@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { READ_LIMITS } from "../../generator/load/limits.js";
-import { loadSpec } from "../../generator/load/load-spec.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { READ_LIMITS } from "../../generator/pipeline/load/limits.js";
+import { loadSpec } from "../../generator/pipeline/load/load-spec.js";
 
 const hostile = fileURLToPath(new URL("../../../specs/hostile/", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-hostile-load-"));

@@ -8,7 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
+import { generate } from "../../generator/pipeline/generate.js";
 
 const specs = fileURLToPath(new URL("../../../specs/", import.meta.url));
 

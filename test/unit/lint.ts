@@ -1,9 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { hasBlockingFindings, lintServer, type ServerTools } from "../../generator/lint/lint-server.js";
-import { lintTools } from "../../generator/lint/lint-tools.js";
-import { clientProfiles, selectProfiles, type ClientProfile } from "../../generator/lint/profiles.js";
-import { schemaShape } from "../../generator/lint/schema-shape.js";
+import { hasBlockingFindings, lintServer, type ServerTools } from "../../generator/commands/lint/lint-server.js";
+import { lintTools } from "../../generator/commands/lint/lint-tools.js";
+import { clientProfiles, selectProfiles, type ClientProfile } from "../../generator/shared/profiles.js";
+import { schemaShape } from "../../generator/commands/lint/schema-shape.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 
 const tool = (

@@ -1,5 +1,5 @@
 /**
- * The generator's listing check (generator/plan/listing-check.ts) against the official SDK 1.x: for
+ * The generator's listing check (generator/pipeline/plan/listing-check.ts) against the official SDK 1.x: for
  * every tool here, hand-written and mutated, the check finds a problem exactly when the SDK client
  * refuses a tools/list holding that tool (its zod `ListToolsResultSchema`, then ajv compiling each
  * `outputSchema`, as `Client.listTools` does). And the refusal is of the whole list: shown once with
@@ -12,9 +12,9 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { ListingCheck } from "../../generator/plan/listing-check.js";
-import { listable, planProject } from "../../generator/plan/plan-project.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { ListingCheck } from "../../generator/pipeline/plan/listing-check.js";
+import { listable, planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { api, jsonResponse, operation } from "../factories.js";
 import { Prng } from "../fuzz/prng.js";
 

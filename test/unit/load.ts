@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { loadSpec } from "../../generator/load/load-spec.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { loadSpec } from "../../generator/pipeline/load/load-spec.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-gen-load-"));
 function file(name: string, text: string): string {

@@ -1,5 +1,5 @@
 /**
- * The project's types from the full spec (plan/type-plan.ts, emit/named-types.ts, tool-module.ts):
+ * The project's types from the full spec (plan/type-plan.ts, emit/typescript/named-types.ts, tool-module.ts):
  * every component a named, documented type — referenced or not —, recursion by name, discriminated
  * unions, nullable in 3.0 and 3.1, request and response shapes of readOnly/writeOnly schemas,
  * additionalProperties, enums; tool outputs by name (an array, binary, no content) and error
@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import ts from "typescript";
-import { generate } from "../../generator/generate.js";
-import type { EmittedFile } from "../../generator/emit/project-files.js";
-import { routeTypeName } from "../../generator/plan/names.js";
-import { typeBaseName } from "../../generator/plan/plan-project.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import type { EmittedFile } from "../../generator/pipeline/emit/emitted-file.js";
+import { routeTypeName } from "../../generator/pipeline/plan/names.js";
+import { typeBaseName } from "../../generator/pipeline/plan/plan-project.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-gen-named-types-"));
 

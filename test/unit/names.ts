@@ -8,7 +8,7 @@ import {
   pascalCase,
   sanitizeToolName,
   truncateName,
-} from "../../generator/plan/names.js";
+} from "../../generator/pipeline/plan/names.js";
 
 test("sanitizeToolName keeps [A-Za-z0-9_-] and collapses the rest (dots too: model APIs refuse them)", () => {
   assert.is(sanitizeToolName("pets/list all (v2)"), "pets_list_all_v2");

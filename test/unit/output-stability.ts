@@ -6,14 +6,14 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { contractsOf } from "../../generator/diff/contracts.js";
-import { diffTools } from "../../generator/diff/diff-tools.js";
-import { compareSchemas } from "../../generator/diff/schema-changes.js";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import type { OperationIR } from "../../generator/ir/types.js";
-import { outputNodeBudget } from "../../generator/plan/output-compact.js";
-import { planProject } from "../../generator/plan/plan-project.js";
-import { buildToolLock, parseToolLock } from "../../generator/plan/tool-lock.js";
+import { contractsOf } from "../../generator/pipeline/plan/changes/contracts-of.js";
+import { diffTools } from "../../generator/pipeline/plan/changes/diff-tools.js";
+import { compareSchemas } from "../../generator/pipeline/plan/changes/schema-changes.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import type { OperationIR } from "../../generator/pipeline/ir/types.js";
+import { outputNodeBudget } from "../../generator/pipeline/plan/output-compact.js";
+import { planProject } from "../../generator/pipeline/plan/plan-project.js";
+import { buildToolLock, parseToolLock } from "../../generator/pipeline/plan/tool-lock.js";
 import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
 
 /** A response of 80 typed properties: 81 typed nodes at depth 1, within a budget of 128 but not of 64. */

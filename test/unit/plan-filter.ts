@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { Codes, DiagnosticBag } from "../../generator/diagnostics.js";
-import { planProject } from "../../generator/plan/plan-project.js";
+import { Codes, DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { api, operation } from "../factories.js";
 
 const ops = () => [

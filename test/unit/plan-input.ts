@@ -1,8 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { planInput } from "../../generator/plan/input-schema.js";
-import { modelText, plainLinks } from "../../generator/plan/describe.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { planInput } from "../../generator/pipeline/plan/input-schema.js";
+import { modelText, plainLinks } from "../../generator/pipeline/plan/describe.js";
 import { jsonBody, operation, parameter, schemas } from "../factories.js";
 
 test("parameters become one flat object with required path arguments", () => {

@@ -10,8 +10,8 @@ import {
   simplifyAnyOf,
   typedNodes,
   OUTPUT_NODE_BUDGET,
-} from "../../generator/plan/output-compact.js";
-import { assembleOutputSchema, documentedOutput, planOutput } from "../../generator/plan/output-schema.js";
+} from "../../generator/pipeline/plan/output-compact.js";
+import { assembleOutputSchema, documentedOutput, planOutput } from "../../generator/pipeline/plan/output-schema.js";
 import { mapResponse } from "../../runtime/src/upstream/result.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";

@@ -1,8 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { annotationsFor } from "../../generator/plan/annotations.js";
-import { documentedOutput, fallbackBranch, planOutput } from "../../generator/plan/output-schema.js";
-import { chooseBodyMedia } from "../../generator/plan/input-schema.js";
+import { annotationsFor } from "../../generator/pipeline/plan/annotations.js";
+import { documentedOutput, fallbackBranch, planOutput } from "../../generator/pipeline/plan/output-schema.js";
+import { chooseBodyMedia } from "../../generator/pipeline/plan/input-schema.js";
 import { jsonResponse, operation, schemas } from "../factories.js";
 
 const defs = schemas({

@@ -1,8 +1,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { planProject } from "../../generator/plan/plan-project.js";
-import { credentialParameters, envName, parseAuthOverride, planSecurity } from "../../generator/plan/security.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { planProject } from "../../generator/pipeline/plan/plan-project.js";
+import {
+  credentialParameters,
+  envName,
+  parseAuthOverride,
+  planSecurity,
+} from "../../generator/pipeline/plan/security.js";
 import { api, operation, parameter } from "../factories.js";
 
 test("envName makes UPPER_SNAKE names with an optional prefix", () => {

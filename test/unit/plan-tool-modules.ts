@@ -1,9 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { planProject, toolModuleNames } from "../../generator/plan/plan-project.js";
-import { printTypeScript } from "../../generator/emit/typescript-files.js";
-import { toolTypeSource } from "../../generator/emit/tool-file.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { planProject, toolModuleNames } from "../../generator/pipeline/plan/plan-project.js";
+import { printTypeScript } from "../../generator/pipeline/emit/typescript/typescript-files.js";
+import { toolTypeSource } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { api, operation } from "../factories.js";
 
 test("tool types go to one module per tag, else per first path segment; names are unique and kebab-case", () => {

@@ -2,14 +2,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generate } from "../../generator/generate.js";
-import { npmLicense, parseRepository, registryName } from "../../generator/plan/publishing.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { npmLicense, parseRepository, registryName } from "../../generator/pipeline/plan/publishing.js";
 import {
   compileServerJsonValidator,
   PRECOMPILED_SERVER_VALIDATOR,
   serverJsonValidator,
   serverJsonViolations,
-} from "../../generator/emit/server-json-check.js";
+} from "../../generator/pipeline/emit/publishing/server-json-check.js";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";

@@ -16,7 +16,11 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 test("every source file of the repository is formatted as prettier formats it (npm run format)", async () => {
   const prettier = join(root, "node_modules", "prettier", "bin", "prettier.cjs");
   try {
-    await promisify(execFile)(process.execPath, [prettier, "--list-different", "."], {
+    // prettier's cache (content-keyed, in .tmp/) skips files already seen formatted as they are: a
+    // second run takes seconds instead of most of a minute. A file that changed is checked again, and
+    // one that is not formatted is never cached as formatted.
+    const cache = ["--cache", "--cache-strategy", "content", "--cache-location", ".tmp/prettier-cache"];
+    await promisify(execFile)(process.execPath, [prettier, "--list-different", ...cache, "."], {
       cwd: root,
       timeout: 300_000,
       maxBuffer: 16 * 1024 * 1024,

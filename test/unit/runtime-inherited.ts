@@ -6,8 +6,8 @@
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
-import { generate } from "../../generator/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";

@@ -5,8 +5,8 @@
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { toolDefinition } from "../../generator/emit/tool-file.js";
-import { generate } from "../../generator/generate.js";
+import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
+import { generate } from "../../generator/pipeline/generate.js";
 import { parsePassthroughRule, type PassthroughRule } from "../../runtime/src/features/auth/passthrough.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";

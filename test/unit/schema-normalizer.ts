@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { SchemaNormalizer } from "../../generator/ir/schema-normalizer.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { SchemaNormalizer } from "../../generator/pipeline/ir/schema-normalizer.js";
 
 function normalizer(document: unknown = {}, version: "2.0" | "3.0" | "3.1" = "3.0") {
   const bag = new DiagnosticBag();

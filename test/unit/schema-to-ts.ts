@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { schemaToType } from "../../generator/emit/schema-to-ts.js";
+import { schemaToType } from "../../generator/pipeline/emit/typescript/schema-to-ts.js";
 
 const ref = (name: string) => `Ref${name}`;
 

@@ -12,7 +12,7 @@ import {
   synonymsOf,
   words,
 } from "../../runtime/src/features/search/search-text.js";
-import { searchIndexJson } from "../../generator/emit/search-index.js";
+import { searchIndexJson } from "../../generator/pipeline/emit/data/search-index.js";
 import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 
 const doc = (

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { dataToolSource, loadTools, parseTools } from "../../runtime/src/data/tool-data.js";
-import { jsonLines, storeTools, toolDataFiles, catalogOf } from "../../generator/emit/data-files.js";
+import { jsonLines, storeTools, toolDataFiles, catalogOf } from "../../generator/pipeline/emit/data/data-files.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/features/search/search-build.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools } from "./runtime-fixture.js";

@@ -1,8 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { DiagnosticBag } from "../../generator/diagnostics.js";
-import { planProject } from "../../generator/plan/plan-project.js";
-import { buildToolLock, operationKey, parseToolLock } from "../../generator/plan/tool-lock.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import { planProject } from "../../generator/pipeline/plan/plan-project.js";
+import { buildToolLock, operationKey, parseToolLock } from "../../generator/pipeline/plan/tool-lock.js";
 import { api, operation } from "../factories.js";
 
 const names = (ops: ReturnType<typeof operation>[], lock?: ReturnType<typeof buildToolLock>) =>

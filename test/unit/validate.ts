@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { validationFindings } from "../../generator/load/validate.js";
+import { validationFindings } from "../../generator/pipeline/load/validate.js";
 
 /** An OpenAPI 3.0 document with one schema violation (a response without description). */
 function invalidDocument(): Record<string, unknown> {
@@ -48,7 +48,7 @@ test("a Swagger 2.0 document is left as it was: swagger-parser dereferences a co
 
 test("each OpenAPI version is checked against its own published schema (compiled once)", async () => {
   const { openApiSchemaViolations, openApiValidator, schemaVersion } = await import(
-    "../../generator/load/openapi-schema.js"
+    "../../generator/pipeline/load/openapi-schema.js"
   );
   const swagger = {
     swagger: "2.0",
@@ -88,7 +88,7 @@ test("each OpenAPI version is checked against its own published schema (compiled
 
 test("npm run build precompiles each version's validator, and it is the one used", async () => {
   const { compileOpenApiValidator, openApiValidator, PRECOMPILED } = await import(
-    "../../generator/load/openapi-schema.js"
+    "../../generator/pipeline/load/openapi-schema.js"
   );
   const load = createRequire(new URL("../../", import.meta.url)); // dist/
   const documents = {
@@ -122,11 +122,11 @@ test("no stage after load changes the loaded document (when the worker fails, ge
   const { readdirSync } = await import("node:fs");
   const { join } = await import("node:path");
   const { repoRoot } = await import("../e2e/support.js");
-  const { loadSpec } = await import("../../generator/load/load-spec.js");
-  const { buildIR } = await import("../../generator/ir/build-ir.js");
-  const { planProject } = await import("../../generator/plan/plan-project.js");
-  const { emitProject } = await import("../../generator/emit/project-files.js");
-  const { DiagnosticBag } = await import("../../generator/diagnostics.js");
+  const { loadSpec } = await import("../../generator/pipeline/load/load-spec.js");
+  const { buildIR } = await import("../../generator/pipeline/ir/build-ir.js");
+  const { planProject } = await import("../../generator/pipeline/plan/plan-project.js");
+  const { emitProject } = await import("../../generator/pipeline/emit/project-files.js");
+  const { DiagnosticBag } = await import("../../generator/shared/diagnostics.js");
   const fixtures = join(repoRoot, "specs", "fixtures");
   const specs = [
     join(repoRoot, "specs", "petstore.yaml"),

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { scanDocument } from "../../generator/load/walk-refs.js";
+import { scanDocument } from "../../generator/pipeline/load/walk-refs.js";
 
 /** An object nested `levels` deep (`{"a":{"a":…{}}}`), `levels` ≥ 1. */
 const nested = (levels: number, leaf: Record<string, unknown> = {}): Record<string, unknown> => {

@@ -15,7 +15,7 @@ import {
   loadWorkspace,
   WorkspaceError,
   type WorkspaceDiagnostic,
-} from "../../generator/workspace/workspace-file.js";
+} from "../../generator/commands/workspace/workspace-file.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "mcp-gen-workspace-file-"));

@@ -4,13 +4,17 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { scoreOf } from "../../generator/check/run-check.js";
-import { diffTools } from "../../generator/diff/diff-tools.js";
-import type { ToolContract } from "../../generator/diff/contracts.js";
-import { publishOrder, PublishOrderError } from "../../generator/workspace/publish.js";
-import { describeChanges, type FleetReport, type ServerReport } from "../../generator/workspace/report-data.js";
-import { renderReportHtml } from "../../generator/workspace/report-html.js";
-import { parseTap } from "../../generator/workspace/test-fleet.js";
+import { scoreOf } from "../../generator/commands/check/run-check.js";
+import { diffTools } from "../../generator/pipeline/plan/changes/diff-tools.js";
+import type { ToolContract } from "../../generator/pipeline/plan/changes/contracts.js";
+import { publishOrder, PublishOrderError } from "../../generator/commands/workspace/publish.js";
+import {
+  describeChanges,
+  type FleetReport,
+  type ServerReport,
+} from "../../generator/commands/workspace/report-data.js";
+import { renderReportHtml } from "../../generator/commands/workspace/report-html.js";
+import { parseTap } from "../../generator/commands/workspace/test-fleet.js";
 
 const contract = (name: string, inputSchema: Record<string, unknown>): ToolContract =>
   ({ name, operation: `GET /${name}`, inputSchema }) as ToolContract;

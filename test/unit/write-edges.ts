@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { GenerationError } from "../../generator/diagnostics.js";
-import { removeDeadStagingFolders } from "../../generator/write/staging.js";
-import { writeOutput } from "../../generator/write/write-output.js";
+import { GenerationError } from "../../generator/shared/diagnostics.js";
+import { removeDeadStagingFolders } from "../../generator/pipeline/write/staging.js";
+import { writeOutput } from "../../generator/pipeline/write/write-output.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-write-edges-"));
 const files = [{ path: "a.txt", content: "a" }];

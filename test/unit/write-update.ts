@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { applyUpdate } from "../../generator/write/apply-update.js";
-import { MANIFEST_PATH } from "../../generator/state-files.js";
-import { buildManifest, fileSha256, sha256 } from "../../generator/write/manifest.js";
-import { compareVersions } from "../../generator/diff/semver.js";
-import { mergePackageJson } from "../../generator/write/merge-package-json.js";
-import { planUpdate } from "../../generator/write/plan-update.js";
+import { applyUpdate } from "../../generator/pipeline/write/apply-update.js";
+import { MANIFEST_PATH } from "../../generator/shared/state-files.js";
+import { buildManifest, fileSha256, sha256 } from "../../generator/pipeline/write/manifest.js";
+import { compareVersions } from "../../generator/pipeline/plan/changes/semver.js";
+import { mergePackageJson } from "../../generator/pipeline/write/merge-package-json.js";
+import { planUpdate } from "../../generator/pipeline/write/plan-update.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-write-"));
 let n = 0;

@@ -1,0 +1,146 @@
+/**
+ * Writing the data files of a generated project (`data/tools.json` and `definitions.json` one item
+ * per line, `declarations.json` one member per line, the fixed-width `*-offsets.txt`, `catalog.json`)
+ * in the form the runtime reads them (runtime/src/data/): generation-time code, so it is not
+ * vendored into the servers. test/unit/tool-data.ts reads what this writes through the runtime.
+ */
+import { OFFSET_DIGITS, type CatalogEntry, type StoredTool, type ToolDefinition } from "../../../shared/contract.js";
+
+/** What `storeTools` produces: the two data files' contents, as values. */
+export interface StoredTools {
+  tools: StoredTool[];
+  /** Every distinct `$defs` body, in order of first use. */
+  definitions: unknown[];
+}
+
+/**
+ * Moves every tool's `inputSchema.$defs` into one shared list of distinct bodies (compared as
+ * JSON text). Deterministic: same tools, same output. The tools given are not changed.
+ */
+export function storeTools(tools: ToolDefinition[]): StoredTools {
+  const definitions: unknown[] = [];
+  const indexOf = new Map<string, number>();
+  const stored = tools.map((tool): StoredTool => {
+    const { $defs, ...inputSchema } = tool.inputSchema as { $defs?: Record<string, unknown> };
+    if ($defs === undefined) return tool;
+    const defs: Record<string, number> = {};
+    for (const [name, body] of Object.entries($defs)) {
+      const text = JSON.stringify(body);
+      let index = indexOf.get(text);
+      if (index === undefined) {
+        index = definitions.push(body) - 1;
+        indexOf.set(text, index);
+      }
+      defs[name] = index;
+    }
+    // `defs` goes right after the schema it completes, so a reader of the file finds it there.
+    const entries = Object.entries(tool).flatMap(([key, value]) =>
+      key === "inputSchema"
+        ? [
+            [key, inputSchema],
+            ["defs", defs],
+          ]
+        : [[key, value]],
+    );
+    return Object.fromEntries(entries) as StoredTool;
+  });
+  return { tools: stored, definitions };
+}
+
+/**
+ * The text of a JSON file with one member per line (`open`, the members, `close`), and where each
+ * member's JSON begins after its `prefix` (`"name": ` in an object; nothing in an array): the files
+ * of `data/` that the server reads one member at a time.
+ */
+export function memberLines(
+  open: string,
+  close: string,
+  members: ReadonlyArray<{ prefix: string; json: string }>,
+): { text: string; ranges: Array<[offset: number, length: number]> } {
+  const ranges: Array<[number, number]> = [];
+  const lines = [open];
+  let offset = open.length + 1;
+  members.forEach(({ prefix, json }, index) => {
+    const line = `  ${prefix}${json}${index < members.length - 1 ? "," : ""}`;
+    ranges.push([offset + 2 + prefix.length, json.length]);
+    lines.push(line);
+    offset += line.length + 1;
+  });
+  lines.push(close, "");
+  return { text: lines.join("\n"), ranges };
+}
+
+/** A JSON array with one item per line, and each item's byte range: `data/tools.json`, `data/definitions.json`. */
+export function jsonLines(items: readonly unknown[]): {
+  text: string;
+  ranges: Array<[offset: number, length: number]>;
+} {
+  return memberLines(
+    "[",
+    "]",
+    items.map((item) => ({ prefix: "", json: asciiJson(item) })),
+  );
+}
+
+/**
+ * JSON with every non-ASCII character written as a `\\u` escape: the same value, one byte per
+ * character, so string offsets are byte offsets (and V8 keeps the text at one byte per character).
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** The catalog of these tools (generation time). */
+export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {
+  return tools.map((tool) => [tool.name, tool.http.method, tool.http.path, tool.tags ?? []]);
+}
+
+/**
+ * The files of `data/` that hold the tool definitions, from their stored form (generation time):
+ * `tools.json` and `definitions.json` one item per line, and where each item is.
+ */
+export function toolDataFiles(stored: StoredTools): {
+  tools: string;
+  toolOffsets: string;
+  definitions: string;
+  definitionOffsets: string;
+} {
+  const tools = jsonLines(stored.tools);
+  const definitions = jsonLines(stored.definitions);
+  return {
+    tools: tools.text,
+    toolOffsets: offsetsText(tools.ranges),
+    definitions: definitions.text,
+    definitionOffsets: offsetsText(definitions.ranges),
+  };
+}
+
+/** One number of an offsets record, padded: `1234` → `0000001234`. */
+function padded(value: number): string {
+  if (!Number.isInteger(value) || value < 0 || value >= 10 ** OFFSET_DIGITS)
+    throw new RangeError(`offset ${value} does not fit ${OFFSET_DIGITS} digits`);
+  return String(value).padStart(OFFSET_DIGITS, "0");
+}
+
+/** The text of an offsets file: one line per record, every record with the same number of fields. */
+export function offsetsText(records: ReadonlyArray<readonly number[]>): string {
+  return records.map((record) => `${record.map(padded).join(" ")}\n`).join("");
+}
+
+/** Both files' text, from the declarations and the tool names in tool order (generation time). */
+export function declarationFiles(
+  declarations: Record<string, string>,
+  toolNames: readonly string[],
+): { text: string; offsets: string } {
+  const entries = Object.entries(declarations);
+  const { text, ranges } = memberLines(
+    "{",
+    "}",
+    entries.map(([name, declaration]) => ({ prefix: `${asciiJson(name)}: `, json: asciiJson(declaration) })),
+  );
+  const byName = new Map(entries.map(([name], index) => [name, ranges[index]!]));
+  return { text, offsets: offsetsText(toolNames.map((name) => byName.get(name) ?? [0, 0])) };
+}

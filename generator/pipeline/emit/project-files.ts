@@ -1,0 +1,292 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { searchDocument, type ServerInfo } from "../../shared/contract.js";
+import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data/data-files.js";
+import { configVariables } from "./publishing/config-variables.js";
+import { packageRoot, readPackageJson } from "../../shared/package-root.js";
+import { runtimeHeader, runtimeVersion } from "../../shared/provenance.js";
+import type { ProjectPlan } from "../plan/types.js";
+import type { EmittedFile } from "./emitted-file.js";
+import { type ContractSnapshot } from "../plan/changes/contracts.js";
+import { contractsOf } from "../plan/changes/contracts-of.js";
+import { buildToolLock } from "../plan/tool-lock.js";
+import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../../shared/state-files.js";
+import {
+  API_DOCUMENT_PATH,
+  CATALOG_DATA_PATH,
+  CLIENT_PROFILES_PATH,
+  DEFINITION_OFFSETS_PATH,
+  DEFINITIONS_DATA_PATH,
+  TOOL_NAMES_DATA_PATH,
+  TOOL_OFFSETS_PATH,
+  TOOLS_DATA_PATH,
+} from "./data/data-paths.js";
+import { FORMAT_TOOL_FILES_MAX } from "./format.js";
+import { dockerFiles, mcpbManifest, serverJson } from "./publishing/publish-files.js";
+import { testCases } from "./data/test-cases.js";
+import { renderTemplate } from "./publishing/templates.js";
+import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
+import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
+import { runtimeProfiles } from "../../shared/profiles.js";
+import { runtimeDependencies } from "../plan/features.js";
+
+export * from "./data/data-paths.js";
+
+/** Data the emit stage needs besides the plan. */
+export interface EmitOptions {
+  /** The bundled OpenAPI document as JSON text, written to data/openapi.json for the server to serve as a resource. */
+  apiDocument?: string;
+  /**
+   * The files of the emit worker (the project's TypeScript, the operation declarations, the search
+   * index; worker-files.ts), made elsewhere (generate.ts makes them in a worker thread); when absent
+   * they are made here. `"later"`: leave them out, the caller adds them (`workerFiles`).
+   */
+  worker?: WorkerOutput | "later";
+}
+
+function serverInfo(plan: ProjectPlan): ServerInfo {
+  return {
+    name: plan.packageName,
+    version: plan.version,
+    title: plan.title,
+    description: plan.description,
+    ...(plan.defaultBaseUrl ? { defaultBaseUrl: plan.defaultBaseUrl } : {}),
+    ...(plan.serverUrl ? { serverUrl: plan.serverUrl } : {}),
+    ...(plan.securitySchemes.length > 0 ? { securitySchemes: plan.securitySchemes } : {}),
+    ...(plan.env.length > 0 ? { env: configVariables(plan) } : {}),
+    ...(plan.defaultSurface && plan.defaultSurface !== "auto" ? { defaultSurface: plan.defaultSurface } : {}),
+  };
+}
+
+/**
+ * Whether bulk JSON (tool definitions, contracts, test cases) is laid out one item per line, ASCII
+ * only, rather than indented: above FORMAT_TOOL_FILES_MAX tools, where indentation would double the
+ * size of files of hundreds of megabytes (and near the longest string V8 can hold). Diffs still show
+ * which items changed.
+ */
+function compactJson(plan: ProjectPlan): boolean {
+  return plan.tools.length > FORMAT_TOOL_FILES_MAX;
+}
+
+/**
+ * JSON text of a bulk file (final as written: the format stage leaves it alone): as
+ * JSON.stringify(value, null, 2), or compact with the items of the array (or the array under
+ * `listKey`) one per line. The compact text is made by one `join` of its lines, so it is a flat
+ * string from the start (hashing and writing a concatenated one would copy hundreds of megabytes).
+ */
+function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
+  if (!compact) return JSON.stringify(value, null, 2) + "\n";
+  const lines: string[] = [];
+  const list = (items: unknown[], indent: string, head: string, tail: string) => {
+    if (items.length === 0) return void lines.push(`${head}[]${tail}`);
+    lines.push(`${head}[`);
+    items.forEach((item, index) => lines.push(`${indent}  ${asciiJson(item)}${index < items.length - 1 ? "," : ""}`));
+    lines.push(`${indent}]${tail}`);
+  };
+  if (Array.isArray(value)) list(value, "", "", "");
+  else {
+    const entries = Object.entries(value as Record<string, unknown>);
+    lines.push("{");
+    entries.forEach(([key, field], index) => {
+      const head = `  ${asciiJson(key)}: `;
+      const tail = index < entries.length - 1 ? "," : "";
+      if (key === listKey && Array.isArray(field)) list(field, "  ", head, tail);
+      else lines.push(head + asciiJson(field) + tail);
+    });
+    lines.push("}");
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+/**
+ * `data/tools.json`: every tool definition, in tool order; `data/definitions.json`: the `$defs`
+ * bodies they share, each once; both one item per line, with `data/tool-offsets.txt` and
+ * `data/definition-offsets.txt` saying where each item is; `data/catalog.json`: each tool's name,
+ * method, path and tags. Data, not code, so neither prettier nor tsc has to read them. The server
+ * reads only `data/tool-names.json` at start, and the others when a request first needs them.
+ */
+function toolsData(plan: ProjectPlan): EmittedFile[] {
+  const definitionsOfTools = plan.tools.map(toolDefinition);
+  const files = toolDataFiles(storeTools(definitionsOfTools));
+  return [
+    {
+      path: TOOL_NAMES_DATA_PATH,
+      content: bulkJson(
+        definitionsOfTools.map((tool) => tool.name),
+        true,
+      ),
+      formatted: true,
+    },
+    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
+    { path: TOOLS_DATA_PATH, content: files.tools, formatted: true },
+    { path: TOOL_OFFSETS_PATH, content: files.toolOffsets, formatted: true },
+    { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
+    { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
+  ];
+}
+
+/** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */
+function clientProfilesData(): EmittedFile {
+  return {
+    path: CLIENT_PROFILES_PATH,
+    content: `[\n${runtimeProfiles()
+      .map((profile) => JSON.stringify(profile))
+      .join(",\n")}\n]\n`,
+    formatted: true,
+  };
+}
+
+/** What the emit worker makes its files from (worker-files.ts), for `plan`; `withDocument`: data/openapi.json is written. */
+export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
+  return {
+    typeScript: {
+      tools: plan.tools.map(toolTypeSource),
+      types: plan.types,
+      serverInfo: serverInfo(plan),
+      apiDocument: withDocument,
+      features: plan.features,
+    },
+    ...(plan.features.includes("search")
+      ? { searchDocuments: plan.tools.map((tool) => searchDocument(toolDefinition(tool))) }
+      : {}),
+  };
+}
+
+/**
+ * The runtime, vendored under `src/runtime/`: the core and the folders of `features` under
+ * `features/`, each file as it is after a first line naming the runtime version.
+ */
+export function runtimeFiles(features: readonly string[]): EmittedFile[] {
+  const dir = join(packageRoot(), "runtime", "src");
+  const header = runtimeHeader(runtimeVersion());
+  const vendored = (path: string): boolean => !path.startsWith("features/") || features.includes(path.split("/")[1]!);
+  return runtimeSourcePaths(dir)
+    .filter(vendored)
+    .map((path) => ({
+      path: `src/runtime/${path}`,
+      content: header + readFileSync(join(dir, ...path.split("/")), "utf8"),
+    }));
+}
+
+/** The `.ts` files under `dir`, every folder walked, as sorted `/`-separated paths relative to it. */
+export function runtimeSourcePaths(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"))
+    .sort();
+}
+
+/** package.json of the generated server: publishable, pinned to the runtime's dependencies. */
+function packageJson(plan: ProjectPlan): EmittedFile {
+  const runtime = readPackageJson("runtime/package.json");
+  const root = readPackageJson("package.json");
+  const devDependencies = root.devDependencies as Record<string, string>;
+  const manifest = {
+    name: plan.packageName,
+    version: plan.version,
+    description: plan.description,
+    type: "module",
+    bin: { [plan.binName]: "dist/index.js" },
+    main: "dist/index.js",
+    files: ["dist", "data", "README.md", ".env.example", "server.json"],
+    scripts: {
+      // esbuild joins dist/ into a few files after tsc: a start loads 4-5 files instead of ~70 (scripts/bundle-dist.mjs).
+      build: "tsc -p tsconfig.json && node scripts/bundle-dist.mjs",
+      start: "node dist/index.js",
+      test: "npm run build && node --test test/server.test.mjs",
+      bundle: "npm run build && node scripts/bundle.mjs",
+      prepublishOnly: "npm run build",
+    },
+    engines: { node: ">=20.19" },
+    keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
+    ...(plan.license ? { license: plan.license } : {}),
+    ...(plan.repository
+      ? {
+          repository: { type: "git", url: `git+${plan.repository.url}.git` },
+          homepage: `${plan.repository.url}#readme`,
+        }
+      : {}),
+    mcpName: plan.mcpName,
+    dependencies: Object.fromEntries(
+      runtimeDependencies(plan.features).map((name) => [name, (runtime.dependencies as Record<string, string>)[name]]),
+    ),
+    devDependencies: {
+      "@types/node": devDependencies["@types/node"],
+      esbuild: devDependencies.esbuild,
+      typescript: devDependencies.typescript,
+    },
+  };
+  return { path: "package.json", content: JSON.stringify(manifest, null, 2) + "\n" };
+}
+
+function tsconfig(): EmittedFile {
+  const config = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2023"],
+      types: ["node"],
+      strict: true,
+      skipLibCheck: true,
+      outDir: "dist",
+      rootDir: "src",
+    },
+    include: ["src/**/*.ts"],
+  };
+  return { path: "tsconfig.json", content: JSON.stringify(config, null, 2) + "\n" };
+}
+
+/** Generator state kept in the output: the tool-name lock and the tool contracts (for the next diff). */
+function stateFiles(plan: ProjectPlan): EmittedFile[] {
+  const snapshot: ContractSnapshot = { snapshotVersion: 1, tools: contractsOf(plan.tools) };
+  return [
+    { path: TOOL_LOCK_PATH, content: JSON.stringify(buildToolLock(plan.tools), null, 2) + "\n", formatted: true },
+    { path: CONTRACT_PATH, content: bulkJson(snapshot, compactJson(plan), "tools"), formatted: true },
+  ];
+}
+
+/** A file of templates/ written into the project as it is (a script, the test harness). */
+function copiedTemplate(path: string, template: string): EmittedFile {
+  return { path, content: readFileSync(join(packageRoot(), "templates", template), "utf8") };
+}
+
+/** The generated `npm test`: a fixed harness (templates/server-test.mjs) and the spec-derived cases. */
+function testFiles(plan: ProjectPlan): EmittedFile[] {
+  return [
+    copiedTemplate("test/server.test.mjs", "server-test.mjs"),
+    { path: "test/cases.json", content: bulkJson(testCases(plan), compactJson(plan), "cases"), formatted: true },
+  ];
+}
+
+/** Emit stage: every file of the generated project, unformatted. */
+export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): EmittedFile[] {
+  return [
+    packageJson(plan),
+    tsconfig(),
+    { path: "README.md", content: renderTemplate("README.md.hbs", plan) },
+    { path: ".env.example", content: renderTemplate("env.example.hbs", plan) },
+    { path: ".gitignore", content: "node_modules/\ndist/\n.env\n.mcpb/\n*.mcpb\n" },
+    serverJson(plan),
+    mcpbManifest(plan),
+    copiedTemplate("scripts/bundle.mjs", "bundle.mjs"),
+    copiedTemplate("scripts/bundle-dist.mjs", "bundle-dist.mjs"),
+    ...dockerFiles(plan),
+    { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
+    ...(options.worker === "later"
+      ? []
+      : workerFiles(
+          options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)),
+          plan.tools.map((tool) => tool.name),
+        )),
+    ...toolsData(plan),
+    ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
+    ...(options.apiDocument === undefined
+      ? []
+      : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
+    ...runtimeFiles(plan.features),
+    ...testFiles(plan),
+    ...stateFiles(plan),
+  ];
+}

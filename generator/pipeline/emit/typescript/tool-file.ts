@@ -1,0 +1,139 @@
+import type {
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  PropertySignatureStructure,
+  StatementStructures,
+} from "ts-morph";
+import type { ToolDefinition } from "../../../shared/contract.js";
+import type { ToolPlan } from "../../plan/types.js";
+import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
+import type { SchemaTypes } from "./schema-types.js";
+import type { ToolTypeSource } from "./tool-type-source.js";
+import { printEach, type TsMorph } from "./ts-morph.js";
+
+type Obj = Record<string, unknown>;
+
+/** The definition as the runtime receives it (no planner-only fields). */
+export function toolDefinition(tool: ToolPlan): ToolDefinition {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    ...(tool.documentation ? { documentation: tool.documentation } : {}),
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    annotations: tool.annotations,
+    ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
+    http: tool.http,
+  };
+}
+
+/** The part of a tool its types, declarations and map entries need. */
+export function toolTypeSource(tool: ToolPlan): ToolTypeSource {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    inputTypeName: tool.inputTypeName,
+    outputTypeName: tool.outputTypeName,
+    resultTypes: tool.resultTypes,
+    fileName: tool.fileName,
+    http: {
+      method: tool.http.method,
+      path: tool.http.path,
+      response: {
+        ...(tool.http.response.wrapKey !== undefined ? { wrapKey: tool.http.response.wrapKey } : {}),
+        ...(tool.http.response.fallbackKey !== undefined ? { fallbackKey: tool.http.response.fallbackKey } : {}),
+      },
+    },
+    paged: tool.http.pagination !== undefined,
+  };
+}
+
+/** Property signatures of the input interface, documented from each property's description. */
+function inputProperties(
+  tool: ToolTypeSource,
+  refName: (def: string) => string,
+): OptionalKind<PropertySignatureStructure>[] {
+  const required = new Set(tool.inputSchema.required ?? []);
+  return Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => {
+    const description =
+      typeof schema === "object" && typeof schema.description === "string" ? docText(schema.description) : "";
+    return {
+      name: propertyKey(name),
+      type: schemaToType(schema, refName),
+      hasQuestionToken: !required.has(name),
+      ...(description ? { docs: [description] } : {}),
+    };
+  });
+}
+
+/** One tool's types as printed text, and the shared schema types (src/schemas.ts) the text names. */
+export interface ToolTypeBlock {
+  /** `export interface <Tool>Input { … }` and, with an output schema, `export type <Tool>Output = …;`. */
+  text: string;
+  /** Names of src/schemas.ts types the text refers to, in the order first reached. */
+  uses: string[];
+}
+
+/**
+ * Each tool's types as its declaration for the model shows them (declarations.ts): its arguments
+ * (`<Tool>Input`) and its `structuredContent` (`<Tool>Output`) from the wire schemas — what code
+ * mode's `api` sees —, each with its doc comment, printed by ts-morph (a piece per tool, printed in
+ * batches: ts-morph.ts `printEach`). The project's own types (tool-module.ts) come from the full spec.
+ */
+export function toolTypeBlocks(
+  tools: readonly ToolTypeSource[],
+  schemaTypes: SchemaTypes,
+  tsMorph: TsMorph,
+): ToolTypeBlock[] {
+  const uses: string[][] = [];
+  // In tool order: building a tool's statements claims the shared names it reaches (SchemaTypes).
+  const texts = printEach(tsMorph, tools, (tool) => {
+    const part = toolTypeStatements(tool, schemaTypes, tsMorph);
+    uses.push(part.uses);
+    return part.statements;
+  });
+  return texts.map((text, i) => ({ text, uses: uses[i]! }));
+}
+
+/** One tool's type statements (see toolTypeBlocks) and the shared schema types they name. */
+function toolTypeStatements(
+  tool: ToolTypeSource,
+  schemaTypes: SchemaTypes,
+  tsMorph: TsMorph,
+): { statements: StatementStructures[]; uses: string[] } {
+  const kinds = tsMorph.StructureKind;
+  const uses = new Set<string>();
+  const track = (refName: (def: string) => string) => (def: string) => {
+    const name = refName(def);
+    if (name !== "unknown") uses.add(name);
+    return name;
+  };
+  const method = tool.http.method.toUpperCase();
+  const statements: StatementStructures[] = [
+    {
+      kind: kinds.Interface,
+      name: tool.inputTypeName,
+      isExported: true,
+      docs: [docText(`Arguments of the \`${tool.name}\` tool (${method} ${tool.http.path}).`)],
+      properties: inputProperties(
+        tool,
+        track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input")),
+      ),
+    } satisfies InterfaceDeclarationStructure,
+  ];
+  if (tool.outputSchema && tool.outputTypeName) {
+    const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
+    statements.push({
+      kind: kinds.TypeAlias,
+      name: tool.outputTypeName,
+      isExported: true,
+      docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
+      type: schemaToType(tool.outputSchema, refName),
+    });
+  }
+  return { statements, uses: [...uses] };
+}

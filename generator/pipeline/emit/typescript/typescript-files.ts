@@ -1,0 +1,404 @@
+/**
+ * The TypeScript of the generated project, printed by ts-morph from structures (ts-morph.ts): the
+ * tool type modules, the shared schema types, the tool index with the `ToolInputs`/`ToolOutputs`
+ * maps, the typed client types (`src/api.ts`), server info, the entry point and the user's
+ * extension file (created once). Its input is plain data, so the printing can run in a worker
+ * thread (emit-worker.ts) while the main thread emits the data files; the operation declarations
+ * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
+ */
+import { featureExport } from "../../plan/features.js";
+import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
+import type { ServerInfo } from "../../../shared/contract.js";
+import type { TypesPlan } from "../../plan/types.js";
+import {
+  API_DOCUMENT_PATH,
+  CATALOG_DATA_PATH,
+  DEFINITIONS_DATA_PATH,
+  TOOL_NAMES_DATA_PATH,
+  TOOLS_DATA_PATH,
+} from "../data/data-paths.js";
+import type { EmittedFile } from "../emitted-file.js";
+import { brief, docText, propertyKey } from "./schema-to-ts.js";
+import { TypeNames } from "./named-types.js";
+import type { ToolTypeSource } from "./tool-type-source.js";
+import { contentType, errorNode } from "./tool-module.js";
+import { printToolTypes } from "./tool-types.js";
+import { oneLine } from "./type-expression.js";
+import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
+
+/** What the TypeScript is printed from: plain data (structured-cloned to the worker thread). */
+export interface TypeScriptInput {
+  tools: ToolTypeSource[];
+  /** The named types (src/schemas.ts). */
+  types: TypesPlan;
+  /** `src/server-info.ts`'s value. */
+  serverInfo: ServerInfo;
+  /** Whether data/openapi.json is written (the entry point then serves it as a resource). */
+  apiDocument: boolean;
+  /** The runtime features the project vendors (runtime/src/features/<name>/), handed to `main`. */
+  features: readonly string[];
+}
+
+/** The printed files and the operation declarations (tool name → text). */
+export interface PrintedTypeScript {
+  files: EmittedFile[];
+  declarations: Record<string, string>;
+}
+
+/** The user's extension file: created once, then theirs (see CUSTOM_INTRO). */
+export const CUSTOM_INDEX_PATH = "src/custom/index.ts";
+/** The typed client and extension helpers of the project. */
+export const API_TYPES_PATH = "src/api.ts";
+
+/** The first lines of the user's extension file (no "Do not edit" header: the file is theirs). */
+const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritten, so edit freely.
+// Add tools, resources, resource templates and prompts; hook every operation call (beforeCall,
+// afterCall) or one tool's, keyed by its name; call operations with the typed \`api\` each handler
+// gets. Types and helpers: src/api.ts; examples: README.md in this folder.
+`;
+
+/** Prints every TypeScript file of the project and the operation declarations. Deterministic. */
+export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
+  const tsMorph = loadTsMorph();
+  const printed = printToolTypes(input.tools, input.types, tsMorph);
+  const files: EmittedFile[] = [...printed.modules].map(([fileName, content]) => ({
+    path: `src/tools/${fileName}.ts`,
+    content,
+  }));
+  files.push(...printed.schemas);
+  files.push({
+    path: "src/tools/index.ts",
+    content: printFile(toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)),
+  });
+  files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
+  files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
+  files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
+  files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
+  return { files, declarations: printed.declarations };
+}
+
+/** `export const name: type = initializer;` with a doc comment. */
+function exportedConst(
+  tsMorph: TsMorph,
+  name: string,
+  type: string,
+  initializer: string,
+  doc: string,
+): StatementStructures {
+  return {
+    kind: tsMorph.StructureKind.VariableStatement,
+    declarationKind: tsMorph.VariableDeclarationKind.Const,
+    isExported: true,
+    docs: [docText(doc)],
+    declarations: [{ name, type, initializer }],
+  };
+}
+
+/**
+ * `src/tools/index.ts`: every tool (read from data/ by the runtime), the tools' types, and the maps
+ * of tool name → arguments (`ToolInputs`, each entry documented with the operation, which editors
+ * show on `api.<tool>`), → what a successful call returns (`ToolOutputs`, what the typed `api`
+ * resolves to), → `structuredContent` on the wire (`ToolContents`, what per-tool hooks see) and →
+ * the body of an upstream error answer (`ToolErrors`, from the spec's error responses).
+ */
+function toolIndex(
+  tools: readonly ToolTypeSource[],
+  modules: ReadonlyMap<string, readonly ToolTypeSource[]>,
+  errorUses: readonly string[],
+  names: TypeNames,
+  tsMorph: TsMorph,
+): SourceFileStructure {
+  const kinds = tsMorph.StructureKind;
+  const typeNames = (tool: ToolTypeSource) => [tool.inputTypeName, tool.outputTypeName];
+  const statements: Statement[] = [
+    {
+      kind: kinds.ImportDeclaration,
+      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
+      moduleSpecifier: "../runtime/data/tool-data.js",
+    },
+    ...(errorUses.length > 0
+      ? [
+          {
+            kind: kinds.ImportDeclaration,
+            isTypeOnly: true,
+            namedImports: [...errorUses],
+            moduleSpecifier: "../schemas.js",
+          } satisfies StatementStructures,
+        ]
+      : []),
+    ...[...modules].map(
+      ([fileName, members]): StatementStructures => ({
+        kind: kinds.ImportDeclaration,
+        isTypeOnly: true,
+        namedImports: members.flatMap(typeNames),
+        moduleSpecifier: `./${fileName}.js`,
+      }),
+    ),
+    BLANK_LINE,
+    { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: tools.flatMap(typeNames) },
+    BLANK_LINE,
+    exportedConst(
+      tsMorph,
+      "tools",
+      "ToolSource",
+      'dataToolSource(new URL("../../data/", import.meta.url))',
+      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
+    ),
+    {
+      kind: kinds.Interface,
+      name: "ToolInputs",
+      isExported: true,
+      docs: ["Each tool's arguments, by tool name: the typed `api` client and per-tool hooks read them (src/api.ts)."],
+      properties: tools.map((tool) => ({
+        name: propertyKey(tool.name),
+        type: tool.inputTypeName,
+        docs: [
+          docText(
+            `${brief(tool.title ?? tool.description) ?? tool.name} (${tool.http.method.toUpperCase()} ${tool.http.path})`,
+          ),
+        ],
+      })),
+    },
+    {
+      kind: kinds.Interface,
+      name: "ToolOutputs",
+      isExported: true,
+      docs: ["What a successful call of each tool returns, by tool name: what the typed `api` resolves to."],
+      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: tool.outputTypeName })),
+    },
+    {
+      kind: kinds.Interface,
+      name: "ToolContents",
+      isExported: true,
+      docs: [
+        "Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is\nnot an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).",
+      ],
+      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: contentType(tool) })),
+    },
+    {
+      kind: kinds.Interface,
+      name: "ToolErrors",
+      isExported: true,
+      docs: [
+        "The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`).",
+      ],
+      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: oneLine(errorNode(tool, names)) })),
+    },
+  ];
+  return sourceFile(kinds, statements);
+}
+
+/**
+ * `src/api.ts`: what the user's code imports. `Api` is the typed client every handler and hook gets
+ * as `api` (runtime api-client.ts); `defineExtension` and `defineTool` are the runtime's helpers
+ * bound to this API's maps, so hooks keyed by tool name and custom tools are typed without
+ * spelling the type arguments.
+ */
+function apiTypes(tsMorph: TsMorph): SourceFileStructure {
+  const kinds = tsMorph.StructureKind;
+  const maps = ["ToolInputs", "ToolOutputs", "ToolContents", "ToolErrors"];
+  return sourceFile(kinds, [
+    {
+      kind: kinds.ImportDeclaration,
+      namedImports: [{ name: "ApiClient", isTypeOnly: true }, "errorResponseGuard"],
+      moduleSpecifier: "./runtime/api/api-client.js",
+    },
+    {
+      kind: kinds.ImportDeclaration,
+      namedImports: [
+        { name: "defineExtension", alias: "defineTypedExtension" },
+        "defineToolFor",
+        { name: "Extension", isTypeOnly: true },
+      ],
+      moduleSpecifier: "./runtime/api/extensions.js",
+    },
+    {
+      kind: kinds.ImportDeclaration,
+      isTypeOnly: true,
+      namedImports: maps,
+      moduleSpecifier: "./tools/index.js",
+    },
+    BLANK_LINE,
+    {
+      kind: kinds.ExportDeclaration,
+      namedExports: [
+        "ApiError",
+        { name: "ApiResponse", isTypeOnly: true },
+        { name: "BinaryData", isTypeOnly: true },
+        { name: "CallOptions", isTypeOnly: true },
+      ],
+      moduleSpecifier: "./runtime/api/api-client.js",
+    },
+    {
+      kind: kinds.ExportDeclaration,
+      isTypeOnly: true,
+      namedExports: ["CustomTool", "RequestTools", "ToolResult"],
+      moduleSpecifier: "./runtime/api/extensions.js",
+    },
+    { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: maps },
+    BLANK_LINE,
+    {
+      kind: kinds.TypeAlias,
+      name: "Api",
+      isExported: true,
+      docs: [
+        [
+          "The API's operations as typed methods: the `api` each custom tool, resource, prompt and hook gets.",
+          "`await api.<tool>(args)` runs the operation as its own tool would (validation, hooks, credentials,",
+          "retries, pagination; cancelled with the calling request) and resolves to what the API returned",
+          "(`ToolOutputs`: the documented JSON, text, `BinaryData`, or `undefined` for no content), or throws an",
+          "`ApiError`; `api.<tool>(args, { response: true })` also gives the upstream status, headers and cursor.",
+        ].join("\n"),
+      ],
+      type: "ApiClient<ToolInputs, ToolOutputs>",
+    },
+    {
+      kind: kinds.Function,
+      name: "defineExtension",
+      isExported: true,
+      docs: [
+        "Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result (`structuredContent` as on the wire), and `api` is typed.",
+      ],
+      parameters: [{ name: "extension", type: "Extension<ToolInputs, ToolOutputs, ToolContents>" }],
+      returnType: "Extension",
+      statements: ["return defineTypedExtension<ToolInputs, ToolOutputs, ToolContents>(extension);"],
+    },
+    {
+      kind: kinds.VariableStatement,
+      declarationKind: tsMorph.VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        "A custom tool whose handler gets arguments typed from its own `inputSchema` (written inline)\nand the typed `api`.",
+      ],
+      declarations: [{ name: "defineTool", initializer: "defineToolFor<Api>()" }],
+    },
+    BLANK_LINE,
+    {
+      kind: kinds.VariableStatement,
+      declarationKind: tsMorph.VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        [
+          "Whether `error` is the upstream's error answer to a call of `operation` (an `ApiError` of kind",
+          '`upstream`): `if (isErrorResponse(error, "<tool>") && error.status === 404) …`. Its `body` is then the',
+          "answer's JSON, typed from the spec's error responses (`ToolErrors`), or its text when it is not JSON.",
+        ].join("\n"),
+      ],
+      declarations: [{ name: "isErrorResponse", initializer: "errorResponseGuard<ToolErrors>()" }],
+    },
+  ]);
+}
+
+/** `src/server-info.ts`: name, version and defaults of the server, as data. */
+function serverInfoFile(info: ServerInfo, tsMorph: TsMorph): SourceFileStructure {
+  const kinds = tsMorph.StructureKind;
+  return sourceFile(kinds, [
+    {
+      kind: kinds.ImportDeclaration,
+      isTypeOnly: true,
+      namedImports: ["ServerInfo"],
+      moduleSpecifier: "./runtime/api/types.js",
+    },
+    BLANK_LINE,
+    exportedConst(
+      tsMorph,
+      "serverInfo",
+      "ServerInfo",
+      JSON.stringify(info, null, 2),
+      "Name, version and defaults of this server.",
+    ),
+  ]);
+}
+
+/** `src/index.ts`: the entry point; flags and environment choose the transport and surface (runtime cli.ts). */
+function entryPoint(withDocument: boolean, features: readonly string[], tsMorph: TsMorph): SourceFileStructure {
+  const kinds = tsMorph.StructureKind;
+  const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
+  const featureNames = features.map(featureExport);
+  const statements: Statement[] = [
+    { kind: kinds.ImportDeclaration, namedImports: ["existsSync", "readFileSync"], moduleSpecifier: "node:fs" },
+    { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },
+    {
+      kind: kinds.ImportDeclaration,
+      namedImports: ["readRange"],
+      moduleSpecifier: "./runtime/data/tool-data.js",
+    },
+    ...features.map(
+      (feature, index): Statement => ({
+        kind: kinds.ImportDeclaration,
+        namedImports: [featureNames[index]!],
+        moduleSpecifier: `./runtime/features/${feature}/index.js`,
+      }),
+    ),
+    { kind: kinds.ImportDeclaration, namedImports: ["serverInfo"], moduleSpecifier: "./server-info.js" },
+    { kind: kinds.ImportDeclaration, namedImports: ["tools"], moduleSpecifier: "./tools/index.js" },
+    { kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" },
+    BLANK_LINE,
+  ];
+  if (withDocument) {
+    statements.push({
+      kind: kinds.Function,
+      name: "apiDocument",
+      docs: [
+        `The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`,
+      ],
+      returnType: "string",
+      statements: [
+        `return readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");`,
+      ],
+    });
+  }
+  statements.push(
+    {
+      kind: kinds.Function,
+      name: "readData",
+      docs: ["A file of data/ (search index, declarations), read when first needed; undefined when absent."],
+      parameters: [{ name: "file", type: "string" }],
+      returnType: "string | undefined",
+      statements: [`const url = ${dataUrl};`, 'return existsSync(url) ? readFileSync(url, "utf8") : undefined;'],
+    },
+    {
+      kind: kinds.Function,
+      name: "readDataRange",
+      docs: ["A byte range of a file of data/ (one operation's declaration, without parsing the others)."],
+      parameters: [
+        { name: "file", type: "string" },
+        { name: "offset", type: "number" },
+        { name: "length", type: "number" },
+      ],
+      returnType: "string",
+      statements: [`return readRange(${dataUrl}, offset, length);`],
+    },
+    "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
+      `main(serverInfo, tools, process.argv.slice(2), { ${[
+        "extension",
+        ...(withDocument ? ["apiDocument"] : []),
+        "readData",
+        "readDataRange",
+        `features: [${featureNames.join(", ")}]`,
+      ].join(", ")} }).catch((error: unknown) => {\n` +
+      "  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});",
+  );
+  return sourceFile(kinds, statements, "#!/usr/bin/env node\n");
+}
+
+/** `src/custom/index.ts` as first created: an empty extension, typed for this API. */
+function customIndex(tsMorph: TsMorph): SourceFileStructure {
+  const kinds = tsMorph.StructureKind;
+  const emptyExtension: WriterFunction = (writer) => {
+    writer.write("defineExtension(").inlineBlock(() => {
+      for (const key of ["tools", "resources", "resourceTemplates", "prompts"]) writer.writeLine(`${key}: [],`);
+      writer.writeLine("hooks: {},");
+    });
+    writer.write(")");
+  };
+  return {
+    kind: kinds.SourceFile,
+    leadingTrivia: CUSTOM_INTRO,
+    statements: [
+      { kind: kinds.ImportDeclaration, namedImports: ["defineExtension"], moduleSpecifier: "../api.js" },
+      BLANK_LINE,
+      { kind: kinds.ExportAssignment, isExportEquals: false, expression: emptyExtension },
+    ],
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Worker thread of `EmitWorker`: loads ts-morph at once, then answers each job (validation, the
+ * worker's files) in the order they come.
+ */
+import { parentPort } from "node:worker_threads";
+import { validationFindings } from "../../load/validate.js";
+import type { WorkerReply, WorkerRequest } from "./emit-worker.js";
+import { loadTsMorph } from "../typescript/ts-morph.js";
+import { workerOutput } from "./worker-files.js";
+
+loadTsMorph();
+
+parentPort!.on("message", (request: WorkerRequest) => {
+  if (request.kind === "validate") {
+    void validationFindings(JSON.parse(request.document) as Record<string, unknown>).then((findings) =>
+      reply({ kind: "validate", findings }),
+    );
+  } else {
+    reply({ kind: "emit", output: workerOutput(request.input) });
+  }
+});
+
+function reply(message: WorkerReply): void {
+  parentPort!.postMessage(message);
+}

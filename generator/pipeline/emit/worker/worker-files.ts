@@ -1,0 +1,59 @@
+/**
+ * The files the emit worker makes (emit-worker.ts): the project's TypeScript and the operation
+ * declarations (typescript-files.ts), and the operation search index (search-index.ts). Both are
+ * CPU work on data the plan already holds, so for a big API they run in a worker thread while the
+ * main thread emits the other files. The input is plain data (structured-cloned to the thread;
+ * project-files.ts `workerInput` makes it), and this module imports only what the thread needs.
+ */
+import type { SearchDocument } from "../../../shared/contract.js";
+import { declarationFiles } from "../data/data-files.js";
+import { DECLARATION_OFFSETS_PATH, DECLARATIONS_DATA_PATH } from "../data/data-paths.js";
+import type { EmittedFile } from "../emitted-file.js";
+import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "../data/search-index.js";
+import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
+
+/** What the worker makes its files from. */
+export interface WorkerInput {
+  typeScript: TypeScriptInput;
+  /** The search index's documents, one per tool in tool order; absent without the search feature (no index). */
+  searchDocuments?: SearchDocument[];
+}
+
+/** What the worker makes. */
+export interface WorkerOutput {
+  typeScript: PrintedTypeScript;
+  /** data/search-index.json's text (absent without the search feature). */
+  searchIndex?: string;
+}
+
+/** Makes the worker's output (in the worker thread, or in this one when the thread failed). Deterministic. */
+export function workerOutput(input: WorkerInput): WorkerOutput {
+  return {
+    typeScript: printTypeScript(input.typeScript),
+    ...(input.searchDocuments ? { searchIndex: searchIndexFromDocuments(input.searchDocuments) } : {}),
+  };
+}
+
+/** The worker's output as files: the TypeScript, the declarations' data files (tool order), the search index. */
+export function workerFiles(output: WorkerOutput, toolNames: readonly string[]): EmittedFile[] {
+  return [
+    ...output.typeScript.files,
+    ...declarationsFiles(output.typeScript.declarations, toolNames),
+    ...(output.searchIndex === undefined
+      ? []
+      : [{ path: SEARCH_INDEX_PATH, content: output.searchIndex, formatted: true }]),
+  ];
+}
+
+/**
+ * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
+ * and `data/declaration-offsets.txt`: where each tool's is in it, in tool order
+ * (runtime/src/data/declarations-data.ts).
+ */
+function declarationsFiles(declarations: Record<string, string>, toolNames: readonly string[]): EmittedFile[] {
+  const { text, offsets } = declarationFiles(declarations, toolNames);
+  return [
+    { path: DECLARATIONS_DATA_PATH, content: text, formatted: true },
+    { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true },
+  ];
+}

@@ -1,0 +1,152 @@
+import { readFile, stat } from "node:fs/promises";
+import { extname } from "node:path";
+import YAML from "yaml";
+import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
+import { READ_LIMITS } from "./limits.js";
+
+/** The raw text of a spec and where it came from. */
+export interface SourceText {
+  /** Absolute file path or URL. */
+  location: string;
+  text: string;
+  isUrl: boolean;
+}
+
+/** True for `http:` / `https:` locations. */
+export function isUrl(location: string): boolean {
+  return /^https?:\/\//i.test(location);
+}
+
+/** Reads a spec from disk, or from a URL when `allowRemote` is set. */
+export async function readSource(
+  location: string,
+  allowRemote: boolean,
+  bag: DiagnosticBag,
+): Promise<SourceText | undefined> {
+  if (isUrl(location)) {
+    if (!allowRemote) {
+      bag.error(
+        Codes.remoteRefBlocked,
+        `Refusing to download ${location}: reading specs from the network is off by default.`,
+        undefined,
+        "Pass --allow-remote to fetch the spec and its remote $refs, or download it and pass the file path.",
+      );
+      return undefined;
+    }
+    const response = await fetch(location);
+    if (!response.ok) {
+      bag.error(Codes.fileNotFound, `Could not download ${location}: HTTP ${response.status}.`);
+      return undefined;
+    }
+    const text = await response.text();
+    if (text.length > READ_LIMITS.maxFileBytes) return void tooLarge(location, bag);
+    return { location, text, isUrl: true };
+  }
+  try {
+    const info = await stat(location);
+    if (!info.isFile()) {
+      bag.error(
+        Codes.fileNotFound,
+        `${location} is not a regular file.`,
+        undefined,
+        "Pass the path of a YAML or JSON file.",
+      );
+      return undefined;
+    }
+    if (info.size > READ_LIMITS.maxFileBytes) return void tooLarge(location, bag);
+    return { location, text: await readFile(location, "utf8"), isUrl: false };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    bag.error(
+      Codes.fileNotFound,
+      code === "ENOENT" ? `Spec file not found: ${location}` : `Cannot read ${location}: ${String(error)}`,
+      undefined,
+      "Check the path; the spec may be YAML or JSON.",
+    );
+    return undefined;
+  }
+}
+
+function tooLarge(location: string, bag: DiagnosticBag): void {
+  bag.error(
+    Codes.resourceLimit,
+    `${location} is larger than ${READ_LIMITS.maxFileBytes / 1024 / 1024} MiB, the largest spec mcp-gen reads.`,
+    undefined,
+    "Split the spec, or check that this is the right file.",
+  );
+}
+
+/** The value of YAML (or JSON) text, with yaml's alias limit on; throws on excessive aliases. */
+export function yamlValue(document: YAML.Document.Parsed): unknown {
+  return document.toJS({ maxAliasCount: READ_LIMITS.maxAliasCount });
+}
+
+/**
+ * Parses YAML text for swagger-parser (files reached by `$ref`), with the same alias limit as the
+ * spec itself; errors are thrown (swagger-parser reports them as bundling errors).
+ */
+export function parseYamlText(text: string): unknown {
+  const document = YAML.parseDocument(text, { uniqueKeys: false });
+  if (document.errors.length > 0) throw new Error(document.errors[0]!.message.split("\n")[0]);
+  return yamlValue(document);
+}
+
+/** Parses JSON or YAML text; syntax errors become diagnostics with a line and column. */
+export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
+  const looksJson = extname(source.location).toLowerCase() === ".json" || /^\s*\{/.test(source.text);
+  if (looksJson) {
+    try {
+      return JSON.parse(source.text);
+    } catch {
+      // Fall through: YAML is a superset of JSON and reports positions precisely.
+    }
+  }
+  let doc: YAML.Document.Parsed;
+  try {
+    doc = YAML.parseDocument(source.text, { uniqueKeys: false, prettyErrors: true });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    bag.error(
+      Codes.resourceLimit,
+      `${source.location} nests too deeply to be parsed.`,
+      undefined,
+      `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
+    );
+    return undefined;
+  }
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors.slice(0, 5)) {
+      const pos = error.linePos?.[0];
+      bag.error(
+        Codes.parseFailed,
+        `${source.location}${pos ? `:${pos.line}:${pos.col}` : ""}: ${error.message.split("\n")[0]}`,
+        undefined,
+        "Fix the YAML/JSON syntax at that line.",
+      );
+    }
+    return undefined;
+  }
+  try {
+    return yamlValue(doc);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      bag.error(
+        Codes.resourceLimit,
+        `${source.location} nests too deeply to be parsed.`,
+        undefined,
+        `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
+      );
+      return undefined;
+    }
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      bag.error(
+        Codes.resourceLimit,
+        `${source.location}: YAML aliases expand past the limit (${READ_LIMITS.maxAliasCount} weighted alias uses): ${error.message}`,
+        undefined,
+        "Write the repeated parts out, or use $ref instead of YAML anchors and aliases for large shared parts.",
+      );
+      return undefined;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Which of the runtime's optional parts (runtime/features.json, runtime/src/features/) a project
+ * gets: those asked for with `--with` (remembered by the project), those its surface needs, and
+ * those they build on. A server vendors only these, and installs only their dependencies.
+ */
+import { chooseSurface, type ListedTool, type SurfaceName } from "../../shared/contract.js";
+import { readPackageJson } from "../../shared/package-root.js";
+
+/** One feature's entry in runtime/features.json. */
+export interface FeatureEntry {
+  summary: string;
+  /** npm packages only this feature imports (versions in runtime/package.json). */
+  dependencies: string[];
+  /** Features it builds on. */
+  requires: string[];
+}
+
+/** runtime/features.json. */
+export interface FeatureCatalog {
+  coreDependencies: string[];
+  features: Record<string, FeatureEntry>;
+}
+
+/** The runtime's feature catalogue. */
+export function featureCatalog(): FeatureCatalog {
+  return readPackageJson("runtime/features.json") as unknown as FeatureCatalog;
+}
+
+/** The features a project gets, sorted, and why each that was not asked for is there. */
+export interface FeatureChoice {
+  features: string[];
+  /** Feature → why it was added (absent for the ones asked for). */
+  added: Record<string, string>;
+}
+
+/** What the API itself needs of the runtime. */
+export interface ApiNeeds {
+  /** The API declares security schemes that its operations use. */
+  security: boolean;
+  /** An operation of the API pages. */
+  pagination: boolean;
+}
+
+/**
+ * The features of a project: `asked` (from `--with`, else the previous generation's); `auth` when
+ * the API declares security, `pagination` when one of its operations pages; `search` when the
+ * surface is search or code or `auto` would serve search for these tools, `code` for the code
+ * surface; and every feature one of them requires. Throws on an unknown name.
+ */
+export function chooseFeatures(
+  asked: readonly string[],
+  surface: SurfaceName,
+  tools: readonly ListedTool[],
+  needs: ApiNeeds,
+  catalog: FeatureCatalog = featureCatalog(),
+): FeatureChoice {
+  const unknown = asked.filter((name) => !Object.hasOwn(catalog.features, name));
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown feature${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (one of ${Object.keys(catalog.features).join(", ")})`,
+    );
+  const chosen = new Set(asked);
+  const added: Record<string, string> = {};
+  const add = (name: string, why: string): void => {
+    if (chosen.has(name)) return;
+    chosen.add(name);
+    added[name] = why;
+  };
+  if (needs.security) add("auth", "the API declares security schemes");
+  if (needs.pagination) add("pagination", "operations of the API page");
+  if (surface === "code") add("code", "the default surface is code");
+  if (surface === "search") add("search", "the default surface is search");
+  if (surface === "auto") {
+    const auto = chooseSurface("auto", tools.length, () => tools);
+    if (auto.surface === "search")
+      add("search", `the auto surface serves search (${auto.reason.replace(/^auto: /, "")})`);
+  }
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const name of [...chosen])
+      for (const needed of catalog.features[name]!.requires)
+        if (!chosen.has(needed)) {
+          add(needed, `${name} builds on it`);
+          grew = true;
+        }
+  }
+  return { features: [...chosen].sort(), added };
+}
+
+/** The npm packages a project with `features` installs: the core's and the features', sorted. */
+export function runtimeDependencies(features: readonly string[], catalog: FeatureCatalog = featureCatalog()): string[] {
+  return [
+    ...new Set([...catalog.coreDependencies, ...features.flatMap((f) => catalog.features[f]!.dependencies)]),
+  ].sort();
+}
+
+/** The name a feature's `index.ts` exports it by: `legacy-sse` → `legacySse`. */
+export function featureExport(feature: string): string {
+  return feature.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}

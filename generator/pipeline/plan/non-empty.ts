@@ -1,0 +1,110 @@
+/**
+ * Empty values in parameters. `""` for a path parameter makes an empty path segment (another URL);
+ * a query parameter may be empty only with `allowEmptyValue`; servers refuse required headers with
+ * empty values. The input schema says so (`minLength: 1`, for arrays `minItems: 1`), so that
+ * argument validation refuses such a value before any request is made.
+ */
+import type { JsonSchema } from "../../shared/contract.js";
+import type { ParameterIR, SchemaIR } from "../ir/types.js";
+import { resolveSchema } from "./schema-tools.js";
+
+type Obj = Record<string, unknown>;
+
+/** Whether the spec allows no empty value for this parameter (see the module comment). */
+export function forbidsEmpty(param: Pick<ParameterIR, "in" | "required" | "allowEmptyValue">): boolean {
+  switch (param.in) {
+    case "path":
+      return true;
+    case "query":
+      return param.allowEmptyValue !== true;
+    case "header":
+      return param.required;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether an empty array makes a request the spec refuses: an empty path segment or header, or a
+ * required query parameter left out. The runtime leaves an empty list out of the query in every
+ * style (RFC 6570: an empty list is undefined; runtime/src/upstream/serialize.ts), so an optional query
+ * array sends nothing for `[]`, as if it were left out: that is fine.
+ */
+export function emptyArrayMatters(param: Pick<ParameterIR, "in" | "required" | "explode">): boolean {
+  return !(param.in === "query" && !param.required);
+}
+
+/** The JSON types a schema names, or undefined when it names none. */
+function types(schema: Obj): string[] | undefined {
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === "string");
+  return undefined;
+}
+
+/**
+ * The parameter schema with `minLength: 1` when a string value is possible (`minItems: 1` for an
+ * array, `minProperties: 1` for an object), unless the schema (or the def it refers to) already decides: a `minLength`/`minItems`
+ * of its own (even 0: the spec's explicit choice), an `enum` or `const`, a `pattern` that refuses
+ * `""`. Refs keep their target: the keyword is added beside the `$ref`, which JSON Schema 2020-12
+ * applies together with it. `arrays: false` leaves arrays and objects alone (see {@link emptyArrayMatters}).
+ * `segment` (a path parameter): no value may be empty, whatever the spec lists — `""` in an
+ * `enum`, a `const: ""` or `minLength: 0` would make an empty path segment, that is another URL,
+ * which the runtime refuses — so `minLength: 1` is added there too.
+ */
+export function withoutEmpty(
+  schema: JsonSchema,
+  defs: Map<string, SchemaIR>,
+  arrays = true,
+  segment = false,
+): JsonSchema {
+  const own: Obj = typeof schema === "object" ? schema : {};
+  if (schema === false) return schema;
+  const resolved = resolveSchema(schema, defs);
+  const target: Obj = typeof resolved === "object" ? resolved : {};
+  // A list of allowed values or a constant is the spec's own word on emptiness: kept as is.
+  const listed = [own.enum, target.enum].find(Array.isArray);
+  if (listed || "const" in own || "const" in target) {
+    const allowsEmpty = listed?.includes("") || own.const === "" || (!("const" in own) && target.const === "");
+    return segment && allowsEmpty ? { ...own, minLength: 1 } : schema;
+  }
+  const named = types(own) ?? types(target);
+  if (named?.includes("array") && named.length === 1) {
+    if (!arrays || own.minItems !== undefined || target.minItems !== undefined) return schema;
+    return { ...own, minItems: 1 };
+  }
+  // An empty object serialises to nothing in every style (RFC 6570: an empty map is undefined),
+  // like an empty array: the same rule, with minProperties.
+  if (named?.includes("object") && named.length === 1) {
+    const requires = [own.required, target.required].some((list) => Array.isArray(list) && list.length > 0);
+    if (!arrays || requires || own.minProperties !== undefined || target.minProperties !== undefined) return schema;
+    return { ...own, minProperties: 1 };
+  }
+  if (named !== undefined && !named.includes("string")) return schema;
+  if (own.minLength !== undefined || target.minLength !== undefined)
+    return segment && (own.minLength ?? target.minLength) === 0 ? { ...own, minLength: 1 } : schema;
+  const pattern = own.pattern ?? target.pattern;
+  if (typeof pattern === "string" && !matchesEmpty(pattern)) return schema;
+  return { ...own, minLength: 1 };
+}
+
+/** Whether a `pattern` accepts `""` (an invalid pattern counts as accepting it). */
+function matchesEmpty(pattern: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test("");
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * For a required field of a form body: `minProperties`/`minItems` 1 on an object or array (an
+ * empty one is sent as nothing, so the required field would be missing); other types as they are
+ * (`""` is sent as `name=`, which is present).
+ */
+export function withoutEmptyContainer(schema: JsonSchema, defs: Map<string, SchemaIR>): JsonSchema {
+  const own: Obj = typeof schema === "object" ? schema : {};
+  const resolved = resolveSchema(schema, defs);
+  const named = types(own) ?? types(typeof resolved === "object" ? resolved : {});
+  if (!named || named.length !== 1 || (named[0] !== "object" && named[0] !== "array")) return schema;
+  return withoutEmpty(schema, defs);
+}

@@ -1,0 +1,50 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseSnapshot, type ContractSnapshot } from "./changes/contracts.js";
+import { parseToolLock, type ToolLock } from "./tool-lock.js";
+import { CONTRACT_PATH, MANIFEST_PATH, TOOL_LOCK_PATH, type Manifest } from "../../shared/state-files.js";
+
+/** What a previous generation left in the output folder for the next one. */
+export interface PreviousState {
+  manifest?: Manifest;
+  toolLock?: ToolLock;
+  contracts?: ContractSnapshot;
+  /** The project's package.json as it is on disk now (the user may have added dependencies). */
+  packageJson?: string;
+}
+
+/** Reads the previous generation's state from `.mcp-gen/` (each part undefined when absent or invalid). */
+export async function readPreviousState(dir: string): Promise<PreviousState> {
+  const [manifest, lock, contracts] = await Promise.all([
+    readManifest(dir),
+    readStateFile<unknown>(dir, TOOL_LOCK_PATH),
+    readStateFile<unknown>(dir, CONTRACT_PATH),
+  ]);
+  const packageJson = manifest ? await readFile(join(dir, "package.json"), "utf8").catch(() => undefined) : undefined;
+  const toolLock = parseToolLock(lock);
+  const snapshot = parseSnapshot(contracts);
+  return {
+    ...(manifest ? { manifest } : {}),
+    ...(toolLock ? { toolLock } : {}),
+    ...(snapshot ? { contracts: snapshot } : {}),
+    ...(packageJson !== undefined ? { packageJson } : {}),
+  };
+}
+
+/** Reads a JSON file of a previous generation in `dir`; undefined when absent or unreadable. */
+export async function readStateFile<T>(dir: string, path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, ...path.split("/")), "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The manifest of a previous generation in `dir`, when there is a valid one. */
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
+  const manifest = await readStateFile<Manifest>(dir, MANIFEST_PATH);
+  if (!manifest || manifest.manifestVersion !== 1 || typeof manifest.files !== "object" || manifest.files === null)
+    return undefined;
+  if (typeof manifest.packageName !== "string" || typeof manifest.packageVersion !== "string") return undefined;
+  return { ...manifest, once: Array.isArray(manifest.once) ? manifest.once : [] };
+}

@@ -1,0 +1,72 @@
+/**
+ * The contract between the generator and the runtime: the one module through which the generator
+ * (and the CLI) import anything from `runtime/src/`. Two kinds of things cross, and nothing else:
+ *
+ * - **Types of the data the generator writes and the runtime reads** (`data/tools.json`, the
+ *   server info in `src/index.ts`): the planner builds `ToolDefinition`s and their bindings with
+ *   the runtime's own types, so a change of that data contract fails the generator's compile
+ *   instead of a generated server at run time. The IR borrows a few of them (HTTP methods,
+ *   parameter styles, security requirements) because they are the same OpenAPI notions.
+ * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
+ *   file layout (`tool-data`, `declarations-data`), the search index (`search-build`), toolset
+ *   filters (`toolsets`), client configuration entries (`client-config`), path templates, the
+ *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
+ *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
+ *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
+ *   p-queue, QuickJS).
+ *
+ * The runtime never imports the generator.
+ */
+export type {
+  BodyBinding,
+  ConfigVariable,
+  FieldEncoding,
+  HttpBinding,
+  HttpMethod,
+  JsonSchema,
+  ObjectJsonSchema,
+  PaginationBinding,
+  ParameterBinding,
+  ParameterLocation,
+  ParameterStyle,
+  ResponseBinding,
+  SecurityRequirement,
+  SecuritySchemeDefinition,
+  ServerInfo,
+  ServerUrlDefinition,
+  ToolAnnotations,
+  ToolDefinition,
+} from "../../runtime/src/api/types.js";
+export type { ListedTool } from "../../runtime/src/api/mcp-types.js";
+export type { SearchIndexData } from "../../runtime/src/features/search/search-index.js";
+
+export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
+export { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
+export { parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
+export { OFFSET_DIGITS } from "../../runtime/src/data/offsets-file.js";
+export {
+  buildSearchIndex,
+  searchDocument,
+  type SearchDocument,
+} from "../../runtime/src/features/search/search-build.js";
+export { isFiltering, listOption, operationFilter, type OperationFilter } from "../../runtime/src/data/toolsets.js";
+export {
+  clientConfig,
+  configServerName,
+  shellWord,
+  type ConfigClient,
+  type ConfigTransport,
+} from "../../runtime/src/cli/client-config.js";
+export {
+  AUTO_BUDGET,
+  chooseSurface,
+  estimateTokens,
+  listBytes,
+  type ServedSurface,
+  type SurfaceName,
+} from "../../runtime/src/server/surfaces.js";
+export { CALL_OPERATION_TOOL, findingTools } from "../../runtime/src/features/search/meta-tools.js";
+export { EXECUTE_CODE_LISTED } from "../../runtime/src/features/code/code-host.js";
+export { nameMap } from "../../runtime/src/features/clients/client-names.js";
+export { shapeInputSchema, type SchemaRules } from "../../runtime/src/features/clients/client-schema.js";
+export type { RuntimeProfile } from "../../runtime/src/features/clients/client-profiles.js";
