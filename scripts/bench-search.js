@@ -25,6 +25,8 @@ const SOURCES = (process.env.BENCH_SEARCH_SOURCES ?? "github,stripe").split(",")
 const LATENCY_ROUNDS = 5;
 /** Task files read per source, after the main <source>.json: <source>-<kind>.json. */
 const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"];
+/** Sources taken from the shared dev corpus (../shared/corpus/dev): bench name → corpus id. */
+const DEV_SOURCES = { mailchimp: "mailchimp.com", keycloak: "keycloak.local" };
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
 
@@ -65,6 +67,9 @@ const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/s
 const { OperationSearch } = await import(
   pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
 );
+const { search: searchFeature } = await import(
+  pathToFileURL(join(root, "dist/runtime/src/features/search/index.js")).href
+);
 const { searchIndexText } = await import(pathToFileURL(join(root, "dist/generator/emit/search-index.js")).href);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
@@ -76,7 +81,10 @@ for (const source of SOURCES) {
   const dir = join(root, ".tmp", "bench-search", source);
   const tasksFile = join(root, "bench", "search-tasks", `${source}.json`);
   if (!process.env.BENCH_SEARCH_REUSE || !existsSync(join(dir, "data", "search-index.json"))) {
-    const [entry] = listSource(root, source, join(root, "..", "shared", "corpus"));
+    const corpus = join(root, "..", "shared", "corpus");
+    const [entry] = DEV_SOURCES[source]
+      ? listSource(root, "dev", corpus).filter((item) => item.id === DEV_SOURCES[source])
+      : listSource(root, source, corpus);
     if (!entry) throw new Error(`unknown source ${source}`);
     mkdirSync(dir, { recursive: true });
     const t = performance.now();
@@ -98,6 +106,7 @@ for (const source of SOURCES) {
       upstream: { baseUrl: "http://127.0.0.1:9" },
       surface,
       readData,
+      surfaces: searchFeature.plugs({}).surfaces,
     });
     await server.dispatch({
       jsonrpc: "2.0",
