@@ -200,6 +200,13 @@ for (const source of SOURCES) {
     }
   }
   const indexBytes = Buffer.byteLength(readData("search-index.json") ?? "");
+  // Load time of the index alone: read, parse, compile the lexicon (median of LATENCY_ROUNDS).
+  const loads = [];
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    t = performance.now();
+    new OperationSearch(JSON.parse(readData("search-index.json")));
+    loads.push(performance.now() - t);
+  }
   const result = {
     operations: tools.length,
     tasks: tasks.length,
@@ -218,6 +225,7 @@ for (const source of SOURCES) {
       firstSearch: firstSearchMs,
     },
     indexBytes,
+    indexLoadMs: quantile(loads, 0.5),
     misses: hasTasks ? misses : [],
   };
   results[source] = result;
@@ -238,7 +246,7 @@ for (const source of SOURCES) {
     `  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`,
   );
   console.log(
-    `  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`,
+    `  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms; index load alone (read, parse, build) median ${result.indexLoadMs.toFixed(1)} ms`,
   );
   if (SHOW_MISSES && hasTasks)
     for (const miss of misses)
@@ -281,6 +289,42 @@ for (const source of SOURCES) {
     );
     for (const line of extraMisses) console.log(line);
   }
+  // Ablation: each section of the lexicon switched off in turn (query side: the index keeps the
+  // terms it was built with, so a join switched off still shaped the index's words), and all of
+  // it; recall@5 / @10 per task file, as the change from the full lexicon in points.
+  if (hasTasks && process.env.BENCH_SEARCH_ABLATION !== "0") {
+    const files = [[`${source}.json`, tasks]];
+    for (const kind of EXTRA_KINDS) {
+      const file = join(root, "bench", "search-tasks", `${source}-${kind}.json`);
+      if (existsSync(file)) files.push([`${source}-${kind}.json`, JSON.parse(readFileSync(file, "utf8")).tasks]);
+    }
+    const data = JSON.parse(readData("search-index.json"));
+    const recallWith = (lexicon) => {
+      const engine = new OperationSearch({ ...data, lexicon });
+      return files.map(([, list]) =>
+        recallOf(
+          list.map((task) =>
+            engine.search(task.q, { limit: 10 }).findIndex((hit) => task.expect.includes(hit.name)),
+          ),
+        ),
+      );
+    };
+    const full = recallWith(data.lexicon);
+    const sections = Object.keys(data.lexicon ?? {}).filter((key) => key !== "about");
+    result.ablation = {};
+    console.log(`  ablation (change in points of recall@5 / recall@10 with a section of the lexicon off):`);
+    console.log(`    ${"".padEnd(14)}${files.map(([name]) => name.replace(/\.json$/, "").padStart(18)).join("")}`);
+    for (const section of [...sections, "all"]) {
+      const lexicon = section === "all" ? undefined : { ...data.lexicon, [section]: undefined };
+      const off = recallWith(lexicon);
+      result.ablation[section] = Object.fromEntries(
+        files.map(([name], i) => [name, { at5: off[i].at5 - full[i].at5, at10: off[i].at10 - full[i].at10 }]),
+      );
+      const cell = (i) =>
+        `${(100 * (off[i].at5 - full[i].at5)).toFixed(1)} / ${(100 * (off[i].at10 - full[i].at10)).toFixed(1)}`.padStart(18);
+      console.log(`    ${section.padEnd(14)}${files.map((_, i) => cell(i)).join("")}`);
+    }
+  }
 }
 // Synthetic: 20,000 operations (test/bench/synthetic-search.ts), CPU per query of the index against a
 // baseline measured in the same run: a plain scan that analyzes every operation's text for each query.
@@ -291,7 +335,9 @@ for (const source of SOURCES) {
   const { buildSearchIndex } = await import(
     pathToFileURL(join(root, "dist/runtime/src/features/search/search-build.js")).href
   );
-  const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/search-text.js")).href);
+  const { Lexicon } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/search-text.js")).href);
+  const lexicon = new Lexicon();
+  const analyze = (text) => lexicon.analyze(text);
   const docs = syntheticSearchDocuments(20_000);
   const index = new OperationSearch(buildSearchIndex(docs));
   const scan = (query) => {
