@@ -215,6 +215,8 @@ export function requestWords(query: string): string[] {
   return words(
     query
       .replace(/(?<![\w'])'[^'\n]{1,60}'(?![\w'])|"[^"\n]{1,60}"|“[^”\n]{1,60}”|`[^`\n]{1,60}`/g, " ")
+      // What a message should say is its content, not words to match ("reply saying thanks").
+      .replace(/\b(?:saying|that says|which says)\b.*$/i, " ")
       .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
       .replace(/\bhttps?:\/\/\S+/gi, " ")
       .replace(/\b[a-z]+_[a-z0-9]*\d[a-z0-9]*\b/gi, " ")
