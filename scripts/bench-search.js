@@ -303,9 +303,7 @@ for (const source of SOURCES) {
       const engine = new OperationSearch({ ...data, lexicon });
       return files.map(([, list]) =>
         recallOf(
-          list.map((task) =>
-            engine.search(task.q, { limit: 10 }).findIndex((hit) => task.expect.includes(hit.name)),
-          ),
+          list.map((task) => engine.search(task.q, { limit: 10 }).findIndex((hit) => task.expect.includes(hit.name))),
         ),
       );
     };
@@ -321,7 +319,9 @@ for (const source of SOURCES) {
         files.map(([name], i) => [name, { at5: off[i].at5 - full[i].at5, at10: off[i].at10 - full[i].at10 }]),
       );
       const cell = (i) =>
-        `${(100 * (off[i].at5 - full[i].at5)).toFixed(1)} / ${(100 * (off[i].at10 - full[i].at10)).toFixed(1)}`.padStart(18);
+        `${(100 * (off[i].at5 - full[i].at5)).toFixed(1)} / ${(100 * (off[i].at10 - full[i].at10)).toFixed(1)}`.padStart(
+          18,
+        );
       console.log(`    ${section.padEnd(14)}${files.map((_, i) => cell(i)).join("")}`);
     }
   }

@@ -89,7 +89,13 @@ test("search_operations finds, best first, with the documented result shape; tag
   const found = result(await call(server, "search_operations", { query: "create a pet" }));
   assert.not.ok(found.isError);
   assert.is(found.structuredContent.results[0].name, "createPet");
-  assert.equal(Object.keys(found.structuredContent.results[0]).sort(), ["method", "name", "path", "required", "summary"]);
+  assert.equal(Object.keys(found.structuredContent.results[0]).sort(), [
+    "method",
+    "name",
+    "path",
+    "required",
+    "summary",
+  ]);
   assert.equal(JSON.parse(found.content[0].text), found.structuredContent);
   assert.is(
     result(await call(server, "search_operations", { query: "pets", limit: 1 })).structuredContent.results.length,
@@ -108,10 +114,7 @@ test("search_operations browses: without a query the tags with their counts, wit
   const server = make({ surface: "search", tools });
   const tags = result(await call(server, "search_operations", {})).structuredContent;
   assert.equal(tags.results, []);
-  assert.equal(
-    tags.tags.map((t: { tag: string }) => t.tag).sort(),
-    ["reading", "writing"],
-  );
+  assert.equal(tags.tags.map((t: { tag: string }) => t.tag).sort(), ["reading", "writing"]);
   for (const { tag, operations } of tags.tags) {
     const listed = result(await call(server, "search_operations", { tag })).structuredContent.results;
     assert.is(listed.length, operations);

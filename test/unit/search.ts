@@ -2,7 +2,11 @@
 // query analysis, the vocabulary taken from the API's own document, and the shortlist's shape.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { buildSearchIndex, searchDocument, type SearchDocument } from "../../runtime/src/features/search/search-build.js";
+import {
+  buildSearchIndex,
+  searchDocument,
+  type SearchDocument,
+} from "../../runtime/src/features/search/search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch } from "../../runtime/src/features/search/search-index.js";
 import { Lexicon, requestWords, stem, words } from "../../runtime/src/features/search/search-text.js";
 import { SEARCH_LEXICON, searchIndexJson } from "../../generator/emit/search-index.js";
@@ -19,7 +23,10 @@ const doc = (
 ): SearchDocument => ({ name, method, path, summary, description: "", tags, parameters: [], ...extra });
 
 const DOCS: SearchDocument[] = [
-  doc("listBooks", "get", "/books", "List books", ["books"], { parameters: ["genre", "status"], values: ["available", "lent"] }),
+  doc("listBooks", "get", "/books", "List books", ["books"], {
+    parameters: ["genre", "status"],
+    values: ["available", "lent"],
+  }),
   doc("createBook", "post", "/books", "Create a book", ["books"], { required: ["title"] }),
   doc("getBook", "get", "/books/{book_id}", "Get a book", ["books"], { required: ["book_id"] }),
   doc("deleteBook", "delete", "/books/{book_id}", "Delete a book", ["books"], { required: ["book_id"] }),
@@ -39,8 +46,23 @@ const top = (query: string, options: { tag?: string; limit?: number } = {}) =>
   index.search(query, { limit: 3, ...options }).map((hit) => hit.name);
 
 test("words and stem: identifiers split, plurals and endings fold", () => {
-  assert.equal(words("listForOrg book_loans/{member-id} APIs"), ["list", "for", "org", "book", "loans", "member", "id", "apis"]);
-  assert.equal(["books", "libraries", "reserved", "renewing", "boxes"].map(stem), ["book", "library", "reserv", "renew", "box"]);
+  assert.equal(words("listForOrg book_loans/{member-id} APIs"), [
+    "list",
+    "for",
+    "org",
+    "book",
+    "loans",
+    "member",
+    "id",
+    "apis",
+  ]);
+  assert.equal(["books", "libraries", "reserved", "renewing", "boxes"].map(stem), [
+    "book",
+    "library",
+    "reserv",
+    "renew",
+    "box",
+  ]);
 });
 
 test("the lexicon as data: stopwords, dropped phrases, joins, abbreviations, one-way synonyms", () => {
@@ -53,7 +75,11 @@ test("the lexicon as data: stopwords, dropped phrases, joins, abbreviations, one
   });
   assert.equal(lexicon.analyze("how do I set up the shelf information"), ["setup", "shelf", "info"]);
   assert.equal(new Lexicon().analyze("how do I set up the shelf"), ["how", "do", "i", "set", "up", "the", "shelf"]);
-  assert.equal(lexicon.query(requestWords("how do I set up the shelf information"), 64).terms, ["setup", "shelf", "info"]);
+  assert.equal(lexicon.query(requestWords("how do I set up the shelf information"), 64).terms, [
+    "setup",
+    "shelf",
+    "info",
+  ]);
   assert.equal([...lexicon.synonyms("shelf")], ["rack"]);
   assert.equal([...lexicon.synonyms("cupboard")].sort(), ["rack", "shelf"]);
   // One-way: nothing leads back to a word marked ~.
@@ -108,7 +134,11 @@ test("the API's own vocabulary: a body enum names an action, an example's id pre
   const tool = {
     name: "payFine",
     description: "Pays a fine.",
-    inputSchema: { type: "object", properties: { fine_id: { type: "string", example: "fn_8Hx2" } }, required: ["fine_id"] },
+    inputSchema: {
+      type: "object",
+      properties: { fine_id: { type: "string", example: "fn_8Hx2" } },
+      required: ["fine_id"],
+    },
     http: { method: "post", path: "/fines/{fine_id}/pay", parameters: [] },
   } as unknown as ToolDefinition;
   const fine = searchDocument(tool);
@@ -149,10 +179,10 @@ test("browsing: the tags with their counts, then a tag's operations", () => {
     index.withTag("MEMBERS", { limit: 10 }).map((hit) => hit.name),
     ["createMember", "searchMembers"],
   );
-  assert.equal(index.withTag("books", { limit: 2, allowed: (name) => name !== "listBooks" }).map((h) => h.name), [
-    "createBook",
-    "getBook",
-  ]);
+  assert.equal(
+    index.withTag("books", { limit: 2, allowed: (name) => name !== "listBooks" }).map((h) => h.name),
+    ["createBook", "getBook"],
+  );
 });
 
 test("the index JSON is deterministic, carries the lexicon, round-trips and refuses another format", () => {
@@ -165,7 +195,17 @@ test("the index JSON is deterministic, carries the lexicon, round-trips and refu
 });
 
 test("the lexicon file: typed sections of lower-case words", () => {
-  const sections = ["stopwords", "drop", "joins", "abbreviations", "actions", "synonyms", "implies", "states", "questions"];
+  const sections = [
+    "stopwords",
+    "drop",
+    "joins",
+    "abbreviations",
+    "actions",
+    "synonyms",
+    "implies",
+    "states",
+    "questions",
+  ];
   for (const section of sections) assert.ok(section in SEARCH_LEXICON, section);
   const all = JSON.stringify({ ...SEARCH_LEXICON, about: "" });
   assert.not.match(all, /[A-Z]/);
@@ -184,9 +224,9 @@ test("20,000 synthetic operations: every query answers with operations that matc
 
 test("a hostile query is bounded work: 16,000 words answer at once, as their first MAX_QUERY_CHARS characters do", () => {
   const verbs = ["get", "show", "list", "make", "create", "new", "add", "delete", "remove", "update", "find", "view"];
-  const query = Array.from({ length: 16_000 }, (_, i) => (i % 2 ? verbs[i % verbs.length] : `w${i.toString(36)}x`)).join(
-    " ",
-  );
+  const query = Array.from({ length: 16_000 }, (_, i) =>
+    i % 2 ? verbs[i % verbs.length] : `w${i.toString(36)}x`,
+  ).join(" ");
   const started = performance.now();
   const hits = index.search(query, { limit: 10 });
   const ms = performance.now() - started;

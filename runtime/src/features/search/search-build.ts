@@ -25,7 +25,7 @@ export interface SearchDocument {
   values?: string[];
   /** The arguments a call needs (absent: none). */
   required?: string[];
-  /** Id prefix → the collection it names, from the examples and patterns of path parameters ("cus" → "customers"). */
+  /** Id prefix → the collection it names, from the examples and patterns of path parameters ("bk" → "books"). */
   ids?: Record<string, string>;
 }
 
@@ -95,7 +95,8 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
     d.required ?? [],
   ]);
   const ids: Record<string, string[]> = {};
-  for (const d of documents) for (const [prefix, collection] of Object.entries(d.ids ?? {})) ids[prefix] = words(collection);
+  for (const d of documents)
+    for (const [prefix, collection] of Object.entries(d.ids ?? {})) ids[prefix] = words(collection);
   return {
     format: SEARCH_INDEX_FORMAT,
     k1: K1,
@@ -171,7 +172,7 @@ function vocabularyOf(properties: Record<string, PropertySchema>, names: string[
   }
 }
 
-/** Id prefixes the path parameters' examples and patterns show (`cus_123`, `^cus_`) → the collection before them. */
+/** Id prefixes the path parameters' examples and patterns show (`bk_123`, `^bk_`) → the collection before them. */
 function idPrefixes(path: string, properties: Record<string, PropertySchema>): Record<string, string> {
   const ids: Record<string, string> = {};
   const segments = path.split("/");

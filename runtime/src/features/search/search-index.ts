@@ -15,7 +15,7 @@ export const SEARCH_INDEX_FORMAT = 2;
  */
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
-/** At most this many typed ids of a query ("cus_9Q") are matched to the API's collections (see withIdResources). */
+/** At most this many typed ids of a query ("bk_9Q") are matched to the API's collections (see withIdResources). */
 const MAX_ID_RESOURCES = 8;
 
 /** One indexed operation: tool name, HTTP method (upper case), path template, one-line summary, tags, required arguments. */
@@ -42,7 +42,7 @@ export interface SearchIndexData {
   lexicon?: LexiconData;
   /** The API's collections, as words (path segments before a parameter: `payment_intents/{id}`). */
   collections?: string[][];
-  /** Id prefixes the document's examples and patterns show (`cus_…`) → the collection's words. */
+  /** Id prefixes the document's examples and patterns show (`bk_…`) → the collection's words. */
   ids?: Record<string, string[]>;
 }
 
@@ -129,7 +129,8 @@ export class OperationSearch {
   /** The API's tags with their number of operations (among those `allowed` accepts), most first. */
   tags(allowed: (name: string) => boolean = () => true): Array<{ tag: string; operations: number }> {
     const counts = new Map<string, number>();
-    for (const doc of this.docs) if (allowed(doc[0])) for (const tag of doc[4]) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    for (const doc of this.docs)
+      if (allowed(doc[0])) for (const tag of doc[4]) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     return [...counts]
       .map(([tag, operations]) => ({ tag, operations }))
       .sort((a, b) => b.operations - a.operations || a.tag.localeCompare(b.tag));
@@ -240,9 +241,8 @@ export class OperationSearch {
 
   /** NAME_FLOOR … 1: how much of operation `id`'s name the request explains (see NAME_FLOOR). */
   private namePrecision(id: number, explained: ReadonlySet<string>): number {
-    // Left out of the name: the HTTP method (Stripe's `PostCustomersCustomer`: the method verbs
-    // field scores intent, and a POST that updates would otherwise need the word "post"), and words
-    // that only name a path parameter (`…SubscriptionExposedId`): ids a request gives, not words.
+    // Left out of the name: the HTTP method (`PostBooksBook`: the method field scores intent) and
+    // words that only name a path parameter (`…BookId`): ids a request gives, not words.
     const { terms, qualifiers } = (this.nameTerms[id] ??= (() => {
       const [name, method, path] = this.docs[id]!;
       const analyze = (text: string) => this.lexicon.analyze(text);
@@ -274,11 +274,9 @@ export class OperationSearch {
   }
 
   /**
-   * An id written with its type prefix, as Stripe-style APIs make them ("cus_9Q", "pi_3Mtw",
-   * "sub_77"), names what it is the id of: the prefix abbreviates one of the API's collections (the
-   * path segment before an `{id}`: `customers`, `payment_intents`, `subscriptions`). "Update the
-   * email on cus_22" is about a customer. Each such id is replaced by the collection's words when
-   * exactly one collection fits best (see abbreviationRank); otherwise it stays a value.
+   * An id written with a type prefix ("bk_9Q") names what it is the id of: a prefix the document's
+   * examples show, else the one collection (path segment before a parameter) it abbreviates best
+   * (see abbreviationRank). The id is read as the collection's words; otherwise it stays a value.
    */
   private withIdResources(query: string): string {
     let resolved = 0;
@@ -301,8 +299,8 @@ export class OperationSearch {
   }
 
   /**
-   * Two words of the request written as one in the API ("invoice item" → Stripe's `invoiceitems`,
-   * "web hook" → `webhook`): the joined word, when the index has it.
+   * Two words of the request written as one in the API ("line item" → `lineitems`): the joined
+   * word, when the index has it.
    */
   private compounds(list: readonly string[]): string[] {
     const found: string[] = [];
@@ -401,12 +399,10 @@ export class OperationSearch {
 
 /**
  * How well an id prefix abbreviates a collection's words (lower is better; infinity: not at all):
- * 0 the first word's start ("cus" → customers, "sub" → subscriptions, "price"), 1 the words'
- * initials ("pi" → payment intents, "we" → webhook endpoints), 2 the first word's start and the
- * initials of the rest ("seti" → setup intents), 3 three letters or more of a one-word name, in
- * order from its first ("acct" → accounts, "evt" → events). Fewer words, then shorter ones, win
- * within a rule; a prefix of two letters must be the words' initials or start a one-word name, so
- * "po" (payouts or people) and "dp" stay values.
+ * 0 the first word's start ("book" → books), 1 the words' initials ("li" → line items), 2 the first
+ * word's start and the initials of the rest, 3 three letters or more of a one-word name in order
+ * ("acct" → accounts). Fewer, then shorter, words win within a rule; a two-letter prefix must be
+ * initials or start a one-word name.
  */
 function abbreviationRank(prefix: string, words: readonly string[]): number {
   const first = words[0]!;

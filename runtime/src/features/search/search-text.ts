@@ -183,8 +183,11 @@ export class Lexicon {
       for (const t of this.implies.get(word) ?? []) implied.push(t);
       if (this.stopwords.has(word)) continue;
       // A state before a plural ("open tickets", "failed payments") filters what is listed.
-      const next = list.slice(i + 1, i + 4).find((w) => !this.stopwords.has(w));
-      if (this.states.has(word) && next !== undefined && plural(next)) {
+      const next = list
+        .slice(i + 1, i + 5)
+        .filter((w) => !this.stopwords.has(w))
+        .slice(0, 2);
+      if (this.states.has(word) && next.some(plural)) {
         implied.push(this.term(word));
         continue;
       }
@@ -208,24 +211,32 @@ export class Lexicon {
 
 /**
  * A request's words without the values it gives: quoted text, e-mail addresses, URLs, ids with
- * digits ("cus_123"), `owner/name` slugs, `#12`, numbers and versions name things, they are not
+ * digits ("bk_123"), `owner/name` slugs, `#12`, numbers and versions name things, they are not
  * words to match.
  */
 export function requestWords(query: string): string[] {
   return words(
     query
       .replace(/(?<![\w'])'[^'\n]{1,60}'(?![\w'])|"[^"\n]{1,60}"|“[^”\n]{1,60}”|`[^`\n]{1,60}`/g, " ")
-      // What a message should say is its content, not words to match ("reply saying thanks").
-      .replace(/\b(?:saying|that says|which says)\b.*$/i, " ")
+      // What a message should say is its content, not words to match ("reply saying thanks", "file a
+      // bug: the page is blank"); so is a clause that says why ("delete it, it's unused").
+      .replace(/\b(?:saying|that says|which says)\b.*$|:\s.*$/i, " ")
+      .replace(/[,;]\s*(?:it|they|this|that|he|she)(?:'s|'re| is| are| was| were| has| have)\b[^,;]*/gi, " ")
+      // "Stop doing" is the un- verb ("stop watching" → unwatch; see OperationSearch.withoutUnknownUn).
+      .replace(/\b(?:stop|quit)\s+([a-z]{3,})ing\b/gi, "un$1ing")
       .replace(/\S+@\S+\.[a-z]{2,}/gi, " ")
       .replace(/\bhttps?:\/\/\S+/gi, " ")
       .replace(/\b[a-z]+_[a-z0-9]*\d[a-z0-9]*\b/gi, " ")
       .replace(/(^|\s)[\w.-]+\/[\w.-]+(?=[\s,.?!]|$)/g, " ")
       // A file name is a file ("package.json"); a hyphenated name is a value ("needs-triage"), but
       // not a word made with an English prefix ("re-run", "un-archive", "e-mail").
-      .replace(/\b[\w-]*[a-z][\w-]*\.(?:[a-z]{1,4})\b(?![.@\w])/gi, (name) => (/\.(com|org|net|io|dev)$/i.test(name) ? " " : " file "))
+      .replace(/\b[\w-]*[a-z][\w-]*\.(?:[a-z]{1,4})\b(?![.@\w])/gi, (name) =>
+        /\.(com|org|net|io|dev)$/i.test(name) ? " " : " file ",
+      )
       .replace(/(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w.-])/gi, (name) =>
-        /^(?:e|re|pre|co|un|non|sub|multi|de|opt|sign|log|check|set|follow|one|two|third)-[a-z]+$/i.test(name) ? name : " ",
+        /^(?:e|re|pre|co|un|non|sub|multi|de|opt|sign|log|check|set|follow|one|two|third)-[a-z]+$/i.test(name)
+          ? name
+          : " ",
       )
       .replace(/#\d+|\bv?\d+(?:\.\d+)*\b/gi, " "),
   );
