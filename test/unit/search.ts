@@ -105,6 +105,13 @@ test("a query is read once: actions, a question, a change, implied terms, values
     stem("renew"),
     "loan",
   ]);
+  // A message's content after a colon or "saying", and a why-clause, are values; "stop doing" is the un- verb.
+  assert.equal(read("add a note: the cover is torn").terms, ["add", "note"]);
+  assert.equal(read("reply saying the cover is torn").terms, ["reply"]);
+  assert.equal(read("delete the shelf, it's empty").terms, [stem("delete"), "shelf"]);
+  assert.equal(read("stop renewing the loan").terms, [stem("unrenewing"), "loan"]);
+  // A state is seen two words ahead of the plural it filters.
+  assert.ok(read("open p1 tickets").implied.includes("open"));
   assert.ok(read("check out the book by MAX_QUERY_TERMS words").terms.length <= 64);
   assert.equal(read("a ".repeat(100) + "book").terms, ["book"]);
 });
@@ -142,6 +149,21 @@ test("the API's own vocabulary: a body enum names an action, an example's id pre
     http: { method: "post", path: "/fines/{fine_id}/pay", parameters: [] },
   } as unknown as ToolDefinition;
   const fine = searchDocument(tool);
+  // Nested body properties count: their names, titles and enum values.
+  const nested = searchDocument({
+    ...tool,
+    inputSchema: {
+      type: "object",
+      properties: {
+        action: {
+          type: "object",
+          properties: { kind: { type: "string", title: "Kind of hold", enum: ["reserve", "renew"] } },
+        },
+      },
+    },
+  } as unknown as ToolDefinition);
+  assert.equal(nested.parameters, ["action", "kind", "Kind of hold"]);
+  assert.equal(nested.values, ["reserve", "renew"]);
   assert.equal(fine.ids, { fn: "fines" });
   assert.equal(fine.required, ["fine_id"]);
   const data = buildSearchIndex([...DOCS.filter((d) => d.name !== "payFine"), fine], SEARCH_LEXICON);
