@@ -25,6 +25,8 @@ const SOURCES = (process.env.BENCH_SEARCH_SOURCES ?? "github,stripe").split(",")
 const LATENCY_ROUNDS = 5;
 /** Task files read per source, after the main <source>.json: <source>-<kind>.json. */
 const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"];
+/** Sources taken from the shared dev corpus (../shared/corpus/dev): bench name → corpus id. */
+const DEV_SOURCES = { mailchimp: "mailchimp.com", keycloak: "keycloak.local" };
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
 
@@ -65,6 +67,9 @@ const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/s
 const { OperationSearch } = await import(
   pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
 );
+const { search: searchFeature } = await import(
+  pathToFileURL(join(root, "dist/runtime/src/features/search/index.js")).href
+);
 const { searchIndexText } = await import(
   pathToFileURL(join(root, "dist/generator/pipeline/emit/data/search-index.js")).href
 );
@@ -78,7 +83,10 @@ for (const source of SOURCES) {
   const dir = join(root, ".tmp", "bench-search", source);
   const tasksFile = join(root, "bench", "search-tasks", `${source}.json`);
   if (!process.env.BENCH_SEARCH_REUSE || !existsSync(join(dir, "data", "search-index.json"))) {
-    const [entry] = listSource(root, source, join(root, "..", "shared", "corpus"));
+    const corpus = join(root, "..", "shared", "corpus");
+    const [entry] = DEV_SOURCES[source]
+      ? listSource(root, "dev", corpus).filter((item) => item.id === DEV_SOURCES[source])
+      : listSource(root, source, corpus);
     if (!entry) throw new Error(`unknown source ${source}`);
     mkdirSync(dir, { recursive: true });
     const t = performance.now();
@@ -100,6 +108,7 @@ for (const source of SOURCES) {
       upstream: { baseUrl: "http://127.0.0.1:9" },
       surface,
       readData,
+      surfaces: searchFeature.plugs({}).surfaces,
     });
     await server.dispatch({
       jsonrpc: "2.0",
@@ -193,6 +202,13 @@ for (const source of SOURCES) {
     }
   }
   const indexBytes = Buffer.byteLength(readData("search-index.json") ?? "");
+  // Load time of the index alone: read, parse, compile the lexicon (median of LATENCY_ROUNDS).
+  const loads = [];
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    t = performance.now();
+    new OperationSearch(JSON.parse(readData("search-index.json")));
+    loads.push(performance.now() - t);
+  }
   const result = {
     operations: tools.length,
     tasks: tasks.length,
@@ -211,6 +227,7 @@ for (const source of SOURCES) {
       firstSearch: firstSearchMs,
     },
     indexBytes,
+    indexLoadMs: quantile(loads, 0.5),
     misses: hasTasks ? misses : [],
   };
   results[source] = result;
@@ -231,7 +248,7 @@ for (const source of SOURCES) {
     `  search_operations, server side: median ${result.latencyMs.callMedian.toFixed(2)} ms, p95 ${result.latencyMs.callP95.toFixed(2)} ms (tools/call dispatch); index query median ${result.latencyMs.queryMedian.toFixed(3)} ms`,
   );
   console.log(
-    `  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms`,
+    `  first search (loads data/search-index.json, ${fmt(indexBytes)} bytes): ${firstSearchMs.toFixed(0)} ms; index load alone (read, parse, build) median ${result.indexLoadMs.toFixed(1)} ms`,
   );
   if (SHOW_MISSES && hasTasks)
     for (const miss of misses)
@@ -274,6 +291,42 @@ for (const source of SOURCES) {
     );
     for (const line of extraMisses) console.log(line);
   }
+  // Ablation: each section of the lexicon switched off in turn (query side: the index keeps the
+  // terms it was built with, so a join switched off still shaped the index's words), and all of
+  // it; recall@5 / @10 per task file, as the change from the full lexicon in points.
+  if (hasTasks && process.env.BENCH_SEARCH_ABLATION !== "0") {
+    const files = [[`${source}.json`, tasks]];
+    for (const kind of EXTRA_KINDS) {
+      const file = join(root, "bench", "search-tasks", `${source}-${kind}.json`);
+      if (existsSync(file)) files.push([`${source}-${kind}.json`, JSON.parse(readFileSync(file, "utf8")).tasks]);
+    }
+    const data = JSON.parse(readData("search-index.json"));
+    const recallWith = (lexicon) => {
+      const engine = new OperationSearch({ ...data, lexicon });
+      return files.map(([, list]) =>
+        recallOf(
+          list.map((task) => engine.search(task.q, { limit: 10 }).findIndex((hit) => task.expect.includes(hit.name))),
+        ),
+      );
+    };
+    const full = recallWith(data.lexicon);
+    const sections = Object.keys(data.lexicon ?? {}).filter((key) => key !== "about");
+    result.ablation = {};
+    console.log(`  ablation (change in points of recall@5 / recall@10 with a section of the lexicon off):`);
+    console.log(`    ${"".padEnd(14)}${files.map(([name]) => name.replace(/\.json$/, "").padStart(18)).join("")}`);
+    for (const section of [...sections, "all"]) {
+      const lexicon = section === "all" ? undefined : { ...data.lexicon, [section]: undefined };
+      const off = recallWith(lexicon);
+      result.ablation[section] = Object.fromEntries(
+        files.map(([name], i) => [name, { at5: off[i].at5 - full[i].at5, at10: off[i].at10 - full[i].at10 }]),
+      );
+      const cell = (i) =>
+        `${(100 * (off[i].at5 - full[i].at5)).toFixed(1)} / ${(100 * (off[i].at10 - full[i].at10)).toFixed(1)}`.padStart(
+          18,
+        );
+      console.log(`    ${section.padEnd(14)}${files.map((_, i) => cell(i)).join("")}`);
+    }
+  }
 }
 // Synthetic: 20,000 operations (test/bench/synthetic-search.ts), CPU per query of the index against a
 // baseline measured in the same run: a plain scan that analyzes every operation's text for each query.
@@ -284,7 +337,9 @@ for (const source of SOURCES) {
   const { buildSearchIndex } = await import(
     pathToFileURL(join(root, "dist/runtime/src/features/search/search-build.js")).href
   );
-  const { analyze } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/search-text.js")).href);
+  const { Lexicon } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/search-text.js")).href);
+  const lexicon = new Lexicon();
+  const analyze = (text) => lexicon.analyze(text);
   const docs = syntheticSearchDocuments(20_000);
   const index = new OperationSearch(buildSearchIndex(docs));
   const scan = (query) => {

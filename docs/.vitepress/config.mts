@@ -25,7 +25,7 @@ export default defineConfig({
           { text: "MCP clients", link: "/guide/clients" },
           { text: "Upstream credentials", link: "/guide/credentials" },
           { text: "Pagination", link: "/guide/pagination" },
-          // Room for guide/search.md and guide/user-sign-in.md (written on other branches).
+          { text: "Search surface", link: "/guide/search" },
           { text: "The protocol", link: "/guide/protocol" },
           { text: "Several instances", link: "/guide/several-instances" },
           { text: "A fleet of servers", link: "/guide/fleet" },
@@ -45,6 +45,7 @@ export default defineConfig({
         text: "Benchmarks",
         items: [
           { text: "Method and current figures", link: "/benchmarks/" },
+          { text: "Search", link: "/benchmarks/search" },
           { text: "History", link: "/benchmarks/history" },
         ],
       },

@@ -86,10 +86,17 @@ test("search surface lists exactly the three meta tools and the custom tools, in
 
 test("search_operations finds, best first, with the documented result shape; tag and limit apply", async () => {
   const server = make({ surface: "search" });
-  const found = result(await call(server, "search_operations", { query: "add a new pet" }));
+  // Built from the tools (no data/search-index.json, so no lexicon): the API's own words.
+  const found = result(await call(server, "search_operations", { query: "create a pet" }));
   assert.not.ok(found.isError);
   assert.is(found.structuredContent.results[0].name, "createPet");
-  assert.equal(Object.keys(found.structuredContent.results[0]).sort(), ["method", "name", "path", "score", "summary"]);
+  assert.equal(Object.keys(found.structuredContent.results[0]).sort(), [
+    "method",
+    "name",
+    "path",
+    "required",
+    "summary",
+  ]);
   assert.equal(JSON.parse(found.content[0].text), found.structuredContent);
   assert.is(
     result(await call(server, "search_operations", { query: "pets", limit: 1 })).structuredContent.results.length,
@@ -99,16 +106,32 @@ test("search_operations finds, best first, with the documented result shape; tag
     result(await call(server, "search_operations", { query: "pets", tag: "nope" })).structuredContent.results,
     [],
   );
-  const invalid = result(await call(server, "search_operations", { query: "pets", limit: 99 }));
-  assert.ok(invalid.isError, "limit above 50 is refused by validation");
+  const invalid = result(await call(server, "search_operations", { query: "pets", limit: 201 }));
+  assert.ok(invalid.isError, "limit above 200 is refused by validation");
+});
+
+test("search_operations browses: without a query the tags with their counts, with only a tag its operations", async () => {
+  const tools = sampleTools().map((t) => ({ ...t, tags: [t.http.method === "get" ? "reading" : "writing"] }));
+  const server = make({ surface: "search", tools });
+  const tags = result(await call(server, "search_operations", {})).structuredContent;
+  assert.equal(tags.results, []);
+  assert.equal(tags.tags.map((t: { tag: string }) => t.tag).sort(), ["reading", "writing"]);
+  for (const { tag, operations } of tags.tags) {
+    const listed = result(await call(server, "search_operations", { tag })).structuredContent.results;
+    assert.is(listed.length, operations);
+    assert.equal(
+      listed.map((hit: { name: string }) => hit.name),
+      tools.filter((t) => t.tags.includes(tag)).map((t) => t.name),
+    );
+  }
 });
 
 test("search_operations reads data/search-index.json when the server has it", async () => {
   const read: string[] = [];
   const index = JSON.stringify({
-    format: 1,
+    format: 2,
     k1: 1.2,
-    docs: [["getPet", "GET", "/pets/{petId}", "From the file", []]],
+    docs: [["getPet", "GET", "/pets/{petId}", "From the file", [], ["petId"]]],
     terms: { zebra: [0, 300] },
   });
   const server = make({

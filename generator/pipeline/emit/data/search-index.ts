@@ -1,15 +1,18 @@
 /**
  * data/search-index.json: the operation search index, built at generation time (the runtime's
  * builder, search-build.ts, so the analysis of the index and of queries is one code) and loaded
- * by the server on the first search.
+ * by the server on the first search. It carries the lexicon (search-lexicon.json, general English
+ * as data) that the server reads queries with.
  */
 import {
   buildSearchIndex,
   searchDocument,
   type SearchDocument,
   type SearchIndexData,
+  type LexiconData,
   type ToolDefinition,
 } from "../../../shared/contract.js";
+import lexicon from "./search-lexicon.json" with { type: "json" };
 
 /** Where the index lives in the generated project. */
 export const SEARCH_INDEX_PATH = "data/search-index.json";
@@ -21,22 +24,28 @@ export function searchIndexText(tools: ToolDefinition[]): string {
 
 /** The index of these search documents (`searchDocument` of each tool, tool order) as JSON text. */
 export function searchIndexFromDocuments(documents: SearchDocument[]): string {
-  return searchIndexJson(buildSearchIndex(documents));
+  return searchIndexJson(buildSearchIndex(documents, SEARCH_LEXICON));
 }
+
+/** The lexicon every generated index carries. */
+export const SEARCH_LEXICON: LexiconData = lexicon;
 
 /**
  * The index as JSON text: one line per operation and per term, so a regeneration's diff shows
  * what changed and the file stays compact.
  */
 export function searchIndexJson(data: SearchIndexData): string {
-  const lines = [`{"format":${data.format},"k1":${data.k1},"docs":[`];
+  const lines = [`{"format":${data.format},"k1":${data.k1},`];
+  for (const key of ["lexicon", "collections", "ids"] as const)
+    if (data[key] !== undefined) lines.push(`${JSON.stringify(key)}:${ascii(JSON.stringify(data[key]))},`);
+  lines.push(`"docs":[`);
   data.docs.forEach((doc, i) => lines.push(ascii(JSON.stringify(doc)) + (i < data.docs.length - 1 ? "," : "")));
   lines.push(`],"terms":{`);
   const entries = Object.entries(data.terms);
   entries.forEach(([term, list], i) =>
     lines.push(`${JSON.stringify(term)}:[${list.join(",")}]` + (i < entries.length - 1 ? "," : "")),
   );
-  lines.push("}}", "");
+  lines.push(`},"sources":${JSON.stringify(data.sources ?? {})}}`, "");
   return lines.join("\n");
 }
 

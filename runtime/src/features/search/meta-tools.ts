@@ -31,14 +31,26 @@ const searchResultSchema: ObjectJsonSchema = {
           method: { type: "string" },
           path: { type: "string" },
           summary: { type: "string" },
-          score: { type: "number" },
+          required: { type: "array", items: { type: "string" }, description: "Arguments the call needs." },
         },
-        required: ["name", "method", "path", "summary", "score"],
+        required: ["name", "method", "path", "summary", "required"],
+      },
+    },
+    tags: {
+      type: "array",
+      description: "Without a query or tag: the API's tags and how many operations each has.",
+      items: {
+        type: "object",
+        properties: { tag: { type: "string" }, operations: { type: "integer" } },
+        required: ["tag", "operations"],
       },
     },
   },
   required: ["results"],
 };
+
+/** Most operations a tag's listing returns (a search returns `limit`, default 10). */
+const BROWSE_MAX = 200;
 
 const describeResultSchema: ObjectJsonSchema = {
   type: "object",
@@ -60,26 +72,23 @@ export function findingTools(title: string, count: number): ListedTool[] {
     {
       name: SEARCH_OPERATIONS,
       title: "Search operations",
-      description: `Find operations of the ${title} API (${count} operations) by what you want to do, in plain words ("list open pull requests", "refund a payment"). Returns the best matches first; then call describe_operation for the arguments.`,
+      description: `Find operations of the ${title} API (${count} operations) by what you want to do, in plain words ("list open orders", "refund a payment"): the 10 best matches, best first, each with its method, path, summary and required arguments; pick one, then call describe_operation for its arguments. Without a query: the API's tags with their operation counts; with only a tag: that tag's operations.`,
       inputSchema: {
         type: "object",
         properties: {
           query: {
             type: "string",
-            minLength: 1,
             maxLength: MAX_QUERY_CHARS,
             description: "What you want to do, in plain words.",
           },
           limit: {
             type: "integer",
             minimum: 1,
-            maximum: 50,
-            default: 10,
-            description: "How many results at most (default 10).",
+            maximum: BROWSE_MAX,
+            description: `How many results at most (default 10; a tag without a query: all its operations, up to ${BROWSE_MAX}).`,
           },
-          tag: { type: "string", maxLength: MAX_NAME_CHARS, description: "Only operations with this OpenAPI tag." },
+          tag: { type: "string", maxLength: MAX_NAME_CHARS, description: "Only operations with this tag." },
         },
-        required: ["query"],
         additionalProperties: false,
       },
       outputSchema: searchResultSchema,
@@ -217,13 +226,24 @@ export class SearchMetaTools implements MetaTools {
     throw new Error(`not a meta tool: ${name}`);
   }
 
+  /** A search, a tag's operations (a tag without a query), or the tags (neither). */
   private search(args: Record<string, unknown>, allowed: (name: string) => boolean): CallToolResult {
-    const results = this.searchIndex().search(String(args.query), {
-      limit: typeof args.limit === "number" ? args.limit : 10,
-      ...(typeof args.tag === "string" ? { tag: args.tag } : {}),
-      allowed: (name) => this.context.operations.names.has(name) && allowed(name),
-    });
-    return renderToolResult(valueOutcome({ results }));
+    const index = this.searchIndex();
+    const visible = (name: string) => this.context.operations.names.has(name) && allowed(name);
+    const query = typeof args.query === "string" ? args.query.trim() : "";
+    const tag = typeof args.tag === "string" ? args.tag : undefined;
+    const limit = typeof args.limit === "number" ? args.limit : undefined;
+    if (query !== "")
+      return renderToolResult(
+        valueOutcome({
+          results: index.search(query, { limit: limit ?? 10, allowed: visible, ...(tag !== undefined ? { tag } : {}) }),
+        }),
+      );
+    if (tag !== undefined)
+      return renderToolResult(
+        valueOutcome({ results: index.withTag(tag, { limit: limit ?? BROWSE_MAX, allowed: visible }) }),
+      );
+    return renderToolResult(valueOutcome({ results: [], tags: index.tags(visible) }));
   }
 
   private describe(name: string, allowed: (name: string) => boolean): CallToolResult {

@@ -1,11 +1,13 @@
 /**
- * Builds the operation search index (BM25F). The generator runs it once per generation and writes
- * data/search-index.json; a server without that file (an older generation, a hand-built server)
- * builds the same index from its tool definitions on the first search. Each field has a weight
- * and a length normalisation; per term and operation the index stores the weighted, normalised
- * frequency, so a query is only look-ups and sums (search-index.ts).
+ * Builds the operation search index (BM25F). The generator runs it once per generation with the
+ * lexicon and writes data/search-index.json; a server without that file (an older generation, a
+ * hand-built server) builds the same index without a lexicon from its tool definitions on the first
+ * search. Each field has a weight and a length normalisation; per term and operation the index
+ * stores the weighted, normalised frequency, so a query is only look-ups and sums (search-index.ts).
+ * What is specific to the API comes from its document: names, paths (collections), tags, argument
+ * names and titles, enum values, id prefixes; the index records which fields each term came from.
  */
-import { analyze, methodVerbs } from "./search-text.js";
+import { Lexicon, methodVerbs, words, type LexiconData } from "./search-text.js";
 import { SEARCH_INDEX_FORMAT, type IndexedOperation, type SearchIndexData } from "./search-index.js";
 import type { ToolDefinition } from "../../api/types.js";
 
@@ -17,58 +19,60 @@ export interface SearchDocument {
   summary: string;
   description: string;
   tags: string[];
-  /** Names of the tool's arguments. */
+  /** Names (and titles) of the tool's arguments, body properties included. */
   parameters: string[];
-  /** Values of its short string enums (absent: none). */
+  /** Values of its short string enums, nested ones included (absent: none). */
   values?: string[];
+  /** The arguments a call needs (absent: none). */
+  required?: string[];
+  /** Id prefix → the collection it names, from the examples and patterns of path parameters ("bk" → "books"). */
+  ids?: Record<string, string>;
 }
 
 /** BM25 saturation constant. */
 const K1 = 1.2;
 
-/** Weight of enum values (SearchDocument.values): a hint, below argument names. */
-const ENUM_WEIGHT = 0.1;
-
 /** Descriptions longer than this are cut for the index: the opening says what matters. */
 const DESCRIPTION_MAX = 600;
 
+/** Longest summary a search result shows. */
+const SUMMARY_MAX = 100;
+
 /**
  * Field weights and length normalisation (b). Names and summaries say what an operation does;
- * path segments and tags say what it is about; descriptions and parameter names add recall.
- * Chosen on the retrieval benchmark (scripts/bench-search.js): descriptions at 0.1 (b 0.5) rather
- * than 0.25 (b 0.75) ranked better on the tune halves (recall@1 177 → 183 of 268) and on the
- * check halves (recall@5 236 → 238 of 264); the other weights, each tried at about half and
- * double, did not.
+ * path segments and tags say what it is about; the HTTP method what it does to it; descriptions,
+ * argument names and enum values add recall. The index's `sources` give each term a bit per field
+ * (1 name, 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description).
  */
-const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number; prose?: boolean }> = [
+const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
   { get: (d) => d.name, weight: 3, b: 0.75 },
-  { get: (d) => d.summary, weight: 3, b: 0.75, prose: true },
-  { get: (d) => literalPath(d.path), weight: 2, b: 0.3 },
+  { get: (d) => d.summary, weight: 3, b: 0.75 },
+  { get: (d) => d.path.replace(/\{[^}]*\}/g, " "), weight: 2, b: 0.3 },
   { get: (d) => d.tags.join(" "), weight: 1.5, b: 0 },
   { get: (d) => methodVerbs(d.method, d.path), weight: 2, b: 0 },
   { get: (d) => d.parameters.join(" "), weight: 0.2, b: 0.5 },
-  { get: (d) => (d.values ?? []).join(" "), weight: ENUM_WEIGHT, b: 0.5 },
-  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.1, b: 0.5, prose: true },
+  { get: (d) => (d.values ?? []).join(" "), weight: 0.1, b: 0.5 },
+  { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.1, b: 0.5 },
 ];
 
-/** The path without its `{parameters}`: `/repos/{owner}/{repo}/pulls` → `/repos///pulls`. */
-function literalPath(path: string): string {
-  return path.replace(/\{[^}]*\}/g, " ");
-}
-
-/** Builds the index data for these operations (ids in the given order). */
-export function buildSearchIndex(documents: SearchDocument[]): SearchIndexData {
-  const fieldTerms = documents.map((d) => FIELDS.map((field) => analyze(field.get(d), field.prose)));
+/** Builds the index data for these operations (ids in the given order), read with `lexicon`. */
+export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconData): SearchIndexData {
+  const analyzer = new Lexicon(lexicon);
+  const fieldTerms = documents.map((d) => FIELDS.map((field) => analyzer.analyze(field.get(d))));
   const averages = FIELDS.map((_, f) =>
     Math.max(1, fieldTerms.reduce((sum, fields) => sum + fields[f]!.length, 0) / Math.max(1, documents.length)),
   );
   const postings = new Map<string, number[]>();
+  const sources = new Map<string, number>();
   fieldTerms.forEach((fields, id) => {
     const weighted = new Map<string, number>();
     fields.forEach((terms, f) => {
       const { weight, b } = FIELDS[f]!;
       const norm = 1 - b + (b * terms.length) / averages[f]!;
-      for (const term of terms) weighted.set(term, (weighted.get(term) ?? 0) + weight / norm);
+      for (const term of terms) {
+        weighted.set(term, (weighted.get(term) ?? 0) + weight / norm);
+        sources.set(term, (sources.get(term) ?? 0) | (1 << f));
+      }
     });
     for (const [term, tf] of weighted) {
       const list = postings.get(term) ?? [];
@@ -77,45 +81,122 @@ export function buildSearchIndex(documents: SearchDocument[]): SearchIndexData {
     }
   });
   const terms: Record<string, number[]> = {};
-  for (const term of [...postings.keys()].sort()) terms[term] = postings.get(term)!;
-  const docs: IndexedOperation[] = documents.map((d) => [d.name, d.method.toUpperCase(), d.path, d.summary, d.tags]);
-  return { format: SEARCH_INDEX_FORMAT, k1: K1, docs, terms };
+  const termSources: Record<string, number> = {};
+  for (const term of [...postings.keys()].sort()) {
+    terms[term] = postings.get(term)!;
+    termSources[term] = sources.get(term)!;
+  }
+  const docs: IndexedOperation[] = documents.map((d) => [
+    d.name,
+    d.method.toUpperCase(),
+    d.path,
+    d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1)}…` : d.summary,
+    d.tags,
+    d.required ?? [],
+  ]);
+  const ids: Record<string, string[]> = {};
+  for (const d of documents)
+    for (const [prefix, collection] of Object.entries(d.ids ?? {})) ids[prefix] = words(collection);
+  return {
+    format: SEARCH_INDEX_FORMAT,
+    k1: K1,
+    docs,
+    terms,
+    sources: termSources,
+    ...(lexicon ? { lexicon } : {}),
+    collections: collectionsOf(documents),
+    ids,
+  };
 }
 
-/** The first sentence of a description (at most 120 characters): the summary of an operation that has none. */
+/**
+ * The API's collections, as lists of words: each literal path segment followed by a parameter
+ * (`/v1/payment_intents/{intent}` → `payment intents`), with the literal segment before it when
+ * there is one (`/v1/checkout/sessions/{session}` → `checkout sessions`).
+ */
+function collectionsOf(documents: readonly SearchDocument[]): string[][] {
+  const found = new Map<string, string[]>();
+  for (const { path } of documents) {
+    const segments = path.split("/").filter((segment) => segment !== "");
+    for (let i = 0; i + 1 < segments.length; i++) {
+      if (segments[i]!.startsWith("{") || !segments[i + 1]!.startsWith("{")) continue;
+      const before =
+        i > 0 && !segments[i - 1]!.startsWith("{") && !/^v\d+$/.test(segments[i - 1]!) ? segments[i - 1]! : "";
+      for (const text of [segments[i]!, `${before} ${segments[i]!}`.trim()]) {
+        const list = words(text);
+        if (list.length > 0) found.set(list.join(" "), list);
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
+}
+
+/** The first sentence of a description (at most SUMMARY_MAX characters): the summary of an operation that has none. */
 function firstSentence(text: string): string {
   const line =
     text
       .replace(/<[^>]*>/g, "")
       .trim()
       .split(/\n/)[0] ?? "";
-  const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
-  return sentence.length > 120 ? `${sentence.slice(0, 117)}…` : sentence;
+  return /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
 }
 
 /** Enum lists longer than this are codes, not words a request would use. */
 const ENUM_WORDS_MAX = 12;
 
+type PropertySchema = {
+  enum?: unknown[];
+  items?: PropertySchema;
+  properties?: Record<string, PropertySchema>;
+  title?: unknown;
+  pattern?: unknown;
+  example?: unknown;
+  examples?: unknown;
+};
+
 /**
- * The values of the tool's short string enums: the filters a request names by value ("active
- * subscriptions": `status` = `active`; "closed issues": `state` = `closed`).
+ * Argument names and titles, and the values of short string enums, of a schema's properties and
+ * of the objects among them (a body's nested fields): the filters a request names by value
+ * ("active subscriptions": `status` = `active`) and the things an action's body names (`type`:
+ * `snapshot` on a generic actions endpoint).
  */
-function enumWords(tool: ToolDefinition): string[] {
-  const properties = (tool.inputSchema.properties ?? {}) as Record<
-    string,
-    { enum?: unknown[]; items?: { enum?: unknown[] } }
-  >;
-  const found: string[] = [];
-  for (const schema of Object.values(properties)) {
-    const values = schema?.enum ?? schema?.items?.enum;
-    if (Array.isArray(values) && values.length <= ENUM_WORDS_MAX)
-      for (const value of values) if (typeof value === "string") found.push(value);
+function vocabularyOf(properties: Record<string, PropertySchema>, names: string[], values: string[], depth = 0): void {
+  for (const [name, schema] of Object.entries(properties)) {
+    names.push(name);
+    if (typeof schema?.title === "string") names.push(schema.title);
+    const list = schema?.enum ?? schema?.items?.enum;
+    if (Array.isArray(list) && list.length <= ENUM_WORDS_MAX)
+      for (const value of list) if (typeof value === "string") values.push(value);
+    const nested = schema?.properties ?? schema?.items?.properties;
+    if (nested && depth < 2) vocabularyOf(nested, names, values, depth + 1);
   }
-  return found;
+}
+
+/** Id prefixes the path parameters' examples and patterns show (`bk_123`, `^bk_`) → the collection before them. */
+function idPrefixes(path: string, properties: Record<string, PropertySchema>): Record<string, string> {
+  const ids: Record<string, string> = {};
+  const segments = path.split("/");
+  segments.forEach((segment, i) => {
+    const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
+    const schema = parameter === undefined ? undefined : properties[parameter];
+    const collection = segments[i - 1];
+    if (!schema || !collection || collection.startsWith("{")) return;
+    const shown = [schema.pattern, schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])];
+    for (const text of shown) {
+      const prefix = typeof text === "string" ? /^\^?([a-z]{2,6})_/.exec(text)?.[1] : undefined;
+      if (prefix) ids[prefix] = collection;
+    }
+  });
+  return ids;
 }
 
 /** The search document of a tool definition (what the generator knows, as the runtime sees it). */
 export function searchDocument(tool: ToolDefinition): SearchDocument {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, PropertySchema>;
+  const parameters: string[] = [];
+  const values: string[] = [];
+  vocabularyOf(properties, parameters, values);
+  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : [];
   return {
     name: tool.name,
     method: tool.http.method,
@@ -123,7 +204,9 @@ export function searchDocument(tool: ToolDefinition): SearchDocument {
     summary: tool.title ?? firstSentence(tool.description),
     description: tool.documentation ?? tool.description,
     tags: [...(tool.tags ?? [])],
-    parameters: Object.keys(tool.inputSchema.properties ?? {}),
-    values: enumWords(tool),
+    parameters,
+    values,
+    required,
+    ids: idPrefixes(tool.http.path, properties),
   };
 }

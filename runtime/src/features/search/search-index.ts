@@ -1,36 +1,32 @@
 /**
  * Operation search over the index the generator built (data/search-index.json): BM25F, whose
  * field-weighted, length-normalised term frequencies were computed at generation time, so a query
- * is only look-ups and sums. Query terms are analysed like the index (search-text.ts) and widened
- * with the API vocabulary (synonyms count at half weight); a term missing from the index falls
- * back to the indexed terms it is a prefix of.
+ * is only look-ups and sums. The query is read once with the lexicon the index carries
+ * (search-text.ts); its terms are widened with the lexicon's synonyms (at a lower weight), and a
+ * term missing from the index falls back to the indexed terms it is a prefix of.
  */
-import {
-  analyze,
-  analyzeQuery,
-  asksOnly,
-  changesOnly,
-  actionGroupsOf,
-  impliedTerms,
-  stem,
-  synonymsOf,
-  words,
-} from "./search-text.js";
+import { Lexicon, requestWords, stem, words, type LexiconData } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
-export const SEARCH_INDEX_FORMAT = 1;
+export const SEARCH_INDEX_FORMAT = 2;
 /**
  * Longest query read (characters; `search_operations` refuses longer ones) and most distinct terms
- * analysed: a request is a sentence, and a query is never work without end. The longest request
- * of the retrieval benchmark is 121 characters and 23 words.
+ * analysed: a request is a sentence, and a query is never work without end.
  */
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
-/** At most this many typed ids of a query ("cus_9Q") are matched to the API's collections (see withIdResources). */
+/** At most this many typed ids of a query ("bk_9Q") are matched to the API's collections (see withIdResources). */
 const MAX_ID_RESOURCES = 8;
 
-/** One indexed operation: tool name, HTTP method (upper case), path template, summary, tags. */
-export type IndexedOperation = [name: string, method: string, path: string, summary: string, tags: string[]];
+/** One indexed operation: tool name, HTTP method (upper case), path template, one-line summary, tags, required arguments. */
+export type IndexedOperation = [
+  name: string,
+  method: string,
+  path: string,
+  summary: string,
+  tags: string[],
+  required: string[],
+];
 
 /** The file data/search-index.json. */
 export interface SearchIndexData {
@@ -40,6 +36,14 @@ export interface SearchIndexData {
   docs: IndexedOperation[];
   /** Term → flat pairs `[docId, weightedTf × 100, …]`, doc ids ascending. */
   terms: Record<string, number[]>;
+  /** Term → where the API's document has it: a bit per field of the index (search-build.ts, FIELDS). */
+  sources?: Record<string, number>;
+  /** The lexicon the query is read with (generator/emit/search-lexicon.json); absent: none. */
+  lexicon?: LexiconData;
+  /** The API's collections, as words (path segments before a parameter: `payment_intents/{id}`). */
+  collections?: string[][];
+  /** Id prefixes the document's examples and patterns show (`bk_…`) → the collection's words. */
+  ids?: Record<string, string[]>;
 }
 
 /** One search result, best first. */
@@ -48,7 +52,8 @@ export interface SearchHit {
   method: string;
   path: string;
   summary: string;
-  score: number;
+  /** The arguments a call needs. */
+  required: string[];
 }
 
 /** What a search may be restricted to. */
@@ -60,11 +65,11 @@ export interface SearchOptions {
   allowed?: (name: string) => boolean;
 }
 
-/** Weight of a vocabulary synonym relative to the word the user typed. */
+/** Weight of a lexicon synonym relative to the word the user typed. */
 const SYNONYM_WEIGHT = 0.8;
 /** How strongly the share of the request's words an operation matches scales its score. */
 const COVERAGE_POWER = 1.5;
-/** Weight of a term the request implies (search-text.ts, impliedTerms) relative to a typed one. */
+/** Weight of a term the request implies relative to a typed one. */
 const IMPLIED_WEIGHT = 0.5;
 /** Weight of a prefix expansion (a term the user may have cut short). */
 const PREFIX_WEIGHT = 0.6;
@@ -73,23 +78,19 @@ const PREFIX_MAX = 8;
 /**
  * Name precision: the share of an operation's name words that the request explains (its words or
  * their synonyms) scales the score between NAME_FLOOR and 1. Of two operations matching "delete the
- * repo", `repos/delete` (every word explained) ranks above `teams/remove-repo-in-org` (half of them),
+ * project", `projects/delete` (every word explained) ranks above `teams/remove-project-in-org`,
  * whose extra words narrow it to something the request did not ask for.
  */
 const NAME_FLOOR = 0.4;
 /**
  * Coverage counts a matched term whole when its contribution reaches FULL_MATCH × its idf (a word
  * of the name, summary or path does), and in proportion below that (a word only in an enum value
- * or a parameter name). Chosen among 0 (every match whole), 0.2, 0.3, 0.5, 0.8, 1 and 1.5 on the
- * retrieval benchmark.
+ * or a parameter name).
  */
 const FULL_MATCH = 0.3;
-/**
- * A request that only asks to know something (search-text.ts, asksOnly) scales the score of an
- * operation that is not a GET by this: "who follows torvalds" is a list of followers, not `follow`.
- */
+/** A request that only asks to know something scales the score of an operation that is not a GET by this. */
 const WRITE_WHEN_ASKING = 0.6;
-/** A request that only says to change something scales the score of a GET by this (see changesOnly). */
+/** A request that only says to change something scales the score of a GET by this. */
 const READ_WHEN_CHANGING = 0.7;
 /** Name words after which the rest of a name only qualifies it (see namePrecision). */
 const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
@@ -102,8 +103,11 @@ export class OperationSearch {
   private readonly sortedTerms: string[];
   private readonly byName: Map<string, number>;
   private buffers: { totals: Float64Array; matched: Float64Array; best: Float64Array } | undefined;
-  /** The API's collections (see withIdResources), computed on first use. */
-  private collections: string[][] | undefined;
+  /** The API's collections and id prefixes (see withIdResources). */
+  private readonly collections: string[][];
+  private readonly ids: ReadonlyMap<string, string[]>;
+  /** The lexicon queries are read with. */
+  readonly lexicon: Lexicon;
   /** Analysed words of each operation's name (and its qualifiers), computed on first use. */
   private readonly nameTerms: Array<{ terms: string[]; qualifiers: string[] } | undefined> = [];
 
@@ -117,6 +121,30 @@ export class OperationSearch {
     this.terms = new Map(Object.entries(data.terms));
     this.sortedTerms = [...this.terms.keys()].sort();
     this.byName = new Map(data.docs.map((doc, id) => [doc[0], id]));
+    this.lexicon = new Lexicon(data.lexicon);
+    this.collections = data.collections ?? [];
+    this.ids = new Map(Object.entries(data.ids ?? {}));
+  }
+
+  /** The API's tags with their number of operations (among those `allowed` accepts), most first. */
+  tags(allowed: (name: string) => boolean = () => true): Array<{ tag: string; operations: number }> {
+    const counts = new Map<string, number>();
+    for (const doc of this.docs)
+      if (allowed(doc[0])) for (const tag of doc[4]) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    return [...counts]
+      .map(([tag, operations]) => ({ tag, operations }))
+      .sort((a, b) => b.operations - a.operations || a.tag.localeCompare(b.tag));
+  }
+
+  /** The operations of one tag (case-insensitive), in the document's order. */
+  withTag(tag: string, options: SearchOptions): SearchHit[] {
+    const wanted = tag.toLowerCase();
+    const hits: SearchHit[] = [];
+    for (const doc of this.docs) {
+      if (hits.length >= options.limit) break;
+      if (doc[4].some((t) => t.toLowerCase() === wanted) && (options.allowed?.(doc[0]) ?? true)) hits.push(hitOf(doc));
+    }
+    return hits;
   }
 
   /** Number of indexed operations. */
@@ -139,7 +167,9 @@ export class OperationSearch {
       return options.allowed ? options.allowed(doc[0]) : true;
     };
     query = this.withIdResources(query.slice(0, MAX_QUERY_CHARS));
-    const queryTerms = [...new Set([...this.withoutUnknownUn(analyzeQuery(query)), ...this.compounds(query)])].slice(
+    const raw = requestWords(query);
+    const read = this.lexicon.query(raw, MAX_QUERY_TERMS);
+    const queryTerms = [...new Set([...this.withoutUnknownUn(read.terms), ...this.compounds(raw)])].slice(
       0,
       MAX_QUERY_TERMS,
     );
@@ -148,7 +178,7 @@ export class OperationSearch {
     const touched: number[] = [];
     // Words the index does not know (names, numbers: "alice", "17") do not count against coverage.
     let known = 0;
-    for (const concept of concepts(queryTerms)) {
+    for (const concept of concepts(queryTerms, this.lexicon)) {
       const alternatives = this.alternatives(concept, typed);
       if (alternatives.length > 0) known++;
       // Per document, the best of the concept's words and their stand-ins (a document saying both
@@ -170,7 +200,7 @@ export class OperationSearch {
       }
     }
     // Implied terms add to the operations the request matched, and count for nothing else.
-    const implied = impliedTerms(query);
+    const implied = read.implied;
     for (const term of implied) {
       if (typed.has(term)) continue;
       const seen: number[] = [];
@@ -187,9 +217,9 @@ export class OperationSearch {
       totals[exact] += 1000;
       matched[exact] = Math.max(1, matched[exact]!);
     }
-    const explained = new Set([...queryTerms, ...implied].flatMap((term) => [term, ...synonymsOf(term)]));
-    const asking = asksOnly(query);
-    const changing = changesOnly(query, queryTerms);
+    const explained = new Set([...queryTerms, ...implied].flatMap((term) => [term, ...this.lexicon.synonyms(term)]));
+    const asking = read.asks;
+    const changing = read.changes;
     const count = Math.max(1, known);
     const top = new TopK(options.limit);
     for (const id of touched) {
@@ -206,19 +236,16 @@ export class OperationSearch {
         (changing && this.docs[id]![1] === "GET" ? READ_WHEN_CHANGING : 1);
       if (top.admits(score, id) && accept(id)) top.add(score, id);
     }
-    return top.sorted().map(([score, id]) => {
-      const [name, method, path, summary] = this.docs[id]!;
-      return { name, method, path, summary, score: Math.round(score * 1000) / 1000 };
-    });
+    return top.sorted().map(([, id]) => hitOf(this.docs[id]!));
   }
 
   /** NAME_FLOOR … 1: how much of operation `id`'s name the request explains (see NAME_FLOOR). */
   private namePrecision(id: number, explained: ReadonlySet<string>): number {
-    // Left out of the name: the HTTP method (Stripe's `PostCustomersCustomer`: the method verbs
-    // field scores intent, and a POST that updates would otherwise need the word "post"), and words
-    // that only name a path parameter (`…SubscriptionExposedId`): ids a request gives, not words.
+    // Left out of the name: the HTTP method (`PostBooksBook`: the method field scores intent) and
+    // words that only name a path parameter (`…BookId`): ids a request gives, not words.
     const { terms, qualifiers } = (this.nameTerms[id] ??= (() => {
       const [name, method, path] = this.docs[id]!;
+      const analyze = (text: string) => this.lexicon.analyze(text);
       const verb = new Set(analyze(method));
       const literal = new Set(analyze(path.replace(/\{[^}]*\}/g, " ")));
       const parameters = new Set(analyze((path.match(/\{[^}]*\}/g) ?? []).join(" ")));
@@ -247,18 +274,18 @@ export class OperationSearch {
   }
 
   /**
-   * An id written with its type prefix, as Stripe-style APIs make them ("cus_9Q", "pi_3Mtw",
-   * "sub_77"), names what it is the id of: the prefix abbreviates one of the API's collections (the
-   * path segment before an `{id}`: `customers`, `payment_intents`, `subscriptions`). "Update the
-   * email on cus_22" is about a customer. Each such id is replaced by the collection's words when
-   * exactly one collection fits best (see abbreviationRank); otherwise it stays a value.
+   * An id written with a type prefix ("bk_9Q") names what it is the id of: a prefix the document's
+   * examples show, else the one collection (path segment before a parameter) it abbreviates best
+   * (see abbreviationRank). The id is read as the collection's words; otherwise it stays a value.
    */
   private withIdResources(query: string): string {
     let resolved = 0;
     return query.replace(/\b([a-z]{2,6})_([A-Za-z0-9]+)\b/g, (id, prefix: string, rest: string) => {
       // snake_case words ("payment_intent") are words, not ids: an id has a digit or a capital.
       if (!/[0-9A-Z]/.test(rest) || ++resolved > MAX_ID_RESOURCES) return id;
-      const collections = (this.collections ??= collectionsOf(this.docs));
+      const known = this.ids.get(prefix.toLowerCase());
+      if (known) return ` ${known.join(" ")} `;
+      const collections = this.collections;
       let best: string[] | undefined;
       let bestRank = Number.POSITIVE_INFINITY;
       let tied = false;
@@ -272,11 +299,10 @@ export class OperationSearch {
   }
 
   /**
-   * Two words of the request written as one in the API ("invoice item" → Stripe's `invoiceitems`,
-   * "web hook" → `webhook`): the joined word, when the index has it.
+   * Two words of the request written as one in the API ("line item" → `lineitems`): the joined
+   * word, when the index has it.
    */
-  private compounds(query: string): string[] {
-    const list = words(query, true);
+  private compounds(list: readonly string[]): string[] {
     const found: string[] = [];
     for (let i = 0; i + 1 < list.length; i++) {
       const joined = stem(list[i]! + list[i + 1]!);
@@ -312,7 +338,7 @@ export class OperationSearch {
     const listed = new Set<string>();
     for (const term of concept) if (this.terms.has(term)) list.push([term, 1]);
     for (const term of concept) {
-      for (const synonym of synonymsOf(term)) {
+      for (const synonym of this.lexicon.synonyms(term)) {
         if (!typed.has(synonym) && this.terms.has(synonym) && !listed.has(synonym)) {
           listed.add(synonym);
           list.push([synonym, SYNONYM_WEIGHT]);
@@ -372,35 +398,11 @@ export class OperationSearch {
 }
 
 /**
- * The API's collections, as lists of words: each literal path segment followed by a parameter
- * (`/v1/payment_intents/{intent}` → `payment intents`), with the literal segment before it when
- * there is one (`/v1/checkout/sessions/{session}` → `checkout sessions`).
- */
-function collectionsOf(docs: readonly IndexedOperation[]): string[][] {
-  const found = new Map<string, string[]>();
-  for (const [, , path] of docs) {
-    const segments = path.split("/").filter((segment) => segment !== "");
-    for (let i = 0; i + 1 < segments.length; i++) {
-      if (segments[i]!.startsWith("{") || !segments[i + 1]!.startsWith("{")) continue;
-      const before =
-        i > 0 && !segments[i - 1]!.startsWith("{") && !/^v\d+$/.test(segments[i - 1]!) ? segments[i - 1]! : "";
-      for (const text of [segments[i]!, `${before} ${segments[i]!}`.trim()]) {
-        const list = words(text);
-        if (list.length > 0) found.set(list.join(" "), list);
-      }
-    }
-  }
-  return [...found.values()];
-}
-
-/**
  * How well an id prefix abbreviates a collection's words (lower is better; infinity: not at all):
- * 0 the first word's start ("cus" → customers, "sub" → subscriptions, "price"), 1 the words'
- * initials ("pi" → payment intents, "we" → webhook endpoints), 2 the first word's start and the
- * initials of the rest ("seti" → setup intents), 3 three letters or more of a one-word name, in
- * order from its first ("acct" → accounts, "evt" → events). Fewer words, then shorter ones, win
- * within a rule; a prefix of two letters must be the words' initials or start a one-word name, so
- * "po" (payouts or people) and "dp" stay values.
+ * 0 the first word's start ("book" → books), 1 the words' initials ("li" → line items), 2 the first
+ * word's start and the initials of the rest, 3 three letters or more of a one-word name in order
+ * ("acct" → accounts). Fewer, then shorter, words win within a rule; a two-letter prefix must be
+ * initials or start a one-word name.
  */
 function abbreviationRank(prefix: string, words: readonly string[]): number {
   const first = words[0]!;
@@ -433,13 +435,13 @@ function isSubsequence(short: string, long: string): boolean {
  * the list") say one thing and count once, for score and coverage. Only the action groups: other
  * groups join words that are related but not the same ("email address", "download the archive").
  */
-function concepts(terms: readonly string[]): string[][] {
+function concepts(terms: readonly string[], lexicon: Lexicon): string[][] {
   const groups: string[][] = [];
   // Action group → the first concept holding a term of it: one look-up per group of a term, so the
   // grouping is linear in the request's terms (a term joins the earliest concept it shares a group with).
-  const conceptOf = new Map<number, number>();
+  const conceptOf = new Map<string, number>();
   for (const term of terms) {
-    const actions = actionGroupsOf(term);
+    const actions = lexicon.actions(term);
     let at = Number.POSITIVE_INFINITY;
     for (const group of actions) at = Math.min(at, conceptOf.get(group) ?? Number.POSITIVE_INFINITY);
     if (at === Number.POSITIVE_INFINITY) {
@@ -490,6 +492,11 @@ class TopK {
   sorted(): Array<[number, number]> {
     return [...this.heap].sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   }
+}
+
+/** A search result of an indexed operation. */
+function hitOf([name, method, path, summary, , required]: IndexedOperation): SearchHit {
+  return { name, method, path, summary, required };
 }
 
 /** Whether pair `a` ranks below pair `b`. */
