@@ -7,6 +7,7 @@
 import type { ServerInfo } from "../api/types.js";
 import type { SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/views.js";
+import type { MakeUserSignIn } from "../server/user-sign-in.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
 import type { OpenStateStore } from "../state/state.js";
@@ -25,6 +26,7 @@ export const FEATURES = [
   "oauth",
   "legacy-sse",
   "clients",
+  "user-oauth",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -44,6 +46,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--state": "redis",
   "--passthrough": "auth",
   "--passthrough-config": "auth",
+  "--trust-user-header": "user-oauth",
   MCP_STATE_URL: "redis",
   "--task-after": "tasks",
   MCP_CLIENT: "clients",
@@ -91,6 +94,8 @@ export interface FeaturePlugs {
   httpGuard?: HttpGuard;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;
+  /** Per-user upstream credentials (sign-in). */
+  userSignIn?: MakeUserSignIn;
 }
 
 /** One optional part of the runtime. */

@@ -219,7 +219,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const legacyPath = legacySse?.owns(pathname) ?? false;
     if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
     let principal: Principal | undefined;
-    if (oauth) {
+    if (oauth && !(legacyPath && legacySse?.isPublic?.(pathname))) {
       const outcome = await oauth.authenticate(req.headers.authorization);
       if (isRefusal(outcome)) return refuse(res, outcome);
       principal = outcome;
