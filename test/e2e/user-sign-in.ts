@@ -13,9 +13,16 @@ import type { Browser } from "playwright-core";
 import { main } from "../../runtime/src/cli/main.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
+import { redis } from "../../runtime/src/features/redis/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
 import { CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
 import { within } from "../unit/runtime-fixture.js";
+import { scaleBinaries, startRedis } from "./redis-fixture.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
@@ -37,8 +44,8 @@ test.after(async () => {
  * Signs `login` in at the provider from `url` in a fresh browser context (the user's own browser);
  * the trusted gateway's header names the user on the sign-in pages too. Resolves to the last page's text.
  */
-async function signInInBrowser(url: string, login: string): Promise<string> {
-  const context = await browser.newContext({ extraHTTPHeaders: { "X-User": login } });
+async function signInInBrowser(url: string, login: string, gateway = true): Promise<string> {
+  const context = await browser.newContext(gateway ? { extraHTTPHeaders: { "X-User": login } } : {});
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
@@ -78,7 +85,7 @@ async function connect(url: string, user: string, pages: Promise<string>[], urls
 /** Starts the MCP server in this process with `env` set. */
 async function startServer(argv: string[], env: Record<string, string>, info: Parameters<typeof main>[0], tools: Parameters<typeof main>[1]): Promise<TransportHandle> {
   Object.assign(process.env, env);
-  const handle = await main(info, tools, argv, { features: [auth, userOauth] });
+  const handle = await main(info, tools, argv, { features: [auth, redis, userOauth] });
   assert.ok(handle, "the server started");
   stops.push(() => handle!.close());
   return handle!;
@@ -125,6 +132,123 @@ test("HTTP, two users behind a trusted gateway: each is asked to sign in (URL el
   const [aliceTokens, bobTokens] = [api.tokensBySub.get("alice")!, api.tokensBySub.get("bob")!];
   assert.ok(aliceTokens.size >= 1 && bobTokens.size >= 1);
   for (const token of aliceTokens) assert.not.ok(bobTokens.has(token), "no token is used for both users");
+});
+
+test("two instances sharing Redis: the callback lands on the other instance and the waiting call goes on; a refresh after a forced expiry; a revoked grant leads to a new sign-in; signing out works; Redis never sees a token", async () => {
+  const { redis: redisBinary } = await scaleBinaries();
+  const store = await startRedis(redisBinary);
+  stops.push(() => store.stop());
+  const monitor = await store.monitor();
+  stops.push(async () => monitor.close());
+  const [portA, portB] = [await freePort(), await freePort()];
+  const publicUrl = `http://127.0.0.1:${portB}`;
+  const provider = await startProvider([`${publicUrl}/oauth/upstream/callback`]);
+  stops.push(() => provider.close());
+  const api = await startUpstreamApi(provider);
+  stops.push(() => api.close());
+  const { info, tools } = signInApi(provider.issuer);
+  const env = {
+    UPSTREAM_CLIENT_ID: CLIENT.id,
+    UPSTREAM_CLIENT_SECRET: CLIENT.secret,
+    MCP_SIGN_IN_WAIT_MS: "60000",
+    MCP_STATE_SECRET: "state-secret-0123456789-0123456789-abcdef",
+    MCP_TOKEN_VAULT_SECRET: "vault-secret-0123456789-0123456789-abcdef",
+  };
+  const common = ["--http", "--host", "127.0.0.1", "--sessions", "--trust-user-header", "X-User", "--base-url", api.baseUrl];
+  const hosts = ["--allowed-hosts", `127.0.0.1:${portA},127.0.0.1:${portB}`, "--public-url", publicUrl, "--state", store.url];
+  await startServer([...common, ...hosts, "--port", String(portA)], env, info, tools);
+  await startServer([...common, ...hosts, "--port", String(portB)], env, info, tools);
+  const pages: Promise<string>[] = [];
+  const urls: string[] = [];
+  const onA = await connect(`http://127.0.0.1:${portA}/mcp`, "zoe", pages, urls);
+  const onB = await connect(`http://127.0.0.1:${portB}/mcp`, "zoe", pages, urls);
+  const subOf = async (client: Client) => {
+    const result = (await within(client.callTool({ name: "getMe", arguments: {} }), 60_000, "a call")) as {
+      isError?: boolean;
+      content: Array<{ text?: string }>;
+    };
+    assert.not.ok(result.isError, result.content[0]?.text);
+    return JSON.parse(result.content[0]!.text!).sub as string;
+  };
+
+  provider.setAccessTokenTtl(30); // within the refresh margin: the next use refreshes first
+  assert.is(await subOf(onA), "zoe");
+  assert.is(urls.length, 1);
+  assert.ok(urls[0]!.startsWith(`${publicUrl}/oauth/upstream/start?flow=`));
+  assert.match(await pages[0]!, /You are signed in/);
+  provider.setAccessTokenTtl(3600);
+  assert.is(await subOf(onB), "zoe", "the other instance uses the same user's tokens");
+  assert.is(urls.length, 1, "not asked again on the other instance");
+  assert.ok(provider.grants.includes("refresh_token"), `refreshed: ${provider.grants.join(",")}`);
+
+  await provider.revokeAccount("zoe");
+  assert.is(await subOf(onA), "zoe", "signed in again after the revocation");
+  assert.is(urls.length, 2, "the revocation led to a new sign-in");
+  assert.match(await pages[1]!, /You are signed in/);
+
+  const out = await fetch(`${publicUrl}/oauth/upstream/sign-out`, { method: "POST", headers: { "x-user": "zoe" } });
+  assert.is(out.status, 200);
+  assert.is(await subOf(onB), "zoe");
+  assert.is(urls.length, 3, "asked to sign in after signing out");
+  await pages[2];
+
+  const seen = monitor.text();
+  assert.ok(seen.includes("user-oauth") || seen.length > 0, "Redis was used");
+  for (const token of [...api.tokensBySub.values()].flatMap((set) => [...set]))
+    assert.not.ok(seen.includes(token), "an access token reached Redis in the clear");
+});
+
+test("stdio: the local user signs in through the loopback callback on 127.0.0.1", async () => {
+  const loopback = await freePort();
+  const provider = await startProvider([`http://127.0.0.1:${loopback}/oauth/upstream/callback`]);
+  stops.push(() => provider.close());
+  const api = await startUpstreamApi(provider);
+  stops.push(() => api.close());
+  const dist = fileURLToPath(new URL("../../", import.meta.url));
+  const script = join(mkdtempSync(join(tmpdir(), "mcp-gen-sign-in-")), "server.mjs");
+  writeFileSync(
+    script,
+    [
+      `import { main } from ${JSON.stringify(join(dist, "runtime/src/cli/main.js"))};`,
+      `import { auth } from ${JSON.stringify(join(dist, "runtime/src/features/auth/index.js"))};`,
+      `import { userOauth } from ${JSON.stringify(join(dist, "runtime/src/features/user-oauth/index.js"))};`,
+      `import { signInApi } from ${JSON.stringify(join(dist, "test/unit/sign-in-fixture.js"))};`,
+      `const { info, tools } = signInApi(process.env.TEST_ISSUER);`,
+      `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth] });`,
+    ].join("\n"),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [script, "--base-url", api.baseUrl, "--public-url", `http://127.0.0.1:${loopback}`],
+    env: {
+      PATH: process.env.PATH ?? "",
+      TEST_ISSUER: provider.issuer,
+      UPSTREAM_CLIENT_ID: CLIENT.id,
+      UPSTREAM_CLIENT_SECRET: CLIENT.secret,
+      MCP_SIGN_IN_WAIT_MS: "60000",
+    },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "local", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  const urls: string[] = [];
+  let page: Promise<string> | undefined;
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const url = (request.params as { url: string }).url;
+    urls.push(url);
+    page = signInInBrowser(url, "local-user", false);
+    page.catch(() => {});
+    return { action: "accept" };
+  });
+  await client.connect(transport);
+  stops.push(() => client.close());
+  const result = (await within(client.callTool({ name: "getMe", arguments: {} }), 60_000, "the stdio call")) as {
+    isError?: boolean;
+    content: Array<{ text?: string }>;
+  };
+  assert.not.ok(result.isError, result.content[0]?.text);
+  assert.is(JSON.parse(result.content[0]!.text!).sub, "local-user");
+  assert.ok(urls[0]!.startsWith(`http://127.0.0.1:${loopback}/oauth/upstream/start?flow=`), urls[0]);
+  assert.match(await page!, /You are signed in/);
 });
 
 test.run();
