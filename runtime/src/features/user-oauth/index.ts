@@ -5,7 +5,7 @@
  * confidential client) and no ready token (`<KEY>`) is set. The user is the OAuth resource-server
  * mode's subject (`--oauth-issuer`), else the value of `--trust-user-header` (HTTP), else on stdio
  * the local user. Tokens go to a vault in the state store: with Redis it needs
- * `MCP_TOKEN_VAULT_SECRET`.
+ * `MCP_TOKEN_VAULT_SECRET`. `MCP_USER_SIGN_IN=off` turns it off (client credentials serve everyone).
  */
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
@@ -109,6 +109,8 @@ export const userOauth: Feature = {
 /** The schemes each user signs in to: authorization code or OpenID Connect, with a client id and no ready token. */
 export function signInSchemes(schemes: readonly SecuritySchemeDefinition[], env: NodeJS.ProcessEnv): SignInScheme[] {
   const value = (name: string | undefined) => (name ? nonEmpty(env[name]) : undefined);
+  // The operator's way back to one account for everyone (client credentials, as before the feature).
+  if (/^(off|0|false|no)$/i.test(env.MCP_USER_SIGN_IN ?? "")) return [];
   return schemes
     .filter((scheme) => scheme.authorizationCode !== undefined || scheme.type === "openIdConnect")
     .filter((scheme) => value(scheme.env.clientId) !== undefined && value(scheme.env.token) === undefined)
