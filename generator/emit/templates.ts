@@ -43,7 +43,9 @@ hbs.registerHelper("has", (list: unknown, item: unknown) => Array.isArray(list) 
 /** The schemes each user signs in to (feature user-oauth): authorization code flows and OpenID Connect. */
 hbs.registerHelper("signInSchemes", (schemes: unknown) =>
   Array.isArray(schemes)
-    ? schemes.filter((s: { type?: string; authorizationCode?: unknown }) => s.authorizationCode || s.type === "openIdConnect")
+    ? schemes.filter(
+        (s: { type?: string; authorizationCode?: unknown }) => s.authorizationCode || s.type === "openIdConnect",
+      )
     : [],
 );
 hbs.registerHelper(

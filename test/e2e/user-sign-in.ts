@@ -25,7 +25,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-sync",
+];
 
 let browser: Browser;
 const stops: Array<() => Promise<unknown>> = [];
@@ -66,7 +73,10 @@ async function signInInBrowser(url: string, login: string, gateway = true): Prom
 
 /** An MCP client of `url` acting for `user` (the trusted gateway's header), whose URL elicitations open the browser. */
 async function connect(url: string, user: string, pages: Promise<string>[], urls: string[]): Promise<Client> {
-  const client = new Client({ name: `client-of-${user}`, version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  const client = new Client(
+    { name: `client-of-${user}`, version: "1.0.0" },
+    { capabilities: { elicitation: { url: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     const params = request.params as { mode?: string; url?: string };
     assert.is(params.mode, "url");
@@ -77,13 +87,20 @@ async function connect(url: string, user: string, pages: Promise<string>[], urls
     pages.push(page);
     return { action: "accept" };
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { "X-User": user } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { "X-User": user } } }),
+  );
   stops.push(() => client.close());
   return client;
 }
 
 /** Starts the MCP server in this process with `env` set. */
-async function startServer(argv: string[], env: Record<string, string>, info: Parameters<typeof main>[0], tools: Parameters<typeof main>[1]): Promise<TransportHandle> {
+async function startServer(
+  argv: string[],
+  env: Record<string, string>,
+  info: Parameters<typeof main>[0],
+  tools: Parameters<typeof main>[1],
+): Promise<TransportHandle> {
   Object.assign(process.env, env);
   const handle = await main(info, tools, argv, { features: [auth, redis, userOauth] });
   assert.ok(handle, "the server started");
@@ -99,7 +116,18 @@ test("HTTP, two users behind a trusted gateway: each is asked to sign in (URL el
   stops.push(() => api.close());
   const { info, tools } = signInApi(provider.issuer);
   await startServer(
-    ["--http", "--host", "127.0.0.1", "--port", String(port), "--sessions", "--trust-user-header", "X-User", "--base-url", api.baseUrl],
+    [
+      "--http",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--sessions",
+      "--trust-user-header",
+      "X-User",
+      "--base-url",
+      api.baseUrl,
+    ],
     { UPSTREAM_CLIENT_ID: CLIENT.id, UPSTREAM_CLIENT_SECRET: CLIENT.secret, MCP_SIGN_IN_WAIT_MS: "60000" },
     info,
     tools,
@@ -154,8 +182,24 @@ test("two instances sharing Redis: the callback lands on the other instance and 
     MCP_STATE_SECRET: "state-secret-0123456789-0123456789-abcdef",
     MCP_TOKEN_VAULT_SECRET: "vault-secret-0123456789-0123456789-abcdef",
   };
-  const common = ["--http", "--host", "127.0.0.1", "--sessions", "--trust-user-header", "X-User", "--base-url", api.baseUrl];
-  const hosts = ["--allowed-hosts", `127.0.0.1:${portA},127.0.0.1:${portB}`, "--public-url", publicUrl, "--state", store.url];
+  const common = [
+    "--http",
+    "--host",
+    "127.0.0.1",
+    "--sessions",
+    "--trust-user-header",
+    "X-User",
+    "--base-url",
+    api.baseUrl,
+  ];
+  const hosts = [
+    "--allowed-hosts",
+    `127.0.0.1:${portA},127.0.0.1:${portB}`,
+    "--public-url",
+    publicUrl,
+    "--state",
+    store.url,
+  ];
   await startServer([...common, ...hosts, "--port", String(portA)], env, info, tools);
   await startServer([...common, ...hosts, "--port", String(portB)], env, info, tools);
   const pages: Promise<string>[] = [];

@@ -17,6 +17,7 @@ import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { FLOW_TTL_MS, MAX_FLOWS_PER_USER, SignInFlows } from "../../runtime/src/features/user-oauth/flows.js";
 import { RecordSeal } from "../../runtime/src/features/user-oauth/seal.js";
 import { TokenVault } from "../../runtime/src/features/user-oauth/vault.js";
+import { userOf } from "../../runtime/src/features/user-oauth/users.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { signInApi } from "./sign-in-fixture.js";
@@ -65,7 +66,13 @@ async function startUpstream(): Promise<Upstream> {
     const refresh = randomBytes(16).toString("hex");
     up.access.set(access, { sub, expires: Date.now() + up.accessTtlSeconds * 1000 });
     up.refresh.set(refresh, sub);
-    return { access_token: access, refresh_token: refresh, expires_in: up.accessTtlSeconds, scope, token_type: "Bearer" };
+    return {
+      access_token: access,
+      refresh_token: refresh,
+      expires_in: up.accessTtlSeconds,
+      scope,
+      token_type: "Bearer",
+    };
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -83,7 +90,12 @@ async function startUpstream(): Promise<Upstream> {
           return json(400, { error: "invalid_request", error_description: "PKCE required" });
         const code = randomBytes(12).toString("hex");
         const sub = String(req.headers["x-signs-in-as"] ?? "nobody");
-        codes.set(code, { sub, challenge: q.get("code_challenge")!, redirect: q.get("redirect_uri")!, scope: q.get("scope") ?? "" });
+        codes.set(code, {
+          sub,
+          challenge: q.get("code_challenge")!,
+          redirect: q.get("redirect_uri")!,
+          scope: q.get("scope") ?? "",
+        });
         const back = new URL(q.get("redirect_uri")!);
         back.searchParams.set("code", code);
         back.searchParams.set("state", q.get("state") ?? "");
@@ -98,7 +110,11 @@ async function startUpstream(): Promise<Upstream> {
         if (form.get("grant_type") === "authorization_code") {
           const grant = codes.get(form.get("code") ?? "");
           codes.delete(form.get("code") ?? "");
-          if (!grant || grant.redirect !== form.get("redirect_uri") || b64sha(form.get("code_verifier") ?? "") !== grant.challenge)
+          if (
+            !grant ||
+            grant.redirect !== form.get("redirect_uri") ||
+            b64sha(form.get("code_verifier") ?? "") !== grant.challenge
+          )
             return json(400, { error: "invalid_grant" });
           return json(200, issue(grant.sub, grant.scope));
         }
@@ -141,6 +157,7 @@ async function startServer(
   state: StateStore = new MemoryStateStore(),
   env: Record<string, string> = {},
   more: (tools: ToolDefinition[]) => void = () => {},
+  flags: Record<string, string> = { "trust-user-header": "X-User" },
 ): Promise<Setup> {
   const pagesServer = createServer();
   await new Promise<void>((resolve) => pagesServer.listen(0, "127.0.0.1", resolve));
@@ -148,12 +165,16 @@ async function startServer(
   up.registeredRedirect = `${pages}/oauth/upstream/callback`;
   const { info, tools } = signInApi(up.origin);
   more(tools);
-  info.securitySchemes![0]!.authorizationCode = { authorizationUrl: `${up.origin}/authorize`, tokenUrl: `${up.origin}/token` };
+  info.securitySchemes![0]!.authorizationCode = {
+    authorizationUrl: `${up.origin}/authorize`,
+    tokenUrl: `${up.origin}/token`,
+  };
   const logged: string[] = [];
-  const record = (message: string, fields?: Record<string, unknown>) => logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const record = (message: string, fields?: Record<string, unknown>) =>
+    logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
   const logger: Logger = { debug: record, info: record, warn: record, error: record };
   const plugs = await userOauth.plugs({
-    flags: { "trust-user-header": "X-User" },
+    flags,
     env: { UPSTREAM_CLIENT_ID: CLIENT_ID, UPSTREAM_CLIENT_SECRET: CLIENT_SECRET, MCP_SIGN_IN_WAIT_MS: "3000", ...env },
     info,
     http: true,
@@ -220,7 +241,12 @@ class Browser {
   }
 }
 
-const LEGACY = (id: number, name = "getMe") => ({ jsonrpc: "2.0" as const, id, method: "tools/call", params: { name, arguments: {} } });
+const LEGACY = (id: number, name = "getMe") => ({
+  jsonrpc: "2.0" as const,
+  id,
+  method: "tools/call",
+  params: { name, arguments: {} },
+});
 function resultOf(r: JsonRpcResponse | undefined): Record<string, any> {
   assert.ok(r && "result" in r, JSON.stringify(r));
   return (r as { result: Record<string, any> }).result;
@@ -258,9 +284,12 @@ test("a client without URL elicitation gets isError with the sign-in URL; after 
 test("legacy client with URL elicitation: elicitation/create (mode url) during the call, which goes on once signed in; a wait that runs out gives -32042", async () => {
   const setup = await startServer(up, new MemoryStateStore(), { MCP_SIGN_IN_WAIT_MS: "5000" });
   try {
-    await setup.server.handle(
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } } } },
-    );
+    await setup.server.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } } },
+    });
     const sent: Array<Record<string, any>> = [];
     const ctx = { ...as("bob"), notify: (m: unknown) => void sent.push(m as Record<string, any>) };
     const pending = setup.server.handle(LEGACY(2), ctx);
@@ -277,15 +306,20 @@ test("legacy client with URL elicitation: elicitation/create (mode url) during t
   }
   const quick = await startServer(up, new MemoryStateStore(), { MCP_SIGN_IN_WAIT_MS: "50" });
   try {
-    await quick.server.handle(
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } } } },
-    );
+    await quick.server.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } } },
+    });
     const sent: Array<Record<string, any>> = [];
     const ctx = { ...as("carol"), notify: (m: unknown) => void sent.push(m as Record<string, any>) };
     const pending = quick.server.handle(LEGACY(2), ctx);
     for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     await quick.server.handle({ jsonrpc: "2.0", id: sent[0]!.id, result: { action: "accept" } }, ctx);
-    const answer = (await pending) as { error?: { code: number; data: { elicitations: Array<{ mode: string; url: string }> } } };
+    const answer = (await pending) as {
+      error?: { code: number; data: { elicitations: Array<{ mode: string; url: string }> } };
+    };
     assert.is(answer.error?.code, -32042, JSON.stringify(answer));
     assert.is(answer.error!.data.elicitations[0]!.mode, "url");
     assert.ok(urlIn(answer.error!.data.elicitations[0]!.url));
@@ -302,14 +336,24 @@ test("modern client: input_required with a URL elicitation; the retry with the a
   };
   try {
     const call = (extra: Record<string, unknown> = {}) =>
-      setup.server.handle({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "getMe", arguments: {}, _meta: meta, ...extra } }, as("dave"));
+      setup.server.handle(
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "getMe", arguments: {}, _meta: meta, ...extra },
+        },
+        as("dave"),
+      );
     const first = resultOf(await call());
     assert.is(first.resultType, "input_required");
     const request = first.inputRequests.sign_in;
     assert.is(request.method, "elicitation/create");
     assert.is(request.params.mode, "url");
     await new Browser("dave").open(request.params.url);
-    const second = resultOf(await call({ requestState: first.requestState, inputResponses: { sign_in: { action: "accept" } } }));
+    const second = resultOf(
+      await call({ requestState: first.requestState, inputResponses: { sign_in: { action: "accept" } } }),
+    );
     assert.is(second.resultType, "complete");
     assert.is(JSON.parse(second.content[0].text).sub, "dave");
   } finally {
@@ -349,7 +393,10 @@ test("refresh before expiry, once more on a 401; a revoked grant asks the user t
 
     await new Browser("erin").open(urlIn(revoked.content[0].text)!);
     assert.not.ok(resultOf(await setup.server.handle(LEGACY(5), as("erin"))).isError);
-    const out = await fetch(`${setup.pages}/oauth/upstream/sign-out`, { method: "POST", headers: { "x-user": "erin" } });
+    const out = await fetch(`${setup.pages}/oauth/upstream/sign-out`, {
+      method: "POST",
+      headers: { "x-user": "erin" },
+    });
     assert.is(out.status, 200);
     const signedOut = resultOf(await setup.server.handle(LEGACY(6), as("erin")));
     assert.ok(urlIn(signedOut.content[0].text), "asked to sign in after signing out");
@@ -360,7 +407,11 @@ test("refresh before expiry, once more on a 401; a revoked grant asks the user t
 
 test("incremental scopes: an operation needing more asks again, for the union", async () => {
   const setup = await startServer(up, new MemoryStateStore(), {}, (tools) =>
-    tools.push({ ...tools[0]!, name: "getMeWrite", http: { ...tools[0]!.http, security: [{ upstream: ["pets:write"] }] } }),
+    tools.push({
+      ...tools[0]!,
+      name: "getMeWrite",
+      http: { ...tools[0]!.http, security: [{ upstream: ["pets:write"] }] },
+    }),
   );
   try {
     await signIn(setup, "kim");
@@ -413,7 +464,9 @@ test("attack: the callback completes only the flow it started, in the browser th
     const second = resultOf(await setup.server.handle(LEGACY(3), as("grace")));
     const secondStart = await switched.open(urlIn(second.content[0].text)!, 0);
     assert.is(secondStart.status, 302);
-    const secondCallback = (await fetch(switched.visits[0]!.location!, { redirect: "manual", headers: { "x-signs-in-as": "grace" } })).headers.get("location")!;
+    const secondCallback = (
+      await fetch(switched.visits[0]!.location!, { redirect: "manual", headers: { "x-signs-in-as": "grace" } })
+    ).headers.get("location")!;
     switched.user = "mallory";
     assert.is((await switched.open(secondCallback)).status, 403, "the callback's user must be the flow's");
     const forged = await victim.open(`${setup.pages}/oauth/upstream/callback?state=forged&code=x`);
@@ -438,7 +491,11 @@ test("attack: exact redirect URI and PKCE S256 on every sign-in, whatever the st
     assert.is(authorize.get("redirect_uri"), `${setup.pages}/oauth/upstream/callback`);
     assert.is(authorize.get("code_challenge_method"), "S256");
     const token = up.tokenRequests.at(-1)!;
-    assert.is(b64sha(token.get("code_verifier")!), authorize.get("code_challenge"), "the verifier matches the challenge");
+    assert.is(
+      b64sha(token.get("code_verifier")!),
+      authorize.get("code_challenge"),
+      "the verifier matches the challenge",
+    );
     assert.is(token.get("redirect_uri"), authorize.get("redirect_uri"));
     // Redirects went only to the authorization server and back to the callback.
     const targets = browser.visits.filter((v) => v.location).map((v) => new URL(v.location!, v.url).origin);
@@ -461,12 +518,16 @@ test("attack: one user's tokens are never used for another; tokens never reach t
     const judy = resultOf(await setup.server.handle(LEGACY(2), as("judy")));
     assert.ok(judy.isError, "judy is asked to sign in, not served with ivan's token");
     await signIn(setup, "judy");
-    for (const [who, expected] of [["ivan", "ivan"], ["judy", "judy"]] as const)
+    for (const [who, expected] of [
+      ["ivan", "ivan"],
+      ["judy", "judy"],
+    ] as const)
       assert.is(JSON.parse(resultOf(await setup.server.handle(LEGACY(3), as(who))).content[0].text).sub, expected);
     const ivanTokens = up.seenBySub.get("ivan")!;
     for (const token of up.seenBySub.get("judy")!) assert.not.ok(ivanTokens.has(token));
     const log = setup.logged.join("\n");
-    for (const token of [...up.access.keys(), ...up.refresh.keys()]) assert.not.ok(log.includes(token), "a token in the log");
+    for (const token of [...up.access.keys(), ...up.refresh.keys()])
+      assert.not.ok(log.includes(token), "a token in the log");
     const noUser = resultOf(await setup.server.handle(LEGACY(4), { headers: {} }));
     assert.ok(noUser.isError);
     assert.match(noUser.content[0].text, "X-User");
@@ -503,13 +564,54 @@ test("the vault: records are sealed and bound to their user (a record moved to a
   assert.is((await vault.get("alice", "upstream"))?.access, "alice-token");
 });
 
+test("resource-server mode: the user is the MCP token's issuer and subject; the pages need no header", async () => {
+  const setup = await startServer(up, new MemoryStateStore(), {}, () => {}, {
+    "oauth-issuer": "https://issuer.example",
+  });
+  try {
+    const first = resultOf(await setup.server.handle(LEGACY(1), { subject: "sub-1" }));
+    const page = await new Browser(undefined, "rs-user-1").open(urlIn(first.content[0].text)!);
+    assert.match(page.body, "You are signed in");
+    assert.is(
+      JSON.parse(resultOf(await setup.server.handle(LEGACY(2), { subject: "sub-1" })).content[0].text).sub,
+      "rs-user-1",
+    );
+    assert.ok(
+      resultOf(await setup.server.handle(LEGACY(3), { subject: "sub-2" })).isError,
+      "another subject is not signed in",
+    );
+    assert.ok(resultOf(await setup.server.handle(LEGACY(4), {})).isError, "no subject, no tokens");
+  } finally {
+    await setup.close();
+  }
+  const oauth = (issuer: string) => ({ kind: "oauth" as const, issuer });
+  assert.is.not(
+    userOf(oauth("https://a.example"), { subject: "x" }),
+    userOf(oauth("https://b.example"), { subject: "x" }),
+  );
+  assert.is(
+    userOf({ kind: "header", header: "X-User" }, { subject: "x" }),
+    undefined,
+    "a header source ignores the subject",
+  );
+});
+
 test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP server must know who the user is", async () => {
   const { info } = signInApi("http://127.0.0.1:1");
   const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };
-  const plugs = await userOauth.plugs({ flags: { "trust-user-header": "X-User" }, env, info, http: true, origin: "http://127.0.0.1:9" });
+  const plugs = await userOauth.plugs({
+    flags: { "trust-user-header": "X-User" },
+    env,
+    info,
+    http: true,
+    origin: "http://127.0.0.1:9",
+  });
   const shared = Object.assign(new MemoryStateStore(), { shared: true });
   assert.throws(() => plugs.userSignIn!({ state: shared, logger: silent }), /MCP_TOKEN_VAULT_SECRET/);
-  assert.throws(() => userOauth.plugs({ flags: {}, env, info, http: true, origin: "http://127.0.0.1:9" }), /--trust-user-header|--oauth-issuer/);
+  assert.throws(
+    () => userOauth.plugs({ flags: {}, env, info, http: true, origin: "http://127.0.0.1:9" }),
+    /--trust-user-header|--oauth-issuer/,
+  );
   // Without a client id nothing is signed in per user: the feature stays out of the way.
   assert.equal(await userOauth.plugs({ flags: {}, env: {}, info, http: true, origin: undefined }), {});
 });

@@ -52,7 +52,13 @@ export async function startProvider(redirectUris: string[]): Promise<Provider> {
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
-      { client_id: API_CLIENT.id, client_secret: API_CLIENT.secret, redirect_uris: [], grant_types: [], response_types: [] },
+      {
+        client_id: API_CLIENT.id,
+        client_secret: API_CLIENT.secret,
+        redirect_uris: [],
+        grant_types: [],
+        response_types: [],
+      },
     ],
     scopes: ["openid", "offline_access", "pets:read", "pets:write"],
     features: {
@@ -154,7 +160,9 @@ export async function startUpstreamApi(provider: Provider): Promise<UpstreamApi>
       const seen = tokensBySub.get(answer.sub) ?? new Set<string>();
       seen.add(token!);
       tokensBySub.set(answer.sub, seen);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ sub: answer.sub, scope: answer.scope }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ sub: answer.sub, scope: answer.scope }));
     })().catch(() => res.writeHead(500).end());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

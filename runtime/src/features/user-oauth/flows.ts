@@ -106,7 +106,11 @@ export class SignInFlows {
     const found = await this.get(state);
     if (!found) return { ok: false, status: 400, message: "This sign-in is unknown, was completed or has expired." };
     const { record } = found;
-    if (record.browser === undefined || browserSecret === undefined || !sameDigest(record.browser, digest(browserSecret)))
+    if (
+      record.browser === undefined ||
+      browserSecret === undefined ||
+      !sameDigest(record.browser, digest(browserSecret))
+    )
       return { ok: false, status: 403, message: "This sign-in was started in another browser." };
     if (user !== undefined && user !== record.user)
       return { ok: false, status: 403, message: "This sign-in belongs to another user." };

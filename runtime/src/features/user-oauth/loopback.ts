@@ -4,13 +4,12 @@
  * else a free one (authorization servers accept any port of a loopback redirect URI, RFC 8252 §7.3).
  * It never keeps the process alive.
  */
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import { CALLBACK_PATH, isSignInPath, serveSignInPage, type PagesContext } from "./pages.js";
 
 /** A loopback listener for the sign-in pages. */
 export class LoopbackPages {
   private listening: Promise<string> | undefined;
-  private server: Server | undefined;
   private origin: string | undefined;
 
   /** `port` 0 picks a free one. */
@@ -29,7 +28,6 @@ export class LoopbackPages {
           if (!res.headersSent) res.writeHead(500).end();
         });
       });
-      this.server = server;
       server.once("error", reject);
       server.listen(this.port, "127.0.0.1", () => {
         server.unref();
@@ -44,10 +42,5 @@ export class LoopbackPages {
   /** The redirect URI (once listening). */
   redirectUri(): string {
     return `${this.origin ?? ""}${CALLBACK_PATH}`;
-  }
-
-  /** Stops listening. */
-  close(): void {
-    this.server?.close();
   }
 }

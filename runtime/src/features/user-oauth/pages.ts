@@ -133,7 +133,9 @@ function page(res: ServerResponse, status: number, message: string, headers: Rec
     "x-frame-options": "DENY",
     ...headers,
   });
-  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Sign-in</title></head><body><p id="message">${text}</p></body></html>`);
+  res.end(
+    `<!doctype html><html><head><meta charset="utf-8"><title>Sign-in</title></head><body><p id="message">${text}</p></body></html>`,
+  );
 }
 
 /** The value of cookie `name` in a Cookie header. */

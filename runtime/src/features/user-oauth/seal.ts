@@ -14,9 +14,7 @@ export class RecordSeal {
 
   /** Without a secret (memory vault) the key is random: records live as long as the process. */
   constructor(secret?: string) {
-    this.key = secret
-      ? Buffer.from(hkdfSync("sha256", secret, "mcp-gen token vault", "records", 32))
-      : randomBytes(32);
+    this.key = secret ? Buffer.from(hkdfSync("sha256", secret, "mcp-gen token vault", "records", 32)) : randomBytes(32);
   }
 
   /** `value` encrypted and authenticated for `name`: base64url of iv, tag and ciphertext. */

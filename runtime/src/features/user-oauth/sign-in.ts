@@ -18,7 +18,13 @@ import { RpcError } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
 import type { UserSignIn, UserSignInCall, UserSignInOutcome } from "../../server/user-sign-in.js";
 import { FLOW_TTL_MS, type SignInFlows } from "./flows.js";
-import { discoverEndpoints, requestTokens, TokenError, type AuthorizationEndpoints, type OAuthClient } from "./token-endpoint.js";
+import {
+  discoverEndpoints,
+  requestTokens,
+  TokenError,
+  type AuthorizationEndpoints,
+  type OAuthClient,
+} from "./token-endpoint.js";
 import { userOf, type UserSource } from "./users.js";
 import type { TokenVault, UserTokens } from "./vault.js";
 
@@ -91,7 +97,8 @@ export class UserOAuth implements UserSignIn {
         const asked = await this.askSignIn(call, user, key, scopes);
         if (asked) return { result: asked };
         tokens = await this.usable(user, key, scopes);
-        if (!tokens) return { result: textResult(`Signing in for ${call.tool.name} did not give usable tokens; retry.`, true) };
+        if (!tokens)
+          return { result: textResult(`Signing in for ${call.tool.name} did not give usable tokens; retry.`, true) };
       }
       credentials[key] = tokens.access;
     }
@@ -158,7 +165,12 @@ export class UserOAuth implements UserSignIn {
     }
     try {
       const { tokenUrl } = await this.endpointsOf(key);
-      const answer = await requestTokens(tokenUrl, { grant_type: "refresh_token", refresh_token: old.refresh }, scheme.client, timeoutMs);
+      const answer = await requestTokens(
+        tokenUrl,
+        { grant_type: "refresh_token", refresh_token: old.refresh },
+        scheme.client,
+        timeoutMs,
+      );
       const tokens = tokensOf(answer, old.scopes, old.refresh);
       await vault.put(user, key, tokens);
       return tokens;
@@ -219,7 +231,11 @@ export class UserOAuth implements UserSignIn {
       true,
     );
     if (!canUrl || call.fromCode) return retryText;
-    if (call.modern) return tools.inputRequired({ [INPUT_KEY]: { method: "elicitation/create", params: elicitation } }, { signIn: flow.state });
+    if (call.modern)
+      return tools.inputRequired(
+        { [INPUT_KEY]: { method: "elicitation/create", params: elicitation } },
+        { signIn: flow.state },
+      );
     let reply: Record<string, unknown>;
     try {
       reply = await tools.clientRequest("elicitation/create", elicitation);
@@ -228,7 +244,14 @@ export class UserOAuth implements UserSignIn {
       throw error;
     }
     if (reply.action !== "accept") return declined(tool.name);
-    if (await flows.wait(flow.state, waitMs, call.signal, async () => (await this.usable(user, key, scopes)) !== undefined))
+    if (
+      await flows.wait(
+        flow.state,
+        waitMs,
+        call.signal,
+        async () => (await this.usable(user, key, scopes)) !== undefined,
+      )
+    )
       return undefined;
     if (call.signal.aborted) return retryText;
     throw urlElicitationRequired(elicitation);

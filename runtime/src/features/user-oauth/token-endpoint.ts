@@ -51,7 +51,10 @@ export async function discoverEndpoints(discoveryUrl: string, timeoutMs: number)
   }
   const { authorization_endpoint: authorizationUrl, token_endpoint: tokenUrl } = document;
   if (typeof authorizationUrl !== "string" || typeof tokenUrl !== "string")
-    throw new TokenError("discovery", `OpenID Connect discovery at ${discoveryUrl} gave no authorization and token endpoints`);
+    throw new TokenError(
+      "discovery",
+      `OpenID Connect discovery at ${discoveryUrl} gave no authorization and token endpoints`,
+    );
   return { authorizationUrl, tokenUrl };
 }
 
@@ -97,7 +100,8 @@ export async function requestTokens(
   const answer: TokenAnswer = { accessToken: body.access_token };
   if (typeof body.refresh_token === "string" && body.refresh_token !== "") answer.refreshToken = body.refresh_token;
   if (typeof body.expires_in === "number" && body.expires_in > 0) answer.expiresIn = body.expires_in;
-  else if (typeof body.expires_in === "string" && Number(body.expires_in) > 0) answer.expiresIn = Number(body.expires_in);
+  else if (typeof body.expires_in === "string" && Number(body.expires_in) > 0)
+    answer.expiresIn = Number(body.expires_in);
   if (typeof body.scope === "string") answer.scopes = body.scope.split(/[\s,]+/).filter(Boolean);
   return answer;
 }

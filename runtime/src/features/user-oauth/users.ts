@@ -7,10 +7,7 @@
 import { createHash } from "node:crypto";
 
 /** Where the user's identity comes from. */
-export type UserSource =
-  | { kind: "oauth"; issuer: string }
-  | { kind: "header"; header: string }
-  | { kind: "local" };
+export type UserSource = { kind: "oauth"; issuer: string } | { kind: "header"; header: string } | { kind: "local" };
 
 /** What a request says about its sender. */
 export interface RequestIdentity {
@@ -31,13 +28,6 @@ export function userOf(source: UserSource, request: RequestIdentity): string | u
     case "local":
       return "local";
   }
-}
-
-/** The user of a user-given identity for operator commands: `issuer subject` (OAuth) or the header's value. */
-export function userNamed(source: UserSource, name: string): string | undefined {
-  if (source.kind === "local") return "local";
-  if (source.kind === "header") return userOf(source, { headers: { [source.header.toLowerCase()]: name } });
-  return userOf(source, { subject: name });
 }
 
 /** SHA-256, base64url. */
