@@ -18,6 +18,10 @@ import { FLOW_TTL_MS, MAX_FLOWS_PER_USER, SignInFlows } from "../../runtime/src/
 import { RecordSeal } from "../../runtime/src/features/user-oauth/seal.js";
 import { TokenVault } from "../../runtime/src/features/user-oauth/vault.js";
 import { userOf } from "../../runtime/src/features/user-oauth/users.js";
+import { oauth } from "../../runtime/src/features/oauth/index.js";
+import { auth } from "../../runtime/src/features/auth/index.js";
+import { main } from "../../runtime/src/cli/main.js";
+import { freePort } from "./sign-in-fixture.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { signInApi } from "./sign-in-fixture.js";
@@ -594,6 +598,48 @@ test("resource-server mode: the user is the MCP token's issuer and subject; the 
     undefined,
     "a header source ignores the subject",
   );
+});
+
+test("over HTTP with the resource-server guard: the browser's pages pass without a bearer token, sign-out and the MCP endpoint do not", async () => {
+  const port = await freePort();
+  const { info, tools } = signInApi(up.origin);
+  const saved = { ...process.env };
+  Object.assign(process.env, { UPSTREAM_CLIENT_ID: CLIENT_ID, UPSTREAM_CLIENT_SECRET: CLIENT_SECRET });
+  const handle = await main(
+    info,
+    tools,
+    [
+      "--http",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--oauth-issuer",
+      "https://issuer.example",
+      "--oauth-jwks",
+      `${up.origin}/jwks`,
+    ],
+    { features: [auth, oauth, userOauth] },
+  );
+  try {
+    assert.ok(handle, "started");
+    const origin = `http://127.0.0.1:${port}`;
+    const start = await fetch(`${origin}/oauth/upstream/start?flow=unknown`, { redirect: "manual" });
+    assert.is(start.status, 404, "the start page is served (and finds no such flow), not refused by the guard");
+    const callback = await fetch(`${origin}/oauth/upstream/callback?state=unknown&code=x`, { redirect: "manual" });
+    assert.is(callback.status, 400);
+    const signOut = await fetch(`${origin}/oauth/upstream/sign-out`, { method: "POST" });
+    assert.is(signOut.status, 401, "sign-out needs the MCP token");
+    const mcp = await fetch(`${origin}/mcp`, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
+    assert.is(mcp.status, 401);
+  } finally {
+    await handle?.close();
+    process.env = saved;
+  }
 });
 
 test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP server must know who the user is", async () => {
