@@ -642,6 +642,37 @@ test("over HTTP with the resource-server guard: the browser's pages pass without
   }
 });
 
+test("--trust-user-header: HTTP requests without the header are refused; with it they are served", async () => {
+  const port = await freePort();
+  const { info, tools } = signInApi(up.origin);
+  const handle = await main(
+    info,
+    tools,
+    ["--http", "--host", "127.0.0.1", "--port", String(port), "--trust-user-header", "X-User"],
+    {
+      features: [auth, userOauth],
+    },
+  );
+  try {
+    const ping = (headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {} },
+        }),
+      });
+    assert.is((await ping({})).status, 401);
+    assert.is((await ping({ "x-user": "  " })).status, 401);
+    assert.is((await ping({ "x-user": "alice" })).status, 200);
+  } finally {
+    await handle?.close();
+  }
+});
+
 test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP server must know who the user is", async () => {
   const { info } = signInApi("http://127.0.0.1:1");
   const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };

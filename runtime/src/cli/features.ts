@@ -96,6 +96,8 @@ export interface FeaturePlugs {
   httpEndpoints?: MakeHttpEndpoints;
   /** Per-user upstream credentials (sign-in). */
   userSignIn?: MakeUserSignIn;
+  /** The header a trusted gateway names the user by: HTTP requests without it are refused. */
+  userHeader?: string;
 }
 
 /** One optional part of the runtime. */

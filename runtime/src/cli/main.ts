@@ -311,6 +311,7 @@ export async function main(
       ...(plugs.httpEndpoints ? { legacySse: plugs.httpEndpoints } : {}),
       logger,
       ...(plugs.httpGuard ? { oauth: plugs.httpGuard } : {}),
+      ...(plugs.userHeader ? { userHeader: plugs.userHeader } : {}),
       shutdownGraceMs: flags.shutdownGraceMs,
       ...(flags.allowedHosts
         ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) }

@@ -26,8 +26,8 @@ export const userOauth: Feature = {
   name: "user-oauth",
   usage: `  --trust-user-header NAME
                      HTTP without --oauth-issuer: the user a request comes from is the value of
-                     header NAME, which a trusted gateway sets (requests without it cannot call
-                     operations that act as the user). Needed for per-user upstream sign-in
+                     header NAME, which a trusted gateway sets; requests without it are refused.
+                     Needed for per-user upstream sign-in
 `,
   plugs({ flags, env, info, http, origin }) {
     const schemes = signInSchemes(info.securitySchemes ?? [], env);
@@ -35,7 +35,9 @@ export const userOauth: Feature = {
     if (header && !http) throw new Error("--trust-user-header applies to --http only (stdio has one user)");
     if (header && flags["oauth-issuer"])
       throw new Error("--trust-user-header and --oauth-issuer both say who the user is: choose one");
-    if (schemes.length === 0) return {};
+    // Named explicitly by the operator: a request without it comes from no known user, and is refused.
+    const guard = header ? { userHeader: header } : {};
+    if (schemes.length === 0) return guard;
     const names = schemes.map((s) => s.definition.key).join(", ");
     const issuer = nonEmpty(flags["oauth-issuer"] as string | undefined);
     const source: UserSource = !http
@@ -64,6 +66,7 @@ export const userOauth: Feature = {
           logger: silentLogger,
         });
     return {
+      ...guard,
       userSignIn({ state, logger }) {
         if (state.shared && secret === undefined)
           throw new Error(
