@@ -430,6 +430,25 @@ test("incremental scopes: an operation needing more asks again, for the union", 
   }
 });
 
+test("the operator drops all of a user's tokens (POST /oauth/upstream/drop-user with the admin secret)", async () => {
+  const secret = "operator-secret-0123456789";
+  const setup = await startServer(up, new MemoryStateStore(), { MCP_SIGN_IN_ADMIN_SECRET: secret });
+  try {
+    await signIn(setup, "lou");
+    await signIn(setup, "max");
+    const drop = (headers: Record<string, string>) =>
+      fetch(`${setup.pages}/oauth/upstream/drop-user?user=lou`, { method: "POST", headers });
+    assert.is((await drop({})).status, 403);
+    assert.is((await drop({ "x-admin-secret": "wrong" })).status, 403);
+    assert.not.ok(resultOf(await setup.server.handle(LEGACY(2), as("lou"))).isError, "still signed in");
+    assert.is((await drop({ "x-admin-secret": secret })).status, 200);
+    assert.ok(urlIn(resultOf(await setup.server.handle(LEGACY(3), as("lou"))).content[0].text), "lou signs in again");
+    assert.not.ok(resultOf(await setup.server.handle(LEGACY(4), as("max"))).isError, "max keeps his tokens");
+  } finally {
+    await setup.close();
+  }
+});
+
 test("attack: the start URL is useless to another user, and to a second browser", async () => {
   const setup = await startServer(up);
   try {

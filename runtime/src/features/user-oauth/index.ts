@@ -13,7 +13,7 @@ import type { SecuritySchemeDefinition } from "../../api/types.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { SignInFlows } from "./flows.js";
 import { LoopbackPages } from "./loopback.js";
-import { CALLBACK_PATH, isSignInPath, serveSignInPage, SIGN_OUT_PATH, START_PATH } from "./pages.js";
+import { CALLBACK_PATH, DROP_USER_PATH, isSignInPath, serveSignInPage, SIGN_OUT_PATH, START_PATH } from "./pages.js";
 import { MIN_VAULT_SECRET_CHARS, RecordSeal } from "./seal.js";
 import { UserOAuth, type SignInScheme } from "./sign-in.js";
 import type { UserSource } from "./users.js";
@@ -92,13 +92,20 @@ export const userOauth: Feature = {
             httpEndpoints: (_server, _receive, logger) => ({
               owns: isSignInPath,
               // The browser opens start and callback without the MCP token; sign-out needs it.
-              isPublic: (pathname) => pathname === START_PATH || pathname === CALLBACK_PATH,
+              // The operator's endpoint checks its own secret.
+              isPublic: (pathname) =>
+                pathname === START_PATH || pathname === CALLBACK_PATH || pathname === DROP_USER_PATH,
               handle: (req, res, pathname, access) =>
                 serveSignInPage(
                   req,
                   res,
                   pathname,
-                  { signIn: () => made, redirectUri: () => `${publicUrl}${CALLBACK_PATH}`, logger },
+                  {
+                    signIn: () => made,
+                    redirectUri: () => `${publicUrl}${CALLBACK_PATH}`,
+                    logger,
+                    adminSecret: nonEmpty(env.MCP_SIGN_IN_ADMIN_SECRET),
+                  },
                   pathname === SIGN_OUT_PATH ? access?.principal.subject : undefined,
                 ),
               closeAll: () => {},

@@ -3,9 +3,11 @@
  * binds the flow to this browser and redirects to the upstream's authorization endpoint, nowhere
  * else) and `GET /oauth/upstream/callback` (the registered redirect URI: checks the flow, exchanges
  * the code, keeps the tokens for the flow's user and shows a plain page). And `POST
- * /oauth/upstream/sign-out`, which drops the calling user's tokens. Pages take no return URL: no
+ * /oauth/upstream/sign-out`, which drops the calling user's tokens, and the operator's `POST
+ * /oauth/upstream/drop-user?user=…` (with `X-Admin-Secret`), which drops anyone's. Pages take no return URL: no
  * open redirect. Their answers are never cached and send no referrer (the callback URL holds a code).
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../protocol/logger.js";
 import { SignInFlows } from "./flows.js";
@@ -18,17 +20,22 @@ import { userOf } from "./users.js";
 export const START_PATH = "/oauth/upstream/start";
 export const CALLBACK_PATH = "/oauth/upstream/callback";
 export const SIGN_OUT_PATH = "/oauth/upstream/sign-out";
+export const DROP_USER_PATH = "/oauth/upstream/drop-user";
 
 /** What the pages need: the sign-in (once the server made it) and the exact redirect URI. */
 export interface PagesContext {
   signIn(): UserOAuth | undefined;
   redirectUri(): string;
   logger: Logger;
+  /** The operator's secret for `POST /oauth/upstream/drop-user` (`MCP_SIGN_IN_ADMIN_SECRET`); unset: no such endpoint. */
+  adminSecret?: string | undefined;
 }
 
 /** True for the paths of the sign-in pages. */
 export function isSignInPath(pathname: string): boolean {
-  return pathname === START_PATH || pathname === CALLBACK_PATH || pathname === SIGN_OUT_PATH;
+  return (
+    pathname === START_PATH || pathname === CALLBACK_PATH || pathname === SIGN_OUT_PATH || pathname === DROP_USER_PATH
+  );
 }
 
 /**
@@ -54,6 +61,22 @@ export async function serveSignInPage(
     if (!user) return page(res, 401, "Who is signing out is not known.");
     for (const key of signIn.keys()) await vault.drop(user, key);
     return page(res, 200, "You are signed out of the upstream API here.");
+  }
+  if (pathname === DROP_USER_PATH) {
+    // The operator drops every token of a user: `?user=` is the trusted header's value, or the
+    // MCP token's subject (resource-server mode).
+    const given = req.headers["x-admin-secret"];
+    if (!context.adminSecret || typeof given !== "string" || !sameSecret(given, context.adminSecret))
+      return page(res, 403, "Not allowed.");
+    if (req.method !== "POST") return page(res, 405, "Use POST.", { allow: "POST" });
+    const name = query.get("user") ?? "";
+    const user =
+      source.kind === "header"
+        ? userOf(source, { headers: { [source.header.toLowerCase()]: name } })
+        : userOf(source, { subject: name });
+    if (!name || !user) return page(res, 400, "Name the user: ?user=…");
+    for (const key of signIn.keys()) await vault.drop(user, key);
+    return page(res, 200, "That user's tokens are dropped.");
   }
   if (req.method !== "GET") return page(res, 405, "Method not allowed.", { allow: "GET" });
   if (opener === null) return page(res, 401, "Who opens this page is not known.");
@@ -136,6 +159,11 @@ function page(res: ServerResponse, status: number, message: string, headers: Rec
   res.end(
     `<!doctype html><html><head><meta charset="utf-8"><title>Sign-in</title></head><body><p id="message">${text}</p></body></html>`,
   );
+}
+
+/** Compares two secrets in constant time (by their digests). */
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
 }
 
 /** The value of cookie `name` in a Cookie header. */
