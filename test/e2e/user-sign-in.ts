@@ -24,7 +24,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARGS = [
   "--headless",
   "--no-sandbox",
@@ -38,8 +37,12 @@ let browser: Browser;
 const stops: Array<() => Promise<unknown>> = [];
 
 test.before(async () => {
+  // Installs Debian's Chromium when it is missing (as the fleet report's browser test does).
+  const setup = (await import(fileURLToPath(new URL("../../../scripts/setup-chromium.js", import.meta.url)))) as {
+    chromium: string;
+  };
   const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 60_000 });
+  browser = await chromium.launch({ executablePath: setup.chromium, args: ARGS, timeout: 60_000 });
   stops.push(() => browser.close());
 });
 
