@@ -49,7 +49,7 @@ const UNKNOWN_SECONDS = 2;
  */
 const SAME_LANE = [
   ["e2e/conformance.js", "e2e/inspector.js"],
-  ["e2e/fleet.js", "e2e/state-redis.js"],
+  ["e2e/fleet.js", "e2e/state-redis.js", "e2e/user-sign-in.js"],
   // Both install pinned spec packages into .cache/corpus with npm (test/corpus/sources.ts installPackage).
   ["e2e/corpus-subset.js", "e2e/large-surfaces.js"],
 ];

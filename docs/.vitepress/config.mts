@@ -26,6 +26,7 @@ export default defineConfig({
           { text: "Upstream credentials", link: "/guide/credentials" },
           { text: "Pagination", link: "/guide/pagination" },
           { text: "Search surface", link: "/guide/search" },
+          { text: "Per-user sign-in", link: "/guide/user-sign-in" },
           { text: "The protocol", link: "/guide/protocol" },
           { text: "Several instances", link: "/guide/several-instances" },
           { text: "A fleet of servers", link: "/guide/fleet" },

@@ -16,6 +16,7 @@ import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
 import { search } from "../../runtime/src/features/search/index.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
+import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 
 /** Runs `main` with `argv` (and `env` set meanwhile); resolves to what it wrote on stderr and the exit code. */
@@ -66,6 +67,7 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: clients, argv: ["--http", "--port", "0"], env: { MCP_CLIENT: "cursor" } },
   { feature: auth, argv: ["--http", "--port", "0", "--passthrough", "X-Key=api_key"] },
   { feature: confirm, argv: ["--http", "--port", "0", "--confirm-destructive"] },
+  { feature: userOauth, argv: ["--http", "--port", "0", "--trust-user-header", "X-User"] },
 ];
 
 test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {

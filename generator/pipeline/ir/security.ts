@@ -67,7 +67,17 @@ export function readSecuritySchemes(doc: Obj, version: SpecVersion, bag: Diagnos
               ? scheme.tokenUrl
               : undefined
             : clientCredentials?.tokenUrl;
-        schemes.push({ ...common, type: "oauth2", ...(typeof tokenUrl === "string" ? { tokenUrl } : {}) });
+        const code = version === "2.0" ? (scheme.flow === "accessCode" ? scheme : undefined) : flows.authorizationCode;
+        const authorizationCode =
+          isObj(code) && typeof code.authorizationUrl === "string" && typeof code.tokenUrl === "string"
+            ? { authorizationUrl: code.authorizationUrl, tokenUrl: code.tokenUrl }
+            : undefined;
+        schemes.push({
+          ...common,
+          type: "oauth2",
+          ...(typeof tokenUrl === "string" ? { tokenUrl } : {}),
+          ...(authorizationCode ? { authorizationCode } : {}),
+        });
         break;
       }
       case "openIdConnect":

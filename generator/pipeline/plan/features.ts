@@ -39,6 +39,8 @@ export interface ApiNeeds {
   security: boolean;
   /** An operation of the API pages. */
   pagination: boolean;
+  /** A scheme its operations use lets each user sign in (OAuth authorization code, OpenID Connect). */
+  userSignIn?: boolean;
 }
 
 /**
@@ -68,6 +70,8 @@ export function chooseFeatures(
   };
   if (needs.security) add("auth", "the API declares security schemes");
   if (needs.pagination) add("pagination", "operations of the API page");
+  if (needs.userSignIn)
+    add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
   if (surface === "code") add("code", "the default surface is code");
   if (surface === "search") add("search", "the default surface is search");
   if (surface === "auto") {

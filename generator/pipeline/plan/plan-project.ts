@@ -346,7 +346,11 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     askedFeatures,
     options.defaultSurface ?? "auto",
     tools.map(listedToolOf),
-    { security: security.schemes.length > 0, pagination: tools.some((tool) => tool.http.pagination !== undefined) },
+    {
+      security: security.schemes.length > 0,
+      pagination: tools.some((tool) => tool.http.pagination !== undefined),
+      userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
+    },
     catalog,
   );
   return {

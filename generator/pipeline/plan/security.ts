@@ -73,7 +73,10 @@ function describeVariable(scheme: SecuritySchemeIR, role: string): string {
           ? `Path of the client ${role === "cert" ? "certificate" : "private key"} (PEM) for mutual TLS`
           : ({
               token: "Ready OAuth access token (instead of client credentials)",
-              clientId: "OAuth client id (client-credentials flow)",
+              clientId:
+                scheme.authorizationCode || scheme.type === "openIdConnect"
+                  ? "OAuth client id of the app registered upstream (each user signs in; client credentials otherwise)"
+                  : "OAuth client id (client-credentials flow)",
               clientSecret: "OAuth client secret",
               scopes: "OAuth scopes to request, space-separated (default: the operation's)",
             }[role] ?? role);
@@ -141,6 +144,7 @@ export function planSecurity(
       ...(scheme.scheme ? { scheme: scheme.scheme } : {}),
       ...(scheme.tokenUrl ? { tokenUrl: scheme.tokenUrl } : {}),
       ...(scheme.openIdConnectUrl ? { openIdConnectUrl: scheme.openIdConnectUrl } : {}),
+      ...(scheme.authorizationCode ? { authorizationCode: scheme.authorizationCode } : {}),
       env: variables,
     });
     const usedBy = tools.length > 8 ? `${tools.slice(0, 8).join(", ")} and ${tools.length - 8} more` : tools.join(", ");

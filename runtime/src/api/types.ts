@@ -121,6 +121,8 @@ export interface SecuritySchemeDefinition {
   tokenUrl?: string;
   /** openIdConnect: discovery document URL. */
   openIdConnectUrl?: string;
+  /** oauth2: the authorization code flow, by which each user signs in (feature `user-oauth`). */
+  authorizationCode?: { authorizationUrl: string; tokenUrl: string };
   env: Partial<
     Record<"token" | "username" | "password" | "clientId" | "clientSecret" | "scopes" | "cert" | "key", string>
   >;

@@ -8,6 +8,7 @@ import type { ServerInfo } from "../api/types.js";
 import type { SurfaceMakers } from "../server/surfaces.js";
 import type { CallGate } from "../server/tool-call.js";
 import type { MakeClientViews } from "../server/views.js";
+import type { MakeUserSignIn } from "../server/user-sign-in.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
 import type { OpenStateStore } from "../state/state.js";
@@ -27,6 +28,7 @@ export const FEATURES = [
   "legacy-sse",
   "clients",
   "confirm",
+  "user-oauth",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -47,6 +49,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--state": "redis",
   "--passthrough": "auth",
   "--passthrough-config": "auth",
+  "--trust-user-header": "user-oauth",
   MCP_STATE_URL: "redis",
   "--task-after": "tasks",
   MCP_CLIENT: "clients",
@@ -96,6 +99,10 @@ export interface FeaturePlugs {
   gate?: CallGate;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;
+  /** Per-user upstream credentials (sign-in). */
+  userSignIn?: MakeUserSignIn;
+  /** The header a trusted gateway names the user by: HTTP requests without it are refused. */
+  userHeader?: string;
 }
 
 /** One optional part of the runtime. */

@@ -20,6 +20,7 @@ import {
 } from "../transport/http-defaults.js";
 import { startStdio } from "../transport/stdio.js";
 import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
+import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { integerFlagOrEnv, integerSetting, UsageError } from "./settings.js";
 import type { TransportHandle } from "../transport/transport.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -67,7 +68,8 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --shutdown-grace MS
                      HTTP: on SIGTERM/SIGINT, time calls in flight get to finish
                      (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
-  --public-url URL   the server's public origin (for metadata behind a proxy)
+  --public-url URL   the server's public origin (for metadata behind a proxy, and the sign-in
+                     callback of per-user upstream OAuth; env MCP_PUBLIC_URL)
   --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
                      cursor, vscode) and exit; with --http, the form that connects over HTTP
   --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
@@ -262,6 +264,7 @@ export async function main(
       maxBatch: flags.maxBatch,
       logger,
       ...(plugs.credentials ? { credentials: plugs.credentials } : {}),
+      ...(plugs.userSignIn ? { userSignIn: plugs.userSignIn } : {}),
       ...(plugs.paging ? { paging: plugs.paging } : {}),
       ...(plugs.gate ? { gate: plugs.gate } : {}),
       ...(plugs.tasks ? { tasks: plugs.tasks } : {}),
@@ -305,6 +308,7 @@ export async function main(
       ...(plugs.httpEndpoints ? { legacySse: plugs.httpEndpoints } : {}),
       logger,
       ...(plugs.httpGuard ? { oauth: plugs.httpGuard } : {}),
+      ...(plugs.userHeader ? { userHeader: plugs.userHeader } : {}),
       shutdownGraceMs: flags.shutdownGraceMs,
       ...(flags.allowedHosts
         ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) }
@@ -348,10 +352,13 @@ async function featurePlugs(
       throw new Error(missingFeature(setting, feature));
   }
   const plugs: FeaturePlugs = {};
+  const endpoints: MakeHttpEndpoints[] = [];
   for (const feature of features) {
     const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin });
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
+    if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
   }
+  if (endpoints.length > 1) plugs.httpEndpoints = joinEndpoints(endpoints);
   return plugs;
 }
 
@@ -384,6 +391,7 @@ function parseFlags(argv: string[]) {
       "shutdown-grace": { type: "string" },
       passthrough: { type: "string", multiple: true },
       "passthrough-config": { type: "string" },
+      "trust-user-header": { type: "string" },
       "oauth-issuer": { type: "string" },
       "oauth-audience": { type: "string" },
       "oauth-jwks": { type: "string" },
@@ -462,7 +470,7 @@ function parseFlags(argv: string[]) {
         0,
         2_147_483_647,
       ) ?? DEFAULT_SHUTDOWN_GRACE_MS,
-    publicUrl: nonEmpty(values["public-url"])?.replace(/\/+$/, ""),
+    publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
     printConfig: printConfigClient(values["print-config"]),
     surface: surfaceOption(values.surface),
     filter: filterOptions(values),

@@ -34,7 +34,8 @@ import { modernClientInfo, clientInfoOf, type ClientInfo } from "../protocol/cli
 import type { ClientView, ClientViews, MakeClientViews } from "./views.js";
 import { TASKS_EXTENSION, declaresTasks, missingTasksExtension, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
-import type { StateStore } from "../state/state.js";
+import { MemoryStateStore, type StateStore } from "../state/state.js";
+import type { MakeUserSignIn } from "./user-sign-in.js";
 import { ToolCaller, type CallGate, type OperationCallContext } from "./tool-call.js";
 import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -68,6 +69,8 @@ export interface McpServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Upstream credentials (feature `auth`): without them no credential is sent. */
   credentials?: MakeCredentials;
+  /** Per-user upstream credentials (feature `user-oauth`): each user signs in. */
+  userSignIn?: MakeUserSignIn;
   /** Upstream pagination (feature `pagination`): without it no tool pages. */
   paging?: MakePaging;
   /** HMAC key for `requestState` (share it across instances); default: random per process. */
@@ -188,6 +191,7 @@ export class McpServer {
         options.upstream.timeoutMs,
       ),
       paging: options.paging?.(options.env ?? process.env),
+      userSignIn: options.userSignIn?.({ state: options.state ?? new MemoryStateStore(), logger: this.logger }),
       upstreamQueue: new UpstreamQueue(Math.max(1, options.upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
     });
     this.channel.useApi((call) => this.caller.api(call));

@@ -22,6 +22,7 @@ import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
 import type { UpstreamQueue } from "../upstream/queue.js";
 import type { SchemaValidator } from "../api/validation.js";
 import { runAfterHooks, runBeforeHooks } from "./tool-hooks.js";
+import type { UserSignIn } from "./user-sign-in.js";
 
 /**
  * One operation call's request context (opaque outside the server): what `callOperation` needs
@@ -64,6 +65,8 @@ export interface ToolCallerOptions {
   credentials: Credentials | undefined;
   /** Upstream pagination (feature `pagination`). */
   paging: Paging | undefined;
+  /** Per-user upstream credentials (feature `user-oauth`). */
+  userSignIn?: UserSignIn | undefined;
   /** Every upstream call of the server waits here for one of a bounded number of slots. */
   upstreamQueue: UpstreamQueue;
 }
@@ -172,6 +175,22 @@ export class ToolCaller {
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     const tools = channel.requestTools(params, call);
 
+    // The calling user's own tokens (feature user-oauth), or the answer asking them to sign in. Before
+    // the confirmation: a modern retry after signing in finds the tokens and goes on to confirm.
+    const signInCall = { tool, ctx: call.ctx, tools, modern: call.era.modern, signal: call.signal };
+    const signIn = this.options.userSignIn;
+    let user = signIn ? await signIn.prepare({ ...signInCall, fromCode: context.fromCode === true }) : undefined;
+    if (user && "result" in user) return user.result;
+    const passed = this.options.credentials?.fromRequest(call.ctx.headers);
+    let signedOut = false;
+    const renewUser =
+      user &&
+      (async () => {
+        const renewed = await (user as { renew(): Promise<Record<string, string> | undefined> }).renew();
+        if (!renewed) signedOut = true;
+        return renewed && { ...passed, ...renewed };
+      });
+
     const gate = this.options.gate;
     const refused = gate && (await gate(tool, args, tools, { modern: call.era.modern, fromCode: !!context.fromCode }));
     if (refused) return refused;
@@ -196,12 +215,20 @@ export class ToolCaller {
         credentials: this.options.credentials,
         paging: this.options.paging,
         queue: this.options.upstreamQueue,
-        fromRequest: this.options.credentials?.fromRequest(call.ctx.headers),
+        fromRequest: user && "credentials" in user ? { ...passed, ...user.credentials } : passed,
+        ...(renewUser ? { renewFromRequest: renewUser } : {}),
         ...(context.onResponse ? { onResponse: context.onResponse } : {}),
       });
     const paging = this.options.paging;
     const pages = paging?.pages(tool, upstreamArgs) ?? 1;
-    const firstPage = await fetchPage(upstreamArgs);
+    let firstPage = await fetchPage(upstreamArgs);
+    // The upstream refused the user's tokens and they could not be refreshed: sign in again, once.
+    if (signedOut && signIn) {
+      user = await signIn.prepare({ ...signInCall, fromCode: context.fromCode === true });
+      if (user && "result" in user) return user.result;
+      signedOut = false;
+      firstPage = await fetchPage(upstreamArgs);
+    }
     const upstreamResult =
       paging && pages > 1
         ? await paging.collect(tool, upstreamArgs, firstPage, pages, fetchPage, {

@@ -50,6 +50,11 @@ export interface EndpointAccess {
 export interface HttpEndpoints {
   /** True for the paths these endpoints serve. */
   owns(pathname: string): boolean;
+  /**
+   * True for the paths a browser opens without the MCP bearer token (sign-in pages): the guard
+   * does not check them, they check who opens them themselves.
+   */
+  isPublic?(pathname: string): boolean;
   /** Serves a request to one of them; `access` is the guarded caller, `refuse` answers a refusal. */
   handle(
     req: IncomingMessage,
@@ -67,3 +72,17 @@ export type ReceiveBody = (req: IncomingMessage) => ReturnType<typeof readBody>;
 
 /** Makes the endpoints for `server`; `receive` reads a body as the transport does (size and budget). */
 export type MakeHttpEndpoints = (server: McpServer, receive: ReceiveBody, logger: Logger) => HttpEndpoints;
+
+/** The endpoints of several features as one: each path is served by the first that owns it. */
+export function joinEndpoints(makers: readonly MakeHttpEndpoints[]): MakeHttpEndpoints {
+  return (server, receive, logger) => {
+    const all = makers.map((make) => make(server, receive, logger));
+    const owner = (pathname: string) => all.find((endpoints) => endpoints.owns(pathname));
+    return {
+      owns: (pathname) => owner(pathname) !== undefined,
+      isPublic: (pathname) => owner(pathname)?.isPublic?.(pathname) ?? false,
+      handle: (req, res, pathname, access, refuse) => owner(pathname)!.handle(req, res, pathname, access, refuse),
+      closeAll: () => all.forEach((endpoints) => endpoints.closeAll()),
+    };
+  };
+}

@@ -101,6 +101,8 @@ export interface HttpOptions {
   logger?: Logger;
   /** OAuth 2.1 resource-server mode (feature `oauth`): every MCP request needs a valid bearer token. */
   oauth?: HttpGuard;
+  /** A header a trusted gateway sets to name the user (`--trust-user-header`): requests without it are refused (401). */
+  userHeader?: string;
 }
 
 /** A running HTTP transport. */
@@ -218,8 +220,18 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     }
     const legacyPath = legacySse?.owns(pathname) ?? false;
     if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
+    const userHeader = options.userHeader?.toLowerCase();
+    if (userHeader && !(legacyPath && legacySse?.isPublic?.(pathname)) && !String(req.headers[userHeader] ?? "").trim())
+      return sendJson(
+        res,
+        401,
+        errorResponse(null, {
+          code: ErrorCode.InvalidRequest,
+          message: `Unauthorized: no ${options.userHeader} header`,
+        }),
+      );
     let principal: Principal | undefined;
-    if (oauth) {
+    if (oauth && !(legacyPath && legacySse?.isPublic?.(pathname))) {
       const outcome = await oauth.authenticate(req.headers.authorization);
       if (isRefusal(outcome)) return refuse(res, outcome);
       principal = outcome;

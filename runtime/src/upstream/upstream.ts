@@ -73,6 +73,11 @@ export interface UpstreamCall {
   credentials?: Credentials | undefined;
   /** Credentials passthrough rules took from the incoming request, by scheme key. */
   fromRequest?: Record<string, string> | undefined;
+  /**
+   * After a 401 to a call with `fromRequest` credentials: new ones to try once (a user's refreshed
+   * tokens), or undefined when there are none.
+   */
+  renewFromRequest?: (() => Promise<Record<string, string> | undefined>) | undefined;
   /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
   queue?: UpstreamQueue | undefined;
   /** Told the status and headers of the response (the typed `api` client reports them to user code). */
@@ -185,6 +190,13 @@ async function exchangeWithUpstream(
       choice = await call.credentials.choose(tool.http.security, true, call.fromRequest);
       if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
       response = await send(got, prepared, choice.credentials, call, limits);
+    } else if (response.statusCode === 401 && call.renewFromRequest && call.credentials) {
+      const renewed = await call.renewFromRequest();
+      if (renewed) {
+        choice = await call.credentials.choose(tool.http.security, false, renewed);
+        if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+        response = await send(got, prepared, choice.credentials, call, limits);
+      }
     }
     call.onResponse?.({
       status: response.statusCode,

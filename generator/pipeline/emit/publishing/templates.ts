@@ -40,6 +40,15 @@ hbs.registerHelper("firstLine", (value: unknown) =>
 );
 hbs.registerHelper("upper", (value: unknown) => String(value ?? "").toUpperCase());
 hbs.registerHelper("json", (value: unknown) => JSON.stringify(value, null, 2));
+hbs.registerHelper("has", (list: unknown, item: unknown) => Array.isArray(list) && list.includes(item));
+/** The schemes each user signs in to (feature user-oauth): authorization code flows and OpenID Connect. */
+hbs.registerHelper("signInSchemes", (schemes: unknown) =>
+  Array.isArray(schemes)
+    ? schemes.filter(
+        (s: { type?: string; authorizationCode?: unknown }) => s.authorizationCode || s.type === "openIdConnect",
+      )
+    : [],
+);
 hbs.registerHelper(
   "hints",
   (annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }) => {

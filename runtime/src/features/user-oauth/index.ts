@@ -1,0 +1,136 @@
+/**
+ * Feature `user-oauth`, included when the API declares an OAuth authorization code flow or OpenID
+ * Connect: each user signs in to the upstream API and calls it as themselves. A scheme is signed
+ * in per user when its app is registered (`<KEY>_CLIENT_ID`, and `_CLIENT_SECRET` for a
+ * confidential client) and no ready token (`<KEY>`) is set. The user is the OAuth resource-server
+ * mode's subject (`--oauth-issuer`), else the value of `--trust-user-header` (HTTP), else on stdio
+ * the local user. Tokens go to a vault in the state store: with Redis it needs
+ * `MCP_TOKEN_VAULT_SECRET`. `MCP_USER_SIGN_IN=off` turns it off (client credentials serve everyone).
+ */
+import type { Feature } from "../../cli/features.js";
+import { nonEmpty } from "../../cli/settings.js";
+import type { SecuritySchemeDefinition } from "../../api/types.js";
+import { silentLogger } from "../../protocol/logger.js";
+import { SignInFlows } from "./flows.js";
+import { LoopbackPages } from "./loopback.js";
+import { CALLBACK_PATH, DROP_USER_PATH, isSignInPath, serveSignInPage, SIGN_OUT_PATH, START_PATH } from "./pages.js";
+import { MIN_VAULT_SECRET_CHARS, RecordSeal } from "./seal.js";
+import { UserOAuth, type SignInScheme } from "./sign-in.js";
+import type { UserSource } from "./users.js";
+import { TokenVault } from "./vault.js";
+
+/** How long a call waits for its user to finish signing in (default). */
+const DEFAULT_WAIT_MS = 120_000;
+
+export const userOauth: Feature = {
+  name: "user-oauth",
+  usage: `  --trust-user-header NAME
+                     HTTP without --oauth-issuer: the user a request comes from is the value of
+                     header NAME, which a trusted gateway sets; requests without it are refused.
+                     Needed for per-user upstream sign-in
+`,
+  plugs({ flags, env, info, http, origin }) {
+    const schemes = signInSchemes(info.securitySchemes ?? [], env);
+    const header = nonEmpty(flags["trust-user-header"] as string | undefined);
+    if (header && !http) throw new Error("--trust-user-header applies to --http only (stdio has one user)");
+    if (header && flags["oauth-issuer"])
+      throw new Error("--trust-user-header and --oauth-issuer both say who the user is: choose one");
+    // Named explicitly by the operator: a request without it comes from no known user, and is refused.
+    const guard = header ? { userHeader: header } : {};
+    if (schemes.length === 0) return guard;
+    const names = schemes.map((s) => s.definition.key).join(", ");
+    const issuer = nonEmpty(flags["oauth-issuer"] as string | undefined);
+    const source: UserSource = !http
+      ? { kind: "local" }
+      : issuer
+        ? { kind: "oauth", issuer }
+        : header
+          ? { kind: "header", header }
+          : fail(
+              `each user signs in to ${names} (its client id is set), so this HTTP server must know who the user is: run it as an OAuth resource server (--oauth-issuer) or behind a gateway that names the user (--trust-user-header <Name>)`,
+            );
+    const publicUrl = origin?.replace(/\/+$/, "");
+    if (http && !publicUrl)
+      throw new Error(`per-user sign-in (${names}) needs the server's public address for its callback: --public-url`);
+    if (!http && publicUrl && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(publicUrl))
+      throw new Error("on stdio --public-url names the loopback sign-in listener: http://127.0.0.1:<port>");
+    const secret = nonEmpty(env.MCP_TOKEN_VAULT_SECRET);
+    if (secret !== undefined && secret.length < MIN_VAULT_SECRET_CHARS)
+      throw new Error(`MCP_TOKEN_VAULT_SECRET must have at least ${MIN_VAULT_SECRET_CHARS} characters`);
+    const waitMs = Number(nonEmpty(env.MCP_SIGN_IN_WAIT_MS) ?? DEFAULT_WAIT_MS);
+    let made: UserOAuth | undefined;
+    const loopback = http
+      ? undefined
+      : new LoopbackPages(publicUrl ? Number(new URL(publicUrl).port || 80) : 0, {
+          signIn: () => made,
+          logger: silentLogger,
+        });
+    return {
+      ...guard,
+      userSignIn({ state, logger }) {
+        if (state.shared && secret === undefined)
+          throw new Error(
+            `per-user sign-in keeps users' tokens in the shared state store: set MCP_TOKEN_VAULT_SECRET (at least ${MIN_VAULT_SECRET_CHARS} characters, the same on every instance) to encrypt them`,
+          );
+        const seal = new RecordSeal(state.shared ? secret : undefined);
+        made = new UserOAuth({
+          schemes,
+          source,
+          vault: new TokenVault(state, seal),
+          flows: new SignInFlows(state, seal),
+          startUrl: async (startId) =>
+            `${loopback ? await loopback.ready() : publicUrl}${START_PATH}?flow=${encodeURIComponent(startId)}`,
+          waitMs: Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : DEFAULT_WAIT_MS,
+          timeoutMs: 15_000,
+          serverName: info.name,
+          logger,
+        });
+        return made;
+      },
+      ...(http
+        ? {
+            httpEndpoints: (_server, _receive, logger) => ({
+              owns: isSignInPath,
+              // The browser opens start and callback without the MCP token; sign-out needs it.
+              // The operator's endpoint checks its own secret.
+              isPublic: (pathname) =>
+                pathname === START_PATH || pathname === CALLBACK_PATH || pathname === DROP_USER_PATH,
+              handle: (req, res, pathname, access) =>
+                serveSignInPage(
+                  req,
+                  res,
+                  pathname,
+                  {
+                    signIn: () => made,
+                    redirectUri: () => `${publicUrl}${CALLBACK_PATH}`,
+                    logger,
+                    adminSecret: nonEmpty(env.MCP_SIGN_IN_ADMIN_SECRET),
+                  },
+                  pathname === SIGN_OUT_PATH ? access?.principal.subject : undefined,
+                ),
+              closeAll: () => {},
+            }),
+          }
+        : {}),
+    };
+  },
+};
+
+/** The schemes each user signs in to: authorization code or OpenID Connect, with a client id and no ready token. */
+export function signInSchemes(schemes: readonly SecuritySchemeDefinition[], env: NodeJS.ProcessEnv): SignInScheme[] {
+  const value = (name: string | undefined) => (name ? nonEmpty(env[name]) : undefined);
+  // The operator's way back to one account for everyone (client credentials, as before the feature).
+  if (/^(off|0|false|no)$/i.test(env.MCP_USER_SIGN_IN ?? "")) return [];
+  return schemes
+    .filter((scheme) => scheme.authorizationCode !== undefined || scheme.type === "openIdConnect")
+    .filter((scheme) => value(scheme.env.clientId) !== undefined && value(scheme.env.token) === undefined)
+    .map((definition) => ({
+      definition,
+      client: { id: value(definition.env.clientId)!, secret: value(definition.env.clientSecret) },
+      extraScopes: (value(definition.env.scopes) ?? "").split(/[\s,]+/).filter(Boolean),
+    }));
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}

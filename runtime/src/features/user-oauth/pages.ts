@@ -1,0 +1,176 @@
+/**
+ * The sign-in pages a browser opens: `GET /oauth/upstream/start?flow=…` (the elicited URL:
+ * binds the flow to this browser and redirects to the upstream's authorization endpoint, nowhere
+ * else) and `GET /oauth/upstream/callback` (the registered redirect URI: checks the flow, exchanges
+ * the code, keeps the tokens for the flow's user and shows a plain page). And `POST
+ * /oauth/upstream/sign-out`, which drops the calling user's tokens, and the operator's `POST
+ * /oauth/upstream/drop-user?user=…` (with `X-Admin-Secret`), which drops anyone's. Pages take no return URL: no
+ * open redirect. Their answers are never cached and send no referrer (the callback URL holds a code).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "../../protocol/logger.js";
+import { SignInFlows } from "./flows.js";
+import type { UserOAuth } from "./sign-in.js";
+import { tokensOf } from "./sign-in.js";
+import { oauthErrorCode, requestTokens, TokenError } from "./token-endpoint.js";
+import { userOf } from "./users.js";
+
+/** The pages' paths. */
+export const START_PATH = "/oauth/upstream/start";
+export const CALLBACK_PATH = "/oauth/upstream/callback";
+export const SIGN_OUT_PATH = "/oauth/upstream/sign-out";
+export const DROP_USER_PATH = "/oauth/upstream/drop-user";
+
+/** What the pages need: the sign-in (once the server made it) and the exact redirect URI. */
+export interface PagesContext {
+  signIn(): UserOAuth | undefined;
+  redirectUri(): string;
+  logger: Logger;
+  /** The operator's secret for `POST /oauth/upstream/drop-user` (`MCP_SIGN_IN_ADMIN_SECRET`); unset: no such endpoint. */
+  adminSecret?: string | undefined;
+}
+
+/** True for the paths of the sign-in pages. */
+export function isSignInPath(pathname: string): boolean {
+  return (
+    pathname === START_PATH || pathname === CALLBACK_PATH || pathname === SIGN_OUT_PATH || pathname === DROP_USER_PATH
+  );
+}
+
+/**
+ * Serves one request to a sign-in page. `subject` is the OAuth subject the guard accepted (sign-out
+ * in resource-server mode); the start and callback pages are opened by a browser without it.
+ */
+export async function serveSignInPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  context: PagesContext,
+  subject?: string,
+): Promise<void> {
+  const signIn = context.signIn();
+  if (!signIn) return page(res, 503, "Sign-in is not ready yet.");
+  const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+  const { source, flows, vault } = signIn.settings;
+  // With a trusted user header the gateway says who opens the page; otherwise the browser binding decides.
+  const opener = source.kind === "header" ? (userOf(source, { headers: req.headers }) ?? null) : undefined;
+  if (pathname === SIGN_OUT_PATH) {
+    if (req.method !== "POST") return page(res, 405, "Use POST to sign out.", { allow: "POST" });
+    const user = userOf(source, { subject, headers: req.headers });
+    if (!user) return page(res, 401, "Who is signing out is not known.");
+    for (const key of signIn.keys()) await vault.drop(user, key);
+    return page(res, 200, "You are signed out of the upstream API here.");
+  }
+  if (pathname === DROP_USER_PATH) {
+    // The operator drops every token of a user: `?user=` is the trusted header's value, or the
+    // MCP token's subject (resource-server mode).
+    const given = req.headers["x-admin-secret"];
+    if (!context.adminSecret || typeof given !== "string" || !sameSecret(given, context.adminSecret))
+      return page(res, 403, "Not allowed.");
+    if (req.method !== "POST") return page(res, 405, "Use POST.", { allow: "POST" });
+    const name = query.get("user") ?? "";
+    const user =
+      source.kind === "header"
+        ? userOf(source, { headers: { [source.header.toLowerCase()]: name } })
+        : userOf(source, { subject: name });
+    if (!name || !user) return page(res, 400, "Name the user: ?user=…");
+    for (const key of signIn.keys()) await vault.drop(user, key);
+    return page(res, 200, "That user's tokens are dropped.");
+  }
+  if (req.method !== "GET") return page(res, 405, "Method not allowed.", { allow: "GET" });
+  if (opener === null) return page(res, 401, "Who opens this page is not known.");
+
+  if (pathname === START_PATH) {
+    const started = await flows.start(query.get("flow") ?? "", opener);
+    if (!started.ok) return page(res, started.status, started.message);
+    const scheme = signIn.scheme(started.record.scheme)!;
+    const endpoints = await signIn.endpointsOf(started.record.scheme).catch(() => undefined);
+    if (!endpoints) return page(res, 502, "The upstream's sign-in endpoints could not be found.");
+    const target = new URL(endpoints.authorizationUrl);
+    const parameters = {
+      response_type: "code",
+      client_id: scheme.client.id,
+      redirect_uri: context.redirectUri(),
+      state: started.state,
+      code_challenge: SignInFlows.challenge(started.record.verifier),
+      code_challenge_method: "S256",
+      ...(started.record.scopes.length > 0 ? { scope: started.record.scopes.join(" ") } : {}),
+    };
+    for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
+    const secure = context.redirectUri().startsWith("https:") ? "; Secure" : "";
+    res.writeHead(302, {
+      location: target.href,
+      "set-cookie": `${SignInFlows.cookieName(started.state)}=${started.browserSecret}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=600${secure}`,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    });
+    res.end();
+    return;
+  }
+
+  // The callback.
+  const state = query.get("state") ?? "";
+  const cookie = cookieValue(req.headers.cookie, SignInFlows.cookieName(state));
+  const finished = await flows.finish(state, cookie, opener);
+  if (!finished.ok) return page(res, finished.status, finished.message);
+  const { record } = finished;
+  const error = query.get("error");
+  const code = query.get("code");
+  if (error || !code) {
+    await flows.announce(state, false);
+    return page(res, 400, `Sign-in did not complete (${oauthErrorCode(error ?? "no code")}). Retry from your client.`);
+  }
+  const scheme = signIn.scheme(record.scheme)!;
+  try {
+    const { tokenUrl } = await signIn.endpointsOf(record.scheme);
+    const answer = await requestTokens(
+      tokenUrl,
+      { grant_type: "authorization_code", code, redirect_uri: context.redirectUri(), code_verifier: record.verifier },
+      scheme.client,
+      signIn.settings.timeoutMs,
+    );
+    await vault.put(record.user, record.scheme, tokensOf(answer, record.scopes));
+  } catch (failure) {
+    await flows.announce(state, false);
+    const reason = failure instanceof TokenError ? failure.message : "the token exchange failed";
+    context.logger.warn(`sign-in: the code exchange for scheme ${record.scheme} failed`, {
+      reason: failure instanceof TokenError ? failure.code : "error",
+    });
+    return page(res, 502, `Sign-in did not complete: ${reason}.`);
+  }
+  await flows.announce(state, true);
+  return page(res, 200, "You are signed in. You can close this page and return to your client.", {
+    "set-cookie": `${SignInFlows.cookieName(state)}=; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`,
+  });
+}
+
+/** A plain HTML page with one message (escaped). */
+function page(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const text = message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'none'",
+    "x-frame-options": "DENY",
+    ...headers,
+  });
+  res.end(
+    `<!doctype html><html><head><meta charset="utf-8"><title>Sign-in</title></head><body><p id="message">${text}</p></body></html>`,
+  );
+}
+
+/** Compares two secrets in constant time (by their digests). */
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+/** The value of cookie `name` in a Cookie header. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,301 @@
+/**
+ * Per-user upstream sign-in with real parts: oidc-provider as the upstream's authorization server,
+ * an upstream API that checks its tokens by introspection, Debian's Chromium (playwright-core)
+ * signing in and consenting on the provider's pages, and the MCP SDK's client answering the URL
+ * elicitation by handing the URL to the browser. Everything listens on 127.0.0.1 and stops at the end.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Browser } from "playwright-core";
+import { main } from "../../runtime/src/cli/main.js";
+import { auth } from "../../runtime/src/features/auth/index.js";
+import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
+import { redis } from "../../runtime/src/features/redis/index.js";
+import type { TransportHandle } from "../../runtime/src/transport/transport.js";
+import { CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
+import { within } from "../unit/runtime-fixture.js";
+import { scaleBinaries, startRedis } from "./redis-fixture.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-sync",
+];
+
+let browser: Browser;
+const stops: Array<() => Promise<unknown>> = [];
+
+test.before(async () => {
+  // Installs Debian's Chromium when it is missing (as the fleet report's browser test does).
+  const setup = (await import(fileURLToPath(new URL("../../../scripts/setup-chromium.js", import.meta.url)))) as {
+    chromium: string;
+  };
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({ executablePath: setup.chromium, args: ARGS, timeout: 60_000 });
+  stops.push(() => browser.close());
+});
+
+test.after(async () => {
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+});
+
+/**
+ * Signs `login` in at the provider from `url` in a fresh browser context (the user's own browser);
+ * the trusted gateway's header names the user on the sign-in pages too. Resolves to the last page's text.
+ */
+async function signInInBrowser(url: string, login: string, gateway = true): Promise<string> {
+  const context = await browser.newContext(gateway ? { extraHTTPHeaders: { "X-User": login } } : {});
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(url);
+    await page.fill('input[name="login"]', login).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nat ${page.url()}:\n${(await page.content()).slice(0, 800)}`);
+    });
+    await page.fill('input[name="password"]', "any");
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('button:has-text("Continue")');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector("#message");
+    return (await page.textContent("#message")) ?? "";
+  } finally {
+    await context.close();
+  }
+}
+
+/** An MCP client of `url` acting for `user` (the trusted gateway's header), whose URL elicitations open the browser. */
+async function connect(url: string, user: string, pages: Promise<string>[], urls: string[]): Promise<Client> {
+  const client = new Client(
+    { name: `client-of-${user}`, version: "1.0.0" },
+    { capabilities: { elicitation: { url: {} } } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const params = request.params as { mode?: string; url?: string };
+    assert.is(params.mode, "url");
+    urls.push(params.url!);
+    // As a client does: open the URL in the user's browser and answer at once.
+    const page = signInInBrowser(params.url!, user);
+    page.catch(() => {}); // awaited by the test
+    pages.push(page);
+    return { action: "accept" };
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { "X-User": user } } }),
+  );
+  stops.push(() => client.close());
+  return client;
+}
+
+/** Starts the MCP server in this process with `env` set. */
+async function startServer(
+  argv: string[],
+  env: Record<string, string>,
+  info: Parameters<typeof main>[0],
+  tools: Parameters<typeof main>[1],
+): Promise<TransportHandle> {
+  Object.assign(process.env, env);
+  const handle = await main(info, tools, argv, { features: [auth, redis, userOauth] });
+  assert.ok(handle, "the server started");
+  stops.push(() => handle!.close());
+  return handle!;
+}
+
+test("HTTP, two users behind a trusted gateway: each is asked to sign in (URL elicitation), signs in in the browser and reaches the upstream with their own token", async () => {
+  const port = await freePort();
+  const provider = await startProvider([`http://127.0.0.1:${port}/oauth/upstream/callback`]);
+  stops.push(() => provider.close());
+  const api = await startUpstreamApi(provider);
+  stops.push(() => api.close());
+  const { info, tools } = signInApi(provider.issuer);
+  await startServer(
+    [
+      "--http",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--sessions",
+      "--trust-user-header",
+      "X-User",
+      "--base-url",
+      api.baseUrl,
+    ],
+    { UPSTREAM_CLIENT_ID: CLIENT.id, UPSTREAM_CLIENT_SECRET: CLIENT.secret, MCP_SIGN_IN_WAIT_MS: "60000" },
+    info,
+    tools,
+  );
+  const mcp = `http://127.0.0.1:${port}/mcp`;
+  const pages: Promise<string>[] = [];
+  const urls: string[] = [];
+  const alice = await connect(mcp, "alice", pages, urls);
+  const bob = await connect(mcp, "bob", pages, urls);
+
+  const first = (await within(alice.callTool({ name: "getMe", arguments: {} }), 60_000, "alice's first call")) as {
+    isError?: boolean;
+    structuredContent?: { sub?: string };
+    content: Array<{ text?: string }>;
+  };
+  assert.is(first.isError, undefined, first.content[0]?.text);
+  assert.is(first.structuredContent?.sub ?? JSON.parse(first.content[0]!.text!).sub, "alice");
+  assert.is(urls.length, 1, "alice was asked once");
+  assert.match(urls[0]!, new RegExp(`^http://127\\.0\\.0\\.1:${port}/oauth/upstream/start\\?flow=`));
+  assert.match(await pages[0]!, /You are signed in/);
+
+  const second = (await bob.callTool({ name: "getMe", arguments: {} })) as { content: Array<{ text?: string }> };
+  assert.is(JSON.parse(second.content[0]!.text!).sub, "bob");
+  assert.is(urls.length, 2, "bob was asked too");
+
+  // Signed in: no more questions, and each keeps their own token.
+  const again = (await alice.callTool({ name: "getMe", arguments: {} })) as { content: Array<{ text?: string }> };
+  assert.is(JSON.parse(again.content[0]!.text!).sub, "alice");
+  assert.is(urls.length, 2);
+  const [aliceTokens, bobTokens] = [api.tokensBySub.get("alice")!, api.tokensBySub.get("bob")!];
+  assert.ok(aliceTokens.size >= 1 && bobTokens.size >= 1);
+  for (const token of aliceTokens) assert.not.ok(bobTokens.has(token), "no token is used for both users");
+});
+
+test("two instances sharing Redis: the callback lands on the other instance and the waiting call goes on; a refresh after a forced expiry; a revoked grant leads to a new sign-in; signing out works; Redis never sees a token", async () => {
+  const { redis: redisBinary } = await scaleBinaries();
+  const store = await startRedis(redisBinary);
+  stops.push(() => store.stop());
+  const monitor = await store.monitor();
+  stops.push(async () => monitor.close());
+  const [portA, portB] = [await freePort(), await freePort()];
+  const publicUrl = `http://127.0.0.1:${portB}`;
+  const provider = await startProvider([`${publicUrl}/oauth/upstream/callback`]);
+  stops.push(() => provider.close());
+  const api = await startUpstreamApi(provider);
+  stops.push(() => api.close());
+  const { info, tools } = signInApi(provider.issuer);
+  const env = {
+    UPSTREAM_CLIENT_ID: CLIENT.id,
+    UPSTREAM_CLIENT_SECRET: CLIENT.secret,
+    MCP_SIGN_IN_WAIT_MS: "60000",
+    MCP_STATE_SECRET: "state-secret-0123456789-0123456789-abcdef",
+    MCP_TOKEN_VAULT_SECRET: "vault-secret-0123456789-0123456789-abcdef",
+  };
+  const common = [
+    "--http",
+    "--host",
+    "127.0.0.1",
+    "--sessions",
+    "--trust-user-header",
+    "X-User",
+    "--base-url",
+    api.baseUrl,
+  ];
+  const hosts = [
+    "--allowed-hosts",
+    `127.0.0.1:${portA},127.0.0.1:${portB}`,
+    "--public-url",
+    publicUrl,
+    "--state",
+    store.url,
+  ];
+  await startServer([...common, ...hosts, "--port", String(portA)], env, info, tools);
+  await startServer([...common, ...hosts, "--port", String(portB)], env, info, tools);
+  const pages: Promise<string>[] = [];
+  const urls: string[] = [];
+  const onA = await connect(`http://127.0.0.1:${portA}/mcp`, "zoe", pages, urls);
+  const onB = await connect(`http://127.0.0.1:${portB}/mcp`, "zoe", pages, urls);
+  const subOf = async (client: Client) => {
+    const result = (await within(client.callTool({ name: "getMe", arguments: {} }), 60_000, "a call")) as {
+      isError?: boolean;
+      content: Array<{ text?: string }>;
+    };
+    assert.not.ok(result.isError, result.content[0]?.text);
+    return JSON.parse(result.content[0]!.text!).sub as string;
+  };
+
+  provider.setAccessTokenTtl(30); // within the refresh margin: the next use refreshes first
+  assert.is(await subOf(onA), "zoe");
+  assert.is(urls.length, 1);
+  assert.ok(urls[0]!.startsWith(`${publicUrl}/oauth/upstream/start?flow=`));
+  assert.match(await pages[0]!, /You are signed in/);
+  provider.setAccessTokenTtl(3600);
+  assert.is(await subOf(onB), "zoe", "the other instance uses the same user's tokens");
+  assert.is(urls.length, 1, "not asked again on the other instance");
+  assert.ok(provider.grants.includes("refresh_token"), `refreshed: ${provider.grants.join(",")}`);
+
+  await provider.revokeAccount("zoe");
+  assert.is(await subOf(onA), "zoe", "signed in again after the revocation");
+  assert.is(urls.length, 2, "the revocation led to a new sign-in");
+  assert.match(await pages[1]!, /You are signed in/);
+
+  const out = await fetch(`${publicUrl}/oauth/upstream/sign-out`, { method: "POST", headers: { "x-user": "zoe" } });
+  assert.is(out.status, 200);
+  assert.is(await subOf(onB), "zoe");
+  assert.is(urls.length, 3, "asked to sign in after signing out");
+  await pages[2];
+
+  const seen = monitor.text();
+  assert.ok(seen.includes("user-oauth") || seen.length > 0, "Redis was used");
+  for (const token of [...api.tokensBySub.values()].flatMap((set) => [...set]))
+    assert.not.ok(seen.includes(token), "an access token reached Redis in the clear");
+});
+
+test("stdio: the local user signs in through the loopback callback on 127.0.0.1", async () => {
+  const loopback = await freePort();
+  const provider = await startProvider([`http://127.0.0.1:${loopback}/oauth/upstream/callback`]);
+  stops.push(() => provider.close());
+  const api = await startUpstreamApi(provider);
+  stops.push(() => api.close());
+  const dist = fileURLToPath(new URL("../../", import.meta.url));
+  const script = join(mkdtempSync(join(tmpdir(), "mcp-gen-sign-in-")), "server.mjs");
+  writeFileSync(
+    script,
+    [
+      `import { main } from ${JSON.stringify(join(dist, "runtime/src/cli/main.js"))};`,
+      `import { auth } from ${JSON.stringify(join(dist, "runtime/src/features/auth/index.js"))};`,
+      `import { userOauth } from ${JSON.stringify(join(dist, "runtime/src/features/user-oauth/index.js"))};`,
+      `import { signInApi } from ${JSON.stringify(join(dist, "test/unit/sign-in-fixture.js"))};`,
+      `const { info, tools } = signInApi(process.env.TEST_ISSUER);`,
+      `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth] });`,
+    ].join("\n"),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [script, "--base-url", api.baseUrl, "--public-url", `http://127.0.0.1:${loopback}`],
+    env: {
+      PATH: process.env.PATH ?? "",
+      TEST_ISSUER: provider.issuer,
+      UPSTREAM_CLIENT_ID: CLIENT.id,
+      UPSTREAM_CLIENT_SECRET: CLIENT.secret,
+      MCP_SIGN_IN_WAIT_MS: "60000",
+    },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "local", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  const urls: string[] = [];
+  let page: Promise<string> | undefined;
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const url = (request.params as { url: string }).url;
+    urls.push(url);
+    page = signInInBrowser(url, "local-user", false);
+    page.catch(() => {});
+    return { action: "accept" };
+  });
+  await client.connect(transport);
+  stops.push(() => client.close());
+  const result = (await within(client.callTool({ name: "getMe", arguments: {} }), 60_000, "the stdio call")) as {
+    isError?: boolean;
+    content: Array<{ text?: string }>;
+  };
+  assert.not.ok(result.isError, result.content[0]?.text);
+  assert.is(JSON.parse(result.content[0]!.text!).sub, "local-user");
+  assert.ok(urls[0]!.startsWith(`http://127.0.0.1:${loopback}/oauth/upstream/start?flow=`), urls[0]);
+  assert.match(await page!, /You are signed in/);
+});
+
+test.run();
