@@ -62,6 +62,14 @@ const SPEC_30 = {
   },
   components: {
     schemas: {
+      // Refers to itself through a map: TypeScript refuses `Record<string, JsonValue>` here (TS2456).
+      JsonValue: {
+        anyOf: [
+          { type: "string" },
+          { type: "array", items: { $ref: "#/components/schemas/JsonValue" } },
+          { type: "object", additionalProperties: { $ref: "#/components/schemas/JsonValue" } },
+        ],
+      },
       Pet: {
         description: "A pet.\n\nSecond paragraph.",
         type: "object",
@@ -192,6 +200,8 @@ test("every component is a named, documented type: recursion by name, enums, map
   assert.match(schemas, /  nickname\?: string \| null;/, "3.0 nullable");
   assert.match(schemas, /  kind: Kind;/);
   assert.match(schemas, /  labels\?: Record<string, string>;/, "additionalProperties as a map");
+  assert.match(schemas, /\{ \[key: string\]: JsonValue \}/, "a map of itself as an index signature");
+  assert.equal(typeCheck(files), [], "a schema that is a map of itself compiles");
   assert.match(schemas, /  parent\?: Pet;/, "a recursive schema refers to itself by name");
   assert.match(schemas, /export type Kind = "cat" \| "dog";/);
   assert.match(

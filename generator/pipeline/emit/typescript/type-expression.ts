@@ -13,6 +13,9 @@ import type { CodeBlockWriter, WriterFunction } from "ts-morph";
 import type { JsonSchema } from "../../../shared/contract.js";
 import { docText, propertyKey } from "./schema-to-ts.js";
 
+/** Value types a `Record<string, T>` keeps: they cannot refer back to the type being declared. */
+const PRIMITIVE = new Set(["unknown", "string", "number", "boolean", "null", "never"]);
+
 type Obj = Record<string, unknown>;
 
 /** A type expression. */
@@ -195,7 +198,11 @@ function lineOf(node: TypeNode): string {
     case "tuple":
       return `[${node.items.map((item) => `${oneLine(item)}?`).join(", ")}]`;
     case "record":
-      return `Record<string, ${oneLine(node.value)}>`;
+      // `Record` is an alias, which TypeScript expands eagerly: a named type whose values are itself
+      // (`type Json = … | Record<string, Json>`) would be circular (TS2456); an index signature is not.
+      return PRIMITIVE.has(oneLine(node.value))
+        ? `Record<string, ${oneLine(node.value)}>`
+        : `{ [key: string]: ${oneLine(node.value)} }`;
     case "object": {
       const members = node.properties.map((p) => `${p.key}${p.optional ? "?" : ""}: ${oneLine(p.type)};`);
       if (node.index) members.push(`[key: string]: ${oneLine(node.index)};`);
