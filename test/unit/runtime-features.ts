@@ -17,6 +17,7 @@ import { redis } from "../../runtime/src/features/redis/index.js";
 import { search } from "../../runtime/src/features/search/index.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 
 /** Runs `main` with `argv` (and `env` set meanwhile); resolves to what it wrote on stderr and the exit code. */
@@ -95,6 +96,28 @@ test("with the feature, the same settings get past the check (the server starts,
     const run = await start(present ?? argv, needed, env);
     assert.not.match(run.stderr, "feature, which this server was generated without", `${feature.name}: ${run.stderr}`);
   }
+});
+
+test("the handle main returns closes what it opened: the transport, then the state store a feature opened", async () => {
+  const closed: string[] = [];
+  const store: Feature = {
+    name: "redis",
+    plugs: () => ({
+      openState: async () => {
+        const memory = new MemoryStateStore();
+        return Object.assign(memory, {
+          close: async () => {
+            closed.push("state");
+          },
+        });
+      },
+    }),
+  };
+  const run = await start(["--http", "--port", "0", "--state", "redis://127.0.0.1:1/0"], [store], {
+    MCP_STATE_SECRET: "x".repeat(32),
+  });
+  assert.ok(run.started, run.stderr);
+  assert.equal(closed, ["state"], "a store left open keeps the process alive (Redis reconnects forever)");
 });
 
 test.run();

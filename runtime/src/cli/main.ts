@@ -325,11 +325,16 @@ export async function main(
     // than wait for idle keep-alive sockets.
     void handle.closed.then(() => process.exit(process.exitCode ?? 0));
   }
-  // After the drain: leave the other instances (tasks cancelled in the drain are written first), then close the store.
-  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0, async () => {
-    await server.leaveCluster();
-    await state.close();
-  });
+  // The handle closes what main opened: the transport (HTTP drains calls in flight), then this
+  // instance leaves the others (tasks cancelled in the drain are written first), then the store.
+  const closeTransport = handle.close.bind(handle);
+  let closing: Promise<void> | undefined;
+  handle.close = () =>
+    (closing ??= closeTransport().then(async () => {
+      await server.leaveCluster();
+      await state.close();
+    }));
+  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
 }
 
@@ -558,12 +563,7 @@ function withPublicHost(
  * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
  * close that outlasts the grace period by 5 s (a stuck call) is cut short.
  */
-function installSignalHandlers(
-  handle: TransportHandle,
-  logger: Logger,
-  graceMs: number,
-  afterClose: () => Promise<void>,
-): void {
+function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -573,7 +573,6 @@ function installSignalHandlers(
     setTimeout(() => process.exit(process.exitCode ?? 0), graceMs + 5_000).unref();
     void handle
       .close()
-      .then(afterClose)
       .catch((error: unknown) =>
         logger.warn("shutdown incomplete", { error: error instanceof Error ? error.message : String(error) }),
       )
