@@ -15,6 +15,7 @@ import type { ApiIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
 import { NameAllocator, pascalCase, truncateName } from "./names.js";
 import { applyDirection, isObjectSchema } from "./schema-tools.js";
 import type { NamedTypePlan, ResultType, ToolResultTypes, TypesPlan } from "./types.js";
+import { isTextualMedia } from "../../shared/contract.js";
 
 /** Longest name of a generated type (an operation's, a schema's), before a collision suffix. */
 export const TYPE_NAME_MAX = 60;
@@ -126,23 +127,9 @@ export function planTypes(ir: ApiIR, names: NameAllocator): TypesPlan {
   return { named };
 }
 
-/** Whether the runtime shows a body of this media type as text (runtime result.ts isTextual, same list). */
+/** Whether the runtime shows a body of this media type as text (the runtime's own rule). */
 function isTextual(mediaType: string): boolean {
-  const type = mediaType.split(";")[0]!.trim().toLowerCase();
-  return (
-    type === "" ||
-    type.startsWith("text/") ||
-    type.endsWith("+xml") ||
-    type.endsWith("+json") ||
-    [
-      "application/xml",
-      "application/json",
-      "application/javascript",
-      "application/yaml",
-      "application/x-yaml",
-      "application/x-www-form-urlencoded",
-    ].includes(type)
-  );
+  return isTextualMedia(mediaType.split(";")[0]!.trim().toLowerCase());
 }
 
 function isJson(mediaType: string): boolean {

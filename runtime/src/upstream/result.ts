@@ -197,7 +197,8 @@ function parseJsonBody(text: string, mediaType: string): { ok: true; value: unkn
   }
 }
 
-function isTextual(mediaType: string): boolean {
+/** Whether a body of this media type (lower case, without parameters) is shown as text. */
+export function isTextual(mediaType: string): boolean {
   return (
     mediaType === "" ||
     mediaType.startsWith("text/") ||
