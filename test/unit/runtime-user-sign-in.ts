@@ -465,6 +465,105 @@ test("attack: the start URL is useless to another user, and to a second browser"
   }
 });
 
+test("attack: a second browser opening a start link that one browser already opened (not yet signed in) is refused", async () => {
+  const setup = await startServer(up);
+  try {
+    const first = resultOf(await setup.server.handle(LEGACY(1), as("nina")));
+    const url = urlIn(first.content[0].text)!;
+    const owner = new Browser("nina");
+    const opened = await owner.open(url, 0);
+    assert.is(opened.status, 302, "the first browser is sent to the upstream");
+    const copy = new Browser("nina");
+    const second = await copy.open(url);
+    // 404: the start link is used up on its first opening; 409: the flow is bound to a browser already.
+    assert.ok(second.status === 404 || second.status === 409, `${second.status} ${second.body}`);
+    assert.is(copy.visits.length, 1, "the second browser is not redirected anywhere");
+    // The first browser still completes its own sign-in.
+    const page = await owner.open(new URL(owner.visits[0]!.location!).href);
+    assert.match(page.body, "You are signed in");
+  } finally {
+    await setup.close();
+  }
+});
+
+test("attack: two openings of one start link at once: exactly one browser is bound and sent on", async () => {
+  const flows = new SignInFlows(new MemoryStateStore(), new RecordSeal());
+  const made = await flows.create("u1", "upstream", []);
+  const both = await Promise.all([flows.start(made.startId, undefined), flows.start(made.startId, undefined)]);
+  assert.equal(
+    both.map((step) => step.ok),
+    [true, false],
+  );
+});
+
+test("browser check (resource-server mode): the callback refuses a flow whose browser user was not confirmed; the check's step needs the binding browser and happens once", async () => {
+  const store = new MemoryStateStore();
+  const flows = new SignInFlows(store, new RecordSeal(), Date.now, true);
+  const made = await flows.create("u1", "upstream", []);
+  const started = await flows.start(made.startId, undefined);
+  assert.ok(started.ok && started.record.confirm, "the start makes the check's verifier and nonce");
+  if (!started.ok) return;
+  const unconfirmed = await flows.finish(made.state, started.browserSecret, undefined);
+  assert.is(unconfirmed.ok, false, "no upstream callback before the check");
+  assert.is((await flows.confirming(made.state, "another-browser")).ok, false, "the check needs the binding browser");
+  const confirming = await flows.confirming(made.state, started.browserSecret);
+  assert.ok(confirming.ok);
+  if (!confirming.ok) return;
+  assert.ok(await flows.confirmed(made.state, confirming.sealed, confirming.record));
+  assert.is((await flows.confirming(made.state, started.browserSecret)).ok, false, "confirmed once");
+  assert.ok((await flows.finish(made.state, started.browserSecret, undefined)).ok);
+  // Without the check the callback needs no confirmation (the weaker, first-browser mode).
+  const plain = new SignInFlows(new MemoryStateStore(), new RecordSeal());
+  const other = await plain.create("u2", "upstream", []);
+  const opened = await plain.start(other.startId, undefined);
+  assert.ok(opened.ok && opened.record.confirm === undefined);
+  if (opened.ok) assert.ok((await plain.finish(other.state, opened.browserSecret, undefined)).ok);
+});
+
+test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-server mode", async () => {
+  const { info } = signInApi("http://127.0.0.1:1");
+  const env = { UPSTREAM_CLIENT_ID: CLIENT_ID, MCP_SIGN_IN_OIDC_CLIENT_ID: "check" };
+  const refused = await Promise.resolve()
+    .then(() =>
+      userOauth.plugs({
+        flags: { "trust-user-header": "X-User" },
+        env,
+        info,
+        http: true,
+        origin: "http://127.0.0.1:9",
+      }),
+    )
+    .then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+  assert.match(refused, /MCP_SIGN_IN_OIDC_CLIENT_ID applies to the OAuth resource-server mode/);
+  const plugs = await userOauth.plugs({
+    flags: { "oauth-issuer": "https://issuer.example" },
+    env,
+    info,
+    http: true,
+    origin: "http://127.0.0.1:9",
+  });
+  assert.ok(plugs.userSignIn, "accepted with --oauth-issuer");
+});
+
+test("<KEY>_AUTHORIZE_PARAMS adds parameters to the authorization request (Google: access_type=offline, prompt=consent) and never replaces the flow's own", async () => {
+  const setup = await startServer(up, new MemoryStateStore(), {
+    UPSTREAM_AUTHORIZE_PARAMS: "access_type=offline&prompt=consent&redirect_uri=https://evil.example/cb&state=x",
+  });
+  try {
+    await signIn(setup, "olga");
+    const authorize = up.authorizeRequests.at(-1)!;
+    assert.is(authorize.get("access_type"), "offline");
+    assert.is(authorize.get("prompt"), "consent");
+    assert.is(authorize.get("redirect_uri"), `${setup.pages}/oauth/upstream/callback`);
+    assert.is.not(authorize.get("state"), "x");
+  } finally {
+    await setup.close();
+  }
+});
+
 test("attack: the callback completes only the flow it started, in the browser that started it, for its user", async () => {
   const setup = await startServer(up);
   try {
