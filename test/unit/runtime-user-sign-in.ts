@@ -494,6 +494,16 @@ test("attack: two openings of one start link at once: exactly one browser is bou
     both.map((step) => step.ok),
     [true, false],
   );
+  // And its callback completes once, even when it arrives twice at once.
+  const secret = both[0]!.ok ? both[0]!.browserSecret : "";
+  const finished = await Promise.all([
+    flows.finish(made.state, secret, undefined),
+    flows.finish(made.state, secret, undefined),
+  ]);
+  assert.equal(
+    finished.map((step) => step.ok),
+    [true, false],
+  );
 });
 
 test("browser check (resource-server mode): the callback refuses a flow whose browser user was not confirmed; the check's step needs the binding browser and happens once", async () => {
@@ -672,6 +682,18 @@ test("attack: pending flows expire, and each user has a bounded number", async (
   assert.is((await flows.start(made.at(-1)!.startId, undefined)).ok, true);
   const other = await flows.create("u2", "upstream", []);
   assert.is((await flows.start(other.startId, undefined)).ok, true, "another user's flows are not dropped");
+  // The flow's own age decides, whatever the store keeps (a store's TTL is not relied upon): a
+  // flow opened in time but called back after its expiry is refused.
+  const keeping = new SignInFlows(new MemoryStateStore(), new RecordSeal(), () => now);
+  const late = await keeping.create("u3", "upstream", []);
+  const opened = await keeping.start(late.startId, undefined);
+  assert.ok(opened.ok);
+  now += FLOW_TTL_MS;
+  const callback = await keeping.finish(late.state, opened.ok ? opened.browserSecret : "", undefined);
+  assert.is(callback.ok, false, "expired at the callback");
+  const unopened = await keeping.create("u3", "upstream", []);
+  now += FLOW_TTL_MS;
+  assert.is((await keeping.start(unopened.startId, undefined)).ok, false, "expired at the start");
 });
 
 test("the vault: records are sealed and bound to their user (a record moved to another user's key does not open)", async () => {
