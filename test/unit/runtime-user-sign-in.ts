@@ -18,6 +18,8 @@ import { FLOW_TTL_MS, MAX_FLOWS_PER_USER, SignInFlows } from "../../runtime/src/
 import { RecordSeal } from "../../runtime/src/features/user-oauth/seal.js";
 import { TokenVault } from "../../runtime/src/features/user-oauth/vault.js";
 import { userOf } from "../../runtime/src/features/user-oauth/users.js";
+import { BrowserUserCheck } from "../../runtime/src/features/user-oauth/confirm.js";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { main } from "../../runtime/src/cli/main.js";
@@ -528,6 +530,82 @@ test("browser check (resource-server mode): the callback refuses a flow whose br
   const opened = await plain.start(other.startId, undefined);
   assert.ok(opened.ok && opened.record.confirm === undefined);
   if (opened.ok) assert.ok((await plain.finish(other.state, opened.browserSecret, undefined)).ok);
+});
+
+test("browser check: the issuer's ID token must be signed by its keys, for this client, from this issuer, with this sign-in's nonce", async () => {
+  const { publicKey, privateKey } = await generateKeyPair("RS256");
+  const other = await generateKeyPair("RS256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  let claims: Record<string, unknown> = {};
+  let key = privateKey;
+  let withIdToken = true;
+  const forms: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const json = (body: unknown) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (req.url === "/.well-known/openid-configuration")
+        return json({
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+        });
+      if (req.url === "/jwks") return json({ keys: [jwk] });
+      forms.push(new URLSearchParams(Buffer.concat(chunks).toString()));
+      const idToken = await new SignJWT(claims)
+        .setProtectedHeader({ alg: "RS256", kid: "k1" })
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(key);
+      json({ access_token: "at", token_type: "Bearer", ...(withIdToken ? { id_token: idToken } : {}) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const check = new BrowserUserCheck(issuer, { id: "check-app", secret: "check-secret" }, 5000);
+    const url = new URL(await check.authorizationUrl("https://mcp.example/oauth/upstream/confirm", "st", "ch", "n1"));
+    assert.is(url.origin + url.pathname, `${issuer}/authorize`);
+    for (const [name, value] of [
+      ["scope", "openid"],
+      ["nonce", "n1"],
+      ["state", "st"],
+      ["code_challenge", "ch"],
+      ["code_challenge_method", "S256"],
+      ["client_id", "check-app"],
+      ["redirect_uri", "https://mcp.example/oauth/upstream/confirm"],
+    ])
+      assert.is(url.searchParams.get(name), value, name);
+    const good = { iss: issuer, aud: "check-app", sub: "alice", nonce: "n1" };
+    const userOfCode = () => check.userOf("code", "https://mcp.example/oauth/upstream/confirm", "verifier", "n1");
+    const refusal = () =>
+      userOfCode().then(
+        () => "accepted",
+        (error: Error) => error.message,
+      );
+    claims = good;
+    assert.equal(await userOfCode(), { issuer, subject: "alice" });
+    assert.is(forms.at(-1)!.get("code_verifier"), "verifier");
+    claims = { ...good, nonce: "another" };
+    assert.match(await refusal(), "nonce");
+    claims = { ...good, aud: "another-app" };
+    assert.match(await refusal(), "aud");
+    claims = { ...good, iss: "https://another.example" };
+    assert.match(await refusal(), "iss");
+    claims = { ...good, sub: undefined };
+    assert.match(await refusal(), "subject");
+    claims = good;
+    key = other.privateKey;
+    assert.match(await refusal(), "signature");
+    key = privateKey;
+    withIdToken = false;
+    assert.match(await refusal(), "no ID token");
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-server mode", async () => {
