@@ -10,7 +10,7 @@ import {
   serverJsonValidator,
   serverJsonViolations,
 } from "../../generator/pipeline/emit/publishing/server-json-check.js";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -305,7 +305,7 @@ test("the README of an API with an authorization code flow says how to register 
       "      responses: { '201': { description: made } }",
     ].join("\n"),
   );
-  const result = await generate({ spec });
+  const result = await generate({ spec }).finally(() => rmSync(dir, { recursive: true, force: true }));
   const out = new Map(result.files.map((f) => [f.path, f.content]));
   const readme = out.get("README.md")!;
   assert.match(readme, "### Each user signs in to the upstream");
