@@ -15,7 +15,12 @@ import { auth } from "../../runtime/src/features/auth/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
-import { CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
+import { CHECK_CLIENT, CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
+import { McpServer } from "../../runtime/src/server/server.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
+import { createServer } from "node:http";
 import { within } from "../unit/runtime-fixture.js";
 import { scaleBinaries, startRedis } from "./redis-fixture.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -165,7 +170,7 @@ test("HTTP, two users behind a trusted gateway: each is asked to sign in (URL el
   for (const token of aliceTokens) assert.not.ok(bobTokens.has(token), "no token is used for both users");
 });
 
-test("two instances sharing Redis: the callback lands on the other instance and the waiting call goes on; a refresh after a forced expiry; a revoked grant leads to a new sign-in; signing out works; Redis never sees a token", async () => {
+test("two instances sharing Redis, two users: the callback lands on the other instance and the waiting call goes on; a refresh after a forced expiry; a revoked grant leads to a new sign-in; signing out works; Redis never sees a token", async () => {
   const { redis: redisBinary } = await scaleBinaries();
   const store = await startRedis(redisBinary);
   stops.push(() => store.stop());
@@ -228,6 +233,20 @@ test("two instances sharing Redis: the callback lands on the other instance and 
   assert.is(urls.length, 1, "not asked again on the other instance");
   assert.ok(provider.grants.includes("refresh_token"), `refreshed: ${provider.grants.join(",")}`);
 
+  // A second user on the other instance: asked to sign in too, served with their own token.
+  const yannPages: Promise<string>[] = [];
+  const yannUrls: string[] = [];
+  const yannOnB = await connect(`http://127.0.0.1:${portB}/mcp`, "yann", yannPages, yannUrls);
+  assert.is(await subOf(yannOnB), "yann");
+  assert.is(yannUrls.length, 1, "yann was asked to sign in");
+  assert.match(await yannPages[0]!, /You are signed in/);
+  const yannOnA = await connect(`http://127.0.0.1:${portA}/mcp`, "yann", yannPages, yannUrls);
+  assert.is(await subOf(yannOnA), "yann", "yann's tokens serve him on the other instance");
+  assert.is(await subOf(onA), "zoe", "and zoe keeps hers");
+  assert.is(yannUrls.length, 1);
+  const [zoeTokens, yannTokens] = [api.tokensBySub.get("zoe")!, api.tokensBySub.get("yann")!];
+  for (const token of yannTokens) assert.not.ok(zoeTokens.has(token), "no token is used for both users");
+
   await provider.revokeAccount("zoe");
   assert.is(await subOf(onA), "zoe", "signed in again after the revocation");
   assert.is(urls.length, 2, "the revocation led to a new sign-in");
@@ -243,6 +262,99 @@ test("two instances sharing Redis: the callback lands on the other instance and 
   assert.ok(seen.includes("user-oauth") || seen.length > 0, "Redis was used");
   for (const token of [...api.tokensBySub.values()].flatMap((set) => [...set]))
     assert.not.ok(seen.includes(token), "an access token reached Redis in the clear");
+});
+
+/**
+ * Opens `url` in a fresh browser context and answers the provider's pages as `login` (sign-in form,
+ * then every consent) until a page of the MCP server shows its message; resolves to that message.
+ */
+async function browseAs(url: string, login: string): Promise<string> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(url);
+    for (let step = 0; step < 6; step++) {
+      await page.waitForSelector('#message, input[name="login"], button[type="submit"]');
+      if (await page.$("#message")) return (await page.textContent("#message")) ?? "";
+      if (await page.$('input[name="login"]')) {
+        await page.fill('input[name="login"]', login);
+        await page.fill('input[name="password"]', "any");
+      }
+      await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    }
+    throw new Error(`no result page after 6 steps, at ${page.url()}`);
+  } finally {
+    await context.close();
+  }
+}
+
+test("resource-server mode with the browser check at the issuer: a start link made for alice, opened in a browser signed in as bob, is refused; alice's own browser passes", async () => {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  // The provider is both the MCP authorization server (the subjects' issuer) and the upstream's.
+  const provider = await startProvider([`${origin}/oauth/upstream/callback`], [`${origin}/oauth/upstream/confirm`]);
+  stops.push(() => provider.close());
+  const api = await startUpstreamApi(provider);
+  stops.push(() => api.close());
+  const { info, tools } = signInApi(provider.issuer);
+  const plugs = await userOauth.plugs({
+    flags: { "oauth-issuer": provider.issuer },
+    env: {
+      UPSTREAM_CLIENT_ID: CLIENT.id,
+      UPSTREAM_CLIENT_SECRET: CLIENT.secret,
+      MCP_SIGN_IN_OIDC_CLIENT_ID: CHECK_CLIENT.id,
+      MCP_SIGN_IN_OIDC_CLIENT_SECRET: CHECK_CLIENT.secret,
+      MCP_SIGN_IN_WAIT_MS: "0",
+    },
+    info,
+    http: true,
+    origin,
+  });
+  const server = new McpServer({
+    info,
+    tools,
+    upstream: { baseUrl: api.baseUrl, timeoutMs: 10_000 },
+    credentials: upstreamCredentials(),
+    userSignIn: plugs.userSignIn!,
+    state: new MemoryStateStore(),
+    logger: silentLogger,
+  });
+  // The sign-in pages on the public address (the MCP calls below carry the guard's subject directly).
+  const endpoints = plugs.httpEndpoints!(server, undefined as never, silentLogger);
+  const pages = createServer((req, res) => {
+    const pathname = (req.url ?? "/").split("?")[0]!;
+    if (!endpoints.owns(pathname)) return void res.writeHead(404).end();
+    void endpoints.handle(req, res, pathname, undefined, () => {});
+  });
+  await new Promise<void>((resolve) => pages.listen(port, "127.0.0.1", resolve));
+  stops.push(() => new Promise((resolve) => (pages.closeAllConnections(), pages.close(resolve))));
+  const call = async (subject: string) => {
+    const answer = (await server.handle(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "getMe", arguments: {} } },
+      { subject },
+    )) as unknown as { result: { isError?: boolean; content: Array<{ text: string }> } };
+    return answer.result;
+  };
+  const linkIn = (text: string) => /(http:\/\/\S+\/oauth\/upstream\/start\?flow=[\w-]+)/.exec(text)?.[1];
+
+  const first = await call("alice");
+  assert.ok(first.isError);
+  const aliceLink = linkIn(first.content[0]!.text)!;
+  assert.ok(aliceLink, first.content[0]!.text);
+  assert.is(await browseAs(aliceLink, "bob"), "This sign-in link was made for another user.");
+  assert.is(api.tokensBySub.size, 0, "no upstream token for anyone");
+  assert.not.ok(provider.grants.includes("refresh_token"));
+  const still = await call("alice");
+  assert.ok(still.isError, "alice is not signed in by bob's browser");
+  assert.match(await browseAs(aliceLink, "alice"), /unknown or has expired|already opened/, "the refused link is dead");
+
+  const aliceOwn = linkIn(still.content[0]!.text)!;
+  assert.is(await browseAs(aliceOwn, "alice"), "You are signed in. You can close this page and return to your client.");
+  const done = await call("alice");
+  assert.not.ok(done.isError, done.content[0]!.text);
+  assert.is(JSON.parse(done.content[0]!.text).sub, "alice");
+  assert.equal([...api.tokensBySub.keys()], ["alice"]);
 });
 
 test("stdio: the local user signs in through the loopback callback on 127.0.0.1", async () => {

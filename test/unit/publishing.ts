@@ -10,7 +10,8 @@ import {
   serverJsonValidator,
   serverJsonViolations,
 } from "../../generator/pipeline/emit/publishing/server-json-check.js";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { Ajv } from "ajv";
@@ -272,6 +273,54 @@ test("npm run build precompiles the server.json validator, and it is the one use
   assert.ok(errors.length >= 4, "several violations, a format one among them");
   assert.ok(errors.some((error) => (error as { keyword: string }).keyword === "format"));
   assert.equal(errors, fresh.errors);
+});
+
+test("the README of an API with an authorization code flow says how to register the app: callback URL, the operations' scopes, GitHub, Google and any OpenID provider", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-sign-in-readme-"));
+  const spec = join(dir, "spec.yaml");
+  writeFileSync(
+    spec,
+    [
+      "openapi: 3.0.3",
+      "info: { title: Notes, version: 1.0.0 }",
+      "servers: [{ url: 'https://api.example.com' }]",
+      "components:",
+      "  securitySchemes:",
+      "    notes_oauth:",
+      "      type: oauth2",
+      "      flows:",
+      "        authorizationCode:",
+      "          authorizationUrl: https://auth.example.com/authorize",
+      "          tokenUrl: https://auth.example.com/token",
+      "          scopes: { 'notes:read': Read, 'notes:write': Write, unused: Never asked }",
+      "paths:",
+      "  /notes:",
+      "    get:",
+      "      operationId: listNotes",
+      "      security: [{ notes_oauth: ['notes:read'] }]",
+      "      responses: { '200': { description: ok } }",
+      "    post:",
+      "      operationId: addNote",
+      "      security: [{ notes_oauth: ['notes:write', 'notes:read'] }]",
+      "      responses: { '201': { description: made } }",
+    ].join("\n"),
+  );
+  const result = await generate({ spec }).finally(() => rmSync(dir, { recursive: true, force: true }));
+  const out = new Map(result.files.map((f) => [f.path, f.content]));
+  const readme = out.get("README.md")!;
+  assert.match(readme, "### Each user signs in to the upstream");
+  assert.match(readme, "`<public URL>/oauth/upstream/callback`");
+  assert.match(readme, "allowed the scopes `notes:read`, `notes:write` (those the operations ask for)");
+  assert.not.match(readme, "`unused`");
+  assert.match(readme, "`NOTES_OAUTH_CLIENT_ID`");
+  assert.match(readme, "https://github.com/login/oauth/authorize");
+  assert.match(readme, "`NOTES_OAUTH_AUTHORIZE_PARAMS` parameters to the authorization request (Google:");
+  assert.match(readme, "`access_type=offline&prompt=consent`");
+  assert.match(readme, "Any OpenID provider");
+  assert.match(readme, "`<public URL>/oauth/upstream/confirm`");
+  const env = out.get(".env.example")!;
+  assert.match(env, "NOTES_OAUTH_CLIENT_ID");
+  assert.match(env, "MCP_SIGN_IN_OIDC_CLIENT_ID");
 });
 
 test.run();

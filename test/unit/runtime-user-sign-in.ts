@@ -18,6 +18,8 @@ import { FLOW_TTL_MS, MAX_FLOWS_PER_USER, SignInFlows } from "../../runtime/src/
 import { RecordSeal } from "../../runtime/src/features/user-oauth/seal.js";
 import { TokenVault } from "../../runtime/src/features/user-oauth/vault.js";
 import { userOf } from "../../runtime/src/features/user-oauth/users.js";
+import { BrowserUserCheck } from "../../runtime/src/features/user-oauth/confirm.js";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { main } from "../../runtime/src/cli/main.js";
@@ -465,6 +467,191 @@ test("attack: the start URL is useless to another user, and to a second browser"
   }
 });
 
+test("attack: a second browser opening a start link that one browser already opened (not yet signed in) is refused", async () => {
+  const setup = await startServer(up);
+  try {
+    const first = resultOf(await setup.server.handle(LEGACY(1), as("nina")));
+    const url = urlIn(first.content[0].text)!;
+    const owner = new Browser("nina");
+    const opened = await owner.open(url, 0);
+    assert.is(opened.status, 302, "the first browser is sent to the upstream");
+    const copy = new Browser("nina");
+    const second = await copy.open(url);
+    // 404: the start link is used up on its first opening; 409: the flow is bound to a browser already.
+    assert.ok(second.status === 404 || second.status === 409, `${second.status} ${second.body}`);
+    assert.is(copy.visits.length, 1, "the second browser is not redirected anywhere");
+    // The first browser still completes its own sign-in.
+    const page = await owner.open(new URL(owner.visits[0]!.location!).href);
+    assert.match(page.body, "You are signed in");
+  } finally {
+    await setup.close();
+  }
+});
+
+test("attack: two openings of one start link at once: exactly one browser is bound and sent on", async () => {
+  const flows = new SignInFlows(new MemoryStateStore(), new RecordSeal());
+  const made = await flows.create("u1", "upstream", []);
+  const both = await Promise.all([flows.start(made.startId, undefined), flows.start(made.startId, undefined)]);
+  assert.equal(
+    both.map((step) => step.ok),
+    [true, false],
+  );
+  // And its callback completes once, even when it arrives twice at once.
+  const secret = both[0]!.ok ? both[0]!.browserSecret : "";
+  const finished = await Promise.all([
+    flows.finish(made.state, secret, undefined),
+    flows.finish(made.state, secret, undefined),
+  ]);
+  assert.equal(
+    finished.map((step) => step.ok),
+    [true, false],
+  );
+});
+
+test("browser check (resource-server mode): the callback refuses a flow whose browser user was not confirmed; the check's step needs the binding browser and happens once", async () => {
+  const store = new MemoryStateStore();
+  const flows = new SignInFlows(store, new RecordSeal(), Date.now, true);
+  const made = await flows.create("u1", "upstream", []);
+  const started = await flows.start(made.startId, undefined);
+  assert.ok(started.ok && started.record.confirm, "the start makes the check's verifier and nonce");
+  if (!started.ok) return;
+  const unconfirmed = await flows.finish(made.state, started.browserSecret, undefined);
+  assert.is(unconfirmed.ok, false, "no upstream callback before the check");
+  assert.is((await flows.confirming(made.state, "another-browser")).ok, false, "the check needs the binding browser");
+  const confirming = await flows.confirming(made.state, started.browserSecret);
+  assert.ok(confirming.ok);
+  if (!confirming.ok) return;
+  assert.ok(await flows.confirmed(made.state, confirming.sealed, confirming.record));
+  assert.is((await flows.confirming(made.state, started.browserSecret)).ok, false, "confirmed once");
+  assert.ok((await flows.finish(made.state, started.browserSecret, undefined)).ok);
+  // Without the check the callback needs no confirmation (the weaker, first-browser mode).
+  const plain = new SignInFlows(new MemoryStateStore(), new RecordSeal());
+  const other = await plain.create("u2", "upstream", []);
+  const opened = await plain.start(other.startId, undefined);
+  assert.ok(opened.ok && opened.record.confirm === undefined);
+  if (opened.ok) assert.ok((await plain.finish(other.state, opened.browserSecret, undefined)).ok);
+});
+
+test("browser check: the issuer's ID token must be signed by its keys, for this client, from this issuer, with this sign-in's nonce", async () => {
+  const { publicKey, privateKey } = await generateKeyPair("RS256");
+  const other = await generateKeyPair("RS256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  let claims: Record<string, unknown> = {};
+  let key = privateKey;
+  let withIdToken = true;
+  const forms: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const json = (body: unknown) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (req.url === "/.well-known/openid-configuration")
+        return json({
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+        });
+      if (req.url === "/jwks") return json({ keys: [jwk] });
+      forms.push(new URLSearchParams(Buffer.concat(chunks).toString()));
+      const idToken = await new SignJWT(claims)
+        .setProtectedHeader({ alg: "RS256", kid: "k1" })
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(key);
+      json({ access_token: "at", token_type: "Bearer", ...(withIdToken ? { id_token: idToken } : {}) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const check = new BrowserUserCheck(issuer, { id: "check-app", secret: "check-secret" }, 5000);
+    const url = new URL(await check.authorizationUrl("https://mcp.example/oauth/upstream/confirm", "st", "ch", "n1"));
+    assert.is(url.origin + url.pathname, `${issuer}/authorize`);
+    for (const [name, value] of [
+      ["scope", "openid"],
+      ["nonce", "n1"],
+      ["state", "st"],
+      ["code_challenge", "ch"],
+      ["code_challenge_method", "S256"],
+      ["client_id", "check-app"],
+      ["redirect_uri", "https://mcp.example/oauth/upstream/confirm"],
+    ])
+      assert.is(url.searchParams.get(name), value, name);
+    const good = { iss: issuer, aud: "check-app", sub: "alice", nonce: "n1" };
+    const userOfCode = () => check.userOf("code", "https://mcp.example/oauth/upstream/confirm", "verifier", "n1");
+    const refusal = () =>
+      userOfCode().then(
+        () => "accepted",
+        (error: Error) => error.message,
+      );
+    claims = good;
+    assert.equal(await userOfCode(), { issuer, subject: "alice" });
+    assert.is(forms.at(-1)!.get("code_verifier"), "verifier");
+    claims = { ...good, nonce: "another" };
+    assert.match(await refusal(), "nonce");
+    claims = { ...good, aud: "another-app" };
+    assert.match(await refusal(), "aud");
+    claims = { ...good, iss: "https://another.example" };
+    assert.match(await refusal(), "iss");
+    claims = { ...good, sub: undefined };
+    assert.match(await refusal(), "subject");
+    claims = good;
+    key = other.privateKey;
+    assert.match(await refusal(), "signature");
+    key = privateKey;
+    withIdToken = false;
+    assert.match(await refusal(), "no ID token");
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-server mode", async () => {
+  const { info } = signInApi("http://127.0.0.1:1");
+  const env = { UPSTREAM_CLIENT_ID: CLIENT_ID, MCP_SIGN_IN_OIDC_CLIENT_ID: "check" };
+  const refused = await Promise.resolve()
+    .then(() =>
+      userOauth.plugs({
+        flags: { "trust-user-header": "X-User" },
+        env,
+        info,
+        http: true,
+        origin: "http://127.0.0.1:9",
+      }),
+    )
+    .then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+  assert.match(refused, /MCP_SIGN_IN_OIDC_CLIENT_ID applies to the OAuth resource-server mode/);
+  const plugs = await userOauth.plugs({
+    flags: { "oauth-issuer": "https://issuer.example" },
+    env,
+    info,
+    http: true,
+    origin: "http://127.0.0.1:9",
+  });
+  assert.ok(plugs.userSignIn, "accepted with --oauth-issuer");
+});
+
+test("<KEY>_AUTHORIZE_PARAMS adds parameters to the authorization request (Google: access_type=offline, prompt=consent) and never replaces the flow's own", async () => {
+  const setup = await startServer(up, new MemoryStateStore(), {
+    UPSTREAM_AUTHORIZE_PARAMS: "access_type=offline&prompt=consent&redirect_uri=https://evil.example/cb&state=x",
+  });
+  try {
+    await signIn(setup, "olga");
+    const authorize = up.authorizeRequests.at(-1)!;
+    assert.is(authorize.get("access_type"), "offline");
+    assert.is(authorize.get("prompt"), "consent");
+    assert.is(authorize.get("redirect_uri"), `${setup.pages}/oauth/upstream/callback`);
+    assert.is.not(authorize.get("state"), "x");
+  } finally {
+    await setup.close();
+  }
+});
+
 test("attack: the callback completes only the flow it started, in the browser that started it, for its user", async () => {
   const setup = await startServer(up);
   try {
@@ -573,6 +760,18 @@ test("attack: pending flows expire, and each user has a bounded number", async (
   assert.is((await flows.start(made.at(-1)!.startId, undefined)).ok, true);
   const other = await flows.create("u2", "upstream", []);
   assert.is((await flows.start(other.startId, undefined)).ok, true, "another user's flows are not dropped");
+  // The flow's own age decides, whatever the store keeps (a store's TTL is not relied upon): a
+  // flow opened in time but called back after its expiry is refused.
+  const keeping = new SignInFlows(new MemoryStateStore(), new RecordSeal(), () => now);
+  const late = await keeping.create("u3", "upstream", []);
+  const opened = await keeping.start(late.startId, undefined);
+  assert.ok(opened.ok);
+  now += FLOW_TTL_MS;
+  const callback = await keeping.finish(late.state, opened.ok ? opened.browserSecret : "", undefined);
+  assert.is(callback.ok, false, "expired at the callback");
+  const unopened = await keeping.create("u3", "upstream", []);
+  now += FLOW_TTL_MS;
+  assert.is((await keeping.start(unopened.startId, undefined)).ok, false, "expired at the start");
 });
 
 test("the vault: records are sealed and bound to their user (a record moved to another user's key does not open)", async () => {

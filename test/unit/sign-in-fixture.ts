@@ -11,6 +11,8 @@ import type { Client } from "oidc-provider";
 
 /** The app the MCP server is registered as upstream. */
 export const CLIENT = { id: "mcp-server-app", secret: "app-secret-0123456789-abcdefghijkl" };
+/** The MCP server's app at the MCP authorization server, for the browser-user check (same provider in the tests). */
+export const CHECK_CLIENT = { id: "mcp-sign-in-check", secret: "check-secret-0123456789-abcdefghijkl" };
 /** The upstream API's own credentials for introspection. */
 const API_CLIENT = { id: "upstream-api", secret: "api-secret-0123456789-abcdefghijkl" };
 
@@ -35,8 +37,11 @@ export interface Provider {
   close(): Promise<void>;
 }
 
-/** Starts oidc-provider on 127.0.0.1 with the MCP server's app registered for `redirectUris`. */
-export async function startProvider(redirectUris: string[]): Promise<Provider> {
+/**
+ * Starts oidc-provider on 127.0.0.1 with the MCP server's app registered for `redirectUris`, and
+ * its browser-check app (CHECK_CLIENT) for `checkRedirectUris` when given.
+ */
+export async function startProvider(redirectUris: string[], checkRedirectUris: string[] = []): Promise<Provider> {
   const { default: OidcProvider } = await import("oidc-provider");
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -52,6 +57,18 @@ export async function startProvider(redirectUris: string[]): Promise<Provider> {
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
+      ...(checkRedirectUris.length > 0
+        ? [
+            {
+              client_id: CHECK_CLIENT.id,
+              client_secret: CHECK_CLIENT.secret,
+              redirect_uris: checkRedirectUris,
+              grant_types: ["authorization_code"],
+              response_types: ["code"],
+              token_endpoint_auth_method: "client_secret_basic",
+            },
+          ]
+        : []),
       {
         client_id: API_CLIENT.id,
         client_secret: API_CLIENT.secret,

@@ -49,6 +49,19 @@ hbs.registerHelper("signInSchemes", (schemes: unknown) =>
       )
     : [],
 );
+/** The variable of a scheme's extra authorization parameters, named beside its client id (as the runtime reads it). */
+hbs.registerHelper("authorizeParamsVar", (clientId: unknown) =>
+  String(clientId ?? "").replace(/CLIENT_ID$/, "AUTHORIZE_PARAMS"),
+);
+/** The scopes the operations ask of scheme `key` (to grant the app upstream), sorted. */
+hbs.registerHelper("signInScopes", (key: unknown, tools: unknown) => {
+  const scopes = new Set<string>();
+  for (const tool of Array.isArray(tools) ? (tools as Array<{ http?: { security?: unknown } }>) : [])
+    for (const alternative of Array.isArray(tool.http?.security) ? (tool.http.security as unknown[]) : [])
+      for (const scope of ((alternative as Record<string, unknown>)[String(key)] as string[] | undefined) ?? [])
+        scopes.add(scope);
+  return [...scopes].sort();
+});
 hbs.registerHelper(
   "hints",
   (annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }) => {

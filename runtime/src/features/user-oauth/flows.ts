@@ -5,7 +5,8 @@
  * first opening wins) and redirects to the upstream's authorization endpoint with PKCE (S256) and
  * a random `state`. The callback completes only the flow its `state` names, only in the browser
  * that started it, only once and only before the flow expires; with a trusted user header, start
- * and callback also require the flow's own user. Each user has a bounded number of pending flows
+ * and callback also require the flow's own user. Where the browser's user can be confirmed at the
+ * MCP authorization server (`confirmUser`, see confirm.ts), the callback also requires that step done. Each user has a bounded number of pending flows
  * (the oldest go). Records live in the state store, sealed, so any instance completes them.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
@@ -32,6 +33,8 @@ export interface FlowRecord {
   created: number;
   /** Digest of the browser binding, set when the start URL is first opened. */
   browser?: string;
+  /** The browser-user check (`confirmUser`): its PKCE verifier and nonce, and whether it passed. */
+  confirm?: { verifier: string; nonce: string; done?: boolean };
 }
 
 /** What opening a start URL or the callback gives: go on, or a refusal page. */
@@ -46,6 +49,8 @@ export class SignInFlows {
     private readonly store: StateStore,
     private readonly seal: RecordSeal,
     private readonly now: () => number = Date.now,
+    /** The browser's user is confirmed at the MCP authorization server before the upstream's page. */
+    readonly confirmUser = false,
   ) {}
 
   /** A new flow for `user`; returns its `state` and start id. Drops the user's oldest beyond the bound. */
@@ -85,7 +90,9 @@ export class SignInFlows {
     if (found.record.browser !== undefined)
       return { ok: false, status: 409, message: "This sign-in link was already opened." };
     const browserSecret = randomBytes(32).toString("base64url");
-    const bound = { ...found.record, browser: digest(browserSecret) };
+    const bound: FlowRecord = { ...found.record, browser: digest(browserSecret) };
+    if (this.confirmUser)
+      bound.confirm = { verifier: randomBytes(32).toString("base64url"), nonce: randomBytes(16).toString("base64url") };
     // Compare-and-set: of two openings at once, one wins.
     const name2 = this.flowName(state);
     if (!(await this.store.replace(name2, found.sealed, this.seal.seal(name2, JSON.stringify(bound)))))
@@ -106,17 +113,47 @@ export class SignInFlows {
     const found = await this.get(state);
     if (!found) return { ok: false, status: 400, message: "This sign-in is unknown, was completed or has expired." };
     const { record } = found;
-    if (
-      record.browser === undefined ||
-      browserSecret === undefined ||
-      !sameDigest(record.browser, digest(browserSecret))
-    )
+    if (!boundTo(record, browserSecret))
       return { ok: false, status: 403, message: "This sign-in was started in another browser." };
+    if (this.confirmUser && record.confirm?.done !== true)
+      return { ok: false, status: 403, message: "Who opened this sign-in was not confirmed." };
     if (user !== undefined && user !== record.user)
       return { ok: false, status: 403, message: "This sign-in belongs to another user." };
     if (!(await this.store.delete(this.flowName(state))))
       return { ok: false, status: 400, message: "This sign-in was already completed." };
     return { ok: true, record };
+  }
+
+  /**
+   * The browser-user check's return (`confirmUser`): the flow `state` names, started in this
+   * browser, not yet confirmed.
+   */
+  async confirming(
+    state: string,
+    browserSecret: string | undefined,
+  ): Promise<FlowStep<{ record: FlowRecord & { confirm: NonNullable<FlowRecord["confirm"]> }; sealed: string }>> {
+    const found = await this.get(state);
+    if (!found || !found.record.confirm || found.record.confirm.done)
+      return { ok: false, status: 400, message: "This sign-in is unknown, was completed or has expired." };
+    if (!boundTo(found.record, browserSecret))
+      return { ok: false, status: 403, message: "This sign-in was started in another browser." };
+    return {
+      ok: true,
+      record: found.record as FlowRecord & { confirm: NonNullable<FlowRecord["confirm"]> },
+      sealed: found.sealed,
+    };
+  }
+
+  /** Marks flow `state` confirmed for its user; false when it changed meanwhile (confirmed twice at once). */
+  async confirmed(state: string, sealed: string, record: FlowRecord): Promise<boolean> {
+    const name = this.flowName(state);
+    const next: FlowRecord = { ...record, confirm: { ...record.confirm!, done: true } };
+    return this.store.replace(name, sealed, this.seal.seal(name, JSON.stringify(next)));
+  }
+
+  /** Ends flow `state` unfinished (its link was opened by someone else). */
+  async drop(state: string): Promise<void> {
+    await this.store.delete(this.flowName(state));
   }
 
   /** The PKCE challenge of a verifier (S256). */
@@ -212,6 +249,13 @@ export class SignInFlows {
   private startName(startId: string): string {
     return `user-oauth:start:${digest(startId)}`;
   }
+}
+
+/** Whether `record` was bound to the browser holding `browserSecret`. */
+function boundTo(record: FlowRecord, browserSecret: string | undefined): boolean {
+  return (
+    record.browser !== undefined && browserSecret !== undefined && sameDigest(record.browser, digest(browserSecret))
+  );
 }
 
 function sameDigest(a: string, b: string): boolean {

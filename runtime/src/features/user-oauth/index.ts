@@ -6,14 +6,17 @@
  * mode's subject (`--oauth-issuer`), else the value of `--trust-user-header` (HTTP), else on stdio
  * the local user. Tokens go to a vault in the state store: with Redis it needs
  * `MCP_TOKEN_VAULT_SECRET`. `MCP_USER_SIGN_IN=off` turns it off (client credentials serve everyone).
+ * In resource-server mode with an app registered at the issuer (`MCP_SIGN_IN_OIDC_CLIENT_ID`,
+ * `MCP_SIGN_IN_OIDC_CLIENT_SECRET`), a start URL confirms its browser's user there first.
  */
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import type { SecuritySchemeDefinition } from "../../api/types.js";
 import { silentLogger } from "../../protocol/logger.js";
+import { BrowserUserCheck } from "./confirm.js";
 import { SignInFlows } from "./flows.js";
 import { LoopbackPages } from "./loopback.js";
-import { CALLBACK_PATH, DROP_USER_PATH, isSignInPath, serveSignInPage, SIGN_OUT_PATH, START_PATH } from "./pages.js";
+import { CALLBACK_PATH, isSignInPath, serveSignInPage, SIGN_OUT_PATH, START_PATH } from "./pages.js";
 import { MIN_VAULT_SECRET_CHARS, RecordSeal } from "./seal.js";
 import { UserOAuth, type SignInScheme } from "./sign-in.js";
 import type { UserSource } from "./users.js";
@@ -57,6 +60,16 @@ export const userOauth: Feature = {
     const secret = nonEmpty(env.MCP_TOKEN_VAULT_SECRET);
     if (secret !== undefined && secret.length < MIN_VAULT_SECRET_CHARS)
       throw new Error(`MCP_TOKEN_VAULT_SECRET must have at least ${MIN_VAULT_SECRET_CHARS} characters`);
+    const checkId = nonEmpty(env.MCP_SIGN_IN_OIDC_CLIENT_ID);
+    if (checkId !== undefined && !(http && issuer))
+      throw new Error(
+        "MCP_SIGN_IN_OIDC_CLIENT_ID applies to the OAuth resource-server mode (--http with --oauth-issuer)",
+      );
+    // The start URL confirms its browser's user at the MCP token's issuer (else: the first browser wins).
+    const check =
+      checkId !== undefined && issuer
+        ? new BrowserUserCheck(issuer, { id: checkId, secret: nonEmpty(env.MCP_SIGN_IN_OIDC_CLIENT_SECRET) }, 15_000)
+        : undefined;
     const waitMs = Number(nonEmpty(env.MCP_SIGN_IN_WAIT_MS) ?? DEFAULT_WAIT_MS);
     let made: UserOAuth | undefined;
     const loopback = http
@@ -77,7 +90,7 @@ export const userOauth: Feature = {
           schemes,
           source,
           vault: new TokenVault(state, seal),
-          flows: new SignInFlows(state, seal),
+          flows: new SignInFlows(state, seal, Date.now, check !== undefined),
           startUrl: async (startId) =>
             `${loopback ? await loopback.ready() : publicUrl}${START_PATH}?flow=${encodeURIComponent(startId)}`,
           waitMs: Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : DEFAULT_WAIT_MS,
@@ -91,10 +104,9 @@ export const userOauth: Feature = {
         ? {
             httpEndpoints: (_server, _receive, logger) => ({
               owns: isSignInPath,
-              // The browser opens start and callback without the MCP token; sign-out needs it.
+              // The browser opens start, confirm and callback without the MCP token; sign-out needs it.
               // The operator's endpoint checks its own secret.
-              isPublic: (pathname) =>
-                pathname === START_PATH || pathname === CALLBACK_PATH || pathname === DROP_USER_PATH,
+              isPublic: (pathname) => pathname !== SIGN_OUT_PATH,
               handle: (req, res, pathname, access) =>
                 serveSignInPage(
                   req,
@@ -105,6 +117,7 @@ export const userOauth: Feature = {
                     redirectUri: () => `${publicUrl}${CALLBACK_PATH}`,
                     logger,
                     adminSecret: nonEmpty(env.MCP_SIGN_IN_ADMIN_SECRET),
+                    check,
                   },
                   pathname === SIGN_OUT_PATH ? access?.principal.subject : undefined,
                 ),
@@ -128,6 +141,10 @@ export function signInSchemes(schemes: readonly SecuritySchemeDefinition[], env:
       definition,
       client: { id: value(definition.env.clientId)!, secret: value(definition.env.clientSecret) },
       extraScopes: (value(definition.env.scopes) ?? "").split(/[\s,]+/).filter(Boolean),
+      // Named beside the client id (`<KEY>_CLIENT_ID` → `<KEY>_AUTHORIZE_PARAMS`).
+      authorizeParameters: Object.fromEntries(
+        new URLSearchParams(value(definition.env.clientId?.replace(/CLIENT_ID$/, "AUTHORIZE_PARAMS")) ?? ""),
+      ),
     }));
 }
 

@@ -6,11 +6,15 @@
  * /oauth/upstream/sign-out`, which drops the calling user's tokens, and the operator's `POST
  * /oauth/upstream/drop-user?user=…` (with `X-Admin-Secret`), which drops anyone's. Pages take no return URL: no
  * open redirect. Their answers are never cached and send no referrer (the callback URL holds a code).
+ * With a browser-user check (resource-server mode, confirm.ts) the start page goes first to the
+ * issuer's authorization endpoint, and `GET /oauth/upstream/confirm` (the redirect URI registered
+ * there) goes on to the upstream only when the ID token names the flow's user.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../protocol/logger.js";
-import { SignInFlows } from "./flows.js";
+import type { BrowserUserCheck } from "./confirm.js";
+import { SignInFlows, type FlowRecord } from "./flows.js";
 import type { UserOAuth } from "./sign-in.js";
 import { tokensOf } from "./sign-in.js";
 import { oauthErrorCode, requestTokens, TokenError } from "./token-endpoint.js";
@@ -21,6 +25,9 @@ export const START_PATH = "/oauth/upstream/start";
 export const CALLBACK_PATH = "/oauth/upstream/callback";
 export const SIGN_OUT_PATH = "/oauth/upstream/sign-out";
 export const DROP_USER_PATH = "/oauth/upstream/drop-user";
+export const CONFIRM_PATH = "/oauth/upstream/confirm";
+/** Where the browser binding cookie is sent: the start's follow-ups (confirm and callback). */
+const COOKIE_PATH = "/oauth/upstream";
 
 /** What the pages need: the sign-in (once the server made it) and the exact redirect URI. */
 export interface PagesContext {
@@ -29,12 +36,18 @@ export interface PagesContext {
   logger: Logger;
   /** The operator's secret for `POST /oauth/upstream/drop-user` (`MCP_SIGN_IN_ADMIN_SECRET`); unset: no such endpoint. */
   adminSecret?: string | undefined;
+  /** The browser-user check at the MCP authorization server, when its app is registered. */
+  check?: BrowserUserCheck | undefined;
 }
 
 /** True for the paths of the sign-in pages. */
 export function isSignInPath(pathname: string): boolean {
   return (
-    pathname === START_PATH || pathname === CALLBACK_PATH || pathname === SIGN_OUT_PATH || pathname === DROP_USER_PATH
+    pathname === START_PATH ||
+    pathname === CALLBACK_PATH ||
+    pathname === CONFIRM_PATH ||
+    pathname === SIGN_OUT_PATH ||
+    pathname === DROP_USER_PATH
   );
 }
 
@@ -84,29 +97,49 @@ export async function serveSignInPage(
   if (pathname === START_PATH) {
     const started = await flows.start(query.get("flow") ?? "", opener);
     if (!started.ok) return page(res, started.status, started.message);
-    const scheme = signIn.scheme(started.record.scheme)!;
-    const endpoints = await signIn.endpointsOf(started.record.scheme).catch(() => undefined);
-    if (!endpoints) return page(res, 502, "The upstream's sign-in endpoints could not be found.");
-    const target = new URL(endpoints.authorizationUrl);
-    const parameters = {
-      response_type: "code",
-      client_id: scheme.client.id,
-      redirect_uri: context.redirectUri(),
-      state: started.state,
-      code_challenge: SignInFlows.challenge(started.record.verifier),
-      code_challenge_method: "S256",
-      ...(started.record.scopes.length > 0 ? { scope: started.record.scopes.join(" ") } : {}),
-    };
-    for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
     const secure = context.redirectUri().startsWith("https:") ? "; Secure" : "";
-    res.writeHead(302, {
-      location: target.href,
-      "set-cookie": `${SignInFlows.cookieName(started.state)}=${started.browserSecret}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=600${secure}`,
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-    });
-    res.end();
-    return;
+    const cookie = `${SignInFlows.cookieName(started.state)}=${started.browserSecret}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=600${secure}`;
+    if (context.check && started.record.confirm) {
+      const { verifier, nonce } = started.record.confirm;
+      const target = await context.check
+        .authorizationUrl(confirmUri(context), started.state, SignInFlows.challenge(verifier), nonce)
+        .catch(() => undefined);
+      if (!target) return page(res, 502, "The sign-in service of this server could not be reached.");
+      return redirect(res, target, cookie);
+    }
+    return toUpstream(res, signIn, context, started.state, started.record, cookie);
+  }
+
+  if (pathname === CONFIRM_PATH) {
+    const state = query.get("state") ?? "";
+    const found = context.check
+      ? await flows.confirming(state, cookieValue(req.headers.cookie, SignInFlows.cookieName(state)))
+      : ({ ok: false, status: 404, message: "Not found." } as const);
+    if (!found.ok) return page(res, found.status, found.message);
+    const { record, sealed } = found;
+    const code = query.get("code");
+    let same = false;
+    try {
+      if (!code) throw new Error(oauthErrorCode(query.get("error") ?? "no code"));
+      const who = await context.check!.userOf(code, confirmUri(context), record.confirm.verifier, record.confirm.nonce);
+      same = userOf({ kind: "oauth", issuer: who.issuer }, { subject: who.subject }) === record.user;
+    } catch (failure) {
+      context.logger.warn("sign-in: the browser's user could not be confirmed at the authorization server", {
+        reason: failure instanceof TokenError ? failure.code : "error",
+      });
+      return page(res, 502, "Who opened this sign-in link could not be confirmed. Retry from your client.");
+    }
+    if (!same) {
+      // The link reached someone else: it ends here, and the user's client asks again.
+      await flows.drop(state);
+      await flows.announce(state, false);
+      context.logger.warn("sign-in: a start link was opened by another user than the one it was made for; refused", {
+        scheme: record.scheme,
+      });
+      return page(res, 403, "This sign-in link was made for another user.");
+    }
+    if (!(await flows.confirmed(state, sealed, record))) return page(res, 409, "This sign-in link was already used.");
+    return toUpstream(res, signIn, context, state, record);
   }
 
   // The callback.
@@ -141,8 +174,51 @@ export async function serveSignInPage(
   }
   await flows.announce(state, true);
   return page(res, 200, "You are signed in. You can close this page and return to your client.", {
-    "set-cookie": `${SignInFlows.cookieName(state)}=; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`,
+    "set-cookie": `${SignInFlows.cookieName(state)}=; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`,
   });
+}
+
+/** Redirects the browser to the upstream's authorization endpoint for flow `state` (PKCE S256, exact redirect URI). */
+async function toUpstream(
+  res: ServerResponse,
+  signIn: UserOAuth,
+  context: PagesContext,
+  state: string,
+  record: FlowRecord,
+  cookie?: string,
+): Promise<void> {
+  const scheme = signIn.scheme(record.scheme)!;
+  const endpoints = await signIn.endpointsOf(record.scheme).catch(() => undefined);
+  if (!endpoints) return page(res, 502, "The upstream's sign-in endpoints could not be found.");
+  const target = new URL(endpoints.authorizationUrl);
+  const parameters = {
+    ...scheme.authorizeParameters,
+    response_type: "code",
+    client_id: scheme.client.id,
+    redirect_uri: context.redirectUri(),
+    state,
+    code_challenge: SignInFlows.challenge(record.verifier),
+    code_challenge_method: "S256",
+    ...(record.scopes.length > 0 ? { scope: record.scopes.join(" ") } : {}),
+  };
+  for (const [name, value] of Object.entries(parameters)) target.searchParams.set(name, value);
+  redirect(res, target.href, cookie);
+}
+
+/** A 302 to `location` that is never cached and sends no referrer. */
+function redirect(res: ServerResponse, location: string, cookie?: string): void {
+  res.writeHead(302, {
+    location,
+    ...(cookie ? { "set-cookie": cookie } : {}),
+    "cache-control": "no-store",
+    "referrer-policy": "no-referrer",
+  });
+  res.end();
+}
+
+/** The redirect URI registered at the MCP authorization server for the browser-user check. */
+function confirmUri(context: PagesContext): string {
+  return `${context.redirectUri().slice(0, -CALLBACK_PATH.length)}${CONFIRM_PATH}`;
 }
 
 /** A plain HTML page with one message (escaped). */

@@ -41,6 +41,11 @@ export interface SignInScheme {
   client: OAuthClient;
   /** Scopes from `<KEY>_SCOPES` asked for besides the operation's. */
   extraScopes: string[];
+  /**
+   * Further parameters of the authorization request from `<KEY>_AUTHORIZE_PARAMS` (a query string,
+   * e.g. Google's `access_type=offline&prompt=consent`); they never replace the flow's own.
+   */
+  authorizeParameters: Record<string, string>;
 }
 
 /** What the sign-in needs from the rest of the feature. */

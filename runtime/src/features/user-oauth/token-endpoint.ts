@@ -27,6 +27,8 @@ export interface TokenAnswer {
   expiresIn?: number;
   /** Granted scopes, when given. */
   scopes?: string[];
+  /** The OpenID Connect ID token, when given. */
+  idToken?: string;
 }
 
 /** The token endpoint refused (`code` is the OAuth error, e.g. `invalid_grant`) or could not be reached. */
@@ -102,6 +104,7 @@ export async function requestTokens(
   if (typeof body.expires_in === "number" && body.expires_in > 0) answer.expiresIn = body.expires_in;
   else if (typeof body.expires_in === "string" && Number(body.expires_in) > 0)
     answer.expiresIn = Number(body.expires_in);
+  if (typeof body.id_token === "string" && body.id_token !== "") answer.idToken = body.id_token;
   if (typeof body.scope === "string") answer.scopes = body.scope.split(/[\s,]+/).filter(Boolean);
   return answer;
 }
