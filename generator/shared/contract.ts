@@ -44,8 +44,7 @@ export type { LexiconData } from "../../runtime/src/features/search/search-text.
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
-export { parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
-export { OFFSET_DIGITS } from "../../runtime/src/data/offsets-file.js";
+export { OFFSET_DIGITS, parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
 export {
   buildSearchIndex,
   searchDocument,
