@@ -138,20 +138,15 @@ export function dataToolSource(dir: string | URL): ToolSource {
   // Definitions read one by one (kept, so tools share them in memory), or all at once.
   let definitions: unknown[] | undefined;
   const someDefinitions: unknown[] = [];
-  const definition = (index: number): unknown => {
-    if (definitions) return definitions[index];
-    if (!(index in someDefinitions)) {
-      const record = readRecord(
-        (offset, length) => readRange(file("definition-offsets.txt"), offset, length),
-        index,
-        2,
-      );
-      if (record === undefined)
-        throw new Error(`data/definitions.json has no definition ${index} (regenerate the server)`);
-      someDefinitions[index] = JSON.parse(readRange(file("definitions.json"), record[0]!, record[1]!));
-    }
-    return someDefinitions[index];
+  /** Item `index` of `data/<kind>s.json`, where `data/<kind>-offsets.txt` says it is (`what` names it in errors). */
+  const item = (kind: "tool" | "definition", index: number, what: string): unknown => {
+    const record = readRecord((offset, length) => readRange(file(`${kind}-offsets.txt`), offset, length), index, 2);
+    if (record === undefined)
+      throw new Error(`data/${kind}-offsets.txt has no line for ${what} (regenerate the server)`);
+    return JSON.parse(readRange(file(`${kind}s.json`), record[0]!, record[1]!));
   };
+  const definition = (index: number): unknown =>
+    definitions ? definitions[index] : (someDefinitions[index] ??= item("definition", index, `definition ${index}`));
   const byName = new Map<string, ToolDefinition>();
   // A tool's line number is its place in the names: a scan for the first few look-ups (a map of
   // 22,000 names costs more than the first describe_operation may take), a map once they add up.
@@ -175,10 +170,7 @@ export function dataToolSource(dir: string | URL): ToolSource {
       if (tool === undefined) {
         const index = position(name);
         if (index < 0) return undefined;
-        const record = readRecord((offset, length) => readRange(file("tool-offsets.txt"), offset, length), index, 2);
-        if (record === undefined)
-          throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
-        const stored = JSON.parse(readRange(file("tools.json"), record[0]!, record[1]!)) as StoredTool;
+        const stored = item("tool", index, `tool ${name}`) as StoredTool;
         if (stored.name !== name)
           throw new Error(
             `data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`,

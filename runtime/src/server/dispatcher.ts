@@ -41,8 +41,6 @@ export interface DispatcherOptions {
   /** Methods of the legacy (≤ 2025-11-25) and modern (2026-07-28) eras. */
   legacy: Record<string, RequestHandler>;
   modern: Record<string, RequestHandler>;
-  /** Notification methods besides `notifications/cancelled`, which the dispatcher handles itself. */
-  notifications: Record<string, NotificationHandler>;
   /** Receives the client's responses (to legacy server→client requests). */
   onResponse(response: JsonRpcResponse, ctx: RequestContext): void;
   /** Called for a `notifications/cancelled` whose request does not run here (it may run on another instance). */
@@ -62,14 +60,12 @@ export interface DispatcherOptions {
 /** Routes messages to method handlers, for every transport and both eras. */
 export class Dispatcher {
   private readonly inFlight = new Map<string, AbortController>();
-  private readonly notifications: Record<string, NotificationHandler>;
+  private readonly notifications: Record<string, NotificationHandler> = {
+    "notifications/initialized": () => {},
+    "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
+  };
 
-  constructor(private readonly options: DispatcherOptions) {
-    this.notifications = {
-      ...options.notifications,
-      "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
-    };
-  }
+  constructor(private readonly options: DispatcherOptions) {}
 
   /** A JSON-RPC batch: legal only under revision 2025-03-26, else (or when empty) one InvalidRequest error. */
   async handleBatch(

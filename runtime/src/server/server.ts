@@ -220,7 +220,6 @@ export class McpServer {
         // `tasks/*` (feature `tasks`): without it, -32601 like any unknown method.
         ...tasks?.methods,
       },
-      notifications: { "notifications/initialized": () => {} },
       onResponse: (response, ctx) => {
         const answerer = answererOf(ctx);
         // A session's answer may reach another instance than the one that asked: that one checks the answerer too.
