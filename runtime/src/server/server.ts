@@ -181,7 +181,7 @@ export class McpServer {
     const common: Record<string, RequestHandler> = {
       "tools/list": async (params, call) => {
         const view = this.viewOf(params, call);
-        if (!view) return this.tools.list(params, call.ctx.scopes, this.pager);
+        if (!view) return this.tools.list(params, call.ctx.scopes, this.pager, this.tools.meta);
         return this.tools.list(params, call.ctx.scopes, this.pager, this.tools.metaOn(view.surface), (tool) =>
           view.listed(tool),
         );

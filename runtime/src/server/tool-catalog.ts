@@ -107,14 +107,14 @@ export class ToolCatalog {
   }
 
   /**
-   * One `tools/list` page of `meta`'s surface (default: the server's own); with OAuth `scopes`, only
+   * One `tools/list` page of `meta`'s surface (undefined: `all`); with OAuth `scopes`, only
    * the tools the caller's token may call; `shown` maps each listed tool (a client view's names).
    */
   list(
     params: Record<string, unknown>,
     scopes: ReadonlySet<string> | undefined,
     pager: ListPager,
-    meta = this.meta,
+    meta: MetaTools | undefined,
     shown?: (tool: ListedTool) => ListedTool,
   ): Record<string, unknown> {
     const show = shown ? (tool: AnyTool) => shown(listedTool(tool)) : listedTool;
