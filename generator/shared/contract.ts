@@ -8,7 +8,7 @@
  *   instead of a generated server at run time. The IR borrows a few of them (HTTP methods,
  *   parameter styles, security requirements) because they are the same OpenAPI notions.
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
- *   file layout (`tool-data`, `declarations-data`), the search index (`search-build`), toolset
+ *   file layout (`tool-data`), the search index (`search-build`), toolset
  *   filters (`toolsets`), client configuration entries (`client-config`), path templates, the
  *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
@@ -44,8 +44,7 @@ export type { LexiconData } from "../../runtime/src/features/search/search-text.
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
-export { parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
-export { OFFSET_DIGITS } from "../../runtime/src/data/offsets-file.js";
+export { OFFSET_DIGITS, parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
 export {
   buildSearchIndex,
   searchDocument,

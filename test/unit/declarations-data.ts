@@ -1,8 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { declarationReader } from "../../runtime/src/data/declarations-data.js";
 import { declarationFiles } from "../../generator/pipeline/emit/data/data-files.js";
-import { readRecord } from "../../runtime/src/data/offsets-file.js";
+import { declarationReader, readRecord } from "../../runtime/src/data/tool-data.js";
 
 const DECLARATIONS = {
   listPets: "interface ListPetsInput {\n  /** “Quoted” prose, ünïcode */\n  limit?: number;\n}\n",

@@ -5,7 +5,6 @@
 import { parseArgs } from "node:util";
 import { CONFIG_CLIENTS, clientConfig, type ConfigClient } from "./client-config.js";
 import { dropBundlePlaceholders } from "./bundle-env.js";
-import { declarationReader } from "../data/declarations-data.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
@@ -29,7 +28,7 @@ import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
-import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
+import { declarationReader, isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import { MemoryStateStore, type StateStore } from "../state/state.js";
 import { declarationsOf, documentWithOnly } from "../server/resources.js";
 

@@ -1,17 +1,69 @@
 /**
- * The stored form of the tool definitions: `data/tools.json` and `data/definitions.json`.
+ * The stored form of the tool definitions (`data/tools.json`, `data/definitions.json`) and their
+ * declarations (`data/declarations.json`), read whole or one item at a time by byte range.
  *
  * Input schemas refer to shared schemas through `$defs`. In a large API the same definitions come
- * back in thousands of tools (MS Graph beta: 272,000 `$defs` entries, 2,759 names, 77 % of the
- * tools file), so they are stored once: a stored tool carries `defs`, its `$defs` names mapped to
- * indexes into the definitions array, and loading puts the very same objects back in place. A
- * name may have several bodies across tools (a long API strips prose from oversized `$defs`), so
- * the index is per body, not per name; each tool gets back exactly the `$defs` it was planned with.
+ * back in thousands of tools (MS Graph beta: 272,000 `$defs` entries, 77 % of the tools file), so
+ * they are stored once: a stored tool carries `defs`, its `$defs` names mapped to indexes into the
+ * definitions array (per body, not per name: a long API strips prose from oversized `$defs`), and
+ * loading puts the very same objects back in place.
+ *
+ * Offset files (`data/*-offsets.txt`): line i holds where item i of a one-item-per-line JSON file
+ * is, as zero-padded decimal numbers (`0000001234 0000000567`). Every line has the same length, so
+ * the server reads item i's line by its byte range and never parses the whole list (MS Graph beta's
+ * catalog took ~100 ms to parse; one line well under a millisecond). Text, so a person can read it.
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { readRecord } from "./offsets-file.js";
 import type { ToolDefinition } from "../api/types.js";
+
+/** Digits per number of an offsets file: offsets up to 10 GB. */
+export const OFFSET_DIGITS = 10;
+
+/** Bytes of one record of `fields` numbers, its newline included. */
+export function recordLength(fields: number): number {
+  return fields * (OFFSET_DIGITS + 1);
+}
+
+/** Record `index` (0-based) of an offsets file of `fields` numbers per record; undefined when the file is shorter. */
+export function readRecord(
+  readRange: (offset: number, length: number) => string,
+  index: number,
+  fields: number,
+): number[] | undefined {
+  const length = recordLength(fields);
+  const text = readRange(index * length, length);
+  if (text.length < length) return undefined;
+  const numbers = text.slice(0, -1).split(" ").map(Number);
+  if (numbers.length !== fields || numbers.some((n) => !Number.isInteger(n)))
+    throw new Error(`record ${index} of an offsets file is damaged: ${JSON.stringify(text)} (regenerate the server)`);
+  return numbers;
+}
+
+/**
+ * A reader of single declarations (`describe_operation`; `openapi://declarations` serves the file
+ * whole): `indexOf` gives a tool's position in tool order (-1: none), `readRange` a byte range of
+ * a data file. A tool without a declaration (or a project without the offsets file) has none.
+ */
+export function declarationReader(
+  indexOf: (name: string) => number,
+  readRange: (file: string, offset: number, length: number) => string,
+): (name: string) => string | undefined {
+  return (name) => {
+    const index = indexOf(name);
+    if (index < 0) return undefined;
+    let record: number[] | undefined;
+    try {
+      record = readRecord((offset, length) => readRange("declaration-offsets.txt", offset, length), index, 2);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    if (record === undefined || record[1] === 0) return undefined;
+    const value = JSON.parse(readRange("declarations.json", record[0]!, record[1]!)) as unknown;
+    return typeof value === "string" ? value : undefined;
+  };
+}
 
 /** A tool as stored in `data/tools.json`: `inputSchema` without `$defs`, and `defs` instead. */
 export type StoredTool = ToolDefinition & {
@@ -19,11 +71,7 @@ export type StoredTool = ToolDefinition & {
   defs?: Record<string, number>;
 };
 
-/**
- * The tool definitions back from their stored form: each `defs` becomes `inputSchema.$defs`
- * again, sharing the definition objects between tools (schemas are never changed in place).
- * Throws when a tool names a definition the list does not have.
- */
+/** The tool definitions back from their stored form (`defs` → shared `inputSchema.$defs`); throws on a missing definition. */
 export function loadTools(stored: StoredTool[], definitions: unknown[] = []): ToolDefinition[] {
   return stored.map((tool) => {
     if (tool.defs === undefined) return tool;
@@ -51,18 +99,14 @@ export function parseTools(toolsJson: string, definitionsJson?: string): ToolDef
   );
 }
 
-/**
- * One entry of `data/catalog.json`: what the toolset filters need of an operation (name, method,
- * path, tags), without its schemas.
- */
+/** One entry of `data/catalog.json`: what the toolset filters need of an operation, without its schemas. */
 export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
 
 /**
- * The operation tools of a generated server, loaded when first needed: only their names are read
- * at start (`data/tool-names.json`); the catalog when toolset filters need it; one definition by
- * its byte range when a request needs it (describe, call: `data/tool-offsets.txt` says where it
- * is in `data/tools.json`, `data/definition-offsets.txt` where its shared schemas are); all of
- * them (MS Graph beta: 57 MB) only when a request needs all (`tools/list` of every tool).
+ * The operation tools of a generated server, loaded when first needed: only their names at start
+ * (`data/tool-names.json`); the catalog when toolset filters need it; one definition by its byte
+ * range (`data/tool-offsets.txt`, `data/definition-offsets.txt`); all of them (MS Graph beta: 57 MB)
+ * only when a request needs all.
  */
 export interface ToolSource {
   /** Every tool name, in tool order. */
@@ -94,20 +138,15 @@ export function dataToolSource(dir: string | URL): ToolSource {
   // Definitions read one by one (kept, so tools share them in memory), or all at once.
   let definitions: unknown[] | undefined;
   const someDefinitions: unknown[] = [];
-  const definition = (index: number): unknown => {
-    if (definitions) return definitions[index];
-    if (!(index in someDefinitions)) {
-      const record = readRecord(
-        (offset, length) => readRange(file("definition-offsets.txt"), offset, length),
-        index,
-        2,
-      );
-      if (record === undefined)
-        throw new Error(`data/definitions.json has no definition ${index} (regenerate the server)`);
-      someDefinitions[index] = JSON.parse(readRange(file("definitions.json"), record[0]!, record[1]!));
-    }
-    return someDefinitions[index];
+  /** Item `index` of `data/<kind>s.json`, where `data/<kind>-offsets.txt` says it is (`what` names it in errors). */
+  const item = (kind: "tool" | "definition", index: number, what: string): unknown => {
+    const record = readRecord((offset, length) => readRange(file(`${kind}-offsets.txt`), offset, length), index, 2);
+    if (record === undefined)
+      throw new Error(`data/${kind}-offsets.txt has no line for ${what} (regenerate the server)`);
+    return JSON.parse(readRange(file(`${kind}s.json`), record[0]!, record[1]!));
   };
+  const definition = (index: number): unknown =>
+    definitions ? definitions[index] : (someDefinitions[index] ??= item("definition", index, `definition ${index}`));
   const byName = new Map<string, ToolDefinition>();
   // A tool's line number is its place in the names: a scan for the first few look-ups (a map of
   // 22,000 names costs more than the first describe_operation may take), a map once they add up.
@@ -131,10 +170,7 @@ export function dataToolSource(dir: string | URL): ToolSource {
       if (tool === undefined) {
         const index = position(name);
         if (index < 0) return undefined;
-        const record = readRecord((offset, length) => readRange(file("tool-offsets.txt"), offset, length), index, 2);
-        if (record === undefined)
-          throw new Error(`data/tool-offsets.txt has no line for tool ${name} (regenerate the server)`);
-        const stored = JSON.parse(readRange(file("tools.json"), record[0]!, record[1]!)) as StoredTool;
+        const stored = item("tool", index, `tool ${name}`) as StoredTool;
         if (stored.name !== name)
           throw new Error(
             `data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`,

@@ -55,33 +55,21 @@ export function operationFilter(filter: OperationFilter): (op: FilterableOperati
     if (include && !tags.some((t) => include.has(t))) return false;
     if (tags.some((t) => exclude.has(t))) return false;
     const route = `${op.method.toUpperCase()} ${op.path}`;
-    const matches = (glob: GlobPattern): boolean => glob.test(op.name, route);
+    const matches = (glob: (name: string, route: string) => boolean): boolean => glob(op.name, route);
     if (includeOps && !includeOps.some(matches)) return false;
     return !excludeOps.some(matches);
   };
 }
 
-interface GlobPattern {
-  test(name: string, route: string): boolean;
-}
-
-/** A glob on names or routes; a glob starting with an HTTP method and a space is a route glob. */
-function globPattern(glob: string): GlobPattern {
+/** A glob on names or routes as a test of (name, route); a glob starting with an HTTP method and a space is a route glob. */
+function globPattern(glob: string): (name: string, route: string) => boolean {
   const route = /^([A-Za-z]+)\s+(\/.*)$/.exec(glob.trim());
-  if (route) {
-    const pattern = globRegExp(`${route[1]!.toUpperCase()} ${route[2]!}`);
-    return { test: (_name, text) => pattern.test(text) };
-  }
-  const pattern = globRegExp(glob.trim());
-  return { test: (name) => pattern.test(name) };
-}
-
-function globRegExp(glob: string): RegExp {
-  const body = glob
+  const body = (route ? `${route[1]!.toUpperCase()} ${route[2]!}` : glob.trim())
     .replace(/[.+^${}()|[\]\\]/g, "\\$&")
     .replace(/\*/g, ".*")
     .replace(/\?/g, ".");
-  return new RegExp(`^${body}$`);
+  const pattern = new RegExp(`^${body}$`);
+  return (name, text) => pattern.test(route ? text : name);
 }
 
 /** A comma-separated list (flags and environment variables) as its non-empty items. */

@@ -1,9 +1,8 @@
 /**
- * The JSON-RPC dispatcher behind `McpServer`: validates envelopes, answers batches (revision
- * 2025-03-26 only), tells the eras apart per request (`initialize` → legacy; modern `_meta` →
- * stateless 2026-07-28), routes through one method table per era, tracks in-flight requests for
- * `notifications/cancelled`, decorates modern results (`resultType`, caching hints, server
- * identity) and turns thrown errors into wire errors with their HTTP status hints.
+ * The JSON-RPC dispatcher behind `McpServer`: envelopes, batches (revision 2025-03-26 only), the era
+ * of each request (`initialize` → legacy; modern `_meta` → 2026-07-28), one method table per era,
+ * in-flight requests for `notifications/cancelled`, modern result decoration, and thrown errors as
+ * wire errors with their HTTP status hints.
  */
 import { classifyEra, hasModernMeta, type RequestEra } from "../protocol/era.js";
 import {
@@ -24,10 +23,7 @@ import { UpstreamCancelledError } from "../upstream/upstream.js";
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
 export const DEFAULT_MAX_BATCH = 100;
 
-/**
- * Caching hints on modern list, read and discover results. The catalog is fixed when the server
- * is generated and never depends on the caller's authorization, so it is public.
- */
+/** Caching hints on modern list, read and discover results: the catalog is fixed, so it is public. */
 export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
 
 /** Methods whose complete modern results carry {@link CACHE_HINTS}. */
@@ -42,12 +38,9 @@ const CACHEABLE = new Set([
 
 /** The method tables and server state a {@link Dispatcher} routes with. */
 export interface DispatcherOptions {
-  /** Methods of the legacy era (≤ 2025-11-25). */
+  /** Methods of the legacy (≤ 2025-11-25) and modern (2026-07-28) eras. */
   legacy: Record<string, RequestHandler>;
-  /** Methods of the modern era (2026-07-28). */
   modern: Record<string, RequestHandler>;
-  /** Notification methods besides `notifications/cancelled`, which the dispatcher handles itself. */
-  notifications: Record<string, NotificationHandler>;
   /** Receives the client's responses (to legacy server→client requests). */
   onResponse(response: JsonRpcResponse, ctx: RequestContext): void;
   /** Called for a `notifications/cancelled` whose request does not run here (it may run on another instance). */
@@ -67,19 +60,14 @@ export interface DispatcherOptions {
 /** Routes messages to method handlers, for every transport and both eras. */
 export class Dispatcher {
   private readonly inFlight = new Map<string, AbortController>();
-  private readonly notifications: Record<string, NotificationHandler>;
+  private readonly notifications: Record<string, NotificationHandler> = {
+    "notifications/initialized": () => {},
+    "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
+  };
 
-  constructor(private readonly options: DispatcherOptions) {
-    this.notifications = {
-      ...options.notifications,
-      "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
-    };
-  }
+  constructor(private readonly options: DispatcherOptions) {}
 
-  /**
-   * Handles a JSON-RPC batch. Legal only under revision 2025-03-26; otherwise (or when empty)
-   * the answer is a single InvalidRequest error. Returns undefined when nothing needs answering.
-   */
+  /** A JSON-RPC batch: legal only under revision 2025-03-26, else (or when empty) one InvalidRequest error. */
   async handleBatch(
     messages: unknown[],
     ctx: RequestContext,
@@ -115,11 +103,10 @@ export class Dispatcher {
           code: ErrorCode.InvalidRequest,
           message: `Invalid request: ${classified.reason}`,
         });
-      case "response": {
+      case "response":
         // The answer to a legacy server→client request; unknown ids are ignored.
         this.options.onResponse(classified.message, ctx);
         return undefined;
-      }
       case "notification": {
         const { method, params } = classified.message;
         const handler = Object.hasOwn(this.notifications, method) ? this.notifications[method] : undefined;
@@ -145,9 +132,8 @@ export class Dispatcher {
     params: unknown,
     ctx: RequestContext,
   ): Promise<JsonRpcResponse | undefined> {
-    if (params !== undefined && !isRecord(params)) {
+    if (params !== undefined && !isRecord(params))
       return errorResponse(id, { code: ErrorCode.InvalidParams, message: "params must be an object" });
-    }
     let era: RequestEra;
     try {
       // A plain `initialize` means legacy semantics, whatever the transport's version hint says;
@@ -162,13 +148,8 @@ export class Dispatcher {
     const table = era.modern ? this.options.modern : this.options.legacy;
     // Object.hasOwn: method names like "constructor" must not reach the prototype.
     const handler = Object.hasOwn(table, method) ? table[method] : undefined;
-    if (!handler) {
-      return errorResponse(
-        id,
-        { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` },
-        era.modern ? 404 : undefined,
-      );
-    }
+    const notFound = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
+    if (!handler) return errorResponse(id, notFound, era.modern ? 404 : undefined);
 
     const controller = new AbortController();
     const onTransportAbort = (): void => controller.abort(ctx.signal?.reason);

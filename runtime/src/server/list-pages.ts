@@ -1,7 +1,6 @@
 /**
- * Pages of the MCP list methods (`tools/list`, `resources/list`, `resources/templates/list`,
- * `prompts/list`) and their opaque list cursors. A list cursor is this server's own offset into a
- * fixed list; the sealed cursors that page the upstream API are another thing (pagination.ts).
+ * Pages of the MCP list methods and their opaque list cursors: a list cursor is this server's own
+ * offset into a fixed list (the sealed cursors that page the upstream API are another thing).
  */
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
@@ -10,26 +9,18 @@ import { isRecord } from "../protocol/own.js";
 export const DEFAULT_PAGE_SIZE = 100;
 /**
  * Most pages a full `tools/list` takes with the default page size: a larger list gets larger
- * pages. @modelcontextprotocol/client 2.x lists every page of `listTools()` but stops with an error
- * after 64 (its `listMaxPages`); MS Graph beta's 22,361 tools would take 224 pages of 100.
+ * pages. @modelcontextprotocol/client 2.x stops with an error after 64 pages (its `listMaxPages`);
+ * MS Graph beta's 22,361 tools would take 224 pages of 100.
  */
 export const MAX_LIST_PAGES = 32;
-/**
- * Most JSON characters of one enlarged page (see MAX_LIST_PAGES): the stdio client of SDK 1.x
- * closes the connection on a message over 10 MB (its read buffer's limit).
- */
+/** Most JSON characters of one enlarged page: the stdio client of SDK 1.x drops a message over 10 MB. */
 export const MAX_PAGE_BYTES = 8 * 2 ** 20;
 
 /** Longest list cursor accepted: the ones this server issues have about 20 characters. */
 const MAX_LIST_CURSOR_CHARS = 64;
 
-/** Opaque list cursor: base64url of `{"o": offset}`. */
-export function encodeListCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset }), "utf8").toString("base64url");
-}
-
-/** Decodes a list cursor; throws InvalidParams unless it is one this server could have issued for a list of `total` items. */
-export function decodeListCursor(cursor: unknown, total: number): number {
+/** The offset of a list cursor (base64url of `{"o": offset}`); InvalidParams unless this server could have issued it. */
+function decodeListCursor(cursor: unknown, total: number): number {
   const invalid = new RpcError(ErrorCode.InvalidParams, "Invalid cursor");
   if (typeof cursor !== "string" || cursor.length > MAX_LIST_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(cursor))
     throw invalid;
@@ -47,19 +38,13 @@ export function decodeListCursor(cursor: unknown, total: number): number {
 /** Cuts the server's lists into pages of one configured (or adapted) size. */
 export class ListPager {
   private readonly pageSize: number;
-  /** The page size was set by the embedder (not adapted to the list's length). */
-  private readonly pageSizeSet: boolean;
 
   /** `pageSize` unset: {@link DEFAULT_PAGE_SIZE}, or what keeps a list within {@link MAX_LIST_PAGES} pages. */
-  constructor(pageSize: number | undefined) {
-    this.pageSize = Math.max(1, pageSize ?? DEFAULT_PAGE_SIZE);
-    this.pageSizeSet = pageSize !== undefined;
+  constructor(private readonly pageSizeSet: number | undefined) {
+    this.pageSize = Math.max(1, pageSizeSet ?? DEFAULT_PAGE_SIZE);
   }
 
-  /**
-   * One page of `items` as the list result `{ [key]: page, nextCursor? }`, from `params.cursor`
-   * (validated); `show` maps only the page's items.
-   */
+  /** One page of `items` as `{ [key]: page, nextCursor? }`, from `params.cursor`; `show` maps only the page's items. */
   page<T>(
     key: string,
     items: readonly T[],
@@ -67,27 +52,26 @@ export class ListPager {
     show: (item: T) => unknown = (item) => item,
   ): Record<string, unknown> {
     const offset = params.cursor === undefined ? 0 : decodeListCursor(params.cursor, items.length);
-    const size = this.pageSizeSet ? this.pageSize : Math.max(this.pageSize, Math.ceil(items.length / MAX_LIST_PAGES));
+    const adapted = Math.max(this.pageSize, Math.ceil(items.length / MAX_LIST_PAGES));
+    const size = this.pageSizeSet !== undefined ? this.pageSize : adapted;
     const end = Math.min(items.length, offset + size);
     let next = end;
-    let shown: unknown[];
-    if (size <= this.pageSize) shown = items.slice(offset, end).map(show);
-    else {
-      // Enlarged pages end early at MAX_PAGE_BYTES: SDK 1.x's stdio client drops a message over 10 MB.
-      shown = [];
-      let bytes = 0;
-      for (let i = offset; i < end; i++) {
-        const item = show(items[i]!);
+    const shown: unknown[] = [];
+    let bytes = 0;
+    for (let i = offset; i < end; i++) {
+      const item = show(items[i]!);
+      // Enlarged pages end early at MAX_PAGE_BYTES.
+      if (size > this.pageSize) {
         const length = JSON.stringify(item).length;
         if (shown.length > 0 && bytes + length > MAX_PAGE_BYTES) {
           next = i;
           break;
         }
-        shown.push(item);
         bytes += length;
       }
+      shown.push(item);
     }
-    const page = { [key]: shown };
-    return next < items.length ? { ...page, nextCursor: encodeListCursor(next) } : page;
+    const cursor = Buffer.from(JSON.stringify({ o: next }), "utf8").toString("base64url");
+    return next < items.length ? { [key]: shown, nextCursor: cursor } : { [key]: shown };
   }
 }

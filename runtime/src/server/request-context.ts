@@ -1,8 +1,4 @@
-/**
- * What travels with one request through the server's pieces: the transport's
- * {@link RequestContext} and the dispatcher's per-request {@link HandlerContext}, plus the shape of
- * the method handlers the dispatcher routes to.
- */
+/** What travels with one request: the transport's {@link RequestContext}, the dispatcher's {@link HandlerContext}, handlers' shapes. */
 import type { RequestEra, McpLogLevel } from "../protocol/era.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientInfo } from "../protocol/client-info.js";
@@ -11,9 +7,8 @@ import type { MetaTools } from "./surfaces.js";
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
   /**
-   * The protocol revision the transport saw (HTTP: the `MCP-Protocol-Version` header or its
-   * default). When absent, legacy requests use the revision negotiated by `initialize` on this
-   * instance (stdio: one client per process); modern requests always use their own `_meta`.
+   * The protocol revision the transport saw (HTTP: the `MCP-Protocol-Version` header or its default);
+   * absent: the revision of this instance's `initialize` (stdio). Modern requests use their own `_meta`.
    */
   protocolVersion?: string;
   /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
@@ -24,29 +19,16 @@ export interface RequestContext {
   headers?: Record<string, string | string[] | undefined>;
   /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
   signal?: AbortSignal;
-  /**
-   * The legacy client's identity as the transport knows it (HTTP: its session's `initialize`; SSE:
-   * its stream's); null when the transport cannot tell (stateless HTTP). Absent: the `initialize` on
-   * this instance (stdio).
-   */
+  /** The legacy client's identity as the transport knows it; null: it cannot tell (stateless HTTP); absent: this instance's `initialize`. */
   client?: ClientInfo | null;
-  /**
-   * Partition for matching `notifications/cancelled` to in-flight request ids, so one client
-   * cannot cancel another's request that happens to use the same id.
-   */
+  /** Partition of request ids (cancellation, answers): one client cannot cancel another's request of the same id. */
   scope?: string;
   /**
-   * Delivers a message related to this request: notifications (progress, log messages,
-   * subscription acknowledgements) and, in the legacy era, requests to the client (elicitation,
-   * sampling, roots) whose responses come back through `McpServer.handle`. Absent when the
-   * transport cannot stream: notifications are then dropped and client requests refused.
+   * Delivers notifications of this request and, in the legacy era, requests to the client (their
+   * responses come back through `McpServer.handle`). Absent when the transport cannot stream.
    */
   notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
-  /**
-   * The legacy HTTP session of this request (`--sessions`): its client capabilities and log level
-   * apply instead of this instance's last `initialize`; `logging/setLevel` changes it in place and
-   * the transport saves it.
-   */
+  /** The legacy HTTP session (`--sessions`): its capabilities and log level apply; the transport saves its changes. */
   session?: LegacySession;
 }
 
@@ -58,12 +40,9 @@ export interface HandlerContext {
   era: RequestEra;
   /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
   signal: AbortSignal;
-  /**
-   * True for the later rounds of a task: their `requestState` never left this server, so its
-   * expiry (meant for states travelling through clients) does not apply while the task lives.
-   */
+  /** Later rounds of a task: their `requestState` never left this server, so its expiry does not apply. */
   serverHeldState?: boolean;
-  /** Set when the request's client is served a profile's view: the meta tools of its surface (client-views.ts). */
+  /** Set when the request's client is served a profile's view: the meta tools of its surface. */
   view?: { meta: MetaTools | undefined };
 }
 

@@ -1,21 +1,25 @@
 /**
  * What the server says to the client on behalf of one request: progress, log messages, legacy
  * server→client requests and multi round-trip requests (MRTR), bundled with the `api` client as the
- * {@link RequestTools} custom code gets; and the legacy client's session state these depend on (the capabilities it
- * declared in `initialize`, the level it chose with `logging/setLevel`).
+ * {@link RequestTools} custom code gets; and the legacy client's state these depend on.
+ *
+ * A legacy server→client request may be answered only by the client it was sent to: it remembers
+ * its answerer (session or stream, and OAuth subject) and its id is 128 random bits; an answer from
+ * anyone else is refused. Across instances the same check runs where the request waits.
  */
+import { randomBytes } from "node:crypto";
 import type { UntypedApi } from "../api/api-client.js";
-import { ClientRequests, answererOf, type Settlement } from "./client-requests.js";
 import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "../protocol/era.js";
 import type { RequestTools } from "../api/extensions.js";
 import type { InputRequest, InputRequiredResult } from "../api/mcp-types.js";
-import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { ErrorCode, RpcError, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
-import type { HandlerContext, Params } from "./request-context.js";
+import type { HandlerContext, Params, RequestContext } from "./request-context.js";
 import { StateSealer } from "../protocol/request-state.js";
+import { UpstreamCancelledError } from "../upstream/upstream.js";
 
-/** The `api` before the server provides one: no operations. */
-const NO_OPERATIONS: UntypedApi = Object.freeze(Object.create(null) as UntypedApi);
+/** How long a server→client request may wait for the client's answer. */
+const CLIENT_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
@@ -24,17 +28,27 @@ const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
   "roots/list": "roots",
 };
 
+/** What happened to a client's response: it settled a request, was refused (another client's request), or matched none here. */
+export type Settlement = "settled" | "refused" | "unknown";
+
+type Pending = { answerer: string; settle: (response: JsonRpcResponse) => void };
+
+/** Who may answer the server's requests made for a request with this context: its session or stream, and OAuth subject. */
+export function answererOf(ctx: RequestContext): string {
+  return JSON.stringify([ctx.scope ?? null, ctx.subject ?? null]);
+}
+
 /** The server's side of the conversation with its client(s), per request. */
 export class ClientChannel {
   /** Capabilities the legacy client declared in `initialize`. */
   legacyCapabilities: Record<string, unknown> = {};
   /** Legacy `logging/setLevel`; undefined until the client asks, so nothing is sent unasked. */
   legacyLogLevel: McpLogLevel | undefined;
-  /** Legacy server→client requests awaiting the client's response. */
-  private readonly clientRequests = new ClientRequests();
+  /** Legacy server→client requests awaiting the client's response, by id. */
+  private readonly pending = new Map<string, Pending>();
   private readonly sealer: StateSealer;
-  /** The `api` client of one request (tool-call.ts); set by the server once its tool caller exists. */
-  private apiFor: (call: HandlerContext) => UntypedApi = () => NO_OPERATIONS;
+  /** The `api` client of one request; set by the server once its tool caller exists. */
+  apiFor: (call: HandlerContext) => UntypedApi = () => Object.create(null) as UntypedApi;
 
   /** `loggerName` names the server in `notifications/message`; `stateSecret` keys the sealed `requestState`. */
   constructor(
@@ -44,17 +58,47 @@ export class ClientChannel {
     this.sealer = new StateSealer(stateSecret);
   }
 
-  /** Gives every request's helpers the `api` client `apiFor` makes for it. */
-  useApi(apiFor: (call: HandlerContext) => UntypedApi): void {
-    this.apiFor = apiFor;
+  /** Hands a response from `answerer` to the request it answers, if that request waits here and was sent to it. */
+  settle(response: JsonRpcResponse, answerer: string): Settlement {
+    const pending = typeof response.id === "string" ? this.pending.get(response.id) : undefined;
+    if (!pending) return "unknown";
+    if (pending.answerer !== answerer) return "refused";
+    pending.settle(response);
+    return "settled";
   }
 
-  /**
-   * Hands a client's response to the legacy server→client request it answers, when `answerer`
-   * ({@link answererOf} of the response's request) is the client it was sent to.
-   */
-  settle(response: JsonRpcResponse, answerer: string): Settlement {
-    return this.clientRequests.settle(response, answerer);
+  /** Sends a legacy request to the client; resolves to its result, rejects on its error, a timeout or `signal`. */
+  private send(
+    call: HandlerContext,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const id = `srv-${randomBytes(16).toString("base64url")}`;
+    return new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        call.signal.removeEventListener("abort", onAbort);
+        this.pending.delete(id);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(new UpstreamCancelledError());
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the client did not answer ${method} in time`));
+      }, CLIENT_REQUEST_TIMEOUT_MS);
+      call.signal.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(id, {
+        answerer: answererOf(call.ctx),
+        settle: (response) => {
+          done();
+          if ("result" in response) resolve(isRecord(response.result) ? response.result : {});
+          else reject(new RpcError(response.error.code, response.error.message, response.error.data));
+        },
+      });
+      call.ctx.notify!({ jsonrpc: "2.0", id, method, params } satisfies JsonRpcRequest);
+    });
   }
 
   /**
@@ -95,35 +139,30 @@ export class ClientChannel {
       clientRequest: (method, requestParams) => {
         if (call.era.modern)
           throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
-        if (!isRecord(clientCapabilities[INPUT_CAPABILITY[method]])) {
+        if (!isRecord(clientCapabilities[INPUT_CAPABILITY[method]]))
           throw new RpcError(
             ErrorCode.InvalidRequest,
             `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`,
           );
-        }
         if (!call.ctx.notify)
           throw new RpcError(
             ErrorCode.InvalidRequest,
             "This transport cannot send requests to the client (HTTP: Accept text/event-stream)",
           );
-        return this.clientRequests.send(call.ctx.notify, method, requestParams, answererOf(call.ctx), call.signal);
+        return this.send(call, method, requestParams);
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
-        else if (!isRecord(legacyCapabilities[capability])) {
+        else if (!isRecord(legacyCapabilities[capability]))
           throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
-        }
       },
     };
   }
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
   log(call: HandlerContext, level: McpLogLevel, data: unknown): void {
-    const threshold = call.era.modern
-      ? call.era.logLevel
-      : call.ctx.session
-        ? call.ctx.session.logLevel
-        : this.legacyLogLevel;
+    const session = call.ctx.session;
+    const threshold = call.era.modern ? call.era.logLevel : session ? session.logLevel : this.legacyLogLevel;
     if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted)
       return;
     call.ctx.notify({
@@ -134,19 +173,18 @@ export class ClientChannel {
   }
 
   /** Sends `notifications/progress` when the request carried a progress token. */
-  progress(
-    params: Params,
-    call: HandlerContext,
-    progress: number,
-    total: number | undefined,
-    message: string | undefined,
-  ): void {
-    const meta = isRecord(params._meta) ? params._meta : undefined;
-    const token = meta?.progressToken;
+  progress(params: Params, call: HandlerContext, progress: number, total?: number, message?: string): void {
+    const token = isRecord(params._meta) ? params._meta.progressToken : undefined;
     if ((typeof token !== "string" && typeof token !== "number") || !call.ctx.notify || call.signal.aborted) return;
-    const body: Record<string, unknown> = { progressToken: token, progress };
-    if (total !== undefined) body.total = total;
-    if (message !== undefined) body.message = message;
-    call.ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: body });
+    call.ctx.notify({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: {
+        progressToken: token,
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+      },
+    });
   }
 }

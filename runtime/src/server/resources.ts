@@ -1,10 +1,17 @@
 /**
- * The server's resources: the upstream API's own OpenAPI document (when the generator passed it)
- * and one Markdown documentation page per operation, also reachable through a resource template
+ * Resources and completion. The user's resources and templates (extensions.ts) come first; the
+ * generated ones are the upstream API's OpenAPI document (when the generator passed it), the
+ * operations' declarations, and one Markdown page per operation, also reachable through a template
  * whose `operation` variable completes to the tool names.
  */
+import { matchUriTemplate, type Extension } from "../api/extensions.js";
 import type { ToolDefinition } from "../api/types.js";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord, setOwn } from "../protocol/own.js";
+import type { ListPager } from "./list-pages.js";
+import type { PromptMethods } from "./prompts.js";
+import type { HandlerContext, Params } from "./request-context.js";
+import type { ClientChannel } from "./request-tools.js";
 
 /** A listed resource. */
 export interface Resource {
@@ -16,13 +23,7 @@ export interface Resource {
 }
 
 /** A listed resource template (RFC 6570 level 1). */
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
+export type ResourceTemplate = Omit<Resource, "uri"> & { uriTemplate: string };
 
 /** One item of `resources/read` contents. */
 export interface TextResourceContents {
@@ -36,59 +37,63 @@ export const API_DOCUMENT_URI = "openapi://document";
 /** URI of the operations' TypeScript declarations (JSON: tool name → declaration). */
 export const DECLARATIONS_URI = "openapi://declarations";
 /** Prefix of per-operation documentation URIs; the suffix is the tool name. */
-export const OPERATION_URI_PREFIX = "openapi://operations/";
+const OPERATION_URI_PREFIX = "openapi://operations/";
 /** The template covering every per-operation documentation URI. */
 export const OPERATION_URI_TEMPLATE = `${OPERATION_URI_PREFIX}{operation}`;
 /** Most values one `completion/complete` answer may carry (spec: ≤ 100). */
-export const MAX_COMPLETION_VALUES = 100;
+const MAX_COMPLETION_VALUES = 100;
+/** Longest resource URI read: templates match with regular expressions, so a URI is bounded first. */
+const MAX_URI_CHARS = 8_192;
 
-/** The static resource catalog of one server. */
+/** A JSON text given as is or read on demand (a big document is not kept in memory). */
+type Text = string | (() => string);
+
+/** What the resource methods serve besides the extension. */
+export interface ResourceSources {
+  /** The operations, loaded when a resource method first needs them. */
+  operations: () => readonly ToolDefinition[];
+  /** The OpenAPI document as JSON text; omitted when the generator did not ship one. */
+  apiDocument: Text | undefined;
+  /** JSON text of tool name → TypeScript declaration, served as `openapi://declarations`. */
+  declarations: Text | undefined;
+}
+
+/** The generated resources of one server (operations loaded). */
 export class ResourceCatalog {
-  private readonly resources: Resource[];
+  private readonly resources: Resource[] = [];
   private readonly byName: Map<string, ToolDefinition>;
 
-  /**
-   * `apiDocument` is the OpenAPI document as JSON text, or a function that reads it (called on each
-   * read, so a big document is not kept in memory); omit it when the generator did not ship one.
-   */
   constructor(
     private readonly tools: readonly ToolDefinition[],
-    private readonly apiDocument?: string | (() => string),
-    private readonly declarations?: string | (() => string),
+    private readonly apiDocument?: Text,
+    private readonly declarations?: Text,
   ) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
-    this.resources = [
-      ...(apiDocument === undefined
-        ? []
-        : [
-            {
-              uri: API_DOCUMENT_URI,
-              name: "openapi-document",
-              title: "OpenAPI document",
-              description: "The upstream API's OpenAPI document this server was generated from.",
-              mimeType: "application/json",
-            },
-          ]),
-      ...(declarations === undefined
-        ? []
-        : [
-            {
-              uri: DECLARATIONS_URI,
-              name: "operation-declarations",
-              title: "Operation declarations (TypeScript)",
-              description:
-                "JSON object: tool name → the operation's TypeScript declaration (its input and output types and `api.<tool>(args)` signature, as used by code mode).",
-              mimeType: "application/json",
-            },
-          ]),
-      ...tools.map((tool) => ({
+    if (apiDocument !== undefined)
+      this.resources.push({
+        uri: API_DOCUMENT_URI,
+        name: "openapi-document",
+        title: "OpenAPI document",
+        description: "The upstream API's OpenAPI document this server was generated from.",
+        mimeType: "application/json",
+      });
+    if (declarations !== undefined)
+      this.resources.push({
+        uri: DECLARATIONS_URI,
+        name: "operation-declarations",
+        title: "Operation declarations (TypeScript)",
+        description:
+          "JSON object: tool name → the operation's TypeScript declaration (its input and output types and `api.<tool>(args)` signature, as used by code mode).",
+        mimeType: "application/json",
+      });
+    for (const tool of tools)
+      this.resources.push({
         uri: OPERATION_URI_PREFIX + tool.name,
         name: `operation-${tool.name}`,
         title: `Operation ${tool.title ?? tool.name}`,
         description: `Documentation of ${tool.http.method.toUpperCase()} ${tool.http.path} (tool ${tool.name}).`,
         mimeType: "text/markdown",
-      })),
-    ];
+      });
   }
 
   /** Every resource, in a stable order (document, declarations, then operations in tool order). */
@@ -111,59 +116,120 @@ export class ResourceCatalog {
 
   /** The contents of `uri`, or undefined when no such resource exists. */
   read(uri: string): TextResourceContents[] | undefined {
-    if (uri === API_DOCUMENT_URI && this.apiDocument !== undefined) {
-      const text = typeof this.apiDocument === "function" ? this.apiDocument() : this.apiDocument;
-      return [{ uri, mimeType: "application/json", text }];
-    }
-    if (uri === DECLARATIONS_URI && this.declarations !== undefined) {
-      const text = typeof this.declarations === "function" ? this.declarations() : this.declarations;
-      return [{ uri, mimeType: "application/json", text }];
-    }
+    const json = uri === API_DOCUMENT_URI ? this.apiDocument : uri === DECLARATIONS_URI ? this.declarations : undefined;
+    if (json !== undefined)
+      return [{ uri, mimeType: "application/json", text: typeof json === "function" ? json() : json }];
     if (!uri.startsWith(OPERATION_URI_PREFIX)) return undefined;
     const tool = this.byName.get(decodeURIComponent(uri.slice(OPERATION_URI_PREFIX.length)));
     return tool ? [{ uri, mimeType: "text/markdown", text: operationMarkdown(tool) }] : undefined;
   }
 
   /** Completion values for a template variable (`operation`), by prefix, in tool order. */
-  complete(
-    uriTemplate: string,
-    argument: string,
-    prefix: string,
-  ): { values: string[]; total: number; hasMore: boolean } {
-    if (uriTemplate !== OPERATION_URI_TEMPLATE || argument !== "operation")
-      return { values: [], total: 0, hasMore: false };
-    const matches = this.tools.map((tool) => tool.name).filter((name) => name.startsWith(prefix));
-    return {
-      values: matches.slice(0, MAX_COMPLETION_VALUES),
-      total: matches.length,
-      hasMore: matches.length > MAX_COMPLETION_VALUES,
-    };
+  complete(uriTemplate: string, argument: string, prefix: string): ReturnType<typeof completion> {
+    if (uriTemplate !== OPERATION_URI_TEMPLATE || argument !== "operation") return completion([]);
+    return completion(this.tools.map((tool) => tool.name).filter((name) => name.startsWith(prefix)));
   }
 }
 
+/** Serves `resources/*` and `completion/complete` of one server. */
+export class ResourceMethods {
+  private generatedResources: ResourceCatalog | undefined;
+
+  constructor(
+    private readonly extension: Extension,
+    private readonly sources: ResourceSources,
+    private readonly channel: ClientChannel,
+    private readonly prompts: PromptMethods,
+  ) {}
+
+  /** The generated resources, built once the operations are loaded. */
+  private generated(): ResourceCatalog {
+    const { operations, apiDocument, declarations } = this.sources;
+    return (this.generatedResources ??= new ResourceCatalog(operations(), apiDocument, declarations));
+  }
+
+  /** `resources/list`: custom resources, then the generated ones. */
+  list(params: Params, pager: ListPager): Record<string, unknown> {
+    const custom = (this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed);
+    return pager.page("resources", [...custom, ...this.generated().list()], params);
+  }
+
+  /** `resources/templates/list`: custom templates, then the generated one. */
+  templates(params: Params, pager: ListPager): Record<string, unknown> {
+    const custom = (this.extension.resourceTemplates ?? []).map(({ read: _r, complete: _c, ...listed }) => listed);
+    return pager.page("resourceTemplates", [...custom, ...this.generated().templates()], params);
+  }
+
+  /** `resources/read`: a custom resource or template first, then the generated resources. */
+  async read(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const uri = params.uri;
+    if (typeof uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "resources/read requires a string 'uri'");
+    if (uri.length > MAX_URI_CHARS)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `the uri has ${uri.length} characters; the limit is ${MAX_URI_CHARS}`,
+      );
+    const contents = (await this.readCustom(uri, params, call)) ?? this.generated().read(uri);
+    // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
+    if (!contents)
+      throw new RpcError(
+        call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+        `Resource not found: ${uri}`,
+        { uri },
+      );
+    return { contents };
+  }
+
+  private async readCustom(uri: string, params: Params, call: HandlerContext): Promise<unknown[] | undefined> {
+    const fixed = (this.extension.resources ?? []).find((r) => r.uri === uri);
+    if (fixed) return fixed.read(this.channel.requestTools(params, call));
+    for (const template of this.extension.resourceTemplates ?? []) {
+      const variables = matchUriTemplate(template.uriTemplate, uri);
+      if (variables) return template.read(uri, variables, this.channel.requestTools(params, call));
+    }
+    return undefined;
+  }
+
+  /** `completion/complete` of a resource template's variable or a prompt's argument; -32602 when malformed or unknown. */
+  complete(params: Params): Record<string, unknown> {
+    const ref = isRecord(params.ref) ? params.ref : undefined;
+    const argument = isRecord(params.argument) ? params.argument : undefined;
+    if (!ref || typeof ref.type !== "string" || !argument || typeof argument.name !== "string")
+      throw new RpcError(ErrorCode.InvalidParams, "completion/complete requires 'ref' and 'argument.name'");
+    const prefix = typeof argument.value === "string" ? argument.value : "";
+    if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      const custom = (this.extension.resourceTemplates ?? []).find((t) => t.uriTemplate === ref.uri);
+      if (custom) return { completion: completion(custom.complete?.(argument.name, prefix) ?? []) };
+      return { completion: this.generated().complete(ref.uri, argument.name, prefix) };
+    }
+    if (ref.type === "ref/prompt") {
+      const prompt = this.prompts.find(ref.name);
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+      return { completion: completion(prompt.complete?.(argument.name, prefix) ?? []) };
+    }
+    throw new RpcError(ErrorCode.InvalidParams, `Unsupported completion reference type: ${ref.type}`);
+  }
+}
+
+/** The completion object of a list of values: at most {@link MAX_COMPLETION_VALUES}, with the total. */
+function completion(values: string[]): { values: string[]; total: number; hasMore: boolean } {
+  const hasMore = values.length > MAX_COMPLETION_VALUES;
+  return { values: values.slice(0, MAX_COMPLETION_VALUES), total: values.length, hasMore };
+}
+
 /** Markdown documentation of one operation, from the tool definition alone. */
-export function operationMarkdown(tool: ToolDefinition): string {
-  const lines = [
-    `# ${tool.title ?? tool.name}`,
-    "",
-    `\`${tool.http.method.toUpperCase()} ${tool.http.path}\` (tool \`${tool.name}\`)`,
-    "",
-    tool.documentation ?? tool.description,
-    "",
-  ];
-  if (tool.http.parameters.length > 0) {
+function operationMarkdown(tool: ToolDefinition): string {
+  const { method, path, parameters, body } = tool.http;
+  const lines = [`# ${tool.title ?? tool.name}`, "", `\`${method.toUpperCase()} ${path}\` (tool \`${tool.name}\`)`, ""];
+  lines.push(tool.documentation ?? tool.description, "");
+  if (parameters.length > 0) {
     lines.push("## Parameters", "");
-    for (const p of tool.http.parameters)
+    for (const p of parameters)
       lines.push(`- \`${p.argument}\` → ${p.in} \`${p.name}\`${p.required ? " (required)" : ""}`);
     lines.push("");
   }
-  if (tool.http.body)
-    lines.push(
-      "## Request body",
-      "",
-      `Media type \`${tool.http.body.mediaType}\`${tool.http.body.required ? " (required)" : ""}.`,
-      "",
-    );
+  if (body)
+    lines.push("## Request body", "", `Media type \`${body.mediaType}\`${body.required ? " (required)" : ""}.`, "");
   lines.push("## Input schema", "", "```json", JSON.stringify(tool.inputSchema, null, 2), "```", "");
   if (tool.outputSchema)
     lines.push("## Output schema", "", "```json", JSON.stringify(tool.outputSchema, null, 2), "```", "");

@@ -5,10 +5,13 @@
  * - `code` (feature `code`): `search_operations`, `describe_operation`, `execute_code`.
  * - `auto`: `all` within {@link AUTO_BUDGET}, else `search`.
  * The core knows the meta tools of the other surfaces only through {@link MetaTools}; the feature
- * that serves a surface makes them ({@link MakeMetaTools}).
+ * that serves a surface makes them ({@link MakeMetaTools}). Client views (feature `clients`) serve
+ * a kind of client a surface, tool names and input schemas of its own ({@link MakeClientViews}).
  */
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
+import type { ClientInfo } from "../protocol/client-info.js";
+import type { Logger } from "../protocol/logger.js";
 
 /** Surfaces a user may ask for. */
 export const SURFACES = ["all", "search", "code", "auto"] as const;
@@ -35,10 +38,9 @@ export function listBytes(tools: readonly ListedTool[]): number {
 }
 
 /**
- * The surface to serve for `requested` and why (the server logs it at info), for `count` operation
- * tools; `listed` (what `tools/list` would show of them) is only asked for when the count fits the
- * budget, so a large API is decided without loading its schemas. A client profile sets its own tool
- * budget (`budget`).
+ * The surface to serve for `requested` and why (logged at info), for `count` operation tools;
+ * `listed` is only asked for when the count fits the budget, so a large API is decided without
+ * loading its schemas. A client profile sets its own `budget`.
  */
 export function chooseSurface(
   requested: SurfaceName,
@@ -67,20 +69,14 @@ export function parseSurface(text: string, origin: string): SurfaceName {
   throw new Error(`${origin} must be one of ${SURFACES.join(", ")} (got '${text}')`);
 }
 
-/**
- * Runs an operation exactly as `tools/call` of its own tool would (the server's callOperation);
- * `signal` aborts it, `fromCode` says that a script asks (it cannot confirm destructive calls).
- */
+/** Runs an operation as `tools/call` of its own tool would; `fromCode`: a script asks (it cannot confirm). */
 export type RunOperation = (
   name: string,
   args: Record<string, unknown>,
   via?: { signal?: AbortSignal; fromCode?: boolean },
 ) => Promise<CallToolResult | InputRequiredResult>;
 
-/**
- * The operations a server offers: their names from the start, their definitions when asked for
- * (the server loads them on first need: describing, calling, or building a missing index).
- */
+/** The operations a server offers: their names from the start, their definitions loaded on first need. */
 export interface OperationLookup {
   names: ReadonlySet<string>;
   get(name: string): ToolDefinition | undefined;
@@ -104,7 +100,6 @@ export interface MetaTools {
   readonly surface: ServedSurface;
   /** The meta tools this surface lists, in order. */
   tools(): readonly ListedTool[];
-  /** The listed meta tool called `name`, if any. */
   find(name: string): ListedTool | undefined;
   /**
    * Calls meta tool `name` with validated `args`. `allowed` says which operations this caller may
@@ -128,3 +123,39 @@ export type MakeMetaTools = (context: MetaToolsContext) => MetaTools;
 
 /** The surfaces the server's features serve besides `all`. */
 export type SurfaceMakers = Partial<Record<Exclude<ServedSurface, "all">, MakeMetaTools>>;
+
+/** One client's view of the server. */
+export interface ClientView {
+  readonly surface: ServedSurface;
+  /** The original tool name of a name this view serves, if it serves it. */
+  originalName(served: string): string | undefined;
+  /** A listed tool as this client is served it (name and input schema). */
+  listed(tool: ListedTool): ListedTool;
+  /** Arguments the client sent for original tool `tool`, back in the form the full schema validates. */
+  decode(tool: ListedTool, args: unknown): unknown;
+}
+
+/** The views of one server: the view for a request from `client` (undefined: the server's own). */
+export interface ClientViews {
+  viewFor(client: ClientInfo | undefined): ClientView | undefined;
+}
+
+/** What the server tells the views about itself. */
+export interface ClientViewsContext {
+  /** The surface asked for (`auto` adapts to each view); `served` is what it resolved to for the server. */
+  requested: SurfaceName;
+  served: ServedSurface;
+  /** The server's npm name. */
+  packageName: string;
+  /** Operation tools offered, and what `tools/list` shows of them (asked for only when the count fits a budget). */
+  operationCount: number;
+  listedOperations: () => readonly ListedTool[];
+  /** The names a surface lists, in order (meta or operation tools, then custom tools). */
+  namesOn: (surface: ServedSurface) => readonly string[];
+  /** Whether the server can serve `surface` (a feature serves it). */
+  serves: (surface: ServedSurface) => boolean;
+  logger: Logger;
+}
+
+/** Makes the views of a server; the clients feature provides it. */
+export type MakeClientViews = (context: ClientViewsContext) => ClientViews;

@@ -1,54 +1,46 @@
 /**
- * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) as the core sees it: a modern
- * `tools/call` that outlasts its deadline may answer `resultType: "task"` and go on running, then be
- * observed with `tasks/get`, fed with `tasks/update` and stopped with `tasks/cancel`. The feature
- * `tasks` (features/tasks/) keeps them; without it calls always answer in line.
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) as the core sees it: the slot the
+ * feature `tasks` fills (without it, calls always answer in line); and modern `subscriptions/listen`,
+ * whose streams carry the feature's `notifications/tasks`.
  */
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
+import { META_SUBSCRIPTION_ID } from "../protocol/versions.js";
 import type { Cluster } from "../state/cluster.js";
+import type { HandlerContext, Params, RequestHandler } from "./request-context.js";
 
 /** The extension's identifier, as declared in `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
-/** One run of a task's work. Later runs answer the previous run's `input_required` result. */
-export interface TaskRound {
-  /** Aborted by `tasks/cancel`, expiry, or (before the task exists) the requester leaving. */
-  signal: AbortSignal;
-  /** True once the call became a task: notifications for the original request stop then. */
-  detached(): boolean;
-  /** The client's answers to the previous run's `inputRequests`, by the keys that run used. */
-  inputResponses?: Record<string, Record<string, unknown>>;
-  /** The previous run's `requestState`, passed back unchanged. */
-  requestState?: string;
-}
-
-/** The work behind a task: resolves to a tool result or an `input_required` result. */
-export type TaskWork = (round: TaskRound) => Promise<Record<string, unknown>>;
+/** Runs one round of a tool call with these params and context (later rounds answer `input_required`). */
+export type RunRound = (params: Params, call: HandlerContext) => Promise<Record<string, unknown>>;
 
 /** The tasks of one server. */
 export interface Tasks {
-  /** The deadline after which a generated tool's call becomes a task, in milliseconds. */
-  readonly afterMs: number;
   /**
-   * Runs `work`: its result when it settles within `afterMs`, else a `CreateTaskResult` while the
-   * work goes on. `signal` (the requester leaving) aborts it until it is a task; `owner` (the
-   * caller's authenticated subject) is the only caller that may see it.
+   * A modern `tools/call` of a tool that may run as a task: in line, or a task once it outlasts
+   * `afterMs` (undefined: the server's deadline) for a client that declared the extension; a tool
+   * that `required` tasks refuses other clients with -32021.
    */
-  start(work: TaskWork, afterMs: number, signal: AbortSignal, owner?: string): Promise<Record<string, unknown>>;
-  /** `tasks/get`, `tasks/update`, `tasks/cancel` of `caller` (its authenticated subject). */
-  get(taskId: unknown, caller?: string): Promise<Record<string, unknown>> | Record<string, unknown>;
-  update(
-    taskId: unknown,
-    inputResponses: unknown,
-    caller?: string,
-  ): Promise<Record<string, never>> | Record<string, never>;
-  cancel(taskId: unknown, caller?: string): Promise<Record<string, never>> | Record<string, never>;
-  /** Whether `caller` holds task `taskId` on this instance (it may follow it with `subscriptions/listen`). */
-  has(taskId: string, caller?: string): boolean;
-  /** Calls `listener` with each task of this instance on every change of its status; returns the unsubscribe. */
-  subscribe(listener: (task: Record<string, unknown>) => void): () => void;
+  call(
+    run: RunRound,
+    params: Params,
+    call: HandlerContext,
+    support: "optional" | "required",
+    afterMs: number | undefined,
+  ): Promise<Record<string, unknown>>;
+  /** The modern methods `tasks/get`, `tasks/update`, `tasks/cancel`. */
+  readonly methods: Readonly<Record<string, RequestHandler>>;
+  /**
+   * Follows the `taskIds` a `subscriptions/listen` asks for (undefined: none asked): `notify` gets
+   * each change of those this instance holds for the caller; the ids followed and how to stop.
+   */
+  follow(
+    taskIds: unknown,
+    call: HandlerContext,
+    notify: (task: Record<string, unknown>) => void,
+  ): { taskIds: string[]; stop(): void } | undefined;
   /** Tasks of this instance still working (the HTTP drain waits for them). */
   readonly working: number;
   /** Cancels every unfinished task (shutdown). */
@@ -57,27 +49,61 @@ export interface Tasks {
   command?(command: Record<string, unknown>): Promise<unknown>;
 }
 
-/** What the tasks are made with: the server's cluster when its store is shared. */
-export interface TasksContext {
-  cluster: Cluster | undefined;
-  logger: Logger;
-}
+/** Makes the tasks of a server (with its cluster when the store is shared); the tasks feature provides it. */
+export type MakeTasks = (context: { cluster: Cluster | undefined; logger: Logger }) => Tasks;
 
-/** Makes the tasks of a server; the tasks feature provides it. */
-export type MakeTasks = (context: TasksContext) => Tasks;
+/** The open `subscriptions/listen` streams of one server (`tasks`: undefined when the extension is off). */
+export class Subscriptions {
+  /** Each open stream's ending. */
+  private readonly open = new Set<() => void>();
 
-/** True when the modern client declared the tasks extension on this request. */
-export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
-  const extensions = clientCapabilities.extensions;
-  return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
-}
+  constructor(private readonly tasks: Tasks | undefined) {}
 
-/** The -32021 error for a request that needs the tasks extension the client did not declare. */
-export function missingTasksExtension(): RpcError {
-  return new RpcError(
-    ErrorCode.MissingRequiredClientCapability,
-    `This request requires the client to declare the ${TASKS_EXTENSION} extension`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    400,
-  );
+  /**
+   * Acknowledges first (with the honoured filter), then holds the stream open until the client
+   * cancels it or {@link Subscriptions.closeAll}. Resource subscriptions are honoured (no update is
+   * ever due: the catalog is fixed); followed tasks get `notifications/tasks`.
+   */
+  async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const notify = call.ctx.notify;
+    if (!notify)
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        "subscriptions/listen needs a streaming response (Accept: text/event-stream)",
+        undefined,
+        400,
+      );
+    const filter = params.notifications === undefined ? {} : params.notifications;
+    if (!isRecord(filter))
+      throw new RpcError(ErrorCode.InvalidParams, "notifications must be an object", undefined, 400);
+    const _meta = { [META_SUBSCRIPTION_ID]: call.id };
+    const uris = filter.resourceSubscriptions;
+    const honoured: Record<string, unknown> =
+      Array.isArray(uris) && uris.every((uri) => typeof uri === "string") ? { resourceSubscriptions: uris } : {};
+    const followed = this.tasks?.follow(filter.taskIds, call, (task) =>
+      notify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task, _meta } }),
+    );
+    if (followed) honoured.taskIds = followed.taskIds;
+    notify({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: honoured, _meta },
+    });
+    await new Promise<void>((resolve) => {
+      const end = (): void => {
+        followed?.stop();
+        this.open.delete(end);
+        call.signal.removeEventListener("abort", end);
+        resolve();
+      };
+      this.open.add(end);
+      call.signal.addEventListener("abort", end, { once: true });
+    });
+    return { _meta };
+  }
+
+  /** Ends every open stream gracefully (each gets its closing result). */
+  closeAll(): void {
+    for (const end of [...this.open]) end();
+  }
 }

@@ -7,30 +7,29 @@
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
 import type { Credentials } from "../upstream/auth.js";
 import type { Paging } from "../upstream/paging.js";
-import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
+import type { CallHooks, CustomTool, RequestTools, ToolHooks } from "../api/extensions.js";
 import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
 import { textResult } from "../api/tool-outcome.js";
-import { isRecord } from "../protocol/own.js";
-import type { HandlerContext, Params, RequestContext } from "./request-context.js";
+import { getOwn, isRecord } from "../protocol/own.js";
+import type { HandlerContext, Params } from "./request-context.js";
 import type { ClientChannel } from "./request-tools.js";
-import { declaresTasks, missingTasksExtension, type TaskRound, type Tasks } from "./tasks.js";
+import type { Tasks } from "./tasks.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
-import type { SecuritySchemeDefinition, ToolDefinition } from "../api/types.js";
+import type { ToolDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
 import type { UpstreamQueue } from "../upstream/queue.js";
 import type { SchemaValidator } from "../api/validation.js";
-import { runAfterHooks, runBeforeHooks } from "./tool-hooks.js";
 import type { UserSignIn } from "./user-sign-in.js";
 
-/**
- * One operation call's request context (opaque outside the server): what `callOperation` needs
- * to run an operation on behalf of a `tools/call` (progress token, MRTR fields, cancellation).
- */
-export interface OperationCallContext {
-  readonly params: Record<string, unknown>;
-  readonly call: unknown;
+type Args = Record<string, unknown>;
+type Outcome = CallToolResult | InputRequiredResult;
+
+/** What an operation call runs on behalf of: the request's params (progress token, MRTR fields) and context. */
+interface OperationCallContext {
+  readonly params: Params;
+  readonly call: HandlerContext;
   /** Told each upstream response's status and headers (the typed `api` client's `{ response: true }`). */
   readonly onResponse?: (response: ResponseInfo) => void;
   /** The call comes from an `execute_code` script (a gate may refuse what needs the user). */
@@ -43,10 +42,10 @@ export interface OperationCallContext {
  */
 export type CallGate = (
   tool: ToolDefinition,
-  args: Record<string, unknown>,
+  args: Args,
   tools: RequestTools,
   call: { modern: boolean; fromCode: boolean },
-) => Promise<CallToolResult | InputRequiredResult | undefined>;
+) => Promise<Outcome | undefined>;
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
 export interface ToolCallerOptions {
@@ -55,18 +54,14 @@ export interface ToolCallerOptions {
   validator: SchemaValidator;
   logger: Logger;
   hooks: CallHooks | undefined;
-  /** The check before each call goes upstream (feature `confirm`); undefined: none. */
+  /** Feature slots (confirm, tasks, auth, pagination, user-oauth); undefined: off. */
   gate: CallGate | undefined;
-  /** Modern tasks; undefined when the extension is off. */
   tasks: Tasks | undefined;
+  credentials: Credentials | undefined;
+  paging: Paging | undefined;
+  userSignIn?: UserSignIn | undefined;
   upstream: UpstreamOptions;
   userAgent: string;
-  /** Upstream credentials (feature `auth`). */
-  credentials: Credentials | undefined;
-  /** Upstream pagination (feature `pagination`). */
-  paging: Paging | undefined;
-  /** Per-user upstream credentials (feature `user-oauth`). */
-  userSignIn?: UserSignIn | undefined;
   /** Every upstream call of the server waits here for one of a bounded number of slots. */
   upstreamQueue: UpstreamQueue;
 }
@@ -77,49 +72,29 @@ export class ToolCaller {
 
   /**
    * `tools/call`. Modern clients that declared the tasks extension may get a task instead of the
-   * result when the tool allows it and the call outlasts its deadline (tasks.ts); a tool that
-   * requires tasks refuses other modern clients with -32021. Legacy calls always run in line.
+   * result when the tool allows it and the call outlasts its deadline; a tool that requires tasks
+   * refuses other modern clients with -32021. Legacy calls always run in line.
    */
   async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const { catalog, tasks } = this.options;
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
-    // A client served a profile's view (client-views.ts) calls on its surface.
+    // A client served a profile's view calls on its surface.
     const meta = call.view ? call.view.meta : catalog.meta;
     const metaTool = meta?.find(name);
     const tool = metaTool ?? catalog.findOn(name, meta);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     // A meta tool that runs operations (call_operation) may become a task as their own tools may.
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
-    const support = custom
-      ? (custom.taskSupport ?? "forbidden")
-      : "http" in tool || (metaTool && meta!.runsOperations(name))
-        ? "optional"
-        : "forbidden";
+    const operations = "http" in tool || (metaTool && meta!.runsOperations(name));
+    const support = custom ? (custom.taskSupport ?? "forbidden") : operations ? "optional" : "forbidden";
     if (!tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
-    if (!declaresTasks(call.era.clientCapabilities)) {
-      if (support === "required") throw missingTasksExtension();
-      return this.runTool(tool, params, call);
-    }
-    const afterMs = custom ? (custom.taskAfterMs ?? 0) : tasks.afterMs;
-    // Once the call is a task, its notifications would reach no one: the request has been answered.
-    const run = (round: TaskRound) => {
-      const notify = call.ctx.notify;
-      const ctx: RequestContext = { ...call.ctx, notify: notify && ((message) => round.detached() || notify(message)) };
-      const roundParams = round.detached()
-        ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState }
-        : params;
-      return this.runTool(tool, roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
-    };
-    return tasks.start(run, afterMs, call.signal, call.ctx.subject);
+    const afterMs = custom ? (custom.taskAfterMs ?? 0) : undefined;
+    return tasks.call((p, c) => this.runTool(tool, p, c), params, call, support, afterMs);
   }
 
   /** Runs one tool call to its result (or an `input_required` result): a meta tool, an operation or a custom tool. */
-  private async runTool(
-    tool: AnyTool,
-    params: Params,
-    call: HandlerContext,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  private async runTool(tool: AnyTool, params: Params, call: HandlerContext): Promise<Outcome> {
     if ("http" in tool) return this.callOperation(tool.name, params.arguments ?? {}, { params, call });
     const { catalog, validator, channel } = this.options;
     const name = tool.name;
@@ -127,38 +102,25 @@ export class ToolCaller {
     if (!isRecord(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
     const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
-    if (!("handler" in tool)) {
-      const allowed = (operation: string): boolean =>
-        catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
-      return (call.view ? call.view.meta : catalog.meta)!.call(
-        name,
-        args,
-        allowed,
-        (operation, operationArgs, via) =>
-          this.callOperation(operation, operationArgs, {
-            params,
-            call: via?.signal ? { ...call, signal: via.signal } : call,
-            ...(via?.fromCode ? { fromCode: true } : {}),
-          }),
-        call.signal,
-      );
-    }
-    return this.callCustomTool(tool, args, channel.requestTools(params, call));
+    if ("handler" in tool) return this.callCustomTool(tool, args, channel.requestTools(params, call));
+    const allowed = (operation: string): boolean =>
+      catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
+    const run = (operation: string, operationArgs: Args, via?: { signal?: AbortSignal; fromCode?: boolean }) =>
+      this.callOperation(operation, operationArgs, {
+        params,
+        call: via?.signal ? { ...call, signal: via.signal } : call,
+        ...(via?.fromCode ? { fromCode: true } : {}),
+      });
+    return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, run, call.signal);
   }
 
   /**
    * Runs operation `name` with `args`: the one code path of every operation call, whether from its
-   * own tool (surface `all`), `call_operation` or code mode. Validation, confirmation of
-   * destructive calls, hooks, credentials, pagination, progress and cancellation all happen here.
-   * `context` is the request's (from the server; the params' progress token and MRTR fields apply).
+   * own tool (surface `all`), `call_operation`, code mode or custom code's `api`.
    */
-  async callOperation(
-    name: string,
-    args: unknown,
-    context: OperationCallContext,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<Outcome> {
     const { catalog, validator, channel, hooks, logger } = this.options;
-    const call = context.call as HandlerContext;
+    const call = context.call;
     const tool = catalog.operation(name);
     if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
     if (!catalog.mayCall(name, call.ctx.scopes))
@@ -249,10 +211,9 @@ export class ToolCaller {
   }
 
   /**
-   * The `api` client of custom code serving `call`: each method runs through `callOperation` as a
-   * `tools/call` of the operation would, on behalf of `call` (its OAuth scopes, era and
-   * cancellation), but without the calling request's progress token or MRTR fields (they belong to
-   * the caller).
+   * The `api` client of custom code serving `call`: each method runs through `callOperation` on
+   * behalf of `call` (its OAuth scopes, era and cancellation), without its progress token or MRTR
+   * fields (they belong to the caller).
    */
   api(call: HandlerContext): UntypedApi {
     const { catalog } = this.options;
@@ -261,21 +222,14 @@ export class ToolCaller {
       response: (name) => catalog.operation(name)?.http.response,
       run: (name, args, options) => {
         const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
-        return this.callOperation(name, args, {
-          params: {},
-          call: signal ? { ...call, signal } : call,
-          onResponse: options.onResponse,
-        });
+        const on = signal ? { ...call, signal } : call;
+        return this.callOperation(name, args, { params: {}, call: on, onResponse: options.onResponse });
       },
     });
   }
 
   /** Runs a custom tool; protocol errors (RpcError) propagate, anything else is an `isError` result. */
-  private async callCustomTool(
-    tool: CustomTool<any>,
-    args: Params,
-    tools: RequestTools,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  private async callCustomTool(tool: CustomTool<any>, args: Params, tools: RequestTools): Promise<Outcome> {
     try {
       return await tool.handler(args, tools);
     } catch (error) {
@@ -284,4 +238,45 @@ export class ToolCaller {
       return textResult(error instanceof Error ? error.message : String(error), true);
     }
   }
+}
+
+/**
+ * The user's hooks around one operation call (extensions.ts), like layers: `beforeCall`, the
+ * tool's own `before` (keyed by tool name in the same object), the upstream call, its `after`,
+ * `afterCall`. A `before` that returns a result ends the call there.
+ */
+function toolHooks(hooks: CallHooks, name: string): ToolHooks<Args, unknown> | undefined {
+  // Own property only: a tool named `constructor` finds nothing inherited.
+  const entry = name === "beforeCall" || name === "afterCall" ? undefined : getOwn(hooks, name);
+  return isRecord(entry) ? (entry as ToolHooks<Args, unknown>) : undefined;
+}
+
+/** Runs the `before` hooks: the arguments to send upstream, or the result that replaces the call. */
+async function runBeforeHooks(
+  hooks: CallHooks,
+  tool: ToolDefinition,
+  args: Args,
+  tools: RequestTools,
+): Promise<{ args: Args } | { result: CallToolResult }> {
+  let current = args;
+  for (const before of [hooks.beforeCall?.bind(hooks, tool), toolHooks(hooks, tool.name)?.before]) {
+    const outcome = await before?.(current, tools);
+    if (isRecord(outcome) && Array.isArray(outcome.content)) return { result: outcome as CallToolResult };
+    if (isRecord(outcome)) current = outcome;
+  }
+  return { args: current };
+}
+
+/** Runs the `after` hooks on the call's result: the result to return. */
+async function runAfterHooks(
+  hooks: CallHooks,
+  tool: ToolDefinition,
+  args: Args,
+  result: CallToolResult,
+  tools: RequestTools,
+): Promise<CallToolResult> {
+  const own = toolHooks(hooks, tool.name)?.after;
+  let current = own ? ((await own(result, args, tools)) ?? result) : result;
+  if (hooks.afterCall) current = (await hooks.afterCall(tool, args, current, tools)) ?? current;
+  return current;
 }

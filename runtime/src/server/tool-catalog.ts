@@ -22,56 +22,42 @@ export interface LazyTools {
   get?(name: string): ToolDefinition | undefined;
 }
 
-/** The operation definitions, once loaded. */
-export interface LoadedOperations {
-  tools: readonly ToolDefinition[];
-  byName: Map<string, ToolDefinition>;
-}
-
 /** Any tool a server can list or call. */
 export type AnyTool = ToolDefinition | CustomTool<any> | ListedTool;
+
+/** Makes the meta tools of a surface over the operations (undefined on `all`). */
+export type MakeMeta = (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined;
 
 /** Operations, custom tools and meta tools of one server, checked for duplicate names. */
 export class ToolCatalog {
   /** The name of every operation this server offers, whatever the surface. */
   readonly operationNames: ReadonlySet<string>;
-  /** The meta tools of the `search`/`code` surface; undefined on `all`. */
+  /** The meta tools of the server's own surface; undefined on `all`. */
   readonly meta: MetaTools | undefined;
   readonly customTools: readonly CustomTool<any>[];
-  /** Custom tools by name (operation tools are found through {@link ToolCatalog.operation}). */
   private readonly customByName = new Map<string, CustomTool<any>>();
-  /** The operation names in tool order (the order of `tools/list`). */
-  private readonly operationOrder: readonly string[];
-  private readonly loadOperations: () => readonly ToolDefinition[];
-  private readonly getOperation: ((name: string) => ToolDefinition | undefined) | undefined;
-  private loadedOperations: LoadedOperations | undefined;
+  private readonly lookup: OperationLookup;
+  private loadedOperations: { tools: readonly ToolDefinition[]; byName: Map<string, ToolDefinition> } | undefined;
+  /** Meta tools of the other surfaces client views are served, made on first need. */
+  private readonly metaBySurface = new Map<ServedSurface, MetaTools | undefined>();
   /** Keys of the OAuth 2 / OpenID Connect schemes, whose scopes an MCP token must carry. */
   private readonly oauthSchemes: ReadonlySet<string>;
 
-  /**
-   * `metaTools` builds the surface's meta tools over this catalog's operations (omit it on the
-   * `all` surface). Throws on a duplicate tool name.
-   */
+  /** Throws on a duplicate tool name. */
   constructor(
-    given: readonly ToolDefinition[] | LazyTools,
+    private readonly operations: LazyTools,
     customTools: readonly CustomTool<any>[],
     securitySchemes: readonly SecuritySchemeDefinition[],
-    metaTools?: (operations: OperationLookup) => MetaTools,
+    private readonly surface: ServedSurface,
+    private readonly makeMeta: MakeMeta,
   ) {
-    const tools = isLazyTools(given) ? given : eagerTools(given);
-    this.operationNames = new Set(tools.names);
-    this.operationOrder = tools.names;
-    this.loadOperations = () => tools.load();
-    this.getOperation = tools.get ? (name) => tools.get!(name) : undefined;
+    this.operationNames = new Set(operations.names);
     this.customTools = [...customTools];
-    this.meta = metaTools?.({
-      names: this.operationNames,
-      get: (name) => this.operation(name),
-      all: () => this.loaded().tools,
-    });
+    this.lookup = { names: this.operationNames, get: (name) => this.operation(name), all: () => this.loaded().tools };
+    this.meta = makeMeta(surface, this.lookup);
     const listedNames = new Set(this.meta ? this.meta.tools().map((tool) => tool.name) : this.operationNames);
-    if (this.meta === undefined && this.operationNames.size < tools.names.length)
-      throw new Error(`duplicate tool name: ${duplicateName(tools.names)}`);
+    if (this.meta === undefined && this.operationNames.size < operations.names.length)
+      throw new Error(`duplicate tool name: ${duplicateName(operations.names)}`);
     for (const tool of this.customTools) {
       if (this.customByName.has(tool.name) || listedNames.has(tool.name))
         throw new Error(`duplicate tool name: ${tool.name}`);
@@ -83,9 +69,9 @@ export class ToolCatalog {
   }
 
   /** The operation definitions, loaded on first need (see LazyTools). */
-  loaded(): LoadedOperations {
+  loaded(): { tools: readonly ToolDefinition[]; byName: Map<string, ToolDefinition> } {
     if (!this.loadedOperations) {
-      const tools = this.loadOperations();
+      const tools = this.operations.load();
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       const missing = [...this.operationNames].find((name) => !byName.has(name));
       if (missing !== undefined || byName.size !== this.operationNames.size)
@@ -98,29 +84,14 @@ export class ToolCatalog {
   /** Operation `name`, if this server offers it (without loading anything for another name). */
   operation(name: string): ToolDefinition | undefined {
     if (!this.operationNames.has(name)) return undefined;
-    if (this.loadedOperations === undefined && this.getOperation) return this.getOperation(name);
+    if (this.loadedOperations === undefined && this.operations.get) return this.operations.get(name);
     return this.loaded().byName.get(name);
   }
 
-  /** Meta tools of the other surfaces client views are served, made on first need (client-views.ts). */
-  private readonly metaBySurface = new Map<ServedSurface, MetaTools | undefined>();
-
-  /** The meta tools of `surface` (undefined on `all`): this catalog's own, or made once by `make`. */
-  metaOn(
-    surface: ServedSurface,
-    own: ServedSurface,
-    make: (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined,
-  ): MetaTools | undefined {
-    if (surface === own) return this.meta;
-    if (!this.metaBySurface.has(surface))
-      this.metaBySurface.set(
-        surface,
-        make(surface, {
-          names: this.operationNames,
-          get: (name) => this.operation(name),
-          all: () => this.loaded().tools,
-        }),
-      );
+  /** The meta tools of `surface` (undefined on `all`): the server's own, or made once for client views. */
+  metaOn(surface: ServedSurface): MetaTools | undefined {
+    if (surface === this.surface) return this.meta;
+    if (!this.metaBySurface.has(surface)) this.metaBySurface.set(surface, this.makeMeta(surface, this.lookup));
     return this.metaBySurface.get(surface);
   }
 
@@ -131,54 +102,36 @@ export class ToolCatalog {
 
   /** The names `meta`'s surface lists (meta or operation tools, then custom tools), in order. */
   namesOn(meta: MetaTools | undefined): string[] {
-    return [
-      ...(meta ? meta.tools().map((tool) => tool.name) : this.operationOrder),
-      ...this.customTools.map((tool) => tool.name),
-    ];
+    const listed = meta ? meta.tools().map((tool) => tool.name) : this.operations.names;
+    return [...listed, ...this.customTools.map((tool) => tool.name)];
   }
 
-  /** One `tools/list` page of a client view: `meta`'s surface, each tool as `shown` serves it. */
-  listServed(
-    params: Record<string, unknown>,
-    scopes: ReadonlySet<string> | undefined,
-    pager: ListPager,
-    meta: MetaTools | undefined,
-    shown: (tool: ListedTool) => ListedTool,
-  ): Record<string, unknown> {
-    const show = (tool: AnyTool) => shown(listedTool(tool));
-    if (meta) return pager.page("tools", [...meta.tools(), ...this.customTools], params, show);
-    const { tools } = this.loaded();
-    return pager.page(
-      "tools",
-      [...(scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools), ...this.customTools],
-      params,
-      show,
-    );
-  }
-
-  /** The custom tool or (on the `all` surface) operation tool called `name`, if any; meta tools are not included. */
-  find(name: string): ToolDefinition | CustomTool<any> | undefined {
-    return this.customByName.get(name) ?? (this.meta ? undefined : this.operation(name));
-  }
-
-  /** One `tools/list` page; with OAuth `scopes`, only the tools the caller's token may call. */
+  /**
+   * One `tools/list` page of `meta`'s surface (undefined: `all`); with OAuth `scopes`, only
+   * the tools the caller's token may call; `shown` maps each listed tool (a client view's names).
+   */
   list(
     params: Record<string, unknown>,
     scopes: ReadonlySet<string> | undefined,
     pager: ListPager,
+    meta: MetaTools | undefined,
+    shown?: (tool: ListedTool) => ListedTool,
   ): Record<string, unknown> {
-    if (this.meta) return pager.page("tools", [...this.meta.tools(), ...this.customTools], params, listedTool);
+    const show = shown ? (tool: AnyTool) => shown(listedTool(tool)) : listedTool;
+    if (meta) return pager.page("tools", [...meta.tools(), ...this.customTools], params, show);
     // Until something loads every definition, a page reads only its own (by name, from the
     // offsets), so the first page of a server of 20,000 operations costs what its 100 tools cost.
-    if (!scopes && this.loadedOperations === undefined && this.getOperation) {
-      const get = this.getOperation;
-      return pager.page("tools", [...this.operationOrder, ...this.customTools], params, (item) =>
-        listedTool(typeof item === "string" ? definedOperation(item, get(item)) : item),
-      );
+    const get = this.operations.get;
+    if (!scopes && this.loadedOperations === undefined && get) {
+      return pager.page("tools", [...this.operations.names, ...this.customTools], params, (item) => {
+        const tool = typeof item === "string" ? get(item) : item;
+        if (tool === undefined) throw new Error(`the tool definitions do not match the catalog (${String(item)})`);
+        return show(tool);
+      });
     }
     const { tools } = this.loaded();
     const visible = scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools;
-    return pager.page("tools", [...visible, ...this.customTools], params, listedTool);
+    return pager.page("tools", [...visible, ...this.customTools], params, show);
   }
 
   /** Whether a caller with these OAuth scopes (undefined: no OAuth) may call operation `name`. */
@@ -186,27 +139,20 @@ export class ToolCatalog {
     return !scopes || this.requiredScopes(name).every((scope) => scopes.has(scope));
   }
 
-  /**
-   * OAuth scopes a `tools/call` with these params needs: those of the tool, or for
-   * `call_operation` those of the operation it calls.
-   */
+  /** OAuth scopes a `tools/call` with these params needs: those of the tool, or of the operation a meta tool calls. */
   callScopes(params: { name?: unknown; arguments?: unknown }): string[] {
     if (typeof params.name !== "string") return [];
-    if (this.meta?.find(params.name)) {
-      const target = this.meta.target(params.name, params.arguments);
-      return target === undefined ? [] : this.requiredScopes(target);
-    }
-    return this.requiredScopes(params.name);
+    if (!this.meta?.find(params.name)) return this.requiredScopes(params.name);
+    const target = this.meta.target(params.name, params.arguments);
+    return target === undefined ? [] : this.requiredScopes(target);
   }
 
   /**
-   * OAuth scopes a caller's MCP token needs for a tool: those of the first security alternative
-   * of its operation that uses an OAuth 2 / OpenID Connect scheme (empty when there is none).
+   * OAuth scopes a caller's MCP token needs for an operation: those of the first security
+   * alternative that uses an OAuth 2 / OpenID Connect scheme (empty when there is none).
    */
   requiredScopes(toolName: string): string[] {
-    const tool = this.operation(toolName);
-    const security = tool && "http" in tool ? tool.http.security : undefined;
-    for (const alternative of security ?? []) {
+    for (const alternative of this.operation(toolName)?.http.security ?? []) {
       const scopes = Object.entries(alternative)
         .filter(([key]) => this.oauthSchemes.has(key))
         .flatMap(([, list]) => list);
@@ -223,22 +169,6 @@ export function listedTool(tool: AnyTool): ListedTool {
   if (tool.outputSchema !== undefined) listed.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) listed.annotations = tool.annotations;
   return listed;
-}
-
-function isLazyTools(tools: readonly ToolDefinition[] | LazyTools): tools is LazyTools {
-  return !Array.isArray(tools);
-}
-
-/** Definitions given up front, as LazyTools that are already loaded. */
-function eagerTools(given: readonly ToolDefinition[]): LazyTools {
-  const tools = [...given];
-  return { names: tools.map((tool) => tool.name), load: () => tools };
-}
-
-/** The definition `get` found for operation `name`; a name without one is a local fault (stale data files). */
-function definedOperation(name: string, tool: ToolDefinition | undefined): ToolDefinition {
-  if (tool === undefined) throw new Error(`the tool definitions do not match the catalog (${name})`);
-  return tool;
 }
 
 /** The first name that occurs twice. */

@@ -5,7 +5,7 @@
 
 /** The tool definitions (JSON, one tool per line, read by byte range or whole when needed). */
 export const TOOLS_DATA_PATH = "data/tools.json";
-/** Where each tool is in data/tools.json (fixed-width lines, runtime/src/data/offsets-file.ts). */
+/** Where each tool is in data/tools.json (fixed-width lines, runtime/src/data/tool-data.ts). */
 export const TOOL_OFFSETS_PATH = "data/tool-offsets.txt";
 /** The `$defs` bodies the tool definitions share, one per line (see runtime/src/data/tool-data.ts). */
 export const DEFINITIONS_DATA_PATH = "data/definitions.json";

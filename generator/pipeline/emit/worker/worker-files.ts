@@ -48,7 +48,7 @@ export function workerFiles(output: WorkerOutput, toolNames: readonly string[]):
 /**
  * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
  * and `data/declaration-offsets.txt`: where each tool's is in it, in tool order
- * (runtime/src/data/declarations-data.ts).
+ * (runtime/src/data/tool-data.ts).
  */
 function declarationsFiles(declarations: Record<string, string>, toolNames: readonly string[]): EmittedFile[] {
   const { text, offsets } = declarationFiles(declarations, toolNames);

@@ -10,8 +10,14 @@ import type { ClientInfo } from "../../protocol/client-info.js";
 import { nameMap, type NameMap } from "./client-names.js";
 import { decodeArguments, shapeInputSchema, type Decoder } from "./client-schema.js";
 import type { ListedTool } from "../../api/mcp-types.js";
-import { AUTO_BUDGET, chooseSurface, type ServedSurface } from "../../server/surfaces.js";
-import type { ClientView as ServedView, ClientViews as Views, ClientViewsContext } from "../../server/views.js";
+import {
+  AUTO_BUDGET,
+  chooseSurface,
+  type ClientView as ServedView,
+  type ClientViews as Views,
+  type ClientViewsContext,
+  type ServedSurface,
+} from "../../server/surfaces.js";
 
 /** The profiles the views come from, and what the server tells them. */
 export interface ClientViewsOptions extends ClientViewsContext {

@@ -5,7 +5,8 @@
  */
 import type { Feature } from "../../cli/features.js";
 import { integerSetting } from "../../cli/settings.js";
-import type { MakeTasks, Tasks } from "../../server/tasks.js";
+import type { MakeTasks } from "../../server/tasks.js";
+import { serverTasks } from "./server-tasks.js";
 import { SharedTasks } from "./shared-tasks.js";
 import { TaskStore, type TaskOptions } from "./task-store.js";
 
@@ -31,8 +32,8 @@ export const tasks: Feature = {
  * every change is written there and `tasks/*` reach the instance that runs a task.
  */
 export function makeTasks(options: TaskOptions & { afterMs?: number } = {}): MakeTasks {
-  return ({ cluster, logger }): Tasks => {
-    if (!cluster) return new TaskStore(options);
+  return ({ cluster, logger }) => {
+    if (!cluster) return serverTasks(new TaskStore(options));
     let shared: SharedTasks | undefined;
     // No task is made while the store is down: its snapshot could not be shared.
     const local = new TaskStore({
@@ -40,6 +41,6 @@ export function makeTasks(options: TaskOptions & { afterMs?: number } = {}): Mak
       onChange: (snapshot) => shared!.write(snapshot),
       canCreate: () => cluster.store.available(),
     });
-    return (shared = new SharedTasks(local, cluster, logger));
+    return serverTasks((shared = new SharedTasks(local, cluster, logger)));
   };
 }

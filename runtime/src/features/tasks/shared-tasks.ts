@@ -17,7 +17,7 @@ import type { Logger } from "../../protocol/logger.js";
 import { isRecord } from "../../protocol/own.js";
 import { StateUnavailableError } from "../../state/state.js";
 import type { TaskSnapshot, TaskStore } from "./task-store.js";
-import type { Tasks, TaskWork } from "../../server/tasks.js";
+import type { TaskKeeper, TaskWork } from "./server-tasks.js";
 
 /** A task as stored: its snapshot and the instance running it. */
 interface StoredTask {
@@ -32,7 +32,7 @@ interface StoredTask {
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** The tasks of one instance among several: local work, shared snapshots (see the file comment). */
-export class SharedTasks implements Tasks {
+export class SharedTasks implements TaskKeeper {
   constructor(
     private readonly local: TaskStore,
     private readonly cluster: Cluster,

@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
 import type { InputRequest } from "../../api/mcp-types.js";
 import { isRecord } from "../../protocol/own.js";
-import type { TaskRound, Tasks, TaskWork } from "../../server/tasks.js";
+import type { TaskKeeper, TaskRound, TaskWork } from "./server-tasks.js";
 
 /** A task's status; the last three are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -83,7 +83,7 @@ interface TaskRecord {
 }
 
 /** Bounded, expiring in-memory tasks; see the file comment for why this design. */
-export class TaskStore implements Tasks {
+export class TaskStore implements TaskKeeper {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly afterMs: number;
