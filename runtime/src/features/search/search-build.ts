@@ -101,18 +101,10 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
 /** The API's collections as words: each path segment before a parameter, alone and after the segment before it. */
 function collectionsOf(documents: readonly SearchDocument[]): string[][] {
   const found = new Map<string, string[]>();
-  for (const { path } of documents) {
-    const segments = path.split("/").filter((segment) => segment !== "");
-    for (let i = 0; i + 1 < segments.length; i++) {
-      if (segments[i]!.startsWith("{") || !segments[i + 1]!.startsWith("{")) continue;
-      const before =
-        i > 0 && !segments[i - 1]!.startsWith("{") && !/^v\d+$/.test(segments[i - 1]!) ? segments[i - 1]! : "";
-      for (const text of [segments[i]!, `${before} ${segments[i]!}`.trim()]) {
-        const list = words(text);
+  for (const { path } of documents)
+    for (const [, before = "", segment] of path.matchAll(/(?:([^/{}]+)\/)?([^/{}]+)\/\{/g))
+      for (const list of [words(segment!), /^v\d+$/.test(before) ? [] : words(`${before} ${segment}`)])
         if (list.length > 0) found.set(list.join(" "), list);
-      }
-    }
-  }
   return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
 }
 
