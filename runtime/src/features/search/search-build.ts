@@ -21,8 +21,6 @@ export interface SearchDocument {
   values?: string[];
   /** The arguments a call needs (absent: none). */
   required?: string[];
-  /** Words a thesaurus relates to its name and summary, added at generation (absent: none). */
-  related?: string[];
   /** Id prefix → the collection it names, from the examples and patterns of path parameters ("bk" → "books"). */
   ids?: Record<string, string>;
 }
@@ -36,7 +34,7 @@ const ENUM_WORDS_MAX = 12;
 
 /**
  * Field weights and length normalisation (b), in the order of the bits of the index's `sources`: 1 name,
- * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description, 256 thesaurus.
+ * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description.
  */
 const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
   { get: (d) => d.name, weight: 3, b: 0.75 },
@@ -47,7 +45,6 @@ const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: num
   { get: (d) => d.parameters.join(" "), weight: 0.2, b: 0.5 },
   { get: (d) => (d.values ?? []).join(" "), weight: 0.1, b: 0.5 },
   { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.1, b: 0.5 },
-  { get: (d) => (d.related ?? []).join(" "), weight: 0.3, b: 0.5 },
 ];
 
 /** Builds the index data for these operations (ids in the given order), read with `lexicon`. */
