@@ -182,9 +182,16 @@ export function requestWords(query: string): string[] {
   );
 }
 
-/** The action of an HTTP method on a path: a GET on a collection (not ending in a parameter) lists, on an item gets. */
+/** The action of each HTTP method on a collection and on an item (a path ending in a parameter). */
+const VERBS: Partial<Record<string, [collection: string, item: string]>> = {
+  get: ["list", "get"],
+  post: ["create", "update"],
+  put: ["update", "update"],
+  patch: ["update", "update"],
+  delete: ["delete", "delete"],
+};
+
+/** The action of an HTTP method on a path: a GET on a collection lists, on an item gets. */
 export function methodVerbs(method: string, path: string): string {
-  const item = /\}\/?$/.test(path);
-  const verbs: Record<string, string> = { get: item ? "get" : "list", post: item ? "update" : "create" };
-  return { ...verbs, put: "update", patch: "update", delete: "delete" }[method.toLowerCase()] ?? "";
+  return VERBS[method.toLowerCase()]?.[/\}\/?$/.test(path) ? 1 : 0] ?? "";
 }
