@@ -18,7 +18,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
+/** Calls a server makes in one turn before the next server's turn. */
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 10);
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
 // BENCH_STEADY=<n>: after the measured calls, n more calls, then the server CPU of CALLS further calls
 // (JIT-compiled code; the default figures cover calls 51–550 of a fresh process, when V8 is still
@@ -140,16 +142,11 @@ const servers = {
   ),
 };
 
-async function perCall(call, afterWarmUp = () => {}) {
-  for (let i = 0; i < 50; i++) await call(); // warm-up
-  afterWarmUp();
-  const times = [];
-  for (let i = 0; i < CALLS; i++) {
-    const t = performance.now();
-    await call();
-    times.push(performance.now() - t);
-  }
-  return median(times);
+/** The time of one awaited call, in milliseconds. */
+async function timed(call) {
+  const t = performance.now();
+  await call();
+  return performance.now() - t;
 }
 
 /** CPU time of a process so far, all threads, in nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
@@ -161,30 +158,45 @@ const cpuNs = (pid) =>
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const results = {};
 const directMedians = [];
+const getPet = (peer) => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+const direct = () => fetch(`${baseUrl}/pets/1`).then((r) => r.text());
 for (let rep = 0; rep < REPS; rep++) {
-  directMedians.push(await perCall(() => fetch(`${baseUrl}/pets/1`).then((r) => r.text())));
-  // Each rep starts with another server, so a slow patch of the machine does not always hit the same one.
+  // All servers run side by side and take turns in blocks of BLOCK calls (the direct call too), so a
+  // slow patch of the machine hits each of them alike instead of spoiling one server's figures.
   const order = Object.entries(servers);
   for (let i = 0; i < rep % order.length; i++) order.push(order.shift());
-  for (const [name, make] of order) {
-    const peer = make();
-    await peer.request("initialize", initialize);
-    await new Promise((r) => setTimeout(r, 300));
+  const peers = order.map(([name, make]) => [name, make()]);
+  for (const [, peer] of peers) await peer.request("initialize", initialize);
+  await new Promise((r) => setTimeout(r, 300));
+  for (const [name, peer] of peers) {
     (results[name] ??= { call: [], cpu: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
-    let cpuBefore = 0;
-    const m = await perCall(
-      () => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } }),
-      () => (cpuBefore = cpuNs(peer.child.pid)),
-    );
-    // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
-    results[name].cpu.push((cpuNs(peer.child.pid) - cpuBefore) / CALLS / 1e6);
-    results[name].call.push(m);
-    await new Promise((r) => setTimeout(r, 300));
+  }
+  for (let i = 0; i < 50; i++) {
+    await direct();
+    for (const [, peer] of peers) await getPet(peer); // warm-up
+  }
+  const directTimes = [];
+  const times = Object.fromEntries(peers.map(([name]) => [name, []]));
+  const cpu = Object.fromEntries(peers.map(([name]) => [name, 0]));
+  for (let done = 0; done < CALLS; done += BLOCK) {
+    for (let i = 0; i < BLOCK; i++) directTimes.push(await timed(direct));
+    for (const [name, peer] of peers) {
+      // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
+      const before = cpuNs(peer.child.pid);
+      for (let i = 0; i < BLOCK; i++) times[name].push(await timed(() => getPet(peer)));
+      cpu[name] += cpuNs(peer.child.pid) - before;
+    }
+  }
+  directMedians.push(median(directTimes));
+  await new Promise((r) => setTimeout(r, 300));
+  for (const [name, peer] of peers) {
+    results[name].call.push(median(times[name]));
+    results[name].cpu.push(cpu[name] / times[name].length / 1e6);
     results[name].busyRss.push(rssMb(peer.child.pid));
     if (STEADY > 0) {
-      for (let i = 0; i < STEADY; i++) await peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+      for (let i = 0; i < STEADY; i++) await getPet(peer);
       const before = cpuNs(peer.child.pid);
-      for (let i = 0; i < CALLS; i++) await peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+      for (let i = 0; i < CALLS; i++) await getPet(peer);
       (results[name].steadyCpu ??= []).push((cpuNs(peer.child.pid) - before) / CALLS / 1e6);
     }
     peer.stop();
@@ -234,9 +246,9 @@ for (let i = 0; i < 100; i++) {
   listTimes.push(performance.now() - t);
 }
 
-const direct = median(directMedians);
+const directCall = median(directMedians);
 const summary = (r) => ({
-  call: median(r.call) - direct,
+  call: median(r.call) - directCall,
   cpu: median(r.cpu),
   steadyCpu: r.steadyCpu ? median(r.steadyCpu) : NaN,
   start: median(r.start),
@@ -245,19 +257,22 @@ const summary = (r) => ({
 });
 const f = summary(results.floor);
 const g = summary(results["mcp-gen"]);
-console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(direct)}`);
+console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(directCall)}`);
 const gotFloor = summary(results["floor-got"]);
+// Each rep measures every server in the same minutes: the ratio of a rep is a paired comparison, and
+// the headline is the median of those ratios.
+const overheadRatios = results["mcp-gen"].call.map(
+  (m, i) => (m - directMedians[i]) / (results["floor-got"].call[i] - directMedians[i]),
+);
+const cpuRatios = results["mcp-gen"].cpu.map((c, i) => c / results["floor-got"].cpu[i]);
 console.log(
-  `per-call overhead over direct   fetch floor ${ms(f.call)}   got floor ${ms(gotFloor.call)}   mcp-gen ${ms(g.call)}   ratio to the got floor ${(g.call / gotFloor.call).toFixed(2)} (target ≤ 1.2), to the fetch floor ${(g.call / f.call).toFixed(2)}`,
+  `per-call overhead over direct   fetch floor ${ms(f.call)}   got floor ${ms(gotFloor.call)}   mcp-gen ${ms(g.call)}`,
 );
 console.log(
-  `server CPU per call (all threads) floor ${ms(f.cpu)}   mcp-gen ${ms(g.cpu)}   ratio ${(g.cpu / f.cpu).toFixed(2)}`,
+  `per-call overhead ratio to the got floor ${median(overheadRatios).toFixed(2)} (median of ${REPS} reps; target ≤ 1.2); per rep ${overheadRatios.map((r) => r.toFixed(2)).join(" / ")}; to the fetch floor ${(g.call / f.call).toFixed(2)}`,
 );
 console.log(
-  `per-call overhead ratio to the got floor per rep ${results["mcp-gen"].call.map((m, i) => ((m - directMedians[i]) / (results["floor-got"].call[i] - directMedians[i])).toFixed(2)).join(" / ")}`,
-);
-console.log(
-  `server CPU ratio per rep              ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`,
+  `server CPU per call (all threads) fetch floor ${ms(f.cpu)}   got floor ${ms(gotFloor.cpu)}   mcp-gen ${ms(g.cpu)}   ratio to the got floor ${median(cpuRatios).toFixed(2)}; per rep ${cpuRatios.map((r) => r.toFixed(2)).join(" / ")}`,
 );
 if (STEADY > 0)
   console.log(
