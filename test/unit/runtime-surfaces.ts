@@ -110,6 +110,14 @@ test("search_operations finds, best first, with the documented result shape; tag
   assert.ok(invalid.isError, "limit above 200 is refused by validation");
 });
 
+test("search_operations returns 10 results by default", async () => {
+  const [base] = sampleTools();
+  const tools = Array.from({ length: 14 }, (_, i) => ({ ...base!, name: `listPets${i}`, title: `List pets ${i}` }));
+  const server = make({ surface: "search", tools });
+  const found = result(await call(server, "search_operations", { query: "list pets" })).structuredContent.results;
+  assert.is(found.length, 10);
+});
+
 test("search_operations browses: without a query the tags with their counts, with only a tag its operations", async () => {
   const tools = sampleTools().map((t) => ({ ...t, tags: [t.http.method === "get" ? "reading" : "writing"] }));
   const server = make({ surface: "search", tools });

@@ -1,11 +1,7 @@
 /**
- * Builds the operation search index (BM25F). The generator runs it once per generation with the
- * lexicon and writes data/search-index.json; a server without that file (an older generation, a
- * hand-built server) builds the same index without a lexicon from its tool definitions on the first
- * search. Each field has a weight and a length normalisation; per term and operation the index
- * stores the weighted, normalised frequency, so a query is only look-ups and sums (search-index.ts).
- * What is specific to the API comes from its document: names, paths (collections), tags, argument
- * names and titles, enum values, id prefixes; the index records which fields each term came from.
+ * Builds the operation search index (BM25F) at generation, with the lexicon (a server without one builds
+ * it on its first search, without). What is specific to the API comes from its document: names, paths,
+ * tags, argument names and titles, enum values, id prefixes; the index records each term's fields.
  */
 import { Lexicon, methodVerbs, words, type LexiconData } from "./search-text.js";
 import { SEARCH_INDEX_FORMAT, type IndexedOperation, type SearchIndexData } from "./search-index.js";
@@ -29,20 +25,16 @@ export interface SearchDocument {
   ids?: Record<string, string>;
 }
 
-/** BM25 saturation constant. */
+/** BM25 saturation constant; characters of a description indexed (its opening says what matters); of a summary shown. */
 const K1 = 1.2;
-
-/** Descriptions longer than this are cut for the index: the opening says what matters. */
 const DESCRIPTION_MAX = 600;
-
-/** Longest summary a search result shows. */
 const SUMMARY_MAX = 100;
+/** Enum lists longer than this are codes, not words a request would use. */
+const ENUM_WORDS_MAX = 12;
 
 /**
- * Field weights and length normalisation (b). Names and summaries say what an operation does;
- * path segments and tags say what it is about; the HTTP method what it does to it; descriptions,
- * argument names and enum values add recall. The index's `sources` give each term a bit per field
- * (1 name, 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description).
+ * Field weights and length normalisation (b), in the order of the bits of the index's `sources`: 1 name,
+ * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description.
  */
 const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
   { get: (d) => d.name, weight: 3, b: 0.75 },
@@ -75,17 +67,11 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
       }
     });
     for (const [term, tf] of weighted) {
-      const list = postings.get(term) ?? [];
-      list.push(id, Math.max(1, Math.round(tf * 100)));
-      postings.set(term, list);
+      if (!postings.has(term)) postings.set(term, []);
+      postings.get(term)!.push(id, Math.max(1, Math.round(tf * 100)));
     }
   });
-  const terms: Record<string, number[]> = {};
-  const termSources: Record<string, number> = {};
-  for (const term of [...postings.keys()].sort()) {
-    terms[term] = postings.get(term)!;
-    termSources[term] = sources.get(term)!;
-  }
+  const sorted = [...postings.keys()].sort();
   const docs: IndexedOperation[] = documents.map((d) => [
     d.name,
     d.method.toUpperCase(),
@@ -101,48 +87,29 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
     format: SEARCH_INDEX_FORMAT,
     k1: K1,
     docs,
-    terms,
-    sources: termSources,
+    terms: Object.fromEntries(sorted.map((term) => [term, postings.get(term)!])),
+    sources: Object.fromEntries(sorted.map((term) => [term, sources.get(term)!])),
     ...(lexicon ? { lexicon } : {}),
     collections: collectionsOf(documents),
     ids,
   };
 }
 
-/**
- * The API's collections, as lists of words: each literal path segment followed by a parameter
- * (`/v1/payment_intents/{intent}` → `payment intents`), with the literal segment before it when
- * there is one (`/v1/checkout/sessions/{session}` → `checkout sessions`).
- */
+/** The API's collections as words: each path segment before a parameter, alone and after the segment before it. */
 function collectionsOf(documents: readonly SearchDocument[]): string[][] {
   const found = new Map<string, string[]>();
-  for (const { path } of documents) {
-    const segments = path.split("/").filter((segment) => segment !== "");
-    for (let i = 0; i + 1 < segments.length; i++) {
-      if (segments[i]!.startsWith("{") || !segments[i + 1]!.startsWith("{")) continue;
-      const before =
-        i > 0 && !segments[i - 1]!.startsWith("{") && !/^v\d+$/.test(segments[i - 1]!) ? segments[i - 1]! : "";
-      for (const text of [segments[i]!, `${before} ${segments[i]!}`.trim()]) {
-        const list = words(text);
+  for (const { path } of documents)
+    for (const [, before = "", segment] of path.matchAll(/(?:([^/{}]+)\/)?([^/{}]+)\/\{/g))
+      for (const list of [words(segment!), /^v\d+$/.test(before) ? [] : words(`${before} ${segment}`)])
         if (list.length > 0) found.set(list.join(" "), list);
-      }
-    }
-  }
   return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
 }
 
-/** The first sentence of a description (at most SUMMARY_MAX characters): the summary of an operation that has none. */
+/** The first sentence of a description: the summary of an operation that has none. */
 function firstSentence(text: string): string {
-  const line =
-    text
-      .replace(/<[^>]*>/g, "")
-      .trim()
-      .split(/\n/)[0] ?? "";
+  const line = /^\s*(.*)/.exec(text.replace(/<[^>]*>/g, ""))![1]!;
   return /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
 }
-
-/** Enum lists longer than this are codes, not words a request would use. */
-const ENUM_WORDS_MAX = 12;
 
 type PropertySchema = {
   enum?: unknown[];
@@ -155,10 +122,8 @@ type PropertySchema = {
 };
 
 /**
- * Argument names and titles, and the values of short string enums, of a schema's properties and
- * of the objects among them (a body's nested fields): the filters a request names by value
- * ("active subscriptions": `status` = `active`) and the things an action's body names (`type`:
- * `snapshot` on a generic actions endpoint).
+ * Argument names and titles, and short string enums' values, of a schema's properties and nested objects:
+ * filters a request names by value ("active members") and actions a body names (`type`: `snapshot`).
  */
 function vocabularyOf(properties: Record<string, PropertySchema>, names: string[], values: string[], depth = 0): void {
   for (const [name, schema] of Object.entries(properties)) {
@@ -175,18 +140,14 @@ function vocabularyOf(properties: Record<string, PropertySchema>, names: string[
 /** Id prefixes the path parameters' examples and patterns show (`bk_123`, `^bk_`) → the collection before them. */
 function idPrefixes(path: string, properties: Record<string, PropertySchema>): Record<string, string> {
   const ids: Record<string, string> = {};
-  const segments = path.split("/");
-  segments.forEach((segment, i) => {
-    const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
-    const schema = parameter === undefined ? undefined : properties[parameter];
-    const collection = segments[i - 1];
-    if (!schema || !collection || collection.startsWith("{")) return;
-    const shown = [schema.pattern, schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])];
+  for (const [, collection, parameter] of path.matchAll(/([^/{}]+)\/\{([^}]+)\}/g)) {
+    const schema = properties[parameter!];
+    const shown = [schema?.pattern, schema?.example, ...(Array.isArray(schema?.examples) ? schema.examples : [])];
     for (const text of shown) {
       const prefix = typeof text === "string" ? /^\^?([a-z]{2,6})_/.exec(text)?.[1] : undefined;
-      if (prefix) ids[prefix] = collection;
+      if (prefix) ids[prefix] = collection!;
     }
-  });
+  }
   return ids;
 }
 
