@@ -29,6 +29,8 @@ import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fix
 import { repoRoot } from "./support.js";
 import { featureSurfaces, legacySseEndpoints, apiFeatures } from "../factories.js";
 import { ClientViews } from "../../runtime/src/features/clients/client-views.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
 /** What each client announces (profiles/clients/*.json say where these come from). */
 const ANNOUNCED: Record<string, string> = {
@@ -69,7 +71,11 @@ test.before(async () => {
     upstream: { baseUrl: upstream.baseUrl },
     logger,
   });
-  http = await startHttp(server, { port: 0, sessions: true, legacySse: legacySseEndpoints });
+  http = await startHttp(server, {
+    port: 0,
+    sessions: httpSessions(new MemoryStateStore()),
+    legacySse: legacySseEndpoints,
+  });
 });
 
 test.after(async () => {

@@ -28,6 +28,7 @@ import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fi
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { apiFeatures } from "../factories.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 
 const API_KEY = "env-secret-7f3a9c";
 /** MCP_STATE_SECRET of the instances: what they store in Redis is encrypted with it. */
@@ -124,7 +125,7 @@ async function startInstance(name: string): Promise<Instance> {
     logger,
   });
   await server.ready;
-  const http = await startHttp(server, { host: "127.0.0.1", port: 0, sessions: true, state: store });
+  const http = await startHttp(server, { host: "127.0.0.1", port: 0, sessions: httpSessions(store) });
   return { name, store, server, http, warnings };
 }
 

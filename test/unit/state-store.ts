@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { MemoryStateStore } from "../../runtime/src/state/state.js";
 import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
-import { SessionStore, sessionOwner } from "../../runtime/src/transport/sessions.js";
+import { SessionStore, sessionOwner } from "../../runtime/src/features/sessions/session-store.js";
 import { SealedStateStore } from "../../runtime/src/features/redis/state-seal.js";
 
 const SECRET = "a-secret-of-at-least-32-characters-0123";

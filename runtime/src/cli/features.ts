@@ -14,7 +14,7 @@ import type { MakeCluster } from "../state/cluster.js";
 import type { OpenStateStore } from "../state/state.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
-import type { HttpGuard, MakeHttpEndpoints } from "../transport/http-plugs.js";
+import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 
 /** Every feature, by the name `mcp-gen --with` knows it by. */
 export const FEATURES = [
@@ -29,6 +29,7 @@ export const FEATURES = [
   "clients",
   "confirm",
   "user-oauth",
+  "sessions",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -46,6 +47,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--oauth-introspection": "oauth",
   "--oauth-scopes": "oauth",
   "--legacy-sse": "legacy-sse",
+  "--sessions": "sessions",
   "--state": "redis",
   "--passthrough": "auth",
   "--passthrough-config": "auth",
@@ -97,6 +99,8 @@ export interface FeaturePlugs {
   httpGuard?: HttpGuard;
   /** A check before each operation call goes upstream. */
   gate?: CallGate;
+  /** Legacy-era HTTP sessions. */
+  httpSessions?: MakeHttpSessions;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;
   /** Per-user upstream credentials (sign-in). */

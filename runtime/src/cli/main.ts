@@ -44,13 +44,6 @@ Options:
   --http             serve MCP over Streamable HTTP at http://HOST:PORT/mcp
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
-  --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
-  --state URL        HTTP: shared state for several instances behind a load balancer:
-                     redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
-                     process's memory). Tasks, legacy sessions and cancellations then reach
-                     every instance; no credential is ever stored there. Needs MCP_STATE_SECRET
-                     (32+ characters, the same everywhere): what Redis holds is encrypted with it
-  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
                      (default ${DEFAULT_TIMEOUT_MS})
@@ -303,8 +296,7 @@ export async function main(
     const http = await startHttp(server, {
       host: flags.host,
       port: flags.port,
-      sessions: flags.sessions,
-      state,
+      ...(plugs.httpSessions ? { sessions: plugs.httpSessions(state) } : {}),
       ...(plugs.httpEndpoints ? { legacySse: plugs.httpEndpoints } : {}),
       logger,
       ...(plugs.httpGuard ? { oauth: plugs.httpGuard } : {}),
@@ -434,7 +426,6 @@ function parseFlags(argv: string[]) {
     http: values.http ?? false,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : integerSetting("--port", values.port, 0, 65535),
     host: values.host ?? DEFAULT_HTTP_HOST,
-    sessions: values.sessions ?? false,
     state: nonEmpty(values.state),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],

@@ -13,9 +13,11 @@ import {
   isRefusal,
   type HttpEndpoints,
   type HttpGuard,
+  type HttpSessions,
   type MakeHttpEndpoints,
   type Principal,
   type Refusal,
+  type SessionUse,
 } from "./http-plugs.js";
 import { hasModernMeta } from "../protocol/era.js";
 import { validateModernHeaders } from "./http-headers.js";
@@ -41,9 +43,6 @@ import {
 import type { McpServer } from "../server/server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "../protocol/own.js";
-import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
-import { SessionStore, sessionOwner, type LegacySession } from "./sessions.js";
-import { MemoryStateStore, StateUnavailableError, type StateStore } from "../state/state.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
@@ -75,15 +74,8 @@ export interface HttpOptions {
   maxConnections?: number;
   /** Bytes of request bodies received at once over all requests (default {@link DEFAULT_BODY_BUDGET_BYTES}); beyond: 503. */
   bodyBudgetBytes?: number;
-  /**
-   * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
-   * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
-   * it. Off by default (stateless). Modern requests never use sessions. Sessions live in
-   * `state` (Redis: any instance behind a load balancer serves them).
-   */
-  sessions?: boolean;
-  /** Where legacy sessions are kept (default: this process's memory). */
-  state?: StateStore;
+  /** Legacy-era sessions (feature `sessions`); without them the transport is stateless. */
+  sessions?: HttpSessions;
   /**
    * Accepted `Host` header values (against DNS rebinding; 403 otherwise). An entry with a port
    * must match exactly; one without a port matches that host on any port. Default: for a loopback
@@ -122,8 +114,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const logger = options.logger ?? silentLogger;
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  // Session id → what its `initialize` negotiated (state store: memory, or Redis for several instances).
-  const sessions = options.sessions ? new SessionStore(options.state ?? new MemoryStateStore()) : undefined;
+  const sessions = options.sessions;
   let hostCheck: ((value: string | undefined) => boolean) | undefined;
   /** Requests being answered (the drain waits for them). */
   const active = new Set<ServerResponse>();
@@ -245,22 +236,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
           : undefined;
       return legacySse.handle(req, res, pathname, access, refuse);
     }
-    const sessionId = req.headers["mcp-session-id"];
     // In OAuth mode a session belongs to the token's issuer and subject: another caller's token finds none.
-    const owner = oauth ? sessionOwner(oauth.issuer, principal?.subject) : undefined;
-    let session: LegacySession | undefined;
-    if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
-      const deleted = await sessions.delete(sessionId, owner).catch((error: unknown) => storeFailure(res, null, error));
-      if (deleted === undefined) return;
-      if (!deleted)
-        return sendJson(
-          res,
-          404,
-          errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
-        );
-      res.writeHead(204).end();
-      return;
-    }
+    const owner = oauth ? { issuer: oauth.issuer, subject: principal?.subject } : undefined;
+    if (sessions && req.method === "DELETE" && typeof req.headers["mcp-session-id"] === "string")
+      return sessions.end(req, res, owner);
     if (req.method !== "POST") {
       res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
       return sendJson(
@@ -336,38 +315,13 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const modern = single !== undefined && hasModernMeta(single.params);
     const isInitialize = single?.method === "initialize" && !modern;
     // Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
-    if (sessions && !modern && !isModernProtocolVersion(version) && !isInitialize) {
-      if (typeof sessionId !== "string") {
-        return sendJson(
-          res,
-          400,
-          errorResponse(requestId, {
-            code: ErrorCode.InvalidRequest,
-            message: "Bad Request: Mcp-Session-Id header is required",
-          }),
-        );
-      }
-      const found = await sessions.get(sessionId, owner).catch((error: unknown) => storeFailure(res, requestId, error));
-      if (found === undefined && res.headersSent) return;
-      if (found === undefined)
-        return sendJson(
-          res,
-          404,
-          errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
-        );
-      session = found;
-      // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
-      if (version !== undefined && version !== session.version) {
-        return sendJson(
-          res,
-          400,
-          errorResponse(requestId, {
-            code: ErrorCode.InvalidRequest,
-            message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${session.version})`,
-          }),
-        );
-      }
+    let use: SessionUse | undefined;
+    if (sessions && !modern && !isModernProtocolVersion(version)) {
+      const initialize = isInitialize ? (isRecord(single?.params) ? single.params : {}) : undefined;
+      use = await sessions.open(req, res, { id: requestId, version, ...(initialize ? { initialize } : {}) }, owner);
+      if (!use) return;
     }
+    const session = use?.session;
     if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
         validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) =>
@@ -390,14 +344,13 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
     const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
-    const logLevel = session?.logLevel;
     const response = await server.dispatch(payload, {
       protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       // A legacy client is known by its session; without sessions no request says who sent it.
       client: session?.client ?? null,
       signal: disconnect.signal,
       // A session's requests may arrive through any instance (and from any proxy address).
-      scope: session ? `session:${sessionId as string}` : `http:${req.socket.remoteAddress ?? ""}`,
+      scope: use?.id ? `session:${use.id}` : `http:${req.socket.remoteAddress ?? ""}`,
       ...(session ? { session } : {}),
       headers: req.headers,
       ...(scopes ? { scopes } : {}),
@@ -406,27 +359,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
         ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) }
         : {}),
     });
-    if (res.destroyed) return;
-    if (sessions && session && session.logLevel !== logLevel) {
-      const saved = await sessions.save(sessionId as string, session).then(
-        () => true,
-        (error: unknown) => storeFailure(res, requestId, error),
-      );
-      if (!saved) return;
-    }
-    if (sessions && isInitialize && response !== undefined && "result" in response) {
-      const params = isRecord(single?.params) ? single.params : {};
-      const created: LegacySession = {
-        version: String(response.result.protocolVersion),
-        clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {},
-      };
-      const client = clientInfoOf(params.clientInfo);
-      if (client) created.client = client;
-      if (owner !== undefined) created.owner = owner;
-      const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
-      if (id === undefined) return;
-      res.setHeader("Mcp-Session-Id", id);
-    }
+    if (res.destroyed || (use && !(await use.finish(res, response)))) return;
     if (stream?.started) {
       if (response !== undefined) stream.send(response);
       res.end();
@@ -491,24 +424,6 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       await closed;
     },
   };
-}
-
-/**
- * Answers 503 when the state store (Redis) could not be reached for a session; other errors are
- * rethrown. Returns undefined, so callers can tell that the response was sent.
- */
-function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown): undefined {
-  if (!(error instanceof StateUnavailableError)) throw error;
-  res.setHeader("Retry-After", "1");
-  sendJson(
-    res,
-    503,
-    errorResponse(id, {
-      code: ErrorCode.InternalError,
-      message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work`,
-    }),
-  );
-  return undefined;
 }
 
 /** Resolves once `busy()` (responses being answered, tasks working) is 0, or after `graceMs`. */
