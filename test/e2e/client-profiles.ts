@@ -18,7 +18,7 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { runtimeProfiles } from "../../generator/shared/profiles.js";
-import { configServerName } from "../../runtime/src/cli/client-config.js";
+import { configServerName } from "../../runtime/src/features/clients/client-names.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";

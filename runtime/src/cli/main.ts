@@ -3,7 +3,7 @@
  * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).
  */
 import { parseArgs } from "node:util";
-import { CONFIG_CLIENTS, clientConfig, type ConfigClient } from "./client-config.js";
+import { printedConfig } from "./print-config.js";
 import { dropBundlePlaceholders } from "./bundle-env.js";
 import { declarationReader } from "../data/declarations-data.js";
 import type { Extension } from "../api/extensions.js";
@@ -142,12 +142,9 @@ export async function main(
     process.stdout.write(`${info.version}\n`);
     return undefined;
   }
-  if (flags.printConfig) {
-    const snippet = clientConfig(
-      flags.printConfig,
-      info,
-      flags.http ? { kind: "http", url: endpointUrl(flags) } : { kind: "stdio" },
-    );
+  if (flags.printConfig !== undefined) {
+    const url = flags.http ? endpointUrl(flags) : undefined;
+    const snippet = printedConfig(options.readData?.("client-config.json"), flags.printConfig, url);
     if (snippet.ok) process.stdout.write(`${snippet.text}\n`);
     else {
       process.stderr.write(`${info.name}: ${snippet.message}\n`);
@@ -467,7 +464,7 @@ function parseFlags(argv: string[]) {
         2_147_483_647,
       ) ?? DEFAULT_SHUTDOWN_GRACE_MS,
     publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
-    printConfig: printConfigClient(values["print-config"]),
+    printConfig: values["print-config"],
     surface: surfaceOption(values.surface),
     filter: filterOptions(values),
     help: values.help ?? false,
@@ -475,14 +472,6 @@ function parseFlags(argv: string[]) {
     /** The flags as parsed, for the features. */
     raw: values as Record<string, string | boolean | string[] | undefined>,
   };
-}
-
-/** `--print-config`'s client, checked against the ones we know. */
-function printConfigClient(value: string | undefined): ConfigClient | undefined {
-  if (value === undefined) return undefined;
-  if (!(CONFIG_CLIENTS as readonly string[]).includes(value))
-    throw new UsageError(`--print-config: unknown client '${value}' (one of ${CONFIG_CLIENTS.join(", ")})`);
-  return value as ConfigClient;
 }
 
 /** The origin clients reach this HTTP server at: --public-url, else --host and --port (unknown with port 0). */

@@ -32,7 +32,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.js";
-import { BodyBudget, readBody, sendJson, sendText } from "./http-util.js";
+import { BodyBudget, readBody, reject, sendJson, sendText } from "./http-util.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -48,15 +48,7 @@ import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoop
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost };
-/** Default request body limit in bytes. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Default time a client has to send a whole request, headers and body (Node's default is 300 s). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Default most connections open at once; further ones are closed as they arrive. */
-export const DEFAULT_MAX_CONNECTIONS = 1_000;
-/** Default bytes of request bodies received at once over all requests (16 bodies of the 4 MiB limit); beyond: 503. */
-export const DEFAULT_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT };
 
 /** Options for {@link startHttp}. */
 export interface HttpOptions {
@@ -67,12 +59,13 @@ export interface HttpOptions {
   path?: string;
   /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
   allowedOrigins?: string[];
+  /** Largest request body (default 4 MiB); beyond: 413. */
   maxBodyBytes?: number;
-  /** Time a client has to send a whole request (default {@link DEFAULT_REQUEST_TIMEOUT_MS}); then 408 and the connection closes. */
+  /** Time a client has to send a whole request (default 30 s; Node's is 300 s); then 408 and the connection closes. */
   requestTimeoutMs?: number;
-  /** Most connections open at once (default {@link DEFAULT_MAX_CONNECTIONS}). */
+  /** Most connections open at once (default 1,000); further ones are closed as they arrive. */
   maxConnections?: number;
-  /** Bytes of request bodies received at once over all requests (default {@link DEFAULT_BODY_BUDGET_BYTES}); beyond: 503. */
+  /** Bytes of request bodies received at once over all requests (default 64 MiB: 16 bodies of the limit); beyond: 503. */
   bodyBudgetBytes?: number;
   /** Legacy-era sessions (feature `sessions`); without them the transport is stateless. */
   sessions?: HttpSessions;
@@ -112,7 +105,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const endpoint = options.path ?? "/mcp";
   const logger = options.logger ?? silentLogger;
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const sessions = options.sessions;
   let hostCheck: ((value: string | undefined) => boolean) | undefined;
@@ -123,10 +116,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const used = new WeakSet<object>();
   /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
   const unserved = new Set<Socket>();
-  const budget = new BodyBudget(options.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES);
+  const budget = new BodyBudget(options.bodyBudgetBytes ?? 64 * 1024 * 1024);
   const receive = (req: IncomingMessage) => readBody(req, limit, budget);
   const legacySse: HttpEndpoints | undefined = options.legacySse?.(server, receive, logger);
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // A request (headers and body) must arrive within the timeout (0: none), checked every second at
   // most; idle keep-alive connections are not requests and stay open for KEEP_ALIVE_TIMEOUT_MS.
   const timeouts = {
@@ -136,30 +129,15 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   };
 
   const http = createServer(timeouts, (req, res) => {
-    if (hostCheck && !hostCheck(req.headers.host)) {
-      return sendJson(
-        res,
-        403,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Forbidden: Host header not allowed (see --allowed-hosts)",
-        }),
-      );
-    }
+    if (hostCheck && !hostCheck(req.headers.host))
+      return reject(res, 403, "Forbidden: Host header not allowed (see --allowed-hosts)");
     // Draining: a reused keep-alive connection gets 503 (the client may retry elsewhere); the first
     // request of a connection accepted before the listener closed is served (a load balancer has
     // already sent it here and will not re-send a POST), then the connection closes.
     if (draining && used.has(req.socket)) {
       res.setHeader("Connection", "close");
       res.setHeader("Retry-After", "1");
-      return sendJson(
-        res,
-        503,
-        errorResponse(null, {
-          code: ErrorCode.InternalError,
-          message: "Service Unavailable: the server is shutting down",
-        }),
-      );
+      return reject(res, 503, "Service Unavailable: the server is shutting down", null, ErrorCode.InternalError);
     }
     used.add(req.socket);
     unserved.delete(req.socket);
@@ -171,8 +149,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     }
     handleRequest(req, res).catch((error: unknown) => {
       logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent)
-        sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: "Internal error" }));
+      if (!res.headersSent) reject(res, 500, "Internal error", null, ErrorCode.InternalError);
       else res.end();
     });
   });
@@ -184,7 +161,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     socket.once("close", () => unserved.delete(socket));
   });
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  http.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  http.maxConnections = options.maxConnections ?? 1_000;
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];
@@ -202,25 +179,13 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return;
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
-      return sendJson(
-        res,
-        403,
-        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }),
-      );
-    }
+    if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins))
+      return reject(res, 403, "Forbidden: origin not allowed");
     const legacyPath = legacySse?.owns(pathname) ?? false;
     if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
     const userHeader = options.userHeader?.toLowerCase();
     if (userHeader && !(legacyPath && legacySse?.isPublic?.(pathname)) && !String(req.headers[userHeader] ?? "").trim())
-      return sendJson(
-        res,
-        401,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: `Unauthorized: no ${options.userHeader} header`,
-        }),
-      );
+      return reject(res, 401, `Unauthorized: no ${options.userHeader} header`);
     let principal: Principal | undefined;
     if (oauth && !(legacyPath && legacySse?.isPublic?.(pathname))) {
       const outcome = await oauth.authenticate(req.headers.authorization);
@@ -242,59 +207,26 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       return sessions.end(req, res, owner);
     if (req.method !== "POST") {
       res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
-      return sendJson(
-        res,
-        405,
-        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }),
-      );
+      return reject(res, 405, "Method not allowed: use POST");
     }
-    if (!acceptsJson(req.headers.accept)) {
-      return sendJson(
-        res,
-        406,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Not Acceptable: Accept must allow application/json or text/event-stream",
-        }),
-      );
-    }
+    if (!acceptsJson(req.headers.accept))
+      return reject(res, 406, "Not Acceptable: Accept must allow application/json or text/event-stream");
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (contentType !== "" && contentType !== "application/json") {
-      return sendJson(
-        res,
-        415,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Unsupported Media Type: use application/json",
-        }),
-      );
-    }
+    if (contentType !== "" && contentType !== "application/json")
+      return reject(res, 415, "Unsupported Media Type: use application/json");
     const body = await receive(req);
     if (body === "aborted") return;
     if (body === "too-large" || body === "busy") {
       res.setHeader("Connection", "close");
-      if (body === "busy") res.setHeader("Retry-After", "1");
-      return sendJson(
-        res,
-        body === "busy" ? 503 : 413,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message:
-            body === "busy"
-              ? "Service Unavailable: too many request bodies arriving at once; retry"
-              : `Payload Too Large: limit is ${limit} bytes`,
-        }),
-      );
+      if (body === "too-large") return reject(res, 413, `Payload Too Large: limit is ${limit} bytes`);
+      res.setHeader("Retry-After", "1");
+      return reject(res, 503, "Service Unavailable: too many request bodies arriving at once; retry");
     }
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      return sendJson(
-        res,
-        400,
-        errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }),
-      );
+      return reject(res, 400, "Parse error: invalid JSON", null, ErrorCode.ParseError);
     }
     const single = isRecord(payload) ? payload : undefined;
     const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
@@ -532,5 +464,5 @@ function scopeRefusal(
 /** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */
 function refuse(res: ServerResponse, refusal: Refusal): void {
   res.setHeader("WWW-Authenticate", refusal.wwwAuthenticate);
-  sendJson(res, refusal.status, errorResponse(null, { code: ErrorCode.InvalidRequest, message: refusal.message }));
+  reject(res, refusal.status, refusal.message);
 }

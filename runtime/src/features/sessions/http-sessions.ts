@@ -5,11 +5,11 @@
  */
 import type { ServerResponse } from "node:http";
 import { clientInfoOf } from "../../protocol/client-info.js";
-import { ErrorCode, errorResponse, type JsonRpcId } from "../../protocol/jsonrpc.js";
+import { ErrorCode, type JsonRpcId } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
 import { StateUnavailableError, type StateStore } from "../../state/state.js";
 import type { HttpSessions, SessionOwner } from "../../transport/http-plugs.js";
-import { sendJson } from "../../transport/http-util.js";
+import { reject } from "../../transport/http-util.js";
 import type { LegacySession } from "../../server/request-context.js";
 import { SessionStore, sessionOwner } from "./session-store.js";
 
@@ -24,7 +24,7 @@ export function httpSessions(state: StateStore): HttpSessions {
         .catch((error: unknown) => storeFailure(res, null, error));
       if (deleted === undefined) return;
       if (deleted) res.writeHead(204).end();
-      else notFound(res, null);
+      else reject(res, 404, "Session not found");
     },
 
     async open(req, res, request, who) {
@@ -49,31 +49,18 @@ export function httpSessions(state: StateStore): HttpSessions {
         };
       const id = req.headers["mcp-session-id"];
       if (typeof id !== "string") {
-        sendJson(
-          res,
-          400,
-          errorResponse(request.id, {
-            code: ErrorCode.InvalidRequest,
-            message: "Bad Request: Mcp-Session-Id header is required",
-          }),
-        );
+        reject(res, 400, "Bad Request: Mcp-Session-Id header is required", request.id);
         return undefined;
       }
       const session = await sessions.get(id, owner).catch((error: unknown) => storeFailure(res, request.id, error));
       if (session === undefined) {
-        if (!res.headersSent) notFound(res, request.id);
+        if (!res.headersSent) reject(res, 404, "Session not found", request.id);
         return undefined;
       }
       // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
       if (request.version !== undefined && request.version !== session.version) {
-        sendJson(
-          res,
-          400,
-          errorResponse(request.id, {
-            code: ErrorCode.InvalidRequest,
-            message: `Bad Request: MCP-Protocol-Version ${request.version} contradicts the version negotiated for this session (${session.version})`,
-          }),
-        );
+        const message = `Bad Request: MCP-Protocol-Version ${request.version} contradicts the version negotiated for this session (${session.version})`;
+        reject(res, 400, message, request.id);
         return undefined;
       }
       const logLevel = session.logLevel;
@@ -92,10 +79,6 @@ export function httpSessions(state: StateStore): HttpSessions {
   };
 }
 
-function notFound(res: ServerResponse, id: JsonRpcId | null): void {
-  sendJson(res, 404, errorResponse(id, { code: ErrorCode.InvalidRequest, message: "Session not found" }));
-}
-
 /**
  * Answers 503 when the state store (Redis) could not be reached for a session; other errors are
  * rethrown. Returns undefined, so callers can tell that the response was sent.
@@ -103,13 +86,7 @@ function notFound(res: ServerResponse, id: JsonRpcId | null): void {
 function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown): undefined {
   if (!(error instanceof StateUnavailableError)) throw error;
   res.setHeader("Retry-After", "1");
-  sendJson(
-    res,
-    503,
-    errorResponse(id, {
-      code: ErrorCode.InternalError,
-      message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work`,
-    }),
-  );
+  const message = `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work`;
+  reject(res, 503, message, id, ErrorCode.InternalError);
   return undefined;
 }
