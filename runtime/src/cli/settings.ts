@@ -14,16 +14,16 @@ export function integerSetting(setting: string, text: string, min: number, max: 
   return value;
 }
 
-/** An integer from flag `--flag`'s value, else from `env[envName]`, else undefined (the default applies). */
+/** An integer from flag `--flag`'s value, else from `env[envName]` (if named), else undefined (the default applies). */
 export function integerFlagOrEnv(
   flag: string,
   value: string | undefined,
   env: NodeJS.ProcessEnv,
-  envName: string,
+  envName: string | undefined,
   min: number,
   max: number,
 ): number | undefined {
   if (value !== undefined) return integerSetting(flag, value, min, max);
-  const fromEnv = nonEmpty(env[envName]);
-  return fromEnv === undefined ? undefined : integerSetting(envName, fromEnv, min, max);
+  const fromEnv = envName === undefined ? undefined : nonEmpty(env[envName]);
+  return fromEnv === undefined ? undefined : integerSetting(envName!, fromEnv, min, max);
 }

@@ -142,35 +142,17 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
 
   if ("method" in value) {
     if (typeof value.method !== "string") return { kind: "invalid", id, reason: "method must be a string" };
-    if (value.params !== undefined && typeof value.params !== "object") {
+    if (value.params !== undefined && (typeof value.params !== "object" || value.params === null))
       return { kind: "invalid", id, reason: "params must be an object or an array" };
-    }
-    if (value.params === null) return { kind: "invalid", id, reason: "params must be an object or an array" };
     if (!("id" in value)) return { kind: "notification", message: value as unknown as JsonRpcNotification };
     if (!isJsonRpcId(value.id)) return { kind: "invalid", id: null, reason: "id must be a string or a number" };
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
 
   if ("result" in value || "error" in value) {
-    if (value.id !== null && !isJsonRpcId(value.id)) {
+    if (value.id !== null && !isJsonRpcId(value.id))
       return { kind: "invalid", id: null, reason: "response id must be a string, a number or null" };
-    }
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
   return { kind: "invalid", id, reason: "message is neither a request, a notification nor a response" };
-}
-
-/** True when `value` is a valid request envelope. */
-export function isRequest(value: unknown): value is JsonRpcRequest {
-  return classifyMessage(value).kind === "request";
-}
-
-/** True when `value` is a valid notification envelope. */
-export function isNotification(value: unknown): value is JsonRpcNotification {
-  return classifyMessage(value).kind === "notification";
-}
-
-/** True when `value` is a response (success or error). */
-export function isResponse(value: unknown): value is JsonRpcResponse {
-  return classifyMessage(value).kind === "response";
 }
