@@ -105,14 +105,11 @@ test("the handle main returns closes what it opened: the transport, then the sta
   const store: Feature = {
     name: "redis",
     plugs: () => ({
-      openState: async () => {
-        const memory = new MemoryStateStore();
-        return Object.assign(memory, {
-          close: async () => {
-            closed.push("state");
-          },
-        });
-      },
+      state: Object.assign(new MemoryStateStore(), {
+        close: async () => {
+          closed.push("state");
+        },
+      }),
     }),
   };
   const run = await start(["--http", "--port", "0", "--state", "redis://127.0.0.1:1/0"], [store], {

@@ -25,6 +25,7 @@ import { freePort } from "./sign-in-fixture.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { signInApi } from "./sign-in-fixture.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
 
 const CLIENT_ID = "the-app";
 const CLIENT_SECRET = "the-app-secret-0123456789";
@@ -178,6 +179,7 @@ async function startServer(
     logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
   const logger: Logger = { debug: record, info: record, warn: record, error: record };
   const plugs = await userOauth.plugs({
+    logger: silentLogger,
     flags,
     env: { UPSTREAM_CLIENT_ID: CLIENT_ID, UPSTREAM_CLIENT_SECRET: CLIENT_SECRET, MCP_SIGN_IN_WAIT_MS: "3000", ...env },
     info,
@@ -696,6 +698,7 @@ test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP
   const { info } = signInApi("http://127.0.0.1:1");
   const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };
   const plugs = await userOauth.plugs({
+    logger: silentLogger,
     flags: { "trust-user-header": "X-User" },
     env,
     info,
@@ -705,11 +708,14 @@ test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP
   const shared = Object.assign(new MemoryStateStore(), { shared: true });
   assert.throws(() => plugs.userSignIn!({ state: shared, logger: silent }), /MCP_TOKEN_VAULT_SECRET/);
   assert.throws(
-    () => userOauth.plugs({ flags: {}, env, info, http: true, origin: "http://127.0.0.1:9" }),
+    () => userOauth.plugs({ logger: silentLogger, flags: {}, env, info, http: true, origin: "http://127.0.0.1:9" }),
     /--trust-user-header|--oauth-issuer/,
   );
   // Without a client id nothing is signed in per user: the feature stays out of the way.
-  assert.equal(await userOauth.plugs({ flags: {}, env: {}, info, http: true, origin: undefined }), {});
+  assert.equal(
+    await userOauth.plugs({ logger: silentLogger, flags: {}, env: {}, info, http: true, origin: undefined }),
+    {},
+  );
 });
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -11,7 +11,8 @@ import type { MakeClientViews } from "../server/views.js";
 import type { MakeUserSignIn } from "../server/user-sign-in.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
-import type { OpenStateStore } from "../state/state.js";
+import type { StateStore } from "../state/state.js";
+import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
@@ -77,6 +78,7 @@ export interface FeatureContext {
   http: boolean;
   /** The origin clients reach an HTTP server at (`--public-url`, else host and port; unknown with port 0). */
   origin?: string | undefined;
+  logger: Logger;
 }
 
 /** The slots of the core a feature fills. */
@@ -91,8 +93,8 @@ export interface FeaturePlugs {
   paging?: MakePaging;
   /** The tasks extension. */
   tasks?: MakeTasks;
-  /** Opens a shared state store (`--state`). */
-  openState?: OpenStateStore;
+  /** The shared state store it opened (`--state`); closed when the server stops. */
+  state?: StateStore;
   /** Joins the other instances of a shared store. */
   cluster?: MakeCluster;
   /** A check of every HTTP request before it is served. */

@@ -151,8 +151,8 @@ export async function main(
       logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
     else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags));
-    state = await openState(flags, plugs, info, logger);
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags), logger);
+    state = plugs.state ?? new MemoryStateStore();
     server = new McpServer({
       ...offeredTools(info, tools, flags, plugs, options, logger),
       info,
@@ -230,6 +230,7 @@ async function featurePlugs(
   readData: MainOptions["readData"],
   http: boolean,
   origin: string | undefined,
+  logger: Logger,
 ): Promise<FeaturePlugs> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
@@ -240,32 +241,12 @@ async function featurePlugs(
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
   for (const feature of features) {
-    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin });
+    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin, logger });
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
   }
   if (endpoints.length > 1) plugs.httpEndpoints = joinEndpoints(endpoints);
   return plugs;
-}
-
-/** The shared store `--state` (or `MCP_STATE_URL`) names, opened by the redis feature; else this process's memory. */
-async function openState(
-  flags: ReturnType<typeof parseFlags>,
-  plugs: FeaturePlugs,
-  info: ServerInfo,
-  logger: Logger,
-): Promise<StateStore> {
-  if (flags.state !== undefined && !flags.http)
-    throw new Error("--state applies to --http only (a stdio server has one client)");
-  const url = flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined;
-  // The URL may hold Redis's password: it is never logged.
-  if (url === undefined || url === "memory" || !plugs.openState) return new MemoryStateStore();
-  return plugs.openState(url, {
-    prefix: `mcp:${info.name}:`,
-    secret: nonEmpty(process.env.MCP_STATE_SECRET),
-    onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
-    onInvalid: (what) => logger.warn(`state store: ${what} failed its integrity check and was ignored`),
-  });
 }
 
 /**
@@ -393,7 +374,6 @@ function parseFlags(argv: string[]) {
     http: values.http ?? false,
     port: integer("port", 0, 65535) ?? DEFAULT_HTTP_PORT,
     host: values.host ?? DEFAULT_HTTP_HOST,
-    state: nonEmpty(values.state),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
     timeoutMs: integer("timeout", 1, 2_147_483_647),

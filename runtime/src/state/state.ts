@@ -14,21 +14,6 @@ export class StateUnavailableError extends Error {
   override readonly name = "StateUnavailableError";
 }
 
-/** How a shared store is opened. */
-export interface StateStoreOptions {
-  /** The key prefix of this server. */
-  prefix?: string;
-  /** The secret that seals what is stored (`MCP_STATE_SECRET`, the same on every instance). */
-  secret?: string | undefined;
-  /** Hears connection changes. */
-  onStatus?: (message: string) => void;
-  /** Hears records that failed their check (tampered, or written with another secret). */
-  onInvalid?: (what: string) => void;
-}
-
-/** Opens the shared store at `url` (feature `redis`); throws for a URL it does not take. */
-export type OpenStateStore = (url: string, options: StateStoreOptions) => Promise<StateStore>;
-
 /** The store behind tasks, legacy sessions and cross-instance cancellation. */
 export interface StateStore {
   /** True when other instances share this store (Redis); false for the in-process store. */
