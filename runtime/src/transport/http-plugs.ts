@@ -33,14 +33,14 @@ export function isRefusal(value: Principal | Refusal): value is Refusal {
 export interface HttpGuard {
   /** Who issues the credentials it accepts (a session belongs to an issuer and subject). */
   readonly issuer: string;
-  /** Absolute URL of the guard's metadata document; left empty, the transport fills it in once it listens. */
-  metadataUrl: string;
-  /** The metadata document served at the well-known paths (RFC 9728). */
-  metadata(): Record<string, unknown>;
+  /** Answers a request for a document of its own (metadata) and returns true; false for any other. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /** Hears the endpoint's URL once the transport listens. */
+  listening(endpointUrl: string): void;
   /** The caller of a request with this `Authorization` header, or why it is refused. */
   authenticate(authorization: string | undefined): Promise<Principal | Refusal>;
-  /** The refusal of a call whose tool needs scopes the caller lacks. */
-  insufficientScope(needed: string[]): Refusal;
+  /** The refusal of a message whose tool needs scopes the caller lacks, if any. */
+  check(server: McpServer, payload: unknown, scopes: ReadonlySet<string>): Refusal | undefined;
 }
 
 /** The authenticated caller of one request to another endpoint, and its per-message scope check. */

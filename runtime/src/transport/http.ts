@@ -166,18 +166,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];
     const oauth = options.oauth;
-    // RFC 9728: metadata at the root well-known path and at the one suffixed with the endpoint.
-    if (
-      oauth &&
-      req.method === "GET" &&
-      (pathname === "/.well-known/oauth-protected-resource" ||
-        pathname === `/.well-known/oauth-protected-resource${endpoint}`)
-    ) {
-      res
-        .writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" })
-        .end(JSON.stringify(oauth.metadata()));
-      return;
-    }
+    if (oauth?.serve(req, res, pathname)) return;
     const origin = req.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins))
       return reject(res, 403, "Forbidden: origin not allowed");
@@ -197,7 +186,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (legacySse && legacyPath) {
       const access =
         oauth && principal
-          ? { principal, check: (payload: unknown) => scopeRefusal(server, oauth, payload, principal!.scopes) }
+          ? { principal, check: (payload: unknown) => oauth.check(server, payload, principal!.scopes) }
           : undefined;
       return legacySse.handle(req, res, pathname, access, refuse);
     }
@@ -209,7 +198,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
       return reject(res, 405, "Method not allowed: use POST");
     }
-    if (!acceptsJson(req.headers.accept))
+    const accepted = mediaTypes(req.headers.accept);
+    if (accepted.length > 0 && !accepted.some((type) => ANSWER_TYPES.includes(type)))
       return reject(res, 406, "Not Acceptable: Accept must allow application/json or text/event-stream");
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (contentType !== "" && contentType !== "application/json")
@@ -265,7 +255,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       }
     }
 
-    const insufficient = oauth && scopes ? scopeRefusal(server, oauth, payload, scopes) : undefined;
+    const insufficient = oauth && scopes ? oauth.check(server, payload, scopes) : undefined;
     if (insufficient) return refuse(res, insufficient);
 
     // A client that disconnects before its answer can never receive it: stop the work.
@@ -275,7 +265,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     res.on("close", () => {
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
-    const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
+    // Notifications may be streamed when the client accepts an event stream.
+    const stream = accepted.includes("text/event-stream") ? new SseWriter(res) : undefined;
     const response = await server.dispatch(payload, {
       protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       // A legacy client is known by its session; without sessions no request says who sent it.
@@ -317,9 +308,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     options.allowedHosts ?? (isLoopbackHost(host) ? [...LOOPBACK_HOSTNAMES].map((name) => `${name}:${port}`) : []),
     port,
   );
-  if (options.oauth && options.oauth.metadataUrl === "") {
-    options.oauth.metadataUrl = `http://${urlHost}:${port}/.well-known/oauth-protected-resource${endpoint}`;
-  }
+  options.oauth?.listening(`http://${urlHost}:${port}${endpoint}`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -403,9 +392,15 @@ export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>): b
   }
 }
 
-/** True when the client lists `text/event-stream` in Accept (then notifications may be streamed). */
-function acceptsEventStream(accept: string | undefined): boolean {
-  return (accept ?? "").split(",").some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+/** Accept values under which a JSON or event-stream answer may be sent. */
+const ANSWER_TYPES = ["application/json", "text/event-stream", "application/*", "*/*"];
+
+/** The media types an Accept header lists; none when it is absent or empty (then anything is accepted). */
+function mediaTypes(accept: string | undefined): string[] {
+  return (accept ?? "")
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
@@ -428,37 +423,10 @@ class SseWriter {
   }
 }
 
-/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
+/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests (null id), else 200. */
 function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
   if (Array.isArray(response)) return 200;
-  return httpStatusOf(response) ?? (isUnreadableRequestError(response) ? 400 : 200);
-}
-
-function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === "") return true; // lenient: absent means anything
-  return accept
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim().toLowerCase())
-    .some((type) => ["application/json", "text/event-stream", "application/*", "*/*"].includes(type));
-}
-
-/** Parse errors and unreadable requests (null id) are client errors on HTTP too. */
-function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[]): boolean {
-  return !Array.isArray(response) && "error" in response && response.id === null;
-}
-
-/** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
-function scopeRefusal(
-  server: McpServer,
-  oauth: HttpGuard,
-  payload: unknown,
-  scopes: ReadonlySet<string>,
-): Refusal | undefined {
-  const call = payload as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
-  if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string")
-    return undefined;
-  const missing = server.callScopes(call.params).filter((scope) => !scopes.has(scope));
-  return missing.length > 0 ? oauth.insufficientScope(missing) : undefined;
+  return httpStatusOf(response) ?? ("error" in response && response.id === null ? 400 : 200);
 }
 
 /** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */
