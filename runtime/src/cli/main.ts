@@ -4,7 +4,6 @@
  */
 import { parseArgs } from "node:util";
 import { printedConfig } from "./print-config.js";
-import { dropBundlePlaceholders } from "./bundle-env.js";
 import { declarationReader } from "../data/declarations-data.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
@@ -21,7 +20,7 @@ import {
 import { startStdio } from "../transport/stdio.js";
 import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
-import { integerFlagOrEnv, integerSetting, UsageError } from "./settings.js";
+import { dropBundlePlaceholders, integerFlagOrEnv, UsageError } from "./settings.js";
 import type { TransportHandle } from "../transport/transport.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
