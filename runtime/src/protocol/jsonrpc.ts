@@ -11,19 +11,16 @@ export type JsonRpcId = string | number;
 /** Request or notification params: MCP always uses objects, JSON-RPC also allows arrays. */
 export type JsonRpcParams = Record<string, unknown> | unknown[];
 
-/** A request: expects a response with the same id. */
-export interface JsonRpcRequest {
-  jsonrpc: "2.0";
-  id: JsonRpcId;
-  method: string;
-  params?: JsonRpcParams;
-}
-
 /** A notification: no id, never answered. */
 export interface JsonRpcNotification {
   jsonrpc: "2.0";
   method: string;
   params?: JsonRpcParams;
+}
+
+/** A request: expects a response with the same id. */
+export interface JsonRpcRequest extends JsonRpcNotification {
+  id: JsonRpcId;
 }
 
 /** The `error` member of an error response. */
@@ -49,9 +46,6 @@ export interface JsonRpcErrorResponse {
 
 /** Any response. */
 export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
-
-/** Any single JSON-RPC message. */
-export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 /** Standard JSON-RPC 2.0 error codes. */
 export const ErrorCode = {

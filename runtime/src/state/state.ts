@@ -4,7 +4,7 @@
  * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`, feature `redis`), always sealed
  * (features/redis/state-seal.ts: values and messages encrypted, key names hashed: a shared store
  * needs the secret). What goes there: task snapshots (features/tasks/shared-tasks.ts), legacy
- * sessions (sessions.ts), cancellations and client answers that must reach another instance. Never
+ * sessions (features/sessions/), cancellations and client answers that must reach another instance. Never
  * a secret: no upstream credential, token or request header is ever written (see the scale tests).
  */
 import { EventEmitter } from "node:events";
