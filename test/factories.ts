@@ -8,6 +8,7 @@ import { LegacySseEndpoints } from "../runtime/src/features/legacy-sse/sse-legac
 import { upstreamCredentials } from "../runtime/src/features/auth/index.js";
 import { cursorPaging } from "../runtime/src/features/pagination/index.js";
 import type { MakeHttpEndpoints } from "../runtime/src/transport/http-plugs.js";
+import { silentLogger } from "../runtime/src/protocol/logger.js";
 import type {
   ApiIR,
   OperationIR,
@@ -91,7 +92,13 @@ export function api(
  * features gets them (`surfaces` of McpServerOptions); `codeFlags` are code mode's flags.
  */
 export function featureSurfaces(codeFlags: Record<string, string> = {}): SurfaceMakers {
-  const context = { flags: codeFlags, env: {}, info: { name: "test", version: "0.0.0" }, http: false };
+  const context = {
+    flags: codeFlags,
+    env: {},
+    info: { name: "test", version: "0.0.0" },
+    http: false,
+    logger: silentLogger,
+  };
   return { ...(search.plugs(context) as FeaturePlugs).surfaces, ...(code.plugs(context) as FeaturePlugs).surfaces };
 }
 

@@ -9,7 +9,7 @@
  *   parameter styles, security requirements) because they are the same OpenAPI notions.
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
  *   file layout (`tool-data`), the search index (`search-build`), toolset
- *   filters (`toolsets`), client configuration entries (`client-config`), path templates, the
+ *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, the
  *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
  *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
@@ -51,13 +51,7 @@ export {
   type SearchDocument,
 } from "../../runtime/src/features/search/search-build.js";
 export { isFiltering, listOption, operationFilter, type OperationFilter } from "../../runtime/src/data/toolsets.js";
-export {
-  clientConfig,
-  configServerName,
-  shellWord,
-  type ConfigClient,
-  type ConfigTransport,
-} from "../../runtime/src/cli/client-config.js";
+export { CONFIG_URL, shellWord, type ClientEntries, type ConfigSnippet } from "../../runtime/src/cli/print-config.js";
 export {
   AUTO_BUDGET,
   chooseSurface,
@@ -68,6 +62,6 @@ export {
 } from "../../runtime/src/server/surfaces.js";
 export { CALL_OPERATION_TOOL, findingTools } from "../../runtime/src/features/search/meta-tools.js";
 export { EXECUTE_CODE_LISTED } from "../../runtime/src/features/code/code-host.js";
-export { nameMap } from "../../runtime/src/features/clients/client-names.js";
+export { configServerName, nameMap } from "../../runtime/src/features/clients/client-names.js";
 export { shapeInputSchema, type SchemaRules } from "../../runtime/src/features/clients/client-schema.js";
 export type { RuntimeProfile } from "../../runtime/src/features/clients/client-profiles.js";

@@ -18,7 +18,7 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { runtimeProfiles } from "../../generator/shared/profiles.js";
-import { configServerName } from "../../runtime/src/cli/client-config.js";
+import { configServerName } from "../../runtime/src/features/clients/client-names.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
@@ -29,6 +29,8 @@ import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fix
 import { repoRoot } from "./support.js";
 import { featureSurfaces, legacySseEndpoints, apiFeatures } from "../factories.js";
 import { ClientViews } from "../../runtime/src/features/clients/client-views.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
 /** What each client announces (profiles/clients/*.json say where these come from). */
 const ANNOUNCED: Record<string, string> = {
@@ -69,7 +71,11 @@ test.before(async () => {
     upstream: { baseUrl: upstream.baseUrl },
     logger,
   });
-  http = await startHttp(server, { port: 0, sessions: true, legacySse: legacySseEndpoints });
+  http = await startHttp(server, {
+    port: 0,
+    sessions: httpSessions(new MemoryStateStore()),
+    legacySse: legacySseEndpoints,
+  });
 });
 
 test.after(async () => {

@@ -39,7 +39,7 @@ test.before(async () => {
   suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
   await run(
     process.execPath,
-    [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out, "--with", "tasks"],
+    [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out, "--with", "tasks,sessions"],
     {
       timeout: 60_000,
     },

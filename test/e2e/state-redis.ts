@@ -17,8 +17,8 @@ import type { CustomTool } from "../../runtime/src/api/extensions.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { StateStore } from "../../runtime/src/state/state.js";
-import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
-import { redis as redisFeature } from "../../runtime/src/features/redis/index.js";
+import { openState } from "../../runtime/src/features/redis/index.js";
+import { StoreCluster } from "../../runtime/src/features/redis/cluster.js";
 import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { TASKS_EXTENSION } from "../../runtime/src/server/tasks.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
@@ -28,6 +28,7 @@ import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fi
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { apiFeatures } from "../factories.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 
 const API_KEY = "env-secret-7f3a9c";
 /** MCP_STATE_SECRET of the instances: what they store in Redis is encrypted with it. */
@@ -104,8 +105,7 @@ function tools(): ToolDefinition[] {
 async function startInstance(name: string): Promise<Instance> {
   const warnings: string[] = [];
   const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) };
-  const shared = redisFeature.plugs({ flags: {}, env: {}, info, http: true }) as FeaturePlugs;
-  const store = await shared.openState!(redis.url, {
+  const store = await openState(redis.url, {
     prefix: "mcp:test:",
     secret: STATE_SECRET,
     onInvalid: (what) => warnings.push(`invalid: ${what}`),
@@ -117,14 +117,14 @@ async function startInstance(name: string): Promise<Instance> {
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 30_000 },
     tasks: makeTasks({ afterMs: 100 }),
     state: store,
-    cluster: shared.cluster!,
+    cluster: (store, logger) => new StoreCluster(store, logger),
     env: { PETSTORE_API_KEY: API_KEY },
     credentials: upstreamCredentials([{ header: "X-Upstream-Key", scheme: "api_key" }]),
     extension: { tools: [asks, confirm] },
     logger,
   });
   await server.ready;
-  const http = await startHttp(server, { host: "127.0.0.1", port: 0, sessions: true, state: store });
+  const http = await startHttp(server, { host: "127.0.0.1", port: 0, sessions: httpSessions(store) });
   return { name, store, server, http, warnings };
 }
 

@@ -14,6 +14,7 @@ import { main } from "../../runtime/src/cli/main.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
+import { sessions } from "../../runtime/src/features/sessions/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
 import { CHECK_CLIENT, CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
 import { McpServer } from "../../runtime/src/server/server.js";
@@ -110,7 +111,7 @@ async function startServer(
   tools: Parameters<typeof main>[1],
 ): Promise<TransportHandle> {
   Object.assign(process.env, env);
-  const handle = await main(info, tools, argv, { features: [auth, redis, userOauth] });
+  const handle = await main(info, tools, argv, { features: [auth, redis, sessions, userOauth] });
   assert.ok(handle, "the server started");
   stops.push(() => handle!.close());
   return handle!;
@@ -310,6 +311,7 @@ test("resource-server mode with the browser check at the issuer: a start link ma
     info,
     http: true,
     origin,
+    logger: silentLogger,
   });
   const server = new McpServer({
     info,

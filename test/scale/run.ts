@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   const { redis: redisBinary, nginx: nginxBinary } = await scaleBinaries();
   const work = mkdtempSync(join(tmpdir(), "mcp-gen-scale-"));
   const dir = join(work, "petstore");
-  await materializeExample(root, "petstore", dir, ["tasks", "redis"]);
+  await materializeExample(root, "petstore", dir, ["tasks", "redis", "sessions"]);
   writeFileSync(join(dir, "src", "custom", "index.ts"), CUSTOM);
   await compileProject(dir);
 

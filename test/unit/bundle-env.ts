@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { dropBundlePlaceholders } from "../../runtime/src/cli/bundle-env.js";
+import { dropBundlePlaceholders } from "../../runtime/src/cli/settings.js";
 
 test("unsubstituted ${user_config.…} values are removed; real values, even with braces, stay", () => {
   const env: NodeJS.ProcessEnv = {

@@ -1,10 +1,16 @@
-// Install snippets (runtime/src/cli/client-config.ts): each client's entry checked against that client's
-// documented format (encoded below as JSON Schemas), secrets as placeholders only, and --print-config.
+// Install snippets (generator/pipeline/emit/publishing/client-config.ts): each client's entry checked against
+// that client's documented format (encoded below as JSON Schemas), secrets as placeholders only, and
+// --print-config printing them from data/client-config.json with the server's URL quoted for each format.
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { main } from "../../runtime/src/cli/main.js";
-import { clientConfig, configServerName, type ConfigClient } from "../../runtime/src/cli/client-config.js";
+import {
+  clientConfig,
+  clientConfigData,
+  type ConfigClient,
+} from "../../generator/pipeline/emit/publishing/client-config.js";
+import { configServerName } from "../../runtime/src/features/clients/client-names.js";
 import type { ServerInfo } from "../../runtime/src/api/types.js";
 
 const info: ServerInfo = {
@@ -176,15 +182,42 @@ test("--print-config writes the snippet to stdout and starts nothing; an unknown
   process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
-    assert.is(await main(info, [], ["--print-config", "cursor", "--http", "--port", "4100"]), undefined);
-    assert.is(await main(info, [], ["--print-config", "zed"]), undefined);
+    const readData = (file: string) => (file === "client-config.json" ? clientConfigData(info) : undefined);
+    const argv = ["--print-config", "cursor", "--http", "--port", "4100"];
+    assert.is(await main(info, [], argv, { readData }), undefined);
+    assert.equal(JSON.parse(written.splice(0).join("")), {
+      mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:4100/mcp" } },
+    });
+    // The URL is quoted as its format needs: a shell word, a JSON string.
+    const odd = ["--http", "--public-url", 'https://mcp.example.com/it\'s "here"'];
+    assert.is(await main(info, [], ["--print-config", "claude-code", ...odd], { readData }), undefined);
+    assert.is(
+      written.splice(0).join(""),
+      `claude mcp add --transport http pet-store-mcp 'https://mcp.example.com/it'\\''s "here"/mcp'\n`,
+    );
+    assert.is(await main(info, [], ["--print-config", "vscode", ...odd], { readData }), undefined);
+    assert.equal(
+      JSON.parse(written.splice(0).join("")).servers["pet-store-mcp"].url,
+      `https://mcp.example.com/it's "here"/mcp`,
+    );
+    // The stdio entry is the README's.
+    assert.is(await main(info, [], ["--print-config", "claude-desktop"], { readData }), undefined);
+    assert.equal(
+      JSON.parse(written.splice(0).join("")),
+      JSON.parse((clientConfig("claude-desktop", info, stdio) as { text: string }).text),
+    );
+    assert.is(process.exitCode, undefined);
+    assert.is(await main(info, [], ["--print-config", "zed"], { readData }), undefined);
+    assert.is(process.exitCode, 2);
+    process.exitCode = undefined;
+    assert.is(await main(info, [], ["--print-config", "cursor"]), undefined, "no data file");
     assert.is(process.exitCode, 2);
   } finally {
     process.stdout.write = original;
     process.stderr.write = originalErr;
     process.exitCode = 0;
   }
-  assert.equal(JSON.parse(written.join("")), { mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:4100/mcp" } } });
+  assert.equal(written, []);
 });
 
 test.run();

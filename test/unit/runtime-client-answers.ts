@@ -12,6 +12,8 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, within } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
 /** A custom tool that asks its client (elicitation/create) and answers with what the client said. */
 const asks: CustomTool<any> = {
@@ -78,7 +80,11 @@ test("in process: answers from another stream or another OAuth subject are refus
 
 test("HTTP sessions: the request id is 128 random bits; another session's accept is refused and logged; the asker's own answer completes the call", async () => {
   const warnings: string[] = [];
-  const http = await startHttp(makeServer(warnings), { host: "127.0.0.1", port: 0, sessions: true });
+  const http = await startHttp(makeServer(warnings), {
+    host: "127.0.0.1",
+    port: 0,
+    sessions: httpSessions(new MemoryStateStore()),
+  });
   const post = (body: unknown, session?: string) =>
     fetch(http.url, {
       method: "POST",

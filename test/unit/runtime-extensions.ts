@@ -11,6 +11,8 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -191,7 +193,7 @@ test("custom resources, templates, prompts and their completions", async () => {
 });
 
 test("legacy HTTP sessions: random id on initialize, required after, 404 once deleted", async () => {
-  const http = await startHttp(make(), { host: "127.0.0.1", port: 0, sessions: true });
+  const http = await startHttp(make(), { host: "127.0.0.1", port: 0, sessions: httpSessions(new MemoryStateStore()) });
   try {
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const init = await fetch(http.url, {

@@ -15,6 +15,7 @@ import { legacySse } from "../../runtime/src/features/legacy-sse/index.js";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
 import { search } from "../../runtime/src/features/search/index.js";
+import { sessions } from "../../runtime/src/features/sessions/index.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { MemoryStateStore } from "../../runtime/src/state/state.js";
@@ -64,6 +65,7 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: redis, argv: ["--http", "--port", "0"], env: { MCP_STATE_URL: "memory" } },
   { feature: oauth, argv: ["--http", "--port", "0", "--oauth-issuer", "https://issuer.example"] },
   { feature: legacySse, argv: ["--http", "--port", "0", "--legacy-sse"] },
+  { feature: sessions, argv: ["--http", "--port", "0", "--sessions"] },
   { feature: clients, argv: ["--http", "--port", "0", "--client", "cursor"] },
   { feature: clients, argv: ["--http", "--port", "0"], env: { MCP_CLIENT: "cursor" } },
   { feature: auth, argv: ["--http", "--port", "0", "--passthrough", "X-Key=api_key"] },
@@ -103,14 +105,11 @@ test("the handle main returns closes what it opened: the transport, then the sta
   const store: Feature = {
     name: "redis",
     plugs: () => ({
-      openState: async () => {
-        const memory = new MemoryStateStore();
-        return Object.assign(memory, {
-          close: async () => {
-            closed.push("state");
-          },
-        });
-      },
+      state: Object.assign(new MemoryStateStore(), {
+        close: async () => {
+          closed.push("state");
+        },
+      }),
     }),
   };
   const run = await start(["--http", "--port", "0", "--state", "redis://127.0.0.1:1/0"], [store], {

@@ -13,6 +13,8 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, within } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
 /** An upstream that answers every request after `delayMs` and records how many were in flight at most. */
 async function countingUpstream(delayMs: number): Promise<{
@@ -175,7 +177,7 @@ test("upstream queue: a cancelled call that waits for a slot is never sent; a ca
 test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and without a header batches stay refused", async () => {
   const upstream = await countingUpstream(1);
   const server = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });
-  const http = await startHttp(server, { port: 0, sessions: true });
+  const http = await startHttp(server, { port: 0, sessions: httpSessions(new MemoryStateStore()) });
   try {
     const init = await post(http.url, {
       jsonrpc: "2.0",

@@ -16,6 +16,8 @@ import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js"
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 import { legacySseEndpoints, apiFeatures } from "../factories.js";
+import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let as: Server;
@@ -249,7 +251,7 @@ test("--sessions in resource-server mode: a session belongs to the token's subje
   const server = await startHttp(mcp, {
     host: "127.0.0.1",
     port: 0,
-    sessions: true,
+    sessions: httpSessions(new MemoryStateStore()),
     oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
   });
   try {

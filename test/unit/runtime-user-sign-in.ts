@@ -27,6 +27,7 @@ import { freePort } from "./sign-in-fixture.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { signInApi } from "./sign-in-fixture.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
 
 const CLIENT_ID = "the-app";
 const CLIENT_SECRET = "the-app-secret-0123456789";
@@ -180,6 +181,7 @@ async function startServer(
     logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
   const logger: Logger = { debug: record, info: record, warn: record, error: record };
   const plugs = await userOauth.plugs({
+    logger: silentLogger,
     flags,
     env: { UPSTREAM_CLIENT_ID: CLIENT_ID, UPSTREAM_CLIENT_SECRET: CLIENT_SECRET, MCP_SIGN_IN_WAIT_MS: "3000", ...env },
     info,
@@ -619,6 +621,7 @@ test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-serv
         info,
         http: true,
         origin: "http://127.0.0.1:9",
+        logger: silentLogger,
       }),
     )
     .then(
@@ -632,6 +635,7 @@ test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-serv
     info,
     http: true,
     origin: "http://127.0.0.1:9",
+    logger: silentLogger,
   });
   assert.ok(plugs.userSignIn, "accepted with --oauth-issuer");
 });
@@ -895,6 +899,7 @@ test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP
   const { info } = signInApi("http://127.0.0.1:1");
   const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };
   const plugs = await userOauth.plugs({
+    logger: silentLogger,
     flags: { "trust-user-header": "X-User" },
     env,
     info,
@@ -904,11 +909,14 @@ test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP
   const shared = Object.assign(new MemoryStateStore(), { shared: true });
   assert.throws(() => plugs.userSignIn!({ state: shared, logger: silent }), /MCP_TOKEN_VAULT_SECRET/);
   assert.throws(
-    () => userOauth.plugs({ flags: {}, env, info, http: true, origin: "http://127.0.0.1:9" }),
+    () => userOauth.plugs({ logger: silentLogger, flags: {}, env, info, http: true, origin: "http://127.0.0.1:9" }),
     /--trust-user-header|--oauth-issuer/,
   );
   // Without a client id nothing is signed in per user: the feature stays out of the way.
-  assert.equal(await userOauth.plugs({ flags: {}, env: {}, info, http: true, origin: undefined }), {});
+  assert.equal(
+    await userOauth.plugs({ logger: silentLogger, flags: {}, env: {}, info, http: true, origin: undefined }),
+    {},
+  );
 });
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };

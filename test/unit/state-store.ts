@@ -6,9 +6,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { MemoryStateStore } from "../../runtime/src/state/state.js";
-import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
-import { redis } from "../../runtime/src/features/redis/index.js";
-import { SessionStore, sessionOwner } from "../../runtime/src/transport/sessions.js";
+import { openState } from "../../runtime/src/features/redis/index.js";
+import { SessionStore, sessionOwner } from "../../runtime/src/features/sessions/session-store.js";
 import { SealedStateStore } from "../../runtime/src/features/redis/state-seal.js";
 
 const SECRET = "a-secret-of-at-least-32-characters-0123";
@@ -73,15 +72,9 @@ test("SessionStore over the memory store: create, read, save the log level, dele
 });
 
 test("the redis feature opens redis:// and rediss:// stores only; other schemes are refused", async () => {
-  const { openState } = redis.plugs({
-    flags: {},
-    env: {},
-    info: { name: "t", version: "1" },
-    http: true,
-  }) as FeaturePlugs;
   for (const url of ["http://127.0.0.1:6379", "memcached://x", "nonsense"]) {
     try {
-      await openState!(url, {});
+      await openState(url, {});
       assert.unreachable(`${url} accepted`);
     } catch (error) {
       assert.match((error as Error).message, /unsupported state store URL scheme/);
@@ -140,16 +133,10 @@ test("SealedStateStore: values and messages encrypted, key names hashed; tampere
 });
 
 test("the redis feature refuses a Redis URL without MCP_STATE_SECRET (or with a short one) before connecting", async () => {
-  const { openState } = redis.plugs({
-    flags: {},
-    env: {},
-    info: { name: "t", version: "1" },
-    http: true,
-  }) as FeaturePlugs;
   for (const secret of [undefined, "", "too-short"]) {
     const started = Date.now();
     try {
-      await openState!("redis://127.0.0.1:1/0", secret === undefined ? {} : { secret });
+      await openState("redis://127.0.0.1:1/0", secret === undefined ? {} : { secret });
       assert.unreachable("opened without a secret");
     } catch (error) {
       assert.match((error as Error).message, /needs MCP_STATE_SECRET \(at least 32 characters/);

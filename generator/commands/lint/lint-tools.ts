@@ -26,7 +26,7 @@ export interface LintFinding {
 
 /** What a server lists, as a client sees it. */
 export interface ListedServer {
-  /** The key the server has in the client's configuration (see client-config.ts configServerName). */
+  /** The key the server has in the client's configuration (see client-names.ts configServerName). */
   serverName: string;
   tools: ListedTool[];
 }

@@ -3,6 +3,7 @@ import { join, relative, sep } from "node:path";
 import { searchDocument, type ServerInfo } from "../../shared/contract.js";
 import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data/data-files.js";
 import { configVariables } from "./publishing/config-variables.js";
+import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
 import { runtimeHeader, runtimeVersion } from "../../shared/provenance.js";
 import type { ProjectPlan } from "../plan/types.js";
@@ -14,6 +15,7 @@ import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../../shared/state-files.js";
 import {
   API_DOCUMENT_PATH,
   CATALOG_DATA_PATH,
+  CLIENT_CONFIG_PATH,
   CLIENT_PROFILES_PATH,
   DEFINITION_OFFSETS_PATH,
   DEFINITIONS_DATA_PATH,
@@ -281,6 +283,11 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
           plan.tools.map((tool) => tool.name),
         )),
     ...toolsData(plan),
+    {
+      path: CLIENT_CONFIG_PATH,
+      content: clientConfigData({ name: plan.packageName, version: plan.version, env: configVariables(plan) }),
+      formatted: true,
+    },
     ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []

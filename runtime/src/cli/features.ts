@@ -10,10 +10,11 @@ import type { CallGate } from "../server/tool-call.js";
 import type { MakeUserSignIn } from "../server/user-sign-in.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
-import type { OpenStateStore } from "../state/state.js";
+import type { StateStore } from "../state/state.js";
+import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
-import type { HttpGuard, MakeHttpEndpoints } from "../transport/http-plugs.js";
+import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 
 /** Every feature, by the name `mcp-gen --with` knows it by. */
 export const FEATURES = [
@@ -28,6 +29,7 @@ export const FEATURES = [
   "clients",
   "confirm",
   "user-oauth",
+  "sessions",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -45,6 +47,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--oauth-introspection": "oauth",
   "--oauth-scopes": "oauth",
   "--legacy-sse": "legacy-sse",
+  "--sessions": "sessions",
   "--state": "redis",
   "--passthrough": "auth",
   "--passthrough-config": "auth",
@@ -74,6 +77,7 @@ export interface FeatureContext {
   http: boolean;
   /** The origin clients reach an HTTP server at (`--public-url`, else host and port; unknown with port 0). */
   origin?: string | undefined;
+  logger: Logger;
 }
 
 /** The slots of the core a feature fills. */
@@ -88,14 +92,16 @@ export interface FeaturePlugs {
   paging?: MakePaging;
   /** The tasks extension. */
   tasks?: MakeTasks;
-  /** Opens a shared state store (`--state`). */
-  openState?: OpenStateStore;
+  /** The shared state store it opened (`--state`); closed when the server stops. */
+  state?: StateStore;
   /** Joins the other instances of a shared store. */
   cluster?: MakeCluster;
   /** A check of every HTTP request before it is served. */
   httpGuard?: HttpGuard;
   /** A check before each operation call goes upstream. */
   gate?: CallGate;
+  /** Legacy-era HTTP sessions. */
+  httpSessions?: MakeHttpSessions;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;
   /** Per-user upstream credentials (sign-in). */

@@ -3,8 +3,7 @@
  * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).
  */
 import { parseArgs } from "node:util";
-import { CONFIG_CLIENTS, clientConfig, type ConfigClient } from "./client-config.js";
-import { dropBundlePlaceholders } from "./bundle-env.js";
+import { printedConfig } from "./print-config.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
@@ -20,7 +19,7 @@ import {
 import { startStdio } from "../transport/stdio.js";
 import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
-import { integerFlagOrEnv, integerSetting, UsageError } from "./settings.js";
+import { dropBundlePlaceholders, integerFlagOrEnv, UsageError } from "./settings.js";
 import type { TransportHandle } from "../transport/transport.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
@@ -34,7 +33,7 @@ import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
 /** Usage text for `--help`: the core's flags, then those of the server's features. */
 export function usage(info: ServerInfo, features: readonly Feature[] = []): string {
-  return `${info.title ?? info.name} ${info.version}${info.description ? `\n${firstLine(info.description)}` : ""}
+  return `${info.title ?? info.name} ${info.version}${info.description ? `\n${info.description.split("\n")[0]}` : ""}
 
 Usage: ${info.name} [options]
 
@@ -43,13 +42,6 @@ Options:
   --http             serve MCP over Streamable HTTP at http://HOST:PORT/mcp
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
-  --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
-  --state URL        HTTP: shared state for several instances behind a load balancer:
-                     redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
-                     process's memory). Tasks, legacy sessions and cancellations then reach
-                     every instance; no credential is ever stored there. Needs MCP_STATE_SECRET
-                     (32+ characters, the same everywhere): what Redis holds is encrypted with it
-  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
 ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
                      (default ${DEFAULT_TIMEOUT_MS})
@@ -130,130 +122,40 @@ export async function main(
   const logger = createStderrLogger(info.name);
   const unset = dropBundlePlaceholders(process.env);
   if (unset.length > 0) logger.info(`settings left empty in the bundle host: ${unset.join(", ")}`);
-  let flags: ReturnType<typeof parseFlags>;
-  try {
-    flags = parseFlags(argv);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${info.name}: ${message}\nRun with --help for usage.\n`);
-    process.exitCode = 2;
-    return undefined;
-  }
   const features = options.features ?? [];
-  if (flags.help) {
-    process.stdout.write(usage(info, features));
-    return undefined;
-  }
-  if (flags.version) {
-    process.stdout.write(`${info.version}\n`);
-    return undefined;
-  }
-  if (flags.printConfig) {
-    const snippet = clientConfig(
-      flags.printConfig,
-      info,
-      flags.http ? { kind: "http", url: endpointUrl(flags) } : { kind: "stdio" },
-    );
-    if (snippet.ok) process.stdout.write(`${snippet.text}\n`);
-    else {
-      process.stderr.write(`${info.name}: ${snippet.message}\n`);
-      process.exitCode = 2;
-    }
-    return undefined;
-  }
-
-  // A missing base URL is reported when a tool is called, so listing tools still works.
-  const resolved = resolveBaseUrl(info, { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env });
-  if (!resolved.ok) {
-    process.stderr.write(`${info.name}: ${resolved.message}\n`);
-    process.exitCode = 2;
-    return undefined;
-  }
-  const baseUrl = resolved.baseUrl;
-  if (baseUrl === undefined)
-    logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
-  else if (!isHttpUrl(baseUrl)) {
-    process.stderr.write(
-      `${info.name}: invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL\n`,
-    );
-    process.exitCode = 2;
-    return undefined;
-  }
-
+  // Every error before a transport starts is a bad setting: reported on stderr, exit code 2.
+  let flags: ReturnType<typeof parseFlags> | undefined;
   let plugs: FeaturePlugs;
-  try {
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags));
-  } catch (error) {
-    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
-    process.exitCode = 2;
-    return undefined;
-  }
-
   let state: StateStore;
-  try {
-    if (flags.state !== undefined && !flags.http)
-      throw new Error("--state applies to --http only (a stdio server has one client)");
-    const url = flags.http ? (flags.state ?? nonEmpty(process.env.MCP_STATE_URL)) : undefined;
-    // The URL may hold Redis's password: it is never logged.
-    state =
-      url === undefined || url === "memory" || !plugs.openState
-        ? new MemoryStateStore()
-        : await plugs.openState(url, {
-            prefix: `mcp:${info.name}:`,
-            secret: nonEmpty(process.env.MCP_STATE_SECRET),
-            onStatus: (message) => (message.includes("unreachable") ? logger.warn(message) : logger.info(message)),
-            onInvalid: (what) => logger.warn(`state store: ${what} failed its integrity check and was ignored`),
-          });
-  } catch (error) {
-    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
-    process.exitCode = 2;
-    return undefined;
-  }
-
   let server: McpServer;
   try {
-    // Filters and the surface are decided on names (the catalog when filtering); schemas load when first needed.
-    const source = isToolSource(tools) ? tools : memoryToolSource(tools);
-    const keep = operationFilter(flags.filter);
-    const filtering = isFiltering(flags.filter);
-    const names = filtering
-      ? source
-          .catalog()
-          .filter(([name, method, path, tags]) => keep({ name, method, path, tags }))
-          .map(([name]) => name)
-      : source.names;
-    if (names.length < source.names.length)
-      logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
-    const offeredNames = new Set(names);
-    // What filters left out is not shown by the document and declarations resources either.
-    const offeredRoutes = filtering
-      ? new Set(
-          source
-            .catalog()
-            .filter(([name]) => offeredNames.has(name))
-            .map(([, method, path]) => `${method.toUpperCase()} ${path}`),
-        )
-      : undefined;
-    const apiDocument = options.apiDocument;
-    const offered = (): readonly ToolDefinition[] =>
-      filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
-    const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
-    if (requestedSurface !== "auto" && requestedSurface !== "all" && !plugs.surfaces?.[requestedSurface])
-      throw new Error(missingFeature(`--surface ${requestedSurface}`, requestedSurface));
-    let chosen = chooseSurface(requestedSurface, names.length, () => offered().map(listedOperation));
-    if (chosen.surface !== "all" && !plugs.surfaces?.[chosen.surface])
-      chosen = {
-        surface: "all",
-        reason: `${chosen.reason}; serving all, as this server has no ${chosen.surface} feature`,
-      };
-    logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
+    flags = parseFlags(argv);
+    if (flags.help || flags.version) {
+      process.stdout.write(flags.help ? usage(info, features) : `${info.version}\n`);
+      return undefined;
+    }
+    if (flags.printConfig !== undefined) {
+      const url = flags.http ? endpointUrl(flags) : undefined;
+      const snippet = printedConfig(options.readData?.("client-config.json"), flags.printConfig, url);
+      if (!snippet.ok) throw new Error(snippet.message);
+      process.stdout.write(`${snippet.text}\n`);
+      return undefined;
+    }
+    // A missing base URL is reported when a tool is called, so listing tools still works.
+    const resolved = resolveBaseUrl(info, { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env });
+    if (!resolved.ok) throw new Error(resolved.message);
+    const baseUrl = resolved.baseUrl;
+    if (baseUrl === undefined)
+      logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
+    else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+      throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags), logger);
+    state = plugs.state ?? new MemoryStateStore();
     server = new McpServer({
+      ...offeredTools(info, tools, flags, plugs, options, logger),
       info,
-      tools: { names, load: offered, get: (name) => (offeredNames.has(name) ? source.get(name) : undefined) },
-      surface: chosen.surface,
-      requestedSurface,
-      ...(plugs.surfaces ? { surfaces: plugs.surfaces } : {}),
-      ...(plugs.clientViews ? { clientViews: plugs.clientViews } : {}),
+      surfaces: plugs.surfaces,
+      clientViews: plugs.clientViews,
       upstream: {
         baseUrl,
         timeoutMs: flags.timeoutMs,
@@ -262,37 +164,20 @@ export async function main(
       },
       maxBatch: flags.maxBatch,
       logger,
-      ...(plugs.credentials ? { credentials: plugs.credentials } : {}),
-      ...(plugs.userSignIn ? { userSignIn: plugs.userSignIn } : {}),
-      ...(plugs.paging ? { paging: plugs.paging } : {}),
-      ...(plugs.gate ? { gate: plugs.gate } : {}),
-      ...(plugs.tasks ? { tasks: plugs.tasks } : {}),
+      credentials: plugs.credentials,
+      userSignIn: plugs.userSignIn,
+      paging: plugs.paging,
+      gate: plugs.gate,
+      tasks: plugs.tasks,
       state,
-      ...(plugs.cluster ? { cluster: plugs.cluster } : {}),
-      ...(nonEmpty(process.env.MCP_STATE_SECRET) ? { stateSecret: process.env.MCP_STATE_SECRET } : {}),
-      ...(options.extension ? { extension: options.extension } : {}),
-      ...(apiDocument !== undefined
-        ? {
-            apiDocument: offeredRoutes
-              ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), offeredRoutes)
-              : apiDocument,
-          }
-        : {}),
-      ...(options.readData ? { readData: options.readData } : {}),
-      ...(options.readDataRange
-        ? { declarationOf: declarationReader((name) => source.indexOf(name), options.readDataRange) }
-        : {}),
-      ...(options.readData
-        ? {
-            declarations: () => {
-              const text = options.readData!("declarations.json") ?? "{}";
-              return filtering ? declarationsOf(text, offeredNames) : text;
-            },
-          }
-        : {}),
+      cluster: plugs.cluster,
+      stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
+      extension: options.extension,
+      readData: options.readData,
     });
   } catch (error) {
-    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
+    const hint = flags === undefined ? "\nRun with --help for usage." : "";
+    process.stderr.write(`${info.name}: ${error instanceof Error ? error.message : String(error)}${hint}\n`);
     process.exitCode = 2;
     return undefined;
   }
@@ -302,18 +187,13 @@ export async function main(
     const http = await startHttp(server, {
       host: flags.host,
       port: flags.port,
-      sessions: flags.sessions,
-      state,
-      ...(plugs.httpEndpoints ? { legacySse: plugs.httpEndpoints } : {}),
+      sessions: plugs.httpSessions?.(state),
+      legacySse: plugs.httpEndpoints,
       logger,
-      ...(plugs.httpGuard ? { oauth: plugs.httpGuard } : {}),
-      ...(plugs.userHeader ? { userHeader: plugs.userHeader } : {}),
+      oauth: plugs.httpGuard,
+      userHeader: plugs.userHeader,
       shutdownGraceMs: flags.shutdownGraceMs,
-      ...(flags.allowedHosts
-        ? { allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl) }
-        : flags.publicUrl
-          ? { allowedHosts: withPublicHost(undefined, flags.publicUrl, flags.host) }
-          : {}),
+      allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl, flags.host),
     });
     logger.info(`${info.name} ${info.version} listening on ${http.url}`);
     handle = http;
@@ -348,6 +228,7 @@ async function featurePlugs(
   readData: MainOptions["readData"],
   http: boolean,
   origin: string | undefined,
+  logger: Logger,
 ): Promise<FeaturePlugs> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
@@ -358,12 +239,67 @@ async function featurePlugs(
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
   for (const feature of features) {
-    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin });
+    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin, logger });
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
   }
   if (endpoints.length > 1) plugs.httpEndpoints = joinEndpoints(endpoints);
   return plugs;
+}
+
+/**
+ * The tools the filters offer and the surface that lists them, as McpServer options. Filters and
+ * the surface are decided on names (the catalog when filtering); schemas load when first needed.
+ * What filters left out is not shown by the document and declarations resources either.
+ */
+function offeredTools(
+  info: ServerInfo,
+  tools: readonly ToolDefinition[] | ToolSource,
+  flags: ReturnType<typeof parseFlags>,
+  plugs: FeaturePlugs,
+  options: MainOptions,
+  logger: Logger,
+) {
+  const source = isToolSource(tools) ? tools : memoryToolSource(tools);
+  const keep = operationFilter(flags.filter);
+  const filtering = isFiltering(flags.filter);
+  const offered = filtering
+    ? source.catalog().filter(([name, method, path, tags]) => keep({ name, method, path, tags }))
+    : [];
+  const names = filtering ? offered.map(([name]) => name) : source.names;
+  if (names.length < source.names.length)
+    logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
+  const offeredNames = new Set(names);
+  const load = (): readonly ToolDefinition[] =>
+    filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
+  const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
+  if (requestedSurface !== "auto" && requestedSurface !== "all" && !plugs.surfaces?.[requestedSurface])
+    throw new Error(missingFeature(`--surface ${requestedSurface}`, requestedSurface));
+  let chosen = chooseSurface(requestedSurface, names.length, () => load().map(listedOperation));
+  if (chosen.surface !== "all" && !plugs.surfaces?.[chosen.surface])
+    chosen = {
+      surface: "all",
+      reason: `${chosen.reason}; serving all, as this server has no ${chosen.surface} feature`,
+    };
+  logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
+  const { apiDocument, readData, readDataRange } = options;
+  const routes = new Set(offered.map(([, method, path]) => `${method.toUpperCase()} ${path}`));
+  return {
+    tools: { names, load, get: (name: string) => (offeredNames.has(name) ? source.get(name) : undefined) },
+    surface: chosen.surface,
+    requestedSurface,
+    apiDocument:
+      filtering && apiDocument !== undefined
+        ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), routes)
+        : apiDocument,
+    declarationOf: readDataRange && declarationReader((name) => source.indexOf(name), readDataRange),
+    declarations:
+      readData &&
+      (() => {
+        const text = readData("declarations.json") ?? "{}";
+        return filtering ? declarationsOf(text, offeredNames) : text;
+      }),
+  };
 }
 
 function parseFlags(argv: string[]) {
@@ -428,33 +364,20 @@ function parseFlags(argv: string[]) {
     );
   }
   const env = process.env;
+  // An integer flag, else its environment variable (if it has one); undefined when neither is set.
+  const integer = (flag: keyof typeof values, min: number, max: number, envName?: string) =>
+    integerFlagOrEnv(`--${flag}`, values[flag] as string | undefined, env, envName, min, max);
   const allowedHosts = nonEmpty(values["allowed-hosts"]) ?? (values.http ? nonEmpty(env.MCP_ALLOWED_HOSTS) : undefined);
   return {
     http: values.http ?? false,
-    port: values.port === undefined ? DEFAULT_HTTP_PORT : integerSetting("--port", values.port, 0, 65535),
+    port: integer("port", 0, 65535) ?? DEFAULT_HTTP_PORT,
     host: values.host ?? DEFAULT_HTTP_HOST,
-    sessions: values.sessions ?? false,
-    state: nonEmpty(values.state),
     baseUrl: nonEmpty(values["base-url"]),
     serverVars: values["server-var"] ?? [],
-    timeoutMs: values.timeout === undefined ? undefined : integerSetting("--timeout", values.timeout, 1, 2_147_483_647),
-    maxResponseBytes: integerFlagOrEnv(
-      "--max-response-bytes",
-      values["max-response-bytes"],
-      process.env,
-      "MCP_MAX_RESPONSE_BYTES",
-      1,
-      Number.MAX_SAFE_INTEGER,
-    ),
-    upstreamConcurrency: integerFlagOrEnv(
-      "--upstream-concurrency",
-      values["upstream-concurrency"],
-      process.env,
-      "MCP_UPSTREAM_CONCURRENCY",
-      1,
-      100_000,
-    ),
-    maxBatch: integerFlagOrEnv("--max-batch", values["max-batch"], process.env, "MCP_MAX_BATCH", 1, 1_000_000),
+    timeoutMs: integer("timeout", 1, 2_147_483_647),
+    maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
+    upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
+    maxBatch: integer("max-batch", 1, 1_000_000, "MCP_MAX_BATCH"),
     // "*" (or an empty entry list) turns the Host check off.
     allowedHosts:
       allowedHosts === undefined
@@ -465,17 +388,9 @@ function parseFlags(argv: string[]) {
               .split(",")
               .map((h) => h.trim())
               .filter(Boolean),
-    shutdownGraceMs:
-      integerFlagOrEnv(
-        "--shutdown-grace",
-        values["shutdown-grace"],
-        process.env,
-        "MCP_SHUTDOWN_GRACE_MS",
-        0,
-        2_147_483_647,
-      ) ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    shutdownGraceMs: integer("shutdown-grace", 0, 2_147_483_647, "MCP_SHUTDOWN_GRACE_MS") ?? DEFAULT_SHUTDOWN_GRACE_MS,
     publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
-    printConfig: printConfigClient(values["print-config"]),
+    printConfig: values["print-config"],
     surface: surfaceOption(values.surface),
     filter: filterOptions(values),
     help: values.help ?? false,
@@ -483,14 +398,6 @@ function parseFlags(argv: string[]) {
     /** The flags as parsed, for the features. */
     raw: values as Record<string, string | boolean | string[] | undefined>,
   };
-}
-
-/** `--print-config`'s client, checked against the ones we know. */
-function printConfigClient(value: string | undefined): ConfigClient | undefined {
-  if (value === undefined) return undefined;
-  if (!(CONFIG_CLIENTS as readonly string[]).includes(value))
-    throw new UsageError(`--print-config: unknown client '${value}' (one of ${CONFIG_CLIENTS.join(", ")})`);
-  return value as ConfigClient;
 }
 
 /** The origin clients reach this HTTP server at: --public-url, else --host and --port (unknown with port 0). */
@@ -545,17 +452,17 @@ function listedOperation(tool: ToolDefinition): ListedTool {
 /**
  * The Host check's list: the given entries (or, when only --public-url is given, the loopback
  * defaults for a loopback bind) plus the public URL's host, which a reverse proxy forwards.
+ * Undefined leaves the transport's default.
  */
 function withPublicHost(
   entries: string[] | undefined,
   publicUrl: string | undefined,
-  bindHost?: string,
+  bindHost: string,
 ): string[] | undefined {
   if (entries !== undefined && entries.length === 0) return entries; // "*": no check
-  const list =
-    entries ?? (bindHost !== undefined && isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
-  if (list === undefined) return undefined;
-  return publicUrl ? [...list, new URL(publicUrl).host] : list;
+  if (!publicUrl) return entries;
+  const list = entries ?? (isLoopbackHost(bindHost) ? ["localhost", "127.0.0.1", "[::1]"] : undefined);
+  return list && [...list, new URL(publicUrl).host];
 }
 
 /**
@@ -579,17 +486,4 @@ function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs:
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0]!;
 }

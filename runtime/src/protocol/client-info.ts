@@ -2,7 +2,7 @@
 import { isRecord } from "./own.js";
 
 /** The `_meta` key of the modern era's per-request client identity. */
-export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 /** A client's self-description, as `initialize` or `_meta` carries it. */
 export interface ClientInfo {

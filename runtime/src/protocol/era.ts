@@ -31,8 +31,10 @@ export type RequestEra =
       logLevel?: McpLogLevel;
     };
 
-/** HTTP status of the modern era's request-validation errors. */
-export const BAD_REQUEST = 400;
+/** A modern-era request-validation error: answered with HTTP 400. */
+function badRequest(code: number, message: string, data?: unknown): RpcError {
+  return new RpcError(code, message, data, 400);
+}
 
 /** True for a known log level name. */
 export function isLogLevel(value: unknown): value is McpLogLevel {
@@ -60,47 +62,25 @@ export function classifyEra(
   negotiated: string | undefined,
 ): RequestEra {
   if (!hasModernMeta(params)) {
-    if (isModernProtocolVersion(headerVersion)) {
-      throw new RpcError(ErrorCode.InvalidParams, `Missing _meta["${META_PROTOCOL_VERSION}"]`, undefined, BAD_REQUEST);
-    }
+    if (isModernProtocolVersion(headerVersion))
+      throw badRequest(ErrorCode.InvalidParams, `Missing _meta["${META_PROTOCOL_VERSION}"]`);
     return { modern: false, version: headerVersion ?? negotiated };
   }
   const meta = (params as { _meta: Record<string, unknown> })._meta;
   const version = meta[META_PROTOCOL_VERSION];
-  if (typeof version !== "string") {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `_meta["${META_PROTOCOL_VERSION}"] must be a string`,
-      undefined,
-      BAD_REQUEST,
-    );
-  }
-  if (!isModernProtocolVersion(version) || !ALL_PROTOCOL_VERSIONS.includes(version)) {
-    throw new RpcError(
-      ErrorCode.UnsupportedProtocolVersion,
-      "Unsupported protocol version",
-      { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
-      BAD_REQUEST,
-    );
-  }
+  if (typeof version !== "string")
+    throw badRequest(ErrorCode.InvalidParams, `_meta["${META_PROTOCOL_VERSION}"] must be a string`);
+  if (!isModernProtocolVersion(version) || !ALL_PROTOCOL_VERSIONS.includes(version))
+    throw badRequest(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+      supported: [...ALL_PROTOCOL_VERSIONS],
+      requested: version,
+    });
   const capabilities = meta[META_CLIENT_CAPABILITIES];
-  if (!isRecord(capabilities)) {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`,
-      undefined,
-      BAD_REQUEST,
-    );
-  }
+  if (!isRecord(capabilities))
+    throw badRequest(ErrorCode.InvalidParams, `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`);
   const logLevel = meta[META_LOG_LEVEL];
-  if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `_meta["${META_LOG_LEVEL}"] must be one of: ${LOG_LEVELS.join(", ")}`,
-      undefined,
-      BAD_REQUEST,
-    );
-  }
+  if (logLevel !== undefined && !isLogLevel(logLevel))
+    throw badRequest(ErrorCode.InvalidParams, `_meta["${META_LOG_LEVEL}"] must be one of: ${LOG_LEVELS.join(", ")}`);
   return { modern: true, version, clientCapabilities: capabilities, ...(logLevel !== undefined ? { logLevel } : {}) };
 }
 
@@ -109,12 +89,10 @@ export function classifyEra(
  * Legacy requests are checked against the capabilities sent in `initialize` by the caller.
  */
 export function requireClientCapability(era: RequestEra, capability: string): void {
-  if (era.modern && !isRecord(era.clientCapabilities[capability])) {
-    throw new RpcError(
+  if (era.modern && !isRecord(era.clientCapabilities[capability]))
+    throw badRequest(
       ErrorCode.MissingRequiredClientCapability,
       `This request requires the client capability '${capability}'`,
       { requiredCapabilities: { [capability]: {} } },
-      BAD_REQUEST,
     );
-  }
 }

@@ -11,19 +11,16 @@ export type JsonRpcId = string | number;
 /** Request or notification params: MCP always uses objects, JSON-RPC also allows arrays. */
 export type JsonRpcParams = Record<string, unknown> | unknown[];
 
-/** A request: expects a response with the same id. */
-export interface JsonRpcRequest {
-  jsonrpc: "2.0";
-  id: JsonRpcId;
-  method: string;
-  params?: JsonRpcParams;
-}
-
 /** A notification: no id, never answered. */
 export interface JsonRpcNotification {
   jsonrpc: "2.0";
   method: string;
   params?: JsonRpcParams;
+}
+
+/** A request: expects a response with the same id. */
+export interface JsonRpcRequest extends JsonRpcNotification {
+  id: JsonRpcId;
 }
 
 /** The `error` member of an error response. */
@@ -49,9 +46,6 @@ export interface JsonRpcErrorResponse {
 
 /** Any response. */
 export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
-
-/** Any single JSON-RPC message. */
-export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 /** Standard JSON-RPC 2.0 error codes. */
 export const ErrorCode = {
@@ -142,35 +136,17 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
 
   if ("method" in value) {
     if (typeof value.method !== "string") return { kind: "invalid", id, reason: "method must be a string" };
-    if (value.params !== undefined && typeof value.params !== "object") {
+    if (value.params !== undefined && (typeof value.params !== "object" || value.params === null))
       return { kind: "invalid", id, reason: "params must be an object or an array" };
-    }
-    if (value.params === null) return { kind: "invalid", id, reason: "params must be an object or an array" };
     if (!("id" in value)) return { kind: "notification", message: value as unknown as JsonRpcNotification };
     if (!isJsonRpcId(value.id)) return { kind: "invalid", id: null, reason: "id must be a string or a number" };
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
 
   if ("result" in value || "error" in value) {
-    if (value.id !== null && !isJsonRpcId(value.id)) {
+    if (value.id !== null && !isJsonRpcId(value.id))
       return { kind: "invalid", id: null, reason: "response id must be a string, a number or null" };
-    }
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
   return { kind: "invalid", id, reason: "message is neither a request, a notification nor a response" };
-}
-
-/** True when `value` is a valid request envelope. */
-export function isRequest(value: unknown): value is JsonRpcRequest {
-  return classifyMessage(value).kind === "request";
-}
-
-/** True when `value` is a valid notification envelope. */
-export function isNotification(value: unknown): value is JsonRpcNotification {
-  return classifyMessage(value).kind === "notification";
-}
-
-/** True when `value` is a response (success or error). */
-export function isResponse(value: unknown): value is JsonRpcResponse {
-  return classifyMessage(value).kind === "response";
 }

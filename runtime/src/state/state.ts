@@ -4,7 +4,7 @@
  * when asked for (`--state redis://host:port/db`, `MCP_STATE_URL`, feature `redis`), always sealed
  * (features/redis/state-seal.ts: values and messages encrypted, key names hashed: a shared store
  * needs the secret). What goes there: task snapshots (features/tasks/shared-tasks.ts), legacy
- * sessions (sessions.ts), cancellations and client answers that must reach another instance. Never
+ * sessions (features/sessions/), cancellations and client answers that must reach another instance. Never
  * a secret: no upstream credential, token or request header is ever written (see the scale tests).
  */
 import { EventEmitter } from "node:events";
@@ -13,21 +13,6 @@ import { EventEmitter } from "node:events";
 export class StateUnavailableError extends Error {
   override readonly name = "StateUnavailableError";
 }
-
-/** How a shared store is opened. */
-export interface StateStoreOptions {
-  /** The key prefix of this server. */
-  prefix?: string;
-  /** The secret that seals what is stored (`MCP_STATE_SECRET`, the same on every instance). */
-  secret?: string | undefined;
-  /** Hears connection changes. */
-  onStatus?: (message: string) => void;
-  /** Hears records that failed their check (tampered, or written with another secret). */
-  onInvalid?: (what: string) => void;
-}
-
-/** Opens the shared store at `url` (feature `redis`); throws for a URL it does not take. */
-export type OpenStateStore = (url: string, options: StateStoreOptions) => Promise<StateStore>;
 
 /** The store behind tasks, legacy sessions and cross-instance cancellation. */
 export interface StateStore {

@@ -12,11 +12,6 @@ import { META_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { ObjectJsonSchema } from "../api/types.js";
 import { getOwn } from "../protocol/own.js";
 
-/** The part of a tool the header checks need. */
-export interface HeaderTool {
-  inputSchema: ObjectJsonSchema;
-}
-
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** Visible ASCII plus space and tab: what a header value may hold before decoding. */
@@ -37,9 +32,9 @@ function mismatch(message: string): RpcError {
   return new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
 }
 
-/** One header's value (first if repeated), or undefined when absent. */
-export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
+/** One header's value (first if repeated), or undefined when absent; `name` in lower case. */
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -67,16 +62,6 @@ function matches(value: unknown, header: string): boolean {
   return false;
 }
 
-/** `x-mcp-header` names of a tool's top-level properties (property → header suffix). */
-export function mcpHeaderParams(tool: HeaderTool): Array<{ property: string; header: string }> {
-  const out: Array<{ property: string; header: string }> = [];
-  for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-    if (typeof schema === "object" && typeof schema["x-mcp-header"] === "string")
-      out.push({ property, header: schema["x-mcp-header"] });
-  }
-  return out;
-}
-
 /**
  * Validates the SEP-2243 headers of one modern request against its body. `findTool` resolves
  * `tools/call` targets for `Mcp-Param-*` checks. Throws an RpcError (-32020, HTTP 400).
@@ -85,7 +70,7 @@ export function validateModernHeaders(
   headers: IncomingHttpHeaders,
   method: string,
   params: Record<string, unknown>,
-  findTool: (name: string) => HeaderTool | undefined,
+  findTool: (name: string) => { inputSchema: ObjectJsonSchema } | undefined,
 ): void {
   const meta = params._meta as Record<string, unknown>;
   const versionHeader = headerValue(headers, "mcp-protocol-version");
@@ -117,8 +102,11 @@ export function validateModernHeaders(
     typeof params.arguments === "object" && params.arguments !== null
       ? (params.arguments as Record<string, unknown>)
       : {};
-  for (const { property, header } of mcpHeaderParams(tool)) {
-    const raw = headerValue(headers, `mcp-param-${header}`);
+  // Each top-level property whose schema names an `x-mcp-header` has its value mirrored in that header.
+  for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+    const header = typeof schema === "object" ? schema["x-mcp-header"] : undefined;
+    if (typeof header !== "string") continue;
+    const raw = headerValue(headers, `mcp-param-${header}`.toLowerCase());
     const value = getOwn(args, property);
     if (raw === undefined) {
       if (value !== undefined && value !== null) throw mismatch(`missing Mcp-Param-${header} header`);

@@ -1,10 +1,14 @@
 /**
  * What features add to the HTTP transport: a guard in front of the MCP endpoint (feature `oauth`:
- * an OAuth 2.1 resource server) and more endpoints beside it (feature `legacy-sse`).
+ * an OAuth 2.1 resource server), more endpoints beside it (feature `legacy-sse`) and legacy-era
+ * sessions (feature `sessions`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
+import type { LegacySession } from "../server/request-context.js";
 import type { McpServer } from "../server/server.js";
+import type { StateStore } from "../state/state.js";
 import type { readBody } from "./http-util.js";
 
 /** A caller whose credentials the guard accepted. */
@@ -29,14 +33,14 @@ export function isRefusal(value: Principal | Refusal): value is Refusal {
 export interface HttpGuard {
   /** Who issues the credentials it accepts (a session belongs to an issuer and subject). */
   readonly issuer: string;
-  /** Absolute URL of the guard's metadata document; left empty, the transport fills it in once it listens. */
-  metadataUrl: string;
-  /** The metadata document served at the well-known paths (RFC 9728). */
-  metadata(): Record<string, unknown>;
+  /** Answers a request for a document of its own (metadata) and returns true; false for any other. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /** Hears the endpoint's URL once the transport listens. */
+  listening(endpointUrl: string): void;
   /** The caller of a request with this `Authorization` header, or why it is refused. */
   authenticate(authorization: string | undefined): Promise<Principal | Refusal>;
-  /** The refusal of a call whose tool needs scopes the caller lacks. */
-  insufficientScope(needed: string[]): Refusal;
+  /** The refusal of a message whose tool needs scopes the caller lacks, if any. */
+  check(server: McpServer, payload: unknown, scopes: ReadonlySet<string>): Refusal | undefined;
 }
 
 /** The authenticated caller of one request to another endpoint, and its per-message scope check. */
@@ -86,3 +90,33 @@ export function joinEndpoints(makers: readonly MakeHttpEndpoints[]): MakeHttpEnd
     };
   };
 }
+
+/** Whose session it is in OAuth mode: the token's issuer and subject. */
+export interface SessionOwner {
+  issuer: string;
+  subject?: string | undefined;
+}
+
+/** A legacy request's session, found (or, for `initialize`, to be opened once answered). */
+export interface SessionUse {
+  id?: string;
+  session?: LegacySession;
+  /** After dispatch: saves what changed, or opens the session an `initialize` answer began; false when it answered an error instead. */
+  finish(res: ServerResponse, response: JsonRpcResponse | JsonRpcResponse[] | undefined): Promise<boolean>;
+}
+
+/** Legacy-era sessions (`Mcp-Session-Id`, feature `sessions`): the transport's two calls into them. */
+export interface HttpSessions {
+  /** Answers a DELETE of the session its `Mcp-Session-Id` names (204, or 404). */
+  end(req: IncomingMessage, res: ServerResponse, owner: SessionOwner | undefined): Promise<void>;
+  /** The session of a legacy request, or undefined when it answered instead (400, 404, 503). */
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: { id: JsonRpcId | null; version: string | undefined; initialize?: Record<string, unknown> },
+    owner: SessionOwner | undefined,
+  ): Promise<SessionUse | undefined>;
+}
+
+/** Makes the sessions kept in `state` (memory, or Redis for several instances). */
+export type MakeHttpSessions = (state: StateStore) => HttpSessions;

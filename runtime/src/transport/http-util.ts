@@ -1,5 +1,6 @@
 /** Small HTTP helpers shared by the Streamable HTTP and the legacy HTTP+SSE transports. */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode, errorResponse, type JsonRpcId } from "../protocol/jsonrpc.js";
 
 /**
  * Bytes of request bodies being received at once, over every request of a server: slow clients
@@ -63,6 +64,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   const text = JSON.stringify(body);
   res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** Answers a JSON-RPC error (`code`, default InvalidRequest) with HTTP `status`. */
+export function reject(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  id: JsonRpcId | null = null,
+  code: number = ErrorCode.InvalidRequest,
+): void {
+  sendJson(res, status, errorResponse(id, { code, message }));
 }
 
 /** Sends a plain-text body with its length. */

@@ -13,9 +13,11 @@ import {
   isRefusal,
   type HttpEndpoints,
   type HttpGuard,
+  type HttpSessions,
   type MakeHttpEndpoints,
   type Principal,
   type Refusal,
+  type SessionUse,
 } from "./http-plugs.js";
 import { hasModernMeta } from "../protocol/era.js";
 import { validateModernHeaders } from "./http-headers.js";
@@ -30,7 +32,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.js";
-import { BodyBudget, readBody, sendJson, sendText } from "./http-util.js";
+import { BodyBudget, readBody, reject, sendJson, sendText } from "./http-util.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -41,23 +43,12 @@ import {
 import type { McpServer } from "../server/server.js";
 import type { TransportHandle } from "./transport.js";
 import { isRecord } from "../protocol/own.js";
-import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
-import { SessionStore, sessionOwner, type LegacySession } from "./sessions.js";
-import { MemoryStateStore, StateUnavailableError, type StateStore } from "../state/state.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost };
-/** Default request body limit in bytes. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Default time a client has to send a whole request, headers and body (Node's default is 300 s). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Default most connections open at once; further ones are closed as they arrive. */
-export const DEFAULT_MAX_CONNECTIONS = 1_000;
-/** Default bytes of request bodies received at once over all requests (16 bodies of the 4 MiB limit); beyond: 503. */
-export const DEFAULT_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT };
 
 /** Options for {@link startHttp}. */
 export interface HttpOptions {
@@ -68,22 +59,16 @@ export interface HttpOptions {
   path?: string;
   /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
   allowedOrigins?: string[];
+  /** Largest request body (default 4 MiB); beyond: 413. */
   maxBodyBytes?: number;
-  /** Time a client has to send a whole request (default {@link DEFAULT_REQUEST_TIMEOUT_MS}); then 408 and the connection closes. */
+  /** Time a client has to send a whole request (default 30 s; Node's is 300 s); then 408 and the connection closes. */
   requestTimeoutMs?: number;
-  /** Most connections open at once (default {@link DEFAULT_MAX_CONNECTIONS}). */
+  /** Most connections open at once (default 1,000); further ones are closed as they arrive. */
   maxConnections?: number;
-  /** Bytes of request bodies received at once over all requests (default {@link DEFAULT_BODY_BUDGET_BYTES}); beyond: 503. */
+  /** Bytes of request bodies received at once over all requests (default 64 MiB: 16 bodies of the limit); beyond: 503. */
   bodyBudgetBytes?: number;
-  /**
-   * Legacy-era sessions: `initialize` answers mint a random `Mcp-Session-Id`; later legacy
-   * requests must carry a live one (400 when absent, 404 when unknown or deleted); DELETE ends
-   * it. Off by default (stateless). Modern requests never use sessions. Sessions live in
-   * `state` (Redis: any instance behind a load balancer serves them).
-   */
-  sessions?: boolean;
-  /** Where legacy sessions are kept (default: this process's memory). */
-  state?: StateStore;
+  /** Legacy-era sessions (feature `sessions`); without them the transport is stateless. */
+  sessions?: HttpSessions;
   /**
    * Accepted `Host` header values (against DNS rebinding; 403 otherwise). An entry with a port
    * must match exactly; one without a port matches that host on any port. Default: for a loopback
@@ -120,10 +105,9 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const endpoint = options.path ?? "/mcp";
   const logger = options.logger ?? silentLogger;
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  // Session id → what its `initialize` negotiated (state store: memory, or Redis for several instances).
-  const sessions = options.sessions ? new SessionStore(options.state ?? new MemoryStateStore()) : undefined;
+  const sessions = options.sessions;
   let hostCheck: ((value: string | undefined) => boolean) | undefined;
   /** Requests being answered (the drain waits for them). */
   const active = new Set<ServerResponse>();
@@ -132,10 +116,10 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const used = new WeakSet<object>();
   /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
   const unserved = new Set<Socket>();
-  const budget = new BodyBudget(options.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES);
+  const budget = new BodyBudget(options.bodyBudgetBytes ?? 64 * 1024 * 1024);
   const receive = (req: IncomingMessage) => readBody(req, limit, budget);
   const legacySse: HttpEndpoints | undefined = options.legacySse?.(server, receive, logger);
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // A request (headers and body) must arrive within the timeout (0: none), checked every second at
   // most; idle keep-alive connections are not requests and stay open for KEEP_ALIVE_TIMEOUT_MS.
   const timeouts = {
@@ -145,30 +129,15 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   };
 
   const http = createServer(timeouts, (req, res) => {
-    if (hostCheck && !hostCheck(req.headers.host)) {
-      return sendJson(
-        res,
-        403,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Forbidden: Host header not allowed (see --allowed-hosts)",
-        }),
-      );
-    }
+    if (hostCheck && !hostCheck(req.headers.host))
+      return reject(res, 403, "Forbidden: Host header not allowed (see --allowed-hosts)");
     // Draining: a reused keep-alive connection gets 503 (the client may retry elsewhere); the first
     // request of a connection accepted before the listener closed is served (a load balancer has
     // already sent it here and will not re-send a POST), then the connection closes.
     if (draining && used.has(req.socket)) {
       res.setHeader("Connection", "close");
       res.setHeader("Retry-After", "1");
-      return sendJson(
-        res,
-        503,
-        errorResponse(null, {
-          code: ErrorCode.InternalError,
-          message: "Service Unavailable: the server is shutting down",
-        }),
-      );
+      return reject(res, 503, "Service Unavailable: the server is shutting down", null, ErrorCode.InternalError);
     }
     used.add(req.socket);
     unserved.delete(req.socket);
@@ -180,8 +149,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     }
     handleRequest(req, res).catch((error: unknown) => {
       logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent)
-        sendJson(res, 500, errorResponse(null, { code: ErrorCode.InternalError, message: "Internal error" }));
+      if (!res.headersSent) reject(res, 500, "Internal error", null, ErrorCode.InternalError);
       else res.end();
     });
   });
@@ -193,43 +161,20 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     socket.once("close", () => unserved.delete(socket));
   });
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  http.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  http.maxConnections = options.maxConnections ?? 1_000;
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? "/").split("?")[0];
     const oauth = options.oauth;
-    // RFC 9728: metadata at the root well-known path and at the one suffixed with the endpoint.
-    if (
-      oauth &&
-      req.method === "GET" &&
-      (pathname === "/.well-known/oauth-protected-resource" ||
-        pathname === `/.well-known/oauth-protected-resource${endpoint}`)
-    ) {
-      res
-        .writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" })
-        .end(JSON.stringify(oauth.metadata()));
-      return;
-    }
+    if (oauth?.serve(req, res, pathname)) return;
     const origin = req.headers.origin;
-    if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins)) {
-      return sendJson(
-        res,
-        403,
-        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Forbidden: origin not allowed" }),
-      );
-    }
+    if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins))
+      return reject(res, 403, "Forbidden: origin not allowed");
     const legacyPath = legacySse?.owns(pathname) ?? false;
     if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
     const userHeader = options.userHeader?.toLowerCase();
     if (userHeader && !(legacyPath && legacySse?.isPublic?.(pathname)) && !String(req.headers[userHeader] ?? "").trim())
-      return sendJson(
-        res,
-        401,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: `Unauthorized: no ${options.userHeader} header`,
-        }),
-      );
+      return reject(res, 401, `Unauthorized: no ${options.userHeader} header`);
     let principal: Principal | undefined;
     if (oauth && !(legacyPath && legacySse?.isPublic?.(pathname))) {
       const outcome = await oauth.authenticate(req.headers.authorization);
@@ -241,81 +186,37 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     if (legacySse && legacyPath) {
       const access =
         oauth && principal
-          ? { principal, check: (payload: unknown) => scopeRefusal(server, oauth, payload, principal!.scopes) }
+          ? { principal, check: (payload: unknown) => oauth.check(server, payload, principal!.scopes) }
           : undefined;
       return legacySse.handle(req, res, pathname, access, refuse);
     }
-    const sessionId = req.headers["mcp-session-id"];
     // In OAuth mode a session belongs to the token's issuer and subject: another caller's token finds none.
-    const owner = oauth ? sessionOwner(oauth.issuer, principal?.subject) : undefined;
-    let session: LegacySession | undefined;
-    if (sessions && req.method === "DELETE" && typeof sessionId === "string") {
-      const deleted = await sessions.delete(sessionId, owner).catch((error: unknown) => storeFailure(res, null, error));
-      if (deleted === undefined) return;
-      if (!deleted)
-        return sendJson(
-          res,
-          404,
-          errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
-        );
-      res.writeHead(204).end();
-      return;
-    }
+    const owner = oauth ? { issuer: oauth.issuer, subject: principal?.subject } : undefined;
+    if (sessions && req.method === "DELETE" && typeof req.headers["mcp-session-id"] === "string")
+      return sessions.end(req, res, owner);
     if (req.method !== "POST") {
       res.setHeader("Allow", sessions ? "POST, DELETE" : "POST");
-      return sendJson(
-        res,
-        405,
-        errorResponse(null, { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" }),
-      );
+      return reject(res, 405, "Method not allowed: use POST");
     }
-    if (!acceptsJson(req.headers.accept)) {
-      return sendJson(
-        res,
-        406,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Not Acceptable: Accept must allow application/json or text/event-stream",
-        }),
-      );
-    }
+    const accepted = mediaTypes(req.headers.accept);
+    if (accepted.length > 0 && !accepted.some((type) => ANSWER_TYPES.includes(type)))
+      return reject(res, 406, "Not Acceptable: Accept must allow application/json or text/event-stream");
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (contentType !== "" && contentType !== "application/json") {
-      return sendJson(
-        res,
-        415,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: "Unsupported Media Type: use application/json",
-        }),
-      );
-    }
+    if (contentType !== "" && contentType !== "application/json")
+      return reject(res, 415, "Unsupported Media Type: use application/json");
     const body = await receive(req);
     if (body === "aborted") return;
     if (body === "too-large" || body === "busy") {
       res.setHeader("Connection", "close");
-      if (body === "busy") res.setHeader("Retry-After", "1");
-      return sendJson(
-        res,
-        body === "busy" ? 503 : 413,
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message:
-            body === "busy"
-              ? "Service Unavailable: too many request bodies arriving at once; retry"
-              : `Payload Too Large: limit is ${limit} bytes`,
-        }),
-      );
+      if (body === "too-large") return reject(res, 413, `Payload Too Large: limit is ${limit} bytes`);
+      res.setHeader("Retry-After", "1");
+      return reject(res, 503, "Service Unavailable: too many request bodies arriving at once; retry");
     }
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      return sendJson(
-        res,
-        400,
-        errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }),
-      );
+      return reject(res, 400, "Parse error: invalid JSON", null, ErrorCode.ParseError);
     }
     const single = isRecord(payload) ? payload : undefined;
     const requestId: JsonRpcId | null = single && isJsonRpcId(single.id) ? single.id : null;
@@ -336,38 +237,13 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const modern = single !== undefined && hasModernMeta(single.params);
     const isInitialize = single?.method === "initialize" && !modern;
     // Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
-    if (sessions && !modern && !isModernProtocolVersion(version) && !isInitialize) {
-      if (typeof sessionId !== "string") {
-        return sendJson(
-          res,
-          400,
-          errorResponse(requestId, {
-            code: ErrorCode.InvalidRequest,
-            message: "Bad Request: Mcp-Session-Id header is required",
-          }),
-        );
-      }
-      const found = await sessions.get(sessionId, owner).catch((error: unknown) => storeFailure(res, requestId, error));
-      if (found === undefined && res.headersSent) return;
-      if (found === undefined)
-        return sendJson(
-          res,
-          404,
-          errorResponse(requestId, { code: ErrorCode.InvalidRequest, message: "Session not found" }),
-        );
-      session = found;
-      // The header may repeat the negotiated version, never replace it (e.g. to unlock 2025-03-26 batches).
-      if (version !== undefined && version !== session.version) {
-        return sendJson(
-          res,
-          400,
-          errorResponse(requestId, {
-            code: ErrorCode.InvalidRequest,
-            message: `Bad Request: MCP-Protocol-Version ${version} contradicts the version negotiated for this session (${session.version})`,
-          }),
-        );
-      }
+    let use: SessionUse | undefined;
+    if (sessions && !modern && !isModernProtocolVersion(version)) {
+      const initialize = isInitialize ? (isRecord(single?.params) ? single.params : {}) : undefined;
+      use = await sessions.open(req, res, { id: requestId, version, ...(initialize ? { initialize } : {}) }, owner);
+      if (!use) return;
     }
+    const session = use?.session;
     if (single && typeof single.method === "string" && "id" in single && modern) {
       try {
         validateModernHeaders(req.headers, single.method, single.params as Record<string, unknown>, (name) =>
@@ -379,7 +255,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       }
     }
 
-    const insufficient = oauth && scopes ? scopeRefusal(server, oauth, payload, scopes) : undefined;
+    const insufficient = oauth && scopes ? oauth.check(server, payload, scopes) : undefined;
     if (insufficient) return refuse(res, insufficient);
 
     // A client that disconnects before its answer can never receive it: stop the work.
@@ -389,15 +265,15 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     res.on("close", () => {
       if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
     });
-    const stream = acceptsEventStream(req.headers.accept) ? new SseWriter(res) : undefined;
-    const logLevel = session?.logLevel;
+    // Notifications may be streamed when the client accepts an event stream.
+    const stream = accepted.includes("text/event-stream") ? new SseWriter(res) : undefined;
     const response = await server.dispatch(payload, {
       protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       // A legacy client is known by its session; without sessions no request says who sent it.
       client: session?.client ?? null,
       signal: disconnect.signal,
       // A session's requests may arrive through any instance (and from any proxy address).
-      scope: session ? `session:${sessionId as string}` : `http:${req.socket.remoteAddress ?? ""}`,
+      scope: use?.id ? `session:${use.id}` : `http:${req.socket.remoteAddress ?? ""}`,
       ...(session ? { session } : {}),
       headers: req.headers,
       ...(scopes ? { scopes } : {}),
@@ -406,27 +282,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
         ? { notify: (message: JsonRpcNotification | JsonRpcRequest) => stream.send(message) }
         : {}),
     });
-    if (res.destroyed) return;
-    if (sessions && session && session.logLevel !== logLevel) {
-      const saved = await sessions.save(sessionId as string, session).then(
-        () => true,
-        (error: unknown) => storeFailure(res, requestId, error),
-      );
-      if (!saved) return;
-    }
-    if (sessions && isInitialize && response !== undefined && "result" in response) {
-      const params = isRecord(single?.params) ? single.params : {};
-      const created: LegacySession = {
-        version: String(response.result.protocolVersion),
-        clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {},
-      };
-      const client = clientInfoOf(params.clientInfo);
-      if (client) created.client = client;
-      if (owner !== undefined) created.owner = owner;
-      const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, requestId, error));
-      if (id === undefined) return;
-      res.setHeader("Mcp-Session-Id", id);
-    }
+    if (res.destroyed || (use && !(await use.finish(res, response)))) return;
     if (stream?.started) {
       if (response !== undefined) stream.send(response);
       res.end();
@@ -452,9 +308,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     options.allowedHosts ?? (isLoopbackHost(host) ? [...LOOPBACK_HOSTNAMES].map((name) => `${name}:${port}`) : []),
     port,
   );
-  if (options.oauth && options.oauth.metadataUrl === "") {
-    options.oauth.metadataUrl = `http://${urlHost}:${port}/.well-known/oauth-protected-resource${endpoint}`;
-  }
+  options.oauth?.listening(`http://${urlHost}:${port}${endpoint}`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -491,24 +345,6 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       await closed;
     },
   };
-}
-
-/**
- * Answers 503 when the state store (Redis) could not be reached for a session; other errors are
- * rethrown. Returns undefined, so callers can tell that the response was sent.
- */
-function storeFailure(res: ServerResponse, id: JsonRpcId | null, error: unknown): undefined {
-  if (!(error instanceof StateUnavailableError)) throw error;
-  res.setHeader("Retry-After", "1");
-  sendJson(
-    res,
-    503,
-    errorResponse(id, {
-      code: ErrorCode.InternalError,
-      message: `Service Unavailable: legacy sessions are kept in the state store, and ${error.message}; stateless requests still work`,
-    }),
-  );
-  return undefined;
 }
 
 /** Resolves once `busy()` (responses being answered, tasks working) is 0, or after `graceMs`. */
@@ -556,9 +392,15 @@ export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>): b
   }
 }
 
-/** True when the client lists `text/event-stream` in Accept (then notifications may be streamed). */
-function acceptsEventStream(accept: string | undefined): boolean {
-  return (accept ?? "").split(",").some((part) => part.split(";")[0]!.trim().toLowerCase() === "text/event-stream");
+/** Accept values under which a JSON or event-stream answer may be sent. */
+const ANSWER_TYPES = ["application/json", "text/event-stream", "application/*", "*/*"];
+
+/** The media types an Accept header lists; none when it is absent or empty (then anything is accepted). */
+function mediaTypes(accept: string | undefined): string[] {
+  return (accept ?? "")
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
@@ -581,41 +423,14 @@ class SseWriter {
   }
 }
 
-/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests, else 200. */
+/** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests (null id), else 200. */
 function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
   if (Array.isArray(response)) return 200;
-  return httpStatusOf(response) ?? (isUnreadableRequestError(response) ? 400 : 200);
-}
-
-function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === "") return true; // lenient: absent means anything
-  return accept
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim().toLowerCase())
-    .some((type) => ["application/json", "text/event-stream", "application/*", "*/*"].includes(type));
-}
-
-/** Parse errors and unreadable requests (null id) are client errors on HTTP too. */
-function isUnreadableRequestError(response: JsonRpcResponse | JsonRpcResponse[]): boolean {
-  return !Array.isArray(response) && "error" in response && response.id === null;
-}
-
-/** 403 when `payload` calls a tool whose OAuth scopes the caller's token lacks; else undefined. */
-function scopeRefusal(
-  server: McpServer,
-  oauth: HttpGuard,
-  payload: unknown,
-  scopes: ReadonlySet<string>,
-): Refusal | undefined {
-  const call = payload as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
-  if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string")
-    return undefined;
-  const missing = server.callScopes(call.params).filter((scope) => !scopes.has(scope));
-  return missing.length > 0 ? oauth.insufficientScope(missing) : undefined;
+  return httpStatusOf(response) ?? ("error" in response && response.id === null ? 400 : 200);
 }
 
 /** 401/403 from the resource server, with its `WWW-Authenticate` challenge. */
 function refuse(res: ServerResponse, refusal: Refusal): void {
   res.setHeader("WWW-Authenticate", refusal.wwwAuthenticate);
-  sendJson(res, refusal.status, errorResponse(null, { code: ErrorCode.InvalidRequest, message: refusal.message }));
+  reject(res, refusal.status, refusal.message);
 }

@@ -4,13 +4,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import {
-  ErrorCode,
-  errorResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../protocol/jsonrpc.js";
+import { ErrorCode, errorResponse } from "../protocol/jsonrpc.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import type { McpServer } from "../server/server.js";
 import type { TransportHandle } from "./transport.js";
@@ -35,7 +29,7 @@ export function startStdio(server: McpServer, options: StdioOptions = {}): Trans
   const pending = new Set<Promise<void>>();
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
 
-  const send = (message: JsonRpcResponse | JsonRpcResponse[] | JsonRpcNotification | JsonRpcRequest): void => {
+  const send = (message: unknown): void => {
     if (output.writable) output.write(JSON.stringify(message) + "\n");
   };
 

@@ -21,5 +21,7 @@ export const DECLARATIONS_DATA_PATH = "data/declarations.json";
 export const DECLARATION_OFFSETS_PATH = "data/declaration-offsets.txt";
 /** The OpenAPI document (JSON, read when a client asks for it). */
 export const API_DOCUMENT_PATH = "data/openapi.json";
+/** Each MCP client's configuration entry for the server, printed by its `--print-config`. */
+export const CLIENT_CONFIG_PATH = "data/client-config.json";
 /** What the runtime needs of the client profiles (profiles/clients/*.json), read by its `main`. */
 export const CLIENT_PROFILES_PATH = "data/client-profiles.json";

@@ -45,7 +45,7 @@ export function markdownFence(info: string, text: unknown): string {
   return `${fence}${info}\n${value}\n${fence}`;
 }
 
-/** One shell word (POSIX sh) on one line: the runtime's quoting (client-config.ts), which its snippets use too. */
+/** One shell word (POSIX sh) on one line: the runtime's quoting (print-config.ts), which the client snippets use too. */
 export function shellWord(text: unknown): string {
   return quoteShellWord(oneLine(text));
 }

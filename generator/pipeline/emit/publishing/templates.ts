@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import { packageRoot } from "../../../shared/package-root.js";
-import { clientConfig, type ConfigClient, type ConfigTransport } from "../../../shared/contract.js";
+import { clientConfig, type ConfigClient, type ConfigTransport } from "./client-config.js";
 import { featureCatalog, featureExport } from "../../plan/features.js";
 import { isIdentifier } from "../../plan/names.js";
 import type { ProjectPlan } from "../../plan/types.js";
@@ -93,7 +93,7 @@ const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
 /** The view every template gets: the plan plus derived values. */
 function view(plan: ProjectPlan): Record<string, unknown> {
-  // The snippets come from the runtime's --print-config, so the README and the server agree.
+  // The snippets are those data/client-config.json gives --print-config, so the README and the server agree.
   const info = { name: plan.packageName, version: plan.version, env: configVariables(plan) };
   const snippet = (client: ConfigClient, transport: ConfigTransport) => {
     const result = clientConfig(client, info, transport);

@@ -8,6 +8,15 @@
  */
 import { createHash } from "node:crypto";
 
+/** The key a server gets in the clients' configurations: the package name without scope, in `[A-Za-z0-9_-]`. */
+export function configServerName(packageName: string): string {
+  const base = packageName
+    .replace(/^@[^/]+\//, "")
+    .replace(/[^A-Za-z0-9_-]+/g, "-")
+    .replace(/^[^A-Za-z]+/, "");
+  return base || "server";
+}
+
 /** Served name ↔ original name, for the tools of one profile. */
 export interface NameMap {
   served(original: string): string;

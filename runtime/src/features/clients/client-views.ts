@@ -4,7 +4,7 @@
  * and input schemas in a form it takes (client-schema.ts). A request without a matching profile (and
  * no `--client`) gets the server's own view: nothing changes. Each decision is logged at info, once.
  */
-import { configServerName } from "../../cli/client-config.js";
+import { configServerName } from "./client-names.js";
 import { matchProfile, type RuntimeProfile } from "./client-profiles.js";
 import type { ClientInfo } from "../../protocol/client-info.js";
 import { nameMap, type NameMap } from "./client-names.js";

@@ -6,7 +6,12 @@
  */
 import type { JWTVerifyGetKey } from "jose";
 import { loadGot } from "../../upstream/lazy-modules.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpGuard, Principal, Refusal } from "../../transport/http-plugs.js";
+import type { McpServer } from "../../server/server.js";
+
+/** The RFC 9728 metadata path. */
+const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
 /** Configuration of resource-server mode. */
 export interface OAuthResourceOptions {
@@ -37,6 +42,8 @@ export class ResourceServer implements HttpGuard {
 
   /** Absolute URL of this server's metadata document, for `WWW-Authenticate`. */
   metadataUrl: string;
+  /** The MCP endpoint's URL, once the transport listens. */
+  private endpointUrl: string | undefined;
 
   get issuer(): string {
     return this.options.issuer;
@@ -48,6 +55,34 @@ export class ResourceServer implements HttpGuard {
     metadataUrl = "",
   ) {
     this.metadataUrl = metadataUrl;
+  }
+
+  /** RFC 9728: the metadata at the root well-known path and at the one suffixed with the endpoint's path. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean {
+    const { pathname: endpoint } = new URL(this.endpointUrl ?? "http://localhost/mcp");
+    if (req.method !== "GET" || (pathname !== WELL_KNOWN && pathname !== `${WELL_KNOWN}${endpoint}`)) return false;
+    res
+      .writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" })
+      .end(JSON.stringify(this.metadata()));
+    return true;
+  }
+
+  /** Fills in the metadata URL (when it was left empty) once the transport listens. */
+  listening(endpointUrl: string): void {
+    this.endpointUrl = endpointUrl;
+    if (this.metadataUrl === "") {
+      const url = new URL(endpointUrl);
+      this.metadataUrl = `${url.origin}${WELL_KNOWN}${url.pathname}`;
+    }
+  }
+
+  /** 403 when `payload` calls a tool whose scopes the caller's token lacks; else undefined. */
+  check(server: McpServer, payload: unknown, scopes: ReadonlySet<string>): Refusal | undefined {
+    const call = payload as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+    if (!call || typeof call !== "object" || call.method !== "tools/call" || typeof call.params?.name !== "string")
+      return undefined;
+    const missing = server.callScopes(call.params).filter((scope) => !scopes.has(scope));
+    return missing.length > 0 ? this.insufficientScope(missing) : undefined;
   }
 
   /** The RFC 9728 metadata document. */

@@ -8,14 +8,12 @@
  * gets 404 for it. A stored record is checked field by field when read.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { clientInfoOf } from "../protocol/client-info.js";
-import { isRecord } from "../protocol/own.js";
-import type { StateStore } from "../state/state.js";
-import type { LegacySession } from "../server/request-context.js";
-
-export type { LegacySession };
-import { isLogLevel } from "../protocol/era.js";
-import { isKnownProtocolVersion } from "../protocol/versions.js";
+import { clientInfoOf } from "../../protocol/client-info.js";
+import { isRecord } from "../../protocol/own.js";
+import type { StateStore } from "../../state/state.js";
+import type { LegacySession } from "../../server/request-context.js";
+import { isLogLevel } from "../../protocol/era.js";
+import { isKnownProtocolVersion } from "../../protocol/versions.js";
 
 /** A session unused this long is forgotten (its next request gets 404, and the client re-initializes). */
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;

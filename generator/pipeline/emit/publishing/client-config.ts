@@ -1,7 +1,7 @@
 /**
  * Install snippets: the exact entry each MCP client's configuration needs to start this server
- * (stdio, through `npx <package>`) or to reach it over Streamable HTTP. Printed by `--print-config`
- * and, from the same function, shown in the generated README. Pure: no I/O, no process state.
+ * (stdio, through `npx <package>`) or to reach it over Streamable HTTP. Shown in the generated
+ * README and written to data/client-config.json, which the server's `--print-config` prints from.
  *
  * Formats, as each client documents them (2026):
  * - Claude Desktop, `claude_desktop_config.json`: `{ "mcpServers": { name: { command, args, env } } }`;
@@ -13,7 +13,15 @@
  *   { type: "http", url } }, "inputs": [ { type: "promptString", id, description, password } ] }`;
  *   secrets are asked for through `inputs` and referenced as `${input:id}`.
  */
-import type { ConfigVariable, ServerInfo } from "../api/types.js";
+import {
+  CONFIG_URL,
+  configServerName,
+  shellWord,
+  type ClientEntries,
+  type ConfigSnippet,
+  type ConfigVariable,
+  type ServerInfo,
+} from "../../../shared/contract.js";
 
 /** The clients `--print-config` knows. */
 export const CONFIG_CLIENTS = ["claude-desktop", "claude-code", "cursor", "vscode"] as const;
@@ -21,18 +29,6 @@ export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
 
 /** How the client reaches the server: it starts it (stdio) or connects to a running one (HTTP). */
 export type ConfigTransport = { kind: "stdio" } | { kind: "http"; url: string };
-
-/** A snippet, or why the client cannot take this transport from a config file. */
-export type ConfigSnippet = { ok: true; text: string } | { ok: false; message: string };
-
-/** The key a server gets in the clients' maps: the package name without scope, in `[A-Za-z0-9_-]`. */
-export function configServerName(packageName: string): string {
-  const base = packageName
-    .replace(/^@[^/]+\//, "")
-    .replace(/[^A-Za-z0-9_-]+/g, "-")
-    .replace(/^[^A-Za-z]+/, "");
-  return base || "server";
-}
 
 /** The placeholder a user replaces: the example for plain settings, the variable's name for secrets. */
 function placeholder(variable: ConfigVariable): string {
@@ -45,11 +41,6 @@ function placeholder(variable: ConfigVariable): string {
  */
 function snippetVariables(info: ServerInfo): ConfigVariable[] {
   return (info.env ?? []).filter((variable) => variable.required || variable.secret);
-}
-
-/** A word for a POSIX shell: unquoted when plain, else single-quoted (`'` written as `'\''`). */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -112,4 +103,20 @@ export function clientConfig(client: ConfigClient, info: ServerInfo, transport: 
       };
     }
   }
+}
+
+/**
+ * data/client-config.json: each client's stdio entry and its HTTP entry with CONFIG_URL where the
+ * server's URL goes (quoted as a shell word by claude-code's command line, inside JSON strings by the others).
+ */
+export function clientConfigData(info: ServerInfo): string {
+  const http: ConfigTransport = { kind: "http", url: CONFIG_URL };
+  const entries: Record<string, ClientEntries> = {};
+  for (const client of CONFIG_CLIENTS)
+    entries[client] = {
+      quote: client === "claude-code" ? "shell" : "json",
+      stdio: clientConfig(client, info, { kind: "stdio" }),
+      http: clientConfig(client, info, http),
+    };
+  return JSON.stringify(entries, null, 2) + "\n";
 }
