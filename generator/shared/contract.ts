@@ -9,7 +9,8 @@
  *   parameter styles, security requirements) because they are the same OpenAPI notions.
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
  *   file layout (`tool-data`, `declarations-data`), the search index (`search-build`), toolset
- *   filters (`toolsets`), client configuration entries (`client-config`), path templates, the
+ *   filters (`toolsets`), client configuration entries (`client-config`), path templates, which requests need feature
+ *   `encodings`, the
  *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
  *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
@@ -44,6 +45,7 @@ export type { LexiconData } from "../../runtime/src/features/search/search-text.
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
+export { needsEncodings } from "../../runtime/src/upstream/body.js";
 export { parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
 export { OFFSET_DIGITS } from "../../runtime/src/data/offsets-file.js";
 export {

@@ -14,6 +14,7 @@ import type { MakeCluster } from "../state/cluster.js";
 import type { OpenStateStore } from "../state/state.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
+import type { Encodings } from "../upstream/body.js";
 import type { HttpGuard, MakeHttpEndpoints } from "../transport/http-plugs.js";
 
 /** Every feature, by the name `mcp-gen --with` knows it by. */
@@ -29,6 +30,7 @@ export const FEATURES = [
   "clients",
   "confirm",
   "user-oauth",
+  "encodings",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -61,6 +63,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   MCP_CODE_MEMORY_MB: "code",
   MCP_CODE_MAX_CALLS: "code",
   MCP_CODE_MAX_RESULT_BYTES: "code",
+  MCP_GEN_ALLOW_FILE_READ: "encodings",
 };
 
 /** What a feature is started with. */
@@ -87,6 +90,8 @@ export interface FeaturePlugs {
   credentials?: MakeCredentials;
   /** Upstream pagination. */
   paging?: MakePaging;
+  /** Request parameter styles and bodies beyond JSON. */
+  encodings?: Encodings;
   /** The tasks extension. */
   tasks?: MakeTasks;
   /** Opens a shared state store (`--state`). */

@@ -260,6 +260,7 @@ export async function main(
         timeoutMs: flags.timeoutMs,
         maxResponseBytes: flags.maxResponseBytes,
         concurrency: flags.upstreamConcurrency,
+        encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
       logger,

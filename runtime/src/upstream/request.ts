@@ -2,8 +2,7 @@
  * Turns a tool's HTTP binding plus validated arguments into a concrete request description
  * (URL, headers, body). No I/O; `upstream.ts` executes it.
  */
-import type { FileOptions } from "./binary.js";
-import { collectBody, encodeBody } from "./body.js";
+import { collectBody, encodeBody, type Encodings } from "./body.js";
 import {
   ArgumentError,
   serializeCookieParameter,
@@ -99,12 +98,15 @@ function plainPath(path: string): boolean {
   return true;
 }
 
-/** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
+/**
+ * Builds the request for a binding (`encodings`: feature `encodings`, for the styles and bodies it
+ * serialises); throws ArgumentError for arguments that cannot be sent.
+ */
 export function buildRequest(
   http: HttpBinding,
   args: Record<string, unknown>,
   baseUrl: string,
-  files: FileOptions = {},
+  encodings?: Encodings,
 ): PreparedRequest {
   // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
   const split = splitPathTemplate(
@@ -128,14 +130,14 @@ export function buildRequest(
     if (value === null && binding.in !== "path" && !binding.required) continue;
     switch (binding.in) {
       case "path": {
-        const segment = serializePathParameter(binding, value);
+        const segment = serializePathParameter(binding, value, encodings);
         // An empty value would address another resource (`/pets//photos`, `/pets/`).
         if (segment === "") throw new ArgumentError(`path parameter '${binding.argument}' must not be empty`);
         path = path.split(`{${binding.name}}`).join(segment);
         break;
       }
       case "query": {
-        const pairs = serializeQueryParameter(binding, value);
+        const pairs = serializeQueryParameter(binding, value, encodings);
         if (pairs !== "") query.push(pairs);
         break;
       }
@@ -157,7 +159,7 @@ export function buildRequest(
   if (http.body) {
     const value = collectBody(http.body, args);
     if (value !== undefined) {
-      const encoded = encodeBody(http.body.mediaType, value, http.body, files);
+      const encoded = encodeBody(http.body, value, encodings);
       headers["content-type"] = encoded.contentType;
       body = encoded.payload;
     }

@@ -10,6 +10,7 @@ import type { Logger } from "../protocol/logger.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
+import type { Encodings } from "./body.js";
 import type { CursorApplication, Paging } from "./paging.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
@@ -53,11 +54,8 @@ export interface UpstreamOptions {
   concurrency?: number | undefined;
   /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
   retries?: number | undefined;
-  /**
-   * Let file arguments name local files (absolute paths, `file:` URLs). Off by default; also
-   * switched on by the environment variable `MCP_GEN_ALLOW_FILE_READ=1`.
-   */
-  allowFileRead?: boolean | undefined;
+  /** Parameter styles and bodies beyond JSON (feature `encodings`, included when the API needs them). */
+  encodings?: Encodings | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -106,8 +104,7 @@ export async function callUpstream(
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
-    prepared = buildRequest(tool.http, page.args, baseUrl, { allowFileRead });
+    prepared = buildRequest(tool.http, page.args, baseUrl, call.upstream.encodings);
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
     if (page.url)
       prepared = {
