@@ -43,7 +43,7 @@ export type { SearchIndexData } from "../../runtime/src/features/search/search-i
 export type { LexiconData } from "../../runtime/src/features/search/search-text.js";
 
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
-export { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
+export { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
 export { needsEncodings } from "../../runtime/src/upstream/body.js";
 export { parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";

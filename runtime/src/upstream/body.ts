@@ -4,9 +4,8 @@
  * sends them).
  */
 import { getOwn, setOwn } from "../protocol/own.js";
-import { ArgumentError, type ParameterStyles } from "./serialize.js";
+import { styledByFeature, withoutEncodings, type ParameterStyles } from "./serialize.js";
 import type { BodyBinding, HttpBinding } from "../api/types.js";
-import { styledByFeature } from "./serialize.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
@@ -14,10 +13,15 @@ export interface EncodedBody {
   payload: string | Buffer;
 }
 
-/** What feature `encodings` adds to request building: parameter styles, and bodies beyond JSON and text. */
+/**
+ * What feature `encodings` adds to request building: parameter styles, bodies beyond JSON and text,
+ * and path templates that carry a query (`/search#format=sdk&q`).
+ */
 export interface Encodings extends ParameterStyles {
   /** A form, multipart or file body (see {@link encodedByFeature}). */
   body(binding: BodyBinding, value: unknown): EncodedBody;
+  /** Splits a path template at `#` or `?`: its path, and the query items it fixes (`declared`: the query parameters). */
+  splitPath(template: string, declared: readonly string[]): { path: string; fixedQuery: string[] };
 }
 
 /** True for `application/json` and any `+json` suffix type (parameters ignored). */
@@ -36,9 +40,13 @@ export function encodedByFeature(binding: BodyBinding): boolean {
   );
 }
 
-/** Whether requests of an operation need feature `encodings` (the generator includes it then). */
+/** Whether requests of an operation need feature `encodings` (the generator includes it then): see {@link Encodings}. */
 export function needsEncodings(http: HttpBinding): boolean {
-  return http.parameters.some(styledByFeature) || (http.body !== undefined && encodedByFeature(http.body));
+  return (
+    http.parameters.some(styledByFeature) ||
+    (http.body !== undefined && encodedByFeature(http.body)) ||
+    /[#?]/.test(http.path)
+  );
 }
 
 /** Collects the body value from the arguments; undefined when there is no body to send. */
@@ -56,10 +64,7 @@ export function collectBody(binding: BodyBinding, args: Record<string, unknown>)
 export function encodeBody(binding: BodyBinding, value: unknown, encodings: Encodings | undefined): EncodedBody {
   const { mediaType } = binding;
   if (encodedByFeature(binding)) {
-    if (!encodings)
-      throw new ArgumentError(
-        `a ${mediaType} body needs the encodings feature (regenerate the server with mcp-gen --with encodings)`,
-      );
+    if (!encodings) throw withoutEncodings(`a ${mediaType} body`);
     return encodings.body(binding, value);
   }
   const essence = mediaType.split(";")[0]!.trim().toLowerCase();

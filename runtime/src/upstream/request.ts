@@ -9,8 +9,8 @@ import {
   serializeHeaderParameter,
   serializePathParameter,
   serializeQueryParameter,
+  withoutEncodings,
 } from "./serialize.js";
-import { splitPathTemplate } from "./path-template.js";
 import type { HttpBinding } from "../api/types.js";
 import { getOwn } from "../protocol/own.js";
 import { redactUserinfo } from "../protocol/redact.js";
@@ -108,13 +108,18 @@ export function buildRequest(
   baseUrl: string,
   encodings?: Encodings,
 ): PreparedRequest {
+  let path = http.path;
+  const query: string[] = [];
   // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
-  const split = splitPathTemplate(
-    http.path,
-    http.parameters.filter((p) => p.in === "query").map((p) => p.name),
-  );
-  let path = split.path;
-  const query: string[] = [...split.fixedQuery];
+  if (/[#?]/.test(path)) {
+    if (!encodings) throw withoutEncodings(`the path template ${path}`);
+    const split = encodings.splitPath(
+      path,
+      http.parameters.filter((p) => p.in === "query").map((p) => p.name),
+    );
+    path = split.path;
+    query.push(...split.fixedQuery);
+  }
   const cookies: string[] = [];
   const headers: Record<string, string> = {};
 

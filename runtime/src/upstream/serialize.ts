@@ -145,9 +145,12 @@ export function formPairs(rawName: string, shape: Shape, explode: boolean, enc: 
 
 function featureStyles(styles: ParameterStyles | undefined, binding: ParameterBinding): ParameterStyles {
   if (styles) return styles;
-  throw new ArgumentError(
-    `parameter '${binding.name}' has style ${binding.style}, which needs the encodings feature (regenerate with mcp-gen --with encodings)`,
-  );
+  throw withoutEncodings(`parameter '${binding.name}' has style ${binding.style}, which`);
+}
+
+/** The error for a request that needs feature `encodings` on a server generated without it. */
+export function withoutEncodings(what: string): ArgumentError {
+  return new ArgumentError(`${what} needs the encodings feature (regenerate the server with mcp-gen --with encodings)`);
 }
 
 /** Serializes a header parameter value (style simple). Rejects line breaks (header injection). */
