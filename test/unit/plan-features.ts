@@ -14,4 +14,10 @@ test("an API whose operations send forms, files or rarer parameter styles gets f
   ]);
 });
 
+test("a spec whose server URL has variables gets feature server-vars", () => {
+  const choice = chooseFeatures([], "all", [], { security: false, pagination: false, serverVariables: true });
+  assert.equal(choice.features, ["server-vars"]);
+  assert.match(choice.added["server-vars"]!, /server URL has variables/);
+});
+
 test.run();

@@ -356,6 +356,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
       security: security.schemes.length > 0,
       pagination: tools.some((tool) => tool.http.pagination !== undefined),
       encodings: tools.some((tool) => needsEncodings(tool.http)),
+      serverVariables: upstream.serverUrl !== undefined,
       userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
     },
     catalog,

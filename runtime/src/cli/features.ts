@@ -15,6 +15,7 @@ import type { OpenStateStore } from "../state/state.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
 import type { Encodings } from "../upstream/body.js";
+import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints } from "../transport/http-plugs.js";
 
 /** Every feature, by the name `mcp-gen --with` knows it by. */
@@ -31,6 +32,7 @@ export const FEATURES = [
   "confirm",
   "user-oauth",
   "encodings",
+  "server-vars",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -64,6 +66,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   MCP_CODE_MAX_CALLS: "code",
   MCP_CODE_MAX_RESULT_BYTES: "code",
   MCP_GEN_ALLOW_FILE_READ: "encodings",
+  "--server-var": "server-vars",
 };
 
 /** What a feature is started with. */
@@ -92,6 +95,8 @@ export interface FeaturePlugs {
   paging?: MakePaging;
   /** Request parameter styles and bodies beyond JSON. */
   encodings?: Encodings;
+  /** Fills the variables of the spec's server URL. */
+  serverUrl?: ResolveServerUrl;
   /** The tasks extension. */
   tasks?: MakeTasks;
   /** Opens a shared state store (`--state`). */

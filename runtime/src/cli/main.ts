@@ -163,8 +163,18 @@ export async function main(
     return undefined;
   }
 
+  let plugs: FeaturePlugs;
+  try {
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags));
+  } catch (error) {
+    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
   // A missing base URL is reported when a tool is called, so listing tools still works.
-  const resolved = resolveBaseUrl(info, { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env });
+  const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
+  const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
   if (!resolved.ok) {
     process.stderr.write(`${info.name}: ${resolved.message}\n`);
     process.exitCode = 2;
@@ -177,15 +187,6 @@ export async function main(
     process.stderr.write(
       `${info.name}: invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL\n`,
     );
-    process.exitCode = 2;
-    return undefined;
-  }
-
-  let plugs: FeaturePlugs;
-  try {
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags));
-  } catch (error) {
-    process.stderr.write(`${info.name}: ${(error as Error).message}\n`);
     process.exitCode = 2;
     return undefined;
   }
