@@ -5,7 +5,7 @@
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
-import type { AppliedCredentials, Credentials } from "./auth.js";
+import type { AppliedCredentials, Credentials, RequestSecrets } from "./auth.js";
 import type { Logger } from "../protocol/logger.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
@@ -250,13 +250,7 @@ async function exchangeWithUpstream(
 interface RequestContext extends Record<string, unknown> {
   limits: CallLimits;
   /** Set when the request carries credentials. */
-  secrets?: {
-    origin: string;
-    headers: ReadonlySet<string>;
-    query: ReadonlySet<string>;
-    cookies: boolean;
-    tls: boolean;
-  };
+  secrets?: RequestSecrets;
 }
 
 /**
@@ -314,27 +308,6 @@ function upstreamClient(got: Got, retries: number): Got {
   return client;
 }
 
-/** The `name=value` items whose names none of `pairs` has (names compared percent-decoded). */
-function withoutNames(items: string[], pairs: string[]): string[] {
-  const name = (item: string) => {
-    const raw = item.split("=")[0]!;
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  };
-  const taken = new Set(pairs.map(name));
-  return items.filter((item) => item !== "" && !taken.has(name(item)));
-}
-
-/** `url` with `pairs` added to its query, in place of items of the same names. */
-function replacePairs(url: string, pairs: string[]): string {
-  const at = url.indexOf("?");
-  const kept = at < 0 ? [] : withoutNames(url.slice(at + 1).split("&"), pairs);
-  return `${at < 0 ? url : url.slice(0, at)}?${[...kept, ...pairs].join("&")}`;
-}
-
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
 async function send(
   got: Got,
@@ -349,20 +322,9 @@ async function send(
   let url = prepared.url;
   const context: RequestContext = { limits };
   if (credentials) {
-    // A credential replaces an argument of the same name and place: the value goes out once.
-    Object.assign(headers, credentials.headers);
-    if (credentials.query.length > 0) url = replacePairs(url, credentials.query);
-    if (credentials.cookies.length > 0)
-      headers.cookie = [...withoutNames(headers.cookie?.split("; ") ?? [], credentials.cookies), ...credentials.cookies]
-        .filter(Boolean)
-        .join("; ");
-    context.secrets = {
-      origin: new URL(url).origin,
-      headers: new Set(Object.keys(credentials.headers)),
-      query: new Set(credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!))),
-      cookies: credentials.cookies.length > 0,
-      tls: credentials.tls !== undefined,
-    };
+    const authorized = call.credentials!.authorize(url, headers, credentials);
+    url = authorized.url;
+    context.secrets = authorized.secrets;
   }
   limits.attempts += 1;
   const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(
