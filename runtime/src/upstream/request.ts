@@ -1,7 +1,4 @@
-/**
- * Turns a tool's HTTP binding plus validated arguments into a concrete request description
- * (URL, headers, body). No I/O; `upstream.ts` executes it.
- */
+/** Turns a tool's HTTP binding and validated arguments into a request (URL, headers, body); no I/O. */
 import { collectBody, encodeBody, type Encodings } from "./body.js";
 import {
   ArgumentError,
@@ -15,8 +12,8 @@ import type { HttpBinding } from "../api/types.js";
 import { getOwn } from "../protocol/own.js";
 import { redactUserinfo } from "../protocol/redact.js";
 
-/** The default `Accept` when the binding lists no response media types. */
-export const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
+/** The `Accept` when the binding lists no response media types. */
+const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
 
 // OpenAPI: header parameters with these names are ignored (they are set by other fields).
 const IGNORED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
