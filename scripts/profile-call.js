@@ -5,12 +5,12 @@
 // component (got and its helpers, the runtime, ajv, Node internals, idle) and the top functions.
 // Needs `npm run build`. Samples vary from run to run: compare shares, not absolute times.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CALLS = Number(process.env.PROFILE_CALLS ?? 3000);
@@ -26,9 +26,16 @@ const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-profile-"));
 const dir = join(work, "petstore");
 // PROFILE_CHECKOUT=<another mcp-gen checkout> profiles that checkout's generated/petstore (a before/after pair).
-cpSync(join(process.env.PROFILE_CHECKOUT ?? root, "generated/petstore"), dir, { recursive: true });
+// The checked-in example leaves its vendored runtime out: materialize it as the tests and the bench do.
+const checkout = process.env.PROFILE_CHECKOUT ?? root;
+const helper = join(checkout, "dist/test/golden/example-custom.js");
+const { materializeExample } = existsSync(helper) ? await import(pathToFileURL(helper).href) : {};
+if (materializeExample) await materializeExample(checkout, "petstore", dir);
+else cpSync(join(checkout, "generated/petstore"), dir, { recursive: true });
 symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")]);
+const bundle = join(dir, "scripts/bundle-dist.mjs");
+if (existsSync(bundle)) execFileSync(process.execPath, [bundle]);
 
 const profileDir = join(work, "profile");
 const child = spawn(

@@ -162,9 +162,11 @@ async function exchangeWithUpstream(
     attempts: 0,
   };
   try {
-    const refused = (message: string) => textResult(`Tool ${tool.name} cannot be called: ${message}`, true);
-    let choice = await call.credentials?.choose(tool.http.security, false, call.fromRequest);
-    if (choice && !choice.ok) return refused(choice.message);
+    // No await without credentials: the usual call of a public API takes no extra turn.
+    let choice = call.credentials
+      ? await call.credentials.choose(tool.http.security, false, call.fromRequest)
+      : undefined;
+    if (choice && !choice.ok) return refused(tool, choice.message);
     let response = await send(got, prepared, choice?.credentials, call, limits);
     // A credential the upstream refuses is renewed once: OAuth tokens refreshed, else a user's renewed.
     if (response.statusCode === 401 && call.credentials) {
@@ -173,7 +175,7 @@ async function exchangeWithUpstream(
       const fromRequest = oauthKeys.length > 0 ? call.fromRequest : await call.renewFromRequest?.();
       if (oauthKeys.length > 0 || fromRequest) {
         choice = await call.credentials.choose(tool.http.security, oauthKeys.length > 0, fromRequest);
-        if (!choice.ok) return refused(choice.message);
+        if (!choice.ok) return refused(tool, choice.message);
         response = await send(got, prepared, choice.credentials, call, limits);
       }
     }
@@ -244,6 +246,11 @@ async function exchangeWithUpstream(
     clearTimeout(timer);
     call.signal?.removeEventListener("abort", onCancel);
   }
+}
+
+/** The result of a call whose credentials could not be chosen. */
+function refused(tool: ToolDefinition, message: string): CallToolResult {
+  return textResult(`Tool ${tool.name} cannot be called: ${message}`, true);
 }
 
 /** What the shared hooks of one request need: its limits, and what to strip on a redirect to another origin. */
