@@ -9,7 +9,8 @@
  *   parameter styles, security requirements) because they are the same OpenAPI notions.
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
  *   file layout (`tool-data`), the search index (`search-build`), toolset
- *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, the
+ *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, which requests need feature
+ *   `encodings`, the
  *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
  *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
@@ -42,9 +43,10 @@ export type { SearchIndexData } from "../../runtime/src/features/search/search-i
 export type { LexiconData } from "../../runtime/src/features/search/search-text.js";
 
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
-export { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
+export { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
 export { OFFSET_DIGITS, parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
+export { needsEncodings } from "../../runtime/src/upstream/body.js";
 export {
   buildSearchIndex,
   searchDocument,

@@ -20,6 +20,7 @@ import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js"
 import { parseRecords, prismRequests, type PrismRequestLog } from "../fidelity/prism-log.js";
 import { startJsonPrism, type JsonPrism } from "../fidelity/prism-process.js";
 import { apiFeatures } from "../factories.js";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -36,7 +37,8 @@ async function open(spec: string, env: Record<string, string> = {}): Promise<Fix
     ...apiFeatures,
     info: { name: spec, version: "1.0.0", securitySchemes: plan.securitySchemes },
     tools: plan.tools.map(toolDefinition),
-    upstream: { baseUrl: prism.url },
+    // The fixtures' forms, files and rarer styles are feature encodings' (a generation includes it for them).
+    upstream: { baseUrl: prism.url, encodings: requestEncodings() },
     env,
   });
   const http = await startHttp(server, { host: "127.0.0.1", port: 0 });

@@ -5,6 +5,7 @@
  * Tier: end-to-end (npm test only, not npm run test:unit). Needs a Prism mock server.
  */
 import { fileURLToPath } from "node:url";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { test } from "uvu";
@@ -31,7 +32,8 @@ test.before(async () => {
     ...apiFeatures,
     info: { name: "fidelity", version: "1.0.0" },
     tools: plan.tools.map(toolDefinition),
-    upstream: { baseUrl: base },
+    // Forms, files and rarer styles are feature encodings' (a generation includes it for them).
+    upstream: { baseUrl: base, encodings: requestEncodings() },
   });
   http = await startHttp(server, { host: "127.0.0.1", port: 0 });
   client = new Client({ name: "fidelity-test", version: "1.0.0" });

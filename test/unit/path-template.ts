@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { splitPathTemplate } from "../../runtime/src/upstream/path-template.js";
+import { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
 import type { HttpBinding } from "../../runtime/src/api/types.js";
 
@@ -26,7 +27,8 @@ test("buildRequest sends the query a path template fixes, next to the declared p
     ],
     response: { accept: ["application/json"] },
   } as HttpBinding;
-  const request = buildRequest(http, { arn: "a/b", tagKeys: "k" }, "http://127.0.0.1:1");
+  assert.throws(() => buildRequest(http, { arn: "a/b", tagKeys: "k" }, "http://127.0.0.1:1"), /encodings feature/);
+  const request = buildRequest(http, { arn: "a/b", tagKeys: "k" }, "http://127.0.0.1:1", requestEncodings());
   const url = new URL(request.url);
   assert.is(url.pathname, "/tags/a%2Fb");
   assert.is(url.hash, "");

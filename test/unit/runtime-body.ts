@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { decodeFile } from "../../runtime/src/upstream/binary.js";
-import { multipartEncode } from "../../runtime/src/upstream/body.js";
+import { decodeFile } from "../../runtime/src/features/encodings/files.js";
+import { multipartEncode } from "../../runtime/src/features/encodings/forms.js";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
+import { needsEncodings } from "../../runtime/src/upstream/body.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
 import type { HttpBinding } from "../../runtime/src/api/types.js";
 
@@ -54,9 +56,60 @@ test("buildRequest: octet-stream body is the decoded bytes", () => {
     body: { kind: "whole", argument: "body", mediaType: "application/octet-stream", required: true, binary: true },
     response: { accept: [] },
   };
-  const request = buildRequest(http, { body: "AAEC" }, "http://h");
+  const request = buildRequest(http, { body: "AAEC" }, "http://h", requestEncodings());
   assert.is(request.headers["content-type"], "application/octet-stream");
   assert.equal([...(request.body as Buffer)], [0, 1, 2]);
+});
+
+test("without feature encodings: JSON and text bodies and form/simple parameters are built, the rest is refused by name", () => {
+  const json: HttpBinding = {
+    method: "post",
+    path: "/pets/{id}",
+    parameters: [
+      { argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true },
+      { argument: "tags", name: "tags", in: "query", style: "form", explode: false, required: false },
+    ],
+    body: { kind: "whole", argument: "body", mediaType: "application/json", required: true },
+    response: { accept: [] },
+  };
+  const request = buildRequest(json, { id: 7, tags: ["a", "b"], body: { n: 1 } }, "http://h");
+  assert.equal([request.url, request.body], ["http://h/pets/7?tags=a,b", '{"n":1}']);
+  assert.not.ok(needsEncodings(json));
+
+  const form: HttpBinding = {
+    ...json,
+    path: "/pets",
+    parameters: [],
+    body: {
+      kind: "properties",
+      properties: { a: "a" },
+      mediaType: "application/x-www-form-urlencoded",
+      required: true,
+    },
+  };
+  assert.ok(needsEncodings(form));
+  assert.throws(() => buildRequest(form, { a: "1" }, "http://h"), /needs the encodings feature/);
+  assert.is(buildRequest(form, { a: "1 2" }, "http://h", requestEncodings()).body, "a=1+2");
+
+  const deep: HttpBinding = {
+    ...json,
+    path: "/pets",
+    body: undefined,
+    parameters: [{ argument: "f", name: "f", in: "query", style: "deepObject", explode: true, required: false }],
+  };
+  assert.ok(needsEncodings(deep));
+  assert.throws(
+    () => buildRequest(deep, { f: { a: 1 } }, "http://h"),
+    /style deepObject, which needs the encodings feature/,
+  );
+  assert.is(buildRequest(deep, { f: { a: 1 } }, "http://h", requestEncodings()).url, "http://h/pets?f[a]=1");
+  const matrix: HttpBinding = {
+    ...deep,
+    path: "/pets/{id}",
+    parameters: [{ argument: "id", name: "id", in: "path", style: "matrix", explode: false, required: true }],
+  };
+  assert.ok(needsEncodings(matrix));
+  assert.throws(() => buildRequest(matrix, { id: 1 }, "http://h"), /needs the encodings feature/);
 });
 
 test.run();

@@ -11,6 +11,8 @@ import { auth } from "../../runtime/src/features/auth/index.js";
 import { clients } from "../../runtime/src/features/clients/index.js";
 import { code } from "../../runtime/src/features/code/index.js";
 import { confirm } from "../../runtime/src/features/confirm/index.js";
+import { encodings } from "../../runtime/src/features/encodings/index.js";
+import { serverVars } from "../../runtime/src/features/server-vars/index.js";
 import { legacySse } from "../../runtime/src/features/legacy-sse/index.js";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
@@ -71,6 +73,8 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: auth, argv: ["--http", "--port", "0", "--passthrough", "X-Key=api_key"] },
   { feature: confirm, argv: ["--http", "--port", "0", "--confirm-destructive"] },
   { feature: userOauth, argv: ["--http", "--port", "0", "--trust-user-header", "X-User"] },
+  { feature: serverVars, argv: ["--http", "--port", "0", "--server-var", "region=eu"] },
+  { feature: encodings, argv: ["--http", "--port", "0"], env: { MCP_GEN_ALLOW_FILE_READ: "1" } },
 ];
 
 test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {

@@ -8,7 +8,12 @@ import {
   serializePathParameter,
   serializeQueryParameter,
 } from "../../runtime/src/upstream/serialize.js";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import type { HttpBinding, ParameterBinding, ParameterLocation, ParameterStyle } from "../../runtime/src/api/types.js";
+
+/** The encodings feature: the rarer styles and the form bodies below are its. */
+const encodings = requestEncodings();
+const build: typeof buildRequest = (http, args, baseUrl) => buildRequest(http, args, baseUrl, encodings);
 
 const STRING = "blue";
 const ARRAY = ["blue", "black", "brown"];
@@ -43,7 +48,7 @@ const pathCases: Array<[ParameterStyle, boolean, unknown, string]> = [
 ];
 for (const [style, explode, value, expected] of pathCases) {
   test(`path ${style} explode=${explode} ${JSON.stringify(value)} -> ${expected}`, () => {
-    assert.is(serializePathParameter(p("path", style, explode), value), expected);
+    assert.is(serializePathParameter(p("path", style, explode), value, encodings), expected);
   });
 }
 
@@ -71,34 +76,41 @@ const queryCases: Array<[ParameterStyle, boolean, unknown, string]> = [
 ];
 for (const [style, explode, value, expected] of queryCases) {
   test(`query ${style} explode=${explode} ${JSON.stringify(value)} -> ${expected}`, () => {
-    assert.is(serializeQueryParameter(p("query", style, explode), value), expected);
+    assert.is(serializeQueryParameter(p("query", style, explode), value, encodings), expected);
   });
 }
 
 test("query values are percent-encoded per RFC 3986 unless allowReserved", () => {
-  assert.is(serializeQueryParameter(p("query", "form", true), "a b&c=d/é!*"), "color=a%20b%26c%3Dd%2F%C3%A9%21%2A");
   assert.is(
-    serializeQueryParameter(p("query", "form", true, { allowReserved: true }), "a/b?c:d,e&f#g"),
+    serializeQueryParameter(p("query", "form", true), "a b&c=d/é!*", encodings),
+    "color=a%20b%26c%3Dd%2F%C3%A9%21%2A",
+  );
+  assert.is(
+    serializeQueryParameter(p("query", "form", true, { allowReserved: true }), "a/b?c:d,e&f#g", encodings),
     "color=a/b?c:d,e%26f%23g",
   );
-  assert.is(serializeQueryParameter(p("query", "form", false), ["a,b", "c"]), "color=a%2Cb,c");
+  assert.is(serializeQueryParameter(p("query", "form", false), ["a,b", "c"], encodings), "color=a%2Cb,c");
 });
 
 test("path values are percent-encoded", () => {
-  assert.is(serializePathParameter(p("path", "simple", false), "a/b c?"), "a%2Fb%20c%3F");
+  assert.is(serializePathParameter(p("path", "simple", false), "a/b c?", encodings), "a%2Fb%20c%3F");
 });
 
 test("deepObject nests objects and indexes arrays (qs/Rails convention, read by Prism and Stripe)", () => {
   assert.is(
-    serializeQueryParameter(p("query", "deepObject", true, { name: "filter" }), { a: { b: 1 }, tags: ["x", "y"] }),
+    serializeQueryParameter(
+      p("query", "deepObject", true, { name: "filter" }),
+      { a: { b: 1 }, tags: ["x", "y"] },
+      encodings,
+    ),
     "filter[a][b]=1&filter[tags][0]=x&filter[tags][1]=y",
   );
   assert.is(
-    serializeQueryParameter(p("query", "deepObject", true, { name: "expand" }), ["a", "b.c"]),
+    serializeQueryParameter(p("query", "deepObject", true, { name: "expand" }), ["a", "b.c"], encodings),
     "expand[0]=a&expand[1]=b.c",
   );
   assert.is(
-    serializeQueryParameter(p("query", "deepObject", true, { name: "f" }), { list: [{ k: "v" }] }),
+    serializeQueryParameter(p("query", "deepObject", true, { name: "f" }), { list: [{ k: "v" }] }, encodings),
     "f[list][0][k]=v",
   );
 });
@@ -147,7 +159,7 @@ const binding: HttpBinding = {
 };
 
 test("buildRequest assembles URL, headers and body", () => {
-  const req = buildRequest(
+  const req = build(
     binding,
     { storeId: "s 1", tags: ["a", "b"], traceId: "t-1", accept: "text/evil", session: "xyz", petName: "Rex" },
     "http://127.0.0.1:9/api/v1",
@@ -171,12 +183,12 @@ test("buildRequest: default Accept, form body, optional body omitted", () => {
     body: { kind: "whole", argument: "body", mediaType: "application/x-www-form-urlencoded", required: false },
     response: { accept: [] },
   };
-  const withBody = buildRequest(form, { body: { a: "1 2", list: ["x", "y"], nested: { k: true } } }, "http://h");
+  const withBody = build(form, { body: { a: "1 2", list: ["x", "y"], nested: { k: true } } }, "http://h");
   assert.is(withBody.headers.accept, "application/json, */*;q=0.8");
   assert.is(withBody.headers["content-type"], "application/x-www-form-urlencoded");
   // No `encoding`: style form, explode true (arrays repeat the key, objects spread their properties).
   assert.is(withBody.body, "a=1+2&list=x&list=y&k=true");
-  const without = buildRequest(form, {}, "http://h");
+  const without = build(form, {}, "http://h");
   assert.is(without.body, undefined);
   assert.is(without.headers["content-type"], undefined);
 });
@@ -208,7 +220,7 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
     },
     response: { accept: ["application/json"] },
   };
-  const req = buildRequest(
+  const req = build(
     form,
     {
       address: { city: "Köln", lines: ["a", "b"] },
@@ -228,10 +240,10 @@ test("form body fields follow their OpenAPI encoding (deepObject, form explode f
   // Decoded, the delimiters are the style's own.
   assert.is(new URLSearchParams(String(req.body)).get("ids"), "1,2");
   // A property named like an Object.prototype member is a field, not an inherited encoding.
-  assert.is(buildRequest(form, { name: "x" }, "http://h").body, "name=x");
+  assert.is(build(form, { name: "x" }, "http://h").body, "name=x");
   // Spaces: `+` in a plain form field, `%20` in a field with an encoding entry (RFC 6570: `+` is reserved).
   assert.is(
-    buildRequest(form, { address: { city: "New York" }, name: "a b" }, "http://h").body,
+    build(form, { address: { city: "New York" }, name: "a b" }, "http://h").body,
     "address%5Bcity%5D=New%20York&name=a+b",
   );
 });
@@ -244,7 +256,7 @@ test("buildRequest: query pairs written into the path key (after # or ?) are sen
     body: { kind: "whole", argument: "body", mediaType: "application/octet-stream", required: true, binary: true },
     response: { accept: ["application/octet-stream"] },
   };
-  const req = buildRequest(overload, { width: 99, body: "AAEC" }, "http://h/vision/v3");
+  const req = build(overload, { width: 99, body: "AAEC" }, "http://h/vision/v3");
   // AWS-style specs fix real query items this way (`#uploads`, `#format=sdk`), so they are sent.
   assert.is(req.url, "http://h/vision/v3/generateThumbnail?overload=stream&width=99");
   assert.is(req.path, "/generateThumbnail");
@@ -258,11 +270,8 @@ test("buildRequest: query pairs written into the path key (after # or ?) are sen
     ],
     response: { accept: ["application/xml"] },
   };
-  assert.is(
-    buildRequest(view, { file: "a b", arch: "x86" }, "http://h").url,
-    "http://h/build/a%20b?view=fileinfo&arch=x86",
-  );
-  assert.is(buildRequest(view, { file: "f" }, "http://h").url, "http://h/build/f?view=fileinfo");
+  assert.is(build(view, { file: "a b", arch: "x86" }, "http://h").url, "http://h/build/a%20b?view=fileinfo&arch=x86");
+  assert.is(build(view, { file: "f" }, "http://h").url, "http://h/build/f?view=fileinfo");
 });
 
 test("buildRequest: text/plain body", () => {
@@ -273,7 +282,7 @@ test("buildRequest: text/plain body", () => {
     body: { kind: "whole", argument: "body", mediaType: "text/plain", required: true },
     response: { accept: ["text/plain"] },
   };
-  assert.is(buildRequest(text, { body: 12 }, "http://h").body, "12");
+  assert.is(build(text, { body: 12 }, "http://h").body, "12");
 });
 
 test.run();

@@ -5,11 +5,15 @@ import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { planServerUrl, serverVariableEnv } from "../../generator/pipeline/plan/server-url.js";
 import { main } from "../../runtime/src/cli/main.js";
-import { resolveBaseUrl } from "../../runtime/src/upstream/server-url.js";
+import { resolveBaseUrl as resolveWith, type BaseUrlSources } from "../../runtime/src/upstream/server-url.js";
+import { fillServerUrl, serverVars } from "../../runtime/src/features/server-vars/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { api as makeApi, operation as makeOperation } from "../factories.js";
 import { startUpstream } from "./runtime-fixture.js";
+
+/** The base URL with feature server-vars. */
+const resolveBaseUrl = (info: ServerInfo, sources: BaseUrlSources) => resolveWith(info, sources, fillServerUrl);
 
 const info: ServerInfo = {
   name: "regional",
@@ -45,6 +49,17 @@ test("server variables: defaults, environment, --server-var (wins), --base-url/A
   assert.equal(resolveBaseUrl({ name: "plain", version: "1", defaultBaseUrl: "https://a.example" }, { env: {} }), {
     ok: true,
     baseUrl: "https://a.example",
+  });
+});
+
+test("without feature server-vars the core serves --base-url, API_BASE_URL or the spec's default URL", () => {
+  assert.equal(resolveWith(info, { env: { API_SERVER_REGION: "us" } }), {
+    ok: true,
+    baseUrl: "https://eu.api.example.com/v2",
+  });
+  assert.equal(resolveWith(info, { env: { API_BASE_URL: "http://127.0.0.1:1/x" } }), {
+    ok: true,
+    baseUrl: "http://127.0.0.1:1/x",
   });
 });
 
@@ -137,9 +152,9 @@ test("a running server fills the template from API_SERVER_* and sends its reques
   process.env.API_SERVER_PORT = port;
   let handle: HttpHandle | undefined;
   try {
-    handle = (await main(local, [tool], ["--http", "--port", "0", "--server-var", "base=v2"])) as
-      | HttpHandle
-      | undefined;
+    handle = (await main(local, [tool], ["--http", "--port", "0", "--server-var", "base=v2"], {
+      features: [serverVars],
+    })) as HttpHandle | undefined;
     assert.ok(handle, "server started");
     const client = new Client({ name: "t", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));

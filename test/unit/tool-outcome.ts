@@ -2,7 +2,6 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
   textResult,
-  DEFAULT_RESULT_SHAPE,
   outcomeText,
   readToolResult,
   renderToolResult,
@@ -15,7 +14,6 @@ import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { sampleTools } from "./runtime-fixture.js";
 
 test("one model renders the 2025-06-18…2026-07-28 shape: content blocks, structuredContent, isError", () => {
-  assert.is(DEFAULT_RESULT_SHAPE, "content-structured");
   const outcome: ToolOutcome = {
     ok: false,
     parts: [

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { main } from "./runtime/cli/main.js";
 import { readRange } from "./runtime/data/tool-data.js";
+import { encodings } from "./runtime/features/encodings/index.js";
 import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
 import extension from "./custom/index.js";
@@ -30,7 +31,7 @@ main(serverInfo, tools, process.argv.slice(2), {
   apiDocument,
   readData,
   readDataRange,
-  features: [],
+  features: [encodings],
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);

@@ -41,11 +41,17 @@ export interface ApiNeeds {
   pagination: boolean;
   /** A scheme its operations use lets each user sign in (OAuth authorization code, OpenID Connect). */
   userSignIn?: boolean;
+  /** An operation sends a form, multipart or file body, or a parameter in a style the core does not serialise. */
+  encodings?: boolean;
+  /** The spec's server URL has variables the user sets. */
+  serverVariables?: boolean;
 }
 
 /**
  * The features of a project: `asked` (from `--with`, else the previous generation's); `auth` when
- * the API declares security, `pagination` when one of its operations pages; `search` when the
+ * the API declares security, `pagination` when one of its operations pages, `encodings` when one
+ * sends a form, multipart or file body or a parameter in a rarer style, `server-vars` when the
+ * server URL has variables; `search` when the
  * surface is search or code or `auto` would serve search for these tools, `code` for the code
  * surface; and every feature one of them requires. Throws on an unknown name.
  */
@@ -70,6 +76,8 @@ export function chooseFeatures(
   };
   if (needs.security) add("auth", "the API declares security schemes");
   if (needs.pagination) add("pagination", "operations of the API page");
+  if (needs.serverVariables) add("server-vars", "the server URL has variables");
+  if (needs.encodings) add("encodings", "operations of the API send forms, files or rarer parameter styles");
   if (needs.userSignIn)
     add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
   if (surface === "code") add("code", "the default surface is code");

@@ -23,7 +23,13 @@ import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
-import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
+import {
+  isFiltering,
+  needsEncodings,
+  operationFilter,
+  type ListedTool,
+  type OperationFilter,
+} from "../../shared/contract.js";
 import { chooseFeatures, featureCatalog } from "./features.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
@@ -349,6 +355,8 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     {
       security: security.schemes.length > 0,
       pagination: tools.some((tool) => tool.http.pagination !== undefined),
+      encodings: tools.some((tool) => needsEncodings(tool.http)),
+      serverVariables: upstream.serverUrl !== undefined,
       userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
     },
     catalog,

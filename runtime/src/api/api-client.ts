@@ -123,23 +123,18 @@ export function errorResponseGuard<TErrors>(): <K extends keyof TErrors & string
     error instanceof ApiError && error.kind === "upstream" && error.operation === operation;
 }
 
-/**
- * Runs operation `name` on behalf of the calling request, reporting the upstream response (each
- * page's, when several are collected) to `onResponse`.
- */
-export type OperationRunner = (
-  name: string,
-  args: Record<string, unknown>,
-  options: { signal?: AbortSignal; onResponse: (response: ResponseInfo) => void },
-) => Promise<CallToolResult | InputRequiredResult>;
-
 /** What the client needs from the server. */
 export interface ApiHost {
   /** Whether the server offers operation `name` (toolset filters applied). */
   has(name: string): boolean;
   /** How the operation's response becomes `structuredContent` (wrap key, unexpected-response key). */
   response(name: string): Pick<ResponseBinding, "wrapKey" | "fallbackKey"> | undefined;
-  run: OperationRunner;
+  /** Runs operation `name` for the calling request, telling `onResponse` each upstream response. */
+  run(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; onResponse: (response: ResponseInfo) => void },
+  ): Promise<CallToolResult | InputRequiredResult>;
 }
 
 /**
@@ -147,11 +142,9 @@ export interface ApiHost {
  * else, so `await api` or `JSON.stringify(api)` find no `then` or `toJSON`), each calling `host.run`.
  */
 export function operationApi(host: ApiHost): UntypedApi {
-  const methods = new Map<
-    string,
-    (args?: Record<string, unknown>, options?: CallOptions & { response?: boolean }) => Promise<unknown>
-  >();
-  const method = (name: string) => {
+  type Method = (args?: Record<string, unknown>, options?: CallOptions & { response?: boolean }) => Promise<unknown>;
+  const methods = new Map<string, Method>();
+  const method = (name: string): Method => {
     let call = methods.get(name);
     if (!call) {
       call = (args, options) => callOperation(host, name, args ?? {}, options ?? {});

@@ -1,14 +1,9 @@
 /**
- * The extension API for the user's own code (`src/custom/` in a generated server): extra tools,
- * resources, resource templates and prompts served next to the generated tools, hooks around every
- * operation call (all of them, or one tool's by its name), and the typed `api` client. Everything is
- * plain data plus functions; the dispatcher does the protocol.
- *
- * Typed per API: `defineExtension<ToolInputs, ToolOutputs, ToolContents>(…)` (or the generated
- * `src/api.ts`'s `defineExtension`, which passes them) types the per-tool hooks' arguments and
- * results (`structuredContent` as on the wire) and the `api` every handler gets;
- * `defineToolFor<Api>()` types a custom tool's arguments from its own `inputSchema`. Without the
- * maps everything still works, untyped.
+ * The extension API for the user's own code (`src/custom/`): tools, resources, resource templates
+ * and prompts served next to the generated tools, hooks around every operation call (or one tool's),
+ * and the typed `api` client; plain data plus functions. `defineExtension<ToolInputs, ToolOutputs,
+ * ToolContents>(…)` types the per-tool hooks and `api`, `defineToolFor<Api>()` a custom tool's
+ * arguments from its `inputSchema`; without the maps everything works, untyped.
  */
 import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "../protocol/era.js";
@@ -64,11 +59,9 @@ export interface RequestTools<TApi = UntypedApi> {
 /** A tool implemented in code rather than by an upstream HTTP call; `TInput` types its arguments. */
 export interface CustomTool<TInput = Record<string, unknown>, TApi = UntypedApi> extends ToolMetadata {
   /**
-   * Whether modern clients that declare the tasks extension may get this call as a task
-   * (`resultType: "task"`): `forbidden` (default), `optional`, or `required` (clients without the
-   * extension get -32021). Legacy-era calls always run synchronously. A task handler asks for
-   * input the same way as a synchronous one, with {@link RequestTools.inputRequired}: the task
-   * goes `input_required`, and the handler runs again with the answers from `tasks/update`.
+   * Whether modern clients with the tasks extension may get this call as a task: `forbidden`
+   * (default), `optional`, or `required` (clients without the extension get -32021). A task handler
+   * asks for input with {@link RequestTools.inputRequired} too; legacy-era calls run synchronously.
    */
   taskSupport?: TaskSupport;
   /** A call still running after this many ms becomes a task (default 0: unless it settles at once). */
@@ -84,9 +77,8 @@ export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Om
 > & { inputSchema: S };
 
 /**
- * `defineTool` for an API whose client type is `TApi` (the generated `src/api.ts` exports
- * `defineTool = defineToolFor<Api>()`): the handler's arguments are typed from the tool's own
- * `inputSchema`, written inline, and its `api` is typed. For arguments of a type you declare,
+ * `defineTool` for an API whose client type is `TApi` (`src/api.ts`: `defineToolFor<Api>()`): the
+ * handler's arguments are typed from the inline `inputSchema`. For arguments of a type you declare,
  * annotate the tool instead: `const tool: CustomTool<MyArgs, Api> = { … }`.
  */
 export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(
@@ -198,10 +190,8 @@ export type ExtensionHooks<TInputs, TOutputs, TContents = {}> = CallHooks<Extens
 };
 
 /**
- * Everything user code can add. `TInputs`/`TOutputs`/`TContents` are the generated maps of tool
- * name → arguments / what a call returns / `structuredContent` (`ToolInputs`, `ToolOutputs`,
- * `ToolContents` in `src/tools/index.ts`); without them per-tool hooks are not available and `api`
- * is untyped.
+ * Everything user code can add. `TInputs`/`TOutputs`/`TContents`: the generated maps of tool name →
+ * arguments / result / `structuredContent` (`src/tools/index.ts`); without them `api` is untyped.
  */
 export interface Extension<TInputs extends object = {}, TOutputs extends object = {}, TContents extends object = {}> {
   /** Tools implemented in code; their arguments are validated against their `inputSchema` first. */

@@ -7,29 +7,14 @@ export interface TextContent {
   text: string;
 }
 
-/** An image content block (base64 data). */
-export interface ImageContent {
-  type: "image";
+/** An image or audio content block (base64 data). */
+export interface MediaContent {
+  type: "image" | "audio";
   data: string;
   mimeType: string;
 }
 
-/** An audio content block (base64 data). */
-export interface AudioContent {
-  type: "audio";
-  data: string;
-  mimeType: string;
-}
-
-/** An embedded binary resource (base64 `blob`). */
-export interface EmbeddedResource {
-  type: "resource";
-  resource: { uri: string; mimeType?: string; blob: string };
-}
-
-/** Content blocks the runtime emits. */
-
-/** A resource embedded in a result. */
+/** A resource embedded in a result (text, or base64 `blob`). */
 export interface EmbeddedResourceContent {
   type: "resource";
   resource: { uri: string; mimeType?: string; text?: string; blob?: string };
@@ -44,18 +29,8 @@ export interface ResourceLinkContent {
   description?: string;
 }
 
-/** An image or audio content block (base64 data). */
-export type MediaContent = ImageContent | AudioContent;
-
 /** Content blocks of tool results and prompt messages. */
-export type ContentBlock =
-  | TextContent
-  | ImageContent
-  | AudioContent
-  | EmbeddedResource
-  | MediaContent
-  | EmbeddedResourceContent
-  | ResourceLinkContent;
+export type ContentBlock = TextContent | MediaContent | EmbeddedResourceContent | ResourceLinkContent;
 
 /** The result of `tools/call`. */
 export interface CallToolResult {

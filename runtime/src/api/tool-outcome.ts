@@ -5,10 +5,8 @@
  * {@link renderToolResult}; code that reads a result back (code mode, page collection) reads the
  * model through {@link readToolResult}, never the wire fields.
  *
- * The wire shape rendered today is the one of revisions 2025-06-18 to 2026-07-28: `content` blocks,
- * `structuredContent` and `isError`. A later shape (SEP-3279's negotiated output variants, still a
- * draft and not served) would be a second renderer chosen by what the client negotiated; the model
- * and its producers would not change.
+ * The wire shape is the one of revisions 2025-06-18 to 2026-07-28: `content` blocks,
+ * `structuredContent` and `isError`; a later shape would be a second renderer, not a new model.
  */
 import type { CallToolResult, ContentBlock, InputRequiredResult } from "./mcp-types.js";
 
@@ -31,12 +29,6 @@ export interface ToolOutcome {
   extra?: Record<string, unknown>;
 }
 
-/** The wire shapes this runtime can render. */
-export type ResultShape = "content-structured";
-
-/** The shape rendered when nothing else is negotiated. */
-export const DEFAULT_RESULT_SHAPE: ResultShape = "content-structured";
-
 /** An outcome of one text part. */
 export function textOutcome(text: string, ok = true): ToolOutcome {
   return { ok, parts: [{ kind: "text", text }] };
@@ -54,10 +46,7 @@ function renderPart(part: OutcomePart): ContentBlock {
     case "media":
       return { type: part.media, data: part.data, mimeType: part.mimeType };
     case "resource": {
-      const resource: { uri: string; mimeType?: string; text?: string; blob?: string } = { uri: part.uri };
-      if (part.mimeType !== undefined) resource.mimeType = part.mimeType;
-      if (part.blob !== undefined) resource.blob = part.blob;
-      if (part.text !== undefined) resource.text = part.text;
+      const { kind: _kind, ...resource } = part;
       return { type: "resource", resource };
     }
     case "link": {
@@ -67,16 +56,12 @@ function renderPart(part: OutcomePart): ContentBlock {
   }
 }
 
-/** The `tools/call` result of `outcome` in `shape` (the one renderer of tool results). */
-export function renderToolResult(outcome: ToolOutcome, shape: ResultShape = DEFAULT_RESULT_SHAPE): CallToolResult {
-  switch (shape) {
-    case "content-structured": {
-      const result: CallToolResult = { ...outcome.extra, content: outcome.parts.map(renderPart) };
-      if (outcome.value !== undefined) result.structuredContent = outcome.value;
-      if (!outcome.ok) result.isError = true;
-      return result;
-    }
-  }
+/** The `tools/call` result of `outcome` (the one renderer of tool results). */
+export function renderToolResult(outcome: ToolOutcome): CallToolResult {
+  const result: CallToolResult = { ...outcome.extra, content: outcome.parts.map(renderPart) };
+  if (outcome.value !== undefined) result.structuredContent = outcome.value;
+  if (!outcome.ok) result.isError = true;
+  return result;
 }
 
 function readPart(block: ContentBlock): OutcomePart | undefined {
@@ -86,21 +71,8 @@ function readPart(block: ContentBlock): OutcomePart | undefined {
     case "image":
     case "audio":
       return { kind: "media", media: block.type, data: block.data, mimeType: block.mimeType };
-    case "resource": {
-      const { uri, mimeType, blob, text } = block.resource as {
-        uri: string;
-        mimeType?: string;
-        blob?: string;
-        text?: string;
-      };
-      return {
-        kind: "resource",
-        uri,
-        ...(mimeType !== undefined ? { mimeType } : {}),
-        ...(blob !== undefined ? { blob } : {}),
-        ...(text !== undefined ? { text } : {}),
-      };
-    }
+    case "resource":
+      return { kind: "resource", ...block.resource };
     case "resource_link": {
       const { type: _type, ...link } = block;
       return { kind: "link", ...link };

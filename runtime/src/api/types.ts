@@ -1,8 +1,4 @@
-/**
- * The contract between generated code and the runtime: a tool is plain data that the runtime
- * interprets (`data/tools.json`, read by tool-data.ts); nothing else in the runtime knows about
- * OpenAPI.
- */
+/** The contract between generated code and the runtime: a tool is plain data (`data/tools.json`) the runtime interprets. */
 
 /** A JSON Schema (2020-12) document or sub-schema, as plain JSON. */
 export type JsonSchema = { [keyword: string]: unknown } | boolean;
@@ -48,12 +44,9 @@ export interface ParameterBinding {
 }
 
 /**
- * How the request body is assembled from the arguments.
- * - `whole`: one argument carries the entire body.
- * - `properties`: the body is an object whose properties were lifted into the tool input;
- *   `properties` maps input argument name → body property name.
- * - `binary` (whole body) / `files` (body properties, by body name): file content that the model
- *   passes as base64 or a `data:` URI and that is sent as bytes (octet-stream, multipart file parts).
+ * How the request body is assembled: one argument carries it (`whole`), or its properties were lifted
+ * into the input (`properties`: argument name → body property name). `binary` / `files` (by body
+ * name): file content the model passes as base64 or a `data:` URI, sent as bytes.
  */
 export type BodyBinding =
   | {
@@ -73,11 +66,7 @@ export type BodyBinding =
       encoding?: Record<string, FieldEncoding>;
     };
 
-/**
- * The OpenAPI `encoding` of one `application/x-www-form-urlencoded` or `multipart/form-data` body
- * field (by body property name). Without an entry a form field is sent as style `form`, explode
- * true (the spec's default), a multipart field as one part per value (objects as JSON).
- */
+/** The OpenAPI `encoding` of one form or multipart body field (by body property name). */
 export interface FieldEncoding {
   style?: ParameterStyle;
   explode?: boolean;
@@ -87,15 +76,9 @@ export interface FieldEncoding {
 
 /** How the upstream response body becomes `structuredContent`. */
 export interface ResponseBinding {
-  /**
-   * When the 2xx JSON schema is not an object, the output schema wraps it as
-   * `{ [wrapKey]: value }` so `structuredContent` is always an object.
-   */
+  /** A 2xx JSON body that is not an object goes in `{ [wrapKey]: value }` (`structuredContent` is an object). */
   wrapKey?: string;
-  /**
-   * Property of the output schema's fallback shape: a response that does not match the documented
-   * schema is returned as `{ [fallbackKey]: { status, contentType, body, problems } }`.
-   */
+  /** A response unlike the documented schema goes in `{ [fallbackKey]: { status, contentType, body, problems } }`. */
   fallbackKey?: string;
   /** Media types the operation can answer with, in the order sent in `Accept`. */
   accept: string[];
@@ -200,21 +183,13 @@ export interface ToolDefinition extends ToolMetadata {
   documentation?: string;
 }
 
-/** A server URL template such as `https://{region}.api.example.com/{version}` and its variables. */
+/**
+ * A server URL template such as `https://{region}.api.example.com/{version}` and its variables, each
+ * set with `--server-var name=value` or its environment variable `env` (`API_SERVER_REGION`).
+ */
 export interface ServerUrlDefinition {
   template: string;
-  variables: ServerVariableDefinition[];
-}
-
-/** One server variable: set with `--server-var name=value` or the environment variable `env`. */
-export interface ServerVariableDefinition {
-  name: string;
-  /** Environment variable that sets it, e.g. `API_SERVER_REGION`. */
-  env: string;
-  default?: string;
-  /** Allowed values, when the spec restricts them. */
-  enum?: string[];
-  description?: string;
+  variables: Array<{ name: string; env: string; default?: string; enum?: string[]; description?: string }>;
 }
 
 /** Static facts about the generated server, emitted by the generator. */

@@ -14,6 +14,8 @@ import type { StateStore } from "../state/state.js";
 import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
+import type { Encodings } from "../upstream/body.js";
+import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 
 /** Every feature, by the name `mcp-gen --with` knows it by. */
@@ -30,6 +32,8 @@ export const FEATURES = [
   "confirm",
   "user-oauth",
   "sessions",
+  "encodings",
+  "server-vars",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -63,6 +67,8 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   MCP_CODE_MEMORY_MB: "code",
   MCP_CODE_MAX_CALLS: "code",
   MCP_CODE_MAX_RESULT_BYTES: "code",
+  MCP_GEN_ALLOW_FILE_READ: "encodings",
+  "--server-var": "server-vars",
 };
 
 /** What a feature is started with. */
@@ -90,6 +96,10 @@ export interface FeaturePlugs {
   credentials?: MakeCredentials;
   /** Upstream pagination. */
   paging?: MakePaging;
+  /** Request parameter styles and bodies beyond JSON. */
+  encodings?: Encodings;
+  /** Fills the variables of the spec's server URL. */
+  serverUrl?: ResolveServerUrl;
   /** The tasks extension. */
   tasks?: MakeTasks;
   /** The shared state store it opened (`--state`); closed when the server stops. */

@@ -141,15 +141,16 @@ export async function main(
       process.stdout.write(`${snippet.text}\n`);
       return undefined;
     }
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags), logger);
     // A missing base URL is reported when a tool is called, so listing tools still works.
-    const resolved = resolveBaseUrl(info, { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env });
+    const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
+    const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
     if (!resolved.ok) throw new Error(resolved.message);
     const baseUrl = resolved.baseUrl;
     if (baseUrl === undefined)
       logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
     else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags), logger);
     state = plugs.state ?? new MemoryStateStore();
     server = new McpServer({
       ...offeredTools(info, tools, flags, plugs, options, logger),
@@ -161,6 +162,7 @@ export async function main(
         timeoutMs: flags.timeoutMs,
         maxResponseBytes: flags.maxResponseBytes,
         concurrency: flags.upstreamConcurrency,
+        encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
       logger,

@@ -17,6 +17,15 @@ export interface AppliedCredentials {
   oauthKeys: string[];
 }
 
+/** What a redirect to another origin strips from a request that carries credentials. */
+export interface RequestSecrets {
+  origin: string;
+  headers: ReadonlySet<string>;
+  query: ReadonlySet<string>;
+  cookies: boolean;
+  tls: boolean;
+}
+
 /** The outcome of choosing credentials for one call. */
 export type CredentialChoice = { ok: true; credentials: AppliedCredentials } | { ok: false; message: string };
 
@@ -32,6 +41,12 @@ export interface Credentials {
     refreshOAuth?: boolean,
     fromRequest?: Record<string, string>,
   ): Promise<CredentialChoice>;
+  /** Adds `applied` to `headers` (in place) and `url`; returns the URL and what a redirect elsewhere must strip. */
+  authorize(
+    url: string,
+    headers: Record<string, string>,
+    applied: AppliedCredentials,
+  ): { url: string; secrets: RequestSecrets };
   /** Drops the cached tokens of these OAuth schemes (the upstream refused them). */
   invalidate(keys: string[]): void;
   /** The credentials an incoming HTTP request carries for the schemes, by scheme key (passthrough). */

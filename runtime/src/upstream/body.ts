@@ -1,9 +1,11 @@
-/** Request body assembly and encoding per the tool's BodyBinding and media type. */
-import { randomBytes } from "node:crypto";
-import { decodeFile, type FileOptions } from "./binary.js";
-import { getOwn, isRecord, setOwn } from "../protocol/own.js";
-import { encodeRfc3986, serializeStyled } from "./serialize.js";
-import type { BodyBinding, FieldEncoding } from "../api/types.js";
+/**
+ * Request body assembly and encoding per the tool's BodyBinding and media type: JSON and text in
+ * the core; forms, multipart and file content through feature `encodings` (included when the API
+ * sends them).
+ */
+import { getOwn, setOwn } from "../protocol/own.js";
+import { styledByFeature, withoutEncodings, type ParameterStyles } from "./serialize.js";
+import type { BodyBinding, HttpBinding } from "../api/types.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
@@ -11,10 +13,40 @@ export interface EncodedBody {
   payload: string | Buffer;
 }
 
+/**
+ * What feature `encodings` adds to request building: parameter styles, bodies beyond JSON and text,
+ * and path templates that carry a query (`/search#format=sdk&q`).
+ */
+export interface Encodings extends ParameterStyles {
+  /** A form, multipart or file body (see {@link encodedByFeature}). */
+  body(binding: BodyBinding, value: unknown): EncodedBody;
+  /** Splits a path template at `#` or `?`: its path, and the query items it fixes (`declared`: the query parameters). */
+  splitPath(template: string, declared: readonly string[]): { path: string; fixedQuery: string[] };
+}
+
 /** True for `application/json` and any `+json` suffix type (parameters ignored). */
 export function isJsonMediaType(mediaType: string): boolean {
   const essence = mediaType.split(";")[0]!.trim().toLowerCase();
   return essence === "application/json" || essence.endsWith("+json");
+}
+
+/** Whether a body needs feature `encodings`: file content, a form or multipart media type. */
+export function encodedByFeature(binding: BodyBinding): boolean {
+  const essence = binding.mediaType.split(";")[0]!.trim().toLowerCase();
+  return (
+    (binding.kind === "whole" && binding.binary === true) ||
+    essence === "application/x-www-form-urlencoded" ||
+    essence === "multipart/form-data"
+  );
+}
+
+/** Whether requests of an operation need feature `encodings` (the generator includes it then): see {@link Encodings}. */
+export function needsEncodings(http: HttpBinding): boolean {
+  return (
+    http.parameters.some(styledByFeature) ||
+    (http.body !== undefined && encodedByFeature(http.body)) ||
+    /[#?]/.test(http.path)
+  );
 }
 
 /** Collects the body value from the arguments; undefined when there is no body to send. */
@@ -29,138 +61,19 @@ export function collectBody(binding: BodyBinding, args: Record<string, unknown>)
 }
 
 /** Encodes a body value for the binding's media type. */
-export function encodeBody(
-  mediaType: string,
-  value: unknown,
-  binding?: BodyBinding,
-  options: FileOptions = {},
-): EncodedBody {
-  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
-  if (binding?.kind === "whole" && binding.binary) {
-    const file = decodeFile(value, binding.argument, options);
-    return {
-      contentType: essence.includes("*") ? (file.mediaType ?? "application/octet-stream") : mediaType,
-      payload: file.data,
-    };
+export function encodeBody(binding: BodyBinding, value: unknown, encodings: Encodings | undefined): EncodedBody {
+  const { mediaType } = binding;
+  if (encodedByFeature(binding)) {
+    if (!encodings) throw withoutEncodings(`a ${mediaType} body`);
+    return encodings.body(binding, value);
   }
+  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
   // A wildcard request media type gives no hint; JSON is what such APIs nearly always take.
   if (isJsonMediaType(mediaType) || essence.includes("*")) {
     return { contentType: essence.includes("*") ? "application/json" : mediaType, payload: JSON.stringify(value) };
-  }
-  if (essence === "application/x-www-form-urlencoded") {
-    return { contentType: mediaType, payload: formEncode(value, binding?.encoding) };
-  }
-  if (essence === "multipart/form-data") {
-    const files = new Set(binding?.kind === "properties" ? (binding.files ?? []) : []);
-    return multipartEncode(value, files, options, undefined, binding?.encoding);
   }
   if (essence.startsWith("text/")) {
     return { contentType: mediaType, payload: typeof value === "string" ? value : String(value) };
   }
   return { contentType: mediaType, payload: typeof value === "string" ? value : JSON.stringify(value) };
-}
-
-/**
- * `application/x-www-form-urlencoded` per OpenAPI: each field follows its `encoding` entry (style,
- * explode, or a JSON `contentType`), else style form with explode (arrays repeat the key, objects
- * spread their properties); the pairs use the query rules of serialize.ts.
- */
-export function formEncode(value: unknown, encoding: Record<string, FieldEncoding> = {}): string {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return encodeRfc3986(String(value ?? ""));
-  const pairs: string[] = [];
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    // A form has no null: a null field is left out, as an absent one (RFC 6570: an undefined value).
-    if (v === undefined || v === null) continue;
-    const field = Object.hasOwn(encoding, key) ? encoding[key] : undefined;
-    if (field?.contentType && !field.style && isJsonMediaType(field.contentType)) {
-      pairs.push(`${encodeRfc3986(key)}=${encodeRfc3986(JSON.stringify(v))}`);
-      continue;
-    }
-    const style = field?.style ?? "form";
-    // Data characters are already percent-encoded; what is left literal are the style's
-    // delimiters and deepObject brackets. In a form body they are encoded too: a form parser
-    // decodes them back, and an unencoded reserved character is refused without allowReserved.
-    const text = serializeStyled(key, style, field?.explode ?? style === "form", v).replace(
-      /[,|[\]]/g,
-      (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase(),
-    );
-    // Spaces as `+`, the form convention (a literal `+` is already `%2B`), unless the field has an
-    // `encoding` entry: its value then follows RFC 6570, where `+` is a reserved character that
-    // must not appear without `allowReserved` (Prism refuses it; Stripe's deepObject fields).
-    if (text !== "") pairs.push(field ? text : text.replace(/%20/g, "+"));
-  }
-  return pairs.join("&");
-}
-
-/** Quotes a multipart header parameter (RFC 7578: `"` and line breaks percent-encoded). */
-function quoted(text: string): string {
-  return `"${text.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}"`;
-}
-
-/** Parts of a field whose `encoding` gives a style: the style's `name=value` pairs, one part each. */
-function styledParts(name: string, field: FieldEncoding & { style: string }, value: unknown): Array<[string, string]> {
-  const text = serializeStyled(name, field.style, field.explode ?? field.style === "form", value);
-  return text === ""
-    ? []
-    : text.split("&").map((pair) => {
-        const eq = pair.indexOf("=");
-        return [decodeURIComponent(pair.slice(0, eq)), decodeURIComponent(pair.slice(eq + 1))];
-      });
-}
-
-/**
- * `multipart/form-data` (RFC 7578): one part per property (arrays repeat the name); properties in
- * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts. A
- * field whose `encoding` entry gives a style is sent in that style, one part per `name=value` pair
- * (`tags` form/explode false: one part `a,b`; deepObject: parts `filter[a]`), as OpenAPI 3.1 says
- * and as specs mean when they write one; an entry's `contentType` becomes its parts' Content-Type.
- */
-export function multipartEncode(
-  value: unknown,
-  files: Set<string>,
-  options: FileOptions = {},
-  boundary = `mcp-gen-${randomBytes(12).toString("hex")}`,
-  encoding: Record<string, FieldEncoding> = {},
-): EncodedBody {
-  const chunks: Buffer[] = [];
-  const object = isRecord(value) ? value : {};
-  const part = (name: string, headers: string, data: Buffer) =>
-    chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}${headers}\r\n\r\n`, "utf8"),
-      data,
-      Buffer.from("\r\n", "utf8"),
-    );
-  for (const [name, v] of Object.entries(object)) {
-    if (v === undefined || v === null) continue;
-    const field = Object.hasOwn(encoding, name) ? encoding[name] : undefined;
-    if (field?.style && !files.has(name)) {
-      for (const [key, text] of styledParts(name, field as FieldEncoding & { style: string }, v))
-        part(key, "", Buffer.from(text, "utf8"));
-      continue;
-    }
-    for (const item of Array.isArray(v) && !files.has(name) ? v : [v]) {
-      if (files.has(name)) {
-        const file = decodeFile(item, name, options);
-        part(
-          name,
-          `; filename=${quoted(file.fileName ?? name)}\r\nContent-Type: ${file.mediaType ?? "application/octet-stream"}`,
-          file.data,
-        );
-      } else if (typeof item === "object" && item !== null) {
-        part(
-          name,
-          `\r\nContent-Type: ${field?.contentType ?? "application/json"}`,
-          Buffer.from(JSON.stringify(item), "utf8"),
-        );
-      } else {
-        part(
-          name,
-          field?.contentType ? `\r\nContent-Type: ${field.contentType}` : "",
-          Buffer.from(String(item), "utf8"),
-        );
-      }
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
-  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(chunks) };
 }

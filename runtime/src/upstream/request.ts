@@ -1,23 +1,19 @@
-/**
- * Turns a tool's HTTP binding plus validated arguments into a concrete request description
- * (URL, headers, body). No I/O; `upstream.ts` executes it.
- */
-import type { FileOptions } from "./binary.js";
-import { collectBody, encodeBody } from "./body.js";
+/** Turns a tool's HTTP binding and validated arguments into a request (URL, headers, body); no I/O. */
+import { collectBody, encodeBody, type Encodings } from "./body.js";
 import {
   ArgumentError,
   serializeCookieParameter,
   serializeHeaderParameter,
   serializePathParameter,
   serializeQueryParameter,
+  withoutEncodings,
 } from "./serialize.js";
-import { splitPathTemplate } from "./path-template.js";
 import type { HttpBinding } from "../api/types.js";
 import { getOwn } from "../protocol/own.js";
 import { redactUserinfo } from "../protocol/redact.js";
 
-/** The default `Accept` when the binding lists no response media types. */
-export const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
+/** The `Accept` when the binding lists no response media types. */
+const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
 
 // OpenAPI: header parameters with these names are ignored (they are set by other fields).
 const IGNORED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
@@ -99,20 +95,28 @@ function plainPath(path: string): boolean {
   return true;
 }
 
-/** Builds the request for a binding; throws ArgumentError for arguments that cannot be sent. */
+/**
+ * Builds the request for a binding (`encodings`: feature `encodings`, for the styles and bodies it
+ * serialises); throws ArgumentError for arguments that cannot be sent.
+ */
 export function buildRequest(
   http: HttpBinding,
   args: Record<string, unknown>,
   baseUrl: string,
-  files: FileOptions = {},
+  encodings?: Encodings,
 ): PreparedRequest {
+  let path = http.path;
+  const query: string[] = [];
   // A query written into the path template (`/search#format=sdk&q`) is sent as query parameters.
-  const split = splitPathTemplate(
-    http.path,
-    http.parameters.filter((p) => p.in === "query").map((p) => p.name),
-  );
-  let path = split.path;
-  const query: string[] = [...split.fixedQuery];
+  if (/[#?]/.test(path)) {
+    if (!encodings) throw withoutEncodings(`the path template ${path}`);
+    const split = encodings.splitPath(
+      path,
+      http.parameters.filter((p) => p.in === "query").map((p) => p.name),
+    );
+    path = split.path;
+    query.push(...split.fixedQuery);
+  }
   const cookies: string[] = [];
   const headers: Record<string, string> = {};
 
@@ -128,14 +132,14 @@ export function buildRequest(
     if (value === null && binding.in !== "path" && !binding.required) continue;
     switch (binding.in) {
       case "path": {
-        const segment = serializePathParameter(binding, value);
+        const segment = serializePathParameter(binding, value, encodings);
         // An empty value would address another resource (`/pets//photos`, `/pets/`).
         if (segment === "") throw new ArgumentError(`path parameter '${binding.argument}' must not be empty`);
         path = path.split(`{${binding.name}}`).join(segment);
         break;
       }
       case "query": {
-        const pairs = serializeQueryParameter(binding, value);
+        const pairs = serializeQueryParameter(binding, value, encodings);
         if (pairs !== "") query.push(pairs);
         break;
       }
@@ -157,7 +161,7 @@ export function buildRequest(
   if (http.body) {
     const value = collectBody(http.body, args);
     if (value !== undefined) {
-      const encoded = encodeBody(http.body.mediaType, value, http.body, files);
+      const encoded = encodeBody(http.body, value, encodings);
       headers["content-type"] = encoded.contentType;
       body = encoded.payload;
     }

@@ -15,18 +15,9 @@ import type { ToolDefinition } from "../api/types.js";
 import type { SchemaValidator, ValidationOutcome } from "../api/validation.js";
 import { isRecord } from "../protocol/own.js";
 
-/**
- * Node's reason phrases (node:http's STATUS_CODES), read only for a response without one: importing
- * node:http at start-up costs a stdio server that has made no call yet (got loads it with the first call).
- */
-function reasonPhrase(status: number): string | undefined {
-  return process.getBuiltinModule("node:http").STATUS_CODES[status];
-}
-
-/** Cap for the JSON/text shown in a successful result (characters). */
-export const MAX_TEXT_CHARS = 100_000;
-/** Cap for the body excerpt in an upstream error result (characters). */
-export const MAX_ERROR_EXCERPT_CHARS = 2_000;
+/** Caps, in characters, of the JSON/text shown in a successful result and of an error's body excerpt. */
+const MAX_TEXT_CHARS = 100_000;
+const MAX_ERROR_EXCERPT_CHARS = 2_000;
 
 /** What the mapper needs to know about the upstream exchange. */
 export interface UpstreamResponse {
@@ -48,10 +39,7 @@ export interface ParsedBody {
   json?: { value: unknown };
 }
 
-/**
- * Builds the tool result for an upstream response (the outcome of {@link responseOutcome}, rendered);
- * `parsed` receives the body's JSON when it was parsed.
- */
+/** The tool result of an upstream response (see the module comment); `parsed` receives the body's JSON. */
 export function mapResponse(
   tool: ToolDefinition,
   response: UpstreamResponse,
@@ -61,15 +49,15 @@ export function mapResponse(
   return renderToolResult(responseOutcome(tool, response, validator, parsed));
 }
 
-/** The outcome of an upstream response (see the module comment); `parsed` as for {@link mapResponse}. */
-export function responseOutcome(
+function responseOutcome(
   tool: ToolDefinition,
   response: UpstreamResponse,
   validator: SchemaValidator,
-  parsed: ParsedBody = {},
+  parsed: ParsedBody,
 ): ToolOutcome {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  const reason = response.statusMessage || reasonPhrase(response.status) || "";
+  // node:http's reason phrases, read only when needed: importing node:http at start-up would cost every server.
+  const reason = response.statusMessage || process.getBuiltinModule("node:http").STATUS_CODES[response.status] || "";
   const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
 
   if (response.status < 200 || response.status >= 300) {
@@ -97,26 +85,17 @@ export function responseOutcome(
     ]);
   }
   const data = response.body.toString("base64");
-  let part: OutcomePart;
-  if (mediaType.startsWith("image/")) part = { kind: "media", media: "image", data, mimeType: mediaType };
-  else if (mediaType.startsWith("audio/")) part = { kind: "media", media: "audio", data, mimeType: mediaType };
-  else
-    part = {
-      kind: "resource",
-      uri: response.url ?? `upstream:${response.path}`,
-      mimeType: mediaType || "application/octet-stream",
-      blob: data,
-    };
-  const result: ToolOutcome = {
-    ok: true,
-    parts: [
-      {
-        kind: "text",
-        text: `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.`,
-      },
-      part,
-    ],
-  };
+  const media = /^(image|audio)\//.exec(mediaType)?.[1] as "image" | "audio" | undefined;
+  const part: OutcomePart = media
+    ? { kind: "media", media, data, mimeType: mediaType }
+    : {
+        kind: "resource",
+        uri: response.url ?? `upstream:${response.path}`,
+        mimeType: mediaType || "application/octet-stream",
+        blob: data,
+      };
+  const summary = `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.`;
+  const result: ToolOutcome = { ok: true, parts: [{ kind: "text", text: summary }, part] };
   return withFallback(tool, result, response, mediaType, null, [
     `the response is binary (${mediaType || "unknown type"}), see the content blocks`,
   ]);
@@ -197,22 +176,12 @@ function parseJsonBody(text: string, mediaType: string): { ok: true; value: unkn
   }
 }
 
+/** Media types (lower case, without parameters) whose bodies are shown as text; none is text too. */
+const TEXTUAL = /^(|text\/.*|.*\+(xml|json)|application\/(xml|json|javascript|yaml|x-yaml|x-www-form-urlencoded))$/;
+
 /** Whether a body of this media type (lower case, without parameters) is shown as text. */
 export function isTextual(mediaType: string): boolean {
-  return (
-    mediaType === "" ||
-    mediaType.startsWith("text/") ||
-    mediaType.endsWith("+xml") ||
-    mediaType.endsWith("+json") ||
-    [
-      "application/xml",
-      "application/json",
-      "application/javascript",
-      "application/yaml",
-      "application/x-yaml",
-      "application/x-www-form-urlencoded",
-    ].includes(mediaType)
-  );
+  return TEXTUAL.test(mediaType);
 }
 
 function errorExcerpt(body: Buffer, mediaType: string): string {

@@ -1,9 +1,9 @@
 /**
- * OpenAPI 3 parameter serialization (style/explode) for path, query, header and cookie
- * parameters, following the spec's style table (RFC 6570 semantics for path styles).
- * Pure functions: value in, wire text out.
+ * OpenAPI 3 parameter serialization (style/explode) for path, query, header and cookie parameters:
+ * the core serialises styles `simple` and `form`; label, matrix, deepObject and the delimited styles
+ * come from feature `encodings` (included when the API uses them). Pure functions: value in, wire text out.
  */
-import type { ParameterBinding } from "../api/types.js";
+import type { ParameterBinding, ParameterStyle } from "../api/types.js";
 
 /** Raised when an argument cannot be put on the wire (e.g. a header value with a line break). */
 export class ArgumentError extends Error {
@@ -19,7 +19,7 @@ export function encodeRfc3986(text: string): string {
  * Encoding for `allowReserved: true`: RFC 3986 reserved characters pass through, except `&`
  * and `#`, which would otherwise split the query or end the URL.
  */
-export function encodeAllowReserved(text: string): string {
+function encodeAllowReserved(text: string): string {
   return encodeRfc3986(text).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2B|2C|3B|3D)/gi, (m) =>
     decodeURIComponent(m),
   );
@@ -30,20 +30,21 @@ export type Encoder = (text: string) => string;
 const identity: Encoder = (text) => text;
 
 /** A parameter value reduced to one of the three shapes the style table distinguishes. */
-type Shape =
+export type Shape =
   | { kind: "primitive"; value: string }
   | { kind: "array"; items: string[] }
   | { kind: "object"; entries: Array<[string, string]> };
 
-function scalarText(value: unknown): string {
+/** A scalar as text; nested structures have no standard serialization, JSON is the least surprising. */
+export function scalarText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  // Nested structures have no standard serialization; JSON is the least surprising choice.
   return JSON.stringify(value);
 }
 
-function shapeOf(value: unknown): Shape {
+/** The shape of a parameter value (undefined object properties left out). */
+export function shapeOf(value: unknown): Shape {
   if (Array.isArray(value)) return { kind: "array", items: value.map(scalarText) };
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -52,6 +53,25 @@ function shapeOf(value: unknown): Shape {
     return { kind: "object", entries };
   }
   return { kind: "primitive", value: scalarText(value) };
+}
+
+/** The styles feature `encodings` serialises, by parameter location. */
+const FEATURE_STYLES: Partial<Record<ParameterBinding["in"], readonly ParameterStyle[]>> = {
+  path: ["label", "matrix"],
+  query: ["deepObject", "spaceDelimited", "pipeDelimited"],
+};
+
+/** Whether a parameter's style needs feature `encodings`. */
+export function styledByFeature(binding: Pick<ParameterBinding, "in" | "style">): boolean {
+  return FEATURE_STYLES[binding.in]?.includes(binding.style) ?? false;
+}
+
+/** The parameter styles of feature `encodings` (see features/encodings). */
+export interface ParameterStyles {
+  /** A path value in style label or matrix, as its placeholder text. */
+  path(binding: ParameterBinding, shape: Shape): string;
+  /** One named value as `key=value` pairs joined by `&` in any query-like style, `""` for nothing. */
+  styled(name: string, style: string, explode: boolean, value: unknown, enc?: Encoder): string;
 }
 
 /** Decodes `%XX` escapes byte by byte, repeatedly (at most 4 rounds), so `%252e` counts as `.` too. */
@@ -77,14 +97,16 @@ export function hasDotSegment(text: string): boolean {
 }
 
 /**
- * Serializes a path parameter value (styles simple, label, matrix) into its placeholder text.
+ * Serializes a path parameter value into its placeholder text (label and matrix by `styles`).
  * Throws ArgumentError for dot-segment values (see hasDotSegment), in the value or in the text.
  */
-export function serializePathParameter(binding: ParameterBinding, value: unknown): string {
+export function serializePathParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
   const shape = shapeOf(value);
   const scalars =
     shape.kind === "primitive" ? [shape.value] : shape.kind === "array" ? shape.items : shape.entries.flat();
-  const text = pathParameterText(binding, shape);
+  const text = styledByFeature(binding)
+    ? featureStyles(styles, binding).path(binding, shape)
+    : serializeSimple(shape, binding.explode, encodeRfc3986);
   if (scalars.some(hasDotSegment) || hasDotSegment(text)) {
     throw new ArgumentError(
       `path parameter '${binding.argument}' must not be '.' or '..' (also percent-encoded): such a value would change which resource the request addresses`,
@@ -93,112 +115,42 @@ export function serializePathParameter(binding: ParameterBinding, value: unknown
   return text;
 }
 
-function pathParameterText(binding: ParameterBinding, shape: Shape): string {
-  const enc: Encoder = encodeRfc3986;
-  const name = enc(binding.name);
-  switch (binding.style) {
-    case "label": {
-      const sep = binding.explode ? "." : ",";
-      if (shape.kind === "primitive") return "." + enc(shape.value);
-      if (shape.kind === "array") return "." + shape.items.map(enc).join(sep);
-      return binding.explode
-        ? "." + shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(".")
-        : "." + shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",");
-    }
-    case "matrix": {
-      if (shape.kind === "primitive") return shape.value === "" ? `;${name}` : `;${name}=${enc(shape.value)}`;
-      if (shape.kind === "array") {
-        if (shape.items.length === 0) return `;${name}`;
-        return binding.explode
-          ? shape.items.map((item) => `;${name}=${enc(item)}`).join("")
-          : `;${name}=${shape.items.map(enc).join(",")}`;
-      }
-      return binding.explode
-        ? shape.entries.map(([k, v]) => `;${enc(k)}=${enc(v)}`).join("")
-        : `;${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
-    }
-    default:
-      return serializeSimple(shape, binding.explode, enc);
-  }
-}
-
 /**
  * Serializes a query parameter into `key=value` pairs joined by `&` (already encoded), or
- * `""` when it contributes nothing. Styles: form, spaceDelimited, pipeDelimited, deepObject.
- * An empty array or object is an undefined value in RFC 6570 and is left out entirely (`ids=`
- * would be an empty string item, a different value).
+ * `""` when it contributes nothing. An empty array or object is an undefined value in RFC 6570
+ * and is left out entirely (`ids=` would be an empty string item, a different value).
  */
-export function serializeQueryParameter(binding: ParameterBinding, value: unknown): string {
-  return serializeStyled(
-    binding.name,
-    binding.style,
-    binding.explode,
-    value,
-    binding.allowReserved ? encodeAllowReserved : encodeRfc3986,
-  );
+export function serializeQueryParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
+  const enc = binding.allowReserved ? encodeAllowReserved : encodeRfc3986;
+  if (styledByFeature(binding))
+    return featureStyles(styles, binding).styled(binding.name, binding.style, binding.explode, value, enc);
+  return formPairs(binding.name, shapeOf(value), binding.explode, enc);
 }
 
-/**
- * One named value as `key=value` pairs per a query-like style (query parameters and
- * `application/x-www-form-urlencoded` fields share the rules), `""` for nothing.
- */
-export function serializeStyled(
-  rawName: string,
-  style: string,
-  explode: boolean,
-  value: unknown,
-  enc: Encoder = encodeRfc3986,
-): string {
+/** Style `form` as `key=value` pairs (also the fallback of the feature's styles), `""` for nothing. */
+export function formPairs(rawName: string, shape: Shape, explode: boolean, enc: Encoder): string {
   const name = encodeRfc3986(rawName);
-  const shape = shapeOf(value);
-  if (shape.kind === "array" && shape.items.length === 0) return "";
-  if (shape.kind === "object" && shape.entries.length === 0) return "";
-
-  if (style === "deepObject" && shape.kind !== "primitive") {
-    return deepObjectPairs(rawName, value as Record<string, unknown> | unknown[], enc).join("&");
-  }
-  if ((style === "spaceDelimited" || style === "pipeDelimited") && !explode) {
-    const delimiter = style === "spaceDelimited" ? "%20" : "|";
-    if (shape.kind === "array") return `${name}=${shape.items.map(enc).join(delimiter)}`;
-    if (shape.kind === "object")
-      return `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(delimiter)}`;
-  }
-  // form (and the fallback for every other style/shape combination)
   if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
   if (shape.kind === "array") {
+    if (shape.items.length === 0) return "";
     return explode
       ? shape.items.map((item) => `${name}=${enc(item)}`).join("&")
       : `${name}=${shape.items.map(enc).join(",")}`;
   }
+  if (shape.entries.length === 0) return "";
   return explode
     ? shape.entries.map(([k, v]) => `${encodeRfc3986(k)}=${enc(v)}`).join("&")
     : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
 }
 
-/**
- * `name[key]=value` pairs; nested objects recurse (`name[a][b]=v`) and arrays are indexed
- * (`name[a][0]=v`), the convention of qs, Rails and PHP that Prism and Stripe read.
- */
-function deepObjectPairs(prefix: string, value: Record<string, unknown> | unknown[], enc: Encoder): string[] {
-  const pairs: string[] = [];
-  const entries: Array<[string, unknown]> = Array.isArray(value)
-    ? value.map((item, index) => [String(index), item])
-    : Object.entries(value);
-  for (const [key, child] of entries) {
-    if (child === undefined) continue;
-    const path = `${prefix}[${key}]`;
-    if (typeof child === "object" && child !== null) {
-      pairs.push(...deepObjectPairs(path, child as Record<string, unknown> | unknown[], enc));
-    } else {
-      pairs.push(`${encodeKey(path)}=${enc(scalarText(child))}`);
-    }
-  }
-  return pairs;
+function featureStyles(styles: ParameterStyles | undefined, binding: ParameterBinding): ParameterStyles {
+  if (styles) return styles;
+  throw withoutEncodings(`parameter '${binding.name}' has style ${binding.style}, which`);
 }
 
-/** Encodes a deepObject key but keeps its brackets readable, as in the spec examples. */
-function encodeKey(key: string): string {
-  return encodeRfc3986(key).replace(/%5B/g, "[").replace(/%5D/g, "]");
+/** The error for a request that needs feature `encodings` on a server generated without it. */
+export function withoutEncodings(what: string): ArgumentError {
+  return new ArgumentError(`${what} needs the encodings feature (regenerate the server with mcp-gen --with encodings)`);
 }
 
 /** Serializes a header parameter value (style simple). Rejects line breaks (header injection). */

@@ -5,11 +5,12 @@
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
-import type { AppliedCredentials, Credentials } from "./auth.js";
+import type { AppliedCredentials, Credentials, RequestSecrets } from "./auth.js";
 import type { Logger } from "../protocol/logger.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
+import type { Encodings } from "./body.js";
 import type { CursorApplication, Paging } from "./paging.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
@@ -22,7 +23,7 @@ import type { ResponseInfo } from "../api/api-client.js";
 /** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Retries for idempotent methods (network errors, 408, 429, 502, 503, 504). */
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRIES = 2;
 /** HTTP methods that are safe to send again (RFC 9110 idempotent). */
 const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
@@ -36,28 +37,16 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export interface UpstreamOptions {
   /** Base URL the binding paths are joined to; may include a path (`https://h/api/v1`). */
   baseUrl?: string | undefined;
-  /**
-   * One deadline per call in milliseconds (default 30000): retries, a token refresh and every
-   * attempt share it, so a hanging upstream answers after `timeoutMs`, never a multiple of it.
-   */
+  /** One deadline per call in ms (default 30000), shared by its retries, a token refresh and every attempt. */
   timeoutMs?: number | undefined;
-  /**
-   * Largest upstream response body read, in bytes after decompression (default 50 MiB). A larger
-   * body (or a compression bomb) aborts the transfer and the call answers an `isError` result.
-   */
+  /** Largest response body read, in bytes after decompression (default 50 MiB); a larger one aborts the call. */
   maxResponseBytes?: number | undefined;
-  /**
-   * Upstream calls on the network at once for the whole server (default 32); further calls wait
-   * in a FIFO queue (a cancelled call leaves it). The call's deadline starts when it leaves the queue.
-   */
+  /** Upstream calls on the network at once for the whole server (default 32); more wait in a FIFO queue. */
   concurrency?: number | undefined;
   /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
   retries?: number | undefined;
-  /**
-   * Let file arguments name local files (absolute paths, `file:` URLs). Off by default; also
-   * switched on by the environment variable `MCP_GEN_ALLOW_FILE_READ=1`.
-   */
-  allowFileRead?: boolean | undefined;
+  /** Parameter styles and bodies beyond JSON (feature `encodings`, included when the API needs them). */
+  encodings?: Encodings | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -96,18 +85,16 @@ export async function callUpstream(
   call: UpstreamCall,
 ): Promise<CallToolResult> {
   const baseUrl = call.upstream.baseUrl;
-  if (!baseUrl) {
+  if (!baseUrl)
     return textResult(
       `No upstream base URL is configured, so tool ${tool.name} cannot be called. Start the server with --base-url <url> or set API_BASE_URL.`,
       true,
     );
-  }
   const page: CursorApplication = call.paging ? call.paging.apply(tool, args, baseUrl) : { ok: true, args };
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    const allowFileRead = call.upstream.allowFileRead ?? process.env.MCP_GEN_ALLOW_FILE_READ === "1";
-    prepared = buildRequest(tool.http, page.args, baseUrl, { allowFileRead });
+    prepared = buildRequest(tool.http, page.args, baseUrl, call.upstream.encodings);
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
     if (page.url)
       prepared = {
@@ -125,8 +112,7 @@ export async function callUpstream(
   // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
   const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
   if (!call.queue) return exchange();
-  // A running exchange is aborted through the call's signal (exchangeWithUpstream); the queue uses it
-  // only to take a waiting call out.
+  // The queue uses the signal only to take a waiting call out; a running exchange aborts by itself.
   try {
     return await call.queue.run(exchange, call.signal);
   } catch (error) {
@@ -135,10 +121,8 @@ export async function callUpstream(
   }
 }
 
-/** Limits of one call: its single deadline and the response size cap. */
+/** Limits of one call: its single deadline (`Date.now()` value), its signal and the response size cap. */
 interface CallLimits {
-  timeoutMs: number;
-  /** `Date.now()` value at which the call times out. */
   deadline: number;
   /** Aborts the transfer in progress when the deadline passes or the caller cancels. */
   signal: AbortSignal;
@@ -172,29 +156,26 @@ async function exchangeWithUpstream(
   if (call.signal?.aborted) onCancel();
   else call.signal?.addEventListener("abort", onCancel, { once: true });
   const limits: CallLimits = {
-    timeoutMs,
     deadline: started + timeoutMs,
     signal: controller.signal,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
   };
   try {
+    // No await without credentials: the usual call of a public API takes no extra turn.
     let choice = call.credentials
       ? await call.credentials.choose(tool.http.security, false, call.fromRequest)
       : undefined;
-    if (choice && !choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+    if (choice && !choice.ok) return refused(tool, choice.message);
     let response = await send(got, prepared, choice?.credentials, call, limits);
-    // An OAuth token the upstream rejects is refreshed once.
-    if (response.statusCode === 401 && choice?.credentials.oauthKeys.length && call.credentials) {
-      call.credentials.invalidate(choice.credentials.oauthKeys);
-      choice = await call.credentials.choose(tool.http.security, true, call.fromRequest);
-      if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
-      response = await send(got, prepared, choice.credentials, call, limits);
-    } else if (response.statusCode === 401 && call.renewFromRequest && call.credentials) {
-      const renewed = await call.renewFromRequest();
-      if (renewed) {
-        choice = await call.credentials.choose(tool.http.security, false, renewed);
-        if (!choice.ok) return textResult(`Tool ${tool.name} cannot be called: ${choice.message}`, true);
+    // A credential the upstream refuses is renewed once: OAuth tokens refreshed, else a user's renewed.
+    if (response.statusCode === 401 && call.credentials) {
+      const oauthKeys = choice?.ok ? choice.credentials.oauthKeys : [];
+      if (oauthKeys.length > 0) call.credentials.invalidate(oauthKeys);
+      const fromRequest = oauthKeys.length > 0 ? call.fromRequest : await call.renewFromRequest?.();
+      if (oauthKeys.length > 0 || fromRequest) {
+        choice = await call.credentials.choose(tool.http.security, oauthKeys.length > 0, fromRequest);
+        if (!choice.ok) return refused(tool, choice.message);
         response = await send(got, prepared, choice.credentials, call, limits);
       }
     }
@@ -223,25 +204,24 @@ async function exchangeWithUpstream(
       parsed,
     );
     if (tool.http.pagination && call.paging && !result.isError) {
-      // The JSON mapResponse parsed; a body it did not read as JSON (an unusual media type) is tried here.
+      // The JSON mapResponse parsed; a body of an unusual media type is tried here.
       call.paging.addNext(tool, result, {
         args: page.args,
         body: parsed.json ? parsed.json.value : parseJson(response.body),
         link: headerValue(response.headers.link),
         requestUrl: prepared.url,
         baseUrl,
-        credentialQuery: choice?.credentials.query,
+        credentialQuery: choice?.ok ? choice.credentials.query : undefined,
       });
     }
     return result;
   } catch (error) {
     if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     const failed = `Upstream request failed for ${prepared.method} ${prepared.safeUrl}`;
+    const warn = (what: string, fields: Record<string, unknown>) =>
+      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} ${what}`, { tool: tool.name, ...fields });
     if (limits.tooLarge) {
-      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} response too large`, {
-        tool: tool.name,
-        limit: limits.maxResponseBytes,
-      });
+      warn("response too large", { limit: limits.maxResponseBytes });
       return textResult(
         `${failed}: the response exceeded the size limit of ${limits.maxResponseBytes} bytes (counted after decompression; ` +
           `${limits.tooLarge.read} bytes read when the transfer was aborted). Narrow the request, or raise the limit with ` +
@@ -250,10 +230,7 @@ async function exchangeWithUpstream(
       );
     }
     if (timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
-      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} timed out`, {
-        tool: tool.name,
-        ms: Date.now() - started,
-      });
+      warn("timed out", { ms: Date.now() - started });
       const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
       return textResult(
         `${failed}: timed out after ${timeoutMs} ms (one deadline for the whole call${attempts})`,
@@ -261,10 +238,7 @@ async function exchangeWithUpstream(
       );
     }
     if (error instanceof RequestError) {
-      call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} failed`, {
-        tool: tool.name,
-        code: error.code,
-      });
+      warn("failed", { code: error.code });
       return textResult(`${failed}: ${error.code || error.name}`, true);
     }
     throw error;
@@ -274,17 +248,16 @@ async function exchangeWithUpstream(
   }
 }
 
+/** The result of a call whose credentials could not be chosen. */
+function refused(tool: ToolDefinition, message: string): CallToolResult {
+  return textResult(`Tool ${tool.name} cannot be called: ${message}`, true);
+}
+
 /** What the shared hooks of one request need: its limits, and what to strip on a redirect to another origin. */
 interface RequestContext extends Record<string, unknown> {
   limits: CallLimits;
   /** Set when the request carries credentials. */
-  secrets?: {
-    origin: string;
-    headers: ReadonlySet<string>;
-    query: ReadonlySet<string>;
-    cookies: boolean;
-    tls: boolean;
-  };
+  secrets?: RequestSecrets;
 }
 
 /**
@@ -342,27 +315,6 @@ function upstreamClient(got: Got, retries: number): Got {
   return client;
 }
 
-/** The `name=value` items whose names none of `pairs` has (names compared percent-decoded). */
-function withoutNames(items: string[], pairs: string[]): string[] {
-  const name = (item: string) => {
-    const raw = item.split("=")[0]!;
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  };
-  const taken = new Set(pairs.map(name));
-  return items.filter((item) => item !== "" && !taken.has(name(item)));
-}
-
-/** `url` with `pairs` added to its query, in place of items of the same names. */
-function replacePairs(url: string, pairs: string[]): string {
-  const at = url.indexOf("?");
-  const kept = at < 0 ? [] : withoutNames(url.slice(at + 1).split("&"), pairs);
-  return `${at < 0 ? url : url.slice(0, at)}?${[...kept, ...pairs].join("&")}`;
-}
-
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
 async function send(
   got: Got,
@@ -377,20 +329,9 @@ async function send(
   let url = prepared.url;
   const context: RequestContext = { limits };
   if (credentials) {
-    // A credential replaces an argument of the same name and place: the value goes out once.
-    Object.assign(headers, credentials.headers);
-    if (credentials.query.length > 0) url = replacePairs(url, credentials.query);
-    if (credentials.cookies.length > 0)
-      headers.cookie = [...withoutNames(headers.cookie?.split("; ") ?? [], credentials.cookies), ...credentials.cookies]
-        .filter(Boolean)
-        .join("; ");
-    context.secrets = {
-      origin: new URL(url).origin,
-      headers: new Set(Object.keys(credentials.headers)),
-      query: new Set(credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!))),
-      cookies: credentials.cookies.length > 0,
-      tls: credentials.tls !== undefined,
-    };
+    const authorized = call.credentials!.authorize(url, headers, credentials);
+    url = authorized.url;
+    context.secrets = authorized.secrets;
   }
   limits.attempts += 1;
   const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { TokenCache, CredentialError } from "./oauth-client.js";
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../../api/types.js";
 import type { AppliedCredentials, CredentialChoice, Credentials } from "../../upstream/auth.js";
+import { authorize } from "./authorize.js";
 import { checkPassthroughRules, passthroughCredentials, type PassthroughRule } from "./passthrough.js";
 
 /** Variables a scheme needs before it can be used, in the order to mention them. */
@@ -97,6 +98,8 @@ export class CredentialStore implements Credentials {
   }
 
   /** Forgets cached OAuth tokens after the upstream answered 401. */
+  readonly authorize = authorize;
+
   invalidate(keys: string[]): void {
     for (const key of keys) this.tokens.invalidate(key);
   }

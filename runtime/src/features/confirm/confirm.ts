@@ -12,7 +12,6 @@ import type { InputRequiredResult, CallToolResult } from "../../api/mcp-types.js
 import { textResult } from "../../api/tool-outcome.js";
 import type { ToolDefinition } from "../../api/types.js";
 import { getOwn, isRecord } from "../../protocol/own.js";
-import { splitPathTemplate } from "../../upstream/path-template.js";
 import { serializePathParameter } from "../../upstream/serialize.js";
 import type { CallGate } from "../../server/tool-call.js";
 
@@ -85,7 +84,8 @@ function confirmationRequest(tool: ToolDefinition, args: Record<string, unknown>
  * hidden, non-ASCII and control characters escaped (no direction overrides), each part clipped.
  */
 export function describeCall(tool: ToolDefinition, args: Record<string, unknown>): string {
-  let path = splitPathTemplate(tool.http.path).path;
+  // A query written into the template (`/search#format=sdk`) is not part of the path shown.
+  let path = tool.http.path.replace(/[#?].*$/s, "");
   const hidden = new Set<string>();
   for (const binding of tool.http.parameters) {
     if (binding.in === "cookie" || SECRET_NAME.test(binding.name)) hidden.add(binding.argument);

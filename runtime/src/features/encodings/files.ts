@@ -1,10 +1,10 @@
 /**
  * File arguments: the model passes file content as base64 or as a `data:` URI. Reading local file
- * paths is off unless the server was started with `--allow-file-read` (files only, never folders).
+ * paths is off unless the server runs with `MCP_GEN_ALLOW_FILE_READ=1` (files only, never folders).
  */
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { ArgumentError } from "./serialize.js";
+import { ArgumentError } from "../../upstream/serialize.js";
 
 /** Decoded file content with what is known about it. */
 export interface FileValue {
