@@ -181,6 +181,8 @@ test("--print-config writes the snippet to stdout and starts nothing; an unknown
   const originalErr = process.stderr.write.bind(process.stderr);
   process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
+  // An earlier file in the same process may have left an exit code: start from none.
+  process.exitCode = undefined;
   try {
     const readData = (file: string) => (file === "client-config.json" ? clientConfigData(info) : undefined);
     const argv = ["--print-config", "cursor", "--http", "--port", "4100"];
