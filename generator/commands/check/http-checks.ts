@@ -28,6 +28,11 @@ async function post(
   }
 }
 
+/** Fails with every problem found, or passes with `ok`. */
+function verdict(problems: string[], ok: string) {
+  return problems.length > 0 ? fail(problems.join("; ")) : pass(ok);
+}
+
 export const origin: CheckDefinition = {
   id: "http-origin",
   weight: 5,
@@ -41,9 +46,7 @@ export const origin: CheckDefinition = {
       problems.push(`a request with Origin http://evil.example.com got HTTP ${foreign.status}, not 403`);
     if (own.status < 200 || own.status > 299)
       problems.push(`a request with the server's own Origin ${context.url!.origin} got HTTP ${own.status}`);
-    return problems.length > 0
-      ? fail(problems.join("; "))
-      : pass("a foreign Origin gets 403; the server's own origin is served");
+    return verdict(problems, "a foreign Origin gets 403; the server's own origin is served");
   },
 };
 
@@ -58,9 +61,7 @@ export const protocolVersionHeader: CheckDefinition = {
     const problems: string[] = [];
     if (bad.status !== 400) problems.push(`MCP-Protocol-Version: 1999-01-01 got HTTP ${bad.status}, not 400`);
     if (good.status !== 200) problems.push(`MCP-Protocol-Version: ${LEGACY_VERSION} got HTTP ${good.status}, not 200`);
-    return problems.length > 0
-      ? fail(problems.join("; "))
-      : pass("an unsupported MCP-Protocol-Version header gets 400; a supported one is served");
+    return verdict(problems, "an unsupported MCP-Protocol-Version header gets 400; a supported one is served");
   },
 };
 
@@ -69,27 +70,21 @@ export const sep2243Headers: CheckDefinition = {
   weight: 5,
   transport: "http",
   async run(context) {
-    const problems: string[] = [];
     const list = { id: "check-mcp-method", method: "tools/list", params: modernParams() };
-    const mismatch = await post(context, list, { "mcp-method": "prompts/list" });
-    if (mismatch.status !== 400 || mismatch.code !== -32020)
-      problems.push(
-        `Mcp-Method prompts/list on a tools/list body got HTTP ${mismatch.status} ${mismatch.code ?? "no error"}, not 400 -32020`,
-      );
-    const missing = await post(context, list, { "mcp-method": null });
-    if (missing.status !== 400 || missing.code !== -32020)
-      problems.push(
-        `a modern request without Mcp-Method got HTTP ${missing.status} ${missing.code ?? "no error"}, not 400 -32020`,
-      );
     const name = context.tools?.[0]?.name ?? "mcp_gen_check_tool";
     const call = { id: "check-mcp-name", method: "tools/call", params: modernParams({ name, arguments: {} }) };
-    const noName = await post(context, call, { "mcp-name": null });
-    if (noName.status !== 400 || noName.code !== -32020)
-      problems.push(
-        `tools/call without Mcp-Name got HTTP ${noName.status} ${noName.code ?? "no error"}, not 400 -32020`,
-      );
-    return problems.length > 0
-      ? fail(problems.join("; "))
-      : pass("missing or mismatched Mcp-Method / Mcp-Name headers get 400 with -32020 (SEP-2243)");
+    // Sent one after another: what each sends, and the header changes.
+    const cases: [string, typeof list | typeof call, Record<string, string | null>][] = [
+      ["Mcp-Method prompts/list on a tools/list body", list, { "mcp-method": "prompts/list" }],
+      ["a modern request without Mcp-Method", list, { "mcp-method": null }],
+      ["tools/call without Mcp-Name", call, { "mcp-name": null }],
+    ];
+    const problems: string[] = [];
+    for (const [what, message, changes] of cases) {
+      const { status, code } = await post(context, message, changes);
+      if (status !== 400 || code !== -32020)
+        problems.push(`${what} got HTTP ${status} ${code ?? "no error"}, not 400 -32020`);
+    }
+    return verdict(problems, "missing or mismatched Mcp-Method / Mcp-Name headers get 400 with -32020 (SEP-2243)");
   },
 };

@@ -91,6 +91,17 @@ export function parseYamlText(text: string): unknown {
   return yamlValue(document);
 }
 
+/** Reports a document whose nesting ran the parser out of stack; returns no value. */
+function tooDeep(source: SourceText, bag: DiagnosticBag): undefined {
+  bag.error(
+    Codes.resourceLimit,
+    `${source.location} nests too deeply to be parsed.`,
+    undefined,
+    `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
+  );
+  return undefined;
+}
+
 /** Parses JSON or YAML text; syntax errors become diagnostics with a line and column. */
 export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
   const looksJson = extname(source.location).toLowerCase() === ".json" || /^\s*\{/.test(source.text);
@@ -106,13 +117,7 @@ export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
     doc = YAML.parseDocument(source.text, { uniqueKeys: false, prettyErrors: true });
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    bag.error(
-      Codes.resourceLimit,
-      `${source.location} nests too deeply to be parsed.`,
-      undefined,
-      `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
-    );
-    return undefined;
+    return tooDeep(source, bag);
   }
   if (doc.errors.length > 0) {
     for (const error of doc.errors.slice(0, 5)) {
@@ -130,13 +135,7 @@ export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
     return yamlValue(doc);
   } catch (error) {
     if (error instanceof RangeError) {
-      bag.error(
-        Codes.resourceLimit,
-        `${source.location} nests too deeply to be parsed.`,
-        undefined,
-        `Specs may nest at most ${READ_LIMITS.maxDepth} levels.`,
-      );
-      return undefined;
+      return tooDeep(source, bag);
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       bag.error(
