@@ -226,6 +226,8 @@ function planTool(
     outputBudget,
     annotations: annotationsFor(op.method),
     tags: [...op.tags],
+    ...(op.titles ? { titles: [...op.titles] } : {}),
+    ...(op.tagDescriptions ? { tagDescriptions: [...op.tagDescriptions] } : {}),
     http: {
       method: op.method,
       path: op.path,
