@@ -39,15 +39,8 @@ export interface SearchIndexData {
   ids?: Record<string, string[]>;
 }
 
-/** One search result, best first. */
-export interface SearchHit {
-  name: string;
-  method: string;
-  path: string;
-  summary: string;
-  /** The arguments a call needs. */
-  required: string[];
-}
+/** One search result, best first; `required`: the arguments a call needs. */
+export type SearchHit = { name: string; method: string; path: string; summary: string; required: string[] };
 
 /** What a search may be restricted to. */
 export interface SearchOptions {
