@@ -11,7 +11,10 @@ export const SEARCH_INDEX_FORMAT = 2;
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
 
-/** One indexed operation: tool name, HTTP method (upper case), path template, one-line summary, tags, required arguments. */
+/**
+ * One indexed operation: tool name, HTTP method (upper case), path template, one-line summary, tags (an untagged
+ * operation: its path's first segment), required arguments.
+ */
 export type IndexedOperation = [
   name: string,
   method: string,
