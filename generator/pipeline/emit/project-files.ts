@@ -154,7 +154,6 @@ export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInp
           searchDocuments: plan.tools.map((tool) => ({
             ...searchDocument(toolDefinition(tool)),
             titles: tool.titles ?? [],
-            tagDescriptions: tool.tagDescriptions ?? [],
           })),
         }
       : {}),

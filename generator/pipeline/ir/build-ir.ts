@@ -167,8 +167,8 @@ const TITLE_EXTENSION = /^x-.*(name|title|label|summary|action)$/i;
 /** Longest `x-` string read as a title (longer ones are prose or code). */
 const TITLE_MAX = 80;
 
-/** The operation's `titles` and `tagDescriptions` (see OperationIR): what its tags and `x-` titles call it. */
-function specVocabulary(doc: Obj, op: Obj): Pick<OperationIR, "titles" | "tagDescriptions"> {
+/** The operation's `titles` (see OperationIR): what its tags' `x-displayName` and its own `x-` titles call it. */
+function specVocabulary(doc: Obj, op: Obj): Pick<OperationIR, "titles"> {
   const tags = Array.isArray(op.tags) ? op.tags : [];
   const entries = (Array.isArray(doc.tags) ? doc.tags : []).filter(
     (tag): tag is Obj => isRecord(tag) && tags.includes(tag.name),
@@ -177,11 +177,7 @@ function specVocabulary(doc: Obj, op: Obj): Pick<OperationIR, "titles" | "tagDes
   const titles = [...entries.map((tag) => text(tag["x-displayName"])), ...own].filter(
     (title): title is string => title !== undefined && title.length <= TITLE_MAX,
   );
-  const tagDescriptions = entries.flatMap((tag) => text(tag.description) ?? []);
-  return {
-    ...(titles.length > 0 ? { titles } : {}),
-    ...(tagDescriptions.length > 0 ? { tagDescriptions } : {}),
-  };
+  return titles.length > 0 ? { titles } : {};
 }
 
 /** A `{name}` in the path template without a parameter gets a required string parameter and a warning. */

@@ -108,8 +108,6 @@ export interface OperationIR {
    * `title`, `label`, `summary` or `action` (`x-displayName`, `x-linode-cli-action`). Absent: none.
    */
   titles?: string[];
-  /** The descriptions of its tags (top-level `tags[].description`), for search. Absent: none. */
-  tagDescriptions?: string[];
 }
 
 /** One parameter, with OpenAPI 3 serialization facts (2.0 `collectionFormat` translated). */

@@ -227,7 +227,6 @@ function planTool(
     annotations: annotationsFor(op.method),
     tags: [...op.tags],
     ...(op.titles ? { titles: [...op.titles] } : {}),
-    ...(op.tagDescriptions ? { tagDescriptions: [...op.tagDescriptions] } : {}),
     http: {
       method: op.method,
       path: op.path,

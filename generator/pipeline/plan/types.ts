@@ -123,8 +123,6 @@ export interface ToolPlan {
   tags: string[];
   /** What the spec's tags and `x-` titles call the operation (OperationIR `titles`), for search. */
   titles?: string[];
-  /** Its tags' descriptions (OperationIR `tagDescriptions`), for search. */
-  tagDescriptions?: string[];
   http: HttpBinding;
   /** Module under `src/tools/` (without extension) that declares the tool's types, shared by the tools of one tag. */
   fileName: string;

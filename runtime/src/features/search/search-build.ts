@@ -25,8 +25,6 @@ export interface SearchDocument {
   ids?: Record<string, string>;
   /** What the spec's tags (`x-displayName`) and `x-` titles call it (the generator's plan; absent: none). */
   titles?: string[];
-  /** Its tags' descriptions (the generator's plan; absent: none): the first sentence of each is indexed. */
-  tagDescriptions?: string[];
 }
 
 /** BM25 saturation constant; characters of a description indexed (its opening says what matters); of a summary shown. */
@@ -38,8 +36,7 @@ const ENUM_WORDS_MAX = 12;
 
 /**
  * Field weights and length normalisation (b), in the order of the bits of the index's `sources`: 1 name,
- * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description, 256 titles,
- * 512 tag descriptions.
+ * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description, 256 titles.
  */
 const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
   { get: (d) => d.name, weight: 3, b: 0.75 },
@@ -51,8 +48,6 @@ const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: num
   { get: (d) => (d.values ?? []).join(" "), weight: 0.1, b: 0.5 },
   { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.1, b: 0.5 },
   { get: (d) => (d.titles ?? []).join(" "), weight: 1.5, b: 0 },
-  // A tag's first sentence says what its operations act on; the rest is mostly notes shared by all of them.
-  { get: (d) => (d.tagDescriptions ?? []).map(firstSentence).join(" "), weight: 0.1, b: 0.5 },
 ];
 
 /** Builds the index data for these operations (ids in the given order), read with `lexicon`. */
