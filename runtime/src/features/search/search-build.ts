@@ -108,12 +108,9 @@ function collectionsOf(documents: readonly SearchDocument[]): string[][] {
   return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
 }
 
-/** What an untagged operation is browsed and narrowed by: its path's first segment after a version (`/v1/books/{id}` → books). */
+/** What an untagged operation is browsed by: its path's first segment after a version (`/v1/books/{id}` → books). */
 function browseGroup(path: string): string[] {
-  return path
-    .split("/")
-    .filter((segment) => /^[^{]/.test(segment) && !/^v\d+$/.test(segment))
-    .slice(0, 1);
+  return /^\/(?:v\d+\/)?([^/{]+)/.exec(path)?.slice(1) ?? [];
 }
 
 /** The first sentence of a description: the summary of an operation that has none. */

@@ -11,10 +11,7 @@ export const SEARCH_INDEX_FORMAT = 2;
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
 
-/**
- * One indexed operation: tool name, HTTP method (upper case), path template, one-line summary, tags (an untagged
- * operation: its path's first segment), required arguments.
- */
+/** An operation: name, method (upper case), path, summary, tags (untagged: its path's group), required arguments. */
 export type IndexedOperation = [
   name: string,
   method: string,
