@@ -181,6 +181,27 @@ test("the shortlist: name, method, path, a one-line summary of at most 100 chara
   assert.is(index.search("book", { limit: 10 }).length, 6);
 });
 
+test("browsing an API without tags: each operation under its path's first segment, after a version", () => {
+  const untagged = new OperationSearch(
+    buildSearchIndex(
+      DOCS.map((d) => ({ ...d, tags: [], path: `/v2${d.path}` })),
+      SEARCH_LEXICON,
+    ),
+  );
+  assert.equal(untagged.tags().slice(0, 2), [
+    { tag: "books", operations: 6 },
+    { tag: "members", operations: 3 },
+  ]);
+  assert.equal(
+    untagged.withTag("fines", { limit: 10 }).map((hit) => hit.name),
+    ["payFine"],
+  );
+  assert.equal(
+    untagged.search("book", { limit: 10, tag: "members" }).map((hit) => hit.name),
+    [],
+  );
+});
+
 test("browsing: the tags with their counts, then a tag's operations", () => {
   assert.equal(index.tags().slice(0, 2), [
     { tag: "books", operations: 6 },

@@ -150,7 +150,12 @@ export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInp
       features: plan.features,
     },
     ...(plan.features.includes("search")
-      ? { searchDocuments: plan.tools.map((tool) => searchDocument(toolDefinition(tool))) }
+      ? {
+          searchDocuments: plan.tools.map((tool) => ({
+            ...searchDocument(toolDefinition(tool)),
+            titles: tool.titles ?? [],
+          })),
+        }
       : {}),
   };
 }

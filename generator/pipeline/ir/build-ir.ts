@@ -158,7 +158,26 @@ function buildOperation(
     responses: buildResponses(version, doc, op, opAt, normalizer),
     security: readRequirements(op.security, childPointer(opAt, "security"), bag),
     ...(op["x-mcp-pagination"] !== undefined ? { paginationHint: op["x-mcp-pagination"] } : {}),
+    ...specVocabulary(doc, op),
   };
+}
+
+/** An operation `x-` key naming it: `x-displayName`, `x-title`, `x-…-cli-action`. */
+const TITLE_EXTENSION = /^x-.*(name|title|label|summary|action)$/i;
+/** Longest `x-` string read as a title (longer ones are prose or code). */
+const TITLE_MAX = 80;
+
+/** The operation's `titles` (see OperationIR): what its tags' `x-displayName` and its own `x-` titles call it. */
+function specVocabulary(doc: Obj, op: Obj): Pick<OperationIR, "titles"> {
+  const tags = Array.isArray(op.tags) ? op.tags : [];
+  const entries = (Array.isArray(doc.tags) ? doc.tags : []).filter(
+    (tag): tag is Obj => isRecord(tag) && tags.includes(tag.name),
+  );
+  const own = Object.entries(op).flatMap(([key, value]) => (TITLE_EXTENSION.test(key) ? [text(value)] : []));
+  const titles = [...entries.map((tag) => text(tag["x-displayName"])), ...own].filter(
+    (title): title is string => title !== undefined && title.length <= TITLE_MAX,
+  );
+  return titles.length > 0 ? { titles } : {};
 }
 
 /** A `{name}` in the path template without a parameter gets a required string parameter and a warning. */

@@ -102,6 +102,12 @@ export interface OperationIR {
   security?: SecurityRequirement[];
   /** The operation's `x-mcp-pagination` extension, unvalidated. */
   paginationHint?: unknown;
+  /**
+   * The API's own names for the operation besides its summary (for search): the `x-displayName` of
+   * each of its tags (top-level `tags`) and its own short `x-` strings whose key ends in `name`,
+   * `title`, `label`, `summary` or `action` (`x-displayName`, `x-linode-cli-action`). Absent: none.
+   */
+  titles?: string[];
 }
 
 /** One parameter, with OpenAPI 3 serialization facts (2.0 `collectionFormat` translated). */

@@ -226,6 +226,7 @@ function planTool(
     outputBudget,
     annotations: annotationsFor(op.method),
     tags: [...op.tags],
+    ...(op.titles ? { titles: [...op.titles] } : {}),
     http: {
       method: op.method,
       path: op.path,

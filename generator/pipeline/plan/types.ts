@@ -121,6 +121,8 @@ export interface ToolPlan {
   annotations: ToolAnnotations;
   /** The operation's OpenAPI tags. */
   tags: string[];
+  /** What the spec's tags and `x-` titles call the operation (OperationIR `titles`), for search. */
+  titles?: string[];
   http: HttpBinding;
   /** Module under `src/tools/` (without extension) that declares the tool's types, shared by the tools of one tag. */
   fileName: string;

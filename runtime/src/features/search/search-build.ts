@@ -23,6 +23,8 @@ export interface SearchDocument {
   required?: string[];
   /** Id prefix → the collection it names, from the examples and patterns of path parameters ("bk" → "books"). */
   ids?: Record<string, string>;
+  /** What the spec's tags (`x-displayName`) and `x-` titles call it (the generator's plan; absent: none). */
+  titles?: string[];
 }
 
 /** BM25 saturation constant; characters of a description indexed (its opening says what matters); of a summary shown. */
@@ -34,7 +36,7 @@ const ENUM_WORDS_MAX = 12;
 
 /**
  * Field weights and length normalisation (b), in the order of the bits of the index's `sources`: 1 name,
- * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description.
+ * 2 summary, 4 path, 8 tags, 16 method, 32 arguments, 64 enum values, 128 description, 256 titles.
  */
 const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: number }> = [
   { get: (d) => d.name, weight: 3, b: 0.75 },
@@ -45,6 +47,7 @@ const FIELDS: Array<{ get: (d: SearchDocument) => string; weight: number; b: num
   { get: (d) => d.parameters.join(" "), weight: 0.2, b: 0.5 },
   { get: (d) => (d.values ?? []).join(" "), weight: 0.1, b: 0.5 },
   { get: (d) => d.description.slice(0, DESCRIPTION_MAX), weight: 0.1, b: 0.5 },
+  { get: (d) => (d.titles ?? []).join(" "), weight: 1.5, b: 0 },
 ];
 
 /** Builds the index data for these operations (ids in the given order), read with `lexicon`. */
@@ -77,7 +80,7 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
     d.method.toUpperCase(),
     d.path,
     d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1)}…` : d.summary,
-    d.tags,
+    d.tags.length > 0 ? d.tags : browseGroup(d.path),
     d.required ?? [],
   ]);
   const ids: Record<string, string[]> = {};
@@ -103,6 +106,11 @@ function collectionsOf(documents: readonly SearchDocument[]): string[][] {
       for (const list of [words(segment!), /^v\d+$/.test(before) ? [] : words(`${before} ${segment}`)])
         if (list.length > 0) found.set(list.join(" "), list);
   return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
+}
+
+/** What an untagged operation is browsed by: its path's first segment after a version (`/v1/books/{id}` → books). */
+function browseGroup(path: string): string[] {
+  return /^\/(?:v\d+\/)?([^/{]+)/.exec(path)?.slice(1) ?? [];
 }
 
 /** The first sentence of a description: the summary of an operation that has none. */

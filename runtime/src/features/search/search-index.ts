@@ -11,7 +11,7 @@ export const SEARCH_INDEX_FORMAT = 2;
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
 
-/** One indexed operation: tool name, HTTP method (upper case), path template, one-line summary, tags, required arguments. */
+/** An operation: name, method (upper case), path, summary, tags (untagged: its path's group), required arguments. */
 export type IndexedOperation = [
   name: string,
   method: string,
@@ -39,15 +39,8 @@ export interface SearchIndexData {
   ids?: Record<string, string[]>;
 }
 
-/** One search result, best first. */
-export interface SearchHit {
-  name: string;
-  method: string;
-  path: string;
-  summary: string;
-  /** The arguments a call needs. */
-  required: string[];
-}
+/** One search result, best first; `required`: the arguments a call needs. */
+export type SearchHit = { name: string; method: string; path: string; summary: string; required: string[] };
 
 /** What a search may be restricted to. */
 export interface SearchOptions {

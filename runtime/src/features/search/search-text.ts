@@ -38,17 +38,13 @@ export function stem(word: string): string {
   if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
   else if (/(ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith("ing") && w.length > 5) w = undouble(w.slice(0, -3));
-  else if (w.endsWith("ed") && w.length > 4) w = undouble(w.slice(0, -2));
+  const ending = w.endsWith("ing") && w.length > 5 ? 3 : w.endsWith("ed") && w.length > 4 ? 2 : 0;
+  // The consonant doubled before -ing/-ed goes ("starred" → "star"), not ll, ss, zz ("billing" → "bill").
+  if (ending > 0) w = w.slice(0, -ending).replace(/([b-df-hj-km-rtv-y])\1$/, "$1");
   if (w.endsWith("e") && w.length > 4) w = w.slice(0, -1);
   // Agent nouns onto their verb ("contributor" → "contribut"); long words only ("author" ≠ "auth").
   else if (w.endsWith("or") && w.length > 7) w = w.slice(0, -2);
   return w;
-}
-
-/** "starr" → "star": the consonant doubled before -ing/-ed. */
-function undouble(w: string): string {
-  return /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
 }
 
 /** What a query says, read once (see Lexicon.query). */
