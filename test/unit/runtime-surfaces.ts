@@ -106,8 +106,8 @@ test("search_operations finds, best first, with the documented result shape; tag
     result(await call(server, "search_operations", { query: "pets", tag: "nope" })).structuredContent.results,
     [],
   );
-  const invalid = result(await call(server, "search_operations", { query: "pets", limit: 201 }));
-  assert.ok(invalid.isError, "limit above 200 is refused by validation");
+  const invalid = result(await call(server, "search_operations", { query: "pets", limit: 501 }));
+  assert.ok(invalid.isError, "limit above 500 is refused by validation");
 });
 
 test("search_operations returns 10 results by default", async () => {
@@ -132,6 +132,19 @@ test("search_operations browses: without a query the tags with their counts, wit
       tools.filter((t) => t.tags.includes(tag)).map((t) => t.name),
     );
   }
+});
+
+test("browsing a tag lists all its operations in one call, for tags as large as real APIs have (300)", async () => {
+  const [base] = sampleTools();
+  const tools = Array.from({ length: 300 }, (_, i) => ({ ...base!, name: `getPet${i}`, tags: ["pets"] }));
+  const server = make({ surface: "search", tools });
+  const [pets] = result(await call(server, "search_operations", {})).structuredContent.tags;
+  assert.equal(pets, { tag: "pets", operations: 300 });
+  const listed = result(await call(server, "search_operations", { tag: "pets" })).structuredContent.results;
+  assert.equal(
+    listed.map((hit: { name: string }) => hit.name),
+    tools.map((t) => t.name),
+  );
 });
 
 test("search_operations reads data/search-index.json when the server has it", async () => {

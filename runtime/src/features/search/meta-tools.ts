@@ -49,8 +49,11 @@ const searchResultSchema: ObjectJsonSchema = {
   required: ["results"],
 };
 
-/** Most operations a tag's listing returns (a search returns `limit`, default 10). */
-const BROWSE_MAX = 200;
+/**
+ * Most operations a tag's listing returns (a search returns `limit`, default 10): above the largest
+ * tags of the APIs we measure (GitHub's `repos`: 204), so that any tagged operation is two calls away.
+ */
+const BROWSE_MAX = 500;
 
 const describeResultSchema: ObjectJsonSchema = {
   type: "object",
