@@ -5,7 +5,8 @@
  * core never imports a feature: it offers the slots of {@link FeaturePlugs}, which `main` fills.
  */
 import type { ServerInfo } from "../api/types.js";
-import type { MakeClientViews, SurfaceMakers } from "../server/surfaces.js";
+import type { SurfaceMakers } from "../server/surfaces.js";
+import type { MakeClientViews } from "../server/server.js";
 import type { CallGate } from "../server/tool-call.js";
 import type { MakeUserSignIn } from "../server/user-sign-in.js";
 import type { MakeTasks } from "../server/tasks.js";

@@ -12,37 +12,57 @@ import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
-import type { ListedTool } from "../api/mcp-types.js";
 import type { CustomTool, Extension } from "../api/extensions.js";
 import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
 import { PromptMethods } from "./prompts.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
-import type { HandlerContext, Params, RequestContext, RequestHandler } from "./request-context.js";
+import type { Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel, answererOf } from "./request-tools.js";
 import { ResourceMethods } from "./resources.js";
-import type {
-  ClientView,
-  ClientViews,
-  MakeClientViews,
-  MetaTools,
-  ServedSurface,
-  SurfaceMakers,
-  SurfaceName,
-} from "./surfaces.js";
-import { modernClientInfo, clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
+import type { ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
+import type { ListedTool } from "../api/mcp-types.js";
+import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
 import { MemoryStateStore, type StateStore } from "../state/state.js";
 import type { MakeUserSignIn } from "./user-sign-in.js";
 import { ToolCaller, type CallGate } from "./tool-call.js";
-import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
+import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
 
 export type { RequestContext } from "./request-context.js";
+
+/** What the clients feature adapts: the server's `tools/*` methods, its catalog and its legacy client. */
+export interface ClientViewsContext {
+  /** The surface asked for (`auto` adapts to each view); `served` is what it resolved to for the server. */
+  requested: SurfaceName;
+  served: ServedSurface;
+  /** The server's npm name. */
+  packageName: string;
+  catalog: ToolCatalog;
+  pager: ListPager;
+  /** The core's `tools/call`; a request's `view` says which surface's meta tools it calls. */
+  callTool: RequestHandler;
+  /** Whether the server can serve `surface` (a feature serves it). */
+  serves: (surface: ServedSurface) => boolean;
+  /** The client of this instance's legacy `initialize`. */
+  legacyClient: () => ClientInfo | undefined;
+  logger: Logger;
+}
+
+/** `tools/list` and `tools/call` as each client is served them, and the tool a served name stands for. */
+export interface ClientToolMethods {
+  list: RequestHandler;
+  call: RequestHandler;
+  servedTool(name: string, params: Params): ListedTool | undefined;
+}
+
+/** Makes the tools methods of a server's client views; the clients feature provides it. */
+export type MakeClientViews = (context: ClientViewsContext) => ClientToolMethods;
 
 /** Options for {@link McpServer}. */
 export interface McpServerOptions {
@@ -105,8 +125,8 @@ export class McpServer {
   private readonly dispatcher: Dispatcher;
   private readonly tasks: Tasks | undefined;
   private readonly cluster: Cluster | undefined;
-  /** Views for the clients that match a profile; undefined without profiles. */
-  private readonly views: ClientViews | undefined;
+  /** `tools/*` as the clients that match a profile are served them (feature `clients`). */
+  private readonly views: ClientToolMethods | undefined;
   /** Resolves once this instance listens to the others (at once without a shared store). */
   readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
@@ -135,16 +155,6 @@ export class McpServer {
         return make({ title, operations, readData: options.readData, readDeclaration: options.declarationOf });
       },
     );
-    this.views = options.clientViews?.({
-      requested: options.requestedSurface ?? surface,
-      served: surface,
-      packageName: info.name,
-      operationCount: this.tools.operationNames.size,
-      listedOperations: () => this.tools.loaded().tools.map(listedTool),
-      namesOn: (served) => this.tools.namesOn(this.tools.metaOn(served)),
-      serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
-      logger: this.logger,
-    });
     this.pager = new ListPager(options.pageSize);
     this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
@@ -164,6 +174,18 @@ export class McpServer {
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
     });
     this.channel.apiFor = (call) => this.caller.api(call);
+    const callTool: RequestHandler = (params, call) => this.caller.callTool(params, call);
+    this.views = options.clientViews?.({
+      requested: options.requestedSurface ?? surface,
+      served: surface,
+      packageName: info.name,
+      catalog: this.tools,
+      pager: this.pager,
+      callTool,
+      serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
+      legacyClient: () => this.legacyClient,
+      logger: this.logger,
+    });
     const prompts = new PromptMethods(extension.prompts ?? [], this.channel);
     const resources = new ResourceMethods(
       extension,
@@ -179,17 +201,10 @@ export class McpServer {
 
     /** Methods served in both eras. */
     const common: Record<string, RequestHandler> = {
-      "tools/list": async (params, call) => {
-        const view = this.viewOf(params, call);
-        if (!view) return this.tools.list(params, call.ctx.scopes, this.pager, this.tools.meta);
-        return this.tools.list(params, call.ctx.scopes, this.pager, this.tools.metaOn(view.surface), (tool) =>
-          view.listed(tool),
-        );
-      },
-      "tools/call": async (params, call) => {
-        const view = this.viewOf(params, call);
-        return view ? this.caller.callTool(...this.servedCall(view, params, call)) : this.caller.callTool(params, call);
-      },
+      "tools/list":
+        this.views?.list ??
+        (async (params, call) => this.tools.list(params, call.ctx.scopes, this.pager, this.tools.meta)),
+      "tools/call": this.views?.call ?? callTool,
       "resources/list": async (params) => resources.list(params, this.pager),
       "resources/templates/list": async (params) => resources.templates(params, this.pager),
       "resources/read": async (params, call) => resources.read(params, call),
@@ -297,42 +312,12 @@ export class McpServer {
     return this.tools.findOn(name, this.tools.meta);
   }
 
-  /** The view of the client that sent `params` (modern `_meta`, else the legacy `initialize`); undefined: the server's own. */
-  private viewOf(params: Params, call: HandlerContext): ClientView | undefined {
-    const legacy = call.ctx.client === undefined ? this.legacyClient : (call.ctx.client ?? undefined);
-    return this.views?.viewFor(call.era.modern ? modernClientInfo(params) : legacy);
-  }
-
-  /** The tool a view's served `name` stands for on the view's surface, with that surface's meta tools. */
-  private originalTool(
-    view: ClientView,
-    name: string,
-  ): { meta: MetaTools | undefined; name: string; tool?: ListedTool } {
-    const meta = this.tools.metaOn(view.surface);
-    const original = view.originalName(name) ?? name;
-    const tool = meta?.find(original) ?? this.tools.findOn(original, meta);
-    return { meta, name: original, ...(tool && { tool: listedTool(tool) }) };
-  }
-
-  /** A `tools/call` of a client view in the server's terms: the original name, decoded arguments, the view's surface. */
-  private servedCall(view: ClientView, params: Params, call: HandlerContext): [Params, HandlerContext] {
-    const { meta, name, tool } = this.originalTool(view, typeof params.name === "string" ? params.name : "");
-    const decoded = tool && params.arguments !== undefined ? { arguments: view.decode(tool, params.arguments) } : {};
-    return [
-      { ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded },
-      { ...call, view: { meta } },
-    ];
-  }
-
   /**
    * The tool a served name stands for, as that client was shown it (the HTTP transport checks the
    * `Mcp-Param-*` headers of a modern request against the schema its client saw).
    */
-  servedTool(name: string, params: Params): ListedTool | undefined {
-    const view = this.views?.viewFor(modernClientInfo(params));
-    if (!view) return this.findTool(name);
-    const { tool } = this.originalTool(view, name);
-    return tool && view.listed(tool);
+  servedTool(name: string, params: Params): ReturnType<ClientToolMethods["servedTool"]> {
+    return this.views ? this.views.servedTool(name, params) : this.findTool(name);
   }
 
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */

@@ -6,7 +6,7 @@
  * - `auto`: `all` within {@link AUTO_BUDGET}, else `search`.
  * The core knows the meta tools of the other surfaces only through {@link MetaTools}; the feature
  * that serves a surface makes them ({@link MakeMetaTools}). Client views (feature `clients`) serve
- * a kind of client a surface, tool names and input schemas of its own ({@link MakeClientViews}).
+ * a kind of client a surface, tool names and input schemas of its own (`MakeClientViews`, server.ts).
  */
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
@@ -123,39 +123,3 @@ export type MakeMetaTools = (context: MetaToolsContext) => MetaTools;
 
 /** The surfaces the server's features serve besides `all`. */
 export type SurfaceMakers = Partial<Record<Exclude<ServedSurface, "all">, MakeMetaTools>>;
-
-/** One client's view of the server. */
-export interface ClientView {
-  readonly surface: ServedSurface;
-  /** The original tool name of a name this view serves, if it serves it. */
-  originalName(served: string): string | undefined;
-  /** A listed tool as this client is served it (name and input schema). */
-  listed(tool: ListedTool): ListedTool;
-  /** Arguments the client sent for original tool `tool`, back in the form the full schema validates. */
-  decode(tool: ListedTool, args: unknown): unknown;
-}
-
-/** The views of one server: the view for a request from `client` (undefined: the server's own). */
-export interface ClientViews {
-  viewFor(client: ClientInfo | undefined): ClientView | undefined;
-}
-
-/** What the server tells the views about itself. */
-export interface ClientViewsContext {
-  /** The surface asked for (`auto` adapts to each view); `served` is what it resolved to for the server. */
-  requested: SurfaceName;
-  served: ServedSurface;
-  /** The server's npm name. */
-  packageName: string;
-  /** Operation tools offered, and what `tools/list` shows of them (asked for only when the count fits a budget). */
-  operationCount: number;
-  listedOperations: () => readonly ListedTool[];
-  /** The names a surface lists, in order (meta or operation tools, then custom tools). */
-  namesOn: (surface: ServedSurface) => readonly string[];
-  /** Whether the server can serve `surface` (a feature serves it). */
-  serves: (surface: ServedSurface) => boolean;
-  logger: Logger;
-}
-
-/** Makes the views of a server; the clients feature provides it. */
-export type MakeClientViews = (context: ClientViewsContext) => ClientViews;

@@ -100,12 +100,6 @@ export class ToolCatalog {
     return this.customByName.get(name) ?? (meta ? undefined : this.operation(name));
   }
 
-  /** The names `meta`'s surface lists (meta or operation tools, then custom tools), in order. */
-  namesOn(meta: MetaTools | undefined): string[] {
-    const listed = meta ? meta.tools().map((tool) => tool.name) : this.operations.names;
-    return [...listed, ...this.customTools.map((tool) => tool.name)];
-  }
-
   /**
    * One `tools/list` page of `meta`'s surface (undefined: `all`); with OAuth `scopes`, only
    * the tools the caller's token may call; `shown` maps each listed tool (a client view's names).
