@@ -7,8 +7,7 @@
 import type { ServerInfo } from "../api/types.js";
 import type { SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/server.js";
-import type { CallGate } from "../server/tool-call.js";
-import type { MakeUserSignIn } from "../server/user-sign-in.js";
+import type { CallGate, MakeUserSignIn } from "../server/tool-call.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
 import type { StateStore } from "../state/state.js";

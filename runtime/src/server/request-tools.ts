@@ -1,11 +1,7 @@
 /**
- * What the server says to the client on behalf of one request: progress, log messages, legacy
- * server→client requests and multi round-trip requests (MRTR), bundled with the `api` client as the
- * {@link RequestTools} custom code gets; and the legacy client's state these depend on.
- *
- * A legacy server→client request may be answered only by the client it was sent to: it remembers
- * its answerer (session or stream, and OAuth subject) and its id is 128 random bits; an answer from
- * anyone else is refused. Across instances the same check runs where the request waits.
+ * What the server says to the client for one request (progress, logs, server→client requests,
+ * MRTR): the {@link RequestTools} of custom code. A legacy server→client request has a random id
+ * and may be answered only by the client it was sent to (its answerer); anyone else is refused.
  */
 import { randomBytes } from "node:crypto";
 import type { UntypedApi } from "../api/api-client.js";
@@ -101,10 +97,7 @@ export class ClientChannel {
     });
   }
 
-  /**
-   * The helpers a custom handler gets for one request. Validates MRTR retry fields first:
-   * malformed `inputResponses` or an invalid (tampered, expired, foreign) `requestState` → -32602.
-   */
+  /** The helpers a custom handler gets for one request; malformed or foreign MRTR fields → -32602. */
   requestTools(params: Params, call: HandlerContext): RequestTools {
     const binding = { method: call.method, target: String(params.name ?? params.uri ?? "") };
     const responses = params.inputResponses ?? {};

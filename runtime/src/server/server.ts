@@ -1,10 +1,6 @@
 /**
- * `McpServer`, the public face of the runtime: it composes the pieces that serve MCP (one server
- * per process or per HTTP endpoint, transport-independent) and holds the legacy lifecycle
- * (`initialize`, `ping`, `logging/setLevel`), `server/discover` and the method tables. The pieces:
- * dispatcher.ts (envelopes, eras, cancellation, errors), tool-catalog.ts and tool-call.ts (tools),
- * request-tools.ts (what a request says to its client), tasks.ts (`tasks/*`, `subscriptions/listen`),
- * resources.ts and prompts.ts, list-pages.ts.
+ * `McpServer`, the public face of the runtime (transport-independent): it composes the pieces of
+ * this folder and holds the legacy lifecycle, `server/discover` and the method tables of both eras.
  */
 import { UpstreamQueue } from "../upstream/queue.js";
 import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
@@ -16,19 +12,17 @@ import type { CustomTool, Extension } from "../api/extensions.js";
 import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
-import { PromptMethods } from "./prompts.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
 import type { Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel, answererOf } from "./request-tools.js";
-import { ResourceMethods } from "./resources.js";
+import { PromptMethods, ResourceMethods } from "./resources.js";
 import type { ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
 import { MemoryStateStore, type StateStore } from "../state/state.js";
-import type { MakeUserSignIn } from "./user-sign-in.js";
-import { ToolCaller, type CallGate } from "./tool-call.js";
+import { ToolCaller, type CallGate, type MakeUserSignIn } from "./tool-call.js";
 import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
@@ -38,16 +32,14 @@ export type { RequestContext } from "./request-context.js";
 
 /** What the clients feature adapts: the server's `tools/*` methods, its catalog and its legacy client. */
 export interface ClientViewsContext {
-  /** The surface asked for (`auto` adapts to each view); `served` is what it resolved to for the server. */
+  /** The surface asked for (`auto` adapts to each view) and what it resolved to for the server. */
   requested: SurfaceName;
   served: ServedSurface;
-  /** The server's npm name. */
   packageName: string;
   catalog: ToolCatalog;
   pager: ListPager;
   /** The core's `tools/call`; a request's `view` says which surface's meta tools it calls. */
   callTool: RequestHandler;
-  /** Whether the server can serve `surface` (a feature serves it). */
   serves: (surface: ServedSurface) => boolean;
   /** The client of this instance's legacy `initialize`. */
   legacyClient: () => ClientInfo | undefined;
@@ -86,15 +78,9 @@ export interface McpServerOptions {
   env?: NodeJS.ProcessEnv;
   /** HMAC key for `requestState` (share it across instances); default: random per process. */
   stateSecret?: string;
-  /**
-   * Shared state (state.ts): with a shared store (Redis) and its cluster (feature `redis`), tasks,
-   * a legacy session's cancellations and answers to server→client requests reach every instance.
-   */
+  /** Shared state (state.ts); with a shared store and its cluster (feature `redis`) instances work as one. */
   state?: StateStore;
-  /**
-   * What is listed for the operations (surfaces.ts): `all` (default) one tool per operation, or the
-   * meta tools of `search`/`code` (made by `surfaces`). `tools` are the operations offered.
-   */
+  /** What is listed for the operations (surfaces.ts): `all` (default), or the meta tools of `surfaces`. */
   surface?: ServedSurface;
   /** The surface asked for before `auto` was resolved to `surface` (default: `surface`); `auto` adapts per profile. */
   requestedSurface?: SurfaceName;
@@ -230,7 +216,11 @@ export class McpServer {
       // Modern era (2026-07-28): stateless, no `initialize`/`ping`/`logging/setLevel`.
       modern: {
         ...common,
-        "server/discover": async () => this.discover(),
+        "server/discover": async () =>
+          this.withInstructions({
+            supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+            capabilities: this.capabilities(true),
+          }),
         "subscriptions/listen": async (params, call) => this.subscriptions.listen(params, call),
         // `tasks/*` (feature `tasks`): without it, -32601 like any unknown method.
         ...tasks?.methods,
@@ -271,6 +261,7 @@ export class McpServer {
     return this.tasks?.working ?? 0;
   }
 
+  /** Tells the other instances (best effort: a failure is logged). */
   private broadcast(message: Record<string, unknown>): void {
     this.cluster!.broadcast(message).catch((error: unknown) => {
       this.logger.warn(`${String(message.type)} not sent to the other instances`, {
@@ -350,29 +341,24 @@ export class McpServer {
     return title === undefined ? { name, version } : { name, version, title };
   }
 
-  private capabilities(): Record<string, unknown> {
+  /** The server's capabilities; the tasks extension is declared to modern clients only. */
+  private capabilities(modern: boolean): Record<string, unknown> {
     return {
       tools: { listChanged: false },
       resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
       completions: {},
       logging: {},
+      ...(modern && this.tasks && { extensions: { [TASKS_EXTENSION]: {} } }),
     };
   }
 
   private initialize(params: Params): Record<string, unknown> {
-    const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
-    this.negotiatedVersion = protocolVersion;
+    const protocolVersion = (this.negotiatedVersion = negotiateProtocolVersion(params.protocolVersion));
     this.channel.legacyCapabilities = isRecord(params.capabilities) ? params.capabilities : {};
     this.legacyClient = clientInfoOf(params.clientInfo);
-    const result = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
-    return this.withInstructions(result);
-  }
-
-  private discover(): Record<string, unknown> {
-    const capabilities = this.capabilities();
-    if (this.tasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-    return this.withInstructions({ supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities });
+    const serverInfo = this.implementation();
+    return this.withInstructions({ protocolVersion, capabilities: this.capabilities(false), serverInfo });
   }
 
   private withInstructions(result: Record<string, unknown>): Record<string, unknown> {

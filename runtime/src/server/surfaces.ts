@@ -1,17 +1,9 @@
 /**
- * Surfaces: what a server lists for the API's operations, chosen at run time.
- * - `all` (core): one tool per operation.
- * - `search` (feature `search`): `search_operations`, `describe_operation`, `call_operation`.
- * - `code` (feature `code`): `search_operations`, `describe_operation`, `execute_code`.
- * - `auto`: `all` within {@link AUTO_BUDGET}, else `search`.
- * The core knows the meta tools of the other surfaces only through {@link MetaTools}; the feature
- * that serves a surface makes them ({@link MakeMetaTools}). Client views (feature `clients`) serve
- * a kind of client a surface, tool names and input schemas of its own (`MakeClientViews`, server.ts).
+ * Surfaces: what a server lists for the operations. `all` (core): one tool per operation; `search`
+ * and `code` (features): meta tools ({@link MetaTools}); `auto`: `all` within {@link AUTO_BUDGET}.
  */
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
-import type { ClientInfo } from "../protocol/client-info.js";
-import type { Logger } from "../protocol/logger.js";
 
 /** Surfaces a user may ask for. */
 export const SURFACES = ["all", "search", "code", "auto"] as const;
@@ -20,11 +12,7 @@ export type SurfaceName = (typeof SURFACES)[number];
 /** A surface actually served (`auto` resolved). */
 export type ServedSurface = Exclude<SurfaceName, "auto">;
 
-/**
- * `auto` serves every operation as a tool only when the list stays small enough for clients
- * (Cursor and VS Code cap the tools they pass on) and cheap on every turn: at most 40 tools and
- * 30,000 estimated tokens of `tools/list`.
- */
+/** `auto` serves one tool per operation only within what clients take (Cursor, VS Code cap the tools). */
 export const AUTO_BUDGET = { tools: 40, tokens: 30_000 } as const;
 
 /** Estimated model tokens of a JSON text: about 4 bytes per token. */
@@ -37,11 +25,7 @@ export function listBytes(tools: readonly ListedTool[]): number {
   return Buffer.byteLength(JSON.stringify(tools), "utf8");
 }
 
-/**
- * The surface to serve for `requested` and why (logged at info), for `count` operation tools;
- * `listed` is only asked for when the count fits the budget, so a large API is decided without
- * loading its schemas. A client profile sets its own `budget`.
- */
+/** The surface to serve for `requested` and why; `listed` is asked for only when `count` fits the budget. */
 export function chooseSurface(
   requested: SurfaceName,
   count: number,
