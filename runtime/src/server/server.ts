@@ -7,14 +7,14 @@ import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
-import { silentLogger, type Logger } from "../protocol/logger.js";
+import { describeError, silentLogger, type Logger } from "../protocol/logger.js";
 import type { CustomTool, Extension } from "../api/extensions.js";
 import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
 import type { Params, RequestContext, RequestHandler } from "./request-context.js";
-import { ClientChannel, answererOf } from "./request-tools.js";
+import { ClientChannel, type MakeClientRequests } from "./request-tools.js";
 import { PromptMethods, ResourceMethods } from "./resources.js";
 import type { ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
@@ -93,6 +93,7 @@ export interface McpServerOptions {
   userSignIn?: MakeUserSignIn;
   paging?: MakePaging;
   gate?: CallGate;
+  clientRequests?: MakeClientRequests;
   tasks?: MakeTasks;
   cluster?: MakeCluster;
   surfaces?: SurfaceMakers;
@@ -144,6 +145,8 @@ export class McpServer {
     this.pager = new ListPager(options.pageSize);
     this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
+    const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
+    this.channel.requests = requests;
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
@@ -225,15 +228,13 @@ export class McpServer {
         // `tasks/*` (feature `tasks`): without it, -32601 like any unknown method.
         ...tasks?.methods,
       },
-      onResponse: (response, ctx) => {
-        const answerer = answererOf(ctx);
-        // A session's answer may reach another instance than the one that asked: that one checks the answerer too.
-        if (this.settle(response, answerer) === "unknown" && this.cluster && ctx.session)
-          this.broadcast({ type: "client-response", answerer, message: response });
-      },
+      onResponse: (response, ctx) => requests?.receive(response, ctx),
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
-        if (this.cluster && ctx.session) this.broadcast({ type: "cancel", ...cancellation });
+        if (!this.cluster || !ctx.session) return;
+        this.cluster.broadcast({ type: "cancel", ...cancellation }).catch((error: unknown) => {
+          this.logger.warn("cancel not sent to the other instances", { error: describeError(error) });
+        });
       },
       negotiatedVersion: () => this.negotiatedVersion,
       implementation: () => this.implementation(),
@@ -246,7 +247,10 @@ export class McpServer {
             if (!tasks?.command) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
             return tasks.command(command);
           },
-          (message) => this.onBroadcast(message),
+          (message) => {
+            requests?.onBroadcast(message);
+            this.onBroadcast(message);
+          },
         )
       : Promise.resolve();
   }
@@ -261,31 +265,10 @@ export class McpServer {
     return this.tasks?.working ?? 0;
   }
 
-  /** Tells the other instances (best effort: a failure is logged). */
-  private broadcast(message: Record<string, unknown>): void {
-    this.cluster!.broadcast(message).catch((error: unknown) => {
-      this.logger.warn(`${String(message.type)} not sent to the other instances`, {
-        error: error instanceof Error ? error.message : String(error),
-      });
-    });
-  }
-
-  /** Settles a server→client request with a client's response; an answer from another client than the asked one is refused and logged. */
-  private settle(response: JsonRpcResponse, answerer: string): ReturnType<ClientChannel["settle"]> {
-    const settled = this.channel.settle(response, answerer);
-    if (settled === "refused")
-      this.logger.warn("refused a client's answer to a request the server sent to another session or caller", {
-        id: String(response.id).slice(0, 64),
-      });
-    return settled;
-  }
-
-  /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
+  /** Another instance's broadcast: a cancellation of a request that may run here. */
   private onBroadcast(message: Record<string, unknown>): void {
     const { type, requestId } = message;
-    if (type === "client-response" && isRecord(message.message) && typeof message.answerer === "string")
-      this.settle(message.message as unknown as JsonRpcResponse, message.answerer);
-    else if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
+    if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
       this.dispatcher.cancelLocal(
         typeof message.scope === "string" ? message.scope : undefined,
         requestId,
