@@ -45,16 +45,6 @@ const MAX_URI_CHARS = 8_192;
 /** A JSON text given as is or read on demand (a big document is not kept in memory). */
 type Text = string | (() => string);
 
-/** What the resource methods serve besides the extension. */
-export interface ResourceSources {
-  /** The operations, loaded when a resource method first needs them. */
-  operations: () => readonly ToolDefinition[];
-  /** The OpenAPI document as JSON text; omitted when the generator did not ship one. */
-  apiDocument: Text | undefined;
-  /** JSON text of tool name → TypeScript declaration, served as `openapi://declarations`. */
-  declarations: Text | undefined;
-}
-
 /** The generated resources of one server (operations loaded). */
 export class ResourceCatalog {
   private readonly resources: Resource[] = [];
@@ -134,7 +124,8 @@ export class ResourceMethods {
 
   constructor(
     private readonly extension: Extension,
-    private readonly sources: ResourceSources,
+    /** The operations (loaded on first need), the OpenAPI document and the declarations (when shipped). */
+    private readonly sources: { operations: () => readonly ToolDefinition[]; apiDocument?: Text; declarations?: Text },
     private readonly channel: ClientChannel,
     private readonly prompts: PromptMethods,
   ) {}
