@@ -7,6 +7,7 @@ import type { SurfaceMakers } from "../runtime/src/server/surfaces.js";
 import { LegacySseEndpoints } from "../runtime/src/features/legacy-sse/sse-legacy.js";
 import { upstreamCredentials } from "../runtime/src/features/auth/index.js";
 import { cursorPaging } from "../runtime/src/features/pagination/index.js";
+import { legacyClientRequests } from "../runtime/src/features/client-requests/client-requests.js";
 import type { MakeHttpEndpoints } from "../runtime/src/transport/http-plugs.js";
 import { silentLogger } from "../runtime/src/protocol/logger.js";
 import type {
@@ -110,4 +111,9 @@ export const legacySseEndpoints: MakeHttpEndpoints = (server, receive, logger) =
  * The upstream features a generated server has when its API needs them (`auth` for security
  * schemes, `pagination` for paging operations), as McpServerOptions; spread into a test server's options.
  */
-export const apiFeatures = { credentials: upstreamCredentials(), paging: cursorPaging } as const;
+/** The slots a typical generated server fills (legacy client requests come with confirm and user-oauth). */
+export const apiFeatures = {
+  credentials: upstreamCredentials(),
+  paging: cursorPaging,
+  clientRequests: legacyClientRequests,
+} as const;

@@ -238,6 +238,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
             ? { defaultSurface: options.defaultSurface ?? previous.manifest!.surface! }
             : {}),
           features: options.features ?? previous.manifest?.features ?? [],
+          ...(previous.customCallsClient ? { customCallsClient: true } : {}),
           ...(options.license !== undefined ? { license: options.license } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
           previous: {

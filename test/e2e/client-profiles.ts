@@ -28,7 +28,7 @@ import { openAiStrictViolations } from "../clients/openai-strict.js";
 import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fixture.js";
 import { repoRoot } from "./support.js";
 import { featureSurfaces, legacySseEndpoints, apiFeatures } from "../factories.js";
-import { ClientViews } from "../../runtime/src/features/clients/client-views.js";
+import { viewedTools } from "../../runtime/src/features/clients/client-views.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/state/state.js";
 
@@ -67,7 +67,7 @@ test.before(async () => {
     surface: "search",
     surfaces: featureSurfaces(),
     requestedSurface: "auto",
-    clientViews: (server) => new ClientViews({ ...server, profiles }),
+    clientViews: (server) => viewedTools(server, { profiles }),
     upstream: { baseUrl: upstream.baseUrl },
     logger,
   });

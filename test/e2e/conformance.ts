@@ -45,6 +45,10 @@ test.before(async () => {
     },
   );
   copyFileSync(join(root, "specs/conformance/custom/index.ts"), join(out, "src/custom/index.ts"));
+  // The fixtures ask the client (ctx.clientRequest): regenerating adds feature client-requests.
+  await run(process.execPath, [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out], {
+    timeout: 60_000,
+  });
   await compileProject(out);
   server = await startHttpServer(out, ["--sessions", "--base-url", "http://127.0.0.1:9"]);
   url = server.url.toString();

@@ -13,6 +13,8 @@ import type { Browser } from "playwright-core";
 import { main } from "../../runtime/src/cli/main.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
+import { clientRequests } from "../../runtime/src/features/client-requests/index.js";
+import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
@@ -111,7 +113,7 @@ async function startServer(
   tools: Parameters<typeof main>[1],
 ): Promise<TransportHandle> {
   Object.assign(process.env, env);
-  const handle = await main(info, tools, argv, { features: [auth, redis, sessions, userOauth] });
+  const handle = await main(info, tools, argv, { features: [auth, redis, sessions, userOauth, clientRequests] });
   assert.ok(handle, "the server started");
   stops.push(() => handle!.close());
   return handle!;
@@ -319,6 +321,7 @@ test("resource-server mode with the browser check at the issuer: a start link ma
     upstream: { baseUrl: api.baseUrl, timeoutMs: 10_000 },
     credentials: upstreamCredentials(),
     userSignIn: plugs.userSignIn!,
+    clientRequests: legacyClientRequests,
     state: new MemoryStateStore(),
     logger: silentLogger,
   });
@@ -373,9 +376,10 @@ test("stdio: the local user signs in through the loopback callback on 127.0.0.1"
       `import { main } from ${JSON.stringify(join(dist, "runtime/src/cli/main.js"))};`,
       `import { auth } from ${JSON.stringify(join(dist, "runtime/src/features/auth/index.js"))};`,
       `import { userOauth } from ${JSON.stringify(join(dist, "runtime/src/features/user-oauth/index.js"))};`,
+      `import { clientRequests } from ${JSON.stringify(join(dist, "runtime/src/features/client-requests/index.js"))};`,
       `import { signInApi } from ${JSON.stringify(join(dist, "test/unit/sign-in-fixture.js"))};`,
       `const { info, tools } = signInApi(process.env.TEST_ISSUER);`,
-      `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth] });`,
+      `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth, clientRequests] });`,
     ].join("\n"),
   );
   const transport = new StdioClientTransport({

@@ -1,7 +1,11 @@
 /** Which runtime features a project gets: those asked for, and those its API needs (chooseFeatures). */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chooseFeatures } from "../../generator/pipeline/plan/features.js";
+import { callsClientRequest, readPreviousState } from "../../generator/pipeline/plan/previous-state.js";
 
 test("an API whose operations send forms, files or rarer parameter styles gets feature encodings, a JSON API does not", () => {
   const json = chooseFeatures([], "all", [], { security: false, pagination: false });
@@ -18,6 +22,36 @@ test("a spec whose server URL has variables gets feature server-vars", () => {
   const choice = chooseFeatures([], "all", [], { security: false, pagination: false, serverVariables: true });
   assert.equal(choice.features, ["server-vars"]);
   assert.match(choice.added["server-vars"]!, /server URL has variables/);
+});
+
+test("legacy client requests: added when custom code calls clientRequest, and with confirm or user-oauth", () => {
+  const none = { security: false, pagination: false };
+  assert.equal(chooseFeatures([], "all", [], none).features, []);
+  const custom = chooseFeatures([], "all", [], { ...none, clientRequests: true });
+  assert.equal(custom.features, ["client-requests"]);
+  assert.match(custom.added["client-requests"]!, /custom code calls clientRequest/);
+  assert.equal(chooseFeatures(["confirm"], "all", [], none).features, ["client-requests", "confirm"]);
+  const signIn = chooseFeatures([], "all", [], { ...none, userSignIn: true });
+  assert.equal(signIn.features, ["auth", "client-requests", "user-oauth"]);
+});
+
+test("a project whose src/custom/ calls clientRequest (in a nested file) is seen by the next generation", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-custom-"));
+  try {
+    mkdirSync(join(dir, "src", "custom", "tools"), { recursive: true });
+    writeFileSync(join(dir, "src", "custom", "index.ts"), "export const extension = {};\n");
+    assert.is(await callsClientRequest(join(dir, "src", "custom")), false);
+    assert.is((await readPreviousState(dir)).customCallsClient, undefined);
+    writeFileSync(
+      join(dir, "src", "custom", "tools", "ask.ts"),
+      'export const ask = (ctx) => ctx.clientRequest ("roots/list", {});\n',
+    );
+    assert.is(await callsClientRequest(join(dir, "src", "custom")), true);
+    assert.is((await readPreviousState(dir)).customCallsClient, true);
+    assert.is(await callsClientRequest(join(dir, "absent")), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -14,6 +14,7 @@ import { info, sampleTools, within } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
 
 /** A custom tool that asks its client (elicitation/create) and answers with what the client said. */
 const asks: CustomTool<any> = {
@@ -29,13 +30,14 @@ const asks: CustomTool<any> = {
   },
 };
 
-function makeServer(warnings: string[]): McpServer {
+function makeServer(warnings: string[], requests = true): McpServer {
   const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) };
   return new McpServer({
     info,
     tools: sampleTools(),
     upstream: { baseUrl: "http://127.0.0.1:1" },
     extension: { tools: [asks] },
+    ...(requests ? { clientRequests: legacyClientRequests } : {}),
     logger,
   });
 }
@@ -76,6 +78,23 @@ test("in process: answers from another stream or another OAuth subject are refus
   await server.handle(answer("victim"), victim);
   const result = await within(pending, 5_000, "the call's answer");
   assert.match(JSON.stringify(result), /answered.*victim/);
+});
+
+test("without feature client-requests, ctx.clientRequest answers an error naming mcp-gen --with client-requests", async () => {
+  const server = makeServer([], false);
+  await server.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} } },
+  });
+  const sent: unknown[] = [];
+  const response = await server.handle(
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "asks", arguments: {} } },
+    { notify: (message) => sent.push(message) },
+  );
+  assert.equal(sent, [], "nothing is sent to the client");
+  assert.match(JSON.stringify(response), /needs the client-requests feature.*mcp-gen --with client-requests/);
 });
 
 test("HTTP sessions: the request id is 128 random bits; another session's accept is refused and logged; the asker's own answer completes the call", async () => {

@@ -22,6 +22,8 @@ import { BrowserUserCheck } from "../../runtime/src/features/user-oauth/confirm.
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
+import { clientRequests } from "../../runtime/src/features/client-requests/index.js";
+import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
 import { main } from "../../runtime/src/cli/main.js";
 import { freePort } from "./sign-in-fixture.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
@@ -194,6 +196,7 @@ async function startServer(
     upstream: { baseUrl: up.origin, timeoutMs: 5000 },
     credentials: upstreamCredentials(),
     userSignIn: plugs.userSignIn!,
+    clientRequests: legacyClientRequests,
     state,
     logger,
   });
@@ -841,7 +844,7 @@ test("over HTTP with the resource-server guard: the browser's pages pass without
       "--oauth-jwks",
       `${up.origin}/jwks`,
     ],
-    { features: [auth, oauth, userOauth] },
+    { features: [auth, oauth, userOauth, clientRequests] },
   );
   try {
     assert.ok(handle, "started");
@@ -872,7 +875,7 @@ test("--trust-user-header: HTTP requests without the header are refused; with it
     tools,
     ["--http", "--host", "127.0.0.1", "--port", String(port), "--trust-user-header", "X-User"],
     {
-      features: [auth, userOauth],
+      features: [auth, userOauth, clientRequests],
     },
   );
   try {

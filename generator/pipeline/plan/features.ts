@@ -45,13 +45,15 @@ export interface ApiNeeds {
   encodings?: boolean;
   /** The spec's server URL has variables the user sets. */
   serverVariables?: boolean;
+  /** The project's custom code calls `ctx.clientRequest` (legacy server→client requests). */
+  clientRequests?: boolean;
 }
 
 /**
  * The features of a project: `asked` (from `--with`, else the previous generation's); `auth` when
  * the API declares security, `pagination` when one of its operations pages, `encodings` when one
  * sends a form, multipart or file body or a parameter in a rarer style, `server-vars` when the
- * server URL has variables; `search` when the
+ * server URL has variables, `client-requests` when custom code calls `clientRequest`; `search` when the
  * surface is search or code or `auto` would serve search for these tools, `code` for the code
  * surface; and every feature one of them requires. Throws on an unknown name.
  */
@@ -80,6 +82,7 @@ export function chooseFeatures(
   if (needs.encodings) add("encodings", "operations of the API send forms, files or rarer parameter styles");
   if (needs.userSignIn)
     add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
+  if (needs.clientRequests) add("client-requests", "the project's custom code calls clientRequest");
   if (surface === "code") add("code", "the default surface is code");
   if (surface === "search") add("search", "the default surface is search");
   if (surface === "auto") {

@@ -63,6 +63,8 @@ export interface PlanOptions {
   defaultSurface?: "all" | "search" | "code" | "auto";
   /** Runtime features asked for (`--with`): see features.ts. */
   features?: readonly string[];
+  /** The project's custom code calls `clientRequest` (adds feature client-requests). */
+  customCallsClient?: boolean;
   /** The package's license (`--license`, a workspace's `license`); default: the spec's `info.license` when it is an SPDX identifier. */
   license?: string;
 }
@@ -359,6 +361,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
       encodings: tools.some((tool) => needsEncodings(tool.http)),
       serverVariables: upstream.serverUrl !== undefined,
       userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
+      clientRequests: options.customCallsClient === true,
     },
     catalog,
   );

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseSnapshot, type ContractSnapshot } from "./changes/contracts.js";
 import { parseToolLock, type ToolLock } from "./tool-lock.js";
@@ -11,6 +11,8 @@ export interface PreviousState {
   contracts?: ContractSnapshot;
   /** The project's package.json as it is on disk now (the user may have added dependencies). */
   packageJson?: string;
+  /** The user's code (src/custom/) calls `clientRequest` (legacy server→client requests: feature client-requests). */
+  customCallsClient?: boolean;
 }
 
 /** Reads the previous generation's state from `.mcp-gen/` (each part undefined when absent or invalid). */
@@ -21,6 +23,7 @@ export async function readPreviousState(dir: string): Promise<PreviousState> {
     readStateFile<unknown>(dir, CONTRACT_PATH),
   ]);
   const packageJson = manifest ? await readFile(join(dir, "package.json"), "utf8").catch(() => undefined) : undefined;
+  const customCallsClient = await callsClientRequest(join(dir, "src", "custom"));
   const toolLock = parseToolLock(lock);
   const snapshot = parseSnapshot(contracts);
   return {
@@ -28,7 +31,18 @@ export async function readPreviousState(dir: string): Promise<PreviousState> {
     ...(toolLock ? { toolLock } : {}),
     ...(snapshot ? { contracts: snapshot } : {}),
     ...(packageJson !== undefined ? { packageJson } : {}),
+    ...(customCallsClient ? { customCallsClient } : {}),
   };
+}
+
+/** Whether a TypeScript or JavaScript file under `dir` calls `clientRequest(` (false when `dir` is absent). */
+export async function callsClientRequest(dir: string): Promise<boolean> {
+  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  for (const name of names.filter((file) => /\.[cm]?[tj]sx?$/.test(file))) {
+    const text = await readFile(join(dir, name), "utf8").catch(() => "");
+    if (/\bclientRequest\s*\(/.test(text)) return true;
+  }
+  return false;
 }
 
 /** Reads a JSON file of a previous generation in `dir`; undefined when absent or unreadable. */

@@ -5,9 +5,10 @@
  * core never imports a feature: it offers the slots of {@link FeaturePlugs}, which `main` fills.
  */
 import type { ServerInfo } from "../api/types.js";
-import type { MakeClientViews, SurfaceMakers } from "../server/surfaces.js";
-import type { CallGate } from "../server/tool-call.js";
-import type { MakeUserSignIn } from "../server/user-sign-in.js";
+import type { SurfaceMakers } from "../server/surfaces.js";
+import type { MakeClientViews } from "../server/server.js";
+import type { CallGate, MakeUserSignIn } from "../server/tool-call.js";
+import type { MakeClientRequests } from "../server/request-tools.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
 import type { StateStore } from "../state/state.js";
@@ -30,6 +31,7 @@ export const FEATURES = [
   "legacy-sse",
   "clients",
   "confirm",
+  "client-requests",
   "user-oauth",
   "sessions",
   "encodings",
@@ -110,6 +112,8 @@ export interface FeaturePlugs {
   httpGuard?: HttpGuard;
   /** A check before each operation call goes upstream. */
   gate?: CallGate;
+  /** Legacy server→client requests (elicitation, sampling, roots). */
+  clientRequests?: MakeClientRequests;
   /** Legacy-era HTTP sessions. */
   httpSessions?: MakeHttpSessions;
   /** Endpoints served beside the MCP one. */

@@ -170,6 +170,7 @@ export async function main(
       userSignIn: plugs.userSignIn,
       paging: plugs.paging,
       gate: plugs.gate,
+      clientRequests: plugs.clientRequests,
       tasks: plugs.tasks,
       state,
       cluster: plugs.cluster,

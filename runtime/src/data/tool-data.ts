@@ -1,17 +1,9 @@
 /**
- * The stored form of the tool definitions (`data/tools.json`, `data/definitions.json`) and their
- * declarations (`data/declarations.json`), read whole or one item at a time by byte range.
- *
- * Input schemas refer to shared schemas through `$defs`. In a large API the same definitions come
- * back in thousands of tools (MS Graph beta: 272,000 `$defs` entries, 77 % of the tools file), so
- * they are stored once: a stored tool carries `defs`, its `$defs` names mapped to indexes into the
- * definitions array (per body, not per name: a long API strips prose from oversized `$defs`), and
- * loading puts the very same objects back in place.
- *
- * Offset files (`data/*-offsets.txt`): line i holds where item i of a one-item-per-line JSON file
- * is, as zero-padded decimal numbers (`0000001234 0000000567`). Every line has the same length, so
- * the server reads item i's line by its byte range and never parses the whole list (MS Graph beta's
- * catalog took ~100 ms to parse; one line well under a millisecond). Text, so a person can read it.
+ * The stored tool definitions (`data/tools.json`, `data/definitions.json`) and declarations, read
+ * whole or one item at a time by byte range. Shared `$defs` are stored once (MS Graph beta: 77 % of
+ * the tools file): a stored tool maps its `$defs` names to indexes into the definitions array.
+ * Offset files (`data/*-offsets.txt`): line i holds where item i of a one-item-per-line JSON file is,
+ * as fixed-width decimal numbers (`0000001234 0000000567`), so one item is read without parsing all.
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -40,11 +32,7 @@ export function readRecord(
   return numbers;
 }
 
-/**
- * A reader of single declarations (`describe_operation`; `openapi://declarations` serves the file
- * whole): `indexOf` gives a tool's position in tool order (-1: none), `readRange` a byte range of
- * a data file. A tool without a declaration (or a project without the offsets file) has none.
- */
+/** A reader of single declarations (`describe_operation`) by tool position (-1: none) and byte range. */
 export function declarationReader(
   indexOf: (name: string) => number,
   readRange: (file: string, offset: number, length: number) => string,
@@ -65,11 +53,8 @@ export function declarationReader(
   };
 }
 
-/** A tool as stored in `data/tools.json`: `inputSchema` without `$defs`, and `defs` instead. */
-export type StoredTool = ToolDefinition & {
-  /** `$defs` name → index into `data/definitions.json`. */
-  defs?: Record<string, number>;
-};
+/** A tool as stored: `defs` ($defs name → index into `data/definitions.json`) instead of `$defs`. */
+export type StoredTool = ToolDefinition & { defs?: Record<string, number> };
 
 /** The tool definitions back from their stored form (`defs` → shared `inputSchema.$defs`); throws on a missing definition. */
 export function loadTools(stored: StoredTool[], definitions: unknown[] = []): ToolDefinition[] {
@@ -102,12 +87,7 @@ export function parseTools(toolsJson: string, definitionsJson?: string): ToolDef
 /** One entry of `data/catalog.json`: what the toolset filters need of an operation, without its schemas. */
 export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
 
-/**
- * The operation tools of a generated server, loaded when first needed: only their names at start
- * (`data/tool-names.json`); the catalog when toolset filters need it; one definition by its byte
- * range (`data/tool-offsets.txt`, `data/definition-offsets.txt`); all of them (MS Graph beta: 57 MB)
- * only when a request needs all.
- */
+/** The operation tools of a generated server: names at start, the rest read when first needed. */
 export interface ToolSource {
   /** Every tool name, in tool order. */
   names: readonly string[];

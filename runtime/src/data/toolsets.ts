@@ -1,8 +1,4 @@
-/**
- * Toolsets and filters: which operations a server offers. The same rules run at generation time
- * (`mcp-gen --include-tags …`: the others are not generated) and at run time (`--toolsets`,
- * `MCP_TOOLSETS` …: the others are not listed, not found by search and refused when called).
- */
+/** Toolsets and filters: which operations a server offers (mcp-gen `--include-tags`, server `--toolsets`). */
 
 /** An operation as the filters see it. */
 export interface FilterableOperation {
@@ -12,11 +8,7 @@ export interface FilterableOperation {
   tags?: readonly string[];
 }
 
-/**
- * Filters; every given rule must accept an operation. Tags compare case-insensitively. Operation
- * globs (`*` any run of characters, `?` one) match the tool name or `METHOD /path` (method in any
- * case): `repos/*`, `GET /repos/*`, `*_delete`.
- */
+/** Filters, every one must accept an operation; tags ignore case; globs match a name or `GET /repos/*`. */
 export interface OperationFilter {
   /** Only operations with at least one of these tags. */
   includeTags?: string[];

@@ -1,8 +1,4 @@
-/**
- * Tells the protocol eras apart per request and validates the modern era's per-request
- * `_meta` (protocol version, client capabilities, log level). Legacy requests carry no such
- * `_meta`; their revision is the one negotiated by `initialize` or sent in the HTTP header.
- */
+/** Tells the protocol eras apart per request and validates the modern era's per-request `_meta`. */
 import { ErrorCode, RpcError } from "./jsonrpc.js";
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -52,9 +48,8 @@ export function hasModernMeta(params: unknown): boolean {
 }
 
 /**
- * Classifies a request. `headerVersion` is the transport's version hint (HTTP
- * `MCP-Protocol-Version`), `negotiated` the revision from `initialize` on this instance.
- * Throws the modern era's errors (-32022, -32602, each with HTTP 400) for invalid `_meta`.
+ * Classifies a request by its `_meta`, the transport's version hint (HTTP header) and the revision
+ * of `initialize`; throws the modern era's errors (-32022, -32602, HTTP 400) for invalid `_meta`.
  */
 export function classifyEra(
   params: unknown,
@@ -84,10 +79,7 @@ export function classifyEra(
   return { modern: true, version, clientCapabilities: capabilities, ...(logLevel !== undefined ? { logLevel } : {}) };
 }
 
-/**
- * Throws -32021 (HTTP 400) unless the modern client declared `capability` on this request.
- * Legacy requests are checked against the capabilities sent in `initialize` by the caller.
- */
+/** Throws -32021 (HTTP 400) unless the modern client declared `capability` on this request. */
 export function requireClientCapability(era: RequestEra, capability: string): void {
   if (era.modern && !isRecord(era.clientCapabilities[capability]))
     throw badRequest(

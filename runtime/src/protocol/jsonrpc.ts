@@ -1,8 +1,4 @@
-/**
- * JSON-RPC 2.0 framing: message types, standard error codes, envelope validation and
- * classification. Nothing here knows about MCP methods.
- */
-
+/** JSON-RPC 2.0 framing: message types, error codes, envelope validation. Nothing here knows MCP methods. */
 import { isRecord } from "./own.js";
 
 /** A request id: string or number, never null (MCP forbids null ids on requests). */
@@ -64,10 +60,7 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
-/**
- * An error raised locally by a handler; the dispatcher turns it into a wire error with the
- * same code, message and data. Any other thrown value becomes a generic InternalError.
- */
+/** An error a handler throws to answer with this code, message and data (anything else: InternalError). */
 export class RpcError extends Error {
   override readonly name = "RpcError";
 
@@ -124,10 +117,7 @@ export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
 
-/**
- * Classifies one parsed value and validates its envelope: `jsonrpc === "2.0"`, `method` a
- * string, `id` a string or number, `params` (if present) an object or array.
- */
+/** Classifies one parsed value and validates its JSON-RPC envelope. */
 export function classifyMessage(value: unknown): ClassifiedMessage {
   if (!isRecord(value)) return { kind: "invalid", id: null, reason: "message must be a JSON object" };
   // Echo the id in the error only when it is itself valid.

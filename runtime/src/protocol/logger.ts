@@ -1,8 +1,4 @@
-/**
- * Minimal structured logging to stderr. stdout is reserved for MCP messages in stdio mode, so
- * nothing in the runtime may write there. Callers must never pass secrets (header values,
- * tokens, query strings) in messages or fields.
- */
+/** Logging to stderr (stdout carries MCP messages on stdio). Never pass secrets in messages or fields. */
 import { redactUserinfo } from "./redact.js";
 
 /** Log levels in increasing severity. */

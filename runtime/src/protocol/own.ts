@@ -1,8 +1,4 @@
-/**
- * Own-property helpers for objects keyed by names from a spec or a client (`__proto__`,
- * `constructor`, …). Plain assignment of `__proto__` changes the prototype instead of creating
- * a property, so a property of that name would vanish silently.
- */
+/** Own-property helpers for objects keyed by names from a spec or a client (`__proto__`, `constructor`, …). */
 
 /** Sets `key` on `target` as an own enumerable data property, `__proto__` included. */
 export function setOwn(target: object, key: string, value: unknown): void {

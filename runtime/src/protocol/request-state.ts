@@ -1,8 +1,6 @@
 /**
- * Integrity-protected, expiring `requestState` for multi round-trip requests (MRTR, 2026-07-28).
- * The state travels through the client, which may tamper with it, so it is sealed with
- * HMAC-SHA256 and bound to the method, the target (tool, prompt or resource) and an expiry.
- * Format: `base64url(JSON payload) "." base64url(HMAC)`. Not encrypted: never put secrets in it.
+ * `requestState` of multi round-trip requests (MRTR), which travels through the client: sealed with
+ * HMAC-SHA256, bound to the method, target and an expiry. Not encrypted: never put secrets in it.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
@@ -20,10 +18,7 @@ export interface StateBinding {
 export class StateSealer {
   private readonly key: Buffer;
 
-  /**
-   * `secret` should be shared by every instance behind a load balancer (env `MCP_STATE_SECRET`);
-   * without one, a random per-process key is used, so states only survive on this process.
-   */
+  /** `secret`: shared by every instance (env `MCP_STATE_SECRET`); default: a random per-process key. */
   constructor(
     secret?: string,
     private readonly ttlMs = DEFAULT_STATE_TTL_MS,
@@ -41,10 +36,7 @@ export class StateSealer {
     return `${body}.${this.mac(body)}`;
   }
 
-  /**
-   * Opens a sealed state; throws -32602 when it is malformed, tampered, expired or bound elsewhere.
-   * `ignoreExpiry` is for states the server kept itself (task rounds), never for client input.
-   */
+  /** Opens a sealed state, else -32602; `ignoreExpiry` only for states the server kept itself (task rounds). */
   open(binding: StateBinding, token: unknown, ignoreExpiry = false): unknown {
     const invalid = (why: string) => new RpcError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
     if (typeof token !== "string") throw invalid("not a string");

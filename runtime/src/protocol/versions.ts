@@ -1,7 +1,4 @@
-/**
- * MCP protocol revisions served by this runtime. Legacy revisions (≤ 2025-11-25) are negotiated
- * by `initialize`; the modern revision (2026-07-28) is declared per request in `_meta`.
- */
+/** MCP protocol revisions: legacy ones (≤ 2025-11-25) negotiated by `initialize`, the modern one per request. */
 
 /** Supported legacy revisions (negotiated by `initialize`), newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;

@@ -1,8 +1,6 @@
 /**
- * The JSON-RPC dispatcher behind `McpServer`: envelopes, batches (revision 2025-03-26 only), the era
- * of each request (`initialize` → legacy; modern `_meta` → 2026-07-28), one method table per era,
- * in-flight requests for `notifications/cancelled`, modern result decoration, and thrown errors as
- * wire errors with their HTTP status hints.
+ * The JSON-RPC dispatcher behind `McpServer`: envelopes, batches, the era of each request and its
+ * method table, cancellation of in-flight requests, modern result decoration, errors on the wire.
  */
 import { classifyEra, hasModernMeta, type RequestEra } from "../protocol/era.js";
 import {

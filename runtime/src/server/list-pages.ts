@@ -1,17 +1,10 @@
-/**
- * Pages of the MCP list methods and their opaque list cursors: a list cursor is this server's own
- * offset into a fixed list (the sealed cursors that page the upstream API are another thing).
- */
+/** Pages of the MCP list methods; a list cursor is an offset into a fixed list (not the upstream's cursors). */
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
 
 /** Default number of items per list page (`tools/list`, `resources/list`). */
 export const DEFAULT_PAGE_SIZE = 100;
-/**
- * Most pages a full `tools/list` takes with the default page size: a larger list gets larger
- * pages. @modelcontextprotocol/client 2.x stops with an error after 64 pages (its `listMaxPages`);
- * MS Graph beta's 22,361 tools would take 224 pages of 100.
- */
+/** Most pages of a full `tools/list` by default (larger lists get larger pages): SDK 2.x stops after 64. */
 export const MAX_LIST_PAGES = 32;
 /** Most JSON characters of one enlarged page: the stdio client of SDK 1.x drops a message over 10 MB. */
 export const MAX_PAGE_BYTES = 8 * 2 ** 20;

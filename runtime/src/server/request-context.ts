@@ -6,10 +6,7 @@ import type { MetaTools } from "./surfaces.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
-  /**
-   * The protocol revision the transport saw (HTTP: the `MCP-Protocol-Version` header or its default);
-   * absent: the revision of this instance's `initialize` (stdio). Modern requests use their own `_meta`.
-   */
+  /** The revision the transport saw (HTTP header or its default); absent: this instance's `initialize`. */
   protocolVersion?: string;
   /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
   scopes?: ReadonlySet<string>;
@@ -23,10 +20,7 @@ export interface RequestContext {
   client?: ClientInfo | null;
   /** Partition of request ids (cancellation, answers): one client cannot cancel another's request of the same id. */
   scope?: string;
-  /**
-   * Delivers notifications of this request and, in the legacy era, requests to the client (their
-   * responses come back through `McpServer.handle`). Absent when the transport cannot stream.
-   */
+  /** Delivers this request's notifications and legacy requests to the client; absent when it cannot stream. */
   notify?: (message: JsonRpcNotification | JsonRpcRequest) => void;
   /** The legacy HTTP session (`--sessions`): its capabilities and log level apply; the transport saves its changes. */
   session?: LegacySession;

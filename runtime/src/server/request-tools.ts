@@ -1,25 +1,17 @@
 /**
- * What the server says to the client on behalf of one request: progress, log messages, legacy
- * server→client requests and multi round-trip requests (MRTR), bundled with the `api` client as the
- * {@link RequestTools} custom code gets; and the legacy client's state these depend on.
- *
- * A legacy server→client request may be answered only by the client it was sent to: it remembers
- * its answerer (session or stream, and OAuth subject) and its id is 128 random bits; an answer from
- * anyone else is refused. Across instances the same check runs where the request waits.
+ * What the server says to the client for one request (progress, logs, server→client requests,
+ * MRTR): the {@link RequestTools} of custom code, and the legacy client's state these depend on.
  */
-import { randomBytes } from "node:crypto";
 import type { UntypedApi } from "../api/api-client.js";
 import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "../protocol/era.js";
 import type { RequestTools } from "../api/extensions.js";
 import type { InputRequest, InputRequiredResult } from "../api/mcp-types.js";
-import { ErrorCode, RpcError, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+import type { Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
 import type { HandlerContext, Params, RequestContext } from "./request-context.js";
 import { StateSealer } from "../protocol/request-state.js";
-import { UpstreamCancelledError } from "../upstream/upstream.js";
-
-/** How long a server→client request may wait for the client's answer. */
-const CLIENT_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
+import type { Cluster } from "../state/cluster.js";
 
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
@@ -28,15 +20,18 @@ const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
   "roots/list": "roots",
 };
 
-/** What happened to a client's response: it settled a request, was refused (another client's request), or matched none here. */
-export type Settlement = "settled" | "refused" | "unknown";
-
-type Pending = { answerer: string; settle: (response: JsonRpcResponse) => void };
-
-/** Who may answer the server's requests made for a request with this context: its session or stream, and OAuth subject. */
-export function answererOf(ctx: RequestContext): string {
-  return JSON.stringify([ctx.scope ?? null, ctx.subject ?? null]);
+/** Legacy server→client requests (feature `client-requests`): sent, then settled by the client's answers. */
+export interface ClientRequests {
+  /** Sends a request to the client of `call`; resolves to its result, rejects on its error, a timeout or abort. */
+  send(call: HandlerContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A client's response to a server→client request. */
+  receive(response: JsonRpcResponse, ctx: RequestContext): void;
+  /** Another instance's broadcast (a client's response that reached it). */
+  onBroadcast(message: Record<string, unknown>): void;
 }
+
+/** Makes the server→client requests of a server (with its cluster when the store is shared). */
+export type MakeClientRequests = (context: { cluster: Cluster | undefined; logger: Logger }) => ClientRequests;
 
 /** The server's side of the conversation with its client(s), per request. */
 export class ClientChannel {
@@ -44,8 +39,8 @@ export class ClientChannel {
   legacyCapabilities: Record<string, unknown> = {};
   /** Legacy `logging/setLevel`; undefined until the client asks, so nothing is sent unasked. */
   legacyLogLevel: McpLogLevel | undefined;
-  /** Legacy server→client requests awaiting the client's response, by id. */
-  private readonly pending = new Map<string, Pending>();
+  /** Legacy server→client requests; undefined without the feature. */
+  requests: ClientRequests | undefined;
   private readonly sealer: StateSealer;
   /** The `api` client of one request; set by the server once its tool caller exists. */
   apiFor: (call: HandlerContext) => UntypedApi = () => Object.create(null) as UntypedApi;
@@ -58,53 +53,7 @@ export class ClientChannel {
     this.sealer = new StateSealer(stateSecret);
   }
 
-  /** Hands a response from `answerer` to the request it answers, if that request waits here and was sent to it. */
-  settle(response: JsonRpcResponse, answerer: string): Settlement {
-    const pending = typeof response.id === "string" ? this.pending.get(response.id) : undefined;
-    if (!pending) return "unknown";
-    if (pending.answerer !== answerer) return "refused";
-    pending.settle(response);
-    return "settled";
-  }
-
-  /** Sends a legacy request to the client; resolves to its result, rejects on its error, a timeout or `signal`. */
-  private send(
-    call: HandlerContext,
-    method: string,
-    params: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
-    const id = `srv-${randomBytes(16).toString("base64url")}`;
-    return new Promise((resolve, reject) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        call.signal.removeEventListener("abort", onAbort);
-        this.pending.delete(id);
-      };
-      const onAbort = (): void => {
-        done();
-        reject(new UpstreamCancelledError());
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`the client did not answer ${method} in time`));
-      }, CLIENT_REQUEST_TIMEOUT_MS);
-      call.signal.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, {
-        answerer: answererOf(call.ctx),
-        settle: (response) => {
-          done();
-          if ("result" in response) resolve(isRecord(response.result) ? response.result : {});
-          else reject(new RpcError(response.error.code, response.error.message, response.error.data));
-        },
-      });
-      call.ctx.notify!({ jsonrpc: "2.0", id, method, params } satisfies JsonRpcRequest);
-    });
-  }
-
-  /**
-   * The helpers a custom handler gets for one request. Validates MRTR retry fields first:
-   * malformed `inputResponses` or an invalid (tampered, expired, foreign) `requestState` → -32602.
-   */
+  /** The helpers a custom handler gets for one request; malformed or foreign MRTR fields → -32602. */
   requestTools(params: Params, call: HandlerContext): RequestTools {
     const binding = { method: call.method, target: String(params.name ?? params.uri ?? "") };
     const responses = params.inputResponses ?? {};
@@ -149,7 +98,12 @@ export class ClientChannel {
             ErrorCode.InvalidRequest,
             "This transport cannot send requests to the client (HTTP: Accept text/event-stream)",
           );
-        return this.send(call, method, requestParams);
+        if (!this.requests)
+          throw new RpcError(
+            ErrorCode.InvalidRequest,
+            "ctx.clientRequest needs the client-requests feature, which this server was generated without: regenerate it with mcp-gen --with client-requests",
+          );
+        return this.requests.send(call, method, requestParams);
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);

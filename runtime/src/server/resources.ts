@@ -1,15 +1,12 @@
 /**
- * Resources and completion. The user's resources and templates (extensions.ts) come first; the
- * generated ones are the upstream API's OpenAPI document (when the generator passed it), the
- * operations' declarations, and one Markdown page per operation, also reachable through a template
- * whose `operation` variable completes to the tool names.
+ * Resources, prompts and completion: the user's (extensions.ts) first, then the generated resources:
+ * the OpenAPI document, the declarations and one Markdown page per operation (also by template).
  */
-import { matchUriTemplate, type Extension } from "../api/extensions.js";
+import { matchUriTemplate, type CustomPrompt, type Extension } from "../api/extensions.js";
 import type { ToolDefinition } from "../api/types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord, setOwn } from "../protocol/own.js";
 import type { ListPager } from "./list-pages.js";
-import type { PromptMethods } from "./prompts.js";
 import type { HandlerContext, Params } from "./request-context.js";
 import type { ClientChannel } from "./request-tools.js";
 
@@ -47,16 +44,6 @@ const MAX_URI_CHARS = 8_192;
 
 /** A JSON text given as is or read on demand (a big document is not kept in memory). */
 type Text = string | (() => string);
-
-/** What the resource methods serve besides the extension. */
-export interface ResourceSources {
-  /** The operations, loaded when a resource method first needs them. */
-  operations: () => readonly ToolDefinition[];
-  /** The OpenAPI document as JSON text; omitted when the generator did not ship one. */
-  apiDocument: Text | undefined;
-  /** JSON text of tool name → TypeScript declaration, served as `openapi://declarations`. */
-  declarations: Text | undefined;
-}
 
 /** The generated resources of one server (operations loaded). */
 export class ResourceCatalog {
@@ -137,7 +124,8 @@ export class ResourceMethods {
 
   constructor(
     private readonly extension: Extension,
-    private readonly sources: ResourceSources,
+    /** The operations (loaded on first need), the OpenAPI document and the declarations (when shipped). */
+    private readonly sources: { operations: () => readonly ToolDefinition[]; apiDocument?: Text; declarations?: Text },
     private readonly channel: ClientChannel,
     private readonly prompts: PromptMethods,
   ) {}
@@ -208,6 +196,37 @@ export class ResourceMethods {
       return { completion: completion(prompt.complete?.(argument.name, prefix) ?? []) };
     }
     throw new RpcError(ErrorCode.InvalidParams, `Unsupported completion reference type: ${ref.type}`);
+  }
+}
+
+/** Serves the prompt methods of one server. */
+export class PromptMethods {
+  constructor(
+    private readonly prompts: readonly CustomPrompt[],
+    private readonly channel: ClientChannel,
+  ) {}
+
+  /** The prompt called `name`, if any. */
+  find(name: unknown): CustomPrompt | undefined {
+    return this.prompts.find((p) => p.name === name);
+  }
+
+  /** `prompts/list` (each prompt without its functions). */
+  list(params: Params, pager: ListPager): Record<string, unknown> {
+    return pager.page("prompts", this.prompts, params, ({ get: _get, complete: _complete, ...listed }) => listed);
+  }
+
+  /** `prompts/get`: arguments must be strings and the required ones present (-32602 otherwise). */
+  async get(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+    const prompt = this.find(params.name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
+    const args = params.arguments ?? {};
+    if (!isRecord(args) || Object.values(args).some((v) => typeof v !== "string"))
+      throw new RpcError(ErrorCode.InvalidParams, "prompt arguments must be an object of strings");
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+    if (missing.length > 0)
+      throw new RpcError(ErrorCode.InvalidParams, `Missing required prompt arguments: ${missing.join(", ")}`);
+    return prompt.get(args as Record<string, string>, this.channel.requestTools(params, call));
   }
 }
 

@@ -1,48 +1,60 @@
 /**
- * `McpServer`, the public face of the runtime: it composes the pieces that serve MCP (one server
- * per process or per HTTP endpoint, transport-independent) and holds the legacy lifecycle
- * (`initialize`, `ping`, `logging/setLevel`), `server/discover` and the method tables. The pieces:
- * dispatcher.ts (envelopes, eras, cancellation, errors), tool-catalog.ts and tool-call.ts (tools),
- * request-tools.ts (what a request says to its client), tasks.ts (`tasks/*`, `subscriptions/listen`),
- * resources.ts and prompts.ts, list-pages.ts.
+ * `McpServer`, the public face of the runtime (transport-independent): it composes the pieces of
+ * this folder and holds the legacy lifecycle, `server/discover` and the method tables of both eras.
  */
 import { UpstreamQueue } from "../upstream/queue.js";
 import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
-import { silentLogger, type Logger } from "../protocol/logger.js";
-import type { ListedTool } from "../api/mcp-types.js";
+import { describeError, silentLogger, type Logger } from "../protocol/logger.js";
 import type { CustomTool, Extension } from "../api/extensions.js";
 import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth.js";
 import type { MakePaging } from "../upstream/paging.js";
-import { PromptMethods } from "./prompts.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
-import type { HandlerContext, Params, RequestContext, RequestHandler } from "./request-context.js";
-import { ClientChannel, answererOf } from "./request-tools.js";
-import { ResourceMethods } from "./resources.js";
-import type {
-  ClientView,
-  ClientViews,
-  MakeClientViews,
-  MetaTools,
-  ServedSurface,
-  SurfaceMakers,
-  SurfaceName,
-} from "./surfaces.js";
-import { modernClientInfo, clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
+import type { Params, RequestContext, RequestHandler } from "./request-context.js";
+import { ClientChannel, type MakeClientRequests } from "./request-tools.js";
+import { PromptMethods, ResourceMethods } from "./resources.js";
+import type { ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
+import type { ListedTool } from "../api/mcp-types.js";
+import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
 import { MemoryStateStore, type StateStore } from "../state/state.js";
-import type { MakeUserSignIn } from "./user-sign-in.js";
-import { ToolCaller, type CallGate } from "./tool-call.js";
-import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
+import { ToolCaller, type CallGate, type MakeUserSignIn } from "./tool-call.js";
+import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
 
 export type { RequestContext } from "./request-context.js";
+
+/** What the clients feature adapts: the server's `tools/*` methods, its catalog and its legacy client. */
+export interface ClientViewsContext {
+  /** The surface asked for (`auto` adapts to each view) and what it resolved to for the server. */
+  requested: SurfaceName;
+  served: ServedSurface;
+  packageName: string;
+  catalog: ToolCatalog;
+  pager: ListPager;
+  /** The core's `tools/call`; a request's `view` says which surface's meta tools it calls. */
+  callTool: RequestHandler;
+  serves: (surface: ServedSurface) => boolean;
+  /** The client of this instance's legacy `initialize`. */
+  legacyClient: () => ClientInfo | undefined;
+  logger: Logger;
+}
+
+/** `tools/list` and `tools/call` as each client is served them, and the tool a served name stands for. */
+export interface ClientToolMethods {
+  list: RequestHandler;
+  call: RequestHandler;
+  servedTool(name: string, params: Params): ListedTool | undefined;
+}
+
+/** Makes the tools methods of a server's client views; the clients feature provides it. */
+export type MakeClientViews = (context: ClientViewsContext) => ClientToolMethods;
 
 /** Options for {@link McpServer}. */
 export interface McpServerOptions {
@@ -66,15 +78,9 @@ export interface McpServerOptions {
   env?: NodeJS.ProcessEnv;
   /** HMAC key for `requestState` (share it across instances); default: random per process. */
   stateSecret?: string;
-  /**
-   * Shared state (state.ts): with a shared store (Redis) and its cluster (feature `redis`), tasks,
-   * a legacy session's cancellations and answers to server→client requests reach every instance.
-   */
+  /** Shared state (state.ts); with a shared store and its cluster (feature `redis`) instances work as one. */
   state?: StateStore;
-  /**
-   * What is listed for the operations (surfaces.ts): `all` (default) one tool per operation, or the
-   * meta tools of `search`/`code` (made by `surfaces`). `tools` are the operations offered.
-   */
+  /** What is listed for the operations (surfaces.ts): `all` (default), or the meta tools of `surfaces`. */
   surface?: ServedSurface;
   /** The surface asked for before `auto` was resolved to `surface` (default: `surface`); `auto` adapts per profile. */
   requestedSurface?: SurfaceName;
@@ -87,6 +93,7 @@ export interface McpServerOptions {
   userSignIn?: MakeUserSignIn;
   paging?: MakePaging;
   gate?: CallGate;
+  clientRequests?: MakeClientRequests;
   tasks?: MakeTasks;
   cluster?: MakeCluster;
   surfaces?: SurfaceMakers;
@@ -105,8 +112,8 @@ export class McpServer {
   private readonly dispatcher: Dispatcher;
   private readonly tasks: Tasks | undefined;
   private readonly cluster: Cluster | undefined;
-  /** Views for the clients that match a profile; undefined without profiles. */
-  private readonly views: ClientViews | undefined;
+  /** `tools/*` as the clients that match a profile are served them (feature `clients`). */
+  private readonly views: ClientToolMethods | undefined;
   /** Resolves once this instance listens to the others (at once without a shared store). */
   readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
@@ -135,19 +142,11 @@ export class McpServer {
         return make({ title, operations, readData: options.readData, readDeclaration: options.declarationOf });
       },
     );
-    this.views = options.clientViews?.({
-      requested: options.requestedSurface ?? surface,
-      served: surface,
-      packageName: info.name,
-      operationCount: this.tools.operationNames.size,
-      listedOperations: () => this.tools.loaded().tools.map(listedTool),
-      namesOn: (served) => this.tools.namesOn(this.tools.metaOn(served)),
-      serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
-      logger: this.logger,
-    });
     this.pager = new ListPager(options.pageSize);
     this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
+    const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
+    this.channel.requests = requests;
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
@@ -164,6 +163,18 @@ export class McpServer {
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
     });
     this.channel.apiFor = (call) => this.caller.api(call);
+    const callTool: RequestHandler = (params, call) => this.caller.callTool(params, call);
+    this.views = options.clientViews?.({
+      requested: options.requestedSurface ?? surface,
+      served: surface,
+      packageName: info.name,
+      catalog: this.tools,
+      pager: this.pager,
+      callTool,
+      serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
+      legacyClient: () => this.legacyClient,
+      logger: this.logger,
+    });
     const prompts = new PromptMethods(extension.prompts ?? [], this.channel);
     const resources = new ResourceMethods(
       extension,
@@ -179,17 +190,10 @@ export class McpServer {
 
     /** Methods served in both eras. */
     const common: Record<string, RequestHandler> = {
-      "tools/list": async (params, call) => {
-        const view = this.viewOf(params, call);
-        if (!view) return this.tools.list(params, call.ctx.scopes, this.pager, this.tools.meta);
-        return this.tools.list(params, call.ctx.scopes, this.pager, this.tools.metaOn(view.surface), (tool) =>
-          view.listed(tool),
-        );
-      },
-      "tools/call": async (params, call) => {
-        const view = this.viewOf(params, call);
-        return view ? this.caller.callTool(...this.servedCall(view, params, call)) : this.caller.callTool(params, call);
-      },
+      "tools/list":
+        this.views?.list ??
+        (async (params, call) => this.tools.list(params, call.ctx.scopes, this.pager, this.tools.meta)),
+      "tools/call": this.views?.call ?? callTool,
       "resources/list": async (params) => resources.list(params, this.pager),
       "resources/templates/list": async (params) => resources.templates(params, this.pager),
       "resources/read": async (params, call) => resources.read(params, call),
@@ -215,20 +219,22 @@ export class McpServer {
       // Modern era (2026-07-28): stateless, no `initialize`/`ping`/`logging/setLevel`.
       modern: {
         ...common,
-        "server/discover": async () => this.discover(),
+        "server/discover": async () =>
+          this.withInstructions({
+            supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+            capabilities: this.capabilities(true),
+          }),
         "subscriptions/listen": async (params, call) => this.subscriptions.listen(params, call),
         // `tasks/*` (feature `tasks`): without it, -32601 like any unknown method.
         ...tasks?.methods,
       },
-      onResponse: (response, ctx) => {
-        const answerer = answererOf(ctx);
-        // A session's answer may reach another instance than the one that asked: that one checks the answerer too.
-        if (this.settle(response, answerer) === "unknown" && this.cluster && ctx.session)
-          this.broadcast({ type: "client-response", answerer, message: response });
-      },
+      onResponse: (response, ctx) => requests?.receive(response, ctx),
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
-        if (this.cluster && ctx.session) this.broadcast({ type: "cancel", ...cancellation });
+        if (!this.cluster || !ctx.session) return;
+        this.cluster.broadcast({ type: "cancel", ...cancellation }).catch((error: unknown) => {
+          this.logger.warn("cancel not sent to the other instances", { error: describeError(error) });
+        });
       },
       negotiatedVersion: () => this.negotiatedVersion,
       implementation: () => this.implementation(),
@@ -241,7 +247,10 @@ export class McpServer {
             if (!tasks?.command) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
             return tasks.command(command);
           },
-          (message) => this.onBroadcast(message),
+          (message) => {
+            requests?.onBroadcast(message);
+            this.onBroadcast(message);
+          },
         )
       : Promise.resolve();
   }
@@ -256,30 +265,10 @@ export class McpServer {
     return this.tasks?.working ?? 0;
   }
 
-  private broadcast(message: Record<string, unknown>): void {
-    this.cluster!.broadcast(message).catch((error: unknown) => {
-      this.logger.warn(`${String(message.type)} not sent to the other instances`, {
-        error: error instanceof Error ? error.message : String(error),
-      });
-    });
-  }
-
-  /** Settles a server→client request with a client's response; an answer from another client than the asked one is refused and logged. */
-  private settle(response: JsonRpcResponse, answerer: string): ReturnType<ClientChannel["settle"]> {
-    const settled = this.channel.settle(response, answerer);
-    if (settled === "refused")
-      this.logger.warn("refused a client's answer to a request the server sent to another session or caller", {
-        id: String(response.id).slice(0, 64),
-      });
-    return settled;
-  }
-
-  /** Another instance's broadcast: a cancellation or a client's response for a request that may be ours. */
+  /** Another instance's broadcast: a cancellation of a request that may run here. */
   private onBroadcast(message: Record<string, unknown>): void {
     const { type, requestId } = message;
-    if (type === "client-response" && isRecord(message.message) && typeof message.answerer === "string")
-      this.settle(message.message as unknown as JsonRpcResponse, message.answerer);
-    else if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
+    if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
       this.dispatcher.cancelLocal(
         typeof message.scope === "string" ? message.scope : undefined,
         requestId,
@@ -297,42 +286,12 @@ export class McpServer {
     return this.tools.findOn(name, this.tools.meta);
   }
 
-  /** The view of the client that sent `params` (modern `_meta`, else the legacy `initialize`); undefined: the server's own. */
-  private viewOf(params: Params, call: HandlerContext): ClientView | undefined {
-    const legacy = call.ctx.client === undefined ? this.legacyClient : (call.ctx.client ?? undefined);
-    return this.views?.viewFor(call.era.modern ? modernClientInfo(params) : legacy);
-  }
-
-  /** The tool a view's served `name` stands for on the view's surface, with that surface's meta tools. */
-  private originalTool(
-    view: ClientView,
-    name: string,
-  ): { meta: MetaTools | undefined; name: string; tool?: ListedTool } {
-    const meta = this.tools.metaOn(view.surface);
-    const original = view.originalName(name) ?? name;
-    const tool = meta?.find(original) ?? this.tools.findOn(original, meta);
-    return { meta, name: original, ...(tool && { tool: listedTool(tool) }) };
-  }
-
-  /** A `tools/call` of a client view in the server's terms: the original name, decoded arguments, the view's surface. */
-  private servedCall(view: ClientView, params: Params, call: HandlerContext): [Params, HandlerContext] {
-    const { meta, name, tool } = this.originalTool(view, typeof params.name === "string" ? params.name : "");
-    const decoded = tool && params.arguments !== undefined ? { arguments: view.decode(tool, params.arguments) } : {};
-    return [
-      { ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded },
-      { ...call, view: { meta } },
-    ];
-  }
-
   /**
    * The tool a served name stands for, as that client was shown it (the HTTP transport checks the
    * `Mcp-Param-*` headers of a modern request against the schema its client saw).
    */
-  servedTool(name: string, params: Params): ListedTool | undefined {
-    const view = this.views?.viewFor(modernClientInfo(params));
-    if (!view) return this.findTool(name);
-    const { tool } = this.originalTool(view, name);
-    return tool && view.listed(tool);
+  servedTool(name: string, params: Params): ReturnType<ClientToolMethods["servedTool"]> {
+    return this.views ? this.views.servedTool(name, params) : this.findTool(name);
   }
 
   /** Ends every open `subscriptions/listen` gracefully (each gets its closing result). */
@@ -365,29 +324,24 @@ export class McpServer {
     return title === undefined ? { name, version } : { name, version, title };
   }
 
-  private capabilities(): Record<string, unknown> {
+  /** The server's capabilities; the tasks extension is declared to modern clients only. */
+  private capabilities(modern: boolean): Record<string, unknown> {
     return {
       tools: { listChanged: false },
       resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
       completions: {},
       logging: {},
+      ...(modern && this.tasks && { extensions: { [TASKS_EXTENSION]: {} } }),
     };
   }
 
   private initialize(params: Params): Record<string, unknown> {
-    const protocolVersion = negotiateProtocolVersion(params.protocolVersion);
-    this.negotiatedVersion = protocolVersion;
+    const protocolVersion = (this.negotiatedVersion = negotiateProtocolVersion(params.protocolVersion));
     this.channel.legacyCapabilities = isRecord(params.capabilities) ? params.capabilities : {};
     this.legacyClient = clientInfoOf(params.clientInfo);
-    const result = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.implementation() };
-    return this.withInstructions(result);
-  }
-
-  private discover(): Record<string, unknown> {
-    const capabilities = this.capabilities();
-    if (this.tasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-    return this.withInstructions({ supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities });
+    const serverInfo = this.implementation();
+    return this.withInstructions({ protocolVersion, capabilities: this.capabilities(false), serverInfo });
   }
 
   private withInstructions(result: Record<string, unknown>): Record<string, unknown> {

@@ -1,17 +1,9 @@
 /**
- * Surfaces: what a server lists for the API's operations, chosen at run time.
- * - `all` (core): one tool per operation.
- * - `search` (feature `search`): `search_operations`, `describe_operation`, `call_operation`.
- * - `code` (feature `code`): `search_operations`, `describe_operation`, `execute_code`.
- * - `auto`: `all` within {@link AUTO_BUDGET}, else `search`.
- * The core knows the meta tools of the other surfaces only through {@link MetaTools}; the feature
- * that serves a surface makes them ({@link MakeMetaTools}). Client views (feature `clients`) serve
- * a kind of client a surface, tool names and input schemas of its own ({@link MakeClientViews}).
+ * Surfaces: what a server lists for the operations. `all` (core): one tool per operation; `search`
+ * and `code` (features): meta tools ({@link MetaTools}); `auto`: `all` within {@link AUTO_BUDGET}.
  */
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
-import type { ClientInfo } from "../protocol/client-info.js";
-import type { Logger } from "../protocol/logger.js";
 
 /** Surfaces a user may ask for. */
 export const SURFACES = ["all", "search", "code", "auto"] as const;
@@ -20,11 +12,7 @@ export type SurfaceName = (typeof SURFACES)[number];
 /** A surface actually served (`auto` resolved). */
 export type ServedSurface = Exclude<SurfaceName, "auto">;
 
-/**
- * `auto` serves every operation as a tool only when the list stays small enough for clients
- * (Cursor and VS Code cap the tools they pass on) and cheap on every turn: at most 40 tools and
- * 30,000 estimated tokens of `tools/list`.
- */
+/** `auto` serves one tool per operation only within what clients take (Cursor, VS Code cap the tools). */
 export const AUTO_BUDGET = { tools: 40, tokens: 30_000 } as const;
 
 /** Estimated model tokens of a JSON text: about 4 bytes per token. */
@@ -37,11 +25,7 @@ export function listBytes(tools: readonly ListedTool[]): number {
   return Buffer.byteLength(JSON.stringify(tools), "utf8");
 }
 
-/**
- * The surface to serve for `requested` and why (logged at info), for `count` operation tools;
- * `listed` is only asked for when the count fits the budget, so a large API is decided without
- * loading its schemas. A client profile sets its own `budget`.
- */
+/** The surface to serve for `requested` and why; `listed` is asked for only when `count` fits the budget. */
 export function chooseSurface(
   requested: SurfaceName,
   count: number,
@@ -123,39 +107,3 @@ export type MakeMetaTools = (context: MetaToolsContext) => MetaTools;
 
 /** The surfaces the server's features serve besides `all`. */
 export type SurfaceMakers = Partial<Record<Exclude<ServedSurface, "all">, MakeMetaTools>>;
-
-/** One client's view of the server. */
-export interface ClientView {
-  readonly surface: ServedSurface;
-  /** The original tool name of a name this view serves, if it serves it. */
-  originalName(served: string): string | undefined;
-  /** A listed tool as this client is served it (name and input schema). */
-  listed(tool: ListedTool): ListedTool;
-  /** Arguments the client sent for original tool `tool`, back in the form the full schema validates. */
-  decode(tool: ListedTool, args: unknown): unknown;
-}
-
-/** The views of one server: the view for a request from `client` (undefined: the server's own). */
-export interface ClientViews {
-  viewFor(client: ClientInfo | undefined): ClientView | undefined;
-}
-
-/** What the server tells the views about itself. */
-export interface ClientViewsContext {
-  /** The surface asked for (`auto` adapts to each view); `served` is what it resolved to for the server. */
-  requested: SurfaceName;
-  served: ServedSurface;
-  /** The server's npm name. */
-  packageName: string;
-  /** Operation tools offered, and what `tools/list` shows of them (asked for only when the count fits a budget). */
-  operationCount: number;
-  listedOperations: () => readonly ListedTool[];
-  /** The names a surface lists, in order (meta or operation tools, then custom tools). */
-  namesOn: (surface: ServedSurface) => readonly string[];
-  /** Whether the server can serve `surface` (a feature serves it). */
-  serves: (surface: ServedSurface) => boolean;
-  logger: Logger;
-}
-
-/** Makes the views of a server; the clients feature provides it. */
-export type MakeClientViews = (context: ClientViewsContext) => ClientViews;

@@ -1,8 +1,4 @@
-/**
- * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) as the core sees it: the slot the
- * feature `tasks` fills (without it, calls always answer in line); and modern `subscriptions/listen`,
- * whose streams carry the feature's `notifications/tasks`.
- */
+/** The tasks extension's slot (feature `tasks`; without it calls answer in line) and `subscriptions/listen`. */
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
@@ -19,9 +15,8 @@ export type RunRound = (params: Params, call: HandlerContext) => Promise<Record<
 /** The tasks of one server. */
 export interface Tasks {
   /**
-   * A modern `tools/call` of a tool that may run as a task: in line, or a task once it outlasts
-   * `afterMs` (undefined: the server's deadline) for a client that declared the extension; a tool
-   * that `required` tasks refuses other clients with -32021.
+   * A modern `tools/call` that may run as a task: a task once it outlasts `afterMs` (undefined: the
+   * server's deadline) for a client that declared the extension; `required` refuses others (-32021).
    */
   call(
     run: RunRound,
@@ -32,10 +27,7 @@ export interface Tasks {
   ): Promise<Record<string, unknown>>;
   /** The modern methods `tasks/get`, `tasks/update`, `tasks/cancel`. */
   readonly methods: Readonly<Record<string, RequestHandler>>;
-  /**
-   * Follows the `taskIds` a `subscriptions/listen` asks for (undefined: none asked): `notify` gets
-   * each change of those this instance holds for the caller; the ids followed and how to stop.
-   */
+  /** Follows the `taskIds` a `subscriptions/listen` asks for: `notify` gets each change of the caller's tasks. */
   follow(
     taskIds: unknown,
     call: HandlerContext,
@@ -60,9 +52,8 @@ export class Subscriptions {
   constructor(private readonly tasks: Tasks | undefined) {}
 
   /**
-   * Acknowledges first (with the honoured filter), then holds the stream open until the client
-   * cancels it or {@link Subscriptions.closeAll}. Resource subscriptions are honoured (no update is
-   * ever due: the catalog is fixed); followed tasks get `notifications/tasks`.
+   * Acknowledges the honoured filter, then holds the stream open until cancelled or closed. Resource
+   * subscriptions never get an update (the catalog is fixed); followed tasks get `notifications/tasks`.
    */
   async listen(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const notify = call.ctx.notify;

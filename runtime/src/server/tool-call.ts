@@ -1,8 +1,6 @@
 /**
- * `tools/call`: which tool runs (operation, custom or meta tool), whether the call becomes a task,
- * and the one code path of every operation call ({@link ToolCaller.callOperation}): validation,
- * OAuth scopes, confirmation of destructive calls, hooks, credentials, upstream pagination,
- * progress, client logging and cancellation.
+ * `tools/call`: which tool runs, whether the call becomes a task, and the one code path of every
+ * operation call ({@link ToolCaller.callOperation}), with the slots of the features it consults.
  */
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
 import type { Credentials } from "../upstream/auth.js";
@@ -13,7 +11,7 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
 import { textResult } from "../api/tool-outcome.js";
 import { getOwn, isRecord } from "../protocol/own.js";
-import type { HandlerContext, Params } from "./request-context.js";
+import type { HandlerContext, Params, RequestContext } from "./request-context.js";
 import type { ClientChannel } from "./request-tools.js";
 import type { Tasks } from "./tasks.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
@@ -21,7 +19,7 @@ import type { ToolDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
 import type { UpstreamQueue } from "../upstream/queue.js";
 import type { SchemaValidator } from "../api/validation.js";
-import type { UserSignIn } from "./user-sign-in.js";
+import type { StateStore } from "../state/state.js";
 
 type Args = Record<string, unknown>;
 type Outcome = CallToolResult | InputRequiredResult;
@@ -36,16 +34,43 @@ interface OperationCallContext {
   readonly fromCode?: boolean;
 }
 
-/**
- * A check before an operation's call goes upstream, after its arguments were validated (feature
- * `confirm`): undefined lets the call through, else the result the call answers with.
- */
+/** A check of a validated operation call before it goes upstream (feature `confirm`): undefined lets it through. */
 export type CallGate = (
   tool: ToolDefinition,
   args: Args,
   tools: RequestTools,
   call: { modern: boolean; fromCode: boolean },
 ) => Promise<Outcome | undefined>;
+
+/** One operation call as the per-user credentials slot (feature `user-oauth`) sees it. */
+export interface UserSignInCall {
+  tool: ToolDefinition;
+  ctx: RequestContext;
+  tools: RequestTools;
+  modern: boolean;
+  signal: AbortSignal;
+  /** The call comes from an `execute_code` script, which cannot ask the user. */
+  fromCode: boolean;
+}
+
+/** The user's tokens for the call, or the answer that asks them to sign in. */
+export type UserSignInOutcome =
+  | {
+      /** Credentials by scheme key, applied as passthrough credentials are. */
+      credentials: Record<string, string>;
+      /** After a 401: refreshed credentials, or undefined when the tokens were dropped (sign in again). */
+      renew(): Promise<Record<string, string> | undefined>;
+    }
+  | { result: CallToolResult | InputRequiredResult };
+
+/** Per-user credentials of a server. */
+export interface UserSignIn {
+  /** Undefined when the operation needs no per-user credentials; may throw an RpcError (-32042). */
+  prepare(call: UserSignInCall): Promise<UserSignInOutcome | undefined>;
+}
+
+/** Makes the per-user credentials of a server over its state store (shared across instances or not). */
+export type MakeUserSignIn = (context: { state: StateStore; logger: Logger }) => UserSignIn;
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
 export interface ToolCallerOptions {
@@ -70,11 +95,7 @@ export interface ToolCallerOptions {
 export class ToolCaller {
   constructor(private readonly options: ToolCallerOptions) {}
 
-  /**
-   * `tools/call`. Modern clients that declared the tasks extension may get a task instead of the
-   * result when the tool allows it and the call outlasts its deadline; a tool that requires tasks
-   * refuses other modern clients with -32021. Legacy calls always run in line.
-   */
+  /** `tools/call`: in line, or (modern clients, feature `tasks`) as a task when the tool allows it. */
   async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const { catalog, tasks } = this.options;
     const name = params.name;
@@ -114,10 +135,7 @@ export class ToolCaller {
     return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, run, call.signal);
   }
 
-  /**
-   * Runs operation `name` with `args`: the one code path of every operation call, whether from its
-   * own tool (surface `all`), `call_operation`, code mode or custom code's `api`.
-   */
+  /** Runs operation `name`: the one path of every operation call (its tool, `call_operation`, code, `api`). */
   async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<Outcome> {
     const { catalog, validator, channel, hooks, logger } = this.options;
     const call = context.call;
@@ -210,11 +228,7 @@ export class ToolCaller {
     return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
   }
 
-  /**
-   * The `api` client of custom code serving `call`: each method runs through `callOperation` on
-   * behalf of `call` (its OAuth scopes, era and cancellation), without its progress token or MRTR
-   * fields (they belong to the caller).
-   */
+  /** The `api` client of custom code serving `call`: its scopes, era and cancellation, not its MRTR fields. */
   api(call: HandlerContext): UntypedApi {
     const { catalog } = this.options;
     return operationApi({

@@ -1,19 +1,11 @@
-/**
- * The tools one server offers: the operation tools (known by name from the start, their
- * definitions loaded on first need), the user's custom tools and, on the `search`/`code`
- * surfaces, the meta tools; lookup by name, the `tools/list` pages and the OAuth scopes each
- * operation needs.
- */
+/** The tools one server offers (operation, custom and meta tools): lookup, `tools/list` pages, OAuth scopes. */
 import type { CustomTool } from "../api/extensions.js";
 import type { ListPager } from "./list-pages.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import type { MetaTools, OperationLookup, ServedSurface } from "./surfaces.js";
 import type { SecuritySchemeDefinition, ToolDefinition } from "../api/types.js";
 
-/**
- * Operation tools known by name from the start and loaded on first need, so that a server of
- * 20,000 operations answers `initialize` without parsing their schemas.
- */
+/** Operation tools known by name and loaded on first need (20,000 operations start without parsing schemas). */
 export interface LazyTools {
   names: readonly string[];
   /** The definitions of `names`, in the same order. */
@@ -100,16 +92,7 @@ export class ToolCatalog {
     return this.customByName.get(name) ?? (meta ? undefined : this.operation(name));
   }
 
-  /** The names `meta`'s surface lists (meta or operation tools, then custom tools), in order. */
-  namesOn(meta: MetaTools | undefined): string[] {
-    const listed = meta ? meta.tools().map((tool) => tool.name) : this.operations.names;
-    return [...listed, ...this.customTools.map((tool) => tool.name)];
-  }
-
-  /**
-   * One `tools/list` page of `meta`'s surface (undefined: `all`); with OAuth `scopes`, only
-   * the tools the caller's token may call; `shown` maps each listed tool (a client view's names).
-   */
+  /** One `tools/list` page of `meta`'s surface (undefined: `all`), with OAuth `scopes` only what they may call. */
   list(
     params: Record<string, unknown>,
     scopes: ReadonlySet<string> | undefined,
@@ -147,10 +130,7 @@ export class ToolCatalog {
     return target === undefined ? [] : this.requiredScopes(target);
   }
 
-  /**
-   * OAuth scopes a caller's MCP token needs for an operation: those of the first security
-   * alternative that uses an OAuth 2 / OpenID Connect scheme (empty when there is none).
-   */
+  /** OAuth scopes an MCP token needs for an operation: those of its first OAuth 2 / OIDC security alternative. */
   requiredScopes(toolName: string): string[] {
     for (const alternative of this.operation(toolName)?.http.security ?? []) {
       const scopes = Object.entries(alternative)

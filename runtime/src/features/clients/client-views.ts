@@ -6,28 +6,38 @@
  */
 import { configServerName } from "./client-names.js";
 import { matchProfile, type RuntimeProfile } from "./client-profiles.js";
-import type { ClientInfo } from "../../protocol/client-info.js";
+import { modernClientInfo, type ClientInfo } from "../../protocol/client-info.js";
+import type { Logger } from "../../protocol/logger.js";
 import { nameMap, type NameMap } from "./client-names.js";
 import { decodeArguments, shapeInputSchema, type Decoder } from "./client-schema.js";
 import type { ListedTool } from "../../api/mcp-types.js";
-import {
-  AUTO_BUDGET,
-  chooseSurface,
-  type ClientView as ServedView,
-  type ClientViews as Views,
-  type ClientViewsContext,
-  type ServedSurface,
-} from "../../server/surfaces.js";
+import type { HandlerContext, Params } from "../../server/request-context.js";
+import { AUTO_BUDGET, chooseSurface, type ServedSurface, type SurfaceName } from "../../server/surfaces.js";
+import { listedTool } from "../../server/tool-catalog.js";
+import type { ClientToolMethods, ClientViewsContext } from "../../server/server.js";
 
 /** The profiles the views come from, and what the server tells them. */
-export interface ClientViewsOptions extends ClientViewsContext {
+export interface ClientViewsOptions {
+  /** The surface asked for (`auto` adapts to each view); `served` is what it resolved to for the server. */
+  requested: SurfaceName;
+  served: ServedSurface;
+  /** The server's npm name. */
+  packageName: string;
+  /** Operation tools offered, and what `tools/list` shows of them (asked for only when the count fits a budget). */
+  operationCount: number;
+  listedOperations: () => readonly ListedTool[];
+  /** The names a surface lists, in order (meta or operation tools, then custom tools). */
+  namesOn: (surface: ServedSurface) => readonly string[];
+  /** Whether the server can serve `surface` (a feature serves it). */
+  serves: (surface: ServedSurface) => boolean;
+  logger: Logger;
   profiles: readonly RuntimeProfile[];
   /** The profile `--client` names: every request gets it, whatever its client says. */
   forced?: RuntimeProfile | undefined;
 }
 
 /** One profile's view of the server. */
-export class ClientView implements ServedView {
+export class ClientView {
   readonly surface: ServedSurface;
   private namesCache: NameMap | undefined;
   private readonly shaped = new Map<string, { tool: ListedTool; decoder: Decoder | undefined }>();
@@ -93,7 +103,7 @@ export class ClientView implements ServedView {
 }
 
 /** The views of one server, one per profile met, made on first need. */
-export class ClientViews implements Views {
+export class ClientViews {
   private readonly views = new Map<string, ClientView>();
   private readonly unmatched = new Set<string>();
 
@@ -131,4 +141,58 @@ export class ClientViews implements Views {
       ? chosen
       : { surface: served, reason: `${chosen.reason}; this server has no ${chosen.surface} feature` };
   }
+}
+
+/** The server's `tools/list` and `tools/call` served through the views of its clients' profiles. */
+export function viewedTools(
+  server: ClientViewsContext,
+  options: Pick<ClientViewsOptions, "profiles" | "forced">,
+): ClientToolMethods {
+  const { catalog, pager } = server;
+  const views = new ClientViews({
+    ...server,
+    ...options,
+    operationCount: catalog.operationNames.size,
+    listedOperations: () => catalog.loaded().tools.map(listedTool),
+    namesOn: (surface) => {
+      const meta = catalog.metaOn(surface);
+      const listed = meta ? meta.tools().map((tool) => tool.name) : [...catalog.operationNames];
+      return [...listed, ...catalog.customTools.map((tool) => tool.name)];
+    },
+  });
+  /** The view of the client that sent `params` (modern `_meta`, else the legacy `initialize`); undefined: the server's own. */
+  const viewOf = (params: Params, call: HandlerContext): ClientView | undefined => {
+    const legacy = call.ctx.client === undefined ? server.legacyClient() : (call.ctx.client ?? undefined);
+    return views.viewFor(call.era.modern ? modernClientInfo(params) : legacy);
+  };
+  /** The tool a view's served `name` stands for on the view's surface, with that surface's meta tools. */
+  const originalTool = (view: ClientView, name: string) => {
+    const meta = catalog.metaOn(view.surface);
+    const original = view.originalName(name) ?? name;
+    const tool = meta?.find(original) ?? catalog.findOn(original, meta);
+    return { meta, name: original, ...(tool && { tool: listedTool(tool) }) };
+  };
+  return {
+    list: async (params, call) => {
+      const view = viewOf(params, call);
+      if (!view) return catalog.list(params, call.ctx.scopes, pager, catalog.meta);
+      const meta = catalog.metaOn(view.surface);
+      return catalog.list(params, call.ctx.scopes, pager, meta, (tool) => view.listed(tool));
+    },
+    // A call in the server's terms: the original name, decoded arguments, the view's surface.
+    call: async (params, call) => {
+      const view = viewOf(params, call);
+      if (!view) return server.callTool(params, call);
+      const { meta, name, tool } = originalTool(view, typeof params.name === "string" ? params.name : "");
+      const decoded = tool && params.arguments !== undefined ? { arguments: view.decode(tool, params.arguments) } : {};
+      const served = { ...params, ...(typeof params.name === "string" ? { name } : {}), ...decoded };
+      return server.callTool(served, { ...call, view: { meta } });
+    },
+    servedTool: (name, params) => {
+      const view = views.viewFor(modernClientInfo(params));
+      if (!view) return catalog.findOn(name, catalog.meta);
+      const { tool } = originalTool(view, name);
+      return tool && view.listed(tool);
+    },
+  };
 }

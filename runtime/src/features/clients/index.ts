@@ -6,7 +6,7 @@
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import { parseClientProfiles, profileById } from "./client-profiles.js";
-import { ClientViews } from "./client-views.js";
+import { viewedTools } from "./client-views.js";
 
 export const clients: Feature = {
   name: "clients",
@@ -22,7 +22,7 @@ export const clients: Feature = {
     return {
       clientViews: (server) => {
         if (forced) server.logger.info(`client profile ${forced.id} for every client (--client or MCP_CLIENT)`);
-        return new ClientViews({ ...server, profiles, forced });
+        return viewedTools(server, { profiles, forced });
       },
     };
   },
