@@ -121,11 +121,15 @@ export async function callUpstream(
   }
 }
 
-/** Limits of one call: its single deadline (`Date.now()` value), its signal and the response size cap. */
+/** Limits of one call: its single deadline (`Date.now()` value), the caller's signal and the response size cap. */
 interface CallLimits {
   deadline: number;
-  /** Aborts the transfer in progress when the deadline passes or the caller cancels. */
-  signal: AbortSignal;
+  /** The caller's cancellation, handed to got as it is (no controller of our own per call). */
+  signal: AbortSignal | undefined;
+  /** Set when the deadline passed; the request in flight, if any, was cancelled. */
+  timedOut: boolean;
+  /** The request in flight, which the deadline cancels. */
+  request?: CancelableRequest<Response<Buffer>>;
   maxResponseBytes: number;
   /** Set when a response was aborted for exceeding `maxResponseBytes`. */
   tooLarge?: { read: number };
@@ -144,23 +148,19 @@ async function exchangeWithUpstream(
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { default: got, RequestError } = loadedGot() ?? (await loadGot());
   const started = Date.now();
-  // One controller for the deadline and the caller's cancellation (cheaper per call than
-  // AbortSignal.timeout + AbortSignal.any, whose signals are tracked for garbage collection).
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException("The upstream call's deadline passed", "TimeoutError"));
-  }, timeoutMs);
-  const onCancel = (): void => controller.abort(call.signal!.reason);
-  if (call.signal?.aborted) onCancel();
-  else call.signal?.addEventListener("abort", onCancel, { once: true });
   const limits: CallLimits = {
     deadline: started + timeoutMs,
-    signal: controller.signal,
+    signal: call.signal,
+    timedOut: false,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
   };
+  // The deadline cancels the request in flight (retries included); got watches the caller's signal
+  // itself. No AbortController, listener or DOMException of our own per call.
+  const timer = setTimeout(() => {
+    limits.timedOut = true;
+    limits.request?.cancel();
+  }, timeoutMs);
   try {
     // No await without credentials: the usual call of a public API takes no extra turn.
     let choice = call.credentials
@@ -229,7 +229,7 @@ async function exchangeWithUpstream(
         true,
       );
     }
-    if (timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
+    if (limits.timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
       warn("timed out", { ms: Date.now() - started });
       const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
       return textResult(
@@ -244,7 +244,6 @@ async function exchangeWithUpstream(
     throw error;
   } finally {
     clearTimeout(timer);
-    call.signal?.removeEventListener("abort", onCancel);
   }
 }
 
@@ -324,7 +323,8 @@ async function send(
   limits: CallLimits,
 ): Promise<Response<Buffer>> {
   // got would start the request even with an already-aborted signal.
-  limits.signal.throwIfAborted();
+  limits.signal?.throwIfAborted();
+  if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
   let url = prepared.url;
   const context: RequestContext = { limits };
@@ -339,13 +339,14 @@ async function send(
     {
       method: prepared.method as Method,
       headers,
-      signal: limits.signal,
+      ...(limits.signal ? { signal: limits.signal } : {}),
       context,
       ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
       ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
       // responseType "buffer" is the instance's default, which got's types do not carry over.
     },
   ) as unknown as CancelableRequest<Response<Buffer>>;
+  limits.request = request;
   // Counted after decompression; a declared length over the cap is refused before any body is read.
   void request.on("downloadProgress", ({ transferred, total }) => {
     if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;
