@@ -61,15 +61,20 @@ test("a hanging upstream answers after the one deadline, not once per retry", as
   const upstream = await startUpstream(() => "hang");
   try {
     const started = Date.now();
-    const result = await callUpstream(
-      tool,
-      {},
-      {
-        upstream: { baseUrl: upstream.baseUrl, timeoutMs: 300, retries: 2 },
-        userAgent: "t",
-        validator: new SchemaValidator(),
-      },
-    );
+    // Raced against 3 s, so that a deadline that fails to cancel the request fails instead of hanging.
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+      callUpstream(
+        tool,
+        {},
+        {
+          upstream: { baseUrl: upstream.baseUrl, timeoutMs: 300, retries: 2 },
+          userAgent: "t",
+          validator: new SchemaValidator(),
+        },
+      ),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer after 3 s")), 3000))),
+    ]).finally(() => clearTimeout(timer));
     const elapsed = Date.now() - started;
     assert.is(result.isError, true);
     assert.match(text(result), /timed out after 300 ms/);
