@@ -5,7 +5,7 @@
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
-import type { AppliedCredentials, Credentials, RequestSecrets } from "./auth.js";
+import type { Authorize, AuthorizedRequest, Credentials } from "./auth.js";
 import type { Logger } from "../protocol/logger.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
@@ -162,23 +162,18 @@ async function exchangeWithUpstream(
     attempts: 0,
   };
   try {
-    // No await without credentials: the usual call of a public API takes no extra turn.
-    let choice = call.credentials
-      ? await call.credentials.choose(tool.http.security, false, call.fromRequest)
-      : undefined;
-    if (choice && !choice.ok) return refused(tool, choice.message);
-    let response = await send(got, prepared, choice?.credentials, call, limits);
-    // A credential the upstream refuses is renewed once: OAuth tokens refreshed, else a user's renewed.
-    if (response.statusCode === 401 && call.credentials) {
-      const oauthKeys = choice?.ok ? choice.credentials.oauthKeys : [];
-      if (oauthKeys.length > 0) call.credentials.invalidate(oauthKeys);
-      const fromRequest = oauthKeys.length > 0 ? call.fromRequest : await call.renewFromRequest?.();
-      if (oauthKeys.length > 0 || fromRequest) {
-        choice = await call.credentials.choose(tool.http.security, oauthKeys.length > 0, fromRequest);
-        if (!choice.ok) return refused(tool, choice.message);
-        response = await send(got, prepared, choice.credentials, call, limits);
-      }
-    }
+    let response: Response<Buffer>;
+    let credentialQuery: readonly string[] | undefined;
+    if (call.credentials) {
+      const sent = await call.credentials.send(
+        tool.http.security,
+        call.fromRequest,
+        call.renewFromRequest,
+        (authorize) => send(got, prepared, authorize, call, limits),
+      );
+      if (!sent.ok) return textResult(`Tool ${tool.name} cannot be called: ${sent.message}`, true);
+      ({ response, query: credentialQuery } = sent);
+    } else response = await send(got, prepared, undefined, call, limits);
     call.onResponse?.({
       status: response.statusCode,
       headers: { ...response.headers },
@@ -211,7 +206,7 @@ async function exchangeWithUpstream(
         link: headerValue(response.headers.link),
         requestUrl: prepared.url,
         baseUrl,
-        credentialQuery: choice?.ok ? choice.credentials.query : undefined,
+        credentialQuery,
       });
     }
     return result;
@@ -248,16 +243,10 @@ async function exchangeWithUpstream(
   }
 }
 
-/** The result of a call whose credentials could not be chosen. */
-function refused(tool: ToolDefinition, message: string): CallToolResult {
-  return textResult(`Tool ${tool.name} cannot be called: ${message}`, true);
-}
-
-/** What the shared hooks of one request need: its limits, and what to strip on a redirect to another origin. */
+/** What the shared hooks of one request need: its limits, and what strips its credentials on a redirect. */
 interface RequestContext extends Record<string, unknown> {
   limits: CallLimits;
-  /** Set when the request carries credentials. */
-  secrets?: RequestSecrets;
+  onRedirect?: AuthorizedRequest["onRedirect"];
 }
 
 /**
@@ -296,19 +285,7 @@ function upstreamClient(got: Got, retries: number): Got {
           (error.options.context as RequestContext).limits.attempts += 1;
         },
       ],
-      beforeRedirect: [
-        (options) => {
-          const secrets = (options.context as RequestContext).secrets;
-          if (!secrets) return;
-          const next = options.url instanceof URL ? options.url : new URL(String(options.url));
-          if (next.origin === secrets.origin) return;
-          for (const name of secrets.headers) delete options.headers[name];
-          if (secrets.cookies) delete options.headers.cookie;
-          for (const name of secrets.query) next.searchParams.delete(name);
-          options.url = next;
-          if (secrets.tls) options.https = {};
-        },
-      ],
+      beforeRedirect: [(options) => (options.context as RequestContext).onRedirect?.(options)],
     },
   });
   clients.set(retries, client);
@@ -319,30 +296,25 @@ function upstreamClient(got: Got, retries: number): Got {
 async function send(
   got: Got,
   prepared: PreparedRequest,
-  credentials: AppliedCredentials | undefined,
+  authorize: Authorize | undefined,
   call: UpstreamCall,
   limits: CallLimits,
 ): Promise<Response<Buffer>> {
   // got would start the request even with an already-aborted signal.
   limits.signal.throwIfAborted();
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
-  let url = prepared.url;
-  const context: RequestContext = { limits };
-  if (credentials) {
-    const authorized = call.credentials!.authorize(url, headers, credentials);
-    url = authorized.url;
-    context.secrets = authorized.secrets;
-  }
+  const authorized = authorize?.(prepared.url, headers);
+  const context: RequestContext = { limits, onRedirect: authorized?.onRedirect };
   limits.attempts += 1;
   const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(
-    url,
+    authorized?.url ?? prepared.url,
     {
       method: prepared.method as Method,
       headers,
       signal: limits.signal,
       context,
       ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
-      ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+      ...(authorized?.tls ? { https: { ...authorized.tls } } : {}),
       // responseType "buffer" is the instance's default, which got's types do not carry over.
     },
   ) as unknown as CancelableRequest<Response<Buffer>>;
