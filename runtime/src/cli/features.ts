@@ -34,6 +34,7 @@ export const FEATURES = [
   "sessions",
   "encodings",
   "server-vars",
+  "state",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];

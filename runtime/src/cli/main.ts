@@ -28,7 +28,7 @@ import type { ListedTool } from "../api/mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
 import { declarationReader, isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
-import { MemoryStateStore, type StateStore } from "../state/state.js";
+import type { StateStore } from "../state/state.js";
 import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
 /** Usage text for `--help`: the core's flags, then those of the server's features. */
@@ -126,7 +126,7 @@ export async function main(
   // Every error before a transport starts is a bad setting: reported on stderr, exit code 2.
   let flags: ReturnType<typeof parseFlags> | undefined;
   let plugs: FeaturePlugs;
-  let state: StateStore;
+  let state: StateStore | undefined;
   let server: McpServer;
   try {
     flags = parseFlags(argv);
@@ -151,7 +151,7 @@ export async function main(
       logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
     else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
-    state = plugs.state ?? new MemoryStateStore();
+    state = plugs.state;
     server = new McpServer({
       ...offeredTools(info, tools, flags, plugs, options, logger),
       info,
@@ -213,7 +213,7 @@ export async function main(
   handle.close = () =>
     (closing ??= closeTransport().then(async () => {
       await server.leaveCluster();
-      await state.close();
+      await state?.close();
     }));
   installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;

@@ -34,7 +34,7 @@ import type {
 import { modernClientInfo, clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
-import { MemoryStateStore, type StateStore } from "../state/state.js";
+import type { StateStore } from "../state/state.js";
 import type { MakeUserSignIn } from "./user-sign-in.js";
 import { ToolCaller, type CallGate } from "./tool-call.js";
 import { listedTool, ToolCatalog, type LazyTools } from "./tool-catalog.js";
@@ -160,7 +160,7 @@ export class McpServer {
       userAgent: `${info.name}/${info.version} (mcp-gen)`,
       credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
       paging: options.paging?.(env),
-      userSignIn: options.userSignIn?.({ state: options.state ?? new MemoryStateStore(), logger: this.logger }),
+      userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
     });
     this.channel.apiFor = (call) => this.caller.api(call);

@@ -118,5 +118,5 @@ export interface HttpSessions {
   ): Promise<SessionUse | undefined>;
 }
 
-/** Makes the sessions kept in `state` (memory, or Redis for several instances). */
-export type MakeHttpSessions = (state: StateStore) => HttpSessions;
+/** Makes the sessions kept in `state` (Redis for several instances), else in memory. */
+export type MakeHttpSessions = (state: StateStore | undefined) => HttpSessions;
