@@ -8,7 +8,7 @@ test("an API whose operations send forms, files or rarer parameter styles gets f
   assert.equal(json.features, []);
   const forms = chooseFeatures([], "all", [], { security: false, pagination: false, encodings: true });
   assert.equal(forms.features, ["encodings"]);
-  assert.match(forms.added.encodings!, /forms, files or rarer parameter styles/);
+  assert.match(forms.added.encodings!, /forms, files, cookies or rarer parameter styles/);
   assert.equal(chooseFeatures(["encodings"], "all", [], { security: false, pagination: false }).features, [
     "encodings",
   ]);

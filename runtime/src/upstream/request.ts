@@ -2,7 +2,6 @@
 import { collectBody, encodeBody, type Encodings } from "./body.js";
 import {
   ArgumentError,
-  serializeCookieParameter,
   serializeHeaderParameter,
   serializePathParameter,
   serializeQueryParameter,
@@ -149,7 +148,8 @@ export function buildRequest(
         }
         break;
       case "cookie":
-        cookies.push(serializeCookieParameter(binding, value));
+        if (!encodings) throw withoutEncodings(`cookie parameter '${binding.name}'`);
+        cookies.push(encodings.cookie(binding, value));
         break;
     }
   }

@@ -1,7 +1,7 @@
 /**
- * OpenAPI 3 parameter serialization (style/explode) for path, query, header and cookie parameters:
- * the core serialises styles `simple` and `form`; label, matrix, deepObject and the delimited styles
- * come from feature `encodings` (included when the API uses them). Pure functions: value in, wire text out.
+ * OpenAPI 3 parameter serialization (style/explode): the core serialises path, query and header
+ * parameters in styles `simple` and `form`; cookies, label, matrix, deepObject and the delimited
+ * styles come from feature `encodings` (included when the API uses them). Pure functions.
  */
 import type { ParameterBinding, ParameterStyle } from "../api/types.js";
 
@@ -61,9 +61,9 @@ const FEATURE_STYLES: Partial<Record<ParameterBinding["in"], readonly ParameterS
   query: ["deepObject", "spaceDelimited", "pipeDelimited"],
 };
 
-/** Whether a parameter's style needs feature `encodings`. */
+/** Whether a parameter needs feature `encodings`: a cookie, or a style the core does not serialise. */
 export function styledByFeature(binding: Pick<ParameterBinding, "in" | "style">): boolean {
-  return FEATURE_STYLES[binding.in]?.includes(binding.style) ?? false;
+  return binding.in === "cookie" || (FEATURE_STYLES[binding.in]?.includes(binding.style) ?? false);
 }
 
 /** The parameter styles of feature `encodings` (see features/encodings). */
@@ -72,6 +72,8 @@ export interface ParameterStyles {
   path(binding: ParameterBinding, shape: Shape): string;
   /** One named value as `key=value` pairs joined by `&` in any query-like style, `""` for nothing. */
   styled(name: string, style: string, explode: boolean, value: unknown, enc?: Encoder): string;
+  /** A cookie parameter (style form) as `name=value` pairs joined by `; `. */
+  cookie(binding: ParameterBinding, value: unknown): string;
 }
 
 /** Decodes `%XX` escapes byte by byte, repeatedly (at most 4 rounds), so `%252e` counts as `.` too. */
@@ -160,22 +162,6 @@ export function serializeHeaderParameter(binding: ParameterBinding, value: unkno
     throw new ArgumentError(`header parameter '${binding.name}' must not contain line breaks or NUL characters`);
   }
   return text;
-}
-
-/** Serializes a cookie parameter (style form) into `name=value` pairs joined by `; `. */
-export function serializeCookieParameter(binding: ParameterBinding, value: unknown): string {
-  const enc: Encoder = encodeRfc3986;
-  const name = enc(binding.name);
-  const shape = shapeOf(value);
-  if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
-  if (shape.kind === "array") {
-    return binding.explode && shape.items.length > 0
-      ? shape.items.map((item) => `${name}=${enc(item)}`).join("; ")
-      : `${name}=${shape.items.map(enc).join(",")}`;
-  }
-  return binding.explode
-    ? shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("; ")
-    : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
 }
 
 function serializeSimple(shape: Shape, explode: boolean, enc: Encoder): string {
