@@ -124,8 +124,8 @@ export interface FeaturePlugs {
 /** One optional part of the runtime. */
 export interface Feature {
   readonly name: FeatureName;
-  /** Its flags' lines of `--help`, if it has flags. */
-  readonly usage?: string;
+  /** Its flags' lines of `--help` (for this server), if it has flags. */
+  readonly usage?: string | ((info: ServerInfo) => string);
   /** The slots it fills for this start; throws an Error whose message says what is wrong with a setting. */
   plugs(context: FeatureContext): FeaturePlugs | Promise<FeaturePlugs>;
 }

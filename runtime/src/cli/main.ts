@@ -1,6 +1,6 @@
 /**
- * Command-line entry for generated servers: flags and environment → stdio (default) or
- * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).
+ * Command-line entry of generated servers: flags and environment → stdio (default) or Streamable
+ * HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they start no server).
  */
 import { parseArgs } from "node:util";
 import { printedConfig } from "./print-config.js";
@@ -43,7 +43,7 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
-${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
+  --timeout MS       one deadline per upstream call, retries included, in milliseconds
                      (default ${DEFAULT_TIMEOUT_MS})
   --max-response-bytes N
                      largest upstream response body, counted after decompression
@@ -75,24 +75,9 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
                      (filters apply to every surface: search never finds, and calls refuse,
                      the operations left out)
-${features.map((feature) => feature.usage ?? "").join("")}  --help             show this help
+${features.map((feature) => (typeof feature.usage === "function" ? feature.usage(info) : (feature.usage ?? ""))).join("")}  --help             show this help
   --version          show the version
 `;
-}
-
-/** Help lines for the server URL's variables (none when the URL has none). */
-function serverVarUsage(info: ServerInfo): string {
-  const variables = info.serverUrl?.variables ?? [];
-  if (variables.length === 0) return "";
-  const lines = variables.map((v) => {
-    const facts = [
-      `env ${v.env}`,
-      ...(v.default !== undefined ? [`default ${v.default}`] : []),
-      ...(v.enum ? [`one of ${v.enum.join(", ")}`] : []),
-    ];
-    return `                     ${v.name}: ${facts.join("; ")}\n`;
-  });
-  return `  --server-var N=V   set a variable of the server URL ${info.serverUrl!.template}\n${lines.join("")}`;
 }
 
 /** What a generated entry point passes besides the tools. */
@@ -135,13 +120,15 @@ export async function main(
       return undefined;
     }
     if (flags.printConfig !== undefined) {
-      const url = flags.http ? endpointUrl(flags) : undefined;
+      const url = flags.http ? `${origin(flags)}/mcp` : undefined;
       const snippet = printedConfig(options.readData?.("client-config.json"), flags.printConfig, url);
       if (!snippet.ok) throw new Error(snippet.message);
       process.stdout.write(`${snippet.text}\n`);
       return undefined;
     }
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags), logger);
+    // With port 0 (any free port) the origin is unknown until the transport listens.
+    const known = flags.publicUrl !== undefined || flags.port !== 0 ? origin(flags) : undefined;
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, known, logger);
     // A missing base URL is reported when a tool is called, so listing tools still works.
     const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
     const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
@@ -402,16 +389,9 @@ function parseFlags(argv: string[]) {
   };
 }
 
-/** The origin clients reach this HTTP server at: --public-url, else --host and --port (unknown with port 0). */
-function origin(flags: ReturnType<typeof parseFlags>): string | undefined {
-  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  return flags.publicUrl ?? (flags.port === 0 ? undefined : `http://${hostForUrl}:${flags.port}`);
-}
-
-/** The URL a client reaches this server at over HTTP: --public-url, else --host and --port. */
-function endpointUrl(flags: ReturnType<typeof parseFlags>): string {
-  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  return `${flags.publicUrl ?? `http://${hostForUrl}:${flags.port}`}/mcp`;
+/** The origin clients reach this HTTP server at: --public-url, else --host and --port. */
+function origin(flags: ReturnType<typeof parseFlags>): string {
+  return flags.publicUrl ?? `http://${flags.host.includes(":") ? `[${flags.host}]` : flags.host}:${flags.port}`;
 }
 
 /** `--surface`, else `MCP_SURFACE`; undefined when neither is set (the generated default applies). */
