@@ -9,18 +9,18 @@ import { createStderrLogger, type Logger } from "../protocol/logger.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
 import { McpServer } from "../server/server.js";
 import { nonEmpty, resolveBaseUrl } from "../upstream/server-url.js";
-// The HTTP transport (node:http) and the OAuth resource server are imported only under --http.
+// The HTTP transport (node:http) is imported only under --http.
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
   DEFAULT_SHUTDOWN_GRACE_MS,
   isLoopbackHost,
-} from "../transport/http-defaults.js";
+  type TransportHandle,
+} from "../transport/transport.js";
 import { startStdio } from "../transport/stdio.js";
 import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv, UsageError } from "./settings.js";
-import type { TransportHandle } from "../transport/transport.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
