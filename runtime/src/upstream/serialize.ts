@@ -15,10 +15,7 @@ export function encodeRfc3986(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
-/**
- * Encoding for `allowReserved: true`: RFC 3986 reserved characters pass through, except `&`
- * and `#`, which would otherwise split the query or end the URL.
- */
+/** Encoding for `allowReserved: true`: reserved characters pass, except `&` and `#` (they would split the URL). */
 function encodeAllowReserved(text: string): string {
   return encodeRfc3986(text).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2B|2C|3B|3D)/gi, (m) =>
     decodeURIComponent(m),
@@ -29,7 +26,7 @@ function encodeAllowReserved(text: string): string {
 export type Encoder = (text: string) => string;
 const identity: Encoder = (text) => text;
 
-/** A parameter value reduced to one of the three shapes the style table distinguishes. */
+/** A parameter value as one of the shapes the style table distinguishes. */
 export type Shape =
   | { kind: "primitive"; value: string }
   | { kind: "array"; items: string[] }
@@ -88,9 +85,8 @@ export function decodePercentRepeatedly(text: string): string {
 }
 
 /**
- * True when `text` is, or (split at `/` or a backslash) contains, a dot segment `.` or `..`, also
- * percent-encoded. URL parsers resolve such segments, so `DELETE /buckets/b/objects/..` would
- * become `DELETE /buckets/b`.
+ * True when `text` holds a dot segment `.` or `..` (also percent-encoded, split at `/` or a backslash):
+ * URL parsers resolve them, so `DELETE /buckets/b/objects/..` would become `DELETE /buckets/b`.
  */
 export function hasDotSegment(text: string): boolean {
   return decodePercentRepeatedly(text)
@@ -98,10 +94,7 @@ export function hasDotSegment(text: string): boolean {
     .some((part) => part === "." || part === "..");
 }
 
-/**
- * Serializes a path parameter value into its placeholder text (label and matrix by `styles`).
- * Throws ArgumentError for dot-segment values (see hasDotSegment), in the value or in the text.
- */
+/** A path parameter's placeholder text; ArgumentError for dot segments (see hasDotSegment). */
 export function serializePathParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
   const shape = shapeOf(value);
   const scalars =
@@ -118,9 +111,8 @@ export function serializePathParameter(binding: ParameterBinding, value: unknown
 }
 
 /**
- * Serializes a query parameter into `key=value` pairs joined by `&` (already encoded), or
- * `""` when it contributes nothing. An empty array or object is an undefined value in RFC 6570
- * and is left out entirely (`ids=` would be an empty string item, a different value).
+ * A query parameter as encoded `key=value` pairs joined by `&`, `""` for nothing: an empty array
+ * or object is undefined in RFC 6570 (`ids=` would be an empty string item).
  */
 export function serializeQueryParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
   const enc = binding.allowReserved ? encodeAllowReserved : encodeRfc3986;

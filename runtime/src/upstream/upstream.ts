@@ -1,7 +1,6 @@
 /**
- * Executes a tool call against the upstream HTTP API with got and maps the response to an MCP
- * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
- * so the dispatcher can stay silent.
+ * A tool call against the upstream API with got, mapped to an MCP result: failures become `isError`
+ * results, a cancellation UpstreamCancelledError (the dispatcher then stays silent).
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
@@ -20,15 +19,12 @@ import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ResponseInfo } from "../api/api-client.js";
 
-/** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Retries for idempotent methods (network errors, 408, 429, 502, 503, 504). */
+/** Retries of idempotent methods (RFC 9110) after network errors, 408, 429, 502, 503, 504. */
 const DEFAULT_RETRIES = 2;
-/** HTTP methods that are safe to send again (RFC 9110 idempotent). */
 const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
 const MAX_RETRY_AFTER_MS = 10_000;
-/** Default number of upstream calls one server has on the network at once; more wait in a queue. */
 export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
 /** Default cap on one upstream response body, counted after decompression (50 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
@@ -37,15 +33,15 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export interface UpstreamOptions {
   /** Base URL the binding paths are joined to; may include a path (`https://h/api/v1`). */
   baseUrl?: string | undefined;
-  /** One deadline per call in ms (default 30000), shared by its retries, a token refresh and every attempt. */
+  /** One deadline per call in ms, shared by its retries, a token refresh and every attempt. */
   timeoutMs?: number | undefined;
-  /** Largest response body read, in bytes after decompression (default 50 MiB); a larger one aborts the call. */
+  /** Largest response body, in bytes after decompression; a larger one aborts the call. */
   maxResponseBytes?: number | undefined;
-  /** Upstream calls on the network at once for the whole server (default 32); more wait in a FIFO queue. */
+  /** Upstream calls on the network at once for the whole server; more wait in a FIFO queue. */
   concurrency?: number | undefined;
-  /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
+  /** Retries of idempotent methods (0 disables). */
   retries?: number | undefined;
-  /** Parameter styles and bodies beyond JSON (feature `encodings`, included when the API needs them). */
+  /** Parameter styles and bodies beyond JSON (feature `encodings`). */
   encodings?: Encodings | undefined;
 }
 
@@ -56,20 +52,16 @@ export interface UpstreamCall {
   validator: SchemaValidator;
   signal?: AbortSignal | undefined;
   logger?: Logger;
-  /** Upstream pagination (feature `pagination`); without it tools do not page. */
+  /** Upstream pagination (feature `pagination`). */
   paging?: Paging | undefined;
-  /** Source of upstream credentials (feature `auth`); without it no credentials are sent. */
+  /** Upstream credentials (feature `auth`); without them none are sent. */
   credentials?: Credentials | undefined;
-  /** Credentials passthrough rules took from the incoming request, by scheme key. */
+  /** Credentials taken from the incoming request (passthrough, a user's tokens), by scheme key. */
   fromRequest?: Record<string, string> | undefined;
-  /**
-   * After a 401 to a call with `fromRequest` credentials: new ones to try once (a user's refreshed
-   * tokens), or undefined when there are none.
-   */
+  /** After a 401: new `fromRequest` credentials to try once (a user's refreshed tokens), if any. */
   renewFromRequest?: (() => Promise<Record<string, string> | undefined>) | undefined;
-  /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
   queue?: UpstreamQueue | undefined;
-  /** Told the status and headers of the response (the typed `api` client reports them to user code). */
+  /** Told the status and headers of the response (the `api` client reports them to user code). */
   onResponse?: ((response: ResponseInfo) => void) | undefined;
 }
 
@@ -121,10 +113,9 @@ export async function callUpstream(
   }
 }
 
-/** Limits of one call: its single deadline (`Date.now()` value), its signal and the response size cap. */
+/** Limits of one call: one deadline (a `Date.now()` value), the signal that aborts it, the size cap. */
 interface CallLimits {
   deadline: number;
-  /** Aborts the transfer in progress when the deadline passes or the caller cancels. */
   signal: AbortSignal;
   maxResponseBytes: number;
   /** Set when a response was aborted for exceeding `maxResponseBytes`. */
@@ -327,7 +318,6 @@ async function send(
   return await request;
 }
 
-/** The body as JSON, or undefined when it is not JSON. */
 function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString("utf8"));
