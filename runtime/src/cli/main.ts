@@ -82,22 +82,19 @@ ${features.map((feature) => (typeof feature.usage === "function" ? feature.usage
 
 /** What a generated entry point passes besides the tools. */
 export interface MainOptions {
-  /** The user's additions from `src/custom/` (tools, resources, prompts, hooks). */
+  /** The user's additions from `src/custom/`. */
   extension?: Extension;
-  /** The OpenAPI document as JSON text (or a function reading it on demand), served as `openapi://document`. */
+  /** The OpenAPI document as JSON text (or a function reading it), served as `openapi://document`. */
   apiDocument?: string | (() => string);
-  /** Reads a file of the project's data/ folder (search index, declarations); undefined when absent. */
+  /** Reads a file of the project's data/ folder; undefined when absent. */
   readData?: (file: string) => string | undefined;
   /** Reads a byte range of a file of data/ (one declaration, without parsing them all). */
   readDataRange?: (file: string, offset: number, length: number) => string;
-  /** The optional parts of the runtime this server was generated with (features/). */
+  /** The features this server was generated with. */
   features?: readonly Feature[];
 }
 
-/**
- * Runs the server described by `info` and `tools` according to `argv`. Resolves to the running
- * transport, or undefined when nothing was started (help, version, bad flags: see exit code).
- */
+/** Runs the server as `argv` says; resolves to the transport, or undefined when none started (see exit code). */
 export async function main(
   info: ServerInfo,
   tools: readonly ToolDefinition[] | ToolSource,
@@ -206,10 +203,7 @@ export async function main(
   return handle;
 }
 
-/**
- * The features' plugs for this start, merged; throws naming the `mcp-gen` option when a flag or
- * environment variable asks for a feature this server was generated without.
- */
+/** The features' plugs for this start, merged; throws naming the option of a setting's missing feature. */
 async function featurePlugs(
   features: readonly Feature[],
   flags: Record<string, string | boolean | string[] | undefined>,
@@ -237,9 +231,8 @@ async function featurePlugs(
 }
 
 /**
- * The tools the filters offer and the surface that lists them, as McpServer options. Filters and
- * the surface are decided on names (the catalog when filtering); schemas load when first needed.
- * What filters left out is not shown by the document and declarations resources either.
+ * The tools the filters offer and the surface listing them, as McpServer options, decided on names
+ * (schemas load when needed). The document and declarations resources show only what is offered.
  */
 function offeredTools(
   info: ServerInfo,
@@ -405,7 +398,7 @@ function surfaceOption(flag: string | undefined): SurfaceName | undefined {
   }
 }
 
-/** Toolset filters from the flags, with `MCP_TOOLSETS` / `MCP_READ_ONLY` when the flags are absent. Lists are comma-separated and repeatable. */
+/** Toolset filters from the flags (lists comma-separated, repeatable), else `MCP_TOOLSETS` / `MCP_READ_ONLY`. */
 function filterOptions(values: {
   toolsets?: string[];
   "exclude-tags"?: string[];
@@ -431,11 +424,7 @@ function listedOperation(tool: ToolDefinition): ListedTool {
   return listed;
 }
 
-/**
- * The Host check's list: the given entries (or, when only --public-url is given, the loopback
- * defaults for a loopback bind) plus the public URL's host, which a reverse proxy forwards.
- * Undefined leaves the transport's default.
- */
+/** The Host check's list (else the loopback defaults) plus the public URL's host, which a proxy forwards. */
 function withPublicHost(
   entries: string[] | undefined,
   publicUrl: string | undefined,
@@ -447,17 +436,13 @@ function withPublicHost(
   return list && [...list, new URL(publicUrl).host];
 }
 
-/**
- * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
- * close that outlasts the grace period by 5 s (a stuck call) is cut short.
- */
+/** SIGINT/SIGTERM: close the transport (HTTP drains for `graceMs`) and exit; 5 s more at most. */
 function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
     logger.info(`received ${signal}, shutting down`);
-    // Do not wait forever for a stuck upstream call.
     setTimeout(() => process.exit(process.exitCode ?? 0), graceMs + 5_000).unref();
     void handle
       .close()
