@@ -83,7 +83,7 @@ export interface ResponseBinding {
  * (`token`, basic `username`/`password`, OAuth client `clientId`/`clientSecret`/`scopes`, TLS `cert`/`key`).
  */
 export interface SecuritySchemeDefinition {
-  /** The scheme's key in the spec (`petstore_auth`). */
+  /** The scheme's key in the spec. */
   key: string;
   type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
   /** apiKey: where the key goes, under which name. */
@@ -91,9 +91,8 @@ export interface SecuritySchemeDefinition {
   name?: string;
   /** http: the auth scheme, lower case (`bearer`, `basic`, …). */
   scheme?: string;
-  /** oauth2: token endpoint of the client-credentials flow. */
+  /** oauth2: token endpoint of the client-credentials flow; openIdConnect: discovery document. */
   tokenUrl?: string;
-  /** openIdConnect: discovery document URL. */
   openIdConnectUrl?: string;
   /** oauth2: the authorization code flow, by which each user signs in (feature `user-oauth`). */
   authorizationCode?: { authorizationUrl: string; tokenUrl: string };
@@ -118,9 +117,7 @@ export interface PaginationBinding {
   targetArgument?: string;
   /** cursor: where the next token is in the body; nextUrl: where the next URL is. */
   nextPath?: string[];
-  /** cursor (Stripe style): the boolean that says more items exist. */
   hasMorePath?: string[];
-  /** cursor (Stripe style): the item field that is the next token. */
   idField?: string;
   /** Where the page's items are in the body (`[]`: the body is the array). */
   itemsPath?: string[];
@@ -128,7 +125,7 @@ export interface PaginationBinding {
   limitArgument?: string;
   /** page: the first page number when the argument is absent (default 1). */
   firstPage?: number;
-  /** Input property asking for several pages in one call (bounded auto-collection), if offered. */
+  /** Input property asking for several pages in one call, if offered. */
   maxPagesArgument?: string;
 }
 

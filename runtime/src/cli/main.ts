@@ -20,7 +20,7 @@ import {
 import { startStdio } from "../transport/stdio.js";
 import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
-import { dropBundlePlaceholders, integerFlagOrEnv, UsageError } from "./settings.js";
+import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
@@ -341,9 +341,7 @@ function parseFlags(argv: string[]) {
       values["shutdown-grace"] !== undefined) &&
     !values.http
   ) {
-    throw new UsageError(
-      "--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http",
-    );
+    throw new Error("--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http");
   }
   const env = process.env;
   // An integer flag, else its environment variable (if it has one); undefined when neither is set.
@@ -389,13 +387,9 @@ function origin(flags: ReturnType<typeof parseFlags>): string {
 
 /** `--surface`, else `MCP_SURFACE`; undefined when neither is set (the generated default applies). */
 function surfaceOption(flag: string | undefined): SurfaceName | undefined {
-  try {
-    if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
-    const env = nonEmpty(process.env.MCP_SURFACE);
-    return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
+  const env = nonEmpty(process.env.MCP_SURFACE);
+  return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
 }
 
 /** Toolset filters from the flags (lists comma-separated, repeatable), else `MCP_TOOLSETS` / `MCP_READ_ONLY`. */

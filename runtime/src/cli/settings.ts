@@ -7,14 +7,11 @@ import { nonEmpty } from "../upstream/server-url.js";
 
 export { nonEmpty };
 
-/** Thrown for a bad setting; `main` reports it on stderr and sets exit code 2. */
-export class UsageError extends Error {}
-
-/** `text` as an integer from `min` to `max`; a UsageError naming `setting` otherwise. */
+/** `text` as an integer from `min` to `max`; an Error naming `setting` otherwise (main exits 2). */
 export function integerSetting(setting: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max)
-    throw new UsageError(`${setting} must be an integer from ${min} to ${max}`);
+    throw new Error(`${setting} must be an integer from ${min} to ${max}`);
   return value;
 }
 

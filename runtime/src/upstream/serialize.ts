@@ -73,25 +73,19 @@ export interface ParameterStyles {
   cookie(binding: ParameterBinding, value: unknown): string;
 }
 
-/** Decodes `%XX` escapes byte by byte, repeatedly (at most 4 rounds), so `%252e` counts as `.` too. */
-export function decodePercentRepeatedly(text: string): string {
-  let current = text;
-  for (let round = 0; round < 4; round++) {
-    const next = current.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    if (next === current) break;
-    current = next;
-  }
-  return current;
-}
-
 /**
  * True when `text` holds a dot segment `.` or `..` (also percent-encoded, split at `/` or a backslash):
  * URL parsers resolve them, so `DELETE /buckets/b/objects/..` would become `DELETE /buckets/b`.
  */
 export function hasDotSegment(text: string): boolean {
-  return decodePercentRepeatedly(text)
-    .split(/[/\\]/)
-    .some((part) => part === "." || part === "..");
+  // `%XX` decoded byte by byte, repeatedly (4 rounds at most), so `%252e` counts as `.` too.
+  let decoded = text;
+  for (let round = 0; round < 4; round++) {
+    const next = decoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded.split(/[/\\]/).some((part) => part === "." || part === "..");
 }
 
 /** A path parameter's placeholder text; ArgumentError for dot segments (see hasDotSegment). */
