@@ -68,6 +68,19 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--server-var": "server-vars",
 };
 
+/** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
+export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
+  const switches = ["--sessions", "--legacy-sse", "--confirm-destructive"];
+  const repeated = ["--passthrough", "--server-var"];
+  const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
+  return Object.fromEntries(
+    flags.map((flag) => [
+      flag.slice(2),
+      switches.includes(flag) ? { type: "boolean" } : { type: "string", multiple: repeated.includes(flag) },
+    ]),
+  );
+}
+
 /** What a feature is started with. */
 export interface FeatureContext {
   /** The flags as node:util `parseArgs` read them (names without `--`). */

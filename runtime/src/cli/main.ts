@@ -18,7 +18,7 @@ import {
   type TransportHandle,
 } from "../transport/transport.js";
 import { startStdio } from "../transport/stdio.js";
-import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
+import { FEATURE_SETTINGS, featureFlags, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -290,39 +290,21 @@ function parseFlags(argv: string[]) {
     strict: true,
     allowPositionals: false,
     options: {
+      ...featureFlags(),
       http: { type: "boolean" },
       port: { type: "string" },
       host: { type: "string" },
-      sessions: { type: "boolean" },
-      state: { type: "string" },
-      "legacy-sse": { type: "boolean" },
-      "confirm-destructive": { type: "boolean" },
-      "task-after": { type: "string" },
       "no-tasks": { type: "boolean" },
-      "code-timeout": { type: "string" },
-      "code-memory": { type: "string" },
-      "code-max-calls": { type: "string" },
-      "code-max-result": { type: "string" },
       "base-url": { type: "string" },
-      "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
       "max-response-bytes": { type: "string" },
       "upstream-concurrency": { type: "string" },
       "max-batch": { type: "string" },
       "allowed-hosts": { type: "string" },
       "shutdown-grace": { type: "string" },
-      passthrough: { type: "string", multiple: true },
-      "passthrough-config": { type: "string" },
-      "trust-user-header": { type: "string" },
-      "oauth-issuer": { type: "string" },
-      "oauth-audience": { type: "string" },
-      "oauth-jwks": { type: "string" },
-      "oauth-introspection": { type: "string" },
-      "oauth-scopes": { type: "string" },
       "public-url": { type: "string" },
       "print-config": { type: "string" },
       surface: { type: "string" },
-      client: { type: "string" },
       toolsets: { type: "string", multiple: true },
       "exclude-tags": { type: "string", multiple: true },
       "include-operations": { type: "string", multiple: true },
@@ -332,11 +314,13 @@ function parseFlags(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
+  // The flags as parsed, features' included (typed loosely: the features read their own).
+  const raw = values as Record<string, string | boolean | string[] | undefined>;
   if (
     (values.port !== undefined ||
       values.host !== undefined ||
-      values.sessions ||
-      values["legacy-sse"] ||
+      raw.sessions ||
+      raw["legacy-sse"] ||
       values["allowed-hosts"] !== undefined ||
       values["shutdown-grace"] !== undefined) &&
     !values.http
@@ -353,7 +337,7 @@ function parseFlags(argv: string[]) {
     port: integer("port", 0, 65535) ?? DEFAULT_HTTP_PORT,
     host: values.host ?? DEFAULT_HTTP_HOST,
     baseUrl: nonEmpty(values["base-url"]),
-    serverVars: values["server-var"] ?? [],
+    serverVars: (raw["server-var"] as string[] | undefined) ?? [],
     timeoutMs: integer("timeout", 1, 2_147_483_647),
     maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
@@ -375,8 +359,7 @@ function parseFlags(argv: string[]) {
     filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
-    /** The flags as parsed, for the features. */
-    raw: values as Record<string, string | boolean | string[] | undefined>,
+    raw,
   };
 }
 
