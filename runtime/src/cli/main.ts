@@ -137,10 +137,10 @@ export async function main(
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
     state = plugs.state;
     server = new McpServer({
+      // The features' plugs fill the server's slots of the same names (surfaces, credentials, tasks …).
+      ...plugs,
       ...offeredTools(info, tools, flags, plugs, options, logger),
       info,
-      surfaces: plugs.surfaces,
-      clientViews: plugs.clientViews,
       upstream: {
         baseUrl,
         timeoutMs: flags.timeoutMs,
@@ -150,13 +150,6 @@ export async function main(
       },
       maxBatch: flags.maxBatch,
       logger,
-      credentials: plugs.credentials,
-      userSignIn: plugs.userSignIn,
-      paging: plugs.paging,
-      gate: plugs.gate,
-      tasks: plugs.tasks,
-      state,
-      cluster: plugs.cluster,
       stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
       extension: options.extension,
       readData: options.readData,
