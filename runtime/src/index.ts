@@ -52,15 +52,9 @@ export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream/upstream.js
 export { TASKS_EXTENSION, type MakeTasks, type Tasks } from "./server/tasks.js";
 export type { Feature, FeatureName, FeaturePlugs } from "./cli/features.js";
 export type { TaskSupport } from "./api/mcp-types.js";
-export type { TransportHandle } from "./transport/transport.js";
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type TransportHandle } from "./transport/transport.js";
 export { startStdio, type StdioOptions } from "./transport/stdio.js";
-export {
-  startHttp,
-  DEFAULT_HTTP_HOST,
-  DEFAULT_HTTP_PORT,
-  type HttpHandle,
-  type HttpOptions,
-} from "./transport/http.js";
+export { startHttp, type HttpHandle, type HttpOptions } from "./transport/http.js";
 export { main, usage, type MainOptions } from "./cli/main.js";
 export {
   defineExtension,

@@ -30,7 +30,7 @@ import { repoRoot } from "./support.js";
 import { featureSurfaces, legacySseEndpoints, apiFeatures } from "../factories.js";
 import { viewedTools } from "../../runtime/src/features/clients/client-views.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
 /** What each client announces (profiles/clients/*.json say where these come from). */
 const ANNOUNCED: Record<string, string> = {

@@ -20,7 +20,7 @@ import { sessions } from "../../runtime/src/features/sessions/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
 import { CHECK_CLIENT, CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { createServer } from "node:http";

@@ -64,7 +64,7 @@ function serverFlags(): { flags: string[]; variables: string[] } {
   const block = parse.slice(parse.indexOf("options: {"), parse.indexOf("\n  });"));
   const parsed = [...block.matchAll(/^\s+"?([a-z][a-z-]*)"?: \{ type:/gm)].map((m) => `--${m[1]}`);
   const featureDir = join(root, "runtime", "src", "features");
-  // The core's help is the template of `usage` and `serverVarUsage`; a feature's is its `usage` string.
+  // The core's help is the template of `usage`; a feature's is its `usage` string.
   const usages = [
     main.slice(main.indexOf("export function usage"), main.indexOf("/** What a generated entry point passes")),
     ...readdirSync(featureDir).map(

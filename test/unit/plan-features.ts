@@ -12,7 +12,7 @@ test("an API whose operations send forms, files or rarer parameter styles gets f
   assert.equal(json.features, []);
   const forms = chooseFeatures([], "all", [], { security: false, pagination: false, encodings: true });
   assert.equal(forms.features, ["encodings"]);
-  assert.match(forms.added.encodings!, /forms, files or rarer parameter styles/);
+  assert.match(forms.added.encodings!, /forms, files, cookies or rarer parameter styles/);
   assert.equal(chooseFeatures(["encodings"], "all", [], { security: false, pagination: false }).features, [
     "encodings",
   ]);
@@ -32,7 +32,7 @@ test("legacy client requests: added when custom code calls clientRequest, and wi
   assert.match(custom.added["client-requests"]!, /custom code calls clientRequest/);
   assert.equal(chooseFeatures(["confirm"], "all", [], none).features, ["client-requests", "confirm"]);
   const signIn = chooseFeatures([], "all", [], { ...none, userSignIn: true });
-  assert.equal(signIn.features, ["auth", "client-requests", "user-oauth"]);
+  assert.equal(signIn.features, ["auth", "client-requests", "state", "user-oauth"]);
 });
 
 test("a project whose src/custom/ calls clientRequest (in a nested file) is seen by the next generation", async () => {

@@ -16,6 +16,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let tools: ToolDefinition[];
@@ -163,7 +164,8 @@ test("an argument in the place and name of an apiKey credential goes out once, t
     ...apiFeatures,
     info,
     tools: [withArguments],
-    upstream: { baseUrl: upstream.baseUrl },
+    // A cookie parameter is serialised by feature encodings.
+    upstream: { baseUrl: upstream.baseUrl, encodings: requestEncodings() },
     env: { QUERY_KEY: "secret", COOKIE_KEY: "cookie" },
   });
   const response = (await s.handle({

@@ -110,6 +110,16 @@ test("without feature encodings: JSON and text bodies and form/simple parameters
   };
   assert.ok(needsEncodings(matrix));
   assert.throws(() => buildRequest(matrix, { id: 1 }, "http://h"), /needs the encodings feature/);
+  const cookie: HttpBinding = {
+    ...deep,
+    parameters: [{ argument: "s", name: "session", in: "cookie", style: "form", explode: true, required: false }],
+  };
+  assert.ok(needsEncodings(cookie));
+  assert.throws(
+    () => buildRequest(cookie, { s: "x" }, "http://h"),
+    /cookie parameter 'session' needs the encodings feature/,
+  );
+  assert.is(buildRequest(cookie, { s: "a b" }, "http://h", requestEncodings()).headers.cookie, "session=a%20b");
 });
 
 test.run();

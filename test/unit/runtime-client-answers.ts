@@ -13,7 +13,7 @@ import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, within } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
 
 /** A custom tool that asks its client (elicitation/create) and answers with what the client said. */

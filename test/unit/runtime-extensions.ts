@@ -12,7 +12,7 @@ import { startHttp } from "../../runtime/src/transport/http.js";
 import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
 let upstream: Upstream;
 test.before(async () => {

@@ -20,7 +20,7 @@ import { search } from "../../runtime/src/features/search/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 
 /** Runs `main` with `argv` (and `env` set meanwhile); resolves to what it wrote on stderr and the exit code. */

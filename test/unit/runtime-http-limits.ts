@@ -14,7 +14,7 @@ import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js"
 import { info, sampleTools, within } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
 /** An upstream that answers every request after `delayMs` and records how many were in flight at most. */
 async function countingUpstream(delayMs: number): Promise<{

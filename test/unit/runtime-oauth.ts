@@ -17,7 +17,7 @@ import { startUpstream, type Upstream } from "./runtime-fixture.js";
 import { sseEvents } from "./sse-events.js";
 import { legacySseEndpoints, apiFeatures } from "../factories.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let as: Server;

@@ -3,12 +3,12 @@ import * as assert from "uvu/assert";
 import { buildRequest, joinUrl } from "../../runtime/src/upstream/request.js";
 import {
   ArgumentError,
-  serializeCookieParameter,
   serializeHeaderParameter,
   serializePathParameter,
   serializeQueryParameter,
 } from "../../runtime/src/upstream/serialize.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
+import { serializeCookieParameter } from "../../runtime/src/features/encodings/styles.js";
 import type { HttpBinding, ParameterBinding, ParameterLocation, ParameterStyle } from "../../runtime/src/api/types.js";
 
 /** The encodings feature: the rarer styles and the form bodies below are its. */

@@ -4,7 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { planServerUrl, serverVariableEnv } from "../../generator/pipeline/plan/server-url.js";
-import { main } from "../../runtime/src/cli/main.js";
+import { main, usage } from "../../runtime/src/cli/main.js";
 import { resolveBaseUrl as resolveWith, type BaseUrlSources } from "../../runtime/src/upstream/server-url.js";
 import { fillServerUrl, serverVars } from "../../runtime/src/features/server-vars/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
@@ -50,6 +50,18 @@ test("server variables: defaults, environment, --server-var (wins), --base-url/A
     ok: true,
     baseUrl: "https://a.example",
   });
+});
+
+test("--help lists the server URL's variables with feature server-vars, after the core's options; nothing without it", () => {
+  const help = usage(info, [serverVars]);
+  assert.match(
+    help,
+    /--server-var N=V   set a variable of the server URL https:\/\/\{region\}\.api\.example\.com\/\{version\}\n/,
+  );
+  assert.match(help, /region: env API_SERVER_REGION; default eu; one of eu, us\n/);
+  assert.match(help, /version: env API_SERVER_VERSION; default v2\n/);
+  assert.ok(help.indexOf("--read-only") < help.indexOf("--server-var"));
+  assert.not.match(usage(info), /--server-var/);
 });
 
 test("without feature server-vars the core serves --base-url, API_BASE_URL or the spec's default URL", () => {

@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryStateStore } from "../../runtime/src/state/state.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { openState } from "../../runtime/src/features/redis/index.js";
 import { SessionStore, sessionOwner } from "../../runtime/src/features/sessions/session-store.js";
 import { SealedStateStore } from "../../runtime/src/features/redis/state-seal.js";

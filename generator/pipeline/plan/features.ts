@@ -41,7 +41,7 @@ export interface ApiNeeds {
   pagination: boolean;
   /** A scheme its operations use lets each user sign in (OAuth authorization code, OpenID Connect). */
   userSignIn?: boolean;
-  /** An operation sends a form, multipart or file body, or a parameter in a style the core does not serialise. */
+  /** An operation sends a form, multipart or file body, a cookie, or a parameter in a style the core does not serialise. */
   encodings?: boolean;
   /** The spec's server URL has variables the user sets. */
   serverVariables?: boolean;
@@ -79,7 +79,7 @@ export function chooseFeatures(
   if (needs.security) add("auth", "the API declares security schemes");
   if (needs.pagination) add("pagination", "operations of the API page");
   if (needs.serverVariables) add("server-vars", "the server URL has variables");
-  if (needs.encodings) add("encodings", "operations of the API send forms, files or rarer parameter styles");
+  if (needs.encodings) add("encodings", "operations of the API send forms, files, cookies or rarer parameter styles");
   if (needs.userSignIn)
     add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
   if (needs.clientRequests) add("client-requests", "the project's custom code calls clientRequest");

@@ -1,10 +1,7 @@
 /**
- * The typed API client of the user's code (`src/custom/`): `api.listPets({ limit: 2 })` runs the
- * operation through the server's one operation path (validation, hooks, credentials, retries,
- * pagination, the calling request's cancellation) and resolves to what the API returned — the
- * documented JSON (a non-object result unwrapped from the `{ result: … }` that `structuredContent`
- * needs), text, {@link BinaryData}, or `undefined` for no content —, or rejects with an
- * {@link ApiError}. A generated project's `src/api.ts` names it `Api = ApiClient<ToolInputs, ToolOutputs>`.
+ * The typed API client of the user's code: `api.listPets({ limit: 2 })` runs the operation the way
+ * `tools/call` does and resolves to what the API returned (JSON, text, {@link BinaryData}, or
+ * undefined for no content), or rejects with an {@link ApiError}. `src/api.ts` types it.
  */
 import { operationOutcome } from "./tool-outcome.js";
 import type { CallToolResult, InputRequiredResult } from "./mcp-types.js";
@@ -69,31 +66,21 @@ export interface UntypedApi {
   readonly [operation: string]: ApiMethod<Record<string, unknown>, unknown>;
 }
 
-/**
- * Why a call failed: `upstream` answered with an error status; its answer did not match the
- * documented schema (`unexpected-response`); or no answer came (`failed`: arguments refused, a
- * network error or timeout, a call that needs the user's confirmation first).
- */
+/** Why a call failed: an upstream error status, an answer unlike its schema, or no answer (`failed`). */
 export type ApiErrorKind = "upstream" | "unexpected-response" | "failed";
 
-/**
- * A failed API call: the operation, the upstream status and body when there was an answer. `TBody`
- * is the type of an upstream error answer's body (see `errorResponseGuard`).
- */
+/** A failed API call; `TBody` types an upstream error answer's body (see `errorResponseGuard`). */
 export class ApiError<TBody = unknown> extends Error {
   override readonly name = "ApiError";
 
   constructor(
-    /** The operation (tool name) that was called. */
+    /** The operation (tool name). */
     readonly operation: string,
     readonly kind: ApiErrorKind,
     message: string,
     /** Upstream HTTP status, when an answer came. */
     readonly status: number | undefined,
-    /**
-     * `upstream`: the error answer's JSON body, or its text (an excerpt of 2,000 characters) when it
-     * is not JSON; `unexpected-response`: the body that did not match; `failed`: undefined.
-     */
+    /** The error answer's JSON (else a text excerpt), the body unlike the schema, or undefined. */
     readonly body: TBody,
     /** The tool result of the call. */
     readonly result: CallToolResult | InputRequiredResult,
@@ -110,11 +97,7 @@ export interface ResponseInfo {
   empty?: boolean;
 }
 
-/**
- * A guard for the typed errors of an API whose map of tool name → error body type is `TErrors`
- * (the generated `src/api.ts`'s `isErrorResponse`): whether `error` is the upstream's error answer
- * to `operation` (kind `upstream`), its `body` then typed.
- */
+/** A guard (`src/api.ts`'s `isErrorResponse`): whether `error` is the upstream's error answer to `operation`. */
 export function errorResponseGuard<TErrors>(): <K extends keyof TErrors & string>(
   error: unknown,
   operation: K,
@@ -137,10 +120,7 @@ export interface ApiHost {
   ): Promise<CallToolResult | InputRequiredResult>;
 }
 
-/**
- * The `api` object of one request: a property for every operation the server offers (and nothing
- * else, so `await api` or `JSON.stringify(api)` find no `then` or `toJSON`), each calling `host.run`.
- */
+/** The `api` of one request: a method per offered operation and nothing else (no `then`, no `toJSON`). */
 export function operationApi(host: ApiHost): UntypedApi {
   type Method = (args?: Record<string, unknown>, options?: CallOptions & { response?: boolean }) => Promise<unknown>;
   const methods = new Map<string, Method>();
@@ -220,10 +200,7 @@ function parsedBody(body: string | undefined): unknown {
   }
 }
 
-/**
- * What the API returned, from a successful result: the structured content (without the wrapper a
- * non-object result has on the wire), a binary content block, nothing for an empty body, else the text.
- */
+/** What the API returned: structured content (unwrapped), a binary block, undefined when empty, else the text. */
 function resultData(result: CallToolResult, wrapKey: string | undefined, response: ResponseInfo | undefined): unknown {
   const structured = result.structuredContent;
   if (structured !== undefined) return wrapKey !== undefined && isRecord(structured) ? structured[wrapKey] : structured;

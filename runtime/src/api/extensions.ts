@@ -1,9 +1,7 @@
 /**
- * The extension API for the user's own code (`src/custom/`): tools, resources, resource templates
- * and prompts served next to the generated tools, hooks around every operation call (or one tool's),
- * and the typed `api` client; plain data plus functions. `defineExtension<ToolInputs, ToolOutputs,
- * ToolContents>(…)` types the per-tool hooks and `api`, `defineToolFor<Api>()` a custom tool's
- * arguments from its `inputSchema`; without the maps everything works, untyped.
+ * The extension API of the user's code (`src/custom/`): tools, resources, templates and prompts,
+ * hooks around operation calls, and the typed `api`. `defineExtension<ToolInputs, ToolOutputs,
+ * ToolContents>(…)` and `defineToolFor<Api>()` type them; without the maps all works untyped.
  */
 import type { ApiClient, UntypedApi } from "./api-client.js";
 import type { McpLogLevel, RequestEra } from "../protocol/era.js";
@@ -18,12 +16,7 @@ export type Awaitable<T> = T | Promise<T>;
 
 /** What a custom handler may do while serving one request. `TApi` is the type of {@link RequestTools.api}. */
 export interface RequestTools<TApi = UntypedApi> {
-  /**
-   * The API's operations as methods, called on behalf of this request: `await api.listPets({ limit: 2 })`
-   * resolves to the documented result or throws an `ApiError` (api-client.ts). Each call takes the
-   * path of a `tools/call` of the operation (validation, hooks, credentials, retries, pagination) and
-   * is cancelled with this request.
-   */
+  /** The API's operations as methods for this request (`await api.listPets({ limit: 2 })`; api-client.ts). */
   readonly api: TApi;
   /** Aborted when the client cancels (notification or, on modern HTTP, closing the stream). */
   readonly signal: AbortSignal;
@@ -42,27 +35,17 @@ export interface RequestTools<TApi = UntypedApi> {
   /** Modern retries: the state passed to {@link RequestTools.inputRequired}, verified (HMAC, expiry, binding). */
   readonly state: unknown;
   /**
-   * Modern era only: asks the client for input (elicitation, sampling, roots) and to retry the
-   * request with `inputResponses`. `state` (any JSON, not secret) comes back sealed as
-   * {@link RequestTools.state}. Throws -32021 when the client did not declare a capability a
-   * request needs, and InvalidRequest for legacy-era requests.
+   * Modern era only: asks the client for input and to retry with `inputResponses`; `state` (JSON,
+   * not secret) comes back as {@link RequestTools.state}. -32021 without the client's capability.
    */
   inputRequired(inputRequests: Record<string, InputRequest>, state?: unknown): InputRequiredResult;
-  /**
-   * Legacy era only: sends `elicitation/create`, `sampling/createMessage` or `roots/list` to the
-   * client on this request's stream and resolves to its result. Throws InvalidRequest when the
-   * client did not declare the capability in `initialize`, or for modern requests.
-   */
+  /** Legacy era only: sends an elicitation, sampling or roots request to the client and resolves to its result. */
   clientRequest(method: InputRequest["method"], params: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /** A tool implemented in code rather than by an upstream HTTP call; `TInput` types its arguments. */
 export interface CustomTool<TInput = Record<string, unknown>, TApi = UntypedApi> extends ToolMetadata {
-  /**
-   * Whether modern clients with the tasks extension may get this call as a task: `forbidden`
-   * (default), `optional`, or `required` (clients without the extension get -32021). A task handler
-   * asks for input with {@link RequestTools.inputRequired} too; legacy-era calls run synchronously.
-   */
+  /** Whether modern clients with the tasks extension may get this call as a task (default `forbidden`). */
   taskSupport?: TaskSupport;
   /** A call still running after this many ms becomes a task (default 0: unless it settles at once). */
   taskAfterMs?: number;
@@ -76,11 +59,7 @@ export type CustomToolSpec<S extends InputSchemaLiteral, TApi = UntypedApi> = Om
   "inputSchema"
 > & { inputSchema: S };
 
-/**
- * `defineTool` for an API whose client type is `TApi` (`src/api.ts`: `defineToolFor<Api>()`): the
- * handler's arguments are typed from the inline `inputSchema`. For arguments of a type you declare,
- * annotate the tool instead: `const tool: CustomTool<MyArgs, Api> = { … }`.
- */
+/** `defineTool` for an API client type `TApi` (`defineToolFor<Api>()`): arguments typed from `inputSchema`. */
 export function defineToolFor<TApi>(): <const S extends InputSchemaLiteral>(
   tool: CustomToolSpec<S, TApi>,
 ) => CustomTool<FromSchema<S>, TApi> {
@@ -138,10 +117,7 @@ export interface CustomPrompt<TApi = UntypedApi> {
 
 /** Hooks around every generated (HTTP-backed) tool call. */
 export interface CallHooks<TApi = UntypedApi> {
-  /**
-   * Runs after input validation, before the upstream call (and before the tool's own `before`).
-   * Return replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
-   */
+  /** Before the upstream call (and the tool's `before`): return new arguments, a result (no call), or nothing. */
   beforeCall?(
     tool: ToolDefinition,
     args: Record<string, unknown>,
@@ -161,10 +137,7 @@ export type ToolResult<TOutput> = CallToolResult & { structuredContent?: TOutput
 
 /** Hooks of one generated tool, keyed by its name in `hooks`: typed arguments and result. */
 export interface ToolHooks<TInput, TOutput, TApi = UntypedApi> {
-  /**
-   * Runs after input validation and the global `beforeCall`, before the upstream call. Return
-   * replacement arguments, a result (the upstream call is skipped), or nothing to go on unchanged.
-   */
+  /** After the global `beforeCall`: return new arguments, a result (no upstream call), or nothing. */
   before?(args: TInput, tools: RequestTools<TApi>): Awaitable<TInput | ToolResult<TOutput> | void>;
   /** Runs after the upstream call, before the global `afterCall`: return a replacement result or nothing. */
   after?(result: ToolResult<TOutput>, args: TInput, tools: RequestTools<TApi>): Awaitable<ToolResult<TOutput> | void>;
@@ -176,11 +149,7 @@ export type GlobalHookName = keyof CallHooks;
 /** The `api` of an extension typed with the maps `TInputs`/`TOutputs`; untyped without them. */
 export type ExtensionApi<TInputs, TOutputs> = keyof TInputs extends never ? UntypedApi : ApiClient<TInputs, TOutputs>;
 
-/**
- * `hooks`: the global `beforeCall`/`afterCall` around every operation call and, keyed by tool
- * name, each tool's own `before`/`after` with its argument and result types (`TContents`: each
- * tool's `structuredContent`; `unknown` without the map).
- */
+/** `hooks`: the global `beforeCall`/`afterCall`, and each tool's own `before`/`after` by tool name. */
 export type ExtensionHooks<TInputs, TOutputs, TContents = {}> = CallHooks<ExtensionApi<TInputs, TOutputs>> & {
   [K in Exclude<keyof TInputs, GlobalHookName>]?: ToolHooks<
     TInputs[K],
@@ -189,10 +158,7 @@ export type ExtensionHooks<TInputs, TOutputs, TContents = {}> = CallHooks<Extens
   >;
 };
 
-/**
- * Everything user code can add. `TInputs`/`TOutputs`/`TContents`: the generated maps of tool name →
- * arguments / result / `structuredContent` (`src/tools/index.ts`); without them `api` is untyped.
- */
+/** Everything user code can add, typed by the generated maps of tool name → arguments / result / content. */
 export interface Extension<TInputs extends object = {}, TOutputs extends object = {}, TContents extends object = {}> {
   /** Tools implemented in code; their arguments are validated against their `inputSchema` first. */
   tools?: CustomTool<unknown, ExtensionApi<TInputs, TOutputs>>[];
@@ -202,11 +168,7 @@ export interface Extension<TInputs extends object = {}, TOutputs extends object 
   hooks?: ExtensionHooks<TInputs, TOutputs, TContents>;
 }
 
-/**
- * Identity helper giving user code type checking:
- * `export default defineExtension<ToolInputs, ToolOutputs, ToolContents>({ … })` (the type
- * arguments are never inferred: without them the extension is untyped).
- */
+/** Types an extension: `defineExtension<ToolInputs, ToolOutputs, ToolContents>({ … })` (never inferred). */
 export function defineExtension<
   TInputs extends object = {},
   TOutputs extends object = {},

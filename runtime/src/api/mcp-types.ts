@@ -1,7 +1,6 @@
 /** MCP wire shapes the runtime produces (the subset it serves). */
 import type { ToolMetadata } from "./types.js";
 
-/** A text content block. */
 export interface TextContent {
   type: "text";
   text: string;

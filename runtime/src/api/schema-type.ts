@@ -1,10 +1,7 @@
 /**
- * `FromSchema<S>`: the TypeScript type of the values a JSON Schema literal accepts, computed by the
- * compiler, so that a custom tool's handler gets arguments typed from its own `inputSchema`
- * (`defineTool` in extensions.ts). It covers what tool input schemas use — `type` (one or a list),
- * `properties`/`required`, `items`, `enum`, `const`, `anyOf`/`oneOf`, `allOf` — and gives
- * `unknown` for the rest. A few lines of types rather than a library such as json-schema-to-ts:
- * nothing is added to every generated server's dependencies, and the subset stays cheap for tsc.
+ * `FromSchema<S>`: the type of the values a JSON Schema literal accepts (`type`, `properties`,
+ * `required`, `items`, `enum`, `const`, `anyOf`/`oneOf`/`allOf`; `unknown` for the rest), so that
+ * `defineTool` types a handler's arguments. A few types rather than a dependency of every server.
  */
 
 /** A tool's input schema as a literal: an object schema whose `required` may be a readonly tuple. */

@@ -1,12 +1,7 @@
 /**
- * The runtime's one model of what a tool call produced, and the one place its wire shape is made.
- * Everything the runtime answers `tools/call` with (upstream responses, search and describe, code
- * mode, collected pages, refusals) is built as a {@link ToolOutcome} and rendered by
- * {@link renderToolResult}; code that reads a result back (code mode, page collection) reads the
- * model through {@link readToolResult}, never the wire fields.
- *
- * The wire shape is the one of revisions 2025-06-18 to 2026-07-28: `content` blocks,
- * `structuredContent` and `isError`; a later shape would be a second renderer, not a new model.
+ * The one model of what a tool call produced ({@link ToolOutcome}) and the one renderer of its wire
+ * shape (revisions 2025-06-18 to 2026-07-28: `content`, `structuredContent`, `isError`); code that
+ * reads a result back goes through {@link readToolResult}, never the wire fields.
  */
 import type { CallToolResult, ContentBlock, InputRequiredResult } from "./mcp-types.js";
 
@@ -21,7 +16,6 @@ export type OutcomePart =
 export interface ToolOutcome {
   /** False for a tool-level failure (upstream error, invalid arguments, refusal). */
   ok: boolean;
-  /** The parts to read, in order. */
   parts: OutcomePart[];
   /** The machine-readable value (the API's JSON), when there is one. */
   value?: unknown;
@@ -34,7 +28,7 @@ export function textOutcome(text: string, ok = true): ToolOutcome {
   return { ok, parts: [{ kind: "text", text }] };
 }
 
-/** An outcome whose value is `value`, shown as its JSON text (compact unless `pretty`). */
+/** An outcome whose value is `value`, shown as `text` (its compact JSON by default). */
 export function valueOutcome(value: unknown, ok = true, text = JSON.stringify(value)): ToolOutcome {
   return { ok, parts: [{ kind: "text", text }], value };
 }
@@ -115,12 +109,9 @@ export type OperationOutcome =
 const UPSTREAM_ERROR = /^Upstream HTTP (\d{3})[^:]*?(?:: ([\s\S]*))?$/;
 
 /**
- * What code that calls an operation gets for its result (the typed `api` client, code mode's
- * `api.<tool>()`): its structured content (else its text) on success; on an error result its message,
- * with the upstream status and body when there was an answer. An operation that would ask the user
- * first (a hook's `input_required`) is not run from code: a script cannot answer, so it gets an
- * error (destructive calls under `--confirm-destructive` are refused earlier, in tool-call.ts, in
- * every era).
+ * What code calling an operation (the `api` client, code mode) gets: the structured content (else
+ * the text), or the error message with the upstream status and body. A call that asks the user for
+ * input first is an error: code cannot answer.
  */
 export function operationOutcome(name: string, result: CallToolResult | InputRequiredResult): OperationOutcome {
   if ("resultType" in result && result.resultType === "input_required") {

@@ -20,13 +20,8 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** HTTP methods OpenAPI can describe. */
 export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
-
-/** Where an OpenAPI parameter goes on the wire. */
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
-
-/** OpenAPI parameter serialization styles. */
 export type ParameterStyle = "simple" | "label" | "matrix" | "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
 
 /** How one tool argument becomes one HTTP parameter. */
@@ -44,9 +39,8 @@ export interface ParameterBinding {
 }
 
 /**
- * How the request body is assembled: one argument carries it (`whole`), or its properties were lifted
- * into the input (`properties`: argument name → body property name). `binary` / `files` (by body
- * name): file content the model passes as base64 or a `data:` URI, sent as bytes.
+ * The request body: one argument (`whole`), or properties lifted into the input (argument name →
+ * body property name). `binary` / `files`: file content passed as base64 or a `data:` URI.
  */
 export type BodyBinding =
   | {
@@ -85,24 +79,20 @@ export interface ResponseBinding {
 }
 
 /**
- * One upstream security scheme and the environment variables its credentials come from.
- * `env` maps a role to a variable name: `token` (apiKey value, bearer or other http token, ready
- * OAuth access token), `username`/`password` (http basic), `clientId`/`clientSecret`/`scopes`
- * (OAuth 2 client credentials), `cert`/`key` (mutual TLS file paths).
+ * One upstream security scheme; `env` maps a credential's role to its environment variable
+ * (`token`, basic `username`/`password`, OAuth client `clientId`/`clientSecret`/`scopes`, TLS `cert`/`key`).
  */
 export interface SecuritySchemeDefinition {
-  /** The scheme's key in the spec (`petstore_auth`). */
+  /** The scheme's key in the spec. */
   key: string;
   type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
-  /** apiKey: where the key goes. */
+  /** apiKey: where the key goes, under which name. */
   in?: "header" | "query" | "cookie";
-  /** apiKey: header, query or cookie name. */
   name?: string;
   /** http: the auth scheme, lower case (`bearer`, `basic`, …). */
   scheme?: string;
-  /** oauth2: token endpoint of the client-credentials flow. */
+  /** oauth2: token endpoint of the client-credentials flow; openIdConnect: discovery document. */
   tokenUrl?: string;
-  /** openIdConnect: discovery document URL. */
   openIdConnectUrl?: string;
   /** oauth2: the authorization code flow, by which each user signs in (feature `user-oauth`). */
   authorizationCode?: { authorizationUrl: string; tokenUrl: string };
@@ -111,19 +101,13 @@ export interface SecuritySchemeDefinition {
   >;
 }
 
-/**
- * OpenAPI security requirements of an operation: alternatives (OR), each a set of schemes that
- * must all be applied (AND), with the OAuth scopes needed. An empty object allows anonymous calls.
- */
+/** One alternative of an operation's security (schemes applied together, with their scopes); {} is anonymous. */
 export type SecurityRequirement = Record<string, string[]>;
 
 /**
- * How an operation pages, so every paginated tool offers one contract: an opaque `cursor` input
- * and a `nextCursor` in its structured output.
- * - `cursor`: a token from the response body (`nextPath`) goes into a request parameter; or, Stripe
- *   style, `hasMorePath` says more exist and the last item's `idField` is the next token.
- * - `page`: the page-number argument counts up; `offset`: the offset argument moves by the items seen.
- * - `link`: the `Link: <…>; rel="next"` response header; `nextUrl`: a URL in the body (`nextPath`).
+ * How an operation pages (feature `pagination`: a `cursor` input, a `nextCursor` output): a body
+ * token (`cursor`, or Stripe's `hasMorePath` + last `idField`), a `page` number, an `offset`, the
+ * `link` header, or a `nextUrl` in the body.
  */
 export interface PaginationBinding {
   style: "cursor" | "page" | "offset" | "link" | "nextUrl";
@@ -133,9 +117,7 @@ export interface PaginationBinding {
   targetArgument?: string;
   /** cursor: where the next token is in the body; nextUrl: where the next URL is. */
   nextPath?: string[];
-  /** cursor (Stripe style): the boolean that says more items exist. */
   hasMorePath?: string[];
-  /** cursor (Stripe style): the item field that is the next token. */
   idField?: string;
   /** Where the page's items are in the body (`[]`: the body is the array). */
   itemsPath?: string[];
@@ -143,7 +125,7 @@ export interface PaginationBinding {
   limitArgument?: string;
   /** page: the first page number when the argument is absent (default 1). */
   firstPage?: number;
-  /** Input property asking for several pages in one call (bounded auto-collection), if offered. */
+  /** Input property asking for several pages in one call, if offered. */
   maxPagesArgument?: string;
 }
 
@@ -171,10 +153,7 @@ export interface ToolMetadata {
   annotations?: ToolAnnotations;
 }
 
-/**
- * One MCP tool, as data. Its argument and result types, for user code, are the generated project's
- * `ToolInputs`/`ToolOutputs` maps (by tool name), not part of the data.
- */
+/** One MCP tool, as data (its types for user code are the project's `ToolInputs`/`ToolOutputs`). */
 export interface ToolDefinition extends ToolMetadata {
   http: HttpBinding;
   /** The operation's OpenAPI tags (toolset filters, search). */
@@ -183,10 +162,7 @@ export interface ToolDefinition extends ToolMetadata {
   documentation?: string;
 }
 
-/**
- * A server URL template such as `https://{region}.api.example.com/{version}` and its variables, each
- * set with `--server-var name=value` or its environment variable `env` (`API_SERVER_REGION`).
- */
+/** A server URL template (`https://{region}.api.example.com`) and its variables (feature `server-vars`). */
 export interface ServerUrlDefinition {
   template: string;
   variables: Array<{ name: string; env: string; default?: string; enum?: string[]; description?: string }>;
@@ -194,7 +170,7 @@ export interface ServerUrlDefinition {
 
 /** Static facts about the generated server, emitted by the generator. */
 export interface ServerInfo {
-  /** npm package name; also the MCP `serverInfo.name`. */
+  /** npm package name and MCP `serverInfo.name`. */
   name: string;
   version: string;
   title?: string;

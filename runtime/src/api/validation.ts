@@ -1,8 +1,6 @@
 /**
- * JSON Schema 2020-12 validation with ajv: tool arguments before any upstream call, and
- * `structuredContent` against a tool's output schema. Validators are compiled lazily, once per
- * schema object, and cached. ajv is loaded on first use (it is CommonJS, so synchronously through
- * `require`): a server that is only listed never pays its start-up time and memory.
+ * JSON Schema 2020-12 validation with ajv (tool arguments, `structuredContent`), compiled once per
+ * schema object. ajv (CommonJS) is required on first use: a server only listed never loads it.
  */
 import { createRequire } from "node:module";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
@@ -16,10 +14,9 @@ function createAjv(): Ajv2020 {
   const { Ajv2020: AjvClass } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   // ajv-formats is CommonJS: `module.exports.default` is the plugin.
   const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
-  // validateSchema: false so a stray `$schema` of another draft does not abort compilation;
-  // strict: false so OpenAPI leftovers (`example`, `x-*`, unknown formats) are tolerated.
-  // ownProperties: a property named `constructor` or `toString` is absent unless the value has it
-  // itself; without it ajv reads Object.prototype's and refuses valid arguments.
+  // validateSchema: false: a stray `$schema` of another draft must not abort compilation; strict:
+  // false tolerates OpenAPI leftovers (`example`, `x-*`); ownProperties: a property named
+  // `constructor` is absent unless the value has it itself (not Object.prototype's).
   const ajv = new AjvClass({
     allErrors: true,
     strict: false,
@@ -31,7 +28,7 @@ function createAjv(): Ajv2020 {
   return ajv;
 }
 
-/** Outcome of a validation: ok, or a list of human-readable problems. */
+/** Outcome of a validation: ok, or human-readable problems. */
 export type ValidationOutcome = { ok: true } | { ok: false; errors: string[] };
 
 /** Upper bound on reported problems so a huge invalid payload cannot flood the result. */

@@ -1,8 +1,7 @@
 /**
- * Features: the optional parts of the runtime. Each is a folder of `features/` whose `index.ts`
- * exports one {@link Feature}. A generated server vendors the features it was generated with
- * (`mcp-gen --with …`, and those its API needs) and its `src/index.ts` hands them to `main`. The
- * core never imports a feature: it offers the slots of {@link FeaturePlugs}, which `main` fills.
+ * Features, the runtime's optional parts: each `features/<name>/index.ts` exports one {@link Feature},
+ * which the generated `src/index.ts` hands to `main`. The core never imports a feature: it offers
+ * the slots of {@link FeaturePlugs}, which `main` fills.
  */
 import type { ServerInfo } from "../api/types.js";
 import type { SurfaceMakers } from "../server/surfaces.js";
@@ -36,14 +35,12 @@ export const FEATURES = [
   "sessions",
   "encodings",
   "server-vars",
+  "state",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
 
-/**
- * The flags (and environment variables) that only a feature serves: a server generated without it
- * exits with a message naming the `mcp-gen` option that adds it, never with a missing module.
- */
+/** The flags and environment variables only a feature serves: without it, a message names the option. */
 export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--client": "clients",
   "--confirm-destructive": "confirm",
@@ -73,17 +70,29 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--server-var": "server-vars",
 };
 
+/** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
+export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
+  const switches = ["--sessions", "--legacy-sse", "--confirm-destructive"];
+  const repeated = ["--passthrough", "--server-var"];
+  const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
+  return Object.fromEntries(
+    flags.map((flag) => [
+      flag.slice(2),
+      switches.includes(flag) ? { type: "boolean" } : { type: "string", multiple: repeated.includes(flag) },
+    ]),
+  );
+}
+
 /** What a feature is started with. */
 export interface FeatureContext {
-  /** The command line's flags as node:util `parseArgs` read them (names without `--`). */
+  /** The flags as node:util `parseArgs` read them (names without `--`). */
   flags: Readonly<Record<string, string | boolean | string[] | undefined>>;
   env: NodeJS.ProcessEnv;
   info: ServerInfo;
-  /** Reads a file of the project's data/ folder; undefined when absent. */
   readData?: ((file: string) => string | undefined) | undefined;
   /** Whether the server serves HTTP (`--http`); stdio otherwise. */
   http: boolean;
-  /** The origin clients reach an HTTP server at (`--public-url`, else host and port; unknown with port 0). */
+  /** The origin clients reach an HTTP server at (unknown with port 0 and no `--public-url`). */
   origin?: string | undefined;
   logger: Logger;
 }
@@ -94,15 +103,11 @@ export interface FeaturePlugs {
   surfaces?: SurfaceMakers;
   /** Views for the clients that differ from the server's configuration. */
   clientViews?: MakeClientViews;
-  /** Upstream credentials. */
   credentials?: MakeCredentials;
-  /** Upstream pagination. */
   paging?: MakePaging;
-  /** Request parameter styles and bodies beyond JSON. */
   encodings?: Encodings;
   /** Fills the variables of the spec's server URL. */
   serverUrl?: ResolveServerUrl;
-  /** The tasks extension. */
   tasks?: MakeTasks;
   /** The shared state store it opened (`--state`); closed when the server stops. */
   state?: StateStore;
@@ -114,7 +119,6 @@ export interface FeaturePlugs {
   gate?: CallGate;
   /** Legacy server→client requests (elicitation, sampling, roots). */
   clientRequests?: MakeClientRequests;
-  /** Legacy-era HTTP sessions. */
   httpSessions?: MakeHttpSessions;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;
@@ -127,8 +131,8 @@ export interface FeaturePlugs {
 /** One optional part of the runtime. */
 export interface Feature {
   readonly name: FeatureName;
-  /** Its flags' lines of `--help`, if it has flags. */
-  readonly usage?: string;
+  /** Its flags' lines of `--help` (for this server), if it has flags. */
+  readonly usage?: string | ((info: ServerInfo) => string);
   /** The slots it fills for this start; throws an Error whose message says what is wrong with a setting. */
   plugs(context: FeatureContext): FeaturePlugs | Promise<FeaturePlugs>;
 }

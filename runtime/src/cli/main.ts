@@ -1,6 +1,6 @@
 /**
- * Command-line entry for generated servers: flags and environment → stdio (default) or
- * Streamable HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they never start a server).
+ * Command-line entry of generated servers: flags and environment → stdio (default) or Streamable
+ * HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they start no server).
  */
 import { parseArgs } from "node:util";
 import { printedConfig } from "./print-config.js";
@@ -9,18 +9,18 @@ import { createStderrLogger, type Logger } from "../protocol/logger.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
 import { McpServer } from "../server/server.js";
 import { nonEmpty, resolveBaseUrl } from "../upstream/server-url.js";
-// The HTTP transport (node:http) and the OAuth resource server are imported only under --http.
+// The HTTP transport (node:http) is imported only under --http.
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
   DEFAULT_SHUTDOWN_GRACE_MS,
   isLoopbackHost,
-} from "../transport/http-defaults.js";
+  type TransportHandle,
+} from "../transport/transport.js";
 import { startStdio } from "../transport/stdio.js";
-import { FEATURE_SETTINGS, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
+import { FEATURE_SETTINGS, featureFlags, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
-import { dropBundlePlaceholders, integerFlagOrEnv, UsageError } from "./settings.js";
-import type { TransportHandle } from "../transport/transport.js";
+import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
@@ -28,7 +28,7 @@ import type { ListedTool } from "../api/mcp-types.js";
 import { chooseSurface, parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
 import { declarationReader, isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
-import { MemoryStateStore, type StateStore } from "../state/state.js";
+import type { StateStore } from "../state/state.js";
 import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
 /** Usage text for `--help`: the core's flags, then those of the server's features. */
@@ -43,7 +43,7 @@ Options:
   --port PORT        HTTP port (default ${DEFAULT_HTTP_PORT})
   --host HOST        HTTP bind address (default ${DEFAULT_HTTP_HOST})
   --base-url URL     upstream API base URL (env API_BASE_URL${info.defaultBaseUrl ? `, default ${info.defaultBaseUrl}` : ""})
-${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retries included, in milliseconds
+  --timeout MS       one deadline per upstream call, retries included, in milliseconds
                      (default ${DEFAULT_TIMEOUT_MS})
   --max-response-bytes N
                      largest upstream response body, counted after decompression
@@ -75,44 +75,26 @@ ${serverVarUsage(info)}  --timeout MS       one deadline per upstream call, retr
   --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
                      (filters apply to every surface: search never finds, and calls refuse,
                      the operations left out)
-${features.map((feature) => feature.usage ?? "").join("")}  --help             show this help
+${features.map((feature) => (typeof feature.usage === "function" ? feature.usage(info) : (feature.usage ?? ""))).join("")}  --help             show this help
   --version          show the version
 `;
 }
 
-/** Help lines for the server URL's variables (none when the URL has none). */
-function serverVarUsage(info: ServerInfo): string {
-  const variables = info.serverUrl?.variables ?? [];
-  if (variables.length === 0) return "";
-  const lines = variables.map((v) => {
-    const facts = [
-      `env ${v.env}`,
-      ...(v.default !== undefined ? [`default ${v.default}`] : []),
-      ...(v.enum ? [`one of ${v.enum.join(", ")}`] : []),
-    ];
-    return `                     ${v.name}: ${facts.join("; ")}\n`;
-  });
-  return `  --server-var N=V   set a variable of the server URL ${info.serverUrl!.template}\n${lines.join("")}`;
-}
-
 /** What a generated entry point passes besides the tools. */
 export interface MainOptions {
-  /** The user's additions from `src/custom/` (tools, resources, prompts, hooks). */
+  /** The user's additions from `src/custom/`. */
   extension?: Extension;
-  /** The OpenAPI document as JSON text (or a function reading it on demand), served as `openapi://document`. */
+  /** The OpenAPI document as JSON text (or a function reading it), served as `openapi://document`. */
   apiDocument?: string | (() => string);
-  /** Reads a file of the project's data/ folder (search index, declarations); undefined when absent. */
+  /** Reads a file of the project's data/ folder; undefined when absent. */
   readData?: (file: string) => string | undefined;
   /** Reads a byte range of a file of data/ (one declaration, without parsing them all). */
   readDataRange?: (file: string, offset: number, length: number) => string;
-  /** The optional parts of the runtime this server was generated with (features/). */
+  /** The features this server was generated with. */
   features?: readonly Feature[];
 }
 
-/**
- * Runs the server described by `info` and `tools` according to `argv`. Resolves to the running
- * transport, or undefined when nothing was started (help, version, bad flags: see exit code).
- */
+/** Runs the server as `argv` says; resolves to the transport, or undefined when none started (see exit code). */
 export async function main(
   info: ServerInfo,
   tools: readonly ToolDefinition[] | ToolSource,
@@ -126,7 +108,7 @@ export async function main(
   // Every error before a transport starts is a bad setting: reported on stderr, exit code 2.
   let flags: ReturnType<typeof parseFlags> | undefined;
   let plugs: FeaturePlugs;
-  let state: StateStore;
+  let state: StateStore | undefined;
   let server: McpServer;
   try {
     flags = parseFlags(argv);
@@ -135,13 +117,15 @@ export async function main(
       return undefined;
     }
     if (flags.printConfig !== undefined) {
-      const url = flags.http ? endpointUrl(flags) : undefined;
+      const url = flags.http ? `${origin(flags)}/mcp` : undefined;
       const snippet = printedConfig(options.readData?.("client-config.json"), flags.printConfig, url);
       if (!snippet.ok) throw new Error(snippet.message);
       process.stdout.write(`${snippet.text}\n`);
       return undefined;
     }
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, origin(flags), logger);
+    // With port 0 (any free port) the origin is unknown until the transport listens.
+    const known = flags.publicUrl !== undefined || flags.port !== 0 ? origin(flags) : undefined;
+    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, known, logger);
     // A missing base URL is reported when a tool is called, so listing tools still works.
     const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
     const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
@@ -151,12 +135,12 @@ export async function main(
       logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
     else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
-    state = plugs.state ?? new MemoryStateStore();
+    state = plugs.state;
     server = new McpServer({
+      // The features' plugs fill the server's slots of the same names (surfaces, credentials, tasks …).
+      ...plugs,
       ...offeredTools(info, tools, flags, plugs, options, logger),
       info,
-      surfaces: plugs.surfaces,
-      clientViews: plugs.clientViews,
       upstream: {
         baseUrl,
         timeoutMs: flags.timeoutMs,
@@ -166,14 +150,6 @@ export async function main(
       },
       maxBatch: flags.maxBatch,
       logger,
-      credentials: plugs.credentials,
-      userSignIn: plugs.userSignIn,
-      paging: plugs.paging,
-      gate: plugs.gate,
-      clientRequests: plugs.clientRequests,
-      tasks: plugs.tasks,
-      state,
-      cluster: plugs.cluster,
       stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
       extension: options.extension,
       readData: options.readData,
@@ -214,16 +190,13 @@ export async function main(
   handle.close = () =>
     (closing ??= closeTransport().then(async () => {
       await server.leaveCluster();
-      await state.close();
+      await state?.close();
     }));
   installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
 }
 
-/**
- * The features' plugs for this start, merged; throws naming the `mcp-gen` option when a flag or
- * environment variable asks for a feature this server was generated without.
- */
+/** The features' plugs for this start, merged; throws naming the option of a setting's missing feature. */
 async function featurePlugs(
   features: readonly Feature[],
   flags: Record<string, string | boolean | string[] | undefined>,
@@ -251,9 +224,8 @@ async function featurePlugs(
 }
 
 /**
- * The tools the filters offer and the surface that lists them, as McpServer options. Filters and
- * the surface are decided on names (the catalog when filtering); schemas load when first needed.
- * What filters left out is not shown by the document and declarations resources either.
+ * The tools the filters offer and the surface listing them, as McpServer options, decided on names
+ * (schemas load when needed). The document and declarations resources show only what is offered.
  */
 function offeredTools(
   info: ServerInfo,
@@ -311,39 +283,21 @@ function parseFlags(argv: string[]) {
     strict: true,
     allowPositionals: false,
     options: {
+      ...featureFlags(),
       http: { type: "boolean" },
       port: { type: "string" },
       host: { type: "string" },
-      sessions: { type: "boolean" },
-      state: { type: "string" },
-      "legacy-sse": { type: "boolean" },
-      "confirm-destructive": { type: "boolean" },
-      "task-after": { type: "string" },
       "no-tasks": { type: "boolean" },
-      "code-timeout": { type: "string" },
-      "code-memory": { type: "string" },
-      "code-max-calls": { type: "string" },
-      "code-max-result": { type: "string" },
       "base-url": { type: "string" },
-      "server-var": { type: "string", multiple: true },
       timeout: { type: "string" },
       "max-response-bytes": { type: "string" },
       "upstream-concurrency": { type: "string" },
       "max-batch": { type: "string" },
       "allowed-hosts": { type: "string" },
       "shutdown-grace": { type: "string" },
-      passthrough: { type: "string", multiple: true },
-      "passthrough-config": { type: "string" },
-      "trust-user-header": { type: "string" },
-      "oauth-issuer": { type: "string" },
-      "oauth-audience": { type: "string" },
-      "oauth-jwks": { type: "string" },
-      "oauth-introspection": { type: "string" },
-      "oauth-scopes": { type: "string" },
       "public-url": { type: "string" },
       "print-config": { type: "string" },
       surface: { type: "string" },
-      client: { type: "string" },
       toolsets: { type: "string", multiple: true },
       "exclude-tags": { type: "string", multiple: true },
       "include-operations": { type: "string", multiple: true },
@@ -353,18 +307,18 @@ function parseFlags(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
+  // The flags as parsed, features' included (typed loosely: the features read their own).
+  const raw = values as Record<string, string | boolean | string[] | undefined>;
   if (
     (values.port !== undefined ||
       values.host !== undefined ||
-      values.sessions ||
-      values["legacy-sse"] ||
+      raw.sessions ||
+      raw["legacy-sse"] ||
       values["allowed-hosts"] !== undefined ||
       values["shutdown-grace"] !== undefined) &&
     !values.http
   ) {
-    throw new UsageError(
-      "--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http",
-    );
+    throw new Error("--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http");
   }
   const env = process.env;
   // An integer flag, else its environment variable (if it has one); undefined when neither is set.
@@ -376,7 +330,7 @@ function parseFlags(argv: string[]) {
     port: integer("port", 0, 65535) ?? DEFAULT_HTTP_PORT,
     host: values.host ?? DEFAULT_HTTP_HOST,
     baseUrl: nonEmpty(values["base-url"]),
-    serverVars: values["server-var"] ?? [],
+    serverVars: (raw["server-var"] as string[] | undefined) ?? [],
     timeoutMs: integer("timeout", 1, 2_147_483_647),
     maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
@@ -398,35 +352,23 @@ function parseFlags(argv: string[]) {
     filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
-    /** The flags as parsed, for the features. */
-    raw: values as Record<string, string | boolean | string[] | undefined>,
+    raw,
   };
 }
 
-/** The origin clients reach this HTTP server at: --public-url, else --host and --port (unknown with port 0). */
-function origin(flags: ReturnType<typeof parseFlags>): string | undefined {
-  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  return flags.publicUrl ?? (flags.port === 0 ? undefined : `http://${hostForUrl}:${flags.port}`);
-}
-
-/** The URL a client reaches this server at over HTTP: --public-url, else --host and --port. */
-function endpointUrl(flags: ReturnType<typeof parseFlags>): string {
-  const hostForUrl = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  return `${flags.publicUrl ?? `http://${hostForUrl}:${flags.port}`}/mcp`;
+/** The origin clients reach this HTTP server at: --public-url, else --host and --port. */
+function origin(flags: ReturnType<typeof parseFlags>): string {
+  return flags.publicUrl ?? `http://${flags.host.includes(":") ? `[${flags.host}]` : flags.host}:${flags.port}`;
 }
 
 /** `--surface`, else `MCP_SURFACE`; undefined when neither is set (the generated default applies). */
 function surfaceOption(flag: string | undefined): SurfaceName | undefined {
-  try {
-    if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
-    const env = nonEmpty(process.env.MCP_SURFACE);
-    return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
+  const env = nonEmpty(process.env.MCP_SURFACE);
+  return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
 }
 
-/** Toolset filters from the flags, with `MCP_TOOLSETS` / `MCP_READ_ONLY` when the flags are absent. Lists are comma-separated and repeatable. */
+/** Toolset filters from the flags (lists comma-separated, repeatable), else `MCP_TOOLSETS` / `MCP_READ_ONLY`. */
 function filterOptions(values: {
   toolsets?: string[];
   "exclude-tags"?: string[];
@@ -452,11 +394,7 @@ function listedOperation(tool: ToolDefinition): ListedTool {
   return listed;
 }
 
-/**
- * The Host check's list: the given entries (or, when only --public-url is given, the loopback
- * defaults for a loopback bind) plus the public URL's host, which a reverse proxy forwards.
- * Undefined leaves the transport's default.
- */
+/** The Host check's list (else the loopback defaults) plus the public URL's host, which a proxy forwards. */
 function withPublicHost(
   entries: string[] | undefined,
   publicUrl: string | undefined,
@@ -468,17 +406,13 @@ function withPublicHost(
   return list && [...list, new URL(publicUrl).host];
 }
 
-/**
- * SIGINT/SIGTERM: close the transport (HTTP drains calls in flight for `graceMs`) and exit; a
- * close that outlasts the grace period by 5 s (a stuck call) is cut short.
- */
+/** SIGINT/SIGTERM: close the transport (HTTP drains for `graceMs`) and exit; 5 s more at most. */
 function installSignalHandlers(handle: TransportHandle, logger: Logger, graceMs: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
     logger.info(`received ${signal}, shutting down`);
-    // Do not wait forever for a stuck upstream call.
     setTimeout(() => process.exit(process.exitCode ?? 0), graceMs + 5_000).unref();
     void handle
       .close()

@@ -1,7 +1,6 @@
 /**
- * `--print-config C`: the entry MCP client C's configuration needs to start this server (stdio) or
- * to reach it over HTTP. mcp-gen writes the entries into data/client-config.json (the README shows
- * the same ones); an HTTP entry holds {@link CONFIG_URL} where the server's URL goes.
+ * `--print-config C`: client C's configuration entry for this server (stdio, or HTTP), as mcp-gen
+ * wrote it into data/client-config.json; an HTTP entry holds {@link CONFIG_URL} for the URL.
  */
 import { getOwn } from "../protocol/own.js";
 

@@ -1,26 +1,21 @@
 /**
- * Reading settings from a flag or, when the flag is absent, an environment variable; and dropping
- * the environment an MCP Bundle host leaves behind: a bundle's manifest maps each setting to
- * `${user_config.NAME}`, and hosts have been seen to pass that text itself, unsubstituted, for an
- * optional setting the user left empty. Such a value is no setting at all: it must not become a
- * credential sent upstream or a base URL.
+ * Settings from a flag, else an environment variable; and dropping what an MCP Bundle host leaves:
+ * hosts pass `${user_config.NAME}` unsubstituted for an optional setting left empty, which must not
+ * become a credential or a base URL.
  */
 import { nonEmpty } from "../upstream/server-url.js";
 
 export { nonEmpty };
 
-/** Thrown for a bad setting; `main` reports it on stderr and sets exit code 2. */
-export class UsageError extends Error {}
-
-/** `text` as an integer from `min` to `max`; a UsageError naming `setting` otherwise. */
+/** `text` as an integer from `min` to `max`; an Error naming `setting` otherwise (main exits 2). */
 export function integerSetting(setting: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max)
-    throw new UsageError(`${setting} must be an integer from ${min} to ${max}`);
+    throw new Error(`${setting} must be an integer from ${min} to ${max}`);
   return value;
 }
 
-/** An integer from flag `--flag`'s value, else from `env[envName]` (if named), else undefined (the default applies). */
+/** An integer from the flag's value, else from `env[envName]` (if named), else undefined. */
 export function integerFlagOrEnv(
   flag: string,
   value: string | undefined,

@@ -21,7 +21,7 @@ import type { ListedTool } from "../api/mcp-types.js";
 import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
-import { MemoryStateStore, type StateStore } from "../state/state.js";
+import type { StateStore } from "../state/state.js";
 import { ToolCaller, type CallGate, type MakeUserSignIn } from "./tool-call.js";
 import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -159,7 +159,7 @@ export class McpServer {
       userAgent: `${info.name}/${info.version} (mcp-gen)`,
       credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
       paging: options.paging?.(env),
-      userSignIn: options.userSignIn?.({ state: options.state ?? new MemoryStateStore(), logger: this.logger }),
+      userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
     });
     this.channel.apiFor = (call) => this.caller.api(call);

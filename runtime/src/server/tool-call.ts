@@ -70,7 +70,7 @@ export interface UserSignIn {
 }
 
 /** Makes the per-user credentials of a server over its state store (shared across instances or not). */
-export type MakeUserSignIn = (context: { state: StateStore; logger: Logger }) => UserSignIn;
+export type MakeUserSignIn = (context: { state: StateStore | undefined; logger: Logger }) => UserSignIn;
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
 export interface ToolCallerOptions {

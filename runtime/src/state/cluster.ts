@@ -1,7 +1,6 @@
 /**
- * The instances of one server that share a state store (feature `redis`): each has a random id and
- * a heartbeat, receives commands addressed to it (answered to the sender) and hears broadcasts.
- * The core and the tasks feature use this contract; features/redis/cluster.ts implements it.
+ * The instances of one server sharing a state store (feature `redis` implements it): each has a
+ * random id and a heartbeat, answers commands addressed to it and hears broadcasts.
  */
 import type { Logger } from "../protocol/logger.js";
 import type { StateStore } from "./state.js";
@@ -19,9 +18,7 @@ export class InstanceSilentError extends Error {
 
 /** This instance among the others that share its store. */
 export interface Cluster {
-  /** This instance's id (random). */
   readonly id: string;
-  /** The shared store. */
   readonly store: StateStore;
   /** Starts listening for commands to this instance and broadcasts, and the heartbeat. */
   start(

@@ -1,16 +1,13 @@
 /**
- * SEP-2243 request-header validation for modern (2026-07-28) Streamable HTTP requests:
- * `MCP-Protocol-Version` must equal `_meta`'s version, `Mcp-Method` mirrors `method`, `Mcp-Name`
- * mirrors `params.name`/`params.uri` (`params.taskId` for `tasks/*`), and `Mcp-Param-{Name}` mirrors each argument whose input
- * schema property carries `x-mcp-header`. Header names are case-insensitive (node lower-cases
- * them), values case-sensitive, optional whitespace is trimmed, and values may use the
- * `=?base64?…?=` sentinel encoding. Any failure is HTTP 400 + JSON-RPC -32020.
+ * SEP-2243 header validation of modern (2026-07-28) HTTP requests: `MCP-Protocol-Version` equals
+ * `_meta`'s version; `Mcp-Method`, `Mcp-Name` and `Mcp-Param-{Name}` (arguments whose schema has
+ * `x-mcp-header`) mirror the body, trimmed, maybe `=?base64?…?=`-encoded. Failures: 400 + -32020.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { META_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { ObjectJsonSchema } from "../api/types.js";
-import { getOwn } from "../protocol/own.js";
+import { getOwn, isRecord } from "../protocol/own.js";
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -38,10 +35,7 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * Decodes one header value: trims optional whitespace, rejects control characters, and decodes
- * the base64 sentinel form (rejecting bad padding or alphabet). Throws -32020 when malformed.
- */
+/** One header value trimmed and decoded from its base64 sentinel form; -32020 when malformed. */
 export function decodeHeaderValue(name: string, raw: string): string {
   if (!HEADER_VALUE.test(raw)) throw mismatch(`${name} header contains invalid characters`);
   const trimmed = raw.trim();
@@ -62,10 +56,7 @@ function matches(value: unknown, header: string): boolean {
   return false;
 }
 
-/**
- * Validates the SEP-2243 headers of one modern request against its body. `findTool` resolves
- * `tools/call` targets for `Mcp-Param-*` checks. Throws an RpcError (-32020, HTTP 400).
- */
+/** Validates the headers of one modern request against its body (`findTool`: for `Mcp-Param-*`). */
 export function validateModernHeaders(
   headers: IncomingHttpHeaders,
   method: string,
@@ -98,11 +89,7 @@ export function validateModernHeaders(
   if (method !== "tools/call" || typeof params.name !== "string") return;
   const tool = findTool(params.name);
   if (!tool) return; // unknown tool: the dispatcher answers -32602
-  const args =
-    typeof params.arguments === "object" && params.arguments !== null
-      ? (params.arguments as Record<string, unknown>)
-      : {};
-  // Each top-level property whose schema names an `x-mcp-header` has its value mirrored in that header.
+  const args = isRecord(params.arguments) ? params.arguments : {};
   for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
     const header = typeof schema === "object" ? schema["x-mcp-header"] : undefined;
     if (typeof header !== "string") continue;

@@ -1,8 +1,4 @@
-/**
- * What features add to the HTTP transport: a guard in front of the MCP endpoint (feature `oauth`:
- * an OAuth 2.1 resource server), more endpoints beside it (feature `legacy-sse`) and legacy-era
- * sessions (feature `sessions`).
- */
+/** What features add to the HTTP transport: a guard (`oauth`), more endpoints (`legacy-sse`), sessions. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
@@ -54,10 +50,7 @@ export interface EndpointAccess {
 export interface HttpEndpoints {
   /** True for the paths these endpoints serve. */
   owns(pathname: string): boolean;
-  /**
-   * True for the paths a browser opens without the MCP bearer token (sign-in pages): the guard
-   * does not check them, they check who opens them themselves.
-   */
+  /** True for paths a browser opens without the MCP token (sign-in pages, which check their user). */
   isPublic?(pathname: string): boolean;
   /** Serves a request to one of them; `access` is the guarded caller, `refuse` answers a refusal. */
   handle(
@@ -101,7 +94,7 @@ export interface SessionOwner {
 export interface SessionUse {
   id?: string;
   session?: LegacySession;
-  /** After dispatch: saves what changed, or opens the session an `initialize` answer began; false when it answered an error instead. */
+  /** After dispatch: saves the session or opens the one `initialize` began; false when it answered an error. */
   finish(res: ServerResponse, response: JsonRpcResponse | JsonRpcResponse[] | undefined): Promise<boolean>;
 }
 
@@ -118,5 +111,5 @@ export interface HttpSessions {
   ): Promise<SessionUse | undefined>;
 }
 
-/** Makes the sessions kept in `state` (memory, or Redis for several instances). */
-export type MakeHttpSessions = (state: StateStore) => HttpSessions;
+/** Makes the sessions kept in `state` (Redis for several instances), else in memory. */
+export type MakeHttpSessions = (state: StateStore | undefined) => HttpSessions;

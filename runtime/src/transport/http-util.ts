@@ -2,10 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, errorResponse, type JsonRpcId } from "../protocol/jsonrpc.js";
 
-/**
- * Bytes of request bodies being received at once, over every request of a server: slow clients
- * sending large bodies cannot hold more than this much memory between them.
- */
+/** Bytes of request bodies received at once over all requests: slow large bodies cannot hold more. */
 export class BodyBudget {
   private used = 0;
 
@@ -24,7 +21,7 @@ export class BodyBudget {
   }
 }
 
-/** Why a body was not read: over the size limit, over the server's body budget, or the client left. */
+/** Why a body was not read: over the size limit, over the body budget, or the client left. */
 export type BodyRefusal = "too-large" | "busy" | "aborted";
 
 /** Reads the body, or stops at once when it exceeds `limit` bytes, the `budget` is spent, or the client leaves. */

@@ -1,10 +1,8 @@
 /**
- * Streamable HTTP transport (stateless) on node:http, for both protocol eras. One endpoint, POST
- * only (GET/DELETE → 405); Origin validation against DNS rebinding (403); `MCP-Protocol-Version`
- * validation; SEP-2243 header validation for modern requests (400 + -32020); 4 MB body limit
- * (413). Replies are JSON, or an SSE stream once the request emits a notification (progress,
- * log messages, subscription acknowledgement) and the client accepts `text/event-stream`.
- * Closing the response stream aborts the request (modern cancellation).
+ * Streamable HTTP transport (stateless) on node:http, for both protocol eras: one POST endpoint,
+ * Host and Origin checks against DNS rebinding, protocol version and SEP-2243 header validation,
+ * body limits. Replies are JSON, or an SSE stream once the request emits a notification and the
+ * client accepts `text/event-stream`. Closing the response stream aborts the request.
  */
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -41,14 +39,17 @@ import {
   isModernProtocolVersion,
 } from "../protocol/versions.js";
 import type { McpServer } from "../server/server.js";
-import type { TransportHandle } from "./transport.js";
 import { isRecord } from "../protocol/own.js";
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, DEFAULT_SHUTDOWN_GRACE_MS, isLoopbackHost } from "./http-defaults.js";
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  isLoopbackHost,
+  type TransportHandle,
+} from "./transport.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
-export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT };
 
 /** Options for {@link startHttp}. */
 export interface HttpOptions {
@@ -57,36 +58,31 @@ export interface HttpOptions {
   port?: number;
   /** Endpoint path (default `/mcp`). */
   path?: string;
-  /** Extra allowed `Origin` values, exact match (e.g. `https://app.example.com`). Loopback origins are always allowed. */
+  /** Allowed `Origin` values besides loopback ones, exact match (`https://app.example.com`). */
   allowedOrigins?: string[];
   /** Largest request body (default 4 MiB); beyond: 413. */
   maxBodyBytes?: number;
-  /** Time a client has to send a whole request (default 30 s; Node's is 300 s); then 408 and the connection closes. */
+  /** Time a client has to send a whole request (default 30 s; Node's is 300 s); then 408. */
   requestTimeoutMs?: number;
   /** Most connections open at once (default 1,000); further ones are closed as they arrive. */
   maxConnections?: number;
-  /** Bytes of request bodies received at once over all requests (default 64 MiB: 16 bodies of the limit); beyond: 503. */
+  /** Bytes of request bodies received at once over all requests (default 64 MiB); beyond: 503. */
   bodyBudgetBytes?: number;
   /** Legacy-era sessions (feature `sessions`); without them the transport is stateless. */
   sessions?: HttpSessions;
   /**
-   * Accepted `Host` header values (against DNS rebinding; 403 otherwise). An entry with a port
-   * must match exactly; one without a port matches that host on any port. Default: for a loopback
-   * bind, `localhost`, `127.0.0.1` and `[::1]` with the bound port; for other binds no check.
-   * An empty list turns the check off.
+   * Accepted `Host` values (403 otherwise): with a port, exact; without, that host on any port.
+   * Default: loopback names with the bound port for a loopback bind, else no check; [] turns it off.
    */
   allowedHosts?: string[];
   /** Grace period in milliseconds for calls in flight when the handle is closed (default 10000). */
   shutdownGraceMs?: number;
-  /**
-   * Also serve the deprecated HTTP+SSE transport of 2024-11-05 clients: GET `/sse` opens the
-   * event stream (first event: `endpoint`), POST `/messages?sessionId=…` carries client messages.
-   */
+  /** Endpoints served beside the MCP one (features `legacy-sse`, `user-oauth`). */
   legacySse?: MakeHttpEndpoints;
   logger?: Logger;
-  /** OAuth 2.1 resource-server mode (feature `oauth`): every MCP request needs a valid bearer token. */
+  /** A check of every request (feature `oauth`: bearer tokens of an OAuth 2.1 resource server). */
   oauth?: HttpGuard;
-  /** A header a trusted gateway sets to name the user (`--trust-user-header`): requests without it are refused (401). */
+  /** A header a trusted gateway names the user by (`--trust-user-header`): requests without it get 401. */
   userHeader?: string;
 }
 
@@ -109,12 +105,11 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const sessions = options.sessions;
   let hostCheck: ((value: string | undefined) => boolean) | undefined;
-  /** Requests being answered (the drain waits for them). */
+  // The drain waits for requests being answered and for connections whose first request has not
+  // reached the handler yet; it refuses only connections that have carried a request (`used`).
   const active = new Set<ServerResponse>();
   let draining = false;
-  /** Connections that have carried a request: in a drain, only they are refused (see below). */
   const used = new WeakSet<object>();
-  /** Connections accepted whose first request has not reached the handler yet: the drain waits for them. */
   const unserved = new Set<Socket>();
   const budget = new BodyBudget(options.bodyBudgetBytes ?? 64 * 1024 * 1024);
   const receive = (req: IncomingMessage) => readBody(req, limit, budget);
@@ -320,10 +315,9 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     url: `http://${urlHost}:${port}${endpoint}`,
     closed,
     /**
-     * Drains, then closes: stops listening (new connections are refused), answers 503 to new
-     * requests on open connections, ends subscription streams, and lets calls in flight and
-     * working tasks finish for up to the grace period; then cancels what is left (tasks waiting
-     * for input included) and closes every connection.
+     * Drains, then closes: stops listening, answers 503 to new requests on open connections, ends
+     * subscription streams, lets calls and working tasks finish within the grace period, then
+     * cancels what is left and closes every connection.
      */
     async close() {
       draining = true;
@@ -355,10 +349,7 @@ async function settled(busy: () => number, graceMs: number): Promise<void> {
   }
 }
 
-/**
- * The `Host` check for `allowed` entries (see {@link HttpOptions.allowedHosts}); undefined (no
- * check) for an empty list. Names compare case-insensitively; a missing Host header is refused.
- */
+/** The `Host` check of {@link HttpOptions.allowedHosts} (none for []); a missing Host is refused. */
 export function hostChecker(
   allowed: readonly string[],
   port: number,

@@ -1,7 +1,4 @@
-/**
- * stdio transport: newline-delimited JSON-RPC over stdin/stdout. stdout carries only MCP
- * messages, one per line (JSON.stringify never emits raw newlines); logs go to stderr.
- */
+/** stdio transport: one JSON-RPC message per line on stdin/stdout (logs go to stderr). */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, errorResponse } from "../protocol/jsonrpc.js";
@@ -17,10 +14,8 @@ export interface StdioOptions {
 }
 
 /**
- * Serves `server` over stdio. Messages are handled concurrently; request-scoped notifications
- * (progress, log messages, subscription acknowledgements) are written as they happen. On stdin
- * EOF the transport ends open subscriptions, waits for in-flight requests, flushes their
- * responses and resolves `closed`.
+ * Serves `server` over stdio, messages handled concurrently. On stdin EOF: ends subscriptions,
+ * waits for requests in flight, flushes their responses and resolves `closed`.
  */
 export function startStdio(server: McpServer, options: StdioOptions = {}): TransportHandle {
   const input = options.input ?? process.stdin;

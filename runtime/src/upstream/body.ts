@@ -1,8 +1,4 @@
-/**
- * Request body assembly and encoding per the tool's BodyBinding and media type: JSON and text in
- * the core; forms, multipart and file content through feature `encodings` (included when the API
- * sends them).
- */
+/** Request bodies: JSON and text in the core; forms, multipart and files through feature `encodings`. */
 import { getOwn, setOwn } from "../protocol/own.js";
 import { styledByFeature, withoutEncodings, type ParameterStyles } from "./serialize.js";
 import type { BodyBinding, HttpBinding } from "../api/types.js";
@@ -13,14 +9,11 @@ export interface EncodedBody {
   payload: string | Buffer;
 }
 
-/**
- * What feature `encodings` adds to request building: parameter styles, bodies beyond JSON and text,
- * and path templates that carry a query (`/search#format=sdk&q`).
- */
+/** What feature `encodings` adds: parameter styles, bodies beyond JSON, path templates with a query. */
 export interface Encodings extends ParameterStyles {
   /** A form, multipart or file body (see {@link encodedByFeature}). */
   body(binding: BodyBinding, value: unknown): EncodedBody;
-  /** Splits a path template at `#` or `?`: its path, and the query items it fixes (`declared`: the query parameters). */
+  /** Splits a path template at `#` or `?` into its path and fixed query items (`declared`: query parameters). */
   splitPath(template: string, declared: readonly string[]): { path: string; fixedQuery: string[] };
 }
 

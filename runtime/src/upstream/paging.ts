@@ -1,8 +1,4 @@
-/**
- * Upstream pagination as the core sees it (feature `pagination`, included when an operation of the
- * API pages): a paginated tool's `cursor` argument and `nextCursor` result, and collecting several
- * pages in one call. Without the feature a tool has no cursor.
- */
+/** Upstream pagination as the core sees it (feature `pagination`: `cursor` in, `nextCursor` out, collection). */
 import type { CallToolResult } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
 
@@ -15,11 +11,10 @@ export type CursorApplication =
 export interface PageFacts {
   /** The arguments the page was requested with (after the cursor was applied). */
   args: Record<string, unknown>;
-  /** Parsed JSON body, when it was JSON. */
+  /** The JSON body, if JSON. */
   body: unknown;
-  /** The response's Link header. */
   link?: string | undefined;
-  /** The URL that was requested, to resolve relative next links. */
+  /** The URL requested, to resolve relative next links. */
   requestUrl: string;
   baseUrl: string;
   /** Encoded `name=value` query credentials the request carried; never stored in a cursor. */

@@ -1,7 +1,6 @@
 /**
- * The server's upstream queue: at most `concurrency` upstream calls on the network at once; the
- * others wait in FIFO order, and a waiting call whose signal aborts leaves the queue. Our own few
- * lines rather than p-queue: a generated server installs three packages (ajv, ajv-formats, got).
+ * The upstream queue: at most `concurrency` calls on the network, the others wait in order (an
+ * aborted one leaves). A few lines rather than p-queue: a server installs only ajv and got.
  */
 export class UpstreamQueue {
   private running = 0;

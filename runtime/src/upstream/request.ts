@@ -2,7 +2,6 @@
 import { collectBody, encodeBody, type Encodings } from "./body.js";
 import {
   ArgumentError,
-  serializeCookieParameter,
   serializeHeaderParameter,
   serializePathParameter,
   serializeQueryParameter,
@@ -12,9 +11,7 @@ import type { HttpBinding } from "../api/types.js";
 import { getOwn } from "../protocol/own.js";
 import { redactUserinfo } from "../protocol/redact.js";
 
-/** The `Accept` when the binding lists no response media types. */
 const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
-
 // OpenAPI: header parameters with these names are ignored (they are set by other fields).
 const IGNORED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
 
@@ -22,11 +19,11 @@ const IGNORED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorizat
 export interface PreparedRequest {
   /** Upper-case HTTP method. */
   method: string;
-  /** Full URL including the query string (may hold secrets: never log it). */
+  /** Full URL with the query (may hold secrets: never log it). */
   url: string;
-  /** URL without query or userinfo, safe to show: origin + base path + resolved path. */
+  /** URL without query or userinfo, safe to show. */
   safeUrl: string;
-  /** The resolved binding path (no base, no query), used in error messages. */
+  /** The resolved binding path (no base, no query), for messages. */
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer | undefined;
@@ -38,11 +35,7 @@ export function joinUrl(baseUrl: string, path: string): string {
   return base + (path.startsWith("/") ? path : "/" + path);
 }
 
-/**
- * The bytes a path segment stands for, as a latin1 string: `%XX` escapes decoded once, every other
- * character as its UTF-8 bytes. `café`, `caf%C3%A9` and `caf%c3%a9` are then equal, as the URL
- * parser's own percent-encoding of raw characters requires.
- */
+/** The bytes a path segment stands for, as latin1 (`%XX` decoded once): `café` equals `caf%c3%a9`. */
 function segmentBytes(text: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < text.length; ) {
@@ -83,10 +76,7 @@ export function pathKept(url: string, baseUrl: string, path: string): boolean {
 /** Characters the URL parser keeps as they are in a path segment (RFC 3986 pchar without `%`). */
 const PLAIN_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
 
-/**
- * True when no segment of `path` can be changed by URL normalisation: only characters the parser
- * keeps, no percent escape, no `.` or `..` segment. Most request paths are; they skip parsing.
- */
+/** True when URL normalisation cannot change `path` (most paths: they skip parsing). */
 function plainPath(path: string): boolean {
   if (!path.startsWith("/")) return false;
   for (const segment of path.slice(1).split("/")) {
@@ -95,10 +85,7 @@ function plainPath(path: string): boolean {
   return true;
 }
 
-/**
- * Builds the request for a binding (`encodings`: feature `encodings`, for the styles and bodies it
- * serialises); throws ArgumentError for arguments that cannot be sent.
- */
+/** Builds the request of a binding; throws ArgumentError for arguments that cannot be sent. */
 export function buildRequest(
   http: HttpBinding,
   args: Record<string, unknown>,
@@ -149,7 +136,8 @@ export function buildRequest(
         }
         break;
       case "cookie":
-        cookies.push(serializeCookieParameter(binding, value));
+        if (!encodings) throw withoutEncodings(`cookie parameter '${binding.name}'`);
+        cookies.push(encodings.cookie(binding, value));
         break;
     }
   }

@@ -1,12 +1,9 @@
 /**
- * Maps an upstream HTTP response to an MCP `tools/call` result: JSON → text + structuredContent,
- * text → text, image/* → image, audio/* → audio, other binary → embedded resource, empty → a clear
- * success line, non-2xx → `isError` with status and a body excerpt.
- *
- * A tool with an `outputSchema` must return `structuredContent` that matches it, or SDK clients
- * reject the whole result. Upstreams often deviate from their spec, so generated output schemas
- * accept a second shape, `{ [fallbackKey]: { status, contentType, body, problems } }`: whenever the
- * documented shape does not fit (validation fails, no JSON, empty body), the response goes there.
+ * An upstream response as a `tools/call` result: JSON → text + structuredContent, text, image,
+ * audio, other binary → embedded resource, empty → a success line, non-2xx → `isError` + excerpt.
+ * SDK clients reject a result whose `structuredContent` does not match the `outputSchema`, and
+ * upstreams deviate from their spec: generated output schemas accept a second shape,
+ * `{ [fallbackKey]: { status, contentType, body, problems } }`, where such a response goes.
  */
 import { isJsonMediaType } from "./body.js";
 import type { CallToolResult } from "../api/mcp-types.js";
@@ -23,19 +20,17 @@ const MAX_ERROR_EXCERPT_CHARS = 2_000;
 export interface UpstreamResponse {
   status: number;
   statusMessage?: string | undefined;
-  /** The raw `content-type` header, if any. */
   contentType?: string | undefined;
   body: Buffer;
   /** Upper-case method and resolved path (no query) for messages. */
   method: string;
   path: string;
-  /** Full URL without query (used as the URI of embedded binary resources). */
+  /** URL without query: the URI of an embedded binary resource. */
   url?: string | undefined;
 }
 
-/** What the mapper found in the body, for callers that need it too (pagination): parsed once. */
+/** The body's JSON, parsed once, for callers that need it too (pagination). */
 export interface ParsedBody {
-  /** Set when the body was parsed as JSON. */
   json?: { value: unknown };
 }
 
@@ -125,10 +120,7 @@ function jsonResult(
   return withFallback(tool, result, response, mediaType, body, outcome.errors);
 }
 
-/**
- * For a tool with an output schema, puts the response into the schema's fallback shape (so the
- * result still validates) and says so in a text block. Tools without one are returned unchanged.
- */
+/** For a tool with an output schema: the response in the schema's fallback shape, said in a text block. */
 function withFallback(
   tool: ToolDefinition,
   result: ToolOutcome,
@@ -179,7 +171,7 @@ function parseJsonBody(text: string, mediaType: string): { ok: true; value: unkn
 /** Media types (lower case, without parameters) whose bodies are shown as text; none is text too. */
 const TEXTUAL = /^(|text\/.*|.*\+(xml|json)|application\/(xml|json|javascript|yaml|x-yaml|x-www-form-urlencoded))$/;
 
-/** Whether a body of this media type (lower case, without parameters) is shown as text. */
+/** Whether a body of this media type is shown as text. */
 export function isTextual(mediaType: string): boolean {
   return TEXTUAL.test(mediaType);
 }

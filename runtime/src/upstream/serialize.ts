@@ -1,7 +1,7 @@
 /**
- * OpenAPI 3 parameter serialization (style/explode) for path, query, header and cookie parameters:
- * the core serialises styles `simple` and `form`; label, matrix, deepObject and the delimited styles
- * come from feature `encodings` (included when the API uses them). Pure functions: value in, wire text out.
+ * OpenAPI 3 parameter serialization (style/explode): the core serialises path, query and header
+ * parameters in styles `simple` and `form`; cookies, label, matrix, deepObject and the delimited
+ * styles come from feature `encodings` (included when the API uses them). Pure functions.
  */
 import type { ParameterBinding, ParameterStyle } from "../api/types.js";
 
@@ -15,10 +15,7 @@ export function encodeRfc3986(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
-/**
- * Encoding for `allowReserved: true`: RFC 3986 reserved characters pass through, except `&`
- * and `#`, which would otherwise split the query or end the URL.
- */
+/** Encoding for `allowReserved: true`: reserved characters pass, except `&` and `#` (they would split the URL). */
 function encodeAllowReserved(text: string): string {
   return encodeRfc3986(text).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2B|2C|3B|3D)/gi, (m) =>
     decodeURIComponent(m),
@@ -29,7 +26,7 @@ function encodeAllowReserved(text: string): string {
 export type Encoder = (text: string) => string;
 const identity: Encoder = (text) => text;
 
-/** A parameter value reduced to one of the three shapes the style table distinguishes. */
+/** A parameter value as one of the shapes the style table distinguishes. */
 export type Shape =
   | { kind: "primitive"; value: string }
   | { kind: "array"; items: string[] }
@@ -61,9 +58,9 @@ const FEATURE_STYLES: Partial<Record<ParameterBinding["in"], readonly ParameterS
   query: ["deepObject", "spaceDelimited", "pipeDelimited"],
 };
 
-/** Whether a parameter's style needs feature `encodings`. */
+/** Whether a parameter needs feature `encodings`: a cookie, or a style the core does not serialise. */
 export function styledByFeature(binding: Pick<ParameterBinding, "in" | "style">): boolean {
-  return FEATURE_STYLES[binding.in]?.includes(binding.style) ?? false;
+  return binding.in === "cookie" || (FEATURE_STYLES[binding.in]?.includes(binding.style) ?? false);
 }
 
 /** The parameter styles of feature `encodings` (see features/encodings). */
@@ -72,34 +69,26 @@ export interface ParameterStyles {
   path(binding: ParameterBinding, shape: Shape): string;
   /** One named value as `key=value` pairs joined by `&` in any query-like style, `""` for nothing. */
   styled(name: string, style: string, explode: boolean, value: unknown, enc?: Encoder): string;
-}
-
-/** Decodes `%XX` escapes byte by byte, repeatedly (at most 4 rounds), so `%252e` counts as `.` too. */
-export function decodePercentRepeatedly(text: string): string {
-  let current = text;
-  for (let round = 0; round < 4; round++) {
-    const next = current.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    if (next === current) break;
-    current = next;
-  }
-  return current;
+  /** A cookie parameter (style form) as `name=value` pairs joined by `; `. */
+  cookie(binding: ParameterBinding, value: unknown): string;
 }
 
 /**
- * True when `text` is, or (split at `/` or a backslash) contains, a dot segment `.` or `..`, also
- * percent-encoded. URL parsers resolve such segments, so `DELETE /buckets/b/objects/..` would
- * become `DELETE /buckets/b`.
+ * True when `text` holds a dot segment `.` or `..` (also percent-encoded, split at `/` or a backslash):
+ * URL parsers resolve them, so `DELETE /buckets/b/objects/..` would become `DELETE /buckets/b`.
  */
 export function hasDotSegment(text: string): boolean {
-  return decodePercentRepeatedly(text)
-    .split(/[/\\]/)
-    .some((part) => part === "." || part === "..");
+  // `%XX` decoded byte by byte, repeatedly (4 rounds at most), so `%252e` counts as `.` too.
+  let decoded = text;
+  for (let round = 0; round < 4; round++) {
+    const next = decoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded.split(/[/\\]/).some((part) => part === "." || part === "..");
 }
 
-/**
- * Serializes a path parameter value into its placeholder text (label and matrix by `styles`).
- * Throws ArgumentError for dot-segment values (see hasDotSegment), in the value or in the text.
- */
+/** A path parameter's placeholder text; ArgumentError for dot segments (see hasDotSegment). */
 export function serializePathParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
   const shape = shapeOf(value);
   const scalars =
@@ -116,9 +105,8 @@ export function serializePathParameter(binding: ParameterBinding, value: unknown
 }
 
 /**
- * Serializes a query parameter into `key=value` pairs joined by `&` (already encoded), or
- * `""` when it contributes nothing. An empty array or object is an undefined value in RFC 6570
- * and is left out entirely (`ids=` would be an empty string item, a different value).
+ * A query parameter as encoded `key=value` pairs joined by `&`, `""` for nothing: an empty array
+ * or object is undefined in RFC 6570 (`ids=` would be an empty string item).
  */
 export function serializeQueryParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
   const enc = binding.allowReserved ? encodeAllowReserved : encodeRfc3986;
@@ -160,22 +148,6 @@ export function serializeHeaderParameter(binding: ParameterBinding, value: unkno
     throw new ArgumentError(`header parameter '${binding.name}' must not contain line breaks or NUL characters`);
   }
   return text;
-}
-
-/** Serializes a cookie parameter (style form) into `name=value` pairs joined by `; `. */
-export function serializeCookieParameter(binding: ParameterBinding, value: unknown): string {
-  const enc: Encoder = encodeRfc3986;
-  const name = enc(binding.name);
-  const shape = shapeOf(value);
-  if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
-  if (shape.kind === "array") {
-    return binding.explode && shape.items.length > 0
-      ? shape.items.map((item) => `${name}=${enc(item)}`).join("; ")
-      : `${name}=${shape.items.map(enc).join(",")}`;
-  }
-  return binding.explode
-    ? shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("; ")
-    : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
 }
 
 function serializeSimple(shape: Shape, explode: boolean, enc: Encoder): string {

@@ -7,7 +7,7 @@ import type { ServerInfo, ServerUrlDefinition } from "../api/types.js";
 /** Outcome of {@link resolveBaseUrl}: a URL (or none at all), or a message for the user. */
 export type BaseUrlResolution = { ok: true; baseUrl: string | undefined } | { ok: false; message: string };
 
-/** Where the user's choices come from: `--base-url`, `--server-var name=value` flags in order (later wins), the environment. */
+/** The user's choices: `--base-url`, `--server-var name=value` flags (later wins), the environment. */
 export interface BaseUrlSources {
   flag?: string | undefined;
   serverVars?: string[];

@@ -1,11 +1,10 @@
 /**
- * Executes a tool call against the upstream HTTP API with got and maps the response to an MCP
- * result. Upstream failures become `isError` results; cancellation becomes UpstreamCancelledError
- * so the dispatcher can stay silent.
+ * A tool call against the upstream API with got, mapped to an MCP result: failures become `isError`
+ * results, a cancellation UpstreamCancelledError (the dispatcher then stays silent).
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
-import type { AppliedCredentials, Credentials, RequestSecrets } from "./auth.js";
+import type { Authorize, AuthorizedRequest, Credentials } from "./auth.js";
 import type { Logger } from "../protocol/logger.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
@@ -20,15 +19,12 @@ import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ResponseInfo } from "../api/api-client.js";
 
-/** Default upstream timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Retries for idempotent methods (network errors, 408, 429, 502, 503, 504). */
+/** Retries of idempotent methods (RFC 9110) after network errors, 408, 429, 502, 503, 504. */
 const DEFAULT_RETRIES = 2;
-/** HTTP methods that are safe to send again (RFC 9110 idempotent). */
 const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
 const MAX_RETRY_AFTER_MS = 10_000;
-/** Default number of upstream calls one server has on the network at once; more wait in a queue. */
 export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
 /** Default cap on one upstream response body, counted after decompression (50 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
@@ -37,15 +33,15 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export interface UpstreamOptions {
   /** Base URL the binding paths are joined to; may include a path (`https://h/api/v1`). */
   baseUrl?: string | undefined;
-  /** One deadline per call in ms (default 30000), shared by its retries, a token refresh and every attempt. */
+  /** One deadline per call in ms, shared by its retries, a token refresh and every attempt. */
   timeoutMs?: number | undefined;
-  /** Largest response body read, in bytes after decompression (default 50 MiB); a larger one aborts the call. */
+  /** Largest response body, in bytes after decompression; a larger one aborts the call. */
   maxResponseBytes?: number | undefined;
-  /** Upstream calls on the network at once for the whole server (default 32); more wait in a FIFO queue. */
+  /** Upstream calls on the network at once for the whole server; more wait in a FIFO queue. */
   concurrency?: number | undefined;
-  /** Retries for idempotent methods (default 2; 0 disables). POST and PATCH are never retried. */
+  /** Retries of idempotent methods (0 disables). */
   retries?: number | undefined;
-  /** Parameter styles and bodies beyond JSON (feature `encodings`, included when the API needs them). */
+  /** Parameter styles and bodies beyond JSON (feature `encodings`). */
   encodings?: Encodings | undefined;
 }
 
@@ -56,20 +52,16 @@ export interface UpstreamCall {
   validator: SchemaValidator;
   signal?: AbortSignal | undefined;
   logger?: Logger;
-  /** Upstream pagination (feature `pagination`); without it tools do not page. */
+  /** Upstream pagination (feature `pagination`). */
   paging?: Paging | undefined;
-  /** Source of upstream credentials (feature `auth`); without it no credentials are sent. */
+  /** Upstream credentials (feature `auth`); without them none are sent. */
   credentials?: Credentials | undefined;
-  /** Credentials passthrough rules took from the incoming request, by scheme key. */
+  /** Credentials taken from the incoming request (passthrough, a user's tokens), by scheme key. */
   fromRequest?: Record<string, string> | undefined;
-  /**
-   * After a 401 to a call with `fromRequest` credentials: new ones to try once (a user's refreshed
-   * tokens), or undefined when there are none.
-   */
+  /** After a 401: new `fromRequest` credentials to try once (a user's refreshed tokens), if any. */
   renewFromRequest?: (() => Promise<Record<string, string> | undefined>) | undefined;
-  /** The server's upstream queue: at most its concurrency of calls are on the network at once. */
   queue?: UpstreamQueue | undefined;
-  /** Told the status and headers of the response (the typed `api` client reports them to user code). */
+  /** Told the status and headers of the response (the `api` client reports them to user code). */
   onResponse?: ((response: ResponseInfo) => void) | undefined;
 }
 
@@ -162,23 +154,18 @@ async function exchangeWithUpstream(
     limits.request?.cancel();
   }, timeoutMs);
   try {
-    // No await without credentials: the usual call of a public API takes no extra turn.
-    let choice = call.credentials
-      ? await call.credentials.choose(tool.http.security, false, call.fromRequest)
-      : undefined;
-    if (choice && !choice.ok) return refused(tool, choice.message);
-    let response = await send(got, prepared, choice?.credentials, call, limits);
-    // A credential the upstream refuses is renewed once: OAuth tokens refreshed, else a user's renewed.
-    if (response.statusCode === 401 && call.credentials) {
-      const oauthKeys = choice?.ok ? choice.credentials.oauthKeys : [];
-      if (oauthKeys.length > 0) call.credentials.invalidate(oauthKeys);
-      const fromRequest = oauthKeys.length > 0 ? call.fromRequest : await call.renewFromRequest?.();
-      if (oauthKeys.length > 0 || fromRequest) {
-        choice = await call.credentials.choose(tool.http.security, oauthKeys.length > 0, fromRequest);
-        if (!choice.ok) return refused(tool, choice.message);
-        response = await send(got, prepared, choice.credentials, call, limits);
-      }
-    }
+    let response: Response<Buffer>;
+    let credentialQuery: readonly string[] | undefined;
+    if (call.credentials) {
+      const sent = await call.credentials.send(
+        tool.http.security,
+        call.fromRequest,
+        call.renewFromRequest,
+        (authorize) => send(got, prepared, authorize, call, limits),
+      );
+      if (!sent.ok) return textResult(`Tool ${tool.name} cannot be called: ${sent.message}`, true);
+      ({ response, query: credentialQuery } = sent);
+    } else response = await send(got, prepared, undefined, call, limits);
     call.onResponse?.({
       status: response.statusCode,
       headers: { ...response.headers },
@@ -211,7 +198,7 @@ async function exchangeWithUpstream(
         link: headerValue(response.headers.link),
         requestUrl: prepared.url,
         baseUrl,
-        credentialQuery: choice?.ok ? choice.credentials.query : undefined,
+        credentialQuery,
       });
     }
     return result;
@@ -247,16 +234,10 @@ async function exchangeWithUpstream(
   }
 }
 
-/** The result of a call whose credentials could not be chosen. */
-function refused(tool: ToolDefinition, message: string): CallToolResult {
-  return textResult(`Tool ${tool.name} cannot be called: ${message}`, true);
-}
-
-/** What the shared hooks of one request need: its limits, and what to strip on a redirect to another origin. */
+/** What the shared hooks of one request need: its limits, and what strips its credentials on a redirect. */
 interface RequestContext extends Record<string, unknown> {
   limits: CallLimits;
-  /** Set when the request carries credentials. */
-  secrets?: RequestSecrets;
+  onRedirect?: AuthorizedRequest["onRedirect"];
 }
 
 /**
@@ -295,19 +276,7 @@ function upstreamClient(got: Got, retries: number): Got {
           (error.options.context as RequestContext).limits.attempts += 1;
         },
       ],
-      beforeRedirect: [
-        (options) => {
-          const secrets = (options.context as RequestContext).secrets;
-          if (!secrets) return;
-          const next = options.url instanceof URL ? options.url : new URL(String(options.url));
-          if (next.origin === secrets.origin) return;
-          for (const name of secrets.headers) delete options.headers[name];
-          if (secrets.cookies) delete options.headers.cookie;
-          for (const name of secrets.query) next.searchParams.delete(name);
-          options.url = next;
-          if (secrets.tls) options.https = {};
-        },
-      ],
+      beforeRedirect: [(options) => (options.context as RequestContext).onRedirect?.(options)],
     },
   });
   clients.set(retries, client);
@@ -318,7 +287,7 @@ function upstreamClient(got: Got, retries: number): Got {
 async function send(
   got: Got,
   prepared: PreparedRequest,
-  credentials: AppliedCredentials | undefined,
+  authorize: Authorize | undefined,
   call: UpstreamCall,
   limits: CallLimits,
 ): Promise<Response<Buffer>> {
@@ -326,23 +295,18 @@ async function send(
   limits.signal?.throwIfAborted();
   if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
-  let url = prepared.url;
-  const context: RequestContext = { limits };
-  if (credentials) {
-    const authorized = call.credentials!.authorize(url, headers, credentials);
-    url = authorized.url;
-    context.secrets = authorized.secrets;
-  }
+  const authorized = authorize?.(prepared.url, headers);
+  const context: RequestContext = { limits, onRedirect: authorized?.onRedirect };
   limits.attempts += 1;
   const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(
-    url,
+    authorized?.url ?? prepared.url,
     {
       method: prepared.method as Method,
       headers,
       ...(limits.signal ? { signal: limits.signal } : {}),
       context,
       ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
-      ...(credentials?.tls ? { https: { certificate: credentials.tls.certificate, key: credentials.tls.key } } : {}),
+      ...(authorized?.tls ? { https: { ...authorized.tls } } : {}),
       // responseType "buffer" is the instance's default, which got's types do not carry over.
     },
   ) as unknown as CancelableRequest<Response<Buffer>>;
@@ -356,7 +320,6 @@ async function send(
   return await request;
 }
 
-/** The body as JSON, or undefined when it is not JSON. */
 function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString("utf8"));

@@ -1,5 +1,18 @@
-/** Puts chosen credentials into a request: once each, and with what a redirect elsewhere must strip. */
-import type { AppliedCredentials, RequestSecrets } from "../../upstream/auth.js";
+/** Puts chosen credentials into a request: once each, and stripped from a redirect to another origin. */
+import type { NormalizedOptions } from "got";
+import type { AuthorizedRequest } from "../../upstream/auth.js";
+
+/** What the chosen credentials add to a request. */
+export interface AppliedCredentials {
+  headers: Record<string, string>;
+  /** `name=value` pairs to add to the query string (already encoded). */
+  query: string[];
+  cookies: string[];
+  /** Client certificate and key (PEM) for mutual TLS. */
+  tls?: { certificate: string; key: string };
+  /** OAuth scheme keys used, so a 401 can refresh their tokens once. */
+  oauthKeys: string[];
+}
 
 /** The `name=value` items whose names none of `pairs` has (names compared percent-decoded). */
 function withoutNames(items: string[], pairs: string[]): string[] {
@@ -24,25 +37,29 @@ function replacePairs(url: string, pairs: string[]): string {
 
 /**
  * Adds `credentials` to `headers` (in place) and to `url`'s query; a credential replaces an argument
- * of the same name and place, so the value goes out once. Returns the URL and the request's secrets.
+ * of the same name and place, so the value goes out once. A redirect to another origin gets none of them.
  */
 export function authorize(
   url: string,
   headers: Record<string, string>,
   credentials: AppliedCredentials,
-): { url: string; secrets: RequestSecrets } {
+): AuthorizedRequest {
   Object.assign(headers, credentials.headers);
   if (credentials.query.length > 0) url = replacePairs(url, credentials.query);
   if (credentials.cookies.length > 0)
     headers.cookie = [...withoutNames(headers.cookie?.split("; ") ?? [], credentials.cookies), ...credentials.cookies]
       .filter(Boolean)
       .join("; ");
-  const secrets: RequestSecrets = {
-    origin: new URL(url).origin,
-    headers: new Set(Object.keys(credentials.headers)),
-    query: new Set(credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!))),
-    cookies: credentials.cookies.length > 0,
-    tls: credentials.tls !== undefined,
+  const origin = new URL(url).origin;
+  const queryNames = credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!));
+  const onRedirect = (options: NormalizedOptions): void => {
+    const next = options.url instanceof URL ? options.url : new URL(String(options.url));
+    if (next.origin === origin) return;
+    for (const name of Object.keys(credentials.headers)) delete options.headers[name];
+    if (credentials.cookies.length > 0) delete options.headers.cookie;
+    for (const name of queryNames) next.searchParams.delete(name);
+    options.url = next;
+    if (credentials.tls) options.https = {};
   };
-  return { url, secrets };
+  return { url, tls: credentials.tls, onRedirect };
 }

@@ -6,9 +6,12 @@
 import { readFileSync } from "node:fs";
 import { TokenCache, CredentialError } from "./oauth-client.js";
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../../api/types.js";
-import type { AppliedCredentials, CredentialChoice, Credentials } from "../../upstream/auth.js";
-import { authorize } from "./authorize.js";
+import type { Authorize, Credentials } from "../../upstream/auth.js";
+import { authorize, type AppliedCredentials } from "./authorize.js";
 import { checkPassthroughRules, passthroughCredentials, type PassthroughRule } from "./passthrough.js";
+
+/** The outcome of choosing credentials for one call. */
+type CredentialChoice = { ok: true; credentials: AppliedCredentials } | { ok: false; message: string };
 
 /** Variables a scheme needs before it can be used, in the order to mention them. */
 function neededVariables(scheme: SecuritySchemeDefinition, env: NodeJS.ProcessEnv): string[] | undefined {
@@ -59,7 +62,7 @@ export class CredentialStore implements Credentials {
    * `fromRequest` holds credentials that passthrough rules took from the incoming request, by
    * scheme key; they take precedence over the environment's.
    */
-  async choose(
+  private async choose(
     requirements: SecurityRequirement[] | undefined,
     refreshOAuth = false,
     fromRequest: Record<string, string> = {},
@@ -97,11 +100,29 @@ export class CredentialStore implements Credentials {
     return { ok: false, message: `missing upstream credentials: ${options}.` };
   }
 
-  /** Forgets cached OAuth tokens after the upstream answered 401. */
-  readonly authorize = authorize;
-
-  invalidate(keys: string[]): void {
-    for (const key of keys) this.tokens.invalidate(key);
+  async send<R extends { statusCode: number }>(
+    security: SecurityRequirement[] | undefined,
+    fromRequest: Record<string, string> | undefined,
+    renew: (() => Promise<Record<string, string> | undefined>) | undefined,
+    send: (authorize: Authorize) => Promise<R>,
+  ): Promise<{ ok: true; response: R; query: readonly string[] } | { ok: false; message: string }> {
+    let choice = await this.choose(security, false, fromRequest);
+    if (!choice.ok) return choice;
+    const authorizer = (applied: AppliedCredentials) => (url: string, headers: Record<string, string>) =>
+      authorize(url, headers, applied);
+    let response = await send(authorizer(choice.credentials));
+    // A credential the upstream refuses is renewed once: OAuth tokens refreshed, else a user's renewed.
+    if (response.statusCode === 401) {
+      const { oauthKeys } = choice.credentials;
+      for (const key of oauthKeys) this.tokens.invalidate(key);
+      const renewed = oauthKeys.length > 0 ? fromRequest : await renew?.();
+      if (oauthKeys.length > 0 || renewed) {
+        choice = await this.choose(security, oauthKeys.length > 0, renewed);
+        if (!choice.ok) return choice;
+        response = await send(authorizer(choice.credentials));
+      }
+    }
+    return { ok: true, response, query: choice.credentials.query };
   }
 
   private async apply(

@@ -1,10 +1,26 @@
 /**
- * The rarer OpenAPI parameter styles (the core serialises `simple` and `form`): label and matrix
+ * Cookie parameters and the rarer OpenAPI parameter styles (the core serialises `simple` and `form`): label and matrix
  * path values; deepObject, spaceDelimited and pipeDelimited query values, which form fields of a
  * body may use too (their `encoding` entry).
  */
 import type { ParameterBinding } from "../../api/types.js";
 import { encodeRfc3986, formPairs, scalarText, shapeOf, type Encoder, type Shape } from "../../upstream/serialize.js";
+
+/** Serializes a cookie parameter (style form) into `name=value` pairs joined by `; `. */
+export function serializeCookieParameter(binding: ParameterBinding, value: unknown): string {
+  const enc: Encoder = encodeRfc3986;
+  const name = enc(binding.name);
+  const shape = shapeOf(value);
+  if (shape.kind === "primitive") return `${name}=${enc(shape.value)}`;
+  if (shape.kind === "array") {
+    return binding.explode && shape.items.length > 0
+      ? shape.items.map((item) => `${name}=${enc(item)}`).join("; ")
+      : `${name}=${shape.items.map(enc).join(",")}`;
+  }
+  return binding.explode
+    ? shape.entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("; ")
+    : `${name}=${shape.entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",")}`;
+}
 
 /** A path value in style label or matrix (RFC 6570), as its placeholder text. */
 export function pathText(binding: ParameterBinding, shape: Shape): string {

@@ -4,12 +4,29 @@
  * environment variable or the spec's default, and checked against the spec's `enum`.
  */
 import type { Feature } from "../../cli/features.js";
+import type { ServerInfo } from "../../api/types.js";
 import { nonEmpty, type ResolveServerUrl } from "../../upstream/server-url.js";
 
 export const serverVars: Feature = {
   name: "server-vars",
+  usage: serverVarUsage,
   plugs: () => ({ serverUrl: fillServerUrl }),
 };
+
+/** Help lines for the server URL's variables (none when the URL has none). */
+function serverVarUsage(info: ServerInfo): string {
+  const variables = info.serverUrl?.variables ?? [];
+  if (variables.length === 0) return "";
+  const lines = variables.map((v) => {
+    const facts = [
+      `env ${v.env}`,
+      ...(v.default !== undefined ? [`default ${v.default}`] : []),
+      ...(v.enum ? [`one of ${v.enum.join(", ")}`] : []),
+    ];
+    return `                     ${v.name}: ${facts.join("; ")}\n`;
+  });
+  return `  --server-var N=V   set a variable of the server URL ${info.serverUrl!.template}\n${lines.join("")}`;
+}
 
 /** The base URL: `explicit` (`--base-url`, `API_BASE_URL`) as given, else the template filled; never throws. */
 export const fillServerUrl: ResolveServerUrl = (template, sources, explicit) => {

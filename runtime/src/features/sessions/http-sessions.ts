@@ -8,14 +8,15 @@ import { clientInfoOf } from "../../protocol/client-info.js";
 import { ErrorCode, type JsonRpcId } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
 import { StateUnavailableError, type StateStore } from "../../state/state.js";
+import { MemoryStateStore } from "../state/memory.js";
 import type { HttpSessions, SessionOwner } from "../../transport/http-plugs.js";
 import { reject } from "../../transport/http-util.js";
 import type { LegacySession } from "../../server/request-context.js";
 import { SessionStore, sessionOwner } from "./session-store.js";
 
 /** The sessions kept in `state`. */
-export function httpSessions(state: StateStore): HttpSessions {
-  const sessions = new SessionStore(state);
+export function httpSessions(state: StateStore | undefined): HttpSessions {
+  const sessions = new SessionStore(state ?? new MemoryStateStore());
   const ownerOf = (owner: SessionOwner | undefined) => (owner ? sessionOwner(owner.issuer, owner.subject) : undefined);
   return {
     async end(req, res, owner) {

@@ -21,6 +21,7 @@ import { MIN_VAULT_SECRET_CHARS, RecordSeal } from "./seal.js";
 import { UserOAuth, type SignInScheme } from "./sign-in.js";
 import type { UserSource } from "./users.js";
 import { TokenVault } from "./vault.js";
+import { MemoryStateStore } from "../state/memory.js";
 
 /** How long a call waits for its user to finish signing in (default). */
 const DEFAULT_WAIT_MS = 120_000;
@@ -80,7 +81,7 @@ export const userOauth: Feature = {
         });
     return {
       ...guard,
-      userSignIn({ state, logger }) {
+      userSignIn({ state = new MemoryStateStore(), logger }) {
         if (state.shared && secret === undefined)
           throw new Error(
             `per-user sign-in keeps users' tokens in the shared state store: set MCP_TOKEN_VAULT_SECRET (at least ${MIN_VAULT_SECRET_CHARS} characters, the same on every instance) to encrypt them`,
