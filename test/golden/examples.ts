@@ -46,11 +46,11 @@ test("a generation vendors runtime/src as it is: the core and its features' fold
     const vendored = new Map(
       result.files.filter((file) => isVendoredRuntime(file.path)).map((file) => [file.path.slice(12), file.content]),
     );
-    // code requires search, redis requires sessions: their folders come too.
+    // code requires search, redis requires sessions, which requires state: their folders come too.
     const expected = all.filter(
       (path) =>
         !path.startsWith("features/") ||
-        (features.length > 0 && /^features\/(code|search|redis|sessions)\//.test(path)),
+        (features.length > 0 && /^features\/(code|search|redis|sessions|state)\//.test(path)),
     );
     assert.equal([...vendored.keys()].sort(), expected, `vendored with --with ${features.join(",") || "none"}`);
     for (const path of expected) assert.is(vendored.get(path), header + readFileSync(join(src, path), "utf8"), path);
