@@ -37,6 +37,9 @@ test("a generation vendors runtime/src as it is: the core and its features' fold
   const src = join(root, "runtime", "src");
   const header = runtimeHeader(runtimeVersion());
   const all = runtimeSourcePaths(src);
+  const registry = JSON.parse(readFileSync(join(root, "runtime", "features.json"), "utf8")) as {
+    features: Record<string, { requires?: string[] }>;
+  };
   assert.ok(
     all.some((path) => path.split("/").length > 2),
     "the runtime has nested folders",
@@ -46,12 +49,10 @@ test("a generation vendors runtime/src as it is: the core and its features' fold
     const vendored = new Map(
       result.files.filter((file) => isVendoredRuntime(file.path)).map((file) => [file.path.slice(12), file.content]),
     );
-    // code requires search, redis requires sessions, which requires state: their folders come too.
-    const expected = all.filter(
-      (path) =>
-        !path.startsWith("features/") ||
-        (features.length > 0 && /^features\/(code|search|redis|sessions|state)\//.test(path)),
-    );
+    // The features asked for and those they require (runtime/features.json), walked here from the data.
+    const wanted = new Set<string>(features);
+    for (const name of wanted) for (const needed of registry.features[name]?.requires ?? []) wanted.add(needed);
+    const expected = all.filter((path) => !path.startsWith("features/") || wanted.has(path.split("/")[1]!));
     assert.equal([...vendored.keys()].sort(), expected, `vendored with --with ${features.join(",") || "none"}`);
     for (const path of expected) assert.is(vendored.get(path), header + readFileSync(join(src, path), "utf8"), path);
   }
