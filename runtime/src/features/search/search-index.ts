@@ -37,8 +37,6 @@ export interface SearchIndexData {
   collections?: string[][];
   /** Id prefixes the document's examples and patterns show (`bk_…`) → the collection's words. */
   ids?: Record<string, string[]>;
-  /** Query term the index lacks → indexed terms near it in meaning (word vectors, chosen at generation). */
-  neighbours?: Record<string, string[]>;
 }
 
 /** One search result, best first; `required`: the arguments a call needs. */
@@ -57,8 +55,6 @@ export interface SearchOptions {
 const SYNONYM_WEIGHT = 0.8;
 const PREFIX_WEIGHT = 0.6;
 const PREFIX_MAX = 8;
-/** Weight of a term near in meaning to a word the index lacks (see SearchIndexData.neighbours). */
-const NEIGHBOUR_WEIGHT = 0.3;
 /** How strongly the share of the request's words an operation matches scales its score. */
 const COVERAGE_POWER = 1.5;
 /** The share of an operation's name the request explains scales its score from NAME_FLOOR to 1 (see namePrecision). */
@@ -84,7 +80,6 @@ export class OperationSearch {
   /** Analysed words of each operation's name, computed on first use (see namePrecision). */
   private readonly nameTerms: Array<string[] | undefined> = [];
   private readonly lexicon: Lexicon;
-  private readonly neighbours: ReadonlyMap<string, string[]>;
 
   constructor(data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT)
@@ -95,7 +90,6 @@ export class OperationSearch {
     this.lexicon = new Lexicon(data.lexicon);
     this.collections = data.collections ?? [];
     this.ids = new Map(Object.entries(data.ids ?? {}));
-    this.neighbours = new Map(Object.entries(data.neighbours ?? {}));
     const n = data.docs.length;
     [this.totals, this.matched, this.best] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
   }
@@ -138,8 +132,7 @@ export class OperationSearch {
     if (read.lists) concepts.get("list")?.push("list");
     for (const concept of concepts.values()) {
       const alternatives = this.alternatives(concept, typed);
-      // A concept read only through word neighbours is a guess: operations lacking it are not penalised.
-      if (alternatives.some(([, weight]) => weight !== NEIGHBOUR_WEIGHT)) known++;
+      if (alternatives.length > 0) known++;
       // Per document, the best of the concept's words and stand-ins; a stand-in never counts more than a typed word.
       const typedIdfs = concept.filter((term) => this.terms.has(term)).map((term) => this.idf(term));
       const typedIdf = typedIdfs.length > 0 ? Math.max(...typedIdfs) : Number.POSITIVE_INFINITY;
@@ -243,9 +236,6 @@ export class OperationSearch {
     for (const term of list.length > 0 ? [] : concept.filter((term) => term.length >= 3))
       for (const indexed of this.terms.keys())
         if (indexed.startsWith(term) && list.length < PREFIX_MAX) list.push([indexed, PREFIX_WEIGHT]);
-    // Else it may mean what an indexed one means ("automobile" → "vehicle"): a light stand-in.
-    for (const term of list.length > 0 ? [] : concept)
-      for (const near of this.neighbours.get(term) ?? []) list.push([near, NEIGHBOUR_WEIGHT]);
     return list;
   }
 
