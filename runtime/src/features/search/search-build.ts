@@ -82,7 +82,8 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
         d.method.toUpperCase(),
         d.path,
         d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1)}…` : d.summary,
-        d.tags.length > 0 ? d.tags : browseGroup(d.path),
+        // Untagged: browsed by the path's first segment after a version (`/v1/books/{id}` → books).
+        d.tags.length > 0 ? d.tags : (/^\/(?:v\d+\/)?([^/{]+)/.exec(d.path)?.slice(1) ?? []),
         d.required ?? [],
       ],
     ),
@@ -104,11 +105,6 @@ function collectionsOf(documents: readonly SearchDocument[]): string[][] {
       for (const list of [words(segment!), /^v\d+$/.test(before) ? [] : words(`${before} ${segment}`)])
         if (list.length > 0) found.set(list.join(" "), list);
   return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
-}
-
-/** What an untagged operation is browsed by: its path's first segment after a version (`/v1/books/{id}` → books). */
-function browseGroup(path: string): string[] {
-  return /^\/(?:v\d+\/)?([^/{]+)/.exec(path)?.slice(1) ?? [];
 }
 
 /** The first sentence of a description: the summary of an operation that has none. */

@@ -97,10 +97,8 @@ export class OperationSearch {
     let known = 0;
     // Words of one action ("make a new team") say one thing: they count once, for score and coverage.
     const concepts = new Map<string, string[]>();
-    for (const term of queryTerms) {
-      const key = this.lexicon.actions(term)[0] ?? term;
-      concepts.set(key, [...(concepts.get(key) ?? []), term]);
-    }
+    const conceptOf = (term: string) => this.lexicon.actions(term)[0] ?? term;
+    for (const term of queryTerms) concepts.set(conceptOf(term), [...(concepts.get(conceptOf(term)) ?? []), term]);
     // Things in the plural with a verb of looking ("show the books") are listed rather than got.
     if (read.lists) concepts.get("list")?.push("list");
     for (const concept of concepts.values()) {
