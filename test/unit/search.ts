@@ -248,6 +248,19 @@ test("20,000 synthetic operations: every query answers with operations that matc
   assert.match(deleted.path, /event/);
 });
 
+test("the shortlist is the head of the full ranking, whatever the limit, the filter and the searches before it", () => {
+  const big = new OperationSearch(buildSearchIndex(syntheticSearchDocuments(2_000), SEARCH_LEXICON));
+  const names = (query: string, limit: number, allowed?: (name: string) => boolean) =>
+    big.search(query, { limit, ...(allowed ? { allowed } : {}) }).map((hit) => hit.name);
+  const odd = (name: string) => name.length % 2 === 1;
+  for (const query of SYNTHETIC_QUERIES) {
+    const full = names(query, 2_000);
+    assert.ok(full.length > 20, query);
+    for (const limit of [0, 1, 3, 10]) assert.equal(names(query, limit), full.slice(0, limit), `${query} @${limit}`);
+    assert.equal(names(query, 5, odd), full.filter(odd).slice(0, 5), `${query}, filtered`);
+  }
+});
+
 test("a hostile query is bounded work: 16,000 words answer at once, as their first MAX_QUERY_CHARS characters do", () => {
   const verbs = ["get", "show", "list", "make", "create", "new", "add", "delete", "remove", "update", "find", "view"];
   const query = Array.from({ length: 16_000 }, (_, i) =>

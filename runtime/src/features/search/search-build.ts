@@ -1,7 +1,6 @@
 /**
- * Builds the operation search index (BM25F) at generation, with the lexicon (a server without one builds
- * it on its first search, without). What is specific to the API comes from its document: names, paths,
- * tags, argument names and titles, enum values, id prefixes; the index records each term's fields.
+ * Builds the operation search index (BM25F) at generation (a server without one builds it on its first search).
+ * What is specific to an API comes from its document; the index records the fields each term came from.
  */
 import { Lexicon, methodVerbs, words, type LexiconData } from "./search-text.js";
 import { SEARCH_INDEX_FORMAT, type IndexedOperation, type SearchIndexData } from "./search-index.js";
@@ -63,9 +62,8 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
     const weighted = new Map<string, number>();
     fields.forEach((terms, f) => {
       const { weight, b } = FIELDS[f]!;
-      const norm = 1 - b + (b * terms.length) / averages[f]!;
       for (const term of terms) {
-        weighted.set(term, (weighted.get(term) ?? 0) + weight / norm);
+        weighted.set(term, (weighted.get(term) ?? 0) + weight / (1 - b + (b * terms.length) / averages[f]!));
         sources.set(term, (sources.get(term) ?? 0) | (1 << f));
       }
     });
@@ -75,26 +73,27 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
     }
   });
   const sorted = [...postings.keys()].sort();
-  const docs: IndexedOperation[] = documents.map((d) => [
-    d.name,
-    d.method.toUpperCase(),
-    d.path,
-    d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1)}…` : d.summary,
-    d.tags.length > 0 ? d.tags : browseGroup(d.path),
-    d.required ?? [],
-  ]);
-  const ids: Record<string, string[]> = {};
-  for (const d of documents)
-    for (const [prefix, collection] of Object.entries(d.ids ?? {})) ids[prefix] = words(collection);
   return {
     format: SEARCH_INDEX_FORMAT,
     k1: K1,
-    docs,
+    docs: documents.map(
+      (d): IndexedOperation => [
+        d.name,
+        d.method.toUpperCase(),
+        d.path,
+        d.summary.length > SUMMARY_MAX ? `${d.summary.slice(0, SUMMARY_MAX - 1)}…` : d.summary,
+        // Untagged: browsed by the path's first segment after a version (`/v1/books/{id}` → books).
+        d.tags.length > 0 ? d.tags : (/^\/(?:v\d+\/)?([^/{]+)/.exec(d.path)?.slice(1) ?? []),
+        d.required ?? [],
+      ],
+    ),
     terms: Object.fromEntries(sorted.map((term) => [term, postings.get(term)!])),
     sources: Object.fromEntries(sorted.map((term) => [term, sources.get(term)!])),
     ...(lexicon ? { lexicon } : {}),
     collections: collectionsOf(documents),
-    ids,
+    ids: Object.fromEntries(
+      documents.flatMap((d) => Object.entries(d.ids ?? {}).map(([prefix, collection]) => [prefix, words(collection)])),
+    ),
   };
 }
 
@@ -108,25 +107,16 @@ function collectionsOf(documents: readonly SearchDocument[]): string[][] {
   return [...found.values()].sort((a, b) => a.join(" ").localeCompare(b.join(" ")));
 }
 
-/** What an untagged operation is browsed by: its path's first segment after a version (`/v1/books/{id}` → books). */
-function browseGroup(path: string): string[] {
-  return /^\/(?:v\d+\/)?([^/{]+)/.exec(path)?.slice(1) ?? [];
-}
-
 /** The first sentence of a description: the summary of an operation that has none. */
 function firstSentence(text: string): string {
   const line = /^\s*(.*)/.exec(text.replace(/<[^>]*>/g, ""))![1]!;
   return /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
 }
 
-type PropertySchema = {
-  enum?: unknown[];
+/** The keywords of a property's schema that the index reads. */
+type PropertySchema = Partial<Record<"enum" | "title" | "pattern" | "example" | "examples", unknown>> & {
   items?: PropertySchema;
   properties?: Record<string, PropertySchema>;
-  title?: unknown;
-  pattern?: unknown;
-  example?: unknown;
-  examples?: unknown;
 };
 
 /**
@@ -165,7 +155,6 @@ export function searchDocument(tool: ToolDefinition): SearchDocument {
   const parameters: string[] = [];
   const values: string[] = [];
   vocabularyOf(properties, parameters, values);
-  const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : [];
   return {
     name: tool.name,
     method: tool.http.method,
@@ -175,7 +164,7 @@ export function searchDocument(tool: ToolDefinition): SearchDocument {
     tags: [...(tool.tags ?? [])],
     parameters,
     values,
-    required,
+    required: Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : [],
     ids: idPrefixes(tool.http.path, properties),
   };
 }

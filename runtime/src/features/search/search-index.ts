@@ -1,7 +1,6 @@
 /**
- * Operation search over data/search-index.json: BM25F, whose weighted term frequencies were computed
- * at generation, so a query is look-ups and sums. The query is read once with the index's lexicon
- * (search-text.ts) and widened with its synonyms; a term the index lacks falls back to its prefixes.
+ * Operation search over data/search-index.json: BM25F with term weights computed at generation, so a query
+ * is look-ups and sums; widened with the lexicon's synonyms, and with prefixes for a term the index lacks.
  */
 import { Lexicon, methodVerbs, requestWords, stem, words, type LexiconData } from "./search-text.js";
 
@@ -12,14 +11,7 @@ export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
 
 /** An operation: name, method (upper case), path, summary, tags (untagged: its path's group), required arguments. */
-export type IndexedOperation = [
-  name: string,
-  method: string,
-  path: string,
-  summary: string,
-  tags: string[],
-  required: string[],
-];
+export type IndexedOperation = [string, string, string, string, string[], string[]];
 
 /** The file data/search-index.json. */
 export interface SearchIndexData {
@@ -39,22 +31,11 @@ export interface SearchIndexData {
   ids?: Record<string, string[]>;
 }
 
-/** One search result, best first; `required`: the arguments a call needs. */
-export type SearchHit = { name: string; method: string; path: string; summary: string; required: string[] };
+/** What a search returns at most, restricted to a tag (case-insensitive) and to what `allowed` accepts. */
+type SearchOptions = { limit: number; tag?: string; allowed?: (name: string) => boolean };
 
-/** What a search may be restricted to. */
-export interface SearchOptions {
-  limit: number;
-  /** Only operations carrying this tag (case-insensitive). */
-  tag?: string;
-  /** Only operations this predicate accepts (the server's toolset filters). */
-  allowed?: (name: string) => boolean;
-}
-
-/** Weights, relative to a word the user typed, of a lexicon synonym and of a prefix expansion. */
-const SYNONYM_WEIGHT = 0.8;
-const PREFIX_WEIGHT = 0.6;
-const PREFIX_MAX = 8;
+/** Weights, relative to a word the user typed, of a lexicon synonym and of a prefix expansion (at most PREFIX_MAX). */
+const [SYNONYM_WEIGHT, PREFIX_WEIGHT, PREFIX_MAX] = [0.8, 0.6, 8];
 /** How strongly the share of the request's words an operation matches scales its score. */
 const COVERAGE_POWER = 1.5;
 /** The share of an operation's name the request explains scales its score from NAME_FLOOR to 1 (see namePrecision). */
@@ -62,33 +43,27 @@ const NAME_FLOOR = 0.4;
 /** Name words after which the rest of a name only qualifies it (`create-for-authenticated-user`): not counted. */
 const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
 /** Scale of a write when a request only asks, of a GET when it only changes, of a GET of one item when it lists. */
-const WRITE_WHEN_ASKING = 0.6;
-const READ_WHEN_CHANGING = 0.7;
-const ONE_WHEN_LISTING = 0.8;
+const [WRITE_WHEN_ASKING, READ_WHEN_CHANGING, ONE_WHEN_LISTING] = [0.6, 0.7, 0.8];
 
 /** A loaded index, ready for queries. */
 export class OperationSearch {
   private readonly docs: IndexedOperation[];
-  private readonly k1: number;
   private readonly terms: Map<string, number[]>;
-  private readonly collections: string[][];
+  private readonly lexicon: Lexicon;
   private readonly ids: ReadonlyMap<string, string[]>;
-  /** Per-document accumulators, left zeroed after each search. */
+  /** Per-document accumulators (score, concepts matched, best of one concept), left zeroed after each search. */
   private readonly totals: Float64Array;
   private readonly matched: Float64Array;
   private readonly best: Float64Array;
   /** Analysed words of each operation's name, computed on first use (see namePrecision). */
   private readonly nameTerms: Array<string[] | undefined> = [];
-  private readonly lexicon: Lexicon;
 
-  constructor(data: SearchIndexData) {
+  constructor(private readonly data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT)
       throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate it`);
     this.docs = data.docs;
-    this.k1 = data.k1;
     this.terms = new Map(Object.entries(data.terms));
     this.lexicon = new Lexicon(data.lexicon);
-    this.collections = data.collections ?? [];
     this.ids = new Map(Object.entries(data.ids ?? {}));
     const n = data.docs.length;
     [this.totals, this.matched, this.best] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
@@ -105,16 +80,14 @@ export class OperationSearch {
   }
 
   /** The operations of one tag (case-insensitive), in the document's order. */
-  withTag(tag: string, options: SearchOptions): SearchHit[] {
-    const accept = this.filter({ ...options, tag });
-    return this.docs.flatMap((doc, id) => (accept(id) ? [hitOf(doc)] : [])).slice(0, options.limit);
+  withTag(tag: string, options: SearchOptions) {
+    const ids = [...this.docs.keys()].filter((id) => this.passes(id, { ...options, tag }));
+    return ids.slice(0, options.limit).map((id) => this.hit(id));
   }
 
   /** The best operations for `query`, best first (ties in index order). */
-  search(query: string, options: SearchOptions): SearchHit[] {
-    const accept = this.filter(options);
-    query = this.withIdResources(query.slice(0, MAX_QUERY_CHARS));
-    const raw = requestWords(query);
+  search(query: string, options: SearchOptions) {
+    const raw = requestWords(this.withIdResources(query.slice(0, MAX_QUERY_CHARS)));
     const read = this.lexicon.query(raw, MAX_QUERY_TERMS);
     const queryTerms = [...new Set([...read.terms, ...this.compounds(raw)])].slice(0, MAX_QUERY_TERMS);
     const typed = new Set(queryTerms);
@@ -124,10 +97,8 @@ export class OperationSearch {
     let known = 0;
     // Words of one action ("make a new team") say one thing: they count once, for score and coverage.
     const concepts = new Map<string, string[]>();
-    for (const term of queryTerms) {
-      const key = this.lexicon.actions(term)[0] ?? term;
-      concepts.set(key, [...(concepts.get(key) ?? []), term]);
-    }
+    const conceptOf = (term: string) => this.lexicon.actions(term)[0] ?? term;
+    for (const term of queryTerms) concepts.set(conceptOf(term), [...(concepts.get(conceptOf(term)) ?? []), term]);
     // Things in the plural with a verb of looking ("show the books") are listed rather than got.
     if (read.lists) concepts.get("list")?.push("list");
     for (const concept of concepts.values()) {
@@ -137,7 +108,7 @@ export class OperationSearch {
       const typedIdfs = concept.filter((term) => this.terms.has(term)).map((term) => this.idf(term));
       const typedIdf = typedIdfs.length > 0 ? Math.max(...typedIdfs) : Number.POSITIVE_INFINITY;
       const seen: number[] = [];
-      for (const [alternative, weight] of alternatives) this.score(alternative, weight, best, seen, typedIdf);
+      for (const [alternative, weight] of alternatives) this.score(alternative, weight, typedIdf, seen);
       for (const id of seen) {
         if (matched[id] === 0) touched.push(id);
         totals[id] += best[id]!;
@@ -148,14 +119,16 @@ export class OperationSearch {
     const explained = new Set(
       [...queryTerms, ...read.implied].flatMap((term) => [term, ...this.lexicon.synonyms(term)]),
     );
-    const top: Array<[number, number]> = [];
+    // Ids, best first; their scores in best[], zeroed on the way out.
+    const top: number[] = [];
+    const ranks = (score: number, id: number, other: number) =>
+      score > best[other]! || (score === best[other] && id < other);
     for (const id of touched) {
       // Documents matching more of the request rank above those matching one word strongly.
       const covered = totals[id]! * Math.min(1, matched[id]! / Math.max(1, known)) ** COVERAGE_POWER;
-      totals[id] = 0;
-      matched[id] = 0;
+      totals[id] = matched[id] = 0;
       // The factors below are ≤ 1: only candidates that could enter pay for them.
-      if (!admits(top, options.limit, covered, id)) continue;
+      if (top.length >= options.limit && !ranks(covered, id, top.at(-1)!)) continue;
       const [, method, path] = this.docs[id]!;
       const score =
         covered *
@@ -163,22 +136,27 @@ export class OperationSearch {
         (read.asks && method !== "GET" ? WRITE_WHEN_ASKING : 1) *
         (read.changes && method === "GET" ? READ_WHEN_CHANGING : 1) *
         (read.lists && methodVerbs(method, path) === "get" ? ONE_WHEN_LISTING : 1);
-      if (admits(top, options.limit, score, id) && accept(id)) {
-        const at = top.findIndex((pair) => ranksAbove(score, id, pair));
-        top.splice(at < 0 ? top.length : at, 0, [score, id]);
-        if (top.length > options.limit) top.pop();
+      if ((top.length < options.limit || ranks(score, id, top.at(-1)!)) && this.passes(id, options)) {
+        const at = top.findIndex((other) => ranks(score, id, other));
+        top.splice(at < 0 ? top.length : at, 0, id);
+        best[id] = score;
+        if (top.length > options.limit) best[top.pop()!] = 0;
       }
     }
-    return top.map(([, id]) => hitOf(this.docs[id]!));
+    for (const id of top) best[id] = 0;
+    return top.map((id) => this.hit(id));
   }
 
-  /** Whether operation `id` passes the options' tag and predicate. */
-  private filter(options: SearchOptions): (id: number) => boolean {
+  /** Whether operation `id` carries the options' tag (case-insensitive) and their predicate accepts it. */
+  private passes(id: number, options: SearchOptions): boolean {
+    const [name, , , , tags] = this.docs[id]!;
     const tag = options.tag?.toLowerCase();
-    return (id) => {
-      const [name, , , , tags] = this.docs[id]!;
-      return (tag === undefined || tags.some((t) => t.toLowerCase() === tag)) && (options.allowed?.(name) ?? true);
-    };
+    return (tag === undefined || tags.some((t) => t.toLowerCase() === tag)) && (options.allowed?.(name) ?? true);
+  }
+
+  private hit(id: number) {
+    const [name, method, path, summary, , required] = this.docs[id]!;
+    return { name, method, path, summary, required };
   }
 
   /**
@@ -213,7 +191,7 @@ export class OperationSearch {
       const known = this.ids.get(prefix.toLowerCase());
       const matches = (list: string[]) =>
         list.length === 1 ? list[0]!.startsWith(prefix) : list.map((word) => word[0]).join("") === prefix;
-      const found = known ? [known] : this.collections.filter(matches);
+      const found = known ? [known] : (this.data.collections ?? []).filter(matches);
       return found.length === 1 ? ` ${found[0]!.join(" ")} ` : id;
     });
   }
@@ -239,18 +217,16 @@ export class OperationSearch {
     return list;
   }
 
-  /** Inverse document frequency of an indexed term. */
   private idf(term: string): number {
     const df = this.terms.get(term)!.length / 2;
     return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
   }
 
   /** Raises `best[id]` to the BM25 score of `term` × `weight` (idf ≤ `maxIdf`) in each document; new ids go on `seen`. */
-  private score(term: string, weight: number, best: Float64Array, seen: number[], maxIdf: number): void {
-    const postings = this.terms.get(term);
-    if (!postings) return;
+  private score(term: string, weight: number, maxIdf: number, seen: number[]): void {
+    const postings = this.terms.get(term)!;
     const idf = Math.min(this.idf(term), maxIdf);
-    const k1 = this.k1;
+    const [best, k1] = [this.best, this.data.k1];
     for (let i = 0; i < postings.length; i += 2) {
       const id = postings[i]!;
       const tf = postings[i + 1]! / 100;
@@ -259,19 +235,4 @@ export class OperationSearch {
       if (value > best[id]!) best[id] = value;
     }
   }
-}
-
-/** Whether [score, id] ranks above `pair` (higher score first; equal scores: lower id first). */
-function ranksAbove(score: number, id: number, pair: [number, number]): boolean {
-  return score > pair[0] || (score === pair[0] && id < pair[1]);
-}
-
-/** Whether [score, id] would enter `top` (best first, at most `limit` long). */
-function admits(top: Array<[number, number]>, limit: number, score: number, id: number): boolean {
-  return limit > 0 && (top.length < limit || ranksAbove(score, id, top[top.length - 1]!));
-}
-
-/** A search result of an indexed operation. */
-function hitOf([name, method, path, summary, , required]: IndexedOperation): SearchHit {
-  return { name, method, path, summary, required };
 }

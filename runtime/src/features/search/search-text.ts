@@ -1,7 +1,6 @@
 /**
- * Text analysis for operation search: a tokenizer, a stemmer and the lexicon (data: the generator's
- * search-lexicon.json, carried in data/search-index.json). The index is built with `analyze` and a
- * query read once by `query`, with the same lexicon, so both sides agree term for term.
+ * Text analysis for operation search: a tokenizer, a stemmer and the lexicon (search-lexicon.json, carried
+ * in data/search-index.json); the index (`analyze`) and queries (`query`) are read with the same lexicon.
  */
 
 /** The lexicon as data (search-lexicon.json's `about` says what each section is). */
@@ -45,20 +44,6 @@ export function stem(word: string): string {
   // Agent nouns onto their verb ("contributor" → "contribut"); long words only ("author" ≠ "auth").
   else if (w.endsWith("or") && w.length > 7) w = w.slice(0, -2);
   return w;
-}
-
-/** What a query says, read once (see Lexicon.query). */
-export interface QueryAnalysis {
-  /** Its terms (stems), in order. */
-  terms: string[];
-  /** Terms it implies ("my": the current user): they explain an operation's name, they are not searched. */
-  implied: string[];
-  /** It only asks to know something (a question naming no change): served by reading. */
-  asks: boolean;
-  /** It says only to change something: served by an operation that writes. */
-  changes: boolean;
-  /** It names things in the plural and nothing to change: served by a list rather than one item. */
-  lists: boolean;
 }
 
 /** The lexicon compiled for look-ups (stems); built once per index. */
@@ -135,8 +120,13 @@ export class Lexicon {
       .map((w) => this.term(w));
   }
 
-  /** Reads a request once (values already taken out, see requestWords): its terms and intent. */
-  query(raw: string[], maxTerms: number): QueryAnalysis {
+  /**
+   * Reads a request once (values already taken out, see requestWords): its terms (stems, in order); terms
+   * it implies ("my": the current user), which explain an operation's name but are not searched; whether
+   * it only asks to know (served by reading), only says to change (served by a write), or names things in
+   * the plural and nothing to change (served by a list rather than one item).
+   */
+  query(raw: string[], maxTerms: number) {
     const list = this.read(raw);
     const asked = this.questions.some((q) => q.every((w, k) => raw[k] === w));
     const terms = list
@@ -158,9 +148,8 @@ export class Lexicon {
 }
 
 /**
- * A request's words without the values it gives: quoted text, e-mail addresses, URLs, ids with
- * digits ("bk_123"), `owner/name` slugs, `#12`, numbers and versions name things, they are not
- * words to match.
+ * A request's words without the values it gives: quoted text, e-mail addresses, URLs, ids with digits
+ * ("bk_123"), `owner/name` slugs, `#12`, numbers and versions name things, they are not words to match.
  */
 export function requestWords(query: string): string[] {
   return words(
