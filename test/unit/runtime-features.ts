@@ -28,6 +28,7 @@ async function start(
   argv: string[],
   features: Feature[] = [],
   env: Record<string, string> = {},
+  tools = sampleTools(),
 ): Promise<{ stderr: string; code: number | undefined; started: boolean }> {
   const previous = process.exitCode;
   const write = process.stderr.write;
@@ -37,7 +38,7 @@ async function start(
   Object.assign(process.env, env);
   process.exitCode = undefined;
   try {
-    const handle = await main(info, sampleTools(), argv, { features });
+    const handle = await main(info, tools, argv, { features });
     const code = process.exitCode as number | undefined;
     await handle?.close();
     return { stderr, code, started: handle !== undefined };
@@ -121,6 +122,17 @@ test("the handle main returns closes what it opened: the transport, then the sta
   });
   assert.ok(run.started, run.stderr);
   assert.equal(closed, ["state"], "a store left open keeps the process alive (Redis reconnects forever)");
+});
+
+test("auto serves search above the budget only with feature search; without it, all (and says why)", async () => {
+  const [first] = sampleTools();
+  const many = Array.from({ length: 45 }, (_, i) => ({ ...first!, name: `op${i}` }));
+  const argv = ["--http", "--port", "0", "--surface", "auto"];
+  const without = await start(argv, [], {}, many);
+  assert.ok(without.started, without.stderr);
+  assert.match(without.stderr, "surface all: auto: all, as this server has no search feature");
+  const withSearch = await start(argv, [search], {}, many);
+  assert.match(withSearch.stderr, "surface search: auto: 45 operation tools exceed the budget of 40 tools");
 });
 
 test.run();

@@ -4,7 +4,7 @@
  * the slots of {@link FeaturePlugs}, which `main` fills.
  */
 import type { ServerInfo } from "../api/types.js";
-import type { SurfaceMakers } from "../server/surfaces.js";
+import type { ChooseAuto, SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/server.js";
 import type { CallGate, MakeUserSignIn } from "../server/tool-call.js";
 import type { MakeClientRequests } from "../server/request-tools.js";
@@ -101,6 +101,8 @@ export interface FeatureContext {
 export interface FeaturePlugs {
   /** Meta tools of the surfaces it serves. */
   surfaces?: SurfaceMakers;
+  /** Resolves the `auto` surface (without it, `auto` serves all). */
+  autoSurface?: ChooseAuto;
   /** Views for the clients that differ from the server's configuration. */
   clientViews?: MakeClientViews;
   credentials?: MakeCredentials;

@@ -25,7 +25,7 @@ import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
-import { chooseSurface, parseSurface, type SurfaceName } from "../server/surfaces.js";
+import { parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
 import { declarationReader, isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import type { StateStore } from "../state/state.js";
@@ -250,12 +250,14 @@ function offeredTools(
   const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
   if (requestedSurface !== "auto" && requestedSurface !== "all" && !plugs.surfaces?.[requestedSurface])
     throw new Error(missingFeature(`--surface ${requestedSurface}`, requestedSurface));
-  let chosen = chooseSurface(requestedSurface, names.length, () => load().map(listedOperation));
-  if (chosen.surface !== "all" && !plugs.surfaces?.[chosen.surface])
-    chosen = {
-      surface: "all",
-      reason: `${chosen.reason}; serving all, as this server has no ${chosen.surface} feature`,
-    };
+  // `auto` picks search only where feature search can serve it; the generator includes it then.
+  const chosen =
+    requestedSurface !== "auto"
+      ? { surface: requestedSurface, reason: `asked for (--surface ${requestedSurface} or MCP_SURFACE)` }
+      : (plugs.autoSurface?.(names.length, () => load().map(listedOperation)) ?? {
+          surface: "all" as const,
+          reason: "auto: all, as this server has no search feature",
+        });
   logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
   const { apiDocument, readData, readDataRange } = options;
   const routes = new Set(offered.map(([, method, path]) => `${method.toUpperCase()} ${path}`));

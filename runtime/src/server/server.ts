@@ -16,7 +16,7 @@ import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/ver
 import type { Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel, type MakeClientRequests } from "./request-tools.js";
 import { PromptMethods, ResourceMethods } from "./resources.js";
-import type { ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
+import type { ChooseAuto, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
@@ -41,6 +41,8 @@ export interface ClientViewsContext {
   /** The core's `tools/call`; a request's `view` says which surface's meta tools it calls. */
   callTool: RequestHandler;
   serves: (surface: ServedSurface) => boolean;
+  /** Resolves `auto` for a client's cap on tools (feature `search`); without it `auto` is `all`. */
+  autoSurface: ChooseAuto | undefined;
   /** The client of this instance's legacy `initialize`. */
   legacyClient: () => ClientInfo | undefined;
   logger: Logger;
@@ -97,6 +99,7 @@ export interface McpServerOptions {
   tasks?: MakeTasks;
   cluster?: MakeCluster;
   surfaces?: SurfaceMakers;
+  autoSurface?: ChooseAuto;
   clientViews?: MakeClientViews;
 }
 
@@ -172,6 +175,7 @@ export class McpServer {
       pager: this.pager,
       callTool,
       serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
+      autoSurface: options.autoSurface,
       legacyClient: () => this.legacyClient,
       logger: this.logger,
     });

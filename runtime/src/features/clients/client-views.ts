@@ -12,7 +12,7 @@ import { nameMap, type NameMap } from "./client-names.js";
 import { decodeArguments, shapeInputSchema, type Decoder } from "./client-schema.js";
 import type { ListedTool } from "../../api/mcp-types.js";
 import type { HandlerContext, Params } from "../../server/request-context.js";
-import { AUTO_BUDGET, chooseSurface, type ServedSurface, type SurfaceName } from "../../server/surfaces.js";
+import type { ChooseAuto, ServedSurface, SurfaceName } from "../../server/surfaces.js";
 import { listedTool } from "../../server/tool-catalog.js";
 import type { ClientToolMethods, ClientViewsContext } from "../../server/server.js";
 
@@ -30,6 +30,8 @@ export interface ClientViewsOptions {
   namesOn: (surface: ServedSurface) => readonly string[];
   /** Whether the server can serve `surface` (a feature serves it). */
   serves: (surface: ServedSurface) => boolean;
+  /** Resolves `auto` for a profile's cap on tools (feature `search`); undefined without it. */
+  autoSurface: ChooseAuto | undefined;
   logger: Logger;
   profiles: readonly RuntimeProfile[];
   /** The profile `--client` names: every request gets it, whatever its client says. */
@@ -135,8 +137,8 @@ export class ClientViews {
   private surfaceFor(profile: RuntimeProfile): { surface: ServedSurface; reason: string } {
     const { requested, served, operationCount, listedOperations } = this.options;
     if (requested !== "auto") return { surface: served, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-    const budget = { tools: profile.maxTools ?? AUTO_BUDGET.tools, tokens: AUTO_BUDGET.tokens };
-    const chosen = chooseSurface("auto", operationCount, listedOperations, budget);
+    const chosen = this.options.autoSurface?.(operationCount, listedOperations, profile.maxTools);
+    if (!chosen) return { surface: served, reason: "auto: this server has no search feature" };
     return this.options.serves(chosen.surface)
       ? chosen
       : { surface: served, reason: `${chosen.reason}; this server has no ${chosen.surface} feature` };
