@@ -27,7 +27,7 @@ import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
-import { declarationReader, isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
+import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import type { StateStore } from "../state/state.js";
 import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
@@ -269,7 +269,8 @@ function offeredTools(
       filtering && apiDocument !== undefined
         ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), routes)
         : apiDocument,
-    declarationOf: readDataRange && declarationReader((name) => source.indexOf(name), readDataRange),
+    readDataRange,
+    operationIndex: (name: string) => source.indexOf(name),
     declarations:
       readData &&
       (() => {

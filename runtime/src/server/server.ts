@@ -88,8 +88,9 @@ export interface McpServerOptions {
   requestedSurface?: SurfaceName;
   /** Reads a data file of the generated project (`search-index.json`, `declarations.json`); undefined when absent. */
   readData?: (file: string) => string | undefined;
-  /** The TypeScript declaration of one operation (read alone); without it `declarations.json` is parsed whole. */
-  declarationOf?: (name: string) => string | undefined;
+  /** Reads a byte range of a data file and gives an operation's place in it (one declaration, read alone). */
+  readDataRange?: (file: string, offset: number, length: number) => string;
+  operationIndex?: (name: string) => number;
   /** Feature slots (runtime/src/cli/features.ts); each absent one is off: auth, user-oauth, pagination, … */
   credentials?: MakeCredentials;
   userSignIn?: MakeUserSignIn;
@@ -142,7 +143,8 @@ export class McpServer {
         const make = options.surfaces?.[served];
         if (!make) throw new Error(`surface ${served} is not part of this server (see its features)`);
         const title = info.title ?? info.name;
-        return make({ title, operations, readData: options.readData, readDeclaration: options.declarationOf });
+        const { readData, readDataRange, operationIndex: indexOf } = options;
+        return make({ title, operations, readData, readDataRange, indexOf });
       },
     );
     this.pager = new ListPager(options.pageSize);

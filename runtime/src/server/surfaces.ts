@@ -47,8 +47,10 @@ export interface MetaToolsContext {
   operations: OperationLookup;
   /** Reads a file of the project's data/ folder; undefined when absent. */
   readData?: ((file: string) => string | undefined) | undefined;
-  /** One operation's TypeScript declaration, read without parsing the others. */
-  readDeclaration?: ((name: string) => string | undefined) | undefined;
+  /** Reads a byte range of a data/ file (one declaration, without parsing the others). */
+  readDataRange?: ((file: string, offset: number, length: number) => string) | undefined;
+  /** An operation's place in tool order (its line in the data/*-offsets.txt files); -1 when none. */
+  indexOf?: ((name: string) => number) | undefined;
 }
 
 /** The meta tools of one surface other than `all`: their listing and their calls. */
