@@ -52,7 +52,12 @@ export {
   searchDocument,
   type SearchDocument,
 } from "../../runtime/src/features/search/search-build.js";
-export { isFiltering, listOption, operationFilter, type OperationFilter } from "../../runtime/src/data/toolsets.js";
+export {
+  isFiltering,
+  listOption,
+  operationFilter,
+  type OperationFilter,
+} from "../../runtime/src/features/toolsets/filter.js";
 export { CONFIG_URL, shellWord, type ClientEntries, type ConfigSnippet } from "../../runtime/src/cli/print-config.js";
 export type { ServedSurface, SurfaceName } from "../../runtime/src/server/surfaces.js";
 export { AUTO_BUDGET, chooseSurface, estimateTokens, listBytes } from "../../runtime/src/features/search/auto.js";

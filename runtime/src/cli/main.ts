@@ -18,7 +18,14 @@ import {
   type TransportHandle,
 } from "../transport/transport.js";
 import { startStdio } from "../transport/stdio.js";
-import { FEATURE_SETTINGS, featureFlags, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
+import {
+  FEATURE_SETTINGS,
+  featureFlags,
+  missingFeature,
+  type Feature,
+  type FeaturePlugs,
+  type OfferedTools,
+} from "./features.js";
 import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -26,10 +33,8 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCUR
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { parseSurface, type SurfaceName } from "../server/surfaces.js";
-import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import type { StateStore } from "../state/state.js";
-import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
 /** Usage text for `--help`: the core's flags, then those of the server's features. */
 export function usage(info: ServerInfo, features: readonly Feature[] = []): string {
@@ -68,13 +73,6 @@ Options:
                      search  search_operations, describe_operation, call_operation
                      code    search_operations, describe_operation, execute_code
                      auto    all within 40 tools and ~30,000 tokens of tools/list, else search
-  --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
-  --exclude-tags T,… no operation with one of these tags
-  --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
-  --exclude-operations G,…  no operation matching one of these globs
-  --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
-                     (filters apply to every surface: search never finds, and calls refuse,
-                     the operations left out)
 ${features.map((feature) => (typeof feature.usage === "function" ? feature.usage(info) : (feature.usage ?? ""))).join("")}  --help             show this help
   --version          show the version
 `;
@@ -224,8 +222,8 @@ async function featurePlugs(
 }
 
 /**
- * The tools the filters offer and the surface listing them, as McpServer options, decided on names
- * (schemas load when needed). The document and declarations resources show only what is offered.
+ * The tools offered (all, or what feature `toolsets` keeps) and the surface listing them, as
+ * McpServer options, decided on names (schemas load when needed).
  */
 function offeredTools(
   info: ServerInfo,
@@ -236,17 +234,13 @@ function offeredTools(
   logger: Logger,
 ) {
   const source = isToolSource(tools) ? tools : memoryToolSource(tools);
-  const keep = operationFilter(flags.filter);
-  const filtering = isFiltering(flags.filter);
-  const offered = filtering
-    ? source.catalog().filter(([name, method, path, tags]) => keep({ name, method, path, tags }))
-    : [];
-  const names = filtering ? offered.map(([name]) => name) : source.names;
-  if (names.length < source.names.length)
-    logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
-  const offeredNames = new Set(names);
-  const load = (): readonly ToolDefinition[] =>
-    filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
+  const { apiDocument, readData, readDataRange } = options;
+  const offered: OfferedTools = plugs.offerTools?.(source, { apiDocument, readData }) ?? {
+    tools: { names: source.names, load: () => source.load(), get: (name) => source.get(name) },
+    apiDocument,
+    declarations: readData && (() => readData("declarations.json") ?? "{}"),
+  };
+  const { names, load } = offered.tools;
   const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
   if (requestedSurface !== "auto" && requestedSurface !== "all" && !plugs.surfaces?.[requestedSurface])
     throw new Error(missingFeature(`--surface ${requestedSurface}`, requestedSurface));
@@ -259,24 +253,12 @@ function offeredTools(
           reason: "auto: all, as this server has no search feature",
         });
   logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
-  const { apiDocument, readData, readDataRange } = options;
-  const routes = new Set(offered.map(([, method, path]) => `${method.toUpperCase()} ${path}`));
   return {
-    tools: { names, load, get: (name: string) => (offeredNames.has(name) ? source.get(name) : undefined) },
+    ...offered,
     surface: chosen.surface,
     requestedSurface,
-    apiDocument:
-      filtering && apiDocument !== undefined
-        ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), routes)
-        : apiDocument,
     readDataRange,
     operationIndex: (name: string) => source.indexOf(name),
-    declarations:
-      readData &&
-      (() => {
-        const text = readData("declarations.json") ?? "{}";
-        return filtering ? declarationsOf(text, offeredNames) : text;
-      }),
   };
 }
 
@@ -301,11 +283,6 @@ function parseFlags(argv: string[]) {
       "public-url": { type: "string" },
       "print-config": { type: "string" },
       surface: { type: "string" },
-      toolsets: { type: "string", multiple: true },
-      "exclude-tags": { type: "string", multiple: true },
-      "include-operations": { type: "string", multiple: true },
-      "exclude-operations": { type: "string", multiple: true },
-      "read-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -352,7 +329,6 @@ function parseFlags(argv: string[]) {
     publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
     printConfig: values["print-config"],
     surface: surfaceOption(values.surface),
-    filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
     raw,
@@ -369,26 +345,6 @@ function surfaceOption(flag: string | undefined): SurfaceName | undefined {
   if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
   const env = nonEmpty(process.env.MCP_SURFACE);
   return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
-}
-
-/** Toolset filters from the flags (lists comma-separated, repeatable), else `MCP_TOOLSETS` / `MCP_READ_ONLY`. */
-function filterOptions(values: {
-  toolsets?: string[];
-  "exclude-tags"?: string[];
-  "include-operations"?: string[];
-  "exclude-operations"?: string[];
-  "read-only"?: boolean;
-}): OperationFilter {
-  const list = (items: string[] | undefined): string[] => (items ?? []).flatMap((item) => listOption(item));
-  const toolsets = values.toolsets ? list(values.toolsets) : listOption(process.env.MCP_TOOLSETS);
-  const readOnly = values["read-only"] ?? /^(1|true|yes)$/i.test(process.env.MCP_READ_ONLY ?? "");
-  return {
-    includeTags: toolsets,
-    excludeTags: list(values["exclude-tags"]),
-    includeOperations: list(values["include-operations"]),
-    excludeOperations: list(values["exclude-operations"]),
-    readOnly,
-  };
 }
 
 /** What `tools/list` would show of an operation tool (for the `auto` budget). */
