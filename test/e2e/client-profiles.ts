@@ -74,7 +74,7 @@ test.before(async () => {
   http = await startHttp(server, {
     port: 0,
     sessions: httpSessions(new MemoryStateStore()),
-    legacySse: legacySseEndpoints,
+    endpoints: [legacySseEndpoints],
   });
 });
 

@@ -180,7 +180,7 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
   const server = await startHttp(mcp, {
     host: "127.0.0.1",
     port: 0,
-    legacySse: legacySseEndpoints,
+    endpoints: [legacySseEndpoints],
     oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
   });
   const base = `http://127.0.0.1:${server.port}`;

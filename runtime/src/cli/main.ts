@@ -26,7 +26,7 @@ import {
   type FeaturePlugs,
   type OfferedTools,
 } from "./features.js";
-import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
+import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
@@ -105,7 +105,7 @@ export async function main(
   const features = options.features ?? [];
   // Every error before a transport starts is a bad setting: reported on stderr, exit code 2.
   let flags: ReturnType<typeof parseFlags> | undefined;
-  let plugs: FeaturePlugs;
+  let plugs: Awaited<ReturnType<typeof featurePlugs>>;
   let state: StateStore | undefined;
   let server: McpServer;
   try {
@@ -165,7 +165,7 @@ export async function main(
       host: flags.host,
       port: flags.port,
       sessions: plugs.httpSessions?.(state),
-      legacySse: plugs.httpEndpoints,
+      endpoints: plugs.endpoints,
       logger,
       oauth: plugs.httpGuard,
       userHeader: plugs.userHeader,
@@ -194,7 +194,7 @@ export async function main(
   return handle;
 }
 
-/** The features' plugs for this start, merged; throws naming the option of a setting's missing feature. */
+/** The features' plugs for this start, merged (and every feature's HTTP endpoints); throws naming the option of a setting's missing feature. */
 async function featurePlugs(
   features: readonly Feature[],
   flags: Record<string, string | boolean | string[] | undefined>,
@@ -203,7 +203,7 @@ async function featurePlugs(
   http: boolean,
   origin: string | undefined,
   logger: Logger,
-): Promise<FeaturePlugs> {
+): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[] }> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
     const given = setting.startsWith("--") ? flags[setting.slice(2)] : nonEmpty(process.env[setting]);
@@ -217,8 +217,7 @@ async function featurePlugs(
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
   }
-  if (endpoints.length > 1) plugs.httpEndpoints = joinEndpoints(endpoints);
-  return plugs;
+  return { ...plugs, endpoints };
 }
 
 /**
