@@ -7,7 +7,7 @@ import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
-import { describeError, silentLogger, type Logger } from "../protocol/logger.js";
+import { silentLogger, type Logger } from "../protocol/logger.js";
 import type { CustomTool, Extension } from "../api/extensions.js";
 import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth.js";
@@ -237,28 +237,19 @@ export class McpServer {
       onResponse: (response, ctx) => requests?.receive(response, ctx),
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
-        if (!this.cluster || !ctx.session) return;
-        this.cluster.broadcast({ type: "cancel", ...cancellation }).catch((error: unknown) => {
-          this.logger.warn("cancel not sent to the other instances", { error: describeError(error) });
-        });
+        if (ctx.session) this.cluster?.cancelElsewhere(cancellation);
       },
       negotiatedVersion: () => this.negotiatedVersion,
       implementation: () => this.implementation(),
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     });
-    this.ready = this.cluster
-      ? this.cluster.start(
-          async (command) => {
-            if (!tasks?.command) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
-            return tasks.command(command);
-          },
-          (message) => {
-            requests?.onBroadcast(message);
-            this.onBroadcast(message);
-          },
-        )
-      : Promise.resolve();
+    this.ready =
+      this.cluster?.join({
+        command: tasks?.command?.bind(tasks),
+        onBroadcast: (message) => requests?.onBroadcast(message),
+        cancelLocal: (scope, requestId, reason) => void this.dispatcher.cancelLocal(scope, requestId, reason),
+      }) ?? Promise.resolve();
   }
 
   /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */
@@ -269,17 +260,6 @@ export class McpServer {
   /** Tasks of this instance still working (the HTTP drain gives them its grace period to finish). */
   get workingTasks(): number {
     return this.tasks?.working ?? 0;
-  }
-
-  /** Another instance's broadcast: a cancellation of a request that may run here. */
-  private onBroadcast(message: Record<string, unknown>): void {
-    const { type, requestId } = message;
-    if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
-      this.dispatcher.cancelLocal(
-        typeof message.scope === "string" ? message.scope : undefined,
-        requestId,
-        String(message.reason ?? "cancelled by client"),
-      );
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */
