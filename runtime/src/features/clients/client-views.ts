@@ -6,7 +6,8 @@
  */
 import { configServerName } from "./client-names.js";
 import { matchProfile, type RuntimeProfile } from "./client-profiles.js";
-import { modernClientInfo, type ClientInfo } from "../../protocol/client-info.js";
+import { clientInfoOf, type ClientInfo } from "../../protocol/client-info.js";
+import { isRecord } from "../../protocol/own.js";
 import type { Logger } from "../../protocol/logger.js";
 import { nameMap, type NameMap } from "./client-names.js";
 import { decodeArguments, shapeInputSchema, type Decoder } from "./client-schema.js";
@@ -197,4 +198,12 @@ export function viewedTools(
       return tool && view.listed(tool);
     },
   };
+}
+
+/** The `_meta` key of the modern era's per-request client identity. */
+const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+
+/** The modern request's client identity from its `_meta`, if it sent one. */
+export function modernClientInfo(params: unknown): ClientInfo | undefined {
+  return isRecord(params) && isRecord(params._meta) ? clientInfoOf(params._meta[META_CLIENT_INFO]) : undefined;
 }
