@@ -5,7 +5,7 @@
  */
 import type { ServerInfo } from "../api/types.js";
 import type { ToolSource } from "../data/tool-data.js";
-import type { LazyTools } from "../server/tool-catalog.js";
+import type { LazyTools, ToolScopes } from "../server/tool-catalog.js";
 import type { ChooseAuto, SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/server.js";
 import type { CallGate, MakeUserSignIn } from "../server/tool-call.js";
@@ -147,8 +147,9 @@ export interface FeaturePlugs {
   state?: StateStore;
   /** Joins the other instances of a shared store. */
   cluster?: MakeCluster;
-  /** A check of every HTTP request before it is served. */
+  /** A check of every HTTP request before it is served, and the scopes each tool needs. */
   httpGuard?: HttpGuard;
+  toolScopes?: ToolScopes;
   /** A check before each operation call goes upstream. */
   gate?: CallGate;
   /** Legacy server→client requests (elicitation, sampling, roots). */

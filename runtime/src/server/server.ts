@@ -23,7 +23,7 @@ import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./ta
 import type { Cluster, MakeCluster } from "../state/cluster.js";
 import type { StateStore } from "../state/state.js";
 import { ToolCaller, type CallGate, type MakeUserSignIn } from "./tool-call.js";
-import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
+import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
@@ -102,6 +102,7 @@ export interface McpServerOptions {
   surfaces?: SurfaceMakers;
   autoSurface?: ChooseAuto;
   clientViews?: MakeClientViews;
+  toolScopes?: ToolScopes;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -136,7 +137,7 @@ export class McpServer {
     this.tools = new ToolCatalog(
       Array.isArray(given) ? { names: given.map((tool) => tool.name), load: () => given } : (given as LazyTools),
       extension.tools ?? [],
-      info.securitySchemes ?? [],
+      options.toolScopes,
       surface,
       (served, operations) => {
         if (served === "all") return undefined;
