@@ -58,7 +58,12 @@ export {
   operationFilter,
   type OperationFilter,
 } from "../../runtime/src/features/toolsets/filter.js";
-export { CONFIG_URL, shellWord, type ClientEntries, type ConfigSnippet } from "../../runtime/src/cli/print-config.js";
+export {
+  CONFIG_URL,
+  shellWord,
+  type ClientEntries,
+  type ConfigSnippet,
+} from "../../runtime/src/features/print-config/print-config.js";
 export type { ServedSurface, SurfaceName } from "../../runtime/src/server/surfaces.js";
 export { AUTO_BUDGET, chooseSurface, estimateTokens, listBytes } from "../../runtime/src/features/search/auto.js";
 export { CALL_OPERATION_TOOL, findingTools } from "../../runtime/src/features/search/meta-tools.js";

@@ -20,6 +20,7 @@ import { search } from "../../runtime/src/features/search/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
+import { printConfig } from "../../runtime/src/features/print-config/index.js";
 import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { info, sampleTools } from "./runtime-fixture.js";
@@ -81,6 +82,7 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: toolsets, argv: ["--http", "--port", "0", "--read-only"] },
   { feature: toolsets, argv: ["--http", "--port", "0", "--exclude-operations", "GET /pets/*"] },
   { feature: toolsets, argv: ["--http", "--port", "0"], env: { MCP_TOOLSETS: "pets" } },
+  { feature: printConfig, argv: ["--http", "--port", "0", "--print-config", "cursor"] },
 ];
 
 test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {

@@ -291,11 +291,16 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
           plan.tools.map((tool) => tool.name),
         )),
     ...toolsData(plan),
-    {
-      path: CLIENT_CONFIG_PATH,
-      content: clientConfigData({ name: plan.packageName, version: plan.version, env: configVariables(plan) }),
-      formatted: true,
-    },
+    // What --print-config prints (feature print-config); the README shows the same snippets.
+    ...(plan.features.includes("print-config")
+      ? [
+          {
+            path: CLIENT_CONFIG_PATH,
+            content: clientConfigData({ name: plan.packageName, version: plan.version, env: configVariables(plan) }),
+            formatted: true,
+          },
+        ]
+      : []),
     ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []

@@ -39,6 +39,7 @@ export const FEATURES = [
   "server-vars",
   "state",
   "toolsets",
+  "print-config",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -78,6 +79,7 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   "--read-only": "toolsets",
   MCP_TOOLSETS: "toolsets",
   MCP_READ_ONLY: "toolsets",
+  "--print-config": "print-config",
 };
 
 /** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
@@ -168,6 +170,8 @@ export interface Feature {
   readonly name: FeatureName;
   /** Its flags' lines of `--help` (for this server), if it has flags. */
   readonly usage?: string | ((info: ServerInfo) => string);
+  /** A one-shot command it answers instead of serving (`--print-config`): true when it ran. */
+  command?(context: FeatureContext): boolean | Promise<boolean>;
   /** The slots it fills for this start; throws an Error whose message says what is wrong with a setting. */
   plugs(context: FeatureContext): FeaturePlugs | Promise<FeaturePlugs>;
 }

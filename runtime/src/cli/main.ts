@@ -1,9 +1,8 @@
 /**
  * Command-line entry of generated servers: flags and environment → stdio (default) or Streamable
- * HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they start no server).
+ * HTTP. Only `--help`, `--version` and a feature's command (`--print-config`) write to stdout (they start no server).
  */
 import { parseArgs } from "node:util";
-import { printedConfig } from "./print-config.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
@@ -23,6 +22,7 @@ import {
   featureFlags,
   missingFeature,
   type Feature,
+  type FeatureContext,
   type FeaturePlugs,
   type OfferedTools,
 } from "./features.js";
@@ -66,8 +66,6 @@ Options:
                      (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
   --public-url URL   the server's public origin (for metadata behind a proxy, and the sign-in
                      callback of per-user upstream OAuth; env MCP_PUBLIC_URL)
-  --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
-                     cursor, vscode) and exit; with --http, the form that connects over HTTP
   --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
                      all     one tool per operation
                      search  search_operations, describe_operation, call_operation
@@ -114,16 +112,22 @@ export async function main(
       process.stdout.write(flags.help ? usage(info, features) : `${info.version}\n`);
       return undefined;
     }
-    if (flags.printConfig !== undefined) {
-      const url = flags.http ? `${origin(flags)}/mcp` : undefined;
-      const snippet = printedConfig(options.readData?.("client-config.json"), flags.printConfig, url);
-      if (!snippet.ok) throw new Error(snippet.message);
-      process.stdout.write(`${snippet.text}\n`);
-      return undefined;
-    }
     // With port 0 (any free port) the origin is unknown until the transport listens.
     const known = flags.publicUrl !== undefined || flags.port !== 0 ? origin(flags) : undefined;
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, known, logger);
+    const { raw, http } = flags;
+    const context: FeatureContext = {
+      flags: raw,
+      env: process.env,
+      info,
+      readData: options.readData,
+      http,
+      origin: known,
+      logger,
+    };
+    // A feature's one-shot command (`--print-config`) answers instead of a server.
+    for (const feature of features)
+      if (await feature.command?.({ ...context, origin: origin(flags) })) return undefined;
+    plugs = await featurePlugs(features, context);
     // A missing base URL is reported when a tool is called, so listing tools still works.
     const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
     const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
@@ -197,23 +201,18 @@ export async function main(
 /** The features' plugs for this start, merged (and every feature's HTTP endpoints); throws naming the option of a setting's missing feature. */
 async function featurePlugs(
   features: readonly Feature[],
-  flags: Record<string, string | boolean | string[] | undefined>,
-  info: ServerInfo,
-  readData: MainOptions["readData"],
-  http: boolean,
-  origin: string | undefined,
-  logger: Logger,
+  context: FeatureContext,
 ): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[] }> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
-    const given = setting.startsWith("--") ? flags[setting.slice(2)] : nonEmpty(process.env[setting]);
+    const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(process.env[setting]);
     if (given !== undefined && given !== false && !present.has(feature))
       throw new Error(missingFeature(setting, feature));
   }
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
   for (const feature of features) {
-    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin, logger });
+    const more = await feature.plugs(context);
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
   }
@@ -280,7 +279,6 @@ function parseFlags(argv: string[]) {
       "allowed-hosts": { type: "string" },
       "shutdown-grace": { type: "string" },
       "public-url": { type: "string" },
-      "print-config": { type: "string" },
       surface: { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
@@ -326,7 +324,6 @@ function parseFlags(argv: string[]) {
               .filter(Boolean),
     shutdownGraceMs: integer("shutdown-grace", 0, 2_147_483_647, "MCP_SHUTDOWN_GRACE_MS") ?? DEFAULT_SHUTDOWN_GRACE_MS,
     publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
-    printConfig: values["print-config"],
     surface: surfaceOption(values.surface),
     help: values.help ?? false,
     version: values.version ?? false,
