@@ -103,7 +103,18 @@ export function featureSurfaces(codeFlags: Record<string, string> = {}): Surface
   return { ...(search.plugs(context) as FeaturePlugs).surfaces, ...(code.plugs(context) as FeaturePlugs).surfaces };
 }
 
-/** The legacy HTTP+SSE endpoints, as `startHttp`'s `legacySse` of a server generated with that feature. */
+/** The `auto` surface's choice of feature search, as a server generated with it gets it. */
+export const searchAutoSurface = (
+  search.plugs({
+    flags: {},
+    env: {},
+    info: { name: "test", version: "0.0.0" },
+    http: false,
+    logger: silentLogger,
+  }) as FeaturePlugs
+).autoSurface;
+
+/** The legacy HTTP+SSE endpoints, as `startHttp`'s `endpoints` of a server generated with that feature. */
 export const legacySseEndpoints: MakeHttpEndpoints = (server, receive, logger) =>
   new LegacySseEndpoints(server, receive, logger);
 

@@ -52,16 +52,20 @@ export {
   searchDocument,
   type SearchDocument,
 } from "../../runtime/src/features/search/search-build.js";
-export { isFiltering, listOption, operationFilter, type OperationFilter } from "../../runtime/src/data/toolsets.js";
-export { CONFIG_URL, shellWord, type ClientEntries, type ConfigSnippet } from "../../runtime/src/cli/print-config.js";
 export {
-  AUTO_BUDGET,
-  chooseSurface,
-  estimateTokens,
-  listBytes,
-  type ServedSurface,
-  type SurfaceName,
-} from "../../runtime/src/server/surfaces.js";
+  isFiltering,
+  listOption,
+  operationFilter,
+  type OperationFilter,
+} from "../../runtime/src/features/toolsets/filter.js";
+export {
+  CONFIG_URL,
+  shellWord,
+  type ClientEntries,
+  type ConfigSnippet,
+} from "../../runtime/src/features/print-config/print-config.js";
+export type { ServedSurface, SurfaceName } from "../../runtime/src/server/surfaces.js";
+export { AUTO_BUDGET, chooseSurface, estimateTokens, listBytes } from "../../runtime/src/features/search/auto.js";
 export { CALL_OPERATION_TOOL, findingTools } from "../../runtime/src/features/search/meta-tools.js";
 export { EXECUTE_CODE_LISTED } from "../../runtime/src/features/code/code-host.js";
 export { configServerName, nameMap } from "../../runtime/src/features/clients/client-names.js";

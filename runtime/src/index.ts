@@ -1,7 +1,8 @@
 /**
  * The runtime's public API in one module, for code that embeds it (`McpServer` behind your own
  * transport, `main` with your own tools). The generated entry points do not use it: they import
- * the few modules they need (`cli.js`, `tool-data.js`, `extensions.js`, `types.js`) directly.
+ * the few modules they need (`cli/main.js`, `data/tool-data.js`, `api/extensions.js` …) directly, so a
+ * generated project does not vendor this file.
  */
 export type {
   BodyBinding,

@@ -27,7 +27,7 @@ import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
 import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fixture.js";
 import { repoRoot } from "./support.js";
-import { featureSurfaces, legacySseEndpoints, apiFeatures } from "../factories.js";
+import { featureSurfaces, legacySseEndpoints, apiFeatures, searchAutoSurface } from "../factories.js";
 import { viewedTools } from "../../runtime/src/features/clients/client-views.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
@@ -67,6 +67,7 @@ test.before(async () => {
     surface: "search",
     surfaces: featureSurfaces(),
     requestedSurface: "auto",
+    autoSurface: searchAutoSurface,
     clientViews: (server) => viewedTools(server, { profiles }),
     upstream: { baseUrl: upstream.baseUrl },
     logger,
@@ -74,7 +75,7 @@ test.before(async () => {
   http = await startHttp(server, {
     port: 0,
     sessions: httpSessions(new MemoryStateStore()),
-    legacySse: legacySseEndpoints,
+    endpoints: [legacySseEndpoints],
   });
 });
 

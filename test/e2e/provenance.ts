@@ -80,8 +80,8 @@ test("--check: a runtime older than this mcp-gen's, or unrecorded, makes the pro
 
   const { runtimeVersion: _recorded, ...unrecorded } = manifest;
   writeFileSync(manifestPath, JSON.stringify(unrecorded, null, 2) + "\n");
-  const index = join(out, "src/runtime/index.ts");
-  writeFileSync(index, readFileSync(index, "utf8").replace(/^[^\n]*\n/, ""));
+  const entry = join(out, "src/runtime/cli/main.ts");
+  writeFileSync(entry, readFileSync(entry, "utf8").replace(/^[^\n]*\n/, ""));
   const unknown = await mcpGen(spec, "-o", out, "--check", "--json");
   assert.is(unknown.code, 5, unknown.output);
   const report = JSON.parse(unknown.output) as { check: { runtime: { project?: string; older: boolean } } };

@@ -25,7 +25,7 @@ let server: HttpServerHandle | undefined;
 let filtered: HttpServerHandle | undefined;
 
 test.before(async () => {
-  await compileExampleCopy("petstore", dir, { features: ["code"] });
+  await compileExampleCopy("petstore", dir, { features: ["code", "toolsets"] });
   upstream = await startUpstream((r) =>
     r.url.includes("/pets/7")
       ? { status: 200, headers: { "content-type": "application/json" }, body: '{"id":7,"name":"Rex"}' }

@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { runtimeProfiles } from "../../generator/shared/profiles.js";
 import { nameMap } from "../../runtime/src/features/clients/client-names.js";
 import { matchProfile, parseClientProfiles, profileById } from "../../runtime/src/features/clients/client-profiles.js";
-import { modernClientInfo } from "../../runtime/src/protocol/client-info.js";
+import { modernClientInfo } from "../../runtime/src/features/clients/client-views.js";
 import {
   decodeArguments,
   shapeInputSchema,

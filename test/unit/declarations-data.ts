@@ -1,7 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { declarationFiles } from "../../generator/pipeline/emit/data/data-files.js";
-import { declarationReader, readRecord } from "../../runtime/src/data/tool-data.js";
+import { readRecord } from "../../runtime/src/data/tool-data.js";
+import { declarationReader } from "../../runtime/src/features/search/meta-tools.js";
 
 const DECLARATIONS = {
   listPets: "interface ListPetsInput {\n  /** “Quoted” prose, ünïcode */\n  limit?: number;\n}\n",

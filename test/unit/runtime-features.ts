@@ -20,6 +20,8 @@ import { search } from "../../runtime/src/features/search/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
+import { printConfig } from "../../runtime/src/features/print-config/index.js";
+import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 
@@ -28,6 +30,7 @@ async function start(
   argv: string[],
   features: Feature[] = [],
   env: Record<string, string> = {},
+  tools = sampleTools(),
 ): Promise<{ stderr: string; code: number | undefined; started: boolean }> {
   const previous = process.exitCode;
   const write = process.stderr.write;
@@ -37,7 +40,7 @@ async function start(
   Object.assign(process.env, env);
   process.exitCode = undefined;
   try {
-    const handle = await main(info, sampleTools(), argv, { features });
+    const handle = await main(info, tools, argv, { features });
     const code = process.exitCode as number | undefined;
     await handle?.close();
     return { stderr, code, started: handle !== undefined };
@@ -75,6 +78,11 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: userOauth, argv: ["--http", "--port", "0", "--trust-user-header", "X-User"] },
   { feature: serverVars, argv: ["--http", "--port", "0", "--server-var", "region=eu"] },
   { feature: encodings, argv: ["--http", "--port", "0"], env: { MCP_GEN_ALLOW_FILE_READ: "1" } },
+  { feature: toolsets, argv: ["--http", "--port", "0", "--toolsets", "pets"] },
+  { feature: toolsets, argv: ["--http", "--port", "0", "--read-only"] },
+  { feature: toolsets, argv: ["--http", "--port", "0", "--exclude-operations", "GET /pets/*"] },
+  { feature: toolsets, argv: ["--http", "--port", "0"], env: { MCP_TOOLSETS: "pets" } },
+  { feature: printConfig, argv: ["--http", "--port", "0", "--print-config", "cursor"] },
 ];
 
 test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {
@@ -121,6 +129,17 @@ test("the handle main returns closes what it opened: the transport, then the sta
   });
   assert.ok(run.started, run.stderr);
   assert.equal(closed, ["state"], "a store left open keeps the process alive (Redis reconnects forever)");
+});
+
+test("auto serves search above the budget only with feature search; without it, all (and says why)", async () => {
+  const [first] = sampleTools();
+  const many = Array.from({ length: 45 }, (_, i) => ({ ...first!, name: `op${i}` }));
+  const argv = ["--http", "--port", "0", "--surface", "auto"];
+  const without = await start(argv, [], {}, many);
+  assert.ok(without.started, without.stderr);
+  assert.match(without.stderr, "surface all: auto: all, as this server has no search feature");
+  const withSearch = await start(argv, [search], {}, many);
+  assert.match(withSearch.stderr, "surface search: auto: 45 operation tools exceed the budget of 40 tools");
 });
 
 test.run();

@@ -4,6 +4,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import type { MakeHttpEndpoints } from "../../runtime/src/transport/http-plugs.js";
 
 let http: HttpHandle;
 
@@ -137,6 +138,39 @@ test("oversized body → 413", async () => {
   const res = await post(big);
   assert.is(res.status, 413);
   await res.arrayBuffer();
+});
+
+test("the endpoints of several features: each path goes to the one that owns it; a public one skips the user header", async () => {
+  const closed: string[] = [];
+  const endpoints =
+    (prefix: string, publicPath?: string): MakeHttpEndpoints =>
+    () => ({
+      owns: (pathname) => pathname.startsWith(prefix),
+      isPublic: (pathname) => pathname === publicPath,
+      handle: async (_req, res, pathname) => void res.writeHead(200).end(`${prefix} ${pathname}`),
+      closeAll: () => void closed.push(prefix),
+    });
+  const http = await startHttp(new McpServer({ info, tools: sampleTools(), upstream: {} }), {
+    host: "127.0.0.1",
+    port: 0,
+    endpoints: [endpoints("/a", "/a/open"), endpoints("/b")],
+    userHeader: "X-User",
+  });
+  const base = `http://127.0.0.1:${http.port}`;
+  try {
+    const get = async (path: string, headers: Record<string, string> = { "x-user": "u" }) => {
+      const response = await fetch(base + path, { headers });
+      return `${response.status} ${await response.text()}`;
+    };
+    assert.is(await get("/a/x"), "200 /a /a/x");
+    assert.is(await get("/b/y"), "200 /b /b/y");
+    assert.match(await get("/c"), /^404/);
+    assert.match(await get("/b/y", {}), /^401/);
+    assert.is(await get("/a/open", {}), "200 /a /a/open");
+  } finally {
+    await http.close();
+  }
+  assert.equal(closed, ["/a", "/b"]);
 });
 
 test.run();

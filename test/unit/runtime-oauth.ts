@@ -10,6 +10,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { generate } from "../../generator/pipeline/generate.js";
+import { oauth, oauthToolScopes } from "../../runtime/src/features/oauth/index.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { ResourceServer } from "../../runtime/src/features/oauth/oauth-resource.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
@@ -71,6 +73,7 @@ test.before(async () => {
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: upstream.baseUrl },
     env: { PETSTORE_AUTH: "upstream-token", HEADER_KEY: "k" },
+    toolScopes: oauthToolScopes(plan.securitySchemes),
   });
   http = await startHttp(mcp, {
     host: "127.0.0.1",
@@ -113,6 +116,31 @@ async function post(body: unknown, bearer?: string, url = http.url): Promise<Res
 }
 const list = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
 const callTool = (name: string) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {} } });
+
+test("feature oauth plugs the guard and the per-tool scopes: those of an operation's first OAuth security alternative", async () => {
+  const schemes = [
+    { key: "petstore_auth", type: "oauth2" as const, env: {} },
+    { key: "api_key", type: "apiKey" as const, in: "header" as const, name: "X-Key", env: {} },
+  ];
+  const plugs = await oauth.plugs({
+    flags: { "oauth-issuer": "https://issuer.example" },
+    env: {},
+    info: { name: "s", version: "1", securitySchemes: schemes },
+    http: true,
+    origin: "http://127.0.0.1:1",
+    logger: silentLogger,
+  });
+  assert.ok(plugs.httpGuard);
+  const tool = (security: Record<string, string[]>[]) =>
+    ({ http: { security } }) as unknown as Parameters<NonNullable<typeof plugs.toolScopes>>[0];
+  const scopes = plugs.toolScopes!;
+  assert.equal(scopes(tool([{ api_key: [] }, { petstore_auth: ["read:pets", "read:pets", "write:pets"] }])), [
+    "read:pets",
+    "write:pets",
+  ]);
+  assert.equal(scopes(tool([{ api_key: ["ignored"] }])), []);
+  assert.equal(scopes(tool([])), []);
+});
 
 test("Protected Resource Metadata is served at both well-known paths", async () => {
   for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
@@ -180,7 +208,7 @@ test("--legacy-sse in resource-server mode: both endpoints need a valid token, s
   const server = await startHttp(mcp, {
     host: "127.0.0.1",
     port: 0,
-    legacySse: legacySseEndpoints,
+    endpoints: [legacySseEndpoints],
     oauth: new ResourceServer({ issuer, audience: AUDIENCE, scopes: ["read:pets"] }),
   });
   const base = `http://127.0.0.1:${server.port}`;

@@ -9,7 +9,7 @@ import { legacySseEndpoints, apiFeatures } from "../factories.js";
 test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 404, GET-only stream", async () => {
   const http = await startHttp(
     new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: { baseUrl: "http://127.0.0.1:1" } }),
-    { host: "127.0.0.1", port: 0, legacySse: legacySseEndpoints },
+    { host: "127.0.0.1", port: 0, endpoints: [legacySseEndpoints] },
   );
   const base = `http://127.0.0.1:${http.port}`;
   const controller = new AbortController();

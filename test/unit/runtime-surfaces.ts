@@ -2,7 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
-import { AUTO_BUDGET, chooseSurface, parseSurface } from "../../runtime/src/server/surfaces.js";
+import { parseSurface } from "../../runtime/src/server/surfaces.js";
+import { AUTO_BUDGET, chooseSurface } from "../../runtime/src/features/search/auto.js";
+import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { defineExtension } from "../../runtime/src/api/extensions.js";
 import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
@@ -539,6 +541,7 @@ test("filters apply to openapi://document and openapi://declarations too: with -
       {
         apiDocument: JSON.stringify(document),
         readData: (file) => (file === "declarations.json" ? JSON.stringify(declarations) : undefined),
+        features: [toolsets],
       },
     )) as HttpHandle;
   } finally {

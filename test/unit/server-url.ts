@@ -60,7 +60,7 @@ test("--help lists the server URL's variables with feature server-vars, after th
   );
   assert.match(help, /region: env API_SERVER_REGION; default eu; one of eu, us\n/);
   assert.match(help, /version: env API_SERVER_VERSION; default v2\n/);
-  assert.ok(help.indexOf("--read-only") < help.indexOf("--server-var"));
+  assert.ok(help.indexOf("--surface S") < help.indexOf("--server-var"));
   assert.not.match(usage(info), /--server-var/);
 });
 

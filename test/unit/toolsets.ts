@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { isFiltering, listOption, operationFilter } from "../../runtime/src/data/toolsets.js";
+import { isFiltering, listOption, operationFilter } from "../../runtime/src/features/toolsets/filter.js";
 
 const ops = [
   { name: "repos/list-for-org", method: "get", path: "/orgs/{org}/repos", tags: ["repos"] },

@@ -162,12 +162,15 @@ export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInp
 
 /**
  * The runtime, vendored under `src/runtime/`: the core and the folders of `features` under
- * `features/`, each file as it is after a first line naming the runtime version.
+ * `features/`, each file as it is after a first line naming the runtime version. Not the top-level
+ * `index.ts`: it re-exports the public API for code that embeds the runtime from mcp-gen's package,
+ * and nothing in a generated project imports it (its code imports the modules it uses).
  */
 export function runtimeFiles(features: readonly string[]): EmittedFile[] {
   const dir = join(packageRoot(), "runtime", "src");
   const header = runtimeHeader(runtimeVersion());
-  const vendored = (path: string): boolean => !path.startsWith("features/") || features.includes(path.split("/")[1]!);
+  const vendored = (path: string): boolean =>
+    path.startsWith("features/") ? features.includes(path.split("/")[1]!) : path !== "index.ts";
   return runtimeSourcePaths(dir)
     .filter(vendored)
     .map((path) => ({
@@ -288,11 +291,16 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
           plan.tools.map((tool) => tool.name),
         )),
     ...toolsData(plan),
-    {
-      path: CLIENT_CONFIG_PATH,
-      content: clientConfigData({ name: plan.packageName, version: plan.version, env: configVariables(plan) }),
-      formatted: true,
-    },
+    // What --print-config prints (feature print-config); the README shows the same snippets.
+    ...(plan.features.includes("print-config")
+      ? [
+          {
+            path: CLIENT_CONFIG_PATH,
+            content: clientConfigData({ name: plan.packageName, version: plan.version, env: configVariables(plan) }),
+            formatted: true,
+          },
+        ]
+      : []),
     ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []

@@ -23,12 +23,14 @@ export interface OutputCheck {
 
 /**
  * The runtime version of the project in `dir`: as its manifest records it, else as its vendored
- * files' first line names it (undefined for a project from before either was written).
+ * files' first line names it (`cli/main.ts`; `index.ts` in projects vendored before it was left
+ * out); undefined for a project from before either was written.
  */
 async function projectRuntimeVersion(dir: string, previous: Manifest | undefined): Promise<string | undefined> {
   if (previous?.runtimeVersion) return previous.runtimeVersion;
-  const index = await readOutputFile(dir, "src/runtime/index.ts");
-  return index === undefined ? undefined : runtimeVersionOfFile(index);
+  const file =
+    (await readOutputFile(dir, "src/runtime/cli/main.ts")) ?? (await readOutputFile(dir, "src/runtime/index.ts"));
+  return file === undefined ? undefined : runtimeVersionOfFile(file);
 }
 
 /**

@@ -4,7 +4,9 @@
  * the slots of {@link FeaturePlugs}, which `main` fills.
  */
 import type { ServerInfo } from "../api/types.js";
-import type { SurfaceMakers } from "../server/surfaces.js";
+import type { ToolSource } from "../data/tool-data.js";
+import type { LazyTools, ToolScopes } from "../server/tool-catalog.js";
+import type { ChooseAuto, SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/server.js";
 import type { CallGate, MakeUserSignIn } from "../server/tool-call.js";
 import type { MakeClientRequests } from "../server/request-tools.js";
@@ -36,6 +38,8 @@ export const FEATURES = [
   "encodings",
   "server-vars",
   "state",
+  "toolsets",
+  "print-config",
 ] as const;
 /** A feature's name. */
 export type FeatureName = (typeof FEATURES)[number];
@@ -68,12 +72,27 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
   MCP_CODE_MAX_RESULT_BYTES: "code",
   MCP_GEN_ALLOW_FILE_READ: "encodings",
   "--server-var": "server-vars",
+  "--toolsets": "toolsets",
+  "--exclude-tags": "toolsets",
+  "--include-operations": "toolsets",
+  "--exclude-operations": "toolsets",
+  "--read-only": "toolsets",
+  MCP_TOOLSETS: "toolsets",
+  MCP_READ_ONLY: "toolsets",
+  "--print-config": "print-config",
 };
 
 /** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  const switches = ["--sessions", "--legacy-sse", "--confirm-destructive"];
-  const repeated = ["--passthrough", "--server-var"];
+  const switches = ["--sessions", "--legacy-sse", "--confirm-destructive", "--read-only"];
+  const repeated = [
+    "--passthrough",
+    "--server-var",
+    "--toolsets",
+    "--exclude-tags",
+    "--include-operations",
+    "--exclude-operations",
+  ];
   const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
   return Object.fromEntries(
     flags.map((flag) => [
@@ -97,10 +116,27 @@ export interface FeatureContext {
   logger: Logger;
 }
 
+/** The operations a server offers, as McpServer takes them, and the document and declarations shown of them. */
+export interface OfferedTools {
+  tools: Required<LazyTools>;
+  apiDocument?: string | (() => string) | undefined;
+  declarations?: (() => string) | undefined;
+}
+
+/** Narrows the operations a server offers, with the resources that show them (feature `toolsets`). */
+export type OfferTools = (
+  source: ToolSource,
+  shown: { apiDocument?: string | (() => string) | undefined; readData?: FeatureContext["readData"] },
+) => OfferedTools;
+
 /** The slots of the core a feature fills. */
 export interface FeaturePlugs {
+  /** Only some operations offered (toolset filters). */
+  offerTools?: OfferTools;
   /** Meta tools of the surfaces it serves. */
   surfaces?: SurfaceMakers;
+  /** Resolves the `auto` surface (without it, `auto` serves all). */
+  autoSurface?: ChooseAuto;
   /** Views for the clients that differ from the server's configuration. */
   clientViews?: MakeClientViews;
   credentials?: MakeCredentials;
@@ -113,8 +149,9 @@ export interface FeaturePlugs {
   state?: StateStore;
   /** Joins the other instances of a shared store. */
   cluster?: MakeCluster;
-  /** A check of every HTTP request before it is served. */
+  /** A check of every HTTP request before it is served, and the scopes each tool needs. */
   httpGuard?: HttpGuard;
+  toolScopes?: ToolScopes;
   /** A check before each operation call goes upstream. */
   gate?: CallGate;
   /** Legacy server→client requests (elicitation, sampling, roots). */
@@ -133,6 +170,8 @@ export interface Feature {
   readonly name: FeatureName;
   /** Its flags' lines of `--help` (for this server), if it has flags. */
   readonly usage?: string | ((info: ServerInfo) => string);
+  /** A one-shot command it answers instead of serving (`--print-config`): true when it ran. */
+  command?(context: FeatureContext): boolean | Promise<boolean>;
   /** The slots it fills for this start; throws an Error whose message says what is wrong with a setting. */
   plugs(context: FeatureContext): FeaturePlugs | Promise<FeaturePlugs>;
 }

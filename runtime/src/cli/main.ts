@@ -1,9 +1,8 @@
 /**
  * Command-line entry of generated servers: flags and environment → stdio (default) or Streamable
- * HTTP. Only `--help`, `--version` and `--print-config` write to stdout (they start no server).
+ * HTTP. Only `--help`, `--version` and a feature's command (`--print-config`) write to stdout (they start no server).
  */
 import { parseArgs } from "node:util";
-import { printedConfig } from "./print-config.js";
 import type { Extension } from "../api/extensions.js";
 import { createStderrLogger, type Logger } from "../protocol/logger.js";
 import { DEFAULT_MAX_BATCH } from "../server/dispatcher.js";
@@ -18,18 +17,24 @@ import {
   type TransportHandle,
 } from "../transport/transport.js";
 import { startStdio } from "../transport/stdio.js";
-import { FEATURE_SETTINGS, featureFlags, missingFeature, type Feature, type FeaturePlugs } from "./features.js";
-import { joinEndpoints, type MakeHttpEndpoints } from "../transport/http-plugs.js";
+import {
+  FEATURE_SETTINGS,
+  featureFlags,
+  missingFeature,
+  type Feature,
+  type FeatureContext,
+  type FeaturePlugs,
+  type OfferedTools,
+} from "./features.js";
+import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
-import { chooseSurface, parseSurface, type SurfaceName } from "../server/surfaces.js";
-import { isFiltering, listOption, operationFilter, type OperationFilter } from "../data/toolsets.js";
-import { declarationReader, isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
+import { parseSurface, type SurfaceName } from "../server/surfaces.js";
+import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import type { StateStore } from "../state/state.js";
-import { declarationsOf, documentWithOnly } from "../server/resources.js";
 
 /** Usage text for `--help`: the core's flags, then those of the server's features. */
 export function usage(info: ServerInfo, features: readonly Feature[] = []): string {
@@ -61,20 +66,11 @@ Options:
                      (env MCP_SHUTDOWN_GRACE_MS, default ${DEFAULT_SHUTDOWN_GRACE_MS})
   --public-url URL   the server's public origin (for metadata behind a proxy, and the sign-in
                      callback of per-user upstream OAuth; env MCP_PUBLIC_URL)
-  --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
-                     cursor, vscode) and exit; with --http, the form that connects over HTTP
   --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
                      all     one tool per operation
                      search  search_operations, describe_operation, call_operation
                      code    search_operations, describe_operation, execute_code
                      auto    all within 40 tools and ~30,000 tokens of tools/list, else search
-  --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
-  --exclude-tags T,… no operation with one of these tags
-  --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
-  --exclude-operations G,…  no operation matching one of these globs
-  --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
-                     (filters apply to every surface: search never finds, and calls refuse,
-                     the operations left out)
 ${features.map((feature) => (typeof feature.usage === "function" ? feature.usage(info) : (feature.usage ?? ""))).join("")}  --help             show this help
   --version          show the version
 `;
@@ -107,7 +103,7 @@ export async function main(
   const features = options.features ?? [];
   // Every error before a transport starts is a bad setting: reported on stderr, exit code 2.
   let flags: ReturnType<typeof parseFlags> | undefined;
-  let plugs: FeaturePlugs;
+  let plugs: Awaited<ReturnType<typeof featurePlugs>>;
   let state: StateStore | undefined;
   let server: McpServer;
   try {
@@ -116,16 +112,22 @@ export async function main(
       process.stdout.write(flags.help ? usage(info, features) : `${info.version}\n`);
       return undefined;
     }
-    if (flags.printConfig !== undefined) {
-      const url = flags.http ? `${origin(flags)}/mcp` : undefined;
-      const snippet = printedConfig(options.readData?.("client-config.json"), flags.printConfig, url);
-      if (!snippet.ok) throw new Error(snippet.message);
-      process.stdout.write(`${snippet.text}\n`);
-      return undefined;
-    }
     // With port 0 (any free port) the origin is unknown until the transport listens.
     const known = flags.publicUrl !== undefined || flags.port !== 0 ? origin(flags) : undefined;
-    plugs = await featurePlugs(features, flags.raw, info, options.readData, flags.http, known, logger);
+    const { raw, http } = flags;
+    const context: FeatureContext = {
+      flags: raw,
+      env: process.env,
+      info,
+      readData: options.readData,
+      http,
+      origin: known,
+      logger,
+    };
+    // A feature's one-shot command (`--print-config`) answers instead of a server.
+    for (const feature of features)
+      if (await feature.command?.({ ...context, origin: origin(flags) })) return undefined;
+    plugs = await featurePlugs(features, context);
     // A missing base URL is reported when a tool is called, so listing tools still works.
     const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
     const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
@@ -167,7 +169,7 @@ export async function main(
       host: flags.host,
       port: flags.port,
       sessions: plugs.httpSessions?.(state),
-      legacySse: plugs.httpEndpoints,
+      endpoints: plugs.endpoints,
       logger,
       oauth: plugs.httpGuard,
       userHeader: plugs.userHeader,
@@ -196,36 +198,30 @@ export async function main(
   return handle;
 }
 
-/** The features' plugs for this start, merged; throws naming the option of a setting's missing feature. */
+/** The features' plugs for this start, merged (and every feature's HTTP endpoints); throws naming the option of a setting's missing feature. */
 async function featurePlugs(
   features: readonly Feature[],
-  flags: Record<string, string | boolean | string[] | undefined>,
-  info: ServerInfo,
-  readData: MainOptions["readData"],
-  http: boolean,
-  origin: string | undefined,
-  logger: Logger,
-): Promise<FeaturePlugs> {
+  context: FeatureContext,
+): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[] }> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
-    const given = setting.startsWith("--") ? flags[setting.slice(2)] : nonEmpty(process.env[setting]);
+    const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(process.env[setting]);
     if (given !== undefined && given !== false && !present.has(feature))
       throw new Error(missingFeature(setting, feature));
   }
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
   for (const feature of features) {
-    const more = await feature.plugs({ flags, env: process.env, info, readData, http, origin, logger });
+    const more = await feature.plugs(context);
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
   }
-  if (endpoints.length > 1) plugs.httpEndpoints = joinEndpoints(endpoints);
-  return plugs;
+  return { ...plugs, endpoints };
 }
 
 /**
- * The tools the filters offer and the surface listing them, as McpServer options, decided on names
- * (schemas load when needed). The document and declarations resources show only what is offered.
+ * The tools offered (all, or what feature `toolsets` keeps) and the surface listing them, as
+ * McpServer options, decided on names (schemas load when needed).
  */
 function offeredTools(
   info: ServerInfo,
@@ -236,44 +232,31 @@ function offeredTools(
   logger: Logger,
 ) {
   const source = isToolSource(tools) ? tools : memoryToolSource(tools);
-  const keep = operationFilter(flags.filter);
-  const filtering = isFiltering(flags.filter);
-  const offered = filtering
-    ? source.catalog().filter(([name, method, path, tags]) => keep({ name, method, path, tags }))
-    : [];
-  const names = filtering ? offered.map(([name]) => name) : source.names;
-  if (names.length < source.names.length)
-    logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
-  const offeredNames = new Set(names);
-  const load = (): readonly ToolDefinition[] =>
-    filtering ? source.load().filter((tool) => offeredNames.has(tool.name)) : source.load();
+  const { apiDocument, readData, readDataRange } = options;
+  const offered: OfferedTools = plugs.offerTools?.(source, { apiDocument, readData }) ?? {
+    tools: { names: source.names, load: () => source.load(), get: (name) => source.get(name) },
+    apiDocument,
+    declarations: readData && (() => readData("declarations.json") ?? "{}"),
+  };
+  const { names, load } = offered.tools;
   const requestedSurface = flags.surface ?? info.defaultSurface ?? "auto";
   if (requestedSurface !== "auto" && requestedSurface !== "all" && !plugs.surfaces?.[requestedSurface])
     throw new Error(missingFeature(`--surface ${requestedSurface}`, requestedSurface));
-  let chosen = chooseSurface(requestedSurface, names.length, () => load().map(listedOperation));
-  if (chosen.surface !== "all" && !plugs.surfaces?.[chosen.surface])
-    chosen = {
-      surface: "all",
-      reason: `${chosen.reason}; serving all, as this server has no ${chosen.surface} feature`,
-    };
+  // `auto` picks search only where feature search can serve it; the generator includes it then.
+  const chosen =
+    requestedSurface !== "auto"
+      ? { surface: requestedSurface, reason: `asked for (--surface ${requestedSurface} or MCP_SURFACE)` }
+      : (plugs.autoSurface?.(names.length, () => load().map(listedOperation)) ?? {
+          surface: "all" as const,
+          reason: "auto: all, as this server has no search feature",
+        });
   logger.info(`surface ${chosen.surface}: ${chosen.reason}`);
-  const { apiDocument, readData, readDataRange } = options;
-  const routes = new Set(offered.map(([, method, path]) => `${method.toUpperCase()} ${path}`));
   return {
-    tools: { names, load, get: (name: string) => (offeredNames.has(name) ? source.get(name) : undefined) },
+    ...offered,
     surface: chosen.surface,
     requestedSurface,
-    apiDocument:
-      filtering && apiDocument !== undefined
-        ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), routes)
-        : apiDocument,
-    declarationOf: readDataRange && declarationReader((name) => source.indexOf(name), readDataRange),
-    declarations:
-      readData &&
-      (() => {
-        const text = readData("declarations.json") ?? "{}";
-        return filtering ? declarationsOf(text, offeredNames) : text;
-      }),
+    readDataRange,
+    operationIndex: (name: string) => source.indexOf(name),
   };
 }
 
@@ -296,13 +279,7 @@ function parseFlags(argv: string[]) {
       "allowed-hosts": { type: "string" },
       "shutdown-grace": { type: "string" },
       "public-url": { type: "string" },
-      "print-config": { type: "string" },
       surface: { type: "string" },
-      toolsets: { type: "string", multiple: true },
-      "exclude-tags": { type: "string", multiple: true },
-      "include-operations": { type: "string", multiple: true },
-      "exclude-operations": { type: "string", multiple: true },
-      "read-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -347,9 +324,7 @@ function parseFlags(argv: string[]) {
               .filter(Boolean),
     shutdownGraceMs: integer("shutdown-grace", 0, 2_147_483_647, "MCP_SHUTDOWN_GRACE_MS") ?? DEFAULT_SHUTDOWN_GRACE_MS,
     publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
-    printConfig: values["print-config"],
     surface: surfaceOption(values.surface),
-    filter: filterOptions(values),
     help: values.help ?? false,
     version: values.version ?? false,
     raw,
@@ -366,26 +341,6 @@ function surfaceOption(flag: string | undefined): SurfaceName | undefined {
   if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
   const env = nonEmpty(process.env.MCP_SURFACE);
   return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
-}
-
-/** Toolset filters from the flags (lists comma-separated, repeatable), else `MCP_TOOLSETS` / `MCP_READ_ONLY`. */
-function filterOptions(values: {
-  toolsets?: string[];
-  "exclude-tags"?: string[];
-  "include-operations"?: string[];
-  "exclude-operations"?: string[];
-  "read-only"?: boolean;
-}): OperationFilter {
-  const list = (items: string[] | undefined): string[] => (items ?? []).flatMap((item) => listOption(item));
-  const toolsets = values.toolsets ? list(values.toolsets) : listOption(process.env.MCP_TOOLSETS);
-  const readOnly = values["read-only"] ?? /^(1|true|yes)$/i.test(process.env.MCP_READ_ONLY ?? "");
-  return {
-    includeTags: toolsets,
-    excludeTags: list(values["exclude-tags"]),
-    includeOperations: list(values["include-operations"]),
-    excludeOperations: list(values["exclude-operations"]),
-    readOnly,
-  };
 }
 
 /** What `tools/list` would show of an operation tool (for the `auto` budget). */

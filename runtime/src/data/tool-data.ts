@@ -32,27 +32,6 @@ export function readRecord(
   return numbers;
 }
 
-/** A reader of single declarations (`describe_operation`) by tool position (-1: none) and byte range. */
-export function declarationReader(
-  indexOf: (name: string) => number,
-  readRange: (file: string, offset: number, length: number) => string,
-): (name: string) => string | undefined {
-  return (name) => {
-    const index = indexOf(name);
-    if (index < 0) return undefined;
-    let record: number[] | undefined;
-    try {
-      record = readRecord((offset, length) => readRange("declaration-offsets.txt", offset, length), index, 2);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
-    }
-    if (record === undefined || record[1] === 0) return undefined;
-    const value = JSON.parse(readRange("declarations.json", record[0]!, record[1]!)) as unknown;
-    return typeof value === "string" ? value : undefined;
-  };
-}
-
 /** A tool as stored: `defs` ($defs name → index into `data/definitions.json`) instead of `$defs`. */
 export type StoredTool = ToolDefinition & { defs?: Record<string, number> };
 

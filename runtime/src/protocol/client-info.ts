@@ -1,8 +1,5 @@
-/** Who the client says it is: `clientInfo` of the legacy `initialize`, or of a modern request's `_meta`. */
+/** Who the client says it is: `clientInfo` of the legacy `initialize` (of a modern request's `_meta`: feature `clients`). */
 import { isRecord } from "./own.js";
-
-/** The `_meta` key of the modern era's per-request client identity. */
-const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 /** A client's self-description, as `initialize` or `_meta` carries it. */
 export interface ClientInfo {
@@ -14,9 +11,4 @@ export interface ClientInfo {
 export function clientInfoOf(value: unknown): ClientInfo | undefined {
   if (!isRecord(value) || typeof value.name !== "string") return undefined;
   return typeof value.version === "string" ? { name: value.name, version: value.version } : { name: value.name };
-}
-
-/** The modern request's client identity from its `_meta`, if it sent one. */
-export function modernClientInfo(params: unknown): ClientInfo | undefined {
-  return isRecord(params) && isRecord(params._meta) ? clientInfoOf(params._meta[META_CLIENT_INFO]) : undefined;
 }

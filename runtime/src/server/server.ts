@@ -7,7 +7,7 @@ import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
 import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
-import { describeError, silentLogger, type Logger } from "../protocol/logger.js";
+import { silentLogger, type Logger } from "../protocol/logger.js";
 import type { CustomTool, Extension } from "../api/extensions.js";
 import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth.js";
@@ -16,14 +16,14 @@ import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/ver
 import type { Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel, type MakeClientRequests } from "./request-tools.js";
 import { PromptMethods, ResourceMethods } from "./resources.js";
-import type { ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
+import type { ChooseAuto, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks.js";
 import type { Cluster, MakeCluster } from "../state/cluster.js";
 import type { StateStore } from "../state/state.js";
 import { ToolCaller, type CallGate, type MakeUserSignIn } from "./tool-call.js";
-import { ToolCatalog, type LazyTools } from "./tool-catalog.js";
+import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
@@ -41,6 +41,8 @@ export interface ClientViewsContext {
   /** The core's `tools/call`; a request's `view` says which surface's meta tools it calls. */
   callTool: RequestHandler;
   serves: (surface: ServedSurface) => boolean;
+  /** Resolves `auto` for a client's cap on tools (feature `search`); without it `auto` is `all`. */
+  autoSurface: ChooseAuto | undefined;
   /** The client of this instance's legacy `initialize`. */
   legacyClient: () => ClientInfo | undefined;
   logger: Logger;
@@ -86,8 +88,9 @@ export interface McpServerOptions {
   requestedSurface?: SurfaceName;
   /** Reads a data file of the generated project (`search-index.json`, `declarations.json`); undefined when absent. */
   readData?: (file: string) => string | undefined;
-  /** The TypeScript declaration of one operation (read alone); without it `declarations.json` is parsed whole. */
-  declarationOf?: (name: string) => string | undefined;
+  /** Reads a byte range of a data file and gives an operation's place in it (one declaration, read alone). */
+  readDataRange?: (file: string, offset: number, length: number) => string;
+  operationIndex?: (name: string) => number;
   /** Feature slots (runtime/src/cli/features.ts); each absent one is off: auth, user-oauth, pagination, … */
   credentials?: MakeCredentials;
   userSignIn?: MakeUserSignIn;
@@ -97,7 +100,9 @@ export interface McpServerOptions {
   tasks?: MakeTasks;
   cluster?: MakeCluster;
   surfaces?: SurfaceMakers;
+  autoSurface?: ChooseAuto;
   clientViews?: MakeClientViews;
+  toolScopes?: ToolScopes;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -132,14 +137,15 @@ export class McpServer {
     this.tools = new ToolCatalog(
       Array.isArray(given) ? { names: given.map((tool) => tool.name), load: () => given } : (given as LazyTools),
       extension.tools ?? [],
-      info.securitySchemes ?? [],
+      options.toolScopes,
       surface,
       (served, operations) => {
         if (served === "all") return undefined;
         const make = options.surfaces?.[served];
         if (!make) throw new Error(`surface ${served} is not part of this server (see its features)`);
         const title = info.title ?? info.name;
-        return make({ title, operations, readData: options.readData, readDeclaration: options.declarationOf });
+        const { readData, readDataRange, operationIndex: indexOf } = options;
+        return make({ title, operations, readData, readDataRange, indexOf });
       },
     );
     this.pager = new ListPager(options.pageSize);
@@ -172,6 +178,7 @@ export class McpServer {
       pager: this.pager,
       callTool,
       serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
+      autoSurface: options.autoSurface,
       legacyClient: () => this.legacyClient,
       logger: this.logger,
     });
@@ -231,28 +238,19 @@ export class McpServer {
       onResponse: (response, ctx) => requests?.receive(response, ctx),
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {
-        if (!this.cluster || !ctx.session) return;
-        this.cluster.broadcast({ type: "cancel", ...cancellation }).catch((error: unknown) => {
-          this.logger.warn("cancel not sent to the other instances", { error: describeError(error) });
-        });
+        if (ctx.session) this.cluster?.cancelElsewhere(cancellation);
       },
       negotiatedVersion: () => this.negotiatedVersion,
       implementation: () => this.implementation(),
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     });
-    this.ready = this.cluster
-      ? this.cluster.start(
-          async (command) => {
-            if (!tasks?.command) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
-            return tasks.command(command);
-          },
-          (message) => {
-            requests?.onBroadcast(message);
-            this.onBroadcast(message);
-          },
-        )
-      : Promise.resolve();
+    this.ready =
+      this.cluster?.join({
+        command: tasks?.command?.bind(tasks),
+        onBroadcast: (message) => requests?.onBroadcast(message),
+        cancelLocal: (scope, requestId, reason) => void this.dispatcher.cancelLocal(scope, requestId, reason),
+      }) ?? Promise.resolve();
   }
 
   /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */
@@ -263,17 +261,6 @@ export class McpServer {
   /** Tasks of this instance still working (the HTTP drain gives them its grace period to finish). */
   get workingTasks(): number {
     return this.tasks?.working ?? 0;
-  }
-
-  /** Another instance's broadcast: a cancellation of a request that may run here. */
-  private onBroadcast(message: Record<string, unknown>): void {
-    const { type, requestId } = message;
-    if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
-      this.dispatcher.cancelLocal(
-        typeof message.scope === "string" ? message.scope : undefined,
-        requestId,
-        String(message.reason ?? "cancelled by client"),
-      );
   }
 
   /** The revision negotiated by the last `initialize` on this instance, if any. */

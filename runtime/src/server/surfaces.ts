@@ -1,6 +1,6 @@
 /**
  * Surfaces: what a server lists for the operations. `all` (core): one tool per operation; `search`
- * and `code` (features): meta tools ({@link MetaTools}); `auto`: `all` within {@link AUTO_BUDGET}.
+ * and `code` (features): meta tools ({@link MetaTools}); `auto`: search for large APIs (feature `search`), else `all`.
  */
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
@@ -12,40 +12,12 @@ export type SurfaceName = (typeof SURFACES)[number];
 /** A surface actually served (`auto` resolved). */
 export type ServedSurface = Exclude<SurfaceName, "auto">;
 
-/** `auto` serves one tool per operation only within what clients take (Cursor, VS Code cap the tools). */
-export const AUTO_BUDGET = { tools: 40, tokens: 30_000 } as const;
-
-/** Estimated model tokens of a JSON text: about 4 bytes per token. */
-export function estimateTokens(bytes: number): number {
-  return Math.ceil(bytes / 4);
-}
-
-/** Bytes of the `tools/list` entries of these tools (UTF-8 JSON). */
-export function listBytes(tools: readonly ListedTool[]): number {
-  return Buffer.byteLength(JSON.stringify(tools), "utf8");
-}
-
-/** The surface to serve for `requested` and why; `listed` is asked for only when `count` fits the budget. */
-export function chooseSurface(
-  requested: SurfaceName,
+/** Resolves `auto` for `count` operations (`maxTools`: a client's cap); feature `search` provides it. */
+export type ChooseAuto = (
   count: number,
   listed: () => readonly ListedTool[],
-  budget: { tools: number; tokens: number } = AUTO_BUDGET,
-): { surface: ServedSurface; reason: string } {
-  if (requested !== "auto") return { surface: requested, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-  if (count > budget.tools)
-    return { surface: "search", reason: `auto: ${count} operation tools exceed the budget of ${budget.tools} tools` };
-  const tokens = estimateTokens(listBytes(listed()));
-  if (tokens > budget.tokens)
-    return {
-      surface: "search",
-      reason: `auto: tools/list of ${count} tools is ~${tokens} tokens, over the budget of ${budget.tokens}`,
-    };
-  return {
-    surface: "all",
-    reason: `auto: ${count} operation tools, ~${tokens} tokens of tools/list, within the budget (${budget.tools} tools, ${budget.tokens} tokens)`,
-  };
-}
+  maxTools?: number,
+) => { surface: ServedSurface; reason: string };
 
 /** Parses a surface name (flag or environment); throws a message naming the choices. */
 export function parseSurface(text: string, origin: string): SurfaceName {
@@ -75,8 +47,10 @@ export interface MetaToolsContext {
   operations: OperationLookup;
   /** Reads a file of the project's data/ folder; undefined when absent. */
   readData?: ((file: string) => string | undefined) | undefined;
-  /** One operation's TypeScript declaration, read without parsing the others. */
-  readDeclaration?: ((name: string) => string | undefined) | undefined;
+  /** Reads a byte range of a data/ file (one declaration, without parsing the others). */
+  readDataRange?: ((file: string, offset: number, length: number) => string) | undefined;
+  /** An operation's place in tool order (its line in the data/*-offsets.txt files); -1 when none. */
+  indexOf?: ((name: string) => number) | undefined;
 }
 
 /** The meta tools of one surface other than `all`: their listing and their calls. */

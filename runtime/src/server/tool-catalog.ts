@@ -3,7 +3,7 @@ import type { CustomTool } from "../api/extensions.js";
 import type { ListPager } from "./list-pages.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import type { MetaTools, OperationLookup, ServedSurface } from "./surfaces.js";
-import type { SecuritySchemeDefinition, ToolDefinition } from "../api/types.js";
+import type { ToolDefinition } from "../api/types.js";
 
 /** Operation tools known by name and loaded on first need (20,000 operations start without parsing schemas). */
 export interface LazyTools {
@@ -16,6 +16,9 @@ export interface LazyTools {
 
 /** Any tool a server can list or call. */
 export type AnyTool = ToolDefinition | CustomTool<any> | ListedTool;
+
+/** The OAuth scopes an MCP token needs to call an operation (feature `oauth`). */
+export type ToolScopes = (tool: ToolDefinition) => string[];
 
 /** Makes the meta tools of a surface over the operations (undefined on `all`). */
 export type MakeMeta = (surface: ServedSurface, operations: OperationLookup) => MetaTools | undefined;
@@ -32,14 +35,12 @@ export class ToolCatalog {
   private loadedOperations: { tools: readonly ToolDefinition[]; byName: Map<string, ToolDefinition> } | undefined;
   /** Meta tools of the other surfaces client views are served, made on first need. */
   private readonly metaBySurface = new Map<ServedSurface, MetaTools | undefined>();
-  /** Keys of the OAuth 2 / OpenID Connect schemes, whose scopes an MCP token must carry. */
-  private readonly oauthSchemes: ReadonlySet<string>;
 
   /** Throws on a duplicate tool name. */
   constructor(
     private readonly operations: LazyTools,
     customTools: readonly CustomTool<any>[],
-    securitySchemes: readonly SecuritySchemeDefinition[],
+    private readonly toolScopes: ToolScopes | undefined,
     private readonly surface: ServedSurface,
     private readonly makeMeta: MakeMeta,
   ) {
@@ -55,9 +56,6 @@ export class ToolCatalog {
         throw new Error(`duplicate tool name: ${tool.name}`);
       this.customByName.set(tool.name, tool);
     }
-    this.oauthSchemes = new Set(
-      securitySchemes.filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key),
-    );
   }
 
   /** The operation definitions, loaded on first need (see LazyTools). */
@@ -130,15 +128,10 @@ export class ToolCatalog {
     return target === undefined ? [] : this.requiredScopes(target);
   }
 
-  /** OAuth scopes an MCP token needs for an operation: those of its first OAuth 2 / OIDC security alternative. */
+  /** OAuth scopes an MCP token needs for an operation (none without feature `oauth`). */
   requiredScopes(toolName: string): string[] {
-    for (const alternative of this.operation(toolName)?.http.security ?? []) {
-      const scopes = Object.entries(alternative)
-        .filter(([key]) => this.oauthSchemes.has(key))
-        .flatMap(([, list]) => list);
-      if (scopes.length > 0) return [...new Set(scopes)];
-    }
-    return [];
+    const tool = this.toolScopes && this.operation(toolName);
+    return tool ? this.toolScopes!(tool) : [];
   }
 }
 

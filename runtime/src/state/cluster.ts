@@ -16,15 +16,23 @@ export class InstanceSilentError extends Error {
   override readonly name = "InstanceSilentError";
 }
 
+/** What this instance does for the others: answer commands about its tasks, hear broadcasts, cancel. */
+export interface ClusterMember {
+  /** Answers a command about a task this instance runs; undefined when tasks are off here. */
+  command: ((command: Command) => Promise<unknown>) | undefined;
+  onBroadcast(message: Record<string, unknown>): void;
+  /** Cancels a request if it runs here (a legacy session's requests may run on any instance). */
+  cancelLocal(scope: string | undefined, requestId: string | number, reason: string): void;
+}
+
 /** This instance among the others that share its store. */
 export interface Cluster {
   readonly id: string;
   readonly store: StateStore;
-  /** Starts listening for commands to this instance and broadcasts, and the heartbeat. */
-  start(
-    onCommand: (command: Command) => Promise<unknown>,
-    onBroadcast: (message: Record<string, unknown>) => void,
-  ): Promise<void>;
+  /** Starts listening for commands to this instance and broadcasts (for `member`), and the heartbeat. */
+  join(member: ClusterMember): Promise<void>;
+  /** Asks every instance to cancel a request that does not run here. */
+  cancelElsewhere(cancellation: { scope?: string | undefined; requestId: string | number; reason: string }): void;
   /** True when instance `id` renewed its heartbeat lately (this one always is). */
   alive(id: string): Promise<boolean>;
   /** Sends `command` to instance `to`; rejects with InstanceSilentError when it does not answer in time. */

@@ -70,20 +70,6 @@ export type ReceiveBody = (req: IncomingMessage) => ReturnType<typeof readBody>;
 /** Makes the endpoints for `server`; `receive` reads a body as the transport does (size and budget). */
 export type MakeHttpEndpoints = (server: McpServer, receive: ReceiveBody, logger: Logger) => HttpEndpoints;
 
-/** The endpoints of several features as one: each path is served by the first that owns it. */
-export function joinEndpoints(makers: readonly MakeHttpEndpoints[]): MakeHttpEndpoints {
-  return (server, receive, logger) => {
-    const all = makers.map((make) => make(server, receive, logger));
-    const owner = (pathname: string) => all.find((endpoints) => endpoints.owns(pathname));
-    return {
-      owns: (pathname) => owner(pathname) !== undefined,
-      isPublic: (pathname) => owner(pathname)?.isPublic?.(pathname) ?? false,
-      handle: (req, res, pathname, access, refuse) => owner(pathname)!.handle(req, res, pathname, access, refuse),
-      closeAll: () => all.forEach((endpoints) => endpoints.closeAll()),
-    };
-  };
-}
-
 /** Whose session it is in OAuth mode: the token's issuer and subject. */
 export interface SessionOwner {
   issuer: string;

@@ -77,8 +77,8 @@ export interface HttpOptions {
   allowedHosts?: string[];
   /** Grace period in milliseconds for calls in flight when the handle is closed (default 10000). */
   shutdownGraceMs?: number;
-  /** Endpoints served beside the MCP one (features `legacy-sse`, `user-oauth`). */
-  legacySse?: MakeHttpEndpoints;
+  /** Endpoints served beside the MCP one (features `legacy-sse`, `user-oauth`): a path goes to the first that owns it. */
+  endpoints?: readonly MakeHttpEndpoints[];
   logger?: Logger;
   /** A check of every request (feature `oauth`: bearer tokens of an OAuth 2.1 resource server). */
   oauth?: HttpGuard;
@@ -113,7 +113,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
   const unserved = new Set<Socket>();
   const budget = new BodyBudget(options.bodyBudgetBytes ?? 64 * 1024 * 1024);
   const receive = (req: IncomingMessage) => readBody(req, limit, budget);
-  const legacySse: HttpEndpoints | undefined = options.legacySse?.(server, receive, logger);
+  const endpoints: HttpEndpoints[] = (options.endpoints ?? []).map((make) => make(server, receive, logger));
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // A request (headers and body) must arrive within the timeout (0: none), checked every second at
   // most; idle keep-alive connections are not requests and stay open for KEEP_ALIVE_TIMEOUT_MS.
@@ -165,25 +165,26 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     const origin = req.headers.origin;
     if (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins))
       return reject(res, 403, "Forbidden: origin not allowed");
-    const legacyPath = legacySse?.owns(pathname) ?? false;
-    if (pathname !== endpoint && !legacyPath) return sendText(res, 404, "Not Found");
+    const other = endpoints.find((endpoints) => endpoints.owns(pathname));
+    if (pathname !== endpoint && !other) return sendText(res, 404, "Not Found");
+    const isPublic = other?.isPublic?.(pathname) ?? false;
     const userHeader = options.userHeader?.toLowerCase();
-    if (userHeader && !(legacyPath && legacySse?.isPublic?.(pathname)) && !String(req.headers[userHeader] ?? "").trim())
+    if (userHeader && !isPublic && !String(req.headers[userHeader] ?? "").trim())
       return reject(res, 401, `Unauthorized: no ${options.userHeader} header`);
     let principal: Principal | undefined;
-    if (oauth && !(legacyPath && legacySse?.isPublic?.(pathname))) {
+    if (oauth && !isPublic) {
       const outcome = await oauth.authenticate(req.headers.authorization);
       if (isRefusal(outcome)) return refuse(res, outcome);
       principal = outcome;
     }
     const scopes = principal?.scopes;
-    // The deprecated HTTP+SSE endpoints get the same bearer and per-tool scope checks.
-    if (legacySse && legacyPath) {
+    // The other endpoints (the deprecated HTTP+SSE ones) get the same bearer and per-tool scope checks.
+    if (other) {
       const access =
         oauth && principal
           ? { principal, check: (payload: unknown) => oauth.check(server, payload, principal!.scopes) }
           : undefined;
-      return legacySse.handle(req, res, pathname, access, refuse);
+      return other.handle(req, res, pathname, access, refuse);
     }
     // In OAuth mode a session belongs to the token's issuer and subject: another caller's token finds none.
     const owner = oauth ? { issuer: oauth.issuer, subject: principal?.subject } : undefined;
@@ -333,7 +334,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
         options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
       );
       server.cancelTasks();
-      legacySse?.closeAll();
+      for (const other of endpoints) other.closeAll();
       http.closeAllConnections();
       await done;
       await closed;

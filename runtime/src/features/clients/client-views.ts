@@ -6,13 +6,14 @@
  */
 import { configServerName } from "./client-names.js";
 import { matchProfile, type RuntimeProfile } from "./client-profiles.js";
-import { modernClientInfo, type ClientInfo } from "../../protocol/client-info.js";
+import { clientInfoOf, type ClientInfo } from "../../protocol/client-info.js";
+import { isRecord } from "../../protocol/own.js";
 import type { Logger } from "../../protocol/logger.js";
 import { nameMap, type NameMap } from "./client-names.js";
 import { decodeArguments, shapeInputSchema, type Decoder } from "./client-schema.js";
 import type { ListedTool } from "../../api/mcp-types.js";
 import type { HandlerContext, Params } from "../../server/request-context.js";
-import { AUTO_BUDGET, chooseSurface, type ServedSurface, type SurfaceName } from "../../server/surfaces.js";
+import type { ChooseAuto, ServedSurface, SurfaceName } from "../../server/surfaces.js";
 import { listedTool } from "../../server/tool-catalog.js";
 import type { ClientToolMethods, ClientViewsContext } from "../../server/server.js";
 
@@ -30,6 +31,8 @@ export interface ClientViewsOptions {
   namesOn: (surface: ServedSurface) => readonly string[];
   /** Whether the server can serve `surface` (a feature serves it). */
   serves: (surface: ServedSurface) => boolean;
+  /** Resolves `auto` for a profile's cap on tools (feature `search`); undefined without it. */
+  autoSurface: ChooseAuto | undefined;
   logger: Logger;
   profiles: readonly RuntimeProfile[];
   /** The profile `--client` names: every request gets it, whatever its client says. */
@@ -135,8 +138,8 @@ export class ClientViews {
   private surfaceFor(profile: RuntimeProfile): { surface: ServedSurface; reason: string } {
     const { requested, served, operationCount, listedOperations } = this.options;
     if (requested !== "auto") return { surface: served, reason: `asked for (--surface ${requested} or MCP_SURFACE)` };
-    const budget = { tools: profile.maxTools ?? AUTO_BUDGET.tools, tokens: AUTO_BUDGET.tokens };
-    const chosen = chooseSurface("auto", operationCount, listedOperations, budget);
+    const chosen = this.options.autoSurface?.(operationCount, listedOperations, profile.maxTools);
+    if (!chosen) return { surface: served, reason: "auto: this server has no search feature" };
     return this.options.serves(chosen.surface)
       ? chosen
       : { surface: served, reason: `${chosen.reason}; this server has no ${chosen.surface} feature` };
@@ -195,4 +198,12 @@ export function viewedTools(
       return tool && view.listed(tool);
     },
   };
+}
+
+/** The `_meta` key of the modern era's per-request client identity. */
+const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+
+/** The modern request's client identity from its `_meta`, if it sent one. */
+export function modernClientInfo(params: unknown): ClientInfo | undefined {
+  return isRecord(params) && isRecord(params._meta) ? clientInfoOf(params._meta[META_CLIENT_INFO]) : undefined;
 }

@@ -5,6 +5,8 @@
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import { ResourceServer } from "./oauth-resource.js";
+import type { SecuritySchemeDefinition } from "../../api/types.js";
+import type { ToolScopes } from "../../server/tool-catalog.js";
 
 export const oauth: Feature = {
   name: "oauth",
@@ -17,7 +19,7 @@ export const oauth: Feature = {
                      MCP_OAUTH_CLIENT_ID / MCP_OAUTH_CLIENT_SECRET
   --oauth-scopes S   space-separated scopes to advertise
 `,
-  plugs({ flags, env, http, origin }) {
+  plugs({ flags, env, http, origin, info }) {
     const issuer = nonEmpty(flags["oauth-issuer"] as string | undefined);
     if (issuer === undefined) return {};
     if (!http) throw new Error("--oauth-issuer applies to --http only");
@@ -36,6 +38,22 @@ export const oauth: Feature = {
       },
       origin ? `${origin}/.well-known/oauth-protected-resource/mcp` : "",
     );
-    return { httpGuard: guard };
+    return { httpGuard: guard, toolScopes: oauthToolScopes(info.securitySchemes ?? []) };
   },
 };
+
+/** The scopes a token needs for an operation: those of its first OAuth 2 / OpenID Connect security alternative. */
+export function oauthToolScopes(schemes: readonly SecuritySchemeDefinition[]): ToolScopes {
+  const oauthSchemes = new Set(
+    schemes.filter((s) => s.type === "oauth2" || s.type === "openIdConnect").map((s) => s.key),
+  );
+  return (tool) => {
+    for (const alternative of tool.http.security ?? []) {
+      const scopes = Object.entries(alternative)
+        .filter(([key]) => oauthSchemes.has(key))
+        .flatMap(([, list]) => list);
+      if (scopes.length > 0) return [...new Set(scopes)];
+    }
+    return [];
+  };
+}

@@ -7,7 +7,15 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../../protocol/logger.js";
 import { StateUnavailableError, type StateStore } from "../../state/state.js";
-import { InstanceSilentError, type Cluster, type Command, type CommandAnswer } from "../../state/cluster.js";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
+import { describeError } from "../../protocol/logger.js";
+import {
+  InstanceSilentError,
+  type Cluster,
+  type ClusterMember,
+  type Command,
+  type CommandAnswer,
+} from "../../state/cluster.js";
 
 /** How long an instance counts as alive after its last heartbeat. */
 export const HEARTBEAT_TTL_MS = 10_000;
@@ -30,8 +38,7 @@ export class StoreCluster implements Cluster {
   readonly id = randomBytes(12).toString("base64url");
   private readonly waiting = new Map<string, (answer: CommandAnswer) => void>();
   private heartbeat: NodeJS.Timeout | undefined;
-  private commandHandler: ((command: Command) => Promise<unknown>) | undefined;
-  private broadcastHandler: ((message: Record<string, unknown>) => void) | undefined;
+  private member: ClusterMember | undefined;
   private closed = false;
 
   constructor(
@@ -39,13 +46,9 @@ export class StoreCluster implements Cluster {
     private readonly logger: Logger,
   ) {}
 
-  /** Subscribes to this instance's channel and the broadcast channel, and starts the heartbeat. */
-  async start(
-    onCommand: (command: Command) => Promise<unknown>,
-    onBroadcast: (message: Record<string, unknown>) => void,
-  ): Promise<void> {
-    this.commandHandler = onCommand;
-    this.broadcastHandler = onBroadcast;
+  /** Subscribes to this instance's channel and the broadcast channel for `member`, and starts the heartbeat. */
+  async join(member: ClusterMember): Promise<void> {
+    this.member = member;
     await this.store.subscribe(`instance:${this.id}`, (text) => this.receive(text));
     await this.store.subscribe("broadcast", (text) => this.receive(text));
     const beat = (): void => {
@@ -99,6 +102,13 @@ export class StoreCluster implements Cluster {
     );
   }
 
+  /** Broadcasts a cancellation that no request of this instance took (a failure is logged). */
+  cancelElsewhere(cancellation: { scope?: string | undefined; requestId: string | number; reason: string }): void {
+    this.broadcast({ type: "cancel", ...cancellation }).catch((error: unknown) => {
+      this.logger.warn("cancel not sent to the other instances", { error: describeError(error) });
+    });
+  }
+
   /** Stops the heartbeat and removes it, so the others know at once that this instance is gone. */
   async stop(): Promise<void> {
     if (this.closed) return;
@@ -119,16 +129,30 @@ export class StoreCluster implements Cluster {
     if (envelope.kind === "answer" && typeof envelope.ref === "string") {
       this.waiting.get(envelope.ref)?.(envelope.body as CommandAnswer);
     } else if (envelope.kind === "broadcast" && envelope.body && typeof envelope.body === "object") {
-      this.broadcastHandler?.(envelope.body as Record<string, unknown>);
+      this.heard(envelope.body as Record<string, unknown>);
     } else if (envelope.kind === "command" && typeof envelope.ref === "string" && typeof envelope.from === "string") {
       void this.answer(envelope.from, envelope.ref, envelope.body as Command);
     }
   }
 
+  /** A broadcast: a cancellation of a request that may run here, or one for the member (client answers). */
+  private heard(message: Record<string, unknown>): void {
+    const { type, requestId } = message;
+    if (type === "cancel" && (typeof requestId === "string" || typeof requestId === "number"))
+      this.member?.cancelLocal(
+        typeof message.scope === "string" ? message.scope : undefined,
+        requestId,
+        String(message.reason ?? "cancelled by client"),
+      );
+    this.member?.onBroadcast(message);
+  }
+
   private async answer(to: string, ref: string, command: Command): Promise<void> {
     let answer: CommandAnswer;
     try {
-      answer = { ok: true, value: await this.commandHandler!(command) };
+      const run = this.member?.command;
+      if (!run) throw new RpcError(ErrorCode.MethodNotFound, "tasks are off on this instance");
+      answer = { ok: true, value: await run(command) };
     } catch (error) {
       const wire = error as { code?: unknown; message?: unknown; data?: unknown };
       answer = {

@@ -9,6 +9,7 @@ import type { ObjectJsonSchema } from "../../api/types.js";
 import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
+import { readRecord } from "../../data/tool-data.js";
 
 export const SEARCH_OPERATIONS = "search_operations";
 export const DESCRIBE_OPERATION = "describe_operation";
@@ -260,11 +261,34 @@ export class SearchMetaTools implements MetaTools {
       inputSchema: tool.inputSchema,
     };
     if (tool.outputSchema) described.outputSchema = tool.outputSchema;
-    this.readDeclaration ??= this.context.readDeclaration ?? wholeFileReader(this.context.readData);
+    const { readData, readDataRange, indexOf } = this.context;
+    this.readDeclaration ??=
+      readDataRange && indexOf ? declarationReader(indexOf, readDataRange) : wholeFileReader(readData);
     const signature = this.readDeclaration(name);
     if (signature !== undefined) described.signature = signature;
     return renderToolResult(valueOutcome(described));
   }
+}
+
+/** A reader of single declarations (`describe_operation`) by tool position (-1: none) and byte range. */
+export function declarationReader(
+  indexOf: (name: string) => number,
+  readRange: (file: string, offset: number, length: number) => string,
+): (name: string) => string | undefined {
+  return (name) => {
+    const index = indexOf(name);
+    if (index < 0) return undefined;
+    let record: number[] | undefined;
+    try {
+      record = readRecord((offset, length) => readRange("declaration-offsets.txt", offset, length), index, 2);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    if (record === undefined || record[1] === 0) return undefined;
+    const value = JSON.parse(readRange("declarations.json", record[0]!, record[1]!)) as unknown;
+    return typeof value === "string" ? value : undefined;
+  };
 }
 
 /** Declarations read from data/declarations.json parsed whole (when no reader of single ones is given). */

@@ -2,7 +2,7 @@
  * `--print-config C`: client C's configuration entry for this server (stdio, or HTTP), as mcp-gen
  * wrote it into data/client-config.json; an HTTP entry holds {@link CONFIG_URL} for the URL.
  */
-import { getOwn } from "../protocol/own.js";
+import { getOwn } from "../../protocol/own.js";
 
 /** Where an HTTP entry takes the server's URL (upper case: no npm package name can hold it). */
 export const CONFIG_URL = "MCP_SERVER_URL";

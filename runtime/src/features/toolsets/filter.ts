@@ -1,4 +1,4 @@
-/** Toolsets and filters: which operations a server offers (mcp-gen `--include-tags`, server `--toolsets`). */
+/** Toolsets and filters: which operations a server offers (mcp-gen `--include-tags`, server `--toolsets`, feature `toolsets`). */
 
 /** An operation as the filters see it. */
 export interface FilterableOperation {

@@ -1,0 +1,62 @@
+/**
+ * Feature `toolsets`: the server offers only some of its operations, chosen at start (`--toolsets`,
+ * `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`, `MCP_TOOLSETS`,
+ * `MCP_READ_ONLY`). The filters apply to every surface, and to the document and declarations resources.
+ */
+import type { Feature, FeatureContext, OfferTools } from "../../cli/features.js";
+import { isFiltering, listOption, operationFilter, type OperationFilter } from "./filter.js";
+import { declarationsOf, documentWithOnly } from "./trim.js";
+
+export const toolsets: Feature = {
+  name: "toolsets",
+  usage: `  --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
+  --exclude-tags T,… no operation with one of these tags
+  --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"
+  --exclude-operations G,…  no operation matching one of these globs
+  --read-only        only GET, HEAD and OPTIONS operations (env MCP_READ_ONLY=1)
+                     (filters apply to every surface: search never finds, and calls refuse,
+                     the operations left out)
+`,
+  plugs({ flags, env, logger }) {
+    const filter = filterOptions(flags, env);
+    return isFiltering(filter) ? { offerTools: offeredBy(filter, logger) } : {};
+  },
+};
+
+/** Toolset filters from the flags (lists comma-separated, repeatable), else `MCP_TOOLSETS` / `MCP_READ_ONLY`. */
+function filterOptions(flags: FeatureContext["flags"], env: NodeJS.ProcessEnv): OperationFilter {
+  const list = (name: string): string[] =>
+    ((flags[name] as string[] | undefined) ?? []).flatMap((item) => listOption(item));
+  return {
+    includeTags: flags.toolsets !== undefined ? list("toolsets") : listOption(env.MCP_TOOLSETS),
+    excludeTags: list("exclude-tags"),
+    includeOperations: list("include-operations"),
+    excludeOperations: list("exclude-operations"),
+    readOnly: flags["read-only"] === true || /^(1|true|yes)$/i.test(env.MCP_READ_ONLY ?? ""),
+  };
+}
+
+/** The operations `filter` keeps, decided on the catalog (names, routes, tags; schemas load when needed). */
+function offeredBy(filter: OperationFilter, logger: FeatureContext["logger"]): OfferTools {
+  return (source, { apiDocument, readData }) => {
+    const keep = operationFilter(filter);
+    const offered = source.catalog().filter(([name, method, path, tags]) => keep({ name, method, path, tags }));
+    const names = offered.map(([name]) => name);
+    if (names.length < source.names.length)
+      logger.info(`toolset filters: ${names.length} of ${source.names.length} operations offered`);
+    const kept = new Set(names);
+    const routes = new Set(offered.map(([, method, path]) => `${method.toUpperCase()} ${path}`));
+    return {
+      tools: {
+        names,
+        load: () => source.load().filter((tool) => kept.has(tool.name)),
+        get: (name) => (kept.has(name) ? source.get(name) : undefined),
+      },
+      apiDocument:
+        apiDocument !== undefined
+          ? () => documentWithOnly(typeof apiDocument === "string" ? apiDocument : apiDocument(), routes)
+          : undefined,
+      declarations: readData && (() => declarationsOf(readData("declarations.json") ?? "{}", kept)),
+    };
+  };
+}
