@@ -153,13 +153,17 @@ export class ToolCaller {
     // Input-validation failures are tool errors (isError), not protocol errors (SEP-1303).
     const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
-    const tools = channel.requestTools(params, call);
+    // The request's tools (a dozen closures and an `api` client) are made when a sign-in, gate or hook
+    // asks for them, not per call; MRTR fields a request carries are checked up front (-32602).
+    let madeTools: RequestTools | undefined;
+    const tools = (): RequestTools => (madeTools ??= channel.requestTools(params, call));
+    if (params.inputResponses !== undefined || params.requestState !== undefined) tools();
 
     // The calling user's own tokens (feature user-oauth), or the answer asking them to sign in. Before
     // the confirmation: a modern retry after signing in finds the tokens and goes on to confirm.
-    const signInCall = { tool, ctx: call.ctx, tools, modern: call.era.modern, signal: call.signal };
     const signIn = this.options.userSignIn;
-    let user = signIn ? await signIn.prepare({ ...signInCall, fromCode: context.fromCode === true }) : undefined;
+    const signInCall = () => ({ tool, ctx: call.ctx, tools: tools(), modern: call.era.modern, signal: call.signal });
+    let user = signIn ? await signIn.prepare({ ...signInCall(), fromCode: context.fromCode === true }) : undefined;
     if (user && "result" in user) return user.result;
     const passed = this.options.credentials?.fromRequest(call.ctx.headers);
     let signedOut = false;
@@ -172,11 +176,12 @@ export class ToolCaller {
       });
 
     const gate = this.options.gate;
-    const refused = gate && (await gate(tool, args, tools, { modern: call.era.modern, fromCode: !!context.fromCode }));
+    const refused =
+      gate && (await gate(tool, args, tools(), { modern: call.era.modern, fromCode: !!context.fromCode }));
     if (refused) return refused;
 
     // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
-    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };
+    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools()) : { args };
     if ("result" in before) return before.result;
     const upstreamArgs = before.args;
 
@@ -204,7 +209,7 @@ export class ToolCaller {
     let firstPage = await fetchPage(upstreamArgs);
     // The upstream refused the user's tokens and they could not be refreshed: sign in again, once.
     if (signedOut && signIn) {
-      user = await signIn.prepare({ ...signInCall, fromCode: context.fromCode === true });
+      user = await signIn.prepare({ ...signInCall(), fromCode: context.fromCode === true });
       if (user && "result" in user) return user.result;
       signedOut = false;
       firstPage = await fetchPage(upstreamArgs);
@@ -225,7 +230,7 @@ export class ToolCaller {
     });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
+    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools()) : upstreamResult;
   }
 
   /** The `api` client of custom code serving `call`: its scopes, era and cancellation, not its MRTR fields. */
