@@ -88,7 +88,7 @@ const { listSource, installPackage, PACKAGES } = await import(
 );
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
 const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
-const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/server/surfaces.js")).href);
+const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/auto.js")).href);
 const { OperationSearch } = await import(
   pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
 );
