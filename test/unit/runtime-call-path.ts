@@ -70,6 +70,18 @@ test("a hook gets the request tools it is handed", async () => {
   assert.type((seen as { signal: AbortSignal }).signal, "object");
 });
 
+test("hooks for another tool make no request tools for this call; its own hooks get them once", async () => {
+  const after = (result: unknown): unknown => result;
+  const server = make({ extension: { hooks: { listPets: { before: (args: unknown) => args, after } } } });
+  assert.is(await countRequestTools(() => call(server)), 0);
+  let seen = 0;
+  const own = make({
+    extension: { hooks: { getPet: { before: (args: unknown) => args, after: (r: unknown) => ((seen += 1), r) } } },
+  });
+  assert.is(await countRequestTools(() => call(own)), 1);
+  assert.is(seen, 1);
+});
+
 test("malformed MRTR fields on a plain operation call are still refused with -32602, before going upstream", async () => {
   const server = make();
   const before = upstream.received.length;

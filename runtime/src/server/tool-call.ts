@@ -181,7 +181,7 @@ export class ToolCaller {
     if (refused) return refused;
 
     // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
-    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools()) : { args };
+    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };
     if ("result" in before) return before.result;
     const upstreamArgs = before.args;
 
@@ -230,7 +230,7 @@ export class ToolCaller {
     });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools()) : upstreamResult;
+    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
   }
 
   /** The `api` client of custom code serving `call`: its scopes, era and cancellation, not its MRTR fields. */
@@ -270,32 +270,37 @@ function toolHooks(hooks: CallHooks, name: string): ToolHooks<Args, unknown> | u
   return isRecord(entry) ? (entry as ToolHooks<Args, unknown>) : undefined;
 }
 
-/** Runs the `before` hooks: the arguments to send upstream, or the result that replaces the call. */
+/**
+ * Runs the `before` hooks: the arguments to send upstream, or the result that replaces the call.
+ * `tools` is asked for only when a hook runs: a server with hooks for some tools builds nothing
+ * for the calls of the others.
+ */
 async function runBeforeHooks(
   hooks: CallHooks,
   tool: ToolDefinition,
   args: Args,
-  tools: RequestTools,
+  tools: () => RequestTools,
 ): Promise<{ args: Args } | { result: CallToolResult }> {
   let current = args;
   for (const before of [hooks.beforeCall?.bind(hooks, tool), toolHooks(hooks, tool.name)?.before]) {
-    const outcome = await before?.(current, tools);
+    if (!before) continue;
+    const outcome = await before(current, tools());
     if (isRecord(outcome) && Array.isArray(outcome.content)) return { result: outcome as CallToolResult };
     if (isRecord(outcome)) current = outcome;
   }
   return { args: current };
 }
 
-/** Runs the `after` hooks on the call's result: the result to return. */
+/** Runs the `after` hooks on the call's result: the result to return (`tools` as for the `before` hooks). */
 async function runAfterHooks(
   hooks: CallHooks,
   tool: ToolDefinition,
   args: Args,
   result: CallToolResult,
-  tools: RequestTools,
+  tools: () => RequestTools,
 ): Promise<CallToolResult> {
   const own = toolHooks(hooks, tool.name)?.after;
-  let current = own ? ((await own(result, args, tools)) ?? result) : result;
-  if (hooks.afterCall) current = (await hooks.afterCall(tool, args, current, tools)) ?? current;
+  let current = own ? ((await own(result, args, tools())) ?? result) : result;
+  if (hooks.afterCall) current = (await hooks.afterCall(tool, args, current, tools())) ?? current;
   return current;
 }
