@@ -5,6 +5,7 @@ import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { main } from "../../runtime/src/cli/main.js";
+import { within } from "./runtime-fixture.js";
 import { printConfig } from "../../runtime/src/features/print-config/index.js";
 import {
   clientConfig,
@@ -187,34 +188,37 @@ test("--print-config writes the snippet to stdout and starts nothing; an unknown
   try {
     const readData = (file: string) => (file === "client-config.json" ? clientConfigData(info) : undefined);
     const features = [printConfig];
+    // A --print-config that started the server instead would never return: fail, do not hang.
+    const printed = (argv: string[], options: Parameters<typeof main>[3]) =>
+      within(main(info, [], argv, options), 5000, `main(${argv.join(" ")}) returns`);
     const argv = ["--print-config", "cursor", "--http", "--port", "4100"];
-    assert.is(await main(info, [], argv, { readData, features }), undefined);
+    assert.is(await printed(argv, { readData, features }), undefined);
     assert.equal(JSON.parse(written.splice(0).join("")), {
       mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:4100/mcp" } },
     });
     // The URL is quoted as its format needs: a shell word, a JSON string.
     const odd = ["--http", "--public-url", 'https://mcp.example.com/it\'s "here"'];
-    assert.is(await main(info, [], ["--print-config", "claude-code", ...odd], { readData, features }), undefined);
+    assert.is(await printed(["--print-config", "claude-code", ...odd], { readData, features }), undefined);
     assert.is(
       written.splice(0).join(""),
       `claude mcp add --transport http pet-store-mcp 'https://mcp.example.com/it'\\''s "here"/mcp'\n`,
     );
-    assert.is(await main(info, [], ["--print-config", "vscode", ...odd], { readData, features }), undefined);
+    assert.is(await printed(["--print-config", "vscode", ...odd], { readData, features }), undefined);
     assert.equal(
       JSON.parse(written.splice(0).join("")).servers["pet-store-mcp"].url,
       `https://mcp.example.com/it's "here"/mcp`,
     );
     // The stdio entry is the README's.
-    assert.is(await main(info, [], ["--print-config", "claude-desktop"], { readData, features }), undefined);
+    assert.is(await printed(["--print-config", "claude-desktop"], { readData, features }), undefined);
     assert.equal(
       JSON.parse(written.splice(0).join("")),
       JSON.parse((clientConfig("claude-desktop", info, stdio) as { text: string }).text),
     );
     assert.is(process.exitCode, undefined);
-    assert.is(await main(info, [], ["--print-config", "zed"], { readData, features }), undefined);
+    assert.is(await printed(["--print-config", "zed"], { readData, features }), undefined);
     assert.is(process.exitCode, 2);
     process.exitCode = undefined;
-    assert.is(await main(info, [], ["--print-config", "cursor"], { features }), undefined, "no data file");
+    assert.is(await printed(["--print-config", "cursor"], { features }), undefined, "no data file");
     assert.is(process.exitCode, 2);
   } finally {
     process.stdout.write = original;
