@@ -124,9 +124,9 @@ export async function main(
       origin: known,
       logger,
     };
-    // A feature's one-shot command (`--print-config`) answers instead of a server.
-    for (const feature of features)
-      if (await feature.command?.({ ...context, origin: origin(flags) })) return undefined;
+    // A feature's one-shot command (`--print-config`) answers instead of a server (the origin its flags give).
+    const commandContext = { ...context, origin: origin(flags) };
+    for (const feature of features) if (await feature.command?.(commandContext)) return undefined;
     plugs = await featurePlugs(features, context);
     // A missing base URL is reported when a tool is called, so listing tools still works.
     const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };

@@ -130,8 +130,9 @@ export class ToolCatalog {
 
   /** OAuth scopes an MCP token needs for an operation (none without feature `oauth`). */
   requiredScopes(toolName: string): string[] {
-    const tool = this.toolScopes && this.operation(toolName);
-    return tool ? this.toolScopes!(tool) : [];
+    if (!this.toolScopes) return [];
+    const tool = this.operation(toolName);
+    return tool ? this.toolScopes(tool) : [];
   }
 }
 

@@ -11,7 +11,14 @@ export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
 
 /** An operation: name, method (upper case), path, summary, tags (untagged: its path's group), required arguments. */
-export type IndexedOperation = [string, string, string, string, string[], string[]];
+export type IndexedOperation = [
+  name: string,
+  method: string,
+  path: string,
+  summary: string,
+  tags: string[],
+  required: string[],
+];
 
 /** The file data/search-index.json. */
 export interface SearchIndexData {
@@ -97,8 +104,10 @@ export class OperationSearch {
     let known = 0;
     // Words of one action ("make a new team") say one thing: they count once, for score and coverage.
     const concepts = new Map<string, string[]>();
-    const conceptOf = (term: string) => this.lexicon.actions(term)[0] ?? term;
-    for (const term of queryTerms) concepts.set(conceptOf(term), [...(concepts.get(conceptOf(term)) ?? []), term]);
+    for (const term of queryTerms) {
+      const key = this.lexicon.actions(term)[0] ?? term;
+      concepts.set(key, [...(concepts.get(key) ?? []), term]);
+    }
     // Things in the plural with a verb of looking ("show the books") are listed rather than got.
     if (read.lists) concepts.get("list")?.push("list");
     for (const concept of concepts.values()) {
