@@ -8,15 +8,11 @@
 // BENCH_BASELINE=<folder of another mcp-gen checkout> adds that checkout's generated/petstore (say,
 // main before a change) to the same run, alternating with the others, so before/after compare under
 // the same load.
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { INITIALIZE, buildPetstore, getPet, root, startPeer, startUpstream, writeFloor } from "./bench-parts.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 /** Calls a server makes in one turn before the next server's turn. */
@@ -24,117 +20,32 @@ const BLOCK = Number(process.env.BENCH_BLOCK ?? 10);
 // 25 starts: with 7, one run of the day measured the fetch floor at 100 ms against 140–150 ms in others (ratio 1.64×
 // against 1.18–1.23× with 25).
 const STARTS = Number(process.env.BENCH_STARTS ?? 25);
-// BENCH_STEADY=<n>: after the measured calls, n more calls, then the server CPU of CALLS further calls
-// (JIT-compiled code; the default figures cover calls 51–550 of a fresh process, when V8 is still
-// compiling the hot path).
-const STEADY = Number(process.env.BENCH_STEADY ?? 0);
+// A fresh server's first calls run while V8 is still compiling the hot path (and the more code a
+// server runs per call, the more it compiles then): the first window measures calls 51–550 of a fresh
+// process, the warm window the same number of calls after BENCH_WARM (default 2,000) more, when the
+// call path is compiled. Instruction counts under valgrind (docs/benchmarks/index.md) show the split.
+const WARM = Number(process.env.BENCH_WARM ?? 2000);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (n) => `${n.toFixed(3)} ms`;
 
-// The upstream: one small JSON document.
-const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
-const upstream = createServer((req, res) =>
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body),
-);
-await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
+const { upstream, baseUrl } = await startUpstream();
 
 // The generated server (and the baseline's), built once.
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
-/**
- * Writes `<checkout>`'s petstore example (with its vendored runtime, which the checked-in example
- * leaves out; an older checkout's example holds it) into the work folder as `name` and compiles it.
- */
-async function buildPetstore(checkout, name) {
-  const source = join(checkout, "generated/petstore");
-  if (!existsSync(source)) throw new Error(`no ${source}`);
-  const target = join(work, name);
-  const helper = join(checkout, "dist/test/golden/example-custom.js");
-  const { materializeExample } = existsSync(helper) ? await import(pathToFileURL(helper).href) : {};
-  if (materializeExample) await materializeExample(checkout, "petstore", target);
-  else cpSync(source, target, { recursive: true });
-  symlinkSync(join(root, "node_modules"), join(target, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(target, "tsconfig.json")]);
-  // The rest of the project's `npm run build` (esbuild joining dist/, when the checkout's projects have it).
-  const bundle = join(target, "scripts/bundle-dist.mjs");
-  if (existsSync(bundle)) execFileSync(process.execPath, [bundle]);
-  return target;
-}
-const dir = await buildPetstore(root, "petstore");
+const dir = await buildPetstore(root, work, "petstore");
 const baselineDir = process.env.BENCH_BASELINE
-  ? await buildPetstore(process.env.BENCH_BASELINE, "baseline")
+  ? await buildPetstore(process.env.BENCH_BASELINE, work, "baseline")
   : undefined;
 
-// The floor: the least an MCP stdio server can do per call.
-const floor = join(work, "floor.mjs");
-writeFileSync(
-  floor,
-  `import { createInterface } from "node:readline";
-const base = process.argv[2];
-createInterface({ input: process.stdin }).on("line", async (line) => {
-  const msg = JSON.parse(line);
-  if (msg.id === undefined) return;
-  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
-  const res = await fetch(base + "/pets/" + msg.params.arguments.petId);
-  const text = await res.text();
-  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n");
-});
-`,
-);
-
-// The got floor makes the same one call through got as the runtime does (buffered body, no HTTP
-// errors thrown): no server that calls through got can do less per call. BENCH_FLOORS=got,http adds
-// node:http itself, to show what the HTTP client alone costs against the fetch floor.
+// The fetch floor (start-up and memory reference) and the got floor (per-call reference);
+// BENCH_FLOORS=got,http adds node:http itself, to show what the HTTP client alone costs.
+const floor = writeFloor(work, "fetch");
 const extraFloors = [...new Set(["got", ...(process.env.BENCH_FLOORS ?? "").split(",").filter(Boolean)])];
-const floorOf = (call) => `import { createInterface } from "node:readline";
-${call.imports}
-const base = process.argv[2];
-createInterface({ input: process.stdin }).on("line", async (line) => {
-  const msg = JSON.parse(line);
-  if (msg.id === undefined) return;
-  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
-  const url = base + "/pets/" + msg.params.arguments.petId;
-  const text = ${call.text};
-  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n");
-});
-`;
-const FLOOR_CALLS = {
-  got: {
-    imports: `import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};`,
-    text: `(await got(url, { throwHttpErrors: false, responseType: "buffer" })).body.toString("utf8")`,
-  },
-  http: {
-    imports: `import { get } from "node:http";`,
-    text: `await new Promise((resolve, reject) => get(url, (res) => { const chunks = []; res.on("data", (c) => chunks.push(c)); res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8"))); }).on("error", reject))`,
-  },
-};
-for (const name of extraFloors) {
-  if (!FLOOR_CALLS[name]) throw new Error(`BENCH_FLOORS: unknown floor ${name} (got, http)`);
-  writeFileSync(join(work, `floor-${name}.mjs`), floorOf(FLOOR_CALLS[name]));
-}
+for (const name of extraFloors) writeFloor(work, name);
+const start = (args) => startPeer(args);
 
-/** A stdio MCP peer: spawn, send one request at a time, await its response. */
-function start(args) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "ignore"] });
-  const waiting = new Map();
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    const msg = JSON.parse(line);
-    waiting.get(msg.id)?.(msg);
-    waiting.delete(msg.id);
-  });
-  let id = 0;
-  const request = (method, params) =>
-    new Promise((resolve) => {
-      const n = ++id;
-      waiting.set(n, resolve);
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
-    });
-  return { child, t0, request, stop: () => child.kill("SIGTERM") };
-}
-
-const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+const initialize = INITIALIZE;
 const servers = {
   floor: () => start([floor, baseUrl]),
   "mcp-gen": () => start([join(dir, "dist/index.js"), "--base-url", baseUrl]),
@@ -160,8 +71,31 @@ const cpuNs = (pid) =>
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const results = {};
 const directMedians = [];
-const getPet = (peer) => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
 const direct = () => fetch(`${baseUrl}/pets/1`).then((r) => r.text());
+const warmDirectMedians = [];
+/**
+ * One measured window: CALLS calls per server in blocks of BLOCK, taking turns with the direct call.
+ * Medians of latency per server and of the direct call, and each server's CPU per call in ms.
+ */
+async function measureWindow(peers) {
+  const directTimes = [];
+  const times = Object.fromEntries(peers.map(([name]) => [name, []]));
+  const cpu = Object.fromEntries(peers.map(([name]) => [name, 0]));
+  for (let done = 0; done < CALLS; done += BLOCK) {
+    for (let i = 0; i < BLOCK; i++) directTimes.push(await timed(direct));
+    for (const [name, peer] of peers) {
+      // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
+      const before = cpuNs(peer.child.pid);
+      for (let i = 0; i < BLOCK; i++) times[name].push(await timed(() => getPet(peer)));
+      cpu[name] += cpuNs(peer.child.pid) - before;
+    }
+  }
+  return {
+    direct: median(directTimes),
+    call: Object.fromEntries(peers.map(([name]) => [name, median(times[name])])),
+    cpu: Object.fromEntries(peers.map(([name]) => [name, cpu[name] / times[name].length / 1e6])),
+  };
+}
 for (let rep = 0; rep < REPS; rep++) {
   // All servers run side by side and take turns in blocks of BLOCK calls (the direct call too), so a
   // slow patch of the machine hits each of them alike instead of spoiling one server's figures.
@@ -177,30 +111,23 @@ for (let rep = 0; rep < REPS; rep++) {
     await direct();
     for (const [, peer] of peers) await getPet(peer); // warm-up
   }
-  const directTimes = [];
-  const times = Object.fromEntries(peers.map(([name]) => [name, []]));
-  const cpu = Object.fromEntries(peers.map(([name]) => [name, 0]));
-  for (let done = 0; done < CALLS; done += BLOCK) {
-    for (let i = 0; i < BLOCK; i++) directTimes.push(await timed(direct));
-    for (const [name, peer] of peers) {
-      // The server's own CPU time per measured call: unlike latency, barely moved by other load on the machine.
-      const before = cpuNs(peer.child.pid);
-      for (let i = 0; i < BLOCK; i++) times[name].push(await timed(() => getPet(peer)));
-      cpu[name] += cpuNs(peer.child.pid) - before;
+  const first = await measureWindow(peers);
+  directMedians.push(first.direct);
+  if (WARM > 0) {
+    for (let i = 0; i < WARM; i += BLOCK)
+      for (const [, peer] of peers) for (let j = 0; j < BLOCK; j++) await getPet(peer);
+    const warm = await measureWindow(peers);
+    warmDirectMedians.push(warm.direct);
+    for (const [name] of peers) {
+      (results[name].warmCall ??= []).push(warm.call[name]);
+      (results[name].warmCpu ??= []).push(warm.cpu[name]);
     }
   }
-  directMedians.push(median(directTimes));
   await new Promise((r) => setTimeout(r, 300));
   for (const [name, peer] of peers) {
-    results[name].call.push(median(times[name]));
-    results[name].cpu.push(cpu[name] / times[name].length / 1e6);
+    results[name].call.push(first.call[name]);
+    results[name].cpu.push(first.cpu[name]);
     results[name].busyRss.push(rssMb(peer.child.pid));
-    if (STEADY > 0) {
-      for (let i = 0; i < STEADY; i++) await getPet(peer);
-      const before = cpuNs(peer.child.pid);
-      for (let i = 0; i < CALLS; i++) await getPet(peer);
-      (results[name].steadyCpu ??= []).push((cpuNs(peer.child.pid) - before) / CALLS / 1e6);
-    }
     peer.stop();
   }
 }
@@ -252,7 +179,8 @@ const directCall = median(directMedians);
 const summary = (r) => ({
   call: median(r.call) - directCall,
   cpu: median(r.cpu),
-  steadyCpu: r.steadyCpu ? median(r.steadyCpu) : NaN,
+  warmCall: r.warmCall ? median(r.warmCall) - median(warmDirectMedians) : NaN,
+  warmCpu: r.warmCpu ? median(r.warmCpu) : NaN,
   start: median(r.start),
   rss: median(r.rss),
   busyRss: median(r.busyRss),
@@ -268,7 +196,7 @@ const overheadRatios = results["mcp-gen"].call.map(
 );
 const cpuRatios = results["mcp-gen"].cpu.map((c, i) => c / results["floor-got"].cpu[i]);
 console.log(
-  `per-call overhead over direct   fetch floor ${ms(f.call)}   got floor ${ms(gotFloor.call)}   mcp-gen ${ms(g.call)}`,
+  `first window (calls 51–${CALLS + 50} of a fresh server): per-call overhead over direct   fetch floor ${ms(f.call)}   got floor ${ms(gotFloor.call)}   mcp-gen ${ms(g.call)}`,
 );
 console.log(
   `per-call overhead ratio to the got floor ${median(overheadRatios).toFixed(2)} (median of ${REPS} reps; target ≤ 1.2); per rep ${overheadRatios.map((r) => r.toFixed(2)).join(" / ")}; to the fetch floor ${(g.call / f.call).toFixed(2)}`,
@@ -276,10 +204,21 @@ console.log(
 console.log(
   `server CPU per call (all threads) fetch floor ${ms(f.cpu)}   got floor ${ms(gotFloor.cpu)}   mcp-gen ${ms(g.cpu)}   ratio to the got floor ${median(cpuRatios).toFixed(2)}; per rep ${cpuRatios.map((r) => r.toFixed(2)).join(" / ")}`,
 );
-if (STEADY > 0)
-  console.log(
-    `server CPU per call after ${STEADY + CALLS + 50} calls floor ${ms(f.steadyCpu)}   mcp-gen ${ms(g.steadyCpu)}   ratio ${(g.steadyCpu / f.steadyCpu).toFixed(2)}`,
+if (WARM > 0) {
+  const warmRatios = results["mcp-gen"].warmCall.map(
+    (m, i) => (m - warmDirectMedians[i]) / (results["floor-got"].warmCall[i] - warmDirectMedians[i]),
   );
+  const warmCpuRatios = results["mcp-gen"].warmCpu.map((c, i) => c / results["floor-got"].warmCpu[i]);
+  console.log(
+    `warm window (calls ${CALLS + 50 + WARM + 1}–${2 * CALLS + 50 + WARM}; direct ${ms(median(warmDirectMedians))}): per-call overhead fetch floor ${ms(f.warmCall)}   got floor ${ms(gotFloor.warmCall)}   mcp-gen ${ms(g.warmCall)}`,
+  );
+  console.log(
+    `  ratio to the got floor ${median(warmRatios).toFixed(2)} (median of ${REPS} reps; target ≤ 1.2); per rep ${warmRatios.map((r) => r.toFixed(2)).join(" / ")}`,
+  );
+  console.log(
+    `  server CPU per call fetch floor ${ms(f.warmCpu)}   got floor ${ms(gotFloor.warmCpu)}   mcp-gen ${ms(g.warmCpu)}   ratio to the got floor ${median(warmCpuRatios).toFixed(2)}; per rep ${warmCpuRatios.map((r) => r.toFixed(2)).join(" / ")}`,
+  );
+}
 console.log(
   `cold start (spawn → initialize) fetch floor ${ms(f.start)}   mcp-gen ${ms(g.start)}   ratio ${(g.start / f.start).toFixed(2)} (target ≤ 1.5)`,
 );
@@ -287,7 +226,7 @@ console.log(
   `idle RSS (started, no call)     fetch floor ${f.rss.toFixed(1)} MB   mcp-gen ${g.rss.toFixed(1)} MB   +${(g.rss - f.rss).toFixed(1)} MB (target ≤ +15)`,
 );
 console.log(
-  `RSS after ${CALLS + 50} calls            floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`,
+  `RSS after ${(WARM > 0 ? 2 * CALLS + WARM : CALLS) + 50} calls           floor ${f.busyRss.toFixed(1)} MB   mcp-gen ${g.busyRss.toFixed(1)} MB   +${(g.busyRss - f.busyRss).toFixed(1)} MB`,
 );
 if (baselineDir) {
   const b = summary(results.baseline);
@@ -298,9 +237,9 @@ if (baselineDir) {
   console.log(
     `  server CPU per call            ${ms(b.cpu)}   ratio to floor ${(b.cpu / f.cpu).toFixed(2)}   mcp-gen / baseline ${(g.cpu / b.cpu).toFixed(2)}`,
   );
-  if (STEADY > 0)
+  if (WARM > 0)
     console.log(
-      `  server CPU per call, steady    ${ms(b.steadyCpu)}   ratio to floor ${(b.steadyCpu / f.steadyCpu).toFixed(2)}   mcp-gen / baseline ${(g.steadyCpu / b.steadyCpu).toFixed(2)}`,
+      `  warm window: overhead ${ms(b.warmCall)}   mcp-gen / baseline ${(g.warmCall / b.warmCall).toFixed(2)}; server CPU ${ms(b.warmCpu)}   mcp-gen / baseline ${(g.warmCpu / b.warmCpu).toFixed(2)}`,
     );
   console.log(
     `  CPU ratio to floor per rep     mcp-gen ${results["mcp-gen"].cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}   baseline ${results.baseline.cpu.map((c, i) => (c / results.floor.cpu[i]).toFixed(2)).join(" / ")}`,

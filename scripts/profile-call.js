@@ -4,66 +4,25 @@
 // PROFILE_CALLS tools/call requests one at a time, then prints the CPU profile's self time by
 // component (got and its helpers, the runtime, ajv, Node internals, idle) and the top functions.
 // Needs `npm run build`. Samples vary from run to run: compare shares, not absolute times.
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
-import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { INITIALIZE, buildPetstore, getPet, root, startPeer, startUpstream } from "./bench-parts.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const CALLS = Number(process.env.PROFILE_CALLS ?? 3000);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 
-const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
-const upstream = createServer((req, res) =>
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body),
-);
-await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
-
+const { upstream, baseUrl } = await startUpstream();
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-profile-"));
-const dir = join(work, "petstore");
 // PROFILE_CHECKOUT=<another mcp-gen checkout> profiles that checkout's generated/petstore (a before/after pair).
-// The checked-in example leaves out its vendored runtime: materialize it as a generation would (an
-// older checkout without the helper has the runtime in its example).
-const checkout = process.env.PROFILE_CHECKOUT ?? root;
-const helper = join(checkout, "dist/test/golden/example-custom.js");
-const { materializeExample } = existsSync(helper) ? await import(pathToFileURL(helper).href) : {};
-if (materializeExample) await materializeExample(checkout, "petstore", dir);
-else cpSync(join(checkout, "generated/petstore"), dir, { recursive: true });
-symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")]);
-const bundle = join(dir, "scripts/bundle-dist.mjs");
-if (existsSync(bundle)) execFileSync(process.execPath, [bundle]);
+const dir = await buildPetstore(process.env.PROFILE_CHECKOUT ?? root, work, "petstore");
 
 const profileDir = join(work, "profile");
-const child = spawn(
-  process.execPath,
-  ["--cpu-prof", "--cpu-prof-dir", profileDir, join(dir, "dist/index.js"), "--base-url", baseUrl],
-  { stdio: ["pipe", "pipe", "ignore"] },
-);
-const waiting = new Map();
-createInterface({ input: child.stdout }).on("line", (line) => {
-  const msg = JSON.parse(line);
-  waiting.get(msg.id)?.(msg);
-  waiting.delete(msg.id);
-});
-let id = 0;
-const request = (method, params) =>
-  new Promise((resolve) => {
-    const n = ++id;
-    waiting.set(n, resolve);
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
-  });
-await request("initialize", {
-  protocolVersion: "2025-11-25",
-  capabilities: {},
-  clientInfo: { name: "profile", version: "1" },
-});
+const peer = startPeer(["--cpu-prof", "--cpu-prof-dir", profileDir, join(dir, "dist/index.js"), "--base-url", baseUrl]);
+const child = peer.child;
+await peer.request("initialize", INITIALIZE);
 const t0 = performance.now();
-for (let i = 0; i < CALLS; i++) await request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+for (let i = 0; i < CALLS; i++) await getPet(peer);
 const wall = performance.now() - t0;
 child.stdin.end(); // stdio EOF: the server exits and writes its profile
 await new Promise((resolve) => child.on("exit", resolve));

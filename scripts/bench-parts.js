@@ -1,0 +1,111 @@
+// The parts npm run bench and npm run bench:instructions share: the local upstream, the petstore
+// example built as a user builds it, the floor servers, and a stdio MCP peer.
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** This checkout. */
+export const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** The upstream: one small JSON document on 127.0.0.1. Resolves to the server and its base URL. */
+export async function startUpstream() {
+  const body = JSON.stringify({ id: 1, name: "Rex", tag: "dog", status: "available" });
+  const upstream = createServer((req, res) =>
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body),
+  );
+  await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  return { upstream, baseUrl: `http://127.0.0.1:${upstream.address().port}` };
+}
+
+/**
+ * Writes `<checkout>`'s petstore example (with its vendored runtime, which the checked-in example
+ * leaves out; an older checkout's example holds it) into `work` as `name` and compiles it.
+ */
+export async function buildPetstore(checkout, work, name) {
+  const source = join(checkout, "generated/petstore");
+  if (!existsSync(source)) throw new Error(`no ${source}`);
+  const target = join(work, name);
+  const helper = join(checkout, "dist/test/golden/example-custom.js");
+  const { materializeExample } = existsSync(helper) ? await import(pathToFileURL(helper).href) : {};
+  if (materializeExample) await materializeExample(checkout, "petstore", target);
+  else cpSync(source, target, { recursive: true });
+  symlinkSync(join(root, "node_modules"), join(target, "node_modules"), "dir");
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(target, "tsconfig.json")]);
+  // The rest of the project's `npm run build` (esbuild joining dist/, when the checkout's projects have it).
+  const bundle = join(target, "scripts/bundle-dist.mjs");
+  if (existsSync(bundle)) execFileSync(process.execPath, [bundle]);
+  return target;
+}
+
+// A floor: the least an MCP stdio server can do per call (read a line, make one call, write a line;
+// no validation). Through fetch (the start-up and memory reference), through got as the runtime
+// calls (buffered body, no HTTP errors thrown: no server that calls through got can do less per
+// call), or through node:http itself (what the HTTP client alone costs).
+const floorOf = (call) => `import { createInterface } from "node:readline";
+${call.imports}
+const base = process.argv[2];
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
+  const url = base + "/pets/" + msg.params.arguments.petId;
+  const text = ${call.text};
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n");
+});
+`;
+const FLOOR_CALLS = {
+  fetch: { imports: "", text: "await (await fetch(url)).text()" },
+  got: {
+    imports: `import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};`,
+    text: `(await got(url, { throwHttpErrors: false, responseType: "buffer" })).body.toString("utf8")`,
+  },
+  http: {
+    imports: `import { get } from "node:http";`,
+    text: `await new Promise((resolve, reject) => get(url, (res) => { const chunks = []; res.on("data", (c) => chunks.push(c)); res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8"))); }).on("error", reject))`,
+  },
+};
+
+/** Writes the floor server `name` (fetch, got, http) into `work`; returns its path (argument: the base URL). */
+export function writeFloor(work, name) {
+  if (!FLOOR_CALLS[name]) throw new Error(`unknown floor ${name} (fetch, got, http)`);
+  const file = join(work, name === "fetch" ? "floor.mjs" : `floor-${name}.mjs`);
+  writeFileSync(file, floorOf(FLOOR_CALLS[name]));
+  return file;
+}
+
+/**
+ * A stdio MCP peer: spawns `command` (`args` after it; node by default), sends one request at a time
+ * and awaits its response.
+ */
+export function startPeer(args, command = process.execPath) {
+  const t0 = performance.now();
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"] });
+  const waiting = new Map();
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (!line.startsWith("{")) return;
+    const msg = JSON.parse(line);
+    waiting.get(msg.id)?.(msg);
+    waiting.delete(msg.id);
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
+    });
+  return { child, t0, request, stop: () => child.kill("SIGTERM") };
+}
+
+/** The `initialize` params every bench peer sends. */
+export const INITIALIZE = {
+  protocolVersion: "2025-11-25",
+  capabilities: {},
+  clientInfo: { name: "bench", version: "1" },
+};
+
+/** The measured call: the petstore's getPet. */
+export const getPet = (peer) => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
