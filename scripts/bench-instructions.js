@@ -3,10 +3,11 @@
 // the got floor's, counted by valgrind (callgrind), all threads, and how many of them are V8's JIT
 // compiler and GC. Not a time: cache misses and system calls are not in them. Per call = (count after
 // N2 calls − count after N1 calls) / (N2 − N1), one process per count, after 300 warm-up calls (V8
-// still compiling the hot path, as in npm run bench's first window). Four runs on one machine agreed
-// within ±3 % (docs/benchmarks/index.md); later windows (BENCH_INSTR_WARM="300,2500") did not: under
-// valgrind, when V8 compiles and collects depends on time, and the counts after 2,500 calls moved by half.
-// BENCH_BASELINE=<folder of another mcp-gen checkout> adds its petstore. Needs `npm run build` and valgrind (installed with apt-get when missing and root).
+// still compiling the hot path, as in npm run bench's first window). Runs on one machine agree within
+// ±3 % (docs/benchmarks/index.md); later windows (BENCH_INSTR_WARM="300,2500") do not: under valgrind,
+// when V8 compiles and collects depends on time, and the counts after 2,500 calls moved by half.
+// BENCH_BASELINE=<folder of another mcp-gen checkout> adds its petstore. Needs `npm run build` and
+// valgrind (installed with apt-get when missing and root).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
