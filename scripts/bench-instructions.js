@@ -9,7 +9,7 @@
 // BENCH_BASELINE=<folder of another mcp-gen checkout> adds its petstore. Needs `npm run build` and
 // valgrind (installed with apt-get when missing and root).
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { INITIALIZE, buildPetstore, getPet, root, startPeer, startUpstream, writeFloor } from "./bench-parts.js";

@@ -42,17 +42,13 @@ const baselineDir = process.env.BENCH_BASELINE
 // BENCH_FLOORS=got,http adds node:http itself, to show what the HTTP client alone costs.
 const floor = writeFloor(work, "fetch");
 const extraFloors = [...new Set(["got", ...(process.env.BENCH_FLOORS ?? "").split(",").filter(Boolean)])];
-for (const name of extraFloors) writeFloor(work, name);
-const start = (args) => startPeer(args);
+const floorFiles = Object.fromEntries(extraFloors.map((name) => [name, writeFloor(work, name)]));
 
-const initialize = INITIALIZE;
 const servers = {
-  floor: () => start([floor, baseUrl]),
-  "mcp-gen": () => start([join(dir, "dist/index.js"), "--base-url", baseUrl]),
-  ...(baselineDir ? { baseline: () => start([join(baselineDir, "dist/index.js"), "--base-url", baseUrl]) } : {}),
-  ...Object.fromEntries(
-    extraFloors.map((name) => [`floor-${name}`, () => start([join(work, `floor-${name}.mjs`), baseUrl])]),
-  ),
+  floor: () => startPeer([floor, baseUrl]),
+  "mcp-gen": () => startPeer([join(dir, "dist/index.js"), "--base-url", baseUrl]),
+  ...(baselineDir ? { baseline: () => startPeer([join(baselineDir, "dist/index.js"), "--base-url", baseUrl]) } : {}),
+  ...Object.fromEntries(extraFloors.map((name) => [`floor-${name}`, () => startPeer([floorFiles[name], baseUrl])])),
 };
 
 /** The time of one awaited call, in milliseconds. */
@@ -102,7 +98,7 @@ for (let rep = 0; rep < REPS; rep++) {
   const order = Object.entries(servers);
   for (let i = 0; i < rep % order.length; i++) order.push(order.shift());
   const peers = order.map(([name, make]) => [name, make()]);
-  for (const [, peer] of peers) await peer.request("initialize", initialize);
+  for (const [, peer] of peers) await peer.request("initialize", INITIALIZE);
   await new Promise((r) => setTimeout(r, 300));
   for (const [name, peer] of peers) {
     (results[name] ??= { call: [], cpu: [], start: [], rss: [], busyRss: [] }).rss.push(rssMb(peer.child.pid)); // idle: started, no call yet
@@ -135,7 +131,7 @@ for (let rep = 0; rep < REPS; rep++) {
 for (let i = 0; i < STARTS; i++) {
   for (const [name, make] of Object.entries(servers)) {
     const peer = make();
-    await peer.request("initialize", initialize);
+    await peer.request("initialize", INITIALIZE);
     results[name].start.push(performance.now() - peer.t0);
     peer.stop();
     await new Promise((resolve) => peer.child.once("exit", resolve));
@@ -191,10 +187,13 @@ console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(directCall)
 const gotFloor = summary(results["floor-got"]);
 // Each rep measures every server in the same minutes: the ratio of a rep is a paired comparison, and
 // the headline is the median of those ratios.
-const overheadRatios = results["mcp-gen"].call.map(
-  (m, i) => (m - directMedians[i]) / (results["floor-got"].call[i] - directMedians[i]),
-);
-const cpuRatios = results["mcp-gen"].cpu.map((c, i) => c / results["floor-got"].cpu[i]);
+/** Per rep: mcp-gen's overhead over the direct call against the got floor's (`call` and `direct` of one window). */
+const overheadRatiosOf = (call, direct) =>
+  results["mcp-gen"][call].map((m, i) => (m - direct[i]) / (results["floor-got"][call][i] - direct[i]));
+/** Per rep: mcp-gen's CPU per call against the got floor's. */
+const cpuRatiosOf = (cpu) => results["mcp-gen"][cpu].map((c, i) => c / results["floor-got"][cpu][i]);
+const overheadRatios = overheadRatiosOf("call", directMedians);
+const cpuRatios = cpuRatiosOf("cpu");
 console.log(
   `first window (calls 51–${CALLS + 50} of a fresh server): per-call overhead over direct   fetch floor ${ms(f.call)}   got floor ${ms(gotFloor.call)}   mcp-gen ${ms(g.call)}`,
 );
@@ -205,10 +204,8 @@ console.log(
   `server CPU per call (all threads) fetch floor ${ms(f.cpu)}   got floor ${ms(gotFloor.cpu)}   mcp-gen ${ms(g.cpu)}   ratio to the got floor ${median(cpuRatios).toFixed(2)}; per rep ${cpuRatios.map((r) => r.toFixed(2)).join(" / ")}`,
 );
 if (WARM > 0) {
-  const warmRatios = results["mcp-gen"].warmCall.map(
-    (m, i) => (m - warmDirectMedians[i]) / (results["floor-got"].warmCall[i] - warmDirectMedians[i]),
-  );
-  const warmCpuRatios = results["mcp-gen"].warmCpu.map((c, i) => c / results["floor-got"].warmCpu[i]);
+  const warmRatios = overheadRatiosOf("warmCall", warmDirectMedians);
+  const warmCpuRatios = cpuRatiosOf("warmCpu");
   console.log(
     `warm window (calls ${CALLS + 50 + WARM + 1}–${2 * CALLS + 50 + WARM}; direct ${ms(median(warmDirectMedians))}): per-call overhead fetch floor ${ms(f.warmCall)}   got floor ${ms(gotFloor.warmCall)}   mcp-gen ${ms(g.warmCall)}`,
   );
