@@ -96,6 +96,31 @@ test("path values are percent-encoded", () => {
   assert.is(serializePathParameter(p("path", "simple", false), "a/b c?", encodings), "a%2Fb%20c%3F");
 });
 
+test("plain path ids (integers, unreserved characters without a dot) encode as themselves; the rest is encoded", () => {
+  const simple = p("path", "simple", false);
+  const cases: Array<[unknown, string]> = [
+    [0, "0"],
+    [-42, "-42"],
+    [Number.MAX_SAFE_INTEGER, "9007199254740991"],
+    ["id_Q7-x~9", "id_Q7-x~9"],
+    [1.5, "1.5"],
+    [1e21, "1e%2B21"],
+    ["a.b", "a.b"],
+    ["ü", "%C3%BC"],
+    ["a%2Fb", "a%252Fb"],
+    [true, "true"],
+  ];
+  for (const [value, expected] of cases) assert.is(serializePathParameter(simple, value, encodings), expected);
+  // Label and matrix styles still add their prefix to a plain id.
+  assert.is(serializePathParameter(p("path", "label", false), 7, encodings), ".7");
+  assert.is(serializePathParameter(p("path", "matrix", false), "x1", encodings), ";color=x1");
+  for (const dots of [".", "..", "%2E%2E", "%2e"])
+    assert.throws(
+      () => serializePathParameter(simple, dots, encodings),
+      (e: unknown) => e instanceof ArgumentError,
+    );
+});
+
 test("deepObject nests objects and indexes arrays (qs/Rails convention, read by Prism and Stripe)", () => {
   assert.is(
     serializeQueryParameter(

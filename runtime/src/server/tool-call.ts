@@ -180,8 +180,9 @@ export class ToolCaller {
       gate && (await gate(tool, args, tools(), { modern: call.era.modern, fromCode: !!context.fromCode }));
     if (refused) return refused;
 
-    // Without hooks (the usual case) the arguments go upstream as they are, with no await in between.
-    const before = hooks ? await runBeforeHooks(hooks, tool, args, tools) : { args };
+    // Without hooks for this tool (the usual case) the arguments go upstream as they are, with no await in between.
+    const hooked = hooks !== undefined && (hooks.beforeCall || hooks.afterCall || toolHooks(hooks, name)) !== undefined;
+    const before = hooked ? await runBeforeHooks(hooks, tool, args, tools) : { args };
     if ("result" in before) return before.result;
     const upstreamArgs = before.args;
 
@@ -230,7 +231,7 @@ export class ToolCaller {
     });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return hooks ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
+    return hooked ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
   }
 
   /** The `api` client of custom code serving `call`: its scopes, era and cancellation, not its MRTR fields. */
