@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// npm run profile:stages: where a warm server's tools/call time goes, stage by stage. Builds the petstore
+// example as a user does (scripts/bench-parts.js), copies its bundle and writes timestamps into the copy at
+// the call path's landmarks (the JSON-RPC line read, dispatch, the tool call, validation, request build,
+// the got call and its response, result mapping, the write), then drives it and the got floor (with the
+// same timestamps at read, got call, got response and write) over stdio, alternating, and prints the
+// median time between consecutive landmarks over the calls after the first STAGES_SKIP. The runtime itself
+// carries no instrumentation: the copy is patched text, and a landmark the bundle no longer has is an error
+// here (update LANDMARKS beside the change that moved it). Not a test; figures vary with the machine.
+//
+//   STAGES_CALLS (default 4,000) calls per server per rep, STAGES_SKIP (2,000) left out, STAGES_REPS (3).
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { INITIALIZE, buildPetstore, root, startUpstream } from "./bench-parts.js";
+
+const CALLS = Number(process.env.STAGES_CALLS ?? 4000);
+const SKIP = Number(process.env.STAGES_SKIP ?? 2000);
+const REPS = Number(process.env.STAGES_REPS ?? 3);
+
+const mark = (label) => `globalThis.__stages?.push(["${label}", performance.now()]);`;
+/**
+ * Landmarks in the bundled dist/index.js: `before` puts the timestamp before the text, `after` after the
+ * line that holds it (a function's first line). Each text must occur exactly once.
+ */
+const LANDMARKS = [
+  {
+    label: "line read",
+    after: 'lines.on("line", (line) => {',
+    code: 'globalThis.__stages = [["line read", performance.now()]];',
+  },
+  { label: "dispatched", after: "async handleRequest(id, method, params, ctx) {" },
+  { label: "handler called", before: "const result = await handler(" },
+  { label: "tools/call", after: "async callTool(params, call) {" },
+  { label: "operation", after: "async callOperation(name, args, context) {" },
+  { label: "arguments validated", before: "const signIn = this.options.userSignIn;" },
+  { label: "gate and hooks", before: "channel.progress(params, call, 0, 1, " },
+  { label: "upstream call", after: "async function callUpstream(tool, args, call) {" },
+  { label: "request built", before: "const exchange = () => exchangeWithUpstream(" },
+  { label: "exchange", after: "async function exchangeWithUpstream(" },
+  { label: "send", after: "async function send(got, prepared, authorize, call, limits) {" },
+  { label: "got called", before: "const request = upstreamClient(" },
+  {
+    label: "got responded",
+    replace: "return await request;",
+    code: `const response = await request; ${mark("got responded")} return response;`,
+  },
+  { label: "result mapped", before: "if (tool.http.pagination && call.paging && !result.isError)" },
+  {
+    label: "response written",
+    before: 'output.write(JSON.stringify(message) + "\\n");',
+    code: `${mark("response written")} if (globalThis.__stages?.length > 2) globalThis.__calls.push(globalThis.__stages); globalThis.__stages = undefined;`,
+  },
+];
+
+/** The bundle's text with the landmarks' timestamps and a SIGTERM handler that writes them to $STAGES_FILE. */
+function instrument(source) {
+  let text = source;
+  for (const landmark of LANDMARKS) {
+    const anchor = landmark.after ?? landmark.before ?? landmark.replace;
+    const at = text.indexOf(anchor);
+    if (at < 0 || text.indexOf(anchor, at + 1) >= 0)
+      throw new Error(`landmark "${landmark.label}": ${JSON.stringify(anchor)} does not occur exactly once`);
+    const code = landmark.code ?? mark(landmark.label);
+    if (landmark.before) text = `${text.slice(0, at)}${code}\n${text.slice(at)}`;
+    else if (landmark.replace) text = `${text.slice(0, at)}${code}${text.slice(at + anchor.length)}`;
+    else {
+      const end = text.indexOf("\n", at);
+      text = `${text.slice(0, end + 1)}${code}\n${text.slice(end + 1)}`;
+    }
+  }
+  const [shebang, ...rest] = text.split("\n");
+  const flush =
+    'globalThis.__calls = []; process.on("SIGTERM", () => { process.getBuiltinModule("node:fs").writeFileSync(' +
+    "process.env.STAGES_FILE, JSON.stringify(globalThis.__calls)); process.exit(0); });";
+  return [shebang, flush, ...rest].join("\n");
+}
+
+// The got floor of npm run bench with the same timestamps.
+const floorSource = `import { createInterface } from "node:readline";
+import { writeFileSync } from "node:fs";
+import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};
+const base = process.argv[2];
+const calls = [];
+process.on("SIGTERM", () => { writeFileSync(process.env.STAGES_FILE, JSON.stringify(calls)); process.exit(0); });
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const stages = [["line read", performance.now()]];
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
+  const url = base + "/pets/" + msg.params.arguments.petId;
+  stages.push(["got called", performance.now()]);
+  const text = (await got(url, { throwHttpErrors: false, responseType: "buffer" })).body.toString("utf8");
+  stages.push(["got responded", performance.now()]);
+  const out = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n";
+  stages.push(["response written", performance.now()]);
+  calls.push(stages);
+  process.stdout.write(out);
+});
+`;
+
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-stages-"));
+const built = await buildPetstore(root, work, "petstore");
+const patched = join(work, "patched");
+cpSync(built, patched, { recursive: true, dereference: false, verbatimSymlinks: true });
+const entry = join(patched, "dist", "index.js");
+writeFileSync(entry, instrument(readFileSync(entry, "utf8")));
+const floor = join(work, "floor-stages.mjs");
+writeFileSync(floor, floorSource);
+const { upstream, baseUrl } = await startUpstream();
+
+/** Runs one server for CALLS calls; resolves to its per-call landmark lists and its median latency. */
+async function run(args, file) {
+  const child = spawn(process.execPath, args, {
+    stdio: ["pipe", "pipe", "ignore"],
+    env: { ...process.env, STAGES_FILE: file },
+  });
+  const waiting = new Map();
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (!line.startsWith("{")) return;
+    const message = JSON.parse(line);
+    waiting.get(message.id)?.();
+    waiting.delete(message.id);
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      waiting.set(++id, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+    });
+  await request("initialize", INITIALIZE);
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  const latencies = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    await request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+    latencies.push(performance.now() - started);
+  }
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+  return { calls: JSON.parse(readFileSync(file, "utf8")).slice(SKIP), latency: median(latencies.slice(SKIP)) };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const servers = {
+  "got floor": [floor, baseUrl],
+  "mcp-gen": [entry, "--base-url", baseUrl],
+};
+const figures = Object.fromEntries(Object.keys(servers).map((name) => [name, { latency: [], stages: new Map() }]));
+for (let rep = 0; rep < REPS; rep++) {
+  for (const [name, args] of Object.entries(servers)) {
+    const { calls, latency } = await run(args, join(work, `stages-${rep}.json`));
+    const figure = figures[name];
+    figure.latency.push(latency);
+    const labels = calls[0].map(([label]) => label);
+    for (let i = 1; i < labels.length; i++) {
+      const key = `${labels[i - 1]} → ${labels[i]}`;
+      const values = figure.stages.get(key) ?? [];
+      values.push(median(calls.map((stages) => stages[i][1] - stages[i - 1][1])));
+      figure.stages.set(key, values);
+    }
+    process.stderr.write(`rep ${rep + 1}/${REPS} ${name}: median latency ${latency.toFixed(3)} ms\n`);
+  }
+}
+upstream.close();
+
+const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
+console.log(
+  `Calls ${SKIP + 1}–${CALLS} of each server, ${REPS} reps; medians of the reps' medians (petstore getPet, stdio).`,
+);
+for (const [name, { latency, stages }] of Object.entries(figures)) {
+  console.log(`\n${name}: latency ${median(latency).toFixed(3)} ms`);
+  let own = 0;
+  for (const [key, values] of stages) {
+    const value = median(values);
+    if (!key.endsWith("got responded")) own += value;
+    console.log(`  ${key.padEnd(44)} ${us(value).padStart(10)}`);
+  }
+  console.log(`  ${"all but the got call".padEnd(44)} ${us(own).padStart(10)}`);
+}
