@@ -88,13 +88,12 @@ export function hasDotSegment(text: string): boolean {
   return decoded.split(/[/\\]/).some((part) => part === "." || part === "..");
 }
 
-/** A value of RFC 3986 unreserved characters but the dot: encoded as itself. */
+/** A plain id: RFC 3986 unreserved characters but the dot (encoded as itself). */
 const PLAIN_PATH_VALUE = /^[A-Za-z0-9_~-]+$/;
 
 /** A path parameter's placeholder text; ArgumentError for dot segments (see hasDotSegment). */
 export function serializePathParameter(binding: ParameterBinding, value: unknown, styles?: ParameterStyles): string {
-  // The usual id (an integer, or unreserved characters without a dot) is its own encoding and no dot
-  // segment: the general path below gives the same text, at several times the cost per call.
+  // A plain id is its own encoding and no dot segment: the general path gives the same text, slower.
   if (
     (Number.isSafeInteger(value) || (typeof value === "string" && PLAIN_PATH_VALUE.test(value))) &&
     !styledByFeature(binding)
