@@ -77,12 +77,12 @@ export function writeFloor(work, name) {
 }
 
 /**
- * A stdio MCP peer: spawns `command` (`args` after it; node by default), sends one request at a time
- * and awaits its response.
+ * A stdio MCP peer: spawns `command` (`args` after it; node by default; `env` added to this process's),
+ * sends one request at a time and awaits its response.
  */
-export function startPeer(args, command = process.execPath) {
+export function startPeer(args, command = process.execPath, env = {}) {
   const t0 = performance.now();
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, ...env } });
   const waiting = new Map();
   createInterface({ input: child.stdout }).on("line", (line) => {
     if (!line.startsWith("{")) return;

@@ -9,12 +9,10 @@
 // here (update LANDMARKS beside the change that moved it). Not a test; figures vary with the machine.
 //
 //   STAGES_CALLS (default 4,000) calls per server per rep, STAGES_SKIP (2,000) left out, STAGES_REPS (3).
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { INITIALIZE, buildPetstore, root, startUpstream } from "./bench-parts.js";
+import { INITIALIZE, buildPetstore, getPet, root, startPeer, startUpstream, writeFloor } from "./bench-parts.js";
 
 const CALLS = Number(process.env.STAGES_CALLS ?? 4000);
 const SKIP = Number(process.env.STAGES_SKIP ?? 2000);
@@ -55,10 +53,22 @@ const LANDMARKS = [
   },
 ];
 
-/** The bundle's text with the landmarks' timestamps and a SIGTERM handler that writes them to $STAGES_FILE. */
-function instrument(source) {
+// The same landmarks in the got floor of npm run bench (bench-parts.js writes it): read, got call, got response, write.
+const FLOOR_LANDMARKS = [
+  { label: "line read", after: '.on("line", async (line) => {', code: LANDMARKS[0].code },
+  { label: "got called", before: "const text = " },
+  { label: "got responded", after: "const text = " },
+  {
+    label: "response written",
+    before: 'process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content',
+    code: LANDMARKS.at(-1).code,
+  },
+];
+
+/** `source` with the landmarks' timestamps and a SIGTERM handler that writes them to $STAGES_FILE. */
+function instrument(source, landmarks) {
   let text = source;
-  for (const landmark of LANDMARKS) {
+  for (const landmark of landmarks) {
     const anchor = landmark.after ?? landmark.before ?? landmark.replace;
     const at = text.indexOf(anchor);
     if (at < 0 || text.indexOf(anchor, at + 1) >= 0)
@@ -71,75 +81,37 @@ function instrument(source) {
       text = `${text.slice(0, end + 1)}${code}\n${text.slice(end + 1)}`;
     }
   }
-  const [shebang, ...rest] = text.split("\n");
   const flush =
     'globalThis.__calls = []; process.on("SIGTERM", () => { process.getBuiltinModule("node:fs").writeFileSync(' +
     "process.env.STAGES_FILE, JSON.stringify(globalThis.__calls)); process.exit(0); });";
-  return [shebang, flush, ...rest].join("\n");
+  // After the bundle's shebang line, which must stay first.
+  const shebang = text.startsWith("#!") ? text.slice(0, text.indexOf("\n") + 1) : "";
+  return `${shebang}${flush}\n${text.slice(shebang.length)}`;
 }
-
-// The got floor of npm run bench with the same timestamps.
-const floorSource = `import { createInterface } from "node:readline";
-import { writeFileSync } from "node:fs";
-import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};
-const base = process.argv[2];
-const calls = [];
-process.on("SIGTERM", () => { writeFileSync(process.env.STAGES_FILE, JSON.stringify(calls)); process.exit(0); });
-createInterface({ input: process.stdin }).on("line", async (line) => {
-  const stages = [["line read", performance.now()]];
-  const msg = JSON.parse(line);
-  if (msg.id === undefined) return;
-  if (msg.method !== "tools/call") return process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }) + "\\n");
-  const url = base + "/pets/" + msg.params.arguments.petId;
-  stages.push(["got called", performance.now()]);
-  const text = (await got(url, { throwHttpErrors: false, responseType: "buffer" })).body.toString("utf8");
-  stages.push(["got responded", performance.now()]);
-  const out = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }] } }) + "\\n";
-  stages.push(["response written", performance.now()]);
-  calls.push(stages);
-  process.stdout.write(out);
-});
-`;
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-stages-"));
 const built = await buildPetstore(root, work, "petstore");
 const patched = join(work, "patched");
 cpSync(built, patched, { recursive: true, dereference: false, verbatimSymlinks: true });
 const entry = join(patched, "dist", "index.js");
-writeFileSync(entry, instrument(readFileSync(entry, "utf8")));
-const floor = join(work, "floor-stages.mjs");
-writeFileSync(floor, floorSource);
+writeFileSync(entry, instrument(readFileSync(entry, "utf8"), LANDMARKS));
+const floor = writeFloor(work, "got");
+writeFileSync(floor, instrument(readFileSync(floor, "utf8"), FLOOR_LANDMARKS));
 const { upstream, baseUrl } = await startUpstream();
 
 /** Runs one server for CALLS calls; resolves to its per-call landmark lists and its median latency. */
 async function run(args, file) {
-  const child = spawn(process.execPath, args, {
-    stdio: ["pipe", "pipe", "ignore"],
-    env: { ...process.env, STAGES_FILE: file },
-  });
-  const waiting = new Map();
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    if (!line.startsWith("{")) return;
-    const message = JSON.parse(line);
-    waiting.get(message.id)?.();
-    waiting.delete(message.id);
-  });
-  let id = 0;
-  const request = (method, params) =>
-    new Promise((resolve) => {
-      waiting.set(++id, resolve);
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-    });
-  await request("initialize", INITIALIZE);
-  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  const peer = startPeer(args, process.execPath, { STAGES_FILE: file });
+  await peer.request("initialize", INITIALIZE);
+  peer.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
   const latencies = [];
   for (let i = 0; i < CALLS; i++) {
     const started = performance.now();
-    await request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+    await getPet(peer);
     latencies.push(performance.now() - started);
   }
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
+  const exited = new Promise((resolve) => peer.child.once("exit", resolve));
+  peer.stop();
   await exited;
   return { calls: JSON.parse(readFileSync(file, "utf8")).slice(SKIP), latency: median(latencies.slice(SKIP)) };
 }
