@@ -29,7 +29,7 @@ const LANDMARKS = [
     after: 'lines.on("line", (line) => {',
     code: 'globalThis.__stages = [["line read", performance.now()]];',
   },
-  { label: "dispatched", after: "async handleRequest(id, method, params, ctx) {" },
+  { label: "dispatched", after: "async handleRequest(request, ctx) {" },
   { label: "handler called", before: "const result = await handler(" },
   { label: "tools/call", after: "async callTool(params, call) {" },
   { label: "operation", after: "async callOperation(name, args, context) {" },

@@ -9,7 +9,7 @@
  *   parameter styles, security requirements) because they are the same OpenAPI notions.
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
  *   file layout (`tool-data`), the search index (`search-build`), toolset
- *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, which requests need feature
+ *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, which parameters and bodies the core leaves to feature
  *   `encodings`, the
  *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
@@ -45,19 +45,16 @@ export type { LexiconData } from "../../runtime/src/features/search/search-text.
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
-export { OFFSET_DIGITS, parseTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
-export { needsEncodings } from "../../runtime/src/upstream/body.js";
+export { OFFSET_DIGITS, loadTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
+export { encodedByFeature } from "../../runtime/src/upstream/body.js";
+export { styledByFeature } from "../../runtime/src/upstream/serialize.js";
 export {
   buildSearchIndex,
   searchDocument,
   type SearchDocument,
 } from "../../runtime/src/features/search/search-build.js";
-export {
-  isFiltering,
-  listOption,
-  operationFilter,
-  type OperationFilter,
-} from "../../runtime/src/features/toolsets/filter.js";
+export { isFiltering, operationFilter, type OperationFilter } from "../../runtime/src/features/toolsets/filter.js";
+export { listOption } from "../../runtime/src/cli/settings.js";
 export {
   CONFIG_URL,
   shellWord,

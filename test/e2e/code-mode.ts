@@ -21,6 +21,7 @@ import {
 import { usage } from "../../runtime/src/cli/main.js";
 import { code, codeLimits } from "../../runtime/src/features/code/index.js";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
+import { Cancellation } from "../../runtime/src/protocol/cancellation.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { sampleTools, startUpstream, within } from "../unit/runtime-fixture.js";
 
@@ -143,7 +144,7 @@ test("a 3-call script against a loopback upstream through the runtime's upstream
         upstream: { baseUrl: upstream.baseUrl },
         userAgent: "code-mode-test",
         validator,
-        signal,
+        cancellation: new Cancellation(signal),
       });
       const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
       if (result.isError)

@@ -18,7 +18,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { startHttpServer, type HttpServerHandle } from "../e2e/support.js";
-import { parseTools } from "../../runtime/src/data/tool-data.js";
+import { loadTools } from "../../runtime/src/data/tool-data.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 
 /** The surfaces checked, in order. */
@@ -274,8 +274,6 @@ async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Resu
 
 /** The tool definitions of a generated server folder (data files). */
 export function serverTools(dir: string): ToolDefinition[] {
-  return parseTools(
-    readFileSync(join(dir, "data", "tools.json"), "utf8"),
-    readFileSync(join(dir, "data", "definitions.json"), "utf8"),
-  );
+  const json = (file: string) => JSON.parse(readFileSync(join(dir, "data", file), "utf8"));
+  return loadTools(json("tools.json"), json("definitions.json"));
 }

@@ -11,7 +11,7 @@ import {
   shapeInputSchema,
   type SchemaRules,
 } from "../../runtime/src/features/clients/client-schema.js";
-import { parseTools } from "../../runtime/src/data/tool-data.js";
+import { loadTools } from "../../runtime/src/data/tool-data.js";
 import type { ObjectJsonSchema } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { geminiViolations } from "../clients/gemini-shape.js";
@@ -79,7 +79,7 @@ test("input schemas of every golden example, shaped for OpenAI strict mode and G
     } catch {
       definitions = undefined;
     }
-    const tools = parseTools(text, definitions);
+    const tools = loadTools(JSON.parse(text), definitions === undefined ? [] : JSON.parse(definitions));
     count += tools.length;
     const openai = tools.map((tool) => ({
       name: tool.name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64),

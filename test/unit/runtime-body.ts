@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { decodeFile } from "../../runtime/src/features/encodings/files.js";
 import { multipartEncode } from "../../runtime/src/features/encodings/forms.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
-import { needsEncodings } from "../../runtime/src/upstream/body.js";
+import { needsEncodings } from "../../generator/pipeline/plan/features.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
 import type { HttpBinding } from "../../runtime/src/api/types.js";
 

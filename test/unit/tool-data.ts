@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dataToolSource, loadTools, parseTools } from "../../runtime/src/data/tool-data.js";
+import { dataToolSource, loadTools } from "../../runtime/src/data/tool-data.js";
 import { jsonLines, storeTools, toolDataFiles, catalogOf } from "../../generator/pipeline/emit/data/data-files.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/features/search/search-build.js";
 import { McpServer } from "../../runtime/src/server/server.js";
@@ -44,13 +44,13 @@ test("stored once per distinct body: a name with two bodies keeps both, each too
 
 test("loading gives back the planned definitions, byte for byte, with shared objects", () => {
   const stored = storeTools(TOOLS);
-  const text = JSON.stringify(stored.tools);
-  const loaded = parseTools(text, JSON.stringify(stored.definitions));
+  const loaded = loadTools(JSON.parse(JSON.stringify(stored.tools)), JSON.parse(JSON.stringify(stored.definitions)));
   assert.is(JSON.stringify(loaded), JSON.stringify(TOOLS));
   const first = loaded[0]!.inputSchema as unknown as { $defs: Record<string, unknown> };
   const last = loaded[3]!.inputSchema as unknown as { $defs: Record<string, unknown> };
   assert.ok(first.$defs.A === last.$defs.A, "one object for one body");
-  assert.equal(parseTools(JSON.stringify(TOOLS.slice(2, 3))), TOOLS.slice(2, 3), "a project without definitions");
+  const alone = loadTools(JSON.parse(JSON.stringify(storeTools(TOOLS.slice(2, 3)).tools)));
+  assert.equal(alone, TOOLS.slice(2, 3), "a project without definitions");
 });
 
 test("a tool that names a missing definition is an error naming the tool", () => {

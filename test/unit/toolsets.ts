@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { isFiltering, listOption, operationFilter } from "../../runtime/src/features/toolsets/filter.js";
+import { isFiltering, operationFilter } from "../../runtime/src/features/toolsets/filter.js";
+import { listOption } from "../../runtime/src/cli/settings.js";
 
 const ops = [
   { name: "repos/list-for-org", method: "get", path: "/orgs/{org}/repos", tags: ["repos"] },

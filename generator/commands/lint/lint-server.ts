@@ -14,7 +14,7 @@ import {
   estimateTokens,
   listBytes,
   nameMap,
-  parseTools,
+  loadTools,
   shapeInputSchema,
   CALL_OPERATION_TOOL,
   EXECUTE_CODE_LISTED,
@@ -66,10 +66,9 @@ export async function readServerTools(target: string, options: ReadOptions = {})
       );
     const pkg = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as { name?: string };
     const definitionsFile = join(target, "data", "definitions.json");
-    const tools = parseTools(
-      readFileSync(toolsFile, "utf8"),
-      existsSync(definitionsFile) ? readFileSync(definitionsFile, "utf8") : undefined,
-    );
+    // A project without shared schema definitions has no definitions.json.
+    const json = (file: string) => JSON.parse(readFileSync(file, "utf8")) as never;
+    const tools = loadTools(json(toolsFile), existsSync(definitionsFile) ? json(definitionsFile) : []);
     const packageName = pkg.name ?? "server";
     const features = join(target, "src", "runtime", "features");
     return {

@@ -3,7 +3,14 @@
  * gets: those asked for with `--with` (remembered by the project), those its surface needs, and
  * those they build on. A server vendors only these, and installs only their dependencies.
  */
-import { chooseSurface, type ListedTool, type SurfaceName } from "../../shared/contract.js";
+import {
+  chooseSurface,
+  encodedByFeature,
+  styledByFeature,
+  type HttpBinding,
+  type ListedTool,
+  type SurfaceName,
+} from "../../shared/contract.js";
 import { readPackageJson } from "../../shared/package-root.js";
 
 /** One feature's entry in runtime/features.json. */
@@ -19,6 +26,18 @@ export interface FeatureEntry {
 export interface FeatureCatalog {
   coreDependencies: string[];
   features: Record<string, FeatureEntry>;
+}
+
+/**
+ * Whether requests of an operation need feature `encodings`: a parameter style or body the core
+ * leaves to it (the runtime's own predicates), or a path template that carries a query.
+ */
+export function needsEncodings(http: HttpBinding): boolean {
+  return (
+    http.parameters.some(styledByFeature) ||
+    (http.body !== undefined && encodedByFeature(http.body)) ||
+    /[#?]/.test(http.path)
+  );
 }
 
 /** The runtime's feature catalogue. */

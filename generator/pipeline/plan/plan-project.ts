@@ -23,14 +23,8 @@ import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
 import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
 import { planServerUrl } from "./server-url.js";
-import {
-  isFiltering,
-  needsEncodings,
-  operationFilter,
-  type ListedTool,
-  type OperationFilter,
-} from "../../shared/contract.js";
-import { chooseFeatures, featureCatalog } from "./features.js";
+import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
+import { chooseFeatures, featureCatalog, needsEncodings } from "./features.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";

@@ -27,7 +27,7 @@ import {
   type OfferedTools,
 } from "./features.js";
 import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
-import { dropBundlePlaceholders, integerFlagOrEnv } from "./settings.js";
+import { dropBundlePlaceholders, integerFlagOrEnv, listOption } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
@@ -313,15 +313,7 @@ function parseFlags(argv: string[]) {
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
     maxBatch: integer("max-batch", 1, 1_000_000, "MCP_MAX_BATCH"),
     // "*" (or an empty entry list) turns the Host check off.
-    allowedHosts:
-      allowedHosts === undefined
-        ? undefined
-        : allowedHosts === "*"
-          ? []
-          : allowedHosts
-              .split(",")
-              .map((h) => h.trim())
-              .filter(Boolean),
+    allowedHosts: allowedHosts === undefined ? undefined : allowedHosts === "*" ? [] : listOption(allowedHosts),
     shutdownGraceMs: integer("shutdown-grace", 0, 2_147_483_647, "MCP_SHUTDOWN_GRACE_MS") ?? DEFAULT_SHUTDOWN_GRACE_MS,
     publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
     surface: surfaceOption(values.surface),

@@ -29,6 +29,14 @@ export function integerFlagOrEnv(
   return fromEnv === undefined ? undefined : integerSetting(envName!, fromEnv, min, max);
 }
 
+/** A comma-separated list (flags and environment variables) as its non-empty items. */
+export function listOption(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
 /** An unsubstituted MCP Bundle placeholder (`${user_config.API_TOKEN}`). */
 const PLACEHOLDER = /^\$\{user_config\.[^}]*\}$/;
 

@@ -55,14 +55,6 @@ export function loadTools(stored: StoredTool[], definitions: unknown[] = []): To
   });
 }
 
-/** `loadTools` on the two files' text (`definitions` absent: a project without shared definitions). */
-export function parseTools(toolsJson: string, definitionsJson?: string): ToolDefinition[] {
-  return loadTools(
-    JSON.parse(toolsJson) as StoredTool[],
-    definitionsJson === undefined ? [] : (JSON.parse(definitionsJson) as unknown[]),
-  );
-}
-
 /** One entry of `data/catalog.json`: what the toolset filters need of an operation, without its schemas. */
 export type CatalogEntry = [name: string, method: string, path: string, tags: string[]];
 

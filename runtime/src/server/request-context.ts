@@ -3,6 +3,7 @@ import type { RequestEra, McpLogLevel } from "../protocol/era.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientInfo } from "../protocol/client-info.js";
 import type { MetaTools } from "./surfaces.js";
+import type { Cancellation } from "../protocol/cancellation.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -14,7 +15,7 @@ export interface RequestContext {
   subject?: string;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
   headers?: Record<string, string | string[] | undefined>;
-  /** Aborted by the transport when the requester is gone (modern HTTP: the response stream closed). */
+  /** Aborted by the transport when the requester is gone (HTTP: the response closed); one per request. */
   signal?: AbortSignal;
   /** The legacy client's identity as the transport knows it; null: it cannot tell (stateless HTTP); absent: this instance's `initialize`. */
   client?: ClientInfo | null;
@@ -32,8 +33,8 @@ export interface HandlerContext {
   method: string;
   ctx: RequestContext;
   era: RequestEra;
-  /** Aborted on `notifications/cancelled` or when the transport's signal aborts. */
-  signal: AbortSignal;
+  /** Cancelled on `notifications/cancelled` or when the transport's signal aborts. */
+  cancellation: Cancellation;
   /** Later rounds of a task: their `requestState` never left this server, so its expiry does not apply. */
   serverHeldState?: boolean;
   /** Set when the request's client is served a profile's view: the meta tools of its surface. */

@@ -14,7 +14,7 @@ import { StateSealer } from "../protocol/request-state.js";
 import type { Cluster } from "../state/cluster.js";
 
 /** The client capability each kind of input request needs. */
-const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
+export const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
@@ -22,8 +22,8 @@ const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
 
 /** Legacy server→client requests (feature `client-requests`): sent, then settled by the client's answers. */
 export interface ClientRequests {
-  /** Sends a request to the client of `call`; resolves to its result, rejects on its error, a timeout or abort. */
-  send(call: HandlerContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Asks the client of `call` (it declared `capabilities`); rejects on an error answer, a timeout, abort, or at once. */
+  send(call: HandlerContext, method: InputRequest["method"], params: Params, capabilities: Params): Promise<Params>;
   /** A client's response to a server→client request. */
   receive(response: JsonRpcResponse, ctx: RequestContext): void;
   /** Another instance's broadcast (a client's response that reached it). */
@@ -80,7 +80,9 @@ export class ClientChannel {
         if (nextState !== undefined) result.requestState = this.sealer.seal(binding, nextState);
         return result;
       },
-      signal: call.signal,
+      get signal() {
+        return call.cancellation.signal;
+      },
       era: call.era,
       clientCapabilities,
       progress: (progress, total, message) => this.progress(params, call, progress, total, message),
@@ -88,22 +90,12 @@ export class ClientChannel {
       clientRequest: (method, requestParams) => {
         if (call.era.modern)
           throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
-        if (!isRecord(clientCapabilities[INPUT_CAPABILITY[method]]))
-          throw new RpcError(
-            ErrorCode.InvalidRequest,
-            `The client did not declare the '${INPUT_CAPABILITY[method]}' capability`,
-          );
-        if (!call.ctx.notify)
-          throw new RpcError(
-            ErrorCode.InvalidRequest,
-            "This transport cannot send requests to the client (HTTP: Accept text/event-stream)",
-          );
         if (!this.requests)
           throw new RpcError(
             ErrorCode.InvalidRequest,
             "ctx.clientRequest needs the client-requests feature, which this server was generated without: regenerate it with mcp-gen --with client-requests",
           );
-        return this.requests.send(call, method, requestParams);
+        return this.requests.send(call, method, requestParams, legacyCapabilities);
       },
       requireClientCapability: (capability) => {
         if (call.era.modern) requireClientCapability(call.era, capability);
@@ -115,10 +107,10 @@ export class ClientChannel {
 
   /** Sends `notifications/message` for this request when the client asked for that level. */
   log(call: HandlerContext, level: McpLogLevel, data: unknown): void {
+    if (!call.ctx.notify || call.cancellation.cancelled) return;
     const session = call.ctx.session;
     const threshold = call.era.modern ? call.era.logLevel : session ? session.logLevel : this.legacyLogLevel;
-    if (threshold === undefined || !logLevelAtLeast(level, threshold) || !call.ctx.notify || call.signal.aborted)
-      return;
+    if (threshold === undefined || !logLevelAtLeast(level, threshold)) return;
     call.ctx.notify({
       jsonrpc: "2.0",
       method: "notifications/message",
@@ -128,8 +120,9 @@ export class ClientChannel {
 
   /** Sends `notifications/progress` when the request carried a progress token. */
   progress(params: Params, call: HandlerContext, progress: number, total?: number, message?: string): void {
+    if (!call.ctx.notify || call.cancellation.cancelled) return;
     const token = isRecord(params._meta) ? params._meta.progressToken : undefined;
-    if ((typeof token !== "string" && typeof token !== "number") || !call.ctx.notify || call.signal.aborted) return;
+    if (typeof token !== "string" && typeof token !== "number") return;
     call.ctx.notify({
       jsonrpc: "2.0",
       method: "notifications/progress",

@@ -292,12 +292,12 @@ export class McpServer {
   }
 
   /** Entry point for transports: a parsed JSON payload, single message or batch array. */
-  async dispatch(payload: unknown, ctx: RequestContext = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
-    return Array.isArray(payload) ? this.dispatcher.handleBatch(payload, ctx) : this.handle(payload, ctx);
+  dispatch(payload: unknown, ctx: RequestContext = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    return Array.isArray(payload) ? this.dispatcher.handleBatch(payload, ctx) : this.dispatcher.handle(payload, ctx);
   }
 
   /** Handles one message. Resolves to the response, or undefined for notifications, responses and cancelled requests. */
-  async handle(message: unknown, ctx: RequestContext = {}): Promise<JsonRpcResponse | undefined> {
+  handle(message: unknown, ctx: RequestContext = {}): Promise<JsonRpcResponse | undefined> {
     return this.dispatcher.handle(message, ctx);
   }
 

@@ -82,13 +82,12 @@ export class Subscriptions {
     });
     await new Promise<void>((resolve) => {
       const end = (): void => {
+        if (!this.open.delete(end)) return; // ended already (closed, then cancelled)
         followed?.stop();
-        this.open.delete(end);
-        call.signal.removeEventListener("abort", end);
         resolve();
       };
       this.open.add(end);
-      call.signal.addEventListener("abort", end, { once: true });
+      call.cancellation.onCancel(end);
     });
     return { _meta };
   }

@@ -12,6 +12,7 @@ import { describeError, type Logger } from "../protocol/logger.js";
 import { textResult } from "../api/tool-outcome.js";
 import { getOwn, isRecord } from "../protocol/own.js";
 import type { HandlerContext, Params, RequestContext } from "./request-context.js";
+import { Cancellation } from "../protocol/cancellation.js";
 import type { ClientChannel } from "./request-tools.js";
 import type { Tasks } from "./tasks.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
@@ -45,10 +46,8 @@ export type CallGate = (
 /** One operation call as the per-user credentials slot (feature `user-oauth`) sees it. */
 export interface UserSignInCall {
   tool: ToolDefinition;
-  ctx: RequestContext;
+  request: HandlerContext;
   tools: RequestTools;
-  modern: boolean;
-  signal: AbortSignal;
   /** The call comes from an `execute_code` script, which cannot ask the user. */
   fromCode: boolean;
 }
@@ -109,14 +108,14 @@ export class ToolCaller {
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
     const operations = "http" in tool || (metaTool && meta!.runsOperations(name));
     const support = custom ? (custom.taskSupport ?? "forbidden") : operations ? "optional" : "forbidden";
-    if (!tasks || !call.era.modern || support === "forbidden") return this.runTool(tool, params, call);
+    if (!tasks || !call.era.modern || support === "forbidden") return await this.runTool(tool, params, call);
     const afterMs = custom ? (custom.taskAfterMs ?? 0) : undefined;
     return tasks.call((p, c) => this.runTool(tool, p, c), params, call, support, afterMs);
   }
 
   /** Runs one tool call to its result (or an `input_required` result): a meta tool, an operation or a custom tool. */
   private async runTool(tool: AnyTool, params: Params, call: HandlerContext): Promise<Outcome> {
-    if ("http" in tool) return this.callOperation(tool.name, params.arguments ?? {}, { params, call });
+    if ("http" in tool) return await this.callOperation(tool.name, params.arguments ?? {}, { params, call });
     const { catalog, validator, channel } = this.options;
     const name = tool.name;
     const args = params.arguments ?? {};
@@ -129,10 +128,10 @@ export class ToolCaller {
     const run = (operation: string, operationArgs: Args, via?: { signal?: AbortSignal; fromCode?: boolean }) =>
       this.callOperation(operation, operationArgs, {
         params,
-        call: via?.signal ? { ...call, signal: via.signal } : call,
+        call: via?.signal ? { ...call, cancellation: new Cancellation(via.signal) } : call,
         ...(via?.fromCode ? { fromCode: true } : {}),
       });
-    return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, run, call.signal);
+    return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, run, call.cancellation.signal);
   }
 
   /** Runs operation `name`: the one path of every operation call (its tool, `call_operation`, code, `api`). */
@@ -162,7 +161,7 @@ export class ToolCaller {
     // The calling user's own tokens (feature user-oauth), or the answer asking them to sign in. Before
     // the confirmation: a modern retry after signing in finds the tokens and goes on to confirm.
     const signIn = this.options.userSignIn;
-    const signInCall = () => ({ tool, ctx: call.ctx, tools: tools(), modern: call.era.modern, signal: call.signal });
+    const signInCall = () => ({ tool, request: call, tools: tools() });
     let user = signIn ? await signIn.prepare({ ...signInCall(), fromCode: context.fromCode === true }) : undefined;
     if (user && "result" in user) return user.result;
     const passed = this.options.credentials?.fromRequest(call.ctx.headers);
@@ -196,7 +195,7 @@ export class ToolCaller {
         upstream: this.options.upstream,
         userAgent: this.options.userAgent,
         validator,
-        signal: call.signal,
+        cancellation: call.cancellation,
         logger,
         credentials: this.options.credentials,
         paging: this.options.paging,
@@ -218,7 +217,7 @@ export class ToolCaller {
     const upstreamResult =
       paging && pages > 1
         ? await paging.collect(tool, upstreamArgs, firstPage, pages, fetchPage, {
-            signal: call.signal,
+            signal: call.cancellation.signal,
             onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
           })
         : firstPage;
@@ -241,8 +240,8 @@ export class ToolCaller {
       has: (name) => catalog.operationNames.has(name),
       response: (name) => catalog.operation(name)?.http.response,
       run: (name, args, options) => {
-        const signal = options.signal ? AbortSignal.any([call.signal, options.signal]) : undefined;
-        const on = signal ? { ...call, signal } : call;
+        const signal = options.signal ? AbortSignal.any([call.cancellation.signal, options.signal]) : undefined;
+        const on = signal ? { ...call, cancellation: new Cancellation(signal) } : call;
         return this.callOperation(name, args, { params: {}, call: on, onResponse: options.onResponse });
       },
     });

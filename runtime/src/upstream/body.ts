@@ -1,7 +1,7 @@
 /** Request bodies: JSON and text in the core; forms, multipart and files through feature `encodings`. */
 import { getOwn, setOwn } from "../protocol/own.js";
-import { styledByFeature, withoutEncodings, type ParameterStyles } from "./serialize.js";
-import type { BodyBinding, HttpBinding } from "../api/types.js";
+import { withoutEncodings, type ParameterStyles } from "./serialize.js";
+import type { BodyBinding } from "../api/types.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
@@ -30,15 +30,6 @@ export function encodedByFeature(binding: BodyBinding): boolean {
     (binding.kind === "whole" && binding.binary === true) ||
     essence === "application/x-www-form-urlencoded" ||
     essence === "multipart/form-data"
-  );
-}
-
-/** Whether requests of an operation need feature `encodings` (the generator includes it then): see {@link Encodings}. */
-export function needsEncodings(http: HttpBinding): boolean {
-  return (
-    http.parameters.some(styledByFeature) ||
-    (http.body !== undefined && encodedByFeature(http.body)) ||
-    /[#?]/.test(http.path)
   );
 }
 

@@ -2,16 +2,18 @@
  * The upstream queue: at most `concurrency` calls on the network, the others wait in order (an
  * aborted one leaves). A few lines rather than p-queue: a server installs only ajv and got.
  */
+import type { Cancellation } from "../protocol/cancellation.js";
+
 export class UpstreamQueue {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(readonly concurrency: number) {}
 
-  /** Runs `exchange` in a slot, after waiting for one when all are taken; `signal` takes a waiting call out. */
-  async run<T>(exchange: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  /** Runs `exchange` in a slot, after waiting for one when all are taken; `cancellation` takes a waiting call out. */
+  async run<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
     if (this.running < this.concurrency) this.running += 1;
-    else await this.slot(signal);
+    else await this.slot(cancellation);
     try {
       return await exchange();
     } finally {
@@ -22,19 +24,15 @@ export class UpstreamQueue {
     }
   }
 
-  private slot(signal: AbortSignal | undefined): Promise<void> {
+  private slot(cancellation: Cancellation | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const take = (): void => {
-        signal?.removeEventListener("abort", leave);
-        resolve();
-      };
-      const leave = (): void => {
-        this.waiting.splice(this.waiting.indexOf(take) >>> 0, 1);
-        reject(signal!.reason);
-      };
-      this.waiting.push(take);
-      signal?.addEventListener("abort", leave, { once: true });
+      if (cancellation?.cancelled) return reject(cancellation.cancelled.reason);
+      this.waiting.push(resolve);
+      // Cancelled once it has its slot, the call is no longer waiting and its promise is settled: no effect.
+      cancellation?.onCancel(() => {
+        this.waiting.splice(this.waiting.indexOf(resolve) >>> 0, 1);
+        reject(cancellation.cancelled!.reason);
+      });
     });
   }
 }

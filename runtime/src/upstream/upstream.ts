@@ -6,6 +6,7 @@ import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
 import type { Authorize, AuthorizedRequest, Credentials } from "./auth.js";
 import type { Logger } from "../protocol/logger.js";
+import type { Cancellation } from "../protocol/cancellation.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
@@ -50,7 +51,8 @@ export interface UpstreamCall {
   upstream: UpstreamOptions;
   userAgent: string;
   validator: SchemaValidator;
-  signal?: AbortSignal | undefined;
+  /** The request's cancellation: cancels the request in flight and a retry's wait. */
+  cancellation?: Cancellation | undefined;
   logger?: Logger;
   /** Upstream pagination (feature `pagination`). */
   paging?: Paging | undefined;
@@ -104,20 +106,19 @@ export async function callUpstream(
   // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
   const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
   if (!call.queue) return exchange();
-  // The queue uses the signal only to take a waiting call out; a running exchange aborts by itself.
+  // The queue uses the cancellation only to take a waiting call out; a running exchange aborts by itself.
   try {
-    return await call.queue.run(exchange, call.signal);
+    return await call.queue.run(exchange, call.cancellation);
   } catch (error) {
-    if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
   }
 }
 
-/** Limits of one call: its single deadline (`Date.now()` value), the caller's signal and the response size cap. */
+/** Limits of one call: its single deadline (`Date.now()` value), the caller's cancellation and the response size cap. */
 interface CallLimits {
   deadline: number;
-  /** The caller's cancellation (no controller of our own per call). */
-  signal: AbortSignal | undefined;
+  cancellation: Cancellation | undefined;
   /** Set when the deadline passed; the request in flight, if any, was cancelled. */
   timedOut: boolean;
   /** The request in flight, which the deadline cancels. */
@@ -142,12 +143,12 @@ async function exchangeWithUpstream(
   const started = Date.now();
   const limits: CallLimits = {
     deadline: started + timeoutMs,
-    signal: call.signal,
+    cancellation: call.cancellation,
     timedOut: false,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
   };
-  // The deadline cancels the request in flight (retries included), as the caller's signal does
+  // The deadline cancels the request in flight (retries included), as the caller's cancellation does
   // (see send). No AbortController or DOMException of our own per call.
   const timer = setTimeout(() => {
     limits.timedOut = true;
@@ -203,7 +204,7 @@ async function exchangeWithUpstream(
     }
     return result;
   } catch (error) {
-    if (call.signal?.aborted) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
+    if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     const failed = `Upstream request failed for ${prepared.method} ${prepared.safeUrl}`;
     const warn = (what: string, fields: Record<string, unknown>) =>
       call.logger?.warn(`upstream ${prepared.method} ${prepared.safeUrl} ${what}`, { tool: tool.name, ...fields });
@@ -291,8 +292,8 @@ async function send(
   call: UpstreamCall,
   limits: CallLimits,
 ): Promise<Response<Buffer>> {
-  // got would start the request even with an already-aborted signal.
-  limits.signal?.throwIfAborted();
+  // got would start the request even when cancelled already.
+  if (limits.cancellation?.cancelled) throw limits.cancellation.cancelled.reason;
   if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
   const authorized = authorize?.(prepared.url, headers);
@@ -318,12 +319,11 @@ async function send(
   });
   // The caller's cancellation cancels the request (and a retry's wait). Not got's `signal` option:
   // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
-  const onAbort = (): void => request.cancel();
-  limits.signal?.addEventListener("abort", onAbort, { once: true });
+  const stopWatching = limits.cancellation?.onCancel(() => request.cancel());
   try {
     return await request;
   } finally {
-    limits.signal?.removeEventListener("abort", onAbort);
+    stopWatching?.();
   }
 }
 

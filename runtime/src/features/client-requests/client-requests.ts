@@ -5,10 +5,10 @@
  * reaches another instance is broadcast, and the instance where the request waits checks it too.
  */
 import { randomBytes } from "node:crypto";
-import { RpcError, type JsonRpcRequest, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { ErrorCode, RpcError, type JsonRpcRequest, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
 import type { HandlerContext, RequestContext } from "../../server/request-context.js";
-import type { MakeClientRequests } from "../../server/request-tools.js";
+import { INPUT_CAPABILITY, type MakeClientRequests } from "../../server/request-tools.js";
 import { UpstreamCancelledError } from "../../upstream/upstream.js";
 
 /** How long a server→client request may wait for the client's answer. */
@@ -38,12 +38,20 @@ export const legacyClientRequests: MakeClientRequests = ({ cluster, logger }) =>
   };
 
   return {
-    send(call: HandlerContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    send(call, method, params, capabilities) {
+      const capability = INPUT_CAPABILITY[method];
+      if (!isRecord(capabilities[capability]))
+        throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the '${capability}' capability`);
+      if (!call.ctx.notify)
+        throw new RpcError(
+          ErrorCode.InvalidRequest,
+          "This transport cannot send requests to the client (HTTP: Accept text/event-stream)",
+        );
       const id = `srv-${randomBytes(16).toString("base64url")}`;
       return new Promise((resolve, reject) => {
         const done = (): void => {
           clearTimeout(timer);
-          call.signal.removeEventListener("abort", onAbort);
+          stopWatching();
           pending.delete(id);
         };
         const onAbort = (): void => {
@@ -54,7 +62,7 @@ export const legacyClientRequests: MakeClientRequests = ({ cluster, logger }) =>
           done();
           reject(new Error(`the client did not answer ${method} in time`));
         }, CLIENT_REQUEST_TIMEOUT_MS);
-        call.signal.addEventListener("abort", onAbort, { once: true });
+        const stopWatching = call.cancellation.onCancel(onAbort);
         pending.set(id, {
           answerer: answererOf(call.ctx),
           settle: (response) => {

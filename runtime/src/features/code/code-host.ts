@@ -16,6 +16,7 @@ import type { ObjectJsonSchema } from "../../api/types.js";
 import { operationOutcome, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
 import type { RunningTool } from "../search/meta-tools.js";
 import { UpstreamQueue } from "../../upstream/queue.js";
+import { Cancellation } from "../../protocol/cancellation.js";
 
 /** `execute_code`, as `tools/list` shows it. */
 export const EXECUTE_CODE_LISTED: ListedTool = {
@@ -57,7 +58,7 @@ export function executeCodeTool(
       };
       const outcome = await runs.run(
         () => executeCode(String(args.code), host, limits, signal ?? new AbortController().signal),
-        signal,
+        signal && new Cancellation(signal),
       );
       return codeToolResult(outcome);
     },

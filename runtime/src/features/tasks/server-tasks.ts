@@ -6,6 +6,7 @@
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
 import type { HandlerContext, RequestContext } from "../../server/request-context.js";
+import { Cancellation } from "../../protocol/cancellation.js";
 import { TASKS_EXTENSION, type Tasks } from "../../server/tasks.js";
 
 /** One run of a task's work. Later runs answer the previous run's `input_required` result. */
@@ -85,9 +86,10 @@ export function serverTasks(keeper: TaskKeeper): Tasks {
         const roundParams = round.detached()
           ? { ...params, inputResponses: round.inputResponses, requestState: round.requestState }
           : params;
-        return run(roundParams, { ...call, ctx, signal: round.signal, serverHeldState: round.detached() });
+        const cancellation = new Cancellation(round.signal);
+        return run(roundParams, { ...call, ctx, cancellation, serverHeldState: round.detached() });
       };
-      return keeper.start(work, afterMs ?? keeper.afterMs, call.signal, call.ctx.subject);
+      return keeper.start(work, afterMs ?? keeper.afterMs, call.cancellation.signal, call.ctx.subject);
     },
     methods: {
       "tasks/get": async (params, call) => store(call).get(params.taskId, call.ctx.subject),

@@ -63,11 +63,3 @@ function globPattern(glob: string): (name: string, route: string) => boolean {
   const pattern = new RegExp(`^${body}$`);
   return (name, text) => pattern.test(route ? text : name);
 }
-
-/** A comma-separated list (flags and environment variables) as its non-empty items. */
-export function listOption(text: string | undefined): string[] {
-  return (text ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0);
-}

@@ -4,7 +4,8 @@
  * `MCP_READ_ONLY`). The filters apply to every surface, and to the document and declarations resources.
  */
 import type { Feature, FeatureContext, OfferTools } from "../../cli/features.js";
-import { isFiltering, listOption, operationFilter, type OperationFilter } from "./filter.js";
+import { isFiltering, operationFilter, type OperationFilter } from "./filter.js";
+import { listOption } from "../../cli/settings.js";
 import { declarationsOf, documentWithOnly } from "./trim.js";
 
 export const toolsets: Feature = {

@@ -87,7 +87,7 @@ export class UserOAuth implements UserSignIn {
   async prepare(call: UserSignInCall): Promise<UserSignInOutcome | undefined> {
     const needs = this.signInNeeds(call.tool.http.security);
     if (!needs) return undefined;
-    const user = userOf(this.settings.source, call.ctx);
+    const user = userOf(this.settings.source, call.request.ctx);
     if (!user) {
       const how =
         this.settings.source.kind === "header"
@@ -218,10 +218,10 @@ export class UserOAuth implements UserSignIn {
     // A modern retry: the user was asked in the previous round; wait for them to finish.
     const state = tools.state as { signIn?: string } | undefined;
     const answer = tools.inputResponses[INPUT_KEY];
-    if (call.modern && typeof state?.signIn === "string" && answer) {
+    if (call.request.era.modern && typeof state?.signIn === "string" && answer) {
       if (answer.action !== "accept") return declined(tool.name);
       const done = async () => (await this.usable(user, key, scopes)) !== undefined;
-      if (await flows.wait(state.signIn, waitMs, call.signal, done)) return undefined;
+      if (await flows.wait(state.signIn, waitMs, call.request.cancellation.signal, done)) return undefined;
     }
     const had = (await vault.get(user, key))?.scopes ?? [];
     const flow = await flows.create(user, key, union(had, scopes));
@@ -236,7 +236,7 @@ export class UserOAuth implements UserSignIn {
       true,
     );
     if (!canUrl || call.fromCode) return retryText;
-    if (call.modern)
+    if (call.request.era.modern)
       return tools.inputRequired(
         { [INPUT_KEY]: { method: "elicitation/create", params: elicitation } },
         { signIn: flow.state },
@@ -245,7 +245,7 @@ export class UserOAuth implements UserSignIn {
     try {
       reply = await tools.clientRequest("elicitation/create", elicitation);
     } catch (error) {
-      if (error instanceof RpcError && !call.signal.aborted) throw urlElicitationRequired(elicitation);
+      if (error instanceof RpcError && !call.request.cancellation.cancelled) throw urlElicitationRequired(elicitation);
       throw error;
     }
     if (reply.action !== "accept") return declined(tool.name);
@@ -253,12 +253,12 @@ export class UserOAuth implements UserSignIn {
       await flows.wait(
         flow.state,
         waitMs,
-        call.signal,
+        call.request.cancellation.signal,
         async () => (await this.usable(user, key, scopes)) !== undefined,
       )
     )
       return undefined;
-    if (call.signal.aborted) return retryText;
+    if (call.request.cancellation.cancelled) return retryText;
     throw urlElicitationRequired(elicitation);
   }
 }
