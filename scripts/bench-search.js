@@ -87,7 +87,7 @@ const { listSource, installPackage, PACKAGES } = await import(
   pathToFileURL(join(root, "dist/test/corpus/sources.js")).href
 );
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
-const { parseTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
+const { loadTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/auto.js")).href);
 const { OperationSearch } = await import(
   pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
@@ -126,10 +126,8 @@ for (const source of SOURCES) {
     await generate({ spec: specOf(source), outDir: dir, force: true });
     process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
-  const tools = parseTools(
-    readFileSync(join(dir, "data", "tools.json"), "utf8"),
-    readFileSync(join(dir, "data", "definitions.json"), "utf8"),
-  );
+  const json = (file) => JSON.parse(readFileSync(join(dir, "data", file), "utf8"));
+  const tools = loadTools(json("tools.json"), json("definitions.json"));
   // The index is rebuilt from a plan-only run (the plan carries what the spec's tags and titles say).
   if (process.env.BENCH_SEARCH_REUSE) {
     const { plan } = await generate({ spec: specOf(source), planOnly: true, features: ["search"] });

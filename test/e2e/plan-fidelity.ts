@@ -52,10 +52,10 @@ async function entryPoint(dir: string): Promise<string> {
   return [
     `import { readFileSync } from "node:fs";`,
     `import { main } from ${runtime("cli/main.js")};`,
-    `import { parseTools } from ${runtime("data/tool-data.js")};`,
+    `import { loadTools } from ${runtime("data/tool-data.js")};`,
     ...features.map(([, name, path]) => `import { ${name} } from ${runtime(path!)};`),
-    `const read = (file) => readFileSync(new URL("./data/" + file, import.meta.url), "utf8");`,
-    `const tools = parseTools(read("tools.json"), read("definitions.json"));`,
+    `const read = (file) => JSON.parse(readFileSync(new URL("./data/" + file, import.meta.url), "utf8"));`,
+    `const tools = loadTools(read("tools.json"), read("definitions.json"));`,
     `main(${JSON.stringify({ name: pkg.name, version: pkg.version })}, tools, process.argv.slice(2), { features: [${features.map(([, name]) => name).join(", ")}] }).catch((error) => { console.error(error); process.exit(1); });`,
     "",
   ].join("\n");
