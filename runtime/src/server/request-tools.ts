@@ -22,7 +22,7 @@ export const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {
 
 /** Legacy server→client requests (feature `client-requests`): sent, then settled by the client's answers. */
 export interface ClientRequests {
-  /** Asks the client of `call` (it declared `capabilities`); rejects on an error answer, a timeout, abort, or at once. */
+  /** Asks `call`'s client (it declared `capabilities`); throws if it can't be asked, rejects on error or abort. */
   send(call: HandlerContext, method: InputRequest["method"], params: Params, capabilities: Params): Promise<Params>;
   /** A client's response to a server→client request. */
   receive(response: JsonRpcResponse, ctx: RequestContext): void;

@@ -115,10 +115,9 @@ export async function callUpstream(
   }
 }
 
-/** Limits of one call: its single deadline (`Date.now()` value), the caller's cancellation and the response size cap. */
+/** Limits of one call: its single deadline (`Date.now()` value) and the response size cap. */
 interface CallLimits {
   deadline: number;
-  cancellation: Cancellation | undefined;
   /** Set when the deadline passed; the request in flight, if any, was cancelled. */
   timedOut: boolean;
   /** The request in flight, which the deadline cancels. */
@@ -143,7 +142,6 @@ async function exchangeWithUpstream(
   const started = Date.now();
   const limits: CallLimits = {
     deadline: started + timeoutMs,
-    cancellation: call.cancellation,
     timedOut: false,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
@@ -293,7 +291,7 @@ async function send(
   limits: CallLimits,
 ): Promise<Response<Buffer>> {
   // got would start the request even when cancelled already.
-  if (limits.cancellation?.cancelled) throw limits.cancellation.cancelled.reason;
+  if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
   if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
   const authorized = authorize?.(prepared.url, headers);
@@ -319,7 +317,7 @@ async function send(
   });
   // The caller's cancellation cancels the request (and a retry's wait). Not got's `signal` option:
   // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
-  const stopWatching = limits.cancellation?.onCancel(() => request.cancel());
+  const stopWatching = call.cancellation?.onCancel(() => request.cancel());
   try {
     return await request;
   } finally {
