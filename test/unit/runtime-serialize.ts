@@ -200,6 +200,26 @@ test("buildRequest assembles URL, headers and body", () => {
   assert.equal(JSON.parse(String(req.body)), { name: "Rex" });
 });
 
+test("buildRequest: each call's own base URL, its userinfo sent but not shown, a URL in a path template redacted too", () => {
+  const pet: HttpBinding = {
+    method: "get",
+    path: "/pets/{id}",
+    parameters: [{ argument: "id", name: "id", in: "path", style: "simple", explode: false, required: true }],
+    response: { accept: [] },
+  };
+  // Alternating bases (server variables, a fleet in one process) must not reuse the last one's parts.
+  for (let i = 0; i < 2; i++) {
+    const secret = buildRequest(pet, { id: 1 }, "http://user:S3CRET@h1/api/?q=1#f");
+    assert.is(secret.url, "http://user:S3CRET@h1/api/pets/1");
+    assert.is(secret.safeUrl, "http://***@h1/api/pets/1");
+    const plain = buildRequest(pet, { id: 2 }, "https://h2");
+    assert.is(plain.url, "https://h2/pets/2");
+    assert.is(plain.safeUrl, "https://h2/pets/2");
+  }
+  const proxied = buildRequest({ ...pet, path: "/proxy/http://u:p@inner/{id}" }, { id: 3 }, "https://h2");
+  assert.is(proxied.safeUrl, "https://h2/proxy/http://***@inner/3");
+});
+
 test("buildRequest: default Accept, form body, optional body omitted", () => {
   const form: HttpBinding = {
     method: "put",

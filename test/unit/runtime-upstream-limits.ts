@@ -85,6 +85,30 @@ test("a hanging upstream answers after the one deadline, not once per retry", as
   }
 });
 
+test("calls in flight together each time out at their own deadline (one timer watches them all)", async () => {
+  const upstream = await startUpstream(() => "hang");
+  const call = (timeoutMs: number) => {
+    const started = Date.now();
+    const options = { upstream: { baseUrl: upstream.baseUrl, timeoutMs, retries: 0 }, userAgent: "t" };
+    return callUpstream(tool, {}, { ...options, validator: new SchemaValidator() }).then((result) => ({
+      text: text(result),
+      elapsed: Date.now() - started,
+    }));
+  };
+  try {
+    // The later call's deadline comes first: the timer set for the first call must be brought forward.
+    const long = call(1200);
+    const short = call(300);
+    const [first, second] = await within(Promise.all([short, long]), 5000, "both calls answered");
+    assert.match(first.text, /timed out after 300 ms/);
+    assert.ok(first.elapsed >= 290 && first.elapsed < 900, `the 300 ms call answered after ${first.elapsed} ms`);
+    assert.match(second.text, /timed out after 1200 ms/);
+    assert.ok(second.elapsed >= 1190 && second.elapsed < 2000, `the 1,200 ms call answered after ${second.elapsed} ms`);
+  } finally {
+    await upstream.close();
+  }
+});
+
 test("retries after 503 stop at the deadline; the message counts the attempts", async () => {
   let n = 0;
   const upstream = await startUpstream(() => (++n === 1 ? { status: 503, body: "busy" } : "hang"));

@@ -76,6 +76,12 @@ test("upstream responses become outcomes first, rendered by the same renderer", 
   );
   assert.equal(readToolResult(result).value, { id: 7, name: "Rex" });
   assert.ok(readToolResult(result).ok);
+  // The text block holds the JSON as the API sent it, compact or indented, not serialised again.
+  assert.is(outcomeText(readToolResult(result)), '{"id":7,"name":"Rex"}');
+  const indented = '{\n    "id": 7,\n    "name": "Rex"\n}\n';
+  const sent = { status: 200, contentType: "application/json", method: "GET", path: "/pets/7" };
+  const shown = mapResponse(tool, { ...sent, body: Buffer.from(indented) }, new SchemaValidator());
+  assert.is(outcomeText(readToolResult(shown)), indented);
   const failed = mapResponse(
     tool,
     { status: 404, contentType: "text/plain", body: Buffer.from("nope"), method: "GET", path: "/pets/8" },

@@ -20,79 +20,48 @@ import type { Encodings } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 
-/** Every feature, by the name `mcp-gen --with` knows it by. */
-export const FEATURES = [
-  "auth",
-  "pagination",
-  "search",
-  "code",
-  "tasks",
-  "redis",
-  "oauth",
-  "legacy-sse",
-  "clients",
-  "confirm",
-  "client-requests",
-  "user-oauth",
-  "sessions",
-  "encodings",
-  "server-vars",
-  "state",
-  "toolsets",
-  "print-config",
-] as const;
+/**
+ * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
+ * only it serves (space-separated): a server without it names the option for a setting it is given.
+ */
+const SETTINGS_OF = {
+  auth: "--passthrough --passthrough-config",
+  pagination: "",
+  search: "",
+  code: "--code-timeout --code-memory --code-max-calls --code-max-result MCP_CODE_TIMEOUT_MS MCP_CODE_MEMORY_MB MCP_CODE_MAX_CALLS MCP_CODE_MAX_RESULT_BYTES",
+  tasks: "--task-after",
+  redis: "--state MCP_STATE_URL",
+  oauth: "--oauth-issuer --oauth-audience --oauth-jwks --oauth-introspection --oauth-scopes",
+  "legacy-sse": "--legacy-sse",
+  clients: "--client MCP_CLIENT",
+  confirm: "--confirm-destructive",
+  "client-requests": "",
+  "user-oauth": "--trust-user-header",
+  sessions: "--sessions",
+  encodings: "MCP_GEN_ALLOW_FILE_READ",
+  "server-vars": "--server-var",
+  state: "",
+  toolsets:
+    "--toolsets --exclude-tags --include-operations --exclude-operations --read-only MCP_TOOLSETS MCP_READ_ONLY",
+  "print-config": "--print-config",
+} as const;
 /** A feature's name. */
-export type FeatureName = (typeof FEATURES)[number];
+export type FeatureName = keyof typeof SETTINGS_OF;
+/** Every feature's name. */
+export const FEATURES = Object.keys(SETTINGS_OF) as readonly FeatureName[];
 
-/** The flags and environment variables only a feature serves: without it, a message names the option. */
-export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = {
-  "--client": "clients",
-  "--confirm-destructive": "confirm",
-  "--oauth-issuer": "oauth",
-  "--oauth-audience": "oauth",
-  "--oauth-jwks": "oauth",
-  "--oauth-introspection": "oauth",
-  "--oauth-scopes": "oauth",
-  "--legacy-sse": "legacy-sse",
-  "--sessions": "sessions",
-  "--state": "redis",
-  "--passthrough": "auth",
-  "--passthrough-config": "auth",
-  "--trust-user-header": "user-oauth",
-  MCP_STATE_URL: "redis",
-  "--task-after": "tasks",
-  MCP_CLIENT: "clients",
-  "--code-timeout": "code",
-  "--code-memory": "code",
-  "--code-max-calls": "code",
-  "--code-max-result": "code",
-  MCP_CODE_TIMEOUT_MS: "code",
-  MCP_CODE_MEMORY_MB: "code",
-  MCP_CODE_MAX_CALLS: "code",
-  MCP_CODE_MAX_RESULT_BYTES: "code",
-  MCP_GEN_ALLOW_FILE_READ: "encodings",
-  "--server-var": "server-vars",
-  "--toolsets": "toolsets",
-  "--exclude-tags": "toolsets",
-  "--include-operations": "toolsets",
-  "--exclude-operations": "toolsets",
-  "--read-only": "toolsets",
-  MCP_TOOLSETS: "toolsets",
-  MCP_READ_ONLY: "toolsets",
-  "--print-config": "print-config",
-};
+/** Each setting of {@link SETTINGS_OF} and the feature it needs. */
+export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fromEntries(
+  Object.entries(SETTINGS_OF).flatMap(([feature, settings]) =>
+    settings ? settings.split(" ").map((setting) => [setting, feature as FeatureName]) : [],
+  ),
+);
 
 /** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  const switches = ["--sessions", "--legacy-sse", "--confirm-destructive", "--read-only"];
-  const repeated = [
-    "--passthrough",
-    "--server-var",
-    "--toolsets",
-    "--exclude-tags",
-    "--include-operations",
-    "--exclude-operations",
-  ];
+  const switches = "--sessions --legacy-sse --confirm-destructive --read-only".split(" ");
+  const repeated =
+    "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations".split(" ");
   const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
   return Object.fromEntries(
     flags.map((flag) => [

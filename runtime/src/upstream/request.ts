@@ -29,10 +29,16 @@ export interface PreparedRequest {
   body?: string | Buffer | undefined;
 }
 
+/** The last base URL joined (a server has one, or a few), without query or trailing slashes, and that redacted. */
+let lastBase = { url: "", joinable: "", safe: "" };
+
 /** Joins a base URL (which may carry a path) and a path template's resolved path. */
 export function joinUrl(baseUrl: string, path: string): string {
-  const base = baseUrl.split(/[?#]/)[0]!.replace(/\/+$/, "");
-  return base + (path.startsWith("/") ? path : "/" + path);
+  if (lastBase.url !== baseUrl) {
+    const joinable = baseUrl.split(/[?#]/)[0]!.replace(/\/+$/, "");
+    lastBase = { url: baseUrl, joinable, safe: redactUserinfo(joinable) };
+  }
+  return lastBase.joinable + (path.startsWith("/") ? path : "/" + path);
 }
 
 /** The bytes a path segment stands for, as latin1 (`%XX` decoded once): `café` equals `caf%c3%a9`. */
@@ -164,7 +170,8 @@ export function buildRequest(
   return {
     method: http.method.toUpperCase(),
     url: query.length > 0 ? `${fullUrl}?${query.join("&")}` : fullUrl,
-    safeUrl: redactUserinfo(fullUrl),
+    // The base's userinfo is redacted once (joinUrl); a path holds none unless its template writes a URL in it.
+    safeUrl: path.includes("://") ? redactUserinfo(fullUrl) : lastBase.safe + fullUrl.slice(lastBase.joinable.length),
     path,
     headers,
     body,

@@ -51,19 +51,22 @@ function responseOutcome(
   parsed: ParsedBody,
 ): ToolOutcome {
   const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  // node:http's reason phrases, read only when needed: importing node:http at start-up would cost every server.
-  const reason = response.statusMessage || process.getBuiltinModule("node:http").STATUS_CODES[response.status] || "";
-  const statusText = `HTTP ${response.status}${reason ? " " + reason : ""}`;
+  // Made for the results that name the status only. node:http's reason phrases are read when needed:
+  // importing node:http at start-up would cost every server.
+  const statusText = (): string => {
+    const reason = response.statusMessage || process.getBuiltinModule("node:http").STATUS_CODES[response.status];
+    return `HTTP ${response.status}${reason ? " " + reason : ""}`;
+  };
 
   if (response.status < 200 || response.status >= 300) {
     const excerpt = errorExcerpt(response.body, mediaType);
     return textOutcome(
-      `Upstream ${statusText} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`,
+      `Upstream ${statusText()} for ${response.method} ${response.path}${excerpt ? ": " + excerpt : ""}`,
       false,
     );
   }
   if (response.body.length === 0) {
-    const result = textOutcome(`Success: ${statusText} for ${response.method} ${response.path} (no response body)`);
+    const result = textOutcome(`Success: ${statusText()} for ${response.method} ${response.path} (no response body)`);
     return withFallback(tool, result, response, mediaType, null, ["the response has no body"]);
   }
 
@@ -71,7 +74,7 @@ function responseOutcome(
   const json = parseJsonBody(text, mediaType);
   if (json.ok) {
     parsed.json = { value: json.value };
-    return jsonResult(tool, json.value, response, mediaType, validator);
+    return jsonResult(tool, json.value, text, response, mediaType, validator);
   }
   if (isTextual(mediaType)) {
     const shown = truncate(text, MAX_TEXT_CHARS);
@@ -89,21 +92,23 @@ function responseOutcome(
         mimeType: mediaType || "application/octet-stream",
         blob: data,
       };
-  const summary = `Success: ${statusText}; ${mediaType || "binary"} response of ${response.body.length} bytes.`;
+  const summary = `Success: ${statusText()}; ${mediaType || "binary"} response of ${response.body.length} bytes.`;
   const result: ToolOutcome = { ok: true, parts: [{ kind: "text", text: summary }, part] };
   return withFallback(tool, result, response, mediaType, null, [
     `the response is binary (${mediaType || "unknown type"}), see the content blocks`,
   ]);
 }
 
+/** `text` is the body's JSON as the API sent it: the text block shows it as it is (not serialised again). */
 function jsonResult(
   tool: ToolDefinition,
   body: unknown,
+  text: string,
   response: UpstreamResponse,
   mediaType: string,
   validator: SchemaValidator,
 ): ToolOutcome {
-  const result = textOutcome(truncate(JSON.stringify(body, null, 2), MAX_TEXT_CHARS));
+  const result = textOutcome(truncate(text, MAX_TEXT_CHARS));
   const wrapKey = tool.http.response.wrapKey;
   const structured = wrapKey !== undefined ? { [wrapKey]: body } : isRecord(body) ? body : undefined;
   if (!tool.outputSchema) {
