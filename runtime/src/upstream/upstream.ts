@@ -115,7 +115,7 @@ export async function callUpstream(
   }
 }
 
-/** Limits of one call: its single deadline (`Date.now()` value) and the response size cap. */
+/** Limits of one call: its single deadline (`performance.now()`: a clock that never steps) and the response size cap. */
 interface CallLimits {
   deadline: number;
   /** Set when the deadline passed; the request in flight, if any, was cancelled. */
@@ -141,7 +141,7 @@ async function exchangeWithUpstream(
   const { default: got, RequestError } = loadedGot() ?? (await loadGot());
   const started = Date.now();
   const limits: CallLimits = {
-    deadline: started + timeoutMs,
+    deadline: performance.now() + timeoutMs,
     timedOut: false,
     maxResponseBytes: call.upstream.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     attempts: 0,
@@ -237,7 +237,7 @@ let sweep: { at: number; timer: NodeJS.Timeout } | undefined;
 /** Times out the calls past their deadline, then sets the timer for the earliest deadline left. */
 function watchDeadlines(): void {
   clearTimeout(sweep?.timer);
-  const now = Date.now();
+  const now = performance.now();
   let next = Infinity;
   for (const limits of inFlight) {
     if (limits.deadline > now) next = Math.min(next, limits.deadline);
@@ -283,7 +283,7 @@ function upstreamClient(got: Got, retries: number): Got {
             ? computedValue
             : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
         const { limits } = error.options.context as RequestContext;
-        return delay > 0 && Date.now() + delay >= limits.deadline ? 0 : delay;
+        return delay > 0 && performance.now() + delay >= limits.deadline ? 0 : delay;
       },
     },
     hooks: {
