@@ -29,16 +29,17 @@ export interface PreparedRequest {
   body?: string | Buffer | undefined;
 }
 
-/** The last base URL joined (a server has one, or a few), without query or trailing slashes, and that redacted. */
 let lastBase = { url: "", joinable: "", safe: "" };
+/** A base URL without query or trailing slashes, and that redacted; worked out once (a server has one, or a few). */
+function baseOf(url: string): typeof lastBase {
+  if (lastBase.url === url) return lastBase;
+  const joinable = url.split(/[?#]/)[0]!.replace(/\/+$/, "");
+  return (lastBase = { url, joinable, safe: redactUserinfo(joinable) });
+}
 
 /** Joins a base URL (which may carry a path) and a path template's resolved path. */
 export function joinUrl(baseUrl: string, path: string): string {
-  if (lastBase.url !== baseUrl) {
-    const joinable = baseUrl.split(/[?#]/)[0]!.replace(/\/+$/, "");
-    lastBase = { url: baseUrl, joinable, safe: redactUserinfo(joinable) };
-  }
-  return lastBase.joinable + (path.startsWith("/") ? path : "/" + path);
+  return baseOf(baseUrl).joinable + (path.startsWith("/") ? path : "/" + path);
 }
 
 /** The bytes a path segment stands for, as latin1 (`%XX` decoded once): `café` equals `caf%c3%a9`. */
@@ -162,6 +163,7 @@ export function buildRequest(
   }
 
   const fullUrl = joinUrl(baseUrl, path);
+  const base = baseOf(baseUrl);
   if (!pathKept(fullUrl, baseUrl, path)) {
     throw new ArgumentError(
       `the request path ${path} would be changed by URL normalisation (dot segments or backslashes), so it is not sent`,
@@ -170,8 +172,8 @@ export function buildRequest(
   return {
     method: http.method.toUpperCase(),
     url: query.length > 0 ? `${fullUrl}?${query.join("&")}` : fullUrl,
-    // The base's userinfo is redacted once (joinUrl); a path holds none unless its template writes a URL in it.
-    safeUrl: path.includes("://") ? redactUserinfo(fullUrl) : lastBase.safe + fullUrl.slice(lastBase.joinable.length),
+    // The base's userinfo is redacted once; a path holds none unless its template writes a URL in it.
+    safeUrl: path.includes("://") ? redactUserinfo(fullUrl) : base.safe + fullUrl.slice(base.joinable.length),
     path,
     headers,
     body,
