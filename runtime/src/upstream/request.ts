@@ -64,7 +64,7 @@ function segmentBytes(text: string): string {
  * another resource than its template, with the credentials meant for this one.
  */
 export function pathKept(url: string, baseUrl: string, path: string): boolean {
-  if (plainPath(path)) return true;
+  if (PLAIN_PATH.test(path)) return true;
   try {
     const actual = new URL(url).pathname;
     // The base path as the parser normalises it (the operator's base URL is trusted as given).
@@ -80,17 +80,11 @@ export function pathKept(url: string, baseUrl: string, path: string): boolean {
   }
 }
 
-/** Characters the URL parser keeps as they are in a path segment (RFC 3986 pchar without `%`). */
-const PLAIN_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
-
-/** True when URL normalisation cannot change `path` (most paths: they skip parsing). */
-function plainPath(path: string): boolean {
-  if (!path.startsWith("/")) return false;
-  for (const segment of path.slice(1).split("/")) {
-    if (segment === "." || segment === ".." || !PLAIN_SEGMENT.test(segment)) return false;
-  }
-  return true;
-}
+/**
+ * Paths URL normalisation cannot change (most: they skip parsing): `/`-led segments of RFC 3986
+ * pchars without `%`, none of them `.` or `..`.
+ */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]*)+$/;
 
 /** Builds the request of a binding; throws ArgumentError for arguments that cannot be sent. */
 export function buildRequest(

@@ -5,7 +5,6 @@
  * upstreams deviate from their spec: generated output schemas accept a second shape,
  * `{ [fallbackKey]: { status, contentType, body, problems } }`, where such a response goes.
  */
-import { isJsonMediaType } from "./body.js";
 import type { CallToolResult } from "../api/mcp-types.js";
 import { renderToolResult, textOutcome, type OutcomePart, type ToolOutcome } from "../api/tool-outcome.js";
 import type { ToolDefinition } from "../api/types.js";
@@ -162,9 +161,12 @@ function withFallback(
   return result;
 }
 
+/** `mediaType`: lower case, without parameters (as responseOutcome makes it). */
 function parseJsonBody(text: string, mediaType: string): { ok: true; value: unknown } | { ok: false } {
   const looksJson =
-    isJsonMediaType(mediaType) || ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
+    mediaType === "application/json" ||
+    mediaType.endsWith("+json") ||
+    ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
   if (!looksJson) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
