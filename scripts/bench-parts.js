@@ -68,11 +68,47 @@ const FLOOR_CALLS = {
   },
 };
 
-/** Writes the floor server `name` (fetch, got, http) into `work`; returns its path (argument: the base URL). */
-export function writeFloor(work, name) {
-  if (!FLOOR_CALLS[name]) throw new Error(`unknown floor ${name} (fetch, got, http)`);
+// The MCP floor: the got floor plus what MCP asks of every call of a tool that has schemas: the JSON-RPC envelope
+// checked, the tool found by name, its arguments validated (ajv as the runtime sets it up), the path filled in,
+// the body parsed and validated against the output schema, a result with the text and structuredContent. A
+// compliant server cannot do less per call; the runtime's own overhead over it is what its generality costs.
+const mcpFloorOf = (toolsFile) => `import { createInterface } from "node:readline";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};
+const require = createRequire(${JSON.stringify(join(root, "package.json"))});
+const ajv = new (require("ajv/dist/2020.js").Ajv2020)({ allErrors: true, strict: false, validateSchema: false, logger: false, ownProperties: true });
+require("ajv-formats").default(ajv);
+const tools = new Map(JSON.parse(readFileSync(${JSON.stringify(toolsFile)}, "utf8")).map((tool) => [tool.name, tool]));
+const compiled = new Map();
+const validate = (schema, value) => (compiled.get(schema) ?? compiled.set(schema, ajv.compile(schema)).get(schema))(value);
+const base = process.argv[2];
+const write = (message) => process.stdout.write(JSON.stringify(message) + "\\n");
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const msg = JSON.parse(line);
+  if (msg === null || typeof msg !== "object" || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") return;
+  if (msg.id === undefined) return;
+  if (msg.method !== "tools/call") return write({ jsonrpc: "2.0", id: msg.id, result: {} });
+  const tool = tools.get(msg.params?.name);
+  const args = msg.params?.arguments ?? {};
+  if (!tool || !validate(tool.inputSchema, args)) return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "invalid call" } });
+  const url = base + tool.http.path.replace(/\\{([^}]+)\\}/g, (_, name) => encodeURIComponent(String(args[name])));
+  const response = await got(url, { throwHttpErrors: false, responseType: "buffer", headers: { accept: tool.http.response.accept.join(", ") } });
+  const text = response.body.toString("utf8");
+  const value = JSON.parse(text);
+  const structured = validate(tool.outputSchema, value) ? { structuredContent: value } : {};
+  write({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }], ...structured } });
+});
+`;
+
+/**
+ * Writes the floor server `name` (fetch, got, http, or mcp, which reads the tools of the built example
+ * `project`) into `work`; returns its path (argument: the base URL).
+ */
+export function writeFloor(work, name, project) {
+  if (!FLOOR_CALLS[name] && name !== "mcp") throw new Error(`unknown floor ${name} (fetch, got, http, mcp)`);
   const file = join(work, name === "fetch" ? "floor.mjs" : `floor-${name}.mjs`);
-  writeFileSync(file, floorOf(FLOOR_CALLS[name]));
+  writeFileSync(file, name === "mcp" ? mcpFloorOf(join(project, "data/tools.json")) : floorOf(FLOOR_CALLS[name]));
   return file;
 }
 

@@ -39,10 +39,11 @@ const baselineDir = process.env.BENCH_BASELINE
   : undefined;
 
 // The fetch floor (start-up and memory reference) and the got floor (per-call reference);
-// BENCH_FLOORS=got,http adds node:http itself, to show what the HTTP client alone costs.
+// BENCH_FLOORS=got,http adds node:http itself, to show what the HTTP client alone costs; BENCH_FLOORS=mcp the
+// MCP floor (bench-parts.js), to show what a compliant server cannot leave out.
 const floor = writeFloor(work, "fetch");
 const extraFloors = [...new Set(["got", ...(process.env.BENCH_FLOORS ?? "").split(",").filter(Boolean)])];
-const floorFiles = Object.fromEntries(extraFloors.map((name) => [name, writeFloor(work, name)]));
+const floorFiles = Object.fromEntries(extraFloors.map((name) => [name, writeFloor(work, name, dir)]));
 
 const servers = {
   floor: () => startPeer([floor, baseUrl]),
@@ -246,10 +247,24 @@ if (baselineDir) {
     `  idle RSS                       ${b.rss.toFixed(1)} MB   +${(b.rss - f.rss).toFixed(1)} MB over the floor`,
   );
 }
+/** Medians of the per-rep overhead ratios of server `a` to server `b`, first and warm window. */
+const pairedRatios = (a, b) =>
+  [
+    ["call", directMedians],
+    ["warmCall", warmDirectMedians],
+  ].map(([call, direct]) =>
+    median(results[a][call].map((m, i) => (m - direct[i]) / (results[b][call][i] - direct[i]))).toFixed(2),
+  );
 for (const name of extraFloors) {
   const x = summary(results[`floor-${name}`]);
   console.log(
     `floor through ${name.padEnd(4)}: per-call overhead ${ms(x.call)} (ratio to the fetch floor ${(x.call / f.call).toFixed(2)}; mcp-gen / this floor ${(g.call / x.call).toFixed(2)}), server CPU ${ms(x.cpu)} (${(x.cpu / f.cpu).toFixed(2)}× the fetch floor's; mcp-gen / this floor ${(g.cpu / x.cpu).toFixed(2)})`,
+  );
+  if (name === "got" || WARM === 0) continue;
+  const [first, warm] = pairedRatios(`floor-${name}`, "floor-got");
+  const [ownFirst, ownWarm] = pairedRatios("mcp-gen", `floor-${name}`);
+  console.log(
+    `  its overhead against the got floor's, first / warm window (median of the reps' ratios): ${first} / ${warm}; mcp-gen's against it: ${ownFirst} / ${ownWarm}`,
   );
 }
 console.log(
