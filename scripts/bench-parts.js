@@ -101,14 +101,75 @@ createInterface({ input: process.stdin }).on("line", async (line) => {
 });
 `;
 
+// Two steps from the MCP floor towards the generated server, to see what each part of the runtime costs: the MCP
+// floor's loop with the runtime's own parts (this checkout's dist/runtime, npm run build): "parts" validates with
+// its SchemaValidator, builds the request with buildRequest, calls got as upstream.ts does (its options, the
+// size cap's listener) and maps the response with mapResponse; "upstream" hands the call to callUpstream (queue,
+// deadline watch, retries' bookkeeping). The rest of the way is the dispatcher, the tool caller and the transport.
+const runtimeFloorOf = (toolsFile, upstream) => {
+  const from = (module) => JSON.stringify(join(root, "dist/runtime/src", module));
+  const call = upstream
+    ? "callUpstream(tool, args, { upstream: { baseUrl: base }, userAgent: 'bench', validator, queue })"
+    : `(async () => {
+    const prepared = buildRequest(tool.http, args, base);
+    const limits = { deadline: performance.now() + 30000, maxResponseBytes: 50 * 1024 * 1024, attempts: 1 };
+    const request = client(prepared.url, { method: prepared.method, headers: { ...prepared.headers, "user-agent": "bench" }, context: { limits } });
+    void request.on("downloadProgress", ({ transferred, total }) => {
+      if (transferred > limits.maxResponseBytes || (total ?? 0) > limits.maxResponseBytes) request.cancel();
+    });
+    const response = await request;
+    return mapResponse(tool, { status: response.statusCode, statusMessage: response.statusMessage, contentType: response.headers["content-type"], body: response.body, method: prepared.method, path: prepared.path, url: prepared.safeUrl }, validator);
+  })()`;
+  return `import { createInterface } from "node:readline";
+import { readFileSync } from "node:fs";
+import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};
+import { buildRequest } from ${from("upstream/request.js")};
+import { mapResponse } from ${from("upstream/result.js")};
+import { callUpstream } from ${from("upstream/upstream.js")};
+import { UpstreamQueue } from ${from("upstream/queue.js")};
+import { SchemaValidator } from ${from("api/validation.js")};
+const tools = new Map(JSON.parse(readFileSync(${JSON.stringify(toolsFile)}, "utf8")).map((tool) => [tool.name, tool]));
+const validator = new SchemaValidator();
+const queue = new UpstreamQueue(32);
+const client = got.extend({
+  throwHttpErrors: false, followRedirect: true, responseType: "buffer",
+  retry: { limit: 2, methods: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"], statusCodes: [408, 429, 502, 503, 504], maxRetryAfter: 10000,
+    calculateDelay: ({ computedValue, error }) => (performance.now() + computedValue >= error.options.context.limits.deadline ? 0 : computedValue) },
+  hooks: { beforeRetry: [(error) => { error.options.context.limits.attempts += 1; }], beforeRedirect: [(options) => options.context.onRedirect?.(options)] },
+});
+const base = process.argv[2];
+const write = (message) => process.stdout.write(JSON.stringify(message) + "\\n");
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const msg = JSON.parse(line);
+  if (msg === null || typeof msg !== "object" || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") return;
+  if (msg.id === undefined) return;
+  if (msg.method !== "tools/call") return write({ jsonrpc: "2.0", id: msg.id, result: {} });
+  const tool = tools.get(msg.params?.name);
+  const args = msg.params?.arguments ?? {};
+  if (!tool || !validator.validate(tool.inputSchema, args, "input").ok) return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "invalid call" } });
+  write({ jsonrpc: "2.0", id: msg.id, result: await ${call} });
+});
+`;
+};
+
+/** The floors that read the built example's tools, by name. */
+const PROJECT_FLOORS = {
+  mcp: (tools) => mcpFloorOf(tools),
+  parts: (tools) => runtimeFloorOf(tools, false),
+  upstream: (tools) => runtimeFloorOf(tools, true),
+};
+
 /**
- * Writes the floor server `name` (fetch, got, http, or mcp, which reads the tools of the built example
- * `project`) into `work`; returns its path (argument: the base URL).
+ * Writes the floor server `name` (fetch, got, http; or mcp, parts, upstream, which read the tools of the built
+ * example `project`) into `work`; returns its path (argument: the base URL).
  */
 export function writeFloor(work, name, project) {
-  if (!FLOOR_CALLS[name] && name !== "mcp") throw new Error(`unknown floor ${name} (fetch, got, http, mcp)`);
+  const source = FLOOR_CALLS[name]
+    ? floorOf(FLOOR_CALLS[name])
+    : PROJECT_FLOORS[name]?.(join(project, "data/tools.json"));
+  if (!source) throw new Error(`unknown floor ${name} (fetch, got, http, mcp, parts, upstream)`);
   const file = join(work, name === "fetch" ? "floor.mjs" : `floor-${name}.mjs`);
-  writeFileSync(file, name === "mcp" ? mcpFloorOf(join(project, "data/tools.json")) : floorOf(FLOOR_CALLS[name]));
+  writeFileSync(file, source);
   return file;
 }
 

@@ -40,7 +40,8 @@ const baselineDir = process.env.BENCH_BASELINE
 
 // The fetch floor (start-up and memory reference) and the got floor (per-call reference);
 // BENCH_FLOORS=got,http adds node:http itself, to show what the HTTP client alone costs; BENCH_FLOORS=mcp the
-// MCP floor (bench-parts.js), to show what a compliant server cannot leave out.
+// MCP floor (bench-parts.js), to show what a compliant server cannot leave out, and parts,upstream the steps
+// from it towards the generated server (the runtime's request building and result mapping, its upstream module).
 const floor = writeFloor(work, "fetch");
 const extraFloors = [...new Set(["got", ...(process.env.BENCH_FLOORS ?? "").split(",").filter(Boolean)])];
 const floorFiles = Object.fromEntries(extraFloors.map((name) => [name, writeFloor(work, name, dir)]));
