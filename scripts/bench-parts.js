@@ -68,20 +68,16 @@ const FLOOR_CALLS = {
   },
 };
 
-// The MCP floor: the got floor plus what MCP asks of every call of a tool that has schemas: the JSON-RPC envelope
-// checked, the tool found by name, its arguments validated (ajv as the runtime sets it up), the path filled in,
-// the body parsed and validated against the output schema, a result with the text and structuredContent. A
-// compliant server cannot do less per call; the runtime's own overhead over it is what its generality costs.
-const mcpFloorOf = (toolsFile) => `import { createInterface } from "node:readline";
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
-import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};
-const require = createRequire(${JSON.stringify(join(root, "package.json"))});
-const ajv = new (require("ajv/dist/2020.js").Ajv2020)({ allErrors: true, strict: false, validateSchema: false, logger: false, ownProperties: true });
-require("ajv-formats").default(ajv);
-const tools = new Map(JSON.parse(readFileSync(${JSON.stringify(toolsFile)}, "utf8")).map((tool) => [tool.name, tool]));
-const compiled = new Map();
-const validate = (schema, value) => (compiled.get(schema) ?? compiled.set(schema, ajv.compile(schema)).get(schema))(value);
+/**
+ * The line loop of the floors that call a tool of the built example (`toolsFile`): the JSON-RPC envelope checked,
+ * the tool found by name, `valid` (an expression of `tool` and `args`) for its arguments, then `answer` (statements
+ * that write the result).
+ */
+const toolCallLoop = (
+  toolsFile,
+  valid,
+  answer,
+) => `const tools = new Map(JSON.parse(readFileSync(${JSON.stringify(toolsFile)}, "utf8")).map((tool) => [tool.name, tool]));
 const base = process.argv[2];
 const write = (message) => process.stdout.write(JSON.stringify(message) + "\\n");
 createInterface({ input: process.stdin }).on("line", async (line) => {
@@ -91,15 +87,35 @@ createInterface({ input: process.stdin }).on("line", async (line) => {
   if (msg.method !== "tools/call") return write({ jsonrpc: "2.0", id: msg.id, result: {} });
   const tool = tools.get(msg.params?.name);
   const args = msg.params?.arguments ?? {};
-  if (!tool || !validate(tool.inputSchema, args)) return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "invalid call" } });
-  const url = base + tool.http.path.replace(/\\{([^}]+)\\}/g, (_, name) => encodeURIComponent(String(args[name])));
+  if (!tool || !(${valid})) return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "invalid call" } });
+  ${answer}
+});
+`;
+const gotImport = `import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};`;
+
+// The MCP floor: the got floor plus what MCP asks of every call of a tool that has schemas: the JSON-RPC envelope
+// checked, the tool found by name, its arguments validated (ajv as the runtime sets it up), the path filled in,
+// the body parsed and validated against the output schema, a result with the text and structuredContent. A
+// compliant server cannot do less per call; the runtime's own overhead over it is what its generality costs.
+const mcpFloorOf = (toolsFile) => `import { createInterface } from "node:readline";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+${gotImport}
+const require = createRequire(${JSON.stringify(join(root, "package.json"))});
+const ajv = new (require("ajv/dist/2020.js").Ajv2020)({ allErrors: true, strict: false, validateSchema: false, logger: false, ownProperties: true });
+require("ajv-formats").default(ajv);
+const compiled = new Map();
+const validate = (schema, value) => (compiled.get(schema) ?? compiled.set(schema, ajv.compile(schema)).get(schema))(value);
+${toolCallLoop(
+  toolsFile,
+  "validate(tool.inputSchema, args)",
+  `const url = base + tool.http.path.replace(/\\{([^}]+)\\}/g, (_, name) => encodeURIComponent(String(args[name])));
   const response = await got(url, { throwHttpErrors: false, responseType: "buffer", headers: { accept: tool.http.response.accept.join(", ") } });
   const text = response.body.toString("utf8");
   const value = JSON.parse(text);
   const structured = validate(tool.outputSchema, value) ? { structuredContent: value } : {};
-  write({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }], ...structured } });
-});
-`;
+  write({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text }], ...structured } });`,
+)}`;
 
 // Two steps from the MCP floor towards the generated server, to see what each part of the runtime costs: the MCP
 // floor's loop with the runtime's own parts (this checkout's dist/runtime, npm run build): "parts" validates with
@@ -122,13 +138,12 @@ const runtimeFloorOf = (toolsFile, upstream) => {
   })()`;
   return `import { createInterface } from "node:readline";
 import { readFileSync } from "node:fs";
-import got from ${JSON.stringify(join(root, "node_modules/got/dist/source/index.js"))};
+${gotImport}
 import { buildRequest } from ${from("upstream/request.js")};
 import { mapResponse } from ${from("upstream/result.js")};
 import { callUpstream } from ${from("upstream/upstream.js")};
 import { UpstreamQueue } from ${from("upstream/queue.js")};
 import { SchemaValidator } from ${from("api/validation.js")};
-const tools = new Map(JSON.parse(readFileSync(${JSON.stringify(toolsFile)}, "utf8")).map((tool) => [tool.name, tool]));
 const validator = new SchemaValidator();
 const queue = new UpstreamQueue(32);
 const client = got.extend({
@@ -137,19 +152,7 @@ const client = got.extend({
     calculateDelay: ({ computedValue, error }) => (performance.now() + computedValue >= error.options.context.limits.deadline ? 0 : computedValue) },
   hooks: { beforeRetry: [(error) => { error.options.context.limits.attempts += 1; }], beforeRedirect: [(options) => options.context.onRedirect?.(options)] },
 });
-const base = process.argv[2];
-const write = (message) => process.stdout.write(JSON.stringify(message) + "\\n");
-createInterface({ input: process.stdin }).on("line", async (line) => {
-  const msg = JSON.parse(line);
-  if (msg === null || typeof msg !== "object" || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") return;
-  if (msg.id === undefined) return;
-  if (msg.method !== "tools/call") return write({ jsonrpc: "2.0", id: msg.id, result: {} });
-  const tool = tools.get(msg.params?.name);
-  const args = msg.params?.arguments ?? {};
-  if (!tool || !validator.validate(tool.inputSchema, args, "input").ok) return write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "invalid call" } });
-  write({ jsonrpc: "2.0", id: msg.id, result: await ${call} });
-});
-`;
+${toolCallLoop(toolsFile, 'validator.validate(tool.inputSchema, args, "input").ok', `write({ jsonrpc: "2.0", id: msg.id, result: await ${call} });`)}`;
 };
 
 /** The floors that read the built example's tools, by name. */
