@@ -119,8 +119,8 @@ ${toolCallLoop(
 
 // Two steps from the MCP floor towards the generated server, to see what each part of the runtime costs: the MCP
 // floor's loop with the runtime's own parts (this checkout's dist/runtime, npm run build): "parts" validates with
-// its SchemaValidator, builds the request with buildRequest, calls got as upstream.ts does (its options, the
-// size cap's listener) and maps the response with mapResponse; "upstream" hands the call to callUpstream (queue,
+// its SchemaValidator, builds the request with buildRequest, calls got through upstream.ts's got instance (with a
+// size cap's listener as upstream.ts sets one) and maps the response with mapResponse; "upstream" hands the call to callUpstream (queue,
 // deadline watch, retries' bookkeeping). The rest of the way is the dispatcher, the tool caller and the transport.
 const runtimeFloorOf = (toolsFile, upstream) => {
   const from = (module) => JSON.stringify(join(root, "dist/runtime/src", module));
@@ -141,23 +141,18 @@ import { readFileSync } from "node:fs";
 ${gotImport}
 import { buildRequest } from ${from("upstream/request.js")};
 import { mapResponse } from ${from("upstream/result.js")};
-import { callUpstream } from ${from("upstream/upstream.js")};
+import { callUpstream, upstreamClient } from ${from("upstream/upstream.js")};
 import { UpstreamQueue } from ${from("upstream/queue.js")};
 import { SchemaValidator } from ${from("api/validation.js")};
 const validator = new SchemaValidator();
 const queue = new UpstreamQueue(32);
-const client = got.extend({
-  throwHttpErrors: false, followRedirect: true, responseType: "buffer",
-  retry: { limit: 2, methods: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"], statusCodes: [408, 429, 502, 503, 504], maxRetryAfter: 10000,
-    calculateDelay: ({ computedValue, error }) => (performance.now() + computedValue >= error.options.context.limits.deadline ? 0 : computedValue) },
-  hooks: { beforeRetry: [(error) => { error.options.context.limits.attempts += 1; }], beforeRedirect: [(options) => options.context.onRedirect?.(options)] },
-});
+const client = upstreamClient(got, 2);
 ${toolCallLoop(toolsFile, 'validator.validate(tool.inputSchema, args, "input").ok', `write({ jsonrpc: "2.0", id: msg.id, result: await ${call} });`)}`;
 };
 
 /** The floors that read the built example's tools, by name. */
 const PROJECT_FLOORS = {
-  mcp: (tools) => mcpFloorOf(tools),
+  mcp: mcpFloorOf,
   parts: (tools) => runtimeFloorOf(tools, false),
   upstream: (tools) => runtimeFloorOf(tools, true),
 };

@@ -189,9 +189,11 @@ console.log(`direct HTTP call (median of ${CALLS} × ${REPS}):  ${ms(directCall)
 const gotFloor = summary(results["floor-got"]);
 // Each rep measures every server in the same minutes: the ratio of a rep is a paired comparison, and
 // the headline is the median of those ratios.
-/** Per rep: mcp-gen's overhead over the direct call against the got floor's (`call` and `direct` of one window). */
-const overheadRatiosOf = (call, direct) =>
-  results["mcp-gen"][call].map((m, i) => (m - direct[i]) / (results["floor-got"][call][i] - direct[i]));
+/** Per rep: server `a`'s overhead over the direct call against server `b`'s (`call` and `direct` of one window). */
+const pairedRatiosOf = (a, b, call, direct) =>
+  results[a][call].map((m, i) => (m - direct[i]) / (results[b][call][i] - direct[i]));
+/** Per rep: mcp-gen's overhead against the got floor's. */
+const overheadRatiosOf = (call, direct) => pairedRatiosOf("mcp-gen", "floor-got", call, direct);
 /** Per rep: mcp-gen's CPU per call against the got floor's. */
 const cpuRatiosOf = (cpu) => results["mcp-gen"][cpu].map((c, i) => c / results["floor-got"][cpu][i]);
 const overheadRatios = overheadRatiosOf("call", directMedians);
@@ -253,9 +255,7 @@ const pairedRatios = (a, b) =>
   [
     ["call", directMedians],
     ["warmCall", warmDirectMedians],
-  ].map(([call, direct]) =>
-    median(results[a][call].map((m, i) => (m - direct[i]) / (results[b][call][i] - direct[i]))).toFixed(2),
-  );
+  ].map(([call, direct]) => median(pairedRatiosOf(a, b, call, direct)).toFixed(2));
 for (const name of extraFloors) {
   const x = summary(results[`floor-${name}`]);
   console.log(

@@ -17,15 +17,15 @@ export interface Encodings extends ParameterStyles {
   splitPath(template: string, declared: readonly string[]): { path: string; fixedQuery: string[] };
 }
 
-/** True for `application/json` and any `+json` suffix type (parameters ignored). */
-export function isJsonMediaType(mediaType: string): boolean {
-  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
-  return essence === "application/json" || essence.endsWith("+json");
-}
+/** A media type's essence: lower case, without parameters (`Application/JSON; charset=utf-8` → `application/json`). */
+export const essenceOf = (mediaType: string): string => mediaType.split(";")[0]!.trim().toLowerCase();
+
+/** True for the essences `application/json` and any `+json` suffix type (see {@link essenceOf}). */
+export const isJsonEssence = (essence: string): boolean => essence === "application/json" || essence.endsWith("+json");
 
 /** Whether a body needs feature `encodings`: file content, a form or multipart media type. */
 export function encodedByFeature(binding: BodyBinding): boolean {
-  const essence = binding.mediaType.split(";")[0]!.trim().toLowerCase();
+  const essence = essenceOf(binding.mediaType);
   return (
     (binding.kind === "whole" && binding.binary === true) ||
     essence === "application/x-www-form-urlencoded" ||
@@ -51,9 +51,9 @@ export function encodeBody(binding: BodyBinding, value: unknown, encodings: Enco
     if (!encodings) throw withoutEncodings(`a ${mediaType} body`);
     return encodings.body(binding, value);
   }
-  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
+  const essence = essenceOf(mediaType);
   // A wildcard request media type gives no hint; JSON is what such APIs nearly always take.
-  if (isJsonMediaType(mediaType) || essence.includes("*")) {
+  if (isJsonEssence(essence) || essence.includes("*")) {
     return { contentType: essence.includes("*") ? "application/json" : mediaType, payload: JSON.stringify(value) };
   }
   if (essence.startsWith("text/")) {

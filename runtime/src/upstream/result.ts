@@ -5,6 +5,7 @@
  * upstreams deviate from their spec: generated output schemas accept a second shape,
  * `{ [fallbackKey]: { status, contentType, body, problems } }`, where such a response goes.
  */
+import { essenceOf, isJsonEssence } from "./body.js";
 import type { CallToolResult } from "../api/mcp-types.js";
 import { renderToolResult, textOutcome, type OutcomePart, type ToolOutcome } from "../api/tool-outcome.js";
 import type { ToolDefinition } from "../api/types.js";
@@ -49,7 +50,7 @@ function responseOutcome(
   validator: SchemaValidator,
   parsed: ParsedBody,
 ): ToolOutcome {
-  const mediaType = (response.contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const mediaType = essenceOf(response.contentType ?? "");
   // Made for the results that name the status only. node:http's reason phrases are read when needed:
   // importing node:http at start-up would cost every server.
   const statusText = (): string => {
@@ -161,12 +162,10 @@ function withFallback(
   return result;
 }
 
-/** `mediaType`: lower case, without parameters (as responseOutcome makes it). */
+/** `mediaType`: an essence (see essenceOf). */
 function parseJsonBody(text: string, mediaType: string): { ok: true; value: unknown } | { ok: false } {
   const looksJson =
-    mediaType === "application/json" ||
-    mediaType.endsWith("+json") ||
-    ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
+    isJsonEssence(mediaType) || ((mediaType === "" || mediaType.startsWith("text/")) && /^\s*[[{]/.test(text));
   if (!looksJson) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -263,7 +263,8 @@ interface RequestContext extends Record<string, unknown> {
  */
 const clients = new Map<number, Got>();
 
-function upstreamClient(got: Got, retries: number): Got {
+/** The got instance of calls with `retries` retries (see above). */
+export function upstreamClient(got: Got, retries: number): Got {
   let client = clients.get(retries);
   if (client) return client;
   client = got.extend({

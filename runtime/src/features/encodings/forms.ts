@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { isRecord } from "../../protocol/own.js";
 import type { BodyBinding, FieldEncoding } from "../../api/types.js";
-import { isJsonMediaType, type EncodedBody } from "../../upstream/body.js";
+import { essenceOf, isJsonEssence, type EncodedBody } from "../../upstream/body.js";
 import { encodeRfc3986 } from "../../upstream/serialize.js";
 import { decodeFile, type FileOptions } from "./files.js";
 import { serializeStyled } from "./styles.js";
@@ -10,7 +10,7 @@ import { serializeStyled } from "./styles.js";
 /** A body the core leaves to this feature (`encodedByFeature`): file content, a form, multipart. */
 export function encodeFeatureBody(binding: BodyBinding, value: unknown, options: FileOptions): EncodedBody {
   const { mediaType } = binding;
-  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
+  const essence = essenceOf(mediaType);
   if (binding.kind === "whole" && binding.binary) {
     const file = decodeFile(value, binding.argument, options);
     return {
@@ -37,7 +37,7 @@ export function formEncode(value: unknown, encoding: Record<string, FieldEncodin
     // A form has no null: a null field is left out, as an absent one (RFC 6570: an undefined value).
     if (v === undefined || v === null) continue;
     const field = Object.hasOwn(encoding, key) ? encoding[key] : undefined;
-    if (field?.contentType && !field.style && isJsonMediaType(field.contentType)) {
+    if (field?.contentType && !field.style && isJsonEssence(essenceOf(field.contentType))) {
       pairs.push(`${encodeRfc3986(key)}=${encodeRfc3986(JSON.stringify(v))}`);
       continue;
     }
