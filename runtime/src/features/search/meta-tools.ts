@@ -76,7 +76,7 @@ export function findingTools(title: string, count: number): ListedTool[] {
     {
       name: SEARCH_OPERATIONS,
       title: "Search operations",
-      description: `Find operations of the ${title} API (${count} operations) by what you want to do, in plain words ("list open orders", "refund a payment"): the 10 best matches, best first, each with its method, path, summary and required arguments; pick one, then call describe_operation for its arguments. Without a query: the API's tags with their operation counts; with only a tag: that tag's operations.`,
+      description: `Find operations of the ${title} API (${count} operations) by what you want to do, in plain words ("list open orders", "refund a payment"): the 10 best matches, best first, each with its method, path, summary and required arguments; pick one, then call describe_operation for its arguments. It matches words: where you know the API's own term for a thing, use it; if nothing fits, browse the tags. Without a query: the API's tags with their operation counts; with only a tag: that tag's operations.`,
       inputSchema: {
         type: "object",
         properties: {
