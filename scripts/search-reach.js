@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:search-reach: how far any ranking of a search index could go on each task file. A request
-// that shares no term with an operation it expects (after the lexicon: stems, joins, synonyms, compounds,
-// prefixes of words the index lacks) cannot be brought into a top 10 by re-weighting: only new knowledge
+// that shares no term with an operation it expects (read as the engine reads it: ids, stems, joins, synonyms,
+// compounds, prefixes of words the index lacks) cannot be brought into a top 10 by re-weighting: only new knowledge
 // of what words mean can. For each task file of the sources `npm run bench:search` has generated into
 // .tmp/bench-search/ (run it first; BENCH_SEARCH_REUSE=1 rebuilds the indexes with the current code), it
 // prints counts only, never a request: held-out files (see bench-search.js) are read by it too.
@@ -17,19 +17,23 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const load = (path) => import(pathToFileURL(join(root, "dist/runtime/src/features/search", path)).href);
 const { OperationSearch } = await load("search-index.js");
-const { Lexicon, requestWords, stem } = await load("search-text.js");
+const { Lexicon, requestWords } = await load("search-text.js");
 
-/** The content terms of a request as the engine reads it, widened by everything that could match them. */
-function requestTerms(query, lexicon, indexed) {
-  const raw = requestWords(query);
-  const terms = lexicon.query(raw, 64).terms.filter((term) => lexicon.actions(term).length === 0);
-  const compounds = raw.slice(1).map((word, i) => stem(raw[i] + word));
-  const prefixed = terms.filter((term) => term.length >= 3 && !indexed.has(term));
-  return new Set([
-    ...terms.flatMap((term) => [term, ...lexicon.synonyms(term)]),
-    ...compounds,
-    ...[...indexed].filter((term) => prefixed.some((prefix) => term.startsWith(prefix))),
-  ]);
+/**
+ * The indexed terms that could match a request's content words (not action words), read as the engine reads
+ * it: ids as the collection they name, the lexicon, compounds, then each word's synonyms or, for a word the
+ * index lacks, the terms it starts. Its own steps are called (TypeScript's `private` is not enforced at run
+ * time) so that this count cannot drift from what the engine does.
+ */
+function requestTerms(query, search, lexicon) {
+  const raw = requestWords(search.withIdResources(query));
+  const terms = [...new Set([...lexicon.query(raw, 64).terms, ...search.compounds(raw)])];
+  const typed = new Set(terms);
+  return new Set(
+    terms
+      .filter((term) => lexicon.actions(term).length === 0)
+      .flatMap((term) => search.alternatives([term], typed).map(([alternative]) => alternative)),
+  );
 }
 
 const percent = (part, whole) => `${((100 * part) / whole).toFixed(1)} %`;
@@ -41,7 +45,6 @@ for (const file of readdirSync(join(root, "bench", "search-tasks")).sort()) {
   const data = JSON.parse(readFileSync(indexFile, "utf8"));
   const search = new OperationSearch(data);
   const lexicon = new Lexicon(data.lexicon);
-  const indexed = new Set(Object.keys(data.terms));
   const ids = new Map(data.docs.map((doc, id) => [doc[0], id]));
   // Every indexed term of each operation, and the terms of its name, summary, path and tags.
   const anyField = data.docs.map(() => new Set());
@@ -61,7 +64,7 @@ for (const file of readdirSync(join(root, "bench", "search-tasks")).sort()) {
       found++;
       continue;
     }
-    const terms = [...requestTerms(q, lexicon, indexed)];
+    const terms = [...requestTerms(q, search, lexicon)];
     const shares = (sets) => expect.some((name) => terms.some((term) => sets[ids.get(name)]?.has(term)));
     if (!shares(anyField)) apart++;
     if (!shares(strong)) apartStrong++;
