@@ -19,6 +19,7 @@ import type { MakePaging } from "../upstream/paging.js";
 import type { Encodings } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
+import type { MakeAdmission, RequestObserver } from "../server/observe.js";
 
 /**
  * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
@@ -44,6 +45,7 @@ const SETTINGS_OF = {
   toolsets:
     "--toolsets --exclude-tags --include-operations --exclude-operations --read-only MCP_TOOLSETS MCP_READ_ONLY",
   "print-config": "--print-config",
+  otel: "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -132,6 +134,12 @@ export interface FeaturePlugs {
   userSignIn?: MakeUserSignIn;
   /** The header a trusted gateway names the user by: HTTP requests without it are refused. */
   userHeader?: string;
+  /** Watches every request and its upstream requests (feature `otel`). */
+  observer?: RequestObserver;
+  /** Decides whether each request runs now (feature `rate-limit`). */
+  admission?: MakeAdmission;
+  /** Called when the server stops, after the transport closed (flushes what is buffered). */
+  close?: () => Promise<void>;
 }
 
 /** One optional part of the runtime. */

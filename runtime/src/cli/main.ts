@@ -183,7 +183,7 @@ export async function main(
     logger.info(`${info.name} ${info.version} ready on stdio`);
     // stdin EOF: in-flight work has settled and responses are flushed, so exit now rather
     // than wait for idle keep-alive sockets.
-    void handle.closed.then(() => process.exit(process.exitCode ?? 0));
+    void handle.closed.then(() => closeFeatures(plugs.closers)).then(() => process.exit(process.exitCode ?? 0));
   }
   // The handle closes what main opened: the transport (HTTP drains calls in flight), then this
   // instance leaves the others (tasks cancelled in the drain are written first), then the store.
@@ -193,6 +193,7 @@ export async function main(
     (closing ??= closeTransport().then(async () => {
       await server.leaveCluster();
       await state?.close();
+      await closeFeatures(plugs.closers);
     }));
   installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
@@ -202,7 +203,7 @@ export async function main(
 async function featurePlugs(
   features: readonly Feature[],
   context: FeatureContext,
-): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[] }> {
+): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[]; closers: Array<() => Promise<void>> }> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
     const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(process.env[setting]);
@@ -211,12 +212,19 @@ async function featurePlugs(
   }
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
+  const closers: Array<() => Promise<void>> = [];
   for (const feature of features) {
     const more = await feature.plugs(context);
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
+    if (more.close) closers.push(more.close);
   }
-  return { ...plugs, endpoints };
+  return { ...plugs, endpoints, closers };
+}
+
+/** Runs the features' `close` (flushing telemetry) once the transport closed; a failure is not fatal. */
+async function closeFeatures(closers: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  await Promise.all(closers.map((close) => close().catch(() => undefined)));
 }
 
 /**

@@ -19,6 +19,7 @@ import type { SchemaValidator } from "../api/validation.js";
 import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ResponseInfo } from "../api/api-client.js";
+import type { UpstreamRequestWatch, UpstreamTrace } from "./trace.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Retries of idempotent methods (RFC 9110) after network errors, 408, 429, 502, 503, 504. */
@@ -65,6 +66,8 @@ export interface UpstreamCall {
   queue?: UpstreamQueue | undefined;
   /** Told the status and headers of the response (the `api` client reports them to user code). */
   onResponse?: ((response: ResponseInfo) => void) | undefined;
+  /** Watches each request sent (feature `otel`: a child span, `traceparent`). */
+  trace?: UpstreamTrace | undefined;
 }
 
 /** Thrown when the call was cancelled; no response must be sent for it. */
@@ -157,11 +160,11 @@ async function exchangeWithUpstream(
         tool.http.security,
         call.fromRequest,
         call.renewFromRequest,
-        (authorize) => send(got, prepared, authorize, call, limits),
+        (authorize) => send(got, prepared, authorize, call, limits, tool.http.path),
       );
       if (!sent.ok) return textResult(`Tool ${tool.name} cannot be called: ${sent.message}`, true);
       ({ response, query: credentialQuery } = sent);
-    } else response = await send(got, prepared, undefined, call, limits);
+    } else response = await send(got, prepared, undefined, call, limits, tool.http.path);
     call.onResponse?.({
       status: response.statusCode,
       headers: { ...response.headers },
@@ -307,11 +310,16 @@ async function send(
   authorize: Authorize | undefined,
   call: UpstreamCall,
   limits: CallLimits,
+  template: string,
 ): Promise<Response<Buffer>> {
   // got would start the request even when cancelled already.
   if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
   if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
+  // Watched before credentials apply: the watcher never sees what authorize adds to the URL or headers.
+  const watch = call.trace?.start({ method: prepared.method, url: prepared.url, template });
+  if (watch) Object.assign(headers, watch.headers);
+  const attemptsBefore = limits.attempts;
   const authorized = authorize?.(prepared.url, headers);
   const context: RequestContext = { limits, onRedirect: authorized?.onRedirect };
   limits.attempts += 1;
@@ -337,10 +345,36 @@ async function send(
   // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
   const stopWatching = call.cancellation?.onCancel(() => request.cancel());
   try {
-    return await request;
+    const response = await request;
+    watch?.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
+    return response;
+  } catch (error) {
+    if (watch) endFailed(watch, error, call, limits, limits.attempts - attemptsBefore);
+    throw error;
   } finally {
     stopWatching?.();
   }
+}
+
+/** Ends a watched request that got no response, with the class of its failure (never a message). */
+function endFailed(
+  watch: UpstreamRequestWatch,
+  error: unknown,
+  call: UpstreamCall,
+  limits: CallLimits,
+  attempts: number,
+): void {
+  const code = (error as { code?: unknown }).code;
+  const kind = call.cancellation?.cancelled
+    ? "cancelled"
+    : limits.tooLarge
+      ? "response_too_large"
+      : limits.timedOut
+        ? "timeout"
+        : typeof code === "string"
+          ? code
+          : "_OTHER";
+  watch.end({ attempts, error: kind });
 }
 
 function parseJson(body: Buffer): unknown {
