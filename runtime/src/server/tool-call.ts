@@ -204,6 +204,7 @@ export class ToolCaller {
         credentials: this.options.credentials,
         paging: this.options.paging,
         queue: this.options.upstreamQueue,
+        trace: call.observed?.upstream,
         fromRequest: user && "credentials" in user ? { ...passed, ...user.credentials } : passed,
         ...(renewUser ? { renewFromRequest: renewUser } : {}),
         ...(context.onResponse ? { onResponse: context.onResponse } : {}),
