@@ -46,6 +46,7 @@ const SETTINGS_OF = {
     "--toolsets --exclude-tags --include-operations --exclude-operations --read-only MCP_TOOLSETS MCP_READ_ONLY",
   "print-config": "--print-config",
   otel: "",
+  "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -63,7 +64,9 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fr
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
   const switches = "--sessions --legacy-sse --confirm-destructive --read-only".split(" ");
   const repeated =
-    "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations".split(" ");
+    "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations --tool-rate-limit".split(
+      " ",
+    );
   const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
   return Object.fromEntries(
     flags.map((flag) => [

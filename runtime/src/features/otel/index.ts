@@ -11,6 +11,11 @@ import { otlpExport } from "./settings.js";
 
 export const otel: Feature = {
   name: "otel",
+  usage: `  (env OTEL_EXPORTER_OTLP_ENDPOINT) OpenTelemetry: export traces and metrics over OTLP/HTTP
+                     (env OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json; the other
+                     standard OTEL_* variables apply); without it spans go to an SDK the host
+                     registers (node --import), else nowhere
+`,
   async plugs({ env, info, logger }) {
     const settings = otlpExport(env);
     let close: (() => Promise<void>) | undefined;
