@@ -6,7 +6,8 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryBuckets, SharedBuckets, parseRate, type Rate } from "../../runtime/src/features/rate-limit/buckets.js";
+import { MemoryBuckets, SharedBuckets, type Rate } from "../../runtime/src/features/rate-limit/buckets.js";
+import { parseRate } from "../../runtime/src/cli/settings.js";
 import {
   RATE_LIMITED,
   RETRY_AFTER_META,

@@ -25,7 +25,11 @@ import type { StateStore } from "../state/state.js";
 import { ToolCaller, type CallGate, type MakeUserSignIn } from "./tool-call.js";
 import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
-import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
+import {
+  DEFAULT_UPSTREAM_CONCURRENCY,
+  DEFAULT_UPSTREAM_HOST_CONCURRENCY,
+  type UpstreamOptions,
+} from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
 
@@ -171,7 +175,10 @@ export class McpServer {
       credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
       paging: options.paging?.(env),
       userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
-      upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
+      upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
+        perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),
+        rate: upstream.ratePerSecond,
+      }),
     });
     this.channel.apiFor = (call) => this.caller.api(call);
     const callTool: RequestHandler = (params, call) => this.caller.callTool(params, call);

@@ -28,6 +28,11 @@ const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
 const MAX_RETRY_AFTER_MS = 10_000;
 export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
+/**
+ * Default calls on the network at once to one upstream host: APIs commonly answer 429 past ten or
+ * twenty parallel requests of one client, and a browser opens six connections per host.
+ */
+export const DEFAULT_UPSTREAM_HOST_CONCURRENCY = 8;
 /** Default cap on one upstream response body, counted after decompression (50 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 
@@ -41,6 +46,10 @@ export interface UpstreamOptions {
   maxResponseBytes?: number | undefined;
   /** Upstream calls on the network at once for the whole server; more wait in a FIFO queue. */
   concurrency?: number | undefined;
+  /** Upstream calls on the network at once per host (default {@link DEFAULT_UPSTREAM_HOST_CONCURRENCY}). */
+  hostConcurrency?: number | undefined;
+  /** Upstream calls started per second per host at most (client-side rate; default: unlimited). */
+  ratePerSecond?: number | undefined;
   /** Retries of idempotent methods (0 disables). */
   retries?: number | undefined;
   /** Parameter styles and bodies beyond JSON (feature `encodings`). */
@@ -111,7 +120,7 @@ export async function callUpstream(
   if (!call.queue) return exchange();
   // The queue uses the cancellation only to take a waiting call out; a running exchange aborts by itself.
   try {
-    return await call.queue.run(exchange, call.cancellation);
+    return await call.queue.run(exchange, call.cancellation, hostOf(prepared.url));
   } catch (error) {
     if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
@@ -386,6 +395,11 @@ function parseJson(body: Buffer): unknown {
 }
 
 type Got = (typeof import("got"))["default"];
+
+/** The `host[:port]` of an absolute URL (the upstream queue's key), without parsing the whole URL. */
+export function hostOf(url: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? "";
+}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

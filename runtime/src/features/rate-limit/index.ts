@@ -6,7 +6,8 @@
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import { RateAdmission, type RateLimits } from "./admission.js";
-import { MemoryBuckets, SharedBuckets, parseRate, type Rate } from "./buckets.js";
+import { parseRate } from "../../cli/settings.js";
+import { MemoryBuckets, SharedBuckets, type Rate } from "./buckets.js";
 
 /** The limits the flags and environment set; undefined when none is. */
 export function rateLimits(
