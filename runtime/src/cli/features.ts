@@ -8,7 +8,7 @@ import type { ToolSource } from "../data/tool-data.js";
 import type { LazyTools, ToolScopes } from "../server/tool-catalog.js";
 import type { ChooseAuto, SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/server.js";
-import type { CallGate, MakeUserSignIn } from "../server/tool-call.js";
+import type { CallGate, MakeUserSignIn } from "../server/call-slots.js";
 import type { MakeClientRequests } from "../server/request-tools.js";
 import type { MakeTasks } from "../server/tasks.js";
 import type { MakeCluster } from "../state/cluster.js";
