@@ -4,8 +4,8 @@
  * it consults (server/call-slots.ts) and the user's hooks (server/call-hooks.ts).
  */
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
-import type { Credentials } from "../upstream/auth.js";
-import type { Paging } from "../upstream/paging.js";
+import type { Credentials } from "../upstream/auth-slot.js";
+import type { Paging } from "../upstream/paging-slot.js";
 import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
 import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
@@ -17,7 +17,7 @@ import { hasHooks, runAfterHooks, runBeforeHooks } from "./call-hooks.js";
 import type { CallGate, UserCredentials, UserSignIn } from "./call-slots.js";
 import { Cancellation } from "../protocol/cancellation.js";
 import type { ClientChannel } from "./request-tools.js";
-import type { Tasks } from "./tasks.js";
+import type { Tasks } from "./tasks-slot.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
 import type { ToolDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
