@@ -99,7 +99,12 @@ export function sharedBasenames(paths: readonly string[]): string[] {
 }
 
 test("no two files of runtime/src share a basename but index.ts (slot files and features' files say which they are)", () => {
-  const paths = sources(src).map((file) => file.slice(src.length + 1).split("\\").join("/"));
+  const paths = sources(src).map((file) =>
+    file
+      .slice(src.length + 1)
+      .split("\\")
+      .join("/"),
+  );
   assert.ok(paths.length > 100, `only ${paths.length} files found`);
   assert.equal(sharedBasenames(paths), []);
   assert.equal(sharedBasenames([...paths, "features/tasks/tasks-slot.ts", "features/search/index.ts"]), [
