@@ -24,7 +24,7 @@ import {
   upstreamAttributes,
   upstreamEndAttributes,
 } from "../../runtime/src/features/otel/attributes.js";
-import { otlpExport } from "../../runtime/src/features/otel/settings.js";
+import { otlpExport } from "../../runtime/src/features/otel/otlp-settings.js";
 import { otelObserver } from "../../runtime/src/features/otel/observer.js";
 import type { IncomingRequest } from "../../runtime/src/server/observe.js";
 import { McpServer } from "../../runtime/src/server/server.js";

@@ -24,6 +24,7 @@ import { silentLogger, type Logger } from "../../runtime/src/protocol/logger.js"
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { info, sampleTools, startUpstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import { startHttp } from "../../runtime/src/transport/http.js";
 
 test("rates: N/s, N/min, N/h; anything else named", () => {
   assert.equal(parseRate("5/s", "--x"), { limit: 5, windowMs: 1_000 });
@@ -76,6 +77,10 @@ test("subjects: OAuth subject, then the trusted user header, then the client's s
   assert.is(untrusted.kind, "client");
   assert.is.not(untrusted.key, subjectOf(request("ping", { headers, scope: "http:5.6.7.8" }), undefined).key);
   assert.is(subjectOf(request("ping", {}), undefined).key, subjectOf(request("ping", {}), undefined).key);
+  // Over HTTP the address counts, whatever legacy session the client opens.
+  const inSession = (id: string) =>
+    subjectOf(request("ping", { clientAddress: "1.2.3.4", scope: `session:${id}` }), undefined);
+  assert.is(inSession("a").key, inSession("b").key);
   assert.not.match(JSON.stringify(oauth), /sub-1|alice/);
 });
 
@@ -197,6 +202,33 @@ test("other methods past the limit: JSON-RPC error 429 with retryAfterSeconds, H
   });
   const answer = await server.handle({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} }, { scope: "s" });
   assert.equal((answer as { error: { code: number } }).error.code, RATE_LIMITED);
+});
+
+test("over HTTP a refused request other than tools/call is status 429 with Retry-After", async () => {
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: {},
+    admission: () =>
+      new RateAdmission({ perSubject: { limit: 1, windowMs: 60_000 } }, new MemoryBuckets(), silentLogger),
+  });
+  const http = await startHttp(server, { host: "127.0.0.1", port: 0 });
+  try {
+    const list = () =>
+      fetch(http.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+    assert.is((await list()).status, 200);
+    const refused = await list();
+    assert.is(refused.status, 429);
+    assert.is(refused.headers.get("retry-after"), "60");
+    assert.is(((await refused.json()) as { error: { code: number } }).error.code, RATE_LIMITED);
+  } finally {
+    await http.close();
+  }
 });
 
 test.run();

@@ -20,6 +20,8 @@ export interface RequestContext {
   signal?: AbortSignal;
   /** The legacy client's identity as the transport knows it; null: it cannot tell (stateless HTTP); absent: this instance's `initialize`. */
   client?: ClientInfo | null;
+  /** The HTTP client's address (behind a proxy: the proxy's); absent on stdio. */
+  clientAddress?: string;
   /** Partition of request ids (cancellation, answers): one client cannot cancel another's request of the same id. */
   scope?: string;
   /** Delivers this request's notifications and legacy requests to the client; absent when it cannot stream. */

@@ -7,7 +7,7 @@
  */
 import type { Feature } from "../../cli/features.js";
 import { otelObserver } from "./observer.js";
-import { otlpExport } from "./settings.js";
+import { otlpExport } from "./otlp-settings.js";
 
 export const otel: Feature = {
   name: "otel",

@@ -5,7 +5,7 @@
  * export never loads the SDK.
  */
 import { metrics, trace } from "@opentelemetry/api";
-import type { OtlpExport } from "./settings.js";
+import type { OtlpExport } from "./otlp-settings.js";
 
 /** Identity of the service in every export (`OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` win). */
 export interface ServiceIdentity {

@@ -44,9 +44,9 @@ export function subjectOf(request: IncomingRequest, userHeader: string | undefin
       ? ["OAuth subject", `sub:${ctx.subject}`]
       : user?.trim()
         ? ["user", `user:${user.trim()}`]
-        : ctx.scope !== undefined
-          ? ["client", ctx.scope]
-          : ["client", "stdio"];
+        : ctx.clientAddress !== undefined
+          ? ["client", `address:${ctx.clientAddress}`]
+          : ["client", ctx.scope ?? "stdio"];
   return { kind, key: createHash("sha256").update(id).digest("base64url").slice(0, 22) };
 }
 

@@ -37,7 +37,7 @@ export function rateLimits(
 export const rateLimit: Feature = {
   name: "rate-limit",
   usage: `  --rate-limit RATE  requests per subject (OAuth subject, --trust-user-header user, else
-                     client address or session; stdio: its one client), e.g. 600/min
+                     client address; stdio: its one client), e.g. 600/min
                      (env MCP_RATE_LIMIT); shared by every instance with --state redis://…
   --tool-rate-limit [TOOL=]RATE
                      tools/call per subject and tool (repeatable; TOOL= for one tool), e.g.
