@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { parse, stringify } from "yaml";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+import { startJsonUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { compileProject, repoRoot, run, startProcess, waitUntil, type ProcessHandle } from "./support.js";
 
 const SECRETS = {
@@ -53,11 +53,7 @@ test.before(async () => {
   const cli = join(repoRoot, "bin", "mcp-gen.js");
   await run(process.execPath, [cli, securedPetstore(), "-o", dir, "--with", "otel"], { cwd: work });
   await compileProject(dir);
-  upstream = await startUpstream(() => ({
-    status: 200,
-    headers: { "content-type": "application/json" },
-    body: "[]",
-  }));
+  upstream = await startJsonUpstream("[]");
 });
 
 test.after(async () => {

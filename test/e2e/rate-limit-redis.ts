@@ -9,15 +9,14 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
-import { McpServer } from "../../runtime/src/server/server.js";
+import type { McpServer } from "../../runtime/src/server/server.js";
 import type { StateStore } from "../../runtime/src/state/state.js";
 import { openState } from "../../runtime/src/features/redis/index.js";
-import { rateLimit } from "../../runtime/src/features/rate-limit/index.js";
 import { RETRY_AFTER_META } from "../../runtime/src/features/rate-limit/admission.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
-import { info, sampleTools, startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+import { info, sampleTools, startJsonUpstream, type Upstream } from "../unit/runtime-fixture.js";
 import { scaleBinaries, startRedis, type RedisHandle } from "./redis-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { rateLimitedServer } from "../factories.js";
 
 const STATE_SECRET = "state-secret-for-the-rate-limit-tests-0123456789";
 let redis: RedisHandle;
@@ -27,27 +26,15 @@ const instances: Array<{ server: McpServer; store: StateStore; warnings: string[
 test.before(async () => {
   const { redis: binary } = await scaleBinaries();
   redis = await startRedis(binary);
-  upstream = await startUpstream(() => ({ status: 200, body: "{}", headers: { "content-type": "application/json" } }));
+  upstream = await startJsonUpstream();
   for (let i = 0; i < 2; i++) {
     const warnings: string[] = [];
     const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) };
     const store = await openState(redis.url, { prefix: "mcp:rate-test:", secret: STATE_SECRET });
-    const plugs = await rateLimit.plugs({
-      flags: { "tool-rate-limit": ["10/min"] },
-      env: {},
-      info,
-      http: true,
-      logger,
-    });
-    const server = new McpServer({
-      ...apiFeatures,
-      ...plugs,
-      info,
-      tools: sampleTools(),
-      upstream: { baseUrl: upstream.baseUrl },
-      state: store,
-      logger,
-    });
+    const server = await rateLimitedServer(
+      { "tool-rate-limit": ["10/min"] },
+      { info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl }, state: store, logger },
+    );
     instances.push({ server, store, warnings });
   }
 });

@@ -28,7 +28,7 @@ import { otlpExport } from "../../runtime/src/features/otel/otlp-settings.js";
 import { otelObserver } from "../../runtime/src/features/otel/observer.js";
 import type { IncomingRequest } from "../../runtime/src/server/observe.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { info, sampleTools, startUpstream } from "./runtime-fixture.js";
+import { info, sampleTools, startJsonUpstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -231,11 +231,7 @@ test("observer: the HTTP traceparent header when _meta has none; a new trace wit
 });
 
 test("McpServer: the dispatcher hands each request and its outcome to the observer", async () => {
-  const upstream = await startUpstream(() => ({
-    status: 200,
-    body: "{}",
-    headers: { "content-type": "application/json" },
-  }));
+  const upstream = await startJsonUpstream();
   try {
     const { observer, spans } = observed();
     const server = new McpServer({

@@ -14,7 +14,7 @@ import {
   RateAdmission,
   subjectOf,
 } from "../../runtime/src/features/rate-limit/admission.js";
-import { rateLimit, rateLimits } from "../../runtime/src/features/rate-limit/index.js";
+import { rateLimits } from "../../runtime/src/features/rate-limit/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { StateUnavailableError, type StateStore } from "../../runtime/src/state/state.js";
 import type { IncomingRequest } from "../../runtime/src/server/observe.js";
@@ -22,8 +22,8 @@ import type { RequestContext } from "../../runtime/src/server/request-context.js
 import { McpServer } from "../../runtime/src/server/server.js";
 import { silentLogger, type Logger } from "../../runtime/src/protocol/logger.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
-import { info, sampleTools, startUpstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startJsonUpstream } from "./runtime-fixture.js";
+import { apiFeatures, rateLimitedServer } from "../factories.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 
 test("rates: N/s, N/min, N/h; anything else named", () => {
@@ -124,44 +124,29 @@ test("a store that cannot be reached: requests pass (fail open), logged once, an
 });
 
 test("200 tools/call in one second from one subject: those past the limit refused as documented; another subject passes", async () => {
-  const upstream = await startUpstream(() => ({
-    status: 200,
-    body: "{}",
-    headers: { "content-type": "application/json" },
-  }));
+  const upstream = await startJsonUpstream();
   try {
-    const plugs = await rateLimit.plugs({
-      flags: { "rate-limit": "1000/min", "tool-rate-limit": ["50/s"] },
-      env: {},
-      info,
-      http: true,
-      logger: silentLogger,
-    });
-    const server = new McpServer({
-      ...apiFeatures,
-      ...plugs,
-      info,
-      tools: sampleTools(),
-      upstream: { baseUrl: upstream.baseUrl },
-    });
+    const server = await rateLimitedServer(
+      { "rate-limit": "1000/min", "tool-rate-limit": ["50/min"] },
+      { info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } },
+    );
     const call = (scope: string, id: number) =>
       server.handle(
         { jsonrpc: "2.0", id, method: "tools/call", params: { name: "getPet", arguments: { petId: 1 } } },
         { scope, headers: {} },
       ) as Promise<JsonRpcResponse>;
-    const started = Date.now();
+    // All 200 at once (well within one second of each other). 50 per minute: a burst of 50, then less than
+    // one more a second, so a loaded machine that takes seconds to serve them changes the count by a few only.
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => call("http:10.0.0.1", i)));
-    assert.ok(Date.now() - started < 1_000, "within one second");
     const results = answers.map((a) => (a as { result: Record<string, any> }).result);
     const refused = results.filter((r) => r._meta?.[RETRY_AFTER_META] !== undefined);
-    // The burst is the limit: 50 pass; a few more may refill while the others run.
-    assert.ok(refused.length >= 140 && refused.length <= 150, `refused ${refused.length}`);
+    assert.ok(refused.length >= 145 && refused.length <= 150, `refused ${refused.length}`);
     assert.is(refused[0]!.isError, true);
     assert.match(
       refused[0]!.content[0].text,
-      /^Rate limit reached: this client on tool getPet may make 50 per second\. Retry after 1 s\./,
+      /^Rate limit reached: this client on tool getPet may make 50 per minute\. Retry after [12] s\. Other work/,
     );
-    assert.is(refused[0]!._meta[RETRY_AFTER_META], 1);
+    assert.ok([1, 2].includes(refused[0]!._meta[RETRY_AFTER_META]), "whole seconds until the next token");
     const other = await Promise.all(Array.from({ length: 20 }, (_, i) => call("http:10.0.0.2", 1000 + i)));
     assert.ok(
       other.every((a) => "result" in a && a.result.isError !== true),
