@@ -160,7 +160,7 @@ async function confirmOpener({ req, res, query, context, signIn }: PageRequest):
     same = userOf({ kind: "oauth", issuer: who.issuer }, { subject: who.subject }) === record.user;
   } catch (failure) {
     context.logger.warn("sign-in: the browser's user could not be confirmed at the authorization server", {
-      reason: failure instanceof TokenError ? failure.code : "error",
+      reason: failure instanceof TokenError ? failure.reason : "error",
     });
     return page(res, 502, "Who opened this sign-in link could not be confirmed. Retry from your client.");
   }
@@ -205,7 +205,7 @@ async function finishFlow({ req, res, query, context, signIn, opener }: PageRequ
     await flows.announce(state, false);
     const reason = failure instanceof TokenError ? failure.message : "the token exchange failed";
     context.logger.warn(`sign-in: the code exchange for scheme ${record.scheme} failed`, {
-      reason: failure instanceof TokenError ? failure.code : "error",
+      reason: failure instanceof TokenError ? failure.reason : "error",
     });
     return page(res, 502, `Sign-in did not complete: ${reason}.`);
   }
