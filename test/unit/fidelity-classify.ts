@@ -201,6 +201,10 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
   const styled = formTool(form, { tags: { style: "pipeDelimited" } });
   assert.is(prismCannotJudge(styled, refused([arrayProblem], form), facts, { tags: ["a", "b"] }), undefined);
   assert.match(prismCannotJudge(styled, refused([arrayProblem], form), facts, {})!, /unsent delimited/);
+  // Swagger 2.0's csv (form without explode) is Prism's comma-delimited style: the same when unsent.
+  const csv = formTool(form, { tags: { style: "form", explode: false } });
+  assert.match(prismCannotJudge(csv, refused([arrayProblem], form), facts, {})!, /unsent delimited/);
+  assert.is(prismCannotJudge(csv, refused([arrayProblem], form), facts, { tags: ["a", "b"] }), undefined);
   const multipart = "multipart/form-data; boundary=x";
   assert.match(
     prismCannotJudge(

@@ -75,7 +75,7 @@ const headerBinding = (name: string): ParameterBinding => ({
 });
 
 test("fixture: every framing or hop-by-hop header parameter is left out of the input with MG118; others stay", async () => {
-  const { plan, diagnostics } = await generate({ spec: FIXTURE });
+  const { plan, diagnostics } = await generate({ spec: FIXTURE, planOnly: true });
   const create = plan.tools.find((t) => t.name === "createNote")!;
   const get = plan.tools.find((t) => t.name === "getNote")!;
   assert.equal(Object.keys(create.inputSchema.properties ?? {}).sort(), ["X-Request-Tag", "text"]);
@@ -195,7 +195,7 @@ const result = (response: JsonRpcResponse | undefined): Record<string, any> => {
 };
 
 test("every surface: arguments naming framing headers never frame the upstream request", async () => {
-  const { plan } = await generate({ spec: FIXTURE });
+  const { plan } = await generate({ spec: FIXTURE, planOnly: true });
   const tools = [...plan.tools.map(toolDefinition), staleTool()];
   const spoof = { "Content-Length": 1, "Transfer-Encoding": "chunked", Host: "evil.example", Connection: "close" };
   const args = { text: "a note of thirty bytes or so.", ...spoof };

@@ -2,7 +2,8 @@
  * Issue 57, classes 2 to 4: a `type` that contradicts its `oneOf`/`anyOf` read as the union meant
  * (specs/fixtures/type-contradicts-union.yaml), required bodies that may be `{}`
  * (specs/fixtures/required-empty-body.yaml), and a `Content-Type` header parameter of an operation
- * without a body (specs/fixtures/fidelity-entity-header.yaml).
+ * without a body (specs/fixtures/fidelity-entity-header.yaml), Swagger 2.0 form fields in their
+ * `collectionFormat` (specs/fixtures/fidelity-form-collections.yaml).
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -14,6 +15,7 @@ import { SchemaNormalizer } from "../../generator/pipeline/ir/schema-normalizer.
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
 import { McpServer } from "../../runtime/src/server/server.js";
+import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
 import { apiFeatures } from "../factories.js";
 import { startUpstream } from "./runtime-fixture.js";
@@ -81,7 +83,7 @@ test("class 2: a type some branch can have, or a branch of unknown type, is left
 });
 
 test("class 2: fixture: input and output schemas accept the real values, and the server's output check passes", async () => {
-  const { plan, diagnostics } = await generate({ spec: fixture("type-contradicts-union.yaml") });
+  const { plan, diagnostics } = await generate({ spec: fixture("type-contradicts-union.yaml"), planOnly: true });
   assert.equal(
     diagnostics
       .filter((d) => d.code === "MG119")
@@ -130,7 +132,7 @@ test("class 2: fixture: input and output schemas accept the real values, and the
 // --- class 3: a required body that may be empty ------------------------------------------------
 
 test("class 3: a required JSON body whose properties are all optional is sent, {} included", async () => {
-  const { plan } = await generate({ spec: fixture("required-empty-body.yaml") });
+  const { plan } = await generate({ spec: fixture("required-empty-body.yaml"), planOnly: true });
   const expectations: Record<string, Record<string, unknown>> = {
     putPreferences: { id: "b1" },
     archiveBoard: { id: "b1", body: {} },
@@ -148,7 +150,7 @@ test("class 3: a required JSON body whose properties are all optional is sent, {
 // --- class 4: Content-Type of an operation without a body -------------------------------------
 
 test("class 4: a Content-Type header parameter is an argument, sent as declared, only when no body decides it", async () => {
-  const { plan, diagnostics } = await generate({ spec: fixture("fidelity-entity-header.yaml") });
+  const { plan, diagnostics } = await generate({ spec: fixture("fidelity-entity-header.yaml"), planOnly: true });
   const tool = (name: string) => plan.tools.find((t) => t.name === name)!;
   assert.equal(tool("getExport").inputSchema.required, ["id", "Content-Type"]);
   assert.equal(tool("deleteExport").inputSchema.required, ["id", "content-type"]);
@@ -169,6 +171,33 @@ test("class 4: a Content-Type header parameter is an argument, sent as declared,
     "https://api.example.com",
   );
   assert.is(post.headers["content-type"], "application/json");
+});
+
+test("class 4: Swagger 2.0 form fields go out in their collectionFormat, in forms and multipart bodies", async () => {
+  const { plan } = await generate({ spec: fixture("fidelity-form-collections.yaml"), planOnly: true });
+  const tool = (name: string) => plan.tools.find((t) => t.name === name)!;
+  assert.equal(tool("tagItems").http.body?.encoding, {
+    tags: { style: "form", explode: false },
+    owners: { style: "pipeDelimited", explode: false },
+    words: { style: "spaceDelimited", explode: false },
+    ids: { style: "form", explode: true },
+  });
+  const form = buildRequest(
+    tool("tagItems").http,
+    { item: "i", tags: ["a", "b"], owners: ["x", "y"], words: ["p", "q"], ids: [1, 2], notes: ["n", "m"] },
+    "https://api.example.com",
+    requestEncodings(),
+  );
+  assert.is(form.body, "item=i&tags=a%2Cb&owners=x%7Cy&words=p%20q&ids=1&ids=2&notes=n&notes=m");
+  const multipart = buildRequest(
+    tool("attachFile").http,
+    { file: Buffer.from("hello").toString("base64"), tags: ["a", "b"] },
+    "https://api.example.com",
+    requestEncodings(),
+  );
+  const text = multipart.body!.toString();
+  assert.match(text, /name="tags"\r\n\r\na,b\r\n/);
+  assert.is(text.match(/name="tags"/g)?.length, 1, "one part a,b, not one part per item");
 });
 
 test.run();
