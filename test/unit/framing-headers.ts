@@ -13,7 +13,7 @@ import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-fi
 import { planInput } from "../../generator/pipeline/plan/input-schema.js";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
-import { isFramingHeader } from "../../runtime/src/upstream/headers.js";
+import { isFramingHeader, withoutFramingHeaders } from "../../runtime/src/upstream/headers.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import type { ParameterBinding, ToolDefinition } from "../../runtime/src/api/types.js";
@@ -139,6 +139,16 @@ test("ordinary headers that only resemble framing ones stay arguments and are se
     );
     assert.is(request.headers[name.toLowerCase()], "v", name);
   }
+});
+
+test("at send time every framing header is stripped, whoever set it (credentials included); others are kept", () => {
+  const plain = { accept: "application/json", "x-api-key": "k" };
+  assert.is(withoutFramingHeaders(plain), plain, "nothing to strip: the same object");
+  const set: Record<string, string> = { accept: "*/*", "content-length": "1", "Proxy-Authorization": "Basic x" };
+  Object.defineProperty(set, "__proto__", { value: "p", enumerable: true });
+  const kept = withoutFramingHeaders(set);
+  assert.equal(Object.keys(kept).sort(), ["__proto__", "accept"]);
+  assert.is(Object.getPrototypeOf(kept), Object.prototype, "a header named __proto__ stays a header");
 });
 
 /**
