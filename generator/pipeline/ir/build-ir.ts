@@ -2,7 +2,7 @@ import { type FieldEncoding, type HttpMethod, isRecord, setOwn } from "../../sha
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../../shared/pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
-import { buildParameter } from "./parameters.js";
+import { buildParameter, collectionStyle } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
 import type {
@@ -260,18 +260,8 @@ function swagger2FormBody(
  * the default, but neither Prism nor the usual form parsers read an array from an unannounced `a,b`.
  */
 function collectionEncoding(format: unknown): FieldEncoding | undefined {
-  switch (format) {
-    case "csv":
-      return { style: "form", explode: false };
-    case "ssv":
-      return { style: "spaceDelimited", explode: false };
-    case "pipes":
-      return { style: "pipeDelimited", explode: false };
-    case "multi":
-      return { style: "form", explode: true };
-    default:
-      return undefined;
-  }
+  // A form field is read as a query is (style form by default).
+  return collectionStyle(format, "query");
 }
 
 /** OpenAPI 3 `content` map → media entries. */
