@@ -200,4 +200,18 @@ test("class 4: Swagger 2.0 form fields go out in their collectionFormat, in form
   assert.is(text.match(/name="tags"/g)?.length, 1, "one part a,b, not one part per item");
 });
 
+test("class 4: a JSON media type under another name (text/json, application/x-json) is chosen and sent as JSON", async () => {
+  const { plan } = await generate({ spec: fixture("fidelity-json-media.yaml"), planOnly: true });
+  const tool = (name: string) => plan.tools.find((t) => t.name === name)!;
+  const note = { text: "hi", tags: ["a"], meta: { color: "red" } };
+  const created = buildRequest(tool("createNote").http, note, "https://api.example.com");
+  assert.is(created.headers["content-type"], "text/json");
+  assert.equal(JSON.parse(String(created.body)), note);
+  const draft = buildRequest(tool("createDraft").http, note, "https://api.example.com");
+  assert.equal(JSON.parse(String(draft.body)), note, "JSON text, not [object Object]");
+  assert.is(tool("replaceNote").http.body?.mediaType, "application/x-json", "JSON before XML");
+  const replaced = buildRequest(tool("replaceNote").http, { id: "n1", ...note }, "https://api.example.com");
+  assert.equal(JSON.parse(String(replaced.body)), note);
+});
+
 test.run();

@@ -46,12 +46,14 @@ function headerLeftOut(name: string, op: OperationIR): { code: string; message: 
   return undefined;
 }
 
-// Request media types we can send, best first: JSON, forms, text, then any other named type, and a
-// wildcard (`*/*`, `application/*+json`) only when nothing is named, since it says nothing about
-// what the body is (a binary body offered as `application/octet-stream` and `*/*` is octet-stream).
+// Request media types we can send, best first: JSON (also under another name: `text/json`,
+// `application/x-json`), forms, text, then any other named type, and a wildcard (`*/*`,
+// `application/*+json`) only when nothing is named, since it says nothing about what the body is
+// (a binary body offered as `application/octet-stream` and `*/*` is octet-stream).
 const BODY_PREFERENCE = [
   (t: string) => t === "application/json",
   (t: string) => !t.includes("*") && (/^application\/[^;]*\+json/.test(t) || /^application\/json/.test(t)),
+  (t: string) => !t.includes("*") && /^[^/;]+\/[^;]*json/.test(t),
   (t: string) => t === "application/x-www-form-urlencoded",
   (t: string) => t === "multipart/form-data",
   (t: string) => t.startsWith("text/") && !t.includes("*"),
