@@ -448,7 +448,9 @@ export function prismCannotJudge(
       return "Prism reads an array of objects in a form body only as JSON, not in the deepObject encoding the spec gives";
     }
   }
-  const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
+  // A violation of the body's root comes from the validator's own line, without a location.
+  const bodyOnly =
+    request.problems.length > 0 && request.problems.every((p) => /^(request\.body|Request body)\b/.test(p));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType))
     return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
   return undefined;

@@ -123,6 +123,12 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
     )!,
     /application\/xml/,
   );
+  // A violation of the body's root is logged by the validator without a location.
+  assert.match(
+    prismCannotJudge(tool("/x"), refused(["Request body must be object"], "text/json"))!,
+    /cannot parse text\/json/,
+  );
+  assert.is(prismCannotJudge(tool("/x"), refused(["Request body must be object"], "application/json")), undefined);
   assert.match(
     prismCannotJudge(
       tool("/v1/{entityType}:import", ["entityType"]),
