@@ -64,6 +64,8 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** Generate a server without tools from a spec without operations (`--allow-empty`); default: an error (MG102). */
+  allowEmpty?: boolean;
   /** Runtime features asked for (`--with`); default: the previous generation's (see plan/features.ts). */
   features?: readonly string[];
   /**
@@ -221,7 +223,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     bag.insert(validationAt, await timed("validate", () => validation ?? validateHere()));
   };
   try {
-    const ir = await timed("ir", () => buildIR(spec!, bag));
+    const ir = await timed("ir", () => buildIR(spec!, bag, { allowEmpty: options.allowEmpty }));
+    bag.throwIfErrors("Reading the operations");
     const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
     const plan = await timed("plan", () =>
       planProject(
