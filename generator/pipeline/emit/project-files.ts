@@ -206,6 +206,8 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
       bundle: "npm run build && node scripts/bundle.mjs",
+      // A stand-in for the upstream API (scripts/mock.mjs), to try the tools by hand.
+      mock: "node scripts/mock.mjs",
       prepublishOnly: "npm run build",
     },
     engines: { node: ">=20.19" },
@@ -282,6 +284,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     mcpbManifest(plan),
     copiedTemplate("scripts/bundle.mjs", "bundle.mjs"),
     copiedTemplate("scripts/bundle-dist.mjs", "bundle-dist.mjs"),
+    copiedTemplate("scripts/mock.mjs", "mock.mjs"),
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.worker === "later"
