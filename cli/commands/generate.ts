@@ -220,6 +220,15 @@ export const GENERATE_FLAGS: readonly GenerateFlag[] = [
     into: "filter.readOnly",
   },
   {
+    flag: "allow-empty",
+    option: {
+      type: "boolean",
+      default: false,
+      describe: "Generate a server without tools when the spec has no operations (default: an error, MG102)",
+    },
+    into: "allowEmpty",
+  },
+  {
     flag: "strict-custom",
     option: {
       type: "boolean",
