@@ -49,7 +49,7 @@ export function jsonReport(result: GenerateResult | undefined, code: number, dia
 export function humanReport(result: GenerateResult, args: ReportFlags, ms: number, warnings: number): string {
   const where = relative(process.cwd(), result.outDir ?? args.out) || ".";
   const lines: string[] = [];
-  if (result.diff) lines.push(formatDiff(result.diff));
+  if (result.diff) lines.push(formatDiff(result.diff, result.check ? undefined : result.plan.version));
   if (result.check) {
     const c = result.check;
     const runtime = c.runtime.project ?? "unrecorded";
