@@ -10,9 +10,16 @@ import { PLACEHOLDER_OWNER } from "../../generator/pipeline/plan/publishing.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "mcp-gen-readme-"));
-const files = async (spec: string, features: string[] = []) => {
-  const result = await generate({ spec, features });
-  return new Map(result.files.map((f) => [f.path, f.content]));
+const generated = new Map<string, Promise<Map<string, string>>>();
+/** The project files for `spec` with `features`, generated once per test file. */
+const files = (spec: string, features: string[] = []) => {
+  const key = `${spec}+${features.join(",")}`;
+  if (!generated.has(key))
+    generated.set(
+      key,
+      generate({ spec, features }).then((result) => new Map(result.files.map((f) => [f.path, f.content]))),
+    );
+  return generated.get(key)!;
 };
 
 test("the README tells the package version from the API document's, and links only to pages that exist", async () => {
