@@ -30,6 +30,10 @@ import type { IncomingRequest } from "../../runtime/src/server/observe.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startJsonUpstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { otel } from "../../runtime/src/features/otel/index.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = "00f067aa0ba902b7";
@@ -250,6 +254,54 @@ test("McpServer: the dispatcher hands each request and its outcome to the observ
     assert.is(unknown!.attributes["error.type"], "-32602");
   } finally {
     await upstream.close();
+  }
+});
+
+test("feature otel with an endpoint: the SDK loads, exports spans over OTLP/HTTP, and close flushes it", async () => {
+  const bodies: Array<{ path: string; body: string }> = [];
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      bodies.push({ path: req.url ?? "", body });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // The official exporters read the process's environment themselves.
+  const saved = { ...process.env };
+  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" });
+  try {
+    const lines: string[] = [];
+    const plugs = await otel.plugs({
+      flags: {},
+      env: process.env,
+      info,
+      http: true,
+      logger: { ...silentLogger, info: (line) => lines.push(line) },
+    });
+    assert.match(lines.join("\n"), /exporting traces \(http\/json\) and metrics \(http\/json\) over OTLP/);
+    assert.not.match(lines.join("\n"), /127\.0\.0\.1/);
+    plugs.observer!.start(incoming("tools/call", { name: "getPet" })).end({ result: { content: [] } });
+    await plugs.close!();
+    const traces = bodies
+      .filter((b) => b.path === "/v1/traces")
+      .map((b) => b.body)
+      .join("");
+    assert.match(traces, /tools\/call getPet/);
+    assert.match(traces, new RegExp(info.name));
+    assert.ok(
+      bodies.some((b) => b.path === "/v1/metrics"),
+      "metrics flushed on close",
+    );
+    // Without an endpoint: the observer on the API alone, nothing to close.
+    const bare = await otel.plugs({ flags: {}, env: {}, info, http: false, logger: silentLogger });
+    assert.equal(Object.keys(bare), ["observer"]);
+  } finally {
+    for (const name of ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL"])
+      if (saved[name] === undefined) delete process.env[name];
+    await new Promise((resolve) => receiver.close(resolve));
   }
 });
 
