@@ -1,4 +1,7 @@
+import { relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import type { OperationFilter } from "../shared/contract.js";
+import type { OverlayRecord } from "../shared/state-files.js";
+import { isUrl } from "./load/read-document.js";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "../shared/diagnostics.js";
 import type { ApiDiff } from "./plan/changes/diff-tools.js";
 import { formatFiles } from "./emit/format.js";
@@ -73,6 +76,11 @@ export interface GenerateOptions {
   strictCustom?: boolean;
   /** The package's license (`--license`); default: the spec's `info.license` when it is an SPDX identifier. */
   license?: string;
+  /**
+   * Overlay 1.0 documents applied in order to the spec before the IR (`--overlay`); default: the
+   * previous generation's (recorded in the manifest relative to `outDir`). `[]` applies none.
+   */
+  overlays?: readonly string[];
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -128,6 +136,24 @@ function knownTools(
       if (!byTypeName.has(pascalCase(old) + suffix)) byTypeName.set(pascalCase(old) + suffix, old);
   }
   return { names, byTypeName };
+}
+
+/** The overlays the previous generation in `outDir` applied (its manifest's paths are relative to the folder). */
+function rememberedOverlays(previous: PreviousState, outDir: string | undefined): string[] | undefined {
+  const recorded = previous.manifest?.overlays;
+  if (!recorded || outDir === undefined) return undefined;
+  return recorded.map((overlay) => (isUrl(overlay.path) ? overlay.path : resolvePath(outDir, overlay.path)));
+}
+
+/** The manifest's record of the overlays `spec` was loaded with: paths relative to `outDir` (URLs as given). */
+function overlayRecords(spec: LoadedSpec, outDir: string | undefined): OverlayRecord[] {
+  return (spec.overlays ?? []).map(({ location, sha256 }) => ({
+    path:
+      isUrl(location) || outDir === undefined
+        ? location
+        : relativePath(resolvePath(outDir), resolvePath(location)).split(sep).join("/"),
+    sha256,
+  }));
 }
 
 /** The content of the emitted file at `path` (throws when absent: the emit stage always writes it). */
@@ -193,9 +219,16 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   // which makes no files; it validates here).
   const emitWorker = options.planOnly ? undefined : new EmitWorker();
   let spec: LoadedSpec | undefined;
+  let previous: PreviousState = {};
   try {
+    previous = options.outDir ? await readPreviousState(options.outDir) : {};
+    const overlays = options.overlays ?? rememberedOverlays(previous, options.outDir);
     spec = await timed("load", () =>
-      loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag),
+      loadSpec(
+        options.spec,
+        { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false, overlays },
+        bag,
+      ),
     );
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
@@ -222,7 +255,6 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   };
   try {
     const ir = await timed("ir", () => buildIR(spec!, bag));
-    const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
     const plan = await timed("plan", () =>
       planProject(
         ir,
@@ -293,6 +325,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           mcpName: options.mcpName ?? previous.manifest?.mcpName,
           surface: plan.defaultSurface,
           features: plan.askedFeatures,
+          overlays: overlayRecords(spec!, options.outDir),
           provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec!.sha256 },
         }),
       ),

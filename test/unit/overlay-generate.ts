@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { generate } from "../../generator/pipeline/generate.js";
+import { Codes } from "../../generator/shared/diagnostics.js";
+import { MANIFEST_PATH, type Manifest } from "../../generator/shared/state-files.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const v1 = join(root, "specs/fixtures/regen/v1.yaml");
+const v2 = join(root, "specs/fixtures/regen/v2.yaml");
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-overlay-gen-"));
+const overlayFile = join(work, "overlay.yaml");
+const out = join(work, "out");
+
+const OVERLAY = `overlay: 1.0.0
+info: { title: Items, version: "1" }
+actions:
+  - target: $.paths.*[?@.operationId == 'createItem']
+    update: { x-mcp-name: add_item }
+  - target: $.paths.*[?@.operationId == 'listItems']
+    update: { x-mcp-description: "Every item of the store, newest first." }
+`;
+
+const manifest = (): Manifest => JSON.parse(readFileSync(join(out, MANIFEST_PATH), "utf8")) as Manifest;
+const tools = (): Array<{ name: string; description: string }> =>
+  JSON.parse(readFileSync(join(out, "data", "tools.json"), "utf8"));
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
+
+test("the overlay is applied, remembered in the manifest (relative path, sha256) and kept by the next version", async () => {
+  writeFileSync(overlayFile, OVERLAY);
+  const first = await generate({ spec: v1, outDir: out, overlays: [overlayFile] });
+  assert.ok(first.plan.tools.some((t) => t.name === "add_item"));
+  assert.equal(
+    manifest().overlays!.map((o) => [o.path, o.sha256.length]),
+    [["../overlay.yaml", 64]],
+  );
+  assert.equal(
+    first.diagnostics.filter((d) => d.code === Codes.overlayTargetEmpty),
+    [],
+  );
+
+  const second = await generate({ spec: v2, outDir: out });
+  const listed = second.plan.tools.find((t) => t.name === "listItems")!;
+  assert.ok(
+    second.plan.tools.some((t) => t.name === "add_item"),
+    "the rename survives a new version of the spec",
+  );
+  assert.match(listed.description, /^Every item of the store, newest first\./);
+  assert.ok(tools().some((t) => t.name === "add_item"));
+  assert.equal(manifest().overlays!.length, 1);
+});
+
+test("--check notices an edited overlay; an empty overlay list stops applying it", async () => {
+  assert.ok((await generate({ spec: v2, outDir: out, check: true })).check!.upToDate);
+  writeFileSync(overlayFile, OVERLAY.replace("newest first", "oldest first"));
+  const stale = (await generate({ spec: v2, outDir: out, check: true })).check!;
+  assert.not.ok(stale.upToDate);
+  assert.ok(stale.changed.some((c) => c.path === MANIFEST_PATH));
+  assert.ok(stale.changed.some((c) => c.path === "data/tools.json"));
+
+  const cleared = await generate({ spec: v2, outDir: out, overlays: [] });
+  assert.is(manifest().overlays, undefined);
+  // The name lock keeps add_item (a regeneration never renames a tool by itself); the description is the spec's again.
+  assert.match(cleared.plan.tools.find((t) => t.name === "listItems")!.description, /^List items/);
+});
+
+test.run();
