@@ -8,6 +8,8 @@ import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-fi
 import { diffTools } from "../../generator/pipeline/plan/changes/diff-tools.js";
 import { contractsOf } from "../../generator/pipeline/plan/changes/contracts-of.js";
 import { buildToolLock } from "../../generator/pipeline/plan/tool-lock.js";
+import { outputNodeBudget } from "../../generator/pipeline/plan/output-compact.js";
+import { api, operation } from "../factories.js";
 
 type Obj = Record<string, unknown>;
 
@@ -131,6 +133,25 @@ test("x-mcp-hidden on an operation or on a tag leaves its tools out; false on an
   const none = new DiagnosticBag();
   plan(document({ tags: { "x-mcp-hidden": "yes" } }), none);
   assert.equal(invalid(none), [["warning", "#/tags/0/x-mcp-hidden"]]);
+});
+
+test("hiding leaves the other tools' output-schema budget as it was (sized by the operations before hiding)", () => {
+  // 128 operations share the API's output budget (64 nodes each); hiding half must not double the rest's.
+  const ops = (hide: boolean) =>
+    Array.from({ length: 128 }, (_, i) =>
+      operation({
+        pointer: `#/paths/~1r${i}/get`,
+        path: `/r${i}`,
+        operationId: `op${i}`,
+        ...(hide && i % 2 === 1 ? { mcp: { hidden: true } } : {}),
+      }),
+    );
+  const budgets = (p: ProjectPlan) => new Set(p.tools.map((t) => t.outputBudget));
+  const all = planProject(api(ops(false)), {}, new DiagnosticBag());
+  const halfHidden = planProject(api(ops(true)), {}, new DiagnosticBag());
+  assert.is(halfHidden.tools.length, 64);
+  assert.equal(budgets(halfHidden), budgets(all));
+  assert.equal([...budgets(all)], [outputNodeBudget(128)]);
 });
 
 test("hiding keeps the other tools' names: a hidden operation's name is not given to another", () => {

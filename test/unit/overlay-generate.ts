@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
+import { diffSpecs } from "../../generator/commands/diff/diff-specs.js";
+import { readServerTools } from "../../generator/commands/lint/lint-server.js";
 import { Codes } from "../../generator/shared/diagnostics.js";
 import { MANIFEST_PATH, type Manifest } from "../../generator/shared/state-files.js";
 
@@ -66,6 +68,34 @@ test("--check notices an edited overlay; an empty overlay list stops applying it
   assert.is(manifest().overlays, undefined);
   // The name lock keeps add_item (a regeneration never renames a tool by itself); the description is the spec's again.
   assert.match(cleared.plan.tools.find((t) => t.name === "listItems")!.description, /^List items/);
+});
+
+test("mcp-gen diff: --new-overlay shows what the overlay changes (the rename as a rename), --overlay applies to both", async () => {
+  writeFileSync(overlayFile, OVERLAY);
+  const own = await diffSpecs({ old: v1, new: v1, allowRemote: false, keepNames: false, newOverlays: [overlayFile] });
+  assert.equal(
+    own.changed.map((c) => [c.previousName, c.name, c.described]),
+    [
+      ["createItem", "add_item", false],
+      [undefined, "listItems", true],
+    ],
+  );
+  assert.is(own.bump, "major", "a rename breaks callers");
+  const upgrade = await diffSpecs({ old: v1, new: v2, allowRemote: false, keepNames: true, overlays: [overlayFile] });
+  assert.not.ok(
+    upgrade.changed.some((c) => c.previousName === "createItem"),
+    "the same overlay on both: no rename",
+  );
+  assert.ok(upgrade.changed.some((c) => c.name === "add_item"));
+});
+
+test("mcp-gen lint of a spec reports an overlay action that changes nothing (MG118, with its pointer)", async () => {
+  writeFileSync(overlayFile, OVERLAY.replace("'listItems'", "'listEverything'"));
+  const server = await readServerTools(v1, { overlays: [overlayFile] });
+  assert.equal(
+    server.diagnostics!.map((d) => [d.code, d.file, d.pointer]),
+    [[Codes.overlayTargetEmpty, overlayFile, "#/actions/1/target"]],
+  );
 });
 
 test.run();

@@ -200,6 +200,7 @@ function planTool(
   { name, locked, given, outputBudget: lockedBudget }: NamedTool,
   fileName: string,
   ir: ApiIR,
+  sizedAs: number,
   identifiers: NameAllocator,
   bag: DiagnosticBag,
   options: PlanOptions,
@@ -224,7 +225,7 @@ function planTool(
   }
   const input = withFieldEncoding(planInput(op, ir.schemas, bag, filled), op);
   // A tool keeps the budget it was first given (see tool-lock.ts); a new one gets its share of the API's.
-  const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(ir.operations.length);
+  const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(sizedAs);
   const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: outputBudget });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
@@ -282,7 +283,12 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const packageName = options.packageName ?? packageNameFromTitle(fullIr.title);
   if (options.packageName) checkPackageName(options.packageName, bag);
   // Names come from every operation, so a filtered generation names its tools as a full one does.
-  const { ir, names } = filterOperations(fullIr, toolNames(fullIr, options.toolLock, bag), options.filter, bag);
+  const { ir, names, sizedAs } = filterOperations(
+    fullIr,
+    toolNames(fullIr, options.toolLock, bag),
+    options.filter,
+    bag,
+  );
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const modules = toolModuleNames(ir.operations);
@@ -298,7 +304,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     ir.operations.map((op, i) => {
       const requirements = security.requirements.get(op.pointer);
       const filled = credentialParameters(requirements, security.schemes);
-      const tool = planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options, filled);
+      const tool = planTool(op, names[i]!, modules[i]!, ir, sizedAs, identifiers, bag, options, filled);
       if (requirements) tool.http.security = requirements;
       return tool;
     }),
@@ -460,42 +466,47 @@ export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
 
 /**
  * The operations the filters keep and `x-mcp-hidden` does not hide, with their names; one summary
- * diagnostic each, an error when none is left.
+ * diagnostic each, an error when none is left. `sizedAs`: the number of operations the filters keep,
+ * hidden ones included, which sizes each tool's share of the output-schema budget, so hiding some
+ * tools leaves the others' schemas as they were.
  */
 function filterOperations<N extends { name: string }>(
   ir: ApiIR,
   names: N[],
   filter: OperationFilter | undefined,
   bag: DiagnosticBag,
-): { ir: ApiIR; names: N[] } {
+): { ir: ApiIR; names: N[]; sizedAs: number } {
   const filtering = filter !== undefined && isFiltering(filter);
-  if (!filtering && !ir.operations.some((op) => op.mcp?.hidden)) return { ir, names };
+  if (!filtering && !ir.operations.some((op) => op.mcp?.hidden)) return { ir, names, sizedAs: ir.operations.length };
   const keep = filtering ? operationFilter(filter) : () => true;
-  const shown = ir.operations.map((op, i) => ({ op, name: names[i]! })).filter(({ op }) => !op.mcp?.hidden);
-  if (shown.length < ir.operations.length)
+  const filtered = ir.operations
+    .map((op, i) => ({ op, name: names[i]! }))
+    .filter(({ op, name }) => keep({ name: name.name, method: op.method, path: op.path, tags: op.tags }));
+  const kept = filtered.filter(({ op }) => !op.mcp?.hidden);
+  if (filtered.length < ir.operations.length)
     bag.info(
       Codes.operationSkipped,
-      `x-mcp-hidden hides ${ir.operations.length - shown.length} of ${ir.operations.length} operations: they are not generated.`,
+      `The operation filters keep ${filtered.length} of ${ir.operations.length} operations; the others are not generated.`,
+      undefined,
+      "Filters: --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only.",
+    );
+  if (kept.length < filtered.length)
+    bag.info(
+      Codes.operationSkipped,
+      `x-mcp-hidden hides ${filtered.length - kept.length} of ${filtered.length} operations: they are not generated.`,
       undefined,
       "Set x-mcp-hidden on an operation or on a tag of the top-level tags list (in the spec or an overlay).",
     );
-  const kept = shown.filter(({ op, name }) =>
-    keep({ name: name.name, method: op.method, path: op.path, tags: op.tags }),
-  );
-  if (kept.length === 0) {
+  if (kept.length === 0)
     bag.error(
       Codes.noOperations,
       `The operation filters and x-mcp-hidden leave none of the ${ir.operations.length} operations.`,
       undefined,
       "Check --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only and x-mcp-hidden.",
     );
-  } else if (kept.length < shown.length) {
-    bag.info(
-      Codes.operationSkipped,
-      `The operation filters keep ${kept.length} of ${shown.length} operations; the others are not generated.`,
-      undefined,
-      "Filters: --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only.",
-    );
-  }
-  return { ir: { ...ir, operations: kept.map((k) => k.op) }, names: kept.map((k) => k.name) };
+  return {
+    ir: { ...ir, operations: kept.map((k) => k.op) },
+    names: kept.map((k) => k.name),
+    sizedAs: filtered.length,
+  };
 }
