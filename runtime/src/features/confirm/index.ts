@@ -6,7 +6,7 @@
  * spec marks `x-mcp-confirm` ask always.
  */
 import type { Feature } from "../../cli/features.js";
-import { confirmationGate } from "./confirm.js";
+import { confirmationGate } from "./confirm-gate.js";
 
 export const confirm: Feature = {
   name: "confirm",
