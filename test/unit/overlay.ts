@@ -6,6 +6,7 @@ import * as assert from "uvu/assert";
 import { Codes, DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { applyOverlays, checkOverlay, type OverlayDocument } from "../../generator/pipeline/load/overlay.js";
 import { loadSpec } from "../../generator/pipeline/load/load-spec.js";
+import { formatDiagnostic } from "../../cli/report.js";
 
 const spec = () => ({
   openapi: "3.1.0",
@@ -82,6 +83,7 @@ test("a target that selects nothing is MG118 (warning) with the overlay file and
     [[Codes.overlayTargetEmpty, "warning", "overlay.yaml", "#/actions/1/target"]],
   );
   assert.match(bag.items[0]!.message, "old route");
+  assert.match(formatDiagnostic(bag.items[0]!), "MG118 overlay.yaml#/actions/1/target: Overlay action");
 });
 
 test("a target that is not JSONPath, or an update that does not fit its target, is MG119 (error)", () => {
