@@ -98,4 +98,35 @@ test("mcp-gen lint of a spec reports an overlay action that changes nothing (MG1
   );
 });
 
+test("the guide's worked example (specs/overlays/petstore-shape.yaml) does what docs/guide/tool-surface.md says", async () => {
+  const petstore = join(root, "specs/petstore.yaml");
+  const shape = join(root, "specs/overlays/petstore-shape.yaml");
+  const diff = await diffSpecs({
+    old: petstore,
+    new: petstore,
+    allowRemote: false,
+    keepNames: true,
+    newOverlays: [shape],
+  });
+  assert.equal(diff.removed, ["getInventory"]);
+  assert.equal(
+    diff.changed.map((c) => [c.previousName ?? c.name, c.name]),
+    [
+      ["listPets", "find_pets"],
+      ["getPet", "getPet"],
+      ["updatePet", "updatePet"],
+    ],
+  );
+  const { plan, diagnostics } = await generate({ spec: petstore, planOnly: true, overlays: [shape] });
+  assert.equal(
+    diagnostics.filter((d) => /^MG1(18|19|20)$/.test(d.code)),
+    [],
+  );
+  const byName = new Map(plan.tools.map((t) => [t.name, t]));
+  assert.equal(byName.get("createPet")!.annotations, { destructiveHint: true });
+  assert.is(byName.get("updatePet")!.confirm, true);
+  assert.is(byName.get("updatePet")!.title, "Replace a pet (every field)");
+  assert.ok(plan.features.includes("confirm"));
+});
+
 test.run();
