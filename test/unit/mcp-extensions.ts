@@ -64,7 +64,7 @@ test("x-mcp-name renames the tool and wins over the name lock; the diff reports 
   assert.is(diff.bump, "major");
 });
 
-test("x-mcp-name: an invalid or taken name is MG120 (warning) and the tool keeps its own name", () => {
+test("x-mcp-name: an invalid or taken name is MG122 (warning) and the tool keeps its own name", () => {
   const bag = new DiagnosticBag();
   const p = plan(document({ get: { "x-mcp-name": "bad name!" }, post: { "x-mcp-name": "deletepet" } }), bag);
   assert.equal(
@@ -96,7 +96,7 @@ test("x-mcp-title and x-mcp-description replace the summary and description; dep
   ]);
 });
 
-test("x-mcp-annotations replaces the method's hints (MCP names accepted too); wrong hints are MG120", () => {
+test("x-mcp-annotations replaces the method's hints (MCP names accepted too); wrong hints are MG122", () => {
   const p = plan(
     document({
       post: { "x-mcp-annotations": { destructive: true, idempotentHint: true, openWorld: false } },

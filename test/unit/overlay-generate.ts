@@ -89,7 +89,7 @@ test("mcp-gen diff: --new-overlay shows what the overlay changes (the rename as 
   assert.ok(upgrade.changed.some((c) => c.name === "add_item"));
 });
 
-test("mcp-gen lint of a spec reports an overlay action that changes nothing (MG118, with its pointer)", async () => {
+test("mcp-gen lint of a spec reports an overlay action that changes nothing (MG120, with its pointer)", async () => {
   writeFileSync(overlayFile, OVERLAY.replace("'listItems'", "'listEverything'"));
   const server = await readServerTools(v1, { overlays: [overlayFile] });
   assert.equal(
@@ -119,7 +119,7 @@ test("the guide's worked example (specs/overlays/petstore-shape.yaml) does what 
   );
   const { plan, diagnostics } = await generate({ spec: petstore, planOnly: true, overlays: [shape] });
   assert.equal(
-    diagnostics.filter((d) => /^MG1(18|19|20)$/.test(d.code)),
+    diagnostics.filter((d) => /^MG12[0-2]$/.test(d.code)),
     [],
   );
   const byName = new Map(plan.tools.map((t) => [t.name, t]));

@@ -73,7 +73,7 @@ test("remove deletes properties and array items (several items of one array in o
   assert.equal(document.tags, []);
 });
 
-test("a target that selects nothing is MG118 (warning) with the overlay file and the action's pointer", () => {
+test("a target that selects nothing is MG120 (warning) with the overlay file and the action's pointer", () => {
   const { bag } = applied([
     { target: "$.paths['/pets'].get", update: { summary: "x" } },
     { target: "$.paths['/gone'].get", description: "old route", update: { summary: "x" } },
@@ -83,10 +83,10 @@ test("a target that selects nothing is MG118 (warning) with the overlay file and
     [[Codes.overlayTargetEmpty, "warning", "overlay.yaml", "#/actions/1/target"]],
   );
   assert.match(bag.items[0]!.message, "old route");
-  assert.match(formatDiagnostic(bag.items[0]!), "MG118 overlay.yaml#/actions/1/target: Overlay action");
+  assert.match(formatDiagnostic(bag.items[0]!), "MG120 overlay.yaml#/actions/1/target: Overlay action");
 });
 
-test("a target that is not JSONPath, or an update that does not fit its target, is MG119 (error)", () => {
+test("a target that is not JSONPath, or an update that does not fit its target, is MG121 (error)", () => {
   const { bag } = applied([
     { target: "$.paths[", update: {} },
     { target: "$.info.title", update: { a: 1 } },

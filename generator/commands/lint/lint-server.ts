@@ -39,7 +39,7 @@ export interface ServerTools {
   features: string[];
   /**
    * For a spec: what generation says of the user's own changes to it (overlay actions that change
-   * nothing, MG118; extension values it ignores, MG120), so lint shows them too.
+   * nothing, MG120; extension values it ignores, MG122), so lint shows them too.
    */
   diagnostics?: Diagnostic[];
 }

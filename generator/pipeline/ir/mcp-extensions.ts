@@ -1,6 +1,6 @@
 /**
  * The `x-mcp-*` extensions: what a spec (or an overlay, see load/overlay.ts) says about a tool that
- * OpenAPI has no field for. Read and checked here; a value that cannot be used is a warning (MG120)
+ * OpenAPI has no field for. Read and checked here; a value that cannot be used is a warning (MG122)
  * with its pointer and is ignored, so a typo never costs the server a tool.
  *
  * On an operation: `x-mcp-name`, `x-mcp-title`, `x-mcp-description`, `x-mcp-annotations`,
@@ -62,7 +62,7 @@ const TOOL_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$/;
 
 type Obj = Record<string, unknown>;
 
-/** Reads one extension of `source` with `read`, recording MG120 when it returns a reason instead of a value. */
+/** Reads one extension of `source` with `read`, recording MG122 when it returns a reason instead of a value. */
 function readExtension<T>(
   source: Obj,
   key: string,

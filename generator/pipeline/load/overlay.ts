@@ -41,7 +41,7 @@ export interface OverlayDocument {
 
 const OVERLAY_VERSION = /^1\.0\.\d+$/;
 
-/** Records a problem with an overlay document (MG119, an error: the overlay cannot be applied as written). */
+/** Records a problem with an overlay document (MG121, an error: the overlay cannot be applied as written). */
 function invalid(bag: DiagnosticBag, file: string, message: string, at: string, help?: string): void {
   bag.add({ code: Codes.overlayInvalid, severity: "error", message, pointer: at, file, ...(help ? { help } : {}) });
 }
@@ -136,8 +136,8 @@ function select(document: Record<string, unknown>, target: string): Selected[] |
 
 /**
  * Applies the overlays in order, each action in order, to `document` (changed in place). An action
- * whose target selects nothing is a warning (MG118) pointing at it; one that cannot apply (a target
- * that is not JSONPath, an update of another type than its target) an error (MG119).
+ * whose target selects nothing is a warning (MG120) pointing at it; one that cannot apply (a target
+ * that is not JSONPath, an update of another type than its target) an error (MG121).
  */
 export function applyOverlays(
   document: Record<string, unknown>,

@@ -140,7 +140,7 @@ function toolNames(ir: ApiIR, lock: ToolLock | undefined, bag: DiagnosticBag): N
   });
 }
 
-/** The operation's `x-mcp-name`, claimed; undefined (with MG120) when another operation has it already. */
+/** The operation's `x-mcp-name`, claimed; undefined (with MG122) when another operation has it already. */
 function claimGivenName(op: OperationIR, names: NameAllocator, bag: DiagnosticBag): string | undefined {
   const wanted = op.mcp?.name;
   if (wanted === undefined) return undefined;
@@ -393,6 +393,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     packageName,
     binName,
     version: decideVersion(ir.apiVersion, options.previous?.version, diff, options.bump ?? true),
+    apiVersion: ir.apiVersion,
     ...(diff ? { diff } : {}),
     title,
     description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
