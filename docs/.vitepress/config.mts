@@ -21,6 +21,7 @@ export default defineConfig({
           { text: "The generated project", link: "/guide/generated-project" },
           { text: "Your code and types", link: "/guide/custom-code" },
           { text: "Regenerating and publishing", link: "/guide/regenerating" },
+          { text: "Shaping the tool surface", link: "/guide/tool-surface" },
           { text: "Surfaces and large APIs", link: "/guide/surfaces" },
           { text: "MCP clients", link: "/guide/clients" },
           { text: "Upstream credentials", link: "/guide/credentials" },

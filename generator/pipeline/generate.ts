@@ -1,4 +1,7 @@
+import { relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "../shared/diagnostics.js";
+import type { OverlayRecord } from "../shared/state-files.js";
+import { isUrl } from "./load/read-document.js";
 import type { ApiDiff } from "./plan/changes/diff-tools.js";
 import { type GenerateOptions, withRemembered } from "./generate-options.js";
 import { formatFiles } from "./emit/format.js";
@@ -79,6 +82,17 @@ function knownTools(
   return { names, byTypeName };
 }
 
+/** The manifest's record of the overlays `spec` was loaded with: paths relative to `outDir` (URLs as given). */
+function overlayRecords(spec: LoadedSpec, outDir: string | undefined): OverlayRecord[] {
+  return (spec.overlays ?? []).map(({ location, sha256 }) => ({
+    path:
+      isUrl(location) || outDir === undefined
+        ? location
+        : relativePath(resolvePath(outDir), resolvePath(location)).split(sep).join("/"),
+    sha256,
+  }));
+}
+
 /** The content of the emitted file at `path` (throws when absent: the emit stage always writes it). */
 function fileText(files: EmittedFile[], path: string): string {
   const file = files.find((candidate) => candidate.path === path);
@@ -142,9 +156,18 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   // which makes no files; it validates here).
   const emitWorker = options.planOnly ? undefined : new EmitWorker();
   let spec: LoadedSpec | undefined;
+  let previous: PreviousState = {};
+  let remembered: GenerateOptions = options;
   try {
+    previous = options.outDir ? await readPreviousState(options.outDir) : {};
+    remembered = withRemembered(options, previous.manifest, options.outDir);
+    const overlays = remembered.overlays;
     spec = await timed("load", () =>
-      loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag),
+      loadSpec(
+        options.spec,
+        { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false, overlays },
+        bag,
+      ),
     );
     bag.throwIfErrors("Loading the spec");
   } catch (error) {
@@ -172,8 +195,6 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   try {
     const ir = await timed("ir", () => buildIR(spec!, bag, { allowEmpty: options.allowEmpty }));
     bag.throwIfErrors("Reading the operations");
-    const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
-    const remembered = withRemembered(options, previous.manifest);
     const plan = await timed("plan", () =>
       planProject(
         ir,
@@ -242,6 +263,7 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
           mcpName: remembered.mcpName,
           surface: plan.defaultSurface,
           features: plan.askedFeatures,
+          overlays: overlayRecords(spec!, options.outDir),
           provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec!.sha256 },
         }),
       ),

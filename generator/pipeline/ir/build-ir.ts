@@ -1,3 +1,4 @@
+import { readMcpOverrides, readTagExtensions, type McpOverrides } from "./mcp-extensions.js";
 import { type FieldEncoding, type HttpMethod, isRecord, setOwn } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../../shared/pointer.js";
@@ -47,6 +48,7 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEm
   const info = isRecord(doc.info) ? doc.info : {};
   const operations: OperationIR[] = [];
   const paths = isRecord(doc.paths) ? doc.paths : {};
+  const tagExtensions = readTagExtensions(doc, bag);
   for (const [path, rawItem] of Object.entries(paths)) {
     const itemAt = pointer("paths", path);
     const item = deref(doc, rawItem, itemAt);
@@ -56,7 +58,10 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEm
       if (!isRecord(rawOp)) continue;
       const opAt = childPointer(itemAt, method);
       operations.push(
-        buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt),
+        withOverrides(
+          buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt),
+          readMcpOverrides(rawOp, opAt, tagsOf(rawOp), tagExtensions, bag),
+        ),
       );
     }
   }
@@ -156,7 +161,7 @@ function buildOperation(
     method,
     path,
     operationId: text(op.operationId),
-    tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [],
+    tags: tagsOf(op),
     summary: text(op.summary),
     description: text(op.description),
     deprecated: op.deprecated === true,
@@ -167,6 +172,16 @@ function buildOperation(
     ...(op["x-mcp-pagination"] !== undefined ? { paginationHint: op["x-mcp-pagination"] } : {}),
     ...specVocabulary(doc, op),
   };
+}
+
+/** The operation's tags that are strings. */
+function tagsOf(op: Obj): string[] {
+  return Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** The operation with its `x-mcp-*` overrides, when it has any. */
+function withOverrides(op: OperationIR, mcp: McpOverrides | undefined): OperationIR {
+  return mcp ? { ...op, mcp } : op;
 }
 
 /** An operation `x-` key naming it: `x-displayName`, `x-title`, `x-…-cli-action`. */

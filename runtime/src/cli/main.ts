@@ -387,7 +387,7 @@ function surfaceOption(flag: string | undefined): SurfaceName | undefined {
 
 /** What `tools/list` would show of an operation tool (for the `auto` budget). */
 function listedOperation(tool: ToolDefinition): ListedTool {
-  const { http: _http, documentation: _documentation, tags: _tags, ...listed } = tool;
+  const { http: _http, documentation: _documentation, tags: _tags, confirm: _confirm, ...listed } = tool;
   return listed;
 }
 

@@ -23,6 +23,7 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,
+    ...(tool.confirm ? { confirm: true } : {}),
     ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
     http: tool.http,
   };
