@@ -222,8 +222,9 @@ export class Dispatcher {
       _meta: { ...meta, [META_SERVER_INFO]: this.options.implementation() },
     };
     if (resultType === "complete" && CACHEABLE.has(method)) Object.assign(decorated, CACHE_HINTS);
-    // A tool list filtered by the caller's OAuth scopes is theirs alone.
-    if (method === "tools/list" && ctx.scopes && resultType === "complete") decorated.cacheScope = "private";
+    // A tool list filtered by the caller's OAuth scopes or choice is theirs alone.
+    if (method === "tools/list" && (ctx.scopes || ctx.choice) && resultType === "complete")
+      decorated.cacheScope = "private";
     return decorated;
   }
 

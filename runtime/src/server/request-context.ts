@@ -5,6 +5,7 @@ import type { ClientInfo } from "../protocol/client-info.js";
 import type { MetaTools } from "./surfaces.js";
 import type { Cancellation } from "../protocol/cancellation.js";
 import type { UpstreamTrace } from "../upstream/trace.js";
+import type { ChosenTools, ToolChoice } from "./connection-choice.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -12,6 +13,8 @@ export interface RequestContext {
   protocolVersion?: string;
   /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
   scopes?: ReadonlySet<string>;
+  /** The tool surface the HTTP connection chose (connection-choice.ts); absent: the process's own. */
+  choice?: ChosenTools;
   /** The token's subject in resource-server mode: tasks belong to the subject that created them. */
   subject?: string;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
@@ -78,4 +81,6 @@ export interface LegacySession {
   client?: ClientInfo;
   /** OAuth mode: the owner (a hash of the token's issuer and subject) of the session; only it may use it. */
   owner?: string;
+  /** The tool surface chosen at `initialize` (URL or headers): every request of the session keeps it. */
+  choice?: ToolChoice;
 }

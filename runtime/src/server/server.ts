@@ -33,6 +33,7 @@ import {
 } from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
+import { ToolChoices, type ChosenTools, type ToolChoice } from "./connection-choice.js";
 
 export type { RequestContext } from "./request-context.js";
 
@@ -129,6 +130,8 @@ export class McpServer {
   private readonly cluster: Cluster | undefined;
   /** `tools/*` as the clients that match a profile are served them (feature `clients`). */
   private readonly views: ClientToolMethods | undefined;
+  /** The tool surfaces HTTP connections chose, checked against this server's. */
+  private readonly choices: ToolChoices;
   /** Resolves once this instance listens to the others (at once without a shared store). */
   readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
@@ -158,6 +161,9 @@ export class McpServer {
       },
     );
     this.pager = new ListPager(options.pageSize);
+    // A connection may pick another surface only where the process lists every operation (`all`).
+    const surfaces = surface === "all" ? ["all", ...Object.keys(options.surfaces ?? {})] : [surface];
+    this.choices = new ToolChoices(() => this.tools.loaded().tools, surfaces as ServedSurface[]);
     this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
     const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
@@ -236,11 +242,17 @@ export class McpServer {
     const { resources, prompts, callTool, requests } = parts;
     const tasks = this.tasks;
     /** Methods served in both eras. */
+    const listTools: RequestHandler = async (params, call) =>
+      this.tools.list(params, call.ctx, this.pager, this.tools.metaFor(call.ctx));
+    // A connection that chose its surface is served it as chosen, not through a client profile's view.
+    const views = this.views;
     const common: Record<string, RequestHandler> = {
-      "tools/list":
-        this.views?.list ??
-        (async (params, call) => this.tools.list(params, call.ctx.scopes, this.pager, this.tools.meta)),
-      "tools/call": this.views?.call ?? callTool,
+      "tools/list": views
+        ? (params, call) => (call.ctx.choice?.surface ? listTools : views.list)(params, call)
+        : listTools,
+      "tools/call": views
+        ? (params, call) => (call.ctx.choice?.surface ? callTool : views.call)(params, call)
+        : callTool,
       "resources/list": async (params) => resources.list(params, this.pager),
       "resources/templates/list": async (params) => resources.templates(params, this.pager),
       "resources/read": async (params, call) => resources.read(params, call),
@@ -335,6 +347,11 @@ export class McpServer {
   /** Handles one message. Resolves to the response, or undefined for notifications, responses and cancelled requests. */
   handle(message: unknown, ctx: RequestContext = {}): Promise<JsonRpcResponse | undefined> {
     return this.dispatcher.handle(message, ctx);
+  }
+
+  /** A connection's choice of tools checked against this server's (HTTP answers 400 with the message). */
+  chooseTools(choice: ToolChoice): ChosenTools | string {
+    return this.choices.resolve(choice);
   }
 
   /** OAuth scopes a `tools/call` with these params needs (the HTTP transport answers 403 without them). */

@@ -109,7 +109,7 @@ export class ToolCaller {
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
     // A client served a profile's view calls on its surface.
-    const meta = call.view ? call.view.meta : catalog.meta;
+    const meta = call.view ? call.view.meta : catalog.metaFor(call.ctx);
     const metaTool = meta?.find(name);
     const tool = metaTool ?? catalog.findOn(name, meta);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -137,14 +137,20 @@ export class ToolCaller {
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
     if ("handler" in tool) return this.callCustomTool(tool, args, channel.requestTools(params, call));
     const allowed = (operation: string): boolean =>
-      catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx.scopes);
+      catalog.operationNames.has(operation) && catalog.mayCall(operation, call.ctx);
     const run = (operation: string, operationArgs: Args, via?: { signal?: AbortSignal; fromCode?: boolean }) =>
       this.callOperation(operation, operationArgs, {
         params,
         call: via?.signal ? { ...call, cancellation: new Cancellation(via.signal) } : call,
         ...(via?.fromCode ? { fromCode: true } : {}),
       });
-    return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, run, call.cancellation.signal);
+    return (call.view ? call.view.meta : catalog.metaFor(call.ctx))!.call(
+      name,
+      args,
+      allowed,
+      run,
+      call.cancellation.signal,
+    );
   }
 
   /**
@@ -191,7 +197,9 @@ export class ToolCaller {
     const { catalog, validator, channel, hooks } = this.options;
     const tool = catalog.operation(name);
     if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
-    if (!catalog.mayCall(name, context.call.ctx.scopes))
+    if (context.call.ctx.choice?.offered?.has(name) === false)
+      return textResult(`Operation ${name} is outside the tools this connection chose (toolsets, read_only)`, true);
+    if (!catalog.mayCall(name, context.call.ctx))
       return textResult(
         `Operation ${name} needs OAuth scopes this token lacks: ${catalog.requiredScopes(name).join(" ")}`,
         true,

@@ -4,6 +4,10 @@ import type { ListPager } from "./list-pages.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import type { MetaTools, OperationLookup, ServedSurface } from "./surfaces.js";
 import type { ToolDefinition } from "../api/types.js";
+import type { RequestContext } from "./request-context.js";
+
+/** Who asks, as far as what they may see goes: OAuth scopes and the connection's choice. */
+export type Access = Pick<RequestContext, "scopes" | "choice">;
 
 /** Operation tools known by name and loaded on first need (20,000 operations start without parsing schemas). */
 export interface LazyTools {
@@ -90,10 +94,10 @@ export class ToolCatalog {
     return this.customByName.get(name) ?? (meta ? undefined : this.operation(name));
   }
 
-  /** One `tools/list` page of `meta`'s surface (undefined: `all`), with OAuth `scopes` only what they may call. */
+  /** One `tools/list` page of `meta`'s surface (undefined: `all`), with only what `access` may call. */
   list(
     params: Record<string, unknown>,
-    scopes: ReadonlySet<string> | undefined,
+    access: Access,
     pager: ListPager,
     meta: MetaTools | undefined,
     shown?: (tool: ListedTool) => ListedTool,
@@ -103,7 +107,8 @@ export class ToolCatalog {
     // Until something loads every definition, a page reads only its own (by name, from the
     // offsets), so the first page of a server of 20,000 operations costs what its 100 tools cost.
     const get = this.operations.get;
-    if (!scopes && this.loadedOperations === undefined && get) {
+    const filtered = access.scopes !== undefined || access.choice?.offered !== undefined;
+    if (!filtered && this.loadedOperations === undefined && get) {
       return pager.page("tools", [...this.operations.names, ...this.customTools], params, (item) => {
         const tool = typeof item === "string" ? get(item) : item;
         if (tool === undefined) throw new Error(`the tool definitions do not match the catalog (${String(item)})`);
@@ -111,13 +116,20 @@ export class ToolCatalog {
       });
     }
     const { tools } = this.loaded();
-    const visible = scopes ? tools.filter((tool) => this.mayCall(tool.name, scopes)) : tools;
+    const visible = filtered ? tools.filter((tool) => this.mayCall(tool.name, access)) : tools;
     return pager.page("tools", [...visible, ...this.customTools], params, show);
   }
 
-  /** Whether a caller with these OAuth scopes (undefined: no OAuth) may call operation `name`. */
-  mayCall(name: string, scopes: ReadonlySet<string> | undefined): boolean {
+  /** Whether a caller with these OAuth scopes (none: no OAuth) and connection choice may call operation `name`. */
+  mayCall(name: string, { scopes, choice }: Access): boolean {
+    if (choice?.offered && !choice.offered.has(name)) return false;
     return !scopes || this.requiredScopes(name).every((scope) => scopes.has(scope));
+  }
+
+  /** The meta tools a request is served: those of its connection's chosen surface, else the server's. */
+  metaFor(access: Access): MetaTools | undefined {
+    const surface = access.choice?.surface;
+    return surface === undefined ? this.meta : this.metaOn(surface);
   }
 
   /** OAuth scopes a `tools/call` with these params needs: those of the tool, or of the operation a meta tool calls. */

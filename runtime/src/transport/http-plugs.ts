@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import type { LegacySession } from "../server/request-context.js";
+import type { ToolChoice } from "../server/connection-choice.js";
 import type { McpServer } from "../server/server.js";
 import type { StateStore } from "../state/state.js";
 import { reject, type readBody } from "./http-util.js";
@@ -98,7 +99,13 @@ export interface HttpSessions {
   open(
     req: IncomingMessage,
     res: ServerResponse,
-    request: { id: JsonRpcId | null; version: string | undefined; initialize?: Record<string, unknown> },
+    request: {
+      id: JsonRpcId | null;
+      version: string | undefined;
+      initialize?: Record<string, unknown>;
+      /** The tool surface the `initialize` request chose: the session keeps it. */
+      choice?: ToolChoice | undefined;
+    },
     owner: SessionOwner | undefined,
   ): Promise<SessionUse | undefined>;
 }

@@ -9,6 +9,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../pr
 import { isRecord } from "../protocol/own.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, isModernProtocolVersion } from "../protocol/versions.js";
 import type { RequestContext } from "../server/request-context.js";
+import { readToolChoice, type ChosenTools, type ToolChoice } from "../server/connection-choice.js";
 import type { McpServer } from "../server/server.js";
 import {
   HttpAnswer,
@@ -56,6 +57,9 @@ interface McpExchange {
   readonly accepted: readonly string[];
   /** The legacy session the request belongs to (feature `sessions`). */
   use?: SessionUse | undefined;
+  /** The tool surface the request's URL or headers chose (a session keeps its `initialize`'s). */
+  choice?: ToolChoice | undefined;
+  chosen?: ChosenTools | undefined;
 }
 
 /** The handler of the MCP endpoint of `server`. */
@@ -73,8 +77,12 @@ export function mcpRequestHandler(server: McpServer, options: McpRequestOptions)
     if (!message) return;
     const version = protocolVersion(req.headers, message.requestId);
     if (version instanceof HttpAnswer) return answer(res, version);
-    const exchange: McpExchange = { req, res, route, message, version, accepted };
+    const choice = readToolChoice(route.search, req.headers);
+    if (typeof choice === "string") return answer(res, HttpAnswer.error(400, `Bad Request: ${choice}`));
+    const exchange: McpExchange = { req, res, route, message, version, accepted, choice };
     if (sessions && !(await openSession(exchange, sessions, owner))) return;
+    const refused = chooseTools(server, exchange);
+    if (refused) return answer(res, refused);
     const mismatch = isModernMessage(message) ? modernHeadersMismatch(server, req.headers, message) : undefined;
     if (mismatch) return answer(res, mismatch);
     const scopes = route.principal?.scopes;
@@ -121,10 +129,22 @@ async function openSession(
   exchange.use = await sessions.open(
     req,
     res,
-    { id: message.requestId, version, ...(initialize ? { initialize } : {}) },
+    { id: message.requestId, version, ...(initialize ? { initialize, choice: exchange.choice } : {}) },
     owner,
   );
   return exchange.use !== undefined;
+}
+
+/** Checks the exchange's choice of tools against the server (a session's is the one of its `initialize`); 400 when not served. */
+function chooseTools(server: McpServer, exchange: McpExchange): HttpAnswer | undefined {
+  const session = exchange.use?.session;
+  const choice = session ? session.choice : exchange.choice;
+  if (choice === undefined) return undefined;
+  const chosen = server.chooseTools(choice);
+  if (typeof chosen === "string")
+    return HttpAnswer.error(400, `Bad Request: ${chosen}`, { id: exchange.message.requestId });
+  exchange.chosen = chosen;
+  return undefined;
 }
 
 /** Dispatches the message, then replies: an event stream once it streamed, 202 without a response, else JSON. */
@@ -152,7 +172,7 @@ function dispatchContext(
   exchange: McpExchange,
   notify: ((message: JsonRpcNotification | JsonRpcRequest) => void) | undefined,
 ): RequestContext {
-  const { req, res, route, version, use } = exchange;
+  const { req, res, route, version, use, chosen } = exchange;
   const session = use?.session;
   const principal = route.principal;
   return {
@@ -166,6 +186,7 @@ function dispatchContext(
     ...(session ? { session } : {}),
     headers: req.headers,
     ...(principal?.scopes ? { scopes: principal.scopes } : {}),
+    ...(chosen ? { choice: chosen } : {}),
     ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
     ...(notify ? { notify } : {}),
   };

@@ -178,9 +178,9 @@ export function viewedTools(
   return {
     list: async (params, call) => {
       const view = viewOf(params, call);
-      if (!view) return catalog.list(params, call.ctx.scopes, pager, catalog.meta);
+      if (!view) return catalog.list(params, call.ctx, pager, catalog.meta);
       const meta = catalog.metaOn(view.surface);
-      return catalog.list(params, call.ctx.scopes, pager, meta, (tool) => view.listed(tool));
+      return catalog.list(params, call.ctx, pager, meta, (tool) => view.listed(tool));
     },
     // A call in the server's terms: the original name, decoded arguments, the view's surface.
     call: async (params, call) => {

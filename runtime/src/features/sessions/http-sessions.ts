@@ -42,6 +42,7 @@ export function httpSessions(state: StateStore | undefined): HttpSessions {
             const client = clientInfoOf(initialize.clientInfo);
             if (client) created.client = client;
             if (owner !== undefined) created.owner = owner;
+            if (request.choice !== undefined) created.choice = request.choice;
             const id = await sessions.create(created).catch((error: unknown) => storeFailure(res, request.id, error));
             if (id === undefined) return false;
             res.setHeader("Mcp-Session-Id", id);

@@ -69,6 +69,8 @@ export class SessionStore {
     const client = clientInfoOf(stored.client);
     if (client) session.client = client;
     if (stored.owner !== undefined) session.owner = stored.owner;
+    // The tool choice was checked when the session began; the server checks it again on each request.
+    if (isRecord(stored.choice)) session.choice = stored.choice;
     if (Date.now() - stored.at > RENEW_EVERY_MS) await this.write(id, session);
     return session;
   }
@@ -92,6 +94,7 @@ export class SessionStore {
     if (session.logLevel !== undefined) stored.logLevel = session.logLevel;
     if (session.client !== undefined) stored.client = session.client;
     if (session.owner !== undefined) stored.owner = session.owner;
+    if (session.choice !== undefined) stored.choice = session.choice;
     await this.store.set(key(id), JSON.stringify(stored), SESSION_IDLE_MS);
   }
 }
