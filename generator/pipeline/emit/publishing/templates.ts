@@ -127,8 +127,19 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     cursorHttp: snippet("cursor", http),
     vscodeHttp: snippet("vscode", http),
     claudeCodeHttp: snippet("claude-code", http),
+    claudeCodeHttpChosen: snippet("claude-code", { kind: "http", url: chosenUrl(plan) }),
     exampleTool: exampleTool(plan),
   };
+}
+
+/**
+ * The README's example of a per-connection choice: the local URL narrowed to the first toolset of
+ * the API (if it has one) and to reads. Tags come from the spec: URL-encoded, then shell-quoted.
+ */
+function chosenUrl(plan: ProjectPlan): string {
+  const toolset = plan.tools.flatMap((tool) => tool.tags)[0];
+  const query = toolset === undefined ? "" : `toolsets=${encodeURIComponent(toolset.toLowerCase())}&`;
+  return `http://127.0.0.1:3000/mcp?${query}read_only=1`;
 }
 
 /**
