@@ -278,6 +278,31 @@ test("legacy sessions: initialized on A, served by B and C (log level kept), del
   assert.is((await legacy(A(), { id: nextId++, method: "tools/list" }, headers)).status, 404);
 });
 
+test("legacy sessions keep the tool choice of initialize's URL on every instance (read_only=1 on A, listed by B and C)", async () => {
+  const init = await fetch(`${A().http.url}?read_only=1`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  });
+  const headers = { "mcp-session-id": init.headers.get("mcp-session-id")! };
+  await init.text();
+  const names = async (instance: Instance, extra: Record<string, string>) =>
+    ((await (await legacy(instance, { id: nextId++, method: "tools/list" }, extra)).json()) as any).result.tools.map(
+      (tool: { name: string }) => tool.name,
+    ) as string[];
+  const all = await names(B(), { "mcp-session-id": await openSession(A()) });
+  assert.ok(all.includes("createPet"));
+  for (const instance of [B(), C()]) {
+    const listed = await names(instance, headers);
+    assert.ok(listed.includes("getPet") && !listed.includes("createPet"), JSON.stringify(listed));
+  }
+});
+
 test("legacy notifications/cancelled through B aborts the session's request running on A", async () => {
   const session = await openSession(A());
   const headers = { "mcp-session-id": session };
