@@ -9,6 +9,10 @@ import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { info, sampleTools } from "./runtime-fixture.js";
 import { apiFeatures, featureSurfaces } from "../factories.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
+import { clients } from "../../runtime/src/features/clients/index.js";
+import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
+import { runtimeProfiles } from "../../generator/shared/profiles.js";
 
 const TAGS: Record<string, string[]> = { getPet: ["pets"], listPets: ["Pets", "store"], createPet: ["store"] };
 
@@ -174,6 +178,26 @@ test("legacy sessions keep the choice of initialize, across two instances sharin
   const bad = await rpc(`${first.url}?surface=nope`, "initialize", { protocolVersion: "2025-06-18", capabilities: {} });
   assert.is(bad.status, 400);
   assert.is(bad.headers.get("mcp-session-id"), null);
+});
+
+test("2026-07-28 tools/call on a chosen surface runs its meta tool; a client profile's view keeps to the choice", async () => {
+  const profiles = JSON.stringify(runtimeProfiles());
+  const plugs = (await clients.plugs({
+    flags: { client: "cursor" },
+    env: {},
+    info,
+    http: true,
+    logger: silentLogger,
+    readData: (file) => (file === "client-profiles.json" ? profiles : undefined),
+  })) as FeaturePlugs;
+  const http = await serve({ clientViews: plugs.clientViews });
+  assert.equal(await listed(`${http.url}?toolsets=pets`), ["getPet", "listPets"]);
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_operations" };
+  const params = { name: "search_operations", arguments: { query: "pets" }, _meta: MODERN_META };
+  const found = await rpc(`${http.url}?surface=search&read_only=1`, "tools/call", params, headers);
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  const names = (found.body.result.structuredContent.results as { name: string }[]).map((r) => r.name);
+  assert.ok(names.includes("listPets") && !names.includes("createPet"), JSON.stringify(names));
 });
 
 test("readToolChoice: nothing chosen costs no parsing; query before headers; names lower-cased", () => {
