@@ -284,9 +284,49 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   // After the tools' type names, which keep the names they had before schemas became types.
   const types = planTypes(ir, identifiers);
   const upstream = planServerUrl(ir, bag);
-  const env: EnvVarPlan[] = [
-    ...upstream.env,
-    ...security.env,
+  const env = envVars(upstream.env, security.env, tools);
+  const repository = checkPublishing(options, bag);
+  const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
+  const binName = packageName.replace(/^@[^/]+\//, "");
+  const firstLine = ir.description
+    ?.split(/\n\s*\n/)[0]
+    ?.replace(/\s+/g, " ")
+    .trim();
+  // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
+  const title = ir.title.replace(/\s+/g, " ").trim();
+  const contracts = options.previous?.contracts;
+  const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
+  const { askedFeatures, featureChoice } = planFeatures(options, tools, security, upstream, bag);
+  return {
+    packageName,
+    binName,
+    version: decideVersion(ir.apiVersion, options.previous?.version, diff, options.bump ?? true),
+    ...(diff ? { diff } : {}),
+    title,
+    description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
+    apiDescription: ir.description,
+    ...(license ? { license } : {}),
+    ...(repository ? { repository } : {}),
+    mcpName: registryName(binName, packageName, repository, options.mcpName),
+    ...(upstream.defaultBaseUrl ? { defaultBaseUrl: upstream.defaultBaseUrl } : {}),
+    ...(upstream.serverUrl ? { serverUrl: upstream.serverUrl } : {}),
+    env,
+    tools,
+    specVersion: ir.specVersion,
+    securitySchemes: security.schemes,
+    ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
+    types,
+    features: featureChoice.features,
+    askedFeatures,
+    addedFeatures: featureChoice.added,
+  };
+}
+
+/** The project's environment variables: the server URL's, the credentials', and the cursor secret when a tool pages. */
+function envVars(upstreamEnv: EnvVarPlan[], securityEnv: EnvVarPlan[], tools: ToolPlan[]): EnvVarPlan[] {
+  return [
+    ...upstreamEnv,
+    ...securityEnv,
     ...(tools.some((tool) => tool.http.pagination)
       ? [
           {
@@ -299,6 +339,10 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
         ]
       : []),
   ];
+}
+
+/** Checks `--repository`, `--mcp-name` and `--license` (MG errors in `bag`); the parsed repository. */
+function checkPublishing(options: PlanOptions, bag: DiagnosticBag): ReturnType<typeof parseRepository> {
   const repository = options.repository ? parseRepository(options.repository) : undefined;
   if (options.repository && !repository) {
     bag.error(
@@ -324,16 +368,17 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
       "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).",
     );
   }
-  const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
-  const binName = packageName.replace(/^@[^/]+\//, "");
-  const firstLine = ir.description
-    ?.split(/\n\s*\n/)[0]
-    ?.replace(/\s+/g, " ")
-    .trim();
-  // A title is one line wherever it appears (serverInfo, package.json, README heading, comments).
-  const title = ir.title.replace(/\s+/g, " ").trim();
-  const contracts = options.previous?.contracts;
-  const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
+  return repository;
+}
+
+/** The runtime features: those asked for (an unknown name is MG206), and those the API and surface need. */
+function planFeatures(
+  options: PlanOptions,
+  tools: ToolPlan[],
+  security: ReturnType<typeof planSecurity>,
+  upstream: ReturnType<typeof planServerUrl>,
+  bag: DiagnosticBag,
+) {
   const catalog = featureCatalog();
   const known = (name: string): boolean => Object.hasOwn(catalog.features, name);
   for (const name of options.features ?? [])
@@ -359,29 +404,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     },
     catalog,
   );
-  return {
-    packageName,
-    binName,
-    version: decideVersion(ir.apiVersion, options.previous?.version, diff, options.bump ?? true),
-    ...(diff ? { diff } : {}),
-    title,
-    description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),
-    apiDescription: ir.description,
-    ...(license ? { license } : {}),
-    ...(repository ? { repository } : {}),
-    mcpName: registryName(binName, packageName, repository, options.mcpName),
-    ...(upstream.defaultBaseUrl ? { defaultBaseUrl: upstream.defaultBaseUrl } : {}),
-    ...(upstream.serverUrl ? { serverUrl: upstream.serverUrl } : {}),
-    env,
-    tools,
-    specVersion: ir.specVersion,
-    securitySchemes: security.schemes,
-    ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
-    types,
-    features: featureChoice.features,
-    askedFeatures,
-    addedFeatures: featureChoice.added,
-  };
+  return { askedFeatures, featureChoice };
 }
 
 /** What `tools/list` shows of a tool (for the `auto` surface's budget). */
