@@ -18,7 +18,7 @@ import type {
   ResponseIR,
   SchemaIR,
   SecuritySchemeIR,
-} from "../generator/pipeline/ir/types.js";
+} from "../generator/pipeline/ir/ir-types.js";
 
 export function parameter(overrides: Partial<ParameterIR> & Pick<ParameterIR, "name" | "in">): ParameterIR {
   const style = overrides.in === "query" || overrides.in === "cookie" ? "form" : "simple";

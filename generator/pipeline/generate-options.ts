@@ -1,6 +1,6 @@
 import type { OperationFilter } from "../shared/contract.js";
 import type { Manifest } from "../shared/state-files.js";
-import type { AuthOverride } from "./plan/security.js";
+import type { AuthOverride } from "./plan/credentials.js";
 import type { ToolLock } from "./plan/tool-lock.js";
 
 /** Everything `generate` accepts. */

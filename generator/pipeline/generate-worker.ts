@@ -13,7 +13,7 @@ import { TOOLS_DATA_PATH, workerInput } from "./emit/project-files.js";
 import { EmitWorker } from "./emit/worker/emit-worker.js";
 import { type WorkerOutput, workerFiles } from "./emit/worker/worker-files.js";
 import { validationFindings } from "./load/validate.js";
-import type { ProjectPlan } from "./plan/types.js";
+import type { ProjectPlan } from "./plan/plan-types.js";
 
 /** Runs one stage of the pipeline, recording its time under `stage`. */
 export type Timed = <T>(stage: string, run: () => T | Promise<T>) => Promise<T>;

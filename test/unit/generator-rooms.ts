@@ -106,7 +106,7 @@ test("every import follows the rooms' order: shared < pipeline stages < commands
 
 test("the order check fails on planted imports against it", () => {
   const planted: Edge[] = [
-    { from: "shared/diagnostics.ts", to: "pipeline/plan/types.ts" },
+    { from: "shared/diagnostics.ts", to: "pipeline/plan/plan-types.ts" },
     { from: "pipeline/load/load-spec.ts", to: "pipeline/plan/tool-lock.ts" },
     { from: "pipeline/plan/plan-project.ts", to: "commands/diff/format-diff.ts" },
     { from: "commands/lint/lint-server.ts", to: "commands/check/run-check.ts" },
@@ -133,11 +133,30 @@ test("no import cycle between the generator's files", () => {
   assert.equal(
     cycles([
       ...edges,
-      { from: "pipeline/plan/changes/contracts.ts", to: "pipeline/plan/types.ts" },
-      { from: "pipeline/plan/types.ts", to: "pipeline/plan/changes/diff-tools.ts" },
+      { from: "pipeline/plan/changes/contracts.ts", to: "pipeline/plan/plan-types.ts" },
+      { from: "pipeline/plan/plan-types.ts", to: "pipeline/plan/changes/diff-tools.ts" },
     ]).length,
     1,
   );
+});
+
+/** The basenames that more than one file of `files` has (`index.ts` may repeat: a folder's entry). */
+export function repeatedBasenames(files: readonly string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const file of files) {
+    const name = posix.basename(file);
+    if (name !== "index.ts") byName.set(name, [...(byName.get(name) ?? []), file]);
+  }
+  return [...byName.values()].filter((paths) => paths.length > 1).map((paths) => paths.sort().join(" = "));
+}
+
+test("no two files of generator/ share a basename (but index.ts): a name says which one it is", () => {
+  const files = sources(generator).map((file) => relative(generator, file).split(sep).join("/"));
+  assert.ok(files.length > 100, `only ${files.length} files read`);
+  assert.equal(repeatedBasenames(files), []);
+  assert.equal(repeatedBasenames(["ir/security.ts", "plan/security.ts", "a/index.ts", "b/index.ts"]), [
+    "ir/security.ts = plan/security.ts",
+  ]);
 });
 
 test("cli/ imports the generator through generator/index.ts only", () => {

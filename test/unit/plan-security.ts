@@ -7,7 +7,7 @@ import {
   envName,
   parseAuthOverride,
   planSecurity,
-} from "../../generator/pipeline/plan/security.js";
+} from "../../generator/pipeline/plan/credentials.js";
 import { api, operation, parameter } from "../factories.js";
 
 test("envName makes UPPER_SNAKE names with an optional prefix", () => {

@@ -20,7 +20,7 @@ import {
   type CheckContext,
   type CheckDefinition,
   type Outcome,
-} from "./types.js";
+} from "./check-types.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020 | Ajv) => void;
 

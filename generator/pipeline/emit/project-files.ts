@@ -6,7 +6,7 @@ import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
 import { runtimeHeader, runtimeVersion } from "../../shared/provenance.js";
-import type { ProjectPlan } from "../plan/types.js";
+import type { ProjectPlan } from "../plan/plan-types.js";
 import type { EmittedFile } from "./emitted-file.js";
 import { type ContractSnapshot } from "../plan/changes/contracts.js";
 import { contractsOf } from "../plan/changes/contracts-of.js";

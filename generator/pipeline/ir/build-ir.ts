@@ -4,7 +4,7 @@ import { childPointer, pointer, resolvePointer } from "../../shared/pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
 import { buildParameter } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
-import { readRequirements, readSecuritySchemes } from "./security.js";
+import { readRequirements, readSecuritySchemes } from "./security-schemes.js";
 import type {
   ApiIR,
   MediaIR,
@@ -14,7 +14,7 @@ import type {
   ResponseIR,
   ServerIR,
   ServerVariableIR,
-} from "./types.js";
+} from "./ir-types.js";
 
 type Obj = Record<string, unknown>;
 

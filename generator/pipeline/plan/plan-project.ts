@@ -1,5 +1,5 @@
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
-import type { ApiIR, OperationIR } from "../ir/types.js";
+import type { ApiIR, OperationIR } from "../ir/ir-types.js";
 import { annotationsFor } from "./annotations.js";
 import { describeOperation } from "./describe.js";
 import { planInput, type InputPlan } from "./input-schema.js";
@@ -21,13 +21,13 @@ import { planOutput } from "./output-schema.js";
 import { planResultTypes, planTypes, TYPE_NAME_MAX } from "./type-plan.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
-import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
+import { credentialParameters, planSecurity, type AuthOverride } from "./credentials.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
 import { chooseFeatures, featureCatalog, needsEncodings } from "./features.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
-import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
+import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./plan-types.js";
 
 /** Options that shape the plan. */
 export interface PlanOptions {
