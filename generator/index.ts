@@ -34,7 +34,6 @@ export { REMEMBERED_OPTIONS } from "./pipeline/generate-options.js";
 export type { GenerateOptions, GenerateResult } from "./pipeline/generate.js";
 export { featureCatalog } from "./pipeline/plan/features.js";
 export { parseAuthOverride } from "./pipeline/plan/credentials.js";
-export type { AuthOverride } from "./pipeline/plan/credentials.js";
 export { listOption } from "./shared/contract.js";
 export type { OperationFilter, SurfaceName } from "./shared/contract.js";
 export { Codes, GenerationError } from "./shared/diagnostics.js";

@@ -10,7 +10,7 @@ import { join, posix, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { cycles, importEdges, sources, specifiers, type Edge } from "../import-graph.js";
+import { cycles, importEdges, namedBindings, sources, specifiers, type Edge } from "../import-graph.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const generator = join(root, "generator");
@@ -157,6 +157,37 @@ test("no two files of generator/ share a basename (but index.ts): a name says wh
   assert.equal(repeatedBasenames(["ir/security.ts", "plan/security.ts", "a/index.ts", "b/index.ts"]), [
     "ir/security.ts = plan/security.ts",
   ]);
+});
+
+/** The names a module exports by `export { … } from` (generator/index.ts has no other kind of export). */
+export function reexported(text: string): string[] {
+  return namedBindings(text)
+    .map((binding) => binding.local)
+    .sort();
+}
+
+/** The names `files` (path → text) import from `generator/index.js`. */
+export function usedFromEntry(files: ReadonlyMap<string, string>): string[] {
+  const used = new Set<string>();
+  for (const [file, text] of files)
+    for (const binding of namedBindings(text))
+      if (posix.normalize(posix.join(posix.dirname(file), binding.from)) === "generator/index.js")
+        used.add(binding.name);
+  return [...used].sort();
+}
+
+test("generator/index.ts exports exactly what cli/ uses", () => {
+  const index = readFileSync(join(generator, "index.ts"), "utf8");
+  assert.not.match(index, /^export (?!\{|type \{)/m, "index.ts only re-exports");
+  const cli = new Map(
+    sources(join(root, "cli")).map((file) => [relative(root, file).split(sep).join("/"), readFileSync(file, "utf8")]),
+  );
+  const exported = reexported(index);
+  assert.ok(exported.includes("generate") && exported.length > 20, `${exported.length} exports read`);
+  assert.equal(exported, usedFromEntry(cli));
+  // A name the CLI stops using, and one it imports that is not exported, both show.
+  const planted = new Map([["cli/commands/x.ts", 'import { generate, notExported } from "../../generator/index.js";']]);
+  assert.equal(usedFromEntry(planted), ["generate", "notExported"]);
 });
 
 test("cli/ imports the generator through generator/index.ts only", () => {
