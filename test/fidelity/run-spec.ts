@@ -16,7 +16,7 @@ import type { ToolPlan } from "../../generator/pipeline/plan/plan-types.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/api/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
 import { startJsonPrism, type JsonPrism } from "./prism-process.js";
-import { compileProject } from "../e2e/support.js";
+import { compileProject } from "../support/e2e.js";
 import { pickTools } from "./sample.js";
 import { sampleInWorker } from "./sample-worker.js";
 

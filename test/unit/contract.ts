@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { sources, specifiers, valueSpecifiers } from "../import-graph.js";
+import { sources, specifiers, valueSpecifiers } from "../support/import-graph.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 

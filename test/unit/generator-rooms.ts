@@ -10,7 +10,7 @@ import { join, posix, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { cycles, importEdges, namedBindings, sources, specifiers, type Edge } from "../import-graph.js";
+import { cycles, importEdges, namedBindings, sources, specifiers, type Edge } from "../support/import-graph.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const generator = join(root, "generator");

@@ -14,7 +14,7 @@ import type { OperationIR } from "../../generator/pipeline/ir/ir-types.js";
 import { outputNodeBudget } from "../../generator/pipeline/plan/output-compact.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { buildToolLock, parseToolLock } from "../../generator/pipeline/plan/tool-lock.js";
-import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
+import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../support/factories.js";
 
 /** A response of 80 typed properties: 81 typed nodes at depth 1, within a budget of 128 but not of 64. */
 function thing(properties = 80): ReturnType<typeof schemas> {

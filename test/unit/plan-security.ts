@@ -8,7 +8,7 @@ import {
   parseAuthOverride,
   planSecurity,
 } from "../../generator/pipeline/plan/credentials.js";
-import { api, operation, parameter } from "../factories.js";
+import { api, operation, parameter } from "../support/factories.js";
 
 test("envName makes UPPER_SNAKE names with an optional prefix", () => {
   assert.is(envName("petstore_auth"), "PETSTORE_AUTH");

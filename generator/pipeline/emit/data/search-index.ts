@@ -6,20 +6,13 @@
  */
 import {
   buildSearchIndex,
-  searchDocument,
   type SearchDocument,
   type SearchIndexData,
   SEARCH_LEXICON,
-  type ToolDefinition,
 } from "../../../shared/contract.js";
 
 /** Where the index lives in the generated project. */
 export const SEARCH_INDEX_PATH = "data/search-index.json";
-
-/** The index of these tool definitions as JSON text (see {@link searchIndexJson}). */
-export function searchIndexText(tools: ToolDefinition[]): string {
-  return searchIndexFromDocuments(tools.map(searchDocument));
-}
 
 /** The index of these search documents (`searchDocument` of each tool, tool order) as JSON text. */
 export function searchIndexFromDocuments(documents: SearchDocument[]): string {
