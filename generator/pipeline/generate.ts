@@ -17,6 +17,7 @@ import { generatorVersion, runtimeVersion } from "../shared/provenance.js";
 import { checkCustomCode } from "./write/check-custom.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, fileSha256, manifestFile } from "./write/manifest.js";
+import { dependencyChanges, type DependencyChange } from "./write/dependency-changes.js";
 import { mergePackageJson } from "./write/merge-package-json.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
@@ -38,6 +39,8 @@ export interface GenerateResult {
   write?: WriteSummary;
   /** With `check`: how the folder differs from what would be written. */
   check?: OutputCheck;
+  /** A regeneration that wrote: what changed in package.json's dependencies (`npm install` is due when any). */
+  dependencyChanges?: DependencyChange[];
 }
 
 /** The version in the project's package.json on disk (the user may have run `npm version`). */
@@ -139,7 +142,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     // worker validates it while this thread builds the IR and the plan.
     const apiDocument = JSON.stringify(spec.document);
     run.worker.startValidation(spec.document, apiDocument, run.bag, run.timed);
-    const ir = await run.timed("ir", () => buildIR(spec, run.bag));
+    const ir = await run.timed("ir", () => buildIR(spec, run.bag, { allowEmpty: options.allowEmpty }));
+    run.bag.throwIfErrors("Reading the operations");
     const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
     const remembered = withRemembered(options, previous.manifest);
     const plan = await makePlan(run, ir, previous, remembered);
@@ -284,6 +288,9 @@ async function writeFiles(run: PipelineRun, result: GenerateResult, previous: Pr
   } else if (outDir) {
     result.write = await run.timed("write", () => writeOutput(outDir, result.files, { force }));
     result.outDir = result.write.outDir;
+    const packageJson = result.files.find((file) => file.path === "package.json")?.content;
+    if (previous.packageJson !== undefined && packageJson !== undefined)
+      result.dependencyChanges = dependencyChanges(previous.packageJson, packageJson);
   }
   return result;
 }

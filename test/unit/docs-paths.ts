@@ -5,10 +5,11 @@
  * ARCHITECTURE.md, CONTRIBUTING.md, docs/ (but the benchmark history, which records what was) and
  * the runtime's READMEs. A path with a placeholder (`<name>`, `*`, `…`) is a pattern, not a path;
  * `tools/list` and `tools/call` are MCP methods; a path of a generated project (`test/cases.json`,
- * `scripts/bundle-dist.mjs`) counts when a generated example (generated/<name>/) has it.
+ * `scripts/bundle-dist.mjs`) counts when a generated example (generated/<name>/) has it, and a
+ * README may name its folder's modules relative to it.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -79,9 +80,16 @@ export function quotedPaths(text: string, folders: readonly string[] = FOLDERS):
 
 const examples = readdirSync(join(root, "generated")).map((name) => join(root, "generated", name));
 
-/** Whether `path` is a file or folder of the checkout, or of a generated example project. */
-function exists(path: string): boolean {
-  return existsSync(join(root, path)) || examples.some((example) => existsSync(join(example, path)));
+/**
+ * Whether `path` is a file or folder of the checkout, of the quoting document's own folder (a
+ * README's modules, `cli/main.js` for `cli/main.ts`), or of a generated example project.
+ */
+function exists(path: string, document: string): boolean {
+  const candidates = [path, join(dirname(document), path), join(dirname(document), path.replace(/\.js$/, ".ts"))];
+  return (
+    candidates.some((candidate) => existsSync(join(root, candidate))) ||
+    examples.some((example) => existsSync(join(example, path)))
+  );
 }
 
 test("the reader finds quoted repository paths and leaves patterns, commands and other paths alone", () => {
@@ -97,7 +105,7 @@ test("every repository path the docs quote exists", () => {
   for (const file of documents()) {
     for (const path of quotedPaths(readFileSync(join(root, file), "utf8"))) {
       checked++;
-      if (!exists(path)) missing.push(`${file}: ${path}`);
+      if (!exists(path, file)) missing.push(`${file}: ${path}`);
     }
   }
   assert.ok(checked > 100, `only ${checked} quoted paths read`);

@@ -181,4 +181,27 @@ test("a running server fills the template from API_SERVER_* and sends its reques
   }
 });
 
+test("a server without a base URL says at start-up exactly how to set one (and how to get a stand-in)", async () => {
+  const tool: ToolDefinition = {
+    name: "ping_api",
+    description: "d",
+    inputSchema: { type: "object", properties: {} },
+    http: { method: "get", path: "/ping", parameters: [], response: { accept: ["application/json"] } },
+  };
+  const written: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof write;
+  let handle: HttpHandle | undefined;
+  try {
+    handle = (await main({ name: "nowhere", version: "1.0.0" }, [tool], ["--http", "--port", "0"])) as HttpHandle;
+  } finally {
+    process.stderr.write = write;
+    await handle?.close();
+  }
+  const warning = written.find((line) => line.includes("no upstream base URL"));
+  assert.ok(warning, written.join(""));
+  assert.match(warning, /--base-url <the API's URL> or set API_BASE_URL=<the API's URL>/);
+  assert.match(warning, /`npm run mock`/);
+});
+
 test.run();

@@ -134,7 +134,11 @@ export async function main(
     if (!resolved.ok) throw new Error(resolved.message);
     const baseUrl = resolved.baseUrl;
     if (baseUrl === undefined)
-      logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
+      logger.warn(
+        "no upstream base URL (the API document names no absolute server URL): tool calls fail until you start " +
+          "with --base-url <the API's URL> or set API_BASE_URL=<the API's URL>; to try the tools against a " +
+          "stand-in, run `npm run mock` in the server's project folder and pass the URL it prints",
+      );
     else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
     state = plugs.state;
@@ -162,6 +166,24 @@ export async function main(
     process.exitCode = 2;
     return undefined;
   }
+  const handle = await startTransport(server, flags, plugs, state, info, logger);
+  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
+  return handle;
+}
+
+/**
+ * Starts the transport the flags ask for (node:http is loaded only for HTTP), whose handle closes
+ * what main opened: the transport (HTTP drains calls in flight), then this instance leaves the
+ * others (tasks cancelled in the drain are written first), then the store.
+ */
+async function startTransport(
+  server: McpServer,
+  flags: ReturnType<typeof parseFlags>,
+  plugs: Awaited<ReturnType<typeof featurePlugs>>,
+  state: StateStore | undefined,
+  info: ServerInfo,
+  logger: Logger,
+): Promise<TransportHandle> {
   let handle: TransportHandle;
   if (flags.http) {
     const { startHttp } = await import("../transport/http.js");
@@ -185,8 +207,6 @@ export async function main(
     // than wait for idle keep-alive sockets.
     void handle.closed.then(() => process.exit(process.exitCode ?? 0));
   }
-  // The handle closes what main opened: the transport (HTTP drains calls in flight), then this
-  // instance leaves the others (tasks cancelled in the drain are written first), then the store.
   const closeTransport = handle.close.bind(handle);
   let closing: Promise<void> | undefined;
   handle.close = () =>
@@ -194,7 +214,6 @@ export async function main(
       await server.leaveCluster();
       await state?.close();
     }));
-  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
 }
 
