@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
-import { sampleValue } from "../../generator/pipeline/emit/data/sample-value.js";
+import { sampleValue } from "../../generator/pipeline/emit/test-cases/sample-value.js";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
 import { stopChild, repoRoot } from "../support/e2e.js";
 import { startUpstream, type Upstream } from "../support/runtime-fixture.js";

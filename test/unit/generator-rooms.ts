@@ -32,7 +32,7 @@ const LAYERS: readonly (readonly string[])[] = [
 /** emit/'s groups, lowest first (paths relative to pipeline/emit/). */
 const EMIT_LAYERS: readonly (readonly string[])[] = [
   ["emitted-file.ts"],
-  ["data", "publishing"],
+  ["data", "publishing", "test-cases"],
   ["typescript"],
   ["worker"],
   ["format.ts"],
@@ -111,7 +111,7 @@ test("the order check fails on planted imports against it", () => {
     { from: "pipeline/plan/plan-project.ts", to: "commands/diff/format-diff.ts" },
     { from: "commands/lint/lint-server.ts", to: "commands/check/run-check.ts" },
     { from: "commands/check/run-check.ts", to: "index.ts" },
-    { from: "pipeline/emit/data/test-cases.ts", to: "pipeline/emit/typescript/tool-file.ts" },
+    { from: "pipeline/emit/test-cases/test-cases.ts", to: "pipeline/emit/typescript/tool-file.ts" },
     { from: "pipeline/emit/typescript/tool-file.ts", to: "pipeline/emit/project-files.ts" },
   ];
   assert.equal(

@@ -25,7 +25,7 @@ import {
 } from "./data/data-paths.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, mcpbManifest, serverJson } from "./publishing/publish-files.js";
-import { testCases } from "./data/test-cases.js";
+import { testCases } from "./test-cases/test-cases.js";
 import { renderTemplate } from "./publishing/templates.js";
 import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
