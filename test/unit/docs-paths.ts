@@ -13,6 +13,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { markdownFiles } from "../support/markdown-files.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -40,19 +41,6 @@ const MCP_METHODS = /^tools\/(list|call)$/;
 
 /** Records of how things were, where an old path is history rather than a claim. */
 const HISTORY = ["CHANGELOG.md", "docs/benchmarks/history.md"];
-
-/** Markdown files under `dir`, VitePress' own folder left out. */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.name.startsWith(".")
-      ? []
-      : entry.isDirectory()
-        ? markdownFiles(join(dir, entry.name))
-        : entry.name.endsWith(".md")
-          ? [join(dir, entry.name)]
-          : [],
-  );
-}
 
 /** The documents whose quoted paths must exist, relative to the root. */
 function documents(): string[] {
