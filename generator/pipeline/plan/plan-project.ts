@@ -428,15 +428,7 @@ function listedToolOf(tool: ToolPlan): ListedTool {
  */
 export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
   const check = new ListingCheck();
-  const problems = (tool: ToolPlan) =>
-    check.problems({
-      name: tool.name,
-      ...(tool.title !== undefined ? { title: tool.title } : {}),
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      annotations: tool.annotations,
-    });
+  const problems = (tool: ToolPlan) => check.problems(listedToolOf(tool));
   const kept: ToolPlan[] = [];
   for (const tool of tools) {
     const found = problems(tool);
