@@ -15,6 +15,14 @@ import { startUpstream } from "../support/runtime-fixture.js";
 /** The base URL with feature server-vars. */
 const resolveBaseUrl = (info: ServerInfo, sources: BaseUrlSources) => resolveWith(info, sources, fillServerUrl);
 
+/** A tool without arguments: GET /ping. */
+const tool: ToolDefinition = {
+  name: "ping_api",
+  description: "d",
+  inputSchema: { type: "object", properties: {} },
+  http: { method: "get", path: "/ping", parameters: [], response: { accept: ["application/json"] } },
+};
+
 const info: ServerInfo = {
   name: "regional",
   version: "1.0.0",
@@ -144,12 +152,6 @@ test("a running server fills the template from API_SERVER_* and sends its reques
     body: '{"ok":true}',
   }));
   const port = new URL(upstream.baseUrl).port;
-  const tool: ToolDefinition = {
-    name: "ping_api",
-    description: "d",
-    inputSchema: { type: "object", properties: {} },
-    http: { method: "get", path: "/ping", parameters: [], response: { accept: ["application/json"] } },
-  };
   const local: ServerInfo = {
     name: "local",
     version: "1.0.0",
@@ -182,12 +184,6 @@ test("a running server fills the template from API_SERVER_* and sends its reques
 });
 
 test("a server without a base URL says at start-up exactly how to set one (and how to get a stand-in)", async () => {
-  const tool: ToolDefinition = {
-    name: "ping_api",
-    description: "d",
-    inputSchema: { type: "object", properties: {} },
-    http: { method: "get", path: "/ping", parameters: [], response: { accept: ["application/json"] } },
-  };
   const written: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof write;
