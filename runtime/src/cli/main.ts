@@ -29,6 +29,7 @@ import {
 import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv, listOption } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
+import { DEFAULT_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
@@ -53,6 +54,9 @@ Options:
   --max-response-bytes N
                      largest upstream response body, counted after decompression
                      (env MCP_MAX_RESPONSE_BYTES, default ${DEFAULT_MAX_RESPONSE_BYTES})
+  --result-budget N  tokens (characters / 3) a tool result's text may take; a larger JSON result
+                     is shrunk by its structure and links the complete body
+                     (env MCP_RESULT_BUDGET, default ${DEFAULT_RESULT_BUDGET_TOKENS})
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
                      (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
@@ -151,6 +155,7 @@ export async function main(
         encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
+      resultBudget: flags.resultBudget,
       logger,
       stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
       extension: options.extension,
@@ -275,6 +280,7 @@ function parseFlags(argv: string[]) {
       timeout: { type: "string" },
       "max-response-bytes": { type: "string" },
       "upstream-concurrency": { type: "string" },
+      "result-budget": { type: "string" },
       "max-batch": { type: "string" },
       "allowed-hosts": { type: "string" },
       "shutdown-grace": { type: "string" },
@@ -311,6 +317,7 @@ function parseFlags(argv: string[]) {
     timeoutMs: integer("timeout", 1, 2_147_483_647),
     maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
+    resultBudget: integer("result-budget", MIN_RESULT_BUDGET_TOKENS, 10_000_000, "MCP_RESULT_BUDGET"),
     maxBatch: integer("max-batch", 1, 1_000_000, "MCP_MAX_BATCH"),
     // "*" (or an empty entry list) turns the Host check off.
     allowedHosts: allowedHosts === undefined ? undefined : allowedHosts === "*" ? [] : listOption(allowedHosts),

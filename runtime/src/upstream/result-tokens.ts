@@ -11,6 +11,9 @@ export const CHARS_PER_TOKEN = 3;
 /** The default result budget, in tokens: below the 10,000 at which clients start warning. */
 export const DEFAULT_RESULT_BUDGET_TOKENS = 10_000;
 
+/** The smallest budget a server accepts: room for a page's identifiers and the note. */
+export const MIN_RESULT_BUDGET_TOKENS = 500;
+
 /** The estimated tokens of `text`. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
