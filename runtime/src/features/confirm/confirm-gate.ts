@@ -13,7 +13,7 @@ import { textResult } from "../../api/tool-outcome.js";
 import type { ToolDefinition } from "../../api/types.js";
 import { getOwn, isRecord } from "../../protocol/own.js";
 import { serializePathParameter } from "../../upstream/serialize.js";
-import type { CallGate } from "../../server/tool-call.js";
+import type { CallGate } from "../../server/call-slots.js";
 
 /** Argument and parameter names whose values are never shown in a prompt (they may be credentials). */
 const SECRET_NAME = /authori[sz]ation|cookie|token|secret|passw|api[-_]?key|credential|private[-_]?key|signature/i;
