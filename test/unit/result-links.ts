@@ -44,7 +44,7 @@ test("across instances through the shared store, sealed: another instance reads 
   const owner = resultOwner({ subject: "alice", scope: "session:1" });
   const uri = (await new ResultLinks(shared).save(owner, body, "application/json"))!;
   const other = new ResultLinks(shared);
-  assert.equal((await other.read(owner, uri))?.text, body);
+  assert.equal(await other.read(owner, uri), { uri, mimeType: "application/json", text: body });
   assert.is(await other.read(resultOwner({ subject: "mallory", scope: "session:1" }), uri), undefined);
   const raw = (inner as unknown as { values: Map<string, { value: string }> }).values;
   assert.ok(raw.size > 0);

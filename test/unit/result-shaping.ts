@@ -117,6 +117,12 @@ test("the budget: empties, then nested objects, then strings, then identifiers, 
   assert.equal(items[29], { id: 1029, node_id: "N_29", number: 30, title: "Item 30", state: "open" });
   assert.ok(identified.fieldsLeftOut.includes("body") && identified.fieldsLeftOut.includes("user"));
 
+  // What the budget leaves room for beyond the identifiers is filled with the same fields for every item.
+  const filled = shrinkToBudget(body, 6_000);
+  const filledItems = filled.value as Record<string, unknown>[];
+  assert.ok(filled.text.length <= 6_000 && filled.text.length > 3_000, String(filled.text.length));
+  assert.ok(filledItems.every((one) => typeof one.html_url === "string" && one.number !== undefined));
+
   const dropped = shrinkToBudget(body, 1_000);
   assert.ok(dropped.text.length <= 1_000);
   assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.kept > 0 && dropped.items.kept < 30);

@@ -10,7 +10,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { StateStore } from "../state/state.js";
 import type { RequestContext } from "./request-context.js";
-import type { TextResourceContents } from "./resources.js";
 
 /** Scheme of the links' URIs: `result://<id>`. */
 export const RESULT_URI_PREFIX = "result://";
@@ -21,12 +20,16 @@ export const RESULT_LINK_MAX_CHARS = 20_000_000;
 /** Links one caller may have at once (oldest dropped first). */
 export const RESULT_LINK_MAX_COUNT = 32;
 
-/** What one link keeps. */
+/** What one link keeps: a text, or binary content as base64 (`blob`). */
 interface StoredResult {
   owner: string;
   mimeType: string;
-  text: string;
+  text?: string;
+  blob?: string;
 }
+
+/** What `resources/read` of a link returns. */
+export type LinkContents = { uri: string; mimeType: string } & ({ text: string } | { blob: string });
 
 /** The limits of the links (tests shorten them). */
 export interface ResultLinkLimits {
@@ -57,14 +60,18 @@ export class ResultLinks {
     },
   ) {}
 
-  /** Keeps `text` for `owner`; the link's URI, or undefined when it is larger than a caller's whole allowance. */
-  async save(owner: string, text: string, mimeType: string): Promise<string | undefined> {
+  /**
+   * Keeps `text` (or, with `binary`, base64 content) for `owner`; the link's URI, or undefined when
+   * it is larger than a caller's whole allowance.
+   */
+  async save(owner: string, text: string, mimeType: string, binary = false): Promise<string | undefined> {
     if (text.length > this.limits.maxChars) return undefined;
+    const content = binary ? { blob: text } : { text };
     const id = randomBytes(18).toString("base64url");
     const expires = Date.now() + this.limits.ttlMs;
     await this.makeRoom(owner, text.length);
-    if (this.store) await this.store.set(key(id), JSON.stringify({ owner, mimeType, text }), this.limits.ttlMs);
-    else this.local.set(id, { owner, mimeType, text, expires });
+    if (this.store) await this.store.set(key(id), JSON.stringify({ owner, mimeType, ...content }), this.limits.ttlMs);
+    else this.local.set(id, { owner, mimeType, ...content, expires });
     const mine = this.byOwner.get(owner) ?? [];
     mine.push({ id, chars: text.length, expires });
     this.byOwner.set(owner, mine);
@@ -72,7 +79,7 @@ export class ResultLinks {
   }
 
   /** The contents of a link for `owner`; undefined when unknown, expired or another caller's. */
-  async read(owner: string, uri: string): Promise<TextResourceContents | undefined> {
+  async read(owner: string, uri: string): Promise<LinkContents | undefined> {
     if (!uri.startsWith(RESULT_URI_PREFIX)) return undefined;
     const id = uri.slice(RESULT_URI_PREFIX.length);
     if (!/^[A-Za-z0-9_-]{24}$/.test(id)) return undefined;
@@ -85,7 +92,9 @@ export class ResultLinks {
       stored = entry && entry.expires > Date.now() ? entry : undefined;
     }
     if (!stored || stored.owner !== owner) return undefined;
-    return { uri, mimeType: stored.mimeType, text: stored.text };
+    return stored.blob !== undefined
+      ? { uri, mimeType: stored.mimeType, blob: stored.blob }
+      : { uri, mimeType: stored.mimeType, text: stored.text ?? "" };
   }
 
   /** Drops expired links and then the owner's oldest until `chars` more fit its allowance. */

@@ -22,6 +22,7 @@ import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks-slot.js";
 import type { Cluster, MakeCluster } from "../state/cluster-slot.js";
 import type { StateStore } from "../state/state.js";
+import { DEFAULT_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
 import { RESULT_LINK_TTL_MS, RESULT_URI_PREFIX, ResultLinks, resultOwner } from "./result-links.js";
 import { ToolCaller } from "./tool-call.js";
 import type { CallGate, MakeUserSignIn } from "./call-slots.js";
@@ -160,10 +161,11 @@ export class McpServer {
     const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
     this.channel.requests = requests;
     this.resultLinks = new ResultLinks(options.state);
+    const validator = new SchemaValidator(this.logger);
     this.caller = new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
-      validator: new SchemaValidator(this.logger),
+      validator,
       logger: this.logger,
       hooks: extension.hooks,
       gate: options.gate,
@@ -173,6 +175,11 @@ export class McpServer {
       credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
       paging: options.paging?.(env),
       userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
+      results: {
+        budgetTokens: options.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS,
+        links: this.resultLinks,
+        validator,
+      },
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
     });
     this.channel.apiFor = (call) => this.caller.api(call);

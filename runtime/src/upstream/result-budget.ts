@@ -5,7 +5,8 @@
  * 1. null and empty values (`null`, `""`, `[]`, `{}`) are dropped;
  * 2. objects nested in an item are collapsed to their identifying fields (result-identity.ts);
  * 3. long strings are shortened, with a marker saying how long they were;
- * 4. each item keeps only its identifying fields, so every item is still named;
+ * 4. each item keeps its identifying fields, so every item is still named, and of its other fields
+ *    those that fit, the same ones for every item, in their order;
  * 5. only then are items dropped, from the end.
  *
  * The items are the body's records: the elements of a list body, or of the longest array of an
@@ -146,6 +147,43 @@ function identifiersOnly(record: unknown, schema: JsonSchema | undefined): unkno
   return out;
 }
 
+/** `"name":value,` of one property, in characters. */
+function propertyChars(name: string, value: unknown): number {
+  return JSON.stringify(name).length + JSON.stringify(value).length + 2;
+}
+
+/**
+ * The items with their identifying fields and, of their other top-level fields, those that fit in
+ * `maxChars` (taken in the order they first appear, each for every item at once).
+ */
+function fieldsThatFit(body: unknown, records: Records, maxChars: number, schema: JsonSchema | undefined): unknown[] {
+  const items = itemsOf(body, records);
+  const base = items.map((item) => identifiersOnly(item, schema));
+  let used = JSON.stringify(withRecords(body, records, base)).length;
+  const costs = new Map<string, number>();
+  items.forEach((item, i) => {
+    if (!isRecord(item)) return;
+    const kept = base[i] as Obj;
+    for (const key of Object.keys(item))
+      if (!Object.prototype.hasOwnProperty.call(kept, key))
+        costs.set(key, (costs.get(key) ?? 0) + propertyChars(key, getOwn(item, key)));
+  });
+  const chosen = new Set<string>();
+  for (const [key, cost] of costs)
+    if (used + cost <= maxChars) {
+      chosen.add(key);
+      used += cost;
+    }
+  return items.map((item, i) => {
+    if (!isRecord(item)) return item;
+    const kept = base[i] as Obj;
+    const out: Obj = {};
+    for (const key of Object.keys(item))
+      if (chosen.has(key) || Object.prototype.hasOwnProperty.call(kept, key)) setOwn(out, key, getOwn(item, key));
+    return out;
+  });
+}
+
 /** How many of `items` fit in `maxChars` together with the rest of the body (each item serialised once). */
 function itemsThatFit(body: unknown, records: Records, items: unknown[], maxChars: number): number {
   let used = JSON.stringify(withRecords(body, records, [])).length;
@@ -191,13 +229,17 @@ export function shrinkToBudget(body: unknown, maxChars: number, schema?: JsonSch
       (v) => shortenStrings(v, SHORT_STRING_CHARS),
       true,
     ],
-    ["each item reduced to its identifying fields", (item) => identifiersOnly(item, itemSchema), false],
   ];
   for (const [step, apply, wholeBody] of stepsToTry) {
     if (text.length <= maxChars) return finish();
     value = wholeBody ? apply(value) : withRecords(value, records, itemsOf(value, records).map(apply));
     text = JSON.stringify(value);
     steps.push(step);
+  }
+  if (text.length > maxChars) {
+    value = withRecords(value, records, fieldsThatFit(value, records, maxChars, itemSchema));
+    text = JSON.stringify(value);
+    steps.push("each item reduced to its identifying fields and the other fields that fit");
   }
   if (text.length <= maxChars) return finish();
   return dropItems(value, records, maxChars, steps, finish);

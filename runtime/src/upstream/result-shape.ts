@@ -17,6 +17,9 @@ import { projectFields } from "./result-fields.js";
 import { shrinkToBudget, type ShrinkOutcome } from "./result-budget.js";
 import { charsOfTokens } from "./result-tokens.js";
 
+/** Characters of the budget kept for the note that says what was left out. */
+const NOTE_RESERVE_CHARS = 1_000;
+
 /** How one result is shaped. */
 export interface ShapeRequest {
   /** Tokens the result's text may take (see result-tokens.ts); undefined: no budget (code's `api`). */
@@ -104,7 +107,9 @@ export function shapeResult(
 ): ShapedResult {
   const first = result.content[0];
   if (result.isError || first?.type !== "text") return { result };
-  const maxChars = request.budgetTokens === undefined ? Infinity : charsOfTokens(request.budgetTokens);
+  // The note that follows a shrunk body is counted in the budget too.
+  const maxChars =
+    request.budgetTokens === undefined ? Infinity : charsOfTokens(request.budgetTokens) - NOTE_RESERVE_CHARS;
   if (!request.fields && first.text.length <= maxChars) return { result };
   const slot = result.structuredContent === undefined ? textSlot(first.text) : bodySlot(tool, result.structuredContent);
   if (!slot || slot.body === undefined) return request.fields ? { result } : cutText(result, first.text, maxChars);
