@@ -160,4 +160,39 @@ test("a result link is the caller's: another OAuth subject or session gets not f
   }
 });
 
+test("_fields that are not a list of paths are refused; a client older than links gets the URI in text", async () => {
+  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+  const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
+  const server = new McpServer({
+    info: { name: "sizing", version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl: upstream.baseUrl },
+    resultBudget: BUDGET,
+  });
+  try {
+    const ask = async (method: string, params: Record<string, unknown>) =>
+      (
+        (await server.dispatch({ jsonrpc: "2.0", id: 1, method, params }, { scope: "s" })) as unknown as {
+          result: Result;
+        }
+      ).result;
+    await ask("initialize", {
+      protocolVersion: "2025-03-26",
+      capabilities: {},
+      clientInfo: { name: "old", version: "1" },
+    });
+    for (const wrong of ["title", [], [7]]) {
+      const refused = await ask("tools/call", { name: "listTickets", arguments: { _fields: wrong } });
+      assert.is(refused.isError, true);
+      assert.match(refused.content[0]!.text!, /_fields must be a list of 1 to 100 paths/);
+    }
+    const old = await ask("tools/call", { name: "listTickets", arguments: {} });
+    assert.ok(old.content.every((block) => block.type === "text"));
+    const uri = /URI: (result:\/\/\S+)/.exec(old.content.at(-1)!.text!)?.[1];
+    assert.ok(uri, old.content.at(-1)!.text);
+  } finally {
+    await upstream.close();
+  }
+});
+
 test.run();
