@@ -11,14 +11,19 @@
 //     `_fields`; TOON: the default result's value as TOON (@toon-format/toon), for comparison;
 //   - checks: valid JSON, every item named by its identifiers, the link's resources/read returns
 //     the body unchanged, `_fields` gives exactly those fields, an unknown field is an isError.
-// BENCH_RESULTS_PEER=1 also generates openapi-mcp-generator's server of each spec (installed on
-// demand into .cache/peer) and counts what its tool returns for the same page.
+// The peer in the same run: openapi-mcp-generator's server of the same spec (the operation and all
+// components; installed on demand into .cache/bench, its project's dependencies installed once into
+// .tmp/bench-results/peer-deps), built with its own tsc and called over stdio by the SDK client with
+// the same page; its text blocks counted alike. BENCH_RESULTS_PEER=0 leaves it out.
+import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { encode as toToon } from "@toon-format/toon";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const load = (path) => import(pathToFileURL(join(root, "dist", path)).href);
@@ -60,6 +65,9 @@ const CASES = [
   },
 ];
 const PAGE_ITEMS = 30;
+const PEER = "openapi-mcp-generator@4.0.1";
+const WITH_PEER = process.env.BENCH_RESULTS_PEER !== "0";
+const work = join(root, ".tmp", "bench-results");
 
 const tokens = (text) => encode(text).length;
 const fmt = (n) => n.toLocaleString("en-US");
@@ -180,6 +188,74 @@ function exactlyFields(shownBody, page, paths) {
   );
 }
 
+/** The peer's package, installed once into .cache/bench (as bench:generate does). */
+function peerBin() {
+  const bench = join(root, ".cache", "bench");
+  const dir = join(bench, "node_modules", "openapi-mcp-generator");
+  if (!existsSync(join(dir, "package.json"))) {
+    mkdirSync(bench, { recursive: true });
+    if (!existsSync(join(bench, "package.json"))) writeFileSync(join(bench, "package.json"), '{ "private": true }\n');
+    execFileSync("npm", ["install", "--save-exact", "--no-package-lock", "--no-audit", "--no-fund", PEER], {
+      cwd: bench,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+  return join(dir, "bin", "openapi-mcp-generator.js");
+}
+
+/**
+ * The peer's server of `spec` reduced to one operation (its components kept whole), built: the path
+ * of its entry point. Its project's dependencies are installed once and shared by the cases.
+ */
+function buildPeer(testCase, spec) {
+  const reduced = {
+    ...spec,
+    paths: { [testCase.path]: { [testCase.method]: spec.paths[testCase.path][testCase.method] } },
+  };
+  const dir = join(work, `peer-${testCase.api.toLowerCase()}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const specFile = join(work, `peer-${testCase.api.toLowerCase()}.json`);
+  writeFileSync(specFile, JSON.stringify(reduced));
+  execFileSync(process.execPath, [peerBin(), "-i", specFile, "-o", dir, "--force"], { stdio: "ignore" });
+  const deps = join(work, "peer-deps");
+  if (!existsSync(join(deps, "node_modules"))) {
+    mkdirSync(deps, { recursive: true });
+    writeFileSync(join(deps, "package.json"), readFileSync(join(dir, "package.json")));
+    execFileSync("npm", ["install", "--no-package-lock", "--no-audit", "--no-fund"], { cwd: deps, stdio: "ignore" });
+  }
+  symlinkSync(join(deps, "node_modules"), join(dir, "node_modules"), "dir");
+  execFileSync(join(dir, "node_modules", ".bin", "tsc"), [], { cwd: dir, stdio: "inherit" });
+  return join(dir, "build", "index.js");
+}
+
+/** The peer's text blocks for the same call, over stdio with the SDK client. */
+async function peerTokens(entry, baseUrl, args) {
+  const client = new Client({ name: "bench", version: "1" });
+  const env = { ...process.env, API_BASE_URL: baseUrl };
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], env, stderr: "ignore" }));
+  try {
+    const { tools } = await client.listTools();
+    const result = await client.callTool({ name: tools[0].name, arguments: args });
+    const text = textOf(result);
+    return {
+      tokens: tokens(text),
+      validJson: /^API Response[^\n]*\n/.test(text) && isJson(text.replace(/^[^\n]*\n/, "")),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+function isJson(text) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function runCase(testCase) {
   const specFile = testCase.spec();
   const spec = JSON.parse(readFileSync(specFile, "utf8"));
@@ -235,6 +311,15 @@ async function runCase(testCase) {
       `${testCase.api}: an unknown field is an isError naming valid ones`,
       refused.isError === true && /Known paths near/.test(textOf(refused)),
     );
+    if (WITH_PEER) {
+      const peer = await peerTokens(
+        buildPeer(testCase, spec),
+        `http://127.0.0.1:${upstream.address().port}`,
+        testCase.args,
+      );
+      row.peerTokens = peer.tokens;
+      row.peerValidJson = peer.validJson;
+    }
     return row;
   } finally {
     upstream.close();
@@ -244,11 +329,13 @@ async function runCase(testCase) {
 const rows = [];
 for (const testCase of CASES) rows.push(await runCase(testCase));
 
-console.log("| API (30-item page) | raw body | default result | as TOON | `_fields` | items named | link |");
-console.log("| --- | ---: | ---: | ---: | ---: | --- | --- |");
+console.log(
+  `| API (30-item page) | raw body | default result | as TOON | \`_fields\` | items named | link | ${WITH_PEER ? PEER : "peer"} |`,
+);
+console.log("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: |");
 for (const row of rows)
   console.log(
-    `| ${row.api} \`${row.tool}\` | ${fmt(row.rawTokens)} | ${fmt(row.defaultTokens)} | ${row.toonTokens === undefined ? "–" : fmt(row.toonTokens)} | ${fmt(row.fieldsTokens)} (${row.fields.join(", ")}) | ${row.identifiersKept ? "all 30" : "NO"} | ${row.linkReturnsBody ? "full body" : "NO"} |`,
+    `| ${row.api} \`${row.tool}\` | ${fmt(row.rawTokens)} | ${fmt(row.defaultTokens)} | ${row.toonTokens === undefined ? "–" : fmt(row.toonTokens)} | ${fmt(row.fieldsTokens)} (${row.fields.join(", ")}) | ${row.identifiersKept ? "all 30" : "NO"} | ${row.linkReturnsBody ? "full body" : "NO"} | ${row.peerTokens === undefined ? "–" : `${fmt(row.peerTokens)}${row.peerValidJson ? "" : " (not JSON)"}`} |`,
   );
 console.log("\nTokens: o200k (gpt-tokenizer) of the text blocks a client passes to the model.");
 mkdirSync(join(root, ".tmp", "bench-results"), { recursive: true });
