@@ -2,7 +2,7 @@ import { type FieldEncoding, type HttpMethod, isRecord, setOwn } from "../../sha
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../../shared/pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
-import { buildParameter } from "./parameters.js";
+import { buildParameter, collectionStyle } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
 import type {
@@ -222,17 +222,12 @@ function swagger2FormBody(
 ): RequestBodyIR {
   const properties: Obj = {};
   const required: string[] = [];
+  const encoding: Record<string, FieldEncoding> = {};
   for (const { raw, at } of fields) {
-    const {
-      name,
-      in: _in,
-      required: isRequired,
-      description,
-      collectionFormat: _cf,
-      allowEmptyValue: _ae,
-      ...schema
-    } = raw;
+    const { name, in: _in, required: isRequired, description, collectionFormat, allowEmptyValue: _ae, ...schema } = raw;
     if (typeof name !== "string") continue;
+    const field = collectionEncoding(collectionFormat);
+    if (field && schema.type === "array") setOwn(encoding, name, field);
     setOwn(
       properties,
       name,
@@ -252,9 +247,21 @@ function swagger2FormBody(
         pointer: opAt,
         mediaType,
         schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+        ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
       },
     ],
   };
+}
+
+/**
+ * A Swagger 2.0 form field's `collectionFormat` as the OpenAPI 3 `encoding` entry it stands for
+ * (csv: form without explode, `a,b`; ssv, pipes: the delimited styles; multi: the key repeated).
+ * Without one the field keeps OpenAPI 3's default for forms (the key repeated): 2.0 names csv as
+ * the default, but neither Prism nor the usual form parsers read an array from an unannounced `a,b`.
+ */
+function collectionEncoding(format: unknown): FieldEncoding | undefined {
+  // A form field is read as a query is (style form by default).
+  return collectionStyle(format, "query");
 }
 
 /** OpenAPI 3 `content` map → media entries. */

@@ -18,6 +18,7 @@ import type { ToolDefinition } from "../api/types.js";
 import type { SchemaValidator } from "../api/validation.js";
 import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "../protocol/redact.js";
+import { withoutFramingHeaders } from "./headers.js";
 import type { ResponseInfo } from "../api/api-client.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -70,6 +71,8 @@ export interface UpstreamCall {
 /** Thrown when the call was cancelled; no response must be sent for it. */
 export class UpstreamCancelledError extends Error {
   override readonly name = "UpstreamCancelledError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_UPSTREAM_CANCELLED";
 }
 
 /** Sends the request for `tool` with already-validated `args` and maps the outcome. */
@@ -319,7 +322,8 @@ async function send(
     authorized?.url ?? prepared.url,
     {
       method: prepared.method as Method,
-      headers,
+      // got frames the message from the body; no header set on the way (credentials included) may.
+      headers: withoutFramingHeaders(headers),
       context,
       ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
       ...(authorized?.tls ? { https: { ...authorized.tls } } : {}),
