@@ -11,7 +11,8 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { main } from "../../runtime/src/cli/main.js";
-import { McpServer } from "../../runtime/src/server/server.js";
+import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
+import { search } from "../../runtime/src/features/search/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
@@ -190,6 +191,39 @@ test("_fields that are not a list of paths are refused; a client older than link
     assert.ok(old.content.every((block) => block.type === "text"));
     const uri = /URI: (result:\/\/\S+)/.exec(old.content.at(-1)!.text!)?.[1];
     assert.ok(uri, old.content.at(-1)!.text);
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("_fields and the budget apply on the search surface's call_operation too", async () => {
+  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+  const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
+  const server = new McpServer({
+    info: { name: "sizing", version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl: upstream.baseUrl },
+    resultBudget: BUDGET,
+    surface: "search",
+    surfaces: ((await search.plugs({} as never)) as Pick<McpServerOptions, "surfaces">).surfaces,
+  });
+  try {
+    const call = async (args: Record<string, unknown>) =>
+      (
+        (await server.dispatch({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "call_operation", arguments: { name: "listTickets", arguments: args } },
+        })) as unknown as { result: Result }
+      ).result;
+    const chosen = await call({ _fields: ["number"] });
+    assert.equal((JSON.parse(chosen.content[0]!.text!) as unknown[]).slice(0, 2), [{ number: 1 }, { number: 2 }]);
+    const shrunk = await call({});
+    assert.ok(shrunk.content[0]!.text!.length <= charsOfTokens(BUDGET));
+    assert.ok(shrunk.content.some((block) => block.type === "resource_link"));
+    const unknown = await call({ _fields: ["nmber"] });
+    assert.match(unknown.content[0]!.text!, /Known paths near them: number/);
   } finally {
     await upstream.close();
   }
