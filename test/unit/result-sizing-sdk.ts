@@ -130,7 +130,13 @@ test("a 30-item page: within the budget, valid JSON, every item named, the full 
   }
 });
 
-test("a result link is the caller's: another OAuth subject or session gets not found", async () => {
+interface Answer {
+  result?: Result & { contents?: Array<{ text: string }> };
+  error?: { message: string };
+}
+
+/** The fixture's tools in a server in process over an upstream that answers the page; `ask` sends one request. */
+async function inProcess(extra: Partial<McpServerOptions> = {}) {
   const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
   const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
   const server = new McpServer({
@@ -138,14 +144,17 @@ test("a result link is the caller's: another OAuth subject or session gets not f
     tools: plan.tools.map(toolDefinition),
     upstream: { baseUrl: upstream.baseUrl },
     resultBudget: BUDGET,
+    ...extra,
   });
+  const ask = async (method: string, params: Record<string, unknown>, ctx: Record<string, string> = { scope: "s" }) =>
+    (await server.dispatch({ jsonrpc: "2.0", id: 1, method, params }, ctx)) as unknown as Answer;
+  return { upstream, ask };
+}
+
+test("a result link is the caller's: another OAuth subject or session gets not found", async () => {
+  const { upstream, ask } = await inProcess();
   try {
     const alice = { subject: "alice", scope: "session:a" };
-    const ask = (method: string, params: Record<string, unknown>, ctx: Record<string, string>) =>
-      server.dispatch({ jsonrpc: "2.0", id: 1, method, params }, ctx) as Promise<{
-        result?: Result & { contents?: Array<{ text: string }> };
-        error?: { message: string };
-      }>;
     const called = await ask("tools/call", { name: "listTickets", arguments: {} }, alice);
     const uri = called.result!.content.find((block) => block.type === "resource_link")!.uri!;
     assert.is((await ask("resources/read", { uri }, alice)).result!.contents![0]!.text, body);
@@ -162,32 +171,16 @@ test("a result link is the caller's: another OAuth subject or session gets not f
 });
 
 test("_fields that are not a list of paths are refused; a client older than links gets the URI in text", async () => {
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
-  const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
-  const server = new McpServer({
-    info: { name: "sizing", version: "1.0.0" },
-    tools: plan.tools.map(toolDefinition),
-    upstream: { baseUrl: upstream.baseUrl },
-    resultBudget: BUDGET,
-  });
+  const { upstream, ask } = await inProcess();
   try {
-    const ask = async (method: string, params: Record<string, unknown>) =>
-      (
-        (await server.dispatch({ jsonrpc: "2.0", id: 1, method, params }, { scope: "s" })) as unknown as {
-          result: Result;
-        }
-      ).result;
-    await ask("initialize", {
-      protocolVersion: "2025-03-26",
-      capabilities: {},
-      clientInfo: { name: "old", version: "1" },
-    });
+    const clientInfo = { name: "old", version: "1" };
+    await ask("initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo });
     for (const wrong of ["title", [], [7]]) {
-      const refused = await ask("tools/call", { name: "listTickets", arguments: { _fields: wrong } });
+      const refused = (await ask("tools/call", { name: "listTickets", arguments: { _fields: wrong } })).result!;
       assert.is(refused.isError, true);
       assert.match(refused.content[0]!.text!, /_fields must be a list of 1 to 100 paths/);
     }
-    const old = await ask("tools/call", { name: "listTickets", arguments: {} });
+    const old = (await ask("tools/call", { name: "listTickets", arguments: {} })).result!;
     assert.ok(old.content.every((block) => block.type === "text"));
     const uri = /URI: (result:\/\/\S+)/.exec(old.content.at(-1)!.text!)?.[1];
     assert.ok(uri, old.content.at(-1)!.text);
@@ -197,26 +190,12 @@ test("_fields that are not a list of paths are refused; a client older than link
 });
 
 test("_fields and the budget apply on the search surface's call_operation too", async () => {
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
-  const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
-  const server = new McpServer({
-    info: { name: "sizing", version: "1.0.0" },
-    tools: plan.tools.map(toolDefinition),
-    upstream: { baseUrl: upstream.baseUrl },
-    resultBudget: BUDGET,
-    surface: "search",
-    surfaces: ((await search.plugs({} as never)) as Pick<McpServerOptions, "surfaces">).surfaces,
-  });
+  const surfaces = ((await search.plugs({} as never)) as Pick<McpServerOptions, "surfaces">).surfaces;
+  const { upstream, ask } = await inProcess({ surface: "search", surfaces });
   try {
     const call = async (args: Record<string, unknown>) =>
-      (
-        (await server.dispatch({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "call_operation", arguments: { name: "listTickets", arguments: args } },
-        })) as unknown as { result: Result }
-      ).result;
+      (await ask("tools/call", { name: "call_operation", arguments: { name: "listTickets", arguments: args } }))
+        .result!;
     const chosen = await call({ _fields: ["number"] });
     assert.equal((JSON.parse(chosen.content[0]!.text!) as unknown[]).slice(0, 2), [{ number: 1 }, { number: 2 }]);
     const shrunk = await call({});
