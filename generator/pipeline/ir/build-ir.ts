@@ -36,8 +36,12 @@ function deref(document: unknown, value: unknown, at: string): { value: Obj; poi
   return isRecord(current) ? { value: current, pointer: where === at ? at : where } : undefined;
 }
 
-/** Builds the IR from a loaded spec (stage 2 of the pipeline). */
-export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
+/**
+ * Builds the IR from a loaded spec (stage 2 of the pipeline). A spec without operations is an
+ * error (MG102: most often the wrong file, or a stub) unless `allowEmpty` asks for a server
+ * without tools; then it is a warning.
+ */
+export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEmpty?: boolean } = {}): ApiIR {
   const doc = spec.document;
   const normalizer = new SchemaNormalizer(doc, spec.version, bag);
   const info = isRecord(doc.info) ? doc.info : {};
@@ -57,11 +61,14 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
     }
   }
   if (operations.length === 0) {
-    bag.warn(
+    const report = options.allowEmpty ? bag.warn.bind(bag) : bag.error.bind(bag);
+    report(
       Codes.noOperations,
-      "The spec has no operations, so the server will have no tools.",
+      "The spec has no operations (no method under any path of `paths`): the server would have no tools.",
       "#/paths",
-      "Add at least one operation under `paths`.",
+      options.allowEmpty
+        ? "Add at least one operation under `paths`."
+        : "Add operations under `paths`, check that this is the right file, or pass --allow-empty for a server without tools.",
     );
   }
   return {

@@ -68,15 +68,16 @@ export function takeFields(
 /**
  * The result as the caller gets it: shaped by `fields` and, when `budgeted`, the budget; the left-out
  * content linked. Code's `api` calls are not budgeted: the script, not a model, reads the value.
+ * Synchronous when nothing is linked (the usual call: no await added to its path).
  */
-export async function shapeOperationResult(
+export function shapeOperationResult(
   tool: ToolDefinition,
   result: CallToolResult,
   fields: string[][] | undefined,
   budgeted: boolean,
   shaping: ResultShaping,
   call: HandlerContext,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   const shaped = shapeResult(
     tool,
     result,
@@ -87,14 +88,40 @@ export async function shapeOperationResult(
     },
     shaping.validator,
   );
-  let out = shaped.result;
+  const binaries = budgeted && shaped.result.content.some((block) => largeBinary(block) !== undefined);
+  if (shaped.leftOut === undefined && !binaries) return shaped.result;
+  return linkLeftOut(tool, result, shaped.result, shaped.leftOut, binaries, shaping, call);
+}
+
+/** The shaped result with links to what it left out: the complete body, binaries over the inline size. */
+async function linkLeftOut(
+  tool: ToolDefinition,
+  original: CallToolResult,
+  shaped: CallToolResult,
+  leftOut: string | undefined,
+  binaries: boolean,
+  shaping: ResultShaping,
+  call: HandlerContext,
+): Promise<CallToolResult> {
+  let out = shaped;
   const owner = () => resultOwner(call.ctx);
   const links = linksSupported(call);
-  if (shaped.leftOut !== undefined) {
-    const uri = await shaping.links.save(owner(), shaped.leftOut, mimeOf(result));
-    if (uri) out = { ...out, content: [...out.content, linkBlock(uri, tool, shaped.leftOut.length, links)] };
+  if (leftOut !== undefined) {
+    const uri = await shaping.links.save(owner(), leftOut, mimeOf(original));
+    if (uri) out = { ...out, content: [...out.content, linkBlock(uri, tool, leftOut.length, links)] };
   }
-  return budgeted ? linkLargeBinaries(out, tool, shaping, owner, links) : out;
+  return binaries ? linkLargeBinaries(out, tool, shaping, owner, links) : out;
+}
+
+/** A base64 block over the inline size: its data and media type. */
+function largeBinary(block: ContentBlock): { data: string; mimeType: string } | undefined {
+  if ((block.type === "image" || block.type === "audio") && block.data.length > INLINE_BINARY_CHARS)
+    return { data: block.data, mimeType: block.mimeType };
+  if (block.type === "resource" && typeof block.resource.blob === "string")
+    return block.resource.blob.length > INLINE_BINARY_CHARS
+      ? { data: block.resource.blob, mimeType: block.resource.mimeType ?? "application/octet-stream" }
+      : undefined;
+  return undefined;
 }
 
 function mimeOf(result: CallToolResult): string {
@@ -120,19 +147,9 @@ async function linkLargeBinaries(
   owner: () => string,
   asLink: boolean,
 ): Promise<CallToolResult> {
-  const large = (block: ContentBlock): { data: string; mimeType: string } | undefined => {
-    if ((block.type === "image" || block.type === "audio") && block.data.length > INLINE_BINARY_CHARS)
-      return { data: block.data, mimeType: block.mimeType };
-    if (block.type === "resource" && typeof block.resource.blob === "string")
-      return block.resource.blob.length > INLINE_BINARY_CHARS
-        ? { data: block.resource.blob, mimeType: block.resource.mimeType ?? "application/octet-stream" }
-        : undefined;
-    return undefined;
-  };
-  if (!result.content.some((block) => large(block) !== undefined)) return result;
   const content: ContentBlock[] = [];
   for (const block of result.content) {
-    const binary = large(block);
+    const binary = largeBinary(block);
     const uri = binary && (await shaping.links.save(owner(), binary.data, binary.mimeType, true));
     if (!binary || !uri) {
       content.push(block);
