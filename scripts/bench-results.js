@@ -24,6 +24,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { encode as toToon } from "@toon-format/toon";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const load = (path) => import(pathToFileURL(join(root, "dist", path)).href);
@@ -149,7 +150,36 @@ async function serverFor(tool, baseUrl) {
     params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
   });
   let id = 1;
-  return (method, params) => server.dispatch({ jsonrpc: "2.0", id: id++, method, params }, { scope: "bench" });
+  const call = (method, params) => server.dispatch({ jsonrpc: "2.0", id: id++, method, params }, { scope: "bench" });
+  return { call, server };
+}
+
+/**
+ * Whether the official SDK 1.x client accepts the tool's results for these arguments: it checks each
+ * `structuredContent` against the listed `outputSchema` and throws on a mismatch. The server in
+ * process answers over the SDK's in-memory transport.
+ */
+async function sdkAccepts(server, toolName, argumentSets) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serverSide.onmessage = async (message) => {
+    const answer = await server.dispatch(message, { scope: "sdk" });
+    if (answer) await serverSide.send(answer);
+  };
+  await serverSide.start();
+  const client = new Client({ name: "bench-sdk", version: "1" });
+  await client.connect(clientSide);
+  try {
+    await client.listTools();
+    for (const args of argumentSets) {
+      const result = await client.callTool({ name: toolName, arguments: args });
+      if (result.isError) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.close();
+  }
 }
 
 const textOf = (result) =>
@@ -266,7 +296,7 @@ async function runCase(testCase) {
   const raw = JSON.stringify(page);
   const upstream = await startUpstream(page);
   try {
-    const call = await serverFor(tool, `http://127.0.0.1:${upstream.address().port}`);
+    const { call, server } = await serverFor(tool, `http://127.0.0.1:${upstream.address().port}`);
     const row = { api: testCase.api, tool: tool.name, items: PAGE_ITEMS, rawTokens: tokens(raw), rawChars: raw.length };
 
     const byDefault = (await call("tools/call", { name: tool.name, arguments: testCase.args })).result;
@@ -311,6 +341,10 @@ async function runCase(testCase) {
       `${testCase.api}: an unknown field is an isError naming valid ones`,
       refused.isError === true && /Known paths near/.test(textOf(refused)),
     );
+    row.sdkAccepts = check(
+      `${testCase.api}: the SDK 1.x client accepts the default and the _fields results (outputSchema check)`,
+      await sdkAccepts(server, tool.name, [testCase.args, args]),
+    );
     if (WITH_PEER) {
       const peer = await peerTokens(
         buildPeer(testCase, spec),
@@ -335,7 +369,7 @@ console.log(
 console.log("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: |");
 for (const row of rows)
   console.log(
-    `| ${row.api} \`${row.tool}\` | ${fmt(row.rawTokens)} | ${fmt(row.defaultTokens)} | ${row.toonTokens === undefined ? "–" : fmt(row.toonTokens)} | ${fmt(row.fieldsTokens)} (${row.fields.join(", ")}) | ${row.identifiersKept ? "all 30" : "NO"} | ${row.linkReturnsBody ? "full body" : "NO"} | ${row.peerTokens === undefined ? "–" : `${fmt(row.peerTokens)}${row.peerValidJson ? "" : " (not JSON)"}`} |`,
+    `| ${row.api} \`${row.tool}\`${row.sdkAccepts ? "" : " (SDK refused)"} | ${fmt(row.rawTokens)} | ${fmt(row.defaultTokens)} | ${row.toonTokens === undefined ? "–" : fmt(row.toonTokens)} | ${fmt(row.fieldsTokens)} (${row.fields.join(", ")}) | ${row.identifiersKept ? "all 30" : "NO"} | ${row.linkReturnsBody ? "full body" : "NO"} | ${row.peerTokens === undefined ? "–" : `${fmt(row.peerTokens)}${row.peerValidJson ? "" : " (not JSON)"}`} |`,
   );
 console.log("\nTokens: o200k (gpt-tokenizer) of the text blocks a client passes to the model.");
 mkdirSync(join(root, ".tmp", "bench-results"), { recursive: true });
