@@ -26,6 +26,7 @@ export default defineConfig({
           { text: "MCP clients", link: "/guide/clients" },
           { text: "Upstream credentials", link: "/guide/credentials" },
           { text: "Pagination", link: "/guide/pagination" },
+          { text: "Results sized for a model", link: "/guide/results" },
           { text: "Search surface", link: "/guide/search" },
           { text: "Per-user sign-in", link: "/guide/user-sign-in" },
           { text: "The protocol", link: "/guide/protocol" },
@@ -49,6 +50,7 @@ export default defineConfig({
         items: [
           { text: "Method and current figures", link: "/benchmarks/" },
           { text: "Search", link: "/benchmarks/search" },
+          { text: "Results", link: "/benchmarks/results" },
           { text: "History", link: "/benchmarks/history" },
         ],
       },

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { OperationFilter } from "../shared/contract.js";
 import { isUrl } from "./load/read-document.js";
 import type { Manifest } from "../shared/state-files.js";
-import type { AuthOverride } from "./plan/security.js";
+import type { AuthOverride } from "./plan/credentials.js";
 import type { ToolLock } from "./plan/tool-lock.js";
 
 /** Everything `generate` accepts. */

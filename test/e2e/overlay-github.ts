@@ -18,7 +18,7 @@ import { loadTools } from "../../runtime/src/data/tool-data.js";
 import { listedTool } from "../../runtime/src/server/tool-catalog.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 import { installPackage, PACKAGES } from "../corpus/sources.js";
-import { repoRoot } from "./support.js";
+import { repoRoot } from "../support/e2e.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-overlay-github-"));
 const spec = join(installPackage(repoRoot, PACKAGES.github), "generated", "api.github.com.json");

@@ -3,13 +3,13 @@ import * as assert from "uvu/assert";
 import { Codes, DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { buildIR } from "../../generator/pipeline/ir/build-ir.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
-import type { ProjectPlan, ToolPlan } from "../../generator/pipeline/plan/types.js";
+import type { ProjectPlan, ToolPlan } from "../../generator/pipeline/plan/plan-types.js";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { diffTools } from "../../generator/pipeline/plan/changes/diff-tools.js";
 import { contractsOf } from "../../generator/pipeline/plan/changes/contracts-of.js";
 import { buildToolLock } from "../../generator/pipeline/plan/tool-lock.js";
 import { outputNodeBudget } from "../../generator/pipeline/plan/output-compact.js";
-import { api, operation } from "../factories.js";
+import { api, operation } from "../support/factories.js";
 
 type Obj = Record<string, unknown>;
 

@@ -2,8 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 import { confirmationGate, confirmDestructive } from "../../runtime/src/features/confirm/confirm-gate.js";
 
 let upstream: Upstream;

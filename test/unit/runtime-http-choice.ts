@@ -6,8 +6,8 @@ import { startHttp, type HttpHandle, type HttpOptions } from "../../runtime/src/
 import { readToolChoice } from "../../runtime/src/server/connection-choice.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
-import { info, sampleTools } from "./runtime-fixture.js";
-import { apiFeatures, featureSurfaces } from "../factories.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
+import { apiFeatures, featureSurfaces } from "../support/factories.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { clients } from "../../runtime/src/features/clients/index.js";
 import type { FeaturePlugs } from "../../runtime/src/cli/features.js";

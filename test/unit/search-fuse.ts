@@ -5,10 +5,10 @@ import { buildSearchIndex, type SearchDocument } from "../../runtime/src/feature
 import { OperationSearch } from "../../runtime/src/features/search/search-index.js";
 import { fuseRankings, RRF_K } from "../../runtime/src/features/search/fuse.js";
 import { MAX_QUERIES, searchMany } from "../../runtime/src/features/search/meta-tools.js";
-import { SEARCH_LEXICON } from "../../generator/pipeline/emit/data/search-index.js";
+import { SEARCH_LEXICON } from "../../generator/shared/contract.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { featureSurfaces } from "../factories.js";
-import { info, sampleTools } from "./runtime-fixture.js";
+import { featureSurfaces } from "../support/factories.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
 
 const doc = (name: string, method: string, path: string, summary: string, tags: string[]): SearchDocument => ({
   name,

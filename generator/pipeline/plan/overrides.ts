@@ -5,7 +5,7 @@
  */
 import type { ToolAnnotations } from "../../shared/contract.js";
 import type { McpAnnotationOverrides } from "../ir/mcp-extensions.js";
-import type { OperationIR } from "../ir/types.js";
+import type { OperationIR } from "../ir/ir-types.js";
 import { annotationsFor } from "./annotations.js";
 import { describeOperation, type DescriptionPlan } from "./describe.js";
 

@@ -1,5 +1,5 @@
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
-import type { ApiIR, OperationIR } from "../ir/types.js";
+import type { ApiIR, OperationIR } from "../ir/ir-types.js";
 import { annotationsOf, descriptionOf, titleOf, toolsetTags } from "./overrides.js";
 import { planInput, type InputPlan } from "./input-schema.js";
 import { type ContractSnapshot } from "./changes/contracts.js";
@@ -20,13 +20,15 @@ import { planOutput } from "./output-schema.js";
 import { planResultTypes, planTypes, TYPE_NAME_MAX } from "./type-plan.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
-import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
+import { fieldsArgumentName, fieldsProperty, listOutputFields } from "./output-fields.js";
+import type { ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js";
+import { credentialParameters, planSecurity, type AuthOverride } from "./credentials.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
 import { chooseFeatures, featureCatalog, needsEncodings } from "./features.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
-import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
+import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./plan-types.js";
 
 /** Options that shape the plan. */
 export interface PlanOptions {
@@ -230,6 +232,8 @@ function planTool(
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
+  if (output.body !== undefined)
+    addFieldsArgument(input.inputSchema, output.response, listOutputFields(output.body, ir.schemas));
   const typeBase = typeBaseName(name, op);
   const errorStatuses = op.responses.filter((r) => /^4\d\d$/.test(r.status)).map((r) => Number(r.status));
   return {
@@ -313,46 +317,8 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   // After the tools' type names, which keep the names they had before schemas became types.
   const types = planTypes(ir, identifiers);
   const upstream = planServerUrl(ir, bag);
-  const env: EnvVarPlan[] = [
-    ...upstream.env,
-    ...security.env,
-    ...(tools.some((tool) => tool.http.pagination)
-      ? [
-          {
-            name: "MCP_CURSOR_SECRET",
-            description:
-              "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).",
-            required: false,
-            secret: true,
-          },
-        ]
-      : []),
-  ];
-  const repository = options.repository ? parseRepository(options.repository) : undefined;
-  if (options.repository && !repository) {
-    bag.error(
-      Codes.packageNameInvalid,
-      `--repository "${options.repository}" is not an http(s) URL.`,
-      undefined,
-      "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).",
-    );
-  }
-  if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
-    bag.error(
-      Codes.packageNameInvalid,
-      `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`,
-      undefined,
-      "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.",
-    );
-  }
-  if (options.license !== undefined && !npmLicense(options.license)) {
-    bag.error(
-      Codes.packageNameInvalid,
-      `--license "${options.license}" is not an SPDX license expression.`,
-      undefined,
-      "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).",
-    );
-  }
+  const env = envVars(upstream.env, security.env, tools);
+  const repository = checkPublishing(options, bag);
   const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
   const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description
@@ -363,32 +329,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const title = ir.title.replace(/\s+/g, " ").trim();
   const contracts = options.previous?.contracts;
   const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
-  const catalog = featureCatalog();
-  const known = (name: string): boolean => Object.hasOwn(catalog.features, name);
-  for (const name of options.features ?? [])
-    if (!known(name))
-      bag.error(
-        Codes.featureUnknown,
-        `Unknown runtime feature '${name}'.`,
-        undefined,
-        `--with takes: ${Object.keys(catalog.features).join(", ")} (or none)`,
-      );
-  const askedFeatures = [...new Set(options.features ?? [])].filter(known).sort();
-  const featureChoice = chooseFeatures(
-    askedFeatures,
-    options.defaultSurface ?? "auto",
-    tools.map(listedToolOf),
-    {
-      security: security.schemes.length > 0,
-      pagination: tools.some((tool) => tool.http.pagination !== undefined),
-      encodings: tools.some((tool) => needsEncodings(tool.http)),
-      serverVariables: upstream.serverUrl !== undefined,
-      userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
-      clientRequests: options.customCallsClient === true,
-      confirm: tools.some((tool) => tool.confirm === true),
-    },
-    catalog,
-  );
+  const { askedFeatures, featureChoice } = planFeatures(options, tools, security, upstream, bag);
   return {
     packageName,
     binName,
@@ -415,6 +356,92 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   };
 }
 
+/** The project's environment variables: the server URL's, the credentials', and the cursor secret when a tool pages. */
+function envVars(upstreamEnv: EnvVarPlan[], securityEnv: EnvVarPlan[], tools: ToolPlan[]): EnvVarPlan[] {
+  return [
+    ...upstreamEnv,
+    ...securityEnv,
+    ...(tools.some((tool) => tool.http.pagination)
+      ? [
+          {
+            name: "MCP_CURSOR_SECRET",
+            description:
+              "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).",
+            required: false,
+            secret: true,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Checks `--repository`, `--mcp-name` and `--license` (MG errors in `bag`); the parsed repository. */
+function checkPublishing(options: PlanOptions, bag: DiagnosticBag): ReturnType<typeof parseRepository> {
+  const repository = options.repository ? parseRepository(options.repository) : undefined;
+  if (options.repository && !repository) {
+    bag.error(
+      Codes.packageNameInvalid,
+      `--repository "${options.repository}" is not an http(s) URL.`,
+      undefined,
+      "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).",
+    );
+  }
+  if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
+    bag.error(
+      Codes.packageNameInvalid,
+      `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`,
+      undefined,
+      "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.",
+    );
+  }
+  if (options.license !== undefined && !npmLicense(options.license)) {
+    bag.error(
+      Codes.packageNameInvalid,
+      `--license "${options.license}" is not an SPDX license expression.`,
+      undefined,
+      "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).",
+    );
+  }
+  return repository;
+}
+
+/** The runtime features: those asked for (an unknown name is MG206), and those the API and surface need. */
+function planFeatures(
+  options: PlanOptions,
+  tools: ToolPlan[],
+  security: ReturnType<typeof planSecurity>,
+  upstream: ReturnType<typeof planServerUrl>,
+  bag: DiagnosticBag,
+) {
+  const catalog = featureCatalog();
+  const known = (name: string): boolean => Object.hasOwn(catalog.features, name);
+  for (const name of options.features ?? [])
+    if (!known(name))
+      bag.error(
+        Codes.featureUnknown,
+        `Unknown runtime feature '${name}'.`,
+        undefined,
+        `--with takes: ${Object.keys(catalog.features).join(", ")} (or none)`,
+      );
+  const askedFeatures = [...new Set(options.features ?? [])].filter(known).sort();
+  const featureChoice = chooseFeatures(
+    askedFeatures,
+    options.defaultSurface ?? "auto",
+    tools.map(listedToolOf),
+    {
+      security: security.schemes.length > 0,
+      pagination: tools.some((tool) => tool.http.pagination !== undefined),
+      encodings: tools.some((tool) => needsEncodings(tool.http)),
+      serverVariables: upstream.serverUrl !== undefined,
+      userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
+      clientRequests: options.customCallsClient === true,
+      confirm: tools.some((tool) => tool.confirm === true),
+    },
+    catalog,
+  );
+  return { askedFeatures, featureChoice };
+}
+
 /** What `tools/list` shows of a tool (for the `auto` surface's budget). */
 function listedToolOf(tool: ToolPlan): ListedTool {
   return {
@@ -435,15 +462,7 @@ function listedToolOf(tool: ToolPlan): ListedTool {
  */
 export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
   const check = new ListingCheck();
-  const problems = (tool: ToolPlan) =>
-    check.problems({
-      name: tool.name,
-      ...(tool.title !== undefined ? { title: tool.title } : {}),
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      annotations: tool.annotations,
-    });
+  const problems = (tool: ToolPlan) => check.problems(listedToolOf(tool));
   const kept: ToolPlan[] = [];
   for (const tool of tools) {
     const found = problems(tool);
@@ -510,4 +529,12 @@ function filterOperations<N extends { name: string }>(
     names: kept.map((k) => k.name),
     sizedAs: filtered.length,
   };
+}
+
+/** The `_fields` argument of an operation that answers JSON (output-fields.ts): in the input, and its paths for the runtime. */
+function addFieldsArgument(inputSchema: ObjectJsonSchema, response: ResponseBinding, paths: string[]): void {
+  const name = fieldsArgumentName(inputSchema);
+  inputSchema.properties = { ...inputSchema.properties, [name]: fieldsProperty(paths) };
+  response.fieldsArgument = name;
+  if (paths.length > 0) response.fields = paths;
 }

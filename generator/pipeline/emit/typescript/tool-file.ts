@@ -5,7 +5,7 @@ import type {
   StatementStructures,
 } from "ts-morph";
 import type { ToolDefinition } from "../../../shared/contract.js";
-import type { ToolPlan } from "../../plan/types.js";
+import type { ToolPlan } from "../../plan/plan-types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
