@@ -196,6 +196,17 @@ test("--print-config writes the snippet to stdout and starts nothing; an unknown
     assert.equal(JSON.parse(written.splice(0).join("")), {
       mcpServers: { "pet-store-mcp": { url: "http://127.0.0.1:4100/mcp" } },
     });
+    // --url-query: the URL carries a per-connection choice, quoted for the shell; a malformed one is exit 2.
+    const query = ["--http", "--port", "4100", "--url-query", "toolsets=pets&read_only=1"];
+    assert.is(await printed(["--print-config", "claude-code", ...query], { readData, features }), undefined);
+    assert.is(
+      written.splice(0).join(""),
+      "claude mcp add --transport http pet-store-mcp 'http://127.0.0.1:4100/mcp?toolsets=pets&read_only=1'\n",
+    );
+    const bad = ["--http", "--port", "4100", "--url-query", "read_only=maybe"];
+    assert.is(await printed(["--print-config", "cursor", ...bad], { readData, features }), undefined);
+    assert.is(process.exitCode, 2);
+    process.exitCode = undefined;
     // The URL is quoted as its format needs: a shell word, a JSON string.
     const odd = ["--http", "--public-url", 'https://mcp.example.com/it\'s "here"'];
     assert.is(await printed(["--print-config", "claude-code", ...odd], { readData, features }), undefined);

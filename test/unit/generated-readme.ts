@@ -60,6 +60,9 @@ test("the README shows a per-connection choice in a URL: the API's first toolset
   assert.match(readme, "`Mcp-Toolsets`, `Mcp-Read-Only`, `Mcp-Surface`");
   const untagged = (await files(join(dir, "dated.yaml"))).get("README.md")!;
   assert.match(untagged, "'http://127.0.0.1:3000/mcp?read_only=1'");
+  assert.not.match(untagged, "--url-query");
+  const printing = (await files(spec, ["print-config"])).get("README.md")!;
+  assert.match(printing, "`--print-config <client> --http --url-query 'toolsets=…&read_only=1'`");
 });
 
 test("npm publish warns about the placeholder MCP Registry name, and only about it", async () => {

@@ -44,7 +44,7 @@ const SETTINGS_OF = {
   state: "",
   toolsets:
     "--toolsets --exclude-tags --include-operations --exclude-operations --read-only MCP_TOOLSETS MCP_READ_ONLY",
-  "print-config": "--print-config",
+  "print-config": "--print-config --url-query",
   otel: "",
   "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
 } as const;
