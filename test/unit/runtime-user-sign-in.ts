@@ -167,7 +167,7 @@ async function startServer(
   state: StateStore = new MemoryStateStore(),
   env: Record<string, string> = {},
   more: (tools: ToolDefinition[]) => void = () => {},
-  flags: Record<string, string> = { "trust-user-header": "X-User" },
+  flags: Record<string, string | boolean> = { "trust-user-header": "X-User" },
 ): Promise<Setup> {
   const pagesServer = createServer();
   await new Promise<void>((resolve) => pagesServer.listen(0, "127.0.0.1", resolve));
@@ -644,6 +644,37 @@ test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-serv
   assert.ok(plugs.userSignIn, "accepted with --oauth-issuer");
 });
 
+test("attack (resource-server mode without the browser check): refused at start unless the operator names the risk, and then warned of", async () => {
+  const { info } = signInApi("http://127.0.0.1:1");
+  const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };
+  const context = { env, info, http: true, origin: "http://127.0.0.1:9", logger: silentLogger };
+  const refused = await Promise.resolve()
+    .then(() => userOauth.plugs({ ...context, flags: { "oauth-issuer": "https://issuer.example" } }))
+    .then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+  assert.match(refused, /MCP_SIGN_IN_OIDC_CLIENT_ID/);
+  assert.match(refused, /--allow-forwarded-sign-in-links/);
+  const warnings: string[] = [];
+  const logger: Logger = { ...silent, warn: (message) => void warnings.push(message) };
+  const plugs = await userOauth.plugs({
+    ...context,
+    logger,
+    flags: { "oauth-issuer": "https://issuer.example", "allow-forwarded-sign-in-links": true },
+  });
+  assert.ok(plugs.userSignIn, "accepted when the operator names the risk");
+  assert.match(warnings.join("\n"), /whoever opens a user's sign-in link/);
+  assert.throws(
+    () =>
+      userOauth.plugs({
+        ...context,
+        flags: { "trust-user-header": "X-User", "allow-forwarded-sign-in-links": true },
+      }),
+    /--allow-forwarded-sign-in-links applies to --oauth-issuer without MCP_SIGN_IN_OIDC_CLIENT_ID/,
+  );
+});
+
 test("<KEY>_AUTHORIZE_PARAMS adds parameters to the authorization request (Google: access_type=offline, prompt=consent) and never replaces the flow's own", async () => {
   const setup = await startServer(up, new MemoryStateStore(), {
     UPSTREAM_AUTHORIZE_PARAMS: "access_type=offline&prompt=consent&redirect_uri=https://evil.example/cb&state=x",
@@ -795,8 +826,10 @@ test("the vault: records are sealed and bound to their user (a record moved to a
 });
 
 test("resource-server mode: the user is the MCP token's issuer and subject; the pages need no header", async () => {
+  // Without the browser check (the operator named the risk): the first browser binds the link.
   const setup = await startServer(up, new MemoryStateStore(), {}, () => {}, {
     "oauth-issuer": "https://issuer.example",
+    "allow-forwarded-sign-in-links": true,
   });
   try {
     const first = resultOf(await setup.server.handle(LEGACY(1), { subject: "sub-1" }));
@@ -844,6 +877,7 @@ test("over HTTP with the resource-server guard: the browser's pages pass without
       "https://issuer.example",
       "--oauth-jwks",
       `${up.origin}/jwks`,
+      "--allow-forwarded-sign-in-links",
     ],
     { features: [auth, oauth, userOauth, clientRequests] },
   );
