@@ -160,6 +160,7 @@ export class McpServer {
       logger: this.logger,
       hooks: extension.hooks,
       gate: options.gate,
+      state: options.state,
       tasks,
       upstream,
       userAgent: `${info.name}/${info.version} (mcp-gen)`,

@@ -40,7 +40,12 @@ export type CallGate = (
   tool: ToolDefinition,
   args: Args,
   tools: RequestTools,
-  call: { modern: boolean; fromCode: boolean },
+  call: {
+    modern: boolean;
+    fromCode: boolean;
+    /** The server's state store (shared by every instance with Redis); undefined: this process's memory only. */
+    state: StateStore | undefined;
+  },
 ) => Promise<Outcome | undefined>;
 
 /** One operation call as the per-user credentials slot (feature `user-oauth`) sees it. */
@@ -80,6 +85,8 @@ export interface ToolCallerOptions {
   hooks: CallHooks | undefined;
   /** Feature slots (confirm, tasks, auth, pagination, user-oauth); undefined: off. */
   gate: CallGate | undefined;
+  /** The state store the gate may keep what it must remember in. */
+  state?: StateStore | undefined;
   tasks: Tasks | undefined;
   credentials: Credentials | undefined;
   paging: Paging | undefined;
@@ -180,7 +187,12 @@ export class ToolCaller {
 
     const gate = this.options.gate;
     const refused =
-      gate && (await gate(tool, args, tools(), { modern: call.era.modern, fromCode: !!context.fromCode }));
+      gate &&
+      (await gate(tool, args, tools(), {
+        modern: call.era.modern,
+        fromCode: !!context.fromCode,
+        state: this.options.state,
+      }));
     if (refused) return refused;
 
     // Without hooks for this tool (the usual case) the arguments go upstream as they are, with no await in between.
