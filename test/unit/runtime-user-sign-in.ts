@@ -43,6 +43,8 @@ interface Upstream {
   grants: string[];
   authorizeRequests: URLSearchParams[];
   tokenRequests: URLSearchParams[];
+  /** RFC 7009 revocation requests (`POST /revoke`). */
+  revocations: URLSearchParams[];
   /** access token → account; revoked tokens are absent. */
   access: Map<string, { sub: string; expires: number }>;
   refresh: Map<string, string>;
@@ -60,6 +62,7 @@ async function startUpstream(): Promise<Upstream> {
     grants: [],
     authorizeRequests: [],
     tokenRequests: [],
+    revocations: [],
     access: new Map(),
     refresh: new Map(),
     seenBySub: new Map(),
@@ -136,6 +139,25 @@ async function startUpstream(): Promise<Upstream> {
         }
         return json(400, { error: "unsupported_grant_type" });
       }
+      if (url.pathname === "/.well-known/openid-configuration")
+        return json(200, {
+          issuer: up.origin,
+          authorization_endpoint: `${up.origin}/authorize`,
+          token_endpoint: `${up.origin}/token`,
+          revocation_endpoint: `${up.origin}/revoke`,
+        });
+      if (url.pathname === "/revoke" && req.method === "POST") {
+        // RFC 7009: revoking a refresh token ends its grant's access tokens too.
+        const form = new URLSearchParams(Buffer.concat(chunks).toString());
+        const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
+        if (req.headers.authorization !== basic) return json(401, { error: "invalid_client" });
+        up.revocations.push(form);
+        const token = form.get("token") ?? "";
+        const sub = up.refresh.get(token) ?? up.access.get(token)?.sub;
+        up.access.delete(token);
+        if (up.refresh.delete(token) && sub) up.revoke(sub);
+        return res.writeHead(200).end();
+      }
       if (url.pathname === "/me") {
         const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
         const owner = up.access.get(token);
@@ -168,6 +190,8 @@ async function startServer(
   env: Record<string, string> = {},
   more: (tools: ToolDefinition[]) => void = () => {},
   flags: Record<string, string | boolean> = { "trust-user-header": "X-User" },
+  /** `openIdConnect`: the scheme's endpoints come from the upstream's discovery document (which offers revocation). */
+  kind: "authorizationCode" | "openIdConnect" = "authorizationCode",
 ): Promise<Setup> {
   const pagesServer = createServer();
   await new Promise<void>((resolve) => pagesServer.listen(0, "127.0.0.1", resolve));
@@ -175,10 +199,18 @@ async function startServer(
   up.registeredRedirect = `${pages}/oauth/upstream/callback`;
   const { info, tools } = signInApi(up.origin);
   more(tools);
-  info.securitySchemes![0]!.authorizationCode = {
-    authorizationUrl: `${up.origin}/authorize`,
-    tokenUrl: `${up.origin}/token`,
-  };
+  if (kind === "openIdConnect")
+    info.securitySchemes![0] = {
+      ...info.securitySchemes![0]!,
+      type: "openIdConnect",
+      authorizationCode: undefined,
+      openIdConnectUrl: `${up.origin}/.well-known/openid-configuration`,
+    };
+  else
+    info.securitySchemes![0]!.authorizationCode = {
+      authorizationUrl: `${up.origin}/authorize`,
+      tokenUrl: `${up.origin}/token`,
+    };
   const logged: string[] = [];
   const record = (message: string, fields?: Record<string, unknown>) =>
     logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
@@ -412,6 +444,52 @@ test("refresh before expiry, once more on a 401; a revoked grant asks the user t
     assert.is(out.status, 200);
     const signedOut = resultOf(await setup.server.handle(LEGACY(6), as("erin")));
     assert.ok(urlIn(signedOut.content[0].text), "asked to sign in after signing out");
+  } finally {
+    await setup.close();
+  }
+});
+
+test("attack: a vault record put back after sign-out (or after the operator dropped the user) does not open", async () => {
+  const store = new MemoryStateStore();
+  const secret = "operator-secret-0123456789";
+  const setup = await startServer(up, store, { MCP_SIGN_IN_ADMIN_SECRET: secret });
+  const post = (path: string, headers: Record<string, string>) =>
+    fetch(`${setup.pages}/oauth/upstream/${path}`, { method: "POST", headers });
+  try {
+    for (const [who, end] of [
+      ["hal", () => post("sign-out", { "x-user": "hal" })],
+      ["ida", () => post("drop-user?user=ida", { "x-admin-secret": secret })],
+    ] as const) {
+      await signIn(setup, who);
+      const name = `user-oauth:vault:${userOf({ kind: "header", header: "X-User" }, as(who))}:upstream`;
+      const saved = await store.get(name);
+      assert.ok(saved, "the record is where the vault keeps it");
+      assert.is((await end()).status, 200);
+      await store.set(name, saved!, 60_000);
+      const after = resultOf(await setup.server.handle(LEGACY(2), as(who)));
+      assert.ok(after.isError, `${who}: the old record gave tokens: ${JSON.stringify(after)}`);
+      assert.ok(urlIn(after.content[0].text), `${who} is asked to sign in again`);
+    }
+  } finally {
+    await setup.close();
+  }
+});
+
+test("sign-out revokes the user's tokens upstream where the provider offers RFC 7009 revocation (revocation_endpoint)", async () => {
+  const setup = await startServer(up, new MemoryStateStore(), {}, () => {}, undefined, "openIdConnect");
+  try {
+    await signIn(setup, "jon");
+    const revokedBefore = up.revocations.length;
+    const out = await fetch(`${setup.pages}/oauth/upstream/sign-out`, { method: "POST", headers: { "x-user": "jon" } });
+    assert.is(out.status, 200);
+    const sent = up.revocations.slice(revokedBefore);
+    assert.ok(sent.length >= 1, "a revocation request was sent");
+    assert.is(sent[0]!.get("token_type_hint"), "refresh_token");
+    assert.not.ok([...up.refresh.values()].includes("jon"), "the grant is revoked upstream");
+    assert.not.ok(
+      [...up.access.values()].some((owner) => owner.sub === "jon"),
+      "no access token of jon works",
+    );
   } finally {
     await setup.close();
   }
@@ -823,6 +901,28 @@ test("the vault: records are sealed and bound to their user (a record moved to a
   await store.set("user-oauth:vault:bob:upstream", raw!, 60_000);
   assert.is(await vault.get("bob", "upstream"), undefined);
   assert.is((await vault.get("alice", "upstream"))?.access, "alice-token");
+});
+
+test("the vault: a record opens only in its user's current generation and before its own end", async () => {
+  let now = 1_000_000;
+  const store = new MemoryStateStore(() => now);
+  const vault = new TokenVault(store, new RecordSeal("a-vault-secret-of-at-least-32-characters!"), () => now);
+  await vault.put("alice", "upstream", { access: "a1", scopes: [], expiresAt: now + 60_000 });
+  const name = "user-oauth:vault:alice:upstream";
+  const saved = (await store.get(name))!;
+  const generation = (await store.get("user-oauth:generation:alice"))!;
+  await store.delete("user-oauth:generation:alice");
+  assert.is(await vault.get("alice", "upstream"), undefined, "without its generation nothing opens");
+  await store.set("user-oauth:generation:alice", generation, 60_000);
+  assert.is((await vault.get("alice", "upstream"))?.access, "a1");
+  await vault.signOut("alice", ["upstream"]);
+  await store.set(name, saved, 60_000);
+  assert.is(await vault.get("alice", "upstream"), undefined, "a record of the generation before sign-out");
+  await vault.put("alice", "upstream", { access: "a2", scopes: [], expiresAt: now + 60_000 });
+  const second = (await store.get(name))!;
+  now += 61_000;
+  await store.set(name, second, 60_000);
+  assert.is(await vault.get("alice", "upstream"), undefined, "put back after its own end");
 });
 
 test("resource-server mode: the user is the MCP token's issuer and subject; the pages need no header", async () => {
