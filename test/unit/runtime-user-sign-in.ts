@@ -1033,6 +1033,28 @@ test("--trust-user-header: HTTP requests without the header are refused; with it
   }
 });
 
+test("--trust-user-header on a non-loopback bind: a warning at start-up; none on loopback", async () => {
+  const { info, tools } = signInApi(up.origin);
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof write;
+  const start = async (host: string) => {
+    lines.length = 0;
+    // 192.0.2.1 (TEST-NET-1) is on no interface: the bind fails after the start-up checks, so nothing listens beyond loopback.
+    const handle = await main(info, tools, ["--http", "--host", host, "--port", "0", "--trust-user-header", "X-User"], {
+      features: [auth, userOauth, clientRequests],
+    }).catch(() => undefined);
+    await handle?.close();
+    return lines.join("");
+  };
+  try {
+    assert.match(await start("192.0.2.1"), /warn: --trust-user-header X-User: this server listens on 192\.0\.2\.1/);
+    assert.not.match(await start("127.0.0.1"), /--trust-user-header X-User: this server listens/);
+  } finally {
+    process.stderr.write = write;
+  }
+});
+
 test("a shared store without MCP_TOKEN_VAULT_SECRET is refused at start; an HTTP server must know who the user is", async () => {
   const { info } = signInApi("http://127.0.0.1:1");
   const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };

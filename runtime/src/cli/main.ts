@@ -164,6 +164,10 @@ export async function main(
   }
   let handle: TransportHandle;
   if (flags.http) {
+    if (plugs.userHeader && !isLoopbackHost(flags.host))
+      logger.warn(
+        `--trust-user-header ${plugs.userHeader}: this server listens on ${flags.host}, beyond this machine: whoever reaches it without the gateway can name any user in that header; let only the gateway reach it (bind to 127.0.0.1, or a network only the gateway is on)`,
+      );
     const { startHttp } = await import("../transport/http.js");
     const http = await startHttp(server, {
       host: flags.host,
