@@ -1,6 +1,6 @@
-import type { OperationFilter } from "../shared/contract.js";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "../shared/diagnostics.js";
 import type { ApiDiff } from "./plan/changes/diff-tools.js";
+import { type GenerateOptions, withRemembered } from "./generate-options.js";
 import { formatFiles } from "./emit/format.js";
 import { emitProject, TOOLS_DATA_PATH, workerInput } from "./emit/project-files.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
@@ -12,8 +12,6 @@ import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { readPreviousState, type PreviousState } from "./plan/previous-state.js";
 import { validationFindings } from "./load/validate.js";
 import { planProject } from "./plan/plan-project.js";
-import type { AuthOverride } from "./plan/security.js";
-import type { ToolLock } from "./plan/tool-lock.js";
 import type { ProjectPlan } from "./plan/types.js";
 import { pascalCase } from "./plan/names.js";
 import { generatorVersion, runtimeVersion } from "../shared/provenance.js";
@@ -23,59 +21,7 @@ import { buildManifest, fileSha256, manifestFile } from "./write/manifest.js";
 import { mergePackageJson } from "./write/merge-package-json.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
-/** Everything `generate` accepts. */
-export interface GenerateOptions {
-  /** Path (or URL, with `allowRemote`) of the OpenAPI document. */
-  spec: string;
-  /** Output folder; when absent nothing is written (the files are returned). */
-  outDir?: string;
-  /** npm package name of the generated server (default: the previous generation's, else from info.title). */
-  packageName?: string;
-  /** Source repository URL for package.json and server.json (default: the previous generation's). */
-  repository?: string;
-  /** MCP Registry name (default: the previous generation's, else derived; see plan/publishing.ts). */
-  mcpName?: string;
-  /** Overwrite hand-edited generated files; write into a non-empty folder that has no manifest. */
-  force?: boolean;
-  /** Allow the spec and its `$ref`s to come from the network. */
-  allowRemote?: boolean;
-  /** The folder file `$ref`s may read from (`--ref-root`); default: the spec's own folder. */
-  refRoot?: string;
-  /** Authentication for operations without security requirements (`--auth`). */
-  auth?: AuthOverride;
-  /** Prefix of credential variable names (`--env-prefix`). */
-  envPrefix?: string;
-  /**
-   * Apply the diff's suggested semver bump to the previous generation's package version (default
-   * true). When false, an existing output keeps its version.
-   */
-  bump?: boolean;
-  /** Compare with `outDir` instead of writing it (see `GenerateResult.check`). */
-  check?: boolean;
-  /** Tool names to keep, instead of the output folder's lock (used by `mcp-gen diff`). */
-  toolLock?: ToolLock;
-  /** Ignore the tool-name lock of the previous generation: every tool gets its name from the spec again. */
-  resetToolNames?: boolean;
-  /** Emit tool output schemas (default true); `false` is the CLI's `--no-output-schema`. */
-  outputSchemas?: boolean;
-  /** Stop after the plan stage: nothing emitted, formatted or written (`mcp-gen diff` needs only the plan). */
-  planOnly?: boolean;
-  /** Operation filters (`--include-tags` …): only the operations they keep are generated. */
-  filter?: OperationFilter;
-  /** The generated server's default surface (`--surface`). */
-  defaultSurface?: "all" | "search" | "code" | "auto";
-  /** Runtime features asked for (`--with`); default: the previous generation's (see plan/features.ts). */
-  features?: readonly string[];
-  /**
-   * A break of the user's code (`src/custom/` no longer type-checks against the regenerated types,
-   * MG205) is an error: the run writes nothing (`--strict-custom`). Default: a warning.
-   */
-  strictCustom?: boolean;
-  /** The package's license (`--license`); default: the spec's `info.license` when it is an SPDX identifier. */
-  license?: string;
-  /** Called as each stage finishes, for progress output. */
-  onStage?: (stage: string, milliseconds: number) => void;
-}
+export type { GenerateOptions } from "./generate-options.js";
 
 /** What a run produced. */
 export interface GenerateResult {
@@ -223,21 +169,20 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   try {
     const ir = await timed("ir", () => buildIR(spec!, bag));
     const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
+    const remembered = withRemembered(options, previous.manifest);
     const plan = await timed("plan", () =>
       planProject(
         ir,
         {
-          packageName: options.packageName ?? previous.manifest?.packageName,
-          repository: options.repository ?? previous.manifest?.repository,
-          mcpName: options.mcpName ?? previous.manifest?.mcpName,
+          packageName: remembered.packageName,
+          repository: remembered.repository,
+          mcpName: remembered.mcpName,
           auth: options.auth,
           envPrefix: options.envPrefix,
           outputSchemas: options.outputSchemas,
           ...(options.filter ? { filter: options.filter } : {}),
-          ...((options.defaultSurface ?? previous.manifest?.surface)
-            ? { defaultSurface: options.defaultSurface ?? previous.manifest!.surface! }
-            : {}),
-          features: options.features ?? previous.manifest?.features ?? [],
+          ...(remembered.defaultSurface ? { defaultSurface: remembered.defaultSurface } : {}),
+          features: remembered.features ?? [],
           ...(previous.customCallsClient ? { customCallsClient: true } : {}),
           ...(options.license !== undefined ? { license: options.license } : {}),
           toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
@@ -289,8 +234,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
         buildManifest(formatted, {
           packageName: plan.packageName,
           packageVersion: plan.version,
-          repository: options.repository ?? previous.manifest?.repository,
-          mcpName: options.mcpName ?? previous.manifest?.mcpName,
+          repository: remembered.repository,
+          mcpName: remembered.mcpName,
           surface: plan.defaultSurface,
           features: plan.askedFeatures,
           provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec!.sha256 },

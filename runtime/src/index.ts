@@ -50,7 +50,7 @@ export { McpServer, type McpServerOptions, type RequestContext } from "./server/
 export { CACHE_HINTS } from "./server/dispatcher.js";
 export { DEFAULT_PAGE_SIZE } from "./server/list-pages.js";
 export { DEFAULT_TIMEOUT_MS, type UpstreamOptions } from "./upstream/upstream.js";
-export { TASKS_EXTENSION, type MakeTasks, type Tasks } from "./server/tasks.js";
+export { TASKS_EXTENSION, type MakeTasks, type Tasks } from "./server/tasks-slot.js";
 export type { Feature, FeatureName, FeaturePlugs } from "./cli/features.js";
 export type { TaskSupport } from "./api/mcp-types.js";
 export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type TransportHandle } from "./transport/transport.js";

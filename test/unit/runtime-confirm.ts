@@ -4,7 +4,7 @@ import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
 import { apiFeatures } from "../factories.js";
-import { confirmDestructive } from "../../runtime/src/features/confirm/confirm.js";
+import { confirmDestructive } from "../../runtime/src/features/confirm/confirm-gate.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
 let upstream: Upstream;

@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/features/pagination/pagination.js";
+import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/features/pagination/cursor-paging.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { SecuritySchemeDefinition, ToolDefinition } from "../../runtime/src/api/types.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";

@@ -9,7 +9,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { generate } from "../../generator/pipeline/generate.js";
-import { encodeCursor, nextLink } from "../../runtime/src/features/pagination/pagination.js";
+import { encodeCursor, nextLink } from "../../runtime/src/features/pagination/cursor-paging.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { apiFeatures } from "../factories.js";

@@ -88,6 +88,30 @@ test("the order check fails on a planted import against it (core to feature, low
   assert.equal(againstOrder([{ from: "features/code/index.ts", to: "features/search/meta-tools.ts" }]), []);
 });
 
+/** The basenames (other than index.ts) that more than one of `paths` has, each with its paths. */
+export function sharedBasenames(paths: readonly string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    if (name !== "index.ts") byName.set(name, [...(byName.get(name) ?? []), path]);
+  }
+  return [...byName].filter(([, found]) => found.length > 1).map(([name, found]) => `${name}: ${found.join(", ")}`);
+}
+
+test("no two files of runtime/src share a basename but index.ts (slot files and features' files say which they are)", () => {
+  const paths = sources(src).map((file) =>
+    file
+      .slice(src.length + 1)
+      .split("\\")
+      .join("/"),
+  );
+  assert.ok(paths.length > 100, `only ${paths.length} files found`);
+  assert.equal(sharedBasenames(paths), []);
+  assert.equal(sharedBasenames([...paths, "features/tasks/tasks-slot.ts", "features/search/index.ts"]), [
+    "tasks-slot.ts: server/tasks-slot.ts, features/tasks/tasks-slot.ts",
+  ]);
+});
+
 test("no import cycle between the runtime's files", () => {
   assert.equal(cycles(edges), []);
   assert.equal(

@@ -17,7 +17,7 @@ import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { MAX_NAME_CHARS } from "../../runtime/src/features/search/meta-tools.js";
 import { MAX_CONCURRENT_CODE_RUNS } from "../../runtime/src/features/code/code-host.js";
-import { confirmDestructive } from "../../runtime/src/features/confirm/confirm.js";
+import { confirmDestructive } from "../../runtime/src/features/confirm/confirm-gate.js";
 
 let upstream: Upstream;
 function route(r: Recorded): Reply {

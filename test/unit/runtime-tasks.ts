@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import type { CustomTool } from "../../runtime/src/api/extensions.js";
 import { ErrorCode, RpcError, httpStatusOf, type JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
-import { TASKS_EXTENSION } from "../../runtime/src/server/tasks.js";
+import { TASKS_EXTENSION } from "../../runtime/src/server/tasks-slot.js";
 import { TaskStore } from "../../runtime/src/features/tasks/task-store.js";
 import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { startHttp } from "../../runtime/src/transport/http.js";

@@ -19,7 +19,7 @@ import { FLOW_TTL_MS, MAX_FLOWS_PER_USER, SignInFlows } from "../../runtime/src/
 import { RecordSeal } from "../../runtime/src/features/user-oauth/seal.js";
 import { TokenVault } from "../../runtime/src/features/user-oauth/vault.js";
 import { userOf } from "../../runtime/src/features/user-oauth/users.js";
-import { BrowserUserCheck } from "../../runtime/src/features/user-oauth/confirm.js";
+import { BrowserUserCheck } from "../../runtime/src/features/user-oauth/browser-confirm.js";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { auth } from "../../runtime/src/features/auth/index.js";

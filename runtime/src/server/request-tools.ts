@@ -11,7 +11,7 @@ import type { Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
 import type { HandlerContext, Params, RequestContext } from "./request-context.js";
 import { StateSealer } from "../protocol/request-state.js";
-import type { Cluster } from "../state/cluster.js";
+import type { Cluster } from "../state/cluster-slot.js";
 
 /** The client capability each kind of input request needs. */
 export const INPUT_CAPABILITY: Record<InputRequest["method"], string> = {

@@ -1,26 +1,29 @@
 /**
  * `tools/call`: which tool runs, whether the call becomes a task, and the one code path of every
- * operation call ({@link ToolCaller.callOperation}), with the slots of the features it consults.
+ * operation call ({@link ToolCaller.callOperation}) as named steps over the slots of the features
+ * it consults (server/call-slots.ts) and the user's hooks (server/call-hooks.ts).
  */
+import type { StateStore } from "../state/state.js";
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
-import type { Credentials } from "../upstream/auth.js";
-import type { Paging } from "../upstream/paging.js";
-import type { CallHooks, CustomTool, RequestTools, ToolHooks } from "../api/extensions.js";
+import type { Credentials } from "../upstream/auth-slot.js";
+import type { Paging } from "../upstream/paging-slot.js";
+import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
 import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
 import { textResult } from "../api/tool-outcome.js";
-import { getOwn, isRecord } from "../protocol/own.js";
-import type { HandlerContext, Params, RequestContext } from "./request-context.js";
+import { isRecord } from "../protocol/own.js";
+import type { HandlerContext, Params } from "./request-context.js";
+import { hasHooks, runAfterHooks, runBeforeHooks } from "./call-hooks.js";
+import type { CallGate, UserCredentials, UserSignIn } from "./call-slots.js";
 import { Cancellation } from "../protocol/cancellation.js";
 import type { ClientChannel } from "./request-tools.js";
-import type { Tasks } from "./tasks.js";
+import type { Tasks } from "./tasks-slot.js";
 import type { AnyTool, ToolCatalog } from "./tool-catalog.js";
 import type { ToolDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
 import type { UpstreamQueue } from "../upstream/queue.js";
 import type { SchemaValidator } from "../api/validation.js";
-import type { StateStore } from "../state/state.js";
 
 type Args = Record<string, unknown>;
 type Outcome = CallToolResult | InputRequiredResult;
@@ -35,46 +38,44 @@ interface OperationCallContext {
   readonly fromCode?: boolean;
 }
 
-/** A check of a validated operation call before it goes upstream (feature `confirm`): undefined lets it through. */
-export type CallGate = (
-  tool: ToolDefinition,
-  args: Args,
-  tools: RequestTools,
-  call: {
-    modern: boolean;
-    fromCode: boolean;
-    /** The server's state store (shared by every instance with Redis); undefined: this process's memory only. */
-    state: StateStore | undefined;
-  },
-) => Promise<Outcome | undefined>;
+/**
+ * One admitted operation call on its way through the steps of {@link ToolCaller.callOperation}:
+ * what each step reads, and what it leaves for the next.
+ */
+class OperationCall {
+  /** The arguments: as validated, then as the before-hooks leave them (what goes upstream). */
+  args: Args;
+  /** Passthrough credentials the request carries (feature `auth`), read when the call goes upstream. */
+  passed: Record<string, string> | undefined;
+  /** The calling user's own tokens (feature `user-oauth`). */
+  user: UserCredentials | undefined;
+  /** The upstream refused the user's tokens and they could not be renewed: sign in again. */
+  signedOut = false;
+  /** The answer that ended the call when the user had to sign in again after going upstream. */
+  answer: Outcome | undefined;
+  private madeTools: RequestTools | undefined;
 
-/** One operation call as the per-user credentials slot (feature `user-oauth`) sees it. */
-export interface UserSignInCall {
-  tool: ToolDefinition;
-  request: HandlerContext;
-  tools: RequestTools;
-  /** The call comes from an `execute_code` script, which cannot ask the user. */
-  fromCode: boolean;
+  constructor(
+    readonly name: string,
+    readonly tool: ToolDefinition,
+    args: Args,
+    /** The request as if it had called the operation's own tool: MRTR state binds to the operation. */
+    readonly params: Params,
+    readonly context: OperationCallContext,
+    private readonly channel: ClientChannel,
+    /** Some hook runs around this tool's calls (the usual case is none: no await between the steps). */
+    readonly hooked: boolean,
+  ) {
+    this.args = args;
+  }
+
+  get call(): HandlerContext {
+    return this.context.call;
+  }
+
+  /** The request's tools (a dozen closures and an `api` client), made when a step first asks for them. */
+  tools = (): RequestTools => (this.madeTools ??= this.channel.requestTools(this.params, this.context.call));
 }
-
-/** The user's tokens for the call, or the answer that asks them to sign in. */
-export type UserSignInOutcome =
-  | {
-      /** Credentials by scheme key, applied as passthrough credentials are. */
-      credentials: Record<string, string>;
-      /** After a 401: refreshed credentials, or undefined when the tokens were dropped (sign in again). */
-      renew(): Promise<Record<string, string> | undefined>;
-    }
-  | { result: CallToolResult | InputRequiredResult };
-
-/** Per-user credentials of a server. */
-export interface UserSignIn {
-  /** Undefined when the operation needs no per-user credentials; may throw an RpcError (-32042). */
-  prepare(call: UserSignInCall): Promise<UserSignInOutcome | undefined>;
-}
-
-/** Makes the per-user credentials of a server over its state store (shared across instances or not). */
-export type MakeUserSignIn = (context: { state: StateStore | undefined; logger: Logger }) => UserSignIn;
 
 /** What a {@link ToolCaller} works with; every part is shared with the rest of the server. */
 export interface ToolCallerOptions {
@@ -145,108 +146,149 @@ export class ToolCaller {
     return (call.view ? call.view.meta : catalog.meta)!.call(name, args, allowed, run, call.cancellation.signal);
   }
 
-  /** Runs operation `name`: the one path of every operation call (its tool, `call_operation`, code, `api`). */
+  /**
+   * Runs operation `name`: the one path of every operation call (its tool, `call_operation`, code,
+   * `api`), as a list of steps over one {@link OperationCall}: admit → sign in → gate → before-hooks →
+   * upstream (pages) → after-hooks. Each step before the upstream may end the call with its answer; a
+   * slot whose feature is off costs the call no step and no await.
+   *
+   * Where more plugs in: a check that may refuse the call (an inbound rate limit) is a step like
+   * `gate`, in the chain below; a trace span wraps this method and each upstream request wraps
+   * {@link fetchPage}; shaping of the result is a step after the after-hooks, on `result`.
+   */
   async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<Outcome> {
-    const { catalog, validator, channel, hooks, logger } = this.options;
-    const call = context.call;
+    const op = this.admit(name, args, context);
+    if (!(op instanceof OperationCall)) return op;
+    const { userSignIn, gate } = this.options;
+    const answer =
+      (userSignIn && (await this.signIn(op, userSignIn))) ||
+      (gate && (await this.gate(op, gate))) ||
+      (op.hooked && (await this.beforeHooks(op)));
+    if (answer) return answer;
+    const result = await this.fetchPages(op);
+    if (!result) return op.answer!;
+    return op.hooked ? runAfterHooks(this.options.hooks!, op.tool, op.args, result, op.tools) : result;
+  }
+
+  /**
+   * Step 1, admit: the operation exists, the caller's scopes allow it, its arguments are valid. An
+   * unknown operation, missing scopes and invalid arguments are tool errors (isError), not protocol
+   * errors (SEP-1303); arguments that are not an object are (-32602).
+   */
+  private admit(name: string, args: unknown, context: OperationCallContext): OperationCall | Outcome {
+    const { catalog, validator, channel, hooks } = this.options;
     const tool = catalog.operation(name);
     if (!tool) return textResult(`Unknown operation '${name}'. Use search_operations to find operation names.`, true);
-    if (!catalog.mayCall(name, call.ctx.scopes))
+    if (!catalog.mayCall(name, context.call.ctx.scopes))
       return textResult(
         `Operation ${name} needs OAuth scopes this token lacks: ${catalog.requiredScopes(name).join(" ")}`,
         true,
       );
-    // The request as if it had called the operation's own tool: MRTR state binds to the operation.
     const params: Params = { ...context.params, name, arguments: args };
     if (!isRecord(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
-
-    // Input-validation failures are tool errors (isError), not protocol errors (SEP-1303).
     const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
-    // The request's tools (a dozen closures and an `api` client) are made when a sign-in, gate or hook
-    // asks for them, not per call; MRTR fields a request carries are checked up front (-32602).
-    let madeTools: RequestTools | undefined;
-    const tools = (): RequestTools => (madeTools ??= channel.requestTools(params, call));
-    if (params.inputResponses !== undefined || params.requestState !== undefined) tools();
+    const op = new OperationCall(name, tool, args, params, context, channel, hasHooks(hooks, name));
+    // MRTR fields a request carries are checked up front (-32602), by making its tools.
+    if (params.inputResponses !== undefined || params.requestState !== undefined) op.tools();
+    return op;
+  }
 
-    // The calling user's own tokens (feature user-oauth), or the answer asking them to sign in. Before
-    // the confirmation: a modern retry after signing in finds the tokens and goes on to confirm.
-    const signIn = this.options.userSignIn;
-    const signInCall = () => ({ tool, request: call, tools: tools() });
-    let user = signIn ? await signIn.prepare({ ...signInCall(), fromCode: context.fromCode === true }) : undefined;
+  /**
+   * Step 2, sign in (feature `user-oauth`): the calling user's own tokens, or the answer asking them
+   * to sign in. Before the gate: a modern retry after signing in finds the tokens and goes on to confirm.
+   */
+  private async signIn(op: OperationCall, signIn: UserSignIn): Promise<Outcome | undefined> {
+    const { tool, call, context } = op;
+    const user = await signIn.prepare({ tool, request: call, tools: op.tools(), fromCode: context.fromCode === true });
     if (user && "result" in user) return user.result;
-    const passed = this.options.credentials?.fromRequest(call.ctx.headers);
-    let signedOut = false;
-    const renewUser =
-      user &&
-      (async () => {
-        const renewed = await (user as { renew(): Promise<Record<string, string> | undefined> }).renew();
-        if (!renewed) signedOut = true;
-        return renewed && { ...passed, ...renewed };
-      });
+    op.user = user;
+    op.signedOut = false;
+    return undefined;
+  }
 
-    const gate = this.options.gate;
-    const refused =
-      gate &&
-      (await gate(tool, args, tools(), {
-        modern: call.era.modern,
-        fromCode: !!context.fromCode,
-        state: this.options.state,
-      }));
-    if (refused) return refused;
+  /** Step 3, gate (feature `confirm`): the answer that stops the call (ask the user, refuse), if any. */
+  private gate(op: OperationCall, gate: CallGate): Promise<Outcome | undefined> {
+    return gate(op.tool, op.args, op.tools(), {
+      modern: op.call.era.modern,
+      fromCode: !!op.context.fromCode,
+      state: this.options.state,
+    });
+  }
 
-    // Without hooks for this tool (the usual case) the arguments go upstream as they are, with no await in between.
-    const hooked = hooks !== undefined && (hooks.beforeCall || hooks.afterCall || toolHooks(hooks, name)) !== undefined;
-    const before = hooked ? await runBeforeHooks(hooks, tool, args, tools) : { args };
+  /** Step 4, before-hooks: the user's `beforeCall` and the tool's `before` rewrite the arguments or answer. */
+  private async beforeHooks(op: OperationCall): Promise<Outcome | undefined> {
+    const before = await runBeforeHooks(this.options.hooks!, op.tool, op.args, op.tools);
     if ("result" in before) return before.result;
-    const upstreamArgs = before.args;
+    op.args = before.args;
+    return undefined;
+  }
 
+  /**
+   * Step 5, upstream: the first page (again after a new sign-in when the upstream refused the user's
+   * tokens), then the further pages the caller asked for (feature `pagination`), with progress and
+   * log lines around them. Undefined when the user had to sign in again (the answer is `op.answer`).
+   */
+  private async fetchPages(op: OperationCall): Promise<CallToolResult | undefined> {
+    const { channel, paging } = this.options;
+    const { name, tool, params, call } = op;
     // Log lines name the operation template only: never argument values, URLs or headers.
     const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
     channel.progress(params, call, 0, 1, `calling ${operation}`);
     channel.log(call, "debug", { tool: name, event: "upstream request", operation });
     const started = Date.now();
-    const fetchPage = (pageArgs: Record<string, unknown>) =>
-      callUpstream(tool, pageArgs, {
-        upstream: this.options.upstream,
-        userAgent: this.options.userAgent,
-        validator,
-        cancellation: call.cancellation,
-        logger,
-        credentials: this.options.credentials,
-        paging: this.options.paging,
-        queue: this.options.upstreamQueue,
-        fromRequest: user && "credentials" in user ? { ...passed, ...user.credentials } : passed,
-        ...(renewUser ? { renewFromRequest: renewUser } : {}),
-        ...(context.onResponse ? { onResponse: context.onResponse } : {}),
-      });
-    const paging = this.options.paging;
-    const pages = paging?.pages(tool, upstreamArgs) ?? 1;
-    let firstPage = await fetchPage(upstreamArgs);
-    // The upstream refused the user's tokens and they could not be refreshed: sign in again, once.
-    if (signedOut && signIn) {
-      user = await signIn.prepare({ ...signInCall(), fromCode: context.fromCode === true });
-      if (user && "result" in user) return user.result;
-      signedOut = false;
-      firstPage = await fetchPage(upstreamArgs);
-    }
-    const upstreamResult =
+    op.passed = this.options.credentials?.fromRequest(call.ctx.headers);
+    const pages = paging?.pages(tool, op.args) ?? 1;
+    const firstPage = await this.fetchFirstPage(op);
+    if (!firstPage) return undefined;
+    const result =
       paging && pages > 1
-        ? await paging.collect(tool, upstreamArgs, firstPage, pages, fetchPage, {
+        ? await paging.collect(tool, op.args, firstPage, pages, (pageArgs) => this.fetchPage(op, pageArgs), {
             signal: call.cancellation.signal,
             onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
           })
         : firstPage;
-    channel.log(call, upstreamResult.isError ? "warning" : "info", {
-      tool: name,
-      event: "upstream response",
-      operation,
-      ok: !upstreamResult.isError,
-      ms: Date.now() - started,
-    });
+    const ms = Date.now() - started;
+    const ok = !result.isError;
+    channel.log(call, ok ? "info" : "warning", { tool: name, event: "upstream response", operation, ok, ms });
     // Progress must only grow: a collection already reported its pages.
     if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return hooked ? runAfterHooks(hooks, tool, upstreamArgs, upstreamResult, tools) : upstreamResult;
+    return result;
+  }
+
+  /** The first page; when the upstream refused the user's tokens and they could not be renewed, sign in again, once. */
+  private async fetchFirstPage(op: OperationCall): Promise<CallToolResult | undefined> {
+    const firstPage = await this.fetchPage(op, op.args);
+    const signIn = this.options.userSignIn;
+    if (!op.signedOut || !signIn) return firstPage;
+    op.answer = await this.signIn(op, signIn);
+    return op.answer ? undefined : await this.fetchPage(op, op.args);
+  }
+
+  /** One upstream request of the call, with the request's and the user's credentials. */
+  private fetchPage(op: OperationCall, pageArgs: Args): Promise<CallToolResult> {
+    const { upstream, userAgent, validator, logger, credentials, paging, upstreamQueue } = this.options;
+    const { user, passed, context } = op;
+    return callUpstream(op.tool, pageArgs, {
+      upstream,
+      userAgent,
+      validator,
+      cancellation: op.call.cancellation,
+      logger,
+      credentials,
+      paging,
+      queue: upstreamQueue,
+      fromRequest: user ? { ...passed, ...user.credentials } : passed,
+      ...(user ? { renewFromRequest: () => this.renewUser(op, user) } : {}),
+      ...(context.onResponse ? { onResponse: context.onResponse } : {}),
+    });
+  }
+
+  /** After a 401: the user's refreshed tokens, or undefined when they were dropped (the call signs in again). */
+  private async renewUser(op: OperationCall, user: UserCredentials): Promise<Record<string, string> | undefined> {
+    const renewed = await user.renew();
+    if (!renewed) op.signedOut = true;
+    return renewed && { ...op.passed, ...renewed };
   }
 
   /** The `api` client of custom code serving `call`: its scopes, era and cancellation, not its MRTR fields. */
@@ -273,50 +315,4 @@ export class ToolCaller {
       return textResult(error instanceof Error ? error.message : String(error), true);
     }
   }
-}
-
-/**
- * The user's hooks around one operation call (extensions.ts), like layers: `beforeCall`, the
- * tool's own `before` (keyed by tool name in the same object), the upstream call, its `after`,
- * `afterCall`. A `before` that returns a result ends the call there.
- */
-function toolHooks(hooks: CallHooks, name: string): ToolHooks<Args, unknown> | undefined {
-  // Own property only: a tool named `constructor` finds nothing inherited.
-  const entry = name === "beforeCall" || name === "afterCall" ? undefined : getOwn(hooks, name);
-  return isRecord(entry) ? (entry as ToolHooks<Args, unknown>) : undefined;
-}
-
-/**
- * Runs the `before` hooks: the arguments to send upstream, or the result that replaces the call.
- * `tools` is asked for only when a hook runs: a server with hooks for some tools builds nothing
- * for the calls of the others.
- */
-async function runBeforeHooks(
-  hooks: CallHooks,
-  tool: ToolDefinition,
-  args: Args,
-  tools: () => RequestTools,
-): Promise<{ args: Args } | { result: CallToolResult }> {
-  let current = args;
-  for (const before of [hooks.beforeCall?.bind(hooks, tool), toolHooks(hooks, tool.name)?.before]) {
-    if (!before) continue;
-    const outcome = await before(current, tools());
-    if (isRecord(outcome) && Array.isArray(outcome.content)) return { result: outcome as CallToolResult };
-    if (isRecord(outcome)) current = outcome;
-  }
-  return { args: current };
-}
-
-/** Runs the `after` hooks on the call's result: the result to return (`tools` as for the `before` hooks). */
-async function runAfterHooks(
-  hooks: CallHooks,
-  tool: ToolDefinition,
-  args: Args,
-  result: CallToolResult,
-  tools: () => RequestTools,
-): Promise<CallToolResult> {
-  const own = toolHooks(hooks, tool.name)?.after;
-  let current = own ? ((await own(result, args, tools())) ?? result) : result;
-  if (hooks.afterCall) current = (await hooks.afterCall(tool, args, current, tools())) ?? current;
-  return current;
 }

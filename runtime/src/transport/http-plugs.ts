@@ -5,7 +5,7 @@ import type { Logger } from "../protocol/logger.js";
 import type { LegacySession } from "../server/request-context.js";
 import type { McpServer } from "../server/server.js";
 import type { StateStore } from "../state/state.js";
-import type { readBody } from "./http-util.js";
+import { reject, type readBody } from "./http-util.js";
 
 /** A caller whose credentials the guard accepted. */
 export interface Principal {
@@ -23,6 +23,12 @@ export interface Refusal {
 /** True when the guard refused. */
 export function isRefusal(value: Principal | Refusal): value is Refusal {
   return "status" in value;
+}
+
+/** Answers a refusal: 401/403 with its `WWW-Authenticate` challenge. */
+export function refuse(res: ServerResponse, refusal: Refusal): void {
+  res.setHeader("WWW-Authenticate", refusal.wwwAuthenticate);
+  reject(res, refusal.status, refusal.message);
 }
 
 /** Checks every request to the MCP endpoint (and to the other endpoints) before it is served. */

@@ -4,14 +4,14 @@
  */
 import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
-import type { Authorize, AuthorizedRequest, Credentials } from "./auth.js";
+import type { Authorize, AuthorizedRequest, Credentials } from "./auth-slot.js";
 import type { Logger } from "../protocol/logger.js";
 import type { Cancellation } from "../protocol/cancellation.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
 import type { Encodings } from "./body.js";
-import type { CursorApplication, Paging } from "./paging.js";
+import type { CursorApplication, Paging } from "./paging-slot.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "../api/types.js";

@@ -1,6 +1,6 @@
 /** Puts chosen credentials into a request: once each, and stripped from a redirect to another origin. */
 import type { NormalizedOptions } from "got";
-import type { AuthorizedRequest } from "../../upstream/auth.js";
+import type { AuthorizedRequest } from "../../upstream/auth-slot.js";
 
 /** What the chosen credentials add to a request. */
 export interface AppliedCredentials {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { TokenCache, CredentialError } from "./oauth-client.js";
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../../api/types.js";
-import type { Authorize, Credentials } from "../../upstream/auth.js";
+import type { Authorize, Credentials } from "../../upstream/auth-slot.js";
 import { authorize, type AppliedCredentials } from "./authorize.js";
 import { checkPassthroughRules, passthroughCredentials, type PassthroughRule } from "./passthrough.js";
 

@@ -5,7 +5,7 @@
  */
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
-import type { MakeCredentials } from "../../upstream/auth.js";
+import type { MakeCredentials } from "../../upstream/auth-slot.js";
 import { CredentialStore } from "./credentials.js";
 import { loadPassthroughConfig, parsePassthroughRule, type PassthroughRule } from "./passthrough.js";
 

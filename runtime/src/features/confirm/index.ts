@@ -5,7 +5,7 @@
  * that declared elicitation an `elicitation/create` request; other clients are refused.
  */
 import type { Feature } from "../../cli/features.js";
-import { confirmDestructive } from "./confirm.js";
+import { confirmDestructive } from "./confirm-gate.js";
 
 export const confirm: Feature = {
   name: "confirm",

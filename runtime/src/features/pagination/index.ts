@@ -4,9 +4,9 @@
  * instances of a server), and `maxPages` to collect several pages in one call.
  */
 import type { Feature } from "../../cli/features.js";
-import type { MakePaging } from "../../upstream/paging.js";
+import type { MakePaging } from "../../upstream/paging-slot.js";
 import { collectPages, requestedPages } from "./collect.js";
-import { addNextCursor, applyCursor, cursorKey, nextCursor } from "./pagination.js";
+import { addNextCursor, applyCursor, cursorKey, nextCursor } from "./cursor-paging.js";
 
 export const pagination: Feature = {
   name: "pagination",

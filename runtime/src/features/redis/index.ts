@@ -6,7 +6,7 @@
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import type { StateStore } from "../../state/state.js";
-import { StoreCluster } from "./cluster.js";
+import { StoreCluster } from "./redis-cluster.js";
 import { MIN_STATE_SECRET_CHARS, SealedStateStore } from "./state-seal.js";
 
 /** How a shared store is opened. */

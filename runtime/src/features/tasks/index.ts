@@ -5,7 +5,7 @@
  */
 import type { Feature } from "../../cli/features.js";
 import { integerSetting } from "../../cli/settings.js";
-import type { MakeTasks } from "../../server/tasks.js";
+import type { MakeTasks } from "../../server/tasks-slot.js";
 import { serverTasks } from "./server-tasks.js";
 import { SharedTasks } from "./shared-tasks.js";
 import { TaskStore, type TaskOptions } from "./task-store.js";

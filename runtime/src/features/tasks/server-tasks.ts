@@ -1,5 +1,5 @@
 /**
- * The tasks as the server uses them (the core's `Tasks` slot, server/tasks.ts) over a
+ * The tasks as the server uses them (the core's `Tasks` slot, server/tasks-slot.ts) over a
  * {@link TaskKeeper} (task-store.ts in memory, shared-tasks.ts across instances): which calls become
  * tasks, `tasks/get|update|cancel`, and the task ids a `subscriptions/listen` follows.
  */
@@ -7,7 +7,7 @@ import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
 import type { HandlerContext, RequestContext } from "../../server/request-context.js";
 import { Cancellation } from "../../protocol/cancellation.js";
-import { TASKS_EXTENSION, type Tasks } from "../../server/tasks.js";
+import { TASKS_EXTENSION, type Tasks } from "../../server/tasks-slot.js";
 
 /** One run of a task's work. Later runs answer the previous run's `input_required` result. */
 export interface TaskRound {

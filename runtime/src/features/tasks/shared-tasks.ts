@@ -11,7 +11,7 @@
  * running instance's id and a hash of the creating OAuth subject; never a credential or header.
  */
 import { createHash } from "node:crypto";
-import { InstanceSilentError, type Cluster, type Command } from "../../state/cluster.js";
+import { InstanceSilentError, type Cluster, type Command } from "../../state/cluster-slot.js";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../protocol/logger.js";
 import { isRecord } from "../../protocol/own.js";

@@ -6,7 +6,7 @@
  * a random `state`. The callback completes only the flow its `state` names, only in the browser
  * that started it, only once and only before the flow expires; with a trusted user header, start
  * and callback also require the flow's own user. Where the browser's user can be confirmed at the
- * MCP authorization server (`confirmUser`, see confirm.ts), the callback also requires that step done. Each user has a bounded number of pending flows
+ * MCP authorization server (`confirmUser`, see browser-confirm.ts), the callback also requires that step done. Each user has a bounded number of pending flows
  * (the oldest go). Records live in the state store, sealed, so any instance completes them.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";

@@ -13,7 +13,7 @@ import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import type { SecuritySchemeDefinition } from "../../api/types.js";
 import { silentLogger, type Logger } from "../../protocol/logger.js";
-import { BrowserUserCheck } from "./confirm.js";
+import { BrowserUserCheck } from "./browser-confirm.js";
 import { SignInFlows } from "./flows.js";
 import { LoopbackPages } from "./loopback.js";
 import { CALLBACK_PATH, isSignInPath, serveSignInPage, SIGN_OUT_PATH, START_PATH } from "./pages.js";

@@ -7,14 +7,14 @@
  * provider offers it, and dropped), and the operator's `POST /oauth/upstream/drop-user?user=…`
  * (with `X-Admin-Secret`), which does so for anyone. Pages take no return URL: no
  * open redirect. Their answers are never cached and send no referrer (the callback URL holds a code).
- * With a browser-user check (resource-server mode, confirm.ts) the start page goes first to the
+ * With a browser-user check (resource-server mode, browser-confirm.ts) the start page goes first to the
  * issuer's authorization endpoint, and `GET /oauth/upstream/confirm` (the redirect URI registered
  * there) goes on to the upstream only when the ID token names the flow's user.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../protocol/logger.js";
-import type { BrowserUserCheck } from "./confirm.js";
+import type { BrowserUserCheck } from "./browser-confirm.js";
 import { SignInFlows, type FlowRecord } from "./flows.js";
 import type { UserOAuth } from "./sign-in.js";
 import { tokensOf } from "./sign-in.js";

@@ -16,7 +16,7 @@ import type { CallToolResult, InputRequiredResult } from "../../api/mcp-types.js
 import type { Logger } from "../../protocol/logger.js";
 import { RpcError } from "../../protocol/jsonrpc.js";
 import { isRecord } from "../../protocol/own.js";
-import type { UserSignIn, UserSignInCall, UserSignInOutcome } from "../../server/tool-call.js";
+import type { UserSignIn, UserSignInCall, UserSignInOutcome } from "../../server/call-slots.js";
 import { FLOW_TTL_MS, type SignInFlows } from "./flows.js";
 import {
   discoverEndpoints,

@@ -3,7 +3,7 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
 import { META_SUBSCRIPTION_ID } from "../protocol/versions.js";
-import type { Cluster } from "../state/cluster.js";
+import type { Cluster } from "../state/cluster-slot.js";
 import type { HandlerContext, Params, RequestHandler } from "./request-context.js";
 
 /** The extension's identifier, as declared in `capabilities.extensions`. */

@@ -15,7 +15,7 @@ import {
   type ClusterMember,
   type Command,
   type CommandAnswer,
-} from "../../state/cluster.js";
+} from "../../state/cluster-slot.js";
 
 /** How long an instance counts as alive after its last heartbeat. */
 export const HEARTBEAT_TTL_MS = 10_000;

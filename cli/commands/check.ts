@@ -1,9 +1,10 @@
 import { existsSync, statSync } from "node:fs";
-import { type CheckReport, type CheckTarget, runCheck, TargetError } from "../generator/index.js";
-import { EXIT } from "./exit-codes.js";
+import { type CheckReport, type CheckTarget, runCheck, TargetError } from "../../generator/index.js";
+import { defineCommand } from "../command.js";
+import { EXIT } from "../exit-codes.js";
 
 /** Flags of `mcp-gen check`. */
-export interface CheckArgs {
+interface CheckArgs {
   /** A generated server folder, or the URL of a running HTTP server. */
   target?: string;
   /** The command after `--`, when the server is started by a command of its own. */
@@ -46,7 +47,7 @@ function targetOf(args: CheckArgs): CheckTarget | string {
  * out of 100. Exit 0 when the score reaches `--min-score` (default 100), 8 when it does not or the
  * server cannot be started, 2 for a bad target.
  */
-export async function runCheckCommand(args: CheckArgs): Promise<number> {
+async function runCheckCommand(args: CheckArgs): Promise<number> {
   const target = targetOf(args);
   if (typeof target === "string") {
     process.stderr.write(`mcp-gen check: ${target}\n`);
@@ -68,3 +69,42 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
     return EXIT.checkFailed;
   }
 }
+
+/** `mcp-gen check [target]`: a server's protocol compliance out of 100. */
+export const checkCommand = defineCommand({
+  command: "check [target]",
+  describe:
+    "Score the protocol compliance of one server out of 100: lifecycle in both eras, pagination, errors, cancellation, logging, resources, HTTP rules, tools/list hygiene and token footprint",
+  builder: (y) =>
+    y
+      .positional("target", {
+        type: "string",
+        describe:
+          "A generated server folder (built), or the URL of a running server (http://127.0.0.1:3000/mcp); or give the server's command after --",
+      })
+      .option("http", {
+        type: "boolean",
+        default: false,
+        describe: "Serve and check over Streamable HTTP (a folder gets --http --port 0; a command must print its URL)",
+      })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: 'Print { "score", "checks": [{ "id", "ok", "message" }] } as JSON',
+      })
+      .option("min-score", { type: "number", default: 100, describe: "Exit 8 when the score is below this" })
+      .example("$0 check ./server", "Start the built server over stdio and score it")
+      .example(
+        "$0 check --http -- node ./server/dist/index.js --http --port 0",
+        "Any server started by a command, over HTTP",
+      ),
+  handler: (args) =>
+    runCheckCommand({
+      ...(args.target ? { target: args.target } : {}),
+      // The words after `--` (yargs' populate-- in cli/index.ts).
+      command: ((args as Record<string, unknown>)["--"] as Array<string | number> | undefined)?.map(String) ?? [],
+      http: args.http,
+      json: args.json,
+      minScore: args.minScore,
+    }),
+});

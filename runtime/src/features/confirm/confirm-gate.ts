@@ -14,7 +14,7 @@ import { textResult } from "../../api/tool-outcome.js";
 import type { ToolDefinition } from "../../api/types.js";
 import { getOwn, isRecord } from "../../protocol/own.js";
 import { serializePathParameter } from "../../upstream/serialize.js";
-import type { CallGate } from "../../server/tool-call.js";
+import type { CallGate } from "../../server/call-slots.js";
 import type { StateStore } from "../../state/state.js";
 import { DEFAULT_STATE_TTL_MS } from "../../protocol/request-state.js";
 import { UsedOnce } from "./once.js";

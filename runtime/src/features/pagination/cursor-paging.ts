@@ -9,7 +9,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { CallToolResult } from "../../api/mcp-types.js";
 import type { ToolDefinition } from "../../api/types.js";
-import type { CursorApplication, PageFacts } from "../../upstream/paging.js";
+import type { CursorApplication, PageFacts } from "../../upstream/paging-slot.js";
 
 /** The cursor key: `MCP_CURSOR_SECRET` when set (so instances behind a load balancer agree), else random per process. */
 export function cursorKey(env: NodeJS.ProcessEnv): Buffer {

@@ -1,0 +1,70 @@
+/**
+ * The generate command's options table (cli/commands/generate.ts): each row's value reaches
+ * `generate` where the row says, a row whose option the project remembers (generator
+ * `REMEMBERED_OPTIONS`) says so in its help and in docs/reference/cli.md, and a remembered option
+ * is taken from the previous generation's manifest only when the run does not give it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { GENERATE_FLAGS, generateOptions, remembered } from "../../cli/commands/generate.js";
+import { REMEMBERED_OPTIONS, withRemembered } from "../../generator/pipeline/generate-options.js";
+import type { Manifest } from "../../generator/shared/state-files.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const flags = GENERATE_FLAGS;
+
+test("the parsed flags become generate's options, filters gathered into one filter, unset values left out", () => {
+  const args = {
+    spec: "api.yaml",
+    out: "server",
+    "allow-remote": false,
+    "output-schema": false,
+    with: ["search,code", "none"],
+    "include-tags": ["a,b", "c"],
+    "read-only": true,
+    json: true,
+    name: undefined,
+  };
+  const options = generateOptions(args, flags);
+  assert.equal(options.spec, "api.yaml");
+  assert.equal(options.outDir, "server");
+  assert.equal(options.outputSchemas, false);
+  assert.equal(options.features, ["search", "code"]);
+  assert.equal(options.filter, {
+    includeTags: ["a", "b", "c"],
+    excludeTags: [],
+    includeOperations: [],
+    excludeOperations: [],
+    readOnly: true,
+  });
+  assert.not.ok("packageName" in options, "an absent --name leaves the previous generation's");
+  assert.not.ok("features" in generateOptions({ spec: "x" }, flags), "an absent --with leaves the previous one's");
+  assert.not.ok("json" in options, "--json is the CLI's own");
+});
+
+test("every remembered option has a flag, and its help and reference row say it is remembered", () => {
+  const doc = readFileSync(join(root, "docs", "reference", "cli.md"), "utf8");
+  const rememberedRows = flags.filter(remembered);
+  assert.equal(rememberedRows.map((row) => row.into).sort(), Object.keys(REMEMBERED_OPTIONS).sort());
+  for (const row of rememberedRows) {
+    const line = doc.split("\n").find((text) => text.startsWith(`| \`--${row.flag}`));
+    assert.ok(line, `--${row.flag} has a row in docs/reference/cli.md`);
+    assert.match(line!, /Remembered/, `the row of --${row.flag} says it is remembered`);
+  }
+  assert.not.ok(remembered(flags.find((row) => row.flag === "force")!));
+});
+
+test("a remembered option comes from the previous manifest only when the run does not give it", () => {
+  const manifest = { packageName: "old-mcp", surface: "search", features: ["code"] } as Manifest;
+  const filled = withRemembered({ spec: "x", packageName: "new-mcp" }, manifest);
+  assert.equal(filled.packageName, "new-mcp");
+  assert.equal(filled.defaultSurface, "search");
+  assert.equal(filled.features, ["code"]);
+  assert.not.ok("repository" in filled);
+  assert.equal(withRemembered({ spec: "x" }, undefined), { spec: "x" });
+});
+
+test.run();
