@@ -141,7 +141,7 @@ for (let i = 0; i < STARTS; i++) {
 }
 
 // tools/list of a server with 1,200 tools, in process.
-const { McpServer } = await import(join(root, "dist/runtime/src/index.js"));
+const { McpServer } = await import(join(root, "dist/runtime/src/server/server.js"));
 const many = Array.from({ length: 1200 }, (_, i) => ({
   name: `tool_${i}`,
   description: `Operation number ${i} of a large API.`,

@@ -69,9 +69,21 @@ export interface UntypedApi {
 /** Why a call failed: an upstream error status, an answer unlike its schema, or no answer (`failed`). */
 export type ApiErrorKind = "upstream" | "unexpected-response" | "failed";
 
+/** {@link ApiError}'s `code` for each kind. */
+const API_ERROR_CODES = {
+  upstream: "ERR_API_UPSTREAM",
+  "unexpected-response": "ERR_API_UNEXPECTED_RESPONSE",
+  failed: "ERR_API_FAILED",
+} as const;
+
+/** The stable `code` of an {@link ApiError}. */
+export type ApiErrorCode = (typeof API_ERROR_CODES)[ApiErrorKind];
+
 /** A failed API call; `TBody` types an upstream error answer's body (see `errorResponseGuard`). */
 export class ApiError<TBody = unknown> extends Error {
   override readonly name = "ApiError";
+  /** Stable across versions, one per kind: custom code may branch on it. */
+  readonly code: ApiErrorCode;
 
   constructor(
     /** The operation (tool name). */
@@ -86,6 +98,7 @@ export class ApiError<TBody = unknown> extends Error {
     readonly result: CallToolResult | InputRequiredResult,
   ) {
     super(message);
+    this.code = API_ERROR_CODES[kind];
   }
 }
 

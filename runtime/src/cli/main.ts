@@ -162,6 +162,24 @@ export async function main(
     process.exitCode = 2;
     return undefined;
   }
+  const handle = await startTransport(server, flags, plugs, state, info, logger);
+  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
+  return handle;
+}
+
+/**
+ * Starts the transport the flags ask for (node:http is loaded only for HTTP), whose handle closes
+ * what main opened: the transport (HTTP drains calls in flight), then this instance leaves the
+ * others (tasks cancelled in the drain are written first), then the store.
+ */
+async function startTransport(
+  server: McpServer,
+  flags: ReturnType<typeof parseFlags>,
+  plugs: Awaited<ReturnType<typeof featurePlugs>>,
+  state: StateStore | undefined,
+  info: ServerInfo,
+  logger: Logger,
+): Promise<TransportHandle> {
   let handle: TransportHandle;
   if (flags.http) {
     if (plugs.userHeader && !isLoopbackHost(flags.host))
@@ -189,8 +207,6 @@ export async function main(
     // than wait for idle keep-alive sockets.
     void handle.closed.then(() => process.exit(process.exitCode ?? 0));
   }
-  // The handle closes what main opened: the transport (HTTP drains calls in flight), then this
-  // instance leaves the others (tasks cancelled in the drain are written first), then the store.
   const closeTransport = handle.close.bind(handle);
   let closing: Promise<void> | undefined;
   handle.close = () =>
@@ -198,7 +214,6 @@ export async function main(
       await server.leaveCluster();
       await state?.close();
     }));
-  installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
 }
 

@@ -3,7 +3,7 @@
  * this folder and holds the legacy lifecycle, `server/discover` and the method tables of both eras.
  */
 import { UpstreamQueue } from "../upstream/queue.js";
-import { Dispatcher, DEFAULT_MAX_BATCH } from "./dispatcher.js";
+import { Dispatcher, DEFAULT_MAX_BATCH, type DispatcherOptions } from "./dispatcher.js";
 import { isLogLevel } from "../protocol/era.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { ListPager } from "./list-pages.js";
@@ -14,7 +14,7 @@ import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
 import type { Params, RequestContext, RequestHandler } from "./request-context.js";
-import { ClientChannel, type MakeClientRequests } from "./request-tools.js";
+import { ClientChannel, type ClientRequests, type MakeClientRequests } from "./request-tools.js";
 import { PromptMethods, ResourceMethods } from "./resources.js";
 import type { ChooseAuto, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
@@ -127,9 +127,8 @@ export class McpServer {
   private legacyClient: ClientInfo | undefined;
 
   constructor(options: McpServerOptions) {
-    const { info, upstream } = options;
+    const { info } = options;
     const extension = options.extension ?? {};
-    const env = options.env ?? process.env;
     this.info = info;
     this.logger = options.logger ?? silentLogger;
     this.channel = new ClientChannel(info.name, options.stateSecret);
@@ -154,22 +153,7 @@ export class McpServer {
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
     const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
     this.channel.requests = requests;
-    this.caller = new ToolCaller({
-      catalog: this.tools,
-      channel: this.channel,
-      validator: new SchemaValidator(this.logger),
-      logger: this.logger,
-      hooks: extension.hooks,
-      gate: options.gate,
-      state: options.state,
-      tasks,
-      upstream,
-      userAgent: `${info.name}/${info.version} (mcp-gen)`,
-      credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
-      paging: options.paging?.(env),
-      userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
-      upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
-    });
+    this.caller = this.makeCaller(options, tasks);
     this.channel.apiFor = (call) => this.caller.api(call);
     const callTool: RequestHandler = (params, call) => this.caller.callTool(params, call);
     this.views = options.clientViews?.({
@@ -197,6 +181,49 @@ export class McpServer {
     );
     this.subscriptions = new Subscriptions(tasks);
 
+    this.dispatcher = new Dispatcher(this.dispatcherOptions(options, { resources, prompts, callTool, requests }));
+    this.ready =
+      this.cluster?.join({
+        command: tasks?.command?.bind(tasks),
+        onBroadcast: (message) => requests?.onBroadcast(message),
+        cancelLocal: (scope, requestId, reason) => void this.dispatcher.cancelLocal(scope, requestId, reason),
+      }) ?? Promise.resolve();
+  }
+
+  /** The caller of tools and operations, over the feature slots of `options`. */
+  private makeCaller(options: McpServerOptions, tasks: Tasks | undefined): ToolCaller {
+    const { info, upstream } = options;
+    const env = options.env ?? process.env;
+    return new ToolCaller({
+      catalog: this.tools,
+      channel: this.channel,
+      validator: new SchemaValidator(this.logger),
+      logger: this.logger,
+      hooks: options.extension?.hooks,
+      gate: options.gate,
+      state: options.state,
+      tasks,
+      upstream,
+      userAgent: `${info.name}/${info.version} (mcp-gen)`,
+      credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
+      paging: options.paging?.(env),
+      userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
+      upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
+    });
+  }
+
+  /** The methods of both eras and the dispatcher's hooks into this server. */
+  private dispatcherOptions(
+    options: McpServerOptions,
+    parts: {
+      resources: ResourceMethods;
+      prompts: PromptMethods;
+      callTool: RequestHandler;
+      requests: ClientRequests | undefined;
+    },
+  ): DispatcherOptions {
+    const { resources, prompts, callTool, requests } = parts;
+    const tasks = this.tasks;
     /** Methods served in both eras. */
     const common: Record<string, RequestHandler> = {
       "tools/list":
@@ -215,7 +242,7 @@ export class McpServer {
       if (typeof params.uri !== "string") throw new RpcError(ErrorCode.InvalidParams, "a string 'uri' is required");
       return {};
     };
-    this.dispatcher = new Dispatcher({
+    return {
       // Legacy era (≤ 2025-11-25): lifecycle and session-scoped utilities.
       legacy: {
         ...common,
@@ -246,13 +273,7 @@ export class McpServer {
       implementation: () => this.implementation(),
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
-    });
-    this.ready =
-      this.cluster?.join({
-        command: tasks?.command?.bind(tasks),
-        onBroadcast: (message) => requests?.onBroadcast(message),
-        cancelLocal: (scope, requestId, reason) => void this.dispatcher.cancelLocal(scope, requestId, reason),
-      }) ?? Promise.resolve();
+    };
   }
 
   /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */

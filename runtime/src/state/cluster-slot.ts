@@ -14,6 +14,8 @@ export type CommandAnswer =
 /** Thrown when the addressed instance did not answer within the wait. */
 export class InstanceSilentError extends Error {
   override readonly name = "InstanceSilentError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_INSTANCE_SILENT";
 }
 
 /** What this instance does for the others: answer commands about its tasks, hear broadcasts, cancel. */

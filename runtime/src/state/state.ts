@@ -9,6 +9,8 @@
 /** Thrown when the store cannot be reached: calls that need it answer a clear error. */
 export class StateUnavailableError extends Error {
   override readonly name = "StateUnavailableError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_STATE_UNAVAILABLE";
 }
 
 /** The store behind tasks, legacy sessions and cross-instance cancellation. */

@@ -36,128 +36,152 @@ export interface StdioOptions {
  * waits for requests in flight, flushes their responses and resolves `closed`.
  */
 export function startStdio(server: McpServer, options: StdioOptions = {}): TransportHandle {
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
-  const logger = options.logger ?? silentLogger;
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  const pending = new Set<Promise<void>>();
-  /** Lines read and not yet handled (stdout was full). */
-  const queue: string[] = [];
-  let congested = false;
-  let requests = 0;
-  let refusing = false;
-  let ended = false;
-  let finish: () => void = () => {};
-  const closed = new Promise<void>((resolve) => (finish = resolve));
+  const stdio = new StdioConnection(server, options);
+  return {
+    closed: stdio.closed,
+    close: () => stdio.stop(),
+  };
+}
 
-  const send = (message: unknown): void => {
-    if (!output.writable || output.write(JSON.stringify(message) + "\n") || congested) return;
+/** One stdio connection: its lines, its requests in flight and its output's backpressure. */
+class StdioConnection {
+  readonly closed: Promise<void>;
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly logger: Logger;
+  private readonly maxLineBytes: number;
+  private readonly maxInFlight: number;
+  private readonly pending = new Set<Promise<void>>();
+  /** Lines read and not yet handled (stdout was full). */
+  private readonly queue: string[] = [];
+  private readonly splitter: LineSplitter;
+  private congested = false;
+  private requests = 0;
+  /** Refusing requests beyond the cap (logged once per spell). */
+  private refusing = false;
+  private ended = false;
+  private shutting: Promise<void> | undefined;
+  private finish: () => void = () => {};
+  private readonly onData = (chunk: Buffer | string): void => this.splitter.push(chunk);
+  private readonly onEnd = (): void => {
+    if (this.ended) return;
+    this.splitter.end();
+    this.ended = true;
+    this.pump();
+  };
+
+  constructor(
+    private readonly server: McpServer,
+    options: StdioOptions,
+  ) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.logger = options.logger ?? silentLogger;
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.closed = new Promise<void>((resolve) => (this.finish = resolve));
+    this.splitter = new LineSplitter(
+      this.maxLineBytes,
+      (line) => {
+        this.queue.push(line);
+        this.pump();
+      },
+      () => this.refuseLong(),
+    );
+    this.input.on("data", this.onData);
+    this.input.once("end", this.onEnd);
+    this.input.once("close", this.onEnd);
+  }
+
+  /** Stops reading: lines not yet handled are dropped, as at EOF of a killed client. */
+  async stop(): Promise<void> {
+    this.ended = true;
+    this.queue.length = 0;
+    this.input.pause();
+    await this.shutDown();
+  }
+
+  private readonly send = (message: unknown): void => {
+    if (!this.output.writable || this.output.write(JSON.stringify(message) + "\n") || this.congested) return;
     // Backpressure: read nothing more until stdout has taken what it holds.
-    congested = true;
-    logger.debug("stdio: stdout is full; reading paused until it drains");
-    output.once("drain", () => {
-      congested = false;
-      pump();
+    this.congested = true;
+    this.logger.debug("stdio: stdout is full; reading paused until it drains");
+    this.output.once("drain", () => {
+      this.congested = false;
+      this.pump();
     });
   };
 
-  const handle = (line: string): void => {
+  /** Handles queued lines while stdout takes more; pauses stdin otherwise; closes after EOF once all is handled. */
+  private pump(): void {
+    while (this.queue.length > 0 && !this.congested) this.handle(this.queue.shift()!);
+    if (this.queue.length > 0 || this.congested) this.input.pause();
+    else if (!this.ended) this.input.resume();
+    else void this.shutDown();
+  }
+
+  private handle(line: string): void {
     if (line.trim() === "") return;
     let payload: unknown;
     try {
       payload = JSON.parse(line);
     } catch {
-      send(errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
+      this.send(errorResponse(null, { code: ErrorCode.ParseError, message: "Parse error: invalid JSON" }));
       return;
     }
     const request = isRequest(payload);
-    if (request && requests >= maxInFlight) return refuseBusy(payload);
-    refusing = false;
-    if (request) requests++;
-    const work = server
-      .dispatch(payload, { scope: "stdio", notify: send })
+    if (request && this.requests >= this.maxInFlight) return this.refuseBusy(payload);
+    this.refusing = false;
+    if (request) this.requests++;
+    const work = this.server
+      .dispatch(payload, { scope: "stdio", notify: this.send })
       .then((response) => {
-        if (response !== undefined) send(response);
+        if (response !== undefined) this.send(response);
       })
-      .catch((error: unknown) => logger.error("stdio dispatch failed", { error: String(error) }))
+      .catch((error: unknown) => this.logger.error("stdio dispatch failed", { error: String(error) }))
       .finally(() => {
-        if (request) requests--;
-        pending.delete(work);
+        if (request) this.requests--;
+        this.pending.delete(work);
       });
-    pending.add(work);
-  };
+    this.pending.add(work);
+  }
 
-  const refuseBusy = (payload: unknown): void => {
-    if (!refusing)
-      logger.warn(`stdio: ${maxInFlight} requests in flight; further requests are refused until one completes`);
-    refusing = true;
+  private refuseBusy(payload: unknown): void {
+    if (!this.refusing)
+      this.logger.warn(
+        `stdio: ${this.maxInFlight} requests in flight; further requests are refused until one completes`,
+      );
+    this.refusing = true;
     const id =
       isRecord(payload) && (typeof payload.id === "string" || typeof payload.id === "number") ? payload.id : null;
-    send(
+    this.send(
       errorResponse(id, {
         code: SERVER_BUSY,
-        message: `Server busy: ${maxInFlight} requests in flight; retry when one completes`,
+        message: `Server busy: ${this.maxInFlight} requests in flight; retry when one completes`,
       }),
     );
-  };
+  }
 
-  /** Handles queued lines while stdout takes more; pauses stdin otherwise; closes after EOF once all is handled. */
-  const pump = (): void => {
-    while (queue.length > 0 && !congested) handle(queue.shift()!);
-    if (queue.length > 0 || congested) input.pause();
-    else if (!ended) input.resume();
-    else void shutDown();
-  };
+  private refuseLong(): void {
+    this.logger.warn(`stdio: a message line longer than ${this.maxLineBytes} bytes was refused`);
+    this.send(
+      errorResponse(null, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: message larger than ${this.maxLineBytes} bytes`,
+      }),
+    );
+  }
 
-  const splitter = new LineSplitter(
-    maxLineBytes,
-    (line) => {
-      queue.push(line);
-      pump();
-    },
-    () => {
-      logger.warn(`stdio: a message line longer than ${maxLineBytes} bytes was refused`);
-      send(
-        errorResponse(null, {
-          code: ErrorCode.InvalidRequest,
-          message: `Invalid Request: message larger than ${maxLineBytes} bytes`,
-        }),
-      );
-    },
-  );
-  const onData = (chunk: Buffer | string): void => splitter.push(chunk);
-  const onEnd = (): void => {
-    if (ended) return;
-    splitter.end();
-    ended = true;
-    pump();
-  };
-  input.on("data", onData);
-  input.once("end", onEnd);
-  input.once("close", onEnd);
-
-  let shutting: Promise<void> | undefined;
-  const shutDown = (): Promise<void> =>
-    (shutting ??= (async () => {
-      input.off("data", onData);
-      server.closeSubscriptions(); // open subscriptions/listen requests end with their result
-      server.cancelTasks();
-      await Promise.allSettled([...pending]);
-      await flush(output);
-      finish();
+  private shutDown(): Promise<void> {
+    return (this.shutting ??= (async () => {
+      this.input.off("data", this.onData);
+      this.server.closeSubscriptions(); // open subscriptions/listen requests end with their result
+      this.server.cancelTasks();
+      await Promise.allSettled([...this.pending]);
+      await flush(this.output);
+      this.finish();
     })());
-
-  return {
-    closed,
-    async close() {
-      // Stop reading: lines not yet handled are dropped, as at EOF of a killed client.
-      ended = true;
-      queue.length = 0;
-      input.pause();
-      await shutDown();
-    },
-  };
+  }
 }
 
 /** A request (or a batch), which is answered and counts as in flight; notifications and responses do not. */

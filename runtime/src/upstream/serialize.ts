@@ -8,6 +8,8 @@ import type { ParameterBinding, ParameterStyle } from "../api/types.js";
 /** Raised when an argument cannot be put on the wire (e.g. a header value with a line break). */
 export class ArgumentError extends Error {
   override readonly name = "ArgumentError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_ARGUMENT";
 }
 
 /** Percent-encodes per RFC 3986 unreserved set (encodeURIComponent leaves `!'()*` alone). */

@@ -70,6 +70,8 @@ export interface UpstreamCall {
 /** Thrown when the call was cancelled; no response must be sent for it. */
 export class UpstreamCancelledError extends Error {
   override readonly name = "UpstreamCancelledError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_UPSTREAM_CANCELLED";
 }
 
 /** Sends the request for `tool` with already-validated `args` and maps the outcome. */

@@ -27,6 +27,8 @@ interface CachedToken {
 /** Raised when credentials cannot be obtained (token endpoint, files); the message is safe to show. */
 export class CredentialError extends Error {
   override readonly name = "CredentialError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_CREDENTIAL";
 }
 
 /** Caches one token per scheme key. */

@@ -96,6 +96,21 @@ export function shapeInputSchema(schema: ObjectJsonSchema, rules: SchemaRules): 
   return { schema: root, decoder: isEmpty(decoder) ? undefined : decoder };
 }
 
+/** A node in the client's form, and how to undo the rewrite on an argument value. */
+interface Shaped {
+  node: JsonSchema;
+  decoder: Decoder;
+}
+
+/** True for a schema that allows any value (`true`, or only annotations): asked for as JSON text. */
+function isAnyValue(input: JsonSchema): boolean {
+  if (input === true) return true;
+  if (!isRecord(input)) return false;
+  return (
+    Object.keys(input).filter((key) => !ANNOTATIONS.has(key) && key !== "description" && key !== "title").length === 0
+  );
+}
+
 class Shaper {
   private readonly allowed: Set<string>;
   private readonly budget: Budget;
@@ -108,52 +123,19 @@ class Shaper {
     this.budget = { enumValues: rules.maxEnumValues ?? Infinity, properties: rules.maxProperties ?? Infinity };
   }
 
-  /** The client's form of `input` at nesting `depth`; `refs` are the `$ref`s being expanded (recursion guard). */
-  shape(input: JsonSchema, depth: number, refs: string[]): { node: JsonSchema; decoder: Decoder } {
-    if (
-      input === true ||
-      (isRecord(input) &&
-        Object.keys(input).filter((key) => !ANNOTATIONS.has(key) && key !== "description" && key !== "title").length ===
-          0)
-    ) {
-      return this.jsonText(isRecord(input) ? input : {}, "any JSON value");
-    }
+  /**
+   * The client's form of `input` at nesting `depth`; `refs` are the `$ref`s being expanded (recursion
+   * guard). Steps: JSON text for any value, `$ref`s inlined, keywords the client lacks rewritten, types
+   * split, then the object's properties, the array's items, the union's branches, and what is left told
+   * in the description. A step that returns a shape ends there.
+   */
+  shape(input: JsonSchema, depth: number, refs: string[]): Shaped {
+    if (isAnyValue(input)) return this.jsonText(isRecord(input) ? input : {}, "any JSON value");
     if (input === false || !isRecord(input)) return { node: input, decoder: {} };
-    let node: Record<string, unknown> = { ...input };
-
-    // $ref: the definition, with the node's own keywords over it.
-    if (typeof node.$ref === "string") {
-      const ref = node.$ref;
-      const target = this.resolve(ref);
-      if (target === undefined || refs.includes(ref))
-        return this.jsonText(node, refs.includes(ref) ? "a recursive structure" : "a value");
-      const { $ref: _ref, ...rest } = node;
-      return this.shape({ ...(isRecord(target) ? target : {}), ...rest }, depth, [...refs, ref]);
-    }
-    // allOf: one schema with the members' properties and requirements merged.
-    if (Array.isArray(node.allOf) && !this.allowed.has("allOf")) node = this.mergeAllOf(node, refs);
-    if (Array.isArray(node.oneOf) && !this.allowed.has("oneOf")) {
-      const { oneOf, ...rest } = node;
-      node = { ...rest, anyOf: [...(Array.isArray(rest.anyOf) ? rest.anyOf : []), ...(oneOf as unknown[])] };
-    }
-    if (node.const !== undefined && !this.allowed.has("const")) {
-      const { const: value, ...rest } = node;
-      node = { ...rest, enum: [value] };
-    }
-
-    const notes: string[] = [];
-    const types = typeList(node);
-    // Unions of types: `anyOf` of single types where the client wants one type per schema.
-    if (this.rules.singleType && types.filter((type) => type !== "null").length > 1) {
-      if (!this.allowed.has("anyOf")) return this.jsonText(input, "a value of one of several types");
-      const { type: _type, ...rest } = node;
-      node = { ...rest, anyOf: types.filter((type) => type !== "null").map((type) => ({ type })) };
-      if (types.includes("null")) node.nullable = true;
-    } else if (this.rules.singleType && types.length === 2 && types.includes("null")) {
-      node.type = types.find((type) => type !== "null");
-      node.nullable = true;
-    }
-
+    if (typeof input.$ref === "string") return this.shapeRef(input, input.$ref, depth, refs);
+    const node = this.rewriteKeywords({ ...input }, refs);
+    const mixed = this.splitTypes(node, input);
+    if (mixed) return mixed;
     const named = typeList(node);
     const isObject =
       named.includes("object") ||
@@ -163,72 +145,164 @@ class Shaper {
     // An object or array at the last level would put its members past it: the whole value is JSON text.
     if ((isObject || isArray) && depth >= (this.rules.maxDepth ?? Infinity))
       return this.jsonText(input, `nested deeper than ${this.rules.maxDepth} levels`);
-
     const decoder: Decoder = {};
-    if (isObject) {
-      const properties = isRecord(node.properties) ? node.properties : {};
-      const names = Object.keys(properties);
-      const open =
-        node.additionalProperties !== false && node.additionalProperties !== undefined ? true : names.length === 0;
-      // A map or a free-form object: the closed dialects cannot name its keys.
-      if (names.length === 0 && open && (this.rules.closedObjects || this.rules.singleType))
-        return this.jsonText(input, "an object with keys of its own");
-      if (names.length > this.budget.properties)
-        return this.jsonText(input, "an object with more properties than the client takes");
-      this.budget.properties -= names.length;
-      const required = new Set(
-        Array.isArray(node.required)
-          ? (node.required as unknown[]).filter(
-              (name): name is string => typeof name === "string" && names.includes(name),
-            )
-          : [],
-      );
-      const shapedProperties: Record<string, JsonSchema> = {};
-      const childDecoders: Record<string, Decoder> = {};
-      const dropNull: string[] = [];
-      for (const name of names) {
-        const child = this.shape(properties[name] as JsonSchema, depth + 1, refs);
-        let shaped = child.node;
-        if (this.rules.allRequired && !required.has(name)) {
-          // null stands for "absent" even where the API takes null: strict mode makes the model
-          // fill every property, and a PATCH must not clear each field the model left alone.
-          dropNull.push(name);
-          shaped = withNull(shaped);
-        }
-        shapedProperties[name] = shaped;
-        if (!isEmpty(child.decoder)) childDecoders[name] = child.decoder;
-      }
-      if (named.length === 0) node.type = "object";
-      node.properties = shapedProperties;
-      const finalRequired = this.rules.allRequired ? names : names.filter((name) => required.has(name));
-      if (finalRequired.length > 0 || this.rules.allRequired) node.required = finalRequired;
-      else delete node.required;
-      if (this.rules.closedObjects) node.additionalProperties = false;
-      else if (isRecord(node.additionalProperties) || node.additionalProperties === true) {
-        if (!this.allowed.has("additionalProperties")) delete node.additionalProperties;
-        else if (isRecord(node.additionalProperties))
-          node.additionalProperties = this.shape(node.additionalProperties, depth + 1, refs).node;
-      }
-      if (Object.keys(childDecoders).length > 0) decoder.properties = childDecoders;
-      if (dropNull.length > 0) decoder.dropNull = dropNull;
+    const notes: string[] = [];
+    const ended =
+      (isObject ? this.shapeObject(node, input, named, depth, refs, decoder) : undefined) ??
+      (isArray ? this.shapeArray(node, input, named, depth, refs, decoder) : undefined) ??
+      this.shapeAnyOf(node, isObject, depth, refs, decoder, notes);
+    if (ended) return ended;
+    this.tellUnsupported(node, notes);
+    return { node, decoder };
+  }
+
+  /** `$ref`: the definition, with the node's own keywords over it (JSON text when unknown or recursive). */
+  private shapeRef(node: Record<string, unknown>, ref: string, depth: number, refs: string[]): Shaped {
+    const target = this.resolve(ref);
+    if (target === undefined || refs.includes(ref))
+      return this.jsonText(node, refs.includes(ref) ? "a recursive structure" : "a value");
+    const { $ref: _ref, ...rest } = node;
+    return this.shape({ ...(isRecord(target) ? target : {}), ...rest }, depth, [...refs, ref]);
+  }
+
+  /** Keywords the client lacks, said another way: `allOf` merged, `oneOf` as `anyOf`, `const` as an enum. */
+  private rewriteKeywords(node: Record<string, unknown>, refs: string[]): Record<string, unknown> {
+    if (Array.isArray(node.allOf) && !this.allowed.has("allOf")) node = this.mergeAllOf(node, refs);
+    if (Array.isArray(node.oneOf) && !this.allowed.has("oneOf")) {
+      const oneOf = node.oneOf as unknown[];
+      delete node.oneOf;
+      node.anyOf = [...(Array.isArray(node.anyOf) ? node.anyOf : []), ...oneOf];
     }
-    if (isArray) {
-      const items =
-        isRecord(node.items) || node.items === true
-          ? node.items
-          : Array.isArray(node.prefixItems)
-            ? { anyOf: node.prefixItems }
-            : undefined;
-      delete node.prefixItems;
-      if (items === undefined) {
-        if (this.rules.singleType || this.rules.closedObjects) return this.jsonText(input, "an array of any values");
-      } else {
-        const child = this.shape(items as JsonSchema, depth + 1, refs);
-        node.items = child.node;
-        if (!isEmpty(child.decoder)) decoder.items = child.decoder;
-      }
-      if (named.length === 0) node.type = "array";
+    if (node.const !== undefined && !this.allowed.has("const")) {
+      const value = node.const;
+      delete node.const;
+      node.enum = [value];
     }
+    return node;
+  }
+
+  /** Unions of types: `anyOf` of single types where the client wants one type per schema, `null` as `nullable`. */
+  private splitTypes(node: Record<string, unknown>, input: Record<string, unknown>): Shaped | undefined {
+    if (!this.rules.singleType) return undefined;
+    const types = typeList(node);
+    if (types.filter((type) => type !== "null").length > 1) {
+      if (!this.allowed.has("anyOf")) return this.jsonText(input, "a value of one of several types");
+      delete node.type;
+      node.anyOf = types.filter((type) => type !== "null").map((type) => ({ type }));
+      if (types.includes("null")) node.nullable = true;
+    } else if (types.length === 2 && types.includes("null")) {
+      node.type = types.find((type) => type !== "null");
+      node.nullable = true;
+    }
+    return undefined;
+  }
+
+  /** An object's properties, each shaped, required as the client wants; JSON text for a map or too many properties. */
+  private shapeObject(
+    node: Record<string, unknown>,
+    input: Record<string, unknown>,
+    named: string[],
+    depth: number,
+    refs: string[],
+    decoder: Decoder,
+  ): Shaped | undefined {
+    const properties = isRecord(node.properties) ? node.properties : {};
+    const names = Object.keys(properties);
+    const open =
+      node.additionalProperties !== false && node.additionalProperties !== undefined ? true : names.length === 0;
+    // A map or a free-form object: the closed dialects cannot name its keys.
+    if (names.length === 0 && open && (this.rules.closedObjects || this.rules.singleType))
+      return this.jsonText(input, "an object with keys of its own");
+    if (names.length > this.budget.properties)
+      return this.jsonText(input, "an object with more properties than the client takes");
+    this.budget.properties -= names.length;
+    const required = new Set(
+      Array.isArray(node.required)
+        ? (node.required as unknown[]).filter(
+            (name): name is string => typeof name === "string" && names.includes(name),
+          )
+        : [],
+    );
+    this.shapeProperties(node, properties, names, required, depth, refs, decoder);
+    if (named.length === 0) node.type = "object";
+    const finalRequired = this.rules.allRequired ? names : names.filter((name) => required.has(name));
+    if (finalRequired.length > 0 || this.rules.allRequired) node.required = finalRequired;
+    else delete node.required;
+    if (this.rules.closedObjects) node.additionalProperties = false;
+    else if (isRecord(node.additionalProperties) || node.additionalProperties === true) {
+      if (!this.allowed.has("additionalProperties")) delete node.additionalProperties;
+      else if (isRecord(node.additionalProperties))
+        node.additionalProperties = this.shape(node.additionalProperties, depth + 1, refs).node;
+    }
+    return undefined;
+  }
+
+  /** Shapes each property into `node.properties`; under `allRequired` an optional one takes `null` for absent. */
+  private shapeProperties(
+    node: Record<string, unknown>,
+    properties: Record<string, unknown>,
+    names: string[],
+    required: ReadonlySet<string>,
+    depth: number,
+    refs: string[],
+    decoder: Decoder,
+  ): void {
+    const shapedProperties: Record<string, JsonSchema> = {};
+    const childDecoders: Record<string, Decoder> = {};
+    const dropNull: string[] = [];
+    for (const name of names) {
+      const child = this.shape(properties[name] as JsonSchema, depth + 1, refs);
+      let shaped = child.node;
+      if (this.rules.allRequired && !required.has(name)) {
+        // null stands for "absent" even where the API takes null: strict mode makes the model
+        // fill every property, and a PATCH must not clear each field the model left alone.
+        dropNull.push(name);
+        shaped = withNull(shaped);
+      }
+      shapedProperties[name] = shaped;
+      if (!isEmpty(child.decoder)) childDecoders[name] = child.decoder;
+    }
+    node.properties = shapedProperties;
+    if (Object.keys(childDecoders).length > 0) decoder.properties = childDecoders;
+    if (dropNull.length > 0) decoder.dropNull = dropNull;
+  }
+
+  /** An array's items shaped (tuples as a union of their members); JSON text for an array of anything in a closed dialect. */
+  private shapeArray(
+    node: Record<string, unknown>,
+    input: Record<string, unknown>,
+    named: string[],
+    depth: number,
+    refs: string[],
+    decoder: Decoder,
+  ): Shaped | undefined {
+    const items =
+      isRecord(node.items) || node.items === true
+        ? node.items
+        : Array.isArray(node.prefixItems)
+          ? { anyOf: node.prefixItems }
+          : undefined;
+    delete node.prefixItems;
+    if (items === undefined) {
+      if (this.rules.singleType || this.rules.closedObjects) return this.jsonText(input, "an array of any values");
+    } else {
+      const child = this.shape(items as JsonSchema, depth + 1, refs);
+      node.items = child.node;
+      if (!isEmpty(child.decoder)) decoder.items = child.decoder;
+    }
+    if (named.length === 0) node.type = "array";
+    return undefined;
+  }
+
+  /** A union's branches shaped; constraint-only branches told, `null` branches as `nullable` in one-type dialects. */
+  private shapeAnyOf(
+    node: Record<string, unknown>,
+    isObject: boolean,
+    depth: number,
+    refs: string[],
+    decoder: Decoder,
+    notes: string[],
+  ): Shaped | undefined {
     if (
       Array.isArray(node.anyOf) &&
       (node.type !== undefined || isObject) &&
@@ -261,7 +335,11 @@ class Shaper {
         .map((branch) => ({ schema: branch.node, decoder: branch.decoder }));
       if (decoding.length > 0) decoder.anyOf = decoding;
     }
+    return undefined;
+  }
 
+  /** Enums, formats and keywords the client does not take: removed, and told in the description. */
+  private tellUnsupported(node: Record<string, unknown>, notes: string[]): void {
     if (Array.isArray(node.enum)) {
       const values = node.enum as unknown[];
       const strings = values.every((value) => typeof value === "string");
@@ -288,11 +366,10 @@ class Shaper {
     }
     if (node.nullable !== undefined && !this.allowed.has("nullable")) delete node.nullable;
     if (notes.length > 0) node.description = describe(node.description, notes.join(" "));
-    return { node, decoder };
   }
 
   /** The node asked for as JSON text: a string whose description says what it holds. */
-  private jsonText(original: Record<string, unknown>, what: string): { node: JsonSchema; decoder: Decoder } {
+  private jsonText(original: Record<string, unknown>, what: string): Shaped {
     const { description: _description, ...shape } = original;
     const known = Object.keys(shape).length > 0 ? ` Its JSON Schema: ${compact(shape)}` : "";
     const node: Record<string, unknown> = {

@@ -194,15 +194,13 @@ function run(
   wasmModule: WebAssembly.Module | undefined,
   Worker: typeof import("node:worker_threads").Worker,
 ): Promise<CodeRunResult> {
-  const logs: string[] = [];
-  const calls: CodeCall[] = [];
   return new Promise<CodeRunResult>((resolve) => {
     if (signal.aborted)
       return resolve({
         ok: false,
         error: { kind: "aborted", message: "the run was cancelled before it started" },
-        logs,
-        calls,
+        logs: [],
+        calls: [],
       });
     if (code.length > MAX_CODE_CHARS)
       return resolve({
@@ -211,21 +209,47 @@ function run(
           kind: "code-size",
           message: `the code is ${code.length} characters, over the limit of ${MAX_CODE_CHARS}`,
         },
-        logs,
-        calls,
+        logs: [],
+        calls: [],
       });
-    const inFlight = new AbortController();
-    const known = new Set(host.toolNames);
-    let settled = false;
-    let logBytes = 0;
-    /** Calls not answered yet, with their start times. */
-    const running = new Map<CodeCall, number>();
+    new SandboxRun(host, limits, signal, resolve).start(code, wasmModule, Worker);
+  });
+}
 
+/**
+ * One run's state on the host side: the worker, its timer, the logs and calls so far. It ends once,
+ * with the code's result or the first failure, limit or abort. The host trusts nothing the sandbox
+ * thread says: messages and logs are bounded here too.
+ */
+class SandboxRun {
+  private readonly logs: string[] = [];
+  private readonly calls: CodeCall[] = [];
+  private readonly inFlight = new AbortController();
+  private readonly known: ReadonlySet<string>;
+  private settled = false;
+  private logBytes = 0;
+  /** Calls not answered yet, with their start times. */
+  private readonly running = new Map<CodeCall, number>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private worker: import("node:worker_threads").Worker | undefined;
+  private readonly onAbort = (): void => this.fail("aborted", "the run was cancelled");
+
+  constructor(
+    private readonly host: CodeHost,
+    private readonly limits: CodeLimits,
+    private readonly signal: AbortSignal,
+    private readonly resolve: (result: CodeRunResult) => void,
+  ) {
+    this.known = new Set(host.toolNames);
+  }
+
+  /** Starts the worker on `code`, with the limits' timers and the caller's signal. */
+  start(code: string, wasmModule: WebAssembly.Module | undefined, Worker: typeof import("node:worker_threads").Worker) {
     const input: WorkerInput = {
       ...(wasmModule ? { wasmModule } : {}),
       code,
-      toolNames: [...host.toolNames],
-      limits: { ...limits },
+      toolNames: [...this.host.toolNames],
+      limits: { ...this.limits },
     };
     // Empty environment: the thread that runs model code never holds the server's credentials.
     // Its stdout/stderr are piped here and drained, so nothing it prints reaches the stdio transport.
@@ -235,76 +259,93 @@ function run(
       stdout: true,
       stderr: true,
     });
+    this.worker = worker;
     worker.stdout.resume();
     worker.stderr.resume();
-
-    const end = (result: CodeRunResult): void => {
-      if (settled) return;
-      settled = true;
-      // Calls still running are cancelled below; they are listed, as they may have reached the upstream.
-      for (const [call, begin] of running) call.ms = Math.round(performance.now() - begin);
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      inFlight.abort();
-      void worker.terminate();
-      resolve(result);
-    };
-    // The host trusts nothing the sandbox thread says: messages and logs are bounded here too.
-    const fail = (kind: CodeErrorKind, message: string): void =>
-      end({ ok: false, error: { kind, message: clipText(message, limits.maxResultBytes) }, logs, calls });
-
     // The wall-time limit counts from the moment the sandbox starts the code: starting a worker and
     // QuickJS takes tens of milliseconds on an idle machine and seconds on a loaded one, which is not
     // the model's code's time. A sandbox that does not start at all is bounded separately.
-    let timer = setTimeout(
-      () => fail("timeout", `the sandbox did not start within ${SANDBOX_START_MS} ms`),
+    this.timer = setTimeout(
+      () => this.fail("timeout", `the sandbox did not start within ${SANDBOX_START_MS} ms`),
       SANDBOX_START_MS,
     );
-    const onAbort = (): void => fail("aborted", "the run was cancelled");
-    signal.addEventListener("abort", onAbort, { once: true });
+    this.signal.addEventListener("abort", this.onAbort, { once: true });
+    worker.on("message", (message: FromWorker) => this.receive(message));
+    worker.on("error", (error) => this.fail("exception", `the sandbox failed: ${error.message}`));
+    worker.on("exit", (code) => this.fail("exception", `the sandbox stopped unexpectedly (exit code ${code})`));
+  }
 
-    worker.on("message", (message: FromWorker) => {
-      if (settled) return;
-      if (message.type === "started") {
-        clearTimeout(timer);
-        timer = setTimeout(
-          () => fail("timeout", `the code ran longer than the limit of ${limits.timeoutMs} ms`),
-          limits.timeoutMs,
-        );
-      } else if (message.type === "log") {
-        if (logBytes > limits.maxResultBytes) return;
-        logBytes += Buffer.byteLength(message.line, "utf8");
-        logs.push(logBytes > limits.maxResultBytes ? "[further log lines dropped: over the log limit]" : message.line);
-      } else if (message.type === "call") {
-        if (calls.length >= limits.maxCalls)
-          return fail("calls", `the code made more than ${limits.maxCalls} api calls`);
-        // Listed from its start, so a call still running when the run ends is not left out.
-        const entry: CodeCall = { name: message.name, ok: false, ms: 0, unfinished: true };
-        calls.push(entry);
-        running.set(entry, performance.now());
-        void callHost(message, host, known, inFlight.signal).then(({ reply, call }) => {
-          if (settled) return;
-          running.delete(entry);
-          delete entry.unfinished;
-          Object.assign(entry, call);
-          worker.postMessage(reply);
-        });
-      } else if (message.ok) {
-        // Checked again here: the host trusts nothing the sandbox thread says.
-        const bytes = Buffer.byteLength(message.json, "utf8");
-        if (bytes > limits.maxResultBytes)
-          return fail(
-            "result-size",
-            `the returned value is ${bytes} bytes of JSON, over the limit of ${limits.maxResultBytes}`,
-          );
-        const result = parseJson(message.json);
-        if (!result.ok) return fail("exception", "the sandbox returned invalid JSON");
-        end({ ok: true, result: result.value, logs, calls });
-      } else fail(message.kind, message.message);
+  /** One message of the worker: started, a log line, an api call, or the end. */
+  private receive(message: FromWorker): void {
+    if (this.settled) return;
+    if (message.type === "started") {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(
+        () => this.fail("timeout", `the code ran longer than the limit of ${this.limits.timeoutMs} ms`),
+        this.limits.timeoutMs,
+      );
+    } else if (message.type === "log") this.log(message.line);
+    else if (message.type === "call") this.call(message);
+    else if (message.ok) this.done(message.json);
+    else this.fail(message.kind, message.message);
+  }
+
+  /** Keeps a log line while the logs are within the result limit. */
+  private log(line: string): void {
+    const limit = this.limits.maxResultBytes;
+    if (this.logBytes > limit) return;
+    this.logBytes += Buffer.byteLength(line, "utf8");
+    this.logs.push(this.logBytes > limit ? "[further log lines dropped: over the log limit]" : line);
+  }
+
+  /** Makes an api call for the sandbox (within the calls limit) and posts its reply. */
+  private call(message: { id: number; name: string; args: string }): void {
+    if (this.calls.length >= this.limits.maxCalls)
+      return this.fail("calls", `the code made more than ${this.limits.maxCalls} api calls`);
+    // Listed from its start, so a call still running when the run ends is not left out.
+    const entry: CodeCall = { name: message.name, ok: false, ms: 0, unfinished: true };
+    this.calls.push(entry);
+    this.running.set(entry, performance.now());
+    void callHost(message, this.host, this.known, this.inFlight.signal).then(({ reply, call }) => {
+      if (this.settled) return;
+      this.running.delete(entry);
+      delete entry.unfinished;
+      Object.assign(entry, call);
+      this.worker!.postMessage(reply);
     });
-    worker.on("error", (error) => fail("exception", `the sandbox failed: ${error.message}`));
-    worker.on("exit", (code) => fail("exception", `the sandbox stopped unexpectedly (exit code ${code})`));
-  });
+  }
+
+  /** The code returned: its JSON value, checked again against the result limit. */
+  private done(json: string): void {
+    const bytes = Buffer.byteLength(json, "utf8");
+    if (bytes > this.limits.maxResultBytes)
+      return this.fail(
+        "result-size",
+        `the returned value is ${bytes} bytes of JSON, over the limit of ${this.limits.maxResultBytes}`,
+      );
+    const result = parseJson(json);
+    if (!result.ok) return this.fail("exception", "the sandbox returned invalid JSON");
+    this.end({ ok: true, result: result.value, logs: this.logs, calls: this.calls });
+  }
+
+  /** Ends the run with an error of `kind`. */
+  private fail(kind: CodeErrorKind, message: string): void {
+    const error = { kind, message: clipText(message, this.limits.maxResultBytes) };
+    this.end({ ok: false, error, logs: this.logs, calls: this.calls });
+  }
+
+  /** Ends the run once: stops the timer, the listener, the calls in flight and the worker. */
+  private end(result: CodeRunResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    // Calls still running are cancelled below; they are listed, as they may have reached the upstream.
+    for (const [call, begin] of this.running) call.ms = Math.round(performance.now() - begin);
+    clearTimeout(this.timer);
+    this.signal.removeEventListener("abort", this.onAbort);
+    this.inFlight.abort();
+    void this.worker?.terminate();
+    this.resolve(result);
+  }
 }
 
 /** Makes one call for the sandbox; never rejects (a host failure is a failed call). */

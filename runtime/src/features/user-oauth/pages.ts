@@ -52,6 +52,19 @@ export function isSignInPath(pathname: string): boolean {
   );
 }
 
+/** One request to a sign-in page, as each page's handler reads it. */
+interface PageRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly query: URLSearchParams;
+  readonly context: PagesContext;
+  readonly signIn: UserOAuth;
+  /** The OAuth subject the guard accepted (resource-server mode). */
+  readonly subject: string | undefined;
+  /** Who the trusted user header says opens the page (null: no header); undefined without such a header. */
+  readonly opener: string | null | undefined;
+}
+
 /**
  * Serves one request to a sign-in page. `subject` is the OAuth subject the guard accepted (sign-out
  * in resource-server mode); the start and callback pages are opened by a browser without it.
@@ -65,88 +78,112 @@ export async function serveSignInPage(
 ): Promise<void> {
   const signIn = context.signIn();
   if (!signIn) return page(res, 503, "Sign-in is not ready yet.");
-  const query = new URL(req.url ?? "/", "http://localhost").searchParams;
-  const { source, flows, vault } = signIn.settings;
-  // With a trusted user header the gateway says who opens the page; otherwise the browser binding decides.
-  const opener = source.kind === "header" ? (userOf(source, { headers: req.headers }) ?? null) : undefined;
-  if (pathname === SIGN_OUT_PATH) {
-    if (req.method !== "POST") return page(res, 405, "Use POST to sign out.", { allow: "POST" });
-    const user = userOf(source, { subject, headers: req.headers });
-    if (!user) return page(res, 401, "Who is signing out is not known.");
-    await signIn.signOut(user);
-    return page(res, 200, "You are signed out of the upstream API here.");
-  }
-  if (pathname === DROP_USER_PATH) {
-    // The operator drops every token of a user: `?user=` is the trusted header's value, or the
-    // MCP token's subject (resource-server mode).
-    const given = req.headers["x-admin-secret"];
-    if (!context.adminSecret || typeof given !== "string" || !sameSecret(given, context.adminSecret))
-      return page(res, 403, "Not allowed.");
-    if (req.method !== "POST") return page(res, 405, "Use POST.", { allow: "POST" });
-    const name = query.get("user") ?? "";
-    const user =
-      source.kind === "header"
-        ? userOf(source, { headers: { [source.header.toLowerCase()]: name } })
-        : userOf(source, { subject: name });
-    if (!name || !user) return page(res, 400, "Name the user: ?user=…");
-    await signIn.signOut(user);
-    return page(res, 200, "That user's tokens are dropped.");
-  }
+  const source = signIn.settings.source;
+  const request: PageRequest = {
+    req,
+    res,
+    query: new URL(req.url ?? "/", "http://localhost").searchParams,
+    context,
+    signIn,
+    subject,
+    // With a trusted user header the gateway says who opens the page; otherwise the browser binding decides.
+    opener: source.kind === "header" ? (userOf(source, { headers: req.headers }) ?? null) : undefined,
+  };
+  if (pathname === SIGN_OUT_PATH) return signOut(request);
+  if (pathname === DROP_USER_PATH) return dropUser(request);
   if (req.method !== "GET") return page(res, 405, "Method not allowed.", { allow: "GET" });
-  if (opener === null) return page(res, 401, "Who opens this page is not known.");
+  if (request.opener === null) return page(res, 401, "Who opens this page is not known.");
+  if (pathname === START_PATH) return startFlow(request);
+  if (pathname === CONFIRM_PATH) return confirmOpener(request);
+  return finishFlow(request);
+}
 
-  if (pathname === START_PATH) {
-    const started = await flows.start(query.get("flow") ?? "", opener);
-    if (!started.ok) return page(res, started.status, started.message);
-    const secure = context.redirectUri().startsWith("https:") ? "; Secure" : "";
-    const cookie = `${SignInFlows.cookieName(started.state)}=${started.browserSecret}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=600${secure}`;
-    if (context.check && started.record.confirm) {
-      const { verifier, nonce } = started.record.confirm;
-      const target = await context.check
-        .authorizationUrl(confirmUri(context), started.state, SignInFlows.challenge(verifier), nonce)
-        .catch(() => undefined);
-      if (!target) return page(res, 502, "The sign-in service of this server could not be reached.");
-      return redirect(res, target, cookie);
-    }
-    return toUpstream(res, signIn, context, started.state, started.record, cookie);
+/** `POST /oauth/upstream/sign-out`: signs the calling user out (sign-in.ts: revoked upstream where offered, dropped). */
+async function signOut({ req, res, signIn, subject }: PageRequest): Promise<void> {
+  if (req.method !== "POST") return page(res, 405, "Use POST to sign out.", { allow: "POST" });
+  const user = userOf(signIn.settings.source, { subject, headers: req.headers });
+  if (!user) return page(res, 401, "Who is signing out is not known.");
+  await signIn.signOut(user);
+  return page(res, 200, "You are signed out of the upstream API here.");
+}
+
+/**
+ * `POST /oauth/upstream/drop-user?user=…`: the operator signs a user out as sign-out does: `?user=` is the
+ * trusted header's value, or the MCP token's subject (resource-server mode).
+ */
+async function dropUser({ req, res, query, context, signIn }: PageRequest): Promise<void> {
+  const given = req.headers["x-admin-secret"];
+  if (!context.adminSecret || typeof given !== "string" || !sameSecret(given, context.adminSecret))
+    return page(res, 403, "Not allowed.");
+  if (req.method !== "POST") return page(res, 405, "Use POST.", { allow: "POST" });
+  const { source } = signIn.settings;
+  const name = query.get("user") ?? "";
+  const user =
+    source.kind === "header"
+      ? userOf(source, { headers: { [source.header.toLowerCase()]: name } })
+      : userOf(source, { subject: name });
+  if (!name || !user) return page(res, 400, "Name the user: ?user=…");
+  await signIn.signOut(user);
+  return page(res, 200, "That user's tokens are dropped.");
+}
+
+/** `GET /oauth/upstream/start?flow=…`: binds the flow to this browser, then to the issuer's check or the upstream. */
+async function startFlow({ res, query, context, signIn, opener }: PageRequest): Promise<void> {
+  const started = await signIn.settings.flows.start(query.get("flow") ?? "", opener ?? undefined);
+  if (!started.ok) return page(res, started.status, started.message);
+  const secure = context.redirectUri().startsWith("https:") ? "; Secure" : "";
+  const cookie = `${SignInFlows.cookieName(started.state)}=${started.browserSecret}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=600${secure}`;
+  if (context.check && started.record.confirm) {
+    const { verifier, nonce } = started.record.confirm;
+    const target = await context.check
+      .authorizationUrl(confirmUri(context), started.state, SignInFlows.challenge(verifier), nonce)
+      .catch(() => undefined);
+    if (!target) return page(res, 502, "The sign-in service of this server could not be reached.");
+    return redirect(res, target, cookie);
   }
+  return toUpstream(res, signIn, context, started.state, started.record, cookie);
+}
 
-  if (pathname === CONFIRM_PATH) {
-    const state = query.get("state") ?? "";
-    const found = context.check
-      ? await flows.confirming(state, cookieValue(req.headers.cookie, SignInFlows.cookieName(state)))
-      : ({ ok: false, status: 404, message: "Not found." } as const);
-    if (!found.ok) return page(res, found.status, found.message);
-    const { record, sealed } = found;
-    const code = query.get("code");
-    let same = false;
-    try {
-      if (!code) throw new Error(oauthErrorCode(query.get("error") ?? "no code"));
-      const who = await context.check!.userOf(code, confirmUri(context), record.confirm.verifier, record.confirm.nonce);
-      same = userOf({ kind: "oauth", issuer: who.issuer }, { subject: who.subject }) === record.user;
-    } catch (failure) {
-      context.logger.warn("sign-in: the browser's user could not be confirmed at the authorization server", {
-        reason: failure instanceof TokenError ? failure.code : "error",
-      });
-      return page(res, 502, "Who opened this sign-in link could not be confirmed. Retry from your client.");
-    }
-    if (!same) {
-      // The link reached someone else: it ends here, and the user's client asks again.
-      await flows.drop(state);
-      await flows.announce(state, false);
-      context.logger.warn("sign-in: a start link was opened by another user than the one it was made for; refused", {
-        scheme: record.scheme,
-      });
-      return page(res, 403, "This sign-in link was made for another user.");
-    }
-    if (!(await flows.confirmed(state, sealed, record))) return page(res, 409, "This sign-in link was already used.");
-    return toUpstream(res, signIn, context, state, record);
+/** `GET /oauth/upstream/confirm`: on to the upstream only when the issuer's ID token names the flow's user. */
+async function confirmOpener({ req, res, query, context, signIn }: PageRequest): Promise<void> {
+  const flows = signIn.settings.flows;
+  const state = query.get("state") ?? "";
+  const found = context.check
+    ? await flows.confirming(state, cookieValue(req.headers.cookie, SignInFlows.cookieName(state)))
+    : ({ ok: false, status: 404, message: "Not found." } as const);
+  if (!found.ok) return page(res, found.status, found.message);
+  const { record, sealed } = found;
+  const code = query.get("code");
+  let same = false;
+  try {
+    if (!code) throw new Error(oauthErrorCode(query.get("error") ?? "no code"));
+    const who = await context.check!.userOf(code, confirmUri(context), record.confirm.verifier, record.confirm.nonce);
+    same = userOf({ kind: "oauth", issuer: who.issuer }, { subject: who.subject }) === record.user;
+  } catch (failure) {
+    context.logger.warn("sign-in: the browser's user could not be confirmed at the authorization server", {
+      reason: failure instanceof TokenError ? failure.reason : "error",
+    });
+    return page(res, 502, "Who opened this sign-in link could not be confirmed. Retry from your client.");
   }
+  if (!same) {
+    // The link reached someone else: it ends here, and the user's client asks again.
+    await flows.drop(state);
+    await flows.announce(state, false);
+    context.logger.warn("sign-in: a start link was opened by another user than the one it was made for; refused", {
+      scheme: record.scheme,
+    });
+    return page(res, 403, "This sign-in link was made for another user.");
+  }
+  if (!(await flows.confirmed(state, sealed, record))) return page(res, 409, "This sign-in link was already used.");
+  return toUpstream(res, signIn, context, state, record);
+}
 
-  // The callback.
+/** `GET /oauth/upstream/callback`: checks the flow, exchanges the code and keeps the tokens for the flow's user. */
+async function finishFlow({ req, res, query, context, signIn, opener }: PageRequest): Promise<void> {
+  const { flows, vault } = signIn.settings;
   const state = query.get("state") ?? "";
   const cookie = cookieValue(req.headers.cookie, SignInFlows.cookieName(state));
-  const finished = await flows.finish(state, cookie, opener);
+  const finished = await flows.finish(state, cookie, opener ?? undefined);
   if (!finished.ok) return page(res, finished.status, finished.message);
   const { record } = finished;
   const error = query.get("error");
@@ -169,7 +206,7 @@ export async function serveSignInPage(
     await flows.announce(state, false);
     const reason = failure instanceof TokenError ? failure.message : "the token exchange failed";
     context.logger.warn(`sign-in: the code exchange for scheme ${record.scheme} failed`, {
-      reason: failure instanceof TokenError ? failure.code : "error",
+      reason: failure instanceof TokenError ? failure.reason : "error",
     });
     return page(res, 502, `Sign-in did not complete: ${reason}.`);
   }

@@ -182,7 +182,7 @@ export class UserOAuth implements UserSignIn {
       return tokens;
     } catch (error) {
       logger.info(`sign-in: refreshing the tokens of scheme ${key} failed; the user signs in again`, {
-        reason: error instanceof TokenError ? error.code : "error",
+        reason: error instanceof TokenError ? error.reason : "error",
       });
       await vault.drop(user, key);
       return undefined;

@@ -34,11 +34,14 @@ export interface TokenAnswer {
   idToken?: string;
 }
 
-/** The token endpoint refused (`code` is the OAuth error, e.g. `invalid_grant`) or could not be reached. */
+/** The token endpoint refused (`reason` is the OAuth error, e.g. `invalid_grant`) or could not be reached. */
 export class TokenError extends Error {
   override readonly name = "TokenError";
+  /** Stable across versions: custom code may branch on it. */
+  readonly code = "ERR_TOKEN";
   constructor(
-    readonly code: string,
+    /** The OAuth error (`invalid_grant` …) or what failed (`unreachable`, `nonce` …): safe to log. */
+    readonly reason: string,
     message: string,
   ) {
     super(message);
