@@ -29,6 +29,7 @@ export default defineConfig({
           { text: "Per-user sign-in", link: "/guide/user-sign-in" },
           { text: "The protocol", link: "/guide/protocol" },
           { text: "Several instances", link: "/guide/several-instances" },
+          { text: "Operating a server", link: "/guide/operating" },
           { text: "A fleet of servers", link: "/guide/fleet" },
           { text: "Compliance: mcp-gen check", link: "/guide/check" },
           { text: "Security model and limits", link: "/guide/security" },

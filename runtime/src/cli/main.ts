@@ -195,6 +195,8 @@ async function startTransport(
       logger,
       oauth: plugs.httpGuard,
       userHeader: plugs.userHeader,
+      // Ready while the shared state store (feature redis) is reachable.
+      notReady: () => (state && !state.available() ? "the state store is unreachable" : undefined),
       shutdownGraceMs: flags.shutdownGraceMs,
       allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl, flags.host),
     });
