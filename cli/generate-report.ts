@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { type Diagnostic, formatDiff, type GenerateResult } from "../generator/index.js";
+import { describeDependencyChanges, type Diagnostic, formatDiff, type GenerateResult } from "../generator/index.js";
 
 /** The generate command's flags that say what to print (the others go to `generate`). */
 export interface ReportFlags {
@@ -8,6 +8,8 @@ export interface ReportFlags {
   json: boolean;
   quiet: boolean;
   verbose: boolean;
+  /** `--install`: run `npm install` in the output folder when its dependencies changed. */
+  install?: boolean;
 }
 
 /** The machine-readable result printed with --json. */
@@ -35,6 +37,7 @@ export function jsonReport(result: GenerateResult | undefined, code: number, dia
                 }
               : {}),
             ...(result.diff ? { diff: result.diff } : {}),
+            ...(result.dependencyChanges?.length ? { dependencyChanges: result.dependencyChanges } : {}),
           }
         : {}),
       diagnostics,
@@ -46,7 +49,7 @@ export function jsonReport(result: GenerateResult | undefined, code: number, dia
 export function humanReport(result: GenerateResult, args: ReportFlags, ms: number, warnings: number): string {
   const where = relative(process.cwd(), result.outDir ?? args.out) || ".";
   const lines: string[] = [];
-  if (result.diff) lines.push(formatDiff(result.diff));
+  if (result.diff) lines.push(formatDiff(result.diff, result.check ? undefined : result.plan.version));
   if (result.check) {
     const c = result.check;
     const runtime = c.runtime.project ?? "unrecorded";
@@ -73,6 +76,11 @@ export function humanReport(result: GenerateResult, args: ReportFlags, ms: numbe
     `Generated ${result.plan.packageName}@${result.plan.version}: ${result.plan.tools.length} tool(s), ${tally} in ${where} (${Math.round(ms)} ms${warnings ? `, ${warnings} warning(s)` : ""}).`,
   );
   if (w.overwritten.length > 0) lines.push(`Overwritten because of --force: ${w.overwritten.join(", ")}`);
+  const changes = result.dependencyChanges ?? [];
   if (w.created) lines.push(`Next: cd ${where} && npm install && npm run build && node dist/index.js --help`);
+  else if (changes.length > 0 && !args.install)
+    lines.push(
+      `Dependencies changed (${describeDependencyChanges(changes)}): run "cd ${where} && npm install" before the next build (or pass --install).`,
+    );
   return lines.join("\n") + "\n";
 }

@@ -9,6 +9,19 @@ export interface Progress {
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 /** Without a terminal, a stage is reported only when it took at least this long (or with --verbose). */
 const SLOW_MS = 1000;
+/** What each stage did, for the line a slow one prints (a stage's name alone says little: "custom done"). */
+const DONE: Record<string, string> = {
+  load: "read the spec",
+  ir: "built the model of the API",
+  plan: "planned the tools",
+  emit: "wrote the project's files in memory",
+  format: "formatted the files",
+  validate: "validated the spec",
+  typescript: "printed the TypeScript",
+  custom: "type-checked src/custom/ against the new types",
+  write: "wrote the output folder",
+  check: "compared with the output folder",
+};
 
 /** Creates the progress reporter for one run; silent when `quiet`. */
 export function createProgress(options: { quiet: boolean; verbose: boolean; stream?: NodeJS.WriteStream }): Progress {
@@ -19,7 +32,7 @@ export function createProgress(options: { quiet: boolean; verbose: boolean; stre
     return {
       stage: (name, ms) => {
         if (options.verbose) stream.write(timing(name, ms));
-        else if (ms >= SLOW_MS) stream.write(`mcp-gen: ${name} done (${Math.round(ms)} ms)\n`);
+        else if (ms >= SLOW_MS) stream.write(`mcp-gen: ${DONE[name] ?? `${name} done`} (${Math.round(ms)} ms)\n`);
       },
       stop: () => undefined,
     };

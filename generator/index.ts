@@ -32,6 +32,7 @@ export type { Workspace } from "./commands/workspace/workspace-file.js";
 export { generate } from "./pipeline/generate.js";
 export { REMEMBERED_OPTIONS } from "./pipeline/generate-options.js";
 export type { GenerateOptions, GenerateResult } from "./pipeline/generate.js";
+export { describeDependencyChanges } from "./pipeline/write/dependency-changes.js";
 export { featureCatalog } from "./pipeline/plan/features.js";
 export { parseAuthOverride } from "./pipeline/plan/security.js";
 export type { AuthOverride } from "./pipeline/plan/security.js";

@@ -16,6 +16,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { caseFor, decodedPath, pathPattern, requestUrl } from "../scripts/mock.mjs";
 
 const {
   cases,
@@ -31,34 +32,6 @@ const received = [];
 let current;
 /** When set, the stand-in answers every request with this status (the upstream-error case). */
 let failWith;
-
-/**
- * A path with its percent-escapes decoded, except `%2F` (an encoded `/` inside a value must not
- * split a segment): the request carries the characters a URL cannot hold raw encoded (`%22`,
- * `%20`, `%C3%A9`), the spec writes them as they are, and both are compared decoded.
- */
-const decodedPath = (path) =>
-  path
-    .split(/%2F/i)
-    .map((part) => {
-      try {
-        return decodeURIComponent(part);
-      } catch {
-        return part;
-      }
-    })
-    .join("%2F");
-
-const pathPattern = (template) =>
-  new RegExp(
-    `^${template
-      .split(/\{[^}]+\}/)
-      .map((part) => decodedPath(part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .join("[^/]+")}$`,
-  );
-
-/** The request's URL; its path as sent (a path that starts with `//` names no other host here). */
-const requestUrl = (req) => new URL(`http://stub${req.url ?? "/"}`);
 
 function check(spec, req, url, body) {
   const problems = [];
@@ -105,9 +78,7 @@ const upstream = createServer((req, res) => {
   req.on("end", () => {
     const url = requestUrl(req);
     const body = Buffer.concat(chunks).toString("utf8");
-    const match =
-      current ??
-      cases.find((c) => c.request.method === req.method && pathPattern(c.request.path).test(decodedPath(url.pathname)));
+    const match = current ?? caseFor(cases, req.method, url.pathname);
     const problems = match
       ? check(match.request, req, url, body)
       : [`no operation of the API is ${req.method} ${url.pathname}`];

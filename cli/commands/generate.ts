@@ -1,9 +1,12 @@
+import { spawnSync } from "node:child_process";
+import { relative } from "node:path";
 import type { Argv, Options } from "yargs";
 import {
   Codes,
   featureCatalog,
   generate,
   type GenerateOptions,
+  type GenerateResult,
   GenerationError,
   type OperationFilter,
   parseAuthOverride,
@@ -220,6 +223,23 @@ export const GENERATE_FLAGS: readonly GenerateFlag[] = [
     into: "filter.readOnly",
   },
   {
+    flag: "install",
+    option: {
+      type: "boolean",
+      default: false,
+      describe: "Run npm install in the output folder after a first generation or when its dependencies changed",
+    },
+  },
+  {
+    flag: "allow-empty",
+    option: {
+      type: "boolean",
+      default: false,
+      describe: "Generate a server without tools when the spec has no operations (default: an error, MG102)",
+    },
+    into: "allowEmpty",
+  },
+  {
     flag: "strict-custom",
     option: {
       type: "boolean",
@@ -289,6 +309,7 @@ async function runGenerate(options: GenerateOptions, print: ReportFlags): Promis
     const { warnings } = print.quiet ? { warnings: 0 } : printDiagnostics(result.diagnostics, print.verbose);
     if (!print.quiet || code !== EXIT.ok)
       process.stdout.write(humanReport(result, print, performance.now() - started, warnings));
+    if (print.install && installDue(result)) return npmInstall(result.outDir!, print.quiet);
     // getrusage maximum of the whole process (the emit worker thread included), not the RSS now.
     if (print.verbose) process.stderr.write(`  peak rss ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`);
     return code;
@@ -296,6 +317,27 @@ async function runGenerate(options: GenerateOptions, print: ReportFlags): Promis
     progress.stop();
     return failureExit(error, print);
   }
+}
+
+/** Whether `npm install` is due in the written folder: it is new, or its dependencies changed. */
+function installDue(result: GenerateResult): boolean {
+  return result.write !== undefined && (result.write.created || (result.dependencyChanges ?? []).length > 0);
+}
+
+/** `--install`: npm install in `dir`, its output on stderr; exit 3 when it fails (the project is written). */
+function npmInstall(dir: string, quiet: boolean): number {
+  if (!quiet) process.stderr.write(`Running npm install in ${relative(process.cwd(), dir) || "."} …\n`);
+  const npm = process.env.npm_execpath;
+  const [command, args] = npm && npm.endsWith(".js") ? [process.execPath, [npm]] : ["npm", []];
+  const run = spawnSync(command, [...args, "install", "--no-audit", "--no-fund"], {
+    cwd: dir,
+    // npm's own output to stderr: stdout is the report's (one JSON object with --json).
+    stdio: ["ignore", 2, 2],
+    shell: process.platform === "win32",
+  });
+  if (run.status === 0) return EXIT.ok;
+  process.stderr.write(`mcp-gen: npm install failed in ${dir} (${run.error?.message ?? `exit ${run.status}`}).\n`);
+  return EXIT.internal;
 }
 
 /** The generate errors that mean "the output folder cannot be updated safely" (exit 4). */

@@ -56,6 +56,7 @@ export default defineConfig({
         items: [
           { text: "Where to start", link: "/contributing/" },
           { text: "Real-world corpus and call fidelity", link: "/contributing/corpus" },
+          { text: "Surfaces: tests and measurements", link: "/contributing/surfaces" },
         ],
       },
     ],

@@ -44,6 +44,8 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** Generate a server without tools from a spec without operations (`--allow-empty`); default: an error (MG102). */
+  allowEmpty?: boolean;
   /** Runtime features asked for (`--with`); default: the previous generation's (see plan/features.ts). */
   features?: readonly string[];
   /**

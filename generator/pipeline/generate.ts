@@ -18,6 +18,7 @@ import { generatorVersion, runtimeVersion } from "../shared/provenance.js";
 import { checkCustomCode } from "./write/check-custom.js";
 import { checkOutput, type OutputCheck } from "./write/check-output.js";
 import { buildManifest, fileSha256, manifestFile } from "./write/manifest.js";
+import { dependencyChanges, type DependencyChange } from "./write/dependency-changes.js";
 import { mergePackageJson } from "./write/merge-package-json.js";
 import { writeOutput, type WriteSummary } from "./write/write-output.js";
 
@@ -39,6 +40,8 @@ export interface GenerateResult {
   write?: WriteSummary;
   /** With `check`: how the folder differs from what would be written. */
   check?: OutputCheck;
+  /** A regeneration that wrote: what changed in package.json's dependencies (`npm install` is due when any). */
+  dependencyChanges?: DependencyChange[];
 }
 
 /** The version in the project's package.json on disk (the user may have run `npm version`). */
@@ -167,7 +170,8 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
     bag.insert(validationAt, await timed("validate", () => validation ?? validateHere()));
   };
   try {
-    const ir = await timed("ir", () => buildIR(spec!, bag));
+    const ir = await timed("ir", () => buildIR(spec!, bag, { allowEmpty: options.allowEmpty }));
+    bag.throwIfErrors("Reading the operations");
     const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
     const remembered = withRemembered(options, previous.manifest);
     const plan = await timed("plan", () =>
@@ -264,6 +268,9 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
       const target = options.outDir;
       result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
       result.outDir = result.write.outDir;
+      const packageJson = files.find((file) => file.path === "package.json")?.content;
+      if (previous.packageJson !== undefined && packageJson !== undefined)
+        result.dependencyChanges = dependencyChanges(previous.packageJson, packageJson);
     }
     return result;
   } catch (error) {

@@ -52,6 +52,8 @@ export const Codes = {
   operationSkipped: "MG115",
   booleanSchema: "MG116",
   toolListingInvalid: "MG117",
+  framingHeaderParam: "MG118",
+  typeContradictsUnion: "MG119",
   outputDirNotEmpty: "MG201",
   packageNameInvalid: "MG202",
   handEdited: "MG203",

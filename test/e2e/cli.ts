@@ -166,6 +166,20 @@ test("a spec with a broken $ref: diagnostic with JSON pointer, exit 1, no output
   );
 });
 
+test("an empty spec is exit 1 with MG102 and nothing written; --allow-empty generates the server without tools", async () => {
+  const spec = join(work, "empty.json");
+  writeFileSync(spec, '{"swagger":"2.0"}');
+  const out = join(work, "empty-out");
+  const refused = await mcpGen(spec, "-o", out);
+  assert.is(refused.code, 1);
+  assert.match(refused.stderr, /error MG102 #\/paths: The spec has no operations/);
+  assert.match(refused.stderr, /--allow-empty/);
+  assert.not.ok(existsSync(out));
+  const allowed = await mcpGen(spec, "-o", out, "--allow-empty", "--quiet");
+  assert.is(allowed.code, 0, allowed.stderr);
+  assert.ok(existsSync(join(out, "package.json")));
+});
+
 test("a non-empty folder mcp-gen did not create is refused (exit 4); --force writes into it and keeps the other files", async () => {
   const out = join(work, "occupied");
   mkdirSync(out);

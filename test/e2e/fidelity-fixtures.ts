@@ -1,7 +1,8 @@
 /**
  * Failure classes 4 (query and form serialisation) and 5 (Accept and content types) of issue 11,
  * and the call classes of issue 36 (form and multipart fields by their encoding, a parameter an
- * apiKey credential fills, nullable query arrays, media type choice, security headers), end to end:
+ * apiKey credential fills, nullable query arrays, media type choice, security headers) and issue 57
+ * (a Content-Type header parameter without a body, Swagger 2.0 form collections), end to end:
  * the fixture specs' tools run in the real runtime against a Prism mock of the same spec
  * (`--errors`, JSON log), and every request must pass Prism's validation; the log also shows the
  * wire shape, which is asserted per case.
@@ -86,6 +87,8 @@ let keys: Fixture | undefined;
 let nullable: Fixture | undefined;
 let media: Fixture | undefined;
 let security: Fixture | undefined;
+let entity: Fixture | undefined;
+let collections: Fixture | undefined;
 
 test.before(async () => {
   [queries, content] = await Promise.all([open("query-serialization.yaml"), open("content-negotiation.yaml")]);
@@ -98,6 +101,10 @@ test.before(async () => {
     open("fidelity-media-types.yaml"),
     open("fidelity-security-header.yaml", { APP_KEY: "app-secret" }),
   ]);
+  [entity, collections] = await Promise.all([
+    open("fidelity-entity-header.yaml"),
+    open("fidelity-form-collections.yaml"),
+  ]);
 });
 test.after(async () => {
   await Promise.all([
@@ -108,6 +115,8 @@ test.after(async () => {
     close(nullable),
     close(media),
     close(security),
+    close(entity),
+    close(collections),
   ]);
 });
 
@@ -257,6 +266,26 @@ test("issue 36: a named media type before a wildcard, multipart for files, an Ac
 test("issue 36: a requirement naming an undefined scheme still sends the defined one's header", async () => {
   accepted("listOrders", await call(security!, "listOrders", {}));
   accepted("getStatus", await call(security!, "getStatus", {}));
+});
+
+test("issue 57: a Content-Type header parameter of a GET without a body goes out as declared", async () => {
+  const outcome = await call(entity!, "getExport", { id: "e1", "Content-Type": "application/json" });
+  accepted("getExport", outcome);
+  assert.is(outcome.request.contentType, "application/json");
+  accepted("createExport", await call(entity!, "createExport", { name: "n" }));
+});
+
+test("issue 57: Swagger 2.0 form fields go out in their collectionFormat and Prism reads every item", async () => {
+  const outcome = await call(collections!, "tagItems", {
+    item: "i",
+    tags: ["a", "b"],
+    owners: ["x", "y"],
+    words: ["p", "q"],
+    ids: [1, 2],
+  });
+  accepted("tagItems", outcome);
+  const attached = await call(collections!, "attachFile", { file: Buffer.from("hi").toString("base64"), tags: ["a"] });
+  accepted("attachFile", attached);
 });
 
 test.run();

@@ -30,6 +30,9 @@ const FIXTURES = [
   "fidelity-nullable-array",
   "fidelity-media-types",
   "fidelity-security-header",
+  // Issue 57: a Content-Type header parameter without a body; Swagger 2.0 form collections.
+  "fidelity-entity-header",
+  "fidelity-form-collections",
 ];
 
 if (existsSync(join(corpusDir, "dev", "manifest.json"))) {

@@ -68,7 +68,7 @@ test("every hostile spec ends in exit 0 or 1; a refusal writes nothing, not even
     assert.is(report.exitCode, result.code);
     if (result.code === 1) {
       assert.ok(
-        report.diagnostics.some((d) => d.severity === "error" && /^MG0\d\d$/.test(d.code)),
+        report.diagnostics.some((d) => d.severity === "error" && /^MG(0\d\d|102)$/.test(d.code)),
         name,
       );
       assert.not.ok(existsSync(out), `${name}: no output folder`);

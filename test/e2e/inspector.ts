@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compiledExample, repoRoot, run, startHttpServer, type HttpServerHandle } from "./support.js";
+import { compiledExample, repoRoot, run, startHttpServer, startProcess, type HttpServerHandle } from "./support.js";
 
 const home = mkdtempSync(join(tmpdir(), "mcp-gen-inspector-"));
 let node22 = "";
@@ -99,5 +99,49 @@ for (const target of [{ kind: "stdio" }, { kind: "http" }] as const) {
     assert.is(read._meta?.[SERVER_INFO]?.name, "pet-store-mcp");
   });
 }
+
+test("npm run mock, then the server with the --base-url it printed: a call through the Inspector CLI returns the example", async () => {
+  const scripts = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts;
+  assert.is(scripts.mock, "node scripts/mock.mjs", "npm run mock is this command (run here by PID, without npm)");
+  const mock = await startProcess(process.execPath, ["scripts/mock.mjs"], { cwd: dir, readyLine: /--base-url / });
+  try {
+    const printed = mock.lines().find((line) => line.includes("--base-url "))!;
+    const baseUrl = /node dist\/index\.js --base-url (http:\/\/127\.0\.0\.1:\d+)$/.exec(printed)?.[1];
+    assert.ok(baseUrl, printed);
+    const cases = JSON.parse(readFileSync(join(dir, "test/cases.json"), "utf8")) as {
+      cases: Array<{ tool: string; arguments: Record<string, unknown>; response: { body: unknown } }>;
+    };
+    const getPet = cases.cases.find((c) => c.tool === "getPet")!;
+    const output = join(home, "result-mock.json");
+    const args = [
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "getPet",
+      "--tool-arg",
+      `petId=${String(getPet.arguments.petId)}`,
+    ];
+    const server = ["--", process.execPath, join(dir, "dist/index.js"), "--base-url", baseUrl!];
+    await run(
+      node22,
+      [inspector, "--cli", "--protocol-era", "auto", "--quiet", "--output", output, ...args, ...server],
+      {
+        cwd: home,
+        timeoutMs: 60_000,
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+      },
+    );
+    const called = JSON.parse(readFileSync(output, "utf8")) as { isError?: boolean; structuredContent: unknown };
+    assert.not.ok(called.isError, JSON.stringify(called));
+    assert.equal(called.structuredContent, getPet.response.body);
+    assert.ok(
+      mock.lines().some((line) => /^GET \/pets\/\S+ -> 200 \(getPet\)$/.test(line)),
+      mock.lines().join("\n"),
+    );
+  } finally {
+    await mock.stop();
+  }
+});
 
 test.run();

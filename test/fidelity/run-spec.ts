@@ -448,7 +448,9 @@ export function prismCannotJudge(
       return "Prism reads an array of objects in a form body only as JSON, not in the deepObject encoding the spec gives";
     }
   }
-  const bodyOnly = request.problems.length > 0 && request.problems.every((p) => p.startsWith("request.body"));
+  // A violation of the body's root comes from the validator's own line, without a location.
+  const bodyOnly =
+    request.problems.length > 0 && request.problems.every((p) => /^(request\.body|Request body)\b/.test(p));
   if (bodyOnly && request.contentType && !PRISM_BODY_TYPES.test(request.contentType))
     return `Prism cannot parse ${request.contentType.split(";")[0]} bodies`;
   return undefined;
@@ -463,7 +465,8 @@ const withoutLocation = (problem: string): string => problem.replace(/^request(\
  * - without a style it reads the field's raw text, a string ("must be array", "must be object"),
  *   whatever the request sends (a form field's default, style form/explode, spreads an object's
  *   properties and repeats an array's key; a multipart object is a JSON part);
- * - a delimited field (pipe, space) the request does not send it reads as "", not as absent;
+ * - a delimited field (pipe, space, and a Swagger 2.0 csv one) the request does not send it reads
+ *   as "", not as absent;
  * - in a multipart body it refuses a value holding a character URLs reserve (`,` of style form,
  *   explode false), though multipart values are not URL-encoded.
  */
@@ -484,7 +487,9 @@ function formFieldLimitation(
     if (field === undefined || !argumentOf.has(field)) return false;
     const style = body.encoding?.[field]?.style;
     if (style === undefined) return true;
-    return /Delimited$/.test(style) && args[argumentOf.get(field)!] === undefined;
+    // Swagger 2.0's csv is Prism's own comma-delimited style (form without explode here).
+    const delimited = /Delimited$/.test(style) || (style === "form" && body.encoding?.[field]?.explode === false);
+    return delimited && args[argumentOf.get(field)!] === undefined;
   };
   return request.problems.every(explained)
     ? 'Prism reads a form or multipart field only by its encoding style (without one, as a string; an unsent delimited one as ""), and checks multipart values for URL-reserved characters'

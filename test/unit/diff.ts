@@ -98,6 +98,13 @@ test("tools are paired by name, then route, then operationId; renames and remova
   );
   assert.is(diff.bump, "major");
   assert.match(formatDiff(diff), /b → b2 {2}\(renamed, BREAKING\)/);
+  assert.match(formatDiff(diff), /^Tool changes \(breaking; suggested bump: major\):/);
+  // A regeneration says what it wrote: before 1.0 the major change raises the minor version.
+  assert.match(
+    formatDiff(diff, "0.2.0"),
+    /^Tool changes \(breaking; a major change, but before 1\.0 that raises the minor version: package version 0\.2\.0\):/,
+  );
+  assert.match(formatDiff(diff, "2.0.0"), /^Tool changes \(breaking; bump: major, package version 2\.0\.0\):/);
 });
 
 test("suggested bump: none, patch for prose, minor for additions", () => {

@@ -123,6 +123,12 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
     )!,
     /application\/xml/,
   );
+  // A violation of the body's root is logged by the validator without a location.
+  assert.match(
+    prismCannotJudge(tool("/x"), refused(["Request body must be object"], "text/json"))!,
+    /cannot parse text\/json/,
+  );
+  assert.is(prismCannotJudge(tool("/x"), refused(["Request body must be object"], "application/json")), undefined);
   assert.match(
     prismCannotJudge(
       tool("/v1/{entityType}:import", ["entityType"]),
@@ -201,6 +207,10 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
   const styled = formTool(form, { tags: { style: "pipeDelimited" } });
   assert.is(prismCannotJudge(styled, refused([arrayProblem], form), facts, { tags: ["a", "b"] }), undefined);
   assert.match(prismCannotJudge(styled, refused([arrayProblem], form), facts, {})!, /unsent delimited/);
+  // Swagger 2.0's csv (form without explode) is Prism's comma-delimited style: the same when unsent.
+  const csv = formTool(form, { tags: { style: "form", explode: false } });
+  assert.match(prismCannotJudge(csv, refused([arrayProblem], form), facts, {})!, /unsent delimited/);
+  assert.is(prismCannotJudge(csv, refused([arrayProblem], form), facts, { tags: ["a", "b"] }), undefined);
   const multipart = "multipart/form-data; boundary=x";
   assert.match(
     prismCannotJudge(

@@ -68,6 +68,15 @@ test("syntax errors name the line; non-OpenAPI documents and missing files are e
   await loadSpec(file("bad.yaml", "openapi: 3.0.0\ninfo:\n  title: [oops\n"), {}, bag);
   assert.is(bag.items[0]!.code, "MG002");
   assert.match(bag.items[0]!.message, /bad\.yaml:\d+:\d+/);
+  // One indentation error: the parser reports 2 (5 for a longer file), all at or after it; the first only is shown.
+  bag = new DiagnosticBag();
+  const indented =
+    "openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n         description: ok\n          content: {}\n";
+  await loadSpec(file("indent.yaml", indented), {}, bag);
+  assert.equal(
+    bag.items.map((d) => [d.code, d.message.replace(/^.*indent\.yaml/, "")]),
+    [["MG002", ":7:23: Nested mappings are not allowed in compact mappings"]],
+  );
   bag = new DiagnosticBag();
   await loadSpec(file("other.yaml", "name: not an api\n"), {}, bag);
   assert.is(bag.items[0]!.code, "MG003");

@@ -19,8 +19,14 @@ test("without a terminal: plain lines for slow stages only, every stage with --v
   const p = createProgress({ quiet: false, verbose: false, stream: plain });
   p.stage("load", 12);
   p.stage("format", 1500);
+  p.stage("custom", 2000);
+  p.stage("someday", 1000);
   p.stop();
-  assert.is(plain.text, "mcp-gen: format done (1500 ms)\n");
+  assert.is(
+    plain.text,
+    "mcp-gen: formatted the files (1500 ms)\nmcp-gen: type-checked src/custom/ against the new types (2000 ms)\n" +
+      "mcp-gen: someday done (1000 ms)\n",
+  );
   const verbose = stream(false);
   createProgress({ quiet: false, verbose: true, stream: verbose }).stage("load", 12.34);
   assert.match(verbose.text, /load\s+12\.3 ms/);

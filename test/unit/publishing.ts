@@ -110,7 +110,7 @@ test("package.json is publishable: valid scoped name, bin, files, engines, prepu
   assert.equal(pkg.files, ["dist", "data", "README.md", ".env.example", "server.json"]);
   assert.is(pkg.type, "module");
   assert.is(pkg.engines.node, ">=20.19");
-  assert.is(pkg.scripts.prepublishOnly, "npm run build");
+  assert.is(pkg.scripts.prepublishOnly, "node scripts/prepublish.mjs && npm run build");
   assert.is(pkg.license, "MIT");
   assert.equal(pkg.repository, { type: "git", url: "git+https://github.com/acme/pets-mcp.git" });
   assert.is(pkg.mcpName, "io.github.acme/pets-mcp");

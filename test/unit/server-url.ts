@@ -15,6 +15,14 @@ import { startUpstream } from "./runtime-fixture.js";
 /** The base URL with feature server-vars. */
 const resolveBaseUrl = (info: ServerInfo, sources: BaseUrlSources) => resolveWith(info, sources, fillServerUrl);
 
+/** A tool without arguments: GET /ping. */
+const tool: ToolDefinition = {
+  name: "ping_api",
+  description: "d",
+  inputSchema: { type: "object", properties: {} },
+  http: { method: "get", path: "/ping", parameters: [], response: { accept: ["application/json"] } },
+};
+
 const info: ServerInfo = {
   name: "regional",
   version: "1.0.0",
@@ -144,12 +152,6 @@ test("a running server fills the template from API_SERVER_* and sends its reques
     body: '{"ok":true}',
   }));
   const port = new URL(upstream.baseUrl).port;
-  const tool: ToolDefinition = {
-    name: "ping_api",
-    description: "d",
-    inputSchema: { type: "object", properties: {} },
-    http: { method: "get", path: "/ping", parameters: [], response: { accept: ["application/json"] } },
-  };
   const local: ServerInfo = {
     name: "local",
     version: "1.0.0",
@@ -179,6 +181,23 @@ test("a running server fills the template from API_SERVER_* and sends its reques
     await handle?.close();
     await upstream.close();
   }
+});
+
+test("a server without a base URL says at start-up exactly how to set one (and how to get a stand-in)", async () => {
+  const written: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof write;
+  let handle: HttpHandle | undefined;
+  try {
+    handle = (await main({ name: "nowhere", version: "1.0.0" }, [tool], ["--http", "--port", "0"])) as HttpHandle;
+  } finally {
+    process.stderr.write = write;
+    await handle?.close();
+  }
+  const warning = written.find((line) => line.includes("no upstream base URL"));
+  assert.ok(warning, written.join(""));
+  assert.match(warning, /--base-url <the API's URL> or set API_BASE_URL=<the API's URL>/);
+  assert.match(warning, /`npm run mock`/);
 });
 
 test.run();

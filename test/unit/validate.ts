@@ -161,4 +161,96 @@ test("a validator that throws is a warning, not a failed generation", async () =
   assert.is(findings[0]!.message, "The spec could not be validated: boom");
 });
 
+/** A 3.0 document whose one response has `schema` (its content's) as given. */
+function responseWith(schema: unknown, openapi = "3.0.3"): Record<string, unknown> {
+  const content = { "application/json": { schema } };
+  return {
+    openapi,
+    info: { title: "T", version: "1" },
+    paths: { "/a": { get: { responses: { "200": { description: "ok", content } } } } },
+  };
+}
+
+test("one `schema: null` is one finding, in OpenAPI's words, in each version", async () => {
+  const swagger = {
+    swagger: "2.0",
+    info: { title: "T", version: "1" },
+    paths: { "/a": { get: { responses: { "200": { description: "ok", schema: null } } } } },
+  };
+  for (const document of [responseWith(null), responseWith(null, "3.1.0"), swagger]) {
+    const findings = await validationFindings(document);
+    assert.is(findings.length, 1, JSON.stringify(findings)); // ajv: 5 errors in 3.0, 7 in 2.0
+    assert.is(findings[0]!.message, "`schema` is null.");
+    assert.match(findings[0]!.pointer!, /\/schema$/);
+    assert.not.match(JSON.stringify(findings), /\$ref|oneOf/);
+  }
+});
+
+test("one mistake repeated in four schemas is one finding with the count and the pointers", async () => {
+  const schemas = Object.fromEntries(
+    ["A", "B", "C", "D"].map((name) => [name, { type: "object", properties: { x: { type: "null" } } }]),
+  );
+  const document = { ...responseWith({ $ref: "#/components/schemas/A" }), components: { schemas } };
+  const findings = await validationFindings(document);
+  assert.is(findings.length, 1, JSON.stringify(findings)); // ajv: 20 errors
+  assert.match(findings[0]!.message, /^`type: 'null'` is OpenAPI 3\.1 \(4 places: /);
+  for (const name of ["A", "B", "C", "D"])
+    assert.ok(findings[0]!.message.includes(`#/components/schemas/${name}/properties/x/type`));
+  assert.is(findings[0]!.help, "In 3.0 write `nullable: true` on the schema.");
+});
+
+test("distinct problems stay distinct, each with its own fix; the Reference alternative is not one", async () => {
+  const findings = await validationFindings(responseWith({ type: ["string", "null"], exclusiveMinimum: 0 }));
+  assert.equal(
+    findings.map((f) => [f.pointer, f.help]),
+    [
+      [
+        "#/paths/~1a/get/responses/200/content/application~1json/schema/exclusiveMinimum",
+        "In 3.0 write `minimum: 0` and `exclusiveMinimum: true`.",
+      ],
+      [
+        "#/paths/~1a/get/responses/200/content/application~1json/schema/type",
+        "In 3.0 write one type, and `nullable: true` for null.",
+      ],
+    ],
+  );
+  const noDescription = responseWith({ type: "string" });
+  delete (noDescription.paths as any)["/a"].get.responses["200"].description;
+  const missing = await validationFindings(noDescription);
+  assert.equal(
+    missing.map((f) => [f.pointer, f.message]),
+    [["#/paths/~1a/get/responses/200", "`200` lacks the required field `description`."]],
+  );
+});
+
+test("alternatives' allowed values are one list; a wrong type says what it is", async () => {
+  const document = responseWith({ type: "object", required: "x" });
+  const parameter = { name: "x", in: "header", schema: { type: "string" }, style: "deep" };
+  (document.paths as any)["/a"].get.parameters = [parameter];
+  const findings = await validationFindings(document);
+  assert.equal(
+    findings.map((f) => f.message),
+    [
+      '`style` is "deep"; allowed: matrix, label, simple, form, spaceDelimited, pipeDelimited, deepObject.',
+      "`required` must be array, not string.",
+    ],
+  );
+  parameter.in = "body";
+  delete (parameter as any).style;
+  assert.equal((await validationFindings(document))[0]!.message, "`in: body` is Swagger 2.0.");
+});
+
+test("past 20 problems the rest are counted", async () => {
+  const paths = Object.fromEntries(
+    Array.from({ length: 25 }, (_, i) => [
+      `/p${i}`,
+      { get: { responses: { "200": { description: "ok" } }, [`bad${i}`]: 1 } },
+    ]),
+  );
+  const findings = await validationFindings({ openapi: "3.0.3", info: { title: "T", version: "1" }, paths });
+  assert.is(findings.length, 21);
+  assert.is(findings[20]!.message, "…and 5 more problems with the OpenAPI schema.");
+  assert.match(findings[0]!.message, /`get` has `bad0`, which is not a field here/);
+});
+
 test.run();

@@ -6,8 +6,11 @@ function line(kind: string, change: SchemaChange): string {
   return `    ${tag.padEnd(10)} ${kind} ${change.at ? `${change.at}: ` : ""}${change.message}`;
 }
 
-/** The diff as the CLI prints it: one line per tool, indented lines per change, the bump last. */
-export function formatDiff(diff: ApiDiff): string {
+/**
+ * The diff as the CLI prints it: one line per tool, indented lines per change, the bump last; with
+ * `version` (a regeneration's new package version) what the bump made of it.
+ */
+export function formatDiff(diff: ApiDiff, version?: string): string {
   const lines: string[] = [];
   for (const name of diff.added) lines.push(`  + ${name}  (new tool, compatible)`);
   for (const name of diff.removed) lines.push(`  - ${name}  (removed, BREAKING)`);
@@ -21,5 +24,14 @@ export function formatDiff(diff: ApiDiff): string {
   }
   if (lines.length === 0) return "No tool changes.";
   const verdict = diff.breaking ? "breaking" : "compatible";
-  return `Tool changes (${verdict}; suggested bump: ${diff.bump}):\n${lines.join("\n")}`;
+  return `Tool changes (${verdict}; ${bumpWords(diff.bump, version)}):\n${lines.join("\n")}`;
+}
+
+/** The bump, and the version written when known: before 1.0 a breaking change raises the minor version. */
+function bumpWords(bump: ApiDiff["bump"], version: string | undefined): string {
+  if (version === undefined) return `suggested bump: ${bump}`;
+  const preRelease = bump === "major" && /^0\./.test(version);
+  return preRelease
+    ? `a major change, but before 1.0 that raises the minor version: package version ${version}`
+    : `bump: ${bump}, package version ${version}`;
 }

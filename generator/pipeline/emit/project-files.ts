@@ -206,7 +206,10 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
       bundle: "npm run build && node scripts/bundle.mjs",
-      prepublishOnly: "npm run build",
+      // A stand-in for the upstream API (scripts/mock.mjs), to try the tools by hand.
+      mock: "node scripts/mock.mjs",
+      // Warns about a placeholder MCP Registry name (scripts/prepublish.mjs), then builds.
+      prepublishOnly: "node scripts/prepublish.mjs && npm run build",
     },
     engines: { node: ">=20.19" },
     keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
@@ -282,6 +285,8 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     mcpbManifest(plan),
     copiedTemplate("scripts/bundle.mjs", "bundle.mjs"),
     copiedTemplate("scripts/bundle-dist.mjs", "bundle-dist.mjs"),
+    copiedTemplate("scripts/mock.mjs", "mock.mjs"),
+    copiedTemplate("scripts/prepublish.mjs", "prepublish.mjs"),
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.worker === "later"

@@ -2,7 +2,7 @@ import { type FieldEncoding, type HttpMethod, isRecord, setOwn } from "../../sha
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../../shared/pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
-import { buildParameter } from "./parameters.js";
+import { buildParameter, collectionStyle } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
 import { readRequirements, readSecuritySchemes } from "./security.js";
 import type {
@@ -36,8 +36,12 @@ function deref(document: unknown, value: unknown, at: string): { value: Obj; poi
   return isRecord(current) ? { value: current, pointer: where === at ? at : where } : undefined;
 }
 
-/** Builds the IR from a loaded spec (stage 2 of the pipeline). */
-export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
+/**
+ * Builds the IR from a loaded spec (stage 2 of the pipeline). A spec without operations is an
+ * error (MG102: most often the wrong file, or a stub) unless `allowEmpty` asks for a server
+ * without tools; then it is a warning.
+ */
+export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEmpty?: boolean } = {}): ApiIR {
   const doc = spec.document;
   const normalizer = new SchemaNormalizer(doc, spec.version, bag);
   const info = isRecord(doc.info) ? doc.info : {};
@@ -57,11 +61,14 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag): ApiIR {
     }
   }
   if (operations.length === 0) {
-    bag.warn(
+    const report = options.allowEmpty ? bag.warn.bind(bag) : bag.error.bind(bag);
+    report(
       Codes.noOperations,
-      "The spec has no operations, so the server will have no tools.",
+      "The spec has no operations (no method under any path of `paths`): the server would have no tools.",
       "#/paths",
-      "Add at least one operation under `paths`.",
+      options.allowEmpty
+        ? "Add at least one operation under `paths`."
+        : "Add operations under `paths`, check that this is the right file, or pass --allow-empty for a server without tools.",
     );
   }
   return {
@@ -222,17 +229,12 @@ function swagger2FormBody(
 ): RequestBodyIR {
   const properties: Obj = {};
   const required: string[] = [];
+  const encoding: Record<string, FieldEncoding> = {};
   for (const { raw, at } of fields) {
-    const {
-      name,
-      in: _in,
-      required: isRequired,
-      description,
-      collectionFormat: _cf,
-      allowEmptyValue: _ae,
-      ...schema
-    } = raw;
+    const { name, in: _in, required: isRequired, description, collectionFormat, allowEmptyValue: _ae, ...schema } = raw;
     if (typeof name !== "string") continue;
+    const field = collectionEncoding(collectionFormat);
+    if (field && schema.type === "array") setOwn(encoding, name, field);
     setOwn(
       properties,
       name,
@@ -252,9 +254,21 @@ function swagger2FormBody(
         pointer: opAt,
         mediaType,
         schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+        ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
       },
     ],
   };
+}
+
+/**
+ * A Swagger 2.0 form field's `collectionFormat` as the OpenAPI 3 `encoding` entry it stands for
+ * (csv: form without explode, `a,b`; ssv, pipes: the delimited styles; multi: the key repeated).
+ * Without one the field keeps OpenAPI 3's default for forms (the key repeated): 2.0 names csv as
+ * the default, but neither Prism nor the usual form parsers read an array from an unannounced `a,b`.
+ */
+function collectionEncoding(format: unknown): FieldEncoding | undefined {
+  // A form field is read as a query is (style form by default).
+  return collectionStyle(format, "query");
 }
 
 /** OpenAPI 3 `content` map → media entries. */

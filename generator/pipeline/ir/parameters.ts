@@ -43,13 +43,14 @@ function defaultStyle(location: ParameterLocation): ParameterStyle {
   return location === "query" || location === "cookie" ? "form" : "simple";
 }
 
-/** Swagger 2.0 `collectionFormat` → OpenAPI 3 style/explode. */
-function fromCollectionFormat(
+/**
+ * The OpenAPI 3 style/explode a Swagger 2.0 `collectionFormat` names (`csv`: the location's default
+ * style without explode); undefined for none or an unknown one.
+ */
+export function collectionStyle(
   format: unknown,
   location: ParameterLocation,
-  at: string,
-  bag: DiagnosticBag,
-): { style: ParameterStyle; explode: boolean } {
+): { style: ParameterStyle; explode: boolean } | undefined {
   switch (format) {
     case "multi":
       return { style: "form", explode: true };
@@ -57,16 +58,27 @@ function fromCollectionFormat(
       return { style: "spaceDelimited", explode: false };
     case "pipes":
       return { style: "pipeDelimited", explode: false };
-    case "tsv":
-      bag.warn(
-        Codes.paramInvalid,
-        'collectionFormat "tsv" has no OpenAPI 3 equivalent; values are sent comma-separated.',
-        childPointer(at, "collectionFormat"),
-      );
+    case "csv":
       return { style: defaultStyle(location), explode: false };
     default:
-      return { style: defaultStyle(location), explode: false };
+      return undefined;
   }
+}
+
+/** Swagger 2.0 `collectionFormat` → OpenAPI 3 style/explode (csv when none is given, as 2.0 says). */
+function fromCollectionFormat(
+  format: unknown,
+  location: ParameterLocation,
+  at: string,
+  bag: DiagnosticBag,
+): { style: ParameterStyle; explode: boolean } {
+  if (format === "tsv")
+    bag.warn(
+      Codes.paramInvalid,
+      'collectionFormat "tsv" has no OpenAPI 3 equivalent; values are sent comma-separated.',
+      childPointer(at, "collectionFormat"),
+    );
+  return collectionStyle(format, location) ?? { style: defaultStyle(location), explode: false };
 }
 
 /** Builds a `ParameterIR` from a resolved path, query, header or cookie parameter object. */

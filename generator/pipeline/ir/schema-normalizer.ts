@@ -60,6 +60,24 @@ const KNOWN_FORMATS = new Set([
   "json-pointer-uri-fragment",
 ]);
 
+/** A schema's `type` as a list (`"x"` → `["x"]`), empty when it has none. */
+function typeList(type: unknown): string[] {
+  if (typeof type === "string") return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** Whether a value of JSON type `type` can also be one of `types` (an integer is a number). */
+function typesOverlap(type: string, types: readonly string[]): boolean {
+  return (
+    types.includes(type) ||
+    (type === "integer" && types.includes("number")) ||
+    (type === "number" && types.includes("integer"))
+  );
+}
+
+const isObject = (value: unknown): value is SchemaObject =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
 /**
  * Converts Swagger 2.0 / OpenAPI 3.0 / 3.1 schema objects into JSON Schema 2020-12.
  * Named targets of `$ref` become entries of a shared `$defs` registry (`#/$defs/<name>`), normalized
@@ -241,6 +259,7 @@ export class SchemaNormalizer {
     if (input.example !== undefined && out.examples === undefined) out.examples = [input.example];
     if (Array.isArray(out.examples) === false && out.examples !== undefined) delete out.examples;
     this.convertExclusiveBounds(input, out);
+    this.readContradictionAsUnion(out, at);
     this.pinDiscriminator(input, out);
     if (input.nullable === true || input["x-nullable"] === true) return this.makeNullable(out);
     return out;
@@ -306,6 +325,44 @@ export class SchemaNormalizer {
     } else if (typeof value === "string" || Array.isArray(value)) {
       out.type = value;
     }
+  }
+
+  /**
+   * A `type` that no branch of the schema's `oneOf`/`anyOf` can have (`type: "null"` beside a string
+   * and a number branch, `type: [X]` beside branches of other types) makes the schema
+   * unsatisfiable as written: a conversion from OpenAPI 3.0 to 3.1 leaves it where the author meant
+   * "one of these, or null". It is read as that union, the `type` becoming one more branch, with a
+   * warning. Only when every branch's types are known (its own `type`, or a named schema's).
+   */
+  private readContradictionAsUnion(out: SchemaObject, at: string): void {
+    const types = typeList(out.type);
+    const keys = (["oneOf", "anyOf"] as const).filter((key) => Array.isArray(out[key]));
+    if (types.length === 0 || keys.length !== 1) return;
+    const key = keys[0]!;
+    const branches = out[key] as JsonSchema[];
+    const branchTypes = branches.map((branch) => this.typesOf(branch));
+    if (branches.length === 0 || branchTypes.some((t) => t === undefined || t.length === 0)) return;
+    if (branchTypes.some((t) => t!.some((type) => typesOverlap(type, types)))) return;
+    delete out.type;
+    out[key] = [...branches, { type: types.length === 1 ? types[0] : types }];
+    this.bag.warn(
+      Codes.typeContradictsUnion,
+      `type ${JSON.stringify(types.length === 1 ? types[0] : types)} allows none of the ${key} branches (${branchTypes.map((t) => t!.join("|")).join(", ")}), so no value could match; it is read as one more branch: one of these, or ${types.join(" or ")}.`,
+      childPointer(at, "type"),
+      `Move the type into the ${key} as a branch (\`- type: ${types[0]}\`), or remove it.`,
+    );
+  }
+
+  /** The JSON types a normalized schema declares (following `$defs` refs), undefined when it declares none. */
+  private typesOf(schema: JsonSchema): string[] | undefined {
+    let node: unknown = schema;
+    for (let hops = 0; hops < 8 && isObject(node) && typeof node.$ref === "string" && node.type === undefined; hops++) {
+      const name = node.$ref.startsWith("#/$defs/") ? node.$ref.slice("#/$defs/".length) : undefined;
+      node = name === undefined ? undefined : this.defs.get(name)?.schema;
+    }
+    if (!isObject(node)) return undefined;
+    const types = typeList(node.type);
+    return types.length > 0 ? types : undefined;
   }
 
   /** OpenAPI 3.0 / Swagger 2.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 uses a number. */

@@ -10,7 +10,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { precompiledOr } from "../../shared/package-root.js";
 
 /** One violation of the OpenAPI schema, as ajv reports it. */
-export type SchemaViolation = Pick<ErrorObject, "instancePath" | "message" | "params">;
+export type SchemaViolation = Pick<ErrorObject, "keyword" | "instancePath" | "schemaPath" | "message" | "params">;
 
 /** The OpenAPI versions with a published schema. */
 export type Version = "2.0" | "3.0" | "3.1";
@@ -93,5 +93,11 @@ export function openApiSchemaViolations(document: Record<string, unknown>): Sche
   const validate = openApiValidator(version);
   return validate(document)
     ? []
-    : (validate.errors ?? []).map(({ instancePath, message, params }) => ({ instancePath, message, params }));
+    : (validate.errors ?? []).map(({ keyword, instancePath, schemaPath, message, params }) => ({
+        keyword,
+        instancePath,
+        schemaPath,
+        message,
+        params,
+      }));
 }

@@ -120,15 +120,17 @@ export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
     return tooDeep(source, bag);
   }
   if (doc.errors.length > 0) {
-    for (const error of doc.errors.slice(0, 5)) {
-      const pos = error.linePos?.[0];
-      bag.error(
-        Codes.parseFailed,
-        `${source.location}${pos ? `:${pos.line}:${pos.col}` : ""}: ${error.message.split("\n")[0]}`,
-        undefined,
-        "Fix the YAML/JSON syntax at that line.",
-      );
-    }
+    // The first error only: the parser's later ones mostly follow from it (a wrong indentation
+    // breaks every line after it), and they change once it is fixed.
+    const [error] = doc.errors as [YAML.YAMLError];
+    const pos = error.linePos?.[0];
+    const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    bag.error(
+      Codes.parseFailed,
+      `${source.location}${pos ? `:${pos.line}:${pos.col}` : ""}: ${message}`,
+      undefined,
+      "Fix the YAML/JSON syntax at that line (the parser stops at its first error).",
+    );
     return undefined;
   }
   try {

@@ -9,11 +9,11 @@
 import type SwaggerParserType from "@apidevtools/swagger-parser";
 import type { OpenAPI } from "openapi-types";
 import { Codes, type Diagnostic } from "../../shared/diagnostics.js";
-import { openApiSchemaViolations, type SchemaViolation } from "./openapi-schema.js";
+import { openApiSchemaViolations, schemaVersion, type SchemaViolation } from "./openapi-schema.js";
+import { HELP, schemaFindings } from "./schema-findings.js";
 
-/** At most this many schema violations are reported one by one. */
+/** At most this many problems are reported one by one. */
 const LIMIT = 20;
-const HELP = "The spec does not follow the OpenAPI schema here; generation goes on, but check the result.";
 
 /**
  * Validation failures of `document` as warnings with pointers. The document is left as it is (ajv
@@ -41,7 +41,7 @@ export async function validationFindings(document: Record<string, unknown>): Pro
     // Validation only ever warns: a validator that fails is a warning, not a failed generation.
     return [warn(`The spec could not be validated: ${(error as Error).message?.split("\n")[0] ?? String(error)}`)];
   }
-  if (violations.length > 0) return schemaFindings(violations, warn);
+  if (violations.length > 0) return limited(schemaFindings(violations, document, schemaVersion(document)), warn);
   try {
     // swagger-parser has spec rules for Swagger 2.0 only (its validateSpec returns at once for 3.x),
     // so only 2.0 documents pay for the dereferencing they need.
@@ -63,26 +63,12 @@ export async function validationFindings(document: Record<string, unknown>): Pro
   }
 }
 
-/** The first {@link LIMIT} violations one by one, then a count of the rest. */
-function schemaFindings(
-  violations: SchemaViolation[],
-  warn: (message: string, pointer?: string, help?: string) => Diagnostic,
-): Diagnostic[] {
-  const findings = violations
-    .slice(0, LIMIT)
-    .map((v) =>
-      warn(`Invalid: ${v.message ?? "schema violation"}${formatParams(v.params)}`, `#${v.instancePath ?? ""}`),
-    );
-  if (violations.length > LIMIT)
-    findings.push(warn(`…and ${violations.length - LIMIT} more schema violations.`, undefined, undefined));
-  return findings;
-}
-
-function formatParams(params: unknown): string {
-  if (!params || typeof params !== "object") return "";
-  const p = params as Record<string, unknown>;
-  if (typeof p.additionalProperty === "string") return ` (unexpected "${p.additionalProperty}")`;
-  if (typeof p.missingProperty === "string") return ` (missing "${p.missingProperty}")`;
-  if (Array.isArray(p.allowedValues)) return ` (allowed: ${p.allowedValues.join(", ")})`;
-  return "";
+/** The first {@link LIMIT} findings one by one, then a count of the rest. */
+function limited(findings: Diagnostic[], warn: (message: string, pointer?: string, help?: string) => Diagnostic) {
+  if (findings.length <= LIMIT) return findings;
+  const more = findings.length - LIMIT;
+  return [
+    ...findings.slice(0, LIMIT),
+    warn(`…and ${more} more problems with the OpenAPI schema.`, undefined, undefined),
+  ];
 }

@@ -1,4 +1,5 @@
 import {
+  isFramingHeader,
   type BodyBinding,
   type JsonSchema,
   type ObjectJsonSchema,
@@ -23,15 +24,36 @@ import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer } 
 
 type Obj = Record<string, unknown>;
 
-/** Headers OpenAPI says are ignored as parameters (they are set by the request itself). */
-const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+/**
+ * Headers OpenAPI says are ignored as parameters (they are set by the request itself). `Content-Type`
+ * is ignored only beside a body, whose media type decides it; an operation without one sends it as declared.
+ */
+const IGNORED_HEADERS = new Set(["accept", "authorization"]);
 
-// Request media types we can send, best first: JSON, forms, text, then any other named type, and a
-// wildcard (`*/*`, `application/*+json`) only when nothing is named, since it says nothing about
-// what the body is (a binary body offered as `application/octet-stream` and `*/*` is octet-stream).
+/** Why a header parameter is not an argument, or undefined when it is one. */
+function headerLeftOut(name: string, op: OperationIR): { code: string; message: string } | undefined {
+  const lower = name.toLowerCase();
+  if (isFramingHeader(lower))
+    return {
+      code: Codes.framingHeaderParam,
+      message: `Header parameter "${name}" is a framing or hop-by-hop header, which the HTTP client computes from the request; it is not an argument (a value from a caller could stall or split the upstream connection).`,
+    };
+  if (IGNORED_HEADERS.has(lower) || (lower === "content-type" && op.requestBody))
+    return {
+      code: Codes.paramIgnored,
+      message: `Header parameter "${name}" is ignored, as OpenAPI specifies; the runtime sets it.`,
+    };
+  return undefined;
+}
+
+// Request media types we can send, best first: JSON (also under another name: `text/json`,
+// `application/x-json`), forms, text, then any other named type, and a wildcard (`*/*`,
+// `application/*+json`) only when nothing is named, since it says nothing about what the body is
+// (a binary body offered as `application/octet-stream` and `*/*` is octet-stream).
 const BODY_PREFERENCE = [
   (t: string) => t === "application/json",
   (t: string) => !t.includes("*") && (/^application\/[^;]*\+json/.test(t) || /^application\/json/.test(t)),
+  (t: string) => !t.includes("*") && /^[^/;]+\/[^;]*json/.test(t),
   (t: string) => t === "application/x-www-form-urlencoded",
   (t: string) => t === "multipart/form-data",
   (t: string) => t.startsWith("text/") && !t.includes("*"),
@@ -143,12 +165,10 @@ export function planInput(
   const order = ["path", "query", "header", "cookie"];
   const sorted = [...op.parameters].sort((a, b) => order.indexOf(a.in) - order.indexOf(b.in));
   for (const param of sorted) {
-    if (param.in === "header" && IGNORED_HEADERS.has(param.name.toLowerCase())) {
-      bag.info(
-        Codes.paramIgnored,
-        `Header parameter "${param.name}" is ignored, as OpenAPI specifies; the runtime sets it.`,
-        param.pointer,
-      );
+    const leftOut = param.in === "header" ? headerLeftOut(param.name, op) : undefined;
+    if (leftOut) {
+      if (leftOut.code === Codes.framingHeaderParam) bag.warn(leftOut.code, leftOut.message, param.pointer);
+      else bag.info(leftOut.code, leftOut.message, param.pointer);
       continue;
     }
     const scheme = filled.get(parameterKey(param.in, param.name));

@@ -363,6 +363,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     packageName,
     binName,
     version: decideVersion(ir.apiVersion, options.previous?.version, diff, options.bump ?? true),
+    apiVersion: ir.apiVersion,
     ...(diff ? { diff } : {}),
     title,
     description: `MCP server for ${title}${firstLine ? `: ${firstLine}` : ""}`.slice(0, 300),

@@ -33,6 +33,9 @@ export function parseRepository(value: string): RepositoryPlan | undefined {
   return { url: `https://${url.hostname}${path}`, source };
 }
 
+/** The owner of a registry name mcp-gen cannot derive (the generated prepublish script warns about it). */
+export const PLACEHOLDER_OWNER = "your-github-user";
+
 /**
  * The server's name in the MCP Registry (also package.json `mcpName`, which the registry checks to
  * verify npm ownership). Given explicitly, used as is; else `io.github.<owner>/<bin>` for a GitHub
@@ -50,7 +53,7 @@ export function registryName(
   const github =
     repository?.source === "github" ? /^https:\/\/github\.com\/([\w.-]+)\//.exec(repository.url + "/")?.[1] : undefined;
   const scope = /^@([^/]+)\//.exec(packageName)?.[1];
-  const owner = (github ?? scope ?? "your-github-user").replace(/[^a-zA-Z0-9.-]/g, "-");
+  const owner = (github ?? scope ?? PLACEHOLDER_OWNER).replace(/[^a-zA-Z0-9.-]/g, "-");
   return `io.github.${owner}/${name}`;
 }
 

@@ -17,6 +17,8 @@ export interface ProjectPlan {
   binName: string;
   /** Package version: see plan/version.ts (first generation: the API's semver `info.version`, else 0.1.0). */
   version: string;
+  /** The API document's own version (`info.version`), which the package version need not follow. */
+  apiVersion: string;
   /** Tool changes against the previous generation; absent on a first generation. */
   diff?: ApiDiff;
   /** Human title of the API (`info.title`). */

@@ -134,7 +134,11 @@ export async function main(
     if (!resolved.ok) throw new Error(resolved.message);
     const baseUrl = resolved.baseUrl;
     if (baseUrl === undefined)
-      logger.warn("no upstream base URL: pass --base-url or set API_BASE_URL; tool calls will fail");
+      logger.warn(
+        "no upstream base URL (the API document names no absolute server URL): tool calls fail until you start " +
+          "with --base-url <the API's URL> or set API_BASE_URL=<the API's URL>; to try the tools against a " +
+          "stand-in, run `npm run mock` in the server's project folder and pass the URL it prints",
+      );
     else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
       throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
     state = plugs.state;

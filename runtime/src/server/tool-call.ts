@@ -51,8 +51,12 @@ class OperationCall {
   user: UserCredentials | undefined;
   /** The upstream refused the user's tokens and they could not be renewed: sign in again. */
   signedOut = false;
-  /** The answer that ended the call when the user had to sign in again after going upstream. */
-  answer: Outcome | undefined;
+  /** Pages the call collects (feature `pagination`; 1 without it). */
+  pages = 1;
+  /** When the first upstream request left (ms since the epoch), for the log line of its response. */
+  started = 0;
+  /** The operation as log lines and progress name it: method and path template, never values, URLs or headers. */
+  operation = "";
   private madeTools: RequestTools | undefined;
 
   constructor(
@@ -149,12 +153,14 @@ export class ToolCaller {
   /**
    * Runs operation `name`: the one path of every operation call (its tool, `call_operation`, code,
    * `api`), as a list of steps over one {@link OperationCall}: admit → sign in → gate → before-hooks →
-   * upstream (pages) → after-hooks. Each step before the upstream may end the call with its answer; a
+   * upstream (first page, a new sign-in if the tokens were refused, further pages) → after-hooks.
+   * Each step before the upstream may end the call with its answer; a
    * slot whose feature is off costs the call no step and no await.
    *
    * Where more plugs in: a check that may refuse the call (an inbound rate limit) is a step like
    * `gate`, in the chain below; a trace span wraps this method and each upstream request wraps
-   * {@link fetchPage}; shaping of the result is a step after the after-hooks, on `result`.
+   * {@link fetchPage}; shaping of the result is a step after the upstream (or the after-hooks), on
+   * `result`.
    */
   async callOperation(name: string, args: unknown, context: OperationCallContext): Promise<Outcome> {
     const op = this.admit(name, args, context);
@@ -165,8 +171,17 @@ export class ToolCaller {
       (gate && (await this.gate(op, gate))) ||
       (op.hooked && (await this.beforeHooks(op)));
     if (answer) return answer;
-    const result = await this.fetchPages(op);
-    if (!result) return op.answer!;
+    // The upstream: its steps are awaited here, not in a function of their own (one async layer less).
+    this.beforeUpstream(op);
+    let result = await this.fetchPage(op, op.args);
+    if (op.signedOut && userSignIn) {
+      // The upstream refused the user's tokens and they could not be renewed: sign in again, once.
+      const signedIn = await this.signIn(op, userSignIn);
+      if (signedIn) return signedIn;
+      result = await this.fetchPage(op, op.args);
+    }
+    if (op.pages > 1) result = await this.collectPages(op, result);
+    this.afterUpstream(op, result);
     return op.hooked ? runAfterHooks(this.options.hooks!, op.tool, op.args, result, op.tools) : result;
   }
 
@@ -224,45 +239,36 @@ export class ToolCaller {
     return undefined;
   }
 
-  /**
-   * Step 5, upstream: the first page (again after a new sign-in when the upstream refused the user's
-   * tokens), then the further pages the caller asked for (feature `pagination`), with progress and
-   * log lines around them. Undefined when the user had to sign in again (the answer is `op.answer`).
-   */
-  private async fetchPages(op: OperationCall): Promise<CallToolResult | undefined> {
-    const { channel, paging } = this.options;
-    const { name, tool, params, call } = op;
-    // Log lines name the operation template only: never argument values, URLs or headers.
-    const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
+  /** Step 5, upstream: progress 0 and a log line, the request's passthrough credentials, the pages to collect. */
+  private beforeUpstream(op: OperationCall): void {
+    const { channel, paging, credentials } = this.options;
+    const { tool, params, call } = op;
+    const operation = (op.operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`);
     channel.progress(params, call, 0, 1, `calling ${operation}`);
-    channel.log(call, "debug", { tool: name, event: "upstream request", operation });
-    const started = Date.now();
-    op.passed = this.options.credentials?.fromRequest(call.ctx.headers);
-    const pages = paging?.pages(tool, op.args) ?? 1;
-    const firstPage = await this.fetchFirstPage(op);
-    if (!firstPage) return undefined;
-    const result =
-      paging && pages > 1
-        ? await paging.collect(tool, op.args, firstPage, pages, (pageArgs) => this.fetchPage(op, pageArgs), {
-            signal: call.cancellation.signal,
-            onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
-          })
-        : firstPage;
-    const ms = Date.now() - started;
-    const ok = !result.isError;
-    channel.log(call, ok ? "info" : "warning", { tool: name, event: "upstream response", operation, ok, ms });
-    // Progress must only grow: a collection already reported its pages.
-    if (pages <= 1) channel.progress(params, call, 1, 1, "done");
-    return result;
+    channel.log(call, "debug", { tool: op.name, event: "upstream request", operation });
+    op.started = Date.now();
+    op.passed = credentials?.fromRequest(call.ctx.headers);
+    op.pages = paging?.pages(tool, op.args) ?? 1;
   }
 
-  /** The first page; when the upstream refused the user's tokens and they could not be renewed, sign in again, once. */
-  private async fetchFirstPage(op: OperationCall): Promise<CallToolResult | undefined> {
-    const firstPage = await this.fetchPage(op, op.args);
-    const signIn = this.options.userSignIn;
-    if (!op.signedOut || !signIn) return firstPage;
-    op.answer = await this.signIn(op, signIn);
-    return op.answer ? undefined : await this.fetchPage(op, op.args);
+  /** The further pages the caller asked for (feature `pagination`), each reported as progress. */
+  private collectPages(op: OperationCall, firstPage: CallToolResult): Promise<CallToolResult> {
+    const { channel } = this.options;
+    const { params, call } = op;
+    return this.options.paging!.collect(op.tool, op.args, firstPage, op.pages, (args) => this.fetchPage(op, args), {
+      signal: call.cancellation.signal,
+      onPage: (done, total) => channel.progress(params, call, done, total, `page ${done} of up to ${total}`),
+    });
+  }
+
+  /** After the upstream: the log line of its response and, without pages, progress 1 (progress only grows). */
+  private afterUpstream(op: OperationCall, result: CallToolResult): void {
+    const { channel } = this.options;
+    const ok = !result.isError;
+    const ms = Date.now() - op.started;
+    const operation = op.operation;
+    channel.log(op.call, ok ? "info" : "warning", { tool: op.name, event: "upstream response", operation, ok, ms });
+    if (op.pages <= 1) channel.progress(op.params, op.call, 1, 1, "done");
   }
 
   /** One upstream request of the call, with the request's and the user's credentials. */

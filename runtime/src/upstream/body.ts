@@ -52,8 +52,9 @@ export function encodeBody(binding: BodyBinding, value: unknown, encodings: Enco
     return encodings.body(binding, value);
   }
   const essence = essenceOf(mediaType);
-  // A wildcard request media type gives no hint; JSON is what such APIs nearly always take.
-  if (isJsonEssence(essence) || essence.includes("*")) {
+  // A wildcard request media type gives no hint; JSON is what such APIs nearly always take. JSON
+  // under another name (`text/json`, `application/x-json`) is JSON text too.
+  if (isJsonEssence(essence) || essence.includes("*") || /^[^/]+\/[^;]*json/.test(essence)) {
     return { contentType: essence.includes("*") ? "application/json" : mediaType, payload: JSON.stringify(value) };
   }
   if (essence.startsWith("text/")) {

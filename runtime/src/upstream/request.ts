@@ -9,11 +9,24 @@ import {
 } from "./serialize.js";
 import type { HttpBinding } from "../api/types.js";
 import { getOwn } from "../protocol/own.js";
+import { isFramingHeader } from "./headers.js";
 import { redactUserinfo } from "../protocol/redact.js";
 
 const DEFAULT_ACCEPT = "application/json, */*;q=0.8";
-// OpenAPI: header parameters with these names are ignored (they are set by other fields).
-const IGNORED_HEADER_PARAMETERS = new Set(["accept", "content-type", "authorization"]);
+// OpenAPI: header parameters with these names are ignored (they are set by other fields). A
+// `Content-Type` parameter is sent when the operation has no body to decide it (see headerFromArgument).
+const IGNORED_HEADER_PARAMETERS = new Set(["accept", "authorization"]);
+
+/**
+ * Whether a header parameter's argument is sent: not one OpenAPI ignores, never a framing or
+ * hop-by-hop header (whatever the data file says: see isFramingHeader), and `Content-Type` only
+ * when no body sets it.
+ */
+function headerFromArgument(name: string, http: HttpBinding): boolean {
+  const lower = name.toLowerCase();
+  if (IGNORED_HEADER_PARAMETERS.has(lower) || isFramingHeader(lower)) return false;
+  return lower !== "content-type" || http.body === undefined;
+}
 
 /** A request ready to send. */
 export interface PreparedRequest {
@@ -132,7 +145,7 @@ export function buildRequest(
         break;
       }
       case "header":
-        if (!IGNORED_HEADER_PARAMETERS.has(binding.name.toLowerCase())) {
+        if (headerFromArgument(binding.name, http)) {
           headers[binding.name.toLowerCase()] = serializeHeaderParameter(binding, value);
         }
         break;

@@ -18,6 +18,7 @@ import type { ToolDefinition } from "../api/types.js";
 import type { SchemaValidator } from "../api/validation.js";
 import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "../protocol/redact.js";
+import { withoutFramingHeaders } from "./headers.js";
 import type { ResponseInfo } from "../api/api-client.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -321,7 +322,8 @@ async function send(
     authorized?.url ?? prepared.url,
     {
       method: prepared.method as Method,
-      headers,
+      // got frames the message from the body; no header set on the way (credentials included) may.
+      headers: withoutFramingHeaders(headers),
       context,
       ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
       ...(authorized?.tls ? { https: { ...authorized.tls } } : {}),

@@ -102,6 +102,17 @@ interface Shaped {
   decoder: Decoder;
 }
 
+/** One node being shaped: the node (rewritten in place), the input it came from, its type names, its depth, the `$ref`s being expanded, its decoder and the notes for its description. */
+interface Shaping {
+  readonly node: Record<string, unknown>;
+  readonly input: Record<string, unknown>;
+  readonly named: string[];
+  readonly depth: number;
+  readonly refs: string[];
+  readonly decoder: Decoder;
+  readonly notes: string[];
+}
+
 /** True for a schema that allows any value (`true`, or only annotations): asked for as JSON text. */
 function isAnyValue(input: JsonSchema): boolean {
   if (input === true) return true;
@@ -145,15 +156,14 @@ class Shaper {
     // An object or array at the last level would put its members past it: the whole value is JSON text.
     if ((isObject || isArray) && depth >= (this.rules.maxDepth ?? Infinity))
       return this.jsonText(input, `nested deeper than ${this.rules.maxDepth} levels`);
-    const decoder: Decoder = {};
-    const notes: string[] = [];
+    const shaping: Shaping = { node, input, named, depth, refs, decoder: {}, notes: [] };
     const ended =
-      (isObject ? this.shapeObject(node, input, named, depth, refs, decoder) : undefined) ??
-      (isArray ? this.shapeArray(node, input, named, depth, refs, decoder) : undefined) ??
-      this.shapeAnyOf(node, isObject, depth, refs, decoder, notes);
+      (isObject ? this.shapeObject(shaping) : undefined) ??
+      (isArray ? this.shapeArray(shaping) : undefined) ??
+      this.shapeAnyOf(shaping, isObject);
     if (ended) return ended;
-    this.tellUnsupported(node, notes);
-    return { node, decoder };
+    this.tellUnsupported(node, shaping.notes);
+    return { node, decoder: shaping.decoder };
   }
 
   /** `$ref`: the definition, with the node's own keywords over it (JSON text when unknown or recursive). */
@@ -198,14 +208,8 @@ class Shaper {
   }
 
   /** An object's properties, each shaped, required as the client wants; JSON text for a map or too many properties. */
-  private shapeObject(
-    node: Record<string, unknown>,
-    input: Record<string, unknown>,
-    named: string[],
-    depth: number,
-    refs: string[],
-    decoder: Decoder,
-  ): Shaped | undefined {
+  private shapeObject(shaping: Shaping): Shaped | undefined {
+    const { node, input, named, depth, refs } = shaping;
     const properties = isRecord(node.properties) ? node.properties : {};
     const names = Object.keys(properties);
     const open =
@@ -223,7 +227,7 @@ class Shaper {
           )
         : [],
     );
-    this.shapeProperties(node, properties, names, required, depth, refs, decoder);
+    this.shapeProperties(shaping, properties, names, required);
     if (named.length === 0) node.type = "object";
     const finalRequired = this.rules.allRequired ? names : names.filter((name) => required.has(name));
     if (finalRequired.length > 0 || this.rules.allRequired) node.required = finalRequired;
@@ -239,14 +243,12 @@ class Shaper {
 
   /** Shapes each property into `node.properties`; under `allRequired` an optional one takes `null` for absent. */
   private shapeProperties(
-    node: Record<string, unknown>,
+    shaping: Shaping,
     properties: Record<string, unknown>,
     names: string[],
     required: ReadonlySet<string>,
-    depth: number,
-    refs: string[],
-    decoder: Decoder,
   ): void {
+    const { node, depth, refs, decoder } = shaping;
     const shapedProperties: Record<string, JsonSchema> = {};
     const childDecoders: Record<string, Decoder> = {};
     const dropNull: string[] = [];
@@ -268,14 +270,8 @@ class Shaper {
   }
 
   /** An array's items shaped (tuples as a union of their members); JSON text for an array of anything in a closed dialect. */
-  private shapeArray(
-    node: Record<string, unknown>,
-    input: Record<string, unknown>,
-    named: string[],
-    depth: number,
-    refs: string[],
-    decoder: Decoder,
-  ): Shaped | undefined {
+  private shapeArray(shaping: Shaping): Shaped | undefined {
+    const { node, input, named, depth, refs, decoder } = shaping;
     const items =
       isRecord(node.items) || node.items === true
         ? node.items
@@ -295,14 +291,8 @@ class Shaper {
   }
 
   /** A union's branches shaped; constraint-only branches told, `null` branches as `nullable` in one-type dialects. */
-  private shapeAnyOf(
-    node: Record<string, unknown>,
-    isObject: boolean,
-    depth: number,
-    refs: string[],
-    decoder: Decoder,
-    notes: string[],
-  ): Shaped | undefined {
+  private shapeAnyOf(shaping: Shaping, isObject: boolean): Shaped | undefined {
+    const { node, depth, refs, decoder, notes } = shaping;
     if (
       Array.isArray(node.anyOf) &&
       (node.type !== undefined || isObject) &&
