@@ -10,6 +10,8 @@ import { cursorPaging } from "../runtime/src/features/pagination/index.js";
 import { legacyClientRequests } from "../runtime/src/features/client-requests/client-requests.js";
 import type { MakeHttpEndpoints } from "../runtime/src/transport/http-plugs.js";
 import { silentLogger } from "../runtime/src/protocol/logger.js";
+import { McpServer, type McpServerOptions } from "../runtime/src/server/server.js";
+import { rateLimit } from "../runtime/src/features/rate-limit/index.js";
 import type {
   ApiIR,
   OperationIR,
@@ -128,3 +130,18 @@ export const apiFeatures = {
   paging: cursorPaging,
   clientRequests: legacyClientRequests,
 } as const;
+
+/** A server (`options` plus {@link apiFeatures}) with feature rate-limit's plugs for `flags`, as `main` would start it. */
+export async function rateLimitedServer(
+  flags: Record<string, string | string[]>,
+  options: McpServerOptions,
+): Promise<McpServer> {
+  const plugs = await rateLimit.plugs({
+    flags,
+    env: {},
+    info: options.info,
+    http: true,
+    logger: options.logger ?? silentLogger,
+  });
+  return new McpServer({ ...apiFeatures, ...plugs, ...options });
+}

@@ -117,7 +117,7 @@ test("stdout's backpressure: while a write is refused (write() false) no more in
   await within(handle.closed, 2_000, "closed");
 });
 
-test("requests beyond the cap in flight are refused at once (-32000, retry later); notifications and responses still pass", async () => {
+test("requests beyond the cap in flight are refused at once (429, retry later); notifications and responses still pass", async () => {
   const { server, dispatched, held } = stubServer();
   const input = new PassThrough();
   const output = new PassThrough();
@@ -131,7 +131,7 @@ test("requests beyond the cap in flight are refused at once (-32000, retry later
     [4, 5],
   );
   for (const message of out.messages) {
-    assert.is(message.error.code, -32000);
+    assert.is(message.error.code, 429);
     assert.match(message.error.message, "3 requests in flight");
   }
   input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }) + "\n");

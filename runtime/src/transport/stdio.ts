@@ -2,7 +2,7 @@
  * stdio transport: one JSON-RPC message per line on stdin/stdout (logs go to stderr), with the
  * guards of the official SDKs: a line longer than `maxLineBytes` is answered with -32600 and
  * skipped; while stdout refuses more (`write()` false) no further input is read until it drains;
- * a request beyond `maxInFlight` requests in flight is answered at once with -32000 (notifications
+ * a request beyond `maxInFlight` requests in flight is answered at once with error 429 (notifications
  * and the client's responses always pass: a call in flight may be waiting for one).
  */
 import type { Readable, Writable } from "node:stream";
@@ -17,8 +17,11 @@ import type { TransportHandle } from "./transport.js";
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** Requests handled at once; more are refused until one completes. */
 export const DEFAULT_MAX_IN_FLIGHT = 100;
-/** JSON-RPC server error (implementation-defined range): too many requests in flight, retry later. */
-const SERVER_BUSY = -32000;
+/**
+ * Too many requests in flight, retry later: the HTTP status's number, as the rate limit's refusal
+ * (MCP keeps -32020…-32099 for itself and discourages -32000…-32019 for new implementations).
+ */
+const SERVER_BUSY = 429;
 
 /** Options for {@link startStdio}. */
 export interface StdioOptions {
