@@ -15,7 +15,8 @@ test.after(async () => {
   await upstream.close();
 });
 
-function make(): McpServer {
+/** A server whose deletePet is destructive, with the gate; `shared`: a store and secret several instances share. */
+function make(shared: Pick<ConstructorParameters<typeof McpServer>[0], "state" | "stateSecret"> = {}): McpServer {
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
   return new McpServer({
@@ -24,6 +25,7 @@ function make(): McpServer {
     tools,
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
     gate: confirmDestructive,
+    ...shared,
   });
 }
 const META = {
@@ -132,19 +134,7 @@ test("legacy without elicitation is refused; legacy with elicitation is asked by
 
 test("attack: an accepted confirmation is good for its one request; replayed (same tool and arguments, on this instance or another sharing the store) it asks again and deletes nothing", async () => {
   const store = Object.assign(new MemoryStateStore(), { shared: true });
-  const instance = () => {
-    const tools = sampleTools();
-    tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
-    return new McpServer({
-      ...apiFeatures,
-      info,
-      tools,
-      upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
-      gate: confirmDestructive,
-      state: store,
-      stateSecret: "a-state-secret-shared-by-both-instances",
-    });
-  };
+  const instance = () => make({ state: store, stateSecret: "a-state-secret-shared-by-both-instances" });
   const [one, two] = [instance(), instance()];
   const first = result(await call(one));
   const answer = {
