@@ -17,8 +17,8 @@ import { sessions } from "../../runtime/src/features/sessions/index.js";
 import { state } from "../../runtime/src/features/state/index.js";
 import { RecordSeal } from "../../runtime/src/features/user-oauth/seal.js";
 import { TokenVault } from "../../runtime/src/features/user-oauth/vault.js";
-import { info, sampleTools, startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fixture.js";
+import { info, sampleTools, startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "../support/redis-fixture.js";
 
 const STATE_SECRET = "state-secret-for-the-health-tests-0123456789";
 let redis: RedisHandle;
@@ -69,7 +69,7 @@ test("Redis stopped: /readyz 503 naming the state store, /healthz 200; Redis bac
 });
 
 test("SIGTERM: the draining process is not ready (refused or 503) while its call in flight completes, then exits 0", async () => {
-  const script = fileURLToPath(new URL("./health-server.js", import.meta.url));
+  const script = fileURLToPath(new URL("../support/health-server.js", import.meta.url));
   const child = spawn(
     process.execPath,
     [

@@ -19,8 +19,8 @@ import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { parse, stringify } from "yaml";
-import { startJsonUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compileProject, repoRoot, run, startProcess, waitUntil, type ProcessHandle } from "./support.js";
+import { startJsonUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { compileProject, repoRoot, run, startProcess, waitUntil, type ProcessHandle } from "../support/e2e.js";
 
 const SECRETS = {
   apiKey: "query-api-key-secret-4d1e",

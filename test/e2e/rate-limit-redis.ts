@@ -14,9 +14,9 @@ import type { StateStore } from "../../runtime/src/state/state.js";
 import { openState } from "../../runtime/src/features/redis/index.js";
 import { RETRY_AFTER_META } from "../../runtime/src/features/rate-limit/admission.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
-import { info, sampleTools, startJsonUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { scaleBinaries, startRedis, type RedisHandle } from "./redis-fixture.js";
-import { rateLimitedServer } from "../factories.js";
+import { info, sampleTools, startJsonUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { scaleBinaries, startRedis, type RedisHandle } from "../support/redis-fixture.js";
+import { rateLimitedServer } from "../support/factories.js";
 
 const STATE_SECRET = "state-secret-for-the-rate-limit-tests-0123456789";
 let redis: RedisHandle;

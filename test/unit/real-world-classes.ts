@@ -17,8 +17,8 @@ import { buildRequest } from "../../runtime/src/upstream/request.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
-import { apiFeatures } from "../factories.js";
-import { startUpstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
+import { startUpstream } from "../support/runtime-fixture.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const fixture = (name: string) => `${root}specs/fixtures/${name}`;
@@ -163,7 +163,7 @@ test("class 4: a Content-Type header parameter is an argument, sent as declared,
   assert.is(get.body, undefined);
   // Beside a body the body's media type decides it (MG104), whatever the argument would have said.
   const create = tool("createExport");
-  assert.equal(Object.keys(create.inputSchema.properties ?? {}), ["name"]);
+  assert.equal(Object.keys(create.inputSchema.properties ?? {}), ["name", "_fields"]);
   assert.ok(diagnostics.some((d) => d.code === "MG104" && d.pointer?.includes("~1exports/post")));
   const post = buildRequest(
     { ...create.http, parameters: [{ ...tool("getExport").http.parameters[1]! }] },

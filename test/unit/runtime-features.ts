@@ -24,7 +24,7 @@ import { printConfig } from "../../runtime/src/features/print-config/index.js";
 import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { rateLimit } from "../../runtime/src/features/rate-limit/index.js";
-import { info, sampleTools } from "./runtime-fixture.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
 
 /** Runs `main` with `argv` (and `env` set meanwhile); resolves to what it wrote on stderr and the exit code. */
 async function start(

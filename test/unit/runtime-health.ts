@@ -13,8 +13,8 @@ import { serveHealth } from "../../runtime/src/transport/http-health.js";
 import { main } from "../../runtime/src/cli/main.js";
 import type { Feature } from "../../runtime/src/cli/features.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
-import { info, sampleTools } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 const server = () =>
   new McpServer({

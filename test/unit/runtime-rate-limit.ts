@@ -22,8 +22,8 @@ import type { RequestContext } from "../../runtime/src/server/request-context.js
 import { McpServer } from "../../runtime/src/server/server.js";
 import { silentLogger, type Logger } from "../../runtime/src/protocol/logger.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
-import { info, sampleTools, startJsonUpstream } from "./runtime-fixture.js";
-import { apiFeatures, rateLimitedServer } from "../factories.js";
+import { info, sampleTools, startJsonUpstream } from "../support/runtime-fixture.js";
+import { apiFeatures, rateLimitedServer } from "../support/factories.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
 
 test("rates: N/s, N/min, N/h; anything else named", () => {

@@ -9,7 +9,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { McpServer } from "../../runtime/src/server/server.js";
 import { startStdio } from "../../runtime/src/transport/stdio.js";
-import { within } from "./runtime-fixture.js";
+import { within } from "../support/runtime-fixture.js";
 
 /** A stand-in server: records what it dispatched; `hold` keeps requests of method `slow` pending until released. */
 function stubServer() {

@@ -13,8 +13,8 @@ import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { hostOf, type UpstreamOptions } from "../../runtime/src/upstream/upstream.js";
 import { UpstreamQueue } from "../../runtime/src/upstream/queue.js";
 import { Cancellation } from "../../runtime/src/protocol/cancellation.js";
-import { info, sampleTools } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 /** An upstream that answers 429 to a request arriving while 10 are in flight, else 200 after 40 ms. */
 async function crowdedUpstream(): Promise<{

@@ -76,6 +76,10 @@ export interface ResponseBinding {
   fallbackKey?: string;
   /** Media types the operation can answer with, in the order sent in `Accept`. */
   accept: string[];
+  /** The input property by which a caller chooses the result's fields (`_fields`), when the operation answers JSON. */
+  fieldsArgument?: string;
+  /** The paths that argument may name (from the response schema; `a.*`: anything below `a`); absent: any. */
+  fields?: string[];
 }
 
 /**
@@ -156,6 +160,8 @@ export interface ToolMetadata {
 /** One MCP tool, as data (its types for user code are the project's `ToolInputs`/`ToolOutputs`). */
 export interface ToolDefinition extends ToolMetadata {
   http: HttpBinding;
+  /** Each call needs the user's confirmation first (the spec's `x-mcp-confirm`; feature `confirm`). */
+  confirm?: boolean;
   /** The operation's OpenAPI tags (toolset filters, search). */
   tags?: string[];
   /** The operation's full text when `description` was shortened for `tools/list` (served as the operation's documentation resource). */

@@ -8,7 +8,7 @@ import { redis } from "../../runtime/src/features/redis/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import { state } from "../../runtime/src/features/state/index.js";
 import { pathToFileURL } from "node:url";
-import { info, sampleTools } from "../unit/runtime-fixture.js";
+import { info, sampleTools } from "./runtime-fixture.js";
 
 // Only when run as a program: a test runner loading every file of the folder must not start it.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href)
