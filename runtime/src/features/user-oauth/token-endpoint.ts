@@ -85,6 +85,16 @@ function asClient(
   return { form, headers };
 }
 
+/** A request to the provider: sent once, within `timeoutMs`, never redirected, any status read. */
+function once(timeoutMs: number) {
+  return {
+    timeout: { request: timeoutMs },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    followRedirect: false,
+  } as const;
+}
+
 /**
  * Revokes `token` at the provider's revocation endpoint (RFC 7009; `hint` is its type). Throws a
  * TokenError naming the endpoint's origin and status when it refuses or cannot be reached.
@@ -102,10 +112,7 @@ export async function revokeToken(
   try {
     const response = await got.post(revocationUrl, {
       ...asClient({ token, token_type_hint: hint }, client),
-      timeout: { request: timeoutMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
+      ...once(timeoutMs),
     });
     status = response.statusCode;
   } catch {
@@ -130,10 +137,7 @@ export async function requestTokens(
   try {
     const response = await got.post(tokenUrl, {
       ...asClient(form, client),
-      timeout: { request: timeoutMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
+      ...once(timeoutMs),
     });
     status = response.statusCode;
     try {
