@@ -121,12 +121,14 @@ const dir = await buildPetstore(root, work, "petstore", ["sessions"]);
 const index = join(dir, "dist/index.js");
 const baselines = join(root, "scripts/bench-http-baselines.js");
 
+const SDK = "SDK 1.x stateless";
+const FLOOR = "floor (node:http + got)";
 /** The servers and the protocol revision each is driven in. */
 const TARGETS = [
   { name: "mcp-gen 2025-06-18", server: "mcp-gen", mode: "2025-06-18" },
   { name: "mcp-gen 2026-07-28", server: "mcp-gen", mode: "2026-07-28" },
-  { name: "SDK 1.x stateless", server: "sdk", mode: "2025-06-18" },
-  { name: "floor (node:http + got)", server: "floor", mode: "2025-06-18" },
+  { name: SDK, server: "sdk", mode: "2025-06-18" },
+  { name: FLOOR, server: "floor", mode: "2025-06-18" },
 ];
 const results = {}; // results[target][clients] = [point per run]
 for (let run = 0; run < RUNS; run++) {
@@ -164,8 +166,13 @@ for (let run = 0; run < RUNS; run++) {
 
 /** Median of one figure of a target's points at `clients`. */
 const med = (target, clients, figure) => median(results[target][clients].map((p) => p[figure]));
-/** Median of the runs' paired throughput ratios of target `a` to target `b` at `clients`. */
-const ratio = (a, b, clients) => median(results[a][clients].map((p, i) => p.rate / results[b][clients][i].rate));
+/** The runs' paired ratios of `figure` of target `a` to target `b` at `clients`. */
+const ratios = (a, b, clients, figure) => results[a][clients].map((p, i) => p[figure] / results[b][clients][i][figure]);
+/** "median× (run 1 / run 2 / …)" of those ratios. */
+const ratioText = (a, b, clients, figure) => {
+  const each = ratios(a, b, clients, figure);
+  return `${median(each).toFixed(2)}× (${each.map((r) => r.toFixed(2)).join(" / ")})`;
+};
 
 console.log(`\nmedians of ${RUNS} run(s), ${SECONDS} s per point; load average now (1/5/15 min): ${loadAverage()}`);
 console.log("clients | server | calls/s | p50 ms | p99 ms | server CPU (% of a core) | CPU ms/call | RSS MB");
@@ -174,14 +181,13 @@ for (const clients of CONCURRENCY)
     console.log(
       `${clients} | ${name} | ${med(name, clients, "rate").toFixed(0)} | ${med(name, clients, "p50").toFixed(1)} | ${med(name, clients, "p99").toFixed(1)} | ${(100 * med(name, clients, "cpuShare")).toFixed(0)} | ${med(name, clients, "cpuPerCall").toFixed(3)} | ${med(name, clients, "rss").toFixed(0)}`,
     );
-console.log("\nmcp-gen's throughput against the baselines (median of the runs' paired ratios; per run in brackets):");
+// Throughput is what the targets are written in; CPU per call is the figure other load on the machine moves least.
+console.log("\nmcp-gen against the baselines, median of the runs' paired ratios (per run in brackets):");
 for (const clients of CONCURRENCY)
   for (const mode of ["2025-06-18", "2026-07-28"]) {
     const name = `mcp-gen ${mode}`;
-    const perRun = (b) =>
-      results[name][clients].map((p, i) => (p.rate / results[b][clients][i].rate).toFixed(2)).join(" / ");
     console.log(
-      `${String(clients).padStart(3)} clients · ${mode}: ${ratio(name, "SDK 1.x stateless", clients).toFixed(2)}× the SDK (${perRun("SDK 1.x stateless")}), ${ratio(name, "floor (node:http + got)", clients).toFixed(2)}× the floor (${perRun("floor (node:http + got)")})`,
+      `${String(clients).padStart(3)} clients · ${mode}: calls/s ${ratioText(name, SDK, clients, "rate")} the SDK's, ${ratioText(name, FLOOR, clients, "rate")} the floor's; CPU per call ${ratioText(name, SDK, clients, "cpuPerCall")} the SDK's, ${ratioText(name, FLOOR, clients, "cpuPerCall")} the floor's`,
     );
   }
 

@@ -147,7 +147,7 @@ for (const source of SOURCES) {
   console.log(
     `\n== ${process.env.BENCH_LIST_DIR ?? source}: ${listed.length} tools (${withOutput} with an output schema), ${pages.length} pages; generate ${ms(generateMs)}, tsc ${ms(compileMs)}`,
   );
-  console.log(`tools/list total         ${mb(bytes)}`);
+  console.log(`tools/list total         ${mb(bytes)} (${bytes.toLocaleString("en-US")} bytes)`);
   console.log(`  input schemas          ${mb(inputBytes)} (${pct(inputBytes, bytes)})`);
   console.log(`  output schemas         ${mb(outputBytes)} (${pct(outputBytes, bytes)})`);
   console.log(
