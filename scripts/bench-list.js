@@ -89,7 +89,7 @@ for (const source of SOURCES) {
 
   // Server side, in process: dispatch every page and serialize it as the stdio transport does.
   const url = (file) => pathToFileURL(join(dir, "dist", file)).href;
-  const { McpServer } = await import(url("runtime/server.js"));
+  const { McpServer } = await import(url("runtime/server/server.js"));
   const { tools } = await import(url("tools/index.js"));
   const { serverInfo } = await import(url("server-info.js"));
   const server = new McpServer({ info: serverInfo, tools, upstream: { baseUrl: "http://127.0.0.1:9" } });
