@@ -8,13 +8,11 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 
-// A generation is a few seconds of code that mostly runs once. V8's optimizing compiler (TurboFan,
-// on background threads) otherwise compiles much of it too late to pay back: on GitHub's spec about
-// 1.4 of ~5 CPU-seconds, on a 2-core machine that the generation's own threads already fill. Waiting
-// for 8× V8's default amount of execution before optimizing a function cut the wall time by ~15 %
-// (medians of 4-5 alternating runs: 2.66 → 2.26 s on Node 20, 2.39 → 2.08 s on Node 22); MS Graph
-// beta (35 s) took 3-11 % longer. The flag's name changed with V8 12 (Node 22); other V8 versions
-// keep their defaults (V8 reports an unknown flag on stdout).
+// A generation is a few seconds of code that mostly runs once: V8's optimizing compiler would spend
+// much of it compiling functions too late to pay back, so it waits for 8× V8's default amount of
+// execution before optimizing one (measured in docs/benchmarks/history.md, "Earlier (2026-11-26)").
+// The flag's name changed with V8 12 (Node 22); other V8 versions keep their defaults (V8 reports an
+// unknown flag on stdout).
 const v8Major = Number(process.versions.v8.split(".")[0]);
 if (v8Major === 11) setFlagsFromString("--interrupt-budget=540672");
 else if (v8Major === 12) setFlagsFromString("--invocation-count-for-turbofan=24000");

@@ -29,6 +29,11 @@ export function listFlag(values: Array<string | number> | undefined): string[] {
   return (values ?? []).flatMap((value) => listOption(String(value)));
 }
 
+/** `--overlay`'s files (repeatable, in order; not split at commas: a path may have one); "none" gives none. */
+export function overlayList(values: Array<string | number> | undefined): string[] | undefined {
+  return values === undefined ? undefined : values.map(String).filter((value) => value !== "none" && value !== "");
+}
+
 /** `--with`'s features: a repeatable, comma-separated list; "none" (or empty) asks for none. */
 export function featureList(values: Array<string | number>): string[] {
   return listFlag(values).filter((name) => name !== "none");

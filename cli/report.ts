@@ -4,11 +4,17 @@ import { EXIT } from "./exit-codes.js";
 const useColor = process.stderr.isTTY && !process.env.NO_COLOR;
 const paint = (code: number, text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
 
-/** One diagnostic as the CLI prints it: `warning MG101 #/paths/…: message` (or `src/custom/x.ts:3:7`) and a hint line. */
+/**
+ * One diagnostic as the CLI prints it: `warning MG101 #/paths/…: message` (or `src/custom/x.ts:3:7`,
+ * or `overlay.yaml#/actions/2/target`) and a hint line.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   const label =
     d.severity === "error" ? paint(31, "error") : d.severity === "warning" ? paint(33, "warning") : paint(36, "info");
-  const location = d.file ? [d.file, d.line, d.column].filter((part) => part !== undefined).join(":") : d.pointer;
+  // A finding in another file: its line and column, or (an overlay's) its pointer: `overlay.yaml#/actions/2/target`.
+  const inFile = d.file && d.line === undefined && d.pointer ? `${d.file}${d.pointer}` : undefined;
+  const location =
+    inFile ?? (d.file ? [d.file, d.line, d.column].filter((part) => part !== undefined).join(":") : d.pointer);
   const where = location ? ` ${paint(2, location)}` : "";
   const help = d.help ? `\n    ${paint(2, "hint:")} ${d.help}` : "";
   return `${label} ${d.code}${where}: ${d.message}${help}`;

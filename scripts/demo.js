@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // The main job on the example, end to end, printing what it does: generate specs/petstore.yaml into
 // .tmp/demo-server, install and build it, start a Prism mock of the same spec on 127.0.0.1, then
-// drive the server over stdio with the official MCP SDK client (list tools, call a few).
+// drive the server over stdio with the official MCP SDK client (list tools, call a few). It uses
+// the generator's public entry (generator/index.ts, built into dist/) as a program embedding it would.
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { generate } from "../dist/generator/pipeline/generate.js";
-import { buildGeneratedProject, repoRoot, startPrism } from "../dist/test/e2e/support.js";
+import { generate } from "../dist/generator/index.js";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 const spec = join(repoRoot, "specs/petstore.yaml");
 const outDir = join(repoRoot, ".tmp/demo-server");
@@ -22,8 +28,14 @@ console.log(
 );
 
 step("npm install && npm run build (in the generated project)");
-const build = await buildGeneratedProject(outDir, { install: true });
-console.log(`install ${Math.round(build.installMs)} ms, build ${Math.round(build.buildMs)} ms`);
+for (const args of [
+  ["install", "--no-audit", "--no-fund"],
+  ["run", "build"],
+]) {
+  const begun = performance.now();
+  execFileSync("npm", args, { cwd: outDir, stdio: ["ignore", "ignore", "inherit"] });
+  console.log(`npm ${args[0]} ${Math.round(performance.now() - begun)} ms`);
+}
 
 step("start a Prism mock of the same spec");
 const prism = await startPrism(spec);
@@ -59,5 +71,40 @@ try {
   step("done: the generated server is in .tmp/demo-server");
 } finally {
   await client.close().catch(() => {});
-  await prism.stop();
+  prism.child.kill();
+}
+
+/** A free port on 127.0.0.1 (the OS picks it; Prism takes no port 0). */
+async function freePort() {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address();
+  server.close();
+  return port;
+}
+
+/** Starts Prism's mock of `specPath`; resolves when it says it is listening (within 30 s). */
+async function startPrism(specPath) {
+  const port = await freePort();
+  const bin = join(repoRoot, "node_modules", ".bin", "prism");
+  const child = spawn(process.execPath, [bin, "mock", "-h", "127.0.0.1", "-p", String(port), specPath], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let output = "";
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`Prism did not start within 30 s:\n${output}`));
+    }, 30_000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      if (output.includes("Prism is listening")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", () => reject(new Error(`Prism exited:\n${output}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
 }

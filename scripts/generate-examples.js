@@ -7,12 +7,12 @@
 // `custom` (specs/examples.json) then gets that folder's files in src/custom/, as a user would
 // have written them after the first generation. The vendored runtime (src/runtime/) is left out of
 // the checked-in folders: it is runtime/src itself (test/golden/examples.ts checks that a generation
-// vendors exactly that); tests that run an example add it back (test/golden/example-custom.ts).
+// vendors exactly that); tests that run an example add it back (test/support/example-custom.ts).
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { generate } from "../dist/generator/pipeline/generate.js";
 import { compareOutput, isUpToDate } from "../dist/generator/pipeline/write/compare-output.js";
-import { customFiles, exampleFiles, isVendoredRuntime } from "../dist/test/golden/example-custom.js";
+import { customFiles, exampleFiles, isVendoredRuntime } from "../dist/test/support/example-custom.js";
 
 /** The example servers checked in under generated/, and the spec each comes from. */
 const EXAMPLES = JSON.parse(await readFile(new URL("../specs/examples.json", import.meta.url), "utf8"));

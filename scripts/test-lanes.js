@@ -150,7 +150,11 @@ function runLane(index, files, prefix) {
   );
 }
 
-const files = listFiles(testDir);
+// The suites are the files of these folders; helpers live in test/support/, the runners of the
+// corpus, fidelity, fuzz, large and scale tiers in their own folders (run by their npm scripts).
+// uvu runs no empty suite (test/unit/test-layout.ts).
+const SUITE_FOLDERS = ["unit", "e2e", "golden"];
+const files = SUITE_FOLDERS.flatMap((folder) => listFiles(join(testDir, folder), folder));
 const lanes = dealLanes(files, readTimes());
 if (process.env.MCP_GEN_TEST_LANES_LIST) {
   // Only print how the files would be dealt (one line per lane), run nothing.

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 
-// Every run starts with an empty compile cache (test/e2e/compile-cache.ts): each distinct generated
+// Every run starts with an empty compile cache (test/support/compile-cache.ts): each distinct generated
 // project is compiled by tsc at least once per run, as on a fresh clone.
 rmSync(".tmp/tsc-cache", { recursive: true, force: true });
 

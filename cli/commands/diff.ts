@@ -1,5 +1,5 @@
 import { diffSpecs, formatDiff } from "../../generator/index.js";
-import { defineCommand } from "../command.js";
+import { defineCommand, overlayList } from "../command.js";
 import { EXIT } from "../exit-codes.js";
 import { specErrorExit } from "../report.js";
 import { specSourceOptions } from "../spec-source-options.js";
@@ -20,7 +20,19 @@ export const diffCommand = defineCommand({
         default: true,
         describe: "Keep the old tool names as a regeneration would (--no-keep-names reports operationId renames)",
       })
-      .example("$0 diff v1.yaml v2.yaml --json", "Machine-readable diff for CI"),
+      .option("overlay", {
+        type: "string",
+        array: true,
+        describe: "Overlay 1.0 document applied to both specs first (repeatable, in order)",
+      })
+      .option("new-overlay", {
+        type: "string",
+        array: true,
+        describe:
+          "Overlay 1.0 document applied to the new spec only (what an overlay changes: diff spec spec --new-overlay o.yaml)",
+      })
+      .example("$0 diff v1.yaml v2.yaml --json", "Machine-readable diff for CI")
+      .example("$0 diff api.yaml api.yaml --new-overlay ours.yaml", "What an overlay changes of the tools"),
   handler: async (args) => {
     try {
       const diff = await diffSpecs({
@@ -29,6 +41,8 @@ export const diffCommand = defineCommand({
         allowRemote: args.allowRemote,
         refRoot: args.refRoot,
         keepNames: args.keepNames,
+        overlays: overlayList(args.overlay) ?? [],
+        newOverlays: overlayList(args.newOverlay) ?? [],
       });
       const code = args.failOnBreaking && diff.breaking ? EXIT.breaking : EXIT.ok;
       if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...diff }) + "\n");

@@ -12,7 +12,7 @@ import {
   parseAuthOverride,
   REMEMBERED_OPTIONS,
 } from "../../generator/index.js";
-import { defineCommand, featureList, listFlag, UsageError } from "../command.js";
+import { defineCommand, featureList, listFlag, overlayList, UsageError } from "../command.js";
 import { EXIT } from "../exit-codes.js";
 import { humanReport, jsonReport, type ReportFlags } from "../generate-report.js";
 import { createProgress } from "../progress.js";
@@ -185,6 +185,17 @@ export const GENERATE_FLAGS: readonly GenerateFlag[] = [
     },
     into: "features",
     convert: (values?: string[]) => (values === undefined ? undefined : featureList(values)),
+  },
+  {
+    flag: "overlay",
+    option: {
+      type: "string",
+      array: true,
+      describe:
+        'OpenAPI Overlay 1.0 document applied to the spec before generation (repeatable, applied in order; "none" for none); remembered for later runs',
+    },
+    into: "overlays",
+    convert: overlayList,
   },
   {
     flag: "include-tags",

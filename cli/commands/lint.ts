@@ -7,9 +7,9 @@ import {
   selectProfiles,
   type SurfaceName,
 } from "../../generator/index.js";
-import { defineCommand, featureList, UsageError } from "../command.js";
+import { defineCommand, featureList, UsageError, overlayList } from "../command.js";
 import { EXIT } from "../exit-codes.js";
-import { specErrorExit } from "../report.js";
+import { printDiagnostics, specErrorExit } from "../report.js";
 import { specSourceOptions } from "../spec-source-options.js";
 
 /** How many tool names a finding shows before "+N more". */
@@ -111,6 +111,11 @@ export const lintCommand = defineCommand({
         array: true,
         describe: "For a spec: the runtime features of the server it would generate (as mcp-gen --with)",
       })
+      .option("overlay", {
+        type: "string",
+        array: true,
+        describe: "For a spec: Overlay 1.0 document applied first (repeatable, in order, as mcp-gen --overlay)",
+      })
       .option("json", { type: "boolean", default: false, describe: "Print the report as JSON (for CI)" })
       .example("$0 lint openapi.yaml --surface all", "What each client does with one tool per operation")
       .example("$0 lint ./server --client cursor --json", "One client, machine-readable; exit 7 on findings"),
@@ -122,14 +127,21 @@ export const lintCommand = defineCommand({
         ...(args.refRoot ? { refRoot: args.refRoot } : {}),
         surface: args.surface,
         ...(args.with !== undefined ? { features: featureList(args.with) } : {}),
+        overlays: overlayList(args.overlay) ?? [],
       });
+      // What the spec's own shaping says (overlay actions that change nothing, ignored x-mcp-* values).
+      const shaping = server.diagnostics ?? [];
+      if (!args.json) printDiagnostics(shaping, false);
       const report = lintServer(server, args.surface, profiles, {
         ...(args.serverName ? { serverName: args.serverName } : {}),
         strictSchemas: args.strictSchemas,
         adapt: args.adapt,
       });
       const code = hasBlockingFindings(report) ? EXIT.lint : EXIT.ok;
-      if (args.json) process.stdout.write(JSON.stringify({ exitCode: code, ...report }) + "\n");
+      if (args.json)
+        process.stdout.write(
+          JSON.stringify({ exitCode: code, ...report, ...(shaping.length > 0 ? { diagnostics: shaping } : {}) }) + "\n",
+        );
       else process.stdout.write(formatLintReport(report) + "\n");
       return code;
     } catch (error) {

@@ -1,6 +1,8 @@
+import { resolve } from "node:path";
 import type { OperationFilter } from "../shared/contract.js";
+import { isUrl } from "./load/read-document.js";
 import type { Manifest } from "../shared/state-files.js";
-import type { AuthOverride } from "./plan/security.js";
+import type { AuthOverride } from "./plan/credentials.js";
 import type { ToolLock } from "./plan/tool-lock.js";
 
 /** Everything `generate` accepts. */
@@ -55,6 +57,11 @@ export interface GenerateOptions {
   strictCustom?: boolean;
   /** The package's license (`--license`); default: the spec's `info.license` when it is an SPDX identifier. */
   license?: string;
+  /**
+   * Overlay 1.0 documents applied in order to the spec before the IR (`--overlay`); default: the
+   * previous generation's (recorded in the manifest relative to `outDir`). `[]` applies none.
+   */
+  overlays?: readonly string[];
   /** Called as each stage finishes, for progress output. */
   onStage?: (stage: string, milliseconds: number) => void;
 }
@@ -71,10 +78,21 @@ export const REMEMBERED_OPTIONS = {
   features: "features",
 } as const satisfies Partial<Record<keyof GenerateOptions, keyof Manifest>>;
 
-/** `options` with each remembered option it does not give taken from the previous generation's manifest. */
-export function withRemembered(options: GenerateOptions, manifest: Manifest | undefined): GenerateOptions {
+/**
+ * `options` with each remembered option it does not give taken from the previous generation's
+ * manifest; overlays too (`Manifest.overlays`: paths relative to `outDir`, resolved against it).
+ */
+export function withRemembered(
+  options: GenerateOptions,
+  manifest: Manifest | undefined,
+  outDir?: string,
+): GenerateOptions {
   const filled: Record<string, unknown> = { ...options };
   for (const [option, field] of Object.entries(REMEMBERED_OPTIONS))
     if (filled[option] === undefined && manifest?.[field] !== undefined) filled[option] = manifest[field];
+  if (filled.overlays === undefined && manifest?.overlays !== undefined && outDir !== undefined)
+    filled.overlays = manifest.overlays.map((overlay) =>
+      isUrl(overlay.path) ? overlay.path : resolve(outDir, overlay.path),
+    );
   return filled as unknown as GenerateOptions;
 }

@@ -1,18 +1,20 @@
+import { relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import { Codes, DiagnosticBag, GenerationError, type Diagnostic } from "../shared/diagnostics.js";
+import type { OverlayRecord } from "../shared/state-files.js";
+import { isUrl } from "./load/read-document.js";
 import type { ApiDiff } from "./plan/changes/diff-tools.js";
 import { type GenerateOptions, withRemembered } from "./generate-options.js";
+import { type Timed, WorkerChoreography } from "./generate-worker.js";
 import { formatFiles } from "./emit/format.js";
-import { emitProject, TOOLS_DATA_PATH, workerInput } from "./emit/project-files.js";
+import { emitProject } from "./emit/project-files.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
-import { workerFiles } from "./emit/worker/worker-files.js";
 import { assertServerJson } from "./emit/publishing/server-json-check.js";
-import { EmitWorker } from "./emit/worker/emit-worker.js";
+import type { ApiIR } from "./ir/ir-types.js";
 import { buildIR } from "./ir/build-ir.js";
 import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { readPreviousState, type PreviousState } from "./plan/previous-state.js";
-import { validationFindings } from "./load/validate.js";
-import { planProject } from "./plan/plan-project.js";
-import type { ProjectPlan } from "./plan/types.js";
+import { planProject, type PlanOptions } from "./plan/plan-project.js";
+import type { ProjectPlan } from "./plan/plan-types.js";
 import { pascalCase } from "./plan/names.js";
 import { generatorVersion, runtimeVersion } from "../shared/provenance.js";
 import { checkCustomCode } from "./write/check-custom.js";
@@ -122,160 +124,203 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
 }
 
-/** The largest document (in characters of JSON text) that the worker thread validates; see runPipeline. */
-export const WORKER_VALIDATION_MAX_CHARS = 16_000_000;
+/** One run of the pipeline: what every step reads and adds to. */
+interface PipelineRun {
+  readonly options: GenerateOptions;
+  /** The diagnostics of every stage, in stage order. */
+  readonly bag: DiagnosticBag;
+  readonly timings: Array<{ stage: string; ms: number }>;
+  /** Runs a stage and records its time (and tells `options.onStage`). */
+  readonly timed: Timed;
+  /** The emit worker's part: validation, then the TypeScript and the search index. */
+  readonly worker: WorkerChoreography;
+}
 
+/** The manifest's record of the overlays `spec` was loaded with: paths relative to `outDir` (URLs as given). */
+function overlayRecords(spec: LoadedSpec, outDir: string | undefined): OverlayRecord[] {
+  return (spec.overlays ?? []).map(({ location, sha256 }) => ({
+    path:
+      isUrl(location) || outDir === undefined
+        ? location
+        : relativePath(resolvePath(outDir), resolvePath(location)).split(sep).join("/"),
+    sha256,
+  }));
+}
+
+/** The pipeline as its steps; see `generate`. */
 async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
-  const bag = new DiagnosticBag();
-  const timings: Array<{ stage: string; ms: number }> = [];
-  const timed = async <T>(stage: string, run: () => T | Promise<T>): Promise<T> => {
+  const run = startRun(options);
+  try {
+    const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
+    const remembered = withRemembered(options, previous.manifest, options.outDir);
+    const spec = await load(run, remembered);
+    // Serialized before later stages see the document: the server serves it as a resource, and the
+    // worker validates it while this thread builds the IR and the plan.
+    const apiDocument = JSON.stringify(spec.document);
+    run.worker.startValidation(spec.document, apiDocument, run.bag, run.timed);
+    const ir = await run.timed("ir", () => buildIR(spec, run.bag, { allowEmpty: options.allowEmpty }));
+    run.bag.throwIfErrors("Reading the operations");
+    const plan = await makePlan(run, ir, previous, remembered);
+    if (options.planOnly) {
+      await run.worker.validated();
+      return resultOf(run, plan, []);
+    }
+    const files = await emitFiles(run, plan, previous, apiDocument);
+    files.push(manifestOf(plan, files, remembered, spec, options.outDir));
+    await checkCustom(run, plan, files, previous);
+    return await writeFiles(run, resultOf(run, plan, files), previous);
+  } catch (error) {
+    await run.worker.fail(); // a failed run still reports the validation warnings
+    throw error;
+  }
+}
+
+/** A run's state before its first stage; the worker thread starts loading ts-morph now. */
+function startRun(options: GenerateOptions): PipelineRun {
+  const timings: PipelineRun["timings"] = [];
+  const timed: Timed = async (stage, work) => {
     const start = performance.now();
-    const value = await run();
+    const value = await work();
     const ms = performance.now() - start;
     timings.push({ stage, ms });
     options.onStage?.(stage, ms);
     return value;
   };
+  return { options, bag: new DiagnosticBag(), timings, timed, worker: new WorkerChoreography(!options.planOnly) };
+}
 
-  // The validation of the document, the project's TypeScript (printed by ts-morph) and the search
-  // index are made in a worker thread that starts loading ts-morph now (not for a plan-only run,
-  // which makes no files; it validates here).
-  const emitWorker = options.planOnly ? undefined : new EmitWorker();
-  let spec: LoadedSpec | undefined;
-  try {
-    spec = await timed("load", () =>
-      loadSpec(options.spec, { allowRemote: options.allowRemote, refRoot: options.refRoot, validate: false }, bag),
-    );
-    bag.throwIfErrors("Loading the spec");
-  } catch (error) {
-    emitWorker?.stop();
-    throw error;
-  }
-  // Serialized before later stages see the document: the server serves it as a resource, and the
-  // worker validates it while this thread builds the IR and the plan.
-  const apiDocument = JSON.stringify(spec!.document);
-  const validateHere = () => validationFindings(spec!.document);
-  // The thread's copy of the document costs memory in proportion to the spec: a bigger one is
-  // validated in this thread, on the document it already holds (MS Graph beta, 47 MB: 3.7 GiB of
-  // peak RSS with its copy in the thread, 3.2 GiB without; GitHub's 13 MB spec is 7 M characters).
-  const validation =
-    apiDocument.length <= WORKER_VALIDATION_MAX_CHARS ? emitWorker?.validate(apiDocument, validateHere) : undefined;
-  // Validation only ever warns: its findings are awaited after the format stage (or before a
-  // plan-only or failed run returns) and take their place after loading's.
-  const validationAt = bag.items.length;
-  let validationDone = false;
-  const validated = async () => {
-    if (validationDone) return;
-    validationDone = true;
-    bag.insert(validationAt, await timed("validate", () => validation ?? validateHere()));
+/** load: the document, read, parsed, bundled and overlaid (validated later, by the worker). */
+async function load(run: PipelineRun, remembered: GenerateOptions): Promise<LoadedSpec> {
+  const { spec, allowRemote, refRoot } = run.options;
+  const overlays = remembered.overlays;
+  const loaded = await run.timed("load", () =>
+    loadSpec(spec, { allowRemote, refRoot, validate: false, overlays }, run.bag),
+  );
+  run.bag.throwIfErrors("Loading the spec");
+  return loaded!; // undefined only with an error, thrown above
+}
+
+/** plan: every decision about the project, from the IR, the options and the previous generation. */
+async function makePlan(
+  run: PipelineRun,
+  ir: ApiIR,
+  previous: PreviousState,
+  remembered: GenerateOptions,
+): Promise<ProjectPlan> {
+  const plan = await run.timed("plan", () => planProject(ir, planOptions(run.options, previous, remembered), run.bag));
+  run.bag.throwIfErrors("Planning the server");
+  return plan;
+}
+
+/** The planner's options: the run's, the remembered ones, and what the previous generation left. */
+function planOptions(options: GenerateOptions, previous: PreviousState, remembered: GenerateOptions): PlanOptions {
+  return {
+    packageName: remembered.packageName,
+    repository: remembered.repository,
+    mcpName: remembered.mcpName,
+    auth: options.auth,
+    envPrefix: options.envPrefix,
+    outputSchemas: options.outputSchemas,
+    ...(options.filter ? { filter: options.filter } : {}),
+    ...(remembered.defaultSurface ? { defaultSurface: remembered.defaultSurface } : {}),
+    features: remembered.features ?? [],
+    ...(previous.customCallsClient ? { customCallsClient: true } : {}),
+    ...(options.license !== undefined ? { license: options.license } : {}),
+    toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
+    previous: {
+      ...(previous.contracts ? { contracts: previous.contracts } : {}),
+      ...(previous.manifest
+        ? { version: { recorded: previous.manifest.packageVersion, onDisk: versionOnDisk(previous) } }
+        : {}),
+    },
+    bump: options.bump,
   };
-  try {
-    const ir = await timed("ir", () => buildIR(spec!, bag, { allowEmpty: options.allowEmpty }));
-    bag.throwIfErrors("Reading the operations");
-    const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
-    const remembered = withRemembered(options, previous.manifest);
-    const plan = await timed("plan", () =>
-      planProject(
-        ir,
-        {
-          packageName: remembered.packageName,
-          repository: remembered.repository,
-          mcpName: remembered.mcpName,
-          auth: options.auth,
-          envPrefix: options.envPrefix,
-          outputSchemas: options.outputSchemas,
-          ...(options.filter ? { filter: options.filter } : {}),
-          ...(remembered.defaultSurface ? { defaultSurface: remembered.defaultSurface } : {}),
-          features: remembered.features ?? [],
-          ...(previous.customCallsClient ? { customCallsClient: true } : {}),
-          ...(options.license !== undefined ? { license: options.license } : {}),
-          toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),
-          previous: {
-            ...(previous.contracts ? { contracts: previous.contracts } : {}),
-            ...(previous.manifest
-              ? { version: { recorded: previous.manifest.packageVersion, onDisk: versionOnDisk(previous) } }
-              : {}),
-          },
-          bump: options.bump,
-        },
-        bag,
-      ),
-    );
-    bag.throwIfErrors("Planning the server");
-    const diff = plan.diff;
-    if (options.planOnly) {
-      await validated();
-      return { plan, files: [], diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
-    }
-    const working = emitWorker!.run(workerInput(plan, true));
-    const emitted = await timed("emit", () =>
-      keepUserPackageJson(emitProject(plan, { apiDocument, worker: "later" }), previous),
-    );
-    const formatted = await timed("format", () => formatFiles(emitted, plan.tools.length));
-    assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
-    await validated();
-    // The manifest's hashes of these files, while the worker prints (a big API's worker finishes last).
-    for (const file of formatted) if (!file.once) fileSha256(file);
-    // What the pipeline waited for the worker's files (most of its work overlapped emit and format),
-    // and the formatting of the TypeScript files people read.
-    const fromWorker = await timed("typescript", async () =>
-      formatFiles(
-        workerFiles(
-          await working,
-          plan.tools.map((tool) => tool.name),
-        ),
-        plan.tools.length,
-      ),
-    );
-    formatted.splice(
-      formatted.findIndex((file) => file.path === TOOLS_DATA_PATH),
-      0,
-      ...fromWorker,
-    );
-    const files = [
-      ...formatted,
-      manifestFile(
-        buildManifest(formatted, {
-          packageName: plan.packageName,
-          packageVersion: plan.version,
-          repository: remembered.repository,
-          mcpName: remembered.mcpName,
-          surface: plan.defaultSurface,
-          features: plan.askedFeatures,
-          provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec!.sha256 },
-        }),
-      ),
-    ];
-    if (options.outDir) {
-      const target = options.outDir;
-      const breaks = await timed("custom", () =>
-        checkCustomCode({
-          outDir: target,
-          files,
-          previous: previous.manifest,
-          tools: knownTools(plan, previous),
-          strict: options.strictCustom,
-        }),
-      );
-      for (const item of breaks) bag.add(item);
-      bag.throwIfErrors("Checking src/custom/ against the regenerated types");
-    }
-    const result: GenerateResult = { plan, files, diagnostics: bag.items, timings, ...(diff ? { diff } : {}) };
-    if (options.outDir && options.check) {
-      const target = options.outDir;
-      result.check = await timed("check", () => checkOutput(target, files, previous.manifest));
-    } else if (options.outDir) {
-      const target = options.outDir;
-      result.write = await timed("write", () => writeOutput(target, files, { force: options.force }));
-      result.outDir = result.write.outDir;
-      const packageJson = files.find((file) => file.path === "package.json")?.content;
-      if (previous.packageJson !== undefined && packageJson !== undefined)
-        result.dependencyChanges = dependencyChanges(previous.packageJson, packageJson);
-    }
-    return result;
-  } catch (error) {
-    await validated(); // a failed run still reports the validation warnings
-    emitWorker?.stop();
-    throw error;
+}
+
+/**
+ * emit, format, typescript: the project's files. The worker prints the TypeScript while this
+ * thread emits and formats the rest; the validation findings are in once this returns.
+ */
+async function emitFiles(
+  run: PipelineRun,
+  plan: ProjectPlan,
+  previous: PreviousState,
+  apiDocument: string,
+): Promise<EmittedFile[]> {
+  run.worker.startPrinting(plan);
+  const emitted = await run.timed("emit", () =>
+    keepUserPackageJson(emitProject(plan, { apiDocument, worker: "later" }), previous),
+  );
+  const formatted = await run.timed("format", () => formatFiles(emitted, plan.tools.length));
+  assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
+  await run.worker.validated();
+  // The manifest's hashes of these files, while the worker prints (a big API's worker finishes last).
+  for (const file of formatted) if (!file.once) fileSha256(file);
+  await run.worker.join(formatted, plan, run.timed);
+  return formatted;
+}
+
+/** The manifest of `files`: their hashes, the remembered options and the provenance. */
+function manifestOf(
+  plan: ProjectPlan,
+  files: EmittedFile[],
+  remembered: GenerateOptions,
+  spec: LoadedSpec,
+  outDir: string | undefined,
+) {
+  return manifestFile(
+    buildManifest(files, {
+      packageName: plan.packageName,
+      packageVersion: plan.version,
+      repository: remembered.repository,
+      mcpName: remembered.mcpName,
+      surface: plan.defaultSurface,
+      features: plan.askedFeatures,
+      overlays: overlayRecords(spec, outDir),
+      provenance: { mcpGenVersion: generatorVersion(), runtimeVersion: runtimeVersion(), specSha256: spec.sha256 },
+    }),
+  );
+}
+
+/** custom: the user's `src/custom/` type-checked against the new files (MG205; an error with `strictCustom`). */
+async function checkCustom(
+  run: PipelineRun,
+  plan: ProjectPlan,
+  files: EmittedFile[],
+  previous: PreviousState,
+): Promise<void> {
+  const { outDir, strictCustom } = run.options;
+  if (!outDir) return;
+  const breaks = await run.timed("custom", () =>
+    checkCustomCode({
+      outDir,
+      files,
+      previous: previous.manifest,
+      tools: knownTools(plan, previous),
+      strict: strictCustom,
+    }),
+  );
+  for (const item of breaks) run.bag.add(item);
+  run.bag.throwIfErrors("Checking src/custom/ against the regenerated types");
+}
+
+/** write (or check): the files into the output folder, or compared with it; nothing without one. */
+async function writeFiles(run: PipelineRun, result: GenerateResult, previous: PreviousState): Promise<GenerateResult> {
+  const { outDir, check, force } = run.options;
+  if (outDir && check) {
+    result.check = await run.timed("check", () => checkOutput(outDir, result.files, previous.manifest));
+  } else if (outDir) {
+    result.write = await run.timed("write", () => writeOutput(outDir, result.files, { force }));
+    result.outDir = result.write.outDir;
+    const packageJson = result.files.find((file) => file.path === "package.json")?.content;
+    if (previous.packageJson !== undefined && packageJson !== undefined)
+      result.dependencyChanges = dependencyChanges(previous.packageJson, packageJson);
   }
+  return result;
+}
+
+/** The result of a run that got this far. */
+function resultOf(run: PipelineRun, plan: ProjectPlan, files: EmittedFile[]): GenerateResult {
+  const diff = plan.diff;
+  return { plan, files, diagnostics: run.bag.items, timings: run.timings, ...(diff ? { diff } : {}) };
 }

@@ -40,7 +40,11 @@ export type {
 } from "../../runtime/src/api/types.js";
 export type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 export type { SearchIndexData } from "../../runtime/src/features/search/search-index.js";
-export type { LexiconData } from "../../runtime/src/features/search/search-text.js";
+import type { LexiconData } from "../../runtime/src/features/search/search-text.js";
+import lexicon from "../../runtime/src/features/search/search-lexicon.json" with { type: "json" };
+export type { LexiconData };
+/** The lexicon every generated search index carries (general English as data, beside its reader search-text.ts). */
+export const SEARCH_LEXICON: LexiconData = lexicon;
 
 export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";

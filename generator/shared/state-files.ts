@@ -41,8 +41,19 @@ export interface Manifest {
   surface?: "all" | "search" | "code" | "auto";
   /** `--with` of the run that wrote it (the features asked for, not those added for them), kept likewise. */
   features?: string[];
+  /**
+   * `--overlay` of the run that wrote it, in order, kept likewise: each path relative to the output
+   * folder (`/`-separated; a URL as given) and the sha256 of its text, so `--check` sees an edited overlay.
+   */
+  overlays?: OverlayRecord[];
   /** Generated files (path → sha256 hex), sorted by path; the manifest itself is not listed. */
   files: Record<string, string>;
   /** Files created once and then owned by the user (never overwritten, never deleted). */
   once: string[];
+}
+
+/** One overlay a generation applied (see `Manifest.overlays`). */
+export interface OverlayRecord {
+  path: string;
+  sha256: string;
 }

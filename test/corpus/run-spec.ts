@@ -1,6 +1,6 @@
 /**
  * One corpus entry end to end: generate the project, compile it with `tsc --strict` (its contract
- * test's arguments typed as the tools' inputs, test/golden/cases-module.ts), start it over
+ * test's arguments typed as the tools' inputs, test/support/cases-module.ts), start it over
  * stdio, list its tools with the official SDK client, and check them. Never throws: every failure
  * becomes a problem in the returned row.
  */
@@ -13,8 +13,8 @@ import { Codes, GenerationError } from "../../generator/shared/diagnostics.js";
 import { generate } from "../../generator/pipeline/generate.js";
 import { checkTools, countOperations, type ListedTool } from "./check-tools.js";
 import { runNpmTest, type NpmTestOutcome } from "./npm-test.js";
-import { casesModuleText, type CasesFile } from "../golden/cases-module.js";
-import { compileProject } from "../e2e/support.js";
+import { casesModuleText, type CasesFile } from "../support/cases-module.js";
+import { compileProject } from "../support/e2e.js";
 
 /** One row of the corpus table. */
 export interface SpecOutcome {
@@ -50,7 +50,7 @@ export interface RunSpecOptions {
   generateOptions?: Record<string, unknown>;
 }
 
-/** The module the runner adds to each project's src/ (test/golden/cases-module.ts). */
+/** The module the runner adds to each project's src/ (test/support/cases-module.ts). */
 const CASES_MODULE = "cases-typecheck.ts";
 
 /** Runs one spec through generate → tsc (with the cases typed as tool inputs) → start → tools/list → checks. */

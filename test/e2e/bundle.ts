@@ -15,8 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { serverJsonViolations, type PackageFacts } from "../../generator/pipeline/emit/publishing/server-json-check.js";
-import { startUpstream } from "../unit/runtime-fixture.js";
-import { compileExampleCopy, npmEnv, repoRoot, run } from "./support.js";
+import { startUpstream } from "../support/runtime-fixture.js";
+import { compileExampleCopy, npmEnv, repoRoot, run } from "../support/e2e.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bundle-"));
 const dir = join(work, "petstore");

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { compileProject, repoRoot } from "./support.js";
-import { materializeExample } from "../golden/example-custom.js";
+import { compileProject, repoRoot } from "../support/e2e.js";
+import { materializeExample } from "../support/example-custom.js";
 
 const exec = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-check-"));

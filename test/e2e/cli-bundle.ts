@@ -15,7 +15,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { distUrl } from "../../generator/shared/package-root.js";
 import { PRECOMPILED } from "../../generator/pipeline/load/openapi-schema.js";
-import { repoRoot } from "./support.js";
+import { repoRoot } from "../support/e2e.js";
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bundle-"));

@@ -14,8 +14,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { startUpstream } from "../unit/runtime-fixture.js";
-import { compileProject } from "./support.js";
+import { startUpstream } from "../support/runtime-fixture.js";
+import { compileProject } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = join(root, "bin/mcp-gen.js");

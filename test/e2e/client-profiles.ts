@@ -25,9 +25,9 @@ import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js"
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
-import { startUpstream, type Recorded, type Upstream } from "../unit/runtime-fixture.js";
-import { repoRoot } from "./support.js";
-import { featureSurfaces, legacySseEndpoints, apiFeatures, searchAutoSurface } from "../factories.js";
+import { startUpstream, type Recorded, type Upstream } from "../support/runtime-fixture.js";
+import { repoRoot } from "../support/e2e.js";
+import { featureSurfaces, legacySseEndpoints, apiFeatures, searchAutoSurface } from "../support/factories.js";
 import { viewedTools } from "../../runtime/src/features/clients/client-views.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";

@@ -23,7 +23,7 @@ import { code, codeLimits } from "../../runtime/src/features/code/index.js";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
 import { Cancellation } from "../../runtime/src/protocol/cancellation.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
-import { sampleTools, startUpstream, within } from "../unit/runtime-fixture.js";
+import { sampleTools, startUpstream, within } from "../support/runtime-fixture.js";
 
 /** Short wall time so that limit tests end quickly on a busy machine; generous enough for worker start-up. */
 const limits: CodeLimits = { ...DEFAULT_CODE_LIMITS, timeoutMs: 8_000 };

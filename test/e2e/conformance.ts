@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { compileProject, startHttpServer, type HttpServerHandle } from "./support.js";
+import { compileProject, startHttpServer, type HttpServerHandle } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const run = promisify(execFile);

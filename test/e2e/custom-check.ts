@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { compileProject, repoRoot } from "./support.js";
+import { compileProject, repoRoot } from "../support/e2e.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-custom-check-"));
 const cli = join(repoRoot, "bin/mcp-gen.js");

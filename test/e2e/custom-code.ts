@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixture.js";
-import { compileProject, repoRoot } from "./support.js";
-import { materializeExample } from "../golden/example-custom.js";
+import { startUpstream, type Reply, type Upstream } from "../support/runtime-fixture.js";
+import { compileProject, repoRoot } from "../support/e2e.js";
+import { materializeExample } from "../support/example-custom.js";
 
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-custom-")), "petstore");
 const json = (status: number, body: unknown): Reply => ({

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { chromium } from "playwright-core";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { repoRoot } from "./support.js";
+import { repoRoot } from "../support/e2e.js";
 
 const run = promisify(execFile);
 const out = mkdtempSync(join(tmpdir(), "mcp-gen-docs-"));

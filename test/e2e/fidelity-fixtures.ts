@@ -20,7 +20,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "../fidelity/prism-log.js";
 import { startJsonPrism, type JsonPrism } from "../fidelity/prism-process.js";
-import { apiFeatures } from "../factories.js";
+import { apiFeatures } from "../support/factories.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -21,7 +21,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { FleetReport } from "../../generator/commands/workspace/report-data.js";
-import { freePort, npmEnv, repoRoot, run, stopChild, waitUntil } from "./support.js";
+import { freePort, npmEnv, repoRoot, run, stopChild, waitUntil } from "../support/e2e.js";
 
 const exec = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-fleet-"));

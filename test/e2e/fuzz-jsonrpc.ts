@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { Upstream } from "../unit/runtime-fixture.js";
+import type { Upstream } from "../support/runtime-fixture.js";
 import { fuzzCount, fuzzSeed } from "../fuzz/prng.js";
 import { codeSurfaceLine } from "../fuzz/jsonrpc-messages.js";
 import {

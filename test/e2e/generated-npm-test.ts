@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
-import { compileProject } from "./support.js";
+import { compileProject } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-npmtest-"));

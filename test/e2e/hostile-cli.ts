@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { compileProject } from "./support.js";
+import { compileProject } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = join(root, "bin/mcp-gen.js");

@@ -14,8 +14,8 @@ import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-fi
 import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
-import { startPrism, type PrismHandle } from "./support.js";
-import { apiFeatures } from "../factories.js";
+import { startPrism, type PrismHandle } from "../support/e2e.js";
+import { apiFeatures } from "../support/factories.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const spec = `${root}specs/fixtures/http-fidelity.yaml`;

@@ -14,8 +14,15 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compiledExample, repoRoot, run, startHttpServer, startProcess, type HttpServerHandle } from "./support.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import {
+  compiledExample,
+  repoRoot,
+  run,
+  startHttpServer,
+  startProcess,
+  type HttpServerHandle,
+} from "../support/e2e.js";
 
 const home = mkdtempSync(join(tmpdir(), "mcp-gen-inspector-"));
 let node22 = "";

@@ -13,10 +13,10 @@ import { SSEClientTransport as SseV1 } from "@modelcontextprotocol/sdk/client/ss
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
 import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
-import { compiledExample, startHttpServer, type HttpServerHandle } from "./support.js";
+import { compiledExample, startHttpServer, type HttpServerHandle } from "../support/e2e.js";
 
 let dir = "";
 let upstream: Upstream;

@@ -14,7 +14,7 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
 import { listSource } from "../corpus/sources.js";
 import { checkSurfaces, META_LIST_BYTES_MAX, serverTools, SURFACES } from "../large/surfaces.js";
-import { compileProject } from "./support.js";
+import { compileProject } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-large-"));

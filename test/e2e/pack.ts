@@ -16,8 +16,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
-import { startUpstream } from "../unit/runtime-fixture.js";
-import { compileProject } from "./support.js";
+import { startUpstream } from "../support/runtime-fixture.js";
+import { compileProject } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-pack-"));

@@ -29,7 +29,7 @@ import {
   type PrismHandle,
   type PrismRequest,
   type ProcessHandle,
-} from "./support.js";
+} from "../support/e2e.js";
 
 // dist/test/e2e/petstore-prism.js → repository root is three levels up.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

@@ -20,7 +20,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generate } from "../../generator/pipeline/generate.js";
-import { prismRequests, repoRoot, startPrism, waitUntil, type PrismHandle, type PrismRequest } from "./support.js";
+import { prismRequests, repoRoot, startPrism, waitUntil, type PrismHandle, type PrismRequest } from "../support/e2e.js";
 
 const CALL = { timeout: 15_000 };
 const FIXTURES = ["optional-body", "empty-values", "read-only", "self-reference"] as const;

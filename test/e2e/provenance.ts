@@ -13,7 +13,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
 import { compareRuntime, runtimeHeader } from "../../generator/shared/provenance.js";
-import { repoRoot } from "./support.js";
+import { repoRoot } from "../support/e2e.js";
 import { runtimeSourcePaths } from "../../generator/pipeline/emit/project-files.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-provenance-"));

@@ -19,7 +19,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { repoRoot } from "./support.js";
+import { repoRoot } from "../support/e2e.js";
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-tour-"));

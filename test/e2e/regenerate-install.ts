@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { repoRoot as root } from "./support.js";
+import { repoRoot as root } from "../support/e2e.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-deps-"));
 

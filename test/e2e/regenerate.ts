@@ -15,7 +15,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { GenerationError } from "../../generator/shared/diagnostics.js";
 import { generate } from "../../generator/pipeline/generate.js";
-import { compileProject } from "./support.js";
+import { compileProject } from "../support/e2e.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const v1 = join(root, "specs/fixtures/regen/v1.yaml");

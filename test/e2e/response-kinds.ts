@@ -11,8 +11,8 @@ import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-fi
 import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
-import { startUpstream, type Reply, type Upstream } from "../unit/runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { startUpstream, type Reply, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/response-kinds.yaml", import.meta.url));
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");

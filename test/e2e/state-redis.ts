@@ -23,10 +23,10 @@ import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { TASKS_EXTENSION } from "../../runtime/src/server/tasks-slot.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
-import { info as baseInfo, sampleTools, startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "./redis-fixture.js";
+import { info as baseInfo, sampleTools, startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { scaleBinaries, startRedis, waitFor, type RedisHandle } from "../support/redis-fixture.js";
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
-import { apiFeatures } from "../factories.js";
+import { apiFeatures } from "../support/factories.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 

@@ -16,8 +16,8 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compileExampleCopy, startHttpServer, type HttpServerHandle } from "./support.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { compileExampleCopy, startHttpServer, type HttpServerHandle } from "../support/e2e.js";
 
 const dir = join(mkdtempSync(join(tmpdir(), "mcp-gen-surfaces-")), "petstore");
 let upstream: Upstream;

@@ -18,14 +18,21 @@ import { legacyClientRequests } from "../../runtime/src/features/client-requests
 import { redis } from "../../runtime/src/features/redis/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
-import { CHECK_CLIENT, CLIENT, freePort, signInApi, startProvider, startUpstreamApi } from "../unit/sign-in-fixture.js";
+import {
+  CHECK_CLIENT,
+  CLIENT,
+  freePort,
+  signInApi,
+  startProvider,
+  startUpstreamApi,
+} from "../support/sign-in-fixture.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { createServer } from "node:http";
-import { within } from "../unit/runtime-fixture.js";
-import { scaleBinaries, startRedis } from "./redis-fixture.js";
+import { within } from "../support/runtime-fixture.js";
+import { scaleBinaries, startRedis } from "../support/redis-fixture.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -377,7 +384,7 @@ test("stdio: the local user signs in through the loopback callback on 127.0.0.1"
       `import { auth } from ${JSON.stringify(join(dist, "runtime/src/features/auth/index.js"))};`,
       `import { userOauth } from ${JSON.stringify(join(dist, "runtime/src/features/user-oauth/index.js"))};`,
       `import { clientRequests } from ${JSON.stringify(join(dist, "runtime/src/features/client-requests/index.js"))};`,
-      `import { signInApi } from ${JSON.stringify(join(dist, "test/unit/sign-in-fixture.js"))};`,
+      `import { signInApi } from ${JSON.stringify(join(dist, "test/support/sign-in-fixture.js"))};`,
       `const { info, tools } = signInApi(process.env.TEST_ISSUER);`,
       `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth, clientRequests] });`,
     ].join("\n"),

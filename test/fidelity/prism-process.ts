@@ -1,12 +1,12 @@
 /**
  * Starting `prism-json.ts` as a child process and following its JSON log. Every child is
- * remembered and killed by PID when the runner exits early (test/e2e/support.ts `track`).
- * The Prism CLI with its text log is `startPrism` of test/e2e/support.ts; this one runs Prism as a
+ * remembered and killed by PID when the runner exits early (test/support/e2e.ts `track`).
+ * The Prism CLI with its text log is `startPrism` of test/support/e2e.ts; this one runs Prism as a
  * library with a JSON log, which the fidelity runner reads request by request.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { stopChild, track } from "../e2e/support.js";
+import { stopChild, track } from "../support/e2e.js";
 import { parseRecords, prismRequests } from "./prism-log.js";
 
 /** A running `prism-json.ts` child. */

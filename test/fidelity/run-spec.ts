@@ -12,11 +12,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { GenerationError } from "../../generator/shared/diagnostics.js";
 import { generate } from "../../generator/pipeline/generate.js";
-import type { ToolPlan } from "../../generator/pipeline/plan/types.js";
+import type { ToolPlan } from "../../generator/pipeline/plan/plan-types.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/api/types.js";
 import { parseRecords, prismRequests, type PrismRequestLog } from "./prism-log.js";
 import { startJsonPrism, type JsonPrism } from "./prism-process.js";
-import { compileProject } from "../e2e/support.js";
+import { compileProject } from "../support/e2e.js";
 import { pickTools } from "./sample.js";
 import { sampleInWorker } from "./sample-worker.js";
 

@@ -9,13 +9,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
-import { sampleValue } from "../../generator/pipeline/emit/data/sample-value.js";
+import { sampleValue } from "../../generator/pipeline/emit/test-cases/sample-value.js";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
-import { stopChild, repoRoot } from "../e2e/support.js";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
+import { stopChild, repoRoot } from "../support/e2e.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
 import { fuzzLine, type FuzzTarget } from "./jsonrpc-messages.js";
 import { Prng } from "./prng.js";
-import { materializeExample } from "../golden/example-custom.js";
+import { materializeExample } from "../support/example-custom.js";
 
 /** A generated server project ready to run (dist/index.js), and what fuzz messages can aim at. */
 export interface PreparedServer {

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { run } from "../../cli/index.js";
-import { repoRoot } from "../e2e/support.js";
+import { repoRoot } from "../support/e2e.js";
 import { Prng } from "./prng.js";
 
 /** Lines a mutation may insert (indented like the line they land next to). */

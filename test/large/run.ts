@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generate } from "../../generator/pipeline/generate.js";
 import { listSource } from "../corpus/sources.js";
-import { compileProject } from "../e2e/support.js";
+import { compileProject } from "../support/e2e.js";
 import { checkSurfaces, serverTools, type SurfaceRun } from "./surfaces.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -16,8 +16,8 @@ import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/st
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { startHttpServer, type HttpServerHandle } from "../e2e/support.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { startHttpServer, type HttpServerHandle } from "../support/e2e.js";
 import { loadTools } from "../../runtime/src/data/tool-data.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 

@@ -24,10 +24,10 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startUpstream, type Upstream } from "../unit/runtime-fixture.js";
-import { compileProject, freePort, startHttpServer, stopChild, type HttpServerHandle } from "../e2e/support.js";
-import { scaleBinaries, startRedis, type RedisHandle } from "../e2e/redis-fixture.js";
-import { materializeExample } from "../golden/example-custom.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { compileProject, freePort, startHttpServer, stopChild, type HttpServerHandle } from "../support/e2e.js";
+import { scaleBinaries, startRedis, type RedisHandle } from "../support/redis-fixture.js";
+import { materializeExample } from "../support/example-custom.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const CLIENTS = Number(process.env.SCALE_CLIENTS ?? 50);

@@ -67,4 +67,23 @@ test("a remembered option comes from the previous manifest only when the run doe
   assert.equal(withRemembered({ spec: "x" }, undefined), { spec: "x" });
 });
 
+test("--overlay: repeatable paths in order (commas kept), none for none; remembered overlays resolve against the folder", () => {
+  assert.equal(generateOptions({ spec: "x", overlay: ["a,b.yaml", "c.yaml"] }, flags).overlays, ["a,b.yaml", "c.yaml"]);
+  assert.equal(generateOptions({ spec: "x", overlay: ["none"] }, flags).overlays, []);
+  assert.not.ok("overlays" in generateOptions({ spec: "x" }, flags), "an absent --overlay keeps the previous ones");
+  const manifest = {
+    overlays: [
+      { path: "../shape.yaml", sha256: "0" },
+      { path: "https://example.com/o.yaml", sha256: "1" },
+    ],
+  } as Manifest;
+  assert.equal(withRemembered({ spec: "x" }, manifest, join("/work", "server")).overlays, [
+    join("/work", "shape.yaml"),
+    "https://example.com/o.yaml",
+  ]);
+  assert.equal(withRemembered({ spec: "x", overlays: [] }, manifest, "/work/server").overlays, []);
+  const row = flags.find((candidate) => candidate.flag === "overlay")!;
+  assert.match(String(row.option.describe), "remembered for later runs");
+});
+
 test.run();

@@ -16,7 +16,7 @@ import type { ObjectJsonSchema } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { geminiViolations } from "../clients/gemini-shape.js";
 import { openAiStrictViolations } from "../clients/openai-strict.js";
-import { repoRoot } from "../e2e/support.js";
+import { repoRoot } from "../support/e2e.js";
 
 const profiles = runtimeProfiles();
 const rules = (id: string): SchemaRules => profiles.find((profile) => profile.id === id)!.schema!;

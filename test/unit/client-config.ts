@@ -5,7 +5,7 @@ import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { main } from "../../runtime/src/cli/main.js";
-import { within } from "./runtime-fixture.js";
+import { within } from "../support/runtime-fixture.js";
 import { printConfig } from "../../runtime/src/features/print-config/index.js";
 import {
   clientConfig,

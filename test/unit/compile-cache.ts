@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { cacheable, compileKey, restoreCompile, storeCompile } from "../e2e/compile-cache.js";
-import { repoRoot } from "../e2e/support.js";
+import { cacheable, compileKey, restoreCompile, storeCompile } from "../support/compile-cache.js";
+import { repoRoot } from "../support/e2e.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-compile-cache-"));
 const previous = process.env.MCP_GEN_TSC_CACHE;

@@ -1,13 +1,16 @@
 /**
  * The generator reaches the runtime through generator/shared/contract.ts only (see its header): a deep
- * import of runtime/src from anywhere else in generator/ or cli/ fails here.
+ * import of runtime/src from anywhere else in generator/ or cli/ fails here. And the runtime code it
+ * reaches that way uses only Node built-ins: the generator runs it, and must not need the packages
+ * a generated server depends on.
  */
-import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { sources, specifiers } from "../import-graph.js";
+import { sources, specifiers, valueSpecifiers } from "../support/import-graph.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -34,6 +37,59 @@ test("only generator/shared/contract.ts imports runtime/src", () => {
       spec.startsWith("../../runtime/src/"),
     ),
   );
+});
+
+/** A module Node has built in: `node:fs`, `fs`, `fs/promises`. */
+function builtin(spec: string): boolean {
+  return spec.startsWith("node:") || builtinModules.includes(spec) || builtinModules.includes(spec.split("/")[0]!);
+}
+
+/**
+ * The packages (not Node built-ins) that the modules `entry` imports at run time reach, following
+ * relative imports from file to file, as "file: package" (paths relative to the root).
+ */
+export function packagesReached(
+  entry: string,
+  read: (file: string) => string = (file) => readFileSync(file, "utf8"),
+  exists: (file: string) => boolean = existsSync,
+) {
+  const seen = new Set<string>();
+  const packages: string[] = [];
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of valueSpecifiers(read(file))) {
+      if (!spec.startsWith(".")) {
+        if (!builtin(spec)) packages.push(`${relative(root, file)}: ${spec}`);
+        continue;
+      }
+      const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
+      if (target.endsWith(".ts") && exists(target)) queue.push(target); // JSON data has no imports
+    }
+  }
+  return { files: seen.size, packages };
+}
+
+test("the runtime code the generator imports (through contract.ts) uses only Node built-ins", () => {
+  const { files, packages } = packagesReached(join(root, "generator", "shared", "contract.ts"));
+  assert.ok(files > 20, `only ${files} files reached`);
+  assert.equal(packages, []);
+});
+
+test("a package reached through a relative import is found, a type-only import is not", () => {
+  const texts: Record<string, string> = {
+    [join(root, "a.ts")]:
+      'import { b } from "./b.js";\nimport type { Options } from "got";\nimport { readFileSync } from "node:fs";',
+    [join(root, "b.ts")]: 'import Ajv from "ajv";\nexport { b } from "./a.js";\nimport "fs/promises";',
+  };
+  const reached = packagesReached(
+    join(root, "a.ts"),
+    (file) => texts[file]!,
+    (file) => file in texts,
+  );
+  assert.equal(reached.packages, ["b.ts: ajv"]);
 });
 
 test.run();

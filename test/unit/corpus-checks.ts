@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { checkTools, countOperations, foreignKeywords } from "../corpus/check-tools.js";
 import { applyDirection, reachableDefs } from "../../generator/pipeline/plan/schema-tools.js";
-import { schemas } from "../factories.js";
+import { schemas } from "../support/factories.js";
 
 test("foreignKeywords finds OpenAPI-only keywords by schema position, not property names", () => {
   const schema = {

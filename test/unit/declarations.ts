@@ -16,7 +16,7 @@ import { operationDeclarations, printToolTypes } from "../../generator/pipeline/
 import { inBatches, loadTsMorph, PIECE_CUT, PRINT_BATCH } from "../../generator/pipeline/emit/typescript/ts-morph.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/server/resources.js";
-import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
+import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../support/factories.js";
 
 const root = new URL("../../../", import.meta.url).pathname;
 

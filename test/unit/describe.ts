@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { cutAtBoundary, describeOperation } from "../../generator/pipeline/plan/describe.js";
-import { operation } from "../factories.js";
+import { operation } from "../support/factories.js";
 import { ResourceCatalog } from "../../runtime/src/server/resources.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 

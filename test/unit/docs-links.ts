@@ -10,23 +10,11 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { markdownFiles } from "../support/markdown-files.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const docs = join(root, "docs");
 const ROOT_FILES = ["README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "CHANGELOG.md"];
-
-/** Markdown files under `dir` (VitePress' own folder left out). */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.name.startsWith(".")
-      ? []
-      : entry.isDirectory()
-        ? markdownFiles(join(dir, entry.name))
-        : entry.name.endsWith(".md")
-          ? [join(dir, entry.name)]
-          : [],
-  );
-}
 
 /** The text outside fenced code blocks and inline code spans (links there are examples, not links). */
 function prose(text: string): string {

@@ -4,7 +4,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { ToolPlan } from "../../generator/pipeline/plan/types.js";
+import type { ToolPlan } from "../../generator/pipeline/plan/plan-types.js";
 import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
 import { dummyCredentials, prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
 import { pickTools, sampleArguments } from "../fidelity/sample.js";

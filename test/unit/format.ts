@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { formatFiles, markdownPieces } from "../../generator/pipeline/emit/format.js";
-import { repoRoot } from "../e2e/support.js";
+import { repoRoot } from "../support/e2e.js";
 
 /** The TypeScript files mcp-gen formats in a golden example (not the vendored runtime, nor the user's src/custom/). */
 function goldenTypeScript(example: string): Array<{ path: string; content: string }> {

@@ -17,8 +17,8 @@ import { isFramingHeader, withoutFramingHeaders } from "../../runtime/src/upstre
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import type { ParameterBinding, ToolDefinition } from "../../runtime/src/api/types.js";
-import { apiFeatures, featureSurfaces, jsonBody, operation, parameter } from "../factories.js";
-import { startUpstream, type Recorded, type Upstream } from "./runtime-fixture.js";
+import { apiFeatures, featureSurfaces, jsonBody, operation, parameter } from "../support/factories.js";
+import { startUpstream, type Recorded, type Upstream } from "../support/runtime-fixture.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const FIXTURE = `${root}specs/fixtures/framing-headers.yaml`;

@@ -10,7 +10,7 @@ import { join, posix, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { cycles, importEdges, sources, specifiers, type Edge } from "../import-graph.js";
+import { cycles, importEdges, namedBindings, sources, specifiers, type Edge } from "../support/import-graph.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const generator = join(root, "generator");
@@ -32,7 +32,7 @@ const LAYERS: readonly (readonly string[])[] = [
 /** emit/'s groups, lowest first (paths relative to pipeline/emit/). */
 const EMIT_LAYERS: readonly (readonly string[])[] = [
   ["emitted-file.ts"],
-  ["data", "publishing"],
+  ["data", "publishing", "test-cases"],
   ["typescript"],
   ["worker"],
   ["format.ts"],
@@ -106,12 +106,12 @@ test("every import follows the rooms' order: shared < pipeline stages < commands
 
 test("the order check fails on planted imports against it", () => {
   const planted: Edge[] = [
-    { from: "shared/diagnostics.ts", to: "pipeline/plan/types.ts" },
+    { from: "shared/diagnostics.ts", to: "pipeline/plan/plan-types.ts" },
     { from: "pipeline/load/load-spec.ts", to: "pipeline/plan/tool-lock.ts" },
     { from: "pipeline/plan/plan-project.ts", to: "commands/diff/format-diff.ts" },
     { from: "commands/lint/lint-server.ts", to: "commands/check/run-check.ts" },
     { from: "commands/check/run-check.ts", to: "index.ts" },
-    { from: "pipeline/emit/data/test-cases.ts", to: "pipeline/emit/typescript/tool-file.ts" },
+    { from: "pipeline/emit/test-cases/test-cases.ts", to: "pipeline/emit/typescript/tool-file.ts" },
     { from: "pipeline/emit/typescript/tool-file.ts", to: "pipeline/emit/project-files.ts" },
   ];
   assert.equal(
@@ -133,11 +133,61 @@ test("no import cycle between the generator's files", () => {
   assert.equal(
     cycles([
       ...edges,
-      { from: "pipeline/plan/changes/contracts.ts", to: "pipeline/plan/types.ts" },
-      { from: "pipeline/plan/types.ts", to: "pipeline/plan/changes/diff-tools.ts" },
+      { from: "pipeline/plan/changes/contracts.ts", to: "pipeline/plan/plan-types.ts" },
+      { from: "pipeline/plan/plan-types.ts", to: "pipeline/plan/changes/diff-tools.ts" },
     ]).length,
     1,
   );
+});
+
+/** The basenames that more than one file of `files` has (`index.ts` may repeat: a folder's entry). */
+export function repeatedBasenames(files: readonly string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const file of files) {
+    const name = posix.basename(file);
+    if (name !== "index.ts") byName.set(name, [...(byName.get(name) ?? []), file]);
+  }
+  return [...byName.values()].filter((paths) => paths.length > 1).map((paths) => paths.sort().join(" = "));
+}
+
+test("no two files of generator/ share a basename (but index.ts): a name says which one it is", () => {
+  const files = sources(generator).map((file) => relative(generator, file).split(sep).join("/"));
+  assert.ok(files.length > 100, `only ${files.length} files read`);
+  assert.equal(repeatedBasenames(files), []);
+  assert.equal(repeatedBasenames(["ir/security.ts", "plan/security.ts", "a/index.ts", "b/index.ts"]), [
+    "ir/security.ts = plan/security.ts",
+  ]);
+});
+
+/** The names a module exports by `export { … } from` (generator/index.ts has no other kind of export). */
+export function reexported(text: string): string[] {
+  return namedBindings(text)
+    .map((binding) => binding.local)
+    .sort();
+}
+
+/** The names `files` (path → text) import from `generator/index.js`. */
+export function usedFromEntry(files: ReadonlyMap<string, string>): string[] {
+  const used = new Set<string>();
+  for (const [file, text] of files)
+    for (const binding of namedBindings(text))
+      if (posix.normalize(posix.join(posix.dirname(file), binding.from)) === "generator/index.js")
+        used.add(binding.name);
+  return [...used].sort();
+}
+
+test("generator/index.ts exports exactly what cli/ uses", () => {
+  const index = readFileSync(join(generator, "index.ts"), "utf8");
+  assert.not.match(index, /^export (?!\{|type \{)/m, "index.ts only re-exports");
+  const cli = new Map(
+    sources(join(root, "cli")).map((file) => [relative(root, file).split(sep).join("/"), readFileSync(file, "utf8")]),
+  );
+  const exported = reexported(index);
+  assert.ok(exported.includes("generate") && exported.length > 20, `${exported.length} exports read`);
+  assert.equal(exported, usedFromEntry(cli));
+  // A name the CLI stops using, and one it imports that is not exported, both show.
+  const planted = new Map([["cli/commands/x.ts", 'import { generate, notExported } from "../../generator/index.js";']]);
+  assert.equal(usedFromEntry(planted), ["generate", "notExported"]);
 });
 
 test("cli/ imports the generator through generator/index.ts only", () => {

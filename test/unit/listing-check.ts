@@ -15,7 +15,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { ListingCheck } from "../../generator/pipeline/plan/listing-check.js";
 import { listable, planProject } from "../../generator/pipeline/plan/plan-project.js";
-import { api, jsonResponse, operation } from "../factories.js";
+import { api, jsonResponse, operation } from "../support/factories.js";
 import { Prng } from "../fuzz/prng.js";
 
 type Obj = Record<string, unknown>;

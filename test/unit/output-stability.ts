@@ -10,11 +10,11 @@ import { contractsOf } from "../../generator/pipeline/plan/changes/contracts-of.
 import { diffTools } from "../../generator/pipeline/plan/changes/diff-tools.js";
 import { compareSchemas } from "../../generator/pipeline/plan/changes/schema-changes.js";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
-import type { OperationIR } from "../../generator/pipeline/ir/types.js";
+import type { OperationIR } from "../../generator/pipeline/ir/ir-types.js";
 import { outputNodeBudget } from "../../generator/pipeline/plan/output-compact.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { buildToolLock, parseToolLock } from "../../generator/pipeline/plan/tool-lock.js";
-import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
+import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../support/factories.js";
 
 /** A response of 80 typed properties: 81 typed nodes at depth 1, within a budget of 128 but not of 64. */
 function thing(properties = 80): ReturnType<typeof schemas> {

@@ -4,7 +4,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chooseFeatures } from "../../generator/pipeline/plan/features.js";
+import { chooseFeatures, featureCatalog, runtimeDependencies } from "../../generator/pipeline/plan/features.js";
 import { callsClientRequest, readPreviousState } from "../../generator/pipeline/plan/previous-state.js";
 
 test("an API whose operations send forms, files or rarer parameter styles gets feature encodings, a JSON API does not", () => {
@@ -16,6 +16,18 @@ test("an API whose operations send forms, files or rarer parameter styles gets f
   assert.equal(chooseFeatures(["encodings"], "all", [], { security: false, pagination: false }).features, [
     "encodings",
   ]);
+});
+
+test("OpenTelemetry is installed only with feature otel: every other feature together needs none of it", () => {
+  const catalog = featureCatalog();
+  const others = Object.keys(catalog.features).filter((name) => name !== "otel");
+  const everyOther = chooseFeatures(others, "code", [], { security: true, pagination: true }).features;
+  assert.not.ok(everyOther.includes("otel"));
+  assert.not.ok(runtimeDependencies(everyOther).some((name) => name.startsWith("@opentelemetry/")));
+  const withOtel = runtimeDependencies(
+    chooseFeatures(["otel"], "all", [], { security: false, pagination: false }).features,
+  );
+  assert.ok(withOtel.includes("@opentelemetry/api"));
 });
 
 test("a spec whose server URL has variables gets feature server-vars", () => {

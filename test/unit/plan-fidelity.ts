@@ -21,7 +21,7 @@ import { applyDirection, defsFor, isHidden, reachableDefs } from "../../generato
 import { buildRequest } from "../../runtime/src/upstream/request.js";
 import { ArgumentError } from "../../runtime/src/upstream/serialize.js";
 import type { HttpBinding, JsonSchema } from "../../runtime/src/api/types.js";
-import { jsonBody, jsonResponse, operation, parameter, schemas } from "../factories.js";
+import { jsonBody, jsonResponse, operation, parameter, schemas } from "../support/factories.js";
 
 type Obj = Record<string, unknown>;
 

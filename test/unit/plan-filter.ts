@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Codes, DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
-import { api, operation } from "../factories.js";
+import { api, operation } from "../support/factories.js";
 
 const ops = () => [
   operation({ pointer: "#/paths/~1pets/get", method: "get", path: "/pets", operationId: "listPets", tags: ["pets"] }),

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { planInput } from "../../generator/pipeline/plan/input-schema.js";
 import { modelText, plainLinks } from "../../generator/pipeline/plan/describe.js";
-import { jsonBody, operation, parameter, schemas } from "../factories.js";
+import { jsonBody, operation, parameter, schemas } from "../support/factories.js";
 
 test("parameters become one flat object with required path arguments", () => {
   const op = operation({

@@ -15,7 +15,7 @@ import { assembleOutputSchema, documentedOutput, planOutput } from "../../genera
 import { mapResponse } from "../../runtime/src/upstream/result.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
-import { jsonResponse, operation, schemas } from "../factories.js";
+import { jsonResponse, operation, schemas } from "../support/factories.js";
 
 const none = schemas({});
 

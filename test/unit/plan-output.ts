@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { annotationsFor } from "../../generator/pipeline/plan/annotations.js";
 import { documentedOutput, fallbackBranch, planOutput } from "../../generator/pipeline/plan/output-schema.js";
 import { chooseBodyMedia } from "../../generator/pipeline/plan/input-schema.js";
-import { jsonResponse, operation, schemas } from "../factories.js";
+import { jsonResponse, operation, schemas } from "../support/factories.js";
 
 const defs = schemas({
   Pet: {

@@ -7,8 +7,8 @@ import {
   envName,
   parseAuthOverride,
   planSecurity,
-} from "../../generator/pipeline/plan/security.js";
-import { api, operation, parameter } from "../factories.js";
+} from "../../generator/pipeline/plan/credentials.js";
+import { api, operation, parameter } from "../support/factories.js";
 
 test("envName makes UPPER_SNAKE names with an optional prefix", () => {
   assert.is(envName("petstore_auth"), "PETSTORE_AUTH");

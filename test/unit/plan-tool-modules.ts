@@ -4,7 +4,7 @@ import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { planProject, toolModuleNames } from "../../generator/pipeline/plan/plan-project.js";
 import { printTypeScript } from "../../generator/pipeline/emit/typescript/typescript-files.js";
 import { toolTypeSource } from "../../generator/pipeline/emit/typescript/tool-file.js";
-import { api, operation } from "../factories.js";
+import { api, operation } from "../support/factories.js";
 
 test("tool types go to one module per tag, else per first path segment; names are unique and kebab-case", () => {
   assert.equal(

@@ -17,8 +17,8 @@ import { buildRequest } from "../../runtime/src/upstream/request.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
-import { apiFeatures } from "../factories.js";
-import { startUpstream } from "./runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
+import { startUpstream } from "../support/runtime-fixture.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const fixture = (name: string) => `${root}specs/fixtures/${name}`;

@@ -17,8 +17,8 @@ import { defineExtension, defineTool, defineToolFor, type Extension } from "../.
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { info, sampleTools, startUpstream, type Reply, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, type Reply, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 /** The maps a generated project has in src/tools/index.ts, for the fixture's tools. */
 interface Inputs {

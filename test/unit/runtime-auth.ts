@@ -14,8 +14,8 @@ import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
-import { startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { startUpstream, type Recorded, type Reply, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));

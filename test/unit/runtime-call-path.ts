@@ -2,8 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { ClientChannel } from "../../runtime/src/server/request-tools.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 // The per-call path of an operation tool: what it builds only when a feature asks for it.
 

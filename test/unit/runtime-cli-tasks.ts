@@ -3,7 +3,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { main } from "../../runtime/src/cli/main.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
+import { info, sampleTools, startUpstream, type Upstream } from "../support/runtime-fixture.js";
 import { tasks } from "../../runtime/src/features/tasks/index.js";
 
 let upstream: Upstream;

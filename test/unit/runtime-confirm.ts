@@ -2,9 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
-import { confirmDestructive } from "../../runtime/src/features/confirm/confirm-gate.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
+import { confirmationGate, confirmDestructive } from "../../runtime/src/features/confirm/confirm-gate.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -127,6 +127,34 @@ test("legacy without elicitation is refused; legacy with elicitation is asked by
   await server.handle({ jsonrpc: "2.0", id: sent[1]!.id, result: { action: "decline" } });
   assert.ok(result(await declined).isError);
   assert.is(deletes(), 2);
+});
+
+test("x-mcp-confirm: a marked tool asks without --confirm-destructive; an unmarked destructive one does not", async () => {
+  const tools = sampleTools();
+  tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
+  tools.find((t) => t.name === "getPet")!.confirm = true;
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools,
+    upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+    gate: confirmationGate(false),
+  });
+  const asked = result(
+    await server.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "getPet", arguments: { petId: 1 }, _meta: META },
+    }),
+  );
+  assert.is(asked.resultType, "input_required");
+  assert.is(asked.inputRequests.confirm.method, "elicitation/create");
+  const before = deletes();
+  const direct = result(await call(server));
+  assert.not.ok(direct.isError);
+  assert.is(direct.resultType, "complete");
+  assert.is(deletes(), before + 1, "the unmarked destructive tool ran without asking");
 });
 
 test.run();

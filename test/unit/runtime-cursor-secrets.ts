@@ -8,8 +8,8 @@ import * as assert from "uvu/assert";
 import { decodeCursor, encodeCursor, withoutCredentials } from "../../runtime/src/features/pagination/cursor-paging.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { SecuritySchemeDefinition, ToolDefinition } from "../../runtime/src/api/types.js";
-import { startUpstream, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 const SECRET = "SECRET-k3y-42";
 const PASSWORD = "base-PASS-9";

@@ -9,8 +9,8 @@ import { pathKept } from "../../runtime/src/upstream/request.js";
 import { hasDotSegment } from "../../runtime/src/upstream/serialize.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ParameterBinding, ToolDefinition } from "../../runtime/src/api/types.js";
-import { startUpstream, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 let upstream: Upstream;
 test.before(async () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { sources } from "../import-graph.js";
+import { sources } from "../support/import-graph.js";
 import { ApiError } from "../../runtime/src/api/api-client.js";
 import { ArgumentError, serializeHeaderParameter } from "../../runtime/src/upstream/serialize.js";
 import { UpstreamCancelledError } from "../../runtime/src/upstream/upstream.js";

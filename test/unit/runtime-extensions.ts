@@ -9,8 +9,8 @@ import {
 } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 

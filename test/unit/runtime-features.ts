@@ -23,7 +23,8 @@ import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { printConfig } from "../../runtime/src/features/print-config/index.js";
 import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
-import { info, sampleTools } from "./runtime-fixture.js";
+import { rateLimit } from "../../runtime/src/features/rate-limit/index.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
 
 /** Runs `main` with `argv` (and `env` set meanwhile); resolves to what it wrote on stderr and the exit code. */
 async function start(
@@ -83,6 +84,9 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: toolsets, argv: ["--http", "--port", "0", "--exclude-operations", "GET /pets/*"] },
   { feature: toolsets, argv: ["--http", "--port", "0"], env: { MCP_TOOLSETS: "pets" } },
   { feature: printConfig, argv: ["--http", "--port", "0", "--print-config", "cursor"] },
+  { feature: rateLimit, argv: ["--http", "--port", "0", "--rate-limit", "60/min"] },
+  { feature: rateLimit, argv: ["--http", "--port", "0", "--tool-rate-limit", "getPet=5/s"] },
+  { feature: rateLimit, argv: ["--http", "--port", "0"], env: { MCP_RATE_LIMIT: "60/min" } },
 ];
 
 test("every setting of FEATURE_SETTINGS names a feature, and each feature with settings has a case here", () => {

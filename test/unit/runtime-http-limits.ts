@@ -11,8 +11,8 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { main } from "../../runtime/src/cli/main.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
-import { info, sampleTools, within } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, within } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
@@ -419,7 +419,7 @@ test("slow request bodies: cut off by the request timeout; bodies arriving at on
 test("SIGTERM drains: calls in flight complete, new requests are refused, the process exits", async () => {
   const upstream = await countingUpstream(1500);
   const cli = new URL("../../runtime/src/cli/main.js", import.meta.url).href;
-  const fixture = new URL("./runtime-fixture.js", import.meta.url).href;
+  const fixture = new URL("../support/runtime-fixture.js", import.meta.url).href;
   const script = `
     const { main } = await import(${JSON.stringify(cli)});
     const { info, sampleTools } = await import(${JSON.stringify(fixture)});

@@ -4,8 +4,8 @@ import { decodeHeaderValue } from "../../runtime/src/transport/http-headers.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { info, sampleTools, startUpstream, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 let http: HttpHandle;
 let upstream: Upstream;

@@ -2,8 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
-import { info, sampleTools } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 import type { MakeHttpEndpoints } from "../../runtime/src/transport/http-plugs.js";
 
 let http: HttpHandle;

@@ -11,8 +11,8 @@ import { generate } from "../../generator/pipeline/generate.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
-import { startUpstream, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/inherited-names.yaml", import.meta.url));
 type Obj = Record<string, any>;

@@ -7,8 +7,8 @@ import {
   type JsonRpcResponse,
 } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 let upstream: Upstream;
 test.before(async () => {

@@ -15,9 +15,9 @@ import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { ResourceServer } from "../../runtime/src/features/oauth/oauth-resource.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
-import { startUpstream, type Upstream } from "./runtime-fixture.js";
-import { sseEvents } from "./sse-events.js";
-import { legacySseEndpoints, apiFeatures } from "../factories.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { sseEvents } from "../support/sse-events.js";
+import { legacySseEndpoints, apiFeatures } from "../support/factories.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 

@@ -12,7 +12,7 @@ import { generate } from "../../generator/pipeline/generate.js";
 import { encodeCursor, nextLink } from "../../runtime/src/features/pagination/cursor-paging.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { apiFeatures } from "../factories.js";
+import { apiFeatures } from "../support/factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/pagination.yaml", import.meta.url));
 const ITEMS = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id }));

@@ -11,9 +11,9 @@ import { parsePassthroughRule, type PassthroughRule } from "../../runtime/src/fe
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
-import { startUpstream, type Upstream } from "./runtime-fixture.js";
+import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
-import { apiFeatures } from "../factories.js";
+import { apiFeatures } from "../support/factories.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/auth-schemes.yaml", import.meta.url));
 let tools: ToolDefinition[];

@@ -4,7 +4,7 @@ import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { startUpstream } from "./runtime-fixture.js";
+import { startUpstream } from "../support/runtime-fixture.js";
 
 const tool = (method: "get" | "post"): ToolDefinition => ({
   name: `t_${method}`,

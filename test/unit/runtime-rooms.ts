@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { cycles, importEdges, packageImports, roomOf, sources, type Edge } from "../import-graph.js";
+import { cycles, importEdges, packageImports, roomOf, sources, type Edge } from "../support/import-graph.js";
 import { FEATURES } from "../../runtime/src/cli/features.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -13,8 +13,8 @@ import {
   type Recorded,
   type Reply,
   type Upstream,
-} from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+} from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 let upstream: Upstream;
 

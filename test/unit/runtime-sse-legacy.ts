@@ -2,9 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { McpServer } from "../../runtime/src/server/server.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
-import { info, sampleTools } from "./runtime-fixture.js";
-import { sseEvents } from "./sse-events.js";
-import { legacySseEndpoints, apiFeatures } from "../factories.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
+import { sseEvents } from "../support/sse-events.js";
+import { legacySseEndpoints, apiFeatures } from "../support/factories.js";
 
 test("--legacy-sse: endpoint event, 202 + reply on the stream, unknown session 404, GET-only stream", async () => {
   const http = await startHttp(

@@ -8,8 +8,15 @@ import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { defineExtension } from "../../runtime/src/api/extensions.js";
 import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
-import { info, sampleTools, startUpstream, type Recorded, type Reply, type Upstream } from "./runtime-fixture.js";
-import { featureSurfaces, apiFeatures } from "../factories.js";
+import {
+  info,
+  sampleTools,
+  startUpstream,
+  type Recorded,
+  type Reply,
+  type Upstream,
+} from "../support/runtime-fixture.js";
+import { featureSurfaces, apiFeatures } from "../support/factories.js";
 import { MAX_QUERY_CHARS } from "../../runtime/src/features/search/search-index.js";
 import { MAX_CODE_CHARS } from "../../runtime/src/features/code/code-mode.js";
 import { main } from "../../runtime/src/cli/main.js";

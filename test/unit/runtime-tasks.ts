@@ -12,8 +12,8 @@ import { TASKS_EXTENSION } from "../../runtime/src/server/tasks-slot.js";
 import { TaskStore } from "../../runtime/src/features/tasks/task-store.js";
 import { makeTasks } from "../../runtime/src/features/tasks/index.js";
 import { startHttp } from "../../runtime/src/transport/http.js";
-import { info, sampleTools, startUpstream, within, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, within, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 let upstream: Upstream;
 test.before(async () => {

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { callUpstream } from "../../runtime/src/upstream/upstream.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { startUpstream, within } from "./runtime-fixture.js";
+import { startUpstream, within } from "../support/runtime-fixture.js";
 
 const tool: ToolDefinition = {
   name: "getBlob",

@@ -26,10 +26,10 @@ import { auth } from "../../runtime/src/features/auth/index.js";
 import { clientRequests } from "../../runtime/src/features/client-requests/index.js";
 import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
 import { main } from "../../runtime/src/cli/main.js";
-import { freePort } from "./sign-in-fixture.js";
+import { freePort } from "../support/sign-in-fixture.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { signInApi } from "./sign-in-fixture.js";
+import { signInApi } from "../support/sign-in-fixture.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 
 const CLIENT_ID = "the-app";

@@ -9,8 +9,8 @@ import { main } from "../../runtime/src/cli/main.js";
 import { redactUserinfo } from "../../runtime/src/protocol/redact.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
-import { info, sampleTools, startUpstream, type Reply, type Upstream } from "./runtime-fixture.js";
-import { apiFeatures } from "../factories.js";
+import { info, sampleTools, startUpstream, type Reply, type Upstream } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
 
 const SECRET = "PASS-s3cret";
 let upstream: Upstream;

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { accepts, invalidValue, sampleValue } from "../../generator/pipeline/emit/data/sample-value.js";
+import { accepts, invalidValue, sampleValue } from "../../generator/pipeline/emit/test-cases/sample-value.js";
 
 test("sampleValue prefers the schema's own valid examples, defaults and enums", () => {
   assert.is(sampleValue({ type: "string", examples: ["Rex"] }), "Rex");

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { SchemaChecker } from "../../generator/pipeline/emit/data/schema-check.js";
+import { SchemaChecker } from "../../generator/pipeline/emit/test-cases/schema-check.js";
 
 type Schema = Record<string, unknown>;
 

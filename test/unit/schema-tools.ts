@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
-import type { SchemaIR } from "../../generator/pipeline/ir/types.js";
+import type { SchemaIR } from "../../generator/pipeline/ir/ir-types.js";
 import { defsFor, reachableDefs, schemaJsonLength, sharedCopy } from "../../generator/pipeline/plan/schema-tools.js";
 
 const defs = new Map<string, SchemaIR>(

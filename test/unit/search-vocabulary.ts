@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate } from "../../generator/pipeline/generate.js";
 import { workerInput } from "../../generator/pipeline/emit/project-files.js";
-import { SEARCH_LEXICON } from "../../generator/pipeline/emit/data/search-index.js";
+import { SEARCH_LEXICON } from "../../generator/shared/contract.js";
 import { buildSearchIndex, type SearchDocument } from "../../runtime/src/features/search/search-build.js";
 import { OperationSearch } from "../../runtime/src/features/search/search-index.js";
 import { stem } from "../../runtime/src/features/search/search-text.js";

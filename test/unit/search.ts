@@ -9,7 +9,8 @@ import {
 } from "../../runtime/src/features/search/search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch } from "../../runtime/src/features/search/search-index.js";
 import { Lexicon, requestWords, stem, words } from "../../runtime/src/features/search/search-text.js";
-import { SEARCH_LEXICON, searchIndexJson } from "../../generator/pipeline/emit/data/search-index.js";
+import { searchIndexJson } from "../../generator/pipeline/emit/data/search-index.js";
+import { SEARCH_LEXICON } from "../../generator/shared/contract.js";
 import { SYNTHETIC_QUERIES, syntheticSearchDocuments } from "../bench/synthetic-search.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 

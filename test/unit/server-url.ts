@@ -9,8 +9,8 @@ import { resolveBaseUrl as resolveWith, type BaseUrlSources } from "../../runtim
 import { fillServerUrl, serverVars } from "../../runtime/src/features/server-vars/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
-import { api as makeApi, operation as makeOperation } from "../factories.js";
-import { startUpstream } from "./runtime-fixture.js";
+import { api as makeApi, operation as makeOperation } from "../support/factories.js";
+import { startUpstream } from "../support/runtime-fixture.js";
 
 /** The base URL with feature server-vars. */
 const resolveBaseUrl = (info: ServerInfo, sources: BaseUrlSources) => resolveWith(info, sources, fillServerUrl);

@@ -8,9 +8,9 @@ import { dataToolSource, loadTools } from "../../runtime/src/data/tool-data.js";
 import { jsonLines, storeTools, toolDataFiles, catalogOf } from "../../generator/pipeline/emit/data/data-files.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/features/search/search-build.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { info, sampleTools } from "./runtime-fixture.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { featureSurfaces, apiFeatures } from "../factories.js";
+import { featureSurfaces, apiFeatures } from "../support/factories.js";
 
 const tool = (name: string, $defs?: Record<string, unknown>): ToolDefinition =>
   ({

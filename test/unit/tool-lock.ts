@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { buildToolLock, operationKey, parseToolLock } from "../../generator/pipeline/plan/tool-lock.js";
-import { api, operation } from "../factories.js";
+import { api, operation } from "../support/factories.js";
 
 const names = (ops: ReturnType<typeof operation>[], lock?: ReturnType<typeof buildToolLock>) =>
   planProject(api(ops), { ...(lock ? { toolLock: lock } : {}) }, new DiagnosticBag()).tools.map((t) => t.name);

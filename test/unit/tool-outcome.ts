@@ -11,7 +11,7 @@ import {
 } from "../../runtime/src/api/tool-outcome.js";
 import { mapResponse } from "../../runtime/src/upstream/result.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
-import { sampleTools } from "./runtime-fixture.js";
+import { sampleTools } from "../support/runtime-fixture.js";
 
 test("one model renders the 2025-06-18…2026-07-28 shape: content blocks, structuredContent, isError", () => {
   const outcome: ToolOutcome = {

@@ -121,7 +121,7 @@ test("npm run build precompiles each version's validator, and it is the one used
 test("no stage after load changes the loaded document (when the worker fails, generate validates it after the emit stage)", async () => {
   const { readdirSync } = await import("node:fs");
   const { join } = await import("node:path");
-  const { repoRoot } = await import("../e2e/support.js");
+  const { repoRoot } = await import("../support/e2e.js");
   const { loadSpec } = await import("../../generator/pipeline/load/load-spec.js");
   const { buildIR } = await import("../../generator/pipeline/ir/build-ir.js");
   const { planProject } = await import("../../generator/pipeline/plan/plan-project.js");

@@ -4,7 +4,7 @@
  * `Mcp-Name`) are validated (400 with -32020 when missing or different from the body).
  */
 import { HttpConnection, LEGACY_VERSION, messagesOf, modernParams, postRaw } from "./connection.js";
-import { fail, pass, type CheckContext, type CheckDefinition } from "./types.js";
+import { fail, pass, type CheckContext, type CheckDefinition } from "./check-types.js";
 
 /** POSTs one message with the connection's usual headers changed by `changes`; status and the error code of the answer. */
 async function post(

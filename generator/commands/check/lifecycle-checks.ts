@@ -4,7 +4,7 @@
  * clean stdout on stdio.
  */
 import { HttpConnection, LEGACY_VERSION, META, MODERN_VERSION, modernParams } from "./connection.js";
-import { describeReply, errorCode, fail, isObject, pass, skip, type CheckDefinition } from "./types.js";
+import { describeReply, errorCode, fail, isObject, pass, skip, type CheckDefinition } from "./check-types.js";
 
 /** What a complete modern result must carry (SEP-2549 caching hints and `resultType`); the problems found. */
 function completeResultProblems(result: Record<string, unknown>): string[] {

@@ -17,7 +17,7 @@ import {
   schemasCompile,
   unknownTool,
 } from "./tool-checks.js";
-import type { CheckContext, CheckDefinition, CheckResult } from "./types.js";
+import type { CheckContext, CheckDefinition, CheckResult } from "./check-types.js";
 import { UpstreamTripwire } from "./upstream-tripwire.js";
 import { loggingLevel, resources } from "./utility-checks.js";
 

@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { type ListedTool, estimateTokens, listBytes } from "../../shared/contract.js";
-import { Sampler } from "../../pipeline/emit/data/sample-value.js";
+import { Sampler } from "../../pipeline/emit/test-cases/sample-value.js";
 import { clientProfiles } from "../../shared/profiles.js";
 import { HttpConnection, modernParams, StdioConnection } from "./connection.js";
 import {
@@ -20,7 +20,7 @@ import {
   type CheckContext,
   type CheckDefinition,
   type Outcome,
-} from "./types.js";
+} from "./check-types.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020 | Ajv) => void;
 

@@ -1,5 +1,5 @@
 /** The logging level (`logging/setLevel`) and resources (list, read, templates, not-found), when declared. */
-import { describeReply, errorCode, fail, isObject, pass, skip, type CheckDefinition } from "./types.js";
+import { describeReply, errorCode, fail, isObject, pass, skip, type CheckDefinition } from "./check-types.js";
 
 export const loggingLevel: CheckDefinition = {
   id: "logging-level",

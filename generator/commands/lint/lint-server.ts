@@ -26,6 +26,7 @@ import {
 } from "../../shared/contract.js";
 import { toolDefinition } from "../../pipeline/emit/typescript/tool-file.js";
 import { generate } from "../../pipeline/generate.js";
+import { Codes, type Diagnostic } from "../../shared/diagnostics.js";
 import { lintTools, type LintFinding, type LintOptions } from "./lint-tools.js";
 import { runtimeProfiles, type ClientProfile } from "../../shared/profiles.js";
 
@@ -36,7 +37,15 @@ export interface ServerTools {
   operations: ListedTool[];
   /** The runtime features it has (runtime/features.json): `clients` adapts to each client, `search` and `code` serve those surfaces. */
   features: string[];
+  /**
+   * For a spec: what generation says of the user's own changes to it (overlay actions that change
+   * nothing, MG120; extension values it ignores, MG122), so lint shows them too.
+   */
+  diagnostics?: Diagnostic[];
 }
+
+/** The codes of findings about the user's own shaping of the surface (overlays, x-mcp-* extensions). */
+const SHAPING_CODES: readonly string[] = [Codes.overlayTargetEmpty, Codes.overlayInvalid, Codes.extensionInvalid];
 
 /** Options of {@link readServerTools}. */
 export interface ReadOptions {
@@ -45,11 +54,13 @@ export interface ReadOptions {
   /** For a spec: the server's default surface and the features asked for (`--surface`, `--with` of a generation). */
   surface?: SurfaceName;
   features?: string[];
+  /** For a spec: Overlay 1.0 documents applied first (`--overlay`). */
+  overlays?: readonly string[];
 }
 
 /** A tool as `tools/list` shows it (the runtime's binding and extra data left out). */
 function listed(tool: ToolDefinition): ListedTool {
-  const { http: _http, documentation: _documentation, tags: _tags, ...shown } = tool;
+  const { http: _http, documentation: _documentation, tags: _tags, confirm: _confirm, ...shown } = tool;
   return shown;
 }
 
@@ -78,19 +89,21 @@ export async function readServerTools(target: string, options: ReadOptions = {})
       features: existsSync(features) ? readdirSync(features).sort() : [],
     };
   }
-  const { plan } = await generate({
+  const { plan, diagnostics } = await generate({
     spec: target,
     allowRemote: options.allowRemote ?? false,
     refRoot: options.refRoot,
     planOnly: true,
     ...(options.surface ? { defaultSurface: options.surface } : {}),
     ...(options.features ? { features: options.features } : {}),
+    overlays: options.overlays ?? [],
   });
   return {
     packageName: plan.packageName,
     title: plan.title,
     operations: plan.tools.map((tool) => listed(toolDefinition(tool))),
     features: plan.features,
+    diagnostics: diagnostics.filter((d) => SHAPING_CODES.includes(d.code)),
   };
 }
 

@@ -14,7 +14,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import type { GenerateOptions } from "../../pipeline/generate.js";
 import { isUrl } from "../../pipeline/load/read-document.js";
 import { packageRoot } from "../../shared/package-root.js";
-import { parseAuthOverride } from "../../pipeline/plan/security.js";
+import { parseAuthOverride } from "../../pipeline/plan/credentials.js";
 
 /** The default workspace file name, looked for in the current folder. */
 export const WORKSPACE_FILE = "mcp-gen.workspace.yaml";

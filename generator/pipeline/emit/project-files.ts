@@ -6,7 +6,7 @@ import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
 import { runtimeHeader, runtimeVersion } from "../../shared/provenance.js";
-import type { ProjectPlan } from "../plan/types.js";
+import type { ProjectPlan } from "../plan/plan-types.js";
 import type { EmittedFile } from "./emitted-file.js";
 import { type ContractSnapshot } from "../plan/changes/contracts.js";
 import { contractsOf } from "../plan/changes/contracts-of.js";
@@ -25,7 +25,7 @@ import {
 } from "./data/data-paths.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, mcpbManifest, serverJson } from "./publishing/publish-files.js";
-import { testCases } from "./data/test-cases.js";
+import { testCases } from "./test-cases/test-cases.js";
 import { renderTemplate } from "./publishing/templates.js";
 import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";

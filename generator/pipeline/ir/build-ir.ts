@@ -1,10 +1,11 @@
+import { readMcpOverrides, readTagExtensions, type McpOverrides } from "./mcp-extensions.js";
 import { type FieldEncoding, type HttpMethod, isRecord, setOwn } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer, pointer, resolvePointer } from "../../shared/pointer.js";
 import type { LoadedSpec, SpecVersion } from "../load/load-spec.js";
 import { buildParameter, collectionStyle } from "./parameters.js";
 import { SchemaNormalizer } from "./schema-normalizer.js";
-import { readRequirements, readSecuritySchemes } from "./security.js";
+import { readRequirements, readSecuritySchemes } from "./security-schemes.js";
 import type {
   ApiIR,
   MediaIR,
@@ -14,7 +15,7 @@ import type {
   ResponseIR,
   ServerIR,
   ServerVariableIR,
-} from "./types.js";
+} from "./ir-types.js";
 
 type Obj = Record<string, unknown>;
 
@@ -36,6 +37,26 @@ function deref(document: unknown, value: unknown, at: string): { value: Obj; poi
   return isRecord(current) ? { value: current, pointer: where === at ? at : where } : undefined;
 }
 
+/** What the IR of every operation reads: the document, its version, its schema reader and the diagnostics. */
+interface IrContext {
+  readonly version: SpecVersion;
+  readonly doc: Obj;
+  readonly normalizer: SchemaNormalizer;
+  readonly bag: DiagnosticBag;
+}
+
+/** One operation to build, where it is: its path item and the operation object, with their pointers. */
+interface OperationSource extends IrContext {
+  readonly path: string;
+  readonly method: HttpMethod;
+  /** The operation object, and its pointer. */
+  readonly op: Obj;
+  readonly opAt: string;
+  /** The path item that holds it (its parameters apply too), and its pointer. */
+  readonly item: Obj;
+  readonly itemAt: string;
+}
+
 /**
  * Builds the IR from a loaded spec (stage 2 of the pipeline). A spec without operations is an
  * error (MG102: most often the wrong file, or a stub) unless `allowEmpty` asks for a server
@@ -44,6 +65,8 @@ function deref(document: unknown, value: unknown, at: string): { value: Obj; poi
 export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEmpty?: boolean } = {}): ApiIR {
   const doc = spec.document;
   const normalizer = new SchemaNormalizer(doc, spec.version, bag);
+  const context: IrContext = { version: spec.version, doc, normalizer, bag };
+  const tagExtensions = readTagExtensions(doc, bag);
   const info = isRecord(doc.info) ? doc.info : {};
   const operations: OperationIR[] = [];
   const paths = isRecord(doc.paths) ? doc.paths : {};
@@ -56,7 +79,10 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEm
       if (!isRecord(rawOp)) continue;
       const opAt = childPointer(itemAt, method);
       operations.push(
-        buildOperation(spec.version, doc, normalizer, bag, path, method, rawOp, opAt, item.value, itemAt),
+        withOverrides(
+          buildOperation({ ...context, path, method, op: rawOp, opAt, item: item.value, itemAt }),
+          readMcpOverrides(rawOp, opAt, tagsOf(rawOp), tagExtensions, bag),
+        ),
       );
     }
   }
@@ -87,19 +113,46 @@ export function buildIR(spec: LoadedSpec, bag: DiagnosticBag, options: { allowEm
   };
 }
 
-function buildOperation(
-  version: SpecVersion,
-  doc: Obj,
-  normalizer: SchemaNormalizer,
-  bag: DiagnosticBag,
-  path: string,
-  method: HttpMethod,
-  op: Obj,
-  opAt: string,
-  item: Obj,
-  itemAt: string,
-): OperationIR {
-  // Operation-level parameters override path-level ones with the same name and location.
+/** One operation of the document as the IR has it. */
+function buildOperation(source: OperationSource): OperationIR {
+  const { version, doc, normalizer, bag, path, method, op, opAt } = source;
+  const { parameters, requestBody } = parametersAndBody(source);
+  addUndeclaredPathParameters(path, opAt, parameters, bag);
+  return {
+    pointer: opAt,
+    method,
+    path,
+    operationId: text(op.operationId),
+    tags: tagsOf(op),
+    summary: text(op.summary),
+    description: text(op.description),
+    deprecated: op.deprecated === true,
+    parameters,
+    requestBody,
+    responses: buildResponses(version, doc, op, opAt, normalizer),
+    security: readRequirements(op.security, childPointer(opAt, "security"), bag),
+    ...(op["x-mcp-pagination"] !== undefined ? { paginationHint: op["x-mcp-pagination"] } : {}),
+    ...specVocabulary(doc, op),
+  };
+}
+
+/** The operation's tags that are strings. */
+function tagsOf(op: Obj): string[] {
+  return Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** The operation with its `x-mcp-*` overrides, when it has any. */
+function withOverrides(op: OperationIR, mcp: McpOverrides | undefined): OperationIR {
+  return mcp ? { ...op, mcp } : op;
+}
+
+/**
+ * The operation's parameters (operation-level ones override path-level ones with the same name and
+ * location) and its request body: OpenAPI 3's `requestBody`, or Swagger 2.0's `body` or
+ * `formData` parameters.
+ */
+function parametersAndBody(source: OperationSource): { parameters: ParameterIR[]; requestBody?: RequestBodyIR } {
+  const { version, doc, normalizer, bag, op, opAt, item, itemAt } = source;
   const merged = new Map<string, { raw: Obj; at: string }>();
   const collect = (list: unknown, listAt: string): void => {
     if (!Array.isArray(list)) return;
@@ -150,23 +203,7 @@ function buildOperation(
       };
     }
   }
-  addUndeclaredPathParameters(path, opAt, parameters, bag);
-  return {
-    pointer: opAt,
-    method,
-    path,
-    operationId: text(op.operationId),
-    tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === "string") : [],
-    summary: text(op.summary),
-    description: text(op.description),
-    deprecated: op.deprecated === true,
-    parameters,
-    requestBody,
-    responses: buildResponses(version, doc, op, opAt, normalizer),
-    security: readRequirements(op.security, childPointer(opAt, "security"), bag),
-    ...(op["x-mcp-pagination"] !== undefined ? { paginationHint: op["x-mcp-pagination"] } : {}),
-    ...specVocabulary(doc, op),
-  };
+  return { parameters, requestBody };
 }
 
 /** An operation `x-` key naming it: `x-displayName`, `x-title`, `x-…-cli-action`. */

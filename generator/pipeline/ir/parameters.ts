@@ -2,7 +2,7 @@ import type { JsonSchema, ParameterLocation, ParameterStyle } from "../../shared
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer } from "../../shared/pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
-import type { ParameterIR } from "./types.js";
+import type { ParameterIR } from "./ir-types.js";
 import type { SchemaNormalizer } from "./schema-normalizer.js";
 
 type Obj = Record<string, unknown>;

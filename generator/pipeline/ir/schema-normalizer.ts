@@ -3,7 +3,7 @@ import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer, parsePointer, pointer, resolvePointer } from "../../shared/pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
 import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "../../shared/schema-walk.js";
-import type { SchemaIR } from "./types.js";
+import type { SchemaIR } from "./ir-types.js";
 
 type SchemaObject = Record<string, unknown>;
 

@@ -7,6 +7,7 @@ import { resolvePointer } from "../../shared/pointer.js";
 import { READ_LIMITS } from "./limits.js";
 import { isUrl, parseDocument, parseYamlText, readSource } from "./read-document.js";
 import { confinedFileResolver, refFile, refRoot, refuseRefFile, type RefFileRefusal } from "./ref-files.js";
+import { applyOverlays, readOverlay, type OverlayDocument } from "./overlay.js";
 import { validationFindings } from "./validate.js";
 import { scanDocument, type RefSite } from "./walk-refs.js";
 
@@ -22,6 +23,8 @@ export interface LoadedSpec {
   document: Record<string, unknown>;
   /** sha256 (hex) of the spec's text as read (the main file; recorded in the manifest). */
   sha256: string;
+  /** The overlays applied (`LoadOptions.overlays`), in order: where each was read and its sha256. */
+  overlays?: Array<{ location: string; sha256: string }>;
 }
 
 /** Options of the load stage. */
@@ -35,6 +38,8 @@ export interface LoadOptions {
    * false and validates later, where its main thread would wait (see generate.ts).
    */
   validate?: boolean;
+  /** Overlay 1.0 documents (`--overlay`) applied in order to the bundled document. */
+  overlays?: readonly string[];
 }
 
 /** Detects the OpenAPI family, or records why the document is not one. */
@@ -177,6 +182,43 @@ async function validateDocument(document: Record<string, unknown>, bag: Diagnost
 }
 
 /**
+ * Applies the overlays to the bundled document, then checks it as loading checks a spec: within the
+ * nesting limit, every `$ref` local and resolved (an overlay may add references). The overlays
+ * applied, or undefined after an error.
+ */
+async function overlaid(
+  document: Record<string, unknown>,
+  locations: readonly string[],
+  allowRemote: boolean,
+  bag: DiagnosticBag,
+): Promise<OverlayDocument[] | undefined> {
+  const overlays: OverlayDocument[] = [];
+  for (const location of locations) {
+    const overlay = await readOverlay(location, allowRemote, bag);
+    if (overlay) overlays.push(overlay);
+  }
+  if (bag.hasErrors) return undefined;
+  applyOverlays(document, overlays, bag);
+  const refs = refsWithinLimits(document, "The spec with its overlays", bag);
+  if (!refs || bag.hasErrors) return undefined;
+  await checkRefs(
+    document,
+    refs.filter((site) => site.ref.startsWith("#")),
+    false,
+    undefined,
+    bag,
+  );
+  for (const site of refs.filter((site) => !site.ref.startsWith("#")))
+    bag.error(
+      Codes.refUnresolved,
+      `$ref "${site.ref}" comes from an overlay and names another file; an overlay's references must be local.`,
+      site.at,
+      "Point it into the spec (`#/components/…`), or add the file $ref to the spec itself.",
+    );
+  return bag.hasErrors ? undefined : overlays;
+}
+
+/**
  * Load stage: reads and parses the spec, checks references, bundles external files into one
  * document, and validates it. Errors in `bag` mean generation cannot continue.
  */
@@ -262,6 +304,14 @@ export async function loadSpec(
     }
     if (!refsWithinLimits(document, "The spec with its referenced files", bag)) return undefined;
   }
+  const overlays = options.overlays?.length ? await overlaid(document, options.overlays, allowRemote, bag) : [];
+  if (!overlays) return undefined;
   if (options.validate !== false) await validateDocument(document, bag);
-  return { location: absolute, version, document, sha256: createHash("sha256").update(source.text).digest("hex") };
+  return {
+    location: absolute,
+    version,
+    document,
+    sha256: createHash("sha256").update(source.text).digest("hex"),
+    ...(overlays.length > 0 ? { overlays: overlays.map(({ location, sha256 }) => ({ location, sha256 })) } : {}),
+  };
 }

@@ -3,7 +3,7 @@
  * a client can afford to send to the model for every tool. A longer text is cut at a paragraph or
  * sentence end and points to the operation's documentation resource, which keeps the full text.
  */
-import type { OperationIR } from "../ir/types.js";
+import type { OperationIR } from "../ir/ir-types.js";
 
 /** Longest tool description (characters). Most APIs stay far below (GitHub: 90 % under 940). */
 export const TOOL_DESCRIPTION_MAX = 1_500;

@@ -66,6 +66,8 @@ export interface ApiNeeds {
   serverVariables?: boolean;
   /** The project's custom code calls `ctx.clientRequest` (legacy server→client requests). */
   clientRequests?: boolean;
+  /** An operation asks the user to confirm each call (`x-mcp-confirm`). */
+  confirm?: boolean;
 }
 
 /**
@@ -102,6 +104,7 @@ export function chooseFeatures(
   if (needs.userSignIn)
     add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
   if (needs.clientRequests) add("client-requests", "the project's custom code calls clientRequest");
+  if (needs.confirm) add("confirm", "operations ask the user to confirm each call (x-mcp-confirm)");
   if (surface === "code") add("code", "the default surface is code");
   if (surface === "search") add("search", "the default surface is search");
   if (surface === "auto") {

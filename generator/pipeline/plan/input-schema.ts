@@ -7,10 +7,10 @@ import {
   setOwn,
 } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
-import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/types.js";
+import type { MediaIR, OperationIR, RequestBodyIR, SchemaIR } from "../ir/ir-types.js";
 import { modelText } from "./describe.js";
 import { checkMcpHeader } from "./mcp-header.js";
-import { parameterKey } from "./security.js";
+import { parameterKey } from "./credentials.js";
 import {
   applyDirection,
   defsFor,

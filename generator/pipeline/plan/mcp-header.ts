@@ -1,7 +1,7 @@
 import type { JsonSchema } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { childPointer } from "../../shared/pointer.js";
-import type { SchemaIR } from "../ir/types.js";
+import type { SchemaIR } from "../ir/ir-types.js";
 import { singleType } from "./schema-tools.js";
 
 /** RFC 9110 token characters. */

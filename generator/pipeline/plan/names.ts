@@ -156,6 +156,11 @@ export class NameAllocator {
     for (const name of reserved) this.taken.add(name.toLowerCase());
   }
 
+  /** Whether `name` is taken (case-insensitively). */
+  has(name: string): boolean {
+    return this.taken.has(name.toLowerCase());
+  }
+
   /** Returns `wanted` or the first free variant of it, and marks it taken. */
   claim(wanted: string): string {
     let name = truncateName(wanted, this.max);

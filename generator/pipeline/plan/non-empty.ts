@@ -5,7 +5,7 @@
  * argument validation refuses such a value before any request is made.
  */
 import type { JsonSchema } from "../../shared/contract.js";
-import type { ParameterIR, SchemaIR } from "../ir/types.js";
+import type { ParameterIR, SchemaIR } from "../ir/ir-types.js";
 import { resolveSchema } from "./schema-tools.js";
 
 type Obj = Record<string, unknown>;

@@ -21,7 +21,7 @@
  *   ones when even the names are over the character budget).
  */
 import { getOwn, isRecord, type JsonSchema, setOwn } from "../../shared/contract.js";
-import type { SchemaIR } from "../ir/types.js";
+import type { SchemaIR } from "../ir/ir-types.js";
 import { defName, isHidden } from "./schema-tools.js";
 
 type Obj = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js";
-import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
+import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/ir-types.js";
 import { applyDirection, isObjectSchema, resolveSchema } from "./schema-tools.js";
 import { compactOutputDetailed, OUTPUT_NODE_BUDGET, type OutputDetail } from "./output-compact.js";
 

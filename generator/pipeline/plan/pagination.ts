@@ -1,6 +1,6 @@
 import type { JsonSchema, ObjectJsonSchema, PaginationBinding, ParameterBinding } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
-import type { OperationIR, SchemaIR } from "../ir/types.js";
+import type { OperationIR, SchemaIR } from "../ir/ir-types.js";
 import { resolveSchema } from "./schema-tools.js";
 
 type Obj = Record<string, unknown>;

@@ -1,7 +1,6 @@
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
-import type { ApiIR, OperationIR } from "../ir/types.js";
-import { annotationsFor } from "./annotations.js";
-import { describeOperation } from "./describe.js";
+import type { ApiIR, OperationIR } from "../ir/ir-types.js";
+import { annotationsOf, descriptionOf, titleOf, toolsetTags } from "./overrides.js";
 import { planInput, type InputPlan } from "./input-schema.js";
 import { type ContractSnapshot } from "./changes/contracts.js";
 import { contractsOf } from "./changes/contracts-of.js";
@@ -21,13 +20,13 @@ import { planOutput } from "./output-schema.js";
 import { planResultTypes, planTypes, TYPE_NAME_MAX } from "./type-plan.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
-import { credentialParameters, planSecurity, type AuthOverride } from "./security.js";
+import { credentialParameters, planSecurity, type AuthOverride } from "./credentials.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
 import { chooseFeatures, featureCatalog, needsEncodings } from "./features.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
-import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./types.js";
+import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./plan-types.js";
 
 /** Options that shape the plan. */
 export interface PlanOptions {
@@ -114,24 +113,45 @@ export function wantedToolName(op: OperationIR): string {
 interface NamedTool {
   name: string;
   locked: boolean;
+  /** The name is the operation's `x-mcp-name`. */
+  given?: boolean;
   outputBudget?: number;
 }
 
 /**
- * Tool names in spec order: locked names are claimed first (so they can never be taken by a newcomer
- * or shifted by a new collision), then every other operation gets its wanted name or a free variant.
+ * Tool names in spec order: names given by `x-mcp-name` are claimed first (the user's choice wins
+ * over the lock), then locked names (so they can never be taken by a newcomer or shifted by a new
+ * collision), then every other operation gets its wanted name or a free variant.
  */
-function toolNames(ir: ApiIR, lock: ToolLock | undefined): NamedTool[] {
+function toolNames(ir: ApiIR, lock: ToolLock | undefined, bag: DiagnosticBag): NamedTool[] {
   const names = new NameAllocator(TOOL_NAME_MAX, ["index"]);
+  const given = ir.operations.map((op) => claimGivenName(op, names, bag));
   const locked = lockedEntries(ir.operations, lock);
-  const result = locked.map((entry) => (entry === undefined ? undefined : names.claim(entry.tool)));
+  const result = locked.map((entry, i) =>
+    given[i] !== undefined || entry === undefined ? undefined : names.claim(entry.tool),
+  );
   return ir.operations.map((op, i) => {
     const outputBudget = locked[i]?.outputBudget;
     const kept = outputBudget !== undefined ? { outputBudget } : {};
+    if (given[i] !== undefined) return { name: given[i]!, locked: false, given: true, ...kept };
     return result[i] !== undefined
       ? { name: result[i]!, locked: true, ...kept }
       : { name: names.claim(wantedToolName(op)), locked: false, ...kept };
   });
+}
+
+/** The operation's `x-mcp-name`, claimed; undefined (with MG122) when another operation has it already. */
+function claimGivenName(op: OperationIR, names: NameAllocator, bag: DiagnosticBag): string | undefined {
+  const wanted = op.mcp?.name;
+  if (wanted === undefined) return undefined;
+  if (!names.has(wanted)) return names.claim(wanted);
+  bag.warn(
+    Codes.extensionInvalid,
+    `x-mcp-name is ignored: another operation is named "${wanted}" already (names are unique, case-insensitively).`,
+    `${op.pointer}/x-mcp-name`,
+    "Give each operation its own x-mcp-name.",
+  );
+  return undefined;
 }
 
 /**
@@ -177,15 +197,18 @@ export function toolModuleNames(operations: readonly Pick<OperationIR, "tags" | 
 
 function planTool(
   op: OperationIR,
-  { name, locked, outputBudget: lockedBudget }: NamedTool,
+  { name, locked, given, outputBudget: lockedBudget }: NamedTool,
   fileName: string,
   ir: ApiIR,
+  sizedAs: number,
   identifiers: NameAllocator,
   bag: DiagnosticBag,
   options: PlanOptions,
   filled: ReadonlyMap<string, string>,
 ): ToolPlan {
-  if (locked && op.operationId && name !== op.operationId) {
+  if (given) {
+    // The user named the tool: nothing to explain.
+  } else if (locked && op.operationId && name !== op.operationId) {
     bag.info(
       Codes.nameChanged,
       `operationId "${op.operationId}" keeps its tool name "${name}" from .mcp-gen/tool-names.json.`,
@@ -202,7 +225,7 @@ function planTool(
   }
   const input = withFieldEncoding(planInput(op, ir.schemas, bag, filled), op);
   // A tool keeps the budget it was first given (see tool-lock.ts); a new one gets its share of the API's.
-  const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(ir.operations.length);
+  const outputBudget = options.outputNodeBudget ?? lockedBudget ?? outputNodeBudget(sizedAs);
   const output = planOutput(op, ir.schemas, { outputSchemas: options.outputSchemas, nodeBudget: outputBudget });
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
@@ -214,14 +237,15 @@ function planTool(
     name,
     operationKey: operationKey(op.method, op.path),
     ...(op.operationId ? { operationId: op.operationId } : {}),
-    ...(op.summary ? { title: op.summary } : {}),
-    ...describeOperation(op, name),
+    ...(titleOf(op) ? { title: titleOf(op) } : {}),
+    ...descriptionOf(op, name),
     inputSchema: input.inputSchema,
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
     ...(output.outputDetail !== undefined ? { outputDetail: output.outputDetail } : {}),
     outputBudget,
-    annotations: annotationsFor(op.method),
-    tags: [...op.tags],
+    annotations: annotationsOf(op),
+    ...(op.mcp?.confirm ? { confirm: true } : {}),
+    tags: toolsetTags(op),
     ...(op.titles ? { titles: [...op.titles] } : {}),
     http: {
       method: op.method,
@@ -259,7 +283,12 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const packageName = options.packageName ?? packageNameFromTitle(fullIr.title);
   if (options.packageName) checkPackageName(options.packageName, bag);
   // Names come from every operation, so a filtered generation names its tools as a full one does.
-  const { ir, names } = filterOperations(fullIr, toolNames(fullIr, options.toolLock), options.filter, bag);
+  const { ir, names, sizedAs } = filterOperations(
+    fullIr,
+    toolNames(fullIr, options.toolLock, bag),
+    options.filter,
+    bag,
+  );
   // Identifiers used at module level in tool files and the tools index.
   const identifiers = new NameAllocator(Number.POSITIVE_INFINITY, ["ToolDefinition", "tools", "serverInfo"]);
   const modules = toolModuleNames(ir.operations);
@@ -275,7 +304,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     ir.operations.map((op, i) => {
       const requirements = security.requirements.get(op.pointer);
       const filled = credentialParameters(requirements, security.schemes);
-      const tool = planTool(op, names[i]!, modules[i]!, ir, identifiers, bag, options, filled);
+      const tool = planTool(op, names[i]!, modules[i]!, ir, sizedAs, identifiers, bag, options, filled);
       if (requirements) tool.http.security = requirements;
       return tool;
     }),
@@ -284,46 +313,8 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   // After the tools' type names, which keep the names they had before schemas became types.
   const types = planTypes(ir, identifiers);
   const upstream = planServerUrl(ir, bag);
-  const env: EnvVarPlan[] = [
-    ...upstream.env,
-    ...security.env,
-    ...(tools.some((tool) => tool.http.pagination)
-      ? [
-          {
-            name: "MCP_CURSOR_SECRET",
-            description:
-              "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).",
-            required: false,
-            secret: true,
-          },
-        ]
-      : []),
-  ];
-  const repository = options.repository ? parseRepository(options.repository) : undefined;
-  if (options.repository && !repository) {
-    bag.error(
-      Codes.packageNameInvalid,
-      `--repository "${options.repository}" is not an http(s) URL.`,
-      undefined,
-      "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).",
-    );
-  }
-  if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
-    bag.error(
-      Codes.packageNameInvalid,
-      `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`,
-      undefined,
-      "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.",
-    );
-  }
-  if (options.license !== undefined && !npmLicense(options.license)) {
-    bag.error(
-      Codes.packageNameInvalid,
-      `--license "${options.license}" is not an SPDX license expression.`,
-      undefined,
-      "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).",
-    );
-  }
+  const env = envVars(upstream.env, security.env, tools);
+  const repository = checkPublishing(options, bag);
   const license = options.license !== undefined ? npmLicense(options.license) : npmLicense(ir.license);
   const binName = packageName.replace(/^@[^/]+\//, "");
   const firstLine = ir.description
@@ -334,31 +325,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const title = ir.title.replace(/\s+/g, " ").trim();
   const contracts = options.previous?.contracts;
   const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
-  const catalog = featureCatalog();
-  const known = (name: string): boolean => Object.hasOwn(catalog.features, name);
-  for (const name of options.features ?? [])
-    if (!known(name))
-      bag.error(
-        Codes.featureUnknown,
-        `Unknown runtime feature '${name}'.`,
-        undefined,
-        `--with takes: ${Object.keys(catalog.features).join(", ")} (or none)`,
-      );
-  const askedFeatures = [...new Set(options.features ?? [])].filter(known).sort();
-  const featureChoice = chooseFeatures(
-    askedFeatures,
-    options.defaultSurface ?? "auto",
-    tools.map(listedToolOf),
-    {
-      security: security.schemes.length > 0,
-      pagination: tools.some((tool) => tool.http.pagination !== undefined),
-      encodings: tools.some((tool) => needsEncodings(tool.http)),
-      serverVariables: upstream.serverUrl !== undefined,
-      userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
-      clientRequests: options.customCallsClient === true,
-    },
-    catalog,
-  );
+  const { askedFeatures, featureChoice } = planFeatures(options, tools, security, upstream, bag);
   return {
     packageName,
     binName,
@@ -385,6 +352,92 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   };
 }
 
+/** The project's environment variables: the server URL's, the credentials', and the cursor secret when a tool pages. */
+function envVars(upstreamEnv: EnvVarPlan[], securityEnv: EnvVarPlan[], tools: ToolPlan[]): EnvVarPlan[] {
+  return [
+    ...upstreamEnv,
+    ...securityEnv,
+    ...(tools.some((tool) => tool.http.pagination)
+      ? [
+          {
+            name: "MCP_CURSOR_SECRET",
+            description:
+              "Key that signs pagination cursors; set the same value on every instance behind a load balancer (default: random per process).",
+            required: false,
+            secret: true,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Checks `--repository`, `--mcp-name` and `--license` (MG errors in `bag`); the parsed repository. */
+function checkPublishing(options: PlanOptions, bag: DiagnosticBag): ReturnType<typeof parseRepository> {
+  const repository = options.repository ? parseRepository(options.repository) : undefined;
+  if (options.repository && !repository) {
+    bag.error(
+      Codes.packageNameInvalid,
+      `--repository "${options.repository}" is not an http(s) URL.`,
+      undefined,
+      "Use the repository's web URL, e.g. https://github.com/acme/pets-mcp (or github:acme/pets-mcp).",
+    );
+  }
+  if (options.mcpName && !REGISTRY_NAME.test(options.mcpName)) {
+    bag.error(
+      Codes.packageNameInvalid,
+      `--mcp-name "${options.mcpName}" is not a valid MCP Registry name.`,
+      undefined,
+      "Use reverse-DNS namespace/name, e.g. io.github.acme/pets-mcp.",
+    );
+  }
+  if (options.license !== undefined && !npmLicense(options.license)) {
+    bag.error(
+      Codes.packageNameInvalid,
+      `--license "${options.license}" is not an SPDX license expression.`,
+      undefined,
+      "Use an SPDX identifier such as MIT or Apache-2.0 (or an expression: MIT OR Apache-2.0).",
+    );
+  }
+  return repository;
+}
+
+/** The runtime features: those asked for (an unknown name is MG206), and those the API and surface need. */
+function planFeatures(
+  options: PlanOptions,
+  tools: ToolPlan[],
+  security: ReturnType<typeof planSecurity>,
+  upstream: ReturnType<typeof planServerUrl>,
+  bag: DiagnosticBag,
+) {
+  const catalog = featureCatalog();
+  const known = (name: string): boolean => Object.hasOwn(catalog.features, name);
+  for (const name of options.features ?? [])
+    if (!known(name))
+      bag.error(
+        Codes.featureUnknown,
+        `Unknown runtime feature '${name}'.`,
+        undefined,
+        `--with takes: ${Object.keys(catalog.features).join(", ")} (or none)`,
+      );
+  const askedFeatures = [...new Set(options.features ?? [])].filter(known).sort();
+  const featureChoice = chooseFeatures(
+    askedFeatures,
+    options.defaultSurface ?? "auto",
+    tools.map(listedToolOf),
+    {
+      security: security.schemes.length > 0,
+      pagination: tools.some((tool) => tool.http.pagination !== undefined),
+      encodings: tools.some((tool) => needsEncodings(tool.http)),
+      serverVariables: upstream.serverUrl !== undefined,
+      userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
+      clientRequests: options.customCallsClient === true,
+      confirm: tools.some((tool) => tool.confirm === true),
+    },
+    catalog,
+  );
+  return { askedFeatures, featureChoice };
+}
+
 /** What `tools/list` shows of a tool (for the `auto` surface's budget). */
 function listedToolOf(tool: ToolPlan): ListedTool {
   return {
@@ -405,15 +458,7 @@ function listedToolOf(tool: ToolPlan): ListedTool {
  */
 export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
   const check = new ListingCheck();
-  const problems = (tool: ToolPlan) =>
-    check.problems({
-      name: tool.name,
-      ...(tool.title !== undefined ? { title: tool.title } : {}),
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      annotations: tool.annotations,
-    });
+  const problems = (tool: ToolPlan) => check.problems(listedToolOf(tool));
   const kept: ToolPlan[] = [];
   for (const tool of tools) {
     const found = problems(tool);
@@ -435,32 +480,49 @@ export function listable(tools: ToolPlan[], bag: DiagnosticBag): ToolPlan[] {
   return kept;
 }
 
-/** The operations the filters keep, with their names; one summary diagnostic, an error when none is left. */
+/**
+ * The operations the filters keep and `x-mcp-hidden` does not hide, with their names; one summary
+ * diagnostic each, an error when none is left. `sizedAs`: the number of operations the filters keep,
+ * hidden ones included, which sizes each tool's share of the output-schema budget, so hiding some
+ * tools leaves the others' schemas as they were.
+ */
 function filterOperations<N extends { name: string }>(
   ir: ApiIR,
   names: N[],
   filter: OperationFilter | undefined,
   bag: DiagnosticBag,
-): { ir: ApiIR; names: N[] } {
-  if (!filter || !isFiltering(filter)) return { ir, names };
-  const keep = operationFilter(filter);
-  const kept = ir.operations
+): { ir: ApiIR; names: N[]; sizedAs: number } {
+  const filtering = filter !== undefined && isFiltering(filter);
+  if (!filtering && !ir.operations.some((op) => op.mcp?.hidden)) return { ir, names, sizedAs: ir.operations.length };
+  const keep = filtering ? operationFilter(filter) : () => true;
+  const filtered = ir.operations
     .map((op, i) => ({ op, name: names[i]! }))
     .filter(({ op, name }) => keep({ name: name.name, method: op.method, path: op.path, tags: op.tags }));
-  if (kept.length === 0) {
-    bag.error(
-      Codes.noOperations,
-      `The operation filters leave none of the ${ir.operations.length} operations.`,
-      undefined,
-      "Check --include-tags, --exclude-tags, --include-operations, --exclude-operations and --read-only.",
-    );
-  } else if (kept.length < ir.operations.length) {
+  const kept = filtered.filter(({ op }) => !op.mcp?.hidden);
+  if (filtered.length < ir.operations.length)
     bag.info(
       Codes.operationSkipped,
-      `The operation filters keep ${kept.length} of ${ir.operations.length} operations; the others are not generated.`,
+      `The operation filters keep ${filtered.length} of ${ir.operations.length} operations; the others are not generated.`,
       undefined,
       "Filters: --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only.",
     );
-  }
-  return { ir: { ...ir, operations: kept.map((k) => k.op) }, names: kept.map((k) => k.name) };
+  if (kept.length < filtered.length)
+    bag.info(
+      Codes.operationSkipped,
+      `x-mcp-hidden hides ${filtered.length - kept.length} of ${filtered.length} operations: they are not generated.`,
+      undefined,
+      "Set x-mcp-hidden on an operation or on a tag of the top-level tags list (in the spec or an overlay).",
+    );
+  if (kept.length === 0)
+    bag.error(
+      Codes.noOperations,
+      `The operation filters and x-mcp-hidden leave none of the ${ir.operations.length} operations.`,
+      undefined,
+      "Check --include-tags, --exclude-tags, --include-operations, --exclude-operations, --read-only and x-mcp-hidden.",
+    );
+  return {
+    ir: { ...ir, operations: kept.map((k) => k.op) },
+    names: kept.map((k) => k.name),
+    sizedAs: filtered.length,
+  };
 }

@@ -1,5 +1,5 @@
 import { isRecord, type JsonSchema, setOwn } from "../../shared/contract.js";
-import type { SchemaIR } from "../ir/types.js";
+import type { SchemaIR } from "../ir/ir-types.js";
 import { forEachSchema, mapSchema } from "../../shared/schema-walk.js";
 
 type Obj = Record<string, unknown>;

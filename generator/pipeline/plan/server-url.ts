@@ -4,9 +4,9 @@
  * start from `--server-var`, `API_SERVER_<NAME>` or the spec's defaults.
  */
 import { Codes, type DiagnosticBag } from "../../shared/diagnostics.js";
-import type { ApiIR, ServerIR } from "../ir/types.js";
+import type { ApiIR, ServerIR } from "../ir/ir-types.js";
 import type { ServerUrlDefinition } from "../../shared/contract.js";
-import type { EnvVarPlan } from "./types.js";
+import type { EnvVarPlan } from "./plan-types.js";
 
 /** What the planner decides about the upstream URL. */
 export interface ServerUrlPlan {

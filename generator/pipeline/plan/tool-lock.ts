@@ -6,7 +6,7 @@
  * depends on the API's size when it first appears, and is kept from then on, so operations added
  * elsewhere never change an existing tool's output schema.
  */
-import type { OperationIR } from "../ir/types.js";
+import type { OperationIR } from "../ir/ir-types.js";
 import { isLockableToolName } from "./names.js";
 import { OUTPUT_MIN_NODE_BUDGET, OUTPUT_NODE_BUDGET } from "./output-compact.js";
 

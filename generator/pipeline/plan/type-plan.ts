@@ -11,10 +11,10 @@
  */
 import { forEachSchema } from "../../shared/schema-walk.js";
 import type { JsonSchema } from "../../shared/contract.js";
-import type { ApiIR, OperationIR, ResponseIR, SchemaIR } from "../ir/types.js";
+import type { ApiIR, OperationIR, ResponseIR, SchemaIR } from "../ir/ir-types.js";
 import { NameAllocator, pascalCase, truncateName } from "./names.js";
 import { applyDirection, isObjectSchema } from "./schema-tools.js";
-import type { NamedTypePlan, ResultType, ToolResultTypes, TypesPlan } from "./types.js";
+import type { NamedTypePlan, ResultType, ToolResultTypes, TypesPlan } from "./plan-types.js";
 import { isTextualMedia } from "../../shared/contract.js";
 
 /** Longest name of a generated type (an operation's, a schema's), before a collision suffix. */

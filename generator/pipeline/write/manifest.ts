@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EmittedFile } from "../emit/emitted-file.js";
-import { MANIFEST_PATH, type Manifest } from "../../shared/state-files.js";
+import { MANIFEST_PATH, type Manifest, type OverlayRecord } from "../../shared/state-files.js";
 
 /** sha256 of a file's content, hex. */
 export function sha256(content: string | Buffer): string {
@@ -31,6 +31,7 @@ export function buildManifest(
     mcpName?: string;
     surface?: Manifest["surface"];
     features?: string[];
+    overlays?: OverlayRecord[];
     provenance?: Pick<Manifest, "mcpGenVersion" | "runtimeVersion" | "specSha256">;
   },
 ): Manifest {
@@ -41,7 +42,7 @@ export function buildManifest(
     .filter((f) => f.once)
     .map((f) => f.path)
     .sort();
-  const { packageName, packageVersion, repository, mcpName, surface, features, provenance } = settings;
+  const { packageName, packageVersion, repository, mcpName, surface, features, overlays, provenance } = settings;
   return {
     manifestVersion: 1,
     packageName,
@@ -51,6 +52,7 @@ export function buildManifest(
     ...(mcpName ? { mcpName } : {}),
     ...(surface && surface !== "auto" ? { surface } : {}),
     ...(features && features.length > 0 ? { features: [...features].sort() } : {}),
+    ...(overlays && overlays.length > 0 ? { overlays } : {}),
     files: hashes,
     once,
   };

@@ -156,6 +156,8 @@ export interface ToolMetadata {
 /** One MCP tool, as data (its types for user code are the project's `ToolInputs`/`ToolOutputs`). */
 export interface ToolDefinition extends ToolMetadata {
   http: HttpBinding;
+  /** Each call needs the user's confirmation first (the spec's `x-mcp-confirm`; feature `confirm`). */
+  confirm?: boolean;
   /** The operation's OpenAPI tags (toolset filters, search). */
   tags?: string[];
   /** The operation's full text when `description` was shortened for `tools/list` (served as the operation's documentation resource). */

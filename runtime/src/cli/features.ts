@@ -19,6 +19,7 @@ import type { MakePaging } from "../upstream/paging-slot.js";
 import type { Encodings } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
+import type { MakeAdmission, RequestObserver } from "../server/observe.js";
 
 /**
  * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
@@ -44,6 +45,8 @@ const SETTINGS_OF = {
   toolsets:
     "--toolsets --exclude-tags --include-operations --exclude-operations --read-only MCP_TOOLSETS MCP_READ_ONLY",
   "print-config": "--print-config",
+  otel: "",
+  "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -61,7 +64,9 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fr
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
   const switches = "--sessions --legacy-sse --confirm-destructive --read-only".split(" ");
   const repeated =
-    "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations".split(" ");
+    "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations --tool-rate-limit".split(
+      " ",
+    );
   const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
   return Object.fromEntries(
     flags.map((flag) => [
@@ -132,6 +137,12 @@ export interface FeaturePlugs {
   userSignIn?: MakeUserSignIn;
   /** The header a trusted gateway names the user by: HTTP requests without it are refused. */
   userHeader?: string;
+  /** Watches every request and its upstream requests (feature `otel`). */
+  observer?: RequestObserver;
+  /** Decides whether each request runs now (feature `rate-limit`). */
+  admission?: MakeAdmission;
+  /** Called when the server stops, after the transport closed (flushes what is buffered). */
+  close?: () => Promise<void>;
 }
 
 /** One optional part of the runtime. */

@@ -27,9 +27,14 @@ import {
   type OfferedTools,
 } from "./features.js";
 import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
-import { dropBundlePlaceholders, integerFlagOrEnv, listOption } from "./settings.js";
+import { dropBundlePlaceholders, integerFlagOrEnv, listOption, parseRate, type Rate } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, DEFAULT_UPSTREAM_CONCURRENCY } from "../upstream/upstream.js";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_UPSTREAM_CONCURRENCY,
+  DEFAULT_UPSTREAM_HOST_CONCURRENCY,
+} from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { parseSurface, type SurfaceName } from "../server/surfaces.js";
@@ -56,6 +61,12 @@ Options:
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
                      (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
+  --upstream-host-concurrency N
+                     upstream calls on the network at once per host; more wait in a queue
+                     (env MCP_UPSTREAM_HOST_CONCURRENCY, default ${DEFAULT_UPSTREAM_HOST_CONCURRENCY})
+  --upstream-rate RATE
+                     upstream calls started per host at most, as N/s, N/min or N/h, evenly
+                     spaced: a burst queues instead of drawing 429s (env MCP_UPSTREAM_RATE)
   --max-batch N      largest JSON-RPC batch (revision 2025-03-26) answered
                      (env MCP_MAX_BATCH, default ${DEFAULT_MAX_BATCH})
   --allowed-hosts H  HTTP: comma-separated Host header values accepted (name or name:port),
@@ -152,6 +163,8 @@ export async function main(
         timeoutMs: flags.timeoutMs,
         maxResponseBytes: flags.maxResponseBytes,
         concurrency: flags.upstreamConcurrency,
+        hostConcurrency: flags.upstreamHostConcurrency,
+        ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
         encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
@@ -205,7 +218,7 @@ async function startTransport(
     logger.info(`${info.name} ${info.version} ready on stdio`);
     // stdin EOF: in-flight work has settled and responses are flushed, so exit now rather
     // than wait for idle keep-alive sockets.
-    void handle.closed.then(() => process.exit(process.exitCode ?? 0));
+    void handle.closed.then(() => closeFeatures(plugs.closers)).then(() => process.exit(process.exitCode ?? 0));
   }
   const closeTransport = handle.close.bind(handle);
   let closing: Promise<void> | undefined;
@@ -213,6 +226,7 @@ async function startTransport(
     (closing ??= closeTransport().then(async () => {
       await server.leaveCluster();
       await state?.close();
+      await closeFeatures(plugs.closers);
     }));
   return handle;
 }
@@ -221,7 +235,7 @@ async function startTransport(
 async function featurePlugs(
   features: readonly Feature[],
   context: FeatureContext,
-): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[] }> {
+): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[]; closers: Array<() => Promise<void>> }> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
     const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(process.env[setting]);
@@ -230,12 +244,19 @@ async function featurePlugs(
   }
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
+  const closers: Array<() => Promise<void>> = [];
   for (const feature of features) {
     const more = await feature.plugs(context);
     Object.assign(plugs, more, more.surfaces ? { surfaces: { ...plugs.surfaces, ...more.surfaces } } : {});
     if (more.httpEndpoints) endpoints.push(more.httpEndpoints);
+    if (more.close) closers.push(more.close);
   }
-  return { ...plugs, endpoints };
+  return { ...plugs, endpoints, closers };
+}
+
+/** Runs the features' `close` (flushing telemetry) once the transport closed; a failure is not fatal. */
+async function closeFeatures(closers: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  await Promise.all(closers.map((close) => close().catch(() => undefined)));
 }
 
 /**
@@ -294,6 +315,8 @@ function parseFlags(argv: string[]) {
       timeout: { type: "string" },
       "max-response-bytes": { type: "string" },
       "upstream-concurrency": { type: "string" },
+      "upstream-host-concurrency": { type: "string" },
+      "upstream-rate": { type: "string" },
       "max-batch": { type: "string" },
       "allowed-hosts": { type: "string" },
       "shutdown-grace": { type: "string" },
@@ -330,6 +353,8 @@ function parseFlags(argv: string[]) {
     timeoutMs: integer("timeout", 1, 2_147_483_647),
     maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
+    upstreamHostConcurrency: integer("upstream-host-concurrency", 1, 100_000, "MCP_UPSTREAM_HOST_CONCURRENCY"),
+    upstreamRate: rateSetting(values["upstream-rate"], env.MCP_UPSTREAM_RATE),
     maxBatch: integer("max-batch", 1, 1_000_000, "MCP_MAX_BATCH"),
     // "*" (or an empty entry list) turns the Host check off.
     allowedHosts: allowedHosts === undefined ? undefined : allowedHosts === "*" ? [] : listOption(allowedHosts),
@@ -340,6 +365,12 @@ function parseFlags(argv: string[]) {
     version: values.version ?? false,
     raw,
   };
+}
+
+/** `--upstream-rate`, else `MCP_UPSTREAM_RATE`; undefined when neither is set. */
+function rateSetting(flag: string | undefined, env: string | undefined): Rate | undefined {
+  if (nonEmpty(flag)) return parseRate(flag!, "--upstream-rate");
+  return nonEmpty(env) === undefined ? undefined : parseRate(env!, "MCP_UPSTREAM_RATE");
 }
 
 /** The origin clients reach this HTTP server at: --public-url, else --host and --port. */
@@ -356,7 +387,7 @@ function surfaceOption(flag: string | undefined): SurfaceName | undefined {
 
 /** What `tools/list` would show of an operation tool (for the `auto` budget). */
 function listedOperation(tool: ToolDefinition): ListedTool {
-  const { http: _http, documentation: _documentation, tags: _tags, ...listed } = tool;
+  const { http: _http, documentation: _documentation, tags: _tags, confirm: _confirm, ...listed } = tool;
   return listed;
 }
 

@@ -51,3 +51,21 @@ export function dropBundlePlaceholders(env: NodeJS.ProcessEnv): string[] {
   }
   return dropped.sort();
 }
+
+/** A rate: `limit` requests per `windowMs`. */
+export interface Rate {
+  limit: number;
+  windowMs: number;
+}
+
+const UNITS: Record<string, number> = { s: 1_000, sec: 1_000, m: 60_000, min: 60_000, h: 3_600_000, hour: 3_600_000 };
+
+/** Reads `N/s`, `N/min` or `N/h`; throws an Error naming `setting` otherwise. */
+export function parseRate(text: string, setting: string): Rate {
+  const match = /^\s*(\d+)\s*\/\s*([a-z]+)\s*$/i.exec(text);
+  const windowMs = match ? UNITS[match[2]!.toLowerCase()] : undefined;
+  const limit = match ? Number(match[1]) : 0;
+  if (!windowMs || !Number.isSafeInteger(limit) || limit < 1)
+    throw new Error(`${setting} must be a rate like 60/min, 5/s or 1000/h (got '${text}')`);
+  return { limit, windowMs };
+}

@@ -10,15 +10,23 @@ import {
   errorResponse,
   successResponse,
   type JsonRpcId,
+  type JsonRpcErrorResponse,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
 import { BATCH_PROTOCOL_VERSION, META_SERVER_INFO } from "../protocol/versions.js";
-import type { NotificationHandler, Params, RequestContext, RequestHandler } from "./request-context.js";
+import type {
+  NotificationHandler,
+  ObservedRequest,
+  Params,
+  RequestContext,
+  RequestHandler,
+} from "./request-context.js";
 import { UpstreamCancelledError } from "../upstream/upstream.js";
 import { Cancellation } from "../protocol/cancellation.js";
+import type { Admission, IncomingRequest, Refusal, RequestObserver } from "./observe.js";
 
 /** Default largest JSON-RPC batch (revision 2025-03-26) answered; a longer one is refused whole. */
 export const DEFAULT_MAX_BATCH = 100;
@@ -55,6 +63,10 @@ export interface DispatcherOptions {
   /** Largest batch answered; a longer one gets one -32600 error. */
   maxBatch: number;
   logger: Logger;
+  /** Watches each request (feature `otel`); absent: nothing is watched. */
+  observer?: RequestObserver | undefined;
+  /** Decides whether each request runs now (feature `rate-limit`); absent: all run. */
+  admission?: Admission | undefined;
 }
 
 /** Routes messages to method handlers, for every transport and both eras. */
@@ -153,19 +165,48 @@ export class Dispatcher {
     const cancellation = new Cancellation(ctx.signal);
     const key = inFlightKey(ctx.scope, id);
     this.inFlight.set(key, cancellation);
+    const p = (params as Params | undefined) ?? {};
+    // The features that watch or admit requests (otel, rate-limit) see them only when present.
+    const { observer, admission } = this.options;
+    const incoming: IncomingRequest | undefined =
+      observer || admission ? { id, method, params: p, era, ctx } : undefined;
+    const observed = observer?.start(incoming!);
     try {
-      const result = await handler((params as Params | undefined) ?? {}, { id, method, ctx, era, cancellation });
-      if (cancellation.cancelled) return undefined;
+      const refusal = admission && (await admission.admit(incoming!));
+      if (refusal) return this.refuse(id, method, refusal, era, ctx, observed);
+      const result = await handler(p, { id, method, ctx, era, cancellation, ...(observed ? { observed } : {}) });
+      if (cancellation.cancelled) return void observed?.end({ cancelled: true });
+      observed?.end({ result });
       return successResponse(id, era.modern ? this.modernResult(method, result, ctx) : result);
     } catch (error) {
-      if (cancellation.cancelled || error instanceof UpstreamCancelledError) return undefined;
-      return this.errorFrom(id, method, error);
+      if (cancellation.cancelled || error instanceof UpstreamCancelledError)
+        return void observed?.end({ cancelled: true });
+      const response = this.errorFrom(id, method, error);
+      observed?.end({ error: response.error });
+      return response;
     } finally {
       if (this.inFlight.get(key) === cancellation) this.inFlight.delete(key);
     }
   }
 
-  private errorFrom(id: JsonRpcId, method: string, error: unknown): JsonRpcResponse {
+  /** The answer to a request the admission check refused: its result, or its error. */
+  private refuse(
+    id: JsonRpcId,
+    method: string,
+    refusal: Refusal,
+    era: RequestEra,
+    ctx: RequestContext,
+    observed: ObservedRequest | undefined,
+  ): JsonRpcResponse {
+    if ("result" in refusal) {
+      observed?.end({ result: refusal.result, rateLimited: true });
+      return successResponse(id, era.modern ? this.modernResult(method, refusal.result, ctx) : refusal.result);
+    }
+    observed?.end({ error: refusal.error, rateLimited: true });
+    return errorResponse(id, refusal.error, refusal.httpStatus);
+  }
+
+  private errorFrom(id: JsonRpcId, method: string, error: unknown): JsonRpcErrorResponse {
     if (error instanceof RpcError) return errorResponse(id, error.toJSON(), error.httpStatus);
     this.options.logger.error(`request ${method} failed`, { error: describeError(error) });
     return errorResponse(id, { code: ErrorCode.InternalError, message: "Internal error" });

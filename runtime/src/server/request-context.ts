@@ -1,9 +1,10 @@
 /** What travels with one request: the transport's {@link RequestContext}, the dispatcher's {@link HandlerContext}, handlers' shapes. */
 import type { RequestEra, McpLogLevel } from "../protocol/era.js";
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientInfo } from "../protocol/client-info.js";
 import type { MetaTools } from "./surfaces.js";
 import type { Cancellation } from "../protocol/cancellation.js";
+import type { UpstreamTrace } from "../upstream/trace.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -19,6 +20,8 @@ export interface RequestContext {
   signal?: AbortSignal;
   /** The legacy client's identity as the transport knows it; null: it cannot tell (stateless HTTP); absent: this instance's `initialize`. */
   client?: ClientInfo | null;
+  /** The HTTP client's address (behind a proxy: the proxy's); absent on stdio. */
+  clientAddress?: string;
   /** Partition of request ids (cancellation, answers): one client cannot cancel another's request of the same id. */
   scope?: string;
   /** Delivers this request's notifications and legacy requests to the client; absent when it cannot stream. */
@@ -39,6 +42,21 @@ export interface HandlerContext {
   serverHeldState?: boolean;
   /** Set when the request's client is served a profile's view: the meta tools of its surface. */
   view?: { meta: MetaTools | undefined };
+  /** Set when a feature watches requests (otel): the request's span, whose upstream requests it watches too. */
+  observed?: ObservedRequest;
+}
+
+/** How a request ended. */
+export type RequestOutcome =
+  | { result: Record<string, unknown>; rateLimited?: boolean }
+  | { error: JsonRpcErrorObject; rateLimited?: boolean }
+  | { cancelled: true };
+
+/** A request being watched. */
+export interface ObservedRequest {
+  /** Watches the upstream requests made for it. */
+  readonly upstream?: UpstreamTrace;
+  end(outcome: RequestOutcome): void;
 }
 
 /** A request's `params` (always an object once the dispatcher has checked it). */

@@ -26,8 +26,13 @@ import { ToolCaller } from "./tool-call.js";
 import type { CallGate, MakeUserSignIn } from "./call-slots.js";
 import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
-import { DEFAULT_UPSTREAM_CONCURRENCY, type UpstreamOptions } from "../upstream/upstream.js";
+import {
+  DEFAULT_UPSTREAM_CONCURRENCY,
+  DEFAULT_UPSTREAM_HOST_CONCURRENCY,
+  type UpstreamOptions,
+} from "../upstream/upstream.js";
 import { SchemaValidator } from "../api/validation.js";
+import type { MakeAdmission, RequestObserver } from "./observe.js";
 
 export type { RequestContext } from "./request-context.js";
 
@@ -104,6 +109,10 @@ export interface McpServerOptions {
   autoSurface?: ChooseAuto;
   clientViews?: MakeClientViews;
   toolScopes?: ToolScopes;
+  /** Watches every request and its upstream requests (feature `otel`). */
+  observer?: RequestObserver;
+  /** Decides whether each request runs now (feature `rate-limit`). */
+  admission?: MakeAdmission;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -207,7 +216,10 @@ export class McpServer {
       credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
       paging: options.paging?.(env),
       userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
-      upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY)),
+      upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
+        perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),
+        rate: upstream.ratePerSecond,
+      }),
     });
   }
 
@@ -263,6 +275,8 @@ export class McpServer {
         // `tasks/*` (feature `tasks`): without it, -32601 like any unknown method.
         ...tasks?.methods,
       },
+      observer: options.observer,
+      admission: options.admission?.({ state: options.state, logger: this.logger }),
       onResponse: (response, ctx) => requests?.receive(response, ctx),
       // A legacy session's request may run on another instance: every instance looks for it.
       onCancelElsewhere: (cancellation, ctx) => {

@@ -277,6 +277,7 @@ export class ToolCaller {
       credentials,
       paging,
       queue: upstreamQueue,
+      trace: op.call.observed?.upstream,
       fromRequest: user ? { ...passed, ...user.credentials } : passed,
       ...(user ? { renewFromRequest: () => this.renewUser(op, user) } : {}),
       ...(context.onResponse ? { onResponse: context.onResponse } : {}),

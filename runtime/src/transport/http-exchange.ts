@@ -139,6 +139,13 @@ export function modernHeadersMismatch(
   return undefined;
 }
 
+/** `Retry-After` of a 429 reply: the error's `data.retryAfterSeconds` (feature rate-limit), in whole seconds. */
+export function retryAfterOf(response: JsonRpcResponse | JsonRpcResponse[]): string | undefined {
+  const data = !Array.isArray(response) && "error" in response ? response.error.data : undefined;
+  const seconds = isRecord(data) ? data.retryAfterSeconds : undefined;
+  return typeof seconds === "number" && Number.isInteger(seconds) && seconds >= 0 ? String(seconds) : undefined;
+}
+
 /** HTTP status for a JSON reply: the dispatcher's hint, 400 for unreadable requests (null id), else 200. */
 export function statusFor(response: JsonRpcResponse | JsonRpcResponse[]): number {
   if (Array.isArray(response)) return 200;

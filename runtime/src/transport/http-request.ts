@@ -19,6 +19,7 @@ import {
   negotiate,
   parseMessage,
   protocolVersion,
+  retryAfterOf,
   statusFor,
   type ReadMessage,
 } from "./http-exchange.js";
@@ -138,7 +139,12 @@ async function dispatchAndReply(server: McpServer, exchange: McpExchange): Promi
     if (response !== undefined) stream.send(response);
     res.end();
   } else if (response === undefined) res.writeHead(202).end();
-  else sendJson(res, statusFor(response), response);
+  else {
+    const status = statusFor(response);
+    const wait = status === 429 ? retryAfterOf(response) : undefined;
+    if (wait !== undefined) res.setHeader("Retry-After", wait);
+    sendJson(res, status, response);
+  }
 }
 
 /** The request context of the dispatch: revision, session, caller, and a signal that aborts when the client leaves. */
@@ -156,6 +162,7 @@ function dispatchContext(
     signal: disconnectSignal(res),
     // A session's requests may arrive through any instance (and from any proxy address).
     scope: use?.id ? `session:${use.id}` : `http:${req.socket.remoteAddress ?? ""}`,
+    ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
     ...(session ? { session } : {}),
     headers: req.headers,
     ...(principal?.scopes ? { scopes: principal.scopes } : {}),

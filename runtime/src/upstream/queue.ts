@@ -1,17 +1,50 @@
 /**
- * The upstream queue: at most `concurrency` calls on the network, the others wait in order (an
- * aborted one leaves). A few lines rather than p-queue: a server installs only ajv and got.
+ * The upstream queue: at most `concurrency` calls on the network at once, the others wait in order
+ * (an aborted one leaves). Calls that name a key (the upstream host) also wait for one of that key's
+ * `perKey` slots and, with a `rate`, for their turn at it, so that a burst of parallel calls reaches
+ * an API as a steady stream instead of drawing 429s. A few lines rather than p-queue: a server
+ * installs only ajv and got.
  */
 import type { Cancellation } from "../protocol/cancellation.js";
+
+/** Limits per key (upstream host). */
+export interface QueueLimits {
+  /** Calls of one key on the network at once. */
+  perKey?: number | undefined;
+  /** Calls of one key started per second at most (spaced evenly). */
+  rate?: number | undefined;
+}
+
+/** One key's own queue and the time its next call may start (`performance.now()`). */
+interface Lane {
+  queue: UpstreamQueue;
+  nextStart: number;
+}
 
 export class UpstreamQueue {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly lanes = new Map<string, Lane>();
 
-  constructor(readonly concurrency: number) {}
+  constructor(
+    readonly concurrency: number,
+    private readonly limits: QueueLimits = {},
+  ) {}
 
-  /** Runs `exchange` in a slot, after waiting for one when all are taken; `cancellation` takes a waiting call out. */
-  async run<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
+  /**
+   * Runs `exchange` in a slot, after waiting for one when all are taken (with `key`: a slot of that
+   * key first, and its turn under the rate); `cancellation` takes a waiting call out.
+   */
+  async run<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined, key?: string): Promise<T> {
+    const lane = key !== undefined && (this.limits.perKey || this.limits.rate) ? this.lane(key) : undefined;
+    if (!lane) return this.runInSlot(exchange, cancellation);
+    return lane.queue.runInSlot(async () => {
+      await this.turn(lane, cancellation);
+      return this.runInSlot(exchange, cancellation);
+    }, cancellation);
+  }
+
+  private async runInSlot<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
     if (this.running < this.concurrency) this.running += 1;
     else await this.slot(cancellation);
     try {
@@ -22,6 +55,24 @@ export class UpstreamQueue {
       if (next) next();
       else this.running -= 1;
     }
+  }
+
+  private lane(key: string): Lane {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { queue: new UpstreamQueue(this.limits.perKey ?? Infinity), nextStart: 0 };
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
+  /** Waits until the lane's rate lets one more call start (none without a rate). */
+  private async turn(lane: Lane, cancellation: Cancellation | undefined): Promise<void> {
+    if (!this.limits.rate) return;
+    const now = performance.now();
+    const start = Math.max(now, lane.nextStart);
+    lane.nextStart = start + 1000 / this.limits.rate;
+    if (start > now) await wait(start - now, cancellation);
   }
 
   private slot(cancellation: Cancellation | undefined): Promise<void> {
@@ -35,4 +86,19 @@ export class UpstreamQueue {
       });
     });
   }
+}
+
+/** Resolves after `ms`, or rejects when `cancellation` comes first. */
+function wait(ms: number, cancellation: Cancellation | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (cancellation?.cancelled) return reject(cancellation.cancelled.reason);
+    const timer = setTimeout(() => {
+      stop?.();
+      resolve();
+    }, ms);
+    const stop = cancellation?.onCancel(() => {
+      clearTimeout(timer);
+      reject(cancellation.cancelled!.reason);
+    });
+  });
 }

@@ -20,6 +20,7 @@ import { loadGot, loadedGot } from "./lazy-modules.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import { withoutFramingHeaders } from "./headers.js";
 import type { ResponseInfo } from "../api/api-client.js";
+import type { UpstreamRequestWatch, UpstreamTrace } from "./trace.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Retries of idempotent methods (RFC 9110) after network errors, 408, 429, 502, 503, 504. */
@@ -28,6 +29,11 @@ const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const
 /** Longest `Retry-After` honoured before giving up, in milliseconds. */
 const MAX_RETRY_AFTER_MS = 10_000;
 export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
+/**
+ * Default calls on the network at once to one upstream host: APIs commonly answer 429 past ten or
+ * twenty parallel requests of one client, and a browser opens six connections per host.
+ */
+export const DEFAULT_UPSTREAM_HOST_CONCURRENCY = 8;
 /** Default cap on one upstream response body, counted after decompression (50 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 
@@ -41,6 +47,10 @@ export interface UpstreamOptions {
   maxResponseBytes?: number | undefined;
   /** Upstream calls on the network at once for the whole server; more wait in a FIFO queue. */
   concurrency?: number | undefined;
+  /** Upstream calls on the network at once per host (default {@link DEFAULT_UPSTREAM_HOST_CONCURRENCY}). */
+  hostConcurrency?: number | undefined;
+  /** Upstream calls started per second per host at most (client-side rate; default: unlimited). */
+  ratePerSecond?: number | undefined;
   /** Retries of idempotent methods (0 disables). */
   retries?: number | undefined;
   /** Parameter styles and bodies beyond JSON (feature `encodings`). */
@@ -66,6 +76,8 @@ export interface UpstreamCall {
   queue?: UpstreamQueue | undefined;
   /** Told the status and headers of the response (the `api` client reports them to user code). */
   onResponse?: ((response: ResponseInfo) => void) | undefined;
+  /** Watches each request sent (feature `otel`: a child span, `traceparent`). */
+  trace?: UpstreamTrace | undefined;
 }
 
 /** Thrown when the call was cancelled; no response must be sent for it. */
@@ -111,7 +123,7 @@ export async function callUpstream(
   if (!call.queue) return exchange();
   // The queue uses the cancellation only to take a waiting call out; a running exchange aborts by itself.
   try {
-    return await call.queue.run(exchange, call.cancellation);
+    return await call.queue.run(exchange, call.cancellation, hostOf(prepared.url));
   } catch (error) {
     if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
@@ -160,11 +172,11 @@ async function exchangeWithUpstream(
         tool.http.security,
         call.fromRequest,
         call.renewFromRequest,
-        (authorize) => send(got, prepared, authorize, call, limits),
+        (authorize) => send(got, prepared, authorize, call, limits, tool.http.path),
       );
       if (!sent.ok) return textResult(`Tool ${tool.name} cannot be called: ${sent.message}`, true);
       ({ response, query: credentialQuery } = sent);
-    } else response = await send(got, prepared, undefined, call, limits);
+    } else response = await send(got, prepared, undefined, call, limits, tool.http.path);
     call.onResponse?.({
       status: response.statusCode,
       headers: { ...response.headers },
@@ -310,11 +322,16 @@ async function send(
   authorize: Authorize | undefined,
   call: UpstreamCall,
   limits: CallLimits,
+  template: string,
 ): Promise<Response<Buffer>> {
   // got would start the request even when cancelled already.
   if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
   if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
+  // Watched before credentials apply: the watcher never sees what authorize adds to the URL or headers.
+  const watch = call.trace?.start({ method: prepared.method, url: prepared.url, template });
+  if (watch) Object.assign(headers, watch.headers);
+  const attemptsBefore = limits.attempts;
   const authorized = authorize?.(prepared.url, headers);
   const context: RequestContext = { limits, onRedirect: authorized?.onRedirect };
   limits.attempts += 1;
@@ -341,10 +358,36 @@ async function send(
   // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
   const stopWatching = call.cancellation?.onCancel(() => request.cancel());
   try {
-    return await request;
+    const response = await request;
+    watch?.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
+    return response;
+  } catch (error) {
+    if (watch) endFailed(watch, error, call, limits, limits.attempts - attemptsBefore);
+    throw error;
   } finally {
     stopWatching?.();
   }
+}
+
+/** Ends a watched request that got no response, with the class of its failure (never a message). */
+function endFailed(
+  watch: UpstreamRequestWatch,
+  error: unknown,
+  call: UpstreamCall,
+  limits: CallLimits,
+  attempts: number,
+): void {
+  const code = (error as { code?: unknown }).code;
+  const kind = call.cancellation?.cancelled
+    ? "cancelled"
+    : limits.tooLarge
+      ? "response_too_large"
+      : limits.timedOut
+        ? "timeout"
+        : typeof code === "string"
+          ? code
+          : "_OTHER";
+  watch.end({ attempts, error: kind });
 }
 
 function parseJson(body: Buffer): unknown {
@@ -356,6 +399,11 @@ function parseJson(body: Buffer): unknown {
 }
 
 type Got = (typeof import("got"))["default"];
+
+/** The `host[:port]` of an absolute URL (the upstream queue's key), without parsing the whole URL. */
+export function hostOf(url: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? "";
+}
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

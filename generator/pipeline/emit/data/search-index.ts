@@ -1,34 +1,23 @@
 /**
  * data/search-index.json: the operation search index, built at generation time (the runtime's
  * builder, search-build.ts, so the analysis of the index and of queries is one code) and loaded
- * by the server on the first search. It carries the lexicon (search-lexicon.json, general English
- * as data) that the server reads queries with.
+ * by the server on the first search. It carries the lexicon that the server reads queries with
+ * (runtime/src/features/search/search-lexicon.json, general English as data, beside its reader).
  */
 import {
   buildSearchIndex,
-  searchDocument,
   type SearchDocument,
   type SearchIndexData,
-  type LexiconData,
-  type ToolDefinition,
+  SEARCH_LEXICON,
 } from "../../../shared/contract.js";
-import lexicon from "./search-lexicon.json" with { type: "json" };
 
 /** Where the index lives in the generated project. */
 export const SEARCH_INDEX_PATH = "data/search-index.json";
-
-/** The index of these tool definitions as JSON text (see {@link searchIndexJson}). */
-export function searchIndexText(tools: ToolDefinition[]): string {
-  return searchIndexFromDocuments(tools.map(searchDocument));
-}
 
 /** The index of these search documents (`searchDocument` of each tool, tool order) as JSON text. */
 export function searchIndexFromDocuments(documents: SearchDocument[]): string {
   return searchIndexJson(buildSearchIndex(documents, SEARCH_LEXICON));
 }
-
-/** The lexicon every generated index carries. */
-export const SEARCH_LEXICON: LexiconData = lexicon;
 
 /**
  * The index as JSON text: one line per operation and per term, so a regeneration's diff shows

@@ -1,5 +1,5 @@
 import type { ConfigVariable } from "../../../shared/contract.js";
-import type { ProjectPlan } from "../../plan/types.js";
+import type { ProjectPlan } from "../../plan/plan-types.js";
 /** The plan's environment variables as install snippets need them (secrets without examples). */
 export function configVariables(plan: ProjectPlan): ConfigVariable[] {
   return plan.env.map((v) => ({

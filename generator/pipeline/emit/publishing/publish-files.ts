@@ -1,4 +1,4 @@
-import type { ProjectPlan } from "../../plan/types.js";
+import type { ProjectPlan } from "../../plan/plan-types.js";
 import { configVariables } from "./config-variables.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { renderTemplate } from "./templates.js";

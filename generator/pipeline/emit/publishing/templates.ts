@@ -5,7 +5,7 @@ import { packageRoot } from "../../../shared/package-root.js";
 import { clientConfig, type ConfigClient, type ConfigTransport } from "./client-config.js";
 import { featureCatalog, featureExport } from "../../plan/features.js";
 import { isIdentifier } from "../../plan/names.js";
-import type { ProjectPlan } from "../../plan/types.js";
+import type { ProjectPlan } from "../../plan/plan-types.js";
 import { configVariables } from "./config-variables.js";
 import { envValue, markdownCell, markdownCode, markdownFence, oneLine, shellWord } from "./escape.js";
 

@@ -6,7 +6,7 @@
  */
 import type { JsonSchema } from "../../../shared/contract.js";
 import { NameAllocator } from "../../plan/names.js";
-import type { NamedTypePlan, TypesPlan } from "../../plan/types.js";
+import type { NamedTypePlan, TypesPlan } from "../../plan/plan-types.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { forEachSchema } from "../../../shared/schema-walk.js";
 import { schemaDocs, typeDeclaration, typeNode } from "./type-expression.js";

@@ -5,7 +5,7 @@ import type {
   StatementStructures,
 } from "ts-morph";
 import type { ToolDefinition } from "../../../shared/contract.js";
-import type { ToolPlan } from "../../plan/types.js";
+import type { ToolPlan } from "../../plan/plan-types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
@@ -23,6 +23,7 @@ export function toolDefinition(tool: ToolPlan): ToolDefinition {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,
+    ...(tool.confirm ? { confirm: true } : {}),
     ...(tool.tags.length > 0 ? { tags: tool.tags } : {}),
     http: tool.http,
   };

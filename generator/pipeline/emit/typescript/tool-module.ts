@@ -6,7 +6,7 @@
  * ts-morph in batches (ts-morph.ts printEach).
  */
 import type { JsonSchema } from "../../../shared/contract.js";
-import type { ResultType } from "../../plan/types.js";
+import type { ResultType } from "../../plan/plan-types.js";
 import { referencedNames, type TypeNames } from "./named-types.js";
 import { docText } from "./schema-to-ts.js";
 import type { ToolTypeSource } from "./tool-type-source.js";

@@ -1,4 +1,4 @@
-import type { ToolPlan } from "../../plan/types.js";
+import type { ToolPlan } from "../../plan/plan-types.js";
 
 /** What a tool's type module is made of: part of its plan, plain data (it crosses to a worker thread). */
 export type ToolTypeSource = Pick<

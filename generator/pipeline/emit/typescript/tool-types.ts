@@ -6,7 +6,7 @@
  * schemas and `structuredContent` as code mode's `api` returns it — from the tools' own schemas
  * (tool-file.ts, schema-types.ts, declarations.ts), each piece printed once and joined.
  */
-import type { ProjectPlan, TypesPlan } from "../../plan/types.js";
+import type { ProjectPlan, TypesPlan } from "../../plan/plan-types.js";
 import { apiMethodTexts, declarationText } from "./declarations.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { namedTypeFiles, TypeNames } from "./named-types.js";

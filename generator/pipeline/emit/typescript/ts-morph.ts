@@ -4,9 +4,9 @@
  * printed by `printStructure`, without a Project or a parse. Type expressions inside the
  * structures come from `schemaToType` (JSON-escaped literals and known names only).
  *
- * ts-morph bundles the TypeScript compiler: loading it costs a CPU-second or so on a busy machine, so it
- * is required on first use only, with a V8 code cache for its three big files (code-cache.ts), and
- * the pipeline loads it in a worker thread (emit-worker.ts).
+ * ts-morph bundles the TypeScript compiler, which is slow to load, so it is required on first use
+ * only, with a V8 code cache for its three big files (code-cache.ts), and the pipeline loads it in
+ * a worker thread (emit-worker.ts).
  */
 import { createRequire } from "node:module";
 import { codeCacheDir, loadWithCodeCache } from "../../../shared/code-cache.js";
@@ -72,7 +72,7 @@ export function printStatements(tsMorph: TsMorph, statements: Statement[]): stri
  * items: they are printed in batches of at most {@link PRINT_BATCH} with a comment line between
  * items, and each batch is cut there. One print per item pays ts-morph's set-up each time (a big
  * API has a thousand tools); one print of all of them would hold all of their text in ts-morph's
- * writer at once (MS Graph beta: +0.33 GiB of peak memory). The cut line is a whole line no printed
+ * writer at once (docs/benchmarks/history.md measures it). The cut line is a whole line no printed
  * code holds (doc comments' lines start with ` *`, type texts are JSON-escaped); should a batch
  * still not cut into one piece per item, its items are printed one by one. `statementsOf` is called
  * in item order, a batch at a time.

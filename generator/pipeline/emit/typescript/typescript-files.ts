@@ -9,7 +9,7 @@
 import { featureExport } from "../../plan/features.js";
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../../../shared/contract.js";
-import type { TypesPlan } from "../../plan/types.js";
+import type { TypesPlan } from "../../plan/plan-types.js";
 import {
   API_DOCUMENT_PATH,
   CATALOG_DATA_PATH,

@@ -1,5 +1,5 @@
 import { documentedOutput } from "../output-schema.js";
-import type { ToolPlan } from "../types.js";
+import type { ToolPlan } from "../plan-types.js";
 import type { ToolContract } from "./contracts.js";
 
 /** The contracts of planned tools. */

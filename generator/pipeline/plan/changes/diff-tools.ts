@@ -92,8 +92,3 @@ function sharedDetail(old: ToolContract, tool: ToolContract): number | undefined
   if (old.outputDetail === undefined || tool.outputDetail === undefined) return undefined;
   return Math.min(old.outputDetail, tool.outputDetail);
 }
-
-/** True when the two sides are the same for every client. */
-export function isEmptyDiff(diff: ApiDiff): boolean {
-  return diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
-}

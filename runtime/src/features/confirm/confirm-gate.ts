@@ -20,16 +20,24 @@ const SECRET_NAME = /authori[sz]ation|cookie|token|secret|passw|api[-_]?key|cred
 /** Most characters of the path, and of the arguments, a prompt shows. */
 const MAX_SHOWN_CHARS = 500;
 
-/** The gate of `--confirm-destructive`: destructive calls pass once the user confirmed them. */
-export const confirmDestructive: CallGate = async (tool, args, tools, call) => {
-  if (!tool.annotations?.destructiveHint) return undefined;
-  if (call.fromCode)
-    return textResult(
-      `${tool.name} is destructive and needs the user's confirmation (--confirm-destructive), which code cannot ask for: it is not run from execute_code.`,
-      true,
-    );
-  return confirmDestructiveCall(tool, args, tools, call.modern);
-};
+/**
+ * The confirmation gate: a tool the spec marks `x-mcp-confirm` always, and with
+ * `--confirm-destructive` (`destructive` true) every destructive tool, pass once the user confirmed.
+ */
+export function confirmationGate(destructive: boolean): CallGate {
+  return async (tool, args, tools, call) => {
+    if (!tool.confirm && !(destructive && tool.annotations?.destructiveHint)) return undefined;
+    if (call.fromCode)
+      return textResult(
+        `${tool.name} needs the user's confirmation (${tool.confirm ? "x-mcp-confirm" : "--confirm-destructive"}), which code cannot ask for: it is not run from execute_code.`,
+        true,
+      );
+    return confirmDestructiveCall(tool, args, tools, call.modern);
+  };
+}
+
+/** The gate of `--confirm-destructive`: destructive calls (and those marked `x-mcp-confirm`) pass once the user confirmed them. */
+export const confirmDestructive: CallGate = confirmationGate(true);
 
 /** Undefined when the user confirmed these exact arguments; else the result to answer with. */
 async function confirmDestructiveCall(

@@ -10,10 +10,13 @@ import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from ".
 import { buildSearchIndex, searchDocument } from "./search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
 import { readRecord } from "../../data/tool-data.js";
+import { fuseRankings } from "./fuse.js";
 
 export const SEARCH_OPERATIONS = "search_operations";
 export const DESCRIBE_OPERATION = "describe_operation";
 export const CALL_OPERATION = "call_operation";
+/** Most queries one search merges (`query` and `queries` together count). */
+export const MAX_QUERIES = 8;
 /** Longest operation name or tag a meta tool accepts (generated tool names have at most 64 characters). */
 export const MAX_NAME_CHARS = 256;
 
@@ -76,20 +79,26 @@ export function findingTools(title: string, count: number): ListedTool[] {
     {
       name: SEARCH_OPERATIONS,
       title: "Search operations",
-      description: `Find operations of the ${title} API (${count} operations) by what you want to do, in plain words ("list open orders", "refund a payment"): the 10 best matches, best first, each with its method, path, summary and required arguments; pick one, then call describe_operation for its arguments. It matches words: where you know the API's own term for a thing, use it; if nothing fits, browse the tags. Without a query: the API's tags with their operation counts; with only a tag: that tag's operations.`,
+      description: `Find operations of the ${title} API (${count} operations): the 10 best matches, best first, each with its method, path, summary and required arguments; pick one, then call describe_operation for its arguments. It matches words. Write the query as the operation you expect: its likely name, HTTP method and the object it acts on ("POST create refund for a payment"), in the API's own terms where you know them; add differently worded alternatives in queries (other names for the object or the action): the best matches of each are merged, those several find first. If nothing fits, browse the tags. Without a query: the API's tags with their operation counts; with only a tag: that tag's operations.`,
       inputSchema: {
         type: "object",
         properties: {
           query: {
             type: "string",
             maxLength: MAX_QUERY_CHARS,
-            description: "What you want to do, in plain words.",
+            description: "The operation you expect (name, method, the object it acts on), or what you want to do.",
+          },
+          queries: {
+            type: "array",
+            items: { type: "string", maxLength: MAX_QUERY_CHARS },
+            maxItems: MAX_QUERIES,
+            description: "Alternatives to query, each worded differently: each one's best matches, merged.",
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: BROWSE_MAX,
-            description: `How many results at most (default 10; a tag without a query: all its operations, up to ${BROWSE_MAX}).`,
+            description: `How many results at most, per query (default 10; a tag without a query: all its operations, up to ${BROWSE_MAX}).`,
           },
           tag: { type: "string", maxLength: MAX_NAME_CHARS, description: "Only operations with this tag." },
         },
@@ -234,13 +243,17 @@ export class SearchMetaTools implements MetaTools {
   private search(args: Record<string, unknown>, allowed: (name: string) => boolean): CallToolResult {
     const index = this.searchIndex();
     const visible = (name: string) => this.context.operations.names.has(name) && allowed(name);
-    const query = typeof args.query === "string" ? args.query.trim() : "";
+    const queries = queriesOf(args);
     const tag = typeof args.tag === "string" ? args.tag : undefined;
     const limit = typeof args.limit === "number" ? args.limit : undefined;
-    if (query !== "")
+    if (queries.length > 0)
       return renderToolResult(
         valueOutcome({
-          results: index.search(query, { limit: limit ?? 10, allowed: visible, ...(tag !== undefined ? { tag } : {}) }),
+          results: searchMany(index, queries, {
+            limit: limit ?? 10,
+            allowed: visible,
+            ...(tag !== undefined ? { tag } : {}),
+          }),
         }),
       );
     if (tag !== undefined)
@@ -268,6 +281,35 @@ export class SearchMetaTools implements MetaTools {
     if (signature !== undefined) described.signature = signature;
     return renderToolResult(valueOutcome(described));
   }
+}
+
+/** The non-empty queries of a search call: `query`, then `queries`, at most MAX_QUERIES. */
+function queriesOf(args: Record<string, unknown>): string[] {
+  const list = [args.query, ...(Array.isArray(args.queries) ? args.queries : [])];
+  return list
+    .flatMap((query) => (typeof query === "string" && query.trim() !== "" ? [query.trim()] : []))
+    .slice(0, MAX_QUERIES);
+}
+
+/**
+ * One query's results, or several queries' results together: each query's best `limit`, merged by
+ * reciprocal rank fusion (fuse.ts), so nothing one query finds is lost and what several find comes
+ * first (at most `limit` × the number of queries).
+ */
+export function searchMany(
+  index: OperationSearch,
+  queries: readonly string[],
+  options: Parameters<OperationSearch["search"]>[1],
+): ReturnType<OperationSearch["search"]> {
+  if (queries.length === 1) return index.search(queries[0]!, options);
+  const hits = new Map<string, ReturnType<OperationSearch["search"]>[number]>();
+  const rankings = queries.map((query) =>
+    index.search(query, options).map((hit) => {
+      hits.set(hit.name, hit);
+      return hit.name;
+    }),
+  );
+  return fuseRankings(rankings, Number.POSITIVE_INFINITY).map((name) => hits.get(name)!);
 }
 
 /** A reader of single declarations (`describe_operation`) by tool position (-1: none) and byte range. */

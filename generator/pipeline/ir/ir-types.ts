@@ -13,6 +13,7 @@ import type {
   SecuritySchemeDefinition,
 } from "../../shared/contract.js";
 import type { SpecVersion } from "../load/load-spec.js";
+import type { McpOverrides } from "./mcp-extensions.js";
 
 /** The whole API. */
 export interface ApiIR {
@@ -108,6 +109,8 @@ export interface OperationIR {
    * `title`, `label`, `summary` or `action` (`x-displayName`, `x-linode-cli-action`). Absent: none.
    */
   titles?: string[];
+  /** What its `x-mcp-*` extensions (and its tags') ask of its tool (mcp-extensions.ts); absent: nothing. */
+  mcp?: McpOverrides;
 }
 
 /** One parameter, with OpenAPI 3 serialization facts (2.0 `collectionFormat` translated). */

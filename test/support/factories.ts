@@ -1,15 +1,17 @@
 /** Factories for IR nodes, so planner tests need no YAML. */
-import type { JsonSchema } from "../runtime/src/api/types.js";
-import type { FeaturePlugs } from "../runtime/src/cli/features.js";
-import { code } from "../runtime/src/features/code/index.js";
-import { search } from "../runtime/src/features/search/index.js";
-import type { SurfaceMakers } from "../runtime/src/server/surfaces.js";
-import { LegacySseEndpoints } from "../runtime/src/features/legacy-sse/sse-legacy.js";
-import { upstreamCredentials } from "../runtime/src/features/auth/index.js";
-import { cursorPaging } from "../runtime/src/features/pagination/index.js";
-import { legacyClientRequests } from "../runtime/src/features/client-requests/client-requests.js";
-import type { MakeHttpEndpoints } from "../runtime/src/transport/http-plugs.js";
-import { silentLogger } from "../runtime/src/protocol/logger.js";
+import type { JsonSchema } from "../../runtime/src/api/types.js";
+import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
+import { code } from "../../runtime/src/features/code/index.js";
+import { search } from "../../runtime/src/features/search/index.js";
+import type { SurfaceMakers } from "../../runtime/src/server/surfaces.js";
+import { LegacySseEndpoints } from "../../runtime/src/features/legacy-sse/sse-legacy.js";
+import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
+import { cursorPaging } from "../../runtime/src/features/pagination/index.js";
+import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
+import type { MakeHttpEndpoints } from "../../runtime/src/transport/http-plugs.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
+import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
+import { rateLimit } from "../../runtime/src/features/rate-limit/index.js";
 import type {
   ApiIR,
   OperationIR,
@@ -18,7 +20,7 @@ import type {
   ResponseIR,
   SchemaIR,
   SecuritySchemeIR,
-} from "../generator/pipeline/ir/types.js";
+} from "../../generator/pipeline/ir/ir-types.js";
 
 export function parameter(overrides: Partial<ParameterIR> & Pick<ParameterIR, "name" | "in">): ParameterIR {
   const style = overrides.in === "query" || overrides.in === "cookie" ? "form" : "simple";
@@ -128,3 +130,18 @@ export const apiFeatures = {
   paging: cursorPaging,
   clientRequests: legacyClientRequests,
 } as const;
+
+/** A server (`options` plus {@link apiFeatures}) with feature rate-limit's plugs for `flags`, as `main` would start it. */
+export async function rateLimitedServer(
+  flags: Record<string, string | string[]>,
+  options: McpServerOptions,
+): Promise<McpServer> {
+  const plugs = await rateLimit.plugs({
+    flags,
+    env: {},
+    info: options.info,
+    http: true,
+    logger: options.logger ?? silentLogger,
+  });
+  return new McpServer({ ...apiFeatures, ...plugs, ...options });
+}

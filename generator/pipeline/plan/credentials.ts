@@ -1,7 +1,7 @@
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../../shared/contract.js";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
-import type { ApiIR, OperationIR, SecuritySchemeIR } from "../ir/types.js";
-import type { EnvVarPlan } from "./types.js";
+import type { ApiIR, OperationIR, SecuritySchemeIR } from "../ir/ir-types.js";
+import type { EnvVarPlan } from "./plan-types.js";
 
 /**
  * `--auth` for specs that declare no security (GitHub's): how every operation without

@@ -1,6 +1,6 @@
 import { getOwn, type JsonSchema, setOwn, splitPathTemplate } from "../../../shared/contract.js";
 import { documentedOutput } from "../../plan/output-schema.js";
-import type { ProjectPlan, ToolPlan } from "../../plan/types.js";
+import type { ProjectPlan, ToolPlan } from "../../plan/plan-types.js";
 import { Sampler } from "./sample-value.js";
 
 /** What the spec says one tool's upstream request must look like, and a call that produces one. */

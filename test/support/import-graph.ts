@@ -3,6 +3,7 @@
  * tests that keep the runtime's and the generator's rooms in order (no import against the order,
  * no cycle).
  */
+import ts from "typescript";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
 
@@ -98,4 +99,83 @@ export function roomOf(path: string): string {
 /** `dirname` for `/`-separated paths. */
 export function folderOf(path: string): string {
   return dirname(path).split(sep).join("/");
+}
+
+/** One named import or re-export of a module: the name, and whether only its type crosses. */
+export interface NamedBinding {
+  /** The module specifier as written. */
+  from: string;
+  /** The name in the module it comes from (before any `as`). */
+  name: string;
+  /** The name it takes here (after `as`; for a re-export, the name this module exports). */
+  local: string;
+  typeOnly: boolean;
+}
+
+/**
+ * The named imports and re-exports of a TypeScript text (`import { a, type B } from "x"`, `export { c }
+ * from "y"`, `import type { D } from "z"`), read with the TypeScript compiler's parser.
+ */
+export function namedBindings(text: string): NamedBinding[] {
+  const file = ts.createSourceFile("file.ts", text, ts.ScriptTarget.Latest, false);
+  const bindings: NamedBinding[] = [];
+  for (const statement of file.statements) {
+    const declaration = ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement : undefined;
+    if (!declaration?.moduleSpecifier || !ts.isStringLiteral(declaration.moduleSpecifier)) continue;
+    const from = declaration.moduleSpecifier.text;
+    const clause = ts.isImportDeclaration(declaration) ? declaration.importClause : undefined;
+    const wholeType = ts.isImportDeclaration(declaration) ? clause?.isTypeOnly === true : declaration.isTypeOnly;
+    const named = ts.isImportDeclaration(declaration) ? clause?.namedBindings : declaration.exportClause;
+    if (named && (ts.isNamedImports(named) || ts.isNamedExports(named)))
+      for (const element of named.elements)
+        bindings.push({
+          from,
+          name: (element.propertyName ?? element.name).text,
+          local: element.name.text,
+          typeOnly: wholeType || element.isTypeOnly,
+        });
+  }
+  return bindings;
+}
+
+/**
+ * The modules a TypeScript text needs at run time: its imports and re-exports but those only types
+ * cross (`import type`, or every name marked `type`), and its dynamic `import()`s.
+ */
+export function valueSpecifiers(text: string): string[] {
+  const file = ts.createSourceFile("file.ts", text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      if (ts.isStringLiteral(node.moduleSpecifier) && !typeOnly(node)) found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteral(argument)) found.push(argument.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** Whether an import or re-export carries types only (TypeScript erases it). */
+function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node))
+    return (
+      node.isTypeOnly ||
+      (!!node.exportClause &&
+        ts.isNamedExports(node.exportClause) &&
+        node.exportClause.elements.every((e) => e.isTypeOnly))
+    );
+  const clause = node.importClause;
+  if (!clause) return false; // `import "x"`: for its side effects
+  if (clause.isTypeOnly) return true;
+  const named = clause.namedBindings;
+  return (
+    !clause.name &&
+    !!named &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
 }

@@ -1,0 +1,142 @@
+/**
+ * Outbound limits: the cap on calls per upstream host (default 8) and the client-side rate
+ * (`--upstream-rate`). 40 parallel calls to an upstream that answers 429 above 10 concurrent
+ * requests: none reaches the model as a 429 with the default cap (and some do without it); a rate
+ * spaces the calls' starts; the queue's key is the URL's host.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { McpServer } from "../../runtime/src/server/server.js";
+import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
+import { hostOf, type UpstreamOptions } from "../../runtime/src/upstream/upstream.js";
+import { UpstreamQueue } from "../../runtime/src/upstream/queue.js";
+import { Cancellation } from "../../runtime/src/protocol/cancellation.js";
+import { info, sampleTools } from "../support/runtime-fixture.js";
+import { apiFeatures } from "../support/factories.js";
+
+/** An upstream that answers 429 to a request arriving while 10 are in flight, else 200 after 40 ms. */
+async function crowdedUpstream(): Promise<{
+  url: string;
+  max: () => number;
+  starts: number[];
+  close(): Promise<void>;
+}> {
+  let inFlight = 0;
+  let max = 0;
+  const starts: number[] = [];
+  const server: Server = createServer((req, res) => {
+    starts.push(performance.now());
+    inFlight += 1;
+    max = Math.max(max, inFlight);
+    res.on("close", () => (inFlight -= 1));
+    if (inFlight > 10) {
+      res.writeHead(429, { "content-type": "application/json" }).end('{"error":"too many"}');
+      return;
+    }
+    setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("{}"), 40);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    max: () => max,
+    starts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function burst(upstream: UpstreamOptions, calls: number): Promise<Array<Record<string, any>>> {
+  const server = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream });
+  const answers = await Promise.all(
+    Array.from(
+      { length: calls },
+      (_, i) =>
+        server.handle({
+          jsonrpc: "2.0",
+          id: i,
+          method: "tools/call",
+          params: { name: "getPet", arguments: { petId: i } },
+        }) as Promise<JsonRpcResponse>,
+    ),
+  );
+  return answers.map((answer) => (answer as { result: Record<string, any> }).result);
+}
+
+const saw429 = (result: Record<string, any>) => result.isError === true && JSON.stringify(result).includes("429");
+
+test("40 parallel calls, an upstream that refuses past 10 at once: none gets a 429 with the default host cap", async () => {
+  const upstream = await crowdedUpstream();
+  try {
+    const results = await burst({ baseUrl: upstream.url, retries: 0 }, 40);
+    assert.is(results.filter(saw429).length, 0);
+    assert.ok(results.every((r) => r.isError !== true));
+    assert.ok(upstream.max() <= 8, `at most 8 at once, saw ${upstream.max()}`);
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("without the host cap the same burst draws 429s (what the cap prevents)", async () => {
+  const upstream = await crowdedUpstream();
+  try {
+    const results = await burst({ baseUrl: upstream.url, retries: 0, hostConcurrency: 40 }, 40);
+    assert.ok(results.filter(saw429).length > 0, "some calls see the upstream's 429");
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("a client-side rate spaces the calls' starts evenly", async () => {
+  const upstream = await crowdedUpstream();
+  try {
+    const results = await burst({ baseUrl: upstream.url, ratePerSecond: 20 }, 6);
+    assert.ok(results.every((r) => r.isError !== true));
+    // 20 per second: one start every 50 ms, so 6 starts span 250 ms (without the rate: a few ms). Load only
+    // stretches the span; arrival jitter moves single gaps, so the bound is on the whole span.
+    const span = upstream.starts.at(-1)! - upstream.starts[0]!;
+    assert.ok(span >= 200, `6 starts within ${span.toFixed(0)} ms`);
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("the queue: a key's own cap, the shared cap, a waiting call cancelled; hosts", async () => {
+  const queue = new UpstreamQueue(3, { perKey: 1 });
+  let running = 0;
+  let most = 0;
+  const job = async () => {
+    running += 1;
+    most = Math.max(most, running);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    running -= 1;
+  };
+  await Promise.all([1, 2, 3, 4].map(() => queue.run(job, undefined, "a")));
+  assert.is(most, 1, "one at a time for key a");
+  most = 0;
+  await Promise.all(["a", "b", "c", "d", "e"].map((key) => queue.run(job, undefined, key)));
+  assert.is(most, 3, "the shared cap across keys");
+  const controller = new AbortController();
+  const blocker = queue.run(() => new Promise((resolve) => setTimeout(resolve, 30)), undefined, "x");
+  const waiting = queue.run(job, new Cancellation(controller.signal), "x");
+  controller.abort(new Error("gone"));
+  await waiting.then(
+    () => assert.unreachable("a cancelled wait for a slot rejects"),
+    (error: Error) => assert.is(error.message, "gone"),
+  );
+  await blocker;
+  const paced = new UpstreamQueue(10, { rate: 1 });
+  const cancelled = new AbortController();
+  await paced.run(job, undefined, "h");
+  const late = paced.run(job, new Cancellation(cancelled.signal), "h");
+  cancelled.abort(new Error("gone"));
+  await late.then(
+    () => assert.unreachable("a cancelled wait for its turn rejects"),
+    (error: Error) => assert.is(error.message, "gone"),
+  );
+  assert.is(hostOf("http://user:pw@API.Example.com:8080/x?y"), "api.example.com:8080");
+  assert.is(hostOf("https://h.test"), "h.test");
+});
+
+test.run();
