@@ -36,7 +36,7 @@ test("OpenAPI 3.0: booleans become objects, a false property is left out, each w
     /keyword additionalProperties written inside properties/,
   );
   const create = plan.tools.find((tool) => tool.name === "createPet")!;
-  assert.equal(Object.keys(create.inputSchema.properties!), ["name", "age"]);
+  assert.equal(Object.keys(create.inputSchema.properties!), ["name", "age", "_fields"]);
   const tags = plan.tools.find((tool) => tool.name === "setTags")!;
   const properties = tags.inputSchema.properties as Obj;
   assert.equal(Object.keys(properties), ["id", "tags", "extra"]);

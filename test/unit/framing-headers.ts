@@ -78,9 +78,9 @@ test("fixture: every framing or hop-by-hop header parameter is left out of the i
   const { plan, diagnostics } = await generate({ spec: FIXTURE, planOnly: true });
   const create = plan.tools.find((t) => t.name === "createNote")!;
   const get = plan.tools.find((t) => t.name === "getNote")!;
-  assert.equal(Object.keys(create.inputSchema.properties ?? {}).sort(), ["X-Request-Tag", "text"]);
+  assert.equal(Object.keys(create.inputSchema.properties ?? {}).sort(), ["X-Request-Tag", "_fields", "text"]);
   assert.equal(create.inputSchema.required, ["text"], "the required Content-Length is not required either");
-  assert.equal(Object.keys(get.inputSchema.properties ?? {}), ["id"]);
+  assert.equal(Object.keys(get.inputSchema.properties ?? {}), ["id", "_fields"]);
   for (const tool of plan.tools)
     assert.not.ok(
       tool.http.parameters.some((p) => isFramingHeader(p.name)),

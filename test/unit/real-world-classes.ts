@@ -163,7 +163,7 @@ test("class 4: a Content-Type header parameter is an argument, sent as declared,
   assert.is(get.body, undefined);
   // Beside a body the body's media type decides it (MG104), whatever the argument would have said.
   const create = tool("createExport");
-  assert.equal(Object.keys(create.inputSchema.properties ?? {}), ["name"]);
+  assert.equal(Object.keys(create.inputSchema.properties ?? {}), ["name", "_fields"]);
   assert.ok(diagnostics.some((d) => d.code === "MG104" && d.pointer?.includes("~1exports/post")));
   const post = buildRequest(
     { ...create.http, parameters: [{ ...tool("getExport").http.parameters[1]! }] },

@@ -20,6 +20,8 @@ import { planOutput } from "./output-schema.js";
 import { planResultTypes, planTypes, TYPE_NAME_MAX } from "./type-plan.js";
 import { outputNodeBudget } from "./output-compact.js";
 import { applyPaginationContract, detectPagination } from "./pagination.js";
+import { fieldsArgumentName, fieldsProperty, listOutputFields } from "./output-fields.js";
+import type { ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js";
 import { credentialParameters, planSecurity, type AuthOverride } from "./credentials.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
@@ -230,6 +232,8 @@ function planTool(
   const taken = new Set(Object.keys(input.inputSchema.properties ?? {}));
   const pagination = detectPagination({ op, parameters: input.parameters, body: output.body, taken }, ir.schemas, bag);
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
+  if (output.body !== undefined)
+    addFieldsArgument(input.inputSchema, output.response, listOutputFields(output.body, ir.schemas));
   const typeBase = typeBaseName(name, op);
   const errorStatuses = op.responses.filter((r) => /^4\d\d$/.test(r.status)).map((r) => Number(r.status));
   return {
@@ -525,4 +529,12 @@ function filterOperations<N extends { name: string }>(
     names: kept.map((k) => k.name),
     sizedAs: filtered.length,
   };
+}
+
+/** The `_fields` argument of an operation that answers JSON (output-fields.ts): in the input, and its paths for the runtime. */
+function addFieldsArgument(inputSchema: ObjectJsonSchema, response: ResponseBinding, paths: string[]): void {
+  const name = fieldsArgumentName(inputSchema);
+  inputSchema.properties = { ...inputSchema.properties, [name]: fieldsProperty(paths) };
+  response.fieldsArgument = name;
+  if (paths.length > 0) response.fields = paths;
 }

@@ -76,6 +76,10 @@ export interface ResponseBinding {
   fallbackKey?: string;
   /** Media types the operation can answer with, in the order sent in `Accept`. */
   accept: string[];
+  /** The input property by which a caller chooses the result's fields (`_fields`), when the operation answers JSON. */
+  fieldsArgument?: string;
+  /** The paths that argument may name (from the response schema; `a.*`: anything below `a`); absent: any. */
+  fields?: string[];
 }
 
 /**

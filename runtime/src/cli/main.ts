@@ -29,6 +29,7 @@ import {
 import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv, listOption, parseRate, type Rate } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
+import { DEFAULT_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
@@ -58,6 +59,9 @@ Options:
   --max-response-bytes N
                      largest upstream response body, counted after decompression
                      (env MCP_MAX_RESPONSE_BYTES, default ${DEFAULT_MAX_RESPONSE_BYTES})
+  --result-budget N  tokens (characters / 3) a tool result's text may take; a larger JSON result
+                     is shrunk by its structure and links the complete body
+                     (env MCP_RESULT_BUDGET, default ${DEFAULT_RESULT_BUDGET_TOKENS})
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
                      (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
@@ -168,6 +172,7 @@ export async function main(
         encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
+      resultBudget: flags.resultBudget,
       logger,
       stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
       extension: options.extension,
@@ -315,6 +320,7 @@ function parseFlags(argv: string[]) {
       timeout: { type: "string" },
       "max-response-bytes": { type: "string" },
       "upstream-concurrency": { type: "string" },
+      "result-budget": { type: "string" },
       "upstream-host-concurrency": { type: "string" },
       "upstream-rate": { type: "string" },
       "max-batch": { type: "string" },
@@ -353,6 +359,7 @@ function parseFlags(argv: string[]) {
     timeoutMs: integer("timeout", 1, 2_147_483_647),
     maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
+    resultBudget: integer("result-budget", MIN_RESULT_BUDGET_TOKENS, 10_000_000, "MCP_RESULT_BUDGET"),
     upstreamHostConcurrency: integer("upstream-host-concurrency", 1, 100_000, "MCP_UPSTREAM_HOST_CONCURRENCY"),
     upstreamRate: rateSetting(values["upstream-rate"], env.MCP_UPSTREAM_RATE),
     maxBatch: integer("max-batch", 1, 1_000_000, "MCP_MAX_BATCH"),

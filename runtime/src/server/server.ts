@@ -13,7 +13,7 @@ import { isRecord } from "../protocol/own.js";
 import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
-import type { Params, RequestContext, RequestHandler } from "./request-context.js";
+import type { HandlerContext, Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel, type ClientRequests, type MakeClientRequests } from "./request-tools.js";
 import { PromptMethods, ResourceMethods } from "./resources.js";
 import type { ChooseAuto, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
@@ -22,6 +22,8 @@ import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
 import { Subscriptions, TASKS_EXTENSION, type MakeTasks, type Tasks } from "./tasks-slot.js";
 import type { Cluster, MakeCluster } from "../state/cluster-slot.js";
 import type { StateStore } from "../state/state.js";
+import { DEFAULT_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
+import { RESULT_LINK_TTL_MS, RESULT_URI_PREFIX, ResultLinks, resultOwner } from "./result-links.js";
 import { ToolCaller } from "./tool-call.js";
 import type { CallGate, MakeUserSignIn } from "./call-slots.js";
 import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
@@ -80,6 +82,8 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Items per list page (default: 100, or what keeps a list within MAX_LIST_PAGES pages, list-pages.ts). */
   pageSize?: number;
+  /** Tokens a tool result's text may take (result-tokens.ts; default {@link DEFAULT_RESULT_BUDGET_TOKENS}). */
+  resultBudget?: number;
   /** Largest JSON-RPC batch answered (default {@link DEFAULT_MAX_BATCH}); longer batches get one -32600 error. */
   maxBatch?: number;
   /** Where upstream credentials are read from (default: `process.env`). */
@@ -129,6 +133,8 @@ export class McpServer {
   private readonly cluster: Cluster | undefined;
   /** `tools/*` as the clients that match a profile are served them (feature `clients`). */
   private readonly views: ClientToolMethods | undefined;
+  /** The complete bodies of results the budget shortened. */
+  private readonly resultLinks: ResultLinks;
   /** Resolves once this instance listens to the others (at once without a shared store). */
   readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
@@ -162,6 +168,7 @@ export class McpServer {
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
     const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
     this.channel.requests = requests;
+    this.resultLinks = new ResultLinks(options.state);
     this.caller = this.makeCaller(options, tasks);
     this.channel.apiFor = (call) => this.caller.api(call);
     const callTool: RequestHandler = (params, call) => this.caller.callTool(params, call);
@@ -203,10 +210,11 @@ export class McpServer {
   private makeCaller(options: McpServerOptions, tasks: Tasks | undefined): ToolCaller {
     const { info, upstream } = options;
     const env = options.env ?? process.env;
+    const validator = new SchemaValidator(this.logger);
     return new ToolCaller({
       catalog: this.tools,
       channel: this.channel,
-      validator: new SchemaValidator(this.logger),
+      validator,
       logger: this.logger,
       hooks: options.extension?.hooks,
       gate: options.gate,
@@ -216,6 +224,11 @@ export class McpServer {
       credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
       paging: options.paging?.(env),
       userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
+      results: {
+        budgetTokens: options.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS,
+        links: this.resultLinks,
+        validator,
+      },
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
         perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),
         rate: upstream.ratePerSecond,
@@ -243,7 +256,8 @@ export class McpServer {
       "tools/call": this.views?.call ?? callTool,
       "resources/list": async (params) => resources.list(params, this.pager),
       "resources/templates/list": async (params) => resources.templates(params, this.pager),
-      "resources/read": async (params, call) => resources.read(params, call),
+      "resources/read": async (params, call) =>
+        (await this.readResultLink(params, call)) ?? resources.read(params, call),
       "prompts/list": async (params) => prompts.list(params, this.pager),
       "prompts/get": async (params, call) => prompts.get(params, call),
       "completion/complete": async (params) => resources.complete(params),
@@ -287,6 +301,22 @@ export class McpServer {
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     };
+  }
+
+  /**
+   * `resources/read` of a result link (result-links.ts): its contents for the caller that made the
+   * call; another caller, an expired or unknown link is not found; undefined for any other URI.
+   */
+  private async readResultLink(params: Params, call: HandlerContext): Promise<Record<string, unknown> | undefined> {
+    const uri = params.uri;
+    if (typeof uri !== "string" || !uri.startsWith(RESULT_URI_PREFIX)) return undefined;
+    const contents = await this.resultLinks.read(resultOwner(call.ctx), uri);
+    if (contents) return { contents: [contents] };
+    throw new RpcError(
+      call.era.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+      `Resource not found: ${uri} (result links are read by the caller that made the call, for ${RESULT_LINK_TTL_MS / 60_000} minutes)`,
+      { uri },
+    );
   }
 
   /** Leaves the other instances (stops the heartbeat); the state store itself is the embedder's to close. */

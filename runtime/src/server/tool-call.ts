@@ -23,6 +23,7 @@ import type { ToolDefinition } from "../api/types.js";
 import { callUpstream, type UpstreamOptions } from "../upstream/upstream.js";
 import type { UpstreamQueue } from "../upstream/queue.js";
 import type { SchemaValidator } from "../api/validation.js";
+import { shapeOperationResult, takeFields, type ResultShaping } from "./result-step.js";
 
 type Args = Record<string, unknown>;
 type Outcome = CallToolResult | InputRequiredResult;
@@ -35,6 +36,8 @@ interface OperationCallContext {
   readonly onResponse?: (response: ResponseInfo) => void;
   /** The call comes from an `execute_code` script (a gate may refuse what needs the user). */
   readonly fromCode?: boolean;
+  /** Custom code's `api` client reads the value, not a model: no result budget (`_fields` still apply). */
+  readonly unbudgeted?: boolean;
 }
 
 /**
@@ -50,6 +53,8 @@ class OperationCall {
   user: UserCredentials | undefined;
   /** The upstream refused the user's tokens and they could not be renewed: sign in again. */
   signedOut = false;
+  /** The caller's checked `_fields` (server/result-step.ts), taken out of the arguments. */
+  fields: string[][] | undefined;
   /** Pages the call collects (feature `pagination`; 1 without it). */
   pages = 1;
   /** When the first upstream request left (ms since the epoch), for the log line of its response. */
@@ -97,6 +102,8 @@ export interface ToolCallerOptions {
   userAgent: string;
   /** Every upstream call of the server waits here for one of a bounded number of slots. */
   upstreamQueue: UpstreamQueue;
+  /** The result step: the budget and the links to complete bodies. */
+  results: ResultShaping;
 }
 
 /** Serves `tools/call` and runs operations for the meta tools and code mode. */
@@ -150,8 +157,8 @@ export class ToolCaller {
   /**
    * Runs operation `name`: the one path of every operation call (its tool, `call_operation`, code,
    * `api`), as a list of steps over one {@link OperationCall}: admit → sign in → gate → before-hooks →
-   * upstream (first page, a new sign-in if the tokens were refused, further pages) → after-hooks.
-   * Each step before the upstream may end the call with its answer; a
+   * upstream (first page, a new sign-in if the tokens were refused, further pages) → after-hooks →
+   * shape. Each step before the upstream may end the call with its answer; a
    * slot whose feature is off costs the call no step and no await.
    *
    * Where more plugs in: a check that may refuse the call (an inbound rate limit) is a step like
@@ -179,7 +186,19 @@ export class ToolCaller {
     }
     if (op.pages > 1) result = await this.collectPages(op, result);
     this.afterUpstream(op, result);
-    return op.hooked ? runAfterHooks(this.options.hooks!, op.tool, op.args, result, op.tools) : result;
+    const after = op.hooked ? await runAfterHooks(this.options.hooks!, op.tool, op.args, result, op.tools) : result;
+    return this.shape(op, after);
+  }
+
+  /**
+   * Last step, shape: the result sized for a model (server/result-step.ts): the caller's `_fields`,
+   * the budget (not for code, which reads the value), the left-out content one link away. A result
+   * within the budget without `_fields` comes back as it is, measured only.
+   */
+  private shape(op: OperationCall, result: CallToolResult): Promise<CallToolResult> | CallToolResult {
+    const budgeted = !op.context.unbudgeted && !op.context.fromCode;
+    if (result.isError || (!op.fields && !budgeted)) return result;
+    return shapeOperationResult(op.tool, result, op.fields, budgeted, this.options.results, op.call);
   }
 
   /**
@@ -198,9 +217,13 @@ export class ToolCaller {
       );
     const params: Params = { ...context.params, name, arguments: args };
     if (!isRecord(args)) throw new RpcError(ErrorCode.InvalidParams, `arguments for tool ${name} must be an object`);
-    const outcome = validator.validate(tool.inputSchema, args, `input of tool ${name}`);
+    // `_fields` first, so an unknown path is answered with the nearest known ones, not an enum error.
+    const taken = takeFields(tool, args);
+    if ("result" in taken) return taken.result;
+    const outcome = validator.validate(tool.inputSchema, taken.args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
-    const op = new OperationCall(name, tool, args, params, context, channel, hasHooks(hooks, name));
+    const op = new OperationCall(name, tool, taken.args, params, context, channel, hasHooks(hooks, name));
+    op.fields = taken.fields;
     // MRTR fields a request carries are checked up front (-32602), by making its tools.
     if (params.inputResponses !== undefined || params.requestState !== undefined) op.tools();
     return op;
@@ -300,7 +323,12 @@ export class ToolCaller {
       run: (name, args, options) => {
         const signal = options.signal ? AbortSignal.any([call.cancellation.signal, options.signal]) : undefined;
         const on = signal ? { ...call, cancellation: new Cancellation(signal) } : call;
-        return this.callOperation(name, args, { params: {}, call: on, onResponse: options.onResponse });
+        return this.callOperation(name, args, {
+          params: {},
+          call: on,
+          onResponse: options.onResponse,
+          unbudgeted: true,
+        });
       },
     });
   }

@@ -12,8 +12,10 @@ import type { ToolDefinition } from "../api/types.js";
 import type { SchemaValidator, ValidationOutcome } from "../api/validation.js";
 import { isRecord } from "../protocol/own.js";
 
-/** Caps, in characters, of the JSON/text shown in a successful result and of an error's body excerpt. */
-const MAX_TEXT_CHARS = 100_000;
+/**
+ * Cap, in characters, of an error's body excerpt. A successful body is not cut here: the result
+ * step sizes it for the model (server/result-step.ts), keeping JSON valid.
+ */
 const MAX_ERROR_EXCERPT_CHARS = 2_000;
 
 /** What the mapper needs to know about the upstream exchange. */
@@ -77,8 +79,7 @@ function responseOutcome(
     return jsonResult(tool, json.value, text, response, mediaType, validator);
   }
   if (isTextual(mediaType)) {
-    const shown = truncate(text, MAX_TEXT_CHARS);
-    return withFallback(tool, textOutcome(shown), response, mediaType, shown, [
+    return withFallback(tool, textOutcome(text), response, mediaType, text, [
       `the response is ${mediaType || "untyped"} text, not JSON`,
     ]);
   }
@@ -108,7 +109,8 @@ function jsonResult(
   mediaType: string,
   validator: SchemaValidator,
 ): ToolOutcome {
-  const result = textOutcome(truncate(text, MAX_TEXT_CHARS));
+  // Not cut: the result step sizes it for the model by its structure (server/result-step.ts).
+  const result = textOutcome(text);
   const wrapKey = tool.http.response.wrapKey;
   const structured = wrapKey !== undefined ? { [wrapKey]: body } : isRecord(body) ? body : undefined;
   if (!tool.outputSchema) {

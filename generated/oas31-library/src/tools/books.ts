@@ -14,6 +14,11 @@ export interface PutBooksIsbnInput {
   subtitle?: string | null;
   kind?: "book";
   secretNote?: string;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"isbn" | "title" | "subtitle" | "kind" | "secretNote">;
 }
 
 /**
@@ -25,6 +30,11 @@ export type PutBooksIsbnOutput = Book;
 /** Arguments of the `countCopies` tool (GET /books/{isbn}/count). */
 export interface CountCopiesInput {
   isbn: string;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: string[];
 }
 
 /** What `api.countCopies(…)` resolves to (GET /books/{isbn}/count). */

@@ -6,6 +6,11 @@ import type { Category } from "../schemas.js";
 export interface GetCategoriesCategoryIdInput {
   categoryId: string;
   depth?: number | null;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: string[];
 }
 
 /** What `api.get_categories_categoryId(…)` resolves to (GET /categories/{categoryId}). */

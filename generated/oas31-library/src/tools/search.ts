@@ -11,6 +11,11 @@ export interface SearchInput {
   };
   "X-Trace"?: string;
   "X-Score"?: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"isbn" | "title" | "subtitle" | "kind" | "secretNote">;
 }
 
 /** What `api.search(…)` resolves to (GET /search). */

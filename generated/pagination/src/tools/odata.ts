@@ -8,6 +8,11 @@ export interface ListOdataInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"value[]" | "@odata.nextLink" | "value[].id">;
 }
 
 /** What `api.listOdata(…)` resolves to (GET /odata). */

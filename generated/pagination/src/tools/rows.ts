@@ -9,6 +9,11 @@ export interface ListRowsInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"rows[]" | "rows[].id">;
 }
 
 /** What `api.listRows(…)` resolves to (GET /rows). */

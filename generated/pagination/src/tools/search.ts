@@ -9,6 +9,11 @@ export interface SearchTokensInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"data[]" | "next_page" | "data[].id">;
 }
 
 /** What `api.searchTokens(…)` resolves to (GET /search). */

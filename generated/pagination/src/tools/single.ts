@@ -3,7 +3,13 @@
 import type { Item } from "../schemas.js";
 
 /** Arguments of the `getSingle` tool (GET /single). */
-export interface GetSingleInput {}
+export interface GetSingleInput {
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: "id"[];
+}
 
 /** What `api.getSingle(…)` resolves to (GET /single). */
 export type GetSingleOutput = Item;

@@ -9,6 +9,11 @@ export interface ListByTokenInput {
   limit?: number;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"items[]" | "meta" | "items[].id" | "meta.next_cursor">;
 }
 
 /** What `api.listByToken(…)` resolves to (GET /tokens). */

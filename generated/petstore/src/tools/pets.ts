@@ -11,6 +11,11 @@ export interface ListPetsInput {
   tags?: string[];
   /** Correlation id echoed in logs. */
   "X-Request-Id"?: string;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
 /** What `api.listPets(…)` resolves to (GET /pets). */
@@ -23,6 +28,11 @@ export interface CreatePetInput {
   name: string;
   tag?: string | null;
   status?: PetStatus;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
 /** What `api.createPet(…)` resolves to (POST /pets). */
@@ -32,6 +42,11 @@ export type CreatePetOutput = Pet;
 export interface GetPetInput {
   /** The pet's id. */
   petId: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
 /** What `api.getPet(…)` resolves to (GET /pets/{petId}). */
@@ -44,6 +59,11 @@ export interface UpdatePetInput {
   name: string;
   tag?: string | null;
   status?: PetStatus;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
 /** What `api.updatePet(…)` resolves to (PUT /pets/{petId}). */

@@ -6,6 +6,11 @@ import type { Pet } from "../schemas.js";
 export interface FindPetsInput {
   tags?: string[];
   limit?: number;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"name" | "nickname" | "id">;
 }
 
 /** What `api.findPets(…)` resolves to (GET /pets). */
@@ -15,6 +20,11 @@ export type FindPetsOutput = Pet[];
 export interface AddPetInput {
   name: string;
   nickname?: string | null;
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: Array<"name" | "nickname" | "id">;
 }
 
 /** What `api.addPet(…)` resolves to (POST /pets). */
@@ -33,6 +43,11 @@ export interface UploadPhotoInput {
   id: number;
   caption: string;
   tags?: string[];
+  /**
+   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * crossed).
+   */
+  _fields?: string[];
 }
 
 /** What `api.uploadPhoto(…)` resolves to (POST /pets/{id}/photo). */

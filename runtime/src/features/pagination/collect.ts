@@ -12,8 +12,6 @@ import type { ToolDefinition } from "../../api/types.js";
 export const MAX_COLLECTED_PAGES = 10;
 /** Stop collecting once the structured result is this large (bytes of JSON). */
 export const COLLECT_BYTE_BUDGET = 1_000_000;
-/** Text content is cut here; `structuredContent` carries everything. */
-const TEXT_LIMIT = 100_000;
 
 type Obj = Record<string, unknown>;
 
@@ -70,11 +68,8 @@ export async function collectPages(
   return renderToolResult({
     ...start,
     parts: [
-      {
-        kind: "text",
-        text:
-          text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}\n… (cut; structuredContent has everything)` : text,
-      },
+      // Never cut here: the result step sizes it for the model (server/result-step.ts), as valid JSON.
+      { kind: "text", text },
       { kind: "text", text: summary },
     ],
     value: merged,

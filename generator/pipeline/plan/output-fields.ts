@@ -1,0 +1,96 @@
+/**
+ * The `_fields` argument of an operation that answers JSON: the paths a caller may choose from its
+ * response schema (the full schema, not the compacted output schema), listed for the runtime to
+ * check (`http.response.fields`) and, when few, as the argument's enum.
+ *
+ * Paths are listed breadth first, to {@link FIELD_PATH_DEPTH} names and at most
+ * {@link MAX_FIELD_PATHS} of them; an object whose properties are not listed (a map, a free-form
+ * object, or one beyond the depth or the count) is listed as `path.*`: anything below it goes.
+ */
+import type { JsonSchema, ObjectJsonSchema } from "../../shared/contract.js";
+import { isRecord } from "../../shared/contract.js";
+import type { SchemaIR } from "../ir/ir-types.js";
+import { resolveSchema } from "./schema-tools.js";
+
+type Obj = Record<string, unknown>;
+
+/** Names in a listed path at most (`head.repo.name`). */
+export const FIELD_PATH_DEPTH = 3;
+/** Paths listed per operation at most (the data file carries them for every tool). */
+export const MAX_FIELD_PATHS = 100;
+/** Paths at most that the argument's schema lists as an enum; more go in a pattern. */
+const MAX_ENUM_PATHS = 40;
+/** The argument's name, and the prefix added while an operation has a parameter of that name. */
+export const FIELDS_ARGUMENT = "_fields";
+
+/** What a schema node offers a path: its properties, whether it is a list, whether it is open below. */
+interface Shape {
+  properties: Map<string, JsonSchema>;
+  array: boolean;
+  /** An object whose properties are not all known (a map, no properties). */
+  open: boolean;
+}
+
+/** The merged shape of a schema: refs resolved, `allOf`/`anyOf`/`oneOf` members' properties together, arrays crossed. */
+function shapeOf(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): Shape {
+  const shape: Shape = { properties: new Map(), array: false, open: false };
+  const resolved = resolveSchema(schema, defs);
+  if (!isRecord(resolved) || depth > 8) return shape;
+  if (resolved.type === "array" || resolved.items !== undefined) {
+    const inner = shapeOf((resolved.items ?? {}) as JsonSchema, defs, depth + 1);
+    return { ...inner, array: true };
+  }
+  if (isRecord(resolved.properties))
+    for (const [name, sub] of Object.entries(resolved.properties)) shape.properties.set(name, sub as JsonSchema);
+  if (isRecord(resolved.additionalProperties)) shape.open = true;
+  for (const key of ["allOf", "anyOf", "oneOf"]) {
+    const members = resolved[key];
+    if (!Array.isArray(members)) continue;
+    for (const member of members as JsonSchema[]) {
+      const inner = shapeOf(member, defs, depth + 1);
+      for (const [name, sub] of inner.properties) if (!shape.properties.has(name)) shape.properties.set(name, sub);
+      shape.open ||= inner.open;
+    }
+  }
+  const isObject = resolved.type === "object" || shape.properties.size > 0;
+  if (isObject && shape.properties.size === 0) shape.open = true;
+  return shape;
+}
+
+/** The paths of a response body's schema, breadth first (see the module comment). */
+export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>): string[] {
+  const paths: string[] = [];
+  const queue: Array<{ prefix: string; schema: JsonSchema; depth: number }> = [{ prefix: "", schema: body, depth: 0 }];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const shape = shapeOf(next.schema, defs);
+    for (const [name, sub] of shape.properties) {
+      const child = shapeOf(sub, defs);
+      const path = `${next.prefix}${name}${child.array ? "[]" : ""}`;
+      const hasBelow = child.properties.size > 0 || child.open;
+      const expand = child.properties.size > 0 && next.depth + 1 < FIELD_PATH_DEPTH;
+      if (paths.length >= MAX_FIELD_PATHS) return paths;
+      paths.push(hasBelow && !expand ? `${path}.*` : path);
+      if (expand) queue.push({ prefix: `${path}.`, schema: sub, depth: next.depth + 1 });
+    }
+  }
+  return paths;
+}
+
+/** The input property of the argument: an enum of the paths when few and exact, else a pattern. */
+export function fieldsProperty(paths: readonly string[]): Obj {
+  const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
+  return {
+    type: "array",
+    description:
+      'Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are crossed).',
+    items: exact ? { type: "string", enum: [...paths] } : { type: "string", pattern: "^[^\\s]+$" },
+    minItems: 1,
+  };
+}
+
+/** The argument's name: `_fields`, with more `_` in front while the input already has that name. */
+export function fieldsArgumentName(inputSchema: ObjectJsonSchema): string {
+  let name = FIELDS_ARGUMENT;
+  while (Object.prototype.hasOwnProperty.call(inputSchema.properties ?? {}, name)) name = `_${name}`;
+  return name;
+}
