@@ -89,7 +89,7 @@ for (const source of SOURCES) {
 
   // Server side, in process: dispatch every page and serialize it as the stdio transport does.
   const url = (file) => pathToFileURL(join(dir, "dist", file)).href;
-  const { McpServer } = await import(url("runtime/server.js"));
+  const { McpServer } = await import(url("runtime/server/server.js"));
   const { tools } = await import(url("tools/index.js"));
   const { serverInfo } = await import(url("server-info.js"));
   const server = new McpServer({ info: serverInfo, tools, upstream: { baseUrl: "http://127.0.0.1:9" } });
@@ -147,7 +147,7 @@ for (const source of SOURCES) {
   console.log(
     `\n== ${process.env.BENCH_LIST_DIR ?? source}: ${listed.length} tools (${withOutput} with an output schema), ${pages.length} pages; generate ${ms(generateMs)}, tsc ${ms(compileMs)}`,
   );
-  console.log(`tools/list total         ${mb(bytes)}`);
+  console.log(`tools/list total         ${mb(bytes)} (${bytes.toLocaleString("en-US")} bytes)`);
   console.log(`  input schemas          ${mb(inputBytes)} (${pct(inputBytes, bytes)})`);
   console.log(`  output schemas         ${mb(outputBytes)} (${pct(outputBytes, bytes)})`);
   console.log(

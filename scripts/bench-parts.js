@@ -1,7 +1,7 @@
 // The parts npm run bench and npm run bench:instructions share: the local upstream, the petstore
 // example built as a user builds it, the floor servers, and a stdio MCP peer.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -20,17 +20,31 @@ export async function startUpstream() {
   return { upstream, baseUrl: `http://127.0.0.1:${upstream.address().port}` };
 }
 
+/** The median of `values` (the upper one of an even count). */
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** CPU time of a process so far, all threads, in nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
+export const cpuNs = (pid) =>
+  readdirSync(`/proc/${pid}/task`).reduce(
+    (sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]),
+    0,
+  );
+
+/** Resident memory of a process now, in MB (VmRSS of /proc/<pid>/status). */
+export const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+
 /**
  * Writes `<checkout>`'s petstore example (with its vendored runtime, which the checked-in example
- * leaves out; an older checkout's example holds it) into `work` as `name` and compiles it.
+ * leaves out; an older checkout's example holds it) into `work` as `name` and compiles it. With
+ * `features`, the example is generated afresh from its spec with those runtime features added.
  */
-export async function buildPetstore(checkout, work, name) {
+export async function buildPetstore(checkout, work, name, features) {
   const source = join(checkout, "generated/petstore");
   if (!existsSync(source)) throw new Error(`no ${source}`);
   const target = join(work, name);
   const helper = join(checkout, "dist/test/support/example-custom.js");
   const { materializeExample } = existsSync(helper) ? await import(pathToFileURL(helper).href) : {};
-  if (materializeExample) await materializeExample(checkout, "petstore", target);
+  if (materializeExample) await materializeExample(checkout, "petstore", target, features);
   else cpSync(source, target, { recursive: true });
   symlinkSync(join(root, "node_modules"), join(target, "node_modules"), "dir");
   execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(target, "tsconfig.json")]);

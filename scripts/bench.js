@@ -8,10 +8,21 @@
 // BENCH_BASELINE=<folder of another mcp-gen checkout> adds that checkout's generated/petstore (say,
 // main before a change) to the same run, alternating with the others, so before/after compare under
 // the same load.
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INITIALIZE, buildPetstore, getPet, root, startPeer, startUpstream, writeFloor } from "./bench-parts.js";
+import {
+  INITIALIZE,
+  buildPetstore,
+  cpuNs,
+  getPet,
+  median,
+  root,
+  rssMb,
+  startPeer,
+  startUpstream,
+  writeFloor,
+} from "./bench-parts.js";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -26,7 +37,6 @@ const STARTS = Number(process.env.BENCH_STARTS ?? 25);
 // call path is compiled. Instruction counts under valgrind (docs/benchmarks/index.md) show the split.
 const WARM = Number(process.env.BENCH_WARM ?? 2000);
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (n) => `${n.toFixed(3)} ms`;
 
 const { upstream, baseUrl } = await startUpstream();
@@ -60,13 +70,6 @@ async function timed(call) {
   return performance.now() - t;
 }
 
-/** CPU time of a process so far, all threads, in nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
-const cpuNs = (pid) =>
-  readdirSync(`/proc/${pid}/task`).reduce(
-    (sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]),
-    0,
-  );
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const results = {};
 const directMedians = [];
 const direct = () => fetch(`${baseUrl}/pets/1`).then((r) => r.text());

@@ -50,6 +50,7 @@ export default defineConfig({
         items: [
           { text: "Method and current figures", link: "/benchmarks/" },
           { text: "Search", link: "/benchmarks/search" },
+          { text: "HTTP under load", link: "/benchmarks/http" },
           { text: "Results", link: "/benchmarks/results" },
           { text: "History", link: "/benchmarks/history" },
         ],

@@ -199,6 +199,44 @@ test("deploy/: compose.yaml runs Redis, three instances sharing it (no credentia
   assert.not.match(directives, /non_idempotent|ip_hash|sticky|keepalive/);
 });
 
+test("health: the Dockerfile's HEALTHCHECK and compose's healthcheck ask /readyz (exit 0 on 200, 1 on 503 or no answer); nginx serves /healthz and passes /readyz on", async () => {
+  const { parse } = await import("yaml");
+  const { execFile } = await import("node:child_process");
+  const { createServer } = await import("node:http");
+  const out = await files("specs/fixtures/auth-schemes.yaml");
+  const dockerfile = out.get("Dockerfile")!.replace(/\\\n\s*/g, "");
+  const check = JSON.parse(/^HEALTHCHECK .*?CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? "null") as string[];
+  assert.equal(check.slice(0, 2), ["node", "-e"]);
+  const compose = parse(out.get("deploy/compose.yaml")!) as {
+    services: Record<string, { healthcheck?: { test: string[] }; depends_on?: Record<string, { condition: string }> }>;
+  };
+  assert.equal(compose.services["mcp-1"]!.healthcheck!.test, ["CMD", ...check]);
+  assert.equal(compose.services.nginx!.depends_on!["mcp-2"], { condition: "service_healthy" });
+  const nginx = out.get("deploy/nginx.conf")!;
+  assert.match(nginx, /location = \/healthz \{[^}]*return 200/);
+  assert.match(nginx, /location = \/readyz \{[^}]*proxy_pass http:\/\/mcp_instances;[^}]*http_503/);
+  // The check itself, run against a stand-in server on a free port.
+  let status = 200;
+  const asked: string[] = [];
+  const server = createServer((req, res) => (asked.push(req.url ?? ""), res.writeHead(status).end()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const script = check[2]!.replace("127.0.0.1:3000", `127.0.0.1:${port}`);
+  const exitCode = () =>
+    new Promise<number>((resolve) =>
+      execFile(process.execPath, ["-e", script], (error) => resolve(error ? (error.code as number) : 0)),
+    );
+  try {
+    assert.is(await exitCode(), 0);
+    status = 503;
+    assert.is(await exitCode(), 1);
+    assert.equal(asked, ["/readyz", "/readyz"]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test("publishing helpers: repository forms, registry names, SPDX licenses", () => {
   assert.equal(parseRepository("git+https://github.com/a/b.git"), { url: "https://github.com/a/b", source: "github" });
   assert.equal(parseRepository("gitlab:a/b"), { url: "https://gitlab.com/a/b", source: "gitlab" });

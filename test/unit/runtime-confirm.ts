@@ -5,6 +5,7 @@ import { McpServer } from "../../runtime/src/server/server.js";
 import { info, sampleTools, startUpstream, within, type Upstream } from "../support/runtime-fixture.js";
 import { apiFeatures } from "../support/factories.js";
 import { confirmationGate, confirmDestructive } from "../../runtime/src/features/confirm/confirm-gate.js";
+import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 
 let upstream: Upstream;
 test.before(async () => {
@@ -14,7 +15,8 @@ test.after(async () => {
   await upstream.close();
 });
 
-function make(): McpServer {
+/** A server whose deletePet is destructive, with the gate; `shared`: a store and secret several instances share. */
+function make(shared: Pick<ConstructorParameters<typeof McpServer>[0], "state" | "stateSecret"> = {}): McpServer {
   const tools = sampleTools();
   tools.find((t) => t.name === "deletePet")!.annotations = { destructiveHint: true };
   return new McpServer({
@@ -23,6 +25,7 @@ function make(): McpServer {
     tools,
     upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
     gate: confirmDestructive,
+    ...shared,
   });
 }
 const META = {
@@ -127,6 +130,33 @@ test("legacy without elicitation is refused; legacy with elicitation is asked by
   await server.handle({ jsonrpc: "2.0", id: sent[1]!.id, result: { action: "decline" } });
   assert.ok(result(await declined).isError);
   assert.is(deletes(), 2);
+});
+
+test("attack: an accepted confirmation is good for its one request; replayed (same tool and arguments, on this instance or another sharing the store) it asks again and deletes nothing", async () => {
+  const store = Object.assign(new MemoryStateStore(), { shared: true });
+  const instance = () => make({ state: store, stateSecret: "a-state-secret-shared-by-both-instances" });
+  const [one, two] = [instance(), instance()];
+  const first = result(await call(one));
+  const answer = {
+    requestState: first.requestState,
+    inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+  };
+  const before = deletes();
+  assert.is(result(await call(one, answer)).resultType, "complete");
+  assert.is(deletes(), before + 1);
+  for (const server of [one, two]) {
+    const replayed = result(await call(server, answer));
+    assert.is(replayed.resultType, "input_required", JSON.stringify(replayed));
+    assert.is.not(replayed.requestState, first.requestState, "a new confirmation is asked for");
+  }
+  assert.is(deletes(), before + 1, "the replays deleted nothing");
+  // Without a shared store (one process), the same holds.
+  const alone = make();
+  const asked = result(await call(alone));
+  const own = { ...answer, requestState: asked.requestState };
+  assert.is(result(await call(alone, own)).resultType, "complete");
+  assert.is(result(await call(alone, own)).resultType, "input_required");
+  assert.is(deletes(), before + 2);
 });
 
 test("x-mcp-confirm: a marked tool asks without --confirm-destructive; an unmarked destructive one does not", async () => {

@@ -43,6 +43,8 @@ interface Upstream {
   grants: string[];
   authorizeRequests: URLSearchParams[];
   tokenRequests: URLSearchParams[];
+  /** RFC 7009 revocation requests (`POST /revoke`). */
+  revocations: URLSearchParams[];
   /** access token → account; revoked tokens are absent. */
   access: Map<string, { sub: string; expires: number }>;
   refresh: Map<string, string>;
@@ -60,6 +62,7 @@ async function startUpstream(): Promise<Upstream> {
     grants: [],
     authorizeRequests: [],
     tokenRequests: [],
+    revocations: [],
     access: new Map(),
     refresh: new Map(),
     seenBySub: new Map(),
@@ -136,6 +139,25 @@ async function startUpstream(): Promise<Upstream> {
         }
         return json(400, { error: "unsupported_grant_type" });
       }
+      if (url.pathname === "/.well-known/openid-configuration")
+        return json(200, {
+          issuer: up.origin,
+          authorization_endpoint: `${up.origin}/authorize`,
+          token_endpoint: `${up.origin}/token`,
+          revocation_endpoint: `${up.origin}/revoke`,
+        });
+      if (url.pathname === "/revoke" && req.method === "POST") {
+        // RFC 7009: revoking a refresh token ends its grant's access tokens too.
+        const form = new URLSearchParams(Buffer.concat(chunks).toString());
+        const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
+        if (req.headers.authorization !== basic) return json(401, { error: "invalid_client" });
+        up.revocations.push(form);
+        const token = form.get("token") ?? "";
+        const sub = up.refresh.get(token) ?? up.access.get(token)?.sub;
+        up.access.delete(token);
+        if (up.refresh.delete(token) && sub) up.revoke(sub);
+        return res.writeHead(200).end();
+      }
       if (url.pathname === "/me") {
         const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
         const owner = up.access.get(token);
@@ -167,7 +189,9 @@ async function startServer(
   state: StateStore = new MemoryStateStore(),
   env: Record<string, string> = {},
   more: (tools: ToolDefinition[]) => void = () => {},
-  flags: Record<string, string> = { "trust-user-header": "X-User" },
+  flags: Record<string, string | boolean> = { "trust-user-header": "X-User" },
+  /** `openIdConnect`: the scheme's endpoints come from the upstream's discovery document (which offers revocation). */
+  kind: "authorizationCode" | "openIdConnect" = "authorizationCode",
 ): Promise<Setup> {
   const pagesServer = createServer();
   await new Promise<void>((resolve) => pagesServer.listen(0, "127.0.0.1", resolve));
@@ -175,10 +199,18 @@ async function startServer(
   up.registeredRedirect = `${pages}/oauth/upstream/callback`;
   const { info, tools } = signInApi(up.origin);
   more(tools);
-  info.securitySchemes![0]!.authorizationCode = {
-    authorizationUrl: `${up.origin}/authorize`,
-    tokenUrl: `${up.origin}/token`,
-  };
+  if (kind === "openIdConnect")
+    info.securitySchemes![0] = {
+      ...info.securitySchemes![0]!,
+      type: "openIdConnect",
+      authorizationCode: undefined,
+      openIdConnectUrl: `${up.origin}/.well-known/openid-configuration`,
+    };
+  else
+    info.securitySchemes![0]!.authorizationCode = {
+      authorizationUrl: `${up.origin}/authorize`,
+      tokenUrl: `${up.origin}/token`,
+    };
   const logged: string[] = [];
   const record = (message: string, fields?: Record<string, unknown>) =>
     logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
@@ -417,6 +449,52 @@ test("refresh before expiry, once more on a 401; a revoked grant asks the user t
   }
 });
 
+test("attack: a vault record put back after sign-out (or after the operator dropped the user) does not open", async () => {
+  const store = new MemoryStateStore();
+  const secret = "operator-secret-0123456789";
+  const setup = await startServer(up, store, { MCP_SIGN_IN_ADMIN_SECRET: secret });
+  const post = (path: string, headers: Record<string, string>) =>
+    fetch(`${setup.pages}/oauth/upstream/${path}`, { method: "POST", headers });
+  try {
+    for (const [who, end] of [
+      ["hal", () => post("sign-out", { "x-user": "hal" })],
+      ["ida", () => post("drop-user?user=ida", { "x-admin-secret": secret })],
+    ] as const) {
+      await signIn(setup, who);
+      const name = `user-oauth:vault:${userOf({ kind: "header", header: "X-User" }, as(who))}:upstream`;
+      const saved = await store.get(name);
+      assert.ok(saved, "the record is where the vault keeps it");
+      assert.is((await end()).status, 200);
+      await store.set(name, saved!, 60_000);
+      const after = resultOf(await setup.server.handle(LEGACY(2), as(who)));
+      assert.ok(after.isError, `${who}: the old record gave tokens: ${JSON.stringify(after)}`);
+      assert.ok(urlIn(after.content[0].text), `${who} is asked to sign in again`);
+    }
+  } finally {
+    await setup.close();
+  }
+});
+
+test("sign-out revokes the user's tokens upstream where the provider offers RFC 7009 revocation (revocation_endpoint)", async () => {
+  const setup = await startServer(up, new MemoryStateStore(), {}, () => {}, undefined, "openIdConnect");
+  try {
+    await signIn(setup, "jon");
+    const revokedBefore = up.revocations.length;
+    const out = await fetch(`${setup.pages}/oauth/upstream/sign-out`, { method: "POST", headers: { "x-user": "jon" } });
+    assert.is(out.status, 200);
+    const sent = up.revocations.slice(revokedBefore);
+    assert.ok(sent.length >= 1, "a revocation request was sent");
+    assert.is(sent[0]!.get("token_type_hint"), "refresh_token");
+    assert.not.ok([...up.refresh.values()].includes("jon"), "the grant is revoked upstream");
+    assert.not.ok(
+      [...up.access.values()].some((owner) => owner.sub === "jon"),
+      "no access token of jon works",
+    );
+  } finally {
+    await setup.close();
+  }
+});
+
 test("incremental scopes: an operation needing more asks again, for the union", async () => {
   const setup = await startServer(up, new MemoryStateStore(), {}, (tools) =>
     tools.push({
@@ -644,6 +722,37 @@ test("browser check settings: MCP_SIGN_IN_OIDC_CLIENT_ID needs the resource-serv
   assert.ok(plugs.userSignIn, "accepted with --oauth-issuer");
 });
 
+test("attack (resource-server mode without the browser check): refused at start unless the operator names the risk, and then warned of", async () => {
+  const { info } = signInApi("http://127.0.0.1:1");
+  const env = { UPSTREAM_CLIENT_ID: CLIENT_ID };
+  const context = { env, info, http: true, origin: "http://127.0.0.1:9", logger: silentLogger };
+  const refused = await Promise.resolve()
+    .then(() => userOauth.plugs({ ...context, flags: { "oauth-issuer": "https://issuer.example" } }))
+    .then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+  assert.match(refused, /MCP_SIGN_IN_OIDC_CLIENT_ID/);
+  assert.match(refused, /--allow-forwarded-sign-in-links/);
+  const warnings: string[] = [];
+  const logger: Logger = { ...silent, warn: (message) => void warnings.push(message) };
+  const plugs = await userOauth.plugs({
+    ...context,
+    logger,
+    flags: { "oauth-issuer": "https://issuer.example", "allow-forwarded-sign-in-links": true },
+  });
+  assert.ok(plugs.userSignIn, "accepted when the operator names the risk");
+  assert.match(warnings.join("\n"), /whoever opens a user's sign-in link/);
+  assert.throws(
+    () =>
+      userOauth.plugs({
+        ...context,
+        flags: { "trust-user-header": "X-User", "allow-forwarded-sign-in-links": true },
+      }),
+    /--allow-forwarded-sign-in-links applies to --oauth-issuer without MCP_SIGN_IN_OIDC_CLIENT_ID/,
+  );
+});
+
 test("<KEY>_AUTHORIZE_PARAMS adds parameters to the authorization request (Google: access_type=offline, prompt=consent) and never replaces the flow's own", async () => {
   const setup = await startServer(up, new MemoryStateStore(), {
     UPSTREAM_AUTHORIZE_PARAMS: "access_type=offline&prompt=consent&redirect_uri=https://evil.example/cb&state=x",
@@ -794,9 +903,33 @@ test("the vault: records are sealed and bound to their user (a record moved to a
   assert.is((await vault.get("alice", "upstream"))?.access, "alice-token");
 });
 
+test("the vault: a record opens only in its user's current generation and before its own end", async () => {
+  let now = 1_000_000;
+  const store = new MemoryStateStore(() => now);
+  const vault = new TokenVault(store, new RecordSeal("a-vault-secret-of-at-least-32-characters!"), () => now);
+  await vault.put("alice", "upstream", { access: "a1", scopes: [], expiresAt: now + 60_000 });
+  const name = "user-oauth:vault:alice:upstream";
+  const saved = (await store.get(name))!;
+  const generation = (await store.get("user-oauth:generation:alice"))!;
+  await store.delete("user-oauth:generation:alice");
+  assert.is(await vault.get("alice", "upstream"), undefined, "without its generation nothing opens");
+  await store.set("user-oauth:generation:alice", generation, 60_000);
+  assert.is((await vault.get("alice", "upstream"))?.access, "a1");
+  await vault.signOut("alice", ["upstream"]);
+  await store.set(name, saved, 60_000);
+  assert.is(await vault.get("alice", "upstream"), undefined, "a record of the generation before sign-out");
+  await vault.put("alice", "upstream", { access: "a2", scopes: [], expiresAt: now + 60_000 });
+  const second = (await store.get(name))!;
+  now += 61_000;
+  await store.set(name, second, 60_000);
+  assert.is(await vault.get("alice", "upstream"), undefined, "put back after its own end");
+});
+
 test("resource-server mode: the user is the MCP token's issuer and subject; the pages need no header", async () => {
+  // Without the browser check (the operator named the risk): the first browser binds the link.
   const setup = await startServer(up, new MemoryStateStore(), {}, () => {}, {
     "oauth-issuer": "https://issuer.example",
+    "allow-forwarded-sign-in-links": true,
   });
   try {
     const first = resultOf(await setup.server.handle(LEGACY(1), { subject: "sub-1" }));
@@ -844,6 +977,7 @@ test("over HTTP with the resource-server guard: the browser's pages pass without
       "https://issuer.example",
       "--oauth-jwks",
       `${up.origin}/jwks`,
+      "--allow-forwarded-sign-in-links",
     ],
     { features: [auth, oauth, userOauth, clientRequests] },
   );
@@ -896,6 +1030,28 @@ test("--trust-user-header: HTTP requests without the header are refused; with it
     assert.is((await ping({ "x-user": "alice" })).status, 200);
   } finally {
     await handle?.close();
+  }
+});
+
+test("--trust-user-header on a non-loopback bind: a warning at start-up; none on loopback", async () => {
+  const { info, tools } = signInApi(up.origin);
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof write;
+  const start = async (host: string) => {
+    lines.length = 0;
+    // 192.0.2.1 (TEST-NET-1) is on no interface: the bind fails after the start-up checks, so nothing listens beyond loopback.
+    const handle = await main(info, tools, ["--http", "--host", host, "--port", "0", "--trust-user-header", "X-User"], {
+      features: [auth, userOauth, clientRequests],
+    }).catch(() => undefined);
+    await handle?.close();
+    return lines.join("");
+  };
+  try {
+    assert.match(await start("192.0.2.1"), /warn: --trust-user-header X-User: this server listens on 192\.0\.2\.1/);
+    assert.not.match(await start("127.0.0.1"), /--trust-user-header X-User: this server listens/);
+  } finally {
+    process.stderr.write = write;
   }
 });
 

@@ -37,7 +37,7 @@ const SETTINGS_OF = {
   clients: "--client MCP_CLIENT",
   confirm: "--confirm-destructive",
   "client-requests": "",
-  "user-oauth": "--trust-user-header",
+  "user-oauth": "--trust-user-header --allow-forwarded-sign-in-links",
   sessions: "--sessions",
   encodings: "MCP_GEN_ALLOW_FILE_READ",
   "server-vars": "--server-var",
@@ -62,7 +62,9 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fr
 
 /** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  const switches = "--sessions --legacy-sse --confirm-destructive --read-only".split(" ");
+  const switches = "--sessions --legacy-sse --confirm-destructive --read-only --allow-forwarded-sign-in-links".split(
+    " ",
+  );
   const repeated =
     "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations --tool-rate-limit".split(
       " ",

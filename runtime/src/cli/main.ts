@@ -204,6 +204,10 @@ async function startTransport(
 ): Promise<TransportHandle> {
   let handle: TransportHandle;
   if (flags.http) {
+    if (plugs.userHeader && !isLoopbackHost(flags.host))
+      logger.warn(
+        `--trust-user-header ${plugs.userHeader}: this server listens on ${flags.host}, beyond this machine: whoever reaches it without the gateway can name any user in that header; let only the gateway reach it (bind to 127.0.0.1, or a network only the gateway is on)`,
+      );
     const { startHttp } = await import("../transport/http.js");
     const http = await startHttp(server, {
       host: flags.host,
@@ -213,6 +217,8 @@ async function startTransport(
       logger,
       oauth: plugs.httpGuard,
       userHeader: plugs.userHeader,
+      // Ready while the shared state store (feature redis) is reachable.
+      notReady: () => (state && !state.available() ? "the state store is unreachable" : undefined),
       shutdownGraceMs: flags.shutdownGraceMs,
       allowedHosts: withPublicHost(flags.allowedHosts, flags.publicUrl, flags.host),
     });

@@ -15,7 +15,12 @@ export type CallGate = (
   tool: ToolDefinition,
   args: Record<string, unknown>,
   tools: RequestTools,
-  call: { modern: boolean; fromCode: boolean },
+  call: {
+    modern: boolean;
+    fromCode: boolean;
+    /** The server's state store (shared by every instance with Redis); undefined: this process's memory only. */
+    state: StateStore | undefined;
+  },
 ) => Promise<CallToolResult | InputRequiredResult | undefined>;
 
 /** One operation call as the per-user credentials slot (feature `user-oauth`) sees it. */

@@ -224,6 +224,7 @@ export class McpServer {
       logger: this.logger,
       hooks: options.extension?.hooks,
       gate: options.gate,
+      state: options.state,
       tasks,
       upstream,
       userAgent: `${info.name}/${info.version} (mcp-gen)`,

@@ -3,6 +3,7 @@
  * operation call ({@link ToolCaller.callOperation}) as named steps over the slots of the features
  * it consults (server/call-slots.ts) and the user's hooks (server/call-hooks.ts).
  */
+import type { StateStore } from "../state/state.js";
 import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
 import type { Credentials } from "../upstream/auth-slot.js";
 import type { Paging } from "../upstream/paging-slot.js";
@@ -94,6 +95,8 @@ export interface ToolCallerOptions {
   hooks: CallHooks | undefined;
   /** Feature slots (confirm, tasks, auth, pagination, user-oauth); undefined: off. */
   gate: CallGate | undefined;
+  /** The state store the gate may keep what it must remember in. */
+  state?: StateStore | undefined;
   tasks: Tasks | undefined;
   credentials: Credentials | undefined;
   paging: Paging | undefined;
@@ -252,7 +255,11 @@ export class ToolCaller {
 
   /** Step 3, gate (feature `confirm`): the answer that stops the call (ask the user, refuse), if any. */
   private gate(op: OperationCall, gate: CallGate): Promise<Outcome | undefined> {
-    return gate(op.tool, op.args, op.tools(), { modern: op.call.era.modern, fromCode: !!op.context.fromCode });
+    return gate(op.tool, op.args, op.tools(), {
+      modern: op.call.era.modern,
+      fromCode: !!op.context.fromCode,
+      state: this.options.state,
+    });
   }
 
   /** Step 4, before-hooks: the user's `beforeCall` and the tool's `before` rewrite the arguments or answer. */

@@ -39,14 +39,24 @@ export class HttpDrain {
       reject(res, 503, "Service Unavailable: the server is shutting down", null, ErrorCode.InternalError);
       return false;
     }
-    this.used.add(req.socket);
-    this.unserved.delete(req.socket);
-    if (this.draining) res.setHeader("Connection", "close");
+    this.served(req, res);
     if (waited) {
       this.active.add(res);
       res.once("close", () => this.active.delete(res));
     }
     return true;
+  }
+
+  /** Notes that a connection has carried a request (health probes are answered even while draining). */
+  served(req: IncomingMessage, res: ServerResponse): void {
+    this.used.add(req.socket);
+    this.unserved.delete(req.socket);
+    if (this.draining) res.setHeader("Connection", "close");
+  }
+
+  /** True once the shutdown began. */
+  get isDraining(): boolean {
+    return this.draining;
   }
 
   /** Starts draining: answers still to come go out with `Connection: close`, so no client reuses a dying socket. */

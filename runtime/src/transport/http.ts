@@ -5,6 +5,7 @@
  * client accepts `text/event-stream`. Closing the response stream aborts the request.
  *
  * Its parts, each in a module of its own: the limits (http-limits.ts), the drain (http-drain.ts),
+ * the health probes (http-health.ts),
  * the router (http-router.ts: the guard, the origin, the endpoints beside the MCP one) and the MCP
  * endpoint's request handler (http-request.ts, over the checks in http-exchange.ts).
  */
@@ -14,6 +15,7 @@ import { ErrorCode } from "../protocol/jsonrpc.js";
 import { silentLogger, type Logger } from "../protocol/logger.js";
 import type { McpServer } from "../server/server.js";
 import { HttpDrain, settled } from "./http-drain.js";
+import { isHealthPath, serveHealth, type HealthState } from "./http-health.js";
 import { LOOPBACK_HOSTNAMES, hostChecker } from "./http-hosts.js";
 import { httpLimits, type HttpLimitOptions } from "./http-limits.js";
 import type { HttpEndpoints, HttpGuard, HttpSessions, MakeHttpEndpoints } from "./http-plugs.js";
@@ -53,6 +55,8 @@ export interface HttpOptions extends HttpLimitOptions {
   oauth?: HttpGuard;
   /** A header a trusted gateway names the user by (`--trust-user-header`): requests without it get 401. */
   userHeader?: string;
+  /** Why the server is not ready for traffic (`/readyz` answers 503), or undefined when it is. */
+  notReady?: () => string | undefined;
 }
 
 /** A running HTTP transport. */
@@ -85,7 +89,8 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
     },
     mcpRequestHandler(server, { ...limits, sessions: options.sessions, oauth: options.oauth }),
   );
-  const gate: RequestGate = { endpoint, drain, route, logger, hostCheck: undefined };
+  const health = { draining: () => drain.isDraining, notReady: options.notReady };
+  const gate: RequestGate = { endpoint, drain, route, logger, health, hostCheck: undefined };
   const http = createServer(limits.serverOptions, (req, res) => onRequest(gate, req, res));
   drain.watch(http);
   limits.apply(http);
@@ -107,15 +112,22 @@ interface RequestGate {
   readonly drain: HttpDrain;
   readonly route: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   readonly logger: Logger;
+  readonly health: HealthState;
   hostCheck: ((value: string | undefined) => boolean) | undefined;
 }
 
-/** One request: the Host check, the drain's admission, then the router; a failure is a 500. */
+/** One request: health probes first, the Host check, the drain's admission, then the router; a failure is a 500. */
 function onRequest(gate: RequestGate, req: IncomingMessage, res: ServerResponse): void {
+  const pathname = (req.url ?? "/").split("?")[0]!;
+  // A probe sends its own Host and no credential; its answer says nothing else (http-health.ts).
+  if (isHealthPath(pathname)) {
+    gate.drain.served(req, res);
+    return serveHealth(req, res, pathname, gate.health);
+  }
   if (gate.hostCheck && !gate.hostCheck(req.headers.host))
     return reject(res, 403, "Forbidden: Host header not allowed (see --allowed-hosts)");
   // Only Streamable HTTP calls are waited for; legacy SSE streams stay open until the end.
-  if (!gate.drain.admit(req, res, (req.url ?? "/").split("?")[0] === gate.endpoint)) return;
+  if (!gate.drain.admit(req, res, pathname === gate.endpoint)) return;
   gate.route(req, res).catch((error: unknown) => {
     gate.logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
     if (!res.headersSent) reject(res, 500, "Internal error", null, ErrorCode.InternalError);

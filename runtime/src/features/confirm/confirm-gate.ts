@@ -2,11 +2,12 @@
  * `--confirm-destructive`: before a destructive tool (annotation `destructiveHint`) calls the
  * upstream API, the user confirms; a call from an `execute_code` script is refused (a script
  * cannot ask the user, and must not make them answer one prompt per loop iteration). Modern clients get an `input_required` elicitation whose
- * sealed state holds a digest of the exact arguments (no replay for other arguments); legacy
+ * sealed state holds a digest of the exact arguments (no replay for other arguments) and a random id that the accepted answer uses up (no replay of
+ * the same request: once.ts); legacy
  * clients that declared elicitation get an `elicitation/create` request; others are refused. The
  * prompt shows what will be done: the method, the filled path and the arguments.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { RequestTools } from "../../api/extensions.js";
 import type { InputRequiredResult, CallToolResult } from "../../api/mcp-types.js";
 import { textResult } from "../../api/tool-outcome.js";
@@ -14,6 +15,9 @@ import type { ToolDefinition } from "../../api/types.js";
 import { getOwn, isRecord } from "../../protocol/own.js";
 import { serializePathParameter } from "../../upstream/serialize.js";
 import type { CallGate } from "../../server/call-slots.js";
+import type { StateStore } from "../../state/state.js";
+import { DEFAULT_STATE_TTL_MS } from "../../protocol/request-state.js";
+import { UsedOnce } from "./once.js";
 
 /** Argument and parameter names whose values are never shown in a prompt (they may be credentials). */
 const SECRET_NAME = /authori[sz]ation|cookie|token|secret|passw|api[-_]?key|credential|private[-_]?key|signature/i;
@@ -32,12 +36,15 @@ export function confirmationGate(destructive: boolean): CallGate {
         `${tool.name} needs the user's confirmation (${tool.confirm ? "x-mcp-confirm" : "--confirm-destructive"}), which code cannot ask for: it is not run from execute_code.`,
         true,
       );
-    return confirmDestructiveCall(tool, args, tools, call.modern);
+    return confirmDestructiveCall(tool, args, tools, call.modern, call.state);
   };
 }
 
 /** The gate of `--confirm-destructive`: destructive calls (and those marked `x-mcp-confirm`) pass once the user confirmed them. */
 export const confirmDestructive: CallGate = confirmationGate(true);
+
+/** Ids of accepted confirmations, in this process (used when the server has no state store). */
+const usedHere = new UsedOnce(undefined, DEFAULT_STATE_TTL_MS);
 
 /** Undefined when the user confirmed these exact arguments; else the result to answer with. */
 async function confirmDestructiveCall(
@@ -45,6 +52,7 @@ async function confirmDestructiveCall(
   args: Record<string, unknown>,
   tools: RequestTools,
   modern: boolean,
+  store: StateStore | undefined,
 ): Promise<CallToolResult | InputRequiredResult | undefined> {
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
   const declined = (): CallToolResult =>
@@ -61,12 +69,17 @@ async function confirmDestructiveCall(
       : declined();
   }
   const digest = createHash("sha256").update(canonicalJson(args)).digest("base64url");
-  const state = tools.state as { confirm?: string } | undefined;
+  const state = tools.state as { confirm?: string; once?: string } | undefined;
   const response = tools.inputResponses.confirm;
-  if (state?.confirm === digest && response) return accepted(response) ? undefined : declined();
+  if (state?.confirm === digest && typeof state.once === "string" && response) {
+    if (!accepted(response)) return declined();
+    // The answer is good for its one request: a replay of it (same state) is asked again.
+    const used = store ? new UsedOnce(store, DEFAULT_STATE_TTL_MS) : usedHere;
+    if (await used.claim(`confirm:${state.once}`)) return undefined;
+  }
   return tools.inputRequired(
     { confirm: { method: "elicitation/create", params: confirmationRequest(tool, args) } },
-    { confirm: digest },
+    { confirm: digest, once: randomBytes(16).toString("base64url") },
   );
 }
 

@@ -12,7 +12,7 @@
 import type { Feature } from "../../cli/features.js";
 import { nonEmpty } from "../../cli/settings.js";
 import type { SecuritySchemeDefinition } from "../../api/types.js";
-import { silentLogger } from "../../protocol/logger.js";
+import { silentLogger, type Logger } from "../../protocol/logger.js";
 import { BrowserUserCheck } from "./browser-confirm.js";
 import { SignInFlows } from "./flows.js";
 import { LoopbackPages } from "./loopback.js";
@@ -32,8 +32,12 @@ export const userOauth: Feature = {
                      HTTP without --oauth-issuer: the user a request comes from is the value of
                      header NAME, which a trusted gateway sets; requests without it are refused.
                      Needed for per-user upstream sign-in
+  --allow-forwarded-sign-in-links
+                     UNSAFE. --oauth-issuer without MCP_SIGN_IN_OIDC_CLIENT_ID: start anyway, with
+                     no check of who opens a sign-in link, so whoever opens a user's link signs in
+                     for that user (a forwarded link gives him the opener's upstream account)
 `,
-  plugs({ flags, env, info, http, origin }) {
+  plugs({ flags, env, info, http, origin, logger }) {
     const schemes = signInSchemes(info.securitySchemes ?? [], env);
     const header = nonEmpty(flags["trust-user-header"] as string | undefined);
     if (header && !http) throw new Error("--trust-user-header applies to --http only (stdio has one user)");
@@ -61,16 +65,7 @@ export const userOauth: Feature = {
     const secret = nonEmpty(env.MCP_TOKEN_VAULT_SECRET);
     if (secret !== undefined && secret.length < MIN_VAULT_SECRET_CHARS)
       throw new Error(`MCP_TOKEN_VAULT_SECRET must have at least ${MIN_VAULT_SECRET_CHARS} characters`);
-    const checkId = nonEmpty(env.MCP_SIGN_IN_OIDC_CLIENT_ID);
-    if (checkId !== undefined && !(http && issuer))
-      throw new Error(
-        "MCP_SIGN_IN_OIDC_CLIENT_ID applies to the OAuth resource-server mode (--http with --oauth-issuer)",
-      );
-    // The start URL confirms its browser's user at the MCP token's issuer (else: the first browser wins).
-    const check =
-      checkId !== undefined && issuer
-        ? new BrowserUserCheck(issuer, { id: checkId, secret: nonEmpty(env.MCP_SIGN_IN_OIDC_CLIENT_SECRET) }, 15_000)
-        : undefined;
+    const check = browserCheck(http ? issuer : undefined, env, flags[RISK_FLAG] === true, logger);
     const waitMs = Number(nonEmpty(env.MCP_SIGN_IN_WAIT_MS) ?? DEFAULT_WAIT_MS);
     let made: UserOAuth | undefined;
     const loopback = http
@@ -147,6 +142,45 @@ export function signInSchemes(schemes: readonly SecuritySchemeDefinition[], env:
         new URLSearchParams(value(definition.env.clientId?.replace(/CLIENT_ID$/, "AUTHORIZE_PARAMS")) ?? ""),
       ),
     }));
+}
+
+/** The flag with which the operator accepts sign-in links that any browser may complete. */
+const RISK_FLAG = "allow-forwarded-sign-in-links";
+
+/**
+ * The browser-user check of resource-server mode (`issuer`), from `MCP_SIGN_IN_OIDC_CLIENT_ID`.
+ * Required there: a start link's first browser would otherwise be bound to it, whoever holds it, so
+ * a user could send his link to someone else and get her upstream tokens. The cookie set when a link
+ * is opened cannot prove who the link is for (the link is made for an MCP client, not a browser);
+ * only the issuer can say who the browser's user is. Without the check the server starts only when
+ * the operator names the risk (`--allow-forwarded-sign-in-links`), and says so in its log.
+ */
+function browserCheck(
+  issuer: string | undefined,
+  env: NodeJS.ProcessEnv,
+  riskAccepted: boolean,
+  logger: Logger,
+): BrowserUserCheck | undefined {
+  const checkId = nonEmpty(env.MCP_SIGN_IN_OIDC_CLIENT_ID);
+  if (checkId !== undefined && !issuer)
+    throw new Error(
+      "MCP_SIGN_IN_OIDC_CLIENT_ID applies to the OAuth resource-server mode (--http with --oauth-issuer)",
+    );
+  if (riskAccepted && !(issuer && checkId === undefined))
+    throw new Error(`--${RISK_FLAG} applies to --oauth-issuer without MCP_SIGN_IN_OIDC_CLIENT_ID`);
+  if (issuer && checkId === undefined) {
+    if (!riskAccepted)
+      throw new Error(
+        `per-user sign-in in resource-server mode needs the browser check: register this server at ${issuer} (redirect URI <public URL>/oauth/upstream/confirm, scope openid) and set MCP_SIGN_IN_OIDC_CLIENT_ID (and MCP_SIGN_IN_OIDC_CLIENT_SECRET); without it, whoever opens a user's sign-in link signs in for that user. To start anyway, pass --${RISK_FLAG}`,
+      );
+    logger.warn(
+      `--${RISK_FLAG}: sign-in links are not checked at ${issuer}: whoever opens a user's sign-in link signs in for that user`,
+    );
+    return undefined;
+  }
+  return checkId !== undefined && issuer
+    ? new BrowserUserCheck(issuer, { id: checkId, secret: nonEmpty(env.MCP_SIGN_IN_OIDC_CLIENT_SECRET) }, 15_000)
+    : undefined;
 }
 
 function fail(message: string): never {

@@ -3,8 +3,9 @@
  * binds the flow to this browser and redirects to the upstream's authorization endpoint, nowhere
  * else) and `GET /oauth/upstream/callback` (the registered redirect URI: checks the flow, exchanges
  * the code, keeps the tokens for the flow's user and shows a plain page). And `POST
- * /oauth/upstream/sign-out`, which drops the calling user's tokens, and the operator's `POST
- * /oauth/upstream/drop-user?user=…` (with `X-Admin-Secret`), which drops anyone's. Pages take no return URL: no
+ * /oauth/upstream/sign-out`, which signs the calling user out (tokens revoked upstream where the
+ * provider offers it, and dropped), and the operator's `POST /oauth/upstream/drop-user?user=…`
+ * (with `X-Admin-Secret`), which does so for anyone. Pages take no return URL: no
  * open redirect. Their answers are never cached and send no referrer (the callback URL holds a code).
  * With a browser-user check (resource-server mode, browser-confirm.ts) the start page goes first to the
  * issuer's authorization endpoint, and `GET /oauth/upstream/confirm` (the redirect URI registered
@@ -97,17 +98,17 @@ export async function serveSignInPage(
   return finishFlow(request);
 }
 
-/** `POST /oauth/upstream/sign-out`: drops the calling user's tokens. */
+/** `POST /oauth/upstream/sign-out`: signs the calling user out (sign-in.ts: revoked upstream where offered, dropped). */
 async function signOut({ req, res, signIn, subject }: PageRequest): Promise<void> {
   if (req.method !== "POST") return page(res, 405, "Use POST to sign out.", { allow: "POST" });
   const user = userOf(signIn.settings.source, { subject, headers: req.headers });
   if (!user) return page(res, 401, "Who is signing out is not known.");
-  for (const key of signIn.keys()) await signIn.settings.vault.drop(user, key);
+  await signIn.signOut(user);
   return page(res, 200, "You are signed out of the upstream API here.");
 }
 
 /**
- * `POST /oauth/upstream/drop-user?user=…`: the operator drops every token of a user: `?user=` is the
+ * `POST /oauth/upstream/drop-user?user=…`: the operator signs a user out as sign-out does: `?user=` is the
  * trusted header's value, or the MCP token's subject (resource-server mode).
  */
 async function dropUser({ req, res, query, context, signIn }: PageRequest): Promise<void> {
@@ -115,14 +116,14 @@ async function dropUser({ req, res, query, context, signIn }: PageRequest): Prom
   if (!context.adminSecret || typeof given !== "string" || !sameSecret(given, context.adminSecret))
     return page(res, 403, "Not allowed.");
   if (req.method !== "POST") return page(res, 405, "Use POST.", { allow: "POST" });
-  const { source, vault } = signIn.settings;
+  const { source } = signIn.settings;
   const name = query.get("user") ?? "";
   const user =
     source.kind === "header"
       ? userOf(source, { headers: { [source.header.toLowerCase()]: name } })
       : userOf(source, { subject: name });
   if (!name || !user) return page(res, 400, "Name the user: ?user=…");
-  for (const key of signIn.keys()) await vault.drop(user, key);
+  await signIn.signOut(user);
   return page(res, 200, "That user's tokens are dropped.");
 }
 

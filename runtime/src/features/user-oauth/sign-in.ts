@@ -21,6 +21,7 @@ import { FLOW_TTL_MS, type SignInFlows } from "./flows.js";
 import {
   discoverEndpoints,
   requestTokens,
+  revokeToken,
   TokenError,
   type AuthorizationEndpoints,
   type OAuthClient,
@@ -186,6 +187,31 @@ export class UserOAuth implements UserSignIn {
       await vault.drop(user, key);
       return undefined;
     }
+  }
+
+  /**
+   * Signs `user` out of every scheme: their tokens revoked upstream where the provider offers
+   * revocation (the refresh token first, which ends its grant, then the access token), then a new
+   * vault generation, so no copy of the old records opens again. A failed revocation is logged and
+   * the sign-out goes on.
+   */
+  async signOut(user: string): Promise<void> {
+    const { vault, timeoutMs, logger } = this.settings;
+    for (const key of this.keys()) {
+      const tokens = await vault.get(user, key);
+      const revocationUrl = tokens && (await this.endpointsOf(key).catch(() => undefined))?.revocationUrl;
+      if (!tokens || !revocationUrl) continue;
+      const client = this.schemes.get(key)!.client;
+      try {
+        if (tokens.refresh) await revokeToken(revocationUrl, tokens.refresh, "refresh_token", client, timeoutMs);
+        await revokeToken(revocationUrl, tokens.access, "access_token", client, timeoutMs);
+      } catch (error) {
+        logger.warn(`sign-in: revoking the tokens of scheme ${key} at sign-out failed`, {
+          reason: error instanceof TokenError ? error.code : "error",
+        });
+      }
+    }
+    await vault.signOut(user, this.keys());
   }
 
   /** The scheme's authorization and token endpoints (spec, or OpenID Connect discovery, cached). */

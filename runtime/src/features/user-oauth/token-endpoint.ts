@@ -1,7 +1,8 @@
 /**
  * The upstream authorization server as an OAuth client sees it: its endpoints (from the spec's
  * authorization code flow, or OpenID Connect discovery) and the token requests of a sign-in: the
- * code exchange (with the PKCE verifier and the exact redirect URI) and refreshes. The client
+ * code exchange (with the PKCE verifier and the exact redirect URI), refreshes, and revocation
+ * (RFC 7009) where the provider's metadata offers it. The client
  * secret goes to the token endpoint only; errors name the endpoint's origin and the OAuth error
  * code, never a token or secret.
  */
@@ -11,6 +12,8 @@ import { loadGot } from "../../upstream/lazy-modules.js";
 export interface AuthorizationEndpoints {
   authorizationUrl: string;
   tokenUrl: string;
+  /** RFC 7009 token revocation, when the provider's metadata names it (`revocation_endpoint`). */
+  revocationUrl?: string;
 }
 
 /** The app registered upstream (`<KEY>_CLIENT_ID`, `<KEY>_CLIENT_SECRET`). */
@@ -54,13 +57,70 @@ export async function discoverEndpoints(discoveryUrl: string, timeoutMs: number)
   } catch {
     // reported below
   }
-  const { authorization_endpoint: authorizationUrl, token_endpoint: tokenUrl } = document;
+  const { authorization_endpoint: authorizationUrl, token_endpoint: tokenUrl, revocation_endpoint } = document;
   if (typeof authorizationUrl !== "string" || typeof tokenUrl !== "string")
     throw new TokenError(
       "discovery",
       `OpenID Connect discovery at ${discoveryUrl} gave no authorization and token endpoints`,
     );
-  return { authorizationUrl, tokenUrl };
+  return {
+    authorizationUrl,
+    tokenUrl,
+    ...(typeof revocation_endpoint === "string" && { revocationUrl: revocation_endpoint }),
+  };
+}
+
+/** The form and headers of a request to the provider, authenticated as `client`. */
+function asClient(
+  form: Record<string, string>,
+  client: OAuthClient,
+): {
+  form: Record<string, string>;
+  headers: Record<string, string>;
+} {
+  const headers: Record<string, string> = { accept: "application/json" };
+  // client_secret_basic for a confidential client (RFC 6749 §2.3.1), client_id in the form for a public one.
+  if (!client.secret) return { form: { ...form, client_id: client.id }, headers };
+  headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`;
+  return { form, headers };
+}
+
+/** A request to the provider: sent once, within `timeoutMs`, never redirected, any status read. */
+function once(timeoutMs: number) {
+  return {
+    timeout: { request: timeoutMs },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    followRedirect: false,
+  } as const;
+}
+
+/**
+ * Revokes `token` at the provider's revocation endpoint (RFC 7009; `hint` is its type). Throws a
+ * TokenError naming the endpoint's origin and status when it refuses or cannot be reached.
+ */
+export async function revokeToken(
+  revocationUrl: string,
+  token: string,
+  hint: "refresh_token" | "access_token",
+  client: OAuthClient,
+  timeoutMs: number,
+): Promise<void> {
+  const { default: got } = await loadGot();
+  const where = new URL(revocationUrl).origin;
+  let status: number;
+  try {
+    const response = await got.post(revocationUrl, {
+      ...asClient({ token, token_type_hint: hint }, client),
+      ...once(timeoutMs),
+    });
+    status = response.statusCode;
+  } catch {
+    throw new TokenError("unreachable", `the revocation endpoint at ${where} could not be reached`);
+  }
+  // RFC 7009 §2.2: 200 whether or not the token was valid.
+  if (status !== 200)
+    throw new TokenError("revocation_refused", `the revocation endpoint at ${where} answered HTTP ${status}`);
 }
 
 /** Sends one token request (`form` without client credentials) and reads the answer. */
@@ -71,22 +131,13 @@ export async function requestTokens(
   timeoutMs: number,
 ): Promise<TokenAnswer> {
   const { default: got } = await loadGot();
-  const headers: Record<string, string> = { accept: "application/json" };
-  // client_secret_basic for a confidential client (RFC 6749 §2.3.1), client_id in the form for a public one.
-  if (client.secret)
-    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`;
-  else form = { ...form, client_id: client.id };
   const where = new URL(tokenUrl).origin;
   let status: number;
   let body: Record<string, unknown> = {};
   try {
     const response = await got.post(tokenUrl, {
-      form,
-      headers,
-      timeout: { request: timeoutMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
+      ...asClient(form, client),
+      ...once(timeoutMs),
     });
     status = response.statusCode;
     try {
