@@ -33,7 +33,7 @@ for (const example of EXAMPLES) {
   });
 }
 
-test("a generation vendors runtime/src as it is: the core and its features' folders, each file after one header line; not the embedders' index.ts", async () => {
+test("a generation vendors runtime/src as it is: the core and its features' folders, each file after one header line", async () => {
   const src = join(root, "runtime", "src");
   const header = runtimeHeader(runtimeVersion());
   const all = runtimeSourcePaths(src);
@@ -52,10 +52,7 @@ test("a generation vendors runtime/src as it is: the core and its features' fold
     // The features asked for and those they require (runtime/features.json), walked here from the data.
     const wanted = new Set<string>(features);
     for (const name of wanted) for (const needed of registry.features[name]?.requires ?? []) wanted.add(needed);
-    const expected = all.filter((path) =>
-      path.startsWith("features/") ? wanted.has(path.split("/")[1]!) : path !== "index.ts",
-    );
-    assert.ok(all.includes("index.ts") && !vendored.has("index.ts"), "index.ts is runtime/src's, not vendored");
+    const expected = all.filter((path) => !path.startsWith("features/") || wanted.has(path.split("/")[1]!));
     assert.equal([...vendored.keys()].sort(), expected, `vendored with --with ${features.join(",") || "none"}`);
     for (const path of expected) assert.is(vendored.get(path), header + readFileSync(join(src, path), "utf8"), path);
   }
