@@ -14,6 +14,7 @@ import { main } from "../../runtime/src/cli/main.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
 import { search } from "../../runtime/src/features/search/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
 import { startUpstream } from "../support/runtime-fixture.js";
@@ -136,12 +137,14 @@ interface Answer {
 }
 
 /** The fixture's tools in a server in process over an upstream that answers the page; `ask` sends one request. */
-async function inProcess(extra: Partial<McpServerOptions> = {}) {
+async function inProcess(extra: Partial<McpServerOptions> = {}, tune: (tools: ToolDefinition[]) => void = () => {}) {
   const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
   const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
+  const tools = plan.tools.map(toolDefinition);
+  tune(tools);
   const server = new McpServer({
     info: { name: "sizing", version: "1.0.0" },
-    tools: plan.tools.map(toolDefinition),
+    tools,
     upstream: { baseUrl: upstream.baseUrl },
     resultBudget: BUDGET,
     ...extra,
@@ -205,6 +208,31 @@ test("_fields and the budget apply on the search surface's call_operation too", 
     assert.match(unknown.content[0]!.text!, /Known paths near them: number/);
   } finally {
     await upstream.close();
+  }
+});
+
+test("a tool's own defaults (x-mcp-fields, x-mcp-result-budget): fields when none are given, its budget over the server's", async () => {
+  const { upstream, ask } = await inProcess({}, (tools) => {
+    const response = tools.find((tool) => tool.name === "listTickets")!.http.response;
+    response.defaultFields = ["number"];
+  });
+  const roomy = await inProcess({}, (tools) => {
+    tools.find((tool) => tool.name === "listTickets")!.http.response.budgetTokens = 1_000_000;
+  });
+  try {
+    const call = async (args: Record<string, unknown>, on = ask) =>
+      (await on("tools/call", { name: "listTickets", arguments: args })).result!;
+    const byDefault = await call({});
+    assert.equal((JSON.parse(byDefault.content[0]!.text!) as unknown[]).slice(0, 2), [{ number: 1 }, { number: 2 }]);
+    const chosen = await call({ _fields: ["title"] });
+    assert.equal((JSON.parse(chosen.content[0]!.text!) as unknown[])[0], { title: "Ticket 1" });
+    // The server's budget (1,500) would shrink this page; the tool's own does not.
+    const whole = await call({}, roomy.ask);
+    assert.is(whole.content[0]!.text, body);
+    assert.ok(whole.content.every((block) => block.type !== "resource_link"));
+  } finally {
+    await upstream.close();
+    await roomy.upstream.close();
   }
 });
 

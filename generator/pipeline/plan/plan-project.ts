@@ -1,6 +1,6 @@
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import type { ApiIR, OperationIR } from "../ir/ir-types.js";
-import { annotationsOf, descriptionOf, titleOf, toolsetTags } from "./overrides.js";
+import { annotationsOf, applyResultOverrides, descriptionOf, titleOf, toolsetTags } from "./overrides.js";
 import { planInput, type InputPlan } from "./input-schema.js";
 import { type ContractSnapshot } from "./changes/contracts.js";
 import { contractsOf } from "./changes/contracts-of.js";
@@ -234,6 +234,7 @@ function planTool(
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
   if (output.body !== undefined)
     addFieldsArgument(input.inputSchema, output.response, listOutputFields(output.body, ir.schemas));
+  applyResultOverrides(op, output.response, bag);
   const typeBase = typeBaseName(name, op);
   const errorStatuses = op.responses.filter((r) => /^4\d\d$/.test(r.status)).map((r) => Number(r.status));
   return {

@@ -80,6 +80,10 @@ export interface ResponseBinding {
   fieldsArgument?: string;
   /** The paths that argument may name (from the response schema; `a.*`: anything below `a`); absent: any. */
   fields?: string[];
+  /** The paths a call that names none gets (the spec's `x-mcp-fields`). */
+  defaultFields?: string[];
+  /** Tokens this tool's results may take, instead of the server's budget (`x-mcp-result-budget`). */
+  budgetTokens?: number;
 }
 
 /**
