@@ -56,6 +56,8 @@ export interface PlanOptions {
   filter?: OperationFilter;
   /** The surface the server serves by default (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The server's default result budget in tokens (`--result-budget`). */
+  resultBudget?: number;
   /** Runtime features asked for (`--with`): see features.ts. */
   features?: readonly string[];
   /** The project's custom code calls `clientRequest` (adds feature client-requests). */
@@ -350,6 +352,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     specVersion: ir.specVersion,
     securitySchemes: security.schemes,
     ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
+    ...(options.resultBudget !== undefined ? { resultBudget: options.resultBudget } : {}),
     types,
     features: featureChoice.features,
     askedFeatures,

@@ -193,6 +193,8 @@ export interface ServerInfo {
   securitySchemes?: SecuritySchemeDefinition[];
   /** The surface served when neither `--surface` nor `MCP_SURFACE` is given (default `auto`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The result budget in tokens when neither `--result-budget` nor `MCP_RESULT_BUDGET` is given (mcp-gen's `--result-budget`). */
+  resultBudget?: number;
   /** The environment variables a user sets (credentials, base URL, server variables): install snippets list the required ones. */
   env?: ConfigVariable[];
 }

@@ -65,7 +65,7 @@ Options:
                      (env MCP_MAX_RESPONSE_BYTES, default ${DEFAULT_MAX_RESPONSE_BYTES})
   --result-budget N  tokens (characters / 3) a tool result's text may take; a larger JSON result
                      is shrunk by its structure and links the complete body
-                     (env MCP_RESULT_BUDGET, default ${DEFAULT_RESULT_BUDGET_TOKENS})
+                     (env MCP_RESULT_BUDGET, default ${info.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS})
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
                      (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
@@ -176,7 +176,7 @@ export async function main(
         encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
-      resultBudget: flags.resultBudget,
+      resultBudget: flags.resultBudget ?? info.resultBudget,
       logger,
       stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
       extension: options.extension,
