@@ -18,6 +18,7 @@ import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
 import { startUpstream } from "../support/runtime-fixture.js";
+import { featureSurfaces } from "../support/factories.js";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const BUDGET = 1_500;
@@ -233,6 +234,38 @@ test("a tool's own defaults (x-mcp-fields, x-mcp-result-budget): fields when non
   } finally {
     await upstream.close();
     await roomy.upstream.close();
+  }
+});
+
+test("code mode's typed api takes _fields: the script gets the projected value, unbudgeted otherwise", async () => {
+  const surfaces = featureSurfaces({ "code-timeout": "10000", "code-memory": "32", "code-max-result": "100000" });
+  const { upstream, ask } = await inProcess({ surface: "code", surfaces });
+  try {
+    const run = async (code: string) =>
+      (await ask("tools/call", { name: "execute_code", arguments: { code } })).result! as Result & {
+        structuredContent: { result: unknown };
+      };
+    const ran = await run(
+      `const chosen = await api.listTickets({ _fields: ["number", "reporter.login"] });
+       const whole = await api.listTickets({});
+       return { count: chosen.unexpectedResponse.body.length, fifth: chosen.unexpectedResponse.body[4],
+         problem: chosen.unexpectedResponse.problems[0], body: whole.result[4].body.length };`,
+    );
+    assert.not.ok(ran.isError, JSON.stringify(ran).slice(0, 500));
+    // The value is structuredContent: required properties left out put it in the fallback shape's body;
+    // without _fields the page comes whole (code is not budgeted: the server's budget here is 1,500 tokens).
+    assert.equal(ran.structuredContent.result, {
+      count: 30,
+      fifth: { number: 5, reporter: { login: "reporter4" } },
+      problem: "the chosen fields leave out what the documented shape requires",
+      body: page[4]!.body.length,
+    });
+    const unknown = await run(
+      `try { await api.listTickets({ _fields: ["titel"] }); return "ran"; } catch (e) { return String(e.message); }`,
+    );
+    assert.match(String(unknown.structuredContent.result), /unknown _fields path\(s\) "titel".*title/);
+  } finally {
+    await upstream.close();
   }
 });
 
