@@ -119,6 +119,14 @@ async function startServer(
   info: Parameters<typeof main>[0],
   tools: Parameters<typeof main>[1],
 ): Promise<TransportHandle> {
+  // Put back at the test's end: later files of the same uvu process (a test lane) read process.env too.
+  const saved = Object.entries(env).map(([key]) => [key, process.env[key]] as const);
+  stops.push(async () => {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
   Object.assign(process.env, env);
   const handle = await main(info, tools, argv, { features: [auth, redis, sessions, userOauth, clientRequests] });
   assert.ok(handle, "the server started");
