@@ -35,7 +35,7 @@ export type { GenerateOptions, GenerateResult } from "./pipeline/generate.js";
 export { describeDependencyChanges } from "./pipeline/write/dependency-changes.js";
 export { featureCatalog } from "./pipeline/plan/features.js";
 export { parseAuthOverride } from "./pipeline/plan/credentials.js";
-export { listOption } from "./shared/contract.js";
+export { listOption, MAX_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "./shared/contract.js";
 export type { OperationFilter, SurfaceName } from "./shared/contract.js";
 export { Codes, GenerationError } from "./shared/diagnostics.js";
 export type { Diagnostic } from "./shared/diagnostics.js";

@@ -8,6 +8,8 @@ import {
   type GenerateOptions,
   type GenerateResult,
   GenerationError,
+  MAX_RESULT_BUDGET_TOKENS,
+  MIN_RESULT_BUDGET_TOKENS,
   type OperationFilter,
   parseAuthOverride,
   REMEMBERED_OPTIONS,
@@ -175,6 +177,15 @@ export const GENERATE_FLAGS: readonly GenerateFlag[] = [
     into: "defaultSurface",
   },
   {
+    flag: "result-budget",
+    option: {
+      type: "number",
+      describe: `The server's default result budget in tokens, ${MIN_RESULT_BUDGET_TOKENS} to ${MAX_RESULT_BUDGET_TOKENS} (its --result-budget / MCP_RESULT_BUDGET still win; default 10000)`,
+      coerce: resultBudget,
+    },
+    into: "resultBudget",
+  },
+  {
     flag: "with",
     option: {
       ...LIST,
@@ -274,6 +285,17 @@ function authOverride(value: string | undefined) {
 function envPrefix(value: string | undefined) {
   if (value !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(value))
     throw new UsageError(`--env-prefix ${value} must be upper case letters, digits and _`);
+  return value;
+}
+
+function resultBudget(value: number | undefined) {
+  if (
+    value !== undefined &&
+    !(Number.isInteger(value) && value >= MIN_RESULT_BUDGET_TOKENS && value <= MAX_RESULT_BUDGET_TOKENS)
+  )
+    throw new UsageError(
+      `--result-budget ${value} must be a whole number of tokens from ${MIN_RESULT_BUDGET_TOKENS} to ${MAX_RESULT_BUDGET_TOKENS}`,
+    );
   return value;
 }
 

@@ -46,6 +46,8 @@ export interface GenerateOptions {
   filter?: OperationFilter;
   /** The generated server's default surface (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The generated server's default result budget in tokens (`--result-budget`; its own flag still wins). */
+  resultBudget?: number;
   /** Generate a server without tools from a spec without operations (`--allow-empty`); default: an error (MG102). */
   allowEmpty?: boolean;
   /** Runtime features asked for (`--with`); default: the previous generation's (see plan/features.ts). */
@@ -75,6 +77,7 @@ export const REMEMBERED_OPTIONS = {
   repository: "repository",
   mcpName: "mcpName",
   defaultSurface: "surface",
+  resultBudget: "resultBudget",
   features: "features",
 } as const satisfies Partial<Record<keyof GenerateOptions, keyof Manifest>>;
 

@@ -11,7 +11,7 @@
  *   file layout (`tool-data`), the search index (`search-build`), toolset
  *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, which parameters and bodies the core leaves to feature
  *   `encodings`, which headers arguments never set (framing and hop-by-hop), the
- *   surfaces' sizes for `mcp-gen lint`, what a client profile is served (`client-names`,
+ *   surfaces' sizes for `mcp-gen lint`, the check of `_fields` paths and the result budget's range, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
  *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
  *   p-queue, QuickJS).
@@ -53,6 +53,8 @@ export { OFFSET_DIGITS, loadTools, type CatalogEntry, type StoredTool } from "..
 export { encodedByFeature } from "../../runtime/src/upstream/body.js";
 export { styledByFeature } from "../../runtime/src/upstream/serialize.js";
 export { isFramingHeader } from "../../runtime/src/upstream/headers.js";
+export { checkFields } from "../../runtime/src/upstream/result-fields.js";
+export { MAX_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "../../runtime/src/upstream/result-tokens.js";
 export {
   buildSearchIndex,
   searchDocument,

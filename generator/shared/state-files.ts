@@ -39,6 +39,8 @@ export interface Manifest {
   mcpName?: string;
   /** `--surface` of the run that wrote it, kept likewise. */
   surface?: "all" | "search" | "code" | "auto";
+  /** `--result-budget` of the run that wrote it, kept likewise. */
+  resultBudget?: number;
   /** `--with` of the run that wrote it (the features asked for, not those added for them), kept likewise. */
   features?: string[];
   /**

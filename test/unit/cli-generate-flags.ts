@@ -12,6 +12,8 @@ import * as assert from "uvu/assert";
 import { GENERATE_FLAGS, generateOptions, remembered } from "../../cli/commands/generate.js";
 import { REMEMBERED_OPTIONS, withRemembered } from "../../generator/pipeline/generate-options.js";
 import type { Manifest } from "../../generator/shared/state-files.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { main } from "../../runtime/src/cli/main.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const flags = GENERATE_FLAGS;
@@ -84,6 +86,33 @@ test("--overlay: repeatable paths in order (commas kept), none for none; remembe
   assert.equal(withRemembered({ spec: "x", overlays: [] }, manifest, "/work/server").overlays, []);
   const row = flags.find((candidate) => candidate.flag === "overlay")!;
   assert.match(String(row.option.describe), "remembered for later runs");
+});
+
+test("--result-budget: a whole number of tokens in range, remembered, and the generated server's default", async () => {
+  assert.is(generateOptions({ spec: "x", "result-budget": 2000 }, flags).resultBudget, 2000);
+  const row = flags.find((candidate) => candidate.flag === "result-budget")!;
+  for (const wrong of [499, 1.5, 10_000_001]) assert.throws(() => row.option.coerce!(wrong), /--result-budget/);
+  const manifest = { packageName: "p", resultBudget: 3000 } as Manifest;
+  assert.is(withRemembered({ spec: "x" }, manifest).resultBudget, 3000);
+  assert.is(withRemembered({ spec: "x", resultBudget: 4000 }, manifest).resultBudget, 4000);
+
+  const { plan, files } = await generate({
+    spec: join(root, "specs", "fixtures", "result-sizing.yaml"),
+    resultBudget: 2500,
+  });
+  assert.is(plan.resultBudget, 2500);
+  const index = files.find((file) => file.path === "src/server-info.ts")!;
+  assert.match(index.content, /"?resultBudget"?: 2500/, "the server info carries it");
+  // The server takes it as its default, and its help says so.
+  const helped: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((text: string) => helped.push(text) > 0) as unknown as typeof process.stdout.write;
+  try {
+    await main({ name: "s", version: "1", resultBudget: 2500 }, [], ["--help"], {});
+  } finally {
+    process.stdout.write = write;
+  }
+  assert.match(helped.join(""), /MCP_RESULT_BUDGET, default 2500/);
 });
 
 test.run();

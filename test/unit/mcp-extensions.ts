@@ -185,4 +185,49 @@ test("x-mcp-confirm marks the tool's definition and brings in the confirm featur
   assert.equal(invalid(bag), [["warning", "#/paths/~1pets/post/x-mcp-confirm"]]);
 });
 
+test("x-mcp-fields and x-mcp-result-budget become the tool's result defaults; bad values are MG122", () => {
+  const json = {
+    "200": {
+      description: "ok",
+      content: {
+        "application/json": {
+          schema: {
+            type: "array",
+            items: { type: "object", properties: { id: { type: "integer" }, owner: { properties: { name: {} } } } },
+          },
+        },
+      },
+    },
+  };
+  const p = plan(
+    document({ get: { responses: json, "x-mcp-fields": ["id", "owner.name"], "x-mcp-result-budget": 2000 } }),
+  );
+  const response = toolDefinition(tool(p, "listPets")).http.response;
+  assert.equal(response.defaultFields, ["id", "owner.name"]);
+  assert.is(response.budgetTokens, 2000);
+  assert.is(toolDefinition(tool(p, "createPet")).http.response.defaultFields, undefined);
+
+  const bag = new DiagnosticBag();
+  const bad = plan(
+    document({
+      get: { responses: json, "x-mcp-fields": ["idd"], "x-mcp-result-budget": 10 },
+      post: { "x-mcp-fields": ["id"] },
+      del: { "x-mcp-fields": "id", "x-mcp-result-budget": 1.5 },
+    }),
+    bag,
+  );
+  assert.equal(invalid(bag), [
+    ["warning", "#/paths/~1pets/get/x-mcp-result-budget"],
+    ["warning", "#/paths/~1pets~1{id}/delete/x-mcp-fields"],
+    ["warning", "#/paths/~1pets~1{id}/delete/x-mcp-result-budget"],
+    ["warning", "#/paths/~1pets/get/x-mcp-fields"],
+    ["warning", "#/paths/~1pets/post/x-mcp-fields"],
+  ]);
+  const unknown = bag.items.find((d) => d.pointer === "#/paths/~1pets/get/x-mcp-fields");
+  assert.match(unknown!.message, /unknown path\(s\) "idd" \(known near them: id/);
+  const response2 = toolDefinition(tool(bad, "listPets")).http.response;
+  assert.is(response2.defaultFields, undefined);
+  assert.is(response2.budgetTokens, undefined);
+});
+
 test.run();

@@ -14,9 +14,11 @@ import { main } from "../../runtime/src/cli/main.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
 import { search } from "../../runtime/src/features/search/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
+import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
 import { startUpstream } from "../support/runtime-fixture.js";
+import { featureSurfaces } from "../support/factories.js";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const BUDGET = 1_500;
@@ -136,12 +138,14 @@ interface Answer {
 }
 
 /** The fixture's tools in a server in process over an upstream that answers the page; `ask` sends one request. */
-async function inProcess(extra: Partial<McpServerOptions> = {}) {
+async function inProcess(extra: Partial<McpServerOptions> = {}, tune: (tools: ToolDefinition[]) => void = () => {}) {
   const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
   const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
+  const tools = plan.tools.map(toolDefinition);
+  tune(tools);
   const server = new McpServer({
     info: { name: "sizing", version: "1.0.0" },
-    tools: plan.tools.map(toolDefinition),
+    tools,
     upstream: { baseUrl: upstream.baseUrl },
     resultBudget: BUDGET,
     ...extra,
@@ -203,6 +207,63 @@ test("_fields and the budget apply on the search surface's call_operation too", 
     assert.ok(shrunk.content.some((block) => block.type === "resource_link"));
     const unknown = await call({ _fields: ["nmber"] });
     assert.match(unknown.content[0]!.text!, /Known paths near them: number/);
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("a tool's own defaults (x-mcp-fields, x-mcp-result-budget): fields when none are given, its budget over the server's", async () => {
+  const { upstream, ask } = await inProcess({}, (tools) => {
+    const response = tools.find((tool) => tool.name === "listTickets")!.http.response;
+    response.defaultFields = ["number"];
+  });
+  const roomy = await inProcess({}, (tools) => {
+    tools.find((tool) => tool.name === "listTickets")!.http.response.budgetTokens = 1_000_000;
+  });
+  try {
+    const call = async (args: Record<string, unknown>, on = ask) =>
+      (await on("tools/call", { name: "listTickets", arguments: args })).result!;
+    const byDefault = await call({});
+    assert.equal((JSON.parse(byDefault.content[0]!.text!) as unknown[]).slice(0, 2), [{ number: 1 }, { number: 2 }]);
+    const chosen = await call({ _fields: ["title"] });
+    assert.equal((JSON.parse(chosen.content[0]!.text!) as unknown[])[0], { title: "Ticket 1" });
+    // The server's budget (1,500) would shrink this page; the tool's own does not.
+    const whole = await call({}, roomy.ask);
+    assert.is(whole.content[0]!.text, body);
+    assert.ok(whole.content.every((block) => block.type !== "resource_link"));
+  } finally {
+    await upstream.close();
+    await roomy.upstream.close();
+  }
+});
+
+test("code mode's typed api takes _fields: the script gets the projected value, unbudgeted otherwise", async () => {
+  const surfaces = featureSurfaces({ "code-timeout": "10000", "code-memory": "32", "code-max-result": "100000" });
+  const { upstream, ask } = await inProcess({ surface: "code", surfaces });
+  try {
+    const run = async (code: string) =>
+      (await ask("tools/call", { name: "execute_code", arguments: { code } })).result! as Result & {
+        structuredContent: { result: unknown };
+      };
+    const ran = await run(
+      `const chosen = await api.listTickets({ _fields: ["number", "reporter.login"] });
+       const whole = await api.listTickets({});
+       return { count: chosen.unexpectedResponse.body.length, fifth: chosen.unexpectedResponse.body[4],
+         problem: chosen.unexpectedResponse.problems[0], body: whole.result[4].body.length };`,
+    );
+    assert.not.ok(ran.isError, JSON.stringify(ran).slice(0, 500));
+    // The value is structuredContent: required properties left out put it in the fallback shape's body;
+    // without _fields the page comes whole (code is not budgeted: the server's budget here is 1,500 tokens).
+    assert.equal(ran.structuredContent.result, {
+      count: 30,
+      fifth: { number: 5, reporter: { login: "reporter4" } },
+      problem: "the chosen fields leave out what the documented shape requires",
+      body: page[4]!.body.length,
+    });
+    const unknown = await run(
+      `try { await api.listTickets({ _fields: ["titel"] }); return "ran"; } catch (e) { return String(e.message); }`,
+    );
+    assert.match(String(unknown.structuredContent.result), /unknown _fields path\(s\) "titel".*title/);
   } finally {
     await upstream.close();
   }

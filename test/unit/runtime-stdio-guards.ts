@@ -46,7 +46,7 @@ function reader(output: PassThrough) {
   return { messages, count: (n: number, what: string) => within(count(n), 2_000, what) };
 }
 
-const request = (id: number, method = "ping") => JSON.stringify({ jsonrpc: "2.0", id, method }) + "\n";
+const request = (id: number | string, method = "ping") => JSON.stringify({ jsonrpc: "2.0", id, method }) + "\n";
 
 test("a line over the limit gets -32600 as soon as the limit is passed, before its end; the next line is served", async () => {
   const { server, dispatched } = stubServer();
@@ -134,20 +134,24 @@ test("requests beyond the cap in flight are refused at once (429, retry later); 
     assert.is(message.error.code, 429);
     assert.match(message.error.message, "3 requests in flight");
   }
+  // A ping is answered at the cap too: it is how a client tells a busy server from a dead one.
+  input.write(request("ping-1", "ping"));
+  await out.count(3, "the ping answered at the cap");
+  assert.equal(out.messages.at(-1), { jsonrpc: "2.0", id: "ping-1", result: { ok: true } });
   input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }) + "\n");
   input.write(JSON.stringify({ jsonrpc: "2.0", id: "s-1", result: {} }) + "\n");
   await within(
     new Promise<void>((resolve) => {
-      const poll = (): void => (dispatched.length >= 5 ? resolve() : void setTimeout(poll, 5));
+      const poll = (): void => (dispatched.length >= 6 ? resolve() : void setTimeout(poll, 5));
       poll();
     }),
     2_000,
     "the notification and the response dispatched",
   );
   held.splice(0).forEach((resolve) => resolve());
-  await out.count(5, "the three held requests answered");
+  await out.count(6, "the three held requests answered");
   input.write(request(6));
-  await out.count(6, "a request after the others finished");
+  await out.count(7, "a request after the others finished");
   assert.ok(out.messages.at(-1)!.result, "served once below the cap");
   input.end();
   await handle.closed;

@@ -57,6 +57,7 @@ function serverInfo(plan: ProjectPlan): ServerInfo {
     ...(plan.securitySchemes.length > 0 ? { securitySchemes: plan.securitySchemes } : {}),
     ...(plan.env.length > 0 ? { env: configVariables(plan) } : {}),
     ...(plan.defaultSurface && plan.defaultSurface !== "auto" ? { defaultSurface: plan.defaultSurface } : {}),
+    ...(plan.resultBudget !== undefined ? { resultBudget: plan.resultBudget } : {}),
   };
 }
 

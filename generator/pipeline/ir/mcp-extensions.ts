@@ -4,17 +4,15 @@
  * with its pointer and is ignored, so a typo never costs the server a tool.
  *
  * On an operation: `x-mcp-name`, `x-mcp-title`, `x-mcp-description`, `x-mcp-annotations`,
- * `x-mcp-hidden`, `x-mcp-toolset`, `x-mcp-confirm`. On a tag of the top-level `tags` list:
- * `x-mcp-hidden` (every operation with that tag) and `x-mcp-toolset` (the default of its operations).
- *
- * Room for more: defaults of a tool's results (a default `_fields` selection, a result budget) go
- * into `McpOverrides` here as `fields` and `resultBudget`, read from `x-mcp-fields` and
- * `x-mcp-result-budget` by the same pattern, once the results feature that uses them exists.
+ * `x-mcp-hidden`, `x-mcp-toolset`, `x-mcp-confirm`, and the defaults of the tool's results:
+ * `x-mcp-fields` (the `_fields` a call without them gets) and `x-mcp-result-budget` (its token
+ * budget). On a tag of the top-level `tags` list: `x-mcp-hidden` (every operation with that tag)
+ * and `x-mcp-toolset` (the default of its operations).
  */
 import type { DiagnosticBag } from "../../shared/diagnostics.js";
 import { Codes } from "../../shared/diagnostics.js";
 import { childPointer } from "../../shared/pointer.js";
-import { isRecord } from "../../shared/contract.js";
+import { isRecord, MAX_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "../../shared/contract.js";
 
 /** Hints a tool's annotations may be given (MCP `ToolAnnotations` without the `Hint` suffix). */
 export interface McpAnnotationOverrides {
@@ -40,6 +38,10 @@ export interface McpOverrides {
   toolset?: string;
   /** `x-mcp-confirm`: the user confirms each call (elicitation) before it reaches the API. */
   confirm?: boolean;
+  /** `x-mcp-fields`: the `_fields` a call that gives none gets (checked against the response's paths when planned). */
+  fields?: string[];
+  /** `x-mcp-result-budget`: tokens this tool's results may take, instead of the server's budget. */
+  resultBudget?: number;
 }
 
 /** The names `x-mcp-annotations` takes, each with its MCP name too (`readOnly` or `readOnlyHint`). */
@@ -59,6 +61,10 @@ const TOOLSET = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  * starting and ending with a letter or digit (the planner checks uniqueness).
  */
 const TOOL_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$/;
+/** Paths an `x-mcp-fields` may name at most (what the runtime takes in one `_fields`). */
+const MAX_FIELDS = 100;
+/** The result budget's range in tokens: what the server's `--result-budget` takes. */
+const RESULT_BUDGET_RANGE = { min: MIN_RESULT_BUDGET_TOKENS, max: MAX_RESULT_BUDGET_TOKENS } as const;
 
 type Obj = Record<string, unknown>;
 
@@ -78,7 +84,7 @@ function readExtension<T>(
 }
 
 const EXTENSIONS_HELP =
-  "See the x-mcp extensions in docs/guide/tool-surface.md: names [A-Za-z0-9_-] up to 64, text non-empty, annotations and hidden/confirm booleans.";
+  "See the x-mcp extensions in docs/guide/tool-surface.md: names [A-Za-z0-9_-] up to 64, text non-empty, annotations and hidden/confirm booleans, fields a list of paths, a result budget an integer of tokens.";
 
 const asBoolean = (value: unknown) => (typeof value === "boolean" ? { value } : "it must be true or false");
 
@@ -98,6 +104,21 @@ const asToolset = (value: unknown) =>
   typeof value === "string" && TOOLSET.test(value)
     ? { value }
     : "a toolset is a word of letters, digits, _, . and - (no commas or spaces)";
+
+const asFields = (value: unknown) =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.length <= MAX_FIELDS &&
+  value.every((path) => typeof path === "string" && path.trim() !== "")
+    ? { value: value as string[] }
+    : `it must be a list of 1 to ${MAX_FIELDS} paths such as "id" or "items[].name"`;
+
+const asResultBudget = (value: unknown) =>
+  Number.isInteger(value) &&
+  (value as number) >= RESULT_BUDGET_RANGE.min &&
+  (value as number) <= RESULT_BUDGET_RANGE.max
+    ? { value: value as number }
+    : `it must be a whole number of tokens from ${RESULT_BUDGET_RANGE.min} to ${RESULT_BUDGET_RANGE.max}`;
 
 function asAnnotations(value: unknown): { value: McpAnnotationOverrides } | string {
   if (!isRecord(value)) return "it must be an object of boolean hints (readOnly, destructive, idempotent, openWorld)";
@@ -148,6 +169,8 @@ export function readMcpOverrides(
     readExtension(op, "x-mcp-toolset", at, bag, asToolset) ??
     tags.map((tag) => tagExtensions.toolsets.get(tag)).find((set) => set !== undefined);
   const confirm = readExtension(op, "x-mcp-confirm", at, bag, asBoolean);
+  const fields = readExtension(op, "x-mcp-fields", at, bag, asFields);
+  const resultBudget = readExtension(op, "x-mcp-result-budget", at, bag, asResultBudget);
   const overrides: McpOverrides = {
     ...(name !== undefined ? { name } : {}),
     ...(title !== undefined ? { title } : {}),
@@ -156,6 +179,8 @@ export function readMcpOverrides(
     ...(hidden ? { hidden } : {}),
     ...(toolset !== undefined ? { toolset } : {}),
     ...(confirm ? { confirm } : {}),
+    ...(fields !== undefined ? { fields } : {}),
+    ...(resultBudget !== undefined ? { resultBudget } : {}),
   };
   return Object.keys(overrides).length > 0 ? overrides : undefined;
 }

@@ -1,9 +1,10 @@
 /**
  * What the `x-mcp-*` extensions (ir/mcp-extensions.ts) change in a planned tool: its annotations,
- * title, description, toolset and confirmation. Names and hiding are decided with every operation
+ * title, description, toolset, confirmation and the defaults of its results. Names and hiding are decided with every operation
  * in view (plan-project.ts `toolNames`, `filterOperations`).
  */
-import type { ToolAnnotations } from "../../shared/contract.js";
+import { checkFields, type ResponseBinding, type ToolAnnotations } from "../../shared/contract.js";
+import { Codes, type DiagnosticBag } from "../../shared/diagnostics.js";
 import type { McpAnnotationOverrides } from "../ir/mcp-extensions.js";
 import type { OperationIR } from "../ir/ir-types.js";
 import { annotationsFor } from "./annotations.js";
@@ -44,4 +45,36 @@ export function descriptionOf(op: OperationIR, toolName: string): DescriptionPla
 /** The tags a tool is listed under (toolsets, search): its `x-mcp-toolset` alone when given, else its OpenAPI tags. */
 export function toolsetTags(op: Pick<OperationIR, "tags" | "mcp">): string[] {
   return op.mcp?.toolset !== undefined ? [op.mcp.toolset] : [...op.tags];
+}
+
+/**
+ * The defaults of a tool's results the extensions give, into its response binding for the runtime:
+ * `x-mcp-result-budget` as it is; `x-mcp-fields` once its paths are known in the response schema
+ * (an operation that answers no JSON, or an unknown path, is MG122 and the default is left out).
+ */
+export function applyResultOverrides(
+  op: Pick<OperationIR, "pointer" | "mcp">,
+  response: ResponseBinding,
+  bag: DiagnosticBag,
+): void {
+  if (op.mcp?.resultBudget !== undefined) response.budgetTokens = op.mcp.resultBudget;
+  const fields = op.mcp?.fields;
+  if (fields === undefined) return;
+  const problem = fieldsProblem(fields, response);
+  if (problem === undefined) response.defaultFields = [...fields];
+  else
+    bag.warn(
+      Codes.extensionInvalid,
+      `x-mcp-fields is ignored: ${problem}.`,
+      `${op.pointer}/x-mcp-fields`,
+      "x-mcp-fields names paths of the operation's JSON response, as _fields does (docs/guide/results.md).",
+    );
+}
+
+/** Why `fields` cannot be the default selection of a tool with `response`, if they cannot. */
+function fieldsProblem(fields: readonly string[], response: ResponseBinding): string | undefined {
+  if (response.fieldsArgument === undefined) return "the operation answers no JSON body to select from";
+  const checked = checkFields(fields, response.fields ?? []);
+  if (checked.ok) return undefined;
+  return `unknown path(s) ${checked.unknown.map((p) => JSON.stringify(p)).join(", ")} (known near them: ${checked.nearest.join(", ")})`;
 }

@@ -1,6 +1,6 @@
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import type { ApiIR, OperationIR } from "../ir/ir-types.js";
-import { annotationsOf, descriptionOf, titleOf, toolsetTags } from "./overrides.js";
+import { annotationsOf, applyResultOverrides, descriptionOf, titleOf, toolsetTags } from "./overrides.js";
 import { planInput, type InputPlan } from "./input-schema.js";
 import { type ContractSnapshot } from "./changes/contracts.js";
 import { contractsOf } from "./changes/contracts-of.js";
@@ -56,6 +56,8 @@ export interface PlanOptions {
   filter?: OperationFilter;
   /** The surface the server serves by default (`--surface`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The server's default result budget in tokens (`--result-budget`). */
+  resultBudget?: number;
   /** Runtime features asked for (`--with`): see features.ts. */
   features?: readonly string[];
   /** The project's custom code calls `clientRequest` (adds feature client-requests). */
@@ -234,6 +236,7 @@ function planTool(
   if (pagination) applyPaginationContract(pagination, input.inputSchema, output.outputSchema);
   if (output.body !== undefined)
     addFieldsArgument(input.inputSchema, output.response, listOutputFields(output.body, ir.schemas));
+  applyResultOverrides(op, output.response, bag);
   const typeBase = typeBaseName(name, op);
   const errorStatuses = op.responses.filter((r) => /^4\d\d$/.test(r.status)).map((r) => Number(r.status));
   return {
@@ -349,6 +352,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     specVersion: ir.specVersion,
     securitySchemes: security.schemes,
     ...(options.defaultSurface && options.defaultSurface !== "auto" ? { defaultSurface: options.defaultSurface } : {}),
+    ...(options.resultBudget !== undefined ? { resultBudget: options.resultBudget } : {}),
     types,
     features: featureChoice.features,
     askedFeatures,

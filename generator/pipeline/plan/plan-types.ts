@@ -47,6 +47,8 @@ export interface ProjectPlan {
   securitySchemes: SecuritySchemeDefinition[];
   /** The surface the server serves by default (`--surface` of mcp-gen); absent means `auto`. */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The server's result budget in tokens when neither its `--result-budget` nor `MCP_RESULT_BUDGET` is given. */
+  resultBudget?: number;
   /** The runtime features the project vendors (runtime/features.json), sorted; see features.ts. */
   features: string[];
   /** The features asked for (`--with`, or the previous generation's), remembered in the manifest. */

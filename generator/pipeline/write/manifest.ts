@@ -30,6 +30,7 @@ export function buildManifest(
     repository?: string;
     mcpName?: string;
     surface?: Manifest["surface"];
+    resultBudget?: number;
     features?: string[];
     overlays?: OverlayRecord[];
     provenance?: Pick<Manifest, "mcpGenVersion" | "runtimeVersion" | "specSha256">;
@@ -42,7 +43,8 @@ export function buildManifest(
     .filter((f) => f.once)
     .map((f) => f.path)
     .sort();
-  const { packageName, packageVersion, repository, mcpName, surface, features, overlays, provenance } = settings;
+  const { packageName, packageVersion, repository, mcpName, surface, resultBudget, features, overlays, provenance } =
+    settings;
   return {
     manifestVersion: 1,
     packageName,
@@ -51,6 +53,7 @@ export function buildManifest(
     ...(repository ? { repository } : {}),
     ...(mcpName ? { mcpName } : {}),
     ...(surface && surface !== "auto" ? { surface } : {}),
+    ...(resultBudget !== undefined ? { resultBudget } : {}),
     ...(features && features.length > 0 ? { features: [...features].sort() } : {}),
     ...(overlays && overlays.length > 0 ? { overlays } : {}),
     files: hashes,

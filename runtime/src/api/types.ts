@@ -80,6 +80,10 @@ export interface ResponseBinding {
   fieldsArgument?: string;
   /** The paths that argument may name (from the response schema; `a.*`: anything below `a`); absent: any. */
   fields?: string[];
+  /** The paths a call that names none gets (the spec's `x-mcp-fields`). */
+  defaultFields?: string[];
+  /** Tokens this tool's results may take, instead of the server's budget (`x-mcp-result-budget`). */
+  budgetTokens?: number;
 }
 
 /**
@@ -189,6 +193,8 @@ export interface ServerInfo {
   securitySchemes?: SecuritySchemeDefinition[];
   /** The surface served when neither `--surface` nor `MCP_SURFACE` is given (default `auto`). */
   defaultSurface?: "all" | "search" | "code" | "auto";
+  /** The result budget in tokens when neither `--result-budget` nor `MCP_RESULT_BUDGET` is given (mcp-gen's `--result-budget`). */
+  resultBudget?: number;
   /** The environment variables a user sets (credentials, base URL, server variables): install snippets list the required ones. */
   env?: ConfigVariable[];
 }

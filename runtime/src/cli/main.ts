@@ -29,7 +29,11 @@ import {
 import type { MakeHttpEndpoints } from "../transport/http-plugs.js";
 import { dropBundlePlaceholders, integerFlagOrEnv, listOption, parseRate, type Rate } from "./settings.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
-import { DEFAULT_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
+import {
+  DEFAULT_RESULT_BUDGET_TOKENS,
+  MAX_RESULT_BUDGET_TOKENS,
+  MIN_RESULT_BUDGET_TOKENS,
+} from "../upstream/result-tokens.js";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
@@ -61,7 +65,7 @@ Options:
                      (env MCP_MAX_RESPONSE_BYTES, default ${DEFAULT_MAX_RESPONSE_BYTES})
   --result-budget N  tokens (characters / 3) a tool result's text may take; a larger JSON result
                      is shrunk by its structure and links the complete body
-                     (env MCP_RESULT_BUDGET, default ${DEFAULT_RESULT_BUDGET_TOKENS})
+                     (env MCP_RESULT_BUDGET, default ${info.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS})
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
                      (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
@@ -172,7 +176,7 @@ export async function main(
         encodings: plugs.encodings,
       },
       maxBatch: flags.maxBatch,
-      resultBudget: flags.resultBudget,
+      resultBudget: flags.resultBudget ?? info.resultBudget,
       logger,
       stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
       extension: options.extension,
@@ -365,7 +369,7 @@ function parseFlags(argv: string[]) {
     timeoutMs: integer("timeout", 1, 2_147_483_647),
     maxResponseBytes: integer("max-response-bytes", 1, Number.MAX_SAFE_INTEGER, "MCP_MAX_RESPONSE_BYTES"),
     upstreamConcurrency: integer("upstream-concurrency", 1, 100_000, "MCP_UPSTREAM_CONCURRENCY"),
-    resultBudget: integer("result-budget", MIN_RESULT_BUDGET_TOKENS, 10_000_000, "MCP_RESULT_BUDGET"),
+    resultBudget: integer("result-budget", MIN_RESULT_BUDGET_TOKENS, MAX_RESULT_BUDGET_TOKENS, "MCP_RESULT_BUDGET"),
     upstreamHostConcurrency: integer("upstream-host-concurrency", 1, 100_000, "MCP_UPSTREAM_HOST_CONCURRENCY"),
     upstreamRate: rateSetting(values["upstream-rate"], env.MCP_UPSTREAM_RATE),
     maxBatch: integer("max-batch", 1, 1_000_000, "MCP_MAX_BATCH"),

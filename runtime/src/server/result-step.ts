@@ -38,7 +38,7 @@ export function takeFields(
   args: Args,
 ): { args: Args; fields?: string[][] } | { result: CallToolResult } {
   const name = tool.http.response.fieldsArgument;
-  const requested = name === undefined ? undefined : getOwn(args, name);
+  const requested = name === undefined ? undefined : (getOwn(args, name) ?? tool.http.response.defaultFields);
   if (name === undefined || requested === undefined) return { args };
   if (
     !Array.isArray(requested) ||
@@ -82,7 +82,7 @@ export function shapeOperationResult(
     tool,
     result,
     {
-      budgetTokens: budgeted ? shaping.budgetTokens : undefined,
+      budgetTokens: budgeted ? (tool.http.response.budgetTokens ?? shaping.budgetTokens) : undefined,
       fields,
       fieldsArgument: tool.http.response.fieldsArgument,
     },

@@ -3,7 +3,8 @@
  * guards of the official SDKs: a line longer than `maxLineBytes` is answered with -32600 and
  * skipped; while stdout refuses more (`write()` false) no further input is read until it drains;
  * a request beyond `maxInFlight` requests in flight is answered at once with error 429 (notifications
- * and the client's responses always pass: a call in flight may be waiting for one).
+ * and the client's responses always pass: a call in flight may be waiting for one; so does `ping`,
+ * which costs nothing and is how a client tells a busy server from a dead one).
  */
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, errorResponse } from "../protocol/jsonrpc.js";
@@ -133,7 +134,7 @@ class StdioConnection {
       return;
     }
     const request = isRequest(payload);
-    if (request && this.requests >= this.maxInFlight) return this.refuseBusy(payload);
+    if (request && this.requests >= this.maxInFlight && !isPing(payload)) return this.refuseBusy(payload);
     this.refusing = false;
     if (request) this.requests++;
     const work = this.server
@@ -190,6 +191,10 @@ class StdioConnection {
 /** A request (or a batch), which is answered and counts as in flight; notifications and responses do not. */
 function isRequest(payload: unknown): boolean {
   return Array.isArray(payload) || (isRecord(payload) && typeof payload.method === "string" && "id" in payload);
+}
+
+function isPing(payload: unknown): boolean {
+  return isRecord(payload) && payload.method === "ping";
 }
 
 /** Resolves once everything written so far has been handed to the OS. */

@@ -14,6 +14,9 @@ export const DEFAULT_RESULT_BUDGET_TOKENS = 10_000;
 /** The smallest budget a server accepts: room for a page's identifiers and the note. */
 export const MIN_RESULT_BUDGET_TOKENS = 500;
 
+/** The largest budget a server (or a tool's `x-mcp-result-budget`) takes. */
+export const MAX_RESULT_BUDGET_TOKENS = 10_000_000;
+
 /** The estimated tokens of `text`. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
