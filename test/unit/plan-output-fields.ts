@@ -54,6 +54,12 @@ test("the count is bounded, and the argument is an enum only when few and exact"
   assert.equal((fieldsProperty(["a", "b"]).items as { enum: string[] }).enum, ["a", "b"]);
   assert.ok("pattern" in (fieldsProperty(["a", "b.*"]).items as object));
   assert.ok("pattern" in (fieldsProperty([]).items as object));
+  // Every tool lists the argument: an enum shows the paths' form itself, only a pattern carries examples.
+  const open = fieldsProperty(["a", "b.*"]);
+  assert.match(String(open.description), /"items\[\]\.name"/);
+  assert.not.match(String(fieldsProperty(["a", "b"]).description), /such as/);
+  const pattern = new RegExp((open.items as { pattern: string }).pattern);
+  assert.ok(pattern.test("items[].name") && !pattern.test("a b") && !pattern.test(""));
   // An operation with a parameter named _fields keeps it: the argument takes another underscore.
   assert.is(fieldsArgumentName({ type: "object", properties: { _fields: {} } }), "__fields");
   assert.is(fieldsArgumentName({ type: "object" }), "_fields");

@@ -174,6 +174,45 @@ test("upstream queue: a cancelled call that waits for a slot is never sent; a ca
   }
 });
 
+test("a client that disconnects cancels its call in flight: the upstream request is aborted", async () => {
+  // An upstream that never answers, and says when a request it holds was aborted by the server.
+  let arrived!: () => void;
+  let aborted!: () => void;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  const cancelled = new Promise<void>((resolve) => (aborted = resolve));
+  const upstream = createServer((req, res) => {
+    req.resume();
+    res.on("close", () => res.writableFinished || aborted());
+    arrived();
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const server = new McpServer({
+    ...apiFeatures,
+    info,
+    tools: sampleTools(),
+    upstream: { baseUrl, timeoutMs: 60_000 },
+  });
+  const http = await startHttp(server, { port: 0 });
+  try {
+    const client = new AbortController();
+    const call = fetch(http.url, {
+      method: "POST",
+      headers: { ...JSON_HEADERS, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify(getPet(1)),
+      signal: client.signal,
+    }).catch((error: Error) => error.name);
+    await within(reached, 5_000, "the call reached the upstream");
+    client.abort();
+    assert.is(await within(call, 2_000, "the client gave up"), "AbortError");
+    await within(cancelled, 2_000, "the upstream request was aborted when the client left");
+  } finally {
+    await http.close();
+    upstream.closeAllConnections();
+    await new Promise<void>((resolve) => upstream.close(() => resolve()));
+  }
+});
+
 test("a session negotiated at 2025-06-18: a 2025-03-26 header is refused, and without a header batches stay refused", async () => {
   const upstream = await countingUpstream(1);
   const server = new McpServer({ ...apiFeatures, info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });

@@ -359,32 +359,29 @@ export function compactOutputDetailed(
     : { schema: requiredOnly(names), detail: REQUIRED_ONLY };
 }
 
-/** A names-only shape with only its required properties listed (for shapes with very many properties). */
+/** A names-only shape without its optional names (for shapes with very many properties): `required` lists the rest. */
 function requiredOnly(schema: JsonSchema): JsonSchema {
   if (typeof schema !== "object" || schema === null) return schema;
-  const out: Obj = { ...schema };
-  if (out.properties && typeof out.properties === "object") {
-    const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
-    const kept = Object.keys(out.properties as Obj).filter((name) => required.has(name));
-    if (kept.length > 0) out.properties = Object.fromEntries(kept.map((name) => [name, {}]));
-    else delete out.properties;
-  }
+  const { properties: _optional, ...out } = schema as Obj;
   for (const key of ["anyOf", "allOf"])
     if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map(requiredOnly);
   return out;
 }
 
 /**
- * Depth 0 of a compacted object schema: its properties accept anything (their names stay, for
- * readers; a validator generates no code for them), `required` stays.
+ * Depth 0 of a compacted object schema: its properties accept anything, `required` stays. Every name
+ * stays once, for readers: a required one in `required`, an optional one as a property `{}` (a
+ * required name's `{}` would say nothing more, on every tool of a large API's listing).
  */
 export function namesOnly(schema: JsonSchema): JsonSchema {
   if (typeof schema !== "object" || schema === null) return schema;
   const out: Obj = {};
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as unknown[]) : []);
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "properties" && value && typeof value === "object")
-      out.properties = Object.fromEntries(Object.keys(value as Obj).map((name) => [name, {}]));
-    else if ((key === "anyOf" || key === "allOf") && Array.isArray(value))
+    if (key === "properties" && value && typeof value === "object") {
+      const optional = Object.keys(value as Obj).filter((name) => !required.has(name));
+      if (optional.length > 0) out.properties = Object.fromEntries(optional.map((name) => [name, {}]));
+    } else if ((key === "anyOf" || key === "allOf") && Array.isArray(value))
       out[key] = value.map((sub) => namesOnly(sub as JsonSchema));
     else if (key === "type" || key === "required" || key === "enum" || key === "const") out[key] = value;
   }

@@ -76,14 +76,17 @@ export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>):
   return paths;
 }
 
+/** What the argument does; an enum shows the paths' form itself, a pattern needs examples (every tool lists it). */
+const FIELDS_DESCRIPTION = "Return only these fields of the result.";
+const FIELDS_EXAMPLES = ' Paths such as "id", "user.name", "items[].name" (lists are crossed).';
+
 /** The input property of the argument: an enum of the paths when few and exact, else a pattern. */
 export function fieldsProperty(paths: readonly string[]): Obj {
   const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
   return {
     type: "array",
-    description:
-      'Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are crossed).',
-    items: exact ? { type: "string", enum: [...paths] } : { type: "string", pattern: "^[^\\s]+$" },
+    description: exact ? FIELDS_DESCRIPTION : FIELDS_DESCRIPTION + FIELDS_EXAMPLES,
+    items: exact ? { type: "string", enum: [...paths] } : { type: "string", pattern: "^\\S+$" },
     minItems: 1,
   };
 }

@@ -5,9 +5,12 @@ export class Cancellation {
   private callbacks: Set<() => void> | undefined;
   private controller: AbortController | undefined;
 
-  /** With `parent`: cancelled when it aborts. */
-  constructor(parent?: AbortSignal) {
-    if (parent?.aborted) this.cancel(parent.reason);
+  /** With `parent` (a signal, or a cancellation such as a transport's "the requester is gone"): cancelled with it. */
+  constructor(parent?: AbortSignal | Cancellation) {
+    if (parent instanceof Cancellation) {
+      if (parent.cancelled) this.cancel(parent.cancelled.reason);
+      else parent.onCancel(() => this.cancel(parent.cancelled!.reason));
+    } else if (parent?.aborted) this.cancel(parent.reason);
     else parent?.addEventListener("abort", () => this.cancel(parent.reason), { once: true });
   }
 

@@ -160,9 +160,10 @@ export class Dispatcher {
     const notFound = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
     if (!handler) return errorResponse(id, notFound, era.modern ? 404 : undefined);
 
-    if (ctx.signal?.aborted) return undefined;
-    // The transport's signal is the request's own: the listener goes with it.
-    const cancellation = new Cancellation(ctx.signal);
+    const gone = ctx.gone ?? ctx.signal;
+    if (gone instanceof Cancellation ? gone.cancelled : gone?.aborted) return undefined;
+    // The transport's signal (or cancellation) is the request's own: the listener goes with it.
+    const cancellation = new Cancellation(gone);
     const key = inFlightKey(ctx.scope, id);
     this.inFlight.set(key, cancellation);
     const p = (params as Params | undefined) ?? {};

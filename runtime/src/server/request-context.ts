@@ -19,8 +19,13 @@ export interface RequestContext {
   subject?: string;
   /** Incoming HTTP request headers (lower-case names), for passthrough rules; absent on stdio. */
   headers?: Record<string, string | string[] | undefined>;
-  /** Aborted by the transport when the requester is gone (HTTP: the response closed); one per request. */
+  /** Aborted when the requester is gone; one per request. */
   signal?: AbortSignal;
+  /**
+   * Cancelled by the transport when the requester is gone (HTTP: the response closed before its end): the
+   * same as `signal` without an `AbortSignal` per request (one is made only for code that reads it).
+   */
+  gone?: Cancellation;
   /** The legacy client's identity as the transport knows it; null: it cannot tell (stateless HTTP); absent: this instance's `initialize`. */
   client?: ClientInfo | null;
   /** The HTTP client's address (behind a proxy: the proxy's); absent on stdio. */

@@ -3,10 +3,10 @@
  * protocol version → session → SEP-2243 headers → tool scopes → dispatch → reply. The checks that
  * do not depend on node:http are in http-exchange.ts, for a handler of Web-standard Requests to share.
  */
-import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
+import { Cancellation } from "../protocol/cancellation.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, isModernProtocolVersion } from "../protocol/versions.js";
 import type { RequestContext } from "../server/request-context.js";
 import { readToolChoice, type ChosenTools, type ToolChoice } from "../server/connection-choice.js";
@@ -167,7 +167,7 @@ async function dispatchAndReply(server: McpServer, exchange: McpExchange): Promi
   }
 }
 
-/** The request context of the dispatch: revision, session, caller, and a signal that aborts when the client leaves. */
+/** The request context of the dispatch: revision, session, caller, and a cancellation for when the client leaves. */
 function dispatchContext(
   exchange: McpExchange,
   notify: ((message: JsonRpcNotification | JsonRpcRequest) => void) | undefined,
@@ -179,7 +179,7 @@ function dispatchContext(
     protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
     // A legacy client is known by its session; without sessions no request says who sent it.
     client: session?.client ?? null,
-    signal: disconnectSignal(res),
+    gone: disconnection(res),
     // A session's requests may arrive through any instance (and from any proxy address).
     scope: use?.id ? `session:${use.id}` : `http:${req.socket.remoteAddress ?? ""}`,
     ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
@@ -192,15 +192,17 @@ function dispatchContext(
   };
 }
 
-/** A client that disconnects before its answer can never receive it: a signal that stops the work. */
-function disconnectSignal(res: ServerResponse): AbortSignal {
-  const disconnect = new AbortController();
-  // Every message of a batch listens to it: not a leak.
-  setMaxListeners(0, disconnect.signal);
-  res.on("close", () => {
-    if (!res.writableFinished) disconnect.abort(new Error("client disconnected"));
+/**
+ * A client that disconnects before its answer can never receive it: a cancellation that stops the work.
+ * Not an `AbortController` (with `setMaxListeners` for a batch's messages): 2.4 % of the busy time under
+ * load, for a signal a plain tool call never reads; the runtime's own record makes one only on demand.
+ */
+function disconnection(res: ServerResponse): Cancellation {
+  const gone = new Cancellation();
+  res.once("close", () => {
+    if (!res.writableFinished) gone.cancel(new Error("client disconnected"));
   });
-  return disconnect.signal;
+  return gone;
 }
 
 /** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */

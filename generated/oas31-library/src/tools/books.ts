@@ -14,10 +14,7 @@ export interface PutBooksIsbnInput {
   subtitle?: string | null;
   kind?: "book";
   secretNote?: string;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"isbn" | "title" | "subtitle" | "kind" | "secretNote">;
 }
 
@@ -31,7 +28,7 @@ export type PutBooksIsbnOutput = Book;
 export interface CountCopiesInput {
   isbn: string;
   /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
    * crossed).
    */
   _fields?: string[];

@@ -7,7 +7,7 @@ export interface GetCategoriesCategoryIdInput {
   categoryId: string;
   depth?: number | null;
   /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
    * crossed).
    */
   _fields?: string[];

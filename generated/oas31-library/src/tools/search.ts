@@ -11,10 +11,7 @@ export interface SearchInput {
   };
   "X-Trace"?: string;
   "X-Score"?: number;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"isbn" | "title" | "subtitle" | "kind" | "secretNote">;
 }
 

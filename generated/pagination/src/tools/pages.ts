@@ -10,10 +10,7 @@ export interface ListPagesInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: "id"[];
 }
 

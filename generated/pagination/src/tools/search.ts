@@ -9,10 +9,7 @@ export interface SearchTokensInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"data[]" | "next_page" | "data[].id">;
 }
 

@@ -4,10 +4,7 @@ import type { Item } from "../schemas.js";
 
 /** Arguments of the `getSingle` tool (GET /single). */
 export interface GetSingleInput {
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: "id"[];
 }
 

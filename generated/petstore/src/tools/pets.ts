@@ -11,10 +11,7 @@ export interface ListPetsInput {
   tags?: string[];
   /** Correlation id echoed in logs. */
   "X-Request-Id"?: string;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
@@ -28,10 +25,7 @@ export interface CreatePetInput {
   name: string;
   tag?: string | null;
   status?: PetStatus;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
@@ -42,10 +36,7 @@ export type CreatePetOutput = Pet;
 export interface GetPetInput {
   /** The pet's id. */
   petId: number;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
@@ -59,10 +50,7 @@ export interface UpdatePetInput {
   name: string;
   tag?: string | null;
   status?: PetStatus;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 

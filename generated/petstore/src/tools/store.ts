@@ -3,7 +3,7 @@
 /** Arguments of the `getInventory` tool (GET /store/inventory). */
 export interface GetInventoryInput {
   /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
    * crossed).
    */
   _fields?: string[];

@@ -6,10 +6,7 @@ import type { Pet } from "../schemas.js";
 export interface FindPetsInput {
   tags?: string[];
   limit?: number;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"name" | "nickname" | "id">;
 }
 
@@ -20,10 +17,7 @@ export type FindPetsOutput = Pet[];
 export interface AddPetInput {
   name: string;
   nickname?: string | null;
-  /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. */
   _fields?: Array<"name" | "nickname" | "id">;
 }
 
@@ -44,7 +38,7 @@ export interface UploadPhotoInput {
   caption: string;
   tags?: string[];
   /**
-   * Return only these fields of the result: paths such as "id", "user.name", "items[].name" (lists are
+   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
    * crossed).
    */
   _fields?: string[];

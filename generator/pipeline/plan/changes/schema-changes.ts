@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../../shared/contract.js";
+import { setOwn, type JsonSchema } from "../../../shared/contract.js";
 
 /** Whether a change can break existing callers (input) or consumers of results (output). */
 export type Verdict = "breaking" | "compatible";
@@ -212,10 +212,10 @@ function compareResolved(
     if (added.length > 0) changes.push({ at, verdict: widened, message: `value(s) ${added.join(", ")} now allowed` });
   }
 
-  const pa = asSchema(a.properties) ?? {};
-  const pb = asSchema(b.properties) ?? {};
   const ra = new Set(Array.isArray(a.required) ? (a.required as string[]) : []);
   const rb = new Set(Array.isArray(b.required) ? (b.required as string[]) : []);
+  const pa = declaredNames(asSchema(a.properties), ra);
+  const pb = declaredNames(asSchema(b.properties), rb);
   const noun = direction === "input" ? "argument" : "field";
   for (const key of Object.keys(pa)) {
     if (!(key in pb)) {
@@ -249,4 +249,18 @@ function compareResolved(
   if (a.items !== undefined || b.items !== undefined)
     changes.push(...compareAt(asSchema(a.items), asSchema(b.items), direction, `${at}[]`, roots, depth));
   return changes;
+}
+
+/**
+ * The properties of an object schema with its required names that it does not declare, as properties
+ * that accept anything (what they are to a validator; a names-only output schema lists a required name
+ * only in `required`).
+ */
+function declaredNames(
+  properties: Record<string, unknown> | undefined,
+  required: ReadonlySet<string>,
+): Record<string, unknown> {
+  const all: Record<string, unknown> = { ...properties };
+  for (const name of required) if (!Object.hasOwn(all, name)) setOwn(all, name, {});
+  return all;
 }
