@@ -30,7 +30,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const load = (path) => import(pathToFileURL(join(root, "dist", path)).href);
 const { generate } = await load("generator/pipeline/generate.js");
 const { toolDefinition } = await load("generator/pipeline/emit/typescript/tool-file.js");
-const { sampleValue } = await load("generator/pipeline/emit/data/sample-value.js");
+const { sampleValue } = await load("generator/pipeline/emit/test-cases/sample-value.js");
 const { installPackage, PACKAGES } = await load("test/corpus/sources.js");
 const { McpServer } = await load("runtime/src/server/server.js");
 
