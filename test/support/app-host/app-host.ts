@@ -46,7 +46,7 @@ export interface OpenOptions {
 
 /** Style variables a host passes (a subset of the extension's keys), so a view's theming shows. */
 export const HOST_STYLES: Record<string, string> = {
-  "--color-background-primary": "#ffffff",
+  "--color-background-primary": "#fbfaf7",
   "--color-background-secondary": "#f4f4f5",
   "--color-text-primary": "#18181b",
   "--color-text-secondary": "#52525b",
