@@ -33,8 +33,8 @@ import { generate } from "../../generator/pipeline/generate.js";
 import { installPackage, PACKAGES } from "../corpus/sources.js";
 import { startAppHost, HOST_STYLES, type AppHost, type MountedView } from "../support/app-host/app-host.js";
 import { buildGeneratedProject, repoRoot } from "../support/e2e.js";
-import { exampleBody, pageOf, type ExampleOperation, type ExampleSpec } from "../support/example-page.js";
-import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { exampleBody, pageOf, withRequired, type ExampleOperation, type ExampleSpec } from "../support/example-page.js";
+import { startUpstream, type Recorded, type Upstream } from "../support/runtime-fixture.js";
 
 const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const PAGE_ITEMS = 30;
@@ -85,18 +85,25 @@ async function connect(dir: string, upstream: Upstream): Promise<{ client: Clien
   return { client, tools };
 }
 
-/** GitHub's upstream: the spec's examples of pulls/list (as a 30-item page) and repos/get. */
+/** The upstream path of a request (the fixture's base URL has a path of its own). */
+const upstreamPath = (r: Recorded): string => new URL(r.url, "http://upstream").pathname.replace(/^\/api\/v1/, "");
+
+/**
+ * GitHub's upstream: pulls/list as a 30-item page of the spec's example, repos/get as its example
+ * with the required fields the example leaves out (`language`) filled, as the real API sends them.
+ */
 async function githubUpstream(spec: string): Promise<Upstream> {
   const document = JSON.parse(readFileSync(spec, "utf8")) as ExampleSpec & {
     paths: Record<string, Record<string, ExampleOperation>>;
   };
-  const pulls = JSON.stringify(
-    pageOf(exampleBody(document, document.paths["/repos/{owner}/{repo}/pulls"]!.get!), PAGE_ITEMS),
-  );
-  const repo = JSON.stringify(exampleBody(document, document.paths["/repos/{owner}/{repo}"]!.get!));
+  const operation = (path: string) => document.paths[path]!.get!;
+  const pulls = JSON.stringify(pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS));
+  const repoGet = operation("/repos/{owner}/{repo}");
+  const repoSchema = repoGet.responses["200"]!.content!["application/json"]!.schema;
+  const repo = JSON.stringify(withRequired(document, exampleBody(document, repoGet), repoSchema));
   const json = { "content-type": "application/json" };
   return startUpstream((r) => {
-    const path = new URL(r.url, "http://upstream").pathname;
+    const path = upstreamPath(r);
     if (r.method === "GET" && path === "/repos/octocat/hello-world/pulls")
       return { status: 200, headers: json, body: pulls };
     if (r.method === "GET" && path === "/repos/octocat/hello-world") return { status: 200, headers: json, body: repo };
@@ -107,7 +114,7 @@ async function githubUpstream(spec: string): Promise<Upstream> {
 /** The petstore's upstream: a created pet gets id 42; a delete answers 204. */
 function petstoreUpstream(): Promise<Upstream> {
   return startUpstream((r) => {
-    const path = new URL(r.url, "http://upstream").pathname;
+    const path = upstreamPath(r);
     if (r.method === "POST" && path === "/pets")
       return {
         status: 201,
@@ -390,10 +397,7 @@ test("petstore deletePet: the confirmation comes first; nothing is sent until it
   await view.getByRole("region", { name: "Result" }).getByRole("heading").waitFor({ timeout: 20_000 });
   assert.equal(mounted.calls, [{ name: "deletePet", arguments: { petId: 7 } }]);
   const deletes = upstream.received.filter((r) => r.method === "DELETE");
-  assert.equal(
-    deletes.map((r) => r.url),
-    ["/pets/7"],
-  );
+  assert.equal(deletes.map(upstreamPath), ["/pets/7"]);
   await checkUsable(mounted, "confirmation");
 });
 

@@ -43,6 +43,41 @@ export function exampleBody(spec: ExampleSpec, operation: ExampleOperation): Jso
   return sampleValue(local(media.schema) as never, { $defs: local(spec.components?.schemas ?? {}) } as never);
 }
 
+/**
+ * `value` (an example) with every property its schema requires but it lacks filled with the
+ * generator's sample of that property's schema, at any depth (through `$ref`, `allOf` and array
+ * items): the examples of some specs leave out required fields that the real API always sends.
+ */
+export function withRequired(spec: ExampleSpec, value: Json, schema: Json, depth = 0): Json {
+  const node = resolveRef(spec, schema);
+  if (depth > 12 || node === undefined) return value;
+  for (const part of (node.allOf as Json[] | undefined) ?? []) value = withRequired(spec, value, part, depth + 1);
+  if (Array.isArray(value)) return value.map((item) => withRequired(spec, item, node.items, depth + 1));
+  if (value === null || typeof value !== "object") return value;
+  const record = { ...(value as Node) };
+  const properties = (node.properties ?? {}) as Node;
+  for (const name of (node.required as string[] | undefined) ?? [])
+    if (!(name in record) && properties[name] !== undefined) record[name] = sampleOf(spec, properties[name]);
+  for (const [name, sub] of Object.entries(properties))
+    if (name in record) record[name] = withRequired(spec, record[name], sub, depth + 1);
+  return record;
+}
+
+/** A `#/components/schemas/` reference's target (or the schema itself). */
+function resolveRef(spec: ExampleSpec, schema: Json): Node | undefined {
+  if (schema === null || typeof schema !== "object") return undefined;
+  const ref = (schema as Node).$ref;
+  if (typeof ref !== "string") return schema as Node;
+  return spec.components?.schemas?.[ref.split("/").pop()!] as Node | undefined;
+}
+
+/** The generator's sample value of a schema of the spec, its refs pointed at the spec's schemas. */
+function sampleOf(spec: ExampleSpec, schema: Json): Json {
+  const local = (node: Json) =>
+    JSON.parse(JSON.stringify(node).replaceAll('"#/components/schemas/', '"#/$defs/')) as Json;
+  return sampleValue(local(schema) as never, { $defs: local(spec.components?.schemas ?? {}) } as never);
+}
+
 /** A schema whose object schemas require all their properties. */
 function allRequired(node: Json): Json {
   if (Array.isArray(node)) return node.map(allRequired);
