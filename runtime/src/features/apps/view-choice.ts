@@ -146,6 +146,8 @@ interface RecordField {
   key: string;
   type?: string;
   nested: boolean;
+  /** A short value: a number, a boolean, one of an enum, a date. */
+  short: boolean;
 }
 
 /**
@@ -161,11 +163,15 @@ function recordFields(tool: ToolDefinition, schema: Record<string, unknown>, pre
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const names = [...new Set([...Object.keys(properties), ...listed.filter((path) => !/[.[]/.test(path))])];
   return names.map((key) => {
-    const type = properties[key] === undefined ? undefined : schemaType(resolved(tool, properties[key]!));
+    const schema = resolved(tool, properties[key] ?? {});
+    const type = schemaType(schema);
+    const short =
+      (type !== undefined && type !== "string") || Array.isArray(schema.enum) || /^date/.test(String(schema.format));
     return {
       key,
       ...(type !== undefined && { type }),
       nested: nestedNames.has(key) || type === "object" || type === "array",
+      short,
     };
   });
 }
@@ -179,7 +185,7 @@ function pickColumns(fields: readonly RecordField[]): ViewColumn[] {
     if (identifyingRank(field.key) !== undefined) return 0;
     if (isLinkName(field.key)) return 4;
     if (isReferenceName(field.key)) return 3;
-    return field.type === undefined || field.type === "string" ? 2 : 1;
+    return field.short ? 1 : 2;
   };
   return fields
     .filter((field) => !field.nested && (field.type === undefined || SCALAR_TYPES.includes(field.type)))
