@@ -18,6 +18,12 @@ import {
 } from "../../runtime/src/features/apps/view-page.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
+import {
+  EXTENSION_ID,
+  RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
+  getUiCapability,
+} from "@modelcontextprotocol/ext-apps/server";
 import { info } from "../support/runtime-fixture.js";
 
 const pet = {
@@ -217,6 +223,7 @@ test("a client that declares the extension: tools link their views, resources li
   const listed = resultOf(list!).tools as Array<Record<string, any>>;
   assert.equal(listed.find((tool) => tool.name === "listPets")!._meta, {
     ui: { resourceUri: "ui://views/table/listPets", visibility: ["model", "app"] },
+    "ui/resourceUri": "ui://views/table/listPets",
   });
   assert.is(listed.find((tool) => tool.name === "feedPet")!._meta, undefined);
   const uris = (resultOf(resources!).resources as Array<{ uri: string; mimeType: string }>)
@@ -235,6 +242,13 @@ test("a client that declares the extension: tools link their views, resources li
   assert.ok(contents!.text.includes(`script-src 'sha256-${hash}'`), "the page's CSP allows its script by hash");
   assert.ok(contents!.text.includes("default-src 'none'"));
   assert.ok(contents!.text.includes("<script>document.title = 'view';</script>"));
+});
+
+test("the extension's identifier, MIME type and capability are the ones its package reads", () => {
+  assert.is(UI_EXTENSION, EXTENSION_ID);
+  assert.is(VIEW_MIME_TYPE, RESOURCE_MIME_TYPE);
+  assert.is(RESOURCE_URI_META_KEY, "ui/resourceUri");
+  assert.equal(getUiCapability(DECLARES as never)?.mimeTypes, [RESOURCE_MIME_TYPE]);
 });
 
 test("modern requests declare the extension per request", async () => {
