@@ -81,6 +81,7 @@ function tools(): ToolDefinition[] {
           age: { type: "integer", minimum: 0 },
           tags: { type: "array", items: { type: "string" } },
           owner: { type: "object", properties: {} },
+          milestone: { oneOf: [{ type: "string" }, { type: "integer" }, { type: "null" }] },
           _fields: { type: "array", items: { type: "string" } },
         },
         required: ["name"],
@@ -174,6 +175,7 @@ test("a form's inputs: types, enums from $defs, bounds, lists, JSON, help; the f
       ["age", "integer", false],
       ["tags", "list", false],
       ["owner", "json", false],
+      ["milestone", "string", false],
     ],
   );
   assert.is(fields[0]!.description, "The pet's name.");

@@ -86,7 +86,7 @@ function formFields(tool: ToolDefinition): FormField[] {
 
 /** One form input from its property schema. */
 function formField(name: string, schema: Record<string, unknown>, required: boolean): FormField {
-  const type = schemaType(schema);
+  const type = schemaType(schema) ?? unionType(schema);
   const items = isRecord(schema.items) ? schemaType(schema.items) : undefined;
   const field: FormField = {
     name,
@@ -201,6 +201,14 @@ function schemaType(schema: Record<string, unknown>): string | undefined {
   if (typeof type === "string") return type;
   if (Array.isArray(schema.enum)) return typeof schema.enum.find((v) => v !== null) === "number" ? "number" : "string";
   return isRecord(schema.properties) ? "object" : undefined;
+}
+
+/** A union of scalars (`oneOf: [string, integer]`) as one input: text when one branch is a string, else the first branch's type. */
+function unionType(schema: Record<string, unknown>): string | undefined {
+  const branches = [schema.oneOf, schema.anyOf].find(Array.isArray)?.filter(isRecord) ?? [];
+  const types = branches.map(schemaType).filter((type) => type !== "null");
+  if (types.length === 0 || !types.every((type) => type !== undefined && SCALAR_TYPES.includes(type))) return undefined;
+  return types.includes("string") ? "string" : types[0];
 }
 
 /** A property schema with a local `$ref` (`#/$defs/Name`) resolved against the input schema's `$defs`; `{}` for `true` or unknown refs. */
