@@ -11,6 +11,8 @@ import { VIEW_MIME_TYPE, viewPage, viewScript, type ViewScript } from "./view-pa
 
 /** The extension's identifier, under which a client declares it in `capabilities.extensions`. */
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
+/** The key of a tool's view URI in `_meta` before `_meta.ui.resourceUri` (the extension still reads it). */
+const LEGACY_URI_KEY = "ui/resourceUri";
 /** Every view's URI starts so: `ui://views/<kind>/<tool>`. */
 export const VIEW_URI_PREFIX = "ui://views/";
 
@@ -37,11 +39,17 @@ export class AppViews implements ToolViews {
     return isRecord(ui) && Array.isArray(ui.mimeTypes) && ui.mimeTypes.includes(VIEW_MIME_TYPE);
   }
 
-  /** The tool with `_meta.ui`: its view's URI, visible to the model and callable from the view. */
+  /**
+   * The tool with `_meta.ui`: its view's URI, visible to the model and callable from the view; and
+   * the URI under the extension's earlier key `ui/resourceUri` too, as its own server helper
+   * (`registerAppTool`) writes it for hosts that read only that.
+   */
   linked(tool: ListedTool): ListedTool {
     const spec = this.byName().get(tool.name);
     if (!spec) return tool;
-    return { ...tool, _meta: { ...tool._meta, ui: { resourceUri: viewUri(spec), visibility: ["model", "app"] } } };
+    const resourceUri = viewUri(spec);
+    const ui = { resourceUri, visibility: ["model", "app"] };
+    return { ...tool, _meta: { ...tool._meta, ui, [LEGACY_URI_KEY]: resourceUri } };
   }
 
   /** One resource per view, in tool order. */

@@ -86,7 +86,7 @@ function formFields(tool: ToolDefinition): FormField[] {
 
 /** One form input from its property schema. */
 function formField(name: string, schema: Record<string, unknown>, required: boolean): FormField {
-  const type = schemaType(schema);
+  const type = schemaType(schema) ?? unionType(schema);
   const items = isRecord(schema.items) ? schemaType(schema.items) : undefined;
   const field: FormField = {
     name,
@@ -146,6 +146,8 @@ interface RecordField {
   key: string;
   type?: string;
   nested: boolean;
+  /** A short value: a number, a boolean, one of an enum, a date. */
+  short: boolean;
 }
 
 /**
@@ -161,11 +163,15 @@ function recordFields(tool: ToolDefinition, schema: Record<string, unknown>, pre
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const names = [...new Set([...Object.keys(properties), ...listed.filter((path) => !/[.[]/.test(path))])];
   return names.map((key) => {
-    const type = properties[key] === undefined ? undefined : schemaType(resolved(tool, properties[key]!));
+    const schema = resolved(tool, properties[key] ?? {});
+    const type = schemaType(schema);
+    const short =
+      (type !== undefined && type !== "string") || Array.isArray(schema.enum) || /^date/.test(String(schema.format));
     return {
       key,
       ...(type !== undefined && { type }),
       nested: nestedNames.has(key) || type === "object" || type === "array",
+      short,
     };
   });
 }
@@ -179,7 +185,7 @@ function pickColumns(fields: readonly RecordField[]): ViewColumn[] {
     if (identifyingRank(field.key) !== undefined) return 0;
     if (isLinkName(field.key)) return 4;
     if (isReferenceName(field.key)) return 3;
-    return field.type === undefined || field.type === "string" ? 2 : 1;
+    return field.short ? 1 : 2;
   };
   return fields
     .filter((field) => !field.nested && (field.type === undefined || SCALAR_TYPES.includes(field.type)))
@@ -195,6 +201,14 @@ function schemaType(schema: Record<string, unknown>): string | undefined {
   if (typeof type === "string") return type;
   if (Array.isArray(schema.enum)) return typeof schema.enum.find((v) => v !== null) === "number" ? "number" : "string";
   return isRecord(schema.properties) ? "object" : undefined;
+}
+
+/** A union of scalars (`oneOf: [string, integer]`) as one input: text when one branch is a string, else the first branch's type. */
+function unionType(schema: Record<string, unknown>): string | undefined {
+  const branches = [schema.oneOf, schema.anyOf].find(Array.isArray)?.filter(isRecord) ?? [];
+  const types = branches.map(schemaType).filter((type) => type !== "null");
+  if (types.length === 0 || !types.every((type) => type !== undefined && SCALAR_TYPES.includes(type))) return undefined;
+  return types.includes("string") ? "string" : types[0];
 }
 
 /** A property schema with a local `$ref` (`#/$defs/Name`) resolved against the input schema's `$defs`; `{}` for `true` or unknown refs. */

@@ -22,7 +22,7 @@ export function viewScript(text: string): ViewScript {
   return { text, hash: `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}` };
 }
 
-/** The page's Content-Security-Policy: no network, no script but the view's own. */
+/** The page's Content-Security-Policy: no network, no script but the view's own (fixed text and a base64 hash: safe in an attribute). */
 export function viewPolicy(script: ViewScript): string {
   return [
     "default-src 'none'",
@@ -43,7 +43,7 @@ export function viewPage(spec: ViewSpec, script: ViewScript): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(viewPolicy(script))}">
+<meta http-equiv="Content-Security-Policy" content="${viewPolicy(script)}">
 <title>${escapeHtml(spec.title)}</title>
 <style>${VIEW_CSS}</style>
 <script type="application/json" id="mcp-view-spec">${scriptJson(spec)}</script>
