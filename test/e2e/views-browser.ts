@@ -89,23 +89,29 @@ async function connect(dir: string, upstream: Upstream): Promise<{ client: Clien
 const upstreamPath = (r: Recorded): string => new URL(r.url, "http://upstream").pathname.replace(/^\/api\/v1/, "");
 
 /**
- * GitHub's upstream: pulls/list as a 30-item page of the spec's example, repos/get as its example
- * with the required fields the example leaves out (`language`) filled, as the real API sends them.
+ * GitHub's upstream: pulls/list as pages of the spec's example (30 items, then 5 more behind a
+ * `Link: rel="next"` header, as GitHub pages), repos/get as its example with the required fields
+ * the example leaves out (`language`) filled, as the real API sends them.
  */
 async function githubUpstream(spec: string): Promise<Upstream> {
   const document = JSON.parse(readFileSync(spec, "utf8")) as ExampleSpec & {
     paths: Record<string, Record<string, ExampleOperation>>;
   };
   const operation = (path: string) => document.paths[path]!.get!;
-  const pulls = JSON.stringify(pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS));
+  const pulls = pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS + 5) as unknown[];
+  const pages = [JSON.stringify(pulls.slice(0, PAGE_ITEMS)), JSON.stringify(pulls.slice(PAGE_ITEMS))];
   const repoGet = operation("/repos/{owner}/{repo}");
   const repoSchema = repoGet.responses["200"]!.content!["application/json"]!.schema;
   const repo = JSON.stringify(withRequired(document, exampleBody(document, repoGet), repoSchema));
   const json = { "content-type": "application/json" };
   return startUpstream((r) => {
     const path = upstreamPath(r);
-    if (r.method === "GET" && path === "/repos/octocat/hello-world/pulls")
-      return { status: 200, headers: json, body: pulls };
+    if (r.method === "GET" && path === "/repos/octocat/hello-world/pulls") {
+      if (new URL(r.url, "http://upstream").searchParams.get("page") === "2")
+        return { status: 200, headers: json, body: pages[1] };
+      const next = `<http://${r.headers.host}/api/v1/repos/octocat/hello-world/pulls?page=2>; rel="next"`;
+      return { status: 200, headers: { ...json, link: next }, body: pages[0] };
+    }
     if (r.method === "GET" && path === "/repos/octocat/hello-world") return { status: 200, headers: json, body: repo };
     return { status: 404, headers: json, body: '{"message":"Not Found"}' };
   });
@@ -223,27 +229,7 @@ async function screenshot(mounted: MountedView, name: string): Promise<void> {
   assert.is(readFileSync(path).subarray(1, 4).toString(), "PNG");
 }
 
-test("tools/list for a client that declares the extension links a view of each kind; resources/read gives the HTML with a strict CSP", async () => {
-  const links = new Map<string, string | undefined>();
-  for (const [server, name] of [
-    ["github", "pulls_list"],
-    ["github", "repos_get"],
-    ["petstore", "createPet"],
-    ["petstore", "deletePet"],
-  ] as const)
-    links.set(name, getToolUiResourceUri(servers[server].tools.get(name) as never));
-  assert.match(links.get("pulls_list") ?? "", /^ui:\/\/.*table/);
-  assert.match(links.get("repos_get") ?? "", /^ui:\/\/.*card/);
-  assert.match(links.get("createPet") ?? "", /^ui:\/\/.*form/);
-  assert.match(links.get("deletePet") ?? "", /^ui:\/\/.*form/);
-  const read = await servers.github.client.readResource({ uri: links.get("pulls_list")! });
-  const content = read.contents[0] as { mimeType?: string; text?: string };
-  assert.is(content.mimeType, RESOURCE_MIME_TYPE);
-  assert.match(content.text ?? "", /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;/);
-  assert.not.match(content.text ?? "", /<script[^>]+src=/, "no remote script");
-});
-
-test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts by a column (mouse and keyboard)", async () => {
+test("GitHub pulls_list: the table shows the 30 rows of a 30-item page, sorts by a column (mouse and keyboard) and pages through the cursor", async () => {
   const tool = viewTool("github", "pulls_list");
   const mounted = await servers.github.host.open({
     tool,
@@ -297,6 +283,27 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts
   await checkUsable(mounted, "table");
   await screenshot(mounted, "table");
   assert.is(servers.github.upstream.received.filter((r) => r.url.includes("/pulls")).length, 1);
+  assert.equal(mounted.calls, [], "the first page came with the tool's result");
+
+  // The next page through the server's cursor (the view calls the tool through the host), and back.
+  await view.getByRole("button", { name: "Next page" }).click();
+  await view.locator("tbody tr:not([hidden])").nth(5).waitFor({ state: "detached", timeout: 20_000 });
+  assert.is(await view.locator("tbody tr:not([hidden])").count(), 5);
+  assert.is(mounted.calls.length, 1);
+  assert.is(mounted.calls[0]!.name, "pulls_list");
+  assert.type(mounted.calls[0]!.arguments.cursor, "string", "called with the result's cursor");
+  assert.ok(
+    servers.github.upstream.received.some((r) => r.url.includes("page=2")),
+    "the upstream's page 2 asked",
+  );
+  await view.getByRole("button", { name: "Previous page" }).click();
+  await view
+    .locator("tbody tr:not([hidden])")
+    .nth(PAGE_ITEMS - 1)
+    .waitFor({ timeout: 20_000 });
+  assert.is(await view.locator("tbody tr:not([hidden])").count(), PAGE_ITEMS);
+  assert.is(mounted.calls.length, 2);
+  assert.is(mounted.calls[1]!.arguments.cursor, undefined);
 });
 
 test("GitHub repos_get: the card shows the repository's name and owner", async () => {
