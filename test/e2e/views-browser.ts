@@ -173,6 +173,19 @@ function viewTool(server: "github" | "petstore", name: string): Tool {
   return tool!;
 }
 
+/** The arguments of GitHub's calls: the repository the upstream serves. */
+const REPO = { owner: "octocat", repo: "hello-world" };
+
+/** Opens the view of a server's tool `name` (which must link one), called first with `args` or not (a form). */
+function openView(
+  server: "github" | "petstore",
+  name: string,
+  args: Record<string, unknown>,
+  callFirst: boolean,
+): Promise<MountedView> {
+  return servers[server].host.open({ tool: viewTool(server, name), arguments: args, callFirst });
+}
+
 /** What every view must be: no sideways scrolling at 400 px, the host's theme applied, every control labelled, no CSP violation. */
 async function checkUsable(mounted: MountedView, what: string): Promise<void> {
   const facts = await mounted.view.locator("body").evaluate((body) => {
@@ -230,12 +243,7 @@ async function screenshot(mounted: MountedView, name: string): Promise<void> {
 }
 
 test("GitHub pulls_list: the table shows the 30 rows of a 30-item page, sorts by a column (mouse and keyboard) and pages through the cursor", async () => {
-  const tool = viewTool("github", "pulls_list");
-  const mounted = await servers.github.host.open({
-    tool,
-    arguments: { owner: "octocat", repo: "hello-world" },
-    callFirst: true,
-  });
+  const mounted = await openView("github", "pulls_list", REPO, true);
   const { view } = mounted;
   await view.locator("tbody tr").first().waitFor({ timeout: 20_000 });
   assert.is(await view.locator("tbody tr:not([hidden])").count(), PAGE_ITEMS);
@@ -307,12 +315,7 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page, sorts by
 });
 
 test("GitHub repos_get: the card shows the repository's name and owner", async () => {
-  const tool = viewTool("github", "repos_get");
-  const mounted = await servers.github.host.open({
-    tool,
-    arguments: { owner: "octocat", repo: "hello-world" },
-    callFirst: true,
-  });
+  const mounted = await openView("github", "repos_get", REPO, true);
   const { view } = mounted;
   const title = view.getByRole("heading", { level: 1 });
   await title.waitFor({ timeout: 20_000 });
@@ -333,8 +336,7 @@ test("GitHub repos_get: the card shows the repository's name and owner", async (
 
 test("petstore createPet (add a pet): a missing required field is caught before sending; a valid pet, sent by keyboard, shows the created record", async () => {
   const { upstream } = servers.petstore;
-  const tool = viewTool("petstore", "createPet");
-  const mounted = await servers.petstore.host.open({ tool, arguments: {}, callFirst: false });
+  const mounted = await openView("petstore", "createPet", {}, false);
   const { view, page } = mounted;
   const name = view.getByLabel(/^name\b/);
   await name.waitFor({ timeout: 20_000 });
@@ -388,8 +390,7 @@ test("petstore createPet (add a pet): a missing required field is caught before 
 
 test("petstore deletePet: the confirmation comes first; nothing is sent until it is confirmed", async () => {
   const { upstream } = servers.petstore;
-  const tool = viewTool("petstore", "deletePet");
-  const mounted = await servers.petstore.host.open({ tool, arguments: { petId: 7 }, callFirst: false });
+  const mounted = await openView("petstore", "deletePet", { petId: 7 }, false);
   const { view } = mounted;
   const petId = view.getByLabel(/^petId\b/);
   await petId.waitFor({ timeout: 20_000 });
