@@ -234,6 +234,7 @@ async function column(view: FrameLocator, key: string): Promise<string[]> {
 /** A PNG of the view's top (at most 720 px of it: the docs show how a view starts). */
 async function screenshot(mounted: MountedView, name: string): Promise<void> {
   const path = join(shots, `${name}.png`);
+  await mounted.page.locator("body").evaluate((body) => body.ownerDocument.defaultView!.scrollTo(0, 0));
   const box = (await mounted.page.locator("iframe").boundingBox())!;
   await mounted.page.screenshot({
     path,
