@@ -62,7 +62,8 @@ export class TableView {
   private headerRow(): HTMLElement {
     const cells = this.columns().map((key) => {
       const sorted = this.sort?.key === key ? (this.sort.descending ? "descending" : "ascending") : "none";
-      const button = el("button", { type: "button" }, key);
+      const arrow = sorted === "ascending" ? " ▲" : sorted === "descending" ? " ▼" : "";
+      const button = el("button", { type: "button" }, key, el("span", { "aria-hidden": "true" }, arrow));
       button.addEventListener("click", () => this.sortBy(key));
       return el("th", { scope: "col", "aria-sort": sorted }, button);
     });
