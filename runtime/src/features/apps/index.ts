@@ -23,6 +23,7 @@ function readViewScript(): string {
   return readFileSync(bundle, "utf8");
 }
 
+/** The feature: its only plug makes the views of the operations the server offers. */
 export const apps: Feature = {
   name: "apps",
   plugs: () => ({ toolViews: (operations) => new AppViews(operations, readViewScript) }),
