@@ -133,6 +133,10 @@ export class TableView {
     this.cursor = cursor;
     try {
       this.show(await this.call(args));
+      // Keyboard users stay on the pager: the same button, or the other one when this end has none.
+      const buttons = [...this.root.querySelectorAll<HTMLButtonElement>("nav.pager button")];
+      const same = buttons[forward ? 1 : 0];
+      (same && !same.disabled ? same : buttons.find((button) => !button.disabled))?.focus();
     } catch (error) {
       this.root.append(
         el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)),
