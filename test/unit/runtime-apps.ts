@@ -8,6 +8,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { AppViews, UI_EXTENSION, viewUri } from "../../runtime/src/features/apps/app-views.js";
+import { apps } from "../../runtime/src/features/apps/index.js";
+import { clients } from "../../runtime/src/features/clients/index.js";
+import { runtimeProfiles } from "../../generator/shared/profiles.js";
+import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { chooseView } from "../../runtime/src/features/apps/view-choice.js";
 import {
   VIEW_MIME_TYPE,
@@ -292,6 +296,44 @@ test("reading a view that does not exist is not found; a script that could end i
     ["resources/read", { uri: viewUri(chooseView(byName("getPet"))!) }],
   ]);
   assert.ok("error" in broken!);
+});
+
+test("the feature plugs the views; without the built bundle a view says how to build it", async () => {
+  const plugs = await apps.plugs({ flags: {}, env: {}, info, http: false, logger: silentLogger });
+  assert.type(plugs.toolViews, "function");
+  const target = new McpServer({ info, tools: tools(), upstream: { baseUrl: "http://127.0.0.1:9" }, ...plugs });
+  const [listed, read] = await legacy(target, DECLARES, [
+    ["tools/list", {}],
+    ["resources/read", { uri: "ui://views/card/getPet" }],
+  ]);
+  assert.ok(JSON.stringify(listed).includes("ui://views/card/getPet"));
+  // mcp-gen's own build compiles the feature but bundles no view script (a generated project's build does).
+  assert.match(JSON.stringify(read), /the views' script is not built: run `npm run build`/);
+});
+
+test("with feature clients too: a profiled client that declares the extension gets the links on the tools it is served", async () => {
+  const profiles = JSON.stringify(runtimeProfiles());
+  const clientPlugs = await clients.plugs({
+    flags: { client: "cursor" },
+    env: {},
+    info,
+    http: false,
+    logger: silentLogger,
+    readData: (file) => (file === "client-profiles.json" ? profiles : undefined),
+  });
+  const make = () =>
+    new McpServer({
+      info,
+      tools: tools(),
+      upstream: { baseUrl: "http://127.0.0.1:9" },
+      clientViews: clientPlugs.clientViews,
+      toolViews: (operations) => new AppViews(operations, () => "void 0"),
+    });
+  const [plain] = await legacy(make(), {}, [["tools/list", {}]]);
+  const [declaring] = await legacy(make(), DECLARES, [["tools/list", {}]]);
+  assert.not.ok(JSON.stringify(plain).includes("ui://"));
+  const listed = resultOf(declaring!).tools as Array<Record<string, any>>;
+  assert.is(listed.find((tool) => tool.name === "getPet")!._meta.ui.resourceUri, "ui://views/card/getPet");
 });
 
 test("hostile spec text stays text: titles, descriptions and enum values cannot close the page's elements", () => {

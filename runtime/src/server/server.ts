@@ -55,6 +55,8 @@ export interface ClientViewsContext {
   autoSurface: ChooseAuto | undefined;
   /** The client of this instance's legacy `initialize`. */
   legacyClient: () => ClientInfo | undefined;
+  /** Links tools to their views for a client that renders them (feature `apps`); undefined otherwise. */
+  viewLinks: (call: HandlerContext) => ((tool: ListedTool) => ListedTool) | undefined;
   logger: Logger;
 }
 
@@ -193,6 +195,7 @@ export class McpServer {
       serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
       autoSurface: options.autoSurface,
       legacyClient: () => this.legacyClient,
+      viewLinks: (call) => this.viewLinks(call),
       logger: this.logger,
     });
     const prompts = new PromptMethods(extension.prompts ?? [], this.channel);

@@ -8,16 +8,22 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Feature } from "../../cli/features.js";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
 import { AppViews } from "./app-views.js";
 
 /** The bundled view script, built by `npm run build`. */
 function readViewScript(): string {
   const bundle = new URL("./view-bundle.js", import.meta.url);
+  // An RpcError, so the client reads what is wrong (other errors are answered as "Internal error").
   if (!existsSync(bundle))
-    throw new Error("the views' script is not built: run `npm run build` in the server's project folder");
+    throw new RpcError(
+      ErrorCode.InternalError,
+      "the views' script is not built: run `npm run build` in the server's project folder",
+    );
   return readFileSync(bundle, "utf8");
 }
 
+/** The feature: its only plug makes the views of the operations the server offers. */
 export const apps: Feature = {
   name: "apps",
   plugs: () => ({ toolViews: (operations) => new AppViews(operations, readViewScript) }),

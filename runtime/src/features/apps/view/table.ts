@@ -62,7 +62,8 @@ export class TableView {
   private headerRow(): HTMLElement {
     const cells = this.columns().map((key) => {
       const sorted = this.sort?.key === key ? (this.sort.descending ? "descending" : "ascending") : "none";
-      const button = el("button", { type: "button" }, key);
+      const arrow = sorted === "ascending" ? " ▲" : sorted === "descending" ? " ▼" : "";
+      const button = el("button", { type: "button" }, key, el("span", { "aria-hidden": "true" }, arrow));
       button.addEventListener("click", () => this.sortBy(key));
       return el("th", { scope: "col", "aria-sort": sorted }, button);
     });
@@ -132,6 +133,10 @@ export class TableView {
     this.cursor = cursor;
     try {
       this.show(await this.call(args));
+      // Keyboard users stay on the pager: the same button, or the other one when this end has none.
+      const buttons = [...this.root.querySelectorAll<HTMLButtonElement>("nav.pager button")];
+      const same = buttons[forward ? 1 : 0];
+      (same && !same.disabled ? same : buttons.find((button) => !button.disabled))?.focus();
     } catch (error) {
       this.root.append(
         el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)),
