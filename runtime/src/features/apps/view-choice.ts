@@ -49,6 +49,8 @@ export interface ViewSpec {
   /** form: the inputs and whether sending needs a confirmation first. */
   fields?: FormField[];
   destructive?: boolean;
+  /** Where the server passes on a response unlike the documented shape (`{ [fallbackKey]: { body, problems } }`). */
+  fallbackKey?: string;
 }
 
 /** Most columns a table shows (the rest is in each row's details): readable at 400 px. */
@@ -58,7 +60,13 @@ const SCALAR_TYPES: readonly string[] = ["string", "number", "integer", "boolean
 /** The view of `tool`, or undefined when none fits its schemas. */
 export function chooseView(tool: ToolDefinition): ViewSpec | undefined {
   const { method, path, body } = tool.http;
-  const base = { tool: tool.name, title: tool.title ?? tool.name, operation: `${method.toUpperCase()} ${path}` };
+  const { fallbackKey } = tool.http.response;
+  const base = {
+    tool: tool.name,
+    title: tool.title ?? tool.name,
+    operation: `${method.toUpperCase()} ${path}`,
+    ...(fallbackKey !== undefined && { fallbackKey }),
+  };
   const sendsJson = body !== undefined && /\bjson\b/i.test(body.mediaType);
   if (method === "delete" || (["post", "put", "patch"].includes(method) && sendsJson)) {
     const destructive = method === "delete" || tool.annotations?.destructiveHint === true || tool.confirm === true;

@@ -1,11 +1,11 @@
 /** The card view: one record, titled by its identifying field, scalars listed, nested objects folded. */
 import type { ViewSpec } from "../view-choice.js";
 import { identifyingValue } from "../field-names.js";
-import { el, heading, isObject, rawResult, recordNode, type ToolResult } from "./dom.js";
+import { el, heading, isObject, rawResult, recordNode, shownValue, type ToolResult } from "./dom.js";
 
 /** Renders a result of `spec`'s tool into `root`. */
 export function renderCard(root: HTMLElement, spec: ViewSpec, result: ToolResult): void {
-  const record = result.structuredContent;
+  const record = shownValue(result, spec.fallbackKey).value;
   if (result.isError || !isObject(record)) {
     root.replaceChildren(...heading(spec.title, spec.operation), rawResult(result));
     return;

@@ -76,6 +76,22 @@ export function rawResult(result: ToolResult): HTMLElement {
   return el("pre", result.isError ? { class: "error", role: "alert" } : {}, text);
 }
 
+/**
+ * What a result carries to show: its structured content or, when the upstream's response did not
+ * match the documented shape (the server then passes it on under the tool's `fallbackKey`, as when
+ * the result's size budget shortened the items), that response's body.
+ */
+export function shownValue(
+  result: ToolResult,
+  fallbackKey: string | undefined,
+): { value: unknown; unexpected: boolean } {
+  const content = result.structuredContent;
+  const fallback = fallbackKey !== undefined && isObject(content) ? content[fallbackKey] : undefined;
+  return isObject(fallback) && "body" in fallback
+    ? { value: fallback.body, unexpected: true }
+    : { value: content, unexpected: false };
+}
+
 /** The value at `path` in `value`. */
 export function at(value: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>((current, key) => (isObject(current) ? current[key] : undefined), value);

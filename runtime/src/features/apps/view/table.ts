@@ -3,7 +3,7 @@
  * whole record behind its own toggle, and the previous and next pages through the tool's cursor.
  */
 import type { ViewSpec } from "../view-choice.js";
-import { at, el, heading, isObject, rawResult, recordNode, scalarText, type ToolResult } from "./dom.js";
+import { at, el, heading, isObject, rawResult, recordNode, scalarText, shownValue, type ToolResult } from "./dom.js";
 
 /** Calls the view's tool with these arguments (through the host). */
 export type CallTool = (args: Record<string, unknown>) => Promise<ToolResult>;
@@ -33,7 +33,9 @@ export class TableView {
 
   /** Shows a result: its rows, or its JSON when it holds none. */
   show(result: ToolResult): void {
-    const rows = at(result.structuredContent, this.spec.rows ?? []);
+    // A list the server passed on as is (not the documented shape) is the body itself, or under the rows' key.
+    const { value, unexpected } = shownValue(result, this.spec.fallbackKey);
+    const rows = unexpected && Array.isArray(value) ? value : at(value, this.spec.rows ?? []);
     if (result.isError || !Array.isArray(rows)) {
       this.root.replaceChildren(...heading(this.spec.title, this.spec.operation), rawResult(result));
       return;
