@@ -81,7 +81,8 @@ h1 { font-size: var(--font-heading-sm-size, 16px); margin: 0 0 4px; overflow-wra
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: var(--border-width-regular, 1px) solid var(--color-border-primary, #8884);
-  vertical-align: top; max-width: 16em; overflow-wrap: anywhere; }
+  vertical-align: top; max-width: 16em; overflow-wrap: break-word; }
+th button, td > button { white-space: nowrap; }
 th button { font: inherit; font-weight: var(--font-weight-semibold, 600); background: none; border: 0; padding: 0; color: inherit; cursor: pointer; }
 button, input, select, textarea { font: inherit; color: inherit; }
 button.action { padding: 4px 12px; border-radius: var(--border-radius-md, 6px); border: 1px solid var(--color-border-primary, #8886);
