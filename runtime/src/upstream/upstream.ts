@@ -11,6 +11,7 @@ import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
 import type { Encodings } from "./body.js";
+import { hasFileReferences, type ResolveUploads } from "./upload-slot.js";
 import type { CursorApplication, Paging } from "./paging-slot.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
@@ -55,6 +56,8 @@ export interface UpstreamOptions {
   retries?: number | undefined;
   /** Parameter styles and bodies beyond JSON (feature `encodings`). */
   encodings?: Encodings | undefined;
+  /** Reads file arguments given by reference, `{"url"}` or `{"path"}` (feature `uploads`). */
+  uploads?: ResolveUploads | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -103,7 +106,8 @@ export async function callUpstream(
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    prepared = buildRequest(tool.http, page.args, baseUrl, call.upstream.encodings);
+    const args = hasFileReferences(tool.http.body, page.args) ? await readReferences(tool, page.args, call) : page.args;
+    prepared = buildRequest(tool.http, args, baseUrl, call.upstream.encodings);
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
     if (page.url)
       prepared = {
@@ -113,6 +117,7 @@ export async function callUpstream(
         path: new URL(page.url).pathname,
       };
   } catch (error) {
+    if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     if (error instanceof ArgumentError)
       return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
     throw error;
@@ -128,6 +133,20 @@ export async function callUpstream(
     if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
   }
+}
+
+/** The arguments with their file references read (feature `uploads`). */
+async function readReferences(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  call: UpstreamCall,
+): Promise<Record<string, unknown>> {
+  const binding = tool.http.body!;
+  if (!call.upstream.uploads)
+    throw new ArgumentError(
+      "a file given by reference needs the uploads feature (regenerate the server with mcp-gen --with uploads)",
+    );
+  return call.upstream.uploads(binding, args, call.cancellation?.signal);
 }
 
 /** Limits of one call: its single deadline (`performance.now()`: a clock that never steps) and the response size cap. */
