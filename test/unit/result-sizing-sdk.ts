@@ -138,8 +138,16 @@ interface Answer {
 }
 
 /** The fixture's tools in a server in process over an upstream that answers the page; `ask` sends one request. */
-async function inProcess(extra: Partial<McpServerOptions> = {}, tune: (tools: ToolDefinition[]) => void = () => {}) {
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+async function inProcess(
+  extra: Partial<McpServerOptions> = {},
+  tune: (tools: ToolDefinition[]) => void = () => {},
+  answer = { type: "application/json", text: body },
+) {
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": answer.type },
+    body: answer.text,
+  }));
   const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
   const tools = plan.tools.map(toolDefinition);
   tune(tools);
@@ -171,6 +179,36 @@ test("a result link is the caller's: another OAuth subject or session gets not f
     }
   } finally {
     await upstream.close();
+  }
+});
+
+test("the link to a shortened body has the upstream's media type: CSV text, a JSON type of the API's own", async () => {
+  const csv = Array.from({ length: 2_000 }, (_, i) => `${i},ticket ${i},open`).join("\n");
+  for (const [type, text, withSchema] of [
+    ["text/csv; charset=utf-8", csv, false],
+    ["application/vnd.api+json", body, true],
+  ] as const) {
+    const { upstream, ask } = await inProcess(
+      {},
+      (tools) => {
+        if (!withSchema) for (const tool of tools) delete tool.outputSchema;
+      },
+      { type, text },
+    );
+    try {
+      const called = (await ask("tools/call", { name: "listTickets", arguments: {} })).result!;
+      const link = called.content.find((block) => block.type === "resource_link") as unknown as {
+        uri: string;
+        mimeType: string;
+      };
+      assert.is(link?.mimeType, type, JSON.stringify(called.content.map((block) => block.type)));
+      const read = (await ask("resources/read", { uri: link.uri })).result as unknown as {
+        contents: Array<{ mimeType: string; text: string }>;
+      };
+      assert.equal([read.contents[0]!.mimeType, read.contents[0]!.text], [type, text]);
+    } finally {
+      await upstream.close();
+    }
   }
 });
 
