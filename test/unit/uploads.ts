@@ -4,10 +4,8 @@
  * only inside the allowed folder, symlinks resolved, never over HTTP), and uploads by URL and by path
  * through a server in process reaching a local upstream byte-identical, multipart and octet-stream.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,80 +22,12 @@ import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ResolveUploads } from "../../runtime/src/upstream/upload-slot.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
+import { sha256, startFiles, startUploadUpstream, type Files } from "../support/upload-fixture.js";
 
 const spec = fileURLToPath(new URL("../../../specs/fixtures/uploads.yaml", import.meta.url));
-const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 const DEFAULTS: UrlLimits = { maxBytes: 1_000_000, timeoutMs: 5_000, allowPrivate: false };
 const LOCAL: UrlLimits = { ...DEFAULTS, allowPrivate: true };
-
-/** A file server on 127.0.0.1: `/file.bin` the bytes, `/big` more than asked, `/hang` nothing, `/to?u=` a redirect. */
-interface Files {
-  url: (path: string) => string;
-  hits: string[];
-  close(): Promise<void>;
-}
-
 const FILE = randomBytes(70_000);
-
-async function startFiles(): Promise<Files> {
-  const hits: string[] = [];
-  const server: Server = createServer((req, res: ServerResponse) => {
-    hits.push(req.url ?? "");
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname === "/file.bin") return res.writeHead(200, { "content-type": "image/png" }).end(FILE);
-    if (url.pathname === "/big") return res.writeHead(200).end(Buffer.alloc(2_000));
-    if (url.pathname === "/big-chunked") {
-      res.writeHead(200);
-      for (let i = 0; i < 4; i++) res.write(Buffer.alloc(500));
-      return res.end();
-    }
-    if (url.pathname === "/to") return res.writeHead(302, { location: url.searchParams.get("u")! }).end();
-    if (url.pathname === "/hang") return;
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: (path) => `http://127.0.0.1:${port}${path}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** The upstream: answers the sha256 and size of the file bytes it received (the file part of a multipart body). */
-async function startUpstream(): Promise<{ baseUrl: string; received: Buffer[]; close(): Promise<void> }> {
-  const received: Buffer[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const boundary = /boundary=(\S+)/.exec(req.headers["content-type"] ?? "")?.[1];
-      const file = boundary ? filePart(body, boundary) : body;
-      received.push(file);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ sha256: sha256(file), size: file.length }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The bytes of the part with a filename in a multipart body. */
-function filePart(body: Buffer, boundary: string): Buffer {
-  const start = body.indexOf("filename=");
-  const from = body.indexOf("\r\n\r\n", start) + 4;
-  return body.subarray(from, body.indexOf(`\r\n--${boundary}`, from));
-}
 
 let files: Files;
 let folder: string;
@@ -105,7 +35,7 @@ let outside: string;
 let tools: ToolDefinition[];
 
 test.before(async () => {
-  files = await startFiles();
+  files = await startFiles(FILE);
   const base = mkdtempSync(join(tmpdir(), "mcp-gen-uploads-"));
   folder = join(base, "allowed");
   outside = join(base, "secret.txt");
@@ -289,7 +219,7 @@ test("the input schema offers {url} and {path} beside base64, in few words", () 
 });
 
 test("by URL and by allowed path, multipart and octet-stream: the upstream receives the same bytes", async () => {
-  const upstream = await startUpstream();
+  const upstream = await startUploadUpstream();
   try {
     const call = await server(upstream.baseUrl, { "upload-dir": folder, "upload-allow-private": true });
     const expected = { sha256: sha256(FILE), size: FILE.length };
@@ -313,7 +243,7 @@ test("by URL and by allowed path, multipart and octet-stream: the upstream recei
 });
 
 test("default settings: private addresses, oversize, paths outside, and paths over HTTP are isError, nothing leaks", async () => {
-  const upstream = await startUpstream();
+  const upstream = await startUploadUpstream();
   try {
     const call = await server(upstream.baseUrl, { "upload-dir": folder, "upload-max-bytes": "1000" });
     const hits = files.hits.length;
