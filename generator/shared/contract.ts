@@ -51,7 +51,7 @@ export { splitPathTemplate } from "../../runtime/src/features/encodings/path-tem
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
 export { OFFSET_DIGITS, loadTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
 export { encodedByFeature } from "../../runtime/src/upstream/body.js";
-export { fileArguments } from "../../runtime/src/upstream/upload-slot.js";
+export { fileArguments } from "../../runtime/src/features/uploads/file-arguments.js";
 export { styledByFeature } from "../../runtime/src/upstream/serialize.js";
 export { isFramingHeader } from "../../runtime/src/upstream/headers.js";
 export { checkFields } from "../../runtime/src/upstream/result-fields.js";

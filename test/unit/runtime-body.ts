@@ -5,7 +5,7 @@ import { multipartEncode } from "../../runtime/src/features/encodings/forms.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import { needsEncodings } from "../../generator/pipeline/plan/features.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
-import { FileContent } from "../../runtime/src/upstream/upload-slot.js";
+import { FileContent } from "../../runtime/src/features/encodings/files.js";
 import type { HttpBinding } from "../../runtime/src/api/types.js";
 
 test("decodeFile: base64, data: URIs (with name), content read for a reference; a path string is refused", () => {

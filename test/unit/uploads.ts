@@ -20,7 +20,7 @@ import { readAllowedFile } from "../../runtime/src/features/uploads/path-upload.
 import { fetchUpload, type UrlLimits } from "../../runtime/src/features/uploads/url-upload.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { McpServer } from "../../runtime/src/server/server.js";
-import type { ResolveUploads } from "../../runtime/src/upstream/upload-slot.js";
+import type { ResolveUploads } from "../../runtime/src/upstream/body.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { sha256, startFiles, startUploadUpstream, type Files } from "../support/upload-fixture.js";
 

@@ -10,8 +10,7 @@ import type { Cancellation } from "../protocol/cancellation.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
-import type { Encodings } from "./body.js";
-import { hasFileReferences, type ResolveUploads } from "./upload-slot.js";
+import type { Encodings, ResolveUploads } from "./body.js";
 import type { CursorApplication, Paging } from "./paging-slot.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
@@ -106,7 +105,9 @@ export async function callUpstream(
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    const args = hasFileReferences(tool.http.body, page.args) ? await readReferences(tool, page.args, call) : page.args;
+    const read = tool.http.body && call.upstream.uploads?.(tool.http.body, page.args, call.cancellation);
+    // Synchronous when no argument is a reference: no await added to the usual call.
+    const args = read === undefined ? page.args : read instanceof Promise ? await read : read;
     prepared = buildRequest(tool.http, args, baseUrl, call.upstream.encodings);
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
     if (page.url)
@@ -133,20 +134,6 @@ export async function callUpstream(
     if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     throw error;
   }
-}
-
-/** The arguments with their file references read (feature `uploads`). */
-async function readReferences(
-  tool: ToolDefinition,
-  args: Record<string, unknown>,
-  call: UpstreamCall,
-): Promise<Record<string, unknown>> {
-  const binding = tool.http.body!;
-  if (!call.upstream.uploads)
-    throw new ArgumentError(
-      "a file given by reference needs the uploads feature (regenerate the server with mcp-gen --with uploads)",
-    );
-  return call.upstream.uploads(binding, args, call.cancellation?.signal);
 }
 
 /** Limits of one call: its single deadline (`performance.now()`: a clock that never steps) and the response size cap. */

@@ -3,7 +3,15 @@
  * (`{"url"}`, `{"path"}`) arrives here already read by feature `uploads`, as a FileContent.
  */
 import { ArgumentError } from "../../upstream/serialize.js";
-import { FileContent } from "../../upstream/upload-slot.js";
+
+/** File content feature `uploads` read for a reference: no caller can send one (JSON has no class instances). */
+export class FileContent {
+  constructor(
+    readonly data: Buffer,
+    readonly mediaType?: string | undefined,
+    readonly fileName?: string | undefined,
+  ) {}
+}
 
 /** Decoded file content with what is known about it. */
 export interface FileValue {

@@ -9,7 +9,7 @@ import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { ArgumentError } from "../../upstream/serialize.js";
-import { FileContent } from "../../upstream/upload-slot.js";
+import { FileContent } from "../encodings/files.js";
 
 /** Whether `path` is `root` itself or leaves it (`..`, another drive or root). */
 function outside(root: string, path: string): boolean {

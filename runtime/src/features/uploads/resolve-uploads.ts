@@ -1,7 +1,9 @@
 /** Reads the file references of a call's arguments (`{"url"}`, `{"path"}`) into file content. */
 import { getOwn, setOwn } from "../../protocol/own.js";
+import type { ResolveUploads } from "../../upstream/body.js";
 import { ArgumentError } from "../../upstream/serialize.js";
-import { fileArguments, isFileReference, type FileContent, type ResolveUploads } from "../../upstream/upload-slot.js";
+import type { FileContent } from "../encodings/files.js";
+import { referencedArguments, type FileReference } from "./file-arguments.js";
 import { readAllowedFile } from "./path-upload.js";
 import { fetchUpload, type UrlLimits } from "./url-upload.js";
 
@@ -13,22 +15,31 @@ export interface UploadSettings extends UrlLimits {
   pathsOff: string;
 }
 
-/** The resolver of a server: each reference read in turn, its errors prefixed with the argument's name. */
+/** The resolver of a server: the arguments as they are without references (synchronously), else each read in turn. */
 export function uploadResolver(settings: UploadSettings): ResolveUploads {
-  return async (binding, args, signal) => {
-    const read: Record<string, unknown> = { ...args };
-    for (const argument of fileArguments(binding)) {
-      const value = getOwn(args, argument);
-      if (!isFileReference(value)) continue;
-      try {
-        setOwn(read, argument, await readReference(value, settings, signal));
-      } catch (error) {
-        if (error instanceof ArgumentError) throw new ArgumentError(`'${argument}': ${error.message}`);
-        throw error;
-      }
-    }
-    return read;
+  return (binding, args, cancellation) => {
+    const referenced = referencedArguments(binding, args);
+    return referenced.length === 0 ? args : readAll(args, referenced, settings, cancellation?.signal);
   };
+}
+
+/** The arguments with each referenced one read; errors prefixed with the argument's name. */
+async function readAll(
+  args: Record<string, unknown>,
+  referenced: string[],
+  settings: UploadSettings,
+  signal: AbortSignal | undefined,
+): Promise<Record<string, unknown>> {
+  const read: Record<string, unknown> = { ...args };
+  for (const argument of referenced) {
+    try {
+      setOwn(read, argument, await readReference(getOwn(args, argument) as FileReference, settings, signal));
+    } catch (error) {
+      if (error instanceof ArgumentError) throw new ArgumentError(`'${argument}': ${error.message}`);
+      throw error;
+    }
+  }
+  return read;
 }
 
 function readReference(

@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import { basename } from "node:path";
 import { ArgumentError } from "../../upstream/serialize.js";
-import { FileContent } from "../../upstream/upload-slot.js";
+import { FileContent } from "../encodings/files.js";
 import { guardedLookup, isPublicAddress, PrivateAddressError } from "./address-guard.js";
 
 /** Limits of a URL upload. */
