@@ -17,6 +17,7 @@ import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
+import { RESULT_LINK_TTL_MS } from "../../runtime/src/server/result-links.js";
 import { startUpstream } from "../support/runtime-fixture.js";
 import { featureSurfaces } from "../support/factories.js";
 
@@ -209,6 +210,22 @@ test("the link to a shortened body has the upstream's media type: CSV text, a JS
     } finally {
       await upstream.close();
     }
+  }
+});
+
+test("a result link expires: resources/read after its time is not found, also for its owner", async () => {
+  const { upstream, ask } = await inProcess();
+  const now = Date.now;
+  try {
+    const called = await ask("tools/call", { name: "listTickets", arguments: {} });
+    const uri = called.result!.content.find((block) => block.type === "resource_link")!.uri!;
+    assert.is((await ask("resources/read", { uri })).result!.contents![0]!.text, body);
+    const later = now() + RESULT_LINK_TTL_MS + 1_000;
+    Date.now = () => later;
+    assert.match((await ask("resources/read", { uri })).error?.message ?? "", /Resource not found/);
+  } finally {
+    Date.now = now;
+    await upstream.close();
   }
 });
 
