@@ -41,7 +41,7 @@ export async function readAllowedFile(given: string, root: string, maxBytes: num
     const data = await handle.readFile();
     if (data.length > maxBytes)
       throw new ArgumentError(`the file is larger than the upload limit of ${maxBytes} bytes`);
-    return new FileContent(data, undefined, basename(real));
+    return new FileContent(data, undefined, basename(lexical));
   } finally {
     await handle.close();
   }
