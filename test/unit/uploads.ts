@@ -5,7 +5,7 @@
  * through a server in process reaching a local upstream byte-identical, multipart and octet-stream.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -216,6 +216,17 @@ async function server(baseUrl: string, flags: Record<string, string | boolean>, 
     return answer.result;
   };
 }
+
+test("a project with file arguments vendors feature uploads and its README tells it; petstore has none of it", async () => {
+  const { files: emitted } = await generate({ spec });
+  const text = (path: string) => String(emitted.find((file) => file.path === path)?.content);
+  assert.match(text("src/index.ts"), /features\/uploads\/index\.js/);
+  assert.ok(emitted.some((file) => file.path === "src/runtime/features/uploads/url-upload.ts"));
+  assert.match(text("README.md"), /### Files by reference[^]*--upload-dir <dir>/);
+  const petstore = new URL("../../../generated/petstore/", import.meta.url);
+  assert.not.match(readFileSync(new URL("src/index.ts", petstore), "utf8"), /uploads/);
+  assert.not.match(readFileSync(new URL("README.md", petstore), "utf8"), /Files by reference/);
+});
 
 test("the input schema offers {url} and {path} beside base64, in few words", () => {
   const photo = tools.find((tool) => tool.name === "uploadPhoto")!.inputSchema.properties!.photo as Record<
