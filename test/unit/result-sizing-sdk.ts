@@ -13,6 +13,8 @@ import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-fi
 import { main } from "../../runtime/src/cli/main.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
 import { search } from "../../runtime/src/features/search/index.js";
+import { sessions } from "../../runtime/src/features/sessions/index.js";
+import { state } from "../../runtime/src/features/state/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
@@ -210,6 +212,50 @@ test("the link to a shortened body has the upstream's media type: CSV text, a JS
     } finally {
       await upstream.close();
     }
+  }
+});
+
+test("over HTTP with sessions, another session of the same client address cannot read a result link", async () => {
+  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+  const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
+  const argv = [
+    "--http",
+    "--port",
+    "0",
+    "--sessions",
+    "--base-url",
+    upstream.baseUrl,
+    "--result-budget",
+    String(BUDGET),
+  ];
+  const handle = (await main({ name: "sizing", version: "1.0.0" }, plan.tools.map(toolDefinition), argv, {
+    features: [state, sessions],
+  })) as HttpHandle | undefined;
+  assert.ok(handle);
+  const alice = new ClientV1({ name: "alice", version: "1" });
+  const bob = new ClientV1({ name: "bob", version: "1" });
+  try {
+    const aliceTransport = new HttpV1(new URL(handle.url));
+    const bobTransport = new HttpV1(new URL(handle.url));
+    await alice.connect(aliceTransport);
+    await bob.connect(bobTransport);
+    assert.ok(
+      aliceTransport.sessionId && bobTransport.sessionId && aliceTransport.sessionId !== bobTransport.sessionId,
+    );
+    const called = (await alice.callTool({ name: "listTickets", arguments: {} })) as Result;
+    const uri = called.content.find((block) => block.type === "resource_link")!.uri!;
+    const own = (await alice.readResource({ uri })).contents[0] as unknown as { text: string };
+    assert.is(own.text, body);
+    const refused = await bob.readResource({ uri }).then(
+      () => "read",
+      (error: Error) => error.message,
+    );
+    assert.match(refused, /Resource not found/);
+  } finally {
+    await alice.close();
+    await bob.close();
+    await handle.close();
+    await upstream.close();
   }
 });
 
