@@ -14,7 +14,11 @@ import * as assert from "uvu/assert";
 import { generate } from "../../generator/pipeline/generate.js";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
-import { isPublicAddress } from "../../runtime/src/features/uploads/address-guard.js";
+import {
+  guardedLookup,
+  isPublicAddress,
+  PrivateAddressError,
+} from "../../runtime/src/features/uploads/address-guard.js";
 import { uploads, uploadSettings } from "../../runtime/src/features/uploads/index.js";
 import { readAllowedFile } from "../../runtime/src/features/uploads/path-upload.js";
 import { fetchUpload, type UrlLimits } from "../../runtime/src/features/uploads/url-upload.js";
@@ -80,6 +84,17 @@ test("public addresses only: loopback, private, link-local, unique-local, mapped
     assert.ok(isPublicAddress(address), address);
 });
 
+test("the lookup refuses a name with any address that is not public, in both of node's lookup forms", async () => {
+  const ask = (allowPrivate: boolean, all: boolean) =>
+    new Promise<unknown>((resolve) =>
+      guardedLookup(allowPrivate)("localhost", { all }, (error, address) => resolve(error ?? address)),
+    );
+  assert.instance(await ask(false, true), PrivateAddressError);
+  assert.instance(await ask(false, false), PrivateAddressError);
+  assert.match(String(await ask(true, false)), /^(127\.0\.0\.1|::1)$/);
+  assert.ok(Array.isArray(await ask(true, true)));
+});
+
 test("by default a URL to a private address is refused before anything is sent, by IP literal or by name", async () => {
   const port = new URL(files.url("/")).port;
   for (const url of [
@@ -114,6 +129,10 @@ test("only http(s), no credentials in the URL, a redirect is checked as the firs
       () => assert.unreachable(url),
       (e: Error) => assert.match(e.message, message, url),
     );
+  await fetchUpload(files.url("/loop"), LOCAL).then(
+    () => assert.unreachable(),
+    (e: Error) => assert.match(e.message, /redirects more than 5 times/),
+  );
   const redirected = await fetchUpload(files.url(`/to?u=${encodeURIComponent("/file.bin")}`), LOCAL);
   assert.is(sha256(redirected.data), sha256(FILE));
 });
