@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 /** The sha256 of `data`, hex. */
 export const sha256 = (data: Buffer): string => createHash("sha256").update(data).digest("hex");
 
-/** A file server on 127.0.0.1: `/file.bin` the bytes, `/big` more than asked, `/hang` nothing, `/to?u=` a redirect, `/loop` to itself. */
+/** A file server on 127.0.0.1: `/file.bin` the bytes, `/big` more than asked, `/hang` nothing, `/to?u=` a redirect, `/loop` to itself, `/odd…?type=` any name and type. */
 export interface Files {
   url: (path: string) => string;
   hits: string[];
@@ -26,6 +26,8 @@ export async function startFiles(file: Buffer): Promise<Files> {
       for (let i = 0; i < 4; i++) res.write(Buffer.alloc(500));
       return res.end();
     }
+    if (url.pathname.startsWith("/odd"))
+      return res.writeHead(200, { "content-type": url.searchParams.get("type") ?? "" }).end("odd");
     if (url.pathname === "/loop") return res.writeHead(302, { location: "/loop" }).end();
     if (url.pathname === "/to") return res.writeHead(302, { location: url.searchParams.get("u")! }).end();
     if (url.pathname === "/hang") return;

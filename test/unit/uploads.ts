@@ -160,6 +160,14 @@ test("size cap (declared length and streamed bytes), timeout, cancellation, and 
     () => assert.unreachable(),
     (e: Error) => assert.match(e.message, /HTTP 404/),
   );
+  for (const [path, type, name] of [
+    ["/odd%zz?type=Text/Plain;%20charset=utf-8", "text/plain", "odd%zz"],
+    ["/odd%20name.txt?type=text/plain%22%3B%20x", undefined, "odd name.txt"],
+    ["/odd/?type=", undefined, "odd"],
+  ] as const) {
+    const odd = await fetchUpload(files.url(path), LOCAL);
+    assert.equal([odd.mediaType, odd.fileName], [type, name], path);
+  }
   const read = await fetchUpload(files.url("/file.bin"), LOCAL);
   assert.equal([sha256(read.data), read.mediaType, read.fileName], [sha256(FILE), "image/png", "file.bin"]);
 });

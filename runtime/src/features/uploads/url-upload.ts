@@ -42,11 +42,27 @@ export async function fetchUpload(text: string, limits: UrlLimits, signal?: Abor
       throw new ArgumentError(`the file at ${url.host} could not be fetched: HTTP ${status}`);
     }
     const data = await readCapped(response, url, limits, deadline);
-    const mediaType = response.headers["content-type"]?.split(";")[0]?.trim() || undefined;
-    const name = basename(decodeURIComponent(url.pathname));
-    return new FileContent(data, mediaType, name === "" || name === "/" ? undefined : name);
+    return new FileContent(data, mediaTypeOf(response), fileNameOf(url));
   }
   throw new ArgumentError(`the file at ${url.host} redirects more than ${MAX_REDIRECTS} times`);
+}
+
+/** The response's media type when it is a plain `type/subtype` (it may become a multipart part's header). */
+function mediaTypeOf(response: IncomingMessage): string | undefined {
+  const essence = response.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+  return essence && /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence) ? essence : undefined;
+}
+
+/** The URL's last path segment, decoded (as it was when it does not decode), if any. */
+function fileNameOf(url: URL): string | undefined {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the segment as it was written.
+  }
+  const name = basename(path);
+  return name === "" || name === "/" ? undefined : name;
 }
 
 /** An http(s) URL whose host, when an IP literal, is public (names are checked at lookup). */
