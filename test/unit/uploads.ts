@@ -227,6 +227,16 @@ test("settings: defaults, flags over environment, --upload-dir never over HTTP a
   assert.throws(() => uploadSettings({ flags: { "upload-timeout": "0" }, env: {}, http: false }), /--upload-timeout/);
 });
 
+test("--upload-allow-private is said at start, as a warning", async () => {
+  const warned: string[] = [];
+  const logger = { ...silentLogger, warn: (message: string) => void warned.push(message) };
+  const info = { name: "u", version: "1" };
+  await uploads.plugs({ flags: {}, env: {}, http: false, info, logger });
+  assert.equal(warned, []);
+  await uploads.plugs({ flags: { "upload-allow-private": true }, env: {}, http: false, info, logger });
+  assert.match(warned.join("\n"), /--upload-allow-private: .*loopback, private and link-local/);
+});
+
 /** A server in process over `upstream` whose uploads are feature uploads' plugs for `flags` (stdio unless `http`). */
 async function server(baseUrl: string, flags: Record<string, string | boolean>, http = false) {
   const plugs = await uploads.plugs({ flags, env: {}, http, info: { name: "u", version: "1" }, logger: silentLogger });

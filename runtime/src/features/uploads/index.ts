@@ -64,5 +64,12 @@ export const uploads: Feature = {
                      DANGEROUS: let {"url"} reach loopback, private and link-local
                      addresses (env MCP_UPLOAD_ALLOW_PRIVATE=1; refused by default)
 `,
-  plugs: (context) => ({ uploads: uploadResolver(uploadSettings(context)) }),
+  plugs(context) {
+    const settings = uploadSettings(context);
+    if (settings.allowPrivate)
+      context.logger.warn(
+        '--upload-allow-private: a {"url"} upload may reach loopback, private and link-local addresses (this machine, its network, cloud metadata)',
+      );
+    return { uploads: uploadResolver(settings) };
+  },
 };
