@@ -15,6 +15,8 @@ test("decodeFile: base64, data: URIs (with name), content read for a reference; 
   assert.is(decodeFile("data:,plain%20text", "f").data.toString(), "plain text");
   assert.throws(() => decodeFile("/etc/hostname", "f"), /\{"path": "…"\} when the server allows a folder/);
   assert.throws(() => decodeFile("file:///etc/hostname", "f"), /looks like a file path/);
+  // JPEG content in base64 starts with "/9j/": content, not a path.
+  assert.equal([...decodeFile("/9j/4AAQSkZJRg==", "f").data.subarray(0, 3)], [0xff, 0xd8, 0xff]);
   assert.throws(() => decodeFile("not base64!", "f"), /base64/);
   assert.throws(() => decodeFile(42, "f"), /must be a string/);
   assert.throws(

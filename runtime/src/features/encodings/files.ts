@@ -36,10 +36,19 @@ export function decodeFile(value: unknown, argument: string): FileValue {
     const data = match[3] ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8");
     return { data, mediaType, fileName: name ? decodeURIComponent(name) : undefined };
   }
-  if (value.startsWith("file:") || value.startsWith("/"))
+  if (looksLikePath(value))
     throw new ArgumentError(
       `'${argument}' looks like a file path; pass the content as base64 or a data: URI, or a reference {"path": "…"} when the server allows a folder (--upload-dir)`,
     );
   if (!BASE64.test(value)) throw new ArgumentError(`'${argument}' must be base64 content or a data: URI`);
   return { data: Buffer.from(value, "base64") };
+}
+
+/**
+ * A `file:` URL, or a `/` path that is not base64: JPEG content starts `/9j/` in base64, so a value
+ * of the base64 alphabet whose length is a multiple of 4 is content.
+ */
+function looksLikePath(value: string): boolean {
+  if (value.startsWith("file:")) return true;
+  return value.startsWith("/") && !(BASE64.test(value) && value.replace(/\s/g, "").length % 4 === 0);
 }
