@@ -133,6 +133,7 @@ test("a list of records is a table: identifying columns first, nested fields and
     ["name", "id", "status", "tag", "photo_url"],
   );
   assert.is(view.cursorArgument, "cursor");
+  assert.is(view.fallbackKey, "unexpectedResponse", "a response that misses its shape is still shown, from there");
 });
 
 test("a compacted list schema (no item types) takes its columns from the result's field list", () => {

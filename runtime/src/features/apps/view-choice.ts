@@ -42,6 +42,8 @@ export interface ViewSpec {
   title: string;
   /** `GET /pets`: the operation, for the view's caption. */
   operation: string;
+  /** Where a result that missed its documented shape holds the response (`{ body, problems }`). */
+  fallbackKey?: string;
   /** table: the path of the rows in the structured result, the columns, the cursor input (when it pages). */
   rows?: string[];
   columns?: ViewColumn[];
@@ -58,7 +60,13 @@ const SCALAR_TYPES: readonly string[] = ["string", "number", "integer", "boolean
 /** The view of `tool`, or undefined when none fits its schemas. */
 export function chooseView(tool: ToolDefinition): ViewSpec | undefined {
   const { method, path, body } = tool.http;
-  const base = { tool: tool.name, title: tool.title ?? tool.name, operation: `${method.toUpperCase()} ${path}` };
+  const { fallbackKey } = tool.http.response;
+  const base = {
+    tool: tool.name,
+    title: tool.title ?? tool.name,
+    operation: `${method.toUpperCase()} ${path}`,
+    ...(fallbackKey !== undefined && { fallbackKey }),
+  };
   const sendsJson = body !== undefined && /\bjson\b/i.test(body.mediaType);
   if (method === "delete" || (["post", "put", "patch"].includes(method) && sendsJson)) {
     const destructive = method === "delete" || tool.annotations?.destructiveHint === true || tool.confirm === true;

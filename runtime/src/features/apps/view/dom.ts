@@ -76,6 +76,27 @@ export function rawResult(result: ToolResult): HTMLElement {
   return el("pre", result.isError ? { class: "error", role: "alert" } : {}, text);
 }
 
+/**
+ * A result's data: its structured content, or, when the response missed its documented shape (the
+ * result's size budget shortened it, the API answered otherwise), the body as received
+ * (`unmatched`), which the views still show.
+ */
+export function resultData(result: ToolResult, fallbackKey: string | undefined): { data: unknown; unmatched: boolean } {
+  const structured = result.structuredContent;
+  const fallback = fallbackKey !== undefined && isObject(structured) ? structured[fallbackKey] : undefined;
+  if (!result.isError && isObject(fallback) && "body" in fallback) return { data: fallback.body, unmatched: true };
+  return { data: structured, unmatched: false };
+}
+
+/** The line that says a view shows a response as received. */
+export function unmatchedNote(): HTMLElement {
+  return el(
+    "p",
+    { class: "caption", role: "note" },
+    "The response did not match its documented shape: shown as received.",
+  );
+}
+
 /** The value at `path` in `value`. */
 export function at(value: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>((current, key) => (isObject(current) ? current[key] : undefined), value);
