@@ -94,16 +94,16 @@ class StdioSession {
     return this;
   }
 
-  /** Every page of `tools/list`, as the raw response lines (bounded: 100 pages). */
-  async toolPages(): Promise<string[]> {
+  /** Every page of `tools/list` (or another list method), as the raw response lines (bounded: 100 pages). */
+  async toolPages(method = "tools/list"): Promise<string[]> {
     const pages: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      pages.push(await this.raw("tools/list", cursor === undefined ? {} : { cursor }));
+      pages.push(await this.raw(method, cursor === undefined ? {} : { cursor }));
       cursor = (JSON.parse(pages.at(-1)!) as { result: { nextCursor?: string } }).result.nextCursor;
       if (cursor === undefined) return pages;
     }
-    throw new Error("tools/list: more than 100 pages");
+    throw new Error(`${method}: more than 100 pages`);
   }
 
   close(): Promise<void> {
@@ -164,11 +164,17 @@ async function exercise(
   try {
     const links = viewLinks(await declaring.toolPages());
     for (const [tool, uri] of Object.entries(expected)) assert.is(links.get(tool), uri, tool);
-    const listed = (await declaring.result("resources/list", {})).resources as Array<{ uri: string }>;
+    const listed = new Set(
+      (await declaring.toolPages("resources/list")).flatMap((page) =>
+        (JSON.parse(page) as { result: { resources: Array<{ uri: string }> } }).result.resources.map((r) => r.uri),
+      ),
+    );
     const uris = [...new Set(links.values())];
-    const toRead = readAll ? uris : Object.values(expected);
-    for (const uri of toRead) await readView(declaring, uri);
-    if (readAll) assert.ok(uris.every((uri) => listed.some((resource) => resource.uri === uri)));
+    assert.ok(
+      uris.every((uri) => listed.has(uri)),
+      "every linked view is listed as a resource",
+    );
+    for (const uri of readAll ? uris : Object.values(expected)) await readView(declaring, uri);
     assert.equal(
       await withApps.toolPages(),
       await without.toolPages(),

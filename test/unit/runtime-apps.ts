@@ -13,6 +13,7 @@ import { clients } from "../../runtime/src/features/clients/index.js";
 import { runtimeProfiles } from "../../generator/shared/profiles.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { chooseView } from "../../runtime/src/features/apps/view-choice.js";
+import { identifyingValue, isLinkName, isReferenceName } from "../../runtime/src/features/apps/field-names.js";
 import {
   VIEW_MIME_TYPE,
   escapeHtml,
@@ -133,8 +134,7 @@ test("a list of records is a table: identifying columns first, nested fields and
     ["name", "id", "status", "tag", "photo_url"],
   );
   assert.is(view.cursorArgument, "cursor");
-  // A response unlike the documented shape (a budget-shortened page) is shown from where the server puts it.
-  assert.is(view.fallbackKey, "unexpectedResponse");
+  assert.is(view.fallbackKey, "unexpectedResponse", "a response that misses its shape is still shown, from there");
 });
 
 test("a compacted list schema (no item types) takes its columns from the result's field list", () => {
@@ -155,6 +155,34 @@ test("a compacted list schema (no item types) takes its columns from the result'
   assert.equal(
     view.columns!.map((column) => column.key),
     ["number", "title", "state", "html_url"],
+  );
+});
+
+test("a list inside the body (the pages' items path) is a table whose columns come from that list's fields", () => {
+  const tool = byName("listPets");
+  delete tool.http.response.wrapKey;
+  tool.http.pagination!.itemsPath = ["items"];
+  tool.outputSchema = {
+    type: "object",
+    anyOf: [{ properties: { items: { type: "array" }, meta: { type: "object" } } }, fallback],
+  } as never;
+  tool.http.response.fields = ["items[]", "meta", "items[].id", "items[].name", "items[].owner", "items[].owner.login"];
+  const view = chooseView(tool)!;
+  assert.equal(view.rows, ["items"]);
+  assert.equal(
+    view.columns!.map((column) => column.key),
+    ["id", "name"],
+  );
+});
+
+test("field names: identifying values, links and references", () => {
+  assert.is(identifyingValue({ id: 7, name: "Rex", owner: { login: "octo" } }), "Rex");
+  assert.is(identifyingValue({ login: "octo", id: 1 }), "octo");
+  assert.is(identifyingValue({ title: { nested: true }, number: 3 }), "3");
+  assert.is(identifyingValue({ other: "x" }), undefined);
+  assert.ok(isLinkName("html_url") && isLinkName("avatarUrl") && isLinkName("url") && !isLinkName("curly"));
+  assert.ok(
+    isReferenceName("user_id") && isReferenceName("ownerId") && !isReferenceName("id") && !isReferenceName("paid"),
   );
 });
 

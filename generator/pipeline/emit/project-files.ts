@@ -30,7 +30,7 @@ import { renderTemplate } from "./publishing/templates.js";
 import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
 import { runtimeProfiles } from "../../shared/profiles.js";
-import { runtimeDependencies } from "../plan/features.js";
+import { buildDependencies, runtimeDependencies } from "../plan/features.js";
 
 export * from "./data/data-paths.js";
 
@@ -226,11 +226,18 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     dependencies: Object.fromEntries(
       runtimeDependencies(plan.features).map((name) => [name, (runtime.dependencies as Record<string, string>)[name]]),
     ),
-    devDependencies: {
-      "@types/node": devDependencies["@types/node"],
-      esbuild: devDependencies.esbuild,
-      typescript: devDependencies.typescript,
-    },
+    devDependencies: Object.fromEntries(
+      [
+        ["@types/node", devDependencies["@types/node"]],
+        ["esbuild", devDependencies.esbuild],
+        ["typescript", devDependencies.typescript],
+        // What only a feature's build step needs (apps: the views' bundle), pinned like the runtime's.
+        ...buildDependencies(plan.features).map((name) => [
+          name,
+          (runtime.dependencies as Record<string, string>)[name],
+        ]),
+      ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    ),
   };
   return { path: "package.json", content: JSON.stringify(manifest, null, 2) + "\n" };
 }

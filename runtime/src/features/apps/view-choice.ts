@@ -42,6 +42,8 @@ export interface ViewSpec {
   title: string;
   /** `GET /pets`: the operation, for the view's caption. */
   operation: string;
+  /** Where a result that missed its documented shape holds the response (`{ body, problems }`). */
+  fallbackKey?: string;
   /** table: the path of the rows in the structured result, the columns, the cursor input (when it pages). */
   rows?: string[];
   columns?: ViewColumn[];
@@ -49,8 +51,6 @@ export interface ViewSpec {
   /** form: the inputs and whether sending needs a confirmation first. */
   fields?: FormField[];
   destructive?: boolean;
-  /** Where the server passes on a response unlike the documented shape (`{ [fallbackKey]: { body, problems } }`). */
-  fallbackKey?: string;
 }
 
 /** Most columns a table shows (the rest is in each row's details): readable at 400 px. */

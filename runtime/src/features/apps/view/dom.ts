@@ -77,19 +77,24 @@ export function rawResult(result: ToolResult): HTMLElement {
 }
 
 /**
- * What a result carries to show: its structured content or, when the upstream's response did not
- * match the documented shape (the server then passes it on under the tool's `fallbackKey`, as when
- * the result's size budget shortened the items), that response's body.
+ * A result's data: its structured content, or, when the response missed its documented shape (the
+ * result's size budget shortened it, the API answered otherwise), the body as received
+ * (`unmatched`), which the views still show.
  */
-export function shownValue(
-  result: ToolResult,
-  fallbackKey: string | undefined,
-): { value: unknown; unexpected: boolean } {
-  const content = result.structuredContent;
-  const fallback = fallbackKey !== undefined && isObject(content) ? content[fallbackKey] : undefined;
-  return isObject(fallback) && "body" in fallback
-    ? { value: fallback.body, unexpected: true }
-    : { value: content, unexpected: false };
+export function resultData(result: ToolResult, fallbackKey: string | undefined): { data: unknown; unmatched: boolean } {
+  const structured = result.structuredContent;
+  const fallback = fallbackKey !== undefined && isObject(structured) ? structured[fallbackKey] : undefined;
+  if (!result.isError && isObject(fallback) && "body" in fallback) return { data: fallback.body, unmatched: true };
+  return { data: structured, unmatched: false };
+}
+
+/** The line that says a view shows a response as received. */
+export function unmatchedNote(): HTMLElement {
+  return el(
+    "p",
+    { class: "caption", role: "note" },
+    "The response did not match its documented shape: shown as received.",
+  );
 }
 
 /** The value at `path` in `value`. */

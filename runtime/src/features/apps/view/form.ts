@@ -6,7 +6,17 @@
  * host and shows the record it returns, or the error.
  */
 import type { FormField, ViewSpec } from "../view-choice.js";
-import { el, heading, isObject, rawResult, recordNode, scalarText, type ToolResult } from "./dom.js";
+import {
+  el,
+  heading,
+  isObject,
+  rawResult,
+  recordNode,
+  resultData,
+  scalarText,
+  unmatchedNote,
+  type ToolResult,
+} from "./dom.js";
 import type { CallTool } from "./table.js";
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -54,10 +64,11 @@ export class FormView {
 
   /** Shows a result of the tool: the record it returned, or the error. */
   show(result: ToolResult): void {
-    const record = result.structuredContent;
+    const { data: record, unmatched } = resultData(result, this.spec.fallbackKey);
     const body = result.isError || !isObject(record) ? rawResult(result) : recordNode(record);
     const title = result.isError ? "Error" : "Result";
-    this.outcome.replaceChildren(el("h2", { class: "caption" }, title), body);
+    const note = unmatched && isObject(record) ? [unmatchedNote()] : [];
+    this.outcome.replaceChildren(el("h2", { class: "caption" }, title), ...note, body);
   }
 
   /** A label, the input, its help and its error line. */
