@@ -97,6 +97,13 @@ export function unmatchedNote(): HTMLElement {
   );
 }
 
+/** A result as a record (with the note when it is shown as received), or its raw text or JSON. */
+export function resultNodes(result: ToolResult, fallbackKey: string | undefined): Node[] {
+  const { data, unmatched } = resultData(result, fallbackKey);
+  if (result.isError || !isObject(data)) return [rawResult(result)];
+  return [...(unmatched ? [unmatchedNote()] : []), recordNode(data)];
+}
+
 /** The value at `path` in `value`. */
 export function at(value: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>((current, key) => (isObject(current) ? current[key] : undefined), value);

@@ -6,17 +6,7 @@
  * host and shows the record it returns, or the error.
  */
 import type { FormField, ViewSpec } from "../view-choice.js";
-import {
-  el,
-  heading,
-  isObject,
-  rawResult,
-  recordNode,
-  resultData,
-  scalarText,
-  unmatchedNote,
-  type ToolResult,
-} from "./dom.js";
+import { el, heading, resultNodes, scalarText, type ToolResult } from "./dom.js";
 import type { CallTool } from "./table.js";
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -64,11 +54,8 @@ export class FormView {
 
   /** Shows a result of the tool: the record it returned, or the error. */
   show(result: ToolResult): void {
-    const { data: record, unmatched } = resultData(result, this.spec.fallbackKey);
-    const body = result.isError || !isObject(record) ? rawResult(result) : recordNode(record);
     const title = result.isError ? "Error" : "Result";
-    const note = unmatched && isObject(record) ? [unmatchedNote()] : [];
-    this.outcome.replaceChildren(el("h2", { class: "caption" }, title), ...note, body);
+    this.outcome.replaceChildren(el("h2", { class: "caption" }, title), ...resultNodes(result, this.spec.fallbackKey));
   }
 
   /** A label, the input, its help and its error line. */
