@@ -207,4 +207,15 @@ test("structuredContent stays valid: shaped in place, or in the fallback shape w
   assert.match(note, /_fields/);
 });
 
+test("a page that goes into the fallback shape keeps its nextCursor beside it", () => {
+  const body = Array.from({ length: 30 }, (_, i) => item(i));
+  const schema = { ...wrappedListSchema, properties: { nextCursor: { type: "string" } } };
+  const paged: CallToolResult = { ...listResult(body), structuredContent: { result: body, nextCursor: "c2" } };
+  const shaped = shapeResult(listTool(schema), paged, { budgetTokens: 10_000, fields: [["number"]] }, validator);
+  const structured = shaped.result.structuredContent as Record<string, unknown>;
+  assert.ok("unexpectedResponse" in structured);
+  assert.is(structured.nextCursor, "c2");
+  assert.ok(validator.validate(schema, structured, "output").ok);
+});
+
 test.run();

@@ -141,8 +141,11 @@ function checkedStructure(
   const outcome = validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`);
   if (outcome.ok) return structured;
   const why = projected ? "the chosen fields leave out" : "the result's size budget left out";
+  // The page's cursor is the server's, not the body's: it stays beside the fallback, where views and clients page.
+  const { nextCursor } = structured;
   return {
     [key]: { body: value, problems: [`${why} what the documented shape requires`, ...outcome.errors.slice(0, 5)] },
+    ...(nextCursor === undefined ? {} : { nextCursor }),
   };
 }
 
