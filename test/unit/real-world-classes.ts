@@ -19,6 +19,7 @@ import { requestEncodings } from "../../runtime/src/features/encodings/index.js"
 import type { JsonSchema } from "../../runtime/src/api/types.js";
 import { apiFeatures } from "../support/factories.js";
 import { startUpstream } from "../support/runtime-fixture.js";
+import { testCases } from "../../generator/pipeline/emit/test-cases/test-cases.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const fixture = (name: string) => `${root}specs/fixtures/${name}`;
@@ -144,6 +145,31 @@ test("class 3: a required JSON body whose properties are all optional is sent, {
     const request = buildRequest(tool.http, args, "https://api.example.com");
     assert.is(request.body, "{}", `${name}: the empty body goes out`);
     assert.is(request.headers["content-type"], "application/json", name);
+  }
+});
+
+test("class 3: each contract-test case of the fixture reaches the upstream with its whole body, {} included", async () => {
+  const { plan } = await generate({ spec: fixture("required-empty-body.yaml"), planOnly: true });
+  const upstream = await startUpstream(() => ({ status: 204 }));
+  try {
+    const server = new McpServer({
+      ...apiFeatures,
+      info: { name: "boards", version: "1.0.0" },
+      tools: plan.tools.map(toolDefinition),
+      upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5_000 },
+    });
+    for (const c of testCases(plan).cases) {
+      const from = upstream.received.length;
+      const params = { name: c.tool, arguments: c.arguments };
+      const response = await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params }, {});
+      const sent = upstream.received.slice(from);
+      assert.is(sent.length, 1, `${c.tool}: ${JSON.stringify(response)}`);
+      // A declared Content-Length parameter (sampled 0) never frames the request: the body does.
+      assert.is(sent[0]!.body, "{}", c.tool);
+      assert.is(sent[0]!.headers["content-length"], "2", c.tool);
+    }
+  } finally {
+    await upstream.close();
   }
 });
 
