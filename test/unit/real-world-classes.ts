@@ -35,6 +35,16 @@ function normalize(schema: unknown, version: "3.0" | "3.1" = "3.1") {
   return { normalized, diagnostics: bag.items };
 }
 
+/** A server of the planned tools with the usual API features, calling `baseUrl`. */
+function planServer(plan: { tools: Parameters<typeof toolDefinition>[0][] }, name: string, baseUrl: string) {
+  return new McpServer({
+    ...apiFeatures,
+    info: { name, version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl, timeoutMs: 5_000 },
+  });
+}
+
 // --- class 2: a type that contradicts its union ------------------------------------------------
 
 test("class 2: type null beside a oneOf of other types is read as 'one of these, or null' (MG119, pointer)", () => {
@@ -112,12 +122,7 @@ test("class 2: fixture: input and output schemas accept the real values, and the
     body: JSON.stringify(answer),
   }));
   try {
-    const server = new McpServer({
-      ...apiFeatures,
-      info: { name: "settings", version: "1.0.0" },
-      tools: plan.tools.map(toolDefinition),
-      upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5_000 },
-    });
+    const server = planServer(plan, "settings", upstream.baseUrl);
     const response = await server.handle(
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "getSetting", arguments: { key: "theme" } } },
       {},
@@ -152,12 +157,7 @@ test("class 3: each contract-test case of the fixture reaches the upstream with 
   const { plan } = await generate({ spec: fixture("required-empty-body.yaml"), planOnly: true });
   const upstream = await startUpstream(() => ({ status: 204 }));
   try {
-    const server = new McpServer({
-      ...apiFeatures,
-      info: { name: "boards", version: "1.0.0" },
-      tools: plan.tools.map(toolDefinition),
-      upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5_000 },
-    });
+    const server = planServer(plan, "boards", upstream.baseUrl);
     for (const c of testCases(plan).cases) {
       const from = upstream.received.length;
       const params = { name: c.tool, arguments: c.arguments };
