@@ -520,21 +520,34 @@ function nullableQueryArray(
 }
 
 /**
- * The input schema without the pagination cursor the server issues itself (signed, opaque): a
- * model only passes back a `nextCursor` it was given, so a sampled string is no fair argument.
- * A cursor that is the API's own token parameter stays.
+ * The input schema without the arguments only the server can fill meaningfully, so a sampled
+ * string is no fair argument: the pagination cursor it issues itself (signed, opaque: a model only
+ * passes back a `nextCursor` it was given; a cursor that is the API's own token parameter stays),
+ * and a `_fields` argument whose paths the schema does not enumerate (too many to list: a model
+ * names paths of the documented result, and a refusal names the known ones near a wrong one).
  */
 export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object {
   const pagination = tool.http.pagination;
-  if (!pagination || pagination.cursorArgument === pagination.targetArgument) return inputSchema;
   const schema = inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+  const left = [
+    ...(pagination && pagination.cursorArgument !== pagination.targetArgument ? [pagination.cursorArgument] : []),
+    ...unlistedFields(schema.properties, tool.http.response.fieldsArgument),
+  ];
+  if (left.length === 0) return inputSchema;
   const properties = { ...(schema.properties ?? {}) };
-  delete properties[pagination.cursorArgument];
+  for (const name of left) delete properties[name];
   return {
     ...schema,
     properties,
-    ...(schema.required ? { required: schema.required.filter((name) => name !== pagination.cursorArgument) } : {}),
+    ...(schema.required ? { required: schema.required.filter((name) => !left.includes(name)) } : {}),
   };
+}
+
+/** The fields argument, when its items are any string (no `enum` of the result's paths). */
+function unlistedFields(properties: Record<string, unknown> | undefined, argument: string | undefined): string[] {
+  if (argument === undefined) return [];
+  const items = (properties?.[argument] as { items?: { enum?: unknown } } | undefined)?.items;
+  return items && items.enum === undefined ? [argument] : [];
 }
 
 /** Writes the subset Prism judges with `prismSubset` into `dir`; returns the root file's path. */

@@ -301,6 +301,22 @@ test("the server's own cursor is not sampled; an API token parameter used as cur
   assert.is(withoutServerCursor(schema, own), schema);
 });
 
+test("a _fields argument whose paths are not enumerated is not sampled; an enumerated one is", () => {
+  const fieldsTool = (fieldsArgument: string) =>
+    ({ ...tool("/x"), http: { ...tool("/x").http, response: { accept: [], fieldsArgument } } }) as unknown as ToolPlan;
+  const schema = (items: object) => ({
+    type: "object",
+    properties: { q: { type: "string" }, _fields: { type: "array", items } },
+  });
+  assert.equal(withoutServerCursor(schema({ type: "string" }), fieldsTool("_fields")), {
+    type: "object",
+    properties: { q: { type: "string" } },
+  });
+  const listed = schema({ type: "string", enum: ["id", "name"] });
+  assert.is(withoutServerCursor(listed, fieldsTool("_fields")), listed);
+  assert.is(withoutServerCursor(listed, tool("/x")), listed);
+});
+
 test("sampling is seeded: same seed, same tools and arguments; the sample matches the schema", async () => {
   const names = Array.from({ length: 30 }, (_, i) => `tool${i}`);
   assert.equal(pickTools(names, 5, "s"), pickTools(names, 5, "s"));

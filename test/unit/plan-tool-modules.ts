@@ -22,7 +22,7 @@ test("tool types go to one module per tag, else per first path segment; names ar
   );
 });
 
-test("a module declares the types of all its tools, and the index imports each module once", () => {
+test("a module declares the types of all its tools, and the index imports and re-exports each module once", () => {
   const ir = api([
     operation({
       pointer: "#/paths/~1pets/get",
@@ -69,7 +69,10 @@ test("a module declares the types of all its tools, and the index imports each m
   assert.match(pets, /export interface CreatePetInput/);
   assert.not.match(pets, /GetInventory/);
   const index = printed.files.find((file) => file.path === "src/tools/index.ts")!.content;
-  assert.is(index.match(/from "\.\/pets\.js"/g)?.length, 1, index);
+  assert.is(index.match(/^import type \{[^}]*\} from "\.\/pets\.js"/gm)?.length, 1, index);
+  // Re-exported whole (the module exports only its tools' types), not listed a second time.
+  assert.is(index.match(/^export type \* from "\.\/pets\.js";$/gm)?.length, 1, index);
+  assert.not.match(index, /^export type \{/m);
   assert.match(
     index,
     /import type \{ ListPetsInput, ListPetsOutput, CreatePetInput, CreatePetOutput \} from "\.\/pets\.js"/,

@@ -17,7 +17,10 @@ import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const files = async (spec: string, extra: { packageName?: string; repository?: string; mcpName?: string } = {}) => {
+const files = async (
+  spec: string,
+  extra: { packageName?: string; repository?: string; mcpName?: string; features?: string[] } = {},
+) => {
   const result = await generate({ spec: join(root, spec), ...extra });
   return new Map(result.files.map((f) => [f.path, f.content]));
 };
@@ -169,7 +172,7 @@ test("the Dockerfile pins its base image, runs as non-root in HTTP mode and copi
 
 test("deploy/: compose.yaml runs Redis, three instances sharing it (no credential values) and nginx over them", async () => {
   const { parse } = await import("yaml");
-  const out = await files("specs/fixtures/auth-schemes.yaml");
+  const out = await files("specs/fixtures/auth-schemes.yaml", { features: ["redis"] });
   const compose = parse(out.get("deploy/compose.yaml")!) as {
     services: Record<
       string,
@@ -199,11 +202,23 @@ test("deploy/: compose.yaml runs Redis, three instances sharing it (no credentia
   assert.not.match(directives, /non_idempotent|ip_hash|sticky|keepalive/);
 });
 
+test("deploy/ and the README's Redis setup only with feature redis: their instances start with --sessions --state", async () => {
+  const plain = await files("specs/fixtures/auth-schemes.yaml");
+  assert.equal(
+    [...plain.keys()].filter((path) => path.startsWith("deploy/")),
+    [],
+  );
+  assert.not.match(plain.get("README.md")!, /--state redis:\/\/redis-host|deploy\/compose\.yaml/);
+  assert.match(plain.get("README.md")!, /mcp-gen --with redis/);
+  const shared = await files("specs/fixtures/auth-schemes.yaml", { features: ["redis"] });
+  assert.match(shared.get("README.md")!, /`deploy\/compose\.yaml` runs this with Docker Compose/);
+});
+
 test("health: the Dockerfile's HEALTHCHECK and compose's healthcheck ask /readyz (exit 0 on 200, 1 on 503 or no answer); nginx serves /healthz and passes /readyz on", async () => {
   const { parse } = await import("yaml");
   const { execFile } = await import("node:child_process");
   const { createServer } = await import("node:http");
-  const out = await files("specs/fixtures/auth-schemes.yaml");
+  const out = await files("specs/fixtures/auth-schemes.yaml", { features: ["redis"] });
   const dockerfile = out.get("Dockerfile")!.replace(/\\\n\s*/g, "");
   const check = JSON.parse(/^HEALTHCHECK .*?CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? "null") as string[];
   assert.equal(check.slice(0, 2), ["node", "-e"]);

@@ -19,6 +19,7 @@ import { requestEncodings } from "../../runtime/src/features/encodings/index.js"
 import type { JsonSchema } from "../../runtime/src/api/types.js";
 import { apiFeatures } from "../support/factories.js";
 import { startUpstream } from "../support/runtime-fixture.js";
+import { testCases } from "../../generator/pipeline/emit/test-cases/test-cases.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const fixture = (name: string) => `${root}specs/fixtures/${name}`;
@@ -32,6 +33,16 @@ function normalize(schema: unknown, version: "3.0" | "3.1" = "3.1") {
   const bag = new DiagnosticBag();
   const normalized = new SchemaNormalizer({}, version, bag).normalize(schema, "#/s");
   return { normalized, diagnostics: bag.items };
+}
+
+/** A server of the planned tools with the usual API features, calling `baseUrl`. */
+function planServer(plan: { tools: Parameters<typeof toolDefinition>[0][] }, name: string, baseUrl: string) {
+  return new McpServer({
+    ...apiFeatures,
+    info: { name, version: "1.0.0" },
+    tools: plan.tools.map(toolDefinition),
+    upstream: { baseUrl, timeoutMs: 5_000 },
+  });
 }
 
 // --- class 2: a type that contradicts its union ------------------------------------------------
@@ -111,12 +122,7 @@ test("class 2: fixture: input and output schemas accept the real values, and the
     body: JSON.stringify(answer),
   }));
   try {
-    const server = new McpServer({
-      ...apiFeatures,
-      info: { name: "settings", version: "1.0.0" },
-      tools: plan.tools.map(toolDefinition),
-      upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5_000 },
-    });
+    const server = planServer(plan, "settings", upstream.baseUrl);
     const response = await server.handle(
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "getSetting", arguments: { key: "theme" } } },
       {},
@@ -144,6 +150,26 @@ test("class 3: a required JSON body whose properties are all optional is sent, {
     const request = buildRequest(tool.http, args, "https://api.example.com");
     assert.is(request.body, "{}", `${name}: the empty body goes out`);
     assert.is(request.headers["content-type"], "application/json", name);
+  }
+});
+
+test("class 3: each contract-test case of the fixture reaches the upstream with its whole body, {} included", async () => {
+  const { plan } = await generate({ spec: fixture("required-empty-body.yaml"), planOnly: true });
+  const upstream = await startUpstream(() => ({ status: 204 }));
+  try {
+    const server = planServer(plan, "boards", upstream.baseUrl);
+    for (const c of testCases(plan).cases) {
+      const from = upstream.received.length;
+      const params = { name: c.tool, arguments: c.arguments };
+      const response = await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params }, {});
+      const sent = upstream.received.slice(from);
+      assert.is(sent.length, 1, `${c.tool}: ${JSON.stringify(response)}`);
+      // A declared Content-Length parameter (sampled 0) never frames the request: the body does.
+      assert.is(sent[0]!.body, "{}", c.tool);
+      assert.is(sent[0]!.headers["content-length"], "2", c.tool);
+    }
+  } finally {
+    await upstream.close();
   }
 });
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import stringifyCompact from "json-stringify-pretty-compact";
 import { searchDocument, type ServerInfo } from "../../shared/contract.js";
 import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data/data-files.js";
 import { configVariables } from "./publishing/config-variables.js";
@@ -71,14 +72,19 @@ function compactJson(plan: ProjectPlan): boolean {
   return plan.tools.length > FORMAT_TOOL_FILES_MAX;
 }
 
+/** Columns a bulk JSON file's lines take at most where a value fits (the project's prettier width). */
+const JSON_WIDTH = 100;
+
 /**
- * JSON text of a bulk file (final as written: the format stage leaves it alone): as
- * JSON.stringify(value, null, 2), or compact with the items of the array (or the array under
+ * JSON text of a bulk file (final as written: the format stage leaves it alone): indented, with
+ * each array or object that fits in {@link JSON_WIDTH} columns on one line (as prettier lays out
+ * short arrays: a small schema such as `{"type": "string"}` reads best whole, and a changed
+ * property is still one changed line), or compact with the items of the array (or the array under
  * `listKey`) one per line. The compact text is made by one `join` of its lines, so it is a flat
  * string from the start (hashing and writing a concatenated one would copy hundreds of megabytes).
  */
 function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
-  if (!compact) return JSON.stringify(value, null, 2) + "\n";
+  if (!compact) return stringifyCompact(value, { maxLength: JSON_WIDTH }) + "\n";
   const lines: string[] = [];
   const list = (items: unknown[], indent: string, head: string, tail: string) => {
     if (items.length === 0) return void lines.push(`${head}[]${tail}`);
@@ -271,7 +277,7 @@ function tsconfig(plan: ProjectPlan): EmittedFile {
 function stateFiles(plan: ProjectPlan): EmittedFile[] {
   const snapshot: ContractSnapshot = { snapshotVersion: 1, tools: contractsOf(plan.tools) };
   return [
-    { path: TOOL_LOCK_PATH, content: JSON.stringify(buildToolLock(plan.tools), null, 2) + "\n", formatted: true },
+    { path: TOOL_LOCK_PATH, content: bulkJson(buildToolLock(plan.tools), compactJson(plan), "tools"), formatted: true },
     { path: CONTRACT_PATH, content: bulkJson(snapshot, compactJson(plan), "tools"), formatted: true },
   ];
 }

@@ -8,20 +8,12 @@ import type { QueryAndCookieInput, QueryAndCookieOutput } from "./both.js";
 import type { OauthReadInput, OauthReadOutput } from "./oauth.js";
 import type { OptionalAuthInput, OptionalAuthOutput } from "./optional.js";
 
-export type {
-  UsesDefaultInput,
-  UsesDefaultOutput,
-  IsPublicInput,
-  IsPublicOutput,
-  BearerOrBasicInput,
-  BearerOrBasicOutput,
-  QueryAndCookieInput,
-  QueryAndCookieOutput,
-  OauthReadInput,
-  OauthReadOutput,
-  OptionalAuthInput,
-  OptionalAuthOutput,
-};
+export type * from "./default.js";
+export type * from "./public.js";
+export type * from "./either.js";
+export type * from "./both.js";
+export type * from "./oauth.js";
+export type * from "./optional.js";
 
 /** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));

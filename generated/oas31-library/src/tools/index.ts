@@ -10,16 +10,9 @@ import type {
 } from "./books.js";
 import type { SearchInput, SearchOutput } from "./search.js";
 
-export type {
-  GetCategoriesCategoryIdInput,
-  GetCategoriesCategoryIdOutput,
-  PutBooksIsbnInput,
-  PutBooksIsbnOutput,
-  CountCopiesInput,
-  CountCopiesOutput,
-  SearchInput,
-  SearchOutput,
-};
+export type * from "./categories.js";
+export type * from "./books.js";
+export type * from "./search.js";
 
 /** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));

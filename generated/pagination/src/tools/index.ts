@@ -11,26 +11,15 @@ import type { ListRowsInput, ListRowsOutput } from "./rows.js";
 import type { SearchTokensInput, SearchTokensOutput } from "./search.js";
 import type { GetSingleInput, GetSingleOutput } from "./single.js";
 
-export type {
-  ListByTokenInput,
-  ListByTokenOutput,
-  ListChargesInput,
-  ListChargesOutput,
-  ListPagesInput,
-  ListPagesOutput,
-  ListOffsetsInput,
-  ListOffsetsOutput,
-  ListLinkedInput,
-  ListLinkedOutput,
-  ListOdataInput,
-  ListOdataOutput,
-  ListRowsInput,
-  ListRowsOutput,
-  SearchTokensInput,
-  SearchTokensOutput,
-  GetSingleInput,
-  GetSingleOutput,
-};
+export type * from "./tokens.js";
+export type * from "./charges.js";
+export type * from "./pages.js";
+export type * from "./offsets.js";
+export type * from "./linked.js";
+export type * from "./odata.js";
+export type * from "./rows.js";
+export type * from "./search.js";
+export type * from "./single.js";
 
 /** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));

@@ -16,20 +16,8 @@ import type {
 } from "./pets.js";
 import type { GetInventoryInput, GetInventoryOutput } from "./store.js";
 
-export type {
-  ListPetsInput,
-  ListPetsOutput,
-  CreatePetInput,
-  CreatePetOutput,
-  GetPetInput,
-  GetPetOutput,
-  UpdatePetInput,
-  UpdatePetOutput,
-  DeletePetInput,
-  DeletePetOutput,
-  GetInventoryInput,
-  GetInventoryOutput,
-};
+export type * from "./pets.js";
+export type * from "./store.js";
 
 /** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));

@@ -12,16 +12,7 @@ import type {
   UploadPhotoOutput,
 } from "./pets.js";
 
-export type {
-  FindPetsInput,
-  FindPetsOutput,
-  AddPetInput,
-  AddPetOutput,
-  DeletePetInput,
-  DeletePetOutput,
-  UploadPhotoInput,
-  UploadPhotoOutput,
-};
+export type * from "./pets.js";
 
 /** Every tool of this server, in a stable order (the order of the OpenAPI document): their names (data/tool-names.json) now; data/catalog.json, data/tools.json and the schemas they share (data/definitions.json) when first needed. */
 export const tools: ToolSource = dataToolSource(new URL("../../data/", import.meta.url));

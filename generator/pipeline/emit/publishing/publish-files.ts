@@ -100,14 +100,20 @@ export function mcpbManifest(plan: ProjectPlan): EmittedFile {
 }
 
 /**
- * Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore, plus an
- * example deployment of several instances (deploy/: compose.yaml with nginx and Redis, nginx.conf).
+ * Dockerfile (multi-stage, pinned base image, non-root, HTTP mode) and its .dockerignore, plus, with
+ * feature `redis`, an example deployment of several instances sharing it (deploy/: compose.yaml with
+ * nginx and Redis, nginx.conf): its instances start with `--sessions --state`, which a server
+ * without the feature refuses.
  */
 export function dockerFiles(plan: ProjectPlan): EmittedFile[] {
   return [
     { path: "Dockerfile", content: renderTemplate("Dockerfile.hbs", plan) },
-    { path: "deploy/compose.yaml", content: renderTemplate("compose.yaml.hbs", plan) },
-    { path: "deploy/nginx.conf", content: renderTemplate("nginx.conf.hbs", plan) },
+    ...(plan.features.includes("redis")
+      ? [
+          { path: "deploy/compose.yaml", content: renderTemplate("compose.yaml.hbs", plan) },
+          { path: "deploy/nginx.conf", content: renderTemplate("nginx.conf.hbs", plan) },
+        ]
+      : []),
     { path: ".dockerignore", content: "node_modules\ndist\n.env\n.env.*\n!.env.example\n.git\n" },
   ];
 }

@@ -122,6 +122,8 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     ),
     claudeDesktop: snippet("claude-desktop", { kind: "stdio" }),
     cursor: snippet("cursor", { kind: "stdio" }),
+    // Claude Desktop and Cursor read the same `mcpServers` entry: one snippet names both.
+    cursorAsDesktop: snippet("cursor", { kind: "stdio" }) === snippet("claude-desktop", { kind: "stdio" }),
     vscode: snippet("vscode", { kind: "stdio" }),
     claudeCode: snippet("claude-code", { kind: "stdio" }),
     cursorHttp: snippet("cursor", http),

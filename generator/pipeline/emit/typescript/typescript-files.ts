@@ -135,7 +135,14 @@ function toolIndex(
       }),
     ),
     BLANK_LINE,
-    { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: tools.flatMap(typeNames) },
+    // Each module exports only its tools' types: re-exported whole, not listed a second time.
+    ...[...modules.keys()].map(
+      (fileName): StatementStructures => ({
+        kind: kinds.ExportDeclaration,
+        isTypeOnly: true,
+        moduleSpecifier: `./${fileName}.js`,
+      }),
+    ),
     BLANK_LINE,
     exportedConst(
       tsMorph,
