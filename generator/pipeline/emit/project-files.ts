@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { searchDocument, type ServerInfo } from "../../shared/contract.js";
 import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data/data-files.js";
+import { packLargeFiles } from "./data/packed-files.js";
 import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
@@ -108,11 +109,12 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
  * `data/definition-offsets.txt` saying where each item is; `data/catalog.json`: each tool's name,
  * method, path and tags. Data, not code, so neither prettier nor tsc has to read them. The server
  * reads only `data/tool-names.json` at start, and the others when a request first needs them.
+ * The large ones are stored packed (packed-files.ts).
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
   const files = toolDataFiles(storeTools(definitionsOfTools));
-  return [
+  return packLargeFiles([
     {
       path: TOOL_NAMES_DATA_PATH,
       content: bulkJson(
@@ -126,7 +128,7 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
     { path: TOOL_OFFSETS_PATH, content: files.toolOffsets, formatted: true },
     { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
     { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
-  ];
+  ]);
 }
 
 /** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */
@@ -143,6 +145,7 @@ function clientProfilesData(): EmittedFile {
 /** What the emit worker makes its files from (worker-files.ts), for `plan`; `withDocument`: data/openapi.json is written. */
 export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
   return {
+    toolNames: plan.tools.map((tool) => tool.name),
     typeScript: {
       tools: plan.tools.map(toolTypeSource),
       types: plan.types,
@@ -292,10 +295,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.worker === "later"
       ? []
-      : workerFiles(
-          options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)),
-          plan.tools.map((tool) => tool.name),
-        )),
+      : workerFiles(options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)))),
     ...toolsData(plan),
     // What --print-config prints (feature print-config); the README shows the same snippets.
     ...(plan.features.includes("print-config")
@@ -310,7 +310,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []
-      : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
+      : packLargeFiles([{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }])),
     ...runtimeFiles(plan.features),
     ...testFiles(plan),
     ...stateFiles(plan),
