@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { searchDocument, type ServerInfo } from "../../shared/contract.js";
-import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data/data-files.js";
+import { searchDocument, type JsonSchema, type ServerInfo } from "../../shared/contract.js";
+import { asciiJson, catalogOf, shareDefinitions, storeTools, toolDataFiles } from "./data/data-files.js";
 import { packLargeFiles } from "./data/packed-files.js";
 import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
@@ -9,7 +9,7 @@ import { packageRoot, readPackageJson } from "../../shared/package-root.js";
 import { runtimeHeader, runtimeVersion } from "../../shared/provenance.js";
 import type { ProjectPlan } from "../plan/plan-types.js";
 import type { EmittedFile } from "./emitted-file.js";
-import { type ContractSnapshot } from "../plan/changes/contracts.js";
+import { type StoredSnapshot } from "../plan/changes/contracts.js";
 import { contractsOf } from "../plan/changes/contracts-of.js";
 import { buildToolLock } from "../plan/tool-lock.js";
 import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../../shared/state-files.js";
@@ -26,7 +26,7 @@ import {
 } from "./data/data-paths.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, mcpbManifest, serverJson } from "./publishing/publish-files.js";
-import { testCases } from "./test-cases/test-cases.js";
+import { testCases, type TestCases } from "./test-cases/test-cases.js";
 import { renderTemplate } from "./publishing/templates.js";
 import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
@@ -257,7 +257,8 @@ function tsconfig(): EmittedFile {
 
 /** Generator state kept in the output: the tool-name lock and the tool contracts (for the next diff). */
 function stateFiles(plan: ProjectPlan): EmittedFile[] {
-  const snapshot: ContractSnapshot = { snapshotVersion: 1, tools: contractsOf(plan.tools) };
+  const { items, definitions } = shareDefinitions(contractsOf(plan.tools));
+  const snapshot: StoredSnapshot = { snapshotVersion: 2, tools: items, definitions };
   return [
     { path: TOOL_LOCK_PATH, content: JSON.stringify(buildToolLock(plan.tools), null, 2) + "\n", formatted: true },
     { path: CONTRACT_PATH, content: bulkJson(snapshot, compactJson(plan), "tools"), formatted: true },
@@ -273,8 +274,29 @@ function copiedTemplate(path: string, template: string): EmittedFile {
 function testFiles(plan: ProjectPlan): EmittedFile[] {
   return [
     copiedTemplate("test/server.test.mjs", "server-test.mjs"),
-    { path: "test/cases.json", content: bulkJson(testCases(plan), compactJson(plan), "cases"), formatted: true },
+    {
+      path: "test/cases.json",
+      content: bulkJson(sharedCaseDefinitions(testCases(plan)), compactJson(plan), "cases"),
+      formatted: true,
+    },
   ];
+}
+
+/**
+ * The cases with each body schema's `$defs` stored once for all (`definitions`; a body's `defs`:
+ * name → index), as data/tools.json stores them: MS Graph beta's cases were 153 MB, 87 % of it
+ * the same bodies repeated. The test harness (templates/server-test.mjs) puts them back.
+ */
+function sharedCaseDefinitions(all: TestCases): TestCases & { definitions?: unknown[] } {
+  const schemas = all.cases.map((one) => ({ inputSchema: one.request.body?.schema ?? {} }));
+  const { items, definitions } = shareDefinitions(schemas);
+  const cases = all.cases.map((one, index) => {
+    const { body } = one.request;
+    const { inputSchema, defs } = items[index]!;
+    if (body?.schema === undefined || defs === undefined) return one;
+    return { ...one, request: { ...one.request, body: { ...body, schema: inputSchema as JsonSchema, defs } } };
+  });
+  return { ...all, cases, ...(definitions.length > 0 ? { definitions } : {}) };
 }
 
 /** Emit stage: every file of the generated project, unformatted. */

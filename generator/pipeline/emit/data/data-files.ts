@@ -18,9 +18,21 @@ export interface StoredTools {
  * JSON text). Deterministic: same tools, same output. The tools given are not changed.
  */
 export function storeTools(tools: ToolDefinition[]): StoredTools {
+  const { items, definitions } = shareDefinitions(tools);
+  return { tools: items as StoredTool[], definitions };
+}
+
+/**
+ * `storeTools` for anything with an `inputSchema` (tool definitions, the contract snapshot): each
+ * item's `$defs` replaced by `defs`, name → index into `definitions`, placed right after the
+ * schema it completes. Items without `$defs` are returned as they are.
+ */
+export function shareDefinitions<T extends { inputSchema: unknown }>(
+  tools: readonly T[],
+): { items: Array<T & { defs?: Record<string, number> }>; definitions: unknown[] } {
   const definitions: unknown[] = [];
   const indexOf = new Map<string, number>();
-  const stored = tools.map((tool): StoredTool => {
+  const items = tools.map((tool) => {
     const { $defs, ...inputSchema } = tool.inputSchema as { $defs?: Record<string, unknown> };
     if ($defs === undefined) return tool;
     const defs: Record<string, number> = {};
@@ -42,9 +54,9 @@ export function storeTools(tools: ToolDefinition[]): StoredTools {
           ]
         : [[key, value]],
     );
-    return Object.fromEntries(entries) as StoredTool;
+    return Object.fromEntries(entries) as T & { defs: Record<string, number> };
   });
-  return { tools: stored, definitions };
+  return { items, definitions };
 }
 
 /**
