@@ -20,13 +20,12 @@ const PACKABLE = /^data\/(tools|definitions|declarations|catalog|tool-names|sear
 
 /** `file` as its two packed files (`<path>.packed`, `<path>.packed-offsets.txt`). Deterministic. */
 export function packedFile(file: EmittedFile): EmittedFile[] {
-  const bytes = Buffer.from(file.content, "utf8");
   const lines: string[] = [];
   const ranges: Array<[number, number]> = [];
   let offset = 0;
-  for (let start = 0; start < bytes.length; start += PACKED_BLOCK_BYTES) {
+  for (const block of blocksOf(file.content)) {
     // Level 6 (zlib's default): level 9 saves 2 % more for twice the time.
-    const line = deflateRawSync(bytes.subarray(start, start + PACKED_BLOCK_BYTES)).toString("base64");
+    const line = deflateRawSync(block).toString("base64");
     lines.push(line);
     ranges.push([offset, line.length]);
     offset += line.length + 1;
@@ -35,6 +34,19 @@ export function packedFile(file: EmittedFile): EmittedFile[] {
     { path: `${file.path}.packed`, content: lines.map((line) => `${line}\n`).join(""), formatted: true },
     { path: `${file.path}.packed-offsets.txt`, content: offsetsText(ranges), formatted: true },
   ];
+}
+
+/**
+ * The UTF-8 bytes of `text` in blocks of PACKED_BLOCK_BYTES. ASCII text (the data files are written
+ * so) is cut block by block, without a copy of the whole file's bytes (MS Graph beta: 120 MB).
+ */
+function* blocksOf(text: string): Generator<Buffer> {
+  const bytes = /[^\x00-\x7f]/.test(text) ? Buffer.from(text, "utf8") : undefined;
+  const length = bytes?.length ?? text.length;
+  for (let start = 0; start < length; start += PACKED_BLOCK_BYTES) {
+    const end = start + PACKED_BLOCK_BYTES;
+    yield bytes ? bytes.subarray(start, end) : Buffer.from(text.slice(start, end), "latin1");
+  }
 }
 
 /** `files` with each large data file the runtime can read packed replaced by its packed form. */
