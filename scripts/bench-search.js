@@ -58,7 +58,7 @@ function recallLine(r) {
 
 const { generate } = await import(pathToFileURL(join(root, "dist/generator/pipeline/generate.js")).href);
 const { McpServer } = await import(pathToFileURL(join(root, "dist/runtime/src/server/server.js")).href);
-const { loadTools } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
+const { loadTools, readDataText } = await import(pathToFileURL(join(root, "dist/runtime/src/data/tool-data.js")).href);
 const { estimateTokens } = await import(pathToFileURL(join(root, "dist/runtime/src/features/search/auto.js")).href);
 const { OperationSearch } = await import(
   pathToFileURL(join(root, "dist/runtime/src/features/search/search-index.js")).href
@@ -88,7 +88,8 @@ for (const source of SOURCES) {
     await generate({ spec: await specOf(source), outDir: dir, force: true });
     process.stderr.write(`${source}: generated in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
-  const json = (file) => JSON.parse(readFileSync(join(dir, "data", file), "utf8"));
+  // Plain or packed (a large API's data files are packed: runtime/src/data/packed-file.ts).
+  const json = (file) => JSON.parse(readDataText(pathToFileURL(join(dir, "data", file))));
   const tools = loadTools(json("tools.json"), json("definitions.json"));
   // The index is rebuilt from a plan-only run (the plan carries what the spec's tags and titles say).
   if (process.env.BENCH_SEARCH_REUSE) {
@@ -99,8 +100,7 @@ for (const source of SOURCES) {
     );
   }
   const info = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
-  const readData = (file) =>
-    existsSync(join(dir, "data", file)) ? readFileSync(join(dir, "data", file), "utf8") : undefined;
+  const readData = (file) => readDataText(pathToFileURL(join(dir, "data", file)));
   const serverFor = async (surface) => {
     const server = new McpServer({
       info: { name: info.name ?? source, version: "1.0.0", title: source },

@@ -14,7 +14,8 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const REPS = Number(process.env.BENCH_STARTUP_REPS ?? 5);
-const SURFACES = ["all", "search", "code"];
+// BENCH_STARTUP_SURFACES=all,search leaves out `code` for a server generated without that feature.
+const SURFACES = (process.env.BENCH_STARTUP_SURFACES ?? "all,search,code").split(",").filter(Boolean);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** A server over stdio with a minimal JSON-RPC client: send, and wait for the answer with that id. */

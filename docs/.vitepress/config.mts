@@ -53,6 +53,7 @@ export default defineConfig({
           { text: "Method and current figures", link: "/benchmarks/" },
           { text: "Search", link: "/benchmarks/search" },
           { text: "HTTP under load", link: "/benchmarks/http" },
+          { text: "Large APIs (MS Graph beta)", link: "/benchmarks/large" },
           { text: "Results", link: "/benchmarks/results" },
           { text: "History", link: "/benchmarks/history" },
         ],

@@ -64,7 +64,7 @@ export class WorkerChoreography {
   }
 
   /**
-   * The thread's files, formatted, put into `formatted` before `data/tools.json`, as the
+   * The thread's files, formatted, put into `formatted` before `data/tools.json` (or its packed form), as the
    * "typescript" stage: the time the pipeline waited for them (most of the work overlapped emit
    * and format), and the formatting of the TypeScript files people read.
    */
@@ -72,16 +72,10 @@ export class WorkerChoreography {
     const printing = this.printing;
     if (!printing) throw new Error("join before startPrinting");
     const fromWorker = await timed("typescript", async () =>
-      formatFiles(
-        workerFiles(
-          await printing,
-          plan.tools.map((tool) => tool.name),
-        ),
-        plan.tools.length,
-      ),
+      formatFiles(workerFiles(await printing), plan.tools.length),
     );
     formatted.splice(
-      formatted.findIndex((file) => file.path === TOOLS_DATA_PATH),
+      formatted.findIndex((file) => file.path.startsWith(TOOLS_DATA_PATH)),
       0,
       ...fromWorker,
     );

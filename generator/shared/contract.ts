@@ -50,6 +50,7 @@ export { getOwn, isRecord, setOwn } from "../../runtime/src/protocol/own.js";
 export { splitPathTemplate } from "../../runtime/src/features/encodings/path-template.js";
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
 export { OFFSET_DIGITS, loadTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
+export { PACKED_BLOCK_BYTES } from "../../runtime/src/data/packed-file.js";
 export { encodedByFeature } from "../../runtime/src/upstream/body.js";
 export { fileArguments } from "../../runtime/src/features/uploads/file-arguments.js";
 export { styledByFeature } from "../../runtime/src/upstream/serialize.js";

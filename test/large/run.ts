@@ -13,6 +13,7 @@ import { generate } from "../../generator/pipeline/generate.js";
 import { listSource } from "../corpus/sources.js";
 import { compileProject } from "../support/e2e.js";
 import { checkSurfaces, serverTools, type SurfaceRun } from "./surfaces.js";
+import { dataReachProblems } from "./data-reach.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -41,6 +42,9 @@ async function main(argv: string[]): Promise<number> {
       await compileProject(dir, { timeoutMs: 1_800_000 });
       process.stderr.write(`${source}: built in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
     }
+    const reach = dataReachProblems(dir);
+    process.stderr.write(`${source}: data reach ${reach.length === 0 ? "clean" : reach.slice(0, 5).join("; ")}\n`);
+    if (reach.length > 0) failed++;
     const tools = serverTools(dir);
     const runs: SurfaceRun[] = await checkSurfaces(dir, tools, (line) => process.stderr.write(`${source} ${line}\n`));
     for (const run of runs) {

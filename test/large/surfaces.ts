@@ -8,7 +8,6 @@
  * upstream with the operation's method and path. `search` and `code` must list at most 4 tools in
  * under 10 KB. Used by `npm run test:large` (test/large/run.ts) and by the e2e suite on Stripe.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
@@ -18,7 +17,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
 import { startHttpServer, type HttpServerHandle } from "../support/e2e.js";
-import { loadTools } from "../../runtime/src/data/tool-data.js";
+import { loadTools, readDataText } from "../../runtime/src/data/tool-data.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
 
 /** The surfaces checked, in order. */
@@ -272,8 +271,8 @@ async function oneRun(input: RunInput): Promise<{ row: SurfaceRun; result?: Resu
   return { row, ...(result ? { result } : {}) };
 }
 
-/** The tool definitions of a generated server folder (data files). */
+/** The tool definitions of a generated server folder (data files, plain or packed). */
 export function serverTools(dir: string): ToolDefinition[] {
-  const json = (file: string) => JSON.parse(readFileSync(join(dir, "data", file), "utf8"));
+  const json = (file: string) => JSON.parse(readDataText(pathToFileURL(join(dir, "data", file))) ?? "null");
   return loadTools(json("tools.json"), json("definitions.json"));
 }

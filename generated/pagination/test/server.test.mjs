@@ -23,8 +23,18 @@ const {
   refused = [],
   upstreamError,
   credentials,
+  definitions = [],
 } = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
+
+/** A case's body schema with its `$defs` back (cases.json stores each body once, in `definitions`). */
+function bodySchema({ schema, defs }) {
+  if (defs === undefined) return schema;
+  return {
+    ...schema,
+    $defs: Object.fromEntries(Object.entries(defs).map(([name, index]) => [name, definitions[index]])),
+  };
+}
 
 /** Requests the stand-in received, with the problems found in each. */
 const received = [];
@@ -64,7 +74,7 @@ function check(spec, req, url, body) {
         problems.push("body is not JSON");
       }
       if (parsed !== undefined) {
-        const validate = ajv.compile(spec.body.schema);
+        const validate = ajv.compile(bodySchema(spec.body));
         if (!validate(parsed)) problems.push(`body does not match the schema: ${ajv.errorsText(validate.errors)}`);
       }
     }

@@ -1,15 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import stringifyCompact from "json-stringify-pretty-compact";
-import { searchDocument, type ServerInfo } from "../../shared/contract.js";
-import { asciiJson, catalogOf, storeTools, toolDataFiles } from "./data/data-files.js";
+import { searchDocument, type JsonSchema, type ServerInfo } from "../../shared/contract.js";
+import { asciiJson, catalogOf, shareDefinitions, storeTools, toolDataFiles } from "./data/data-files.js";
+import { packLargeFiles } from "./data/packed-files.js";
 import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
 import { runtimeHeader, runtimeVersion } from "../../shared/provenance.js";
 import type { ProjectPlan } from "../plan/plan-types.js";
 import type { EmittedFile } from "./emitted-file.js";
-import { type ContractSnapshot } from "../plan/changes/contracts.js";
+import { type StoredSnapshot } from "../plan/changes/contracts.js";
 import { contractsOf } from "../plan/changes/contracts-of.js";
 import { buildToolLock } from "../plan/tool-lock.js";
 import { CONTRACT_PATH, TOOL_LOCK_PATH } from "../../shared/state-files.js";
@@ -26,7 +27,7 @@ import {
 } from "./data/data-paths.js";
 import { FORMAT_TOOL_FILES_MAX } from "./format.js";
 import { dockerFiles, mcpbManifest, serverJson } from "./publishing/publish-files.js";
-import { testCases } from "./test-cases/test-cases.js";
+import { testCases, type TestCases } from "./test-cases/test-cases.js";
 import { renderTemplate } from "./publishing/templates.js";
 import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
@@ -114,11 +115,12 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
  * `data/definition-offsets.txt` saying where each item is; `data/catalog.json`: each tool's name,
  * method, path and tags. Data, not code, so neither prettier nor tsc has to read them. The server
  * reads only `data/tool-names.json` at start, and the others when a request first needs them.
+ * The large ones are stored packed (packed-files.ts).
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
   const files = toolDataFiles(storeTools(definitionsOfTools));
-  return [
+  return packLargeFiles([
     {
       path: TOOL_NAMES_DATA_PATH,
       content: bulkJson(
@@ -132,7 +134,7 @@ function toolsData(plan: ProjectPlan): EmittedFile[] {
     { path: TOOL_OFFSETS_PATH, content: files.toolOffsets, formatted: true },
     { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
     { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
-  ];
+  ]);
 }
 
 /** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */
@@ -149,6 +151,7 @@ function clientProfilesData(): EmittedFile {
 /** What the emit worker makes its files from (worker-files.ts), for `plan`; `withDocument`: data/openapi.json is written. */
 export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
   return {
+    toolNames: plan.tools.map((tool) => tool.name),
     typeScript: {
       tools: plan.tools.map(toolTypeSource),
       types: plan.types,
@@ -275,7 +278,8 @@ function tsconfig(plan: ProjectPlan): EmittedFile {
 
 /** Generator state kept in the output: the tool-name lock and the tool contracts (for the next diff). */
 function stateFiles(plan: ProjectPlan): EmittedFile[] {
-  const snapshot: ContractSnapshot = { snapshotVersion: 1, tools: contractsOf(plan.tools) };
+  const { items, definitions } = shareDefinitions(contractsOf(plan.tools));
+  const snapshot: StoredSnapshot = { snapshotVersion: 2, tools: items, definitions };
   return [
     { path: TOOL_LOCK_PATH, content: bulkJson(buildToolLock(plan.tools), compactJson(plan), "tools"), formatted: true },
     { path: CONTRACT_PATH, content: bulkJson(snapshot, compactJson(plan), "tools"), formatted: true },
@@ -291,8 +295,29 @@ function copiedTemplate(path: string, template: string): EmittedFile {
 function testFiles(plan: ProjectPlan): EmittedFile[] {
   return [
     copiedTemplate("test/server.test.mjs", "server-test.mjs"),
-    { path: "test/cases.json", content: bulkJson(testCases(plan), compactJson(plan), "cases"), formatted: true },
+    {
+      path: "test/cases.json",
+      content: bulkJson(sharedCaseDefinitions(testCases(plan)), compactJson(plan), "cases"),
+      formatted: true,
+    },
   ];
+}
+
+/**
+ * The cases with each body schema's `$defs` stored once for all (`definitions`; a body's `defs`:
+ * name → index), as data/tools.json stores them: MS Graph beta's cases were 153 MB, 87 % of it
+ * the same bodies repeated. The test harness (templates/server-test.mjs) puts them back.
+ */
+function sharedCaseDefinitions(all: TestCases): TestCases & { definitions?: unknown[] } {
+  const schemas = all.cases.map((one) => ({ inputSchema: one.request.body?.schema ?? {} }));
+  const { items, definitions } = shareDefinitions(schemas);
+  const cases = all.cases.map((one, index) => {
+    const { body } = one.request;
+    const { inputSchema, defs } = items[index]!;
+    if (body?.schema === undefined || defs === undefined) return one;
+    return { ...one, request: { ...one.request, body: { ...body, schema: inputSchema as JsonSchema, defs } } };
+  });
+  return { ...all, cases, ...(definitions.length > 0 ? { definitions } : {}) };
 }
 
 /** Emit stage: every file of the generated project, unformatted. */
@@ -314,10 +339,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.worker === "later"
       ? []
-      : workerFiles(
-          options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)),
-          plan.tools.map((tool) => tool.name),
-        )),
+      : workerFiles(options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)))),
     ...toolsData(plan),
     // What --print-config prints (feature print-config); the README shows the same snippets.
     ...(plan.features.includes("print-config")
@@ -332,7 +354,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []
-      : [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }]),
+      : packLargeFiles([{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }])),
     ...runtimeFiles(plan.features),
     ...testFiles(plan),
     ...stateFiles(plan),

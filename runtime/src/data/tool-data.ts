@@ -2,35 +2,15 @@
  * The stored tool definitions (`data/tools.json`, `data/definitions.json`) and declarations, read
  * whole or one item at a time by byte range. Shared `$defs` are stored once (MS Graph beta: 77 % of
  * the tools file): a stored tool maps its `$defs` names to indexes into the definitions array.
- * Offset files (`data/*-offsets.txt`): line i holds where item i of a one-item-per-line JSON file is,
- * as fixed-width decimal numbers (`0000001234 0000000567`), so one item is read without parsing all.
+ * Where each item is: offsets-file.ts; a file may be stored packed (packed-file.ts).
  */
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "../api/types.js";
+import { readRecord } from "./offsets-file.js";
+import { readDataText, readRange } from "./packed-file.js";
 
-/** Digits per number of an offsets file: offsets up to 10 GB. */
-export const OFFSET_DIGITS = 10;
-
-/** Bytes of one record of `fields` numbers, its newline included. */
-export function recordLength(fields: number): number {
-  return fields * (OFFSET_DIGITS + 1);
-}
-
-/** Record `index` (0-based) of an offsets file of `fields` numbers per record; undefined when the file is shorter. */
-export function readRecord(
-  readRange: (offset: number, length: number) => string,
-  index: number,
-  fields: number,
-): number[] | undefined {
-  const length = recordLength(fields);
-  const text = readRange(index * length, length);
-  if (text.length < length) return undefined;
-  const numbers = text.slice(0, -1).split(" ").map(Number);
-  if (numbers.length !== fields || numbers.some((n) => !Number.isInteger(n)))
-    throw new Error(`record ${index} of an offsets file is damaged: ${JSON.stringify(text)} (regenerate the server)`);
-  return numbers;
-}
+export { OFFSET_DIGITS, readRecord, recordLength } from "./offsets-file.js";
+export { readDataText, readRange } from "./packed-file.js";
 
 /** A tool as stored: `defs` ($defs name → index into `data/definitions.json`) instead of `$defs`. */
 export type StoredTool = ToolDefinition & { defs?: Record<string, number> };
@@ -82,7 +62,11 @@ export function dataToolSource(dir: string | URL): ToolSource {
       ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`)
       : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
   const file = (name: string) => new URL(name, folder);
-  const read = (name: string) => readFileSync(file(name), "utf8");
+  const read = (name: string): string => {
+    const text = readDataText(file(name));
+    if (text === undefined) throw new Error(`data/${name} is missing (regenerate the server)`);
+    return text;
+  };
   const names = JSON.parse(read("tool-names.json")) as string[];
   let catalog: CatalogEntry[] | undefined;
   let all: readonly ToolDefinition[] | undefined;
@@ -134,23 +118,6 @@ export function dataToolSource(dir: string | URL): ToolSource {
       return tool;
     },
   };
-}
-
-/** `length` bytes of `file` from `offset`, as UTF-8 text. */
-export function readRange(file: URL, offset: number, length: number): string {
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(file, "r");
-  try {
-    let done = 0;
-    while (done < length) {
-      const read = readSync(fd, buffer, done, length - done, offset + done);
-      if (read === 0) break;
-      done += read;
-    }
-    return buffer.toString("utf8", 0, done);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** A tool source over definitions already in memory (tests, embedders). */

@@ -18,14 +18,30 @@ export interface StoredTools {
  * JSON text). Deterministic: same tools, same output. The tools given are not changed.
  */
 export function storeTools(tools: ToolDefinition[]): StoredTools {
+  const { items, definitions } = shareDefinitions(tools);
+  return { tools: items as StoredTool[], definitions };
+}
+
+/**
+ * `storeTools` for anything with an `inputSchema` (tool definitions, the contract snapshot): each
+ * item's `$defs` replaced by `defs`, name → index into `definitions`, placed right after the
+ * schema it completes. Items without `$defs` are returned as they are.
+ */
+export function shareDefinitions<T extends { inputSchema: unknown }>(
+  tools: readonly T[],
+): { items: Array<T & { defs?: Record<string, number> }>; definitions: unknown[] } {
   const definitions: unknown[] = [];
   const indexOf = new Map<string, number>();
-  const stored = tools.map((tool): StoredTool => {
+  // The plan's tools share body objects: each is written out once (MS Graph beta: 133 MB of text
+  // when written per tool, 3 MB per object), and bodies equal as text still share one index.
+  const textOf = new Map<unknown, string>();
+  const items = tools.map((tool) => {
     const { $defs, ...inputSchema } = tool.inputSchema as { $defs?: Record<string, unknown> };
     if ($defs === undefined) return tool;
     const defs: Record<string, number> = {};
     for (const [name, body] of Object.entries($defs)) {
-      const text = JSON.stringify(body);
+      let text = textOf.get(body);
+      if (text === undefined) textOf.set(body, (text = JSON.stringify(body)));
       let index = indexOf.get(text);
       if (index === undefined) {
         index = definitions.push(body) - 1;
@@ -42,9 +58,9 @@ export function storeTools(tools: ToolDefinition[]): StoredTools {
           ]
         : [[key, value]],
     );
-    return Object.fromEntries(entries) as StoredTool;
+    return Object.fromEntries(entries) as T & { defs: Record<string, number> };
   });
-  return { tools: stored, definitions };
+  return { items, definitions };
 }
 
 /**

@@ -323,11 +323,10 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
   const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
   const featureNames = features.map(featureExport);
   const statements: Statement[] = [
-    { kind: kinds.ImportDeclaration, namedImports: ["existsSync", "readFileSync"], moduleSpecifier: "node:fs" },
     { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },
     {
       kind: kinds.ImportDeclaration,
-      namedImports: ["readRange"],
+      namedImports: ["readDataText", "readRange"],
       moduleSpecifier: "./runtime/data/tool-data.js",
     },
     ...features.map(
@@ -351,7 +350,9 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
       ],
       returnType: "string",
       statements: [
-        `return readFileSync(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url), "utf8");`,
+        `const text = readDataText(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url));`,
+        `if (text === undefined) throw new Error(${JSON.stringify(`${API_DOCUMENT_PATH} is missing (regenerate the server)`)});`,
+        "return text;",
       ],
     });
   }
@@ -359,10 +360,12 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
     {
       kind: kinds.Function,
       name: "readData",
-      docs: ["A file of data/ (search index, declarations), read when first needed; undefined when absent."],
+      docs: [
+        "A file of data/ (search index, declarations; stored packed when large), read when first needed; undefined when absent.",
+      ],
       parameters: [{ name: "file", type: "string" }],
       returnType: "string | undefined",
-      statements: [`const url = ${dataUrl};`, 'return existsSync(url) ? readFileSync(url, "utf8") : undefined;'],
+      statements: [`return readDataText(${dataUrl});`],
     },
     {
       kind: kinds.Function,

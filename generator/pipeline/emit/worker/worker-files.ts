@@ -9,40 +9,42 @@ import type { SearchDocument } from "../../../shared/contract.js";
 import { declarationFiles } from "../data/data-files.js";
 import { DECLARATION_OFFSETS_PATH, DECLARATIONS_DATA_PATH } from "../data/data-paths.js";
 import type { EmittedFile } from "../emitted-file.js";
+import { packLargeFiles } from "../data/packed-files.js";
 import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "../data/search-index.js";
-import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
+import { printTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
 
 /** What the worker makes its files from. */
 export interface WorkerInput {
+  /** The tool names, in tool order (the order of the declarations' offsets). */
+  toolNames: string[];
   typeScript: TypeScriptInput;
   /** The search index's documents, one per tool in tool order; absent without the search feature (no index). */
   searchDocuments?: SearchDocument[];
 }
 
-/** What the worker makes. */
+/**
+ * What the worker makes: its files, the large data files already packed (packed-files.ts), so the
+ * thread does that work and hands over the small form.
+ */
 export interface WorkerOutput {
-  typeScript: PrintedTypeScript;
-  /** data/search-index.json's text (absent without the search feature). */
-  searchIndex?: string;
+  files: EmittedFile[];
 }
 
 /** Makes the worker's output (in the worker thread, or in this one when the thread failed). Deterministic. */
 export function workerOutput(input: WorkerInput): WorkerOutput {
-  return {
-    typeScript: printTypeScript(input.typeScript),
-    ...(input.searchDocuments ? { searchIndex: searchIndexFromDocuments(input.searchDocuments) } : {}),
-  };
+  const typeScript = printTypeScript(input.typeScript);
+  const data = [
+    ...declarationsFiles(typeScript.declarations, input.toolNames),
+    ...(input.searchDocuments
+      ? [{ path: SEARCH_INDEX_PATH, content: searchIndexFromDocuments(input.searchDocuments), formatted: true }]
+      : []),
+  ];
+  return { files: [...typeScript.files, ...packLargeFiles(data)] };
 }
 
 /** The worker's output as files: the TypeScript, the declarations' data files (tool order), the search index. */
-export function workerFiles(output: WorkerOutput, toolNames: readonly string[]): EmittedFile[] {
-  return [
-    ...output.typeScript.files,
-    ...declarationsFiles(output.typeScript.declarations, toolNames),
-    ...(output.searchIndex === undefined
-      ? []
-      : [{ path: SEARCH_INDEX_PATH, content: output.searchIndex, formatted: true }]),
-  ];
+export function workerFiles(output: WorkerOutput): EmittedFile[] {
+  return output.files;
 }
 
 /**

@@ -195,6 +195,18 @@ export class SearchMetaTools implements MetaTools {
     private readonly running: RunningTool = callOperation,
   ) {
     this.listed = [...findingTools(context.title, context.operations.names.size), running.tool];
+    // The index file is read while the client starts, not on its first search (MS Graph beta's is
+    // 10 MB: parsing it took longer than the search). A failure is left to that search to report.
+    if (context.readData) setImmediate(() => this.preload());
+  }
+
+  /** Loads the search index ahead of the first search (see the constructor). */
+  private preload(): void {
+    try {
+      this.searchIndex();
+    } catch {
+      // The first search loads it again and answers with the error.
+    }
   }
 
   tools(): readonly ListedTool[] {
