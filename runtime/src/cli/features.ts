@@ -18,10 +18,11 @@ import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
 import type { UpstreamClient } from "../upstream/client-slot.js";
 import type { CompileSchema } from "../api/validation.js";
-import type { Encodings } from "../upstream/body.js";
+import type { Encodings, ResolveUploads } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 import type { MakeAdmission, RequestObserver } from "../server/observe.js";
+import type { MakeToolViews } from "../server/views-slot.js";
 
 /**
  * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
@@ -41,7 +42,9 @@ const SETTINGS_OF = {
   "client-requests": "",
   "user-oauth": "--trust-user-header --allow-forwarded-sign-in-links",
   sessions: "--sessions",
-  encodings: "MCP_GEN_ALLOW_FILE_READ",
+  encodings: "",
+  uploads:
+    "--upload-dir --upload-max-bytes --upload-timeout --upload-allow-private MCP_UPLOAD_DIR MCP_UPLOAD_MAX_BYTES MCP_UPLOAD_TIMEOUT_MS MCP_UPLOAD_ALLOW_PRIVATE",
   "server-vars": "--server-var",
   state: "",
   toolsets:
@@ -49,6 +52,7 @@ const SETTINGS_OF = {
   "print-config": "--print-config --url-query",
   otel: "",
   "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
+  apps: "",
   fetch: "",
 } as const;
 /** A feature's name. */
@@ -65,9 +69,10 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fr
 
 /** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  const switches = "--sessions --legacy-sse --confirm-destructive --read-only --allow-forwarded-sign-in-links".split(
-    " ",
-  );
+  const switches =
+    "--sessions --legacy-sse --confirm-destructive --read-only --allow-forwarded-sign-in-links --upload-allow-private".split(
+      " ",
+    );
   const repeated =
     "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations --tool-rate-limit".split(
       " ",
@@ -121,6 +126,8 @@ export interface FeaturePlugs {
   credentials?: MakeCredentials;
   paging?: MakePaging;
   encodings?: Encodings;
+  /** Reads file arguments given by reference. */
+  uploads?: ResolveUploads;
   /** Fills the variables of the spec's server URL. */
   serverUrl?: ResolveServerUrl;
   tasks?: MakeTasks;
@@ -146,6 +153,8 @@ export interface FeaturePlugs {
   observer?: RequestObserver;
   /** Decides whether each request runs now (feature `rate-limit`). */
   admission?: MakeAdmission;
+  /** Views of the operations' results for clients that render them (feature `apps`). */
+  toolViews?: MakeToolViews;
   /** Called when the server stops, after the transport closed (flushes what is buffered). */
   close?: () => Promise<void>;
   /** The HTTP client of upstream calls (feature `fetch`: the platform's fetch); default got. */
