@@ -33,6 +33,13 @@ import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
 import { runtimeProfiles } from "../../shared/profiles.js";
 import { buildDependencies, runtimeDependencies } from "../plan/features.js";
+import {
+  targetBuildSteps,
+  targetDevDependencies,
+  targetFiles,
+  targetGitignore,
+  targetScripts,
+} from "./targets/target-registry.js";
 
 export * from "./data/data-paths.js";
 
@@ -212,8 +219,11 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     files: ["dist", "data", "README.md", ".env.example", "server.json"],
     scripts: {
       // esbuild joins dist/ into a few files after tsc: a start loads 4-5 files instead of ~70 (scripts/bundle-dist.mjs).
-      // With views (feature apps), their browser script is bundled last (scripts/bundle-views.mjs).
-      build: `tsc -p tsconfig.json && node scripts/bundle-dist.mjs${withViews(plan) ? " && node scripts/bundle-views.mjs" : ""}`,
+      // With views (feature apps), their browser script is bundled (scripts/bundle-views.mjs); then each target's artifact.
+      build: [
+        `tsc -p tsconfig.json && node scripts/bundle-dist.mjs${withViews(plan) ? " && node scripts/bundle-views.mjs" : ""}`,
+        ...targetBuildSteps(plan),
+      ].join(" && "),
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
       bundle: "npm run build && node scripts/bundle.mjs",
@@ -221,6 +231,7 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       mock: "node scripts/mock.mjs",
       // Warns about a placeholder MCP Registry name (scripts/prepublish.mjs), then builds.
       prepublishOnly: "node scripts/prepublish.mjs && npm run build",
+      ...targetScripts(plan),
     },
     engines: { node: ">=20.19" },
     keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
@@ -245,6 +256,8 @@ function packageJson(plan: ProjectPlan): EmittedFile {
           name,
           (runtime.dependencies as Record<string, string>)[name],
         ]),
+        // What a target's build and dev scripts need (worker: wrangler).
+        ...Object.entries(targetDevDependencies(plan)),
       ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
     ),
   };
@@ -327,7 +340,10 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     tsconfig(plan),
     { path: "README.md", content: renderTemplate("README.md.hbs", plan) },
     { path: ".env.example", content: renderTemplate("env.example.hbs", plan) },
-    { path: ".gitignore", content: "node_modules/\ndist/\n.env\n.mcpb/\n*.mcpb\n" },
+    {
+      path: ".gitignore",
+      content: ["node_modules/", "dist/", ".env", ".mcpb/", "*.mcpb", ...targetGitignore(plan), ""].join("\n"),
+    },
     serverJson(plan),
     mcpbManifest(plan),
     copiedTemplate("scripts/bundle.mjs", "bundle.mjs"),
@@ -358,5 +374,6 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...runtimeFiles(plan.features),
     ...testFiles(plan),
     ...stateFiles(plan),
+    ...targetFiles(plan),
   ];
 }

@@ -16,6 +16,8 @@ import type { StateStore } from "../state/state.js";
 import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
+import type { UpstreamClient } from "../upstream/client-slot.js";
+import type { CompileSchema } from "../api/validation.js";
 import type { Encodings, ResolveUploads } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
@@ -51,6 +53,7 @@ const SETTINGS_OF = {
   otel: "",
   "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
   apps: "",
+  fetch: "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -154,6 +157,10 @@ export interface FeaturePlugs {
   toolViews?: MakeToolViews;
   /** Called when the server stops, after the transport closed (flushes what is buffered). */
   close?: () => Promise<void>;
+  /** The HTTP client of upstream calls (feature `fetch`: the platform's fetch); default got. */
+  upstreamClient?: UpstreamClient;
+  /** Compiles JSON Schemas where ajv cannot (feature `fetch`); default ajv. */
+  compileSchema?: CompileSchema;
 }
 
 /** One optional part of the runtime. */
