@@ -155,7 +155,8 @@ import { readFileSync } from "node:fs";
 ${gotImport}
 import { buildRequest } from ${from("upstream/request.js")};
 import { mapResponse } from ${from("upstream/result.js")};
-import { callUpstream, upstreamClient } from ${from("upstream/upstream.js")};
+import { callUpstream } from ${from("upstream/upstream.js")};
+import { upstreamClient } from ${from("upstream/got-client.js")};
 import { UpstreamQueue } from ${from("upstream/queue.js")};
 import { SchemaValidator } from ${from("api/validation.js")};
 const validator = new SchemaValidator();

@@ -7,6 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { test } from "uvu";
+import { UPSTREAM_CLIENTS } from "../support/upstream-clients.js";
+import type { UpstreamClient } from "../../runtime/src/upstream/client-slot.js";
 import * as assert from "uvu/assert";
 import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { generate } from "../../generator/pipeline/generate.js";
@@ -43,8 +45,8 @@ test.before(async () => {
 });
 test.after(async () => upstream.close());
 
-function server(env: Record<string, string>, base = upstream.baseUrl): McpServer {
-  return new McpServer({ ...apiFeatures, info, tools, upstream: { baseUrl: base }, env, logger: capture });
+function server(env: Record<string, string>, base = upstream.baseUrl, client?: UpstreamClient): McpServer {
+  return new McpServer({ ...apiFeatures, info, tools, upstream: { baseUrl: base, client }, env, logger: capture });
 }
 
 async function call(s: McpServer, name: string): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
@@ -228,39 +230,42 @@ test("OAuth 2 client credentials: token fetched once, cached, refreshed once on 
   }
 });
 
-test("a redirect to another origin drops the credentials; the same origin keeps them", async () => {
-  const other = await startUpstream(() => ({
-    status: 200,
-    headers: { "content-type": "application/json" },
-    body: "{}",
-  }));
-  try {
-    reply = (r): Reply =>
-      r.url.includes("/default")
-        ? { status: 302, headers: { location: `${other.baseUrl}/landed?x=1` } }
-        : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
-    assert.not.ok((await call(server({ HEADER_KEY: "k-123" }), "usesDefault")).isError);
-    assert.is(other.received.length, 1);
-    assert.is(other.received[0]!.headers["x-api-key"], undefined);
-    reply = (r): Reply =>
-      r.url.includes("/both")
-        ? { status: 302, headers: { location: `${other.baseUrl}/landed?api_key=q1&keep=1` } }
-        : { status: 200, body: "{}" };
-    await call(server({ QUERY_KEY: "q1", COOKIE_KEY: "c1" }), "queryAndCookie");
-    assert.is(other.received[1]!.url, "/api/v1/landed?keep=1");
-    assert.is(other.received[1]!.headers.cookie, undefined);
-    reply = (r): Reply =>
-      r.url.includes("/default")
-        ? { status: 302, headers: { location: `${upstream.baseUrl}/moved` } }
-        : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
-    await call(server({ HEADER_KEY: "k-123" }), "usesDefault");
-    assert.is(last().url, "/api/v1/moved");
-    assert.is(last().headers["x-api-key"], "k-123");
-  } finally {
-    reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
-    await other.close();
-  }
-});
+// Redirects are followed by the upstream client: each of got and fetch must strip the credentials.
+for (const { name, client } of UPSTREAM_CLIENTS) {
+  test(`${name} client: a redirect to another origin drops the credentials; the same origin keeps them`, async () => {
+    const other = await startUpstream(() => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    }));
+    try {
+      reply = (r): Reply =>
+        r.url.includes("/default")
+          ? { status: 302, headers: { location: `${other.baseUrl}/landed?x=1` } }
+          : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
+      assert.not.ok((await call(server({ HEADER_KEY: "k-123" }, upstream.baseUrl, client), "usesDefault")).isError);
+      assert.is(other.received.length, 1);
+      assert.is(other.received[0]!.headers["x-api-key"], undefined);
+      reply = (r): Reply =>
+        r.url.includes("/both")
+          ? { status: 302, headers: { location: `${other.baseUrl}/landed?api_key=q1&keep=1` } }
+          : { status: 200, body: "{}" };
+      await call(server({ QUERY_KEY: "q1", COOKIE_KEY: "c1" }, upstream.baseUrl, client), "queryAndCookie");
+      assert.is(other.received[1]!.url, "/api/v1/landed?keep=1");
+      assert.is(other.received[1]!.headers.cookie, undefined);
+      reply = (r): Reply =>
+        r.url.includes("/default")
+          ? { status: 302, headers: { location: `${upstream.baseUrl}/moved` } }
+          : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
+      await call(server({ HEADER_KEY: "k-123" }, upstream.baseUrl, client), "usesDefault");
+      assert.is(last().url, "/api/v1/moved");
+      assert.is(last().headers["x-api-key"], "k-123");
+    } finally {
+      reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+      await other.close();
+    }
+  });
+}
 
 test("no credential value ever reaches the logs or a result", async () => {
   reply = () => ({ status: 500, body: "boom" });

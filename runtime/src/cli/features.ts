@@ -16,6 +16,7 @@ import type { StateStore } from "../state/state.js";
 import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
+import type { UpstreamClient } from "../upstream/client-slot.js";
 import type { Encodings } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
@@ -47,6 +48,7 @@ const SETTINGS_OF = {
   "print-config": "--print-config --url-query",
   otel: "",
   "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
+  fetch: "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -145,6 +147,8 @@ export interface FeaturePlugs {
   admission?: MakeAdmission;
   /** Called when the server stops, after the transport closed (flushes what is buffered). */
   close?: () => Promise<void>;
+  /** The HTTP client of upstream calls (feature `fetch`: the platform's fetch); default got. */
+  upstreamClient?: UpstreamClient;
 }
 
 /** One optional part of the runtime. */

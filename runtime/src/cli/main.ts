@@ -121,76 +121,102 @@ export async function main(
   if (unset.length > 0) logger.info(`settings left empty in the bundle host: ${unset.join(", ")}`);
   const features = options.features ?? [];
   // Every error before a transport starts is a bad setting: reported on stderr, exit code 2.
-  let flags: ReturnType<typeof parseFlags> | undefined;
-  let plugs: Awaited<ReturnType<typeof featurePlugs>>;
-  let state: StateStore | undefined;
-  let server: McpServer;
+  let flags: Flags | undefined;
+  let built: BuiltServer;
   try {
-    flags = parseFlags(argv);
+    flags = parseFlags(argv, process.env);
     if (flags.help || flags.version) {
       process.stdout.write(flags.help ? usage(info, features) : `${info.version}\n`);
       return undefined;
     }
-    // With port 0 (any free port) the origin is unknown until the transport listens.
-    const known = flags.publicUrl !== undefined || flags.port !== 0 ? origin(flags) : undefined;
-    const { raw, http } = flags;
-    const context: FeatureContext = {
-      flags: raw,
-      env: process.env,
-      info,
-      readData: options.readData,
-      http,
-      origin: known,
-      logger,
-    };
     // A feature's one-shot command (`--print-config`) answers instead of a server (the origin its flags give).
-    const commandContext = { ...context, origin: origin(flags) };
+    const commandContext = { ...featureContext(info, flags, options, process.env, logger), origin: origin(flags) };
     for (const feature of features) if (await feature.command?.(commandContext)) return undefined;
-    plugs = await featurePlugs(features, context);
-    // A missing base URL is reported when a tool is called, so listing tools still works.
-    const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env: process.env };
-    const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
-    if (!resolved.ok) throw new Error(resolved.message);
-    const baseUrl = resolved.baseUrl;
-    if (baseUrl === undefined)
-      logger.warn(
-        "no upstream base URL (the API document names no absolute server URL): tool calls fail until you start " +
-          "with --base-url <the API's URL> or set API_BASE_URL=<the API's URL>; to try the tools against a " +
-          "stand-in, run `npm run mock` in the server's project folder and pass the URL it prints",
-      );
-    else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
-      throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
-    state = plugs.state;
-    server = new McpServer({
-      // The features' plugs fill the server's slots of the same names (surfaces, credentials, tasks …).
-      ...plugs,
-      ...offeredTools(info, tools, flags, plugs, options, logger),
-      info,
-      upstream: {
-        baseUrl,
-        timeoutMs: flags.timeoutMs,
-        maxResponseBytes: flags.maxResponseBytes,
-        concurrency: flags.upstreamConcurrency,
-        hostConcurrency: flags.upstreamHostConcurrency,
-        ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
-        encodings: plugs.encodings,
-      },
-      maxBatch: flags.maxBatch,
-      resultBudget: flags.resultBudget ?? info.resultBudget,
-      logger,
-      stateSecret: nonEmpty(process.env.MCP_STATE_SECRET),
-      extension: options.extension,
-      readData: options.readData,
-    });
+    built = await buildServer(info, tools, flags, options, process.env, logger);
   } catch (error) {
     const hint = flags === undefined ? "\nRun with --help for usage." : "";
     process.stderr.write(`${info.name}: ${error instanceof Error ? error.message : String(error)}${hint}\n`);
     process.exitCode = 2;
     return undefined;
   }
-  const handle = await startTransport(server, flags, plugs, state, info, logger);
+  const handle = await startTransport(built.server, flags, built.plugs, built.state, info, logger);
   installSignalHandlers(handle, logger, flags.http ? flags.shutdownGraceMs : 0);
   return handle;
+}
+
+/** The settings of a start: the flags as parsed, over the environment. */
+export type Flags = ReturnType<typeof parseFlags>;
+
+/** A server built from its settings, with its features' plugs and the state store they opened. */
+export interface BuiltServer {
+  server: McpServer;
+  plugs: Awaited<ReturnType<typeof featurePlugs>>;
+  state: StateStore | undefined;
+}
+
+/** What the features are started with. */
+function featureContext(
+  info: ServerInfo,
+  flags: Flags,
+  options: MainOptions,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): FeatureContext {
+  // With port 0 (any free port) the origin is unknown until the transport listens.
+  const known = flags.publicUrl !== undefined || flags.port !== 0 ? origin(flags) : undefined;
+  return { flags: flags.raw, env, info, readData: options.readData, http: flags.http, origin: known, logger };
+}
+
+/**
+ * The server the settings describe (the features' plugs in its slots, the upstream resolved), not yet
+ * served: `main` starts a transport for it, a platform's fetch entry (feature `fetch`) a handler.
+ * Throws an Error whose message says what is wrong with a setting.
+ */
+export async function buildServer(
+  info: ServerInfo,
+  tools: readonly ToolDefinition[] | ToolSource,
+  flags: Flags,
+  options: MainOptions,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Promise<BuiltServer> {
+  const plugs = await featurePlugs(options.features ?? [], featureContext(info, flags, options, env, logger));
+  // A missing base URL is reported when a tool is called, so listing tools still works.
+  const sources = { flag: flags.baseUrl, serverVars: flags.serverVars, env };
+  const resolved = resolveBaseUrl(info, sources, plugs.serverUrl);
+  if (!resolved.ok) throw new Error(resolved.message);
+  const baseUrl = resolved.baseUrl;
+  if (baseUrl === undefined)
+    logger.warn(
+      "no upstream base URL (the API document names no absolute server URL): tool calls fail until you start " +
+        "with --base-url <the API's URL> or set API_BASE_URL=<the API's URL>; to try the tools against a " +
+        "stand-in, run `npm run mock` in the server's project folder and pass the URL it prints",
+    );
+  else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+    throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
+  const server = new McpServer({
+    // The features' plugs fill the server's slots of the same names (surfaces, credentials, tasks …).
+    ...plugs,
+    ...offeredTools(info, tools, flags, plugs, options, logger),
+    info,
+    upstream: {
+      baseUrl,
+      timeoutMs: flags.timeoutMs,
+      maxResponseBytes: flags.maxResponseBytes,
+      concurrency: flags.upstreamConcurrency,
+      hostConcurrency: flags.upstreamHostConcurrency,
+      ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
+      encodings: plugs.encodings,
+      client: plugs.upstreamClient,
+    },
+    maxBatch: flags.maxBatch,
+    resultBudget: flags.resultBudget ?? info.resultBudget,
+    logger,
+    stateSecret: nonEmpty(env.MCP_STATE_SECRET),
+    extension: options.extension,
+    readData: options.readData,
+  });
+  return { server, plugs, state: plugs.state };
 }
 
 /**
@@ -200,7 +226,7 @@ export async function main(
  */
 async function startTransport(
   server: McpServer,
-  flags: ReturnType<typeof parseFlags>,
+  flags: Flags,
   plugs: Awaited<ReturnType<typeof featurePlugs>>,
   state: StateStore | undefined,
   info: ServerInfo,
@@ -253,7 +279,7 @@ async function featurePlugs(
 ): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[]; closers: Array<() => Promise<void>> }> {
   const present = new Set(features.map((feature) => feature.name));
   for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
-    const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(process.env[setting]);
+    const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(context.env[setting]);
     if (given !== undefined && given !== false && !present.has(feature))
       throw new Error(missingFeature(setting, feature));
   }
@@ -281,7 +307,7 @@ async function closeFeatures(closers: ReadonlyArray<() => Promise<void>>): Promi
 function offeredTools(
   info: ServerInfo,
   tools: readonly ToolDefinition[] | ToolSource,
-  flags: ReturnType<typeof parseFlags>,
+  flags: Flags,
   plugs: FeaturePlugs,
   options: MainOptions,
   logger: Logger,
@@ -315,7 +341,8 @@ function offeredTools(
   };
 }
 
-function parseFlags(argv: string[]) {
+/** The flags of `argv` over the environment `env`. */
+export function parseFlags(argv: string[], env: NodeJS.ProcessEnv) {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -355,7 +382,6 @@ function parseFlags(argv: string[]) {
   ) {
     throw new Error("--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http");
   }
-  const env = process.env;
   // An integer flag, else its environment variable (if it has one); undefined when neither is set.
   const integer = (flag: keyof typeof values, min: number, max: number, envName?: string) =>
     integerFlagOrEnv(`--${flag}`, values[flag] as string | undefined, env, envName, min, max);
@@ -376,8 +402,8 @@ function parseFlags(argv: string[]) {
     // "*" (or an empty entry list) turns the Host check off.
     allowedHosts: allowedHosts === undefined ? undefined : allowedHosts === "*" ? [] : listOption(allowedHosts),
     shutdownGraceMs: integer("shutdown-grace", 0, 2_147_483_647, "MCP_SHUTDOWN_GRACE_MS") ?? DEFAULT_SHUTDOWN_GRACE_MS,
-    publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(process.env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
-    surface: surfaceOption(values.surface),
+    publicUrl: (nonEmpty(values["public-url"]) ?? nonEmpty(env.MCP_PUBLIC_URL))?.replace(/\/+$/, ""),
+    surface: surfaceOption(values.surface, env),
     help: values.help ?? false,
     version: values.version ?? false,
     raw,
@@ -391,15 +417,15 @@ function rateSetting(flag: string | undefined, env: string | undefined): Rate | 
 }
 
 /** The origin clients reach this HTTP server at: --public-url, else --host and --port. */
-function origin(flags: ReturnType<typeof parseFlags>): string {
+function origin(flags: Flags): string {
   return flags.publicUrl ?? `http://${flags.host.includes(":") ? `[${flags.host}]` : flags.host}:${flags.port}`;
 }
 
 /** `--surface`, else `MCP_SURFACE`; undefined when neither is set (the generated default applies). */
-function surfaceOption(flag: string | undefined): SurfaceName | undefined {
+function surfaceOption(flag: string | undefined, env: NodeJS.ProcessEnv): SurfaceName | undefined {
   if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
-  const env = nonEmpty(process.env.MCP_SURFACE);
-  return env === undefined ? undefined : parseSurface(env, "MCP_SURFACE");
+  const surface = nonEmpty(env.MCP_SURFACE);
+  return surface === undefined ? undefined : parseSurface(surface, "MCP_SURFACE");
 }
 
 /** What `tools/list` would show of an operation tool (for the `auto` budget). */

@@ -19,6 +19,7 @@ import { isRecord } from "../protocol/own.js";
 import { ALL_PROTOCOL_VERSIONS, isKnownProtocolVersion } from "../protocol/versions.js";
 import type { McpServer } from "../server/server.js";
 import { validateModernHeaders } from "./http-headers.js";
+import type { Refusal } from "./http-plugs.js";
 import type { BodyRefusal } from "./http-util.js";
 
 /** An answer that ends a request before dispatch: HTTP status, headers, and a JSON-RPC error body. */
@@ -42,6 +43,13 @@ export class HttpAnswer {
       headers,
     );
   }
+}
+
+/** The answer to a request the guard refused: 401/403 with its `WWW-Authenticate` challenge. */
+export function refusalAnswer(refusal: Refusal): HttpAnswer {
+  return HttpAnswer.error(refusal.status, refusal.message, {
+    headers: { "WWW-Authenticate": refusal.wwwAuthenticate },
+  });
 }
 
 /** A JSON-RPC message read from a request body: the payload, the single message (not a batch) and its id. */

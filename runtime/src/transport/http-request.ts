@@ -1,12 +1,11 @@
 /**
- * A request to the MCP endpoint over node:http, as a list of steps: method → media types → body →
- * protocol version → session → SEP-2243 headers → tool scopes → dispatch → reply. The checks that
- * do not depend on node:http are in http-exchange.ts, for a handler of Web-standard Requests to share.
+ * A request to the MCP endpoint, whatever the platform (http-call.ts), as a list of steps: method →
+ * media types → body → protocol version → session → SEP-2243 headers → tool scopes → dispatch →
+ * reply. node:http (http-node.ts) and Web-standard Requests (feature `fetch`) both call it; the
+ * checks themselves are in http-exchange.ts.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
+import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
-import { Cancellation } from "../protocol/cancellation.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, isModernProtocolVersion } from "../protocol/versions.js";
 import type { RequestContext } from "../server/request-context.js";
 import { readToolChoice, type ChosenTools, type ToolChoice } from "../server/connection-choice.js";
@@ -20,35 +19,30 @@ import {
   negotiate,
   parseMessage,
   protocolVersion,
+  refusalAnswer,
   retryAfterOf,
   statusFor,
   type ReadMessage,
 } from "./http-exchange.js";
-import {
-  refuse,
-  type HttpGuard,
-  type HttpSessions,
-  type ReceiveBody,
-  type SessionOwner,
-  type SessionUse,
-} from "./http-plugs.js";
-import type { McpHandler, McpRoute } from "./http-router.js";
-import { sendJson } from "./http-util.js";
+import type { HttpGuard, SessionOwner } from "./http-plugs.js";
+import type { CallSession, HttpCall, HttpReply, McpRoute } from "./http-call.js";
 
 /** What the MCP endpoint's handler works with. */
 export interface McpRequestOptions {
-  /** Legacy-era sessions (feature `sessions`); without them the endpoint is stateless. */
-  sessions: HttpSessions | undefined;
+  /** True with legacy-era sessions (feature `sessions`, bound to each call): DELETE is allowed. */
+  sessions: boolean;
   /** The guard whose per-tool scopes a message must have (feature `oauth`). */
   oauth: HttpGuard | undefined;
-  receive: ReceiveBody;
   maxBodyBytes: number;
 }
 
+/** Serves one request to the MCP endpoint. */
+export type McpHandler = (call: HttpCall, reply: HttpReply, route: McpRoute) => Promise<void>;
+
 /** One POST to the MCP endpoint once its message is read: what dispatch and the reply need. */
 interface McpExchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  readonly call: HttpCall;
+  readonly reply: HttpReply;
   readonly route: McpRoute;
   readonly message: ReadMessage;
   /** The `MCP-Protocol-Version` header, if any. */
@@ -56,7 +50,7 @@ interface McpExchange {
   /** The media types the client accepts. */
   readonly accepted: readonly string[];
   /** The legacy session the request belongs to (feature `sessions`). */
-  use?: SessionUse | undefined;
+  use?: CallSession | undefined;
   /** The tool surface the request's URL or headers chose (a session keeps its `initialize`'s). */
   choice?: ToolChoice | undefined;
   chosen?: ChosenTools | undefined;
@@ -64,52 +58,47 @@ interface McpExchange {
 
 /** The handler of the MCP endpoint of `server`. */
 export function mcpRequestHandler(server: McpServer, options: McpRequestOptions): McpHandler {
-  const { sessions, oauth } = options;
-  return async (req, res, route) => {
+  const { oauth } = options;
+  return async (call, reply, route) => {
     // In OAuth mode a session belongs to the token's issuer and subject: another caller's token finds none.
     const owner = oauth ? { issuer: oauth.issuer, subject: route.principal?.subject } : undefined;
-    if (sessions && req.method === "DELETE" && typeof req.headers["mcp-session-id"] === "string")
-      return sessions.end(req, res, owner);
-    if (req.method !== "POST") return answer(res, methodNotAllowed(sessions !== undefined));
-    const accepted = negotiate(req.headers);
-    if (accepted instanceof HttpAnswer) return answer(res, accepted);
-    const message = await readMessage(req, res, options);
+    const sessions = call.sessions;
+    if (sessions && call.method === "DELETE" && typeof call.headers["mcp-session-id"] === "string")
+      return sessions.end(owner);
+    if (call.method !== "POST") return answer(reply, methodNotAllowed(options.sessions));
+    const accepted = negotiate(call.headers);
+    if (accepted instanceof HttpAnswer) return answer(reply, accepted);
+    const message = await readMessage(call, reply, options.maxBodyBytes);
     if (!message) return;
-    const version = protocolVersion(req.headers, message.requestId);
-    if (version instanceof HttpAnswer) return answer(res, version);
-    const choice = readToolChoice(route.search, req.headers);
-    if (typeof choice === "string") return answer(res, HttpAnswer.error(400, `Bad Request: ${choice}`));
-    const exchange: McpExchange = { req, res, route, message, version, accepted, choice };
-    if (sessions && !(await openSession(exchange, sessions, owner))) return;
+    const version = protocolVersion(call.headers, message.requestId);
+    if (version instanceof HttpAnswer) return answer(reply, version);
+    const choice = readToolChoice(route.search, call.headers);
+    if (typeof choice === "string") return answer(reply, HttpAnswer.error(400, `Bad Request: ${choice}`));
+    const exchange: McpExchange = { call, reply, route, message, version, accepted, choice };
+    if (sessions && !(await openSession(exchange, owner))) return;
     const refused = chooseTools(server, exchange);
-    if (refused) return answer(res, refused);
-    const mismatch = isModernMessage(message) ? modernHeadersMismatch(server, req.headers, message) : undefined;
-    if (mismatch) return answer(res, mismatch);
+    if (refused) return answer(reply, refused);
+    const mismatch = isModernMessage(message) ? modernHeadersMismatch(server, call.headers, message) : undefined;
+    if (mismatch) return answer(reply, mismatch);
     const scopes = route.principal?.scopes;
     const insufficient = oauth && scopes ? oauth.check(server, message.payload, scopes) : undefined;
-    if (insufficient) return refuse(res, insufficient);
+    if (insufficient) return answer(reply, refusalAnswer(insufficient));
     await dispatchAndReply(server, exchange);
   };
 }
 
 /** Renders an answer that ends the request. */
-function answer(res: ServerResponse, answer: HttpAnswer): void {
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  sendJson(res, answer.status, answer.body);
+function answer(reply: HttpReply, answer: HttpAnswer): void {
+  reply.json(answer.status, answer.body, answer.headers);
 }
 
 /** The request's JSON-RPC message; undefined when it answered instead (or the client left). */
-async function readMessage(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: McpRequestOptions,
-): Promise<ReadMessage | undefined> {
-  const body = await options.receive(req);
+async function readMessage(call: HttpCall, reply: HttpReply, maxBodyBytes: number): Promise<ReadMessage | undefined> {
+  const body = await call.body();
   if (body === "aborted") return undefined;
-  const message =
-    typeof body === "string" ? bodyRefused(body, options.maxBodyBytes) : parseMessage(body.toString("utf8"));
+  const message = body === "too-large" || body === "busy" ? bodyRefused(body, maxBodyBytes) : parseMessage(body);
   if (!(message instanceof HttpAnswer)) return message;
-  answer(res, message);
+  answer(reply, message);
   return undefined;
 }
 
@@ -117,18 +106,12 @@ async function readMessage(
  * The legacy session of the request (feature `sessions`): false when the sessions answered instead.
  * Modern traffic (by `_meta` or by header) never uses sessions; the dispatcher validates it.
  */
-async function openSession(
-  exchange: McpExchange,
-  sessions: HttpSessions,
-  owner: SessionOwner | undefined,
-): Promise<boolean> {
-  const { req, res, message, version } = exchange;
+async function openSession(exchange: McpExchange, owner: SessionOwner | undefined): Promise<boolean> {
+  const { call, message, version } = exchange;
   if (isModernMessage(message) || isModernProtocolVersion(version)) return true;
   const single = message.single;
   const initialize = single?.method === "initialize" ? (isRecord(single.params) ? single.params : {}) : undefined;
-  exchange.use = await sessions.open(
-    req,
-    res,
+  exchange.use = await call.sessions!.open(
     { id: message.requestId, version, ...(initialize ? { initialize, choice: exchange.choice } : {}) },
     owner,
   );
@@ -149,78 +132,46 @@ function chooseTools(server: McpServer, exchange: McpExchange): HttpAnswer | und
 
 /** Dispatches the message, then replies: an event stream once it streamed, 202 without a response, else JSON. */
 async function dispatchAndReply(server: McpServer, exchange: McpExchange): Promise<void> {
-  const { res, message, accepted, use } = exchange;
+  const { reply, message, accepted, use } = exchange;
   // Notifications may be streamed when the client accepts an event stream.
-  const stream = accepted.includes("text/event-stream") ? new SseWriter(res) : undefined;
-  const notify = stream && !Array.isArray(message.payload) ? stream.send.bind(stream) : undefined;
+  const notify =
+    accepted.includes("text/event-stream") && !Array.isArray(message.payload)
+      ? (event: JsonRpcNotification | JsonRpcRequest) => reply.event(event)
+      : undefined;
   const response = await server.dispatch(message.payload, dispatchContext(exchange, notify));
-  if (res.destroyed || (use && !(await use.finish(res, response)))) return;
-  if (stream?.started) {
-    if (response !== undefined) stream.send(response);
-    res.end();
-  } else if (response === undefined) res.writeHead(202).end();
+  if (reply.closed || (use && !(await use.finish(response)))) return;
+  if (reply.streaming) {
+    if (response !== undefined) reply.event(response);
+    reply.end();
+  } else if (response === undefined) reply.empty(202);
   else {
     const status = statusFor(response);
     const wait = status === 429 ? retryAfterOf(response) : undefined;
-    if (wait !== undefined) res.setHeader("Retry-After", wait);
-    sendJson(res, status, response);
+    reply.json(status, response, wait === undefined ? undefined : { "Retry-After": wait });
   }
 }
 
-/** The request context of the dispatch: revision, session, caller, and a cancellation for when the client leaves. */
+/** The request context of the dispatch: revision, session, caller, and the cancellation for when the client leaves. */
 function dispatchContext(
   exchange: McpExchange,
   notify: ((message: JsonRpcNotification | JsonRpcRequest) => void) | undefined,
 ): RequestContext {
-  const { req, res, route, version, use, chosen } = exchange;
+  const { call, route, version, use, chosen } = exchange;
   const session = use?.session;
   const principal = route.principal;
   return {
     protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
     // A legacy client is known by its session; without sessions no request says who sent it.
     client: session?.client ?? null,
-    gone: disconnection(res),
+    gone: call.gone,
     // A session's requests may arrive through any instance (and from any proxy address).
-    scope: use?.id ? `session:${use.id}` : `http:${req.socket.remoteAddress ?? ""}`,
-    ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
+    scope: use?.id ? `session:${use.id}` : `http:${call.clientAddress ?? ""}`,
+    ...(call.clientAddress ? { clientAddress: call.clientAddress } : {}),
     ...(session ? { session } : {}),
-    headers: req.headers,
+    headers: call.headers,
     ...(principal?.scopes ? { scopes: principal.scopes } : {}),
     ...(chosen ? { choice: chosen } : {}),
     ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
     ...(notify ? { notify } : {}),
   };
-}
-
-/**
- * A client that disconnects before its answer can never receive it: a cancellation that stops the work.
- * Not an `AbortController` (with `setMaxListeners` for a batch's messages): 2.4 % of the busy time under
- * load, for a signal a plain tool call never reads; the runtime's own record makes one only on demand.
- */
-function disconnection(res: ServerResponse): Cancellation {
-  const gone = new Cancellation();
-  res.once("close", () => {
-    if (!res.writableFinished) gone.cancel(new Error("client disconnected"));
-  });
-  return gone;
-}
-
-/** Switches a response to SSE on the first message, then writes one `message` event per JSON-RPC message. */
-class SseWriter {
-  started = false;
-
-  constructor(private readonly res: ServerResponse) {}
-
-  send(message: JsonRpcNotification | JsonRpcRequest | JsonRpcResponse | JsonRpcResponse[]): void {
-    if (this.res.destroyed || this.res.writableEnded) return;
-    if (!this.started) {
-      this.started = true;
-      this.res.writeHead(200, {
-        "Content-Type": "text/event-stream",
-        "Cache-Control": "no-cache",
-        "X-Accel-Buffering": "no",
-      });
-    }
-    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-  }
 }

@@ -5,20 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "../server/server.js";
+import type { McpRoute } from "./http-call.js";
 import { isAllowedOrigin } from "./http-hosts.js";
 import { isRefusal, refuse, type HttpEndpoints, type HttpGuard, type Principal } from "./http-plugs.js";
 import { reject, sendText } from "./http-util.js";
 
-/** A request to the MCP endpoint as the router hands it on. */
-export interface McpRoute {
-  /** The query string of the request's URL, `?` included ("" when none): per-connection options. */
-  readonly search: string;
-  /** The caller the guard accepted (feature `oauth`). */
-  readonly principal: Principal | undefined;
-}
-
 /** Serves a request the router sent to the MCP endpoint. */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, route: McpRoute) => Promise<void>;
+type RoutedMcp = (req: IncomingMessage, res: ServerResponse, route: McpRoute) => Promise<void>;
 
 /** What the router routes to and checks with. */
 export interface RouterOptions {
@@ -37,7 +30,7 @@ export interface RouterOptions {
 export function httpRouter(
   server: McpServer,
   options: RouterOptions,
-  handleMcp: McpHandler,
+  handleMcp: RoutedMcp,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { endpoint, endpoints, allowedOrigins, oauth } = options;
   const userHeader = options.userHeader?.toLowerCase();

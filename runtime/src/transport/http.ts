@@ -19,6 +19,7 @@ import { isHealthPath, serveHealth, type HealthState } from "./http-health.js";
 import { LOOPBACK_HOSTNAMES, hostChecker } from "./http-hosts.js";
 import { httpLimits, type HttpLimitOptions } from "./http-limits.js";
 import type { HttpEndpoints, HttpGuard, HttpSessions, MakeHttpEndpoints } from "./http-plugs.js";
+import { nodeMcpHandler } from "./http-node.js";
 import { mcpRequestHandler } from "./http-request.js";
 import { httpRouter } from "./http-router.js";
 import { reject } from "./http-util.js";
@@ -87,7 +88,11 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
       userHeader: options.userHeader,
       oauth: options.oauth,
     },
-    mcpRequestHandler(server, { ...limits, sessions: options.sessions, oauth: options.oauth }),
+    nodeMcpHandler(
+      mcpRequestHandler(server, { ...limits, sessions: options.sessions !== undefined, oauth: options.oauth }),
+      limits.receive,
+      options.sessions,
+    ),
   );
   const health = { draining: () => drain.isDraining, notReady: options.notReady };
   const gate: RequestGate = { endpoint, drain, route, logger, health, hostCheck: undefined };

@@ -2,7 +2,6 @@
  * Upstream credentials as the core sees them (feature `auth`, included when the API declares
  * security schemes): the feature chooses, applies and renews them. Without it no credential is sent.
  */
-import type { NormalizedOptions } from "got";
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../api/types.js";
 
 /** A request with credentials in it: its URL, client certificate, and what a redirect elsewhere strips. */
@@ -11,7 +10,15 @@ export interface AuthorizedRequest {
   /** Client certificate and key (PEM) for mutual TLS. */
   tls?: { certificate: string; key: string } | undefined;
   /** Called before following a redirect: removes the credentials when it leads to another origin. */
-  onRedirect(options: NormalizedOptions): void;
+  onRedirect(options: RedirectOptions): void;
+}
+
+/** A redirect about to be followed, as the HTTP client (got, or feature `fetch`) lets it be changed. */
+export interface RedirectOptions {
+  url?: string | URL | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  /** TLS options (got's): emptied so a client certificate never follows to another origin. */
+  https?: object | undefined;
 }
 
 /** Adds the chosen credentials to a request's `headers` (in place) and `url`. */

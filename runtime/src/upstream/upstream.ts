@@ -1,8 +1,8 @@
 /**
- * A tool call against the upstream API with got, mapped to an MCP result: failures become `isError`
- * results, a cancellation UpstreamCancelledError (the dispatcher then stays silent).
+ * A tool call against the upstream API, mapped to an MCP result: failures become `isError` results,
+ * a cancellation UpstreamCancelledError (the dispatcher then stays silent). The HTTP client is the
+ * options' (client-slot.ts): got on Node by default, the platform's fetch elsewhere.
  */
-import type { CancelableRequest, Method, Response } from "got";
 import type { UpstreamQueue } from "./queue.js";
 import type { Authorize, AuthorizedRequest, Credentials } from "./auth-slot.js";
 import type { Logger } from "../protocol/logger.js";
@@ -16,7 +16,8 @@ import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
 import type { ToolDefinition } from "../api/types.js";
 import type { SchemaValidator } from "../api/validation.js";
-import { loadGot, loadedGot } from "./lazy-modules.js";
+import type { CallLimits, UpstreamClient, UpstreamResponse } from "./client-slot.js";
+import { gotClient } from "./got-client.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import { withoutFramingHeaders } from "./headers.js";
 import type { ResponseInfo } from "../api/api-client.js";
@@ -25,9 +26,6 @@ import type { UpstreamRequestWatch, UpstreamTrace } from "./trace.js";
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Retries of idempotent methods (RFC 9110) after network errors, 408, 429, 502, 503, 504. */
 const DEFAULT_RETRIES = 2;
-const IDEMPOTENT = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"] as const;
-/** Longest `Retry-After` honoured before giving up, in milliseconds. */
-const MAX_RETRY_AFTER_MS = 10_000;
 export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
 /**
  * Default calls on the network at once to one upstream host: APIs commonly answer 429 past ten or
@@ -55,6 +53,8 @@ export interface UpstreamOptions {
   retries?: number | undefined;
   /** Parameter styles and bodies beyond JSON (feature `encodings`). */
   encodings?: Encodings | undefined;
+  /** The HTTP client (default: got); feature `fetch` gives the platform's `fetch` where got cannot run. */
+  client?: UpstreamClient | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -130,20 +130,6 @@ export async function callUpstream(
   }
 }
 
-/** Limits of one call: its single deadline (`performance.now()`: a clock that never steps) and the response size cap. */
-interface CallLimits {
-  deadline: number;
-  /** Set when the deadline passed; the request in flight, if any, was cancelled. */
-  timedOut: boolean;
-  /** The request in flight, which the deadline cancels. */
-  request?: CancelableRequest<Response<Buffer>>;
-  maxResponseBytes: number;
-  /** Set when a response was aborted for exceeding `maxResponseBytes`. */
-  tooLarge?: { read: number };
-  /** Attempts sent so far (first tries, retries and a token refresh). */
-  attempts: number;
-}
-
 /** The network part of a call: credentials, request(s) under one deadline, response mapping. */
 async function exchangeWithUpstream(
   tool: ToolDefinition,
@@ -153,7 +139,7 @@ async function exchangeWithUpstream(
   call: UpstreamCall,
 ): Promise<CallToolResult> {
   const timeoutMs = call.upstream.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const { default: got, RequestError } = loadedGot() ?? (await loadGot());
+  const client = call.upstream.client ?? gotClient;
   const started = Date.now();
   const limits: CallLimits = {
     deadline: performance.now() + timeoutMs,
@@ -165,18 +151,18 @@ async function exchangeWithUpstream(
   inFlight.add(limits);
   if (!sweep || limits.deadline < sweep.at) watchDeadlines();
   try {
-    let response: Response<Buffer>;
+    let response: UpstreamResponse;
     let credentialQuery: readonly string[] | undefined;
     if (call.credentials) {
       const sent = await call.credentials.send(
         tool.http.security,
         call.fromRequest,
         call.renewFromRequest,
-        (authorize) => send(got, prepared, authorize, call, limits, tool.http.path),
+        (authorize) => send(client, prepared, authorize, call, limits, tool.http.path),
       );
       if (!sent.ok) return textResult(`Tool ${tool.name} cannot be called: ${sent.message}`, true);
       ({ response, query: credentialQuery } = sent);
-    } else response = await send(got, prepared, undefined, call, limits, tool.http.path);
+    } else response = await send(client, prepared, undefined, call, limits, tool.http.path);
     call.onResponse?.({
       status: response.statusCode,
       headers: { ...response.headers },
@@ -227,7 +213,8 @@ async function exchangeWithUpstream(
         true,
       );
     }
-    if (limits.timedOut || (error instanceof RequestError && error.name === "TimeoutError")) {
+    const failure = client.failure(error);
+    if (limits.timedOut || failure === "TimeoutError") {
       warn("timed out", { ms: Date.now() - started });
       const attempts = limits.attempts > 1 ? `, ${limits.attempts} attempts` : "";
       return textResult(
@@ -235,9 +222,9 @@ async function exchangeWithUpstream(
         true,
       );
     }
-    if (error instanceof RequestError) {
-      warn("failed", { code: error.code });
-      return textResult(`${failed}: ${error.code || error.name}`, true);
+    if (failure !== undefined) {
+      warn("failed", { code: failure });
+      return textResult(`${failed}: ${failure}`, true);
     }
     throw error;
   } finally {
@@ -247,7 +234,7 @@ async function exchangeWithUpstream(
 
 /** Calls in flight, whose deadlines one timer watches (a timer per call cost ~4 µs a call). */
 const inFlight = new Set<CallLimits>();
-let sweep: { at: number; timer: NodeJS.Timeout } | undefined;
+let sweep: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
 /** Times out the calls past their deadline, then sets the timer for the earliest deadline left. */
 function watchDeadlines(): void {
@@ -259,72 +246,22 @@ function watchDeadlines(): void {
     else {
       inFlight.delete(limits);
       limits.timedOut = true;
-      limits.request?.cancel();
+      limits.cancel?.();
     }
   }
-  sweep = next < Infinity ? { at: next, timer: setTimeout(watchDeadlines, next - now).unref() } : undefined;
-}
-
-/** What the shared hooks of one request need: its limits, and what strips its credentials on a redirect. */
-interface RequestContext extends Record<string, unknown> {
-  limits: CallLimits;
-  onRedirect?: AuthorizedRequest["onRedirect"];
-}
-
-/**
- * got instances with every option that does not change between requests (retry policy, response
- * handling, hooks), one per retry limit: a request then passes only its own method, URL, headers,
- * body, signal and context, so got merges a few keys per request instead of the whole option set.
- */
-const clients = new Map<number, Got>();
-
-/** The got instance of calls with `retries` retries (see above). */
-export function upstreamClient(got: Got, retries: number): Got {
-  let client = clients.get(retries);
-  if (client) return client;
-  client = got.extend({
-    throwHttpErrors: false,
-    followRedirect: true,
-    responseType: "buffer",
-    retry: {
-      limit: retries,
-      methods: [...IDEMPOTENT],
-      statusCodes: [408, 429, 502, 503, 504],
-      maxRetryAfter: MAX_RETRY_AFTER_MS,
-      // Short, bounded backoff: 250 ms, 500 ms, … capped at 2 s (Retry-After wins when given);
-      // no retry whose wait would end past the call's deadline.
-      calculateDelay: ({ attemptCount, computedValue, retryAfter, error }) => {
-        const delay =
-          computedValue === 0 || retryAfter !== undefined
-            ? computedValue
-            : Math.min(computedValue, 250 * 2 ** (attemptCount - 1), 2_000);
-        const { limits } = error.options.context as RequestContext;
-        return delay > 0 && performance.now() + delay >= limits.deadline ? 0 : delay;
-      },
-    },
-    hooks: {
-      beforeRetry: [
-        (error) => {
-          (error.options.context as RequestContext).limits.attempts += 1;
-        },
-      ],
-      beforeRedirect: [(options) => (options.context as RequestContext).onRedirect?.(options)],
-    },
-  });
-  clients.set(retries, client);
-  return client;
+  sweep = next < Infinity ? { at: next, timer: unrefed(setTimeout(watchDeadlines, next - now)) } : undefined;
 }
 
 /** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
 async function send(
-  got: Got,
+  client: UpstreamClient,
   prepared: PreparedRequest,
   authorize: Authorize | undefined,
   call: UpstreamCall,
   limits: CallLimits,
   template: string,
-): Promise<Response<Buffer>> {
-  // got would start the request even when cancelled already.
+): Promise<UpstreamResponse> {
+  // A client would start the request even when cancelled already.
   if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
   if (limits.timedOut) throw new Error("The upstream call's deadline passed");
   const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
@@ -333,39 +270,27 @@ async function send(
   if (watch) Object.assign(headers, watch.headers);
   const attemptsBefore = limits.attempts;
   const authorized = authorize?.(prepared.url, headers);
-  const context: RequestContext = { limits, onRedirect: authorized?.onRedirect };
   limits.attempts += 1;
-  const request: CancelableRequest<Response<Buffer>> = upstreamClient(got, call.upstream.retries ?? DEFAULT_RETRIES)(
-    authorized?.url ?? prepared.url,
-    {
-      method: prepared.method as Method,
-      // got frames the message from the body; no header set on the way (credentials included) may.
-      headers: withoutFramingHeaders(headers),
-      context,
-      ...(prepared.body !== undefined ? { body: prepared.body, allowGetBody: true } : {}),
-      ...(authorized?.tls ? { https: { ...authorized.tls } } : {}),
-      // responseType "buffer" is the instance's default, which got's types do not carry over.
-    },
-  ) as unknown as CancelableRequest<Response<Buffer>>;
-  limits.request = request;
-  // Counted after decompression; a declared length over the cap is refused before any body is read.
-  void request.on("downloadProgress", ({ transferred, total }) => {
-    if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;
-    limits.tooLarge = { read: transferred };
-    request.cancel();
-  });
-  // The caller's cancellation cancels the request (and a retry's wait). Not got's `signal` option:
-  // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
-  const stopWatching = call.cancellation?.onCancel(() => request.cancel());
   try {
-    const response = await request;
+    const response = await client.send(
+      {
+        method: prepared.method,
+        url: authorized?.url ?? prepared.url,
+        // The client frames the message from the body; no header set on the way (credentials included) may.
+        headers: withoutFramingHeaders(headers),
+        body: prepared.body,
+        tls: authorized?.tls,
+        onRedirect: authorized?.onRedirect,
+        retries: call.upstream.retries ?? DEFAULT_RETRIES,
+        cancellation: call.cancellation,
+      },
+      limits,
+    );
     watch?.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
     return response;
   } catch (error) {
     if (watch) endFailed(watch, error, call, limits, limits.attempts - attemptsBefore);
     throw error;
-  } finally {
-    stopWatching?.();
   }
 }
 
@@ -398,7 +323,11 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-type Got = (typeof import("got"))["default"];
+/** A timer that does not keep Node running (other platforms' timers have no `unref`). */
+function unrefed(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
 
 /** The `host[:port]` of an absolute URL (the upstream queue's key), without parsing the whole URL. */
 export function hostOf(url: string): string {

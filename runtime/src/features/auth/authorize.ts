@@ -1,6 +1,5 @@
 /** Puts chosen credentials into a request: once each, and stripped from a redirect to another origin. */
-import type { NormalizedOptions } from "got";
-import type { AuthorizedRequest } from "../../upstream/auth-slot.js";
+import type { AuthorizedRequest, RedirectOptions } from "../../upstream/auth-slot.js";
 
 /** What the chosen credentials add to a request. */
 export interface AppliedCredentials {
@@ -52,7 +51,7 @@ export function authorize(
       .join("; ");
   const origin = new URL(url).origin;
   const queryNames = credentials.query.map((pair) => decodeURIComponent(pair.split("=")[0]!));
-  const onRedirect = (options: NormalizedOptions): void => {
+  const onRedirect = (options: RedirectOptions): void => {
     const next = options.url instanceof URL ? options.url : new URL(String(options.url));
     if (next.origin === origin) return;
     for (const name of Object.keys(credentials.headers)) delete options.headers[name];

@@ -1,0 +1,107 @@
+/**
+ * Upstream requests with got (Node): the default {@link UpstreamClient}. got retries (its policy set
+ * from client-slot.ts), follows redirects (credentials stripped by `onRedirect`), decompresses and
+ * reports download progress, which the size cap watches.
+ */
+import type { CancelableRequest, Method, Response } from "got";
+import {
+  IDEMPOTENT_METHODS,
+  MAX_RETRY_AFTER_MS,
+  RETRY_STATUS_CODES,
+  retryDelay,
+  type CallLimits,
+  type UpstreamClient,
+  type UpstreamRequest,
+} from "./client-slot.js";
+import { loadGot, loadedGot } from "./lazy-modules.js";
+
+/** What the shared hooks of one request need: its limits, and what strips its credentials on a redirect. */
+interface RequestContext extends Record<string, unknown> {
+  limits: CallLimits;
+  onRedirect?: UpstreamRequest["onRedirect"];
+}
+
+type Got = (typeof import("got"))["default"];
+
+/**
+ * got instances with every option that does not change between requests (retry policy, response
+ * handling, hooks), one per retry limit: a request then passes only its own method, URL, headers,
+ * body, signal and context, so got merges a few keys per request instead of the whole option set.
+ */
+const clients = new Map<number, Got>();
+
+/** The got instance of calls with `retries` retries (see above). */
+export function upstreamClient(got: Got, retries: number): Got {
+  let client = clients.get(retries);
+  if (client) return client;
+  client = got.extend({
+    throwHttpErrors: false,
+    followRedirect: true,
+    responseType: "buffer",
+    retry: {
+      limit: retries,
+      methods: [...IDEMPOTENT_METHODS],
+      statusCodes: [...RETRY_STATUS_CODES],
+      maxRetryAfter: MAX_RETRY_AFTER_MS,
+      // got's own backoff is longer; a computed 0 is got deciding not to retry.
+      calculateDelay: ({ attemptCount, computedValue, retryAfter, error }) =>
+        computedValue === 0
+          ? 0
+          : retryDelay(
+              attemptCount,
+              retryAfter === undefined ? undefined : computedValue,
+              (error.options.context as RequestContext).limits,
+            ),
+    },
+    hooks: {
+      beforeRetry: [
+        (error) => {
+          (error.options.context as RequestContext).limits.attempts += 1;
+        },
+      ],
+      beforeRedirect: [(options) => (options.context as RequestContext).onRedirect?.(options)],
+    },
+  });
+  clients.set(retries, client);
+  return client;
+}
+
+/** Sends one request through got; the deadline (`limits.cancel`) and the caller's cancellation cancel it. */
+async function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Response<Buffer>> {
+  const { default: got } = loadedGot() ?? (await loadGot());
+  const context: RequestContext = { limits, onRedirect: request.onRedirect };
+  const pending: CancelableRequest<Response<Buffer>> = upstreamClient(got, request.retries)(request.url, {
+    method: request.method as Method,
+    headers: request.headers,
+    context,
+    ...(request.body !== undefined ? { body: request.body, allowGetBody: true } : {}),
+    ...(request.tls ? { https: { ...request.tls } } : {}),
+    // responseType "buffer" is the instance's default, which got's types do not carry over.
+  }) as unknown as CancelableRequest<Response<Buffer>>;
+  limits.cancel = () => pending.cancel();
+  // Counted after decompression; a declared length over the cap is refused before any body is read.
+  void pending.on("downloadProgress", ({ transferred, total }) => {
+    if (limits.tooLarge || (transferred <= limits.maxResponseBytes && (total ?? 0) <= limits.maxResponseBytes)) return;
+    limits.tooLarge = { read: transferred };
+    pending.cancel();
+  });
+  // The caller's cancellation cancels the request (and a retry's wait). Not got's `signal` option:
+  // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
+  const stopWatching = request.cancellation?.onCancel(() => pending.cancel());
+  try {
+    return await pending;
+  } finally {
+    stopWatching?.();
+    limits.cancel = undefined;
+  }
+}
+
+/** got as the upstream client. */
+export const gotClient: UpstreamClient = {
+  send: sendWithGot,
+  failure(error) {
+    const RequestError = loadedGot()?.RequestError;
+    if (!RequestError || !(error instanceof RequestError)) return undefined;
+    return error.name === "TimeoutError" ? "TimeoutError" : error.code || error.name;
+  },
+};
