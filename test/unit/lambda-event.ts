@@ -17,6 +17,9 @@ import {
   type LambdaStreaming,
   type StreamingLambdaHandler,
 } from "../../runtime/src/features/lambda/lambda-handler.js";
+import { lambda } from "../../runtime/src/features/lambda/index.js";
+import { serveFetch } from "../../runtime/src/features/fetch/index.js";
+import { info, sampleTools, startUpstream } from "../support/runtime-fixture.js";
 
 /** An HTTP API event as API Gateway sends it, with `overrides`. */
 function event(overrides: Partial<LambdaHttpEvent> = {}): LambdaHttpEvent {
@@ -173,6 +176,38 @@ test("the streaming handler ends an empty answer, and is undefined where the run
     streamingHandler(async () => new Response(null), undefined),
     undefined,
   );
+});
+
+test("the Lambda entry's whole path: an HTTP API event calls a tool through serveFetch, upstream through got (feature lambda), not fetch", async () => {
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"id":42,"name":"Rex"}',
+  }));
+  try {
+    const handler = bufferedHandler(
+      serveFetch(info, sampleTools(), { env: { API_BASE_URL: upstream.baseUrl }, features: [lambda] }),
+    );
+    const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "getPet", arguments: { petId: 42 } } };
+    const result = await handler(
+      event({
+        headers: {
+          host: "abc.lambda-url.eu-west-1.on.aws",
+          "content-type": "application/json",
+          accept: "application/json",
+        },
+        body: Buffer.from(JSON.stringify(call)).toString("base64"),
+        isBase64Encoded: true,
+      }),
+    );
+    assert.is(result.statusCode, 200, result.body);
+    assert.equal(JSON.parse(result.body).result.structuredContent, { id: 42, name: "Rex" });
+    assert.is(upstream.received[0]!.url, "/api/v1/pets/42");
+    // The platform's fetch marks its requests (sec-fetch-mode); got does not.
+    assert.is(upstream.received[0]!.headers["sec-fetch-mode"], undefined);
+  } finally {
+    await upstream.close();
+  }
 });
 
 test.run();

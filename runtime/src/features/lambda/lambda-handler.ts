@@ -13,9 +13,7 @@ import {
   type LambdaHttpEvent,
   type LambdaHttpResult,
 } from "./lambda-event.js";
-
-/** A Web-standard request handler (the server's fetch entry). */
-export type FetchHandler = (request: Request) => Promise<Response>;
+import type { FetchHandler } from "../fetch/fetch-handler.js";
 
 /** A buffered Lambda handler. */
 export type BufferedLambdaHandler = (event: LambdaHttpEvent, context?: LambdaContext) => Promise<LambdaHttpResult>;
