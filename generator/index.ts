@@ -34,6 +34,7 @@ export { REMEMBERED_OPTIONS } from "./pipeline/generate-options.js";
 export type { GenerateOptions, GenerateResult } from "./pipeline/generate.js";
 export { describeDependencyChanges } from "./pipeline/write/dependency-changes.js";
 export { featureCatalog } from "./pipeline/plan/features.js";
+export { TARGET_NAMES } from "./pipeline/plan/targets.js";
 export { parseAuthOverride } from "./pipeline/plan/credentials.js";
 export { listOption, MAX_RESULT_BUDGET_TOKENS, MIN_RESULT_BUDGET_TOKENS } from "./shared/contract.js";
 export type { OperationFilter, SurfaceName } from "./shared/contract.js";

@@ -13,6 +13,7 @@ import {
   type OperationFilter,
   parseAuthOverride,
   REMEMBERED_OPTIONS,
+  TARGET_NAMES,
 } from "../../generator/index.js";
 import { defineCommand, featureList, listFlag, overlayList, UsageError } from "../command.js";
 import { EXIT } from "../exit-codes.js";
@@ -196,6 +197,15 @@ export const GENERATE_FLAGS: readonly GenerateFlag[] = [
     },
     into: "features",
     convert: (values?: string[]) => (values === undefined ? undefined : featureList(values)),
+  },
+  {
+    flag: "target",
+    option: {
+      ...LIST,
+      describe: `Where the server runs (comma-separated or repeated): ${TARGET_NAMES.join(", ")}; each adds its entry file, deploy files and dev:<target> script (default node)`,
+    },
+    into: "targets",
+    convert: (values?: string[]) => (values === undefined ? undefined : listFlag(values)),
   },
   {
     flag: "overlay",

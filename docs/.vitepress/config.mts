@@ -32,6 +32,11 @@ export default defineConfig({
           { text: "The protocol", link: "/guide/protocol" },
           { text: "Several instances", link: "/guide/several-instances" },
           { text: "Operating a server", link: "/guide/operating" },
+          {
+            text: "Deploying",
+            link: "/guide/deploying/",
+            items: [{ text: "Cloudflare Workers", link: "/guide/deploying/worker" }],
+          },
           { text: "A fleet of servers", link: "/guide/fleet" },
           { text: "Compliance: mcp-gen check", link: "/guide/check" },
           { text: "Security model and limits", link: "/guide/security" },

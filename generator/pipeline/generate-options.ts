@@ -52,6 +52,8 @@ export interface GenerateOptions {
   allowEmpty?: boolean;
   /** Runtime features asked for (`--with`); default: the previous generation's (see plan/features.ts). */
   features?: readonly string[];
+  /** Where the server runs (`--target`: node, worker, deno, bun, lambda); default: the previous generation's, else node. */
+  targets?: readonly string[];
   /**
    * A break of the user's code (`src/custom/` no longer type-checks against the regenerated types,
    * MG205) is an error: the run writes nothing (`--strict-custom`). Default: a warning.
@@ -79,6 +81,7 @@ export const REMEMBERED_OPTIONS = {
   defaultSurface: "surface",
   resultBudget: "resultBudget",
   features: "features",
+  targets: "targets",
 } as const satisfies Partial<Record<keyof GenerateOptions, keyof Manifest>>;
 
 /**

@@ -63,6 +63,7 @@ export const Codes = {
   outputPathInvalid: "MG204",
   customCodeBroken: "MG205",
   featureUnknown: "MG206",
+  targetRefused: "MG207",
 } as const;
 
 /** Thrown when generation cannot go on; carries every diagnostic gathered so far. */

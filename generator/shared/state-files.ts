@@ -43,6 +43,8 @@ export interface Manifest {
   resultBudget?: number;
   /** `--with` of the run that wrote it (the features asked for, not those added for them), kept likewise. */
   features?: string[];
+  /** `--target` of the run that wrote it (absent: node alone), kept likewise. */
+  targets?: string[];
   /**
    * `--overlay` of the run that wrote it, in order, kept likewise: each path relative to the output
    * folder (`/`-separated; a URL as given) and the sha256 of its text, so `--check` sees an edited overlay.

@@ -33,6 +33,7 @@ const LAYERS: readonly (readonly string[])[] = [
 const EMIT_LAYERS: readonly (readonly string[])[] = [
   ["emitted-file.ts"],
   ["data", "publishing", "test-cases"],
+  ["targets"],
   ["typescript"],
   ["worker"],
   ["format.ts"],

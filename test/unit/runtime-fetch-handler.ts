@@ -7,7 +7,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { McpServer } from "../../runtime/src/server/server.js";
-import { createFetchHandler, serveFetch } from "../../runtime/src/features/fetch/index.js";
+import { bundledData, createFetchHandler, serveFetch } from "../../runtime/src/features/fetch/index.js";
+import { compilePortable } from "../../runtime/src/features/fetch/portable-validator.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { info, sampleTools, startUpstream } from "../support/runtime-fixture.js";
 import { apiFeatures } from "../support/factories.js";
 
@@ -113,6 +115,42 @@ test("serveFetch: settings from the environment, upstream calls through fetch, a
   } finally {
     await upstream.close();
   }
+});
+
+test("the portable validator (no code generation) reports problems as ajv's are worded: path and message", () => {
+  const validator = new SchemaValidator(undefined, compilePortable);
+  const schema = {
+    type: "object",
+    required: ["petId"],
+    properties: { petId: { type: "integer" }, tags: { type: "array", items: { type: "string" } } },
+    additionalProperties: false,
+  };
+  assert.equal(validator.validate(schema, { petId: 1, tags: ["a"] }, "t"), { ok: true });
+  const outcome = validator.validate(schema, { tags: [1], extra: true }, "t");
+  assert.is(outcome.ok, false);
+  const errors = outcome.ok ? [] : outcome.errors;
+  assert.ok(
+    errors.some((error) => /required property "petId"/.test(error)),
+    errors.join("; "),
+  );
+  assert.ok(
+    errors.some((error) => error.startsWith("/tags/0 ")),
+    errors.join("; "),
+  );
+  assert.ok(
+    errors.some((error) => /extra/.test(error)),
+    errors.join("; "),
+  );
+  assert.not.ok(errors.some((error) => /does not match schema\.$/.test(error) && !/additional/.test(error)));
+});
+
+test("bundled data files: whole, absent, and byte ranges of UTF-8 text", () => {
+  const data = bundledData({ "a.json": '{"name":"héllo"}', "b.txt": "0000000000" });
+  assert.is(data.read("a.json"), '{"name":"héllo"}');
+  assert.is(data.readData("missing.json"), undefined);
+  assert.throws(() => data.read("missing.json"), /not in the bundle/);
+  // "é" is two bytes: a range is counted in bytes, as the offsets files are.
+  assert.is(data.range("a.json", 9, 6), "héllo");
 });
 
 test.run();

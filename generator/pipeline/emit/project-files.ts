@@ -31,6 +31,13 @@ import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
 import { runtimeProfiles } from "../../shared/profiles.js";
 import { runtimeDependencies } from "../plan/features.js";
+import {
+  targetBuildSteps,
+  targetDevDependencies,
+  targetFiles,
+  targetGitignore,
+  targetScripts,
+} from "./targets/target-registry.js";
 
 export * from "./data/data-paths.js";
 
@@ -203,7 +210,7 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     files: ["dist", "data", "README.md", ".env.example", "server.json"],
     scripts: {
       // esbuild joins dist/ into a few files after tsc: a start loads 4-5 files instead of ~70 (scripts/bundle-dist.mjs).
-      build: "tsc -p tsconfig.json && node scripts/bundle-dist.mjs",
+      build: ["tsc -p tsconfig.json && node scripts/bundle-dist.mjs", ...targetBuildSteps(plan)].join(" && "),
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
       bundle: "npm run build && node scripts/bundle.mjs",
@@ -211,6 +218,7 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       mock: "node scripts/mock.mjs",
       // Warns about a placeholder MCP Registry name (scripts/prepublish.mjs), then builds.
       prepublishOnly: "node scripts/prepublish.mjs && npm run build",
+      ...targetScripts(plan),
     },
     engines: { node: ">=20.19" },
     keywords: ["mcp", "model-context-protocol", "mcp-server", "openapi"],
@@ -229,6 +237,7 @@ function packageJson(plan: ProjectPlan): EmittedFile {
       "@types/node": devDependencies["@types/node"],
       esbuild: devDependencies.esbuild,
       typescript: devDependencies.typescript,
+      ...targetDevDependencies(plan),
     },
   };
   return { path: "package.json", content: JSON.stringify(manifest, null, 2) + "\n" };
@@ -281,7 +290,10 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     tsconfig(),
     { path: "README.md", content: renderTemplate("README.md.hbs", plan) },
     { path: ".env.example", content: renderTemplate("env.example.hbs", plan) },
-    { path: ".gitignore", content: "node_modules/\ndist/\n.env\n.mcpb/\n*.mcpb\n" },
+    {
+      path: ".gitignore",
+      content: ["node_modules/", "dist/", ".env", ".mcpb/", "*.mcpb", ...targetGitignore(plan), ""].join("\n"),
+    },
     serverJson(plan),
     mcpbManifest(plan),
     copiedTemplate("scripts/bundle.mjs", "bundle.mjs"),
@@ -314,5 +326,6 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...runtimeFiles(plan.features),
     ...testFiles(plan),
     ...stateFiles(plan),
+    ...targetFiles(plan),
   ];
 }

@@ -25,7 +25,15 @@ import type { ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js
 import { credentialParameters, planSecurity, type AuthOverride } from "./credentials.js";
 import { planServerUrl } from "./server-url.js";
 import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
-import { chooseFeatures, featureCatalog, needsEncodings } from "./features.js";
+import { chooseFeatures, featureCatalog, needsEncodings, type FeatureChoice } from "./features.js";
+import {
+  FETCH_FEATURE,
+  TARGET_NAMES,
+  chosenTargets,
+  isTargetName,
+  targetRefusals,
+  type TargetName,
+} from "./targets.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
 import type { EnvVarPlan, ProjectPlan, ToolPlan } from "./plan-types.js";
@@ -60,6 +68,8 @@ export interface PlanOptions {
   resultBudget?: number;
   /** Runtime features asked for (`--with`): see features.ts. */
   features?: readonly string[];
+  /** Where the server runs (`--target`, default node): see targets.ts. */
+  targets?: readonly string[];
   /** The project's custom code calls `clientRequest` (adds feature client-requests). */
   customCallsClient?: boolean;
   /** The package's license (`--license`, a workspace's `license`); default: the spec's `info.license` when it is an SPDX identifier. */
@@ -332,7 +342,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
   const title = ir.title.replace(/\s+/g, " ").trim();
   const contracts = options.previous?.contracts;
   const diff = contracts ? diffTools(contracts.tools, contractsOf(tools)) : undefined;
-  const { askedFeatures, featureChoice } = planFeatures(options, tools, security, upstream, bag);
+  const { askedFeatures, featureChoice, targets } = planFeatures(options, tools, security, upstream, bag);
   return {
     packageName,
     binName,
@@ -357,6 +367,7 @@ export function planProject(fullIr: ApiIR, options: PlanOptions, bag: Diagnostic
     features: featureChoice.features,
     askedFeatures,
     addedFeatures: featureChoice.added,
+    targets,
   };
 }
 
@@ -443,7 +454,39 @@ function planFeatures(
     },
     catalog,
   );
-  return { askedFeatures, featureChoice };
+  const targets = planTargets(options.targets, featureChoice, bag);
+  return { askedFeatures, featureChoice, targets };
+}
+
+/**
+ * The targets (`--target`; an unknown name is MG207): a target other than node adds feature fetch,
+ * and a feature one of them cannot carry is MG207 too (targets.ts says why).
+ */
+function planTargets(asked: readonly string[] | undefined, choice: FeatureChoice, bag: DiagnosticBag): TargetName[] {
+  for (const name of asked ?? [])
+    if (!isTargetName(name))
+      bag.error(
+        Codes.targetRefused,
+        `Unknown target '${name}'.`,
+        undefined,
+        `--target takes: ${TARGET_NAMES.join(", ")}`,
+      );
+  const targets = chosenTargets(asked);
+  for (const { target, feature, why } of targetRefusals(targets, choice.features))
+    bag.error(
+      Codes.targetRefused,
+      `Target ${target} cannot carry runtime feature ${feature}: ${why}.`,
+      undefined,
+      choice.added[feature]
+        ? `${feature} was added because ${choice.added[feature]}; generate a separate project without --target ${target} for it`
+        : `drop ${feature} from --with, or generate it for another target`,
+    );
+  if (targets.some((target) => target !== "node") && !choice.features.includes(FETCH_FEATURE)) {
+    choice.features = [...choice.features, FETCH_FEATURE].sort();
+    choice.added[FETCH_FEATURE] =
+      `--target ${targets.filter((target) => target !== "node").join(", ")} serves fetch events`;
+  }
+  return targets;
 }
 
 /** What `tools/list` shows of a tool (for the `auto` surface's budget). */

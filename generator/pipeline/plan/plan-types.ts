@@ -1,4 +1,5 @@
 import type { ApiDiff } from "./changes/diff-tools.js";
+import type { TargetName } from "./targets.js";
 import type { RepositoryPlan } from "./publishing.js";
 import type {
   HttpBinding,
@@ -55,6 +56,8 @@ export interface ProjectPlan {
   askedFeatures: string[];
   /** Why each feature that was not asked for was added. */
   addedFeatures: Record<string, string>;
+  /** Where the server runs (`--target`; node when none was asked for), remembered in the manifest. */
+  targets: TargetName[];
   /** The named types of the project (src/schemas.ts), from the full spec (type-plan.ts). */
   types: TypesPlan;
 }

@@ -32,6 +32,7 @@ export function buildManifest(
     surface?: Manifest["surface"];
     resultBudget?: number;
     features?: string[];
+    targets?: string[];
     overlays?: OverlayRecord[];
     provenance?: Pick<Manifest, "mcpGenVersion" | "runtimeVersion" | "specSha256">;
   },
@@ -43,8 +44,8 @@ export function buildManifest(
     .filter((f) => f.once)
     .map((f) => f.path)
     .sort();
-  const { packageName, packageVersion, repository, mcpName, surface, resultBudget, features, overlays, provenance } =
-    settings;
+  const { packageName, packageVersion, repository, mcpName, surface, resultBudget, features, targets } = settings;
+  const { overlays, provenance } = settings;
   return {
     manifestVersion: 1,
     packageName,
@@ -55,6 +56,8 @@ export function buildManifest(
     ...(surface && surface !== "auto" ? { surface } : {}),
     ...(resultBudget !== undefined ? { resultBudget } : {}),
     ...(features && features.length > 0 ? { features: [...features].sort() } : {}),
+    // Node alone, the default, is not written: manifests of projects without a target stay as they were.
+    ...(targets && targets.join() !== "node" ? { targets: [...targets] } : {}),
     ...(overlays && overlays.length > 0 ? { overlays } : {}),
     files: hashes,
     once,

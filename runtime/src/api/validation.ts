@@ -1,16 +1,17 @@
 /**
  * JSON Schema 2020-12 validation with ajv (tool arguments, `structuredContent`), compiled once per
- * schema object. ajv (CommonJS) is required on first use: a server only listed never loads it.
+ * schema object. ajv (CommonJS) is required on first use: a server only listed never loads it. A
+ * platform where ajv cannot compile (code generation refused, as on Cloudflare Workers) gives its
+ * own {@link CompileSchema} (feature `fetch`).
  */
 import { createRequire } from "node:module";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type addFormatsModule from "ajv-formats";
 import type { Logger } from "../protocol/logger.js";
 
-const require = createRequire(import.meta.url);
-
 /** A configured ajv instance, loaded on demand. */
 function createAjv(): Ajv2020 {
+  const require = createRequire(import.meta.url);
   const { Ajv2020: AjvClass } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
   // ajv-formats is CommonJS: `module.exports.default` is the plugin.
   const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
@@ -34,13 +35,21 @@ export type ValidationOutcome = { ok: true } | { ok: false; errors: string[] };
 /** Upper bound on reported problems so a huge invalid payload cannot flood the result. */
 const MAX_REPORTED_ERRORS = 20;
 
+/** A validator of one schema: true, or the problems (as ajv reports them, see {@link formatErrors}). */
+export type CompiledSchema = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null | undefined };
+/** Compiles a schema without ajv (throws when it cannot). */
+export type CompileSchema = (schema: object) => CompiledSchema;
+
 /** Compiles and caches validators for schema objects. */
 export class SchemaValidator {
   private ajvInstance: Ajv2020 | undefined;
   // null marks a schema ajv could not compile: validation is then skipped (logged once).
-  private readonly cache = new WeakMap<object, ValidateFunction | null>();
+  private readonly cache = new WeakMap<object, CompiledSchema | null>();
 
-  constructor(private readonly logger?: Logger) {}
+  constructor(
+    private readonly logger?: Logger,
+    private readonly compileSchema?: CompileSchema,
+  ) {}
 
   private get ajv(): Ajv2020 {
     return (this.ajvInstance ??= createAjv());
@@ -54,12 +63,12 @@ export class SchemaValidator {
     return { ok: false, errors: formatErrors(validator.errors ?? []) };
   }
 
-  private compile(schema: object, label: string): ValidateFunction | null {
+  private compile(schema: object, label: string): CompiledSchema | null {
     const cached = this.cache.get(schema);
     if (cached !== undefined) return cached;
-    let compiled: ValidateFunction | null;
+    let compiled: CompiledSchema | null;
     try {
-      compiled = this.ajv.compile(schema);
+      compiled = this.compileSchema ? this.compileSchema(schema) : (this.ajv.compile(schema) as ValidateFunction);
     } catch (error) {
       this.logger?.warn(`cannot compile JSON Schema for ${label}; skipping validation`, {
         reason: error instanceof Error ? error.message : String(error),

@@ -17,6 +17,7 @@ import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
 import type { UpstreamClient } from "../upstream/client-slot.js";
+import type { CompileSchema } from "../api/validation.js";
 import type { Encodings } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
@@ -150,6 +151,8 @@ export interface FeaturePlugs {
   close?: () => Promise<void>;
   /** The HTTP client of upstream calls (feature `fetch`: the platform's fetch); default got. */
   upstreamClient?: UpstreamClient;
+  /** Compiles JSON Schemas where ajv cannot (feature `fetch`); default ajv. */
+  compileSchema?: CompileSchema;
 }
 
 /** One optional part of the runtime. */

@@ -213,6 +213,7 @@ export async function buildServer(
     resultBudget: flags.resultBudget ?? info.resultBudget,
     logger,
     stateSecret: nonEmpty(env.MCP_STATE_SECRET),
+    env,
     extension: options.extension,
     readData: options.readData,
   });

@@ -75,14 +75,32 @@ export interface ToolSource {
 /** Look-ups by scanning the names before a tool source builds a map of them. */
 const POSITION_SCANS = 64;
 
-/** A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when needed). */
-export function dataToolSource(dir: string | URL): ToolSource {
+/** Reads the files of data/: whole, or a byte range (one record of a large file). */
+export interface DataFiles {
+  read(name: string): string;
+  range(name: string, offset: number, length: number): string;
+}
+
+/** The files of the `data/` folder `dir` on disk. */
+function folderFiles(dir: string | URL): DataFiles {
   const folder =
     typeof dir === "string"
       ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`)
       : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
   const file = (name: string) => new URL(name, folder);
-  const read = (name: string) => readFileSync(file(name), "utf8");
+  return {
+    read: (name) => readFileSync(file(name), "utf8"),
+    range: (name, offset, length) => readRange(file(name), offset, length),
+  };
+}
+
+/**
+ * A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when
+ * needed), or over `DataFiles` held elsewhere (a Worker's bundle, feature `fetch`).
+ */
+export function dataToolSource(dir: string | URL | DataFiles): ToolSource {
+  const files = typeof dir === "string" || dir instanceof URL ? folderFiles(dir) : dir;
+  const read = (name: string) => files.read(name);
   const names = JSON.parse(read("tool-names.json")) as string[];
   let catalog: CatalogEntry[] | undefined;
   let all: readonly ToolDefinition[] | undefined;
@@ -91,10 +109,10 @@ export function dataToolSource(dir: string | URL): ToolSource {
   const someDefinitions: unknown[] = [];
   /** Item `index` of `data/<kind>s.json`, where `data/<kind>-offsets.txt` says it is (`what` names it in errors). */
   const item = (kind: "tool" | "definition", index: number, what: string): unknown => {
-    const record = readRecord((offset, length) => readRange(file(`${kind}-offsets.txt`), offset, length), index, 2);
+    const record = readRecord((offset, length) => files.range(`${kind}-offsets.txt`, offset, length), index, 2);
     if (record === undefined)
       throw new Error(`data/${kind}-offsets.txt has no line for ${what} (regenerate the server)`);
-    return JSON.parse(readRange(file(`${kind}s.json`), record[0]!, record[1]!));
+    return JSON.parse(files.range(`${kind}s.json`, record[0]!, record[1]!));
   };
   const definition = (index: number): unknown =>
     definitions ? definitions[index] : (someDefinitions[index] ??= item("definition", index, `definition ${index}`));

@@ -33,7 +33,7 @@ import {
   DEFAULT_UPSTREAM_HOST_CONCURRENCY,
   type UpstreamOptions,
 } from "../upstream/upstream.js";
-import { SchemaValidator } from "../api/validation.js";
+import { SchemaValidator, type CompileSchema } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
 import { ToolChoices, type ChosenTools, type ToolChoice } from "./connection-choice.js";
 
@@ -73,6 +73,8 @@ export interface McpServerOptions {
   /** The operation tools, or their names and a loader called when a definition is first needed. */
   tools: readonly ToolDefinition[] | LazyTools;
   upstream: UpstreamOptions;
+  /** Compiles JSON Schemas where ajv cannot (feature `fetch` on Workers); default ajv. */
+  compileSchema?: CompileSchema;
   /** The upstream API's OpenAPI document as JSON text (or its reader), served as a resource when given. */
   apiDocument?: string | (() => string);
   /** JSON text of tool name → TypeScript declaration (or its reader), served as `openapi://declarations`. */
@@ -216,7 +218,7 @@ export class McpServer {
   private makeCaller(options: McpServerOptions, tasks: Tasks | undefined): ToolCaller {
     const { info, upstream } = options;
     const env = options.env ?? process.env;
-    const validator = new SchemaValidator(this.logger);
+    const validator = new SchemaValidator(this.logger, options.compileSchema);
     return new ToolCaller({
       catalog: this.tools,
       channel: this.channel,

@@ -4,6 +4,7 @@ import Handlebars from "handlebars";
 import { packageRoot } from "../../../shared/package-root.js";
 import { clientConfig, type ConfigClient, type ConfigTransport } from "./client-config.js";
 import { featureCatalog, featureExport } from "../../plan/features.js";
+import { TARGET_NAMES } from "../../plan/targets.js";
 import { isIdentifier } from "../../plan/names.js";
 import type { ProjectPlan } from "../../plan/plan-types.js";
 import { configVariables } from "./config-variables.js";
@@ -129,6 +130,8 @@ function view(plan: ProjectPlan): Record<string, unknown> {
     claudeCodeHttp: snippet("claude-code", http),
     claudeCodeHttpChosen: snippet("claude-code", { kind: "http", url: chosenUrl(plan) }),
     exampleTool: exampleTool(plan),
+    // Every target by name, true when the project has it (`{{#if target.worker}}`).
+    target: Object.fromEntries(TARGET_NAMES.map((name) => [name, plan.targets.includes(name)])),
   };
 }
 

@@ -7,6 +7,7 @@
  * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
  */
 import { featureExport } from "../../plan/features.js";
+import { FETCH_FEATURE } from "../../plan/targets.js";
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../../../shared/contract.js";
 import type { TypesPlan } from "../../plan/plan-types.js";
@@ -314,6 +315,8 @@ function serverInfoFile(info: ServerInfo, tsMorph: TsMorph): SourceFileStructure
 function entryPoint(withDocument: boolean, features: readonly string[], tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
+  // Feature fetch serves the other targets' entries (emit/targets/); the Node entry keeps node:http and got.
+  features = features.filter((feature) => feature !== FETCH_FEATURE);
   const featureNames = features.map(featureExport);
   const statements: Statement[] = [
     { kind: kinds.ImportDeclaration, namedImports: ["existsSync", "readFileSync"], moduleSpecifier: "node:fs" },

@@ -1,8 +1,9 @@
 /**
  * Feature `fetch`: the server on platforms that serve Web-standard fetch events instead of
  * node:http (Cloudflare Workers, Deno, Bun, AWS Lambda): the MCP endpoint as a
- * `(Request) => Promise<Response>` handler (fetch-handler.ts) and upstream calls through the
- * platform's `fetch` (fetch-client.ts). A target's entry file calls {@link serveFetch}; the Node
+ * `(Request) => Promise<Response>` handler (fetch-handler.ts), upstream calls through the
+ * platform's `fetch` (fetch-client.ts), schemas validated without code generation
+ * (portable-validator.ts) and data/ files read from the bundle (data-files.ts). A target's entry file calls {@link serveFetch}; the Node
  * entry does not plug it in, so a Node server keeps got.
  */
 import type { Feature } from "../../cli/features.js";
@@ -13,15 +14,17 @@ import { createStderrLogger } from "../../protocol/logger.js";
 import { listOption } from "../../cli/settings.js";
 import { nonEmpty } from "../../upstream/server-url.js";
 import { fetchClient } from "./fetch-client.js";
+import { compilePortable } from "./portable-validator.js";
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-handler.js";
 
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-handler.js";
 export { fetchClient } from "./fetch-client.js";
+export { bundledData, type BundledData } from "./data-files.js";
 
 /** The feature as `main`'s features list takes it: upstream calls through the platform's fetch. */
 export const fetchFeature: Feature = {
   name: "fetch",
-  plugs: () => ({ upstreamClient: fetchClient }),
+  plugs: () => ({ upstreamClient: fetchClient, compileSchema: compilePortable }),
 };
 
 /** What a target's entry passes besides the server's info and tools. */
