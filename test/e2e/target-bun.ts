@@ -10,6 +10,6 @@
 import { test } from "uvu";
 import { targetTests } from "../support/target-e2e.js";
 
-targetTests(test, { target: "bun", artifacts: ["dist/bun.js"], differences: {} });
+targetTests(test, { target: "bun", artifacts: ["dist/bun.js"], differences: {}, conformanceWith: ["tasks"] });
 
 test.run();

@@ -10,6 +10,11 @@
 import { test } from "uvu";
 import { targetTests } from "../support/target-e2e.js";
 
-targetTests(test, { target: "deno", artifacts: ["deno.json", "dist/deno.js"], differences: {} });
+targetTests(test, {
+  target: "deno",
+  artifacts: ["deno.json", "dist/deno.js"],
+  differences: {},
+  conformanceWith: ["tasks"],
+});
 
 test.run();

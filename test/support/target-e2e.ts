@@ -265,6 +265,8 @@ export interface TargetCase {
   artifacts: string[];
   /** Conformance checks that fail on this target and pass on Node, each with the reason (kept honest: each must fail). */
   differences: Record<string, string>;
+  /** Runtime features the conformance project is generated with (those of its fixtures the target carries). */
+  conformanceWith?: string[];
 }
 
 /** The petstore example's tools, in listing order (operations, then its custom tools). */
@@ -284,7 +286,6 @@ interface SuiteState {
   runtimes?: Runtimes;
   upstream?: Upstream;
   petstore?: string;
-  conformanceProject?: string;
   dev?: DevServer;
   node22?: string;
   suite?: string;
@@ -352,54 +353,74 @@ export function targetTests(test: Test, target: TargetCase): void {
     state.dev = undefined;
   });
 
-  for (const requirements of ["2025-11-25", "2026-07-28"]) {
-    test(`conformance --requirements ${requirements}: dev:${target.target} fails no check Node passes on the same project`, async () => {
-      const runtimes = need(state.runtimes, "the runtimes");
-      const project = (state.conformanceProject ??= await conformanceProject(work, target.target));
-      const setup = await exec(process.execPath, [join(repoRoot, "scripts/setup-conformance.js")], {
-        timeout: 300_000,
-      });
-      const node22 = /node: (.+)/.exec(setup.stdout)![1]!.trim();
-      const suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
-      const node = await startHttpServer(project, ["--base-url", "http://127.0.0.1:9"]);
-      let onNode: ConformanceRun;
-      try {
-        onNode = await conformance(
-          node22,
-          suite,
-          node.url.toString(),
-          requirements,
-          join(work, `node-${requirements}`),
+  test(`conformance (2025-11-25, 2026-07-28): dev:${target.target} fails no check Node passes on the same project`, async () => {
+    const runtimes = need(state.runtimes, "the runtimes");
+    const project = await conformanceProject(work, target);
+    const setup = await exec(process.execPath, [join(repoRoot, "scripts/setup-conformance.js")], { timeout: 300_000 });
+    const node22 = /node: (.+)/.exec(setup.stdout)![1]!.trim();
+    const suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
+    const runs = new Map<string, ConformanceRun>();
+    const node = await startHttpServer(project, ["--base-url", "http://127.0.0.1:9"]);
+    try {
+      for (const requirements of REQUIREMENTS)
+        runs.set(
+          `node ${requirements}`,
+          await conformance(node22, suite, node.url.toString(), requirements, join(work, `node-${requirements}`)),
         );
-      } finally {
-        await node.stop();
-      }
-      const dev = await startDev(project, target.target, { PATH: runtimes.path, API_BASE_URL: "http://127.0.0.1:9" });
-      let onTarget: ConformanceRun;
-      try {
-        onTarget = await conformance(node22, suite, dev.url, requirements, join(work, `target-${requirements}`));
-      } finally {
-        await dev.stop();
-      }
-      console.log(
-        `conformance ${requirements}: node ${onNode.passed} passed, ${onNode.failed} failed; ` +
-          `${target.target} ${onTarget.passed} passed, ${onTarget.failed} failed`,
-      );
-      const onlyTarget = failedChecks(onTarget).filter((id) => !failedChecks(onNode).includes(id));
-      const listed = onlyTarget.filter((id) => target.differences[id] !== undefined);
-      assert.equal(onlyTarget, listed, "checks failing on the target only, not listed as differences");
-      const ran = [...onTarget.checks.keys()];
-      for (const id of Object.keys(target.differences).filter((id) => ran.includes(id)))
-        assert.ok(onlyTarget.includes(id), `${id} is listed as a difference but passes on ${target.target}`);
-    });
-  }
+    } finally {
+      await node.stop();
+    }
+    const dev = await startDev(project, target.target, { PATH: runtimes.path, API_BASE_URL: "http://127.0.0.1:9" });
+    try {
+      for (const requirements of REQUIREMENTS)
+        runs.set(
+          `target ${requirements}`,
+          await conformance(node22, suite, dev.url, requirements, join(work, `target-${requirements}`)),
+        );
+    } finally {
+      await dev.stop();
+    }
+    for (const requirements of REQUIREMENTS)
+      compareWithNode(target, requirements, runs.get(`node ${requirements}`)!, runs.get(`target ${requirements}`)!);
+  });
+}
+
+const REQUIREMENTS = ["2025-11-25", "2026-07-28"];
+
+/**
+ * Fails on a check the target fails and Node passes unless it is a listed difference, and on a
+ * listed difference that ran and passes (the list stays honest).
+ */
+function compareWithNode(
+  target: TargetCase,
+  requirements: string,
+  onNode: ConformanceRun,
+  onTarget: ConformanceRun,
+): void {
+  console.log(
+    `conformance ${requirements}: node ${onNode.passed} passed, ${onNode.failed} failed; ` +
+      `${target.target} ${onTarget.passed} passed, ${onTarget.failed} failed`,
+  );
+  const onlyTarget = failedChecks(onTarget).filter((id) => !failedChecks(onNode).includes(id));
+  const listed = onlyTarget.filter((id) => target.differences[id] !== undefined);
+  assert.equal(
+    onlyTarget,
+    listed,
+    `${requirements}: checks failing on ${target.target} only, not listed as differences`,
+  );
+  const ran = [...onTarget.checks.keys()];
+  for (const id of Object.keys(target.differences).filter((id) => ran.includes(id)))
+    assert.ok(
+      onlyTarget.includes(id),
+      `${id} is listed as a difference but passes on ${target.target} (${requirements})`,
+    );
 }
 
 /** The conformance spec with its reference fixtures, generated and built for `target`. */
-async function conformanceProject(work: string, target: string): Promise<string> {
+async function conformanceProject(work: string, target: TargetCase): Promise<string> {
   const dir = join(work, "conformance");
-  await buildTarget(join(repoRoot, "specs/conformance/openapi.yaml"), dir, target, {
-    extra: ["--with", "tasks"],
+  await buildTarget(join(repoRoot, "specs/conformance/openapi.yaml"), dir, target.target, {
+    extra: target.conformanceWith ? ["--with", target.conformanceWith.join(",")] : [],
     custom: join(repoRoot, "specs/conformance/custom/index.ts"),
   });
   return dir;
