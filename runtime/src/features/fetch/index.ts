@@ -35,7 +35,7 @@ export interface ServeFetchOptions extends MainOptions {
   handler?: FetchHandlerOptions;
   /**
    * The upstream client: the platform's `fetch` (default), or got, the Node server's client, on a
-   * runtime whose Node compatibility runs it (Bun, measured: docs/deploy/bun.md).
+   * runtime whose Node compatibility runs it (Bun, measured: docs/guide/deploying/bun.md).
    */
   upstream?: "fetch" | "got";
 }
