@@ -191,6 +191,21 @@ for (const clients of CONCURRENCY)
     );
   }
 
+// The issue's targets at 64 and 256 clients: ahead of the SDK and at least 0.75× the floor's calls/s, in every run.
+const judged = CONCURRENCY.filter((clients) => clients === 64 || clients === 256);
+if (judged.length > 0) console.log("\ntargets (every run: ahead of the SDK's calls/s, at least 0.75× the floor's):");
+for (const clients of judged)
+  for (const mode of ["2025-06-18", "2026-07-28"]) {
+    const name = `mcp-gen ${mode}`;
+    const sdk = ratios(name, SDK, clients, "rate");
+    const floor = ratios(name, FLOOR, clients, "rate");
+    const verdict = (each, bound) =>
+      `${each.every((r) => r > bound) ? "met" : "NOT met"} (lowest ${Math.min(...each).toFixed(2)}×)`;
+    console.log(
+      `${String(clients).padStart(3)} clients · ${mode}: against the SDK ${verdict(sdk, 1)}; against the floor ${verdict(floor, 0.75 - 1e-9)}`,
+    );
+  }
+
 if (SESSIONS > 0) {
   const gc = join(root, "scripts/bench-http-gc.js");
   const server = await startHttp(
@@ -209,6 +224,7 @@ if (SESSIONS > 0) {
   console.log(
     `  after a full GC: RSS ${(before.rss / 2 ** 20).toFixed(1)} → ${(after.rss / 2 ** 20).toFixed(1)} MB, ${perSession("rss")} KB per session; JS heap used ${(before.heapUsed / 2 ** 20).toFixed(1)} → ${(after.heapUsed / 2 ** 20).toFixed(1)} MB, ${perSession("heapUsed")} KB per session`,
   );
+  console.log(`  target ≤ 50 KB of RSS per idle session: ${Number(perSession("rss")) <= 50 ? "met" : "NOT met"}`);
   server.stop();
 }
 console.log(`load average at the end (1/5/15 min): ${loadAverage()}`);

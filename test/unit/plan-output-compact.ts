@@ -231,10 +231,7 @@ test("the output schema is anyOf the documented shape (without a repeated root t
   );
   assert.equal(schema, {
     type: "object",
-    anyOf: [
-      { properties: { id: { type: "integer" } }, required: ["id"] },
-      { properties: { unexpectedResponse: {} }, required: ["unexpectedResponse"] },
-    ],
+    anyOf: [{ properties: { id: { type: "integer" } }, required: ["id"] }, { required: ["unexpectedResponse"] }],
   });
   schema.properties = { nextCursor: { type: "string" } };
   assert.equal(documentedOutput(schema), {

@@ -172,7 +172,7 @@ test("the contract is in the schemas: cursor input, nextCursor output; non-lists
   const pages = byName.get("listPages")!;
   assert.equal(pages.inputSchema.properties!.cursor, {
     type: "string",
-    description: "nextCursor from the previous result; omit for the first page.",
+    description: "nextCursor of the previous result.",
   });
   assert.equal((pages.outputSchema!.properties as Record<string, { type: string }>).nextCursor!.type, "string");
   assert.is(byName.get("getSingle")!.http.pagination, undefined);

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { schemaToType } from "../../generator/pipeline/emit/typescript/schema-to-ts.js";
+import { oneLine, typeNode } from "../../generator/pipeline/emit/typescript/type-expression.js";
 
 const ref = (name: string) => `Ref${name}`;
 
@@ -44,6 +45,17 @@ test("compositions; a bare type object beside them adds nothing", () => {
     "RefA & RefB",
   );
   assert.is(schemaToType({ oneOf: [{ type: "string" }, { type: "integer" }] }, ref), "(string | number)");
+});
+
+test("`required` alone, as an output schema's fallback branch, is an object with those keys (not unknown)", () => {
+  const output = {
+    type: "object",
+    anyOf: [{ properties: { id: { type: "integer" } }, required: ["id"] }, { required: ["unexpectedResponse"] }],
+  };
+  assert.is(schemaToType(output, ref), "({ id: number; } | { unexpectedResponse: unknown; })");
+  assert.is(oneLine(typeNode(output, ref)), "{ id: number; } | { unexpectedResponse: unknown; }");
+  // Without any name it still says nothing.
+  assert.is(schemaToType({ required: [] }, ref), "unknown");
 });
 
 test.run();

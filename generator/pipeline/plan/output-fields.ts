@@ -78,16 +78,20 @@ export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>):
 
 /** What the argument does; an enum shows the paths' form itself, a pattern needs examples (every tool lists it). */
 const FIELDS_DESCRIPTION = "Return only these fields of the result.";
-const FIELDS_EXAMPLES = ' Paths such as "id", "user.name", "items[].name" (lists are crossed).';
+const FIELDS_EXAMPLES = ' Paths such as "id", "user.name", "items[].name".';
 
-/** The input property of the argument: an enum of the paths when few and exact, else a pattern. */
+/**
+ * The input property of the argument: an enum of the paths when few and exact, else any strings.
+ * The runtime checks every call's list itself (result-step.ts: 1 to 100 known paths, with a message
+ * that names the valid ones), so the schema carries no `minItems` or `pattern`: they would tell the
+ * model nothing its description does not, on every tool of a big API.
+ */
 export function fieldsProperty(paths: readonly string[]): Obj {
   const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
   return {
     type: "array",
     description: exact ? FIELDS_DESCRIPTION : FIELDS_DESCRIPTION + FIELDS_EXAMPLES,
-    items: exact ? { type: "string", enum: [...paths] } : { type: "string", pattern: "^\\S+$" },
-    minItems: 1,
+    items: exact ? { type: "string", enum: [...paths] } : { type: "string" },
   };
 }
 

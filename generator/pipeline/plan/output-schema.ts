@@ -40,11 +40,12 @@ function successResponses(op: OperationIR): ResponseIR[] {
 /**
  * The fallback branch of every output schema: what the runtime returns when the upstream response
  * does not match the documented shape (`{ [key]: { status, contentType, body, problems } }`), so
- * clients that validate `structuredContent` never reject it. Only the key is checked: a client
- * compiles this branch for every tool, and the runtime always fills it the same way.
+ * clients that validate `structuredContent` never reject it. Only the key is checked, by `required`
+ * alone: a property `{}` beside it would accept anything and tell a validator or a reader nothing
+ * more, and every tool of a big API lists this branch (the typed result names the key itself).
  */
 export function fallbackBranch(key: string): Obj {
-  return { properties: { [key]: {} }, required: [key] };
+  return { required: [key] };
 }
 
 /**

@@ -252,7 +252,7 @@ export function applyPaginationContract(
   if (!(binding.cursorArgument in properties)) {
     properties[binding.cursorArgument] = {
       type: "string",
-      description: "nextCursor from the previous result; omit for the first page.",
+      description: "nextCursor of the previous result.",
     };
   } else {
     const existing = properties[binding.cursorArgument];
@@ -275,7 +275,8 @@ export function applyPaginationContract(
   if (outputSchema) {
     outputSchema.properties = {
       ...outputSchema.properties,
-      nextCursor: { type: "string", description: "Pass as cursor for the next page; absent on the last page." },
+      // No description: the cursor argument's says where nextCursor goes, and every paginated tool lists this.
+      nextCursor: { type: "string" },
     };
   }
 }

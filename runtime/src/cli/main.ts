@@ -342,9 +342,9 @@ function offeredTools(
   };
 }
 
-/** The flags of `argv` over the environment `env`. */
-export function parseFlags(argv: string[], env: NodeJS.ProcessEnv) {
-  const { values } = parseArgs({
+/** The flags of `argv` as node:util reads them (strict: an unknown flag throws). */
+function readArgv(argv: string[]) {
+  return parseArgs({
     args: argv,
     strict: true,
     allowPositionals: false,
@@ -369,7 +369,14 @@ export function parseFlags(argv: string[], env: NodeJS.ProcessEnv) {
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
-  });
+  }).values;
+}
+
+/** The flags of `argv` over the environment `env`. */
+export function parseFlags(argv: string[], env: NodeJS.ProcessEnv) {
+  // No arguments, no parsing: a platform entry (feature fetch) has none, and node:util's parseArgs
+  // is missing on some (Workers).
+  const values = argv.length === 0 ? ({} as ReturnType<typeof readArgv>) : readArgv(argv);
   // The flags as parsed, features' included (typed loosely: the features read their own).
   const raw = values as Record<string, string | boolean | string[] | undefined>;
   if (

@@ -27,10 +27,7 @@ export type PutBooksIsbnOutput = Book;
 /** Arguments of the `countCopies` tool (GET /books/{isbn}/count). */
 export interface CountCopiesInput {
   isbn: string;
-  /**
-   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
   _fields?: string[];
 }
 

@@ -6,7 +6,7 @@ import type { Item } from "../schemas.js";
 export interface ListOffsetsInput {
   offset?: number;
   limit?: number;
-  /** nextCursor from the previous result; omit for the first page. */
+  /** nextCursor of the previous result. */
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;

@@ -5,7 +5,7 @@ import type { Item } from "../schemas.js";
 /** Arguments of the `searchTokens` tool (GET /search). */
 export interface SearchTokensInput {
   page?: string;
-  /** nextCursor from the previous result; omit for the first page. */
+  /** nextCursor of the previous result. */
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;

@@ -2,10 +2,7 @@
 
 /** Arguments of the `getInventory` tool (GET /store/inventory). */
 export interface GetInventoryInput {
-  /**
-   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
   _fields?: string[];
 }
 

@@ -37,10 +37,7 @@ export interface UploadPhotoInput {
   id: number;
   caption: string;
   tags?: string[];
-  /**
-   * Return only these fields of the result. Paths such as "id", "user.name", "items[].name" (lists are
-   * crossed).
-   */
+  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
   _fields?: string[];
 }
 

@@ -55,6 +55,9 @@ export function schemaToType(schema: JsonSchema | undefined, refName: (def: stri
   else if (parts.length === 0) {
     if (s.properties || s.additionalProperties !== undefined) parts.push(typeFor("object", s, next));
     else if (s.items || s.prefixItems) parts.push(typeFor("array", s, next));
+    // `required` alone (a branch of an object's `anyOf`, such as an output schema's fallback) names an object's keys.
+    else if (Array.isArray(s.required) && s.required.length > 0)
+      parts.push(objectType({ ...s, properties: Object.fromEntries(s.required.map((name) => [name, {}])) }, next));
   }
   if (parts.length === 0) return "unknown";
   return parts.length === 1 ? parts[0]! : parts.join(" & ");

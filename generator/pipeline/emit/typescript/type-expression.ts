@@ -72,7 +72,9 @@ export function typeNode(schema: JsonSchema | undefined, refName: (def: string) 
   if (parts.length > 0 && bareObject && types.length === 1 && types[0] === "object") types = [];
   if (types.length > 0) parts.push(union(types.map((type) => typeOf(type, s, next))));
   else if (parts.length === 0) {
-    if (s.properties !== undefined || s.additionalProperties !== undefined) parts.push(objectNode(s, next));
+    // `required` alone (a branch of an object's `anyOf`, such as an output schema's fallback) names an object's keys.
+    if (s.properties !== undefined || s.additionalProperties !== undefined || Array.isArray(s.required))
+      parts.push(objectNode(s, next));
     else if (s.items !== undefined || s.prefixItems !== undefined) parts.push(typeOf("array", s, next));
   }
   return intersection(parts);
