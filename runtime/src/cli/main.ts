@@ -207,6 +207,7 @@ export async function buildServer(
       hostConcurrency: flags.upstreamHostConcurrency,
       ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
       encodings: plugs.encodings,
+      uploads: plugs.uploads,
       client: plugs.upstreamClient,
     },
     maxBatch: flags.maxBatch,
