@@ -44,11 +44,12 @@ const UNKNOWN_SECONDS = 2;
  * Files that run the same installer, which is not safe to run twice at once on a fresh clone, share a
  * lane: scripts/setup-conformance.js (npm install into tools/conformance) and the apt-get installs of
  * scripts/setup-chromium.js and scripts/setup-scale.js (apt-get holds one lock), and the npm install of
- * the corpus packages into .cache/corpus. A new file that runs
+ * the corpus packages into .cache/corpus. The deploy-target files run setup-conformance.js too (and
+ * scripts/setup-runtimes.js, an npm ci into tools/runtimes), so they join the first group. A new file that runs
  * one of these installers joins its group.
  */
 const SAME_LANE = [
-  ["e2e/conformance.js", "e2e/inspector.js"],
+  ["e2e/conformance.js", "e2e/inspector.js", "e2e/target-bun.js", "e2e/target-deno.js", "e2e/target-lambda.js"],
   ["e2e/fleet.js", "e2e/state-redis.js", "e2e/user-sign-in.js"],
   // Both install pinned spec packages into .cache/corpus with npm (test/corpus/sources.ts installPackage).
   ["e2e/corpus-subset.js", "e2e/large-surfaces.js"],

@@ -37,7 +37,12 @@ export default defineConfig({
           {
             text: "Deploying",
             link: "/guide/deploying/",
-            items: [{ text: "Cloudflare Workers", link: "/guide/deploying/worker" }],
+            items: [
+              { text: "Cloudflare Workers", link: "/guide/deploying/worker" },
+              { text: "Deno", link: "/guide/deploying/deno" },
+              { text: "Bun", link: "/guide/deploying/bun" },
+              { text: "AWS Lambda", link: "/guide/deploying/lambda" },
+            ],
           },
           { text: "A fleet of servers", link: "/guide/fleet" },
           { text: "Compliance: mcp-gen check", link: "/guide/check" },

@@ -87,4 +87,79 @@ test("the targets are remembered: a later run without --target keeps them; node 
   }
 });
 
+/** The package tools/runtimes installs to test a dev dependency (the binary's own package for deno). */
+const TESTED_AS: Record<string, string> = { deno: "@deno/linux-x64-glibc" };
+
+test("deno, bun and lambda add only their entry and deploy files, scripts and pins; lambda also feature lambda", async () => {
+  const node = await generate({ spec: petstore });
+  const expected: Record<string, { files: string[]; scripts: string[]; dev: string[] }> = {
+    deno: { files: ["deno.json", "src/deno.ts"], scripts: ["deploy:deno", "dev:deno"], dev: ["deno"] },
+    bun: { files: ["src/bun.ts"], scripts: ["dev:bun", "start:bun"], dev: [] },
+    lambda: {
+      files: ["serverless.yml", "src/lambda.ts"],
+      scripts: ["deploy:lambda", "dev:lambda"],
+      dev: ["serverless", "serverless-offline"],
+    },
+  };
+  const runtimes = JSON.parse(readFileSync(join(root, "tools", "runtimes", "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  for (const [target, want] of Object.entries(expected)) {
+    const project = await generate({ spec: petstore, targets: [target] });
+    const added = [...paths(project.files)].filter((path) => !paths(node.files).has(path));
+    assert.equal(added.filter((path) => !path.startsWith("src/runtime/")).sort(), want.files, target);
+    const features = added.filter((path) => path.startsWith("src/runtime/")).map((path) => path.split("/")[3]);
+    assert.equal([...new Set(features)].sort(), target === "lambda" ? ["fetch", "lambda"] : ["fetch"], target);
+    const pkg = JSON.parse(text(project.files, "package.json")) as {
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    assert.equal(
+      Object.keys(pkg.scripts)
+        .filter((name) => name.includes(":"))
+        .sort(),
+      want.scripts,
+      target,
+    );
+    // The pins of a generated project are those the e2e tests run (tools/runtimes/package.json).
+    for (const name of want.dev)
+      assert.is(pkg.devDependencies[name], runtimes.dependencies[TESTED_AS[name] ?? name], `${target} ${name}`);
+    assert.match(
+      text(project.files, "README.md"),
+      new RegExp(`npm run ${want.scripts.find((s) => s.startsWith("dev:"))}`),
+    );
+    // The Node entry stays the Node entry: no fetch, no lambda.
+    assert.equal(text(project.files, "src/index.ts"), text(node.files, "src/index.ts"));
+  }
+  const lambda = await generate({ spec: petstore, targets: ["lambda"] });
+  assert.match(text(lambda.files, "src/lambda.ts"), /features: \[lambda\]/);
+  assert.match(text(lambda.files, "serverless.yml"), /^ {4}API_BASE_URL: \$\{env:API_BASE_URL, ''\}$/m);
+  assert.match(text(lambda.files, ".gitignore"), /^\.serverless\/$/m);
+  assert.match(text((await generate({ spec: petstore, targets: ["bun"] })).files, "src/bun.ts"), /upstream: "got"/);
+  assert.not.match(text((await generate({ spec: petstore, targets: ["deno"] })).files, "src/deno.ts"), /upstream:/);
+});
+
+test("deno and bun refuse the features of the Node server's HTTP transport; lambda also tasks and rate-limit", async () => {
+  for (const [targets, features, message] of [
+    [["deno"], ["sessions"], /Target deno cannot carry runtime feature sessions/],
+    [["bun"], ["legacy-sse"], /Target bun cannot carry runtime feature legacy-sse/],
+    [["lambda"], ["tasks"], /Target lambda cannot carry runtime feature tasks: a task outlives its request/],
+    [["lambda"], ["rate-limit"], /Target lambda cannot carry runtime feature rate-limit/],
+  ] as const) {
+    const error = await generate({
+      spec: petstore,
+      planOnly: true,
+      targets: [...targets],
+      features: [...features],
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    assert.ok(error instanceof GenerationError, `${targets[0]} with ${features[0]} generated`);
+    assert.match(error.diagnostics.map((diagnostic) => diagnostic.message).join("\n"), message);
+  }
+  const deno = await generate({ spec: petstore, planOnly: true, targets: ["deno"], features: ["tasks"] });
+  assert.ok(deno.plan.features.includes("tasks"));
+});
+
 test.run();

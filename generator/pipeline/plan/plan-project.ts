@@ -35,6 +35,7 @@ import { chooseFeatures, featureCatalog, needsEncodings, type FeatureChoice } fr
 import {
   FETCH_FEATURE,
   TARGET_NAMES,
+  featuresOfTargets,
   chosenTargets,
   isTargetName,
   targetRefusals,
@@ -488,10 +489,12 @@ function planTargets(asked: readonly string[] | undefined, choice: FeatureChoice
         ? `${feature} was added because ${choice.added[feature]}; generate a separate project without --target ${target} for it`
         : `drop ${feature} from --with, or generate it for another target`,
     );
-  if (targets.some((target) => target !== "node") && !choice.features.includes(FETCH_FEATURE)) {
-    choice.features = [...choice.features, FETCH_FEATURE].sort();
-    choice.added[FETCH_FEATURE] =
-      `--target ${targets.filter((target) => target !== "node").join(", ")} serves fetch events`;
+  for (const feature of featuresOfTargets(targets).filter((name) => !choice.features.includes(name))) {
+    choice.features = [...choice.features, feature].sort();
+    choice.added[feature] =
+      feature === FETCH_FEATURE
+        ? `--target ${targets.filter((target) => target !== "node").join(", ")} serves fetch events`
+        : `--target ${feature} needs it`;
   }
   return targets;
 }

@@ -15,6 +15,18 @@ export type TargetName = (typeof TARGET_NAMES)[number];
 export const DEFAULT_TARGETS: readonly TargetName[] = ["node"];
 
 /**
+ * What the fetch handler of a long-running platform process (Deno, Bun; Lambda too) cannot carry:
+ * the parts plugged into the Node server's own node:http transport.
+ */
+const HTTP_SERVER_FEATURES: Readonly<Record<string, string>> = {
+  sessions: "legacy sessions are kept by the Node server's HTTP transport; the fetch handler is stateless",
+  redis: "Redis carries sessions between instances (it requires feature sessions, which the fetch handler has not)",
+  "legacy-sse": "the HTTP+SSE transport is served by the Node server's node:http endpoints",
+  "user-oauth": "per-user sign-in serves its own pages on the Node server's node:http endpoints",
+  oauth: "the resource server's guard is plugged into node:http's router",
+};
+
+/**
  * The runtime features each fetch target cannot carry, and why: a feature the project has that is
  * listed here stops the generation (MG207). Node carries every feature.
  */
@@ -33,13 +45,26 @@ export const TARGET_REFUSALS: Readonly<Record<TargetName, Readonly<Record<string
     "client-requests": "server→client requests wait for an answer on another request of the same session",
     confirm: "confirmations are server→client requests (see client-requests)",
   },
-  deno: {},
-  bun: {},
-  lambda: {},
+  deno: HTTP_SERVER_FEATURES,
+  bun: HTTP_SERVER_FEATURES,
+  lambda: {
+    ...HTTP_SERVER_FEATURES,
+    tasks: "a task outlives its request, and Lambda freezes the instance once the answer is returned",
+    "rate-limit": "inbound rate limits count in one instance's memory; Lambda runs many, one request each at a time",
+  },
 };
 
 /** The runtime feature every target but node needs. */
 export const FETCH_FEATURE = "fetch";
+
+/** The runtime features of targets (vendored for them, plugged by their entries only, never by another's). */
+export const TARGET_FEATURES: readonly string[] = [FETCH_FEATURE, "lambda"];
+
+/** The runtime features a project with `targets` vendors for them. */
+export function featuresOfTargets(targets: readonly TargetName[]): string[] {
+  const features = targets.some((target) => target !== "node") ? [FETCH_FEATURE] : [];
+  return targets.includes("lambda") ? [...features, "lambda"] : features;
+}
 
 /** Whether `name` is a target. */
 export function isTargetName(name: string): name is TargetName {

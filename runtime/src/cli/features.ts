@@ -54,6 +54,7 @@ const SETTINGS_OF = {
   "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
   apps: "",
   fetch: "",
+  lambda: "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;

@@ -6,17 +6,20 @@
 import type { ProjectPlan } from "../../plan/plan-types.js";
 import type { TargetName } from "../../plan/targets.js";
 import type { EmittedFile } from "../emitted-file.js";
+import { bunTarget } from "./bun-target.js";
+import { denoTarget } from "./deno-target.js";
+import { lambdaTarget } from "./lambda-target.js";
 import { nodeTarget } from "./node-target.js";
 import type { TargetEmitter } from "./target-emitter.js";
 import { workerTarget } from "./worker-target.js";
 
-/** Every target's emitter. A target without its own yet (deno, bun, lambda) adds nothing. */
+/** Every target's emitter. */
 const EMITTERS: Readonly<Record<TargetName, TargetEmitter>> = {
   node: nodeTarget,
   worker: workerTarget,
-  deno: nodeTarget,
-  bun: nodeTarget,
-  lambda: nodeTarget,
+  deno: denoTarget,
+  bun: bunTarget,
+  lambda: lambdaTarget,
 };
 
 /** The emitters of the project's targets. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { packageRoot, readPackageJson } from "../../../shared/package-root.js";
 import { featureExport } from "../../plan/features.js";
 import type { ProjectPlan } from "../../plan/plan-types.js";
-import { FETCH_FEATURE } from "../../plan/targets.js";
+import { TARGET_FEATURES } from "../../plan/targets.js";
 import type { EmittedFile } from "../emitted-file.js";
 import type { TargetEmitter } from "./target-emitter.js";
 
@@ -46,7 +46,7 @@ function wranglerVersion(): string {
 
 /** `src/worker.ts`: the Worker, serving the MCP endpoint with the features the project has. */
 function workerEntry(plan: ProjectPlan): string {
-  const features = plan.features.filter((feature) => feature !== FETCH_FEATURE);
+  const features = plan.features.filter((feature) => !TARGET_FEATURES.includes(feature));
   const imports = features.map(
     (feature) => `import { ${featureExport(feature)} } from "./runtime/features/${feature}/index.js";`,
   );

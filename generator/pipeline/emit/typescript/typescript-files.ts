@@ -7,7 +7,7 @@
  * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
  */
 import { featureExport } from "../../plan/features.js";
-import { FETCH_FEATURE } from "../../plan/targets.js";
+import { TARGET_FEATURES } from "../../plan/targets.js";
 import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../../../shared/contract.js";
 import type { TypesPlan } from "../../plan/plan-types.js";
@@ -323,7 +323,7 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
   const kinds = tsMorph.StructureKind;
   const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
   // Feature fetch serves the other targets' entries (emit/targets/); the Node entry keeps node:http and got.
-  features = features.filter((feature) => feature !== FETCH_FEATURE);
+  features = features.filter((feature) => !TARGET_FEATURES.includes(feature));
   const featureNames = features.map(featureExport);
   const statements: Statement[] = [
     { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },

@@ -33,6 +33,11 @@ export interface ServeFetchOptions extends MainOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** The endpoint's options (the Host check by default from MCP_ALLOWED_HOSTS). */
   handler?: FetchHandlerOptions;
+  /**
+   * The upstream client: the platform's `fetch` (default), or got, the Node server's client, on a
+   * runtime whose Node compatibility runs it (Bun, measured: docs/guide/deploying/bun.md).
+   */
+  upstream?: "fetch" | "got";
 }
 
 /**
@@ -49,7 +54,8 @@ export function serveFetch(
   const start = async (): Promise<FetchHandler> => {
     const env = { ...options.env } as NodeJS.ProcessEnv;
     const logger = createStderrLogger(info.name);
-    const features = [fetchFeature, ...(options.features ?? [])];
+    // Without the fetch feature's plug the server keeps its default client, got.
+    const features = [...(options.upstream === "got" ? [] : [fetchFeature]), ...(options.features ?? [])];
     const flags = parseFlags([], env);
     const { server } = await buildServer(info, tools, flags, { ...options, features }, env, logger);
     return createFetchHandler(server, { logger, ...handlerSettings(env), ...options.handler });
