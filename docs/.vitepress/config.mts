@@ -27,6 +27,7 @@ export default defineConfig({
           { text: "Upstream credentials", link: "/guide/credentials" },
           { text: "Pagination", link: "/guide/pagination" },
           { text: "Results sized for a model", link: "/guide/results" },
+          { text: "File uploads by reference", link: "/guide/uploads" },
           { text: "Search surface", link: "/guide/search" },
           { text: "Per-user sign-in", link: "/guide/user-sign-in" },
           { text: "The protocol", link: "/guide/protocol" },

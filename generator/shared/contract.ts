@@ -10,7 +10,7 @@
  * - **Pure runtime functions the generator runs so both sides agree byte for byte**: the data
  *   file layout (`tool-data`), the search index (`search-build`), toolset
  *   filters (`toolsets`), the quoting of client configuration entries (`print-config`), path templates, which parameters and bodies the core leaves to feature
- *   `encodings`, which headers arguments never set (framing and hop-by-hop), the
+ *   `encodings` and which arguments carry files (feature `uploads`), which headers arguments never set (framing and hop-by-hop), the
  *   surfaces' sizes for `mcp-gen lint`, the check of `_fields` paths and the result budget's range, what a client profile is served (`client-names`,
  *   `client-schema`: lint reports the server's run-time adaptation), and the own-property helpers (`own`). These modules use
  *   only Node built-ins: loading them pulls in none of the runtime's dependencies (got, ajv,
@@ -51,6 +51,7 @@ export { splitPathTemplate } from "../../runtime/src/features/encodings/path-tem
 export { isTextual as isTextualMedia } from "../../runtime/src/upstream/result.js";
 export { OFFSET_DIGITS, loadTools, type CatalogEntry, type StoredTool } from "../../runtime/src/data/tool-data.js";
 export { encodedByFeature } from "../../runtime/src/upstream/body.js";
+export { fileArguments } from "../../runtime/src/features/uploads/file-arguments.js";
 export { styledByFeature } from "../../runtime/src/upstream/serialize.js";
 export { isFramingHeader } from "../../runtime/src/upstream/headers.js";
 export { checkFields } from "../../runtime/src/upstream/result-fields.js";

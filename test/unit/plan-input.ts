@@ -120,7 +120,7 @@ test("x-mcp-header passes through only when SEP-2243 allows it", () => {
   );
 });
 
-test("multipart binary properties become base64/data: URI arguments listed as files", () => {
+test("multipart binary properties become base64/data: URI or {url}/{path} arguments listed as files", () => {
   const op = operation({
     requestBody: {
       pointer: "#",
@@ -145,7 +145,9 @@ test("multipart binary properties become base64/data: URI arguments listed as fi
     required: true,
     files: ["file"],
   });
-  assert.is((plan.inputSchema.properties!.file as { contentEncoding: string }).contentEncoding, "base64");
+  const file = plan.inputSchema.properties!.file as { anyOf: Array<{ contentEncoding?: string; properties?: object }> };
+  assert.is(file.anyOf[0]!.contentEncoding, "base64");
+  assert.equal(Object.keys(file.anyOf[1]!.properties!), ["url", "path"]);
 });
 
 test("argument descriptions keep link text but not URLs; everything else stays", () => {

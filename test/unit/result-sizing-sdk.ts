@@ -13,10 +13,13 @@ import { toolDefinition } from "../../generator/pipeline/emit/typescript/tool-fi
 import { main } from "../../runtime/src/cli/main.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
 import { search } from "../../runtime/src/features/search/index.js";
+import { sessions } from "../../runtime/src/features/sessions/index.js";
+import { state } from "../../runtime/src/features/state/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
+import { RESULT_LINK_TTL_MS } from "../../runtime/src/server/result-links.js";
 import { startUpstream } from "../support/runtime-fixture.js";
 import { featureSurfaces } from "../support/factories.js";
 
@@ -138,8 +141,16 @@ interface Answer {
 }
 
 /** The fixture's tools in a server in process over an upstream that answers the page; `ask` sends one request. */
-async function inProcess(extra: Partial<McpServerOptions> = {}, tune: (tools: ToolDefinition[]) => void = () => {}) {
-  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+async function inProcess(
+  extra: Partial<McpServerOptions> = {},
+  tune: (tools: ToolDefinition[]) => void = () => {},
+  answer = { type: "application/json", text: body },
+) {
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": answer.type },
+    body: answer.text,
+  }));
   const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
   const tools = plan.tools.map(toolDefinition);
   tune(tools);
@@ -170,6 +181,96 @@ test("a result link is the caller's: another OAuth subject or session gets not f
       assert.match(refused.error?.message ?? "", /Resource not found/);
     }
   } finally {
+    await upstream.close();
+  }
+});
+
+test("the link to a shortened body has the upstream's media type: CSV text, a JSON type of the API's own", async () => {
+  const csv = Array.from({ length: 2_000 }, (_, i) => `${i},ticket ${i},open`).join("\n");
+  for (const [type, text, withSchema] of [
+    ["text/csv; charset=utf-8", csv, false],
+    ["application/vnd.api+json", body, true],
+  ] as const) {
+    const { upstream, ask } = await inProcess(
+      {},
+      (tools) => {
+        if (!withSchema) for (const tool of tools) delete tool.outputSchema;
+      },
+      { type, text },
+    );
+    try {
+      const called = (await ask("tools/call", { name: "listTickets", arguments: {} })).result!;
+      const link = called.content.find((block) => block.type === "resource_link") as unknown as {
+        uri: string;
+        mimeType: string;
+      };
+      assert.is(link?.mimeType, type, JSON.stringify(called.content.map((block) => block.type)));
+      const read = (await ask("resources/read", { uri: link.uri })).result as unknown as {
+        contents: Array<{ mimeType: string; text: string }>;
+      };
+      assert.equal([read.contents[0]!.mimeType, read.contents[0]!.text], [type, text]);
+    } finally {
+      await upstream.close();
+    }
+  }
+});
+
+test("over HTTP with sessions, another session of the same client address cannot read a result link", async () => {
+  const upstream = await startUpstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body }));
+  const { plan } = await generate({ spec: `${root}specs/fixtures/result-sizing.yaml`, planOnly: true });
+  const argv = [
+    "--http",
+    "--port",
+    "0",
+    "--sessions",
+    "--base-url",
+    upstream.baseUrl,
+    "--result-budget",
+    String(BUDGET),
+  ];
+  const handle = (await main({ name: "sizing", version: "1.0.0" }, plan.tools.map(toolDefinition), argv, {
+    features: [state, sessions],
+  })) as HttpHandle | undefined;
+  assert.ok(handle);
+  const alice = new ClientV1({ name: "alice", version: "1" });
+  const bob = new ClientV1({ name: "bob", version: "1" });
+  try {
+    const aliceTransport = new HttpV1(new URL(handle.url));
+    const bobTransport = new HttpV1(new URL(handle.url));
+    await alice.connect(aliceTransport);
+    await bob.connect(bobTransport);
+    assert.ok(
+      aliceTransport.sessionId && bobTransport.sessionId && aliceTransport.sessionId !== bobTransport.sessionId,
+    );
+    const called = (await alice.callTool({ name: "listTickets", arguments: {} })) as Result;
+    const uri = called.content.find((block) => block.type === "resource_link")!.uri!;
+    const own = (await alice.readResource({ uri })).contents[0] as unknown as { text: string };
+    assert.is(own.text, body);
+    const refused = await bob.readResource({ uri }).then(
+      () => "read",
+      (error: Error) => error.message,
+    );
+    assert.match(refused, /Resource not found/);
+  } finally {
+    await alice.close();
+    await bob.close();
+    await handle.close();
+    await upstream.close();
+  }
+});
+
+test("a result link expires: resources/read after its time is not found, also for its owner", async () => {
+  const { upstream, ask } = await inProcess();
+  const now = Date.now;
+  try {
+    const called = await ask("tools/call", { name: "listTickets", arguments: {} });
+    const uri = called.result!.content.find((block) => block.type === "resource_link")!.uri!;
+    assert.is((await ask("resources/read", { uri })).result!.contents![0]!.text, body);
+    const later = now() + RESULT_LINK_TTL_MS + 1_000;
+    Date.now = () => later;
+    assert.match((await ask("resources/read", { uri })).error?.message ?? "", /Resource not found/);
+  } finally {
+    Date.now = now;
     await upstream.close();
   }
 });

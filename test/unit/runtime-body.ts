@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { decodeFile } from "../../runtime/src/features/encodings/files.js";
@@ -8,32 +5,33 @@ import { multipartEncode } from "../../runtime/src/features/encodings/forms.js";
 import { requestEncodings } from "../../runtime/src/features/encodings/index.js";
 import { needsEncodings } from "../../generator/pipeline/plan/features.js";
 import { buildRequest } from "../../runtime/src/upstream/request.js";
+import { FileContent } from "../../runtime/src/features/encodings/files.js";
 import type { HttpBinding } from "../../runtime/src/api/types.js";
 
-test("decodeFile: base64, data: URIs (with name), and file paths only when allowed", () => {
+test("decodeFile: base64, data: URIs (with name), content read for a reference; a path string is refused", () => {
   assert.is(decodeFile("aGVsbG8=", "f").data.toString(), "hello");
   const uri = decodeFile("data:text/plain;name=a%20b.txt;base64,aGk=", "f");
   assert.equal([uri.data.toString(), uri.mediaType, uri.fileName], ["hi", "text/plain", "a b.txt"]);
   assert.is(decodeFile("data:,plain%20text", "f").data.toString(), "plain text");
-  assert.throws(() => decodeFile("/etc/hostname", "f"), /--allow-file-read/);
+  assert.throws(() => decodeFile("/etc/hostname", "f"), /\{"path": "…"\} when the server allows a folder/);
+  assert.throws(() => decodeFile("file:///etc/hostname", "f"), /looks like a file path/);
+  // JPEG content in base64 starts with "/9j/": content, not a path.
+  assert.equal([...decodeFile("/9j/4AAQSkZJRg==", "f").data.subarray(0, 3)], [0xff, 0xd8, 0xff]);
   assert.throws(() => decodeFile("not base64!", "f"), /base64/);
   assert.throws(() => decodeFile(42, "f"), /must be a string/);
-  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-file-"));
-  try {
-    writeFileSync(join(dir, "x.bin"), "bytes");
-    const read = decodeFile(join(dir, "x.bin"), "f", { allowFileRead: true });
-    assert.equal([read.data.toString(), read.fileName], ["bytes", "x.bin"]);
-    assert.throws(() => decodeFile(dir, "f", { allowFileRead: true }), /not a file/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  assert.throws(
+    () => decodeFile({ data: "AAEC", mediaType: "x/y" }, "f"),
+    /must be a string/,
+    "no caller forges read content",
+  );
+  const read = decodeFile(new FileContent(Buffer.from("bytes"), "text/plain", "x.txt"), "f");
+  assert.equal([read.data.toString(), read.mediaType, read.fileName], ["bytes", "text/plain", "x.txt"]);
 });
 
 test("multipartEncode: text fields, repeated arrays, JSON objects and file parts", () => {
   const encoded = multipartEncode(
     { caption: 'a "b"', tags: ["x", "y"], meta: { k: 1 }, photo: "data:image/png;name=p.png;base64,AAEC" },
     new Set(["photo"]),
-    {},
     "B",
   );
   assert.is(encoded.contentType, "multipart/form-data; boundary=B");

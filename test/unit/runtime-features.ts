@@ -11,7 +11,7 @@ import { auth } from "../../runtime/src/features/auth/index.js";
 import { clients } from "../../runtime/src/features/clients/index.js";
 import { code } from "../../runtime/src/features/code/index.js";
 import { confirm } from "../../runtime/src/features/confirm/index.js";
-import { encodings } from "../../runtime/src/features/encodings/index.js";
+import { uploads } from "../../runtime/src/features/uploads/index.js";
 import { serverVars } from "../../runtime/src/features/server-vars/index.js";
 import { legacySse } from "../../runtime/src/features/legacy-sse/index.js";
 import { oauth } from "../../runtime/src/features/oauth/index.js";
@@ -78,7 +78,9 @@ const CASES: Array<{ feature: Feature; argv: string[]; env?: Record<string, stri
   { feature: confirm, argv: ["--http", "--port", "0", "--confirm-destructive"] },
   { feature: userOauth, argv: ["--http", "--port", "0", "--trust-user-header", "X-User"] },
   { feature: serverVars, argv: ["--http", "--port", "0", "--server-var", "region=eu"] },
-  { feature: encodings, argv: ["--http", "--port", "0"], env: { MCP_GEN_ALLOW_FILE_READ: "1" } },
+  { feature: uploads, argv: ["--http", "--port", "0", "--upload-timeout", "5000"] },
+  { feature: uploads, argv: ["--http", "--port", "0", "--upload-allow-private"] },
+  { feature: uploads, argv: ["--http", "--port", "0"], env: { MCP_UPLOAD_MAX_BYTES: "1000" } },
   { feature: toolsets, argv: ["--http", "--port", "0", "--toolsets", "pets"] },
   { feature: toolsets, argv: ["--http", "--port", "0", "--read-only"] },
   { feature: toolsets, argv: ["--http", "--port", "0", "--exclude-operations", "GET /pets/*"] },

@@ -62,6 +62,8 @@ export interface ApiNeeds {
   userSignIn?: boolean;
   /** An operation sends a form, multipart or file body, a cookie, or a parameter in a style the core does not serialise. */
   encodings?: boolean;
+  /** An operation takes file content (a binary body or multipart file parts). */
+  uploads?: boolean;
   /** The spec's server URL has variables the user sets. */
   serverVariables?: boolean;
   /** The project's custom code calls `ctx.clientRequest` (legacy server→client requests). */
@@ -73,7 +75,8 @@ export interface ApiNeeds {
 /**
  * The features of a project: `asked` (from `--with`, else the previous generation's); `auth` when
  * the API declares security, `pagination` when one of its operations pages, `encodings` when one
- * sends a form, multipart or file body or a parameter in a rarer style, `server-vars` when the
+ * sends a form, multipart or file body or a parameter in a rarer style, `uploads` when one takes
+ * file content, `server-vars` when the
  * server URL has variables, `client-requests` when custom code calls `clientRequest`; `search` when the
  * surface is search or code or `auto` would serve search for these tools, `code` for the code
  * surface; and every feature one of them requires. Throws on an unknown name.
@@ -101,6 +104,7 @@ export function chooseFeatures(
   if (needs.pagination) add("pagination", "operations of the API page");
   if (needs.serverVariables) add("server-vars", "the server URL has variables");
   if (needs.encodings) add("encodings", "operations of the API send forms, files, cookies or rarer parameter styles");
+  if (needs.uploads) add("uploads", "operations of the API take files (a binary body or multipart file parts)");
   if (needs.userSignIn)
     add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
   if (needs.clientRequests) add("client-requests", "the project's custom code calls clientRequest");

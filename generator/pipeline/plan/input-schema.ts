@@ -352,13 +352,25 @@ function isBinarySchema(schema: JsonSchema, defs: Map<string, SchemaIR>): boolea
   return resolved.format === "binary" || resolved.contentMediaType !== undefined;
 }
 
-/** The argument schema of file content: a string holding base64 or a `data:` URI. */
+/**
+ * The argument schema of file content: a string holding base64 or a `data:` URI, or a reference the
+ * server reads (feature `uploads`, which every project with a file argument gets): `{"url"}`, or
+ * `{"path"}` where the server allows a folder. Kept short: it is repeated for every file argument.
+ */
 function fileArgument(schema: JsonSchema): Obj {
   const original = typeof schema === "object" && typeof schema.description === "string" ? `${schema.description} ` : "";
   return {
-    type: "string",
-    contentEncoding: "base64",
+    anyOf: [
+      { type: "string", contentEncoding: "base64" },
+      {
+        type: "object",
+        properties: { url: { type: "string" }, path: { type: "string" } },
+        minProperties: 1,
+        maxProperties: 1,
+        additionalProperties: false,
+      },
+    ],
     description:
-      `${original}File content: base64, or a data: URI (data:<media type>;name=<file name>;base64,<data>).`.trim(),
+      `${original}File content: base64, a data: URI (data:<media type>;name=<file name>;base64,<data>), or {"url": "https://…"} the server fetches, or {"path": "…"} if it allows a local folder.`.trim(),
   };
 }

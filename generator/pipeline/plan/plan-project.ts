@@ -24,7 +24,13 @@ import { fieldsArgumentName, fieldsProperty, listOutputFields } from "./output-f
 import type { ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js";
 import { credentialParameters, planSecurity, type AuthOverride } from "./credentials.js";
 import { planServerUrl } from "./server-url.js";
-import { isFiltering, operationFilter, type ListedTool, type OperationFilter } from "../../shared/contract.js";
+import {
+  fileArguments,
+  isFiltering,
+  operationFilter,
+  type ListedTool,
+  type OperationFilter,
+} from "../../shared/contract.js";
 import { chooseFeatures, featureCatalog, needsEncodings } from "./features.js";
 import { lockedEntries, operationKey, type ToolLock } from "./tool-lock.js";
 import { npmLicense, parseRepository, REGISTRY_NAME, registryName } from "./publishing.js";
@@ -436,6 +442,7 @@ function planFeatures(
       security: security.schemes.length > 0,
       pagination: tools.some((tool) => tool.http.pagination !== undefined),
       encodings: tools.some((tool) => needsEncodings(tool.http)),
+      uploads: tools.some((tool) => tool.http.body !== undefined && fileArguments(tool.http.body).length > 0),
       serverVariables: upstream.serverUrl !== undefined,
       userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
       clientRequests: options.customCallsClient === true,

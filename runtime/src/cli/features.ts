@@ -16,7 +16,7 @@ import type { StateStore } from "../state/state.js";
 import type { Logger } from "../protocol/logger.js";
 import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
-import type { Encodings } from "../upstream/body.js";
+import type { Encodings, ResolveUploads } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 import type { MakeAdmission, RequestObserver } from "../server/observe.js";
@@ -39,7 +39,9 @@ const SETTINGS_OF = {
   "client-requests": "",
   "user-oauth": "--trust-user-header --allow-forwarded-sign-in-links",
   sessions: "--sessions",
-  encodings: "MCP_GEN_ALLOW_FILE_READ",
+  encodings: "",
+  uploads:
+    "--upload-dir --upload-max-bytes --upload-timeout --upload-allow-private MCP_UPLOAD_DIR MCP_UPLOAD_MAX_BYTES MCP_UPLOAD_TIMEOUT_MS MCP_UPLOAD_ALLOW_PRIVATE",
   "server-vars": "--server-var",
   state: "",
   toolsets:
@@ -62,9 +64,10 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fr
 
 /** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
 export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  const switches = "--sessions --legacy-sse --confirm-destructive --read-only --allow-forwarded-sign-in-links".split(
-    " ",
-  );
+  const switches =
+    "--sessions --legacy-sse --confirm-destructive --read-only --allow-forwarded-sign-in-links --upload-allow-private".split(
+      " ",
+    );
   const repeated =
     "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations --tool-rate-limit".split(
       " ",
@@ -118,6 +121,8 @@ export interface FeaturePlugs {
   credentials?: MakeCredentials;
   paging?: MakePaging;
   encodings?: Encodings;
+  /** Reads file arguments given by reference. */
+  uploads?: ResolveUploads;
   /** Fills the variables of the spec's server URL. */
   serverUrl?: ResolveServerUrl;
   tasks?: MakeTasks;

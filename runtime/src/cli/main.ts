@@ -174,6 +174,7 @@ export async function main(
         hostConcurrency: flags.upstreamHostConcurrency,
         ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
         encodings: plugs.encodings,
+        uploads: plugs.uploads,
       },
       maxBatch: flags.maxBatch,
       resultBudget: flags.resultBudget ?? info.resultBudget,

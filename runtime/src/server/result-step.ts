@@ -77,6 +77,7 @@ export function shapeOperationResult(
   budgeted: boolean,
   shaping: ResultShaping,
   call: HandlerContext,
+  mediaType?: string,
 ): CallToolResult | Promise<CallToolResult> {
   const shaped = shapeResult(
     tool,
@@ -90,16 +91,16 @@ export function shapeOperationResult(
   );
   const binaries = budgeted && shaped.result.content.some((block) => largeBinary(block) !== undefined);
   if (shaped.leftOut === undefined && !binaries) return shaped.result;
-  return linkLeftOut(tool, result, shaped.result, shaped.leftOut, binaries, shaping, call);
+  const linked = { mimeType: linkedType(result, mediaType), binaries };
+  return linkLeftOut(tool, shaped.result, shaped.leftOut, linked, shaping, call);
 }
 
 /** The shaped result with links to what it left out: the complete body, binaries over the inline size. */
 async function linkLeftOut(
   tool: ToolDefinition,
-  original: CallToolResult,
   shaped: CallToolResult,
   leftOut: string | undefined,
-  binaries: boolean,
+  { mimeType, binaries }: { mimeType: string; binaries: boolean },
   shaping: ResultShaping,
   call: HandlerContext,
 ): Promise<CallToolResult> {
@@ -107,8 +108,8 @@ async function linkLeftOut(
   const owner = () => resultOwner(call.ctx);
   const links = linksSupported(call);
   if (leftOut !== undefined) {
-    const uri = await shaping.links.save(owner(), leftOut, mimeOf(original));
-    if (uri) out = { ...out, content: [...out.content, linkBlock(uri, tool, leftOut.length, links)] };
+    const uri = await shaping.links.save(owner(), leftOut, mimeType);
+    if (uri) out = { ...out, content: [...out.content, linkBlock(uri, tool, leftOut.length, mimeType, links)] };
   }
   return binaries ? linkLargeBinaries(out, tool, shaping, owner, links) : out;
 }
@@ -124,7 +125,13 @@ function largeBinary(block: ContentBlock): { data: string; mimeType: string } | 
   return undefined;
 }
 
-function mimeOf(result: CallToolResult): string {
+/**
+ * The media type of a shortened body's link: the upstream's (parameters such as charset kept), else
+ * JSON for a result with structured content and plain text for one without.
+ */
+function linkedType(result: CallToolResult, upstream: string | undefined): string {
+  const given = upstream?.trim();
+  if (given && !/[\r\n]/.test(given)) return given;
   return result.structuredContent !== undefined ? "application/json" : "text/plain";
 }
 
@@ -133,10 +140,10 @@ function linksSupported(call: HandlerContext): boolean {
 }
 
 /** A `resource_link` block (or, for a client older than links, a text naming the URI). */
-function linkBlock(uri: string, tool: ToolDefinition, size: number, asLink: boolean): ContentBlock {
+function linkBlock(uri: string, tool: ToolDefinition, size: number, mimeType: string, asLink: boolean): ContentBlock {
   const description = `The complete result of ${tool.name} (${size} characters), readable with resources/read by this caller for ${RESULT_LINK_TTL_MS / 60_000} minutes.`;
   if (!asLink) return { type: "text", text: `${description} URI: ${uri}` };
-  return { type: "resource_link", uri, name: `${tool.name} result`, mimeType: "application/json", description };
+  return { type: "resource_link", uri, name: `${tool.name} result`, mimeType, description };
 }
 
 /** Images, audio and embedded binary resources above the inline size, kept one link away instead of base64. */

@@ -62,6 +62,8 @@ class OperationCall {
   started = 0;
   /** The operation as log lines and progress name it: method and path template, never values, URLs or headers. */
   operation = "";
+  /** The media type of the upstream's last response (the link to a shortened body says it). */
+  mediaType: string | undefined;
   private madeTools: RequestTools | undefined;
 
   constructor(
@@ -207,7 +209,7 @@ export class ToolCaller {
   private shape(op: OperationCall, result: CallToolResult): Promise<CallToolResult> | CallToolResult {
     const budgeted = !op.context.unbudgeted && !op.context.fromCode;
     if (result.isError || (!op.fields && !budgeted)) return result;
-    return shapeOperationResult(op.tool, result, op.fields, budgeted, this.options.results, op.call);
+    return shapeOperationResult(op.tool, result, op.fields, budgeted, this.options.results, op.call, op.mediaType);
   }
 
   /**
@@ -318,7 +320,11 @@ export class ToolCaller {
       trace: op.call.observed?.upstream,
       fromRequest: user ? { ...passed, ...user.credentials } : passed,
       ...(user ? { renewFromRequest: () => this.renewUser(op, user) } : {}),
-      ...(context.onResponse ? { onResponse: context.onResponse } : {}),
+      onResponse: (response) => {
+        const type = response.headers["content-type"];
+        op.mediaType = typeof type === "string" ? type : undefined;
+        context.onResponse?.(response);
+      },
     });
   }
 

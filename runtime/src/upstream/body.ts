@@ -2,6 +2,7 @@
 import { getOwn, setOwn } from "../protocol/own.js";
 import { withoutEncodings, type ParameterStyles } from "./serialize.js";
 import type { BodyBinding } from "../api/types.js";
+import type { Cancellation } from "../protocol/cancellation.js";
 
 /** An encoded request body with the Content-Type to send. */
 export interface EncodedBody {
@@ -16,6 +17,17 @@ export interface Encodings extends ParameterStyles {
   /** Splits a path template at `#` or `?` into its path and fixed query items (`declared`: query parameters). */
   splitPath(template: string, declared: readonly string[]): { path: string; fixedQuery: string[] };
 }
+
+/**
+ * Reads the file arguments a caller gave by reference (`{"url"}`, `{"path"}`) into file content before
+ * the request is built (feature `uploads`); the arguments as they are when none is. Throws
+ * ArgumentError for a refused reference.
+ */
+export type ResolveUploads = (
+  binding: BodyBinding,
+  args: Record<string, unknown>,
+  cancellation?: Cancellation,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** A media type's essence: lower case, without parameters (`Application/JSON; charset=utf-8` → `application/json`). */
 export const essenceOf = (mediaType: string): string => mediaType.split(";")[0]!.trim().toLowerCase();

@@ -10,7 +10,7 @@ import type { Cancellation } from "../protocol/cancellation.js";
 import { type CallToolResult } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
 import { buildRequest, type PreparedRequest } from "./request.js";
-import type { Encodings } from "./body.js";
+import type { Encodings, ResolveUploads } from "./body.js";
 import type { CursorApplication, Paging } from "./paging-slot.js";
 import { mapResponse, type ParsedBody } from "./result.js";
 import { ArgumentError } from "./serialize.js";
@@ -55,6 +55,8 @@ export interface UpstreamOptions {
   retries?: number | undefined;
   /** Parameter styles and bodies beyond JSON (feature `encodings`). */
   encodings?: Encodings | undefined;
+  /** Reads file arguments given by reference, `{"url"}` or `{"path"}` (feature `uploads`). */
+  uploads?: ResolveUploads | undefined;
 }
 
 /** Per-call inputs besides the tool and its arguments. */
@@ -103,7 +105,10 @@ export async function callUpstream(
   if (!page.ok) return textResult(`Invalid arguments for tool ${tool.name}: ${page.message}`, true);
   let prepared: PreparedRequest;
   try {
-    prepared = buildRequest(tool.http, page.args, baseUrl, call.upstream.encodings);
+    const read = tool.http.body && call.upstream.uploads?.(tool.http.body, page.args, call.cancellation);
+    // Synchronous when no argument is a reference: no await added to the usual call.
+    const args = read === undefined ? page.args : read instanceof Promise ? await read : read;
+    prepared = buildRequest(tool.http, args, baseUrl, call.upstream.encodings);
     // A link/next-URL cursor names the exact page to fetch (same origin, checked when applied).
     if (page.url)
       prepared = {
@@ -113,6 +118,7 @@ export async function callUpstream(
         path: new URL(page.url).pathname,
       };
   } catch (error) {
+    if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
     if (error instanceof ArgumentError)
       return textResult(`Invalid arguments for tool ${tool.name}: ${error.message}`, true);
     throw error;

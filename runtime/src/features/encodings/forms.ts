@@ -4,15 +4,15 @@ import { isRecord } from "../../protocol/own.js";
 import type { BodyBinding, FieldEncoding } from "../../api/types.js";
 import { essenceOf, isJsonEssence, type EncodedBody } from "../../upstream/body.js";
 import { encodeRfc3986 } from "../../upstream/serialize.js";
-import { decodeFile, type FileOptions } from "./files.js";
+import { decodeFile } from "./files.js";
 import { serializeStyled } from "./styles.js";
 
 /** A body the core leaves to this feature (`encodedByFeature`): file content, a form, multipart. */
-export function encodeFeatureBody(binding: BodyBinding, value: unknown, options: FileOptions): EncodedBody {
+export function encodeFeatureBody(binding: BodyBinding, value: unknown): EncodedBody {
   const { mediaType } = binding;
   const essence = essenceOf(mediaType);
   if (binding.kind === "whole" && binding.binary) {
-    const file = decodeFile(value, binding.argument, options);
+    const file = decodeFile(value, binding.argument);
     return {
       contentType: essence.includes("*") ? (file.mediaType ?? "application/octet-stream") : mediaType,
       payload: file.data,
@@ -20,7 +20,7 @@ export function encodeFeatureBody(binding: BodyBinding, value: unknown, options:
   }
   if (essence === "multipart/form-data") {
     const files = new Set(binding.kind === "properties" ? (binding.files ?? []) : []);
-    return multipartEncode(value, files, options, undefined, binding.encoding);
+    return multipartEncode(value, files, undefined, binding.encoding);
   }
   return { contentType: mediaType, payload: formEncode(value, binding.encoding) };
 }
@@ -75,7 +75,7 @@ function styledParts(name: string, field: FieldEncoding & { style: string }, val
 
 /**
  * `multipart/form-data` (RFC 7578): one part per property (arrays repeat the name); properties in
- * `files` are decoded from base64 / data: URIs and sent as file parts, objects as JSON parts. A
+ * `files` are decoded from base64 / data: URIs (or read by feature `uploads`) and sent as file parts, objects as JSON parts. A
  * field whose `encoding` entry gives a style is sent in that style, one part per `name=value` pair
  * (`tags` form/explode false: one part `a,b`; deepObject: parts `filter[a]`), as OpenAPI 3.1 says
  * and as specs mean when they write one; an entry's `contentType` becomes its parts' Content-Type.
@@ -83,7 +83,6 @@ function styledParts(name: string, field: FieldEncoding & { style: string }, val
 export function multipartEncode(
   value: unknown,
   files: Set<string>,
-  options: FileOptions = {},
   boundary = `mcp-gen-${randomBytes(12).toString("hex")}`,
   encoding: Record<string, FieldEncoding> = {},
 ): EncodedBody {
@@ -105,7 +104,7 @@ export function multipartEncode(
     }
     for (const item of Array.isArray(v) && !files.has(name) ? v : [v]) {
       if (files.has(name)) {
-        const file = decodeFile(item, name, options);
+        const file = decodeFile(item, name);
         part(
           name,
           `; filename=${quoted(file.fileName ?? name)}\r\nContent-Type: ${file.mediaType ?? "application/octet-stream"}`,
