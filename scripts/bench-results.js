@@ -30,7 +30,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const load = (path) => import(pathToFileURL(join(root, "dist", path)).href);
 const { generate } = await load("generator/pipeline/generate.js");
 const { toolDefinition } = await load("generator/pipeline/emit/typescript/tool-file.js");
-const { sampleValue } = await load("generator/pipeline/emit/test-cases/sample-value.js");
+const { exampleBody, itemsKey, pageOf } = await load("test/support/example-page.js");
 const { installPackage, PACKAGES } = await load("test/corpus/sources.js");
 const { McpServer } = await load("runtime/src/server/server.js");
 
@@ -77,60 +77,6 @@ const check = (what, ok) => {
   if (!ok) failures.push(what);
   return ok;
 };
-
-/** The 2xx JSON example of an operation in the spec (inline or a components/examples ref), or a sample of its schema. */
-function exampleBody(spec, operation) {
-  const success = Object.entries(operation.responses).find(([status]) => /^2/.test(status))[1];
-  const media = success.content["application/json"];
-  if (media.example !== undefined) return typeof media.example === "string" ? JSON.parse(media.example) : media.example;
-  for (const example of Object.values(media.examples ?? {})) {
-    const resolved = example.$ref ? spec.components.examples[example.$ref.split("/").pop()] : example;
-    if (resolved.value !== undefined) return resolved.value;
-  }
-  // No example: the generator's sample value of the schema with every property filled (the sampler
-  // fills required ones only), its refs pointed at the spec's schemas.
-  const local = (schema) =>
-    allRequired(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"#/$defs/')));
-  return sampleValue(local(media.schema), { $defs: local(spec.components.schemas) });
-}
-
-/** A schema whose object schemas require all their properties. */
-function allRequired(node) {
-  if (Array.isArray(node)) return node.map(allRequired);
-  if (node === null || typeof node !== "object") return node;
-  const out = {};
-  for (const [key, value] of Object.entries(node))
-    out[key] =
-      key === "properties"
-        ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, allRequired(sub)]))
-        : allRequired(value);
-  if (out.properties && typeof out.properties === "object") out.required = Object.keys(out.properties);
-  return out;
-}
-
-/** Where the items of a page are: the body itself, or its longest array. */
-function itemsKey(body) {
-  if (Array.isArray(body)) return undefined;
-  return Object.keys(body)
-    .filter((key) => Array.isArray(body[key]))
-    .sort((a, b) => body[b].length - body[a].length)[0];
-}
-
-/** A page of `PAGE_ITEMS` copies of the example's first item, each top-level scalar made distinct. */
-function pageOf(example) {
-  const key = itemsKey(example);
-  const items = key === undefined ? example : example[key];
-  const first = items[0];
-  const page = Array.from({ length: PAGE_ITEMS }, (_, i) => {
-    const item = structuredClone(first);
-    for (const [name, value] of Object.entries(item)) {
-      if (typeof value === "number") item[name] = value + i;
-      else if (typeof value === "string") item[name] = `${value}-${i + 1}`;
-    }
-    return item;
-  });
-  return key === undefined ? page : { ...example, [key]: page };
-}
 
 function startUpstream(body) {
   const text = JSON.stringify(body);
@@ -292,7 +238,7 @@ async function runCase(testCase) {
   const { plan } = await generate({ spec: specFile, planOnly: true });
   const planned = plan.tools.find((tool) => tool.http.method === testCase.method && tool.http.path === testCase.path);
   const tool = toolDefinition(planned);
-  const page = pageOf(exampleBody(spec, spec.paths[testCase.path][testCase.method]));
+  const page = pageOf(exampleBody(spec, spec.paths[testCase.path][testCase.method]), PAGE_ITEMS);
   const raw = JSON.stringify(page);
   const upstream = await startUpstream(page);
   try {

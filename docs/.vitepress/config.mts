@@ -29,6 +29,7 @@ export default defineConfig({
           { text: "Results sized for a model", link: "/guide/results" },
           { text: "File uploads by reference", link: "/guide/uploads" },
           { text: "Search surface", link: "/guide/search" },
+          { text: "Views: tables, cards, forms", link: "/guide/views" },
           { text: "Per-user sign-in", link: "/guide/user-sign-in" },
           { text: "The protocol", link: "/guide/protocol" },
           { text: "Several instances", link: "/guide/several-instances" },

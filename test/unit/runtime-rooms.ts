@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const src = join(root, "runtime", "src");
 const catalog = JSON.parse(readFileSync(join(root, "runtime", "features.json"), "utf8")) as {
   coreDependencies: string[];
-  features: Record<string, { dependencies: string[]; requires: string[] }>;
+  features: Record<string, { dependencies: string[]; buildDependencies?: string[]; requires: string[] }>;
 };
 const runtimePackage = JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as {
   dependencies: Record<string, string>;
@@ -155,13 +155,20 @@ test("each part imports only the packages it declares: the core its coreDependen
     const allowed = new Set([
       ...catalog.coreDependencies,
       ...(feature
-        ? [feature, ...catalog.features[feature]!.requires].flatMap((name) => catalog.features[name]!.dependencies)
+        ? [feature, ...catalog.features[feature]!.requires].flatMap((name) => [
+            ...catalog.features[name]!.dependencies,
+            ...(catalog.features[name]!.buildDependencies ?? []),
+          ])
         : []),
     ]);
     for (const name of packageImports(file)) if (!allowed.has(name)) wrong.push(`${path}: ${name}`);
   }
   assert.equal(wrong, []);
-  for (const name of [...catalog.coreDependencies, ...Object.values(catalog.features).flatMap((f) => f.dependencies)])
+  const featurePackages = Object.values(catalog.features).flatMap((f) => [
+    ...f.dependencies,
+    ...(f.buildDependencies ?? []),
+  ]);
+  for (const name of [...catalog.coreDependencies, ...featurePackages])
     assert.ok(declared.has(name), `${name} is pinned in runtime/package.json`);
 });
 

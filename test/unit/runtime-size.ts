@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const src = join(root, "runtime", "src");
 
 /** Lines of code the core may have. */
-export const CORE_BUDGET_LINES = 6_150;
+export const CORE_BUDGET_LINES = 6_190;
 
 /** The lines of `text` (TypeScript) that hold a token: neither blank nor only comment. */
 export function codeLines(text: string): number {

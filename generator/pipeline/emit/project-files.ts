@@ -30,7 +30,7 @@ import { renderTemplate } from "./publishing/templates.js";
 import { toolDefinition, toolTypeSource } from "./typescript/tool-file.js";
 import { workerFiles, workerOutput, type WorkerInput, type WorkerOutput } from "./worker/worker-files.js";
 import { runtimeProfiles } from "../../shared/profiles.js";
-import { runtimeDependencies } from "../plan/features.js";
+import { buildDependencies, runtimeDependencies } from "../plan/features.js";
 
 export * from "./data/data-paths.js";
 
@@ -203,7 +203,8 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     files: ["dist", "data", "README.md", ".env.example", "server.json"],
     scripts: {
       // esbuild joins dist/ into a few files after tsc: a start loads 4-5 files instead of ~70 (scripts/bundle-dist.mjs).
-      build: "tsc -p tsconfig.json && node scripts/bundle-dist.mjs",
+      // With views (feature apps), their browser script is bundled last (scripts/bundle-views.mjs).
+      build: `tsc -p tsconfig.json && node scripts/bundle-dist.mjs${withViews(plan) ? " && node scripts/bundle-views.mjs" : ""}`,
       start: "node dist/index.js",
       test: "npm run build && node --test test/server.test.mjs",
       bundle: "npm run build && node scripts/bundle.mjs",
@@ -225,16 +226,29 @@ function packageJson(plan: ProjectPlan): EmittedFile {
     dependencies: Object.fromEntries(
       runtimeDependencies(plan.features).map((name) => [name, (runtime.dependencies as Record<string, string>)[name]]),
     ),
-    devDependencies: {
-      "@types/node": devDependencies["@types/node"],
-      esbuild: devDependencies.esbuild,
-      typescript: devDependencies.typescript,
-    },
+    devDependencies: Object.fromEntries(
+      [
+        ["@types/node", devDependencies["@types/node"]],
+        ["esbuild", devDependencies.esbuild],
+        ["typescript", devDependencies.typescript],
+        // What only a feature's build step needs (apps: the views' bundle), pinned like the runtime's.
+        ...buildDependencies(plan.features).map((name) => [
+          name,
+          (runtime.dependencies as Record<string, string>)[name],
+        ]),
+      ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    ),
   };
   return { path: "package.json", content: JSON.stringify(manifest, null, 2) + "\n" };
 }
 
-function tsconfig(): EmittedFile {
+/** Whether the project serves views (feature `apps`): their browser script is bundled by esbuild, not compiled by tsc. */
+function withViews(plan: ProjectPlan): boolean {
+  return plan.features.includes("apps");
+}
+
+/** tsconfig.json: strict; the views' browser script (feature apps, DOM code) left to esbuild. */
+function tsconfig(plan: ProjectPlan): EmittedFile {
   const config = {
     compilerOptions: {
       target: "ES2022",
@@ -248,6 +262,7 @@ function tsconfig(): EmittedFile {
       rootDir: "src",
     },
     include: ["src/**/*.ts"],
+    ...(withViews(plan) && { exclude: ["src/runtime/features/apps/view"] }),
   };
   return { path: "tsconfig.json", content: JSON.stringify(config, null, 2) + "\n" };
 }
@@ -278,7 +293,7 @@ function testFiles(plan: ProjectPlan): EmittedFile[] {
 export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): EmittedFile[] {
   return [
     packageJson(plan),
-    tsconfig(),
+    tsconfig(plan),
     { path: "README.md", content: renderTemplate("README.md.hbs", plan) },
     { path: ".env.example", content: renderTemplate("env.example.hbs", plan) },
     { path: ".gitignore", content: "node_modules/\ndist/\n.env\n.mcpb/\n*.mcpb\n" },
@@ -288,6 +303,7 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     copiedTemplate("scripts/bundle-dist.mjs", "bundle-dist.mjs"),
     copiedTemplate("scripts/mock.mjs", "mock.mjs"),
     copiedTemplate("scripts/prepublish.mjs", "prepublish.mjs"),
+    ...(withViews(plan) ? [copiedTemplate("scripts/bundle-views.mjs", "bundle-views.mjs")] : []),
     ...dockerFiles(plan),
     { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
     ...(options.worker === "later"

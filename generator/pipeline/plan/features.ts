@@ -18,6 +18,8 @@ export interface FeatureEntry {
   summary: string;
   /** npm packages only this feature imports (versions in runtime/package.json). */
   dependencies: string[];
+  /** npm packages only the project's build needs for it (devDependencies; versions in runtime/package.json). */
+  buildDependencies?: string[];
   /** Features it builds on. */
   requires: string[];
 }
@@ -133,6 +135,11 @@ export function runtimeDependencies(features: readonly string[], catalog: Featur
   return [
     ...new Set([...catalog.coreDependencies, ...features.flatMap((f) => catalog.features[f]!.dependencies)]),
   ].sort();
+}
+
+/** The npm packages only the build of a project with `features` needs (its devDependencies beyond the usual), sorted. */
+export function buildDependencies(features: readonly string[], catalog: FeatureCatalog = featureCatalog()): string[] {
+  return [...new Set(features.flatMap((f) => catalog.features[f]!.buildDependencies ?? []))].sort();
 }
 
 /** The name a feature's `index.ts` exports it by: `legacy-sse` → `legacySse`. */

@@ -159,6 +159,8 @@ export interface ToolMetadata {
   inputSchema: ObjectJsonSchema;
   outputSchema?: ObjectJsonSchema;
   annotations?: ToolAnnotations;
+  /** Protocol metadata: the link to a tool's view (`ui`) for clients that render views (feature `apps`). */
+  _meta?: Record<string, unknown>;
 }
 
 /** One MCP tool, as data (its types for user code are the project's `ToolInputs`/`ToolOutputs`). */

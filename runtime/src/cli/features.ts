@@ -20,6 +20,7 @@ import type { Encodings, ResolveUploads } from "../upstream/body.js";
 import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 import type { MakeAdmission, RequestObserver } from "../server/observe.js";
+import type { MakeToolViews } from "../server/views-slot.js";
 
 /**
  * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
@@ -49,6 +50,7 @@ const SETTINGS_OF = {
   "print-config": "--print-config --url-query",
   otel: "",
   "rate-limit": "--rate-limit --tool-rate-limit MCP_RATE_LIMIT MCP_TOOL_RATE_LIMIT",
+  apps: "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -148,6 +150,8 @@ export interface FeaturePlugs {
   observer?: RequestObserver;
   /** Decides whether each request runs now (feature `rate-limit`). */
   admission?: MakeAdmission;
+  /** Views of the operations' results for clients that render them (feature `apps`). */
+  toolViews?: MakeToolViews;
   /** Called when the server stops, after the transport closed (flushes what is buffered). */
   close?: () => Promise<void>;
 }

@@ -64,9 +64,8 @@ export class ClientChannel {
       params.requestState === undefined
         ? undefined
         : this.sealer.open(binding, params.requestState, call.serverHeldState);
-    // A legacy HTTP session's own capabilities, else those of this instance's last `initialize` (stdio).
-    const legacyCapabilities = call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
-    const clientCapabilities = call.era.modern ? call.era.clientCapabilities : legacyCapabilities;
+    const legacyCapabilities = this.legacyCapabilitiesOf(call);
+    const clientCapabilities = this.capabilitiesOf(call);
     return {
       api: this.apiFor(call),
       inputResponses: responses as Record<string, Record<string, unknown>>,
@@ -103,6 +102,16 @@ export class ClientChannel {
           throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
       },
     };
+  }
+
+  /** The capabilities the client of `call` declared: with the request (modern), else at `initialize`. */
+  capabilitiesOf(call: HandlerContext): Record<string, unknown> {
+    return call.era.modern ? call.era.clientCapabilities : this.legacyCapabilitiesOf(call);
+  }
+
+  /** A legacy HTTP session's own capabilities, else those of this instance's last `initialize` (stdio). */
+  private legacyCapabilitiesOf(call: HandlerContext): Record<string, unknown> {
+    return call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
   }
 
   /** Sends `notifications/message` for this request when the client asked for that level. */

@@ -9,6 +9,7 @@ import { isRecord } from "../protocol/own.js";
 import type { ListPager } from "./list-pages.js";
 import type { HandlerContext, Params } from "./request-context.js";
 import type { ClientChannel } from "./request-tools.js";
+import type { ToolViews } from "./views-slot.js";
 
 /** A listed resource. */
 export interface Resource {
@@ -17,6 +18,7 @@ export interface Resource {
   title?: string;
   description?: string;
   mimeType?: string;
+  _meta?: Record<string, unknown>;
 }
 
 /** A listed resource template (RFC 6570 level 1). */
@@ -27,6 +29,7 @@ export interface TextResourceContents {
   uri: string;
   mimeType: string;
   text: string;
+  _meta?: Record<string, unknown>;
 }
 
 /** URI of the upstream API's OpenAPI document. */
@@ -128,6 +131,8 @@ export class ResourceMethods {
     private readonly sources: { operations: () => readonly ToolDefinition[]; apiDocument?: Text; declarations?: Text },
     private readonly channel: ClientChannel,
     private readonly prompts: PromptMethods,
+    /** The operations' views (feature `apps`), listed to the clients that render them. */
+    private readonly views?: ToolViews,
   ) {}
 
   /** The generated resources, built once the operations are loaded. */
@@ -136,10 +141,11 @@ export class ResourceMethods {
     return (this.generatedResources ??= new ResourceCatalog(operations(), apiDocument, declarations));
   }
 
-  /** `resources/list`: custom resources, then the generated ones. */
-  list(params: Params, pager: ListPager): Record<string, unknown> {
+  /** `resources/list`: custom resources, then the generated ones (and the views, to a client that renders them). */
+  list(params: Params, pager: ListPager, call: HandlerContext): Record<string, unknown> {
     const custom = (this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed);
-    return pager.page("resources", [...custom, ...this.generated().list()], params);
+    const views = this.views?.renderedBy(this.channel.capabilitiesOf(call)) ? this.views.resources() : [];
+    return pager.page("resources", [...custom, ...this.generated().list(), ...views], params);
   }
 
   /** `resources/templates/list`: custom templates, then the generated one. */
@@ -157,7 +163,7 @@ export class ResourceMethods {
         ErrorCode.InvalidParams,
         `the uri has ${uri.length} characters; the limit is ${MAX_URI_CHARS}`,
       );
-    const contents = (await this.readCustom(uri, params, call)) ?? this.generated().read(uri);
+    const contents = (await this.readCustom(uri, params, call)) ?? this.generated().read(uri) ?? this.views?.read(uri);
     // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
     if (!contents)
       throw new RpcError(

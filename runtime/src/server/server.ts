@@ -36,6 +36,7 @@ import {
 import { SchemaValidator } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
 import { ToolChoices, type ChosenTools, type ToolChoice } from "./connection-choice.js";
+import type { MakeToolViews, ToolViews } from "./views-slot.js";
 
 export type { RequestContext } from "./request-context.js";
 
@@ -54,6 +55,8 @@ export interface ClientViewsContext {
   autoSurface: ChooseAuto | undefined;
   /** The client of this instance's legacy `initialize`. */
   legacyClient: () => ClientInfo | undefined;
+  /** Links tools to their views for a client that renders them (feature `apps`); undefined otherwise. */
+  viewLinks: (call: HandlerContext) => ((tool: ListedTool) => ListedTool) | undefined;
   logger: Logger;
 }
 
@@ -118,6 +121,8 @@ export interface McpServerOptions {
   observer?: RequestObserver;
   /** Decides whether each request runs now (feature `rate-limit`). */
   admission?: MakeAdmission;
+  /** Views of the operations' results for clients that render them (feature `apps`). */
+  toolViews?: MakeToolViews;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -138,6 +143,8 @@ export class McpServer {
   private readonly choices: ToolChoices;
   /** The complete bodies of results the budget shortened. */
   private readonly resultLinks: ResultLinks;
+  /** The operations' views (feature `apps`). */
+  private readonly toolViews: ToolViews | undefined;
   /** Resolves once this instance listens to the others (at once without a shared store). */
   readonly ready: Promise<void>;
   private negotiatedVersion: string | undefined;
@@ -188,9 +195,11 @@ export class McpServer {
       serves: (served) => served === "all" || options.surfaces?.[served] !== undefined,
       autoSurface: options.autoSurface,
       legacyClient: () => this.legacyClient,
+      viewLinks: (call) => this.viewLinks(call),
       logger: this.logger,
     });
     const prompts = new PromptMethods(extension.prompts ?? [], this.channel);
+    this.toolViews = options.toolViews?.(() => this.tools.loaded().tools);
     const resources = new ResourceMethods(
       extension,
       {
@@ -200,6 +209,7 @@ export class McpServer {
       },
       this.channel,
       prompts,
+      this.toolViews,
     );
     this.subscriptions = new Subscriptions(tasks);
 
@@ -257,7 +267,7 @@ export class McpServer {
     const tasks = this.tasks;
     /** Methods served in both eras. */
     const listTools: RequestHandler = async (params, call) =>
-      this.tools.list(params, call.ctx, this.pager, this.tools.metaFor(call.ctx));
+      this.tools.list(params, call.ctx, this.pager, this.tools.metaFor(call.ctx), this.viewLinks(call));
     // A connection that chose its surface is served it as chosen, not through a client profile's view.
     const views = this.views;
     const common: Record<string, RequestHandler> = {
@@ -267,7 +277,7 @@ export class McpServer {
       "tools/call": views
         ? (params, call) => (call.ctx.choice?.surface ? callTool : views.call)(params, call)
         : callTool,
-      "resources/list": async (params) => resources.list(params, this.pager),
+      "resources/list": async (params, call) => resources.list(params, this.pager, call),
       "resources/templates/list": async (params) => resources.templates(params, this.pager),
       "resources/read": async (params, call) =>
         (await this.readResultLink(params, call)) ?? resources.read(params, call),
@@ -314,6 +324,12 @@ export class McpServer {
       maxBatch: Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH),
       logger: this.logger,
     };
+  }
+
+  /** Links each listed tool to its view, for a client that renders views (feature `apps`); else nothing. */
+  private viewLinks(call: HandlerContext): ((tool: ListedTool) => ListedTool) | undefined {
+    const views = this.toolViews;
+    return views?.renderedBy(this.channel.capabilitiesOf(call)) ? (tool) => views.linked(tool) : undefined;
   }
 
   /**

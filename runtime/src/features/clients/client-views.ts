@@ -178,9 +178,16 @@ export function viewedTools(
   return {
     list: async (params, call) => {
       const view = viewOf(params, call);
-      if (!view) return catalog.list(params, call.ctx, pager, catalog.meta);
+      const links = server.viewLinks(call);
+      if (!view) return catalog.list(params, call.ctx, pager, catalog.meta, links);
       const meta = catalog.metaOn(view.surface);
-      return catalog.list(params, call.ctx, pager, meta, (tool) => view.listed(tool));
+      // A view's link (feature apps) joins the tool as this client is served it (that shape is cached per tool).
+      const served = (tool: ListedTool): ListedTool => {
+        const shown = view.listed(tool);
+        const linked = links?.(tool)._meta;
+        return linked === undefined ? shown : { ...shown, _meta: linked };
+      };
+      return catalog.list(params, call.ctx, pager, meta, served);
     },
     // A call in the server's terms: the original name, decoded arguments, the view's surface.
     call: async (params, call) => {

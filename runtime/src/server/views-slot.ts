@@ -1,0 +1,32 @@
+/**
+ * The slot feature `apps` fills: interactive views of tool results (the MCP Apps extension,
+ * `io.modelcontextprotocol/ui`), linked from tools and served as `ui://` resources, for the clients
+ * that declare they render them. Other clients are served exactly what a server without it serves.
+ */
+import type { ListedTool } from "../api/mcp-types.js";
+import type { ToolDefinition } from "../api/types.js";
+
+/** A view as `resources/list` shows it and `resources/read` gives it (a `Resource` and its contents). */
+export interface ViewResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** The views of one server's operations. */
+export interface ToolViews {
+  /** Whether a client that declared these capabilities renders views. */
+  renderedBy(capabilities: Readonly<Record<string, unknown>>): boolean;
+  /** The tool as listed to such a client: with its view's link (`_meta.ui`) when it has a view. */
+  linked(tool: ListedTool): ListedTool;
+  /** The view resources, as `resources/list` shows them to such a client. */
+  resources(): ViewResource[];
+  /** A view resource's contents (`text`: its HTML); undefined for any other URI. */
+  read(uri: string): Array<Pick<ViewResource, "uri" | "mimeType" | "_meta"> & { text: string }> | undefined;
+}
+
+/** Makes the views of the operations (loaded on first need). */
+export type MakeToolViews = (operations: () => readonly ToolDefinition[]) => ToolViews;
