@@ -210,31 +210,33 @@ export class SchemaNormalizer {
     let dropped: string[] = [];
     for (const [key, value] of Object.entries(input)) {
       if (value === undefined || DROPPED.has(key) || key.startsWith("x-")) continue;
-      const here = childPointer(at, key);
+      // Only schema keywords and `pattern` use their pointer: it is not built for the others.
+      const here = (): string => childPointer(at, key);
       if (key === "items") {
         // 2.0/3.0 allow only one schema; an array here is the draft-4 tuple form.
-        if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here, i)));
-        else out.items = this.normalize(value, here);
+        if (Array.isArray(value)) out.prefixItems = value.map((s, i) => this.normalize(s, childPointer(here(), i)));
+        else out.items = this.normalize(value, here());
       } else if (key === "additionalProperties" && typeof value === "boolean") {
         out[key] = value; // a boolean here is valid in every version
-      } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) out[key] = this.normalize(value, here);
+      } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) out[key] = this.normalize(value, here());
       else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value))
-        out[key] = value.map((s, i) => this.normalize(s, childPointer(here, i)));
+        out[key] = value.map((s, i) => this.normalize(s, childPointer(here(), i)));
       else if (key === "properties" && value && typeof value === "object") {
-        const properties = this.normalizeProperties(value as SchemaObject, here, input);
+        const properties = this.normalizeProperties(value as SchemaObject, here(), input);
         out.properties = properties.map;
         dropped = properties.dropped;
       } else if (MAP_SCHEMA_KEYWORDS.has(key) && value && typeof value === "object") {
         const map: SchemaObject = {};
+        const base = here();
         for (const [name, sub] of Object.entries(value as SchemaObject))
-          setOwn(map, name, this.normalize(sub, childPointer(here, name)));
+          setOwn(map, name, this.normalize(sub, childPointer(base, name)));
         out[key === "definitions" ? "$defs" : key] = map;
       } else if (key === "type") {
         this.copyType(value, out);
       } else if (key === "format") {
         if (typeof value === "string" && KNOWN_FORMATS.has(value)) out.format = value;
       } else if (key === "pattern") {
-        if (typeof value === "string" && this.patternCompiles(value, here)) out.pattern = value;
+        if (typeof value === "string" && this.patternCompiles(value, here())) out.pattern = value;
       } else if (key === "required") {
         if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
           if (value.length > 0) out.required = [...new Set(value)];

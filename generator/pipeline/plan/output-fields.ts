@@ -31,13 +31,31 @@ interface Shape {
   open: boolean;
 }
 
+/**
+ * Shapes already merged, by `defs` map and then by resolved schema object. A big API's responses
+ * reach the same definitions again and again (GitHub: `simple-user` below most of its 1,000
+ * operations), and each listing asks every child's shape twice (to name it, then to expand it).
+ */
+const shapes = new WeakMap<Map<string, SchemaIR>, WeakMap<object, Shape>>();
+
+/** The merged shape of a schema (see {@link mergedShape}), kept per resolved schema object (callers only read it). */
+function shapeOf(schema: JsonSchema, defs: Map<string, SchemaIR>): Shape {
+  const resolved = resolveSchema(schema, defs);
+  if (!isRecord(resolved)) return mergedShape(schema, defs, 0);
+  let known = shapes.get(defs);
+  if (!known) shapes.set(defs, (known = new WeakMap()));
+  let shape = known.get(resolved);
+  if (!shape) known.set(resolved, (shape = mergedShape(schema, defs, 0)));
+  return shape;
+}
+
 /** The merged shape of a schema: refs resolved, `allOf`/`anyOf`/`oneOf` members' properties together, arrays crossed. */
-function shapeOf(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): Shape {
+function mergedShape(schema: JsonSchema, defs: Map<string, SchemaIR>, depth: number): Shape {
   const shape: Shape = { properties: new Map(), array: false, open: false };
   const resolved = resolveSchema(schema, defs);
   if (!isRecord(resolved) || depth > 8) return shape;
   if (resolved.type === "array" || resolved.items !== undefined) {
-    const inner = shapeOf((resolved.items ?? {}) as JsonSchema, defs, depth + 1);
+    const inner = mergedShape((resolved.items ?? {}) as JsonSchema, defs, depth + 1);
     return { ...inner, array: true };
   }
   if (isRecord(resolved.properties))
@@ -47,7 +65,7 @@ function shapeOf(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): Sh
     const members = resolved[key];
     if (!Array.isArray(members)) continue;
     for (const member of members as JsonSchema[]) {
-      const inner = shapeOf(member, defs, depth + 1);
+      const inner = mergedShape(member, defs, depth + 1);
       for (const [name, sub] of inner.properties) if (!shape.properties.has(name)) shape.properties.set(name, sub);
       shape.open ||= inner.open;
     }
@@ -60,17 +78,19 @@ function shapeOf(schema: JsonSchema, defs: Map<string, SchemaIR>, depth = 0): Sh
 /** The paths of a response body's schema, breadth first (see the module comment). */
 export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>): string[] {
   const paths: string[] = [];
-  const queue: Array<{ prefix: string; schema: JsonSchema; depth: number }> = [{ prefix: "", schema: body, depth: 0 }];
-  for (let next = queue.shift(); next; next = queue.shift()) {
-    const shape = shapeOf(next.schema, defs);
-    for (const [name, sub] of shape.properties) {
+  const queue: Array<{ prefix: string; shape: Shape; depth: number }> = [
+    { prefix: "", shape: shapeOf(body, defs), depth: 0 },
+  ];
+  for (let index = 0; index < queue.length; index++) {
+    const next = queue[index]!;
+    for (const [name, sub] of next.shape.properties) {
+      if (paths.length >= MAX_FIELD_PATHS) return paths;
       const child = shapeOf(sub, defs);
       const path = `${next.prefix}${name}${child.array ? "[]" : ""}`;
       const hasBelow = child.properties.size > 0 || child.open;
       const expand = child.properties.size > 0 && next.depth + 1 < FIELD_PATH_DEPTH;
-      if (paths.length >= MAX_FIELD_PATHS) return paths;
       paths.push(hasBelow && !expand ? `${path}.*` : path);
-      if (expand) queue.push({ prefix: `${path}.`, schema: sub, depth: next.depth + 1 });
+      if (expand) queue.push({ prefix: `${path}.`, shape: child, depth: next.depth + 1 });
     }
   }
   return paths;

@@ -1,17 +1,17 @@
 /**
  * A JSON Schema (2020-12, as the IR normalizes every spec version) as a TypeScript type, for the
  * project's named types and tool types: first a small tree (so unions, intersections and arrays
- * are parenthesized and deduplicated by structure), then written by ts-morph's writer (statements
- * of a SourceFileStructure, ts-morph.ts) — objects as indented blocks with a doc comment per
- * property — or as one line where a structure needs a type text.
+ * are parenthesized and deduplicated by structure), then written as the text of a statement of a
+ * SourceFileStructure (text-writer.ts, ts-morph.ts) — objects as indented blocks with a doc comment
+ * per property — or as one line where a structure needs a type text.
  *
  * The tree holds only keywords, JSON-escaped literals, property keys (propertyKey) and the names
  * `refName` gives; doc text goes through docText. Unsupported keywords (`not`, `if`,
  * `patternProperties`) loosen the type, never tighten it.
  */
-import type { CodeBlockWriter, WriterFunction } from "ts-morph";
 import type { JsonSchema } from "../../../shared/contract.js";
 import { docText, propertyKey } from "./schema-to-ts.js";
+import { TextWriter } from "./text-writer.js";
 
 /** Value types a `Record<string, T>` keeps: they cannot refer back to the type being declared. */
 const PRIMITIVE = new Set(["unknown", "string", "number", "boolean", "null", "never"]);
@@ -270,7 +270,7 @@ function wrapLine(line: string): string[] {
 }
 
 /** Writes doc lines as a JSDoc block (one line when short). */
-export function writeDocs(writer: CodeBlockWriter, docs: readonly string[]): void {
+function writeDocs(writer: TextWriter, docs: readonly string[]): void {
   if (docs.length === 0) return;
   const lines = docs
     .join("\n\n")
@@ -286,7 +286,7 @@ export function writeDocs(writer: CodeBlockWriter, docs: readonly string[]): voi
 }
 
 /** Writes the members of an object type, one per line, each with its doc comment. */
-function writeMembers(writer: CodeBlockWriter, node: Extract<TypeNode, { kind: "object" }>): void {
+function writeMembers(writer: TextWriter, node: Extract<TypeNode, { kind: "object" }>): void {
   for (const property of node.properties) {
     writeDocs(writer, property.docs);
     writeTyped(writer, `${property.key}${property.optional ? "?" : ""}:`, property.type);
@@ -299,13 +299,13 @@ function writeMembers(writer: CodeBlockWriter, node: Extract<TypeNode, { kind: "
 }
 
 /** Writes `<prefix> <type>`; a union spread over lines starts on the next line. */
-function writeTyped(writer: CodeBlockWriter, prefix: string, node: TypeNode): void {
+function writeTyped(writer: TextWriter, prefix: string, node: TypeNode): void {
   writer.write(node.kind === "union" && isMultiLine(node) ? prefix : `${prefix} `);
   writeType(writer, node);
 }
 
 /** Writes a type: objects as indented blocks, long unions one member per line. */
-export function writeType(writer: CodeBlockWriter, node: TypeNode): void {
+function writeType(writer: TextWriter, node: TypeNode): void {
   if (!isMultiLine(node)) {
     writer.write(oneLine(node));
     return;
@@ -338,7 +338,7 @@ export function writeType(writer: CodeBlockWriter, node: TypeNode): void {
       return;
     case "union": {
       // Each member on a line of its own, one level in: `| "a"`.
-      writer.withIndentationLevel(writer.getIndentationLevel() + 1, () => {
+      writer.indented(writer.indentation + 1, () => {
         for (const member of node.members) {
           writer.newLine().write("| ");
           writeType(writer, member);
@@ -353,23 +353,21 @@ export function writeType(writer: CodeBlockWriter, node: TypeNode): void {
 
 /**
  * `export interface <name> { … }` for an object type with properties, else `export type <name> = …;`,
- * with its doc comment: a statement of a SourceFileStructure. (A writer rather than an
- * InterfaceDeclarationStructure because ts-morph prints a structure's multi-line type with a
- * hanging indent; this keeps nested objects indented as blocks without a formatter.)
+ * with its doc comment: the text of a statement of a SourceFileStructure (text-writer.ts). (Text
+ * rather than an InterfaceDeclarationStructure because ts-morph prints a structure's multi-line type
+ * with a hanging indent; this keeps nested objects indented as blocks without a formatter.)
  */
-export function typeDeclaration(name: string, node: TypeNode, docs: readonly string[]): WriterFunction {
-  return (writer) => {
-    writeDocs(writer, docs);
-    if (node.kind === "object" && node.properties.length === 0 && !node.index) {
-      writer.writeLine(`export interface ${name} {}`);
-      return;
-    }
-    if (node.kind === "object") {
-      writer.write(`export interface ${name} `).inlineBlock(() => writeMembers(writer, node));
-      writer.newLine();
-      return;
-    }
+export function typeDeclaration(name: string, node: TypeNode, docs: readonly string[]): string {
+  const writer = new TextWriter();
+  writeDocs(writer, docs);
+  if (node.kind === "object" && node.properties.length === 0 && !node.index) {
+    writer.writeLine(`export interface ${name} {}`);
+  } else if (node.kind === "object") {
+    writer.write(`export interface ${name} `).inlineBlock(() => writeMembers(writer, node));
+    writer.newLine();
+  } else {
     writeTyped(writer, `export type ${name} =`, node);
     writer.write(";").newLine();
-  };
+  }
+  return writer.toString();
 }
