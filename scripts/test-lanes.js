@@ -138,7 +138,8 @@ function runLane(index, files, prefix) {
       clearTimeout(lingering);
       if (pending) print(pending);
       const ended = Date.now();
-      const number = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? NaN);
+      // uvu's summary ends the lane's output: the last match, as a test may print "Total: N" too.
+      const number = (label) => Number([...output.matchAll(new RegExp(`${label}:\\s+(\\d+)`, "g"))].at(-1)?.[1] ?? NaN);
       done({
         code: status ?? 1,
         killed,
