@@ -468,7 +468,9 @@ const withoutLocation = (problem: string): string => problem.replace(/^request(\
  * - a delimited field (pipe, space, and a Swagger 2.0 csv one) the request does not send it reads
  *   as "", not as absent;
  * - in a multipart body it refuses a value holding a character URLs reserve (`,` of style form,
- *   explode false), though multipart values are not URL-encoded.
+ *   explode false), though multipart values are not URL-encoded;
+ * - in a multipart body it drops a part whose value is empty, then finds a required field missing
+ *   (`labels: [""]` goes out as one empty `labels` part).
  */
 function formFieldLimitation(
   tool: ToolPlan,
@@ -483,6 +485,9 @@ function formFieldLimitation(
   const explained = (logged: string): boolean => {
     const problem = withoutLocation(logged);
     if (multipart && /^Reserved characters used in request body$/.test(problem)) return true;
+    const missing = /^Request body must have required property '([^']+)'$/.exec(problem)?.[1];
+    if (multipart && missing !== undefined && argumentOf.has(missing))
+      return sentOnlyEmptyParts(args[argumentOf.get(missing)!]);
     const field = /^Request body property (\S+) must be (array|object)$/.exec(problem)?.[1];
     if (field === undefined || !argumentOf.has(field)) return false;
     const style = body.encoding?.[field]?.style;
@@ -492,9 +497,13 @@ function formFieldLimitation(
     return delimited && args[argumentOf.get(field)!] === undefined;
   };
   return request.problems.every(explained)
-    ? 'Prism reads a form or multipart field only by its encoding style (without one, as a string; an unsent delimited one as ""), and checks multipart values for URL-reserved characters'
+    ? 'Prism reads a form or multipart field only by its encoding style (without one, as a string; an unsent delimited one as ""), checks multipart values for URL-reserved characters and drops empty multipart parts'
     : undefined;
 }
+
+/** A multipart field sent only as empty parts: `""`, or an array of them. */
+const sentOnlyEmptyParts = (value: unknown): boolean =>
+  value === "" || (Array.isArray(value) && value.length > 0 && value.every((item) => item === ""));
 
 /**
  * A query array whose type also admits null (`type: [array, "null"]`): Prism splits a query value

@@ -219,6 +219,24 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
     )!,
     /URL-reserved/,
   );
+  // Prism drops an empty multipart part, then misses the required field; a field not sent is ours.
+  const missingTags = refused(["request.body Request body must have required property 'tags'"], multipart);
+  assert.match(prismCannotJudge(formTool(multipart), missingTags, facts, { tags: [""] })!, /empty multipart parts/);
+  assert.match(prismCannotJudge(formTool(multipart), missingTags, facts, { tags: "" })!, /empty multipart parts/);
+  assert.is(prismCannotJudge(formTool(multipart), missingTags, facts, {}), undefined, "an unsent field is ours");
+  assert.is(prismCannotJudge(formTool(multipart), missingTags, facts, { tags: ["", "a"] }), undefined);
+  assert.is(
+    prismCannotJudge(
+      formTool(form),
+      refused(["request.body Request body must have required property 'tags'"], form),
+      facts,
+      {
+        tags: [""],
+      },
+    ),
+    undefined,
+    "in a form body an empty value is still sent",
+  );
   assert.is(
     prismCannotJudge(formTool(form), refused(["request.body.tags Reserved characters used in request body"], form)),
     undefined,
