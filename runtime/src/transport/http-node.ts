@@ -31,10 +31,7 @@ function nodeCall(
     headers: req.headers,
     clientAddress: req.socket.remoteAddress,
     gone: disconnection(res),
-    body: async () => {
-      const body = await receive(req);
-      return typeof body === "string" ? body : body.toString("utf8");
-    },
+    body: () => receive(req).then(bodyText),
     sessions: sessions && {
       end: (owner: SessionOwner | undefined) => sessions.end(req, res, owner),
       open: async (request, owner) => {
@@ -43,6 +40,11 @@ function nodeCall(
       },
     },
   };
+}
+
+/** A body read as text (a refusal stays as it is). */
+function bodyText(body: Buffer | string): string {
+  return typeof body === "string" ? body : body.toString("utf8");
 }
 
 /**

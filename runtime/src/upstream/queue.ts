@@ -33,28 +33,55 @@ export class UpstreamQueue {
 
   /**
    * Runs `exchange` in a slot, after waiting for one when all are taken (with `key`: a slot of that
-   * key first, and its turn under the rate); `cancellation` takes a waiting call out.
+   * key first, and its turn under the rate); `cancellation` takes a waiting call out. Without a rate
+   * the key's slot leads straight to this queue's: no async step between them.
    */
-  async run<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined, key?: string): Promise<T> {
+  run<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined, key?: string): Promise<T> {
     const lane = key !== undefined && (this.limits.perKey || this.limits.rate) ? this.lane(key) : undefined;
     if (!lane) return this.runInSlot(exchange, cancellation);
+    if (!this.limits.rate) return lane.queue.runInSlot(() => this.runInSlot(exchange, cancellation), cancellation);
     return lane.queue.runInSlot(async () => {
       await this.turn(lane, cancellation);
       return this.runInSlot(exchange, cancellation);
     }, cancellation);
   }
 
-  private async runInSlot<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
-    if (this.running < this.concurrency) this.running += 1;
-    else await this.slot(cancellation);
+  /**
+   * Runs `exchange` once a slot is free, then hands the slot on. Not an async function: a call that
+   * finds a free slot (the usual one) costs one promise here, not an async frame and its awaits.
+   */
+  private runInSlot<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
+    if (this.running >= this.concurrency) return this.slot(cancellation).then(() => this.hold(exchange));
+    this.running += 1;
+    return this.hold(exchange);
+  }
+
+  /** Runs `exchange` in the slot taken for it; the slot is released however it ends. */
+  private hold<T>(exchange: () => Promise<T>): Promise<T> {
+    let running: Promise<T>;
     try {
-      return await exchange();
-    } finally {
-      // The slot goes to the first waiting call, or is freed.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
+      running = exchange();
+    } catch (error) {
+      this.release();
+      return Promise.reject(error);
     }
+    return running.then(
+      (value) => {
+        this.release();
+        return value;
+      },
+      (error: unknown) => {
+        this.release();
+        throw error;
+      },
+    );
+  }
+
+  /** The slot goes to the first waiting call, or is freed. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
   }
 
   private lane(key: string): Lane {
