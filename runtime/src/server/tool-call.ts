@@ -115,8 +115,12 @@ export interface ToolCallerOptions {
 export class ToolCaller {
   constructor(private readonly options: ToolCallerOptions) {}
 
-  /** `tools/call`: in line, or (modern clients, feature `tasks`) as a task when the tool allows it. */
-  async callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
+  /**
+   * `tools/call`: in line, or (modern clients, feature `tasks`) as a task when the tool allows it. Not
+   * async: the call's own promise is handed back, no frame of this one kept around it for the whole
+   * call; an unknown tool throws at once (the dispatcher's `try` answers it, as it did the rejection).
+   */
+  callTool(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
     const { catalog, tasks } = this.options;
     const name = params.name;
     if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "tools/call requires a string 'name'");
@@ -129,11 +133,11 @@ export class ToolCaller {
     const custom = "handler" in tool ? (tool as CustomTool<any>) : undefined;
     const operations = "http" in tool || (metaTool && meta!.runsOperations(name));
     const support = custom ? (custom.taskSupport ?? "forbidden") : operations ? "optional" : "forbidden";
-    // An operation's call is awaited here, not through runTool: one async layer less on every call.
+    // An operation's call is started here, not through runTool: one async layer less on every call.
     if (!tasks || !call.era.modern || support === "forbidden")
-      return await ("http" in tool
+      return "http" in tool
         ? this.callOperation(tool.name, params.arguments ?? {}, { params, call })
-        : this.runTool(tool, params, call));
+        : this.runTool(tool, params, call);
     const afterMs = custom ? (custom.taskAfterMs ?? 0) : undefined;
     return tasks.call((p, c) => this.runTool(tool, p, c), params, call, support, afterMs);
   }

@@ -70,7 +70,7 @@ export function methodNotAllowed(sessions: boolean): HttpAnswer {
 }
 
 /** The media types the client accepts (406 when none fits), after the body's type is checked (415). */
-export function negotiate(headers: IncomingHttpHeaders): readonly string[] | HttpAnswer {
+export function negotiate(headers: IncomingHttpHeaders): string[] | HttpAnswer {
   const accepted = mediaTypes(headers.accept);
   if (accepted.length > 0 && !accepted.some((type) => ANSWER_TYPES.includes(type)))
     return HttpAnswer.error(406, "Not Acceptable: Accept must allow application/json or text/event-stream");
@@ -80,18 +80,9 @@ export function negotiate(headers: IncomingHttpHeaders): readonly string[] | Htt
   return accepted;
 }
 
-/** The last Accept header read and its media types: a client sends the same one with every request. */
-let lastAccept: { header: string; types: readonly string[] } = { header: "", types: [] };
-
 /** The media types an Accept header lists; none when it is absent or empty (then anything is accepted). */
-function mediaTypes(accept: string | undefined): readonly string[] {
-  const header = accept ?? "";
-  if (header !== lastAccept.header) lastAccept = { header, types: Object.freeze(parseMediaTypes(header)) };
-  return lastAccept.types;
-}
-
-function parseMediaTypes(header: string): string[] {
-  return header
+function mediaTypes(accept: string | undefined): string[] {
+  return (accept ?? "")
     .split(",")
     .map((part) => part.split(";")[0]!.trim().toLowerCase())
     .filter(Boolean);

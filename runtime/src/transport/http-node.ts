@@ -31,7 +31,8 @@ function nodeCall(
     headers: req.headers,
     clientAddress: req.socket.remoteAddress,
     gone: disconnection(res),
-    body: () => receive(req).then(bodyText),
+    // No async wrapper: one promise, not an async frame and its await.
+    body: () => receive(req).then((body) => (typeof body === "string" ? body : body.toString("utf8"))),
     sessions: sessions && {
       end: (owner: SessionOwner | undefined) => sessions.end(req, res, owner),
       open: async (request, owner) => {
@@ -40,11 +41,6 @@ function nodeCall(
       },
     },
   };
-}
-
-/** A body read as text (a refusal stays as it is). */
-function bodyText(body: Buffer | string): string {
-  return typeof body === "string" ? body : body.toString("utf8");
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   type ReadMessage,
 } from "./http-exchange.js";
 import type { HttpGuard, SessionOwner } from "./http-plugs.js";
+import type { BodyRefusal } from "./http-util.js";
 import type { CallSession, HttpCall, HttpReply, McpRoute } from "./http-call.js";
 
 /** What the MCP endpoint's handler works with. */
@@ -68,7 +69,7 @@ export function mcpRequestHandler(server: McpServer, options: McpRequestOptions)
     if (call.method !== "POST") return answer(reply, methodNotAllowed(options.sessions));
     const accepted = negotiate(call.headers);
     if (accepted instanceof HttpAnswer) return answer(reply, accepted);
-    const message = await readMessage(call, reply, options.maxBodyBytes);
+    const message = readMessage(await call.body(), reply, options.maxBodyBytes);
     if (!message) return;
     const version = protocolVersion(call.headers, message.requestId);
     if (version instanceof HttpAnswer) return answer(reply, version);
@@ -92,9 +93,8 @@ function answer(reply: HttpReply, answer: HttpAnswer): void {
   reply.json(answer.status, answer.body, answer.headers);
 }
 
-/** The request's JSON-RPC message; undefined when it answered instead (or the client left). */
-async function readMessage(call: HttpCall, reply: HttpReply, maxBodyBytes: number): Promise<ReadMessage | undefined> {
-  const body = await call.body();
+/** The JSON-RPC message of the request's body; undefined when it answered instead (or the client left). */
+function readMessage(body: string | BodyRefusal, reply: HttpReply, maxBodyBytes: number): ReadMessage | undefined {
   if (body === "aborted") return undefined;
   const message = body === "too-large" || body === "busy" ? bodyRefused(body, maxBodyBytes) : parseMessage(body);
   if (!(message instanceof HttpAnswer)) return message;
@@ -159,21 +159,19 @@ function dispatchContext(
   const { call, route, version, use, chosen } = exchange;
   const session = use?.session;
   const principal = route.principal;
-  const context: RequestContext = {
+  return {
     protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
     // A legacy client is known by its session; without sessions no request says who sent it.
     client: session?.client ?? null,
     gone: call.gone,
     // A session's requests may arrive through any instance (and from any proxy address).
     scope: use?.id ? `session:${use.id}` : `http:${call.clientAddress ?? ""}`,
+    ...(call.clientAddress ? { clientAddress: call.clientAddress } : {}),
+    ...(session ? { session } : {}),
     headers: call.headers,
+    ...(principal?.scopes ? { scopes: principal.scopes } : {}),
+    ...(chosen ? { choice: chosen } : {}),
+    ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
+    ...(notify ? { notify } : {}),
   };
-  // Set only when present (assigned, not spread from a literal: no object made and copied per absent key).
-  if (call.clientAddress) context.clientAddress = call.clientAddress;
-  if (session) context.session = session;
-  if (principal?.scopes) context.scopes = principal.scopes;
-  if (chosen) context.choice = chosen;
-  if (principal?.subject !== undefined) context.subject = principal.subject;
-  if (notify) context.notify = notify;
-  return context;
 }

@@ -46,10 +46,7 @@ export class UpstreamQueue {
     }, cancellation);
   }
 
-  /**
-   * Runs `exchange` once a slot is free, then hands the slot on. Not an async function: a call that
-   * finds a free slot (the usual one) costs one promise here, not an async frame and its awaits.
-   */
+  /** Runs `exchange` once a slot is free; not async: a call that finds a free slot costs one promise here. */
   private runInSlot<T>(exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
     if (this.running >= this.concurrency) return this.slot(cancellation).then(() => this.hold(exchange));
     this.running += 1;
@@ -58,31 +55,20 @@ export class UpstreamQueue {
 
   /** Runs `exchange` in the slot taken for it; the slot is released however it ends. */
   private hold<T>(exchange: () => Promise<T>): Promise<T> {
-    let running: Promise<T>;
     try {
-      running = exchange();
+      return exchange().finally(this.release);
     } catch (error) {
       this.release();
       return Promise.reject(error);
     }
-    return running.then(
-      (value) => {
-        this.release();
-        return value;
-      },
-      (error: unknown) => {
-        this.release();
-        throw error;
-      },
-    );
   }
 
   /** The slot goes to the first waiting call, or is freed. */
-  private release(): void {
+  private readonly release = (): void => {
     const next = this.waiting.shift();
     if (next) next();
     else this.running -= 1;
-  }
+  };
 
   private lane(key: string): Lane {
     let lane = this.lanes.get(key);
