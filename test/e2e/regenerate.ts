@@ -41,7 +41,7 @@ const toolNames = (dir: string) =>
   (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
 /** A custom tool written against the extension API, as a user would add it. */
-const CUSTOM_TOOL = `import { defineExtension } from "../runtime/api/extensions.js";
+const CUSTOM_TOOL = `import { defineExtension } from "../runtime/features/custom/define-extension.js";
 import { mine } from "./my-tool.js";
 
 export default defineExtension({
@@ -58,7 +58,7 @@ export default defineExtension({
 
 test("regenerating after the spec changed keeps user code and tool names, removes stale files, bumps the version", async () => {
   const out = join(work, "server");
-  const first = await generate({ spec: v1, outDir: out });
+  const first = await generate({ spec: v1, outDir: out, features: ["custom"] });
   assert.is(first.diff, undefined, "no diff on a first generation");
   assert.equal(toolNames(out), ["listItems", "createItem", "getItem", "deleteItem", "get_things"]);
   assert.is(JSON.parse(read(out, "package.json")).version, "1.0.0");

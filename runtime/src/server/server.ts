@@ -37,6 +37,7 @@ import { SchemaValidator, type CompileSchema } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
 import { ToolChoices, type ChosenTools, type ToolChoice } from "./connection-choice.js";
 import type { MakeToolViews, ToolViews } from "./views-slot.js";
+import type { CustomCode } from "./custom-slot.js";
 
 export type { RequestContext } from "./request-context.js";
 
@@ -84,6 +85,8 @@ export interface McpServerOptions {
   declarations?: string | (() => string);
   /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
   extension?: Extension;
+  /** Runs the user's code: hooks, the `api` client, resource templates (feature `custom`). */
+  customCode?: CustomCode;
   /** stderr logger; defaults to silent. */
   logger?: Logger;
   /** Items per list page (default: 100, or what keeps a list within MAX_LIST_PAGES pages, list-pages.ts). */
@@ -156,6 +159,10 @@ export class McpServer {
   constructor(options: McpServerOptions) {
     const { info } = options;
     const extension = options.extension ?? {};
+    if (!options.customCode && Object.values(extension).some((part) => Object.keys(part ?? {}).length > 0))
+      throw new Error(
+        "custom code (src/custom/) needs the custom feature: regenerate the server with mcp-gen --with custom",
+      );
     this.info = info;
     this.logger = options.logger ?? silentLogger;
     this.channel = new ClientChannel(info.name, options.stateSecret);
@@ -204,6 +211,7 @@ export class McpServer {
     this.toolViews = options.toolViews?.(() => this.tools.loaded().tools);
     const resources = new ResourceMethods(
       extension,
+      options.customCode?.matchUri,
       {
         operations: () => this.tools.loaded().tools,
         apiDocument: options.apiDocument,
@@ -234,7 +242,8 @@ export class McpServer {
       channel: this.channel,
       validator,
       logger: this.logger,
-      hooks: options.extension?.hooks,
+      hooks: options.extension?.hooks && options.customCode?.hooks(options.extension.hooks),
+      customCode: options.customCode,
       gate: options.gate,
       state: options.state,
       tasks,

@@ -71,10 +71,11 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
     path: "src/tools/index.ts",
     content: printFile(toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)),
   });
-  files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
+  const custom = input.features.includes("custom");
+  if (custom) files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
-  files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
+  if (custom) files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
   return { files, declarations: printed.declarations };
 }
 
@@ -198,7 +199,7 @@ function toolIndex(
 
 /**
  * `src/api.ts`: what the user's code imports. `Api` is the typed client every handler and hook gets
- * as `api` (runtime api-client.ts); `defineExtension` and `defineTool` are the runtime's helpers
+ * as `api` (runtime features/custom/typed-api.ts); `defineExtension` and `defineTool` are the runtime's helpers
  * bound to this API's maps, so hooks keyed by tool name and custom tools are typed without
  * spelling the type arguments.
  */
@@ -209,7 +210,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
     {
       kind: kinds.ImportDeclaration,
       namedImports: [{ name: "ApiClient", isTypeOnly: true }, "errorResponseGuard"],
-      moduleSpecifier: "./runtime/api/api-client.js",
+      moduleSpecifier: "./runtime/features/custom/typed-api.js",
     },
     {
       kind: kinds.ImportDeclaration,
@@ -217,8 +218,9 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         { name: "defineExtension", alias: "defineTypedExtension" },
         "defineToolFor",
         { name: "Extension", isTypeOnly: true },
+        { name: "TypedExtension", isTypeOnly: true },
       ],
-      moduleSpecifier: "./runtime/api/extensions.js",
+      moduleSpecifier: "./runtime/features/custom/define-extension.js",
     },
     {
       kind: kinds.ImportDeclaration,
@@ -235,13 +237,13 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         { name: "BinaryData", isTypeOnly: true },
         { name: "CallOptions", isTypeOnly: true },
       ],
-      moduleSpecifier: "./runtime/api/api-client.js",
+      moduleSpecifier: "./runtime/features/custom/typed-api.js",
     },
     {
       kind: kinds.ExportDeclaration,
       isTypeOnly: true,
       namedExports: ["CustomTool", "RequestTools", "ToolResult"],
-      moduleSpecifier: "./runtime/api/extensions.js",
+      moduleSpecifier: "./runtime/features/custom/define-extension.js",
     },
     { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: maps },
     BLANK_LINE,
@@ -267,7 +269,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       docs: [
         "Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result (`structuredContent` as on the wire), and `api` is typed.",
       ],
-      parameters: [{ name: "extension", type: "Extension<ToolInputs, ToolOutputs, ToolContents>" }],
+      parameters: [{ name: "extension", type: "TypedExtension<ToolInputs, ToolOutputs, ToolContents>" }],
       returnType: "Extension",
       statements: ["return defineTypedExtension<ToolInputs, ToolOutputs, ToolContents>(extension);"],
     },
@@ -341,7 +343,9 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
     ),
     { kind: kinds.ImportDeclaration, namedImports: ["serverInfo"], moduleSpecifier: "./server-info.js" },
     { kind: kinds.ImportDeclaration, namedImports: ["tools"], moduleSpecifier: "./tools/index.js" },
-    { kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" },
+    ...(features.includes("custom")
+      ? [{ kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" } as const]
+      : []),
     BLANK_LINE,
   ];
   if (withDocument) {
@@ -384,7 +388,7 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
     },
     "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
       `main(serverInfo, tools, process.argv.slice(2), { ${[
-        "extension",
+        ...(features.includes("custom") ? ["extension"] : []),
         ...(withDocument ? ["apiDocument"] : []),
         "readData",
         "readDataRange",
