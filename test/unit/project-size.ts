@@ -16,10 +16,11 @@ import { codeLines } from "../support/code-lines.js";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
- * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 7,503 when set, after
- * custom code became the feature `custom`, which a project generated with defaults does not vendor).
+ * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 7,449 when set, after
+ * custom code became feature `custom` and the per-connection choice of tools part of feature
+ * `toolsets`, neither of which a project generated with defaults vendors).
  */
-export const PETSTORE_BUDGET_LINES = 7_510;
+export const PETSTORE_BUDGET_LINES = 7_455;
 
 /** A file's lines of code the way cloc counts its language; undefined for a file cloc does not know. */
 export function clocLines(path: string, text: string): number | undefined {

@@ -24,6 +24,7 @@ import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transpor
 import type { MakeAdmission, RequestObserver } from "../server/observe.js";
 import type { MakeToolViews } from "../server/views-slot.js";
 import type { CustomCode } from "../server/custom-slot.js";
+import type { MakeConnectionChoices } from "../server/choice-slot.js";
 
 /**
  * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
@@ -166,6 +167,8 @@ export interface FeaturePlugs {
   compileSchema?: CompileSchema;
   /** Runs the user's code: hooks, the `api` client, resource templates (feature `custom`). */
   customCode?: CustomCode;
+  /** The tools each HTTP connection may choose with its URL or headers (feature `toolsets`). */
+  connectionChoices?: MakeConnectionChoices;
 }
 
 /** One optional part of the runtime. */
