@@ -153,7 +153,7 @@ test("regenerating after the spec changed keeps user code and tool names, remove
 
 test("a hand-edited generated file stops the run (named in the error) unless --force", async () => {
   const out = join(work, "edited");
-  await generate({ spec: v1, outDir: out });
+  await generate({ spec: v1, outDir: out, features: ["custom"] });
   appendFileSync(join(out, "src/tools/items.ts"), "// my edit\n");
   const before = read(out, ".mcp-gen/manifest.json");
   try {

@@ -62,16 +62,19 @@ const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritte
 export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
   const printed = printToolTypes(input.tools, input.types, tsMorph);
-  const files: EmittedFile[] = [...printed.modules].map(([fileName, content]) => ({
-    path: `src/tools/${fileName}.ts`,
-    content,
-  }));
-  files.push(...printed.schemas);
-  files.push({
-    path: "src/tools/index.ts",
-    content: printFile(toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)),
-  });
+  // The tools' and schemas' types are for the project's own code (feature custom); the declarations always ship.
   const custom = input.features.includes("custom");
+  const files: EmittedFile[] = custom
+    ? [...printed.modules].map(([fileName, content]) => ({ path: `src/tools/${fileName}.ts`, content }))
+    : [];
+  if (custom) files.push(...printed.schemas);
+  const index = custom
+    ? toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)
+    : sourceFile(
+        tsMorph.StructureKind,
+        toolSource(tsMorph).flatMap((statement, i) => (i ? [BLANK_LINE, statement] : [statement])),
+      );
+  files.push({ path: "src/tools/index.ts", content: printFile(index) });
   if (custom) files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
@@ -96,8 +99,26 @@ function exportedConst(
   };
 }
 
+/** The import and the export of `tools`, every tool of the server, read from data/ by the runtime. */
+function toolSource(tsMorph: TsMorph): Statement[] {
+  return [
+    {
+      kind: tsMorph.StructureKind.ImportDeclaration,
+      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
+      moduleSpecifier: "../runtime/data/tool-data.js",
+    },
+    exportedConst(
+      tsMorph,
+      "tools",
+      "ToolSource",
+      'dataToolSource(new URL("../../data/", import.meta.url))',
+      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
+    ),
+  ];
+}
+
 /**
- * `src/tools/index.ts`: every tool (read from data/ by the runtime), the tools' types, and the maps
+ * `src/tools/index.ts` with feature custom: every tool (read from data/ by the runtime), the tools' types, and the maps
  * of tool name → arguments (`ToolInputs`, each entry documented with the operation, which editors
  * show on `api.<tool>`), → what a successful call returns (`ToolOutputs`, what the typed `api`
  * resolves to), → `structuredContent` on the wire (`ToolContents`, what per-tool hooks see) and →
@@ -112,12 +133,9 @@ function toolIndex(
 ): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   const typeNames = (tool: ToolTypeSource) => [tool.inputTypeName, tool.outputTypeName];
+  const [importSource, exportTools] = toolSource(tsMorph);
   const statements: Statement[] = [
-    {
-      kind: kinds.ImportDeclaration,
-      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
-      moduleSpecifier: "../runtime/data/tool-data.js",
-    },
+    importSource!,
     ...(errorUses.length > 0
       ? [
           {
@@ -146,13 +164,7 @@ function toolIndex(
       }),
     ),
     BLANK_LINE,
-    exportedConst(
-      tsMorph,
-      "tools",
-      "ToolSource",
-      'dataToolSource(new URL("../../data/", import.meta.url))',
-      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
-    ),
+    exportTools!,
     {
       kind: kinds.Interface,
       name: "ToolInputs",
