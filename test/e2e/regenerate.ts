@@ -183,7 +183,7 @@ test("--no-bump keeps the version; --reset-tool-names renames from the spec", as
 
 test("CLI: --check exits 0 when fresh, 5 when stale, writes nothing; diff --json and exit codes", async () => {
   const out = join(work, "checked");
-  const made = await mcpGen(v1, "-o", out, "--quiet");
+  const made = await mcpGen(v1, "-o", out, "--with", "custom", "--quiet");
   assert.is(made.code, 0, made.stderr);
   assert.is(made.stdout, "", "--quiet prints nothing on success");
   writeFileSync(join(out, "mine.txt"), "user file, not a reason to be stale");

@@ -18,17 +18,8 @@ import type { ObjectJsonSchema } from "../../api/types.js";
 import type { FromSchema, InputSchemaLiteral } from "./schema-type.js";
 import type { AnyApi, ApiClient } from "./typed-api.js";
 
-export type {
-  CallHooks,
-  CustomPrompt,
-  CustomResource,
-  CustomResourceTemplate,
-  CustomTool,
-  Extension,
-  InputRequest,
-  InputRequiredResult,
-  RequestTools,
-} from "../../api/extensions.js";
+/** The shapes the server runs (CustomTool, RequestTools, Extension …), for the user's code. */
+export type * from "../../api/extensions.js";
 
 /** A custom tool as `defineTool` takes it: `inputSchema` is a literal its arguments are typed from. */
 export type CustomToolSpec<S extends InputSchemaLiteral, TApi = AnyApi> = Omit<
