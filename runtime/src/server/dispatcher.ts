@@ -8,7 +8,6 @@ import {
   RpcError,
   classifyMessage,
   errorResponse,
-  type ClassifiedMessage,
   successResponse,
   type JsonRpcId,
   type JsonRpcErrorResponse,
@@ -71,7 +70,7 @@ export interface DispatcherOptions {
 }
 
 /** A message that is not a request. */
-type OtherMessage = Exclude<ClassifiedMessage, { kind: "request" }>;
+type OtherMessage = Exclude<ReturnType<typeof classifyMessage>, { kind: "request" }>;
 
 /** Routes messages to method handlers, for every transport and both eras. */
 export class Dispatcher {
