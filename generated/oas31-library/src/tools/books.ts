@@ -14,7 +14,7 @@ export interface PutBooksIsbnInput {
   subtitle?: string | null;
   kind?: "book";
   secretNote?: string;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"isbn" | "title" | "subtitle" | "kind" | "secretNote">;
 }
 
@@ -27,7 +27,7 @@ export type PutBooksIsbnOutput = Book;
 /** Arguments of the `countCopies` tool (GET /books/{isbn}/count). */
 export interface CountCopiesInput {
   isbn: string;
-  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
+  /** Fields to return */
   _fields?: string[];
 }
 

@@ -6,7 +6,7 @@ import type { Category } from "../schemas.js";
 export interface GetCategoriesCategoryIdInput {
   categoryId: string;
   depth?: number | null;
-  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
+  /** Fields to return: name, children[].{name, children[].{name, children[].*}} */
   _fields?: string[];
 }
 

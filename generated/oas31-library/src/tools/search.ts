@@ -11,7 +11,7 @@ export interface SearchInput {
   };
   "X-Trace"?: string;
   "X-Score"?: number;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"isbn" | "title" | "subtitle" | "kind" | "secretNote">;
 }
 

@@ -8,7 +8,7 @@ export interface ListOdataInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"value[]" | "@odata.nextLink" | "value[].id">;
 }
 

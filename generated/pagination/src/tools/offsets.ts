@@ -10,7 +10,7 @@ export interface ListOffsetsInput {
   cursor?: string;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"total" | "results[]" | "results[].id">;
 }
 

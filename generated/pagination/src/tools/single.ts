@@ -4,7 +4,7 @@ import type { Item } from "../schemas.js";
 
 /** Arguments of the `getSingle` tool (GET /single). */
 export interface GetSingleInput {
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: "id"[];
 }
 

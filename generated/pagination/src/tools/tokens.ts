@@ -9,7 +9,7 @@ export interface ListByTokenInput {
   limit?: number;
   /** Pages to fetch and merge into one result (default 1). */
   maxPages?: number;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"items[]" | "meta" | "items[].id" | "meta.next_cursor">;
 }
 

@@ -6,7 +6,7 @@ import type { Pet } from "../schemas.js";
 export interface FindPetsInput {
   tags?: string[];
   limit?: number;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"name" | "nickname" | "id">;
 }
 
@@ -17,7 +17,7 @@ export type FindPetsOutput = Pet[];
 export interface AddPetInput {
   name: string;
   nickname?: string | null;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"name" | "nickname" | "id">;
 }
 
@@ -37,7 +37,7 @@ export interface UploadPhotoInput {
   id: number;
   caption: string;
   tags?: string[];
-  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
+  /** Fields to return */
   _fields?: string[];
 }
 
