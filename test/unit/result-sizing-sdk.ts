@@ -121,7 +121,7 @@ test("a 30-item page: within the budget, valid JSON, every item named, the full 
       assert.is(unknown.isError, true);
       assert.match(unknown.content[0]!.text!, /unknown _fields path\(s\) "titel".*Known paths near them: title/);
       // The input schema shows the paths only when few: the refusal names the result's top-level fields.
-      assert.match(unknown.content[0]!.text!, /Fields at the top: [^.]*\bnumber, title\b[^.]*\breporter\b/);
+      assert.match(unknown.content[0]!.text!, /Top-level fields: [^.]*\bnumber, title\b[^.]*\breporter\b/);
 
       // A binary body above the inline size: a link, not base64 in the conversation.
       const file = (await client.callTool({ name: "getAttachment", arguments: { id: 1 } })) as Result;

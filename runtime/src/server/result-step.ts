@@ -58,7 +58,7 @@ export function takeFields(
     return {
       result: textResult(
         `Invalid arguments for tool ${tool.name}: unknown ${name} path(s) ${checked.unknown.map((p) => JSON.stringify(p)).join(", ")}. ` +
-          `Known paths near them: ${checked.nearest.join(", ")}. Fields at the top: ${topLevelPaths(known).join(", ")}. ` +
+          `Known paths near them: ${checked.nearest.join(", ")}. Top-level fields: ${topLevelPaths(known).join(", ")}. ` +
           "A path is property names joined by dots; [] marks a list, whose items are crossed.",
         true,
       ),
