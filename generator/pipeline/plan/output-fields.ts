@@ -24,8 +24,8 @@ export const MAX_ENUM_PATHS = 8;
  * Characters at most of the compact listing ({@link compactPaths}) the argument's description carries
  * when the paths are too many for an enum; a longer listing is left out. Every tool of a big API
  * takes the argument and a client gives every listing to the model: on GitHub (926 tools) listing
- * every tool's paths would add ~0.2 MB to `tools/list`, while a wrong path costs one refused call
- * that names the known paths near it (result-step.ts).
+ * every tool's paths, even written this way, would add ~0.4 MB to `tools/list`, while a wrong path
+ * costs one refused call that names the known paths near it and the top-level ones (result-step.ts).
  */
 export const MAX_LISTING_CHARS = 120;
 /** The argument's name, and the prefix added while an operation has a parameter of that name. */
