@@ -38,6 +38,8 @@ import { startUpstream, type Recorded, type Upstream } from "../support/runtime-
 
 const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const PAGE_ITEMS = 30;
+/** The pull request of the first page whose upstream answer has no `draft` value (null). */
+const NO_DRAFT_AT = 2;
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-views-"));
 const shots = process.env.MCP_GEN_VIEW_SHOTS ? resolve(process.env.MCP_GEN_VIEW_SHOTS) : join(work, "shots");
 
@@ -98,7 +100,10 @@ async function githubUpstream(spec: string): Promise<Upstream> {
     paths: Record<string, Record<string, ExampleOperation>>;
   };
   const operation = (path: string) => document.paths[path]!.get!;
-  const pulls = pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS + 5) as unknown[];
+  const pulls = pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS + 5) as Array<
+    Record<string, unknown>
+  >;
+  pulls[NO_DRAFT_AT]!.draft = null;
   const pages = [JSON.stringify(pulls.slice(0, PAGE_ITEMS)), JSON.stringify(pulls.slice(PAGE_ITEMS))];
   const repoGet = operation("/repos/{owner}/{repo}");
   const repoSchema = repoGet.responses["200"]!.content!["application/json"]!.schema;
@@ -252,6 +257,19 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts
   assert.ok(numberAt >= 0, `a number column among ${headers.join(", ")}`);
   const before = await column(view, numberAt);
   assert.is(before.length, PAGE_ITEMS);
+  // The result budget kept every field the table shows (its columns): each cell holds its row's value.
+  const cells = await Promise.all(headers.map((_, at) => column(view, at)));
+  assert.ok(
+    cells.every((texts) => texts.every((text) => text !== "")),
+    "no empty cell",
+  );
+  for (const key of ["locked", "draft"]) {
+    const texts = cells[headers.indexOf(key)] ?? [];
+    // One pull request came without a draft value (NO_DRAFT_AT): its cell says so with a dash.
+    const expected = (text: string, row: number) =>
+      key === "draft" && row === NO_DRAFT_AT ? text === "—" : text === "true" || text === "false";
+    assert.ok(texts.length === PAGE_ITEMS && texts.every(expected), `${key}: ${texts.join(" ")}`);
+  }
 
   // Mouse: number ascending, then descending; the DOM's order follows.
   const numberHeader = view.getByRole("columnheader", { name: "number", exact: true });

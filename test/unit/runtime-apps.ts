@@ -29,7 +29,7 @@ import {
   RESOURCE_URI_META_KEY,
   getUiCapability,
 } from "@modelcontextprotocol/ext-apps/server";
-import { info } from "../support/runtime-fixture.js";
+import { info, startUpstream } from "../support/runtime-fixture.js";
 
 const pet = {
   type: "object",
@@ -313,6 +313,60 @@ test("a client without the extension (or another MIME type) gets byte-identical 
   const other = { extensions: { [UI_EXTENSION]: { mimeTypes: ["text/uri-list"] } } };
   assert.is(JSON.stringify(await legacy(server(true), other, requests)), plain);
   assert.not.ok(plain.includes("ui://"));
+});
+
+test("a result shortened to its budget keeps the table's columns for a client that shows the table", async () => {
+  const pets = Array.from({ length: 30 }, (_, i) => ({
+    id: i + 1,
+    name: `pet${i + 1}`,
+    homepage: `https://pets.example.test/${i + 1}/home`,
+    notes: "n".repeat(150),
+    colour: `colour number ${i}`,
+    breed: `breed number ${i}`,
+    status: i % 2 ? "available" : "adopted",
+    tag: `tag ${i} ${"x".repeat(20)}`,
+  }));
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(pets),
+  }));
+  try {
+    const served = (views: boolean) =>
+      new McpServer({
+        info,
+        tools: tools(),
+        upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+        resultBudget: 1_300,
+        ...(views && { toolViews: (operations) => new AppViews(operations, () => "") }),
+      });
+    const rows = async (target: McpServer, capabilities: Record<string, unknown>) => {
+      const [called] = await legacy(target, capabilities, [["tools/call", { name: "listPets", arguments: {} }]]);
+      const result = resultOf(called!);
+      assert.match(result.content[1].text, /Shortened to fit the result budget/);
+      const structured = result.structuredContent as Record<string, any>;
+      return (structured.result ?? structured.unexpectedResponse.body) as Array<Record<string, unknown>>;
+    };
+    const columns = chooseView(byName("listPets"))!.columns!.map((column) => column.key);
+    assert.ok(columns.includes("status") && columns.includes("tag"), columns.join());
+    // A model's client (no extension), or a server without views: the fields that come first fill the room.
+    for (const plain of [await rows(served(true), {}), await rows(served(false), DECLARES)]) {
+      assert.is(plain.length, 30);
+      const others = (pet: Record<string, unknown>) => Object.keys(pet).filter((key) => !columns.includes(key));
+      assert.ok(
+        plain.every((pet) => pet.tag === undefined && others(pet).length > 0),
+        JSON.stringify(plain[0]),
+      );
+    }
+    // A client that shows the table: every row carries every column's value.
+    const shown = await rows(served(true), DECLARES);
+    assert.equal(
+      shown.map((pet) => columns.map((key) => pet[key])),
+      pets.map((pet) => columns.map((key) => (pet as Record<string, unknown>)[key])),
+    );
+  } finally {
+    await upstream.close();
+  }
 });
 
 test("reading a view that does not exist is not found; a script that could end its element is refused", async () => {

@@ -22,6 +22,11 @@ export interface ToolViews {
   renderedBy(capabilities: Readonly<Record<string, unknown>>): boolean;
   /** The tool as listed to such a client: with its view's link (`_meta.ui`) when it has a view. */
   linked(tool: ListedTool): ListedTool;
+  /**
+   * The item fields the view of this tool shows in a list (a table's columns), which a result
+   * shortened to its budget keeps before other fields; undefined when its view shows no list.
+   */
+  shownFields(toolName: string): readonly string[] | undefined;
   /** The view resources, as `resources/list` shows them to such a client. */
   resources(): ViewResource[];
   /** A view resource's contents (`text`: its HTML); undefined for any other URI. */

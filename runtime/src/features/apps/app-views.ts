@@ -52,6 +52,13 @@ export class AppViews implements ToolViews {
     return { ...tool, _meta: { ...tool._meta, ui, [LEGACY_URI_KEY]: resourceUri } };
   }
 
+  /** A table's columns (a card or form shows no list): what its rows must carry to fill them. */
+  shownFields(toolName: string): readonly string[] | undefined {
+    return this.byName()
+      .get(toolName)
+      ?.columns?.map((column) => column.key);
+  }
+
   /** One resource per view, in tool order. */
   resources(): ViewResource[] {
     return [...this.byName().values()].map((spec) => ({
