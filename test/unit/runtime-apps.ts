@@ -23,6 +23,7 @@ import {
 } from "../../runtime/src/features/apps/view-page.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
+import { SearchMetaTools } from "../../runtime/src/features/search/meta-tools.js";
 import {
   EXTENSION_ID,
   RESOURCE_MIME_TYPE,
@@ -367,6 +368,50 @@ test("a result shortened to its budget keeps the table's columns for a client th
   } finally {
     await upstream.close();
   }
+});
+
+test("on the search surface call_operation links the view that shows each call in the operation's own view", async () => {
+  const onSearch = (views: boolean) =>
+    new McpServer({
+      info,
+      tools: tools(),
+      upstream: { baseUrl: "http://127.0.0.1:9", timeoutMs: 1000 },
+      surface: "search",
+      surfaces: { search: (context) => new SearchMetaTools(context) },
+      ...(views && {
+        toolViews: (operations, meta) => new AppViews(operations, () => "void 0", meta),
+      }),
+    });
+  const [list, read] = await legacy(onSearch(true), DECLARES, [
+    ["tools/list", {}],
+    ["resources/read", { uri: "ui://views/operation/call_operation" }],
+  ]);
+  const listed = resultOf(list!).tools as Array<Record<string, any>>;
+  assert.equal(
+    listed.map((tool) => [tool.name, tool._meta?.ui?.resourceUri]),
+    [
+      ["search_operations", undefined],
+      ["describe_operation", undefined],
+      ["call_operation", "ui://views/operation/call_operation"],
+    ],
+  );
+  assert.equal(listed[2]!._meta.ui.visibility, ["model", "app"], "the view calls call_operation for pages and forms");
+  const [contents] = resultOf(read!).contents as Array<Record<string, any>>;
+  assert.is(contents!.mimeType, VIEW_MIME_TYPE);
+  const json = /<script type="application\/json" id="mcp-view-spec">([^<]*)<\/script>/.exec(contents!.text)![1]!;
+  const spec = JSON.parse(json) as Record<string, any>;
+  assert.is(spec.kind, "operation");
+  assert.equal(spec.operationCall, { nameArgument: "name", argumentsArgument: "arguments" });
+  // Each operation's own view, as its tool links it on surface all.
+  assert.equal(Object.keys(spec.views), ["listPets", "getPet", "createPet", "deletePet"]);
+  assert.equal(spec.views.listPets, chooseView(byName("listPets")));
+  // Without the extension: byte for byte what a server without views lists; no other tool reads as a dispatcher.
+  const plain = JSON.stringify(await legacy(onSearch(false), {}, [["tools/list", {}]]));
+  assert.is(JSON.stringify(await legacy(onSearch(true), {}, [["tools/list", {}]])), plain);
+  const [allSurface] = await legacy(server(true), DECLARES, [
+    ["resources/read", { uri: "ui://views/operation/call_operation" }],
+  ]);
+  assert.ok("error" in allSurface!, "a server that serves no call_operation has no such view");
 });
 
 test("reading a view that does not exist is not found; a script that could end its element is refused", async () => {

@@ -31,7 +31,7 @@ export interface ResultShaping {
   links: ResultLinks;
   validator: SchemaValidator;
   /** The item fields the caller's view of `tool` shows (feature `apps`), kept first by the budget; undefined: none. */
-  viewFields?: (tool: ToolDefinition, call: HandlerContext) => readonly string[] | undefined;
+  viewFields?: (tool: ToolDefinition, call: HandlerContext) => string[] | undefined;
 }
 
 /** The arguments without the fields argument and its checked paths, or the `isError` result that names valid ones. */

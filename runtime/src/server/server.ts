@@ -201,7 +201,7 @@ export class McpServer {
       logger: this.logger,
     });
     const prompts = new PromptMethods(extension.prompts ?? [], this.channel);
-    this.toolViews = options.toolViews?.(() => this.tools.loaded().tools);
+    this.toolViews = options.toolViews?.(() => this.tools.loaded().tools, this.tools.meta);
     const resources = new ResourceMethods(
       extension,
       {
@@ -247,7 +247,7 @@ export class McpServer {
         budgetTokens: options.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS,
         links: this.resultLinks,
         validator,
-        viewFields: (tool, call) => this.viewFields(tool, call),
+        viewFields: (tool, call) => this.toolViews?.shownFields(tool.name, this.channel.capabilitiesOf(call)),
       },
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
         perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),
@@ -333,12 +333,6 @@ export class McpServer {
   private viewLinks(call: HandlerContext): ((tool: ListedTool) => ListedTool) | undefined {
     const views = this.toolViews;
     return views?.renderedBy(this.channel.capabilitiesOf(call)) ? (tool) => views.linked(tool) : undefined;
-  }
-
-  /** The item fields the view of `tool` shows, for a client that renders views (feature `apps`); else none. */
-  private viewFields(tool: ToolDefinition, call: HandlerContext): readonly string[] | undefined {
-    const views = this.toolViews;
-    return views?.renderedBy(this.channel.capabilitiesOf(call)) ? views.shownFields(tool.name) : undefined;
   }
 
   /**

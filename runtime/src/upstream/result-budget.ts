@@ -158,13 +158,7 @@ function propertyChars(name: string, value: unknown): number {
  * `maxChars` (each for every item at once): those named in `keep` first, then the others in the
  * order they first appear.
  */
-function fieldsThatFit(
-  body: unknown,
-  records: Records,
-  maxChars: number,
-  schema: JsonSchema | undefined,
-  keep: readonly string[],
-): unknown[] {
+function fieldsThatFit(body: unknown, records: Records, max: number, schema?: JsonSchema, keep?: string[]): unknown[] {
   const items = itemsOf(body, records);
   const base = items.map((item) => identifiersOnly(item, schema));
   let used = JSON.stringify(withRecords(body, records, base)).length;
@@ -177,9 +171,9 @@ function fieldsThatFit(
         costs.set(key, (costs.get(key) ?? 0) + propertyChars(key, getOwn(item, key)));
   });
   const chosen = new Set<string>();
-  const byPreference = [...costs].sort(([a], [b]) => Number(keep.includes(b)) - Number(keep.includes(a)));
+  const byPreference = [...costs].sort(([a], [b]) => Number(keep?.includes(b)) - Number(keep?.includes(a)));
   for (const [key, cost] of byPreference)
-    if (used + cost <= maxChars) {
+    if (used + cost <= max) {
       chosen.add(key);
       used += cost;
     }
@@ -219,12 +213,7 @@ function fieldsLeftOut(before: unknown[], after: unknown[], limit = 30): string[
  * `body` shrunk to at most `maxChars` characters of compact JSON by the steps of the module comment;
  * `keep` names item fields kept before the others in step 4.
  */
-export function shrinkToBudget(
-  body: unknown,
-  maxChars: number,
-  schema?: JsonSchema,
-  keep: readonly string[] = [],
-): ShrinkOutcome {
+export function shrinkToBudget(body: unknown, maxChars: number, schema?: JsonSchema, keep?: string[]): ShrinkOutcome {
   const records = findRecords(body);
   const originalItems = itemsOf(body, records);
   const itemSchema = recordSchema(schema, records);

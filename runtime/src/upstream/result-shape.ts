@@ -29,7 +29,7 @@ export interface ShapeRequest {
   /** The argument that carries the fields (named in the note). */
   fieldsArgument?: string | undefined;
   /** Item fields the budget keeps before the others: the columns of the view the caller shows the result in. */
-  keep?: readonly string[] | undefined;
+  keep?: string[] | undefined;
 }
 
 /** A shaped result, and the full body's JSON text when the budget left something out (for the link). */

@@ -6,7 +6,13 @@
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../../api/mcp-types.js";
 import { textResult, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
 import type { ObjectJsonSchema } from "../../api/types.js";
-import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
+import type {
+  MetaTools,
+  MetaToolsContext,
+  OperationCallShape,
+  RunOperation,
+  ServedSurface,
+} from "../../server/surfaces.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
 import { readRecord } from "../../data/tool-data.js";
@@ -168,6 +174,8 @@ export interface RunningTool {
   ): Promise<CallToolResult | InputRequiredResult>;
   /** The one operation a call runs, if it runs exactly one. */
   target?(args: unknown): string | undefined;
+  /** Its arguments, when each call runs one operation and returns that operation's result as is. */
+  callShape?: OperationCallShape;
 }
 
 /** `call_operation`: runs the operation it names, if this caller may see it. */
@@ -181,6 +189,7 @@ const callOperation: RunningTool = {
     typeof args === "object" && args !== null && typeof (args as { name?: unknown }).name === "string"
       ? (args as { name: string }).name
       : undefined,
+  callShape: { nameArgument: "name", argumentsArgument: "arguments" },
 };
 
 /** The meta tools of the search (or code) surface; data files load on first use. */
@@ -223,6 +232,10 @@ export class SearchMetaTools implements MetaTools {
 
   runsOperations(name: string): boolean {
     return name === this.running.tool.name;
+  }
+
+  operationCall(name: string): OperationCallShape | undefined {
+    return name === this.running.tool.name ? this.running.callShape : undefined;
   }
 
   /** The loaded search index (loaded, or built from the tools, on first use). */
