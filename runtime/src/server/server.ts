@@ -240,7 +240,7 @@ export class McpServer {
       tasks,
       upstream,
       userAgent: `${info.name}/${info.version} (mcp-gen)`,
-      credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
+      credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream),
       paging: options.paging?.(env),
       userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
       results: {
