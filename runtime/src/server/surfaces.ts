@@ -78,11 +78,8 @@ export interface MetaTools {
    * How meta tool `name` names the one operation it calls and that operation's arguments, when
    * each call runs exactly one whose result it returns as is (`call_operation`); else undefined.
    */
-  operationCall?(name: string): OperationCallShape | undefined;
+  operationCall?(name: string): { nameArgument: string; argumentsArgument: string } | undefined;
 }
-
-/** The arguments of a meta tool that calls one operation: `{ [nameArgument]: "getPet", [argumentsArgument]: {…} }`. */
-export type OperationCallShape = { nameArgument: string; argumentsArgument: string };
 
 /** Makes the meta tools of a surface; a feature that serves the surface provides it. */
 export type MakeMetaTools = (context: MetaToolsContext) => MetaTools;

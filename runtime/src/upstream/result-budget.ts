@@ -162,7 +162,8 @@ function fieldsThatFit(body: unknown, records: Records, max: number, schema?: Js
   const items = itemsOf(body, records);
   const base = items.map((item) => identifiersOnly(item, schema));
   let used = JSON.stringify(withRecords(body, records, base)).length;
-  const costs = new Map<string, number>();
+  // The fields to keep first are first in the map, so the loop below offers them room first.
+  const costs = new Map<string, number>((keep ?? []).map((key) => [key, 0]));
   items.forEach((item, i) => {
     if (!isRecord(item)) return;
     const kept = base[i] as Obj;
@@ -171,8 +172,7 @@ function fieldsThatFit(body: unknown, records: Records, max: number, schema?: Js
         costs.set(key, (costs.get(key) ?? 0) + propertyChars(key, getOwn(item, key)));
   });
   const chosen = new Set<string>();
-  const byPreference = [...costs].sort(([a], [b]) => Number(keep?.includes(b)) - Number(keep?.includes(a)));
-  for (const [key, cost] of byPreference)
+  for (const [key, cost] of costs)
     if (used + cost <= max) {
       chosen.add(key);
       used += cost;

@@ -5,7 +5,7 @@
 import type { ListedTool } from "../../api/mcp-types.js";
 import type { ToolDefinition } from "../../api/types.js";
 import { isRecord } from "../../protocol/own.js";
-import type { MetaTools, OperationCallShape } from "../../server/surfaces.js";
+import type { MetaTools } from "../../server/surfaces.js";
 import type { ToolViews, ViewResource } from "../../server/views-slot.js";
 import { chooseView, type ViewSpec } from "./view-choice.js";
 import { VIEW_MIME_TYPE, viewPage, viewScript, type ViewScript } from "./view-page.js";
@@ -95,7 +95,7 @@ export class AppViews implements ToolViews {
    * name, for the page to pick the one of the operation each call names (the extension links views
    * to tools, not to results: one view serves every call of the tool).
    */
-  private operationView(tool: string, operationCall: OperationCallShape): ViewSpec {
+  private operationView(tool: string, operationCall: NonNullable<ViewSpec["operationCall"]>): ViewSpec {
     return {
       kind: "operation",
       tool,

@@ -6,13 +6,7 @@
 import type { InputRequiredResult, CallToolResult, ListedTool } from "../../api/mcp-types.js";
 import { textResult, renderToolResult, valueOutcome } from "../../api/tool-outcome.js";
 import type { ObjectJsonSchema } from "../../api/types.js";
-import type {
-  MetaTools,
-  MetaToolsContext,
-  OperationCallShape,
-  RunOperation,
-  ServedSurface,
-} from "../../server/surfaces.js";
+import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
 import { readRecord } from "../../data/tool-data.js";
@@ -162,6 +156,9 @@ export const CALL_OPERATION_TOOL: ListedTool = {
   },
   annotations: { openWorldHint: true },
 };
+
+/** How a meta tool names the one operation it calls and that operation's arguments (`call_operation`). */
+type OperationCallShape = NonNullable<ReturnType<NonNullable<MetaTools["operationCall"]>>>;
 
 /** The surface's tool that runs operations: `call_operation` here, `execute_code` on the code surface. */
 export interface RunningTool {
