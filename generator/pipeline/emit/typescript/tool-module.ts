@@ -2,8 +2,8 @@
  * A module of tool types for the user's code (`src/tools/<module>.ts`): each tool's arguments
  * (`<Tool>Input`, from its input schema) and what a successful call returns (`<Tool>Output`, from
  * the full spec: what `api.<tool>()` resolves to), referring to the named types of src/schemas.ts
- * by name. Declarations only — the tool definitions are data in `data/tools.json` — printed by
- * ts-morph in batches (ts-morph.ts printEach).
+ * by name. Declarations only — the tool definitions are data in `data/tools.json` — written as
+ * text (type-expression.ts, text-writer.ts); ts-morph prints the imports.
  */
 import type { JsonSchema } from "../../../shared/contract.js";
 import type { ResultType } from "../../plan/plan-types.js";
@@ -21,7 +21,8 @@ import {
   type TypeNode,
 } from "./type-expression.js";
 import { propertyKey } from "./schema-to-ts.js";
-import { GENERATED_HEADER, printEach, printStatements, type Statement, type TsMorph } from "./ts-morph.js";
+import { textPieces } from "./text-writer.js";
+import { GENERATED_HEADER, printStatements, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** The runtime's type of a binary result, imported by a module whose tools return one. */
 export const BINARY_TYPE = "BinaryData";
@@ -110,7 +111,7 @@ export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeName
   const uses = new Set<string>();
   const errorUses = new Set<string>();
   let binary = false;
-  const blocks = printEach(tsMorph, tools, (tool) => {
+  const blocks = textPieces(tools, (tool) => {
     const used = toolTypeUses(tool, names);
     for (const name of used.types) uses.add(name);
     for (const name of used.errors) errorUses.add(name);
