@@ -6,7 +6,12 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
-import { interfaceText, typeAliasText } from "../../generator/pipeline/emit/typescript/structure-text.js";
+import {
+  interfaceText,
+  propertySignature,
+  typeAliasText,
+  typeImportText,
+} from "../../generator/pipeline/emit/typescript/structure-text.js";
 import { joinStatements, textPieces } from "../../generator/pipeline/emit/typescript/text-writer.js";
 import { loadTsMorph, printStatements } from "../../generator/pipeline/emit/typescript/ts-morph.js";
 
@@ -107,6 +112,26 @@ test("each item's pieces are its statements joined, trimmed, ending with one lin
     (statements) => statements,
   );
   assert.equal(pieces, ["export interface A {\n}\n\nexport type B = 1;\n", "export type C = 2;\n"]);
+});
+
+test("type-only imports of names, and property signatures, are what ts-morph prints", () => {
+  const specifiers = ["./tools.js", '../odd "quoted".js', "./line\nbreak.js", "./crlf\r\n.js", "./back\\slash.js"];
+  for (const moduleSpecifier of specifiers)
+    for (const namedImports of [["One"], ["One", "Two", "Three"], []]) {
+      const structure = { kind: kinds.ImportDeclaration, isTypeOnly: true, namedImports, moduleSpecifier } as const;
+      assert.is(`${typeImportText(namedImports, moduleSpecifier)}\n`, printStatements(tsMorph, [structure]));
+    }
+  const properties = [
+    { name: "plain", type: "string", hasQuestionToken: false },
+    { name: '"odd-key"', type: "Array<unknown>", hasQuestionToken: true },
+    { name: "untyped", type: " ", hasQuestionToken: true },
+  ];
+  const structure: InterfaceDeclarationStructure = { kind: kinds.Interface, name: "Map", properties };
+  const members = properties.map((p) => ({
+    signature: propertySignature(p.name, p.type, p.hasQuestionToken),
+    docs: [],
+  }));
+  assert.is(`${interfaceText("Map", members, { exported: false, docs: [] })}\n`, printStatements(tsMorph, [structure]));
 });
 
 test.run();

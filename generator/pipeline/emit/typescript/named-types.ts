@@ -10,6 +10,7 @@ import type { NamedTypePlan, TypesPlan } from "../../plan/plan-types.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { forEachSchema } from "../../../shared/schema-walk.js";
 import { schemaDocs, typeDeclaration, typeNode } from "./type-expression.js";
+import { typeImportText } from "./structure-text.js";
 import { textPieces } from "./text-writer.js";
 import { BLANK_LINE, printFile, printStatements, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
@@ -154,15 +155,7 @@ export function namedTypeFiles(
         if (!list.includes(target)) list.push(target);
         imports.set(from, list);
       }
-    const importText = printStatements(
-      tsMorph,
-      [...imports].map(([from, list]) => ({
-        kind: tsMorph.StructureKind.ImportDeclaration,
-        isTypeOnly: true,
-        namedImports: list,
-        moduleSpecifier: `./${from}.js`,
-      })),
-    );
+    const importText = `${[...imports].map(([from, list]) => typeImportText(list, `./${from}.js`)).join("\n")}\n`;
     const intro = `// The API's named types ${file === shared ? "that the tools of several modules use" : file === unreferenced ? "that no tool of this server uses" : `that only the tools of src/tools/${file}.ts use`} (src/schemas.ts exports them all).\n`;
     emitted.push({
       path: `src/schemas/${file}.ts`,

@@ -3,7 +3,7 @@ import type { ToolPlan } from "../../plan/plan-types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
-import { interfaceText, typeAliasText, type MemberText } from "./structure-text.js";
+import { interfaceText, propertySignature, typeAliasText, type MemberText } from "./structure-text.js";
 import { textPieces } from "./text-writer.js";
 
 type Obj = Record<string, unknown>;
@@ -55,7 +55,7 @@ function inputMembers(tool: ToolTypeSource, refName: (def: string) => string): M
     const description =
       typeof schema === "object" && typeof schema.description === "string" ? docText(schema.description) : "";
     return {
-      signature: `${propertyKey(name)}${required.has(name) ? "" : "?"}: ${schemaToType(schema, refName)};`,
+      signature: propertySignature(propertyKey(name), schemaToType(schema, refName), !required.has(name)),
       docs: description ? [description] : [],
     };
   });

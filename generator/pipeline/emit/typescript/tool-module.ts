@@ -3,7 +3,7 @@
  * (`<Tool>Input`, from its input schema) and what a successful call returns (`<Tool>Output`, from
  * the full spec: what `api.<tool>()` resolves to), referring to the named types of src/schemas.ts
  * by name. Declarations only — the tool definitions are data in `data/tools.json` — written as
- * text (type-expression.ts, text-writer.ts); ts-morph prints the imports.
+ * text (type-expression.ts, text-writer.ts, structure-text.ts).
  */
 import type { JsonSchema } from "../../../shared/contract.js";
 import type { ResultType } from "../../plan/plan-types.js";
@@ -22,7 +22,8 @@ import {
 } from "./type-expression.js";
 import { propertyKey } from "./schema-to-ts.js";
 import { textPieces } from "./text-writer.js";
-import { GENERATED_HEADER, printStatements, type Statement, type TsMorph } from "./ts-morph.js";
+import { typeImportText } from "./structure-text.js";
+import { GENERATED_HEADER } from "./ts-morph.js";
 
 /** The runtime's type of a binary result, imported by a module whose tools return one. */
 export const BINARY_TYPE = "BinaryData";
@@ -107,7 +108,7 @@ export interface ToolModuleText {
 }
 
 /** The module of `tools` (see the module comment). Deterministic. */
-export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeNames, tsMorph: TsMorph): ToolModuleText {
+export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeNames): ToolModuleText {
   const uses = new Set<string>();
   const errorUses = new Set<string>();
   let binary = false;
@@ -127,16 +128,10 @@ export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeName
       ]),
     ];
   });
-  const importOf = (namedImports: string[], moduleSpecifier: string): Statement => ({
-    kind: tsMorph.StructureKind.ImportDeclaration,
-    isTypeOnly: true,
-    namedImports,
-    moduleSpecifier,
-  });
-  const imports = printStatements(tsMorph, [
-    ...(uses.size > 0 ? [importOf([...uses], "../schemas.js")] : []),
-    ...(binary ? [importOf([BINARY_TYPE], "../runtime/api/api-client.js")] : []),
-  ]);
-  const head = uses.size > 0 || binary ? `${imports}\n` : "";
+  const imports = [
+    ...(uses.size > 0 ? [typeImportText([...uses], "../schemas.js")] : []),
+    ...(binary ? [typeImportText([BINARY_TYPE], "../runtime/api/api-client.js")] : []),
+  ];
+  const head = imports.length > 0 ? `${imports.join("\n")}\n\n` : "";
   return { text: GENERATED_HEADER + head + blocks.join("\n"), uses: [...uses], errorUses: [...errorUses] };
 }

@@ -49,7 +49,7 @@ export function printToolTypes(tools: readonly ToolTypeSource[], types: TypesPla
   const uses = new Map<string, string[]>();
   const errorUses = new Set<string>();
   for (const [fileName, moduleTools] of members) {
-    const printed = toolModuleText(moduleTools, names, tsMorph);
+    const printed = toolModuleText(moduleTools, names);
     modules.set(fileName, printed.text);
     uses.set(fileName, [...new Set([...printed.uses, ...printed.errorUses])]);
     for (const name of printed.errorUses) errorUses.add(name);
