@@ -1,6 +1,12 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { checkFields, nearestPaths, pathSegments, projectFields } from "../../runtime/src/upstream/result-fields.js";
+import {
+  checkFields,
+  nearestPaths,
+  pathSegments,
+  projectFields,
+  topLevelPaths,
+} from "../../runtime/src/upstream/result-fields.js";
 import { identifyingKeys, isIdentifyingName } from "../../runtime/src/upstream/result-identity.js";
 import { dropEmpty, shrinkToBudget } from "../../runtime/src/upstream/result-budget.js";
 import { shapeResult } from "../../runtime/src/upstream/result-shape.js";
@@ -74,6 +80,8 @@ test("paths: [] markers are optional, unknown paths name the nearest known ones"
   // Without a list (no schema), any path goes.
   assert.equal(checkFields(["a.b"], []).ok, true);
   assert.equal(nearestPaths(["nmber"], known, 1), ["number"]);
+  // A refusal also lists the fields one name deep, lists and open objects as they are listed.
+  assert.equal(topLevelPaths([...known, "extra.*"]), ["number", "title", "user", "labels[]", "extra.*"]);
 });
 
 test("projection crosses arrays and keeps the selected properties only", () => {
@@ -126,6 +134,25 @@ test("the budget: empties, then nested objects, then strings, then identifiers, 
   const dropped = shrinkToBudget(body, 1_000);
   assert.ok(dropped.text.length <= 1_000);
   assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.kept > 0 && dropped.items.kept < 30);
+});
+
+test("the budget keeps the fields a view shows (keep) before the others, in every item", () => {
+  const body: Array<Record<string, unknown>> = Array.from({ length: 30 }, (_, i) => ({
+    ...item(i),
+    locked: i % 3 === 0,
+    draft: false,
+  }));
+  const plain = shrinkToBudget(body, 3_500).value as Record<string, unknown>[];
+  // Without a view the room beyond the identifiers goes to the fields that come first (user…).
+  assert.ok(plain.every((one) => one.user !== undefined && one.locked === undefined && one.draft === undefined));
+  const shown = shrinkToBudget(body, 3_500, undefined, ["draft", "locked"]);
+  const items = shown.value as Record<string, unknown>[];
+  assert.ok(shown.text.length <= 3_500);
+  assert.is(items.length, 30);
+  assert.equal(
+    items.map((one) => [one.number, one.locked, one.draft]),
+    body.map((one) => [one.number, one.locked, one.draft]),
+  );
 });
 
 test("the budget keeps an envelope and shrinks its longest list (a page object)", () => {
