@@ -15,6 +15,8 @@ import { auth } from "../../runtime/src/features/auth/index.js";
 import { userOauth } from "../../runtime/src/features/user-oauth/index.js";
 import { clientRequests } from "../../runtime/src/features/client-requests/index.js";
 import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
+import { inputRequests } from "../../runtime/src/features/input-requests/index.js";
+import { requestHelpers } from "../../runtime/src/features/input-requests/request-helpers.js";
 import { redis } from "../../runtime/src/features/redis/index.js";
 import { sessions } from "../../runtime/src/features/sessions/index.js";
 import type { TransportHandle } from "../../runtime/src/transport/transport.js";
@@ -128,7 +130,9 @@ async function startServer(
     }
   });
   Object.assign(process.env, env);
-  const handle = await main(info, tools, argv, { features: [auth, redis, sessions, userOauth, clientRequests] });
+  const handle = await main(info, tools, argv, {
+    features: [auth, redis, sessions, userOauth, clientRequests, inputRequests],
+  });
   assert.ok(handle, "the server started");
   stops.push(() => handle!.close());
   return handle!;
@@ -337,6 +341,7 @@ test("resource-server mode with the browser check at the issuer: a start link ma
     credentials: upstreamCredentials(),
     userSignIn: plugs.userSignIn!,
     clientRequests: legacyClientRequests,
+    requestTools: requestHelpers,
     state: new MemoryStateStore(),
     logger: silentLogger,
   });
@@ -392,9 +397,10 @@ test("stdio: the local user signs in through the loopback callback on 127.0.0.1"
       `import { auth } from ${JSON.stringify(join(dist, "runtime/src/features/auth/index.js"))};`,
       `import { userOauth } from ${JSON.stringify(join(dist, "runtime/src/features/user-oauth/index.js"))};`,
       `import { clientRequests } from ${JSON.stringify(join(dist, "runtime/src/features/client-requests/index.js"))};`,
+      `import { inputRequests } from ${JSON.stringify(join(dist, "runtime/src/features/input-requests/index.js"))};`,
       `import { signInApi } from ${JSON.stringify(join(dist, "test/support/sign-in-fixture.js"))};`,
       `const { info, tools } = signInApi(process.env.TEST_ISSUER);`,
-      `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth, clientRequests] });`,
+      `await main(info, tools, process.argv.slice(2), { features: [auth, userOauth, clientRequests, inputRequests] });`,
     ].join("\n"),
   );
   const transport = new StdioClientTransport({

@@ -9,6 +9,7 @@ import { LegacySseEndpoints } from "../../runtime/src/features/legacy-sse/sse-le
 import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { cursorPaging } from "../../runtime/src/features/pagination/index.js";
 import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
+import { requestHelpers } from "../../runtime/src/features/input-requests/request-helpers.js";
 import type { MakeHttpEndpoints } from "../../runtime/src/transport/http-plugs.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
@@ -130,6 +131,7 @@ export const apiFeatures = {
   credentials: upstreamCredentials(),
   paging: cursorPaging,
   clientRequests: legacyClientRequests,
+  requestTools: requestHelpers,
   customCode,
 } as const;
 

@@ -42,11 +42,11 @@ test("legacy client requests: added when custom code calls clientRequest, and wi
   const custom = chooseFeatures([], "all", [], { ...none, clientRequests: true });
   assert.equal(custom.features, ["client-requests"]);
   assert.match(custom.added["client-requests"]!, /custom code calls clientRequest/);
-  assert.equal(chooseFeatures(["confirm"], "all", [], none).features, ["client-requests", "confirm"]);
+  assert.equal(chooseFeatures(["confirm"], "all", [], none).features, ["client-requests", "confirm", "input-requests"]);
   const signIn = chooseFeatures([], "all", [], { ...none, userSignIn: true });
-  assert.equal(signIn.features, ["auth", "client-requests", "state", "user-oauth"]);
+  assert.equal(signIn.features, ["auth", "client-requests", "input-requests", "state", "user-oauth"]);
   const own = chooseFeatures([], "all", [], { ...none, customCode: true });
-  assert.equal(own.features, ["custom"]);
+  assert.equal(own.features, ["custom", "input-requests"]);
   assert.match(own.added.custom!, /has custom code \(src\/custom\/\)/);
 });
 

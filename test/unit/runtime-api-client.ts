@@ -21,6 +21,7 @@ import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { info, sampleTools, startUpstream, type Reply, type Upstream } from "../support/runtime-fixture.js";
 import { apiFeatures } from "../support/factories.js";
 import { customCode } from "../../runtime/src/features/custom/index.js";
+import { requestHelpers } from "../../runtime/src/features/input-requests/request-helpers.js";
 
 /** The maps a generated project has in src/tools/index.ts, for the fixture's tools. */
 interface Inputs {
@@ -341,6 +342,7 @@ test("api results are what the API returned: binary content as BinaryData, no co
   >;
   const s = new McpServer({
     customCode,
+    requestTools: requestHelpers,
     info,
     tools: [binary, empty, textual],
     upstream: { baseUrl: local.baseUrl, timeoutMs: 5000 },

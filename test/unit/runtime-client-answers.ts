@@ -16,6 +16,7 @@ import { sseEvents } from "../support/sse-events.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
+import { requestHelpers } from "../../runtime/src/features/input-requests/request-helpers.js";
 
 /** A custom tool that asks its client (elicitation/create) and answers with what the client said. */
 const asks: CustomTool<any> = {
@@ -31,7 +32,7 @@ const asks: CustomTool<any> = {
   },
 };
 
-function makeServer(warnings: string[], requests = true): McpServer {
+function makeServer(warnings: string[], requests = true, helpers = true): McpServer {
   const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) };
   return new McpServer({
     info,
@@ -39,6 +40,7 @@ function makeServer(warnings: string[], requests = true): McpServer {
     upstream: { baseUrl: "http://127.0.0.1:1" },
     extension: { tools: [asks] },
     customCode,
+    ...(helpers ? { requestTools: requestHelpers } : {}),
     ...(requests ? { clientRequests: legacyClientRequests } : {}),
     logger,
   });
@@ -163,3 +165,13 @@ test("HTTP sessions: the request id is 128 random bits; another session's accept
 });
 
 test.run();
+
+test("without feature input-requests a handler that asks fails naming the feature; MRTR fields of an operation call are not read", async () => {
+  const server = makeServer([], false, false);
+  const call = (id: number, name: string, extra: Record<string, unknown> = {}) =>
+    server.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, ...extra } });
+  const asked = JSON.stringify(await call(1, "asks"));
+  assert.match(asked, /input-requests feature/);
+  const plain = JSON.stringify(await call(2, sampleTools()[0]!.name, { requestState: 42 }));
+  assert.not.match(plain, /requestState|input-requests/);
+});

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { StateSealer } from "../../runtime/src/protocol/request-state.js";
+import { StateSealer } from "../../runtime/src/features/input-requests/state-sealer.js";
 
 const binding = { method: "tools/call", target: "deletePet" };
 

@@ -25,6 +25,8 @@ import { oauth } from "../../runtime/src/features/oauth/index.js";
 import { auth } from "../../runtime/src/features/auth/index.js";
 import { clientRequests } from "../../runtime/src/features/client-requests/index.js";
 import { legacyClientRequests } from "../../runtime/src/features/client-requests/client-requests.js";
+import { inputRequests } from "../../runtime/src/features/input-requests/index.js";
+import { requestHelpers } from "../../runtime/src/features/input-requests/request-helpers.js";
 import { main } from "../../runtime/src/cli/main.js";
 import { freePort } from "../support/sign-in-fixture.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
@@ -230,6 +232,7 @@ async function startServer(
     credentials: upstreamCredentials(),
     userSignIn: plugs.userSignIn!,
     clientRequests: legacyClientRequests,
+    requestTools: requestHelpers,
     state,
     logger,
   });
@@ -979,7 +982,7 @@ test("over HTTP with the resource-server guard: the browser's pages pass without
       `${up.origin}/jwks`,
       "--allow-forwarded-sign-in-links",
     ],
-    { features: [auth, oauth, userOauth, clientRequests] },
+    { features: [auth, oauth, userOauth, clientRequests, inputRequests] },
   );
   try {
     assert.ok(handle, "started");
@@ -1010,7 +1013,7 @@ test("--trust-user-header: HTTP requests without the header are refused; with it
     tools,
     ["--http", "--host", "127.0.0.1", "--port", String(port), "--trust-user-header", "X-User"],
     {
-      features: [auth, userOauth, clientRequests],
+      features: [auth, userOauth, clientRequests, inputRequests],
     },
   );
   try {
@@ -1042,7 +1045,7 @@ test("--trust-user-header on a non-loopback bind: a warning at start-up; none on
     lines.length = 0;
     // 192.0.2.1 (TEST-NET-1) is on no interface: the bind fails after the start-up checks, so nothing listens beyond loopback.
     const handle = await main(info, tools, ["--http", "--host", host, "--port", "0", "--trust-user-header", "X-User"], {
-      features: [auth, userOauth, clientRequests],
+      features: [auth, userOauth, clientRequests, inputRequests],
     }).catch(() => undefined);
     await handle?.close();
     return lines.join("");

@@ -9,7 +9,7 @@ import type { LazyTools, ToolScopes } from "../server/tool-catalog.js";
 import type { ChooseAuto, SurfaceMakers } from "../server/surfaces.js";
 import type { MakeClientViews } from "../server/server.js";
 import type { CallGate, MakeUserSignIn } from "../server/call-slots.js";
-import type { MakeClientRequests } from "../server/request-tools.js";
+import type { MakeClientRequests, MakeRequestTools } from "../server/request-tools.js";
 import type { MakeTasks } from "../server/tasks-slot.js";
 import type { MakeCluster } from "../state/cluster-slot.js";
 import type { StateStore } from "../state/state.js";
@@ -42,6 +42,7 @@ const SETTINGS_OF = {
   clients: "--client MCP_CLIENT",
   confirm: "--confirm-destructive",
   "client-requests": "",
+  "input-requests": "",
   "user-oauth": "--trust-user-header --allow-forwarded-sign-in-links",
   sessions: "--sessions",
   encodings: "",
@@ -146,6 +147,8 @@ export interface FeaturePlugs {
   gate?: CallGate;
   /** Legacy server→client requests (elicitation, sampling, roots). */
   clientRequests?: MakeClientRequests;
+  /** The helpers handlers that ask the user get (MRTR, progress, logs). */
+  requestTools?: MakeRequestTools;
   httpSessions?: MakeHttpSessions;
   /** Endpoints served beside the MCP one. */
   httpEndpoints?: MakeHttpEndpoints;

@@ -3,14 +3,13 @@
  * MRTR): the {@link RequestTools} of custom code, and the legacy client's state these depend on.
  */
 import type { UntypedApi } from "../api/api-client.js";
-import { logLevelAtLeast, requireClientCapability, type McpLogLevel } from "../protocol/era.js";
+import { logLevelAtLeast, type McpLogLevel } from "../protocol/era.js";
 import type { RequestTools } from "../api/extensions.js";
-import type { InputRequest, InputRequiredResult } from "../api/mcp-types.js";
+import type { InputRequest } from "../api/mcp-types.js";
 import { ErrorCode, RpcError, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
 import type { HandlerContext, Params, RequestContext } from "./request-context.js";
-import { StateSealer } from "../protocol/request-state.js";
 import type { Cluster } from "../state/cluster-slot.js";
 
 /** The client capability each kind of input request needs. */
@@ -30,6 +29,12 @@ export interface ClientRequests {
   onBroadcast(message: Record<string, unknown>): void;
 }
 
+/** Makes the request helpers of `channel` (feature `input-requests`); `stateSecret` keys `requestState`. */
+export type MakeRequestTools = (
+  channel: ClientChannel,
+  stateSecret: string | undefined,
+) => (params: Params, call: HandlerContext) => RequestTools;
+
 /** Makes the server→client requests of a server (with its cluster when the store is shared). */
 export type MakeClientRequests = (context: { cluster: Cluster | undefined; logger: Logger }) => ClientRequests;
 
@@ -41,67 +46,32 @@ export class ClientChannel {
   legacyLogLevel: McpLogLevel | undefined;
   /** Legacy server→client requests; undefined without the feature. */
   requests: ClientRequests | undefined;
-  private readonly sealer: StateSealer;
   /** The `api` client of one request; set by the server once its tool caller exists. */
   apiFor: (call: HandlerContext) => UntypedApi = () => Object.create(null) as UntypedApi;
+  private readonly tools: ((params: Params, call: HandlerContext) => RequestTools) | undefined;
 
   /** `loggerName` names the server in `notifications/message`; `stateSecret` keys the sealed `requestState`. */
   constructor(
     private readonly loggerName: string,
     stateSecret: string | undefined,
+    makeTools: MakeRequestTools | undefined,
   ) {
-    this.sealer = new StateSealer(stateSecret);
+    this.tools = makeTools?.(this, stateSecret);
   }
 
-  /** The helpers a custom handler gets for one request; malformed or foreign MRTR fields → -32602. */
+  /** Whether handlers of this server can get {@link requestTools} (feature `input-requests`). */
+  get hasTools(): boolean {
+    return this.tools !== undefined;
+  }
+
+  /** The helpers a handler gets for one request; malformed or foreign MRTR fields → -32602. */
   requestTools(params: Params, call: HandlerContext): RequestTools {
-    const binding = { method: call.method, target: String(params.name ?? params.uri ?? "") };
-    const responses = params.inputResponses ?? {};
-    if (!isRecord(responses) || !Object.values(responses).every(isRecord)) {
-      throw new RpcError(ErrorCode.InvalidParams, "inputResponses must be an object whose values are result objects");
-    }
-    const state =
-      params.requestState === undefined
-        ? undefined
-        : this.sealer.open(binding, params.requestState, call.serverHeldState);
-    const legacyCapabilities = this.legacyCapabilitiesOf(call);
-    const clientCapabilities = this.capabilitiesOf(call);
-    return {
-      api: this.apiFor(call),
-      inputResponses: responses as Record<string, Record<string, unknown>>,
-      state,
-      inputRequired: (inputRequests, nextState) => {
-        if (!call.era.modern)
-          throw new RpcError(ErrorCode.InvalidRequest, "input_required results need protocol revision 2026-07-28");
-        for (const request of Object.values(inputRequests))
-          requireClientCapability(call.era, INPUT_CAPABILITY[request.method]);
-        const result: InputRequiredResult = { resultType: "input_required", inputRequests };
-        if (nextState !== undefined) result.requestState = this.sealer.seal(binding, nextState);
-        return result;
-      },
-      get signal() {
-        return call.cancellation.signal;
-      },
-      era: call.era,
-      clientCapabilities,
-      progress: (progress, total, message) => this.progress(params, call, progress, total, message),
-      log: (level, data) => this.log(call, level, data),
-      clientRequest: (method, requestParams) => {
-        if (call.era.modern)
-          throw new RpcError(ErrorCode.InvalidRequest, "client requests are legacy-era only; use inputRequired()");
-        if (!this.requests)
-          throw new RpcError(
-            ErrorCode.InvalidRequest,
-            "ctx.clientRequest needs the client-requests feature, which this server was generated without: regenerate it with mcp-gen --with client-requests",
-          );
-        return this.requests.send(call, method, requestParams, legacyCapabilities);
-      },
-      requireClientCapability: (capability) => {
-        if (call.era.modern) requireClientCapability(call.era, capability);
-        else if (!isRecord(legacyCapabilities[capability]))
-          throw new RpcError(ErrorCode.InvalidRequest, `This request requires the client capability '${capability}'`);
-      },
-    };
+    if (!this.tools)
+      throw new RpcError(
+        ErrorCode.InternalError,
+        "request helpers need the input-requests feature, which this server was generated without",
+      );
+    return this.tools(params, call);
   }
 
   /** The capabilities the client of `call` declared: with the request (modern), else at `initialize`. */
@@ -110,7 +80,7 @@ export class ClientChannel {
   }
 
   /** A legacy HTTP session's own capabilities, else those of this instance's last `initialize` (stdio). */
-  private legacyCapabilitiesOf(call: HandlerContext): Record<string, unknown> {
+  legacyCapabilitiesOf(call: HandlerContext): Record<string, unknown> {
     return call.ctx.session?.clientCapabilities ?? this.legacyCapabilities;
   }
 

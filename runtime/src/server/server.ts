@@ -14,7 +14,7 @@ import type { MakeCredentials } from "../upstream/auth-slot.js";
 import type { MakePaging } from "../upstream/paging-slot.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
 import type { HandlerContext, Params, RequestContext, RequestHandler } from "./request-context.js";
-import { ClientChannel, type ClientRequests, type MakeClientRequests } from "./request-tools.js";
+import { ClientChannel, type ClientRequests, type MakeClientRequests, type MakeRequestTools } from "./request-tools.js";
 import { PromptMethods, ResourceMethods } from "./resources.js";
 import type { ChooseAuto, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
@@ -118,6 +118,8 @@ export interface McpServerOptions {
   paging?: MakePaging;
   gate?: CallGate;
   clientRequests?: MakeClientRequests;
+  /** The helpers handlers that ask the user get (feature `input-requests`). */
+  requestTools?: MakeRequestTools;
   tasks?: MakeTasks;
   cluster?: MakeCluster;
   surfaces?: SurfaceMakers;
@@ -167,7 +169,7 @@ export class McpServer {
       );
     this.info = info;
     this.logger = options.logger ?? silentLogger;
-    this.channel = new ClientChannel(info.name, options.stateSecret);
+    this.channel = new ClientChannel(info.name, options.stateSecret, options.requestTools);
     const surface = options.surface ?? "all";
     const given = options.tools;
     this.tools = new ToolCatalog(

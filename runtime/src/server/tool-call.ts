@@ -245,7 +245,7 @@ export class ToolCaller {
     const op = new OperationCall(name, tool, taken.args, params, context, channel, hooks?.has(name) === true);
     op.fields = taken.fields;
     // MRTR fields a request carries are checked up front (-32602), by making its tools.
-    if (params.inputResponses !== undefined || params.requestState !== undefined) op.tools();
+    if ((params.inputResponses !== undefined || params.requestState !== undefined) && channel.hasTools) op.tools();
     return op;
   }
 

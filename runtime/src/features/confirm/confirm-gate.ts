@@ -16,7 +16,7 @@ import { getOwn, isRecord } from "../../protocol/own.js";
 import { serializePathParameter } from "../../upstream/serialize.js";
 import type { CallGate } from "../../server/call-slots.js";
 import type { StateStore } from "../../state/state.js";
-import { DEFAULT_STATE_TTL_MS } from "../../protocol/request-state.js";
+import { DEFAULT_STATE_TTL_MS } from "../input-requests/state-sealer.js";
 import { UsedOnce } from "./once.js";
 
 /** Argument and parameter names whose values are never shown in a prompt (they may be credentials). */

@@ -3,7 +3,7 @@
  * HMAC-SHA256, bound to the method, target and an expiry. Not encrypted: never put secrets in it.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { ErrorCode, RpcError } from "./jsonrpc.js";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.js";
 
 /** Default lifetime of a sealed state: 10 minutes. */
 export const DEFAULT_STATE_TTL_MS = 10 * 60 * 1000;
