@@ -7,9 +7,10 @@
 //   - client side: starts it over stdio and lists all tools with the official SDK 1.x client
 //     (`Client.listTools`, which compiles every `outputSchema` with ajv), in a fresh client process
 //     per round (a client lists once, with ajv cold: a warm process would flatter the figure);
-//   - size: total bytes of the `tools/list` results, split into input schemas, output schemas and
-//     the rest (names, titles, descriptions, annotations).
-// Needs `npm run build` (the npm script does it). BENCH_LIST_REPS (default 5) sets the SDK rounds;
+//   - size: total bytes and o200k tokens (gpt-tokenizer) of the `tools/list` results, split into
+//     input schemas, output schemas and the rest, then per kind of field (scripts/list-parts.js).
+// Needs `npm run build` (the npm script does it). BENCH_LIST_REPS (default 5) sets the SDK rounds
+// (0 skips the client side: the sizes alone do not depend on the machine's load);
 // BENCH_LIST_REUSE=1 lists the servers already built under .tmp/bench-list/ instead of generating;
 // BENCH_LIST_DIR=<folder> measures one server built elsewhere (e.g. by another checkout, to compare).
 import { execFileSync } from "node:child_process";
@@ -19,6 +20,8 @@ import { join } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { listParts, partsTable } from "./list-parts.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -147,17 +150,23 @@ for (const source of SOURCES) {
   console.log(
     `\n== ${process.env.BENCH_LIST_DIR ?? source}: ${listed.length} tools (${withOutput} with an output schema), ${pages.length} pages; generate ${ms(generateMs)}, tsc ${ms(compileMs)}`,
   );
-  console.log(`tools/list total         ${mb(bytes)} (${bytes.toLocaleString("en-US")} bytes)`);
+  const tokens = pages.reduce((n, page) => n + countTokens(page), 0);
+  console.log(
+    `tools/list total         ${mb(bytes)} (${bytes.toLocaleString("en-US")} bytes, ${tokens.toLocaleString("en-US")} o200k tokens)`,
+  );
   console.log(`  input schemas          ${mb(inputBytes)} (${pct(inputBytes, bytes)})`);
   console.log(`  output schemas         ${mb(outputBytes)} (${pct(outputBytes, bytes)})`);
   console.log(
     `  rest                   ${mb(bytes - inputBytes - outputBytes)} (${pct(bytes - inputBytes - outputBytes, bytes)}): names, titles, descriptions, annotations, framing`,
   );
-  const c = sorted(clientTimes);
-  console.log(
-    `SDK 1.x Client.listTools, all pages, ${REPS} fresh client processes: min ${ms(c[0])}  median ${ms(median(c))}  max ${ms(c[c.length - 1])}`,
-  );
-  console.log(`  client CPU time: median ${ms(median(clientCpu))} (less sensitive to other load on the machine)`);
+  console.log(`\nWhere the bytes go:\n${partsTable(listParts(listed), { tools: listed.length, bytes, tokens })}\n`);
+  if (REPS > 0) {
+    const c = sorted(clientTimes);
+    console.log(
+      `SDK 1.x Client.listTools, all pages, ${REPS} fresh client processes: min ${ms(c[0])}  median ${ms(median(c))}  max ${ms(c[c.length - 1])}`,
+    );
+    console.log(`  client CPU time: median ${ms(median(clientCpu))} (less sensitive to other load on the machine)`);
+  }
   const s = sorted(serverTimes);
   console.log(
     `server side, all pages dispatched and serialized, ${SERVER_ROUNDS} rounds: min ${ms(s[0])}  median ${ms(median(s))}`,

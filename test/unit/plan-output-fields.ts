@@ -1,11 +1,15 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
+  compactPaths,
   fieldsArgumentName,
   fieldsProperty,
   listOutputFields,
+  MAX_ENUM_PATHS,
   MAX_FIELD_PATHS,
+  MAX_LISTING_CHARS,
 } from "../../generator/pipeline/plan/output-fields.js";
+import type { JsonSchema } from "../../generator/shared/contract.js";
 import { schemas } from "../support/factories.js";
 
 const defs = schemas({
@@ -52,18 +56,48 @@ test("the count is bounded, and the argument is an enum only when few and exact"
   const wide = { type: "object", properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, {}])) };
   assert.is(listOutputFields(wide, defs).length, MAX_FIELD_PATHS);
   assert.equal((fieldsProperty(["a", "b"]).items as { enum: string[] }).enum, ["a", "b"]);
-  // Not exact (an open path, or none known): any strings, whose form the description shows.
+  assert.is(fieldsProperty(["a", "b"]).description, "Fields to return");
+  // Not exact (an open path, too many, or none known): any strings.
   assert.equal(fieldsProperty(["a", "b.*"]).items, { type: "string" });
-  assert.equal(fieldsProperty([]).items, { type: "string" });
-  // Every tool lists the argument: an enum shows the paths' form itself, only the open form carries
-  // examples; the runtime checks the list's length and paths (result-step.ts), not the schema.
-  const open = fieldsProperty(["a", "b.*"]);
-  assert.match(String(open.description), /"items\[\]\.name"/);
-  assert.not.match(String(fieldsProperty(["a", "b"]).description), /such as/);
-  assert.not.ok("minItems" in open || "minItems" in fieldsProperty(["a", "b"]));
+  const nine = Array.from({ length: MAX_ENUM_PATHS + 1 }, (_, i) => `f${i}`);
+  assert.equal(fieldsProperty(nine).items, { type: "string" });
+  assert.equal(fieldsProperty([]), { type: "array", description: "Fields to return", items: { type: "string" } });
+  // The runtime checks the list's length and paths (result-step.ts), not the schema.
+  assert.not.ok("minItems" in fieldsProperty(["a", "b.*"]) || "minItems" in fieldsProperty(["a", "b"]));
   // An operation with a parameter named _fields keeps it: the argument takes another underscore.
   assert.is(fieldsArgumentName({ type: "object", properties: { _fields: {} } }), "__fields");
   assert.is(fieldsArgumentName({ type: "object" }), "_fields");
+});
+
+test("paths are written once per shared prefix, as brace expansion reads", () => {
+  const paths = listOutputFields({ type: "array", items: { $ref: "#/$defs/Pull" } }, defs);
+  assert.is(compactPaths(paths), "number, title, user.{login, id}, labels[].name, head.repo.{name, owner.*}, extra.*");
+  // Past the enum's size, the description carries the listing while it is short.
+  assert.is(
+    fieldsProperty(paths).description,
+    "Fields to return: number, title, user.{login, id}, labels[].name, head.repo.{name, owner.*}, extra.*",
+  );
+});
+
+test("a large response's argument stays small: its paths are not listed past the listing's length", () => {
+  // 100 paths three names deep, as a big API's responses give (GitHub: 192 of its 926 tools).
+  const object = (names: string[], below?: JsonSchema) => ({
+    type: "object",
+    properties: Object.fromEntries(names.map((name) => [name, below ?? { type: "string" }])),
+  });
+  const names = Array.from({ length: 12 }, (_, i) => `property_${i}`);
+  const big = object(names, object(names, object(names)));
+  const paths = listOutputFields(big, defs);
+  assert.is(paths.length, MAX_FIELD_PATHS);
+  assert.ok(compactPaths(paths).length > MAX_LISTING_CHARS);
+  const property = fieldsProperty(paths);
+  assert.equal(property, { type: "array", description: "Fields to return", items: { type: "string" } });
+  // Every tool of a big API carries it: 80 bytes of JSON, where the enum of 40 paths it replaced took ~1 KB.
+  assert.ok(JSON.stringify(property).length <= 80, JSON.stringify(property));
+  // A listing just within the length is kept whole.
+  const short = Array.from({ length: 20 }, (_, i) => `n${i}`);
+  assert.ok(compactPaths(short).length <= MAX_LISTING_CHARS);
+  assert.match(String(fieldsProperty(short).description), /^Fields to return: n0, n1, .*, n19$/);
 });
 
 test.run();

@@ -1,6 +1,12 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { checkFields, nearestPaths, pathSegments, projectFields } from "../../runtime/src/upstream/result-fields.js";
+import {
+  checkFields,
+  nearestPaths,
+  pathSegments,
+  projectFields,
+  topLevelPaths,
+} from "../../runtime/src/upstream/result-fields.js";
 import { identifyingKeys, isIdentifyingName } from "../../runtime/src/upstream/result-identity.js";
 import { dropEmpty, shrinkToBudget } from "../../runtime/src/upstream/result-budget.js";
 import { shapeResult } from "../../runtime/src/upstream/result-shape.js";
@@ -74,6 +80,8 @@ test("paths: [] markers are optional, unknown paths name the nearest known ones"
   // Without a list (no schema), any path goes.
   assert.equal(checkFields(["a.b"], []).ok, true);
   assert.equal(nearestPaths(["nmber"], known, 1), ["number"]);
+  // A refusal also lists the fields one name deep, lists and open objects as they are listed.
+  assert.equal(topLevelPaths([...known, "extra.*"]), ["number", "title", "user", "labels[]", "extra.*"]);
 });
 
 test("projection crosses arrays and keeps the selected properties only", () => {

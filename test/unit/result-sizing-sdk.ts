@@ -120,6 +120,8 @@ test("a 30-item page: within the budget, valid JSON, every item named, the full 
       const unknown = (await client.callTool({ name: "listTickets", arguments: { _fields: ["titel"] } })) as Result;
       assert.is(unknown.isError, true);
       assert.match(unknown.content[0]!.text!, /unknown _fields path\(s\) "titel".*Known paths near them: title/);
+      // The input schema shows the paths only when few: the refusal names the result's top-level fields.
+      assert.match(unknown.content[0]!.text!, /Top-level fields: [^.]*\bnumber, title\b[^.]*\breporter\b/);
 
       // A binary body above the inline size: a link, not base64 in the conversation.
       const file = (await client.callTool({ name: "getAttachment", arguments: { id: 1 } })) as Result;

@@ -1,7 +1,7 @@
 /**
  * The `_fields` argument of an operation that answers JSON: the paths a caller may choose from its
  * response schema (the full schema, not the compacted output schema), listed for the runtime to
- * check (`http.response.fields`) and, when few, as the argument's enum.
+ * check (`http.response.fields`) and, for the model, in the argument's schema when they are few.
  *
  * Paths are listed breadth first, to {@link FIELD_PATH_DEPTH} names and at most
  * {@link MAX_FIELD_PATHS} of them; an object whose properties are not listed (a map, a free-form
@@ -18,8 +18,16 @@ type Obj = Record<string, unknown>;
 export const FIELD_PATH_DEPTH = 3;
 /** Paths listed per operation at most (the data file carries them for every tool). */
 export const MAX_FIELD_PATHS = 100;
-/** Paths at most that the argument's schema lists as an enum; more go in a pattern. */
-const MAX_ENUM_PATHS = 40;
+/** Paths at most that the argument's schema lists as an enum (which also types it in code mode's `api`). */
+export const MAX_ENUM_PATHS = 8;
+/**
+ * Characters at most of the compact listing ({@link compactPaths}) the argument's description carries
+ * when the paths are too many for an enum; a longer listing is left out. Every tool of a big API
+ * takes the argument and a client gives every listing to the model: on GitHub (926 tools) listing
+ * every tool's paths, even written this way, would add ~0.4 MB to `tools/list`, while a wrong path
+ * costs one refused call that names the known paths near it and the top-level ones (result-step.ts).
+ */
+export const MAX_LISTING_CHARS = 120;
 /** The argument's name, and the prefix added while an operation has a parameter of that name. */
 export const FIELDS_ARGUMENT = "_fields";
 
@@ -96,23 +104,54 @@ export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>):
   return paths;
 }
 
-/** What the argument does; an enum shows the paths' form itself, a pattern needs examples (every tool lists it). */
-const FIELDS_DESCRIPTION = "Return only these fields of the result.";
-const FIELDS_EXAMPLES = ' Paths such as "id", "user.name", "items[].name".';
+/** What the argument does (its name and type say the rest; a refusal explains the path form). */
+const FIELDS_DESCRIPTION = "Fields to return";
 
 /**
- * The input property of the argument: an enum of the paths when few and exact, else any strings.
- * The runtime checks every call's list itself (result-step.ts: 1 to 100 known paths, with a message
- * that names the valid ones), so the schema carries no `minItems` or `pattern`: they would tell the
- * model nothing its description does not, on every tool of a big API.
+ * The input property of the argument: an enum of the paths when few and exact; else any strings,
+ * described with the paths in compact form when that is short. The runtime checks every call's list
+ * itself (result-step.ts: 1 to 100 known paths, with a message that names the valid ones near a
+ * wrong one), so the schema carries no `minItems` or `pattern`.
  */
 export function fieldsProperty(paths: readonly string[]): Obj {
   const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
+  if (exact) return { type: "array", description: FIELDS_DESCRIPTION, items: { type: "string", enum: [...paths] } };
+  const listing = compactPaths(paths);
+  const listed = paths.length > 0 && listing.length <= MAX_LISTING_CHARS;
   return {
     type: "array",
-    description: exact ? FIELDS_DESCRIPTION : FIELDS_DESCRIPTION + FIELDS_EXAMPLES,
-    items: exact ? { type: "string", enum: [...paths] } : { type: "string" },
+    description: listed ? `${FIELDS_DESCRIPTION}: ${listing}` : FIELDS_DESCRIPTION,
+    items: { type: "string" },
   };
+}
+
+/** A tree of path segments, in the order the paths list them. */
+type PathTree = Map<string, PathTree>;
+
+/**
+ * Paths written once per shared prefix, as brace expansion reads: `id, user.{login, id},
+ * labels[].name, extra.*` for `id`, `user`, `user.login`, `user.id`, `labels[]`, `labels[].name`,
+ * `extra.*`. A name stands for itself and everything below it, so a listed parent is not repeated.
+ */
+export function compactPaths(paths: readonly string[]): string {
+  const root: PathTree = new Map();
+  for (const path of paths) {
+    let node = root;
+    for (const segment of path.split(".")) {
+      let child = node.get(segment);
+      if (!child) node.set(segment, (child = new Map()));
+      node = child;
+    }
+  }
+  return writeTree(root);
+}
+
+function writeTree(tree: PathTree): string {
+  return [...tree]
+    .map(([name, below]) =>
+      below.size === 0 ? name : `${name}.${below.size === 1 ? writeTree(below) : `{${writeTree(below)}}`}`,
+    )
+    .join(", ");
 }
 
 /** The argument's name: `_fields`, with more `_` in front while the input already has that name. */

@@ -10,7 +10,7 @@ import { textResult } from "../api/tool-outcome.js";
 import type { ToolDefinition } from "../api/types.js";
 import type { SchemaValidator } from "../api/validation.js";
 import { getOwn } from "../protocol/own.js";
-import { checkFields } from "../upstream/result-fields.js";
+import { checkFields, topLevelPaths } from "../upstream/result-fields.js";
 import { shapeResult } from "../upstream/result-shape.js";
 import type { HandlerContext } from "./request-context.js";
 import { RESULT_LINK_TTL_MS, resultOwner, type ResultLinks } from "./result-links.js";
@@ -52,12 +52,14 @@ export function takeFields(
         true,
       ),
     };
-  const checked = checkFields(requested as string[], tool.http.response.fields ?? []);
+  const known = tool.http.response.fields ?? [];
+  const checked = checkFields(requested as string[], known);
   if (!checked.ok)
     return {
       result: textResult(
         `Invalid arguments for tool ${tool.name}: unknown ${name} path(s) ${checked.unknown.map((p) => JSON.stringify(p)).join(", ")}. ` +
-          `Known paths near them: ${checked.nearest.join(", ")}. A path is property names joined by dots; [] marks a list, whose items are crossed.`,
+          `Known paths near them: ${checked.nearest.join(", ")}. Top-level fields: ${topLevelPaths(known).join(", ")}. ` +
+          "A path is property names joined by dots; [] marks a list, whose items are crossed.",
         true,
       ),
     };

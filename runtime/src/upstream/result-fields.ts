@@ -62,6 +62,15 @@ export function nearestPaths(unknown: readonly string[], known: readonly string[
 }
 
 /**
+ * The known paths one name deep (`number`, `labels[]`, `extra.*`): what a refusal lists beside the
+ * nearest ones, as the tool's input schema shows the paths only when they are few (the generator's
+ * output-fields.ts), so that one refused call tells a model the result's fields.
+ */
+export function topLevelPaths(known: readonly string[]): string[] {
+  return known.filter((entry) => pathSegments(entry.replace(/\.\*$/, "")).length === 1);
+}
+
+/**
  * Levenshtein distance, written here: a dozen lines for short paths do not justify a dependency
  * in every generated server.
  */

@@ -11,7 +11,7 @@ export interface ListPetsInput {
   tags?: string[];
   /** Correlation id echoed in logs. */
   "X-Request-Id"?: string;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
@@ -25,7 +25,7 @@ export interface CreatePetInput {
   name: string;
   tag?: string | null;
   status?: PetStatus;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
@@ -36,7 +36,7 @@ export type CreatePetOutput = Pet;
 export interface GetPetInput {
   /** The pet's id. */
   petId: number;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 
@@ -50,7 +50,7 @@ export interface UpdatePetInput {
   name: string;
   tag?: string | null;
   status?: PetStatus;
-  /** Return only these fields of the result. */
+  /** Fields to return */
   _fields?: Array<"name" | "tag" | "status" | "id">;
 }
 

@@ -2,7 +2,7 @@
 
 /** Arguments of the `getInventory` tool (GET /store/inventory). */
 export interface GetInventoryInput {
-  /** Return only these fields of the result. Paths such as "id", "user.name", "items[].name". */
+  /** Fields to return */
   _fields?: string[];
 }
 
