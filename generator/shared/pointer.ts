@@ -13,7 +13,9 @@ export function pointer(...tokens: Array<string | number>): string {
 
 /** Appends tokens to an existing pointer. */
 export function childPointer(base: string, ...tokens: Array<string | number>): string {
-  return tokens.length === 0 ? base : `${base === "#" ? "#" : base}/${tokens.map(escapeToken).join("/")}`;
+  // One token is the common case (a schema walk builds a pointer per keyword and property).
+  if (tokens.length === 1) return `${base}/${escapeToken(tokens[0]!)}`;
+  return tokens.length === 0 ? base : `${base}/${tokens.map(escapeToken).join("/")}`;
 }
 
 /** Splits `#/a/b~1c` into `["a", "b/c"]`; returns undefined for a non-local or malformed pointer. */

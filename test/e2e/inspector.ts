@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { PETSTORE_TOOLS } from "../support/petstore-tools.js";
 import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
 import {
   compiledExample,
@@ -86,7 +87,7 @@ for (const target of [{ kind: "stdio" }, { kind: "http" }] as const) {
     assert.equal(
       (listed.tools as Array<{ name: string }>).map((tool) => tool.name),
       // The six operations, then the example's custom composite tool (src/custom/), always listed.
-      ["listPets", "createPet", "getPet", "updatePet", "deletePet", "getInventory", "retag_pet", "describe_pets"],
+      PETSTORE_TOOLS,
     );
 
     const called = await inspect(target, ["--method", "tools/call", "--tool-name", "getPet", "--tool-arg", "petId=7"]);

@@ -38,30 +38,37 @@ import { startUpstream, type Recorded, type Upstream } from "../support/runtime-
 
 const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const PAGE_ITEMS = 30;
+/** The pull request of the first page whose upstream answer has no `draft` value (null). */
+const NO_DRAFT_AT = 2;
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-views-"));
 const shots = process.env.MCP_GEN_VIEW_SHOTS ? resolve(process.env.MCP_GEN_VIEW_SHOTS) : join(work, "shots");
 
 let browser: Browser;
 const stops: Array<() => Promise<unknown>> = [];
-const servers: Record<
-  "github" | "petstore",
-  { client: Client; host: AppHost; tools: Map<string, Tool>; upstream: Upstream }
-> = {} as never;
+/** The servers: GitHub's again on the search surface, where call_operation links the views. */
+type ServerName = "github" | "githubSearch" | "petstore";
+const servers: Record<ServerName, { client: Client; host: AppHost; tools: Map<string, Tool>; upstream: Upstream }> =
+  {} as never;
 
 /** Generates `spec` with `--with apps` into the test's folder and builds it with its own `npm run build`. */
 async function generatedWithApps(
   name: string,
   spec: string,
   filter?: { includeOperations: string[] },
+  features: string[] = ["apps"],
 ): Promise<string> {
   const dir = join(work, name);
-  await generate({ spec, outDir: dir, features: ["apps"], ...(filter ? { filter } : {}) });
+  await generate({ spec, outDir: dir, features, ...(filter ? { filter } : {}) });
   await buildGeneratedProject(dir, { install: false, buildTimeoutMs: 600_000 });
   return dir;
 }
 
 /** The SDK client of the built server at `dir` (stdio), declaring the extension as a host does; its tools by name. */
-async function connect(dir: string, upstream: Upstream): Promise<{ client: Client; tools: Map<string, Tool> }> {
+async function connect(
+  dir: string,
+  upstream: Upstream,
+  flags: string[] = [],
+): Promise<{ client: Client; tools: Map<string, Tool> }> {
   const client = new Client(
     { name: "views-browser-host", version: "1.0.0" },
     { capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
@@ -69,7 +76,7 @@ async function connect(dir: string, upstream: Upstream): Promise<{ client: Clien
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl],
+      args: [join(dir, "dist/index.js"), "--base-url", upstream.baseUrl, ...flags],
       stderr: "ignore",
     }),
   );
@@ -98,7 +105,10 @@ async function githubUpstream(spec: string): Promise<Upstream> {
     paths: Record<string, Record<string, ExampleOperation>>;
   };
   const operation = (path: string) => document.paths[path]!.get!;
-  const pulls = pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS + 5) as unknown[];
+  const pulls = pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS + 5) as Array<
+    Record<string, unknown>
+  >;
+  pulls[NO_DRAFT_AT]!.draft = null;
   const pages = [JSON.stringify(pulls.slice(0, PAGE_ITEMS)), JSON.stringify(pulls.slice(PAGE_ITEMS))];
   const repoGet = operation("/repos/{owner}/{repo}");
   const repoSchema = repoGet.responses["200"]!.content!["application/json"]!.schema;
@@ -146,13 +156,21 @@ test.before(async () => {
   const githubSpec = join(installPackage(repoRoot, PACKAGES.github!), "generated", "api.github.com.json");
   const builds = {
     petstore: await generatedWithApps("petstore", join(repoRoot, "specs/petstore.yaml")),
-    github: await generatedWithApps("github", githubSpec, { includeOperations: ["pulls_list", "repos_get"] }),
+    github: await generatedWithApps("github", githubSpec, { includeOperations: ["pulls_list", "repos_get"] }, [
+      "apps",
+      "search",
+    ]),
   };
-  const upstreams = { petstore: await petstoreUpstream(), github: await githubUpstream(githubSpec) };
-  for (const name of ["petstore", "github"] as const) {
+  const upstreams = {
+    petstore: await petstoreUpstream(),
+    github: await githubUpstream(githubSpec),
+    githubSearch: await githubUpstream(githubSpec),
+  };
+  for (const name of ["petstore", "github", "githubSearch"] as const) {
     const upstream = upstreams[name];
     stops.push(() => upstream.close());
-    const { client, tools } = await connect(builds[name], upstream);
+    const build = builds[name === "githubSearch" ? "github" : name];
+    const { client, tools } = await connect(build, upstream, name === "githubSearch" ? ["--surface", "search"] : []);
     const host = await startAppHost(browser, client);
     stops.push(() => host.close());
     servers[name] = { client, host, tools, upstream };
@@ -166,7 +184,7 @@ test.after(async () => {
 });
 
 /** The tool `name` of a server, which must link a view. */
-function viewTool(server: "github" | "petstore", name: string): Tool {
+function viewTool(server: ServerName, name: string): Tool {
   const tool = servers[server].tools.get(name);
   assert.ok(tool, `${server} lists ${name}`);
   assert.ok(getToolUiResourceUri(tool as never), `${name} links a view`);
@@ -178,7 +196,7 @@ const REPO = { owner: "octocat", repo: "hello-world" };
 
 /** Opens the view of a server's tool `name` (which must link one), called first with `args` or not (a form). */
 function openView(
-  server: "github" | "petstore",
+  server: ServerName,
   name: string,
   args: Record<string, unknown>,
   callFirst: boolean,
@@ -252,6 +270,19 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts
   assert.ok(numberAt >= 0, `a number column among ${headers.join(", ")}`);
   const before = await column(view, numberAt);
   assert.is(before.length, PAGE_ITEMS);
+  // The result budget kept every field the table shows (its columns): each cell holds its row's value.
+  const cells = await Promise.all(headers.map((_, at) => column(view, at)));
+  assert.ok(
+    cells.every((texts) => texts.every((text) => text !== "")),
+    "no empty cell",
+  );
+  for (const key of ["locked", "draft"]) {
+    const texts = cells[headers.indexOf(key)] ?? [];
+    // One pull request came without a draft value (NO_DRAFT_AT): its cell says so with a dash.
+    const expected = (text: string, row: number) =>
+      key === "draft" && row === NO_DRAFT_AT ? text === "—" : text === "true" || text === "false";
+    assert.ok(texts.length === PAGE_ITEMS && texts.every(expected), `${key}: ${texts.join(" ")}`);
+  }
 
   // Mouse: number ascending, then descending; the DOM's order follows.
   const numberHeader = view.getByRole("columnheader", { name: "number", exact: true });
@@ -296,6 +327,31 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts
   await checkUsable(mounted, "table");
   assert.is(servers.github.upstream.received.filter((r) => r.url.includes("/pulls")).length, 1);
   assert.equal(mounted.calls, [], "the first page came with the tool's result");
+});
+
+test("GitHub on the search surface: call_operation shows pulls_list's table, whose next page goes through call_operation", async () => {
+  const { tools, upstream } = servers.githubSearch;
+  assert.equal([...tools.keys()], ["search_operations", "describe_operation", "call_operation"]);
+  const mounted = await openView("githubSearch", "call_operation", { name: "pulls_list", arguments: REPO }, true);
+  const { view } = mounted;
+  await view.locator("tbody tr").first().waitFor({ timeout: 20_000 });
+  assert.is(await view.locator("tbody tr:not([hidden])").count(), PAGE_ITEMS);
+  assert.is(await view.getByRole("heading", { level: 1 }).textContent(), "List pull requests");
+  const headers = (await view.locator("thead th button").allTextContents()).map((text) => text.trim());
+  assert.ok(headers.includes("number") && headers.includes("locked"), headers.join(", "));
+  // The next page: the view calls call_operation again, naming the operation, with the cursor.
+  await view.getByRole("button", { name: "Next page" }).click();
+  await view
+    .locator("tbody tr:not([hidden])")
+    .nth(PAGE_ITEMS - 1)
+    .waitFor({ state: "detached", timeout: 20_000 });
+  assert.is(await view.locator("tbody tr:not([hidden])").count(), 5);
+  assert.is(mounted.calls.length, 1);
+  assert.is(mounted.calls[0]!.name, "call_operation");
+  assert.is(mounted.calls[0]!.arguments.name, "pulls_list");
+  assert.equal(Object.keys(mounted.calls[0]!.arguments.arguments as object).sort(), ["cursor", "owner", "repo"]);
+  assert.is(upstream.received.filter((r) => r.url.includes("/pulls")).length, 2);
+  await checkUsable(mounted, "call_operation table");
 });
 
 test("GitHub repos_get: the card shows the repository's name and owner", async () => {

@@ -10,9 +10,9 @@
  * pinned conformance suite and Node 22 (scripts/setup-conformance.js; wrangler needs Node 22.12+).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
@@ -20,22 +20,16 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  freePort,
-  npmEnv,
-  startHttpServer,
-  startProcess,
-  type HttpServerHandle,
-  type ProcessHandle,
-} from "../support/e2e.js";
+import { startHttpServer, type HttpServerHandle } from "../support/e2e.js";
 import { startUpstream, type Upstream } from "../support/runtime-fixture.js";
+import { startWorkerDev, workerTools, type WorkerDev } from "../support/worker-dev.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-worker-"));
 const out = join(work, "server");
 let upstream: Upstream;
-let worker: ProcessHandle | undefined;
+let worker: WorkerDev | undefined;
 let nodeServer: HttpServerHandle | undefined;
 let url = "";
 let node22 = "";
@@ -53,11 +47,8 @@ test.before(async () => {
 
 /** Installs the referees, generates and starts the petstore Worker against a local upstream. */
 async function startWorker(): Promise<void> {
-  const conformance = await run(process.execPath, [join(root, "scripts/setup-conformance.js")], { timeout: 300_000 });
-  node22 = /node: (.+)/.exec(conformance.stdout)![1]!.trim();
-  suite = /conformance: (.+)/.exec(conformance.stdout)![1]!.trim();
-  const wrangler = await run(process.execPath, [join(root, "scripts/setup-wrangler.js")], { timeout: 300_000 });
-  const wranglerBin = /wrangler: (.+)/.exec(wrangler.stdout)![1]!.trim();
+  const tools = await workerTools();
+  ({ node22, suite } = tools);
   upstream = await startUpstream((r) =>
     r.url.split("?")[0]!.endsWith("/pets")
       ? { status: 200, headers: { "content-type": "application/json" }, body: "[]" }
@@ -70,68 +61,20 @@ async function startWorker(): Promise<void> {
       timeout: 120_000,
     },
   );
-  // The project's dependencies are the repository's (wrangler aside, which is on PATH).
-  symlinkSync(join(root, "node_modules"), join(out, "node_modules"), "dir");
-  writeFileSync(join(out, ".dev.vars"), `API_BASE_URL=${upstream.baseUrl}\n`);
-  const port = await freePort();
-  // npm as a user runs it (from PATH), with the environment of a nested npm cleaned (npmEnv).
-  worker = await startProcess("npm", ["run", "dev:worker"], {
-    cwd: out,
-    env: {
-      ...npmEnv(),
-      PATH: [dirname(node22), wranglerBin, process.env.PATH ?? ""].join(delimiter),
-      PORT: String(port),
-      CI: "true",
-      NO_COLOR: "1",
-      FORCE_COLOR: "0",
-      WRANGLER_SEND_METRICS: "false",
-    },
-    // wrangler colours the URL even without a terminal unless told not to.
-    readyLine: /Ready on \S*http:\/\/127\.0\.0\.1:\d+/,
-    readyTimeoutMs: 180_000,
-  });
-  url = `http://127.0.0.1:${port}/mcp`;
+  worker = await startWorkerDev(out, { API_BASE_URL: upstream.baseUrl }, tools);
+  url = worker.url;
   // The same project on Node, the reference of the conformance comparison.
   nodeServer = await startHttpServer(out, ["--base-url", upstream.baseUrl]);
-  const size = worker.lines().find((line) => line.startsWith("bundle-worker:"));
+  const size = worker.process.lines().find((line) => line.startsWith("bundle-worker:"));
   console.log(`worker: ${size ?? "no size line"}; serving ${url}`);
 }
 
 test.after(async () => {
-  // npm, wrangler and workerd: each process of the tree this test started, by PID.
-  const tree = worker ? descendants(worker.pid) : [];
   await worker?.stop();
-  for (const pid of tree.reverse()) {
-    try {
-      process.kill(pid, "SIGTERM");
-    } catch {
-      // already gone with its parent
-    }
-  }
   await nodeServer?.stop();
   await upstream?.close();
   rmSync(work, { recursive: true, force: true });
 });
-
-/** The PIDs of the processes below `pid` (from /proc), parents before their children. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // exited while listed
-    }
-  }
-  const found: number[] = [];
-  const walk = (parent: number): void => {
-    for (const child of children.get(parent) ?? []) (found.push(child), walk(child));
-  };
-  walk(pid);
-  return found;
-}
 
 type AnyClient = {
   listTools(): Promise<{ tools: Array<{ name: string }> }>;

@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import type { Test } from "uvu";
 import * as assert from "uvu/assert";
 import { LOOPBACK, buildGeneratedProject, freePort, npmEnv, repoRoot, run, startHttpServer } from "./e2e.js";
+import { PETSTORE_TOOLS } from "./petstore-tools.js";
 import { startUpstream, type Upstream } from "./runtime-fixture.js";
 
 const exec = promisify(execFile);
@@ -274,18 +275,6 @@ export interface TargetCase {
   /** Runtime features the conformance project is generated with (those of its fixtures the target carries). */
   conformanceWith?: string[];
 }
-
-/** The petstore example's tools, in listing order (operations, then its custom tools). */
-const PETSTORE_TOOLS = [
-  "listPets",
-  "createPet",
-  "getPet",
-  "updatePet",
-  "deletePet",
-  "getInventory",
-  "retag_pet",
-  "describe_pets",
-];
 
 /** The suite's shared state: the runtimes, the upstream, the two projects and their servers. */
 interface SuiteState {

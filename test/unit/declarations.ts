@@ -13,7 +13,7 @@ import { apiMethodTexts, DECLARATIONS_DATA_PATH } from "../../generator/pipeline
 import { SchemaTypes } from "../../generator/pipeline/emit/typescript/schema-types.js";
 import { toolTypeBlocks, toolTypeSource } from "../../generator/pipeline/emit/typescript/tool-file.js";
 import { operationDeclarations, printToolTypes } from "../../generator/pipeline/emit/typescript/tool-types.js";
-import { inBatches, loadTsMorph, PIECE_CUT, PRINT_BATCH } from "../../generator/pipeline/emit/typescript/ts-morph.js";
+import { loadTsMorph } from "../../generator/pipeline/emit/typescript/ts-morph.js";
 import { planProject } from "../../generator/pipeline/plan/plan-project.js";
 import { DECLARATIONS_URI, ResourceCatalog } from "../../runtime/src/server/resources.js";
 import { api, jsonBody, jsonResponse, operation, parameter, schemas } from "../support/factories.js";
@@ -162,55 +162,21 @@ test("awkward names and comment ends still compile; the output is deterministic"
   assert.equal(typeCheck(first), []);
 });
 
-test("the Api methods printed in one batch are each tool's printed alone, even with the cut line in a doc", () => {
+test("a line break in a path stays inside the doc comments of the Api method and the tool types", () => {
   const plan = awkwardPlan();
   // The only line of a method's doc that is not the one-line brief: method and path (a hostile spec's path may hold a newline).
-  plan.tools[1]!.http.path = `/ping\n${PIECE_CUT}\n`;
-  const tools = [...plan.tools, ...plan.tools].map(toolTypeSource);
-  const tsMorph = loadTsMorph();
-  const batch = apiMethodTexts(tools, tsMorph);
-  const alone = tools.map((tool) => apiMethodTexts([tool], tsMorph)[0]);
-  assert.equal(batch, alone);
-  assert.is(batch.length, 4);
-  assert.ok(batch.every((text) => text.startsWith("interface Api {\n") && text.endsWith("}\n")));
-  assert.ok(batch[1]!.includes(`   * ${PIECE_CUT}\n`), "the path's line stays inside the doc comment");
-  assert.equal(apiMethodTexts([], tsMorph), []);
-});
-
-test("a module's tool types printed in one batch are each tool's printed alone, even with the cut line in a doc", () => {
-  const plan = awkwardPlan();
-  plan.tools[1]!.http.path = `/ping\n${PIECE_CUT}\n`;
-  const tools = [...plan.tools, ...plan.tools].map(toolTypeSource);
-  const tsMorph = loadTsMorph();
-  const batch = toolTypeBlocks(tools, new SchemaTypes(tools, tsMorph), tsMorph);
-  const schemaTypes = new SchemaTypes(tools, tsMorph);
-  const alone = tools.map((tool) => toolTypeBlocks([tool], schemaTypes, tsMorph)[0]);
-  assert.equal(batch, alone);
-  assert.is(batch.length, 4);
+  plan.tools[1]!.http.path = "/ping\n// not code\n";
+  const tools = plan.tools.map(toolTypeSource);
+  const methods = apiMethodTexts(tools);
+  assert.is(methods.length, 2);
+  assert.ok(methods.every((text) => text.startsWith("interface Api {\n") && text.endsWith("}\n")));
+  assert.ok(methods[1]!.includes("   * GET /ping\n   * // not code\n   *\n   */\n"), methods[1]);
+  const blocks = toolTypeBlocks(tools, new SchemaTypes(tools));
   assert.ok(
-    batch.every((block) => block.text.startsWith("/**") && block.text.endsWith("\n") && !block.text.endsWith("\n\n")),
+    blocks.every((block) => block.text.startsWith("/**") && block.text.endsWith("\n") && !block.text.endsWith("\n\n")),
   );
-  assert.ok(batch[1]!.text.includes(` * ${PIECE_CUT}\n`), "the path's line stays inside the doc comment");
-});
-
-test("tools are printed in batches of 64 at most, in order (a batch per print, not one for a whole API)", () => {
-  const items = Array.from({ length: 130 }, (_, i) => i);
-  const batches = inBatches(items);
-  assert.equal(
-    batches.map((batch) => batch.length),
-    [PRINT_BATCH, PRINT_BATCH, 2],
-  );
-  assert.equal(batches.flat(), items);
-  assert.equal(inBatches([]), []);
-  // A batch boundary inside the tools changes nothing: 70 tools, two batches, each piece as printed alone.
-  const tools = Array.from({ length: 35 }, () => awkwardPlan().tools)
-    .flat()
-    .map(toolTypeSource);
-  const tsMorph = loadTsMorph();
-  assert.equal(
-    apiMethodTexts(tools, tsMorph),
-    tools.map((tool) => apiMethodTexts([tool], tsMorph)[0]),
-  );
+  assert.ok(blocks[1]!.text.includes(" * // not code\n"), blocks[1]!.text);
+  assert.equal(typeCheck(operationDeclarations(tools)), []);
 });
 
 test("the runtime serves openapi://declarations when given, and lists it", () => {

@@ -20,7 +20,7 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
  * custom code and its types became feature `custom` and the per-connection choice of tools part of
  * feature `toolsets`, neither of which a project generated with defaults has).
  */
-export const PETSTORE_BUDGET_LINES = 7_355;
+export const PETSTORE_BUDGET_LINES = 7_358;
 
 /** A file's lines of code the way cloc counts its language; undefined for a file cloc does not know. */
 export function clocLines(path: string, text: string): number | undefined {

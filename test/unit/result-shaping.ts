@@ -136,6 +136,25 @@ test("the budget: empties, then nested objects, then strings, then identifiers, 
   assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.kept > 0 && dropped.items.kept < 30);
 });
 
+test("the budget keeps the fields a view shows (keep) before the others, in every item", () => {
+  const body: Array<Record<string, unknown>> = Array.from({ length: 30 }, (_, i) => ({
+    ...item(i),
+    locked: i % 3 === 0,
+    draft: false,
+  }));
+  const plain = shrinkToBudget(body, 3_500).value as Record<string, unknown>[];
+  // Without a view the room beyond the identifiers goes to the fields that come first (user…).
+  assert.ok(plain.every((one) => one.user !== undefined && one.locked === undefined && one.draft === undefined));
+  const shown = shrinkToBudget(body, 3_500, undefined, ["draft", "locked"]);
+  const items = shown.value as Record<string, unknown>[];
+  assert.ok(shown.text.length <= 3_500);
+  assert.is(items.length, 30);
+  assert.equal(
+    items.map((one) => [one.number, one.locked, one.draft]),
+    body.map((one) => [one.number, one.locked, one.draft]),
+  );
+});
+
 test("the budget keeps an envelope and shrinks its longest list (a page object)", () => {
   const page = {
     object: "list",

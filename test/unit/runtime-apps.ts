@@ -23,13 +23,14 @@ import {
 } from "../../runtime/src/features/apps/view-page.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
+import { SearchMetaTools } from "../../runtime/src/features/search/meta-tools.js";
 import {
   EXTENSION_ID,
   RESOURCE_MIME_TYPE,
   RESOURCE_URI_META_KEY,
   getUiCapability,
 } from "@modelcontextprotocol/ext-apps/server";
-import { info } from "../support/runtime-fixture.js";
+import { info, startUpstream } from "../support/runtime-fixture.js";
 
 const pet = {
   type: "object",
@@ -313,6 +314,104 @@ test("a client without the extension (or another MIME type) gets byte-identical 
   const other = { extensions: { [UI_EXTENSION]: { mimeTypes: ["text/uri-list"] } } };
   assert.is(JSON.stringify(await legacy(server(true), other, requests)), plain);
   assert.not.ok(plain.includes("ui://"));
+});
+
+test("a result shortened to its budget keeps the table's columns for a client that shows the table", async () => {
+  const pets = Array.from({ length: 30 }, (_, i) => ({
+    id: i + 1,
+    name: `pet${i + 1}`,
+    homepage: `https://pets.example.test/${i + 1}/home`,
+    notes: "n".repeat(150),
+    colour: `colour number ${i}`,
+    breed: `breed number ${i}`,
+    status: i % 2 ? "available" : "adopted",
+    tag: `tag ${i} ${"x".repeat(20)}`,
+  }));
+  const upstream = await startUpstream(() => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(pets),
+  }));
+  try {
+    const served = (views: boolean) =>
+      new McpServer({
+        info,
+        tools: tools(),
+        upstream: { baseUrl: upstream.baseUrl, timeoutMs: 5000 },
+        resultBudget: 1_300,
+        ...(views && { toolViews: (operations) => new AppViews(operations, () => "") }),
+      });
+    const rows = async (target: McpServer, capabilities: Record<string, unknown>) => {
+      const [called] = await legacy(target, capabilities, [["tools/call", { name: "listPets", arguments: {} }]]);
+      const result = resultOf(called!);
+      assert.match(result.content[1].text, /Shortened to fit the result budget/);
+      const structured = result.structuredContent as Record<string, any>;
+      return (structured.result ?? structured.unexpectedResponse.body) as Array<Record<string, unknown>>;
+    };
+    const columns = chooseView(byName("listPets"))!.columns!.map((column) => column.key);
+    assert.ok(columns.includes("status") && columns.includes("tag"), columns.join());
+    // A model's client (no extension), or a server without views: the fields that come first fill the room.
+    for (const plain of [await rows(served(true), {}), await rows(served(false), DECLARES)]) {
+      assert.is(plain.length, 30);
+      const others = (pet: Record<string, unknown>) => Object.keys(pet).filter((key) => !columns.includes(key));
+      assert.ok(
+        plain.every((pet) => pet.tag === undefined && others(pet).length > 0),
+        JSON.stringify(plain[0]),
+      );
+    }
+    // A client that shows the table: every row carries every column's value.
+    const shown = await rows(served(true), DECLARES);
+    assert.equal(
+      shown.map((pet) => columns.map((key) => pet[key])),
+      pets.map((pet) => columns.map((key) => (pet as Record<string, unknown>)[key])),
+    );
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("on the search surface call_operation links the view that shows each call in the operation's own view", async () => {
+  const onSearch = (views: boolean) =>
+    new McpServer({
+      info,
+      tools: tools(),
+      upstream: { baseUrl: "http://127.0.0.1:9", timeoutMs: 1000 },
+      surface: "search",
+      surfaces: { search: (context) => new SearchMetaTools(context) },
+      ...(views && {
+        toolViews: (operations, meta) => new AppViews(operations, () => "void 0", meta),
+      }),
+    });
+  const [list, read] = await legacy(onSearch(true), DECLARES, [
+    ["tools/list", {}],
+    ["resources/read", { uri: "ui://views/operation/call_operation" }],
+  ]);
+  const listed = resultOf(list!).tools as Array<Record<string, any>>;
+  assert.equal(
+    listed.map((tool) => [tool.name, tool._meta?.ui?.resourceUri]),
+    [
+      ["search_operations", undefined],
+      ["describe_operation", undefined],
+      ["call_operation", "ui://views/operation/call_operation"],
+    ],
+  );
+  assert.equal(listed[2]!._meta.ui.visibility, ["model", "app"], "the view calls call_operation for pages and forms");
+  const [contents] = resultOf(read!).contents as Array<Record<string, any>>;
+  assert.is(contents!.mimeType, VIEW_MIME_TYPE);
+  const json = /<script type="application\/json" id="mcp-view-spec">([^<]*)<\/script>/.exec(contents!.text)![1]!;
+  const spec = JSON.parse(json) as Record<string, any>;
+  assert.is(spec.kind, "operation");
+  assert.equal(spec.operationCall, { nameArgument: "name", argumentsArgument: "arguments" });
+  // Each operation's own view, as its tool links it on surface all.
+  assert.equal(Object.keys(spec.views), ["listPets", "getPet", "createPet", "deletePet"]);
+  assert.equal(spec.views.listPets, chooseView(byName("listPets")));
+  // Without the extension: byte for byte what a server without views lists; no other tool reads as a dispatcher.
+  const plain = JSON.stringify(await legacy(onSearch(false), {}, [["tools/list", {}]]));
+  assert.is(JSON.stringify(await legacy(onSearch(true), {}, [["tools/list", {}]])), plain);
+  const [allSurface] = await legacy(server(true), DECLARES, [
+    ["resources/read", { uri: "ui://views/operation/call_operation" }],
+  ]);
+  assert.ok("error" in allSurface!, "a server that serves no call_operation has no such view");
 });
 
 test("reading a view that does not exist is not found; a script that could end its element is refused", async () => {

@@ -181,54 +181,69 @@ test("an argument in the place and name of an apiKey credential goes out once, t
   assert.is(last().headers.cookie, "session=cookie");
 });
 
-test("OAuth 2 client credentials: token fetched once, cached, refreshed once on 401", async () => {
-  const tokenRequests: string[] = [];
-  let issued = 0;
-  const tokenServer: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c));
-    req.on("end", () => {
-      tokenRequests.push(`${req.headers.authorization} ${body}`);
-      issued++;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ access_token: `at-${issued}`, expires_in: 3600, token_type: "Bearer" }));
+// The token request goes through the server's upstream client: got on Node, fetch where got cannot run (Workers).
+for (const { name, client } of UPSTREAM_CLIENTS)
+  test(`${name} client: OAuth 2 client credentials: token fetched through it once, cached, refreshed once on 401`, async () => {
+    const sent: string[] = [];
+    const watched: UpstreamClient = {
+      send(request, limits) {
+        sent.push(`${request.method} ${new URL(request.url).pathname}`);
+        return client.send(request, limits);
+      },
+      failure: (error) => client.failure(error),
+    };
+    const tokenRequests: string[] = [];
+    let issued = 0;
+    const tokenServer: Server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c));
+      req.on("end", () => {
+        tokenRequests.push(`${req.headers.authorization} ${body}`);
+        issued++;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ access_token: `at-${issued}`, expires_in: 3600, token_type: "Bearer" }));
+      });
     });
-  });
-  await new Promise<void>((resolve) => tokenServer.listen(0, "127.0.0.1", resolve));
-  const port = (tokenServer.address() as AddressInfo).port;
-  const schemes = info.securitySchemes!.map((s) =>
-    s.key === "petstore_auth" ? { ...s, tokenUrl: `http://127.0.0.1:${port}/token` } : s,
-  );
-  const s = new McpServer({
-    ...apiFeatures,
-    info: { ...info, securitySchemes: schemes },
-    tools,
-    upstream: { baseUrl: upstream.baseUrl },
-    env: { PETSTORE_AUTH_CLIENT_ID: "cid", PETSTORE_AUTH_CLIENT_SECRET: "shh-secret" },
-    logger: capture,
-  });
-  try {
-    assert.not.ok((await call(s, "oauthRead")).isError);
-    assert.not.ok((await call(s, "oauthRead")).isError);
-    assert.is(last().headers.authorization, "Bearer at-1");
-    assert.is(tokenRequests.length, 1, "the token is cached");
-    assert.is(
-      tokenRequests[0],
-      `Basic ${Buffer.from("cid:shh-secret").toString("base64")} grant_type=client_credentials&scope=read%3Apets`,
+    await new Promise<void>((resolve) => tokenServer.listen(0, "127.0.0.1", resolve));
+    const port = (tokenServer.address() as AddressInfo).port;
+    const schemes = info.securitySchemes!.map((s) =>
+      s.key === "petstore_auth" ? { ...s, tokenUrl: `http://127.0.0.1:${port}/token` } : s,
     );
-    reply = (r): Reply =>
-      r.headers.authorization === "Bearer at-1"
-        ? { status: 401, body: "expired" }
-        : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
-    assert.not.ok((await call(s, "oauthRead")).isError);
-    assert.is(last().headers.authorization, "Bearer at-2");
-    assert.is(tokenRequests.length, 2, "refreshed exactly once");
-  } finally {
-    reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
-    tokenServer.closeAllConnections();
-    await new Promise<void>((resolve) => tokenServer.close(() => resolve()));
-  }
-});
+    const s = new McpServer({
+      ...apiFeatures,
+      info: { ...info, securitySchemes: schemes },
+      tools,
+      upstream: { baseUrl: upstream.baseUrl, client: watched },
+      env: { PETSTORE_AUTH_CLIENT_ID: "cid", PETSTORE_AUTH_CLIENT_SECRET: "shh-secret" },
+      logger: capture,
+    });
+    try {
+      assert.not.ok((await call(s, "oauthRead")).isError);
+      assert.not.ok((await call(s, "oauthRead")).isError);
+      assert.is(last().headers.authorization, "Bearer at-1");
+      assert.is(tokenRequests.length, 1, "the token is cached");
+      assert.is(
+        tokenRequests[0],
+        `Basic ${Buffer.from("cid:shh-secret").toString("base64")} grant_type=client_credentials&scope=read%3Apets`,
+      );
+      reply = (r): Reply =>
+        r.headers.authorization === "Bearer at-1"
+          ? { status: 401, body: "expired" }
+          : { status: 200, headers: { "content-type": "application/json" }, body: "{}" };
+      assert.not.ok((await call(s, "oauthRead")).isError);
+      assert.is(last().headers.authorization, "Bearer at-2");
+      assert.is(tokenRequests.length, 2, "refreshed exactly once");
+      assert.equal(
+        sent.filter((line) => line.endsWith("/token")),
+        ["POST /token", "POST /token"],
+        "both token requests went through the upstream client",
+      );
+    } finally {
+      reply = () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+      tokenServer.closeAllConnections();
+      await new Promise<void>((resolve) => tokenServer.close(() => resolve()));
+    }
+  });
 
 // Redirects are followed by the upstream client: each of got and fetch must strip the credentials.
 for (const { name, client } of UPSTREAM_CLIENTS) {

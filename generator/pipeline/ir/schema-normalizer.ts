@@ -60,6 +60,21 @@ const KNOWN_FORMATS = new Set([
   "json-pointer-uri-fragment",
 ]);
 
+/** Keywords normalizeObject does more with than copy (every other keyword, unless DROPPED, is copied). */
+const HANDLED: ReadonlySet<string> = new Set([
+  ...SINGLE_SCHEMA_KEYWORDS,
+  ...LIST_SCHEMA_KEYWORDS,
+  ...MAP_SCHEMA_KEYWORDS,
+  "items",
+  "properties",
+  "type",
+  "format",
+  "pattern",
+  "required",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+]);
+
 /** A schema's `type` as a list (`"x"` → `["x"]`), empty when it has none. */
 function typeList(type: unknown): string[] {
   if (typeof type === "string") return [type];
@@ -208,8 +223,15 @@ export class SchemaNormalizer {
   private normalizeObject(input: SchemaObject, at: string): SchemaObject {
     const out: SchemaObject = {};
     let dropped: string[] = [];
-    for (const [key, value] of Object.entries(input)) {
+    for (const key in input) {
+      if (!Object.hasOwn(input, key)) continue;
+      const value = input[key];
       if (value === undefined || DROPPED.has(key) || key.startsWith("x-")) continue;
+      // Most keywords are copied as they are: those are told apart with one look-up.
+      if (!HANDLED.has(key)) {
+        setOwn(out, key, value);
+        continue;
+      }
       // Only schema keywords and `pattern` use their pointer: it is not built for the others.
       const here = (): string => childPointer(at, key);
       if (key === "items") {

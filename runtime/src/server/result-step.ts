@@ -30,6 +30,8 @@ export interface ResultShaping {
   budgetTokens: number;
   links: ResultLinks;
   validator: SchemaValidator;
+  /** The item fields the caller's view of `tool` shows (feature `apps`), kept first by the budget; undefined: none. */
+  viewFields?: (tool: ToolDefinition, call: HandlerContext) => string[] | undefined;
 }
 
 /** The arguments without the fields argument and its checked paths, or the `isError` result that names valid ones. */
@@ -88,6 +90,7 @@ export function shapeOperationResult(
       budgetTokens: budgeted ? (tool.http.response.budgetTokens ?? shaping.budgetTokens) : undefined,
       fields,
       fieldsArgument: tool.http.response.fieldsArgument,
+      keep: budgeted ? shaping.viewFields?.(tool, call) : undefined,
     },
     shaping.validator,
   );

@@ -210,7 +210,7 @@ export class McpServer {
       logger: this.logger,
     });
     const prompts = new PromptMethods(extension.prompts ?? [], this.channel);
-    this.toolViews = options.toolViews?.(() => this.tools.loaded().tools);
+    this.toolViews = options.toolViews?.(() => this.tools.loaded().tools, this.tools.meta);
     const resources = new ResourceMethods(
       extension,
       options.customCode?.matchUri,
@@ -251,13 +251,14 @@ export class McpServer {
       tasks,
       upstream,
       userAgent: `${info.name}/${info.version} (mcp-gen)`,
-      credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream.timeoutMs),
+      credentials: options.credentials?.(info.securitySchemes ?? [], env, upstream),
       paging: options.paging?.(env),
       userSignIn: options.userSignIn?.({ state: options.state, logger: this.logger }),
       results: {
         budgetTokens: options.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS,
         links: this.resultLinks,
         validator,
+        viewFields: (tool, call) => this.toolViews?.shownFields(tool.name, this.channel.capabilitiesOf(call)),
       },
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
         perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),

@@ -74,6 +74,11 @@ export interface MetaTools {
   target(name: string, args: unknown): string | undefined;
   /** Whether a call of meta tool `name` runs operations (and so may become a task, as they may). */
   runsOperations(name: string): boolean;
+  /**
+   * How meta tool `name` names the one operation it calls and that operation's arguments, when
+   * each call runs exactly one whose result it returns as is (`call_operation`); else undefined.
+   */
+  operationCall?(name: string): { nameArgument: string; argumentsArgument: string } | undefined;
 }
 
 /** Makes the meta tools of a surface; a feature that serves the surface provides it. */

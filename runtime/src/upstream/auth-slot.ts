@@ -3,6 +3,7 @@
  * security schemes): the feature chooses, applies and renews them. Without it no credential is sent.
  */
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../api/types.js";
+import type { RedirectOptions, UpstreamClient } from "./client-slot.js";
 
 /** A request with credentials in it: its URL, client certificate, and what a redirect elsewhere strips. */
 export interface AuthorizedRequest {
@@ -11,14 +12,6 @@ export interface AuthorizedRequest {
   tls?: { certificate: string; key: string } | undefined;
   /** Called before following a redirect: removes the credentials when it leads to another origin. */
   onRedirect(options: RedirectOptions): void;
-}
-
-/** A redirect about to be followed, as the HTTP client (got, or feature `fetch`) lets it be changed. */
-export interface RedirectOptions {
-  url?: string | URL | undefined;
-  headers: Record<string, string | string[] | undefined>;
-  /** TLS options (got's): emptied so a client certificate never follows to another origin. */
-  https?: object | undefined;
 }
 
 /** Adds the chosen credentials to a request's `headers` (in place) and `url`. */
@@ -41,9 +34,12 @@ export interface Credentials {
   fromRequest(headers: Record<string, string | string[] | undefined> | undefined): Record<string, string>;
 }
 
-/** Makes the credentials of a server from its schemes and environment; the auth feature provides it. */
+/**
+ * Makes the credentials of a server from its schemes and environment; the auth feature provides it.
+ * `upstream`: the deadline of a token request, and the HTTP client of upstream calls (default got).
+ */
 export type MakeCredentials = (
   schemes: readonly SecuritySchemeDefinition[],
   env: NodeJS.ProcessEnv,
-  timeoutMs: number | undefined,
+  upstream: { timeoutMs?: number | undefined; client?: UpstreamClient | undefined },
 ) => Credentials;

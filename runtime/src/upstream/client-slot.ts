@@ -5,7 +5,14 @@
  * what they answer.
  */
 import type { Cancellation } from "../protocol/cancellation.js";
-import type { RedirectOptions } from "./auth-slot.js";
+
+/** A redirect about to be followed, as the HTTP client (got, or feature `fetch`) lets it be changed. */
+export interface RedirectOptions {
+  url?: string | URL | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  /** TLS options (got's): emptied so a client certificate never follows to another origin. */
+  https?: object | undefined;
+}
 
 /** One request to send (with its retries): the URL and headers hold credentials, never log them. */
 export interface UpstreamRequest {

@@ -6,7 +6,8 @@
  * 2. objects nested in an item are collapsed to their identifying fields (result-identity.ts);
  * 3. long strings are shortened, with a marker saying how long they were;
  * 4. each item keeps its identifying fields, so every item is still named, and of its other fields
- *    those that fit, the same ones for every item, in their order;
+ *    those that fit, the same ones for every item: first the fields the caller asked to keep (the
+ *    columns of a view that shows the result), then the others in their order;
  * 5. only then are items dropped, from the end.
  *
  * The items are the body's records: the elements of a list body, or of the longest array of an
@@ -154,13 +155,15 @@ function propertyChars(name: string, value: unknown): number {
 
 /**
  * The items with their identifying fields and, of their other top-level fields, those that fit in
- * `maxChars` (taken in the order they first appear, each for every item at once).
+ * `maxChars` (each for every item at once): those named in `keep` first, then the others in the
+ * order they first appear.
  */
-function fieldsThatFit(body: unknown, records: Records, maxChars: number, schema: JsonSchema | undefined): unknown[] {
+function fieldsThatFit(body: unknown, records: Records, max: number, schema?: JsonSchema, keep?: string[]): unknown[] {
   const items = itemsOf(body, records);
   const base = items.map((item) => identifiersOnly(item, schema));
   let used = JSON.stringify(withRecords(body, records, base)).length;
-  const costs = new Map<string, number>();
+  // The fields to keep first are first in the map, so the loop below offers them room first.
+  const costs = new Map<string, number>((keep ?? []).map((key) => [key, 0]));
   items.forEach((item, i) => {
     if (!isRecord(item)) return;
     const kept = base[i] as Obj;
@@ -170,7 +173,7 @@ function fieldsThatFit(body: unknown, records: Records, maxChars: number, schema
   });
   const chosen = new Set<string>();
   for (const [key, cost] of costs)
-    if (used + cost <= maxChars) {
+    if (used + cost <= max) {
       chosen.add(key);
       used += cost;
     }
@@ -206,8 +209,11 @@ function fieldsLeftOut(before: unknown[], after: unknown[], limit = 30): string[
   return [...left];
 }
 
-/** `body` shrunk to at most `maxChars` characters of compact JSON by the steps of the module comment. */
-export function shrinkToBudget(body: unknown, maxChars: number, schema?: JsonSchema): ShrinkOutcome {
+/**
+ * `body` shrunk to at most `maxChars` characters of compact JSON by the steps of the module comment;
+ * `keep` names item fields kept before the others in step 4.
+ */
+export function shrinkToBudget(body: unknown, maxChars: number, schema?: JsonSchema, keep?: string[]): ShrinkOutcome {
   const records = findRecords(body);
   const originalItems = itemsOf(body, records);
   const itemSchema = recordSchema(schema, records);
@@ -237,7 +243,7 @@ export function shrinkToBudget(body: unknown, maxChars: number, schema?: JsonSch
     steps.push(step);
   }
   if (text.length > maxChars) {
-    value = withRecords(value, records, fieldsThatFit(value, records, maxChars, itemSchema));
+    value = withRecords(value, records, fieldsThatFit(value, records, maxChars, itemSchema, keep));
     text = JSON.stringify(value);
     steps.push("each item reduced to its identifying fields and the other fields that fit");
   }

@@ -28,6 +28,8 @@ export interface ShapeRequest {
   fields?: string[][] | undefined;
   /** The argument that carries the fields (named in the note). */
   fieldsArgument?: string | undefined;
+  /** Item fields the budget keeps before the others: the columns of the view the caller shows the result in. */
+  keep?: string[] | undefined;
 }
 
 /** A shaped result, and the full body's JSON text when the budget left something out (for the link). */
@@ -114,7 +116,7 @@ export function shapeResult(
   const slot = result.structuredContent === undefined ? textSlot(first.text) : bodySlot(tool, result.structuredContent);
   if (!slot || slot.body === undefined) return request.fields ? { result } : cutText(result, first.text, maxChars);
   const projected = request.fields ? projectFields(slot.body, request.fields) : slot.body;
-  const shrunk = shrinkToBudget(projected, maxChars, request.fields ? undefined : bodySchema(tool));
+  const shrunk = shrinkToBudget(projected, maxChars, request.fields ? undefined : bodySchema(tool), request.keep);
   const shrank = shrunk.steps.length > 0;
   const notes: ContentBlock[] = shrank ? [{ type: "text", text: leftOutNote(shrunk, first.text.length, request) }] : [];
   const shaped: CallToolResult = {

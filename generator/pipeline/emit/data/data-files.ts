@@ -126,11 +126,14 @@ export function writeJsonLines(out: TextSink, items: readonly unknown[]): Array<
  * character, so string offsets are byte offsets (and V8 keeps the text at one byte per character).
  */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u0080-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const json = JSON.stringify(value);
+  // Most items are ASCII already: a test is cheaper than a replace that finds nothing.
+  if (!NON_ASCII.test(json)) return json;
+  return json.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
 
 /** The catalog of these tools (generation time). */
 export function catalogOf(tools: readonly ToolDefinition[]): CatalogEntry[] {

@@ -16,14 +16,13 @@
  *
  * The named types and the tool's types are the very text of src/schemas.ts and of the tool's type
  * module (tool-types.ts prints each once): what the model reads is what the user's code compiles
- * against. Only the `Api` method is printed here, by ts-morph from a structure, so every entry is
- * well-formed TypeScript.
+ * against. Only the `Api` method is printed here, as ts-morph prints its structure (structure-text.ts).
  */
-import type { InterfaceDeclarationStructure } from "ts-morph";
 import { brief, propertyKey } from "./schema-to-ts.js";
 import { API_INTERFACE } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
-import { printEach, type TsMorph } from "./ts-morph.js";
+import { interfaceText } from "./structure-text.js";
+import { textPieces } from "./text-writer.js";
 
 export { DECLARATIONS_DATA_PATH } from "../data/data-paths.js";
 
@@ -38,26 +37,25 @@ export function declarationText(namedTypes: readonly string[], toolTypes: string
 
 /**
  * Each tool's `Api` method as it stands in its declaration (`interface Api { … }`, ending with a
- * newline), in the order of `tools`: a piece per tool, printed in batches (ts-morph.ts `printEach`).
+ * newline), in the order of `tools`.
  */
-export function apiMethodTexts(tools: readonly ToolTypeSource[], tsMorph: TsMorph): string[] {
-  return printEach(tsMorph, tools, (tool) => [apiInterface(tool, tsMorph)]);
+export function apiMethodTexts(tools: readonly ToolTypeSource[]): string[] {
+  return textPieces(tools, (tool) => [apiInterface(tool)]);
 }
 
 /** The `Api` interface with one tool's method: its signature and its description's first paragraph. */
-function apiInterface(tool: ToolTypeSource, tsMorph: TsMorph): InterfaceDeclarationStructure {
+function apiInterface(tool: ToolTypeSource): string {
   const optional = (tool.inputSchema.required ?? []).length === 0;
-  return {
-    kind: tsMorph.StructureKind.Interface,
-    name: API_INTERFACE,
-    methods: [
+  const output = tool.outputSchema && tool.outputTypeName ? tool.outputTypeName : "unknown";
+  return interfaceText(
+    API_INTERFACE,
+    [
       {
-        name: propertyKey(tool.name),
-        parameters: [{ name: "args", type: tool.inputTypeName, hasQuestionToken: optional }],
-        returnType: `Promise<${tool.outputSchema && tool.outputTypeName ? tool.outputTypeName : "unknown"}>`,
+        signature: `${propertyKey(tool.name)}(args${optional ? "?" : ""}: ${tool.inputTypeName}): Promise<${output}>;`,
         // The first paragraph: describe_operation gives the whole description beside the signature.
         docs: [`${brief(tool.description) ?? tool.name}\n\n${tool.http.method.toUpperCase()} ${tool.http.path}`],
       },
     ],
-  };
+    { exported: false, docs: [] },
+  );
 }

@@ -10,15 +10,9 @@ import type { NamedTypePlan, TypesPlan } from "../../plan/plan-types.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { forEachSchema } from "../../../shared/schema-walk.js";
 import { schemaDocs, typeDeclaration, typeNode } from "./type-expression.js";
-import {
-  BLANK_LINE,
-  printEach,
-  printFile,
-  printStatements,
-  sourceFile,
-  type Statement,
-  type TsMorph,
-} from "./ts-morph.js";
+import { typeImportText } from "./structure-text.js";
+import { textPieces } from "./text-writer.js";
+import { BLANK_LINE, printFile, printStatements, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** Where the named types are declared (and, when split, re-exported from). */
 export const NAMED_TYPES_PATH = "src/schemas.ts";
@@ -82,13 +76,9 @@ function docsOf(declaration: Declaration): string[] {
   return [note, ...docs];
 }
 
-/** The printed declaration of each named type, by name (printed in batches: ts-morph.ts printEach). */
-function printDeclarations(
-  declarations: readonly Declaration[],
-  names: TypeNames,
-  tsMorph: TsMorph,
-): Map<string, string> {
-  const printed = printEach(tsMorph, declarations, (declaration) => [
+/** The declaration of each named type, by name (text: text-writer.ts textPieces). */
+function printDeclarations(declarations: readonly Declaration[], names: TypeNames): Map<string, string> {
+  const printed = textPieces(declarations, (declaration) => [
     typeDeclaration(
       declaration.name,
       typeNode(declaration.schema, names.refName(declaration.side)),
@@ -117,7 +107,7 @@ export function namedTypeFiles(
 ): EmittedFile[] {
   const names = new TypeNames(types);
   const declarations = declarationsOf(types);
-  const texts = printDeclarations(declarations, names, tsMorph);
+  const texts = printDeclarations(declarations, names);
   const header = sourceFile(tsMorph.StructureKind, []).leadingTrivia as string;
   if (declarations.length <= SPLIT_TYPES_OVER || uses.size <= 1) {
     const body = declarations.length > 0 ? [...texts.values()].join("\n") : "export {};\n";
@@ -165,15 +155,7 @@ export function namedTypeFiles(
         if (!list.includes(target)) list.push(target);
         imports.set(from, list);
       }
-    const importText = printStatements(
-      tsMorph,
-      [...imports].map(([from, list]) => ({
-        kind: tsMorph.StructureKind.ImportDeclaration,
-        isTypeOnly: true,
-        namedImports: list,
-        moduleSpecifier: `./${from}.js`,
-      })),
-    );
+    const importText = `${[...imports].map(([from, list]) => typeImportText(list, `./${from}.js`)).join("\n")}\n`;
     const intro = `// The API's named types ${file === shared ? "that the tools of several modules use" : file === unreferenced ? "that no tool of this server uses" : `that only the tools of src/tools/${file}.ts use`} (src/schemas.ts exports them all).\n`;
     emitted.push({
       path: `src/schemas/${file}.ts`,

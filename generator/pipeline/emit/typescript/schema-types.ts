@@ -1,9 +1,8 @@
-import type { TypeAliasDeclarationStructure } from "ts-morph";
 import type { JsonSchema } from "../../../shared/contract.js";
 import { NameAllocator, pascalCase } from "../../plan/names.js";
 import { docText, schemaToType } from "./schema-to-ts.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
-import { printStatements, type TsMorph } from "./ts-morph.js";
+import { typeAliasText } from "./structure-text.js";
 
 type Obj = Record<string, unknown>;
 
@@ -34,10 +33,7 @@ export class SchemaTypes {
   /** The names each alias's type refers to. */
   private readonly references = new Map<string, string[]>();
 
-  constructor(
-    tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName" | "outputSchema">[],
-    private readonly tsMorph: TsMorph,
-  ) {
+  constructor(tools: readonly Pick<ToolTypeSource, "inputTypeName" | "outputTypeName" | "outputSchema">[]) {
     this.names = new NameAllocator(Number.POSITIVE_INFINITY, [
       API_INTERFACE,
       ...tools.flatMap((tool) => [tool.inputTypeName, ...(tool.outputSchema ? [tool.outputTypeName] : [])]),
@@ -73,14 +69,7 @@ export class SchemaTypes {
         return target;
       });
       this.references.set(name, [...reached]);
-      const alias: TypeAliasDeclarationStructure = {
-        kind: this.tsMorph.StructureKind.TypeAlias,
-        name,
-        isExported: true,
-        type,
-        ...(description ? { docs: [description] } : {}),
-      };
-      this.texts.set(name, printStatements(this.tsMorph, [alias]));
+      this.texts.set(name, `${typeAliasText(name, type, description ? [description] : [])}\n`);
     }
   }
 

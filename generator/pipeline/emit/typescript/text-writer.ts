@@ -68,6 +68,31 @@ export class TextWriter {
     }
   }
 
+  /** Writes a space unless the last text written ends with one (code-block-writer's `spaceIfLastNot`). */
+  spaceIfLastNot(): this {
+    return this.lastChar() === " " ? this : this.write(" ");
+  }
+
+  /**
+   * Writes a doc comment and ends its line, as ts-morph writes a structure's `docs` entry: one line
+   * (`/** text *\/`) when the text has no line break, else a ` *` line per line of the text.
+   */
+  jsDoc(text: string): this {
+    const lines = text.split(LINE_BREAK);
+    const first = lines[0]!.length === 0 ? 1 : 0;
+    this.write("/**");
+    if (lines.length <= 1) this.write(" ").write(lines[first] ?? "");
+    else {
+      this.newLine();
+      for (const line of lines.slice(first)) {
+        this.write(" *");
+        if (line.length > 0) this.write(` ${line}`);
+        this.newLine();
+      }
+    }
+    return this.spaceIfLastNot().write("*/").newLine();
+  }
+
   /** The current indentation level. */
   get indentation(): number {
     return this.level;
@@ -76,6 +101,11 @@ export class TextWriter {
   /** The text written so far. */
   toString(): string {
     return this.pieces.join("");
+  }
+
+  private lastChar(): string | undefined {
+    const last = this.pieces.at(-1);
+    return last === undefined ? undefined : last[last.length - 1];
   }
 
   private indent(): void {
@@ -88,4 +118,54 @@ export class TextWriter {
     const last = text.charCodeAt(text.length - 1);
     this.lineStart = last === 10 || last === 13;
   }
+}
+
+/** The last character of `text` that is not white space, or undefined. */
+function lastNonWhiteSpace(text: string): string | undefined {
+  const trimmed = text.trimEnd();
+  return trimmed.length > 0 ? trimmed[trimmed.length - 1] : undefined;
+}
+
+/**
+ * Statements' texts joined as ts-morph joins a file's text statements: each from a new line, after
+ * a blank line when the text before it ends with `}`. (ts-morph's printer writes text statements
+ * as they are at indentation level 0; joining them here saves scanning every character again.)
+ */
+export function joinStatements(statements: readonly string[]): string {
+  let text = "";
+  for (const statement of statements) {
+    if (text !== "") {
+      if (lastNonWhiteSpace(text) === "}") text = withBlankLine(text);
+      else if (!endsLine(text)) text += "\n";
+    }
+    text += statement;
+  }
+  return text;
+}
+
+/** `text` ending with a blank line (code-block-writer's `blankLineIfLastNot`). */
+function withBlankLine(text: string): string {
+  let breaks = 0;
+  for (let i = text.length - 1; i >= 0 && breaks < 2; i--) {
+    const code = text.charCodeAt(i);
+    if (code === 10) breaks++;
+    else if (code !== 13) break;
+  }
+  if (breaks >= 2) return text;
+  return `${endsLine(text) ? text : `${text}\n`}\n`;
+}
+
+/** Whether `text` ends a line (`\n`, or a `\r` as code-block-writer counts it). */
+function endsLine(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last === 10 || last === 13;
+}
+
+/**
+ * Each item's statements (texts) as a piece of a file: joined (joinStatements), without leading
+ * line breaks and trailing white space, ending with one line break — what ts-morph.ts `printEach`
+ * gives for text statements, without ts-morph.
+ */
+export function textPieces<T>(items: readonly T[], statementsOf: (item: T) => string[]): string[] {
+  return items.map((item) => `${joinStatements(statementsOf(item)).replace(/^\n+/, "").trimEnd()}\n`);
 }

@@ -1,15 +1,10 @@
-import type {
-  InterfaceDeclarationStructure,
-  OptionalKind,
-  PropertySignatureStructure,
-  StatementStructures,
-} from "ts-morph";
 import type { ToolDefinition } from "../../../shared/contract.js";
 import type { ToolPlan } from "../../plan/plan-types.js";
 import { docText, propertyKey, schemaToType } from "./schema-to-ts.js";
 import type { SchemaTypes } from "./schema-types.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
-import { printEach, type TsMorph } from "./ts-morph.js";
+import { interfaceText, propertySignature, typeAliasText, type MemberText } from "./structure-text.js";
+import { textPieces } from "./text-writer.js";
 
 type Obj = Record<string, unknown>;
 
@@ -53,20 +48,15 @@ export function toolTypeSource(tool: ToolPlan): ToolTypeSource {
   };
 }
 
-/** Property signatures of the input interface, documented from each property's description. */
-function inputProperties(
-  tool: ToolTypeSource,
-  refName: (def: string) => string,
-): OptionalKind<PropertySignatureStructure>[] {
+/** The members of the input interface, documented from each property's description. */
+function inputMembers(tool: ToolTypeSource, refName: (def: string) => string): MemberText[] {
   const required = new Set(tool.inputSchema.required ?? []);
   return Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => {
     const description =
       typeof schema === "object" && typeof schema.description === "string" ? docText(schema.description) : "";
     return {
-      name: propertyKey(name),
-      type: schemaToType(schema, refName),
-      hasQuestionToken: !required.has(name),
-      ...(description ? { docs: [description] } : {}),
+      signature: propertySignature(propertyKey(name), schemaToType(schema, refName), !required.has(name)),
+      docs: description ? [description] : [],
     };
   });
 }
@@ -82,31 +72,19 @@ export interface ToolTypeBlock {
 /**
  * Each tool's types as its declaration for the model shows them (declarations.ts): its arguments
  * (`<Tool>Input`) and its `structuredContent` (`<Tool>Output`) from the wire schemas — what code
- * mode's `api` sees —, each with its doc comment, printed by ts-morph (a piece per tool, printed in
- * batches: ts-morph.ts `printEach`). The project's own types (tool-module.ts) come from the full spec.
+ * mode's `api` sees —, each with its doc comment, written as ts-morph prints them (structure-text.ts).
+ * The project's own types (tool-module.ts) come from the full spec. In tool order: a tool's types
+ * claim the shared names they reach (SchemaTypes).
  */
-export function toolTypeBlocks(
-  tools: readonly ToolTypeSource[],
-  schemaTypes: SchemaTypes,
-  tsMorph: TsMorph,
-): ToolTypeBlock[] {
-  const uses: string[][] = [];
-  // In tool order: building a tool's statements claims the shared names it reaches (SchemaTypes).
-  const texts = printEach(tsMorph, tools, (tool) => {
-    const part = toolTypeStatements(tool, schemaTypes, tsMorph);
-    uses.push(part.uses);
-    return part.statements;
+export function toolTypeBlocks(tools: readonly ToolTypeSource[], schemaTypes: SchemaTypes): ToolTypeBlock[] {
+  return tools.map((tool) => {
+    const part = toolTypeStatements(tool, schemaTypes);
+    return { text: textPieces([part.statements], (statements) => statements)[0]!, uses: part.uses };
   });
-  return texts.map((text, i) => ({ text, uses: uses[i]! }));
 }
 
 /** One tool's type statements (see toolTypeBlocks) and the shared schema types they name. */
-function toolTypeStatements(
-  tool: ToolTypeSource,
-  schemaTypes: SchemaTypes,
-  tsMorph: TsMorph,
-): { statements: StatementStructures[]; uses: string[] } {
-  const kinds = tsMorph.StructureKind;
+function toolTypeStatements(tool: ToolTypeSource, schemaTypes: SchemaTypes): { statements: string[]; uses: string[] } {
   const uses = new Set<string>();
   const track = (refName: (def: string) => string) => (def: string) => {
     const name = refName(def);
@@ -114,27 +92,20 @@ function toolTypeStatements(
     return name;
   };
   const method = tool.http.method.toUpperCase();
-  const statements: StatementStructures[] = [
-    {
-      kind: kinds.Interface,
-      name: tool.inputTypeName,
-      isExported: true,
-      docs: [docText(`Arguments of the \`${tool.name}\` tool (${method} ${tool.http.path}).`)],
-      properties: inputProperties(
-        tool,
-        track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input")),
-      ),
-    } satisfies InterfaceDeclarationStructure,
+  const statements = [
+    interfaceText(
+      tool.inputTypeName,
+      inputMembers(tool, track(schemaTypes.refNames(tool.inputSchema.$defs as Obj | undefined, "input"))),
+      { exported: true, docs: [docText(`Arguments of the \`${tool.name}\` tool (${method} ${tool.http.path}).`)] },
+    ),
   ];
   if (tool.outputSchema && tool.outputTypeName) {
     const refName = track(schemaTypes.refNames(tool.outputSchema.$defs as Obj | undefined, "output"));
-    statements.push({
-      kind: kinds.TypeAlias,
-      name: tool.outputTypeName,
-      isExported: true,
-      docs: [docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`)],
-      type: schemaToType(tool.outputSchema, refName),
-    });
+    statements.push(
+      typeAliasText(tool.outputTypeName, schemaToType(tool.outputSchema, refName), [
+        docText(`\`structuredContent\` of a successful \`${tool.name}\` call.`),
+      ]),
+    );
   }
   return { statements, uses: [...uses] };
 }

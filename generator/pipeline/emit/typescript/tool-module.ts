@@ -2,8 +2,8 @@
  * A module of tool types for the user's code (`src/tools/<module>.ts`): each tool's arguments
  * (`<Tool>Input`, from its input schema) and what a successful call returns (`<Tool>Output`, from
  * the full spec: what `api.<tool>()` resolves to), referring to the named types of src/schemas.ts
- * by name. Declarations only — the tool definitions are data in `data/tools.json` — printed by
- * ts-morph in batches (ts-morph.ts printEach).
+ * by name. Declarations only — the tool definitions are data in `data/tools.json` — written as
+ * text (type-expression.ts, text-writer.ts, structure-text.ts).
  */
 import type { JsonSchema } from "../../../shared/contract.js";
 import type { ResultType } from "../../plan/plan-types.js";
@@ -21,7 +21,9 @@ import {
   type TypeNode,
 } from "./type-expression.js";
 import { propertyKey } from "./schema-to-ts.js";
-import { GENERATED_HEADER, printEach, printStatements, type Statement, type TsMorph } from "./ts-morph.js";
+import { textPieces } from "./text-writer.js";
+import { typeImportText } from "./structure-text.js";
+import { GENERATED_HEADER } from "./ts-morph.js";
 
 /** The runtime's type of a binary result, imported by a module whose tools return one. */
 export const BINARY_TYPE = "BinaryData";
@@ -106,11 +108,11 @@ export interface ToolModuleText {
 }
 
 /** The module of `tools` (see the module comment). Deterministic. */
-export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeNames, tsMorph: TsMorph): ToolModuleText {
+export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeNames): ToolModuleText {
   const uses = new Set<string>();
   const errorUses = new Set<string>();
   let binary = false;
-  const blocks = printEach(tsMorph, tools, (tool) => {
+  const blocks = textPieces(tools, (tool) => {
     const used = toolTypeUses(tool, names);
     for (const name of used.types) uses.add(name);
     for (const name of used.errors) errorUses.add(name);
@@ -126,16 +128,10 @@ export function toolModuleText(tools: readonly ToolTypeSource[], names: TypeName
       ]),
     ];
   });
-  const importOf = (namedImports: string[], moduleSpecifier: string): Statement => ({
-    kind: tsMorph.StructureKind.ImportDeclaration,
-    isTypeOnly: true,
-    namedImports,
-    moduleSpecifier,
-  });
-  const imports = printStatements(tsMorph, [
-    ...(uses.size > 0 ? [importOf([...uses], "../schemas.js")] : []),
-    ...(binary ? [importOf([BINARY_TYPE], "../runtime/api/api-client.js")] : []),
-  ]);
-  const head = uses.size > 0 || binary ? `${imports}\n` : "";
+  const imports = [
+    ...(uses.size > 0 ? [typeImportText([...uses], "../schemas.js")] : []),
+    ...(binary ? [typeImportText([BINARY_TYPE], "../runtime/api/api-client.js")] : []),
+  ];
+  const head = imports.length > 0 ? `${imports.join("\n")}\n\n` : "";
   return { text: GENERATED_HEADER + head + blocks.join("\n"), uses: [...uses], errorUses: [...errorUses] };
 }

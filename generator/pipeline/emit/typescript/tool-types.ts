@@ -14,7 +14,7 @@ import { SchemaTypes } from "./schema-types.js";
 import { toolTypeBlocks, toolTypeSource, type ToolTypeBlock } from "./tool-file.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
 import { toolModuleText } from "./tool-module.js";
-import { loadTsMorph, type TsMorph } from "./ts-morph.js";
+import type { TsMorph } from "./ts-morph.js";
 
 /** The printed tool types. */
 export interface PrintedToolTypes {
@@ -49,7 +49,7 @@ export function printToolTypes(tools: readonly ToolTypeSource[], types: TypesPla
   const uses = new Map<string, string[]>();
   const errorUses = new Set<string>();
   for (const [fileName, moduleTools] of members) {
-    const printed = toolModuleText(moduleTools, names, tsMorph);
+    const printed = toolModuleText(moduleTools, names);
     modules.set(fileName, printed.text);
     uses.set(fileName, [...new Set([...printed.uses, ...printed.errorUses])]);
     for (const name of printed.errorUses) errorUses.add(name);
@@ -59,7 +59,7 @@ export function printToolTypes(tools: readonly ToolTypeSource[], types: TypesPla
     modules,
     schemas: namedTypeFiles(types, uses, tsMorph),
     errorUses: [...errorUses],
-    declarations: printDeclarations(tools, members, tsMorph),
+    declarations: printDeclarations(tools, members),
   };
 }
 
@@ -67,17 +67,16 @@ export function printToolTypes(tools: readonly ToolTypeSource[], types: TypesPla
 function printDeclarations(
   tools: readonly ToolTypeSource[],
   members: ReadonlyMap<string, ToolTypeSource[]>,
-  tsMorph: TsMorph,
 ): Record<string, string> {
-  const schemaTypes = new SchemaTypes(tools, tsMorph);
+  const schemaTypes = new SchemaTypes(tools);
   // Module by module, as before: the declarations' shared names are claimed in this order.
   const blocks = new Map<ToolTypeSource, ToolTypeBlock>();
   for (const moduleTools of members.values()) {
-    const printed = toolTypeBlocks(moduleTools, schemaTypes, tsMorph);
+    const printed = toolTypeBlocks(moduleTools, schemaTypes);
     moduleTools.forEach((tool, i) => blocks.set(tool, printed[i]!));
   }
   const declarations: Record<string, string> = {};
-  const apiMethods = apiMethodTexts(tools, tsMorph);
+  const apiMethods = apiMethodTexts(tools);
   tools.forEach((tool, i) => {
     const block = blocks.get(tool)!;
     declarations[tool.name] = declarationText(schemaTypes.closure(block.uses), block.text, apiMethods[i]!);
@@ -88,5 +87,5 @@ function printDeclarations(
 /** Tool name → declaration text (declarations.ts), in tool order. Deterministic: the same plan gives the same text. */
 export function operationDeclarations(plan: ProjectPlan | readonly ToolTypeSource[]): Record<string, string> {
   const tools = "tools" in plan ? plan.tools.map(toolTypeSource) : plan;
-  return printDeclarations(tools, toolModules(tools), loadTsMorph());
+  return printDeclarations(tools, toolModules(tools));
 }

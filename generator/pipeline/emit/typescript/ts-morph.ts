@@ -2,7 +2,9 @@
  * ts-morph, the emitter of every TypeScript file of the generated project: each file is a
  * `SourceFileStructure` (imports, interfaces, type aliases, functions, variables, with JSDoc)
  * printed by `printStructure`, without a Project or a parse. Type expressions inside the
- * structures come from `schemaToType` (JSON-escaped literals and known names only).
+ * structures come from `schemaToType` (JSON-escaped literals and known names only). The many type
+ * declarations of a big API are written as text instead (type-expression.ts, structure-text.ts),
+ * in the form ts-morph prints them.
  *
  * ts-morph bundles the TypeScript compiler, which is slow to load, so it is required on first use
  * only, with a V8 code cache for its three big files (code-cache.ts), and the pipeline loads it in
@@ -58,50 +60,10 @@ export function printFile(structure: SourceFileStructure): string {
   return text.endsWith("\n") ? text : `${text}\n`;
 }
 
-/**
- * Prints statements as a piece of a file (no header), ending with a newline. Pieces printed once
- * are joined into several files (a tool's types serve its module and its declaration), rather than
- * printed again for each: printing is most of the cost of the TypeScript for a big API.
- */
+/** Prints statements as a piece of a file (no header), ending with a newline. */
 export function printStatements(tsMorph: TsMorph, statements: Statement[]): string {
   return printFile({ kind: tsMorph.StructureKind.SourceFile, statements });
 }
-
-/**
- * Each item's statements printed as a piece of its own (see printStatements), in order, for many
- * items: they are printed in batches of at most {@link PRINT_BATCH} with a comment line between
- * items, and each batch is cut there. One print per item pays ts-morph's set-up each time (a big
- * API has a thousand tools); one print of all of them would hold all of their text in ts-morph's
- * writer at once (docs/benchmarks/history.md measures it). The cut line is a whole line no printed
- * code holds (doc comments' lines start with ` *`, type texts are JSON-escaped); should a batch
- * still not cut into one piece per item, its items are printed one by one. `statementsOf` is called
- * in item order, a batch at a time.
- */
-export function printEach<T>(tsMorph: TsMorph, items: readonly T[], statementsOf: (item: T) => Statement[]): string[] {
-  return inBatches(items).flatMap((batch) => {
-    const groups = batch.map(statementsOf);
-    const pieces = printStatements(
-      tsMorph,
-      groups.flatMap((group, i) => (i === 0 ? group : [PIECE_CUT, ...group])),
-    )
-      .split(`\n${PIECE_CUT}\n`)
-      .map((piece) => `${piece.replace(/^\n+/, "").trimEnd()}\n`);
-    return pieces.length === groups.length ? pieces : groups.map((group) => printStatements(tsMorph, group));
-  });
-}
-
-/** The line printEach cuts a batch at. */
-export const PIECE_CUT = "// mcp-gen: next piece";
-
-/** `items` in batches of at most {@link PRINT_BATCH}, in order (see printEach). */
-export function inBatches<T>(items: readonly T[]): T[][] {
-  const batches: T[][] = [];
-  for (let start = 0; start < items.length; start += PRINT_BATCH) batches.push(items.slice(start, start + PRINT_BATCH));
-  return batches;
-}
-
-/** Items printed together (see printEach). */
-export const PRINT_BATCH = 64;
 
 /** A source file structure with the generated-file header (and an optional first line, e.g. a shebang). */
 export function sourceFile(kinds: Kinds, statements: Statement[], firstLine = ""): SourceFileStructure {

@@ -133,6 +133,8 @@ function literal(value: unknown): TypeNode {
 
 /** A union: nested unions flattened, duplicates dropped, `unknown` absorbing the rest. */
 export function union(members: TypeNode[]): TypeNode {
+  // One member that is not a union is itself (most schemas have one type): no arrays to build.
+  if (members.length === 1 && members[0]!.kind !== "union") return isUnknown(members[0]!) ? UNKNOWN : members[0]!;
   const flat = members.flatMap((member) => (member.kind === "union" ? member.members : [member]));
   if (flat.some(isUnknown)) return UNKNOWN;
   const unique = dedupe(flat);
@@ -146,6 +148,9 @@ export function union(members: TypeNode[]): TypeNode {
  * request side) beside other members.
  */
 export function intersection(members: TypeNode[]): TypeNode {
+  // As in union: one member that is not an intersection is itself.
+  if (members.length === 1 && members[0]!.kind !== "intersection")
+    return isUnknown(members[0]!) ? UNKNOWN : members[0]!;
   const flat = members.flatMap((member) => (member.kind === "intersection" ? member.members : [member]));
   const anyObject = (member: TypeNode) => member.kind === "record" && isUnknown(member.value);
   const typed = flat.filter((member) => !isUnknown(member));
@@ -272,6 +277,12 @@ function wrapLine(line: string): string[] {
 /** Writes doc lines as a JSDoc block (one line when short). */
 function writeDocs(writer: TextWriter, docs: readonly string[]): void {
   if (docs.length === 0) return;
+  // One short line (most property docs): the block below would give the same one-line comment.
+  const only = docs.length === 1 ? docs[0]!.trimEnd() : undefined;
+  if (only !== undefined && only.length <= 90 && !only.includes("\n")) {
+    writer.writeLine(`/** ${only} */`);
+    return;
+  }
   const lines = docs
     .join("\n\n")
     .split(/\r?\n/)

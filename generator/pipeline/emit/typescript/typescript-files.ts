@@ -25,6 +25,7 @@ import type { ToolTypeSource } from "./tool-type-source.js";
 import { contentType, errorNode } from "./tool-module.js";
 import { printToolTypes } from "./tool-types.js";
 import { oneLine } from "./type-expression.js";
+import { interfaceText, propertySignature, typeImportText } from "./structure-text.js";
 import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** What the TypeScript is printed from: plain data (structured-cloned to the worker thread). */
@@ -136,24 +137,9 @@ function toolIndex(
   const [importSource, exportTools] = toolSource(tsMorph);
   const statements: Statement[] = [
     importSource!,
-    ...(errorUses.length > 0
-      ? [
-          {
-            kind: kinds.ImportDeclaration,
-            isTypeOnly: true,
-            namedImports: [...errorUses],
-            moduleSpecifier: "../schemas.js",
-          } satisfies StatementStructures,
-        ]
-      : []),
-    ...[...modules].map(
-      ([fileName, members]): StatementStructures => ({
-        kind: kinds.ImportDeclaration,
-        isTypeOnly: true,
-        namedImports: members.flatMap(typeNames),
-        moduleSpecifier: `./${fileName}.js`,
-      }),
-    ),
+    // Thousands of names for a big API: written as text (structure-text.ts), as ts-morph prints them.
+    ...(errorUses.length > 0 ? [typeImportText(errorUses, "../schemas.js")] : []),
+    ...[...modules].map(([fileName, members]) => typeImportText(members.flatMap(typeNames), `./${fileName}.js`)),
     BLANK_LINE,
     // Each module exports only its tools' types: re-exported whole, not listed a second time.
     ...[...modules.keys()].map(
@@ -165,48 +151,48 @@ function toolIndex(
     ),
     BLANK_LINE,
     exportTools!,
-    {
-      kind: kinds.Interface,
-      name: "ToolInputs",
-      isExported: true,
-      docs: ["Each tool's arguments, by tool name: the typed `api` client and per-tool hooks read them (src/api.ts)."],
-      properties: tools.map((tool) => ({
-        name: propertyKey(tool.name),
-        type: tool.inputTypeName,
+    // The maps have a member per tool: written as text, as ts-morph prints the interfaces (a blank line before each).
+    BLANK_LINE,
+    interfaceText(
+      "ToolInputs",
+      tools.map((tool) => ({
+        signature: propertySignature(propertyKey(tool.name), tool.inputTypeName),
         docs: [
           docText(
             `${brief(tool.title ?? tool.description) ?? tool.name} (${tool.http.method.toUpperCase()} ${tool.http.path})`,
           ),
         ],
       })),
-    },
-    {
-      kind: kinds.Interface,
-      name: "ToolOutputs",
-      isExported: true,
-      docs: ["What a successful call of each tool returns, by tool name: what the typed `api` resolves to."],
-      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: tool.outputTypeName })),
-    },
-    {
-      kind: kinds.Interface,
-      name: "ToolContents",
-      isExported: true,
-      docs: [
-        "Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is\nnot an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).",
-      ],
-      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: contentType(tool) })),
-    },
-    {
-      kind: kinds.Interface,
-      name: "ToolErrors",
-      isExported: true,
-      docs: [
-        "The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`).",
-      ],
-      properties: tools.map((tool) => ({ name: propertyKey(tool.name), type: oneLine(errorNode(tool, names)) })),
-    },
+      {
+        exported: true,
+        docs: [
+          "Each tool's arguments, by tool name: the typed `api` client and per-tool hooks read them (src/api.ts).",
+        ],
+      },
+    ),
+    toolMap(
+      "ToolOutputs",
+      "What a successful call of each tool returns, by tool name: what the typed `api` resolves to.",
+      tools.map((tool) => [tool.name, tool.outputTypeName]),
+    ),
+    toolMap(
+      "ToolContents",
+      "Each tool's `structuredContent` on the wire, by tool name: what per-tool hooks see (a result that is\nnot an object wrapped, the fallback shape of an unexpected response; `unknown` without an output schema).",
+      tools.map((tool) => [tool.name, contentType(tool)]),
+    ),
+    toolMap(
+      "ToolErrors",
+      "The body of each tool's upstream error answers, by tool name, from the spec's error responses (`isErrorResponse`).",
+      tools.map((tool) => [tool.name, oneLine(errorNode(tool, names))]),
+    ),
   ];
   return sourceFile(kinds, statements);
+}
+
+/** `export interface <name> { <tool>: <type>; … }` with its doc comment (members undocumented). */
+function toolMap(name: string, doc: string, entries: ReadonlyArray<[tool: string, type: string]>): string {
+  const members = entries.map(([tool, type]) => ({ signature: propertySignature(propertyKey(tool), type), docs: [] }));
+  return interfaceText(name, members, { exported: true, docs: [doc] });
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { ListedTool } from "../../api/mcp-types.js";
 import type { ToolDefinition } from "../../api/types.js";
 import { isRecord } from "../../protocol/own.js";
+import type { MetaTools } from "../../server/surfaces.js";
 import type { ToolViews, ViewResource } from "../../server/views-slot.js";
 import { chooseView, type ViewSpec } from "./view-choice.js";
 import { VIEW_MIME_TYPE, viewPage, viewScript, type ViewScript } from "./view-page.js";
@@ -30,6 +31,7 @@ export class AppViews implements ToolViews {
   constructor(
     private readonly operations: () => readonly ToolDefinition[],
     private readonly readScript: () => string,
+    private readonly meta?: MetaTools,
   ) {}
 
   /** Whether the client declared the extension with the MCP App MIME type. */
@@ -45,11 +47,22 @@ export class AppViews implements ToolViews {
    * (`registerAppTool`) writes it for hosts that read only that.
    */
   linked(tool: ListedTool): ListedTool {
-    const spec = this.byName().get(tool.name);
+    const operationCall = this.meta?.operationCall?.(tool.name);
+    const spec =
+      this.byName().get(tool.name) ??
+      (operationCall && this.byName().size > 0 ? this.operationView(tool.name, operationCall) : undefined);
     if (!spec) return tool;
     const resourceUri = viewUri(spec);
     const ui = { resourceUri, visibility: ["model", "app"] };
     return { ...tool, _meta: { ...tool._meta, ui, [LEGACY_URI_KEY]: resourceUri } };
+  }
+
+  /** A table's columns (a card or form shows no list): what its rows must carry to fill them. */
+  shownFields(toolName: string, capabilities: Readonly<Record<string, unknown>>): string[] | undefined {
+    if (!this.renderedBy(capabilities)) return undefined;
+    return this.byName()
+      .get(toolName)
+      ?.columns?.map((column) => column.key);
   }
 
   /** One resource per view, in tool order. */
@@ -69,10 +82,28 @@ export class AppViews implements ToolViews {
     if (!uri.startsWith(VIEW_URI_PREFIX)) return undefined;
     const [kind, name, ...rest] = uri.slice(VIEW_URI_PREFIX.length).split("/");
     if (name === undefined || rest.length > 0) return undefined;
-    const spec = this.byName().get(decodeURIComponent(name));
+    const tool = decodeURIComponent(name);
+    const operationCall = kind === "operation" ? this.meta?.operationCall?.(tool) : undefined;
+    const spec = operationCall ? this.operationView(tool, operationCall) : this.byName().get(tool);
     if (!spec || spec.kind !== kind) return undefined;
     this.script ??= viewScript(this.readScript());
     return [{ uri, mimeType: VIEW_MIME_TYPE, text: viewPage(spec, this.script), _meta: { ui: RESOURCE_UI_META } }];
+  }
+
+  /**
+   * The view of meta tool `tool`, which calls one operation per call: every operation's view by
+   * name, for the page to pick the one of the operation each call names (the extension links views
+   * to tools, not to results: one view serves every call of the tool).
+   */
+  private operationView(tool: string, operationCall: NonNullable<ViewSpec["operationCall"]>): ViewSpec {
+    return {
+      kind: "operation",
+      tool,
+      title: tool,
+      operation: "",
+      operationCall: { nameArgument: operationCall.nameArgument, argumentsArgument: operationCall.argumentsArgument },
+      views: Object.fromEntries(this.byName()),
+    };
   }
 
   /** Each operation's view, by tool name, chosen once. */

@@ -26,5 +26,7 @@ function readViewScript(): string {
 /** The feature: its only plug makes the views of the operations the server offers. */
 export const apps: Feature = {
   name: "apps",
-  plugs: () => ({ toolViews: (operations) => new AppViews(operations, readViewScript) }),
+  plugs: () => ({
+    toolViews: (operations, meta) => new AppViews(operations, readViewScript, meta),
+  }),
 };

@@ -8,8 +8,11 @@ import type { JsonSchema, ToolDefinition } from "../../api/types.js";
 import { isRecord } from "../../protocol/own.js";
 import { identifyingRank, isLinkName, isReferenceName } from "./field-names.js";
 
-/** The three kinds of view. */
-export type ViewKind = "table" | "card" | "form";
+/**
+ * The three kinds of view, and `operation`: the view of a meta tool that calls one operation
+ * (`call_operation`), which shows each call's result in the view of the operation called.
+ */
+export type ViewKind = "table" | "card" | "form" | "operation";
 
 /** A scalar type as a view shows and parses it. */
 export type FieldType = "string" | "number" | "integer" | "boolean";
@@ -51,6 +54,9 @@ export interface ViewSpec {
   /** form: the inputs and whether sending needs a confirmation first. */
   fields?: FormField[];
   destructive?: boolean;
+  /** operation: how the meta tool names the operation and its arguments, and each operation's view by name. */
+  operationCall?: { nameArgument: string; argumentsArgument: string };
+  views?: Record<string, ViewSpec>;
 }
 
 /** Most columns a table shows (the rest is in each row's details): readable at 400 px. */

@@ -97,6 +97,7 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .field input:not([type=checkbox]), .field select, .field textarea { width: 100%; padding: 4px 6px;
   border: 1px solid var(--color-border-primary, #8886); border-radius: var(--border-radius-sm, 4px);
   background: var(--color-background-primary, Field); }
+td.missing { color: var(--color-text-secondary, GrayText); }
 .help { color: var(--color-text-secondary, GrayText); font-size: var(--font-text-xs-size, 12px); }
 .error { color: var(--color-text-danger, #c0392b); }
 .confirm { border: 1px solid var(--color-border-danger, #c0392b); border-radius: var(--border-radius-md, 6px); padding: 8px; margin: 8px 0; }

@@ -1,5 +1,6 @@
 /** Puts chosen credentials into a request: once each, and stripped from a redirect to another origin. */
-import type { AuthorizedRequest, RedirectOptions } from "../../upstream/auth-slot.js";
+import type { AuthorizedRequest } from "../../upstream/auth-slot.js";
+import type { RedirectOptions } from "../../upstream/client-slot.js";
 
 /** What the chosen credentials add to a request. */
 export interface AppliedCredentials {

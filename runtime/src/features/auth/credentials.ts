@@ -4,6 +4,7 @@
  * on the request itself; errors name variables, never their contents.
  */
 import { readFileSync } from "node:fs";
+import type { UpstreamClient } from "../../upstream/client-slot.js";
 import { TokenCache, CredentialError } from "./oauth-client.js";
 import type { SecurityRequirement, SecuritySchemeDefinition } from "../../api/types.js";
 import type { Authorize, Credentials } from "../../upstream/auth-slot.js";
@@ -42,12 +43,12 @@ export class CredentialStore implements Credentials {
   constructor(
     private readonly schemeList: readonly SecuritySchemeDefinition[],
     private readonly env: NodeJS.ProcessEnv = process.env,
-    timeoutMs?: number,
+    upstream: { timeoutMs?: number | undefined; client?: UpstreamClient | undefined } = {},
     private readonly passthrough: readonly PassthroughRule[] = [],
   ) {
     checkPassthroughRules(passthrough, schemeList);
     for (const scheme of schemeList) this.schemes.set(scheme.key, scheme);
-    this.tokens = new TokenCache(timeoutMs);
+    this.tokens = new TokenCache(upstream.timeoutMs, upstream.client);
   }
 
   fromRequest(headers: Record<string, string | string[] | undefined> | undefined): Record<string, string> {

@@ -35,5 +35,5 @@ export const auth: Feature = {
 
 /** The credentials of a server: from its environment, and from request headers by `passthrough` rules. */
 export function upstreamCredentials(passthrough: readonly PassthroughRule[] = []): MakeCredentials {
-  return (schemes, env, timeoutMs) => new CredentialStore(schemes, env, timeoutMs, passthrough);
+  return (schemes, env, upstream) => new CredentialStore(schemes, env, upstream, passthrough);
 }

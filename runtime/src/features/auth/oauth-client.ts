@@ -1,12 +1,16 @@
 /**
  * OAuth 2 client-credentials tokens for upstream calls: fetched from the token endpoint (or one
  * found by OpenID Connect discovery), cached until shortly before expiry, refreshed on demand.
- * Secrets are sent only to the token endpoint and never logged.
+ * Secrets are sent only to the token endpoint and never logged. Requests go through the server's
+ * upstream client (client-slot.ts): got on Node, the platform's `fetch` where got cannot run.
  */
-import { loadGot } from "../../upstream/lazy-modules.js";
+import type { CallLimits, UpstreamClient, UpstreamRequest } from "../../upstream/client-slot.js";
+import { gotClient } from "../../upstream/got-client.js";
 
 /** Seconds before expiry at which a cached token is no longer used. */
 const EXPIRY_MARGIN_MS = 30_000;
+/** Largest token or discovery response read (a token response is a few KB). */
+const MAX_RESPONSE_BYTES = 1_048_576;
 
 /** Where and how to get a token. */
 export interface ClientCredentials {
@@ -36,7 +40,10 @@ export class TokenCache {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly pending = new Map<string, Promise<string>>();
 
-  constructor(private readonly timeoutMs = 15_000) {}
+  constructor(
+    private readonly timeoutMs = 15_000,
+    private readonly client: UpstreamClient = gotClient,
+  ) {}
 
   /** A valid access token for `key`, fetched when absent, expired or `refresh` is set. */
   async token(key: string, credentials: ClientCredentials, refresh = false): Promise<string> {
@@ -63,23 +70,17 @@ export class TokenCache {
     const basic = Buffer.from(
       `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
     ).toString("base64");
-    let body: { access_token?: unknown; expires_in?: unknown };
-    try {
-      const { default: got } = await loadGot();
-      body = await got
-        .post(tokenUrl, {
-          form,
-          headers: { authorization: `Basic ${basic}`, accept: "application/json" },
-          timeout: { request: this.timeoutMs },
-          retry: { limit: 0 },
-        })
-        .json();
-    } catch (error) {
-      const status = (error as { response?: { statusCode?: number } }).response?.statusCode;
+    const headers = {
+      authorization: `Basic ${basic}`,
+      accept: "application/json",
+      "content-type": "application/x-www-form-urlencoded",
+    };
+    const answer = await this.json("POST", tokenUrl, headers, new URLSearchParams(form).toString());
+    const body = (answer.ok ? answer.body : {}) as { access_token?: unknown; expires_in?: unknown };
+    if (!answer.ok)
       throw new CredentialError(
-        `token request for scheme ${key} to ${new URL(tokenUrl).origin} failed${status ? ` with HTTP ${status}` : ""}`,
+        `token request for scheme ${key} to ${new URL(tokenUrl).origin} failed${answer.status ? ` with HTTP ${answer.status}` : ""}`,
       );
-    }
     if (typeof body.access_token !== "string" || body.access_token === "") {
       throw new CredentialError(`token endpoint for scheme ${key} answered without an access_token`);
     }
@@ -90,15 +91,41 @@ export class TokenCache {
 
   private async discover(discoveryUrl: string | undefined): Promise<string> {
     if (!discoveryUrl) throw new CredentialError("no token endpoint is known");
-    try {
-      const { default: got } = await loadGot();
-      const document = await got(discoveryUrl, { timeout: { request: this.timeoutMs }, retry: { limit: 0 } }).json<{
-        token_endpoint?: unknown;
-      }>();
-      if (typeof document.token_endpoint === "string") return document.token_endpoint;
-    } catch {
-      // reported below
-    }
+    const answer = await this.json("GET", discoveryUrl, { accept: "application/json" });
+    const endpoint = answer.ok ? (answer.body as { token_endpoint?: unknown }).token_endpoint : undefined;
+    if (typeof endpoint === "string") return endpoint;
     throw new CredentialError(`OpenID Connect discovery at ${discoveryUrl} gave no token_endpoint`);
+  }
+
+  /**
+   * One request (no retry) within the timeout, and its JSON body when the status is 2xx; otherwise
+   * the status, if one came (a network failure, the timeout and a body that is not JSON have none).
+   */
+  private async json(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ ok: true; body: unknown } | { ok: false; status?: number }> {
+    const limits: CallLimits = {
+      deadline: performance.now() + this.timeoutMs,
+      timedOut: false,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      attempts: 1,
+    };
+    const timer = setTimeout(() => {
+      limits.timedOut = true;
+      limits.cancel?.();
+    }, this.timeoutMs);
+    const request: UpstreamRequest = { method, url, headers, body, retries: 0 };
+    try {
+      const response = await this.client.send(request, limits);
+      if (response.statusCode < 200 || response.statusCode > 299) return { ok: false, status: response.statusCode };
+      return { ok: true, body: JSON.parse(response.body.toString("utf8")) as unknown };
+    } catch {
+      return { ok: false };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

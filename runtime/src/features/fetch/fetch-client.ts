@@ -6,13 +6,13 @@
  * size cap counted on the decompressed body as it streams, the deadline and the caller's
  * cancellation abort the request in flight and a retry's wait.
  */
-import type { RedirectOptions } from "../../upstream/auth-slot.js";
 import {
   IDEMPOTENT_METHODS,
   MAX_RETRY_AFTER_MS,
   RETRY_STATUS_CODES,
   retryDelay,
   type CallLimits,
+  type RedirectOptions,
   type UpstreamClient,
   type UpstreamRequest,
   type UpstreamResponse,

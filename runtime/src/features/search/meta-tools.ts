@@ -157,6 +157,9 @@ export const CALL_OPERATION_TOOL: ListedTool = {
   annotations: { openWorldHint: true },
 };
 
+/** How a meta tool names the one operation it calls and that operation's arguments (`call_operation`). */
+type OperationCallShape = NonNullable<ReturnType<NonNullable<MetaTools["operationCall"]>>>;
+
 /** The surface's tool that runs operations: `call_operation` here, `execute_code` on the code surface. */
 export interface RunningTool {
   tool: ListedTool;
@@ -168,6 +171,8 @@ export interface RunningTool {
   ): Promise<CallToolResult | InputRequiredResult>;
   /** The one operation a call runs, if it runs exactly one. */
   target?(args: unknown): string | undefined;
+  /** Its arguments, when each call runs one operation and returns that operation's result as is. */
+  callShape?: OperationCallShape;
 }
 
 /** `call_operation`: runs the operation it names, if this caller may see it. */
@@ -181,6 +186,7 @@ const callOperation: RunningTool = {
     typeof args === "object" && args !== null && typeof (args as { name?: unknown }).name === "string"
       ? (args as { name: string }).name
       : undefined,
+  callShape: { nameArgument: "name", argumentsArgument: "arguments" },
 };
 
 /** The meta tools of the search (or code) surface; data files load on first use. */
@@ -223,6 +229,10 @@ export class SearchMetaTools implements MetaTools {
 
   runsOperations(name: string): boolean {
     return name === this.running.tool.name;
+  }
+
+  operationCall(name: string): OperationCallShape | undefined {
+    return name === this.running.tool.name ? this.running.callShape : undefined;
   }
 
   /** The loaded search index (loaded, or built from the tools, on first use). */

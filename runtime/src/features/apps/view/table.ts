@@ -104,7 +104,7 @@ export class TableView {
         toggle.textContent = open ? "Less" : "More";
         details.hidden = !open;
       });
-      const cells = columns.map((key) => el("td", {}, scalarText(row[key])));
+      const cells = columns.map((key) => valueCell(row[key]));
       return [el("tr", {}, ...cells, el("td", {}, toggle)), details];
     });
   }
@@ -160,4 +160,18 @@ export class TableView {
       );
     }
   }
+}
+
+/**
+ * One cell: the value as text; a value the result does not carry (absent, null, empty text) as a
+ * dash that says so, never an empty cell that reads like a rendering fault.
+ */
+function valueCell(value: unknown): HTMLElement {
+  const text = scalarText(value);
+  if (text !== "") return el("td", {}, text);
+  return el(
+    "td",
+    { class: "missing" },
+    el("span", { title: "no value in this result", "aria-label": "no value" }, "—"),
+  );
 }

@@ -14,25 +14,25 @@ import type { ViewSpec } from "../view-choice.js";
 import { renderCard } from "./card.js";
 import type { ToolResult } from "./dom.js";
 import { FormView } from "./form.js";
+import { OperationView, type MakeView, type View } from "./operation.js";
 import { TableView } from "./table.js";
 
-/** What each kind of view does with the tool's input and result. */
-interface View {
-  setInput(args: Record<string, unknown>): void;
-  show(result: ToolResult): void;
-}
+/** The view of `spec`: a table, a form, a card, or the view of the operation a meta tool's call names. */
+const makeView: MakeView = (root, spec, call) =>
+  spec.kind === "table"
+    ? new TableView(root, spec, call)
+    : spec.kind === "form"
+      ? new FormView(root, spec, call)
+      : spec.kind === "operation"
+        ? new OperationView(root, spec, call, makeView)
+        : { setInput: () => undefined, show: (result) => renderCard(root, spec, result) };
 
 const spec = JSON.parse(document.getElementById("mcp-view-spec")?.textContent ?? "{}") as ViewSpec;
 const root = document.getElementById("mcp-view")!;
 const app = new App({ name: `mcp-gen ${spec.kind} view`, version: "1.0.0" });
 const call = async (args: Record<string, unknown>): Promise<ToolResult> =>
   (await app.callServerTool({ name: spec.tool, arguments: args })) as ToolResult;
-const view: View =
-  spec.kind === "table"
-    ? new TableView(root, spec, call)
-    : spec.kind === "form"
-      ? new FormView(root, spec, call)
-      : { setInput: () => undefined, show: (result) => renderCard(root, spec, result) };
+const view: View = makeView(root, spec, call);
 
 /** Follows the host's theme, style variables and fonts, where it passes them. */
 function applyHostContext(context: McpUiHostContext | undefined): void {
