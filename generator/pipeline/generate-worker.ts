@@ -24,7 +24,10 @@ export const WORKER_VALIDATION_MAX_CHARS = 16_000_000;
 /** The worker thread of one generation and the jobs the pipeline gives it. */
 export class WorkerChoreography {
   private readonly worker: EmitWorker | undefined;
+  /** The validation not yet awaited (it holds the document until then). */
   private validation: (() => Promise<void>) | undefined;
+  /** That validation is done in this thread (the document is too big for the thread's copy). */
+  private validatesHere = false;
   private printing: Promise<WorkerOutput> | undefined;
 
   /** Starts the thread (it loads ts-morph at once) when the run makes files. */
@@ -43,18 +46,29 @@ export class WorkerChoreography {
     // validated in this thread, on the document it already holds (MS Graph beta, 47 MB: 3.7 GiB of
     // peak RSS with its copy in the thread, 3.2 GiB without; GitHub's 13 MB spec is 7 M characters).
     const inThread = json.length <= WORKER_VALIDATION_MAX_CHARS ? this.worker?.validate(json, here) : undefined;
+    this.validatesHere = inThread === undefined;
     const at = bag.items.length;
-    let done = false;
     this.validation = async () => {
-      if (done) return;
-      done = true;
       bag.insert(at, await timed("validate", () => inThread ?? here()));
     };
   }
 
-  /** The validation findings are in the bag (once; nothing when validation never started). */
+  /**
+   * The validation findings are in the bag (once; nothing when validation never started). The
+   * validation is let go as it starts, and the document with it once it ends.
+   */
   async validated(): Promise<void> {
-    await this.validation?.();
+    const validation = this.validation;
+    this.validation = undefined;
+    await validation?.();
+  }
+
+  /**
+   * `validated`, when the validation is this thread's own work (not the worker's, which may
+   * still be running): the pipeline calls it as soon as the document has no other use.
+   */
+  async validatedHere(): Promise<void> {
+    if (this.validatesHere) await this.validated();
   }
 
   /** Starts printing the project's TypeScript and building the search index of `plan` in the thread. */

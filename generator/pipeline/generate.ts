@@ -137,7 +137,7 @@ interface PipelineRun {
 }
 
 /** The manifest's record of the overlays `spec` was loaded with: paths relative to `outDir` (URLs as given). */
-function overlayRecords(spec: LoadedSpec, outDir: string | undefined): OverlayRecord[] {
+function overlayRecords(spec: Planned["spec"], outDir: string | undefined): OverlayRecord[] {
   return (spec.overlays ?? []).map(({ location, sha256 }) => ({
     path:
       isUrl(location) || outDir === undefined
@@ -153,26 +153,53 @@ async function runPipeline(options: GenerateOptions): Promise<GenerateResult> {
   try {
     const previous: PreviousState = options.outDir ? await readPreviousState(options.outDir) : {};
     const remembered = withRemembered(options, previous.manifest, options.outDir);
-    const spec = await load(run, remembered);
-    // Serialized before later stages see the document: the server serves it as a resource, and the
-    // worker validates it while this thread builds the IR and the plan.
-    const apiDocument = JSON.stringify(spec.document);
-    run.worker.startValidation(spec.document, apiDocument, run.bag, run.timed);
-    const ir = await run.timed("ir", () => buildIR(spec, run.bag, { allowEmpty: options.allowEmpty }));
-    run.bag.throwIfErrors("Reading the operations");
-    const plan = await makePlan(run, ir, previous, remembered);
+    const planned = await loadAndPlan(run, previous, remembered);
+    const { plan } = planned;
     if (options.planOnly) {
       await run.worker.validated();
       return resultOf(run, plan, []);
     }
-    const files = await emitFiles(run, plan, previous, apiDocument);
-    files.push(manifestOf(plan, files, remembered, spec, options.outDir));
+    const files = await emitFiles(run, planned, previous);
+    files.push(manifestOf(plan, files, remembered, planned.spec, options.outDir));
     await checkCustom(run, plan, files, previous);
     return await writeFiles(run, resultOf(run, plan, files), previous);
   } catch (error) {
     await run.worker.fail(); // a failed run still reports the validation warnings
     throw error;
   }
+}
+
+/**
+ * What the stages after the plan need of the earlier ones. Not the parsed document nor the IR:
+ * they are let go once the plan is made, so the GC can reclaim them before the emit stage fills
+ * the heap (MS Graph beta: hundreds of megabytes beside the worker thread's heap).
+ */
+interface Planned {
+  plan: ProjectPlan;
+  /** The document's JSON text, until the emit stage takes it (`takeDocument`). */
+  apiDocument: string | undefined;
+  /** What the manifest records of the spec. */
+  spec: Pick<LoadedSpec, "sha256" | "overlays">;
+}
+
+/** load, ir, plan: the plan, and the document's JSON text; validation started. */
+async function loadAndPlan(run: PipelineRun, previous: PreviousState, remembered: GenerateOptions): Promise<Planned> {
+  const spec = await load(run, remembered);
+  // Serialized before later stages see the document: the server serves it as a resource, and the
+  // worker validates it while this thread builds the IR and the plan.
+  const apiDocument = JSON.stringify(spec.document);
+  run.worker.startValidation(spec.document, apiDocument, run.bag, run.timed);
+  const ir = await run.timed("ir", () => buildIR(spec, run.bag, { allowEmpty: run.options.allowEmpty }));
+  run.bag.throwIfErrors("Reading the operations");
+  const plan = await makePlan(run, ir, previous, remembered);
+  return { plan, apiDocument, spec: { sha256: spec.sha256, overlays: spec.overlays } };
+}
+
+/** The document's JSON text, handed over once: `planned` no longer holds it. */
+function takeDocument(planned: Planned): string | undefined {
+  const { apiDocument } = planned;
+  planned.apiDocument = undefined;
+  return apiDocument;
 }
 
 /** A run's state before its first stage; the worker thread starts loading ts-morph now. */
@@ -244,15 +271,13 @@ function planOptions(options: GenerateOptions, previous: PreviousState, remember
  * emit, format, typescript: the project's files. The worker prints the TypeScript while this
  * thread emits and formats the rest; the validation findings are in once this returns.
  */
-async function emitFiles(
-  run: PipelineRun,
-  plan: ProjectPlan,
-  previous: PreviousState,
-  apiDocument: string,
-): Promise<EmittedFile[]> {
+async function emitFiles(run: PipelineRun, planned: Planned, previous: PreviousState): Promise<EmittedFile[]> {
+  const { plan } = planned;
   run.worker.startPrinting(plan);
+  // Validation done in this thread runs now, while the worker prints, so the document can go.
+  await run.worker.validatedHere();
   const emitted = await run.timed("emit", () =>
-    keepUserPackageJson(emitProject(plan, { apiDocument, worker: "later" }), previous),
+    keepUserPackageJson(emitProject(plan, { apiDocument: takeDocument(planned), worker: "later" }), previous),
   );
   const formatted = await run.timed("format", () => formatFiles(emitted, plan.tools.length));
   assertServerJson(fileText(formatted, "server.json"), fileText(formatted, "package.json"));
@@ -268,7 +293,7 @@ function manifestOf(
   plan: ProjectPlan,
   files: EmittedFile[],
   remembered: GenerateOptions,
-  spec: LoadedSpec,
+  spec: Planned["spec"],
   outDir: string | undefined,
 ) {
   return manifestFile(

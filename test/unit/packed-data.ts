@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PACKED_BLOCK_BYTES, readDataText, readRange } from "../../runtime/src/data/packed-file.js";
-import { packedFile, packLargeFiles } from "../../generator/pipeline/emit/data/packed-files.js";
+import { DataFileWriter, packedFile, packLargeFiles } from "../../generator/pipeline/emit/data/packed-files.js";
 import { jsonLines } from "../../generator/pipeline/emit/data/data-files.js";
 import type { EmittedFile } from "../../generator/pipeline/emit/emitted-file.js";
 
@@ -89,6 +89,47 @@ test("only the runtime's data files over the size limit are packed", () => {
     ],
   );
   assert.equal(packLargeFiles(files), files, "nothing here reaches the default limit");
+});
+
+/** `pieces` written to a DataFileWriter at `path` with the limit `minBytes`. */
+function written(path: string, pieces: string[], minBytes: number): EmittedFile[] {
+  const writer = new DataFileWriter(path, minBytes);
+  for (const piece of pieces) writer.write(piece);
+  return writer.files();
+}
+
+test("a file written in pieces is packed as the whole text would be: blocks cut where the bytes fall", () => {
+  // Pieces small and larger than a block; a surrogate pair and 2- and 3-byte characters across block ends.
+  const pieces = [
+    "{\n",
+    "a".repeat(PACKED_BLOCK_BYTES - 3),
+    "é😀",
+    "b".repeat(PACKED_BLOCK_BYTES * 2 + 5),
+    "東京".repeat(30_000),
+    `${"c".repeat(PACKED_BLOCK_BYTES - 1)}😀d`, // a piece sliced where a surrogate pair is
+    ...items.map((item) => `${JSON.stringify(item)}\n`),
+    "}\n",
+  ];
+  const whole = pieces.join("");
+  const files = written("data/declarations.json", pieces, 1_000);
+  assert.equal(files, packLargeFiles([{ path: "data/declarations.json", content: whole, formatted: true }], 1_000));
+  assert.is(files[0]!.path, "data/declarations.json.packed");
+  const { data, done } = project(files);
+  try {
+    assert.is(readDataText(new URL("declarations.json", data)), whole);
+  } finally {
+    done();
+  }
+});
+
+test("a written file stays plain under the limit, and always when the runtime does not read it packed", () => {
+  assert.equal(written("data/tools.json", ["[\n", "1\n", "]\n"], 1_000), [
+    { path: "data/tools.json", content: "[\n1\n]\n", formatted: true },
+  ]);
+  assert.equal(written("data/tools.json", [], 1_000), [{ path: "data/tools.json", content: "", formatted: true }]);
+  assert.equal(written("test/cases.json", [text], 1_000), [
+    { path: "test/cases.json", content: text, formatted: true },
+  ]);
 });
 
 test.run();

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import stringifyCompact from "json-stringify-pretty-compact";
 import { searchDocument, type JsonSchema, type ServerInfo } from "../../shared/contract.js";
-import { asciiJson, catalogOf, shareDefinitions, storeTools, toolDataFiles } from "./data/data-files.js";
-import { packLargeFiles } from "./data/packed-files.js";
+import { asciiJson, catalogOf, shareDefinitions, storeTools, writeToolData } from "./data/data-files.js";
+import { DataFileWriter, packLargeFiles } from "./data/packed-files.js";
 import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
@@ -126,22 +126,26 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
-  const files = toolDataFiles(storeTools(definitionsOfTools));
-  return packLargeFiles([
-    {
-      path: TOOL_NAMES_DATA_PATH,
-      content: bulkJson(
-        definitionsOfTools.map((tool) => tool.name),
-        true,
-      ),
-      formatted: true,
-    },
-    { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
-    { path: TOOLS_DATA_PATH, content: files.tools, formatted: true },
-    { path: TOOL_OFFSETS_PATH, content: files.toolOffsets, formatted: true },
-    { path: DEFINITIONS_DATA_PATH, content: files.definitions, formatted: true },
-    { path: DEFINITION_OFFSETS_PATH, content: files.definitionOffsets, formatted: true },
-  ]);
+  const tools = new DataFileWriter(TOOLS_DATA_PATH);
+  const definitions = new DataFileWriter(DEFINITIONS_DATA_PATH);
+  const offsets = writeToolData(storeTools(definitionsOfTools), tools, definitions);
+  return [
+    ...packLargeFiles([
+      {
+        path: TOOL_NAMES_DATA_PATH,
+        content: bulkJson(
+          definitionsOfTools.map((tool) => tool.name),
+          true,
+        ),
+        formatted: true,
+      },
+      { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
+    ]),
+    ...tools.files(),
+    { path: TOOL_OFFSETS_PATH, content: offsets.toolOffsets, formatted: true },
+    ...definitions.files(),
+    { path: DEFINITION_OFFSETS_PATH, content: offsets.definitionOffsets, formatted: true },
+  ];
 }
 
 /** `data/client-profiles.json`: what the runtime needs of profiles/clients/*.json to adapt to a client (one profile a line). */

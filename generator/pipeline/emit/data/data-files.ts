@@ -63,27 +63,47 @@ export function shareDefinitions<T extends { inputSchema: unknown }>(
   return { items, definitions };
 }
 
+/** Where a data file's text goes, piece by piece (a string list, or packed-files.ts `DataFileWriter`). */
+export interface TextSink {
+  write(text: string): void;
+}
+
 /**
- * The text of a JSON file with one member per line (`open`, the members, `close`), and where each
- * member's JSON begins after its `prefix` (`"name": ` in an object; nothing in an array): the files
- * of `data/` that the server reads one member at a time.
+ * A JSON file with one member per line (`open`, the members, `close`), written to `out` line by
+ * line, each member made from its item when its line is written (so a large file's members never
+ * all exist at once); returns where each member's JSON begins after its `prefix` (`"name": ` in
+ * an object; nothing in an array): the files of `data/` that the server reads one member at a time.
  */
+export function writeMemberLines<T>(
+  out: TextSink,
+  open: string,
+  close: string,
+  items: readonly T[],
+  member: (item: T) => { prefix: string; json: string },
+): Array<[offset: number, length: number]> {
+  const ranges: Array<[number, number]> = [];
+  out.write(`${open}\n`);
+  let offset = open.length + 1;
+  items.forEach((item, index) => {
+    const { prefix, json } = member(item);
+    const line = `  ${prefix}${json}${index < items.length - 1 ? "," : ""}\n`;
+    ranges.push([offset + 2 + prefix.length, json.length]);
+    out.write(line);
+    offset += line.length;
+  });
+  out.write(`${close}\n`);
+  return ranges;
+}
+
+/** `writeMemberLines` into one text. */
 export function memberLines(
   open: string,
   close: string,
   members: ReadonlyArray<{ prefix: string; json: string }>,
 ): { text: string; ranges: Array<[offset: number, length: number]> } {
-  const ranges: Array<[number, number]> = [];
-  const lines = [open];
-  let offset = open.length + 1;
-  members.forEach(({ prefix, json }, index) => {
-    const line = `  ${prefix}${json}${index < members.length - 1 ? "," : ""}`;
-    ranges.push([offset + 2 + prefix.length, json.length]);
-    lines.push(line);
-    offset += line.length + 1;
-  });
-  lines.push(close, "");
-  return { text: lines.join("\n"), ranges };
+  const pieces: string[] = [];
+  const ranges = writeMemberLines({ write: (text) => pieces.push(text) }, open, close, members, (member) => member);
+  return { text: pieces.join(""), ranges };
 }
 
 /** A JSON array with one item per line, and each item's byte range: `data/tools.json`, `data/definitions.json`. */
@@ -91,11 +111,14 @@ export function jsonLines(items: readonly unknown[]): {
   text: string;
   ranges: Array<[offset: number, length: number]>;
 } {
-  return memberLines(
-    "[",
-    "]",
-    items.map((item) => ({ prefix: "", json: asciiJson(item) })),
-  );
+  const pieces: string[] = [];
+  const ranges = writeJsonLines({ write: (text) => pieces.push(text) }, items);
+  return { text: pieces.join(""), ranges };
+}
+
+/** `jsonLines` written to `out`; returns each item's byte range. */
+export function writeJsonLines(out: TextSink, items: readonly unknown[]): Array<[offset: number, length: number]> {
+  return writeMemberLines(out, "[", "]", items, (item) => ({ prefix: "", json: asciiJson(item) }));
 }
 
 /**
@@ -127,14 +150,24 @@ export function toolDataFiles(stored: StoredTools): {
   definitions: string;
   definitionOffsets: string;
 } {
-  const tools = jsonLines(stored.tools);
-  const definitions = jsonLines(stored.definitions);
-  return {
-    tools: tools.text,
-    toolOffsets: offsetsText(tools.ranges),
-    definitions: definitions.text,
-    definitionOffsets: offsetsText(definitions.ranges),
-  };
+  const tools: string[] = [];
+  const definitions: string[] = [];
+  const offsets = writeToolData(
+    stored,
+    { write: (text) => tools.push(text) },
+    { write: (text) => definitions.push(text) },
+  );
+  return { tools: tools.join(""), definitions: definitions.join(""), ...offsets };
+}
+
+/** `toolDataFiles` with `tools.json` and `definitions.json` written to `tools` and `definitions`; returns their offsets files. */
+export function writeToolData(
+  stored: StoredTools,
+  tools: TextSink,
+  definitions: TextSink,
+): { toolOffsets: string; definitionOffsets: string } {
+  const toolOffsets = offsetsText(writeJsonLines(tools, stored.tools));
+  return { toolOffsets, definitionOffsets: offsetsText(writeJsonLines(definitions, stored.definitions)) };
 }
 
 /** One number of an offsets record, padded: `1234` → `0000001234`. */
@@ -154,12 +187,25 @@ export function declarationFiles(
   declarations: Record<string, string>,
   toolNames: readonly string[],
 ): { text: string; offsets: string } {
+  const pieces: string[] = [];
+  const offsets = writeDeclarations({ write: (text) => pieces.push(text) }, declarations, toolNames);
+  return { text: pieces.join(""), offsets };
+}
+
+/**
+ * The declarations file (tool name → declaration, one per line) written to `out`; returns the text
+ * of its offsets file (where each tool's is, in tool order).
+ */
+export function writeDeclarations(
+  out: TextSink,
+  declarations: Record<string, string>,
+  toolNames: readonly string[],
+): string {
   const entries = Object.entries(declarations);
-  const { text, ranges } = memberLines(
-    "{",
-    "}",
-    entries.map(([name, declaration]) => ({ prefix: `${asciiJson(name)}: `, json: asciiJson(declaration) })),
-  );
+  const ranges = writeMemberLines(out, "{", "}", entries, ([name, declaration]) => ({
+    prefix: `${asciiJson(name)}: `,
+    json: asciiJson(declaration),
+  }));
   const byName = new Map(entries.map(([name], index) => [name, ranges[index]!]));
-  return { text, offsets: offsetsText(toolNames.map((name) => byName.get(name) ?? [0, 0])) };
+  return offsetsText(toolNames.map((name) => byName.get(name) ?? [0, 0]));
 }

@@ -6,10 +6,10 @@
  * project-files.ts `workerInput` makes it), and this module imports only what the thread needs.
  */
 import type { SearchDocument } from "../../../shared/contract.js";
-import { declarationFiles } from "../data/data-files.js";
+import { writeDeclarations } from "../data/data-files.js";
 import { DECLARATION_OFFSETS_PATH, DECLARATIONS_DATA_PATH } from "../data/data-paths.js";
 import type { EmittedFile } from "../emitted-file.js";
-import { packLargeFiles } from "../data/packed-files.js";
+import { DataFileWriter, packLargeFiles } from "../data/packed-files.js";
 import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "../data/search-index.js";
 import { printTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
 
@@ -30,16 +30,22 @@ export interface WorkerOutput {
   files: EmittedFile[];
 }
 
-/** Makes the worker's output (in the worker thread, or in this one when the thread failed). Deterministic. */
+/**
+ * Makes the worker's output (in the worker thread, or in this one when the thread failed). Deterministic.
+ * Takes `input` over: its TypeScript part is let go once printed (on a big API the largest thing the
+ * thread holds besides what it prints), before the declarations are written.
+ */
 export function workerOutput(input: WorkerInput): WorkerOutput {
   const typeScript = printTypeScript(input.typeScript);
-  const data = [
-    ...declarationsFiles(typeScript.declarations, input.toolNames),
-    ...(input.searchDocuments
-      ? [{ path: SEARCH_INDEX_PATH, content: searchIndexFromDocuments(input.searchDocuments), formatted: true }]
-      : []),
-  ];
-  return { files: [...typeScript.files, ...packLargeFiles(data)] };
+  (input as { typeScript?: TypeScriptInput }).typeScript = undefined;
+  const files = [...typeScript.files, ...declarationsFiles(typeScript.declarations, input.toolNames)];
+  if (input.searchDocuments)
+    files.push(
+      ...packLargeFiles([
+        { path: SEARCH_INDEX_PATH, content: searchIndexFromDocuments(input.searchDocuments), formatted: true },
+      ]),
+    );
+  return { files };
 }
 
 /** The worker's output as files: the TypeScript, the declarations' data files (tool order), the search index. */
@@ -49,13 +55,11 @@ export function workerFiles(output: WorkerOutput): EmittedFile[] {
 
 /**
  * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
- * and `data/declaration-offsets.txt`: where each tool's is in it, in tool order
- * (runtime/src/data/tool-data.ts).
+ * packed as it is written when large (packed-files.ts), and `data/declaration-offsets.txt`: where
+ * each tool's is in it, in tool order (runtime/src/data/tool-data.ts).
  */
 function declarationsFiles(declarations: Record<string, string>, toolNames: readonly string[]): EmittedFile[] {
-  const { text, offsets } = declarationFiles(declarations, toolNames);
-  return [
-    { path: DECLARATIONS_DATA_PATH, content: text, formatted: true },
-    { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true },
-  ];
+  const writer = new DataFileWriter(DECLARATIONS_DATA_PATH);
+  const offsets = writeDeclarations(writer, declarations, toolNames);
+  return [...writer.files(), { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true }];
 }
