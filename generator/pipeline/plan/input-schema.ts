@@ -20,7 +20,7 @@ import {
   sharedCopy,
 } from "./schema-tools.js";
 import { mapSchema } from "../../shared/schema-walk.js";
-import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer } from "./non-empty.js";
+import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer, withoutNull } from "./non-empty.js";
 
 type Obj = Record<string, unknown>;
 
@@ -193,6 +193,7 @@ export function planInput(
           "x-mcp-header": header,
         };
     }
+    if (param.required) schema = withoutNull(schema, defs);
     if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param), param.in === "path");
     setOwn(properties, argument, schema);
     if (param.required) required.push(argument);
