@@ -284,6 +284,12 @@ test("issue 36: a named media type before a wildcard, multipart for files, an Ac
   assert.match(ping.request.accept ?? "", /\*\/\*/);
 });
 
+test("issue 57: a body offered under application/* goes out as JSON, which the mock reads", async () => {
+  const note = await call(media!, "createNote", { text: "hello", pinned: true });
+  accepted("createNote", note);
+  assert.match(note.request.contentType ?? "", /^application\/json/);
+});
+
 test("issue 36: a requirement naming an undefined scheme still sends the defined one's header", async () => {
   accepted("listOrders", await call(security!, "listOrders", {}));
   accepted("getStatus", await call(security!, "getStatus", {}));

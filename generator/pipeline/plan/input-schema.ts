@@ -117,6 +117,19 @@ export function chooseBodyMedia(contents: MediaIR[]): MediaIR | undefined {
   return contents[0];
 }
 
+// A wildcard (`*/*`, `application/*`) names no format, and `Content-Type: application/*` is no
+// media type a server can read: the schema decides, file content as `application/octet-stream`,
+// anything else as JSON (what such APIs nearly always take); `text/*` is plain text.
+/** The media type the runtime sends for the chosen one: a named type as named, a wildcard by the schema. */
+export function sentMediaType(media: MediaIR, defs: Map<string, SchemaIR>): string {
+  const essence = media.mediaType.split(";")[0]!.trim().toLowerCase();
+  if (essence === "text/*") return "text/plain";
+  if (essence !== "*/*" && essence !== "application/*") return media.mediaType;
+  return media.schema !== undefined && isBinarySchema(media.schema, defs)
+    ? "application/octet-stream"
+    : "application/json";
+}
+
 /** A body whose root is a plain object with named properties can be lifted into the tool input. */
 function liftableProperties(
   schema: JsonSchema,
@@ -247,7 +260,7 @@ function planBody(
     hasFileFields(multipartMedia, defs)
   )
     media = multipartMedia;
-  const mediaType = media.mediaType === "*/*" ? "application/json" : media.mediaType;
+  const mediaType = sentMediaType(media, defs);
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
   const textual = mediaType.startsWith("text/") || /xml|yaml|csv/i.test(mediaType);
   const schema = media.schema ?? {};
