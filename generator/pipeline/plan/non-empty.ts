@@ -123,7 +123,12 @@ export function withoutNull(schema: JsonSchema, defs: Map<string, SchemaIR>): Js
     else own[key] = left;
   }
   const target = own.$ref === undefined ? undefined : resolveSchema(own as JsonSchema, defs);
-  if (own.type === undefined && typeof target === "object" && Array.isArray(target.type) && target.type.includes("null")) {
+  if (
+    own.type === undefined &&
+    typeof target === "object" &&
+    Array.isArray(target.type) &&
+    target.type.includes("null")
+  ) {
     const left = (target.type as unknown[]).filter((t) => t !== "null");
     if (left.length > 0) own.type = left.length === 1 ? left[0] : left;
   }
