@@ -226,6 +226,7 @@ function planOptions(options: GenerateOptions, previous: PreviousState, remember
     ...(remembered.resultBudget !== undefined ? { resultBudget: remembered.resultBudget } : {}),
     features: remembered.features ?? [],
     ...(remembered.targets ? { targets: remembered.targets } : {}),
+    ...(previous.hasCustomCode ? { hasCustomCode: true } : {}),
     ...(previous.customCallsClient ? { customCallsClient: true } : {}),
     ...(options.license !== undefined ? { license: options.license } : {}),
     toolLock: options.resetToolNames ? undefined : (options.toolLock ?? previous.toolLock),

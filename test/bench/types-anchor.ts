@@ -115,7 +115,7 @@ const rows: string[] = [];
 let lacking = 0;
 for (const spec of specs()) {
   const dir = join(work, spec.name);
-  const result = await generate({ spec: spec.path, outDir: dir, force: true });
+  const result = await generate({ spec: spec.path, outDir: dir, force: true, features: ["custom"] });
   const ours = exportedTypes(dir);
   const nameOf = new Map(
     result.plan.types.named.flatMap((n) => (n.component !== undefined ? [[n.component, n.name]] : [])),

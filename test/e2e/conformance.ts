@@ -39,7 +39,14 @@ test.before(async () => {
   suite = /conformance: (.+)/.exec(setup.stdout)![1]!.trim();
   await run(
     process.execPath,
-    [join(root, "bin/mcp-gen.js"), join(root, "specs/conformance/openapi.yaml"), "-o", out, "--with", "tasks,sessions"],
+    [
+      join(root, "bin/mcp-gen.js"),
+      join(root, "specs/conformance/openapi.yaml"),
+      "-o",
+      out,
+      "--with",
+      "tasks,sessions,custom",
+    ],
     {
       timeout: 60_000,
     },

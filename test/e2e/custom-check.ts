@@ -66,7 +66,7 @@ function snapshot(dir: string): Record<string, string> {
 /** A freshly generated petstore project with the example's custom code in src/custom/. */
 async function projectWithCustomCode(name: string): Promise<string> {
   const out = join(work, name);
-  const first = await mcpGen(petstore, "-o", out, "--quiet");
+  const first = await mcpGen(petstore, "-o", out, "--with", "custom", "--quiet");
   assert.is(first.code, 0, first.output);
   cpSync(join(repoRoot, "specs/custom-code/petstore/index.ts"), join(out, "src/custom/index.ts"));
   return out;

@@ -41,7 +41,7 @@ const toolNames = (dir: string) =>
   (JSON.parse(read(dir, ".mcp-gen/tools.json")) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
 
 /** A custom tool written against the extension API, as a user would add it. */
-const CUSTOM_TOOL = `import { defineExtension } from "../runtime/api/extensions.js";
+const CUSTOM_TOOL = `import { defineExtension } from "../runtime/features/custom/define-extension.js";
 import { mine } from "./my-tool.js";
 
 export default defineExtension({
@@ -58,7 +58,7 @@ export default defineExtension({
 
 test("regenerating after the spec changed keeps user code and tool names, removes stale files, bumps the version", async () => {
   const out = join(work, "server");
-  const first = await generate({ spec: v1, outDir: out });
+  const first = await generate({ spec: v1, outDir: out, features: ["custom"] });
   assert.is(first.diff, undefined, "no diff on a first generation");
   assert.equal(toolNames(out), ["listItems", "createItem", "getItem", "deleteItem", "get_things"]);
   assert.is(JSON.parse(read(out, "package.json")).version, "1.0.0");
@@ -153,7 +153,7 @@ test("regenerating after the spec changed keeps user code and tool names, remove
 
 test("a hand-edited generated file stops the run (named in the error) unless --force", async () => {
   const out = join(work, "edited");
-  await generate({ spec: v1, outDir: out });
+  await generate({ spec: v1, outDir: out, features: ["custom"] });
   appendFileSync(join(out, "src/tools/items.ts"), "// my edit\n");
   const before = read(out, ".mcp-gen/manifest.json");
   try {
@@ -183,7 +183,7 @@ test("--no-bump keeps the version; --reset-tool-names renames from the spec", as
 
 test("CLI: --check exits 0 when fresh, 5 when stale, writes nothing; diff --json and exit codes", async () => {
   const out = join(work, "checked");
-  const made = await mcpGen(v1, "-o", out, "--quiet");
+  const made = await mcpGen(v1, "-o", out, "--with", "custom", "--quiet");
   assert.is(made.code, 0, made.stderr);
   assert.is(made.stdout, "", "--quiet prints nothing on success");
   writeFileSync(join(out, "mine.txt"), "user file, not a reason to be stale");

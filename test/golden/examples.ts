@@ -70,7 +70,7 @@ function casesModule(dir: string, example: string, projects: string): string {
   return path;
 }
 
-test("every example in generated/ compiles under strict, with the generated projects' own compiler options; its test cases type-check as its tools' inputs", async () => {
+test("every example of generated/, with its types for custom code (--with custom), compiles under strict with the generated projects' own compiler options; its test cases type-check as its tools' inputs", async () => {
   // One tsc run over all examples: their imports resolve from the repository's node_modules (got,
   // ajv, @types/node are devDependencies here), so no install is needed.
   const options = JSON.parse(readFileSync(join(root, "generated", EXAMPLES[0]!.name, "tsconfig.json"), "utf8"))
@@ -86,7 +86,8 @@ test("every example in generated/ compiles under strict, with the generated proj
   const projects = join(root, ".tmp", "golden-tsc");
   rmSync(projects, { recursive: true, force: true });
   mkdirSync(projects, { recursive: true });
-  for (const example of EXAMPLES) await materializeExample(root, example.name, join(projects, example.name));
+  for (const example of EXAMPLES)
+    await materializeExample(root, example.name, join(projects, example.name), ["custom"]);
   const { outDir: _outDir, rootDir: _rootDir, ...compilerOptions } = options;
   writeFileSync(
     config,

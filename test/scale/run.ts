@@ -36,7 +36,7 @@ const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The custom tool of the scale server: works 300 ms, then asks a question (a task by then). */
-const CUSTOM = `import { defineExtension } from "../runtime/api/extensions.js";
+const CUSTOM = `import { defineExtension } from "../runtime/features/custom/define-extension.js";
 export default defineExtension({
   tools: [
     {

@@ -1,4 +1,5 @@
 /** Factories for IR nodes, so planner tests need no YAML. */
+import { customCode } from "../../runtime/src/features/custom/index.js";
 import type { JsonSchema } from "../../runtime/src/api/types.js";
 import type { FeaturePlugs } from "../../runtime/src/cli/features.js";
 import { code } from "../../runtime/src/features/code/index.js";
@@ -124,11 +125,12 @@ export const legacySseEndpoints: MakeHttpEndpoints = (server, receive, logger) =
  * The upstream features a generated server has when its API needs them (`auth` for security
  * schemes, `pagination` for paging operations), as McpServerOptions; spread into a test server's options.
  */
-/** The slots a typical generated server fills (legacy client requests come with confirm and user-oauth). */
+/** The slots a typical generated server fills (legacy client requests come with confirm and user-oauth; custom code with its own code). */
 export const apiFeatures = {
   credentials: upstreamCredentials(),
   paging: cursorPaging,
   clientRequests: legacyClientRequests,
+  customCode,
 } as const;
 
 /** A server (`options` plus {@link apiFeatures}) with feature rate-limit's plugs for `flags`, as `main` would start it. */

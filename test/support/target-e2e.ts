@@ -8,7 +8,7 @@
  * own, which {@link DevServer.stop} ends by that group's id, so nothing it started outlives the test.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -54,6 +54,7 @@ export async function buildTarget(
   const generate = [cli, spec, "-o", dir, "--target", target, ...(options.extra ?? [])];
   await run(process.execPath, generate, { cwd: repoRoot, timeoutMs: 120_000 });
   if (options.custom) {
+    mkdirSync(join(dir, "src/custom"), { recursive: true });
     copyFileSync(options.custom, join(dir, "src/custom/index.ts"));
     await run(process.execPath, [cli, spec, "-o", dir], { cwd: repoRoot, timeoutMs: 120_000 });
   }

@@ -51,14 +51,15 @@ test("the README describes the surfaces the server has, and names the option tha
   assert.not.match(code, /regenerate with `mcp-gen --with code`/);
 });
 
-test("the README shows a per-connection choice in a URL: the API's first toolset (encoded, quoted) and reads", async () => {
+test("with feature toolsets the README shows a per-connection choice in a URL: the API's first toolset (encoded, quoted) and reads", async () => {
   const spec = join(dir, "tagged.yaml");
   const op = "get: {operationId: ping, tags: ['Team Pets'], responses: {'200': {description: ok}}}";
   writeFileSync(spec, `openapi: 3.0.3\ninfo: {title: Tagged, version: '1'}\npaths:\n  /ping: {${op}}\n`);
-  const readme = (await files(spec)).get("README.md")!;
+  assert.not.match((await files(spec)).get("README.md")!, "Mcp-Toolsets");
+  const readme = (await files(spec, ["toolsets"])).get("README.md")!;
   assert.match(readme, "'http://127.0.0.1:3000/mcp?toolsets=team%20pets&read_only=1'");
   assert.match(readme, "`Mcp-Toolsets`, `Mcp-Read-Only`, `Mcp-Surface`");
-  const untagged = (await files(join(dir, "dated.yaml"))).get("README.md")!;
+  const untagged = (await files(join(dir, "dated.yaml"), ["toolsets"])).get("README.md")!;
   assert.match(untagged, "'http://127.0.0.1:3000/mcp?read_only=1'");
   assert.not.match(untagged, "--url-query");
   const printing = (await files(spec, ["print-config"])).get("README.md")!;

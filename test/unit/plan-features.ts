@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chooseFeatures, featureCatalog, runtimeDependencies } from "../../generator/pipeline/plan/features.js";
-import { callsClientRequest, readPreviousState } from "../../generator/pipeline/plan/previous-state.js";
+import { customCode, readPreviousState } from "../../generator/pipeline/plan/previous-state.js";
 
 test("an API whose operations send forms, files or rarer parameter styles gets feature encodings, a JSON API does not", () => {
   const json = chooseFeatures([], "all", [], { security: false, pagination: false });
@@ -45,22 +45,28 @@ test("legacy client requests: added when custom code calls clientRequest, and wi
   assert.equal(chooseFeatures(["confirm"], "all", [], none).features, ["client-requests", "confirm"]);
   const signIn = chooseFeatures([], "all", [], { ...none, userSignIn: true });
   assert.equal(signIn.features, ["auth", "client-requests", "state", "user-oauth"]);
+  const own = chooseFeatures([], "all", [], { ...none, customCode: true });
+  assert.equal(own.features, ["custom"]);
+  assert.match(own.added.custom!, /has custom code \(src\/custom\/\)/);
 });
 
-test("a project whose src/custom/ calls clientRequest (in a nested file) is seen by the next generation", async () => {
+test("a project whose src/custom/ holds code, or calls clientRequest (in a nested file), is seen by the next generation", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-custom-"));
   try {
     mkdirSync(join(dir, "src", "custom", "tools"), { recursive: true });
+    writeFileSync(join(dir, "src", "custom", "README.md"), "notes\n");
+    assert.equal(await customCode(join(dir, "src", "custom")), []);
+    assert.is((await readPreviousState(dir)).hasCustomCode, undefined);
     writeFileSync(join(dir, "src", "custom", "index.ts"), "export const extension = {};\n");
-    assert.is(await callsClientRequest(join(dir, "src", "custom")), false);
+    assert.equal(await customCode(join(dir, "src", "custom")), ["export const extension = {};\n"]);
+    assert.is((await readPreviousState(dir)).hasCustomCode, true);
     assert.is((await readPreviousState(dir)).customCallsClient, undefined);
     writeFileSync(
       join(dir, "src", "custom", "tools", "ask.ts"),
       'export const ask = (ctx) => ctx.clientRequest ("roots/list", {});\n',
     );
-    assert.is(await callsClientRequest(join(dir, "src", "custom")), true);
     assert.is((await readPreviousState(dir)).customCallsClient, true);
-    assert.is(await callsClientRequest(join(dir, "absent")), false);
+    assert.equal(await customCode(join(dir, "absent")), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -60,7 +60,7 @@ test("a module declares the types of all its tools, and the index imports and re
     types: plan.types,
     serverInfo: { name: "t", version: "1.0.0" } as never,
     apiDocument: false,
-    features: [],
+    features: ["custom"],
   });
   const paths = printed.files.map((file) => file.path).filter((path) => path.startsWith("src/tools/"));
   assert.equal(paths, ["src/tools/pets.ts", "src/tools/store.ts", "src/tools/index.ts"]);

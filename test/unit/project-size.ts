@@ -15,8 +15,12 @@ import { codeLines } from "../support/code-lines.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** Lines of code the petstore project may have (issue 55 aims at 7,000; cloc measured 7,581 when set). */
-export const PETSTORE_BUDGET_LINES = 7_850;
+/**
+ * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 7,346 when set, after
+ * custom code and its types became feature `custom` and the per-connection choice of tools part of
+ * feature `toolsets`, neither of which a project generated with defaults has).
+ */
+export const PETSTORE_BUDGET_LINES = 7_355;
 
 /** A file's lines of code the way cloc counts its language; undefined for a file cloc does not know. */
 export function clocLines(path: string, text: string): number | undefined {

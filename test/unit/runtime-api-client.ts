@@ -1,6 +1,6 @@
 /**
  * The typed extension API at run time: per-tool hooks beside the global ones, and the `api` client
- * custom code gets (api-client.ts), going through the server's operation path — hooks, validation,
+ * custom code gets (feature custom's operation-api.ts), going through the server's operation path — hooks, validation,
  * upstream, pagination cursors — with the calling request's cancellation. The `@ts-expect-error`
  * lines are the compile-time half: this file does not build if the types accept them.
  */
@@ -12,13 +12,15 @@ import {
   type ApiClient,
   type ApiResponse,
   type BinaryData,
-} from "../../runtime/src/api/api-client.js";
-import { defineExtension, defineTool, defineToolFor, type Extension } from "../../runtime/src/api/extensions.js";
+} from "../../runtime/src/features/custom/typed-api.js";
+import type { Extension } from "../../runtime/src/api/extensions.js";
+import { defineExtension, defineTool, defineToolFor } from "../../runtime/src/features/custom/define-extension.js";
 import type { JsonRpcResponse } from "../../runtime/src/protocol/jsonrpc.js";
 import { McpServer } from "../../runtime/src/server/server.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { info, sampleTools, startUpstream, type Reply, type Upstream } from "../support/runtime-fixture.js";
 import { apiFeatures } from "../support/factories.js";
+import { customCode } from "../../runtime/src/features/custom/index.js";
 
 /** The maps a generated project has in src/tools/index.ts, for the fixture's tools. */
 interface Inputs {
@@ -338,6 +340,7 @@ test("api results are what the API returned: binary content as BinaryData, no co
     { getPhoto: BinaryData; ping: undefined; readme: string }
   >;
   const s = new McpServer({
+    customCode,
     info,
     tools: [binary, empty, textual],
     upstream: { baseUrl: local.baseUrl, timeoutMs: 5000 },
@@ -394,6 +397,15 @@ test("defineTool types arguments from the inputSchema literal; defineExtension t
   });
   const extension = defineExtension({ tools: [tool] });
   assert.is(extension.tools?.[0], tool, "defineTool and defineExtension return what they were given");
+});
+
+test("a server given custom code without feature custom refuses to start; an empty extension needs nothing", () => {
+  const options = { info, tools: tools(), upstream: { baseUrl: "http://127.0.0.1:1" } };
+  const hooked = defineExtension({ hooks: { beforeCall: () => undefined } });
+  assert.throws(() => new McpServer({ ...options, extension: hooked }), /needs the custom feature: .*--with custom/);
+  const empty = defineExtension({ tools: [], resources: [], resourceTemplates: [], prompts: [], hooks: {} });
+  assert.ok(new McpServer({ ...options, extension: empty }));
+  assert.ok(new McpServer({ ...options, extension: hooked, customCode }));
 });
 
 test.run();

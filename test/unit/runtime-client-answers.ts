@@ -4,6 +4,7 @@
  * stream or OAuth subject is refused and logged, and the asker's own answer still settles the
  * request. The same across instances sharing Redis: test/e2e/state-redis.ts.
  */
+import { customCode } from "../../runtime/src/features/custom/index.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { CustomTool } from "../../runtime/src/api/extensions.js";
@@ -37,6 +38,7 @@ function makeServer(warnings: string[], requests = true): McpServer {
     tools: sampleTools(),
     upstream: { baseUrl: "http://127.0.0.1:1" },
     extension: { tools: [asks] },
+    customCode,
     ...(requests ? { clientRequests: legacyClientRequests } : {}),
     logger,
   });

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { sources } from "../support/import-graph.js";
-import { ApiError } from "../../runtime/src/api/api-client.js";
+import { ApiError } from "../../runtime/src/features/custom/typed-api.js";
 import { ArgumentError, serializeHeaderParameter } from "../../runtime/src/upstream/serialize.js";
 import { UpstreamCancelledError } from "../../runtime/src/upstream/upstream.js";
 import { CredentialError } from "../../runtime/src/features/auth/oauth-client.js";

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { defineExtension, matchUriTemplate } from "../../runtime/src/api/extensions.js";
+import { defineExtension } from "../../runtime/src/features/custom/define-extension.js";
+import { matchUriTemplate } from "../../runtime/src/features/custom/uri-template.js";
 import {
   ErrorCode,
   httpStatusOf,

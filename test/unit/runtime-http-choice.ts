@@ -3,7 +3,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { McpServer, type McpServerOptions } from "../../runtime/src/server/server.js";
 import { startHttp, type HttpHandle, type HttpOptions } from "../../runtime/src/transport/http.js";
-import { readToolChoice } from "../../runtime/src/server/connection-choice.js";
+import { readToolChoice } from "../../runtime/src/features/toolsets/connection-choice.js";
+import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
 import { MemoryStateStore } from "../../runtime/src/features/state/memory.js";
 import { info, sampleTools } from "../support/runtime-fixture.js";
@@ -21,6 +22,9 @@ function tools(): ToolDefinition[] {
   return sampleTools().map((tool) => (TAGS[tool.name] ? { ...tool, tags: TAGS[tool.name] } : tool));
 }
 
+/** The slot feature toolsets fills, as `main` plugs it (no process filter). */
+const { connectionChoices } = await toolsets.plugs({ flags: {}, env: {}, info, http: true, logger: silentLogger });
+
 const servers: HttpHandle[] = [];
 async function serve(options: Partial<McpServerOptions> = {}, http: Partial<HttpOptions> = {}): Promise<HttpHandle> {
   const server = new McpServer({
@@ -29,6 +33,7 @@ async function serve(options: Partial<McpServerOptions> = {}, http: Partial<Http
     tools: tools(),
     upstream: { baseUrl: "http://127.0.0.1:1", timeoutMs: 2000 },
     surfaces: featureSurfaces(),
+    connectionChoices,
     ...options,
   });
   const handle = await startHttp(server, { host: "127.0.0.1", port: 0, ...http });
@@ -79,6 +84,13 @@ test("two clients at once, each with its own choice, see different lists; a bare
   assert.equal(both, ["listPets"]);
   assert.equal(header, ["listPets", "createPet"]);
   assert.is(all.length, 5);
+});
+
+test("without feature toolsets a connection's query and headers choose nothing: every tool is listed and callable", async () => {
+  const http = await serve({ connectionChoices: undefined });
+  assert.is((await listed(`${http.url}?toolsets=pets&read_only=1`, { "mcp-surface": "nope" })).length, 5);
+  const called = await rpc(`${http.url}?toolsets=pets`, "tools/call", { name: "createPet", arguments: { name: "x" } });
+  assert.not.match(JSON.stringify(called.body), "outside the tools");
 });
 
 test("tools/call of an operation outside the choice is refused; inside it goes upstream", async () => {

@@ -5,7 +5,7 @@ import { McpServer, type McpServerOptions } from "../../runtime/src/server/serve
 import { parseSurface } from "../../runtime/src/server/surfaces.js";
 import { AUTO_BUDGET, chooseSurface } from "../../runtime/src/features/search/auto.js";
 import { toolsets } from "../../runtime/src/features/toolsets/index.js";
-import { defineExtension } from "../../runtime/src/api/extensions.js";
+import { defineExtension } from "../../runtime/src/features/custom/define-extension.js";
 import { textResult } from "../../runtime/src/api/tool-outcome.js";
 import type { ListedTool } from "../../runtime/src/api/mcp-types.js";
 import {

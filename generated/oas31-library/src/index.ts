@@ -7,7 +7,6 @@ import { encodings } from "./runtime/features/encodings/index.js";
 import { serverVars } from "./runtime/features/server-vars/index.js";
 import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
-import extension from "./custom/index.js";
 
 /** The OpenAPI document this server was generated from (data/openapi.json), served as the resource openapi://document; read only when a client asks for it. */
 function apiDocument(): string {
@@ -28,7 +27,6 @@ function readDataRange(file: string, offset: number, length: number): string {
 
 // Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.
 main(serverInfo, tools, process.argv.slice(2), {
-  extension,
   apiDocument,
   readData,
   readDataRange,

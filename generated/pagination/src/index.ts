@@ -6,7 +6,6 @@ import { readDataText, readRange } from "./runtime/data/tool-data.js";
 import { pagination } from "./runtime/features/pagination/index.js";
 import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
-import extension from "./custom/index.js";
 
 /** The OpenAPI document this server was generated from (data/openapi.json), served as the resource openapi://document; read only when a client asks for it. */
 function apiDocument(): string {
@@ -27,7 +26,6 @@ function readDataRange(file: string, offset: number, length: number): string {
 
 // Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.
 main(serverInfo, tools, process.argv.slice(2), {
-  extension,
   apiDocument,
   readData,
   readDataRange,

@@ -3,6 +3,7 @@
 
 import { main } from "./runtime/cli/main.js";
 import { readDataText, readRange } from "./runtime/data/tool-data.js";
+import { custom } from "./runtime/features/custom/index.js";
 import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
 import extension from "./custom/index.js";
@@ -30,7 +31,7 @@ main(serverInfo, tools, process.argv.slice(2), {
   apiDocument,
   readData,
   readDataRange,
-  features: [],
+  features: [custom],
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);

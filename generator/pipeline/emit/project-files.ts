@@ -352,7 +352,9 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     copiedTemplate("scripts/prepublish.mjs", "prepublish.mjs"),
     ...(withViews(plan) ? [copiedTemplate("scripts/bundle-views.mjs", "bundle-views.mjs")] : []),
     ...dockerFiles(plan),
-    { path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true },
+    ...(plan.features.includes("custom")
+      ? [{ path: "src/custom/README.md", content: renderTemplate("custom-readme.md.hbs", plan), once: true }]
+      : []),
     ...(options.worker === "later"
       ? []
       : workerFiles(options.worker ?? workerOutput(workerInput(plan, options.apiDocument !== undefined)))),

@@ -68,6 +68,8 @@ export interface ApiNeeds {
   uploads?: boolean;
   /** The spec's server URL has variables the user sets. */
   serverVariables?: boolean;
+  /** The project has custom code (src/custom/): tools, resources, prompts or hooks of its own. */
+  customCode?: boolean;
   /** The project's custom code calls `ctx.clientRequest` (legacy server→client requests). */
   clientRequests?: boolean;
   /** An operation asks the user to confirm each call (`x-mcp-confirm`). */
@@ -79,7 +81,8 @@ export interface ApiNeeds {
  * the API declares security, `pagination` when one of its operations pages, `encodings` when one
  * sends a form, multipart or file body or a parameter in a rarer style, `uploads` when one takes
  * file content, `server-vars` when the
- * server URL has variables, `client-requests` when custom code calls `clientRequest`; `search` when the
+ * server URL has variables, `custom` when the project has custom code (src/custom/), `client-requests`
+ * when that code calls `clientRequest`; `search` when the
  * surface is search or code or `auto` would serve search for these tools, `code` for the code
  * surface; and every feature one of them requires. Throws on an unknown name.
  */
@@ -109,6 +112,7 @@ export function chooseFeatures(
   if (needs.uploads) add("uploads", "operations of the API take files (a binary body or multipart file parts)");
   if (needs.userSignIn)
     add("user-oauth", "the API lets each user sign in (OAuth authorization code or OpenID Connect)");
+  if (needs.customCode) add("custom", "the project has custom code (src/custom/)");
   if (needs.clientRequests) add("client-requests", "the project's custom code calls clientRequest");
   if (needs.confirm) add("confirm", "operations ask the user to confirm each call (x-mcp-confirm)");
   if (surface === "code") add("code", "the default surface is code");

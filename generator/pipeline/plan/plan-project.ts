@@ -77,6 +77,8 @@ export interface PlanOptions {
   features?: readonly string[];
   /** Where the server runs (`--target`, default node): see targets.ts. */
   targets?: readonly string[];
+  /** The project has custom code in src/custom/ (adds feature custom). */
+  hasCustomCode?: boolean;
   /** The project's custom code calls `clientRequest` (adds feature client-requests). */
   customCallsClient?: boolean;
   /** The package's license (`--license`, a workspace's `license`); default: the spec's `info.license` when it is an SPDX identifier. */
@@ -457,6 +459,7 @@ function planFeatures(
       uploads: tools.some((tool) => tool.http.body !== undefined && fileArguments(tool.http.body).length > 0),
       serverVariables: upstream.serverUrl !== undefined,
       userSignIn: security.schemes.some((s) => s.authorizationCode !== undefined || s.type === "openIdConnect"),
+      customCode: options.hasCustomCode === true,
       clientRequests: options.customCallsClient === true,
       confirm: tools.some((tool) => tool.confirm === true),
     },

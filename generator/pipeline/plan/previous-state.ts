@@ -11,6 +11,8 @@ export interface PreviousState {
   contracts?: ContractSnapshot;
   /** The project's package.json as it is on disk now (the user may have added dependencies). */
   packageJson?: string;
+  /** The project has custom code: a TypeScript or JavaScript file in src/custom/ (feature custom). */
+  hasCustomCode?: boolean;
   /** The user's code (src/custom/) calls `clientRequest` (legacy server→client requests: feature client-requests). */
   customCallsClient?: boolean;
 }
@@ -23,7 +25,8 @@ export async function readPreviousState(dir: string): Promise<PreviousState> {
     readStateFile<unknown>(dir, CONTRACT_PATH),
   ]);
   const packageJson = manifest ? await readFile(join(dir, "package.json"), "utf8").catch(() => undefined) : undefined;
-  const customCallsClient = await callsClientRequest(join(dir, "src", "custom"));
+  const custom = await customCode(join(dir, "src", "custom"));
+  const customCallsClient = custom.some((text) => /\bclientRequest\s*\(/.test(text));
   const toolLock = parseToolLock(lock);
   const snapshot = parseSnapshot(contracts);
   return {
@@ -31,18 +34,16 @@ export async function readPreviousState(dir: string): Promise<PreviousState> {
     ...(toolLock ? { toolLock } : {}),
     ...(snapshot ? { contracts: snapshot } : {}),
     ...(packageJson !== undefined ? { packageJson } : {}),
+    ...(custom.length > 0 ? { hasCustomCode: true } : {}),
     ...(customCallsClient ? { customCallsClient } : {}),
   };
 }
 
-/** Whether a TypeScript or JavaScript file under `dir` calls `clientRequest(` (false when `dir` is absent). */
-export async function callsClientRequest(dir: string): Promise<boolean> {
+/** The texts of the TypeScript and JavaScript files under `dir` (none when `dir` is absent). */
+export async function customCode(dir: string): Promise<string[]> {
   const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
-  for (const name of names.filter((file) => /\.[cm]?[tj]sx?$/.test(file))) {
-    const text = await readFile(join(dir, name), "utf8").catch(() => "");
-    if (/\bclientRequest\s*\(/.test(text)) return true;
-  }
-  return false;
+  const code = names.filter((file) => /\.[cm]?[tj]sx?$/.test(file)).sort();
+  return Promise.all(code.map((name) => readFile(join(dir, name), "utf8").catch(() => "")));
 }
 
 /** Reads a JSON file of a previous generation in `dir`; undefined when absent or unreadable. */

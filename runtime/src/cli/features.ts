@@ -23,6 +23,8 @@ import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 import type { MakeAdmission, RequestObserver } from "../server/observe.js";
 import type { MakeToolViews } from "../server/views-slot.js";
+import type { CustomCode } from "../server/custom-slot.js";
+import type { MakeConnectionChoices } from "../server/choice-slot.js";
 
 /**
  * Every feature, by the name `mcp-gen --with` knows it by, with the flags and environment variables
@@ -55,6 +57,7 @@ const SETTINGS_OF = {
   apps: "",
   fetch: "",
   lambda: "",
+  custom: "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -162,6 +165,10 @@ export interface FeaturePlugs {
   upstreamClient?: UpstreamClient;
   /** Compiles JSON Schemas where ajv cannot (feature `fetch`); default ajv. */
   compileSchema?: CompileSchema;
+  /** Runs the user's code: hooks, the `api` client, resource templates (feature `custom`). */
+  customCode?: CustomCode;
+  /** The tools each HTTP connection may choose with its URL or headers (feature `toolsets`). */
+  connectionChoices?: MakeConnectionChoices;
 }
 
 /** One optional part of the runtime. */

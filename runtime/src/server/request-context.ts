@@ -5,7 +5,7 @@ import type { ClientInfo } from "../protocol/client-info.js";
 import type { MetaTools } from "./surfaces.js";
 import type { Cancellation } from "../protocol/cancellation.js";
 import type { UpstreamTrace } from "../upstream/trace.js";
-import type { ChosenTools, ToolChoice } from "./connection-choice.js";
+import type { ChosenTools, ToolChoice } from "./choice-slot.js";
 
 /** What the transport knows about the message it hands to the dispatcher. */
 export interface RequestContext {
@@ -13,7 +13,7 @@ export interface RequestContext {
   protocolVersion?: string;
   /** OAuth scopes of the caller's token, when the HTTP transport runs as a resource server. */
   scopes?: ReadonlySet<string>;
-  /** The tool surface the HTTP connection chose (connection-choice.ts); absent: the process's own. */
+  /** The tool surface the HTTP connection chose (feature `toolsets`, choice-slot.ts); absent: the process's own. */
   choice?: ChosenTools;
   /** The token's subject in resource-server mode: tasks belong to the subject that created them. */
   subject?: string;

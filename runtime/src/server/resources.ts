@@ -2,7 +2,8 @@
  * Resources, prompts and completion: the user's (extensions.ts) first, then the generated resources:
  * the OpenAPI document, the declarations and one Markdown page per operation (also by template).
  */
-import { matchUriTemplate, type CustomPrompt, type Extension } from "../api/extensions.js";
+import type { CustomPrompt, Extension } from "../api/extensions.js";
+import type { CustomCode } from "./custom-slot.js";
 import type { ToolDefinition } from "../api/types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
@@ -127,6 +128,8 @@ export class ResourceMethods {
 
   constructor(
     private readonly extension: Extension,
+    /** Matches resource templates (feature `custom`; a server without it has no templates of its own). */
+    private readonly matchUri: CustomCode["matchUri"] | undefined,
     /** The operations (loaded on first need), the OpenAPI document and the declarations (when shipped). */
     private readonly sources: { operations: () => readonly ToolDefinition[]; apiDocument?: Text; declarations?: Text },
     private readonly channel: ClientChannel,
@@ -178,7 +181,7 @@ export class ResourceMethods {
     const fixed = (this.extension.resources ?? []).find((r) => r.uri === uri);
     if (fixed) return fixed.read(this.channel.requestTools(params, call));
     for (const template of this.extension.resourceTemplates ?? []) {
-      const variables = matchUriTemplate(template.uriTemplate, uri);
+      const variables = this.matchUri?.(template.uriTemplate, uri);
       if (variables) return template.read(uri, variables, this.channel.requestTools(params, call));
     }
     return undefined;

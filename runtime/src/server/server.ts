@@ -35,8 +35,9 @@ import {
 } from "../upstream/upstream.js";
 import { SchemaValidator, type CompileSchema } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
-import { ToolChoices, type ChosenTools, type ToolChoice } from "./connection-choice.js";
+import type { ChosenTools, ConnectionChoices, MakeConnectionChoices, ToolChoice } from "./choice-slot.js";
 import type { MakeToolViews, ToolViews } from "./views-slot.js";
+import type { CustomCode } from "./custom-slot.js";
 
 export type { RequestContext } from "./request-context.js";
 
@@ -84,6 +85,10 @@ export interface McpServerOptions {
   declarations?: string | (() => string);
   /** The user's additions (tools, resources, templates, prompts, hooks); see extensions.ts. */
   extension?: Extension;
+  /** Runs the user's code: hooks, the `api` client, resource templates (feature `custom`). */
+  customCode?: CustomCode;
+  /** The tools each HTTP connection may choose with its URL or headers (feature `toolsets`). */
+  connectionChoices?: MakeConnectionChoices;
   /** stderr logger; defaults to silent. */
   logger?: Logger;
   /** Items per list page (default: 100, or what keeps a list within MAX_LIST_PAGES pages, list-pages.ts). */
@@ -142,7 +147,7 @@ export class McpServer {
   /** `tools/*` as the clients that match a profile are served them (feature `clients`). */
   private readonly views: ClientToolMethods | undefined;
   /** The tool surfaces HTTP connections chose, checked against this server's. */
-  private readonly choices: ToolChoices;
+  private readonly choices: ConnectionChoices | undefined;
   /** The complete bodies of results the budget shortened. */
   private readonly resultLinks: ResultLinks;
   /** The operations' views (feature `apps`). */
@@ -156,6 +161,10 @@ export class McpServer {
   constructor(options: McpServerOptions) {
     const { info } = options;
     const extension = options.extension ?? {};
+    if (!options.customCode && Object.values(extension).some((part) => Object.keys(part ?? {}).length > 0))
+      throw new Error(
+        "custom code (src/custom/) needs the custom feature: regenerate the server with mcp-gen --with custom",
+      );
     this.info = info;
     this.logger = options.logger ?? silentLogger;
     this.channel = new ClientChannel(info.name, options.stateSecret);
@@ -178,7 +187,7 @@ export class McpServer {
     this.pager = new ListPager(options.pageSize);
     // A connection may pick another surface only where the process lists every operation (`all`).
     const surfaces = surface === "all" ? ["all", ...Object.keys(options.surfaces ?? {})] : [surface];
-    this.choices = new ToolChoices(() => this.tools.loaded().tools, surfaces as ServedSurface[]);
+    this.choices = options.connectionChoices?.(() => this.tools.loaded().tools, surfaces as ServedSurface[]);
     this.cluster = options.state?.shared ? options.cluster?.(options.state, this.logger) : undefined;
     const tasks = (this.tasks = options.tasks?.({ cluster: this.cluster, logger: this.logger }));
     const requests = options.clientRequests?.({ cluster: this.cluster, logger: this.logger });
@@ -204,6 +213,7 @@ export class McpServer {
     this.toolViews = options.toolViews?.(() => this.tools.loaded().tools);
     const resources = new ResourceMethods(
       extension,
+      options.customCode?.matchUri,
       {
         operations: () => this.tools.loaded().tools,
         apiDocument: options.apiDocument,
@@ -234,7 +244,8 @@ export class McpServer {
       channel: this.channel,
       validator,
       logger: this.logger,
-      hooks: options.extension?.hooks,
+      hooks: options.extension?.hooks && options.customCode?.hooks(options.extension.hooks),
+      customCode: options.customCode,
       gate: options.gate,
       state: options.state,
       tasks,
@@ -400,7 +411,15 @@ export class McpServer {
 
   /** A connection's choice of tools checked against this server's (HTTP answers 400 with the message). */
   chooseTools(choice: ToolChoice): ChosenTools | string {
-    return this.choices.resolve(choice);
+    return this.choices?.resolve(choice) ?? { offered: undefined, surface: undefined };
+  }
+
+  /** A request's choice of tools from its query or headers (feature `toolsets`; none without it). */
+  readToolChoice(
+    search: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): ToolChoice | string | undefined {
+    return this.choices?.read(search, headers);
   }
 
   /** OAuth scopes a `tools/call` with these params needs (the HTTP transport answers 403 without them). */

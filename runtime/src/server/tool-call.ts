@@ -1,20 +1,20 @@
 /**
  * `tools/call`: which tool runs, whether the call becomes a task, and the one code path of every
  * operation call ({@link ToolCaller.callOperation}) as named steps over the slots of the features
- * it consults (server/call-slots.ts) and the user's hooks (server/call-hooks.ts).
+ * it consults (server/call-slots.ts) and the user's hooks (feature `custom`, server/custom-slot.ts).
  */
 import type { StateStore } from "../state/state.js";
-import { operationApi, type ResponseInfo, type UntypedApi } from "../api/api-client.js";
+import type { ResponseInfo, UntypedApi } from "../api/api-client.js";
 import type { Credentials } from "../upstream/auth-slot.js";
 import type { Paging } from "../upstream/paging-slot.js";
-import type { CallHooks, CustomTool, RequestTools } from "../api/extensions.js";
+import type { CustomTool, RequestTools } from "../api/extensions.js";
 import type { InputRequiredResult, CallToolResult } from "../api/mcp-types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../protocol/logger.js";
 import { textResult } from "../api/tool-outcome.js";
 import { isRecord } from "../protocol/own.js";
 import type { HandlerContext, Params } from "./request-context.js";
-import { hasHooks, runAfterHooks, runBeforeHooks } from "./call-hooks.js";
+import type { CallHookRunner, CustomCode } from "./custom-slot.js";
 import type { CallGate, UserCredentials, UserSignIn } from "./call-slots.js";
 import { Cancellation } from "../protocol/cancellation.js";
 import type { ClientChannel } from "./request-tools.js";
@@ -94,7 +94,10 @@ export interface ToolCallerOptions {
   channel: ClientChannel;
   validator: SchemaValidator;
   logger: Logger;
-  hooks: CallHooks | undefined;
+  /** The user's hooks around operation calls (feature `custom`); undefined: none. */
+  hooks: CallHookRunner | undefined;
+  /** Makes the `api` client of custom code (feature `custom`). */
+  customCode: CustomCode | undefined;
   /** Feature slots (confirm, tasks, auth, pagination, user-oauth); undefined: off. */
   gate: CallGate | undefined;
   /** The state store the gate may keep what it must remember in. */
@@ -197,7 +200,7 @@ export class ToolCaller {
     }
     if (op.pages > 1) result = await this.collectPages(op, result);
     this.afterUpstream(op, result);
-    const after = op.hooked ? await runAfterHooks(this.options.hooks!, op.tool, op.args, result, op.tools) : result;
+    const after = op.hooked ? await this.options.hooks!.after(op.tool, op.args, result, op.tools) : result;
     return this.shape(op, after);
   }
 
@@ -235,7 +238,7 @@ export class ToolCaller {
     if ("result" in taken) return taken.result;
     const outcome = validator.validate(tool.inputSchema, taken.args, `input of tool ${name}`);
     if (!outcome.ok) return textResult(`Invalid arguments for tool ${name}: ${outcome.errors.join("; ")}`, true);
-    const op = new OperationCall(name, tool, taken.args, params, context, channel, hasHooks(hooks, name));
+    const op = new OperationCall(name, tool, taken.args, params, context, channel, hooks?.has(name) === true);
     op.fields = taken.fields;
     // MRTR fields a request carries are checked up front (-32602), by making its tools.
     if (params.inputResponses !== undefined || params.requestState !== undefined) op.tools();
@@ -266,7 +269,7 @@ export class ToolCaller {
 
   /** Step 4, before-hooks: the user's `beforeCall` and the tool's `before` rewrite the arguments or answer. */
   private async beforeHooks(op: OperationCall): Promise<Outcome | undefined> {
-    const before = await runBeforeHooks(this.options.hooks!, op.tool, op.args, op.tools);
+    const before = await this.options.hooks!.before(op.tool, op.args, op.tools);
     if ("result" in before) return before.result;
     op.args = before.args;
     return undefined;
@@ -337,8 +340,9 @@ export class ToolCaller {
 
   /** The `api` client of custom code serving `call`: its scopes, era and cancellation, not its MRTR fields. */
   api(call: HandlerContext): UntypedApi {
-    const { catalog } = this.options;
-    return operationApi({
+    const { catalog, customCode } = this.options;
+    if (!customCode) return Object.create(null) as UntypedApi;
+    return customCode.api({
       has: (name) => catalog.operationNames.has(name),
       response: (name) => catalog.operation(name)?.http.response,
       run: (name, args, options) => {

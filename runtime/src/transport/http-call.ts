@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Cancellation } from "../protocol/cancellation.js";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { LegacySession } from "../server/request-context.js";
-import type { ToolChoice } from "../server/connection-choice.js";
+import type { ToolChoice } from "../server/choice-slot.js";
 import type { Principal, SessionOwner } from "./http-plugs.js";
 import type { BodyRefusal } from "./http-util.js";
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import type { LegacySession } from "../server/request-context.js";
-import type { ToolChoice } from "../server/connection-choice.js";
+import type { ToolChoice } from "../server/choice-slot.js";
 import type { McpServer } from "../server/server.js";
 import type { StateStore } from "../state/state.js";
 import { reject, type readBody } from "./http-util.js";

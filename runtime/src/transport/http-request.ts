@@ -8,7 +8,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js
 import { isRecord } from "../protocol/own.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, isModernProtocolVersion } from "../protocol/versions.js";
 import type { RequestContext } from "../server/request-context.js";
-import { readToolChoice, type ChosenTools, type ToolChoice } from "../server/connection-choice.js";
+import type { ChosenTools, ToolChoice } from "../server/choice-slot.js";
 import type { McpServer } from "../server/server.js";
 import {
   HttpAnswer,
@@ -72,7 +72,7 @@ export function mcpRequestHandler(server: McpServer, options: McpRequestOptions)
     if (!message) return;
     const version = protocolVersion(call.headers, message.requestId);
     if (version instanceof HttpAnswer) return answer(reply, version);
-    const choice = readToolChoice(route.search, call.headers);
+    const choice = server.readToolChoice(route.search, call.headers);
     if (typeof choice === "string") return answer(reply, HttpAnswer.error(400, `Bad Request: ${choice}`));
     const exchange: McpExchange = { call, reply, route, message, version, accepted, choice };
     if (sessions && !(await openSession(exchange, owner))) return;

@@ -2,7 +2,7 @@
 // scenarios call (names and payloads from the scenario descriptions of
 // @modelcontextprotocol/conformance), written against mcp-gen's extension API. The test copies
 // this file over src/custom/index.ts of a server generated from ../openapi.yaml.
-import { defineExtension, type CustomTool, type InputRequest, type RequestTools } from "../runtime/api/extensions.js";
+import { defineExtension, type CustomTool, type InputRequest, type RequestTools } from "../runtime/features/custom/define-extension.js";
 import { ErrorCode, RpcError } from "../runtime/protocol/jsonrpc.js";
 
 /** A 1×1 PNG. */

@@ -39,6 +39,7 @@ export interface FileEntryOptions {
 export function fileEntry(plan: ProjectPlan, options: FileEntryOptions): string {
   const projectFeatures = plan.features.filter((feature) => !TARGET_FEATURES.includes(feature));
   const features = [...projectFeatures, ...(options.targetFeatures ?? [])];
+  const custom = plan.features.includes("custom");
   const imports = [
     ...(options.imports ?? []),
     ...projectFeatures.map(
@@ -54,16 +55,14 @@ import { serveFetch } from "./runtime/features/fetch/index.js";
 import { LOOPBACK_HOSTNAMES } from "./runtime/transport/http-hosts.js";
 ${imports.map((line) => `${line}\n`).join("")}import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
-import extension from "./custom/index.js";
-
+${custom ? 'import extension from "./custom/index.js";\n' : ""}
 ${options.before.map((line) => `${line}\n`).join("")}const env: Record<string, string | undefined> = ${options.env};
 ${options.after?.map((line) => `${line}\n`).join("") ?? ""}const dataUrl = (file: string): URL => new URL(\`../data/\${file}\`, import.meta.url);
 const documentUrl = dataUrl("openapi.json");
 
 /** Serves /mcp with the server built from the environment on the first request. */
 const handle = serveFetch(serverInfo, tools, {
-  env,
-  extension,
+  env,${custom ? "\n  extension," : ""}
   ...(existsSync(documentUrl) ? { apiDocument: () => readFileSync(documentUrl, "utf8") } : {}),
   readData: (file) => (existsSync(dataUrl(file)) ? readFileSync(dataUrl(file), "utf8") : undefined),
   readDataRange: (file, offset, length) => readRange(dataUrl(file), offset, length),

@@ -50,6 +50,7 @@ function workerEntry(plan: ProjectPlan): string {
   const imports = features.map(
     (feature) => `import { ${featureExport(feature)} } from "./runtime/features/${feature}/index.js";`,
   );
+  const custom = features.includes("custom");
   return `${HEADER}//
 // The Cloudflare Workers entry (--target worker): the MCP endpoint at /mcp as a fetch handler,
 // stateless, for both protocol eras. Settings and credentials come from the Worker's environment:
@@ -61,8 +62,7 @@ import files from "mcp-gen:data";
 import { dataToolSource } from "./runtime/data/tool-data.js";
 import { bundledData, serveFetch, type FetchHandler } from "./runtime/features/fetch/index.js";
 ${imports.join("\n")}${imports.length > 0 ? "\n" : ""}import { serverInfo } from "./server-info.js";
-import extension from "./custom/index.js";
-
+${custom ? 'import extension from "./custom/index.js";\n' : ""}
 const data = bundledData(files);
 let handle: FetchHandler | undefined;
 
@@ -77,8 +77,7 @@ export default {
   /** Serves a request with the server built from the first request's environment. */
   fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
     handle ??= serveFetch(serverInfo, dataToolSource(data), {
-      env: settingsOf(env),
-      extension,
+      env: settingsOf(env),${custom ? "\n      extension," : ""}
       apiDocument: () => data.read("openapi.json"),
       readData: data.readData,
       readDataRange: data.range,

@@ -62,19 +62,23 @@ const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritte
 export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
   const printed = printToolTypes(input.tools, input.types, tsMorph);
-  const files: EmittedFile[] = [...printed.modules].map(([fileName, content]) => ({
-    path: `src/tools/${fileName}.ts`,
-    content,
-  }));
-  files.push(...printed.schemas);
-  files.push({
-    path: "src/tools/index.ts",
-    content: printFile(toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)),
-  });
-  files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
+  // The tools' and schemas' types are for the project's own code (feature custom); the declarations always ship.
+  const custom = input.features.includes("custom");
+  const files: EmittedFile[] = custom
+    ? [...printed.modules].map(([fileName, content]) => ({ path: `src/tools/${fileName}.ts`, content }))
+    : [];
+  if (custom) files.push(...printed.schemas);
+  const index = custom
+    ? toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)
+    : sourceFile(
+        tsMorph.StructureKind,
+        toolSource(tsMorph).flatMap((statement, i) => (i ? [BLANK_LINE, statement] : [statement])),
+      );
+  files.push({ path: "src/tools/index.ts", content: printFile(index) });
+  if (custom) files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
-  files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
+  if (custom) files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
   return { files, declarations: printed.declarations };
 }
 
@@ -95,8 +99,26 @@ function exportedConst(
   };
 }
 
+/** The import and the export of `tools`, every tool of the server, read from data/ by the runtime. */
+function toolSource(tsMorph: TsMorph): Statement[] {
+  return [
+    {
+      kind: tsMorph.StructureKind.ImportDeclaration,
+      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
+      moduleSpecifier: "../runtime/data/tool-data.js",
+    },
+    exportedConst(
+      tsMorph,
+      "tools",
+      "ToolSource",
+      'dataToolSource(new URL("../../data/", import.meta.url))',
+      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
+    ),
+  ];
+}
+
 /**
- * `src/tools/index.ts`: every tool (read from data/ by the runtime), the tools' types, and the maps
+ * `src/tools/index.ts` with feature custom: every tool (read from data/ by the runtime), the tools' types, and the maps
  * of tool name → arguments (`ToolInputs`, each entry documented with the operation, which editors
  * show on `api.<tool>`), → what a successful call returns (`ToolOutputs`, what the typed `api`
  * resolves to), → `structuredContent` on the wire (`ToolContents`, what per-tool hooks see) and →
@@ -111,12 +133,9 @@ function toolIndex(
 ): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   const typeNames = (tool: ToolTypeSource) => [tool.inputTypeName, tool.outputTypeName];
+  const [importSource, exportTools] = toolSource(tsMorph);
   const statements: Statement[] = [
-    {
-      kind: kinds.ImportDeclaration,
-      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
-      moduleSpecifier: "../runtime/data/tool-data.js",
-    },
+    importSource!,
     ...(errorUses.length > 0
       ? [
           {
@@ -145,13 +164,7 @@ function toolIndex(
       }),
     ),
     BLANK_LINE,
-    exportedConst(
-      tsMorph,
-      "tools",
-      "ToolSource",
-      'dataToolSource(new URL("../../data/", import.meta.url))',
-      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
-    ),
+    exportTools!,
     {
       kind: kinds.Interface,
       name: "ToolInputs",
@@ -198,7 +211,7 @@ function toolIndex(
 
 /**
  * `src/api.ts`: what the user's code imports. `Api` is the typed client every handler and hook gets
- * as `api` (runtime api-client.ts); `defineExtension` and `defineTool` are the runtime's helpers
+ * as `api` (runtime features/custom/typed-api.ts); `defineExtension` and `defineTool` are the runtime's helpers
  * bound to this API's maps, so hooks keyed by tool name and custom tools are typed without
  * spelling the type arguments.
  */
@@ -209,7 +222,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
     {
       kind: kinds.ImportDeclaration,
       namedImports: [{ name: "ApiClient", isTypeOnly: true }, "errorResponseGuard"],
-      moduleSpecifier: "./runtime/api/api-client.js",
+      moduleSpecifier: "./runtime/features/custom/typed-api.js",
     },
     {
       kind: kinds.ImportDeclaration,
@@ -217,8 +230,9 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         { name: "defineExtension", alias: "defineTypedExtension" },
         "defineToolFor",
         { name: "Extension", isTypeOnly: true },
+        { name: "TypedExtension", isTypeOnly: true },
       ],
-      moduleSpecifier: "./runtime/api/extensions.js",
+      moduleSpecifier: "./runtime/features/custom/define-extension.js",
     },
     {
       kind: kinds.ImportDeclaration,
@@ -235,13 +249,13 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
         { name: "BinaryData", isTypeOnly: true },
         { name: "CallOptions", isTypeOnly: true },
       ],
-      moduleSpecifier: "./runtime/api/api-client.js",
+      moduleSpecifier: "./runtime/features/custom/typed-api.js",
     },
     {
       kind: kinds.ExportDeclaration,
       isTypeOnly: true,
       namedExports: ["CustomTool", "RequestTools", "ToolResult"],
-      moduleSpecifier: "./runtime/api/extensions.js",
+      moduleSpecifier: "./runtime/features/custom/define-extension.js",
     },
     { kind: kinds.ExportDeclaration, isTypeOnly: true, namedExports: maps },
     BLANK_LINE,
@@ -267,7 +281,7 @@ function apiTypes(tsMorph: TsMorph): SourceFileStructure {
       docs: [
         "Your extension (src/custom/index.ts), typed for this API: hooks keyed by tool name get that\ntool's arguments and result (`structuredContent` as on the wire), and `api` is typed.",
       ],
-      parameters: [{ name: "extension", type: "Extension<ToolInputs, ToolOutputs, ToolContents>" }],
+      parameters: [{ name: "extension", type: "TypedExtension<ToolInputs, ToolOutputs, ToolContents>" }],
       returnType: "Extension",
       statements: ["return defineTypedExtension<ToolInputs, ToolOutputs, ToolContents>(extension);"],
     },
@@ -341,7 +355,9 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
     ),
     { kind: kinds.ImportDeclaration, namedImports: ["serverInfo"], moduleSpecifier: "./server-info.js" },
     { kind: kinds.ImportDeclaration, namedImports: ["tools"], moduleSpecifier: "./tools/index.js" },
-    { kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" },
+    ...(features.includes("custom")
+      ? [{ kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" } as const]
+      : []),
     BLANK_LINE,
   ];
   if (withDocument) {
@@ -384,7 +400,7 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
     },
     "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
       `main(serverInfo, tools, process.argv.slice(2), { ${[
-        "extension",
+        ...(features.includes("custom") ? ["extension"] : []),
         ...(withDocument ? ["apiDocument"] : []),
         "readData",
         "readDataRange",

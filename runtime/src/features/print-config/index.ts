@@ -4,7 +4,7 @@
  */
 import type { Feature, FeatureContext } from "../../cli/features.js";
 import { printedConfig } from "./print-config.js";
-import { readToolChoice } from "../../server/connection-choice.js";
+import { readToolChoice } from "../toolsets/connection-choice.js";
 
 export const printConfig: Feature = {
   name: "print-config",

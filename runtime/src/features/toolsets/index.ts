@@ -2,11 +2,14 @@
  * Feature `toolsets`: the server offers only some of its operations, chosen at start (`--toolsets`,
  * `--exclude-tags`, `--include-operations`, `--exclude-operations`, `--read-only`, `MCP_TOOLSETS`,
  * `MCP_READ_ONLY`). The filters apply to every surface, and to the document and declarations resources.
+ * Over HTTP, each connection may narrow them further with its URL or headers (connection-choice.ts).
  */
 import type { Feature, FeatureContext, OfferTools } from "../../cli/features.js";
 import { isFiltering, operationFilter, type OperationFilter } from "./filter.js";
 import { listOption } from "../../cli/settings.js";
 import { declarationsOf, documentWithOnly } from "./trim.js";
+import { ToolChoices } from "./connection-choice.js";
+import type { MakeConnectionChoices } from "../../server/choice-slot.js";
 
 export const toolsets: Feature = {
   name: "toolsets",
@@ -20,7 +23,8 @@ export const toolsets: Feature = {
 `,
   plugs({ flags, env, logger }) {
     const filter = filterOptions(flags, env);
-    return isFiltering(filter) ? { offerTools: offeredBy(filter, logger) } : {};
+    const connectionChoices: MakeConnectionChoices = (operations, surfaces) => new ToolChoices(operations, surfaces);
+    return isFiltering(filter) ? { offerTools: offeredBy(filter, logger), connectionChoices } : { connectionChoices };
   },
 };
 

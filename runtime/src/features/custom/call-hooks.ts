@@ -1,12 +1,14 @@
 /**
- * The user's hooks around one operation call (api/extensions.ts), like layers: `beforeCall`, the
+ * The user's hooks around one operation call (define-extension.ts), like layers: `beforeCall`, the
  * tool's own `before` (keyed by tool name in the same object), the upstream call, its `after`,
  * `afterCall`. A `before` that returns a result ends the call there.
  */
-import type { CallHooks, RequestTools, ToolHooks } from "../api/extensions.js";
-import type { CallToolResult } from "../api/mcp-types.js";
-import type { ToolDefinition } from "../api/types.js";
-import { getOwn, isRecord } from "../protocol/own.js";
+import type { CallHooks, RequestTools } from "../../api/extensions.js";
+import type { ToolHooks } from "./define-extension.js";
+import type { UntypedApi } from "../../api/api-client.js";
+import type { CallToolResult } from "../../api/mcp-types.js";
+import type { ToolDefinition } from "../../api/types.js";
+import { getOwn, isRecord } from "../../protocol/own.js";
 
 type Args = Record<string, unknown>;
 
@@ -16,9 +18,9 @@ export function hasHooks(hooks: CallHooks | undefined, name: string): hooks is C
 }
 
 /** The hooks of tool `name` (an own property of `hooks`: a tool named `constructor` finds nothing inherited). */
-function toolHooks(hooks: CallHooks, name: string): ToolHooks<Args, unknown> | undefined {
+function toolHooks(hooks: CallHooks, name: string): ToolHooks<Args, unknown, UntypedApi> | undefined {
   const entry = name === "beforeCall" || name === "afterCall" ? undefined : getOwn(hooks, name);
-  return isRecord(entry) ? (entry as ToolHooks<Args, unknown>) : undefined;
+  return isRecord(entry) ? (entry as ToolHooks<Args, unknown, UntypedApi>) : undefined;
 }
 
 /**

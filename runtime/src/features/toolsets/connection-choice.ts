@@ -3,21 +3,9 @@
  * or the headers `Mcp-Toolsets`, `Mcp-Read-Only`, `Mcp-Surface`), within what the process serves:
  * the process flags are the ceiling, a connection narrows. A request that chooses nothing costs nothing.
  */
-import type { ToolDefinition } from "../api/types.js";
-import type { ServedSurface } from "./surfaces.js";
-
-/** What a connection asked for (plain data: a legacy session keeps it, in a shared store too). */
-export interface ToolChoice {
-  toolsets?: string[];
-  readOnly?: boolean;
-  surface?: string;
-}
-
-/** A choice checked against the server: the operations it leaves (undefined: all) and its surface. */
-export interface ChosenTools {
-  readonly offered: ReadonlySet<string> | undefined;
-  readonly surface: ServedSurface | undefined;
-}
+import type { ToolDefinition } from "../../api/types.js";
+import type { ChosenTools, ConnectionChoices, ToolChoice } from "../../server/choice-slot.js";
+import type { ServedSurface } from "../../server/surfaces.js";
 
 const TRUE = /^(1|true|yes)$/i;
 const FALSE = /^(0|false|no)$/i;
@@ -55,7 +43,7 @@ export function readToolChoice(
 }
 
 /** The server's side: checks choices against what it serves, and remembers the few it meets. */
-export class ToolChoices {
+export class ToolChoices implements ConnectionChoices {
   private readonly known = new Map<string, ChosenTools>();
 
   /** `operations`: every operation the process offers; `surfaces`: those a connection may choose. */
@@ -63,6 +51,8 @@ export class ToolChoices {
     private readonly operations: () => readonly ToolDefinition[],
     private readonly surfaces: readonly ServedSurface[],
   ) {}
+
+  read = readToolChoice;
 
   /** The tools `choice` leaves, or a message naming the valid values when it asks for what is not served. */
   resolve(choice: ToolChoice): ChosenTools | string {
