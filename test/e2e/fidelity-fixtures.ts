@@ -251,6 +251,22 @@ test("issue 36: a nullable query array goes out in its style, null as an absent 
   assert.equal(nothing.request.query, {});
 });
 
+test("issue 57: a required nullable query array is never null nor empty: refused before any request", async () => {
+  const outcome = await call(nullable!, "listReports", { ids: [1, 2] });
+  accepted("listReports", outcome);
+  assert.equal(outcome.request.query, { ids: ["1", "2"] });
+  for (const ids of [null, []]) {
+    const before = nullable!.prism.requestCount();
+    const result = (await nullable!.client.callTool({ name: "listReports", arguments: { ids } })) as {
+      isError?: boolean;
+      content: Array<{ text?: string }>;
+    };
+    assert.ok(result.isError, `ids ${JSON.stringify(ids)} is refused`);
+    assert.match(result.content.map((c) => c.text ?? "").join("\n"), /Invalid arguments/);
+    assert.is(nullable!.prism.requestCount(), before, "no upstream request");
+  }
+});
+
 test("issue 36: a named media type before a wildcard, multipart for files, an Accept the operation can answer", async () => {
   const blob = await call(media!, "putBlob", { body: Buffer.from("bytes").toString("base64") });
   accepted("putBlob", blob);
@@ -266,6 +282,12 @@ test("issue 36: a named media type before a wildcard, multipart for files, an Ac
   assert.equal(ping.request.problems, []);
   assert.is(ping.request.verdict, "accepted");
   assert.match(ping.request.accept ?? "", /\*\/\*/);
+});
+
+test("issue 57: a body offered under application/* goes out as JSON, which the mock reads", async () => {
+  const note = await call(media!, "createNote", { text: "hello", pinned: true });
+  accepted("createNote", note);
+  assert.match(note.request.contentType ?? "", /^application\/json/);
 });
 
 test("issue 36: a requirement naming an undefined scheme still sends the defined one's header", async () => {

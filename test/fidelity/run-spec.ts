@@ -19,6 +19,7 @@ import { startJsonPrism, type JsonPrism } from "./prism-process.js";
 import { compileProject } from "../support/e2e.js";
 import { pickTools } from "./sample.js";
 import { sampleInWorker } from "./sample-worker.js";
+import { fileArguments } from "../../runtime/src/features/uploads/file-arguments.js";
 
 /** What happened to one sampled call. */
 export type CallClass =
@@ -240,7 +241,7 @@ async function callOne(
   facts: SpecFacts,
 ): Promise<CallOutcome> {
   const operation = `${tool.http.method.toUpperCase()} ${tool.http.path}`;
-  const sample = await sampleInWorker(withoutServerCursor(inputSchema, tool), seed);
+  const sample = await sampleInWorker(filesAsContent(withoutServerCursor(inputSchema, tool), tool), seed);
   if (!sample.ok) return { tool: name, operation, class: "sample-invalid", detail: sample.problems, requests: [] };
   const before = prism.requestCount();
   let text = "";
@@ -395,7 +396,7 @@ export function prismCannotJudge(
   }
   const formField = formFieldLimitation(tool, request, args);
   if (formField) return formField;
-  const nullableArray = nullableQueryArray(tool, request, args);
+  const nullableArray = nullableParameterArray(tool, request, args);
   if (nullableArray) return nullableArray;
   // Prism decodes a deepObject-encoded object that the request does not send (a form or multipart
   // body field, a query parameter; at any depth: `features[invoice_history]`) as an empty object,
@@ -470,7 +471,12 @@ const withoutLocation = (problem: string): string => problem.replace(/^request(\
  * - in a multipart body it refuses a value holding a character URLs reserve (`,` of style form,
  *   explode false), though multipart values are not URL-encoded;
  * - in a multipart body it drops a part whose value is empty, then finds a required field missing
- *   (`labels: [""]` goes out as one empty `labels` part).
+ *   (`labels: [""]` goes out as one empty `labels` part);
+ * - in a form body an object field without a style goes out in the default one (form, exploded:
+ *   `a=1&b=2`, its properties as keys), and Prism, looking only for the field's own key, finds a
+ *   required object missing;
+ * - a required form body without any field is the empty string (the only encoding of an empty
+ *   form), which Prism reads as no body at all ("Body parameter is required").
  */
 function formFieldLimitation(
   tool: ToolPlan,
@@ -488,6 +494,10 @@ function formFieldLimitation(
     const missing = /^Request body must have required property '([^']+)'$/.exec(problem)?.[1];
     if (multipart && missing !== undefined && argumentOf.has(missing))
       return sentOnlyEmptyParts(args[argumentOf.get(missing)!]);
+    if (!multipart && missing !== undefined && argumentOf.has(missing))
+      return body.encoding?.[missing]?.style === undefined && nonEmptyObject(args[argumentOf.get(missing)!]);
+    if (!multipart && problem === "Body parameter is required")
+      return [...argumentOf.values()].every((argument) => sendsNothing(args[argument]));
     const field = /^Request body property (\S+) must be (array|object)$/.exec(problem)?.[1];
     if (field === undefined || !argumentOf.has(field)) return false;
     const style = body.encoding?.[field]?.style;
@@ -497,34 +507,63 @@ function formFieldLimitation(
     return delimited && args[argumentOf.get(field)!] === undefined;
   };
   return request.problems.every(explained)
-    ? 'Prism reads a form or multipart field only by its encoding style (without one, as a string; an unsent delimited one as ""), checks multipart values for URL-reserved characters and drops empty multipart parts'
+    ? 'Prism reads a form or multipart field only by its encoding style (without one, as a string, and an exploded object not at all; an unsent delimited one as ""), checks multipart values for URL-reserved characters, drops empty multipart parts and takes an empty form for no body'
     : undefined;
 }
+
+/** A plain object with at least one property. */
+const nonEmptyObject = (value: unknown): boolean =>
+  value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0;
+
+/** A form field value that yields no pair: absent, null, an empty array or object (RFC 6570's undefined). */
+const sendsNothing = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0);
 
 /** A multipart field sent only as empty parts: `""`, or an array of them. */
 const sentOnlyEmptyParts = (value: unknown): boolean =>
   value === "" || (Array.isArray(value) && value.length > 0 && value.every((item) => item === ""));
 
 /**
- * A query array whose type also admits null (`type: [array, "null"]`): Prism splits a query value
- * into an array only when the type is exactly `array`, so a one-item or comma-joined array reads as
- * a string, however it is sent.
+ * A query or header array whose schema is not exactly `type: array` (`type: [array, "null"]`, 3.0's
+ * `nullable: true`, a `oneOf`/`anyOf` of an array and null): Prism splits a query or header value
+ * into items only when the type is exactly `array`, so an array sent in the parameter's style (a
+ * one-item or comma-joined query value, a header's comma list) reads as a string, however it is
+ * sent: "must be array,null", or under a union "must be array", "must be null" and "must match
+ * … schema in oneOf/anyOf" together.
  */
-function nullableQueryArray(
+function nullableParameterArray(
   tool: ToolPlan,
   request: PrismRequestLog,
   args: Record<string, unknown>,
 ): string | undefined {
   if (request.problems.length === 0) return undefined;
-  const query = new Map(tool.http.parameters.filter((p) => p.in === "query").map((p) => [p.name, p.argument]));
-  const explained = (problem: string): boolean => {
-    const match = /^Request query parameter (\S+) must be ([a-z,]+)$/.exec(withoutLocation(problem));
-    const types = match?.[2]?.split(",") ?? [];
-    const argument = match ? query.get(match[1]!) : undefined;
-    return types.includes("array") && types.length > 1 && argument !== undefined && Array.isArray(args[argument]);
+  const argumentOf = new Map(
+    tool.http.parameters
+      .filter((p) => p.in === "query" || p.in === "header")
+      .map((p) => [`${p.in} ${p.in === "header" ? p.name.toLowerCase() : p.name}`, p.argument]),
+  );
+  const union = new Set<string>();
+  const parsed = request.problems.map((problem) => {
+    const match =
+      /^Request (query|header) parameter (\S+) must (?:be ([a-z,]+)|match (?:a|exactly one) schema in (?:oneOf|anyOf))$/.exec(
+        withoutLocation(problem),
+      );
+    if (match && match[3] === undefined) union.add(`${match[1]} ${match[2]}`);
+    return match;
+  });
+  const explained = (match: RegExpExecArray | null): boolean => {
+    if (!match) return false;
+    const key = `${match[1]} ${match[2]}`;
+    const argument = argumentOf.get(key);
+    if (argument === undefined || !Array.isArray(args[argument])) return false;
+    const types = match[3]?.split(",") ?? [];
+    return (types.includes("array") && types.length > 1) || union.has(key);
   };
-  return request.problems.every(explained)
-    ? "Prism splits a query array only when its type is exactly array (not [array, null]): a one-item or comma-joined array reads as a string"
+  return parsed.every(explained)
+    ? "Prism splits a query or header array only when its type is exactly array (not [array, null] nor a union with null): a one-item or comma-joined array reads as a string"
     : undefined;
 }
 
@@ -550,6 +589,25 @@ export function withoutServerCursor(inputSchema: object, tool: ToolPlan): object
     properties,
     ...(schema.required ? { required: schema.required.filter((name) => !left.includes(name)) } : {}),
   };
+}
+
+/**
+ * The input schema with each file argument's content branch only (base64 or a `data:` URI): its
+ * `{"url"}` and `{"path"}` references name things only the environment has (a reachable URL, a
+ * folder the server was started with), so a sampled reference is no fair argument either.
+ */
+export function filesAsContent(inputSchema: object, tool: ToolPlan): object {
+  const files = tool.http.body ? fileArguments(tool.http.body) : [];
+  const schema = inputSchema as { properties?: Record<string, { anyOf?: unknown[]; description?: string }> };
+  const properties = { ...(schema.properties ?? {}) };
+  let changed = false;
+  for (const name of files) {
+    const content = properties[name]?.anyOf?.find((branch) => (branch as { type?: unknown }).type === "string");
+    if (content === undefined) continue;
+    properties[name] = { ...(content as object), description: properties[name]!.description };
+    changed = true;
+  }
+  return changed ? { ...schema, properties } : inputSchema;
 }
 
 /** The fields argument, when its items are any string (no `enum` of the result's paths). */

@@ -6,7 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { ToolPlan } from "../../generator/pipeline/plan/plan-types.js";
 import { parseRecords, prismRequests } from "../fidelity/prism-log.js";
-import { dummyCredentials, prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
+import { dummyCredentials, filesAsContent, prismCannotJudge, withoutServerCursor } from "../fidelity/run-spec.js";
 import { pickTools, sampleArguments } from "../fidelity/sample.js";
 import type { SecuritySchemeDefinition } from "../../runtime/src/api/types.js";
 import { sampleInWorker, stopSampler } from "../fidelity/sample-worker.js";
@@ -292,6 +292,120 @@ test("what Prism cannot judge: fragment/query path keys, unparsed body media typ
     prismCannotJudge(tool("/x"), refused(["request.body Request body must be object"], "application/json")),
     undefined,
   );
+});
+
+test("issue 57: nullable and union arrays in query and header parameters, unstyled form objects, empty forms", () => {
+  const facts = { discriminated: false };
+  const params = {
+    ...tool("/x"),
+    http: {
+      ...tool("/x").http,
+      parameters: [
+        { argument: "ids", name: "ids", in: "query", style: "form", explode: false, required: true },
+        { argument: "X-Vals", name: "X-Vals", in: "header", style: "simple", explode: false, required: false },
+      ],
+    },
+  } as unknown as ToolPlan;
+  // A header array of [array, null]: Prism reads the comma list as one string.
+  const header = refused(["request.header.x-vals Request header parameter x-vals must be array,null"]);
+  assert.match(prismCannotJudge(params, header, facts, { "X-Vals": [1, 2] })!, /exactly array/);
+  assert.is(prismCannotJudge(params, header, facts, { "X-Vals": "1" }), undefined, "a string sent is ours");
+  // A oneOf/anyOf of an array and null: three problems on the one parameter.
+  const union = (where: string, name: string, keyword: string) =>
+    refused([
+      `request.${where}.${name} Request ${where} parameter ${name} must be array`,
+      `request.${where}.${name} Request ${where} parameter ${name} must be null`,
+      `request.${where}.${name} Request ${where} parameter ${name} must match ${keyword === "oneOf" ? "exactly one schema" : "a schema"} in ${keyword}`,
+    ]);
+  assert.match(prismCannotJudge(params, union("query", "ids", "oneOf"), facts, { ids: ["a", "b"] })!, /exactly array/);
+  assert.match(
+    prismCannotJudge(params, union("header", "x-vals", "anyOf"), facts, { "X-Vals": [1] })!,
+    /exactly array/,
+  );
+  assert.is(prismCannotJudge(params, union("query", "ids", "oneOf"), facts, { ids: "a" }), undefined);
+  assert.is(
+    prismCannotJudge(params, refused(["request.query.ids Request query parameter ids must be array"]), facts, {
+      ids: ["a"],
+    }),
+    undefined,
+    "without a union, a plain array Prism does split: ours",
+  );
+  // Form bodies: an unstyled object field goes out exploded (its properties as keys).
+  const form = "application/x-www-form-urlencoded";
+  const formTool = (encoding: Record<string, { style: string }> = {}) =>
+    ({
+      ...tool("/x"),
+      http: {
+        ...tool("/x").http,
+        body: {
+          kind: "properties",
+          properties: { meta: "meta", tags: "tags" },
+          mediaType: form,
+          required: true,
+          encoding,
+        },
+      },
+    }) as unknown as ToolPlan;
+  const missingMeta = refused(["request.body Request body must have required property 'meta'"], form);
+  assert.match(prismCannotJudge(formTool(), missingMeta, facts, { meta: { a: "x" } })!, /exploded/);
+  assert.is(prismCannotJudge(formTool(), missingMeta, facts, {}), undefined, "an unsent object is ours");
+  assert.is(prismCannotJudge(formTool(), missingMeta, facts, { meta: {} }), undefined, "an empty one too");
+  assert.is(
+    prismCannotJudge(formTool({ meta: { style: "deepObject" } }), missingMeta, facts, { meta: { a: "x" } }),
+    undefined,
+    "with a style Prism reads the object: ours",
+  );
+  // A required form body without any field is the empty string, which Prism takes for no body.
+  const noBody = refused(["Body parameter is required"], form);
+  assert.match(prismCannotJudge(formTool(), noBody, facts, {})!, /empty form/);
+  assert.match(prismCannotJudge(formTool(), noBody, facts, { tags: [], meta: {} })!, /empty form/);
+  assert.is(prismCannotJudge(formTool(), noBody, facts, { tags: ["a"] }), undefined, "a field sent: ours");
+  assert.is(prismCannotJudge(tool("/x"), refused(["Body parameter is required"], "application/json")), undefined);
+});
+
+test("issue 57: file arguments are sampled as content, never as a {url} or {path} reference", () => {
+  const fileSchema = {
+    anyOf: [
+      { type: "string", contentEncoding: "base64" },
+      { type: "object", properties: { url: { type: "string" }, path: { type: "string" } } },
+    ],
+    description: "File content.",
+  };
+  const schema = { type: "object", properties: { file: fileSchema, name: { type: "string" } }, required: ["file"] };
+  const upload = {
+    ...tool("/x"),
+    http: {
+      ...tool("/x").http,
+      body: {
+        kind: "properties",
+        properties: { file: "file", name: "name" },
+        mediaType: "multipart/form-data",
+        required: true,
+        files: ["file"],
+      },
+    },
+  } as unknown as ToolPlan;
+  assert.equal(filesAsContent(schema, upload), {
+    ...schema,
+    properties: {
+      file: { type: "string", contentEncoding: "base64", description: "File content." },
+      name: { type: "string" },
+    },
+  });
+  const whole = {
+    ...tool("/x"),
+    http: {
+      ...tool("/x").http,
+      body: { kind: "whole", argument: "body", mediaType: "application/octet-stream", required: true, binary: true },
+    },
+  } as unknown as ToolPlan;
+  const wholeSchema = { type: "object", properties: { body: fileSchema } };
+  assert.equal((filesAsContent(wholeSchema, whole) as typeof wholeSchema).properties.body, {
+    type: "string",
+    contentEncoding: "base64",
+    description: "File content.",
+  });
+  assert.is(filesAsContent(schema, tool("/x")), schema, "no body: unchanged");
 });
 
 test("the server's own cursor is not sampled; an API token parameter used as cursor is", () => {

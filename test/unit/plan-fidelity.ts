@@ -306,6 +306,45 @@ test('class 2: planInput refuses "" for path, query and required header argument
     assert.not.ok(accepts(inputSchema, { ...valid, [key]: "" }), `"" for ${key} is refused`);
 });
 
+test("issue 57: a required parameter is never null (nor an empty array); an optional one may be null", () => {
+  const defs = schemas({ Ids: { type: ["array", "null"], items: { type: "integer" } } });
+  const nullableArray = { type: ["array", "null"], items: { type: "string" } };
+  const op = operation({
+    path: "/items",
+    parameters: [
+      parameter({ name: "list", in: "query", required: true, schema: nullableArray }),
+      parameter({
+        name: "one",
+        in: "query",
+        required: true,
+        schema: { oneOf: [{ type: "array", items: { type: "string" } }, { type: "null" }] },
+      }),
+      parameter({
+        name: "X-Any",
+        in: "header",
+        required: true,
+        schema: { anyOf: [{ type: "null" }, { $ref: "#/$defs/Ids" }] },
+      }),
+      parameter({ name: "c", in: "cookie", required: true, schema: { type: ["string", "null"], enum: ["a", null] } }),
+      parameter({ name: "opt", in: "query", schema: nullableArray }),
+    ],
+  });
+  const { inputSchema } = planInput(op, defs, new DiagnosticBag());
+  const valid = { list: ["a"], one: ["b"], "X-Any": [1], c: "a" };
+  assert.ok(accepts(inputSchema, valid));
+  assert.ok(
+    accepts(inputSchema, { ...valid, opt: null }),
+    "an optional nullable parameter still takes null (left out)",
+  );
+  for (const key of ["list", "one", "X-Any", "c"])
+    assert.not.ok(accepts(inputSchema, { ...valid, [key]: null }), `null for the required ${key} is refused`);
+  for (const key of ["list", "one", "X-Any"])
+    assert.not.ok(
+      accepts(inputSchema, { ...valid, [key]: [] }),
+      `[] for the required ${key} is refused (sent as nothing)`,
+    );
+});
+
 test("class 2: the runtime refuses to build an empty path segment", () => {
   const http: HttpBinding = {
     method: "get",

@@ -2,7 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { annotationsFor } from "../../generator/pipeline/plan/annotations.js";
 import { documentedOutput, fallbackBranch, planOutput } from "../../generator/pipeline/plan/output-schema.js";
-import { chooseBodyMedia } from "../../generator/pipeline/plan/input-schema.js";
+import { chooseBodyMedia, planInput } from "../../generator/pipeline/plan/input-schema.js";
+import { DiagnosticBag } from "../../generator/shared/diagnostics.js";
+import type { JsonSchema } from "../../runtime/src/api/types.js";
 import { jsonResponse, operation, schemas } from "../support/factories.js";
 
 const defs = schemas({
@@ -143,6 +145,28 @@ test("request media type: a named type before a wildcard", () => {
   assert.is(chooseBodyMedia(contents("application/*+json", "application/xml"))!.mediaType, "application/xml");
   assert.is(chooseBodyMedia(contents("image/*", "application/*+json"))!.mediaType, "application/*+json");
   assert.is(chooseBodyMedia(contents("text/plain", "application/json"))!.mediaType, "application/json");
+});
+
+test("issue 57: a wildcard request media type is sent as what its schema is, never as a wildcard", () => {
+  const sent = (mediaType: string, schema: JsonSchema) => {
+    const requestBody = { pointer: "#/b", required: true, contents: [{ pointer: "#/c", mediaType, schema }] };
+    return planInput(operation({ method: "post", requestBody }), new Map(), new DiagnosticBag()).body;
+  };
+  const object = { type: "object", properties: { name: { type: "string" } } };
+  const file = { type: "string", format: "binary" };
+  assert.equal(sent("application/*", object), {
+    kind: "properties",
+    properties: { name: "name" },
+    mediaType: "application/json",
+    required: true,
+  });
+  assert.is(sent("*/*", object)!.mediaType, "application/json");
+  const blob = sent("*/*", file)!;
+  assert.is(blob.mediaType, "application/octet-stream");
+  assert.ok(blob.kind === "whole" && blob.binary === true, "file content stays a file argument");
+  assert.is(sent("application/*", file)!.mediaType, "application/octet-stream");
+  assert.is(sent("text/*", { type: "string" })!.mediaType, "text/plain");
+  assert.is(sent("application/xml", object)!.mediaType, "application/xml", "a named type is sent as named");
 });
 
 test.run();

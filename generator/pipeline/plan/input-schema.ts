@@ -20,7 +20,7 @@ import {
   sharedCopy,
 } from "./schema-tools.js";
 import { mapSchema } from "../../shared/schema-walk.js";
-import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer } from "./non-empty.js";
+import { emptyArrayMatters, forbidsEmpty, withoutEmpty, withoutEmptyContainer, withoutNull } from "./non-empty.js";
 
 type Obj = Record<string, unknown>;
 
@@ -117,6 +117,19 @@ export function chooseBodyMedia(contents: MediaIR[]): MediaIR | undefined {
   return contents[0];
 }
 
+// A wildcard (`*/*`, `application/*`) names no format, and `Content-Type: application/*` is no
+// media type a server can read: the schema decides, file content as `application/octet-stream`,
+// anything else as JSON (what such APIs nearly always take); `text/*` is plain text.
+/** The media type the runtime sends for the chosen one: a named type as named, a wildcard by the schema. */
+export function sentMediaType(media: MediaIR, defs: Map<string, SchemaIR>): string {
+  const essence = media.mediaType.split(";")[0]!.trim().toLowerCase();
+  if (essence === "text/*") return "text/plain";
+  if (essence !== "*/*" && essence !== "application/*") return media.mediaType;
+  return media.schema !== undefined && isBinarySchema(media.schema, defs)
+    ? "application/octet-stream"
+    : "application/json";
+}
+
 /** A body whose root is a plain object with named properties can be lifted into the tool input. */
 function liftableProperties(
   schema: JsonSchema,
@@ -193,6 +206,7 @@ export function planInput(
           "x-mcp-header": header,
         };
     }
+    if (param.required) schema = withoutNull(schema, defs);
     if (forbidsEmpty(param)) schema = withoutEmpty(schema, defs, emptyArrayMatters(param), param.in === "path");
     setOwn(properties, argument, schema);
     if (param.required) required.push(argument);
@@ -246,7 +260,7 @@ function planBody(
     hasFileFields(multipartMedia, defs)
   )
     media = multipartMedia;
-  const mediaType = media.mediaType === "*/*" ? "application/json" : media.mediaType;
+  const mediaType = sentMediaType(media, defs);
   const structured = /json|x-www-form-urlencoded|multipart\/form-data/i.test(mediaType);
   const textual = mediaType.startsWith("text/") || /xml|yaml|csv/i.test(mediaType);
   const schema = media.schema ?? {};

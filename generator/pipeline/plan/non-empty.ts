@@ -87,6 +87,54 @@ export function withoutEmpty(
   return { ...own, minLength: 1 };
 }
 
+/** Whether a schema is the null type alone (`{type: "null"}`, `const: null`, `enum: [null]`). */
+function onlyNull(schema: JsonSchema): boolean {
+  if (typeof schema !== "object") return false;
+  if (schema.type === "null") return true;
+  if ("const" in schema) return schema.const === null;
+  return Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => value === null);
+}
+
+/**
+ * A required parameter's schema without `null`. A query, header, cookie or path value cannot carry
+ * null (RFC 6570 reads it as undefined: the parameter is left out), so a required parameter is never
+ * null on the wire, whatever its schema allows (`type: [array, "null"]`, `nullable: true`, a `oneOf`
+ * or `anyOf` branch of null): the input schema refuses it up front instead of sending `name=` or
+ * nothing. Removes `"null"` from a type list and from an `enum`, drops null branches (one branch
+ * left becomes the schema), and beside a `$ref` to a nullable type list adds the list without null
+ * (JSON Schema 2020-12 applies both).
+ */
+export function withoutNull(schema: JsonSchema, defs: Map<string, SchemaIR>): JsonSchema {
+  if (typeof schema !== "object") return schema;
+  let own: Obj = { ...schema };
+  if (Array.isArray(own.type) && own.type.includes("null")) {
+    const left = (own.type as unknown[]).filter((t) => t !== "null");
+    own.type = left.length === 1 ? left[0] : left;
+  }
+  if (Array.isArray(own.enum) && own.enum.includes(null)) own.enum = own.enum.filter((value) => value !== null);
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = own[key];
+    if (!Array.isArray(branches) || !branches.some(onlyNull)) continue;
+    const left = (branches as JsonSchema[]).filter((branch) => !onlyNull(branch));
+    if (left.length === 0) continue;
+    delete own[key];
+    // One branch left: it is the schema (a $ref keeps its target; the parameter's own keywords stay beside it).
+    if (left.length === 1 && typeof left[0] === "object") own = { ...left[0], ...own };
+    else own[key] = left;
+  }
+  const target = own.$ref === undefined ? undefined : resolveSchema(own as JsonSchema, defs);
+  if (
+    own.type === undefined &&
+    typeof target === "object" &&
+    Array.isArray(target.type) &&
+    target.type.includes("null")
+  ) {
+    const left = (target.type as unknown[]).filter((t) => t !== "null");
+    if (left.length > 0) own.type = left.length === 1 ? left[0] : left;
+  }
+  return own as JsonSchema;
+}
+
 /** Whether a `pattern` accepts `""` (an invalid pattern counts as accepting it). */
 function matchesEmpty(pattern: string): boolean {
   try {
