@@ -42,15 +42,19 @@ export function takeFields(
   const name = tool.http.response.fieldsArgument;
   const requested = name === undefined ? undefined : (getOwn(args, name) ?? tool.http.response.defaultFields);
   if (name === undefined || requested === undefined) return { args };
+  // An empty list (which the input schema admits: it carries no minItems) selects nothing: the whole result.
+  if (Array.isArray(requested) && requested.length === 0) {
+    const { [name]: _empty, ...rest } = args;
+    return { args: rest };
+  }
   if (
     !Array.isArray(requested) ||
-    requested.length === 0 ||
     requested.length > MAX_FIELDS ||
     !requested.every((path) => typeof path === "string")
   )
     return {
       result: textResult(
-        `Invalid arguments for tool ${tool.name}: ${name} must be a list of 1 to ${MAX_FIELDS} paths such as "id" or "items[].name".`,
+        `Invalid arguments for tool ${tool.name}: ${name} must be a list of up to ${MAX_FIELDS} paths such as "id" or "items[].name".`,
         true,
       ),
     };
