@@ -73,7 +73,10 @@ export async function runSpec(options: RunSpecOptions): Promise<SpecOutcome> {
     let started = performance.now();
     let result;
     try {
-      result = await generate({ spec: options.spec, outDir: out, force: true, ...options.generateOptions });
+      // With feature custom: the tools' …Input types the contract-test arguments are checked against
+      // are written only for custom code (the server itself is the default one plus an empty extension).
+      const features = [...((options.generateOptions?.features as string[] | undefined) ?? []), "custom"];
+      result = await generate({ spec: options.spec, outDir: out, force: true, ...options.generateOptions, features });
     } catch (error) {
       if (error instanceof GenerationError) {
         const first = error.diagnostics.find((d) => d.severity === "error");
