@@ -111,6 +111,10 @@ const refused = (problems: string[], contentType?: string) => ({
   ...(contentType ? { contentType } : {}),
 });
 
+/** The tool at "/x" with the given request body plan. */
+const withBody = (body: object): ToolPlan =>
+  ({ ...tool("/x"), http: { ...tool("/x").http, body } }) as unknown as ToolPlan;
+
 test("what Prism cannot judge: fragment/query path keys, unparsed body media types, another operation's template", () => {
   assert.match(
     prismCannotJudge(tool("/analyze#overload=stream"), refused(["request Supported content types: application/json"]))!,
@@ -333,19 +337,13 @@ test("issue 57: nullable and union arrays in query and header parameters, unstyl
   // Form bodies: an unstyled object field goes out exploded (its properties as keys).
   const form = "application/x-www-form-urlencoded";
   const formTool = (encoding: Record<string, { style: string }> = {}) =>
-    ({
-      ...tool("/x"),
-      http: {
-        ...tool("/x").http,
-        body: {
-          kind: "properties",
-          properties: { meta: "meta", tags: "tags" },
-          mediaType: form,
-          required: true,
-          encoding,
-        },
-      },
-    }) as unknown as ToolPlan;
+    withBody({
+      kind: "properties",
+      properties: { meta: "meta", tags: "tags" },
+      mediaType: form,
+      required: true,
+      encoding,
+    });
   const missingMeta = refused(["request.body Request body must have required property 'meta'"], form);
   assert.match(prismCannotJudge(formTool(), missingMeta, facts, { meta: { a: "x" } })!, /exploded/);
   assert.is(prismCannotJudge(formTool(), missingMeta, facts, {}), undefined, "an unsent object is ours");
@@ -372,19 +370,13 @@ test("issue 57: file arguments are sampled as content, never as a {url} or {path
     description: "File content.",
   };
   const schema = { type: "object", properties: { file: fileSchema, name: { type: "string" } }, required: ["file"] };
-  const upload = {
-    ...tool("/x"),
-    http: {
-      ...tool("/x").http,
-      body: {
-        kind: "properties",
-        properties: { file: "file", name: "name" },
-        mediaType: "multipart/form-data",
-        required: true,
-        files: ["file"],
-      },
-    },
-  } as unknown as ToolPlan;
+  const upload = withBody({
+    kind: "properties",
+    properties: { file: "file", name: "name" },
+    mediaType: "multipart/form-data",
+    required: true,
+    files: ["file"],
+  });
   assert.equal(filesAsContent(schema, upload), {
     ...schema,
     properties: {
