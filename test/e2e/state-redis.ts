@@ -29,6 +29,7 @@ import { upstreamCredentials } from "../../runtime/src/features/auth/index.js";
 import { apiFeatures } from "../support/factories.js";
 import type { Logger } from "../../runtime/src/protocol/logger.js";
 import { httpSessions } from "../../runtime/src/features/sessions/index.js";
+import { toolsets } from "../../runtime/src/features/toolsets/index.js";
 
 const API_KEY = "env-secret-7f3a9c";
 /** MCP_STATE_SECRET of the instances: what they store in Redis is encrypted with it. */
@@ -120,6 +121,8 @@ async function startInstance(name: string): Promise<Instance> {
     cluster: (store, logger) => new StoreCluster(store, logger),
     env: { PETSTORE_API_KEY: API_KEY },
     credentials: upstreamCredentials([{ header: "X-Upstream-Key", scheme: "api_key" }]),
+    // The per-connection tool choice (`?read_only=1`) is feature toolsets' slot.
+    connectionChoices: (await toolsets.plugs({ flags: {}, env: {}, info, http: true, logger })).connectionChoices,
     extension: { tools: [asks, confirm] },
     logger,
   });

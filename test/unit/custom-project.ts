@@ -33,7 +33,7 @@ test("with custom: src/api.ts, src/custom/, the types, the feature vendored and 
   const entry = project.get("src/index.ts")!;
   assert.match(entry, 'import { custom } from "./runtime/features/custom/index.js";');
   assert.match(entry, 'import extension from "./custom/index.js";');
-  assert.match(entry, /features: \[custom\]/);
+  assert.match(entry, /features: \[custom, inputRequests\]/);
   assert.match(project.get("src/tools/index.ts")!, /export interface ToolInputs/);
 });
 
