@@ -3,8 +3,11 @@
  * then the token budget (result-budget.ts). The text block stays valid JSON; `structuredContent`
  * carries the same shaped value and is checked against the output schema, and a shaped value the
  * documented shape no longer accepts (a projection left out a required property) goes into the
- * schema's fallback shape, `{ [fallbackKey]: { body, problems } }`, which every generated output
- * schema accepts, so SDK clients that validate `structuredContent` never refuse a shaped result.
+ * schema's fallback shape, `{ [fallbackKey]: { reason, body, problems, items? } }`, which every
+ * generated output schema accepts, so SDK clients that validate `structuredContent` never refuse a
+ * shaped result. `reason` says why it is there ({@link ShapedReason}; an API response that did not
+ * match is `"response"`, upstream/result.ts), `items` how many items the budget kept of how many, as
+ * the note in the text says, in any fallback the budget shortened.
  *
  * A result already within the budget and without `_fields` is returned as it came: its text is
  * measured, not parsed, walked or serialised again.
@@ -19,6 +22,9 @@ import { charsOfTokens } from "./result-tokens.js";
 
 /** Characters of the budget kept for the note that says what was left out. */
 const NOTE_RESERVE_CHARS = 1_000;
+
+/** Why shaping put a body in the fallback shape: the result budget, or the caller's `_fields`. */
+export type ShapedReason = "budget" | "fields";
 
 /** How one result is shaped. */
 export interface ShapeRequest {
@@ -123,9 +129,28 @@ export function shapeResult(
     ...result,
     content: [{ type: "text", text: shrunk.text }, ...notes, ...result.content.slice(1)],
   };
-  if (result.structuredContent !== undefined)
-    shaped.structuredContent = checkedStructure(tool, slot, shrunk.value, validator, request.fields !== undefined);
+  if (result.structuredContent !== undefined) {
+    const reason: ShapedReason = request.fields ? "fields" : "budget";
+    const structured = checkedStructure(tool, slot, shrunk.value, validator, reason);
+    shaped.structuredContent = withItemsShown(tool, structured, shrunk);
+  }
   return shrank ? { result: shaped, leftOut: first.text } : { result: shaped };
+}
+
+/**
+ * `structured` with `items: { shown, total }` in its fallback shape when the budget left items out,
+ * so a reader of the structure (a view) can say what the text's note says; other results unchanged.
+ */
+function withItemsShown(
+  tool: ToolDefinition,
+  structured: Record<string, unknown>,
+  shrunk: ShrinkOutcome,
+): Record<string, unknown> {
+  const key = tool.http.response.fallbackKey;
+  const fallback = key === undefined ? undefined : getOwn(structured, key);
+  if (!shrunk.items || key === undefined || !isRecord(fallback)) return structured;
+  const items = { shown: shrunk.items.kept, total: shrunk.items.total };
+  return replaceKey(structured, key, { ...fallback, items });
 }
 
 /** The shaped value as `structuredContent`, or in the fallback shape when the documented shape refuses it. */
@@ -134,7 +159,7 @@ function checkedStructure(
   slot: BodySlot,
   value: unknown,
   validator: SchemaValidator,
-  projected: boolean,
+  reason: ShapedReason,
 ): Record<string, unknown> {
   const structured = slot.rewrap(value);
   const key = tool.http.response.fallbackKey;
@@ -142,11 +167,12 @@ function checkedStructure(
     return structured;
   const outcome = validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`);
   if (outcome.ok) return structured;
-  const why = projected ? "the chosen fields leave out" : "the result's size budget left out";
+  const why = reason === "fields" ? "the chosen fields leave out" : "the result's size budget left out";
   // The page's cursor is the server's, not the body's: it stays beside the fallback, where views and clients page.
   const { nextCursor } = structured;
+  const problems = [`${why} what the documented shape requires`, ...outcome.errors.slice(0, 5)];
   return {
-    [key]: { body: value, problems: [`${why} what the documented shape requires`, ...outcome.errors.slice(0, 5)] },
+    [key]: { reason, body: value, problems },
     ...(nextCursor === undefined ? {} : { nextCursor }),
   };
 }
