@@ -429,6 +429,12 @@ test("the fallback's notices: fields left out by the budget, the chosen fields, 
     "Shown with the chosen fields, which leave out some that its documented shape requires. " +
       "Shortened to fit the result's size budget: 1 of 2 items is shown; ask for a smaller page for the rest.",
   );
+  // A response that did not match and was then shortened says both.
+  assert.is(
+    fallbackNotice({ reason: "response", body: [], items: { shown: 3, total: 30 } }),
+    "The response did not match its documented shape: shown as received. " +
+      "Shortened to fit the result's size budget: 3 of 30 items are shown; ask for a smaller page for the rest.",
+  );
   // No reason (a server before the marker), or one this view does not know: shown as received.
   for (const reason of [undefined, "other"])
     assert.is(
