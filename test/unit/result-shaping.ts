@@ -134,7 +134,7 @@ test("the budget: empties, then nested objects, then strings, then identifiers, 
 
   const dropped = shrinkToBudget(body, 1_000);
   assert.ok(dropped.text.length <= 1_000);
-  assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.kept > 0 && dropped.items.kept < 30);
+  assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.shown > 0 && dropped.items.shown < 30);
 });
 
 test("the budget keeps the fields a view shows (keep) before the others, in every item", () => {

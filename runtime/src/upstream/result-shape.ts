@@ -5,7 +5,7 @@
  * documented shape no longer accepts (a projection left out a required property) goes into the
  * schema's fallback shape, `{ [fallbackKey]: { reason, body, problems, items? } }`, which every
  * generated output schema accepts, so SDK clients that validate `structuredContent` never refuse a
- * shaped result. `reason` says why it is there ({@link ShapedReason}; an API response that did not
+ * shaped result. `reason` says why it is there (`"budget"`, `"fields"`; an API response that did not
  * match is `"response"`, upstream/result.ts), `items` how many items the budget kept of how many, as
  * the note in the text says, in any fallback the budget shortened.
  *
@@ -22,9 +22,6 @@ import { charsOfTokens } from "./result-tokens.js";
 
 /** Characters of the budget kept for the note that says what was left out. */
 const NOTE_RESERVE_CHARS = 1_000;
-
-/** Why shaping put a body in the fallback shape: the result budget, or the caller's `_fields`. */
-export type ShapedReason = "budget" | "fields";
 
 /** How one result is shaped. */
 export interface ShapeRequest {
@@ -129,59 +126,43 @@ export function shapeResult(
     ...result,
     content: [{ type: "text", text: shrunk.text }, ...notes, ...result.content.slice(1)],
   };
-  if (result.structuredContent !== undefined) {
-    const reason: ShapedReason = request.fields ? "fields" : "budget";
-    const structured = checkedStructure(tool, slot, shrunk.value, validator, reason);
-    shaped.structuredContent = withItemsShown(tool, structured, shrunk);
-  }
+  if (result.structuredContent !== undefined)
+    shaped.structuredContent = checkedStructure(tool, slot, shrunk, validator, request.fields ? "fields" : "budget");
   return shrank ? { result: shaped, leftOut: first.text } : { result: shaped };
 }
 
 /**
- * `structured` with `items: { shown, total }` in its fallback shape when the budget left items out,
- * so a reader of the structure (a view) can say what the text's note says; other results unchanged.
+ * The shaped value as `structuredContent`, or in the fallback shape when the documented shape
+ * refuses it; a fallback (this one, or the API's own) gets `items` when the budget left items out.
  */
-function withItemsShown(
-  tool: ToolDefinition,
-  structured: Record<string, unknown>,
-  shrunk: ShrinkOutcome,
-): Record<string, unknown> {
-  const key = tool.http.response.fallbackKey;
-  const fallback = key === undefined ? undefined : getOwn(structured, key);
-  if (!shrunk.items || key === undefined || !isRecord(fallback)) return structured;
-  const items = { shown: shrunk.items.kept, total: shrunk.items.total };
-  return replaceKey(structured, key, { ...fallback, items });
-}
-
-/** The shaped value as `structuredContent`, or in the fallback shape when the documented shape refuses it. */
 function checkedStructure(
   tool: ToolDefinition,
   slot: BodySlot,
-  value: unknown,
+  shrunk: ShrinkOutcome,
   validator: SchemaValidator,
-  reason: ShapedReason,
+  reason: "budget" | "fields",
 ): Record<string, unknown> {
-  const structured = slot.rewrap(value);
+  const structured = slot.rewrap(shrunk.value);
   const key = tool.http.response.fallbackKey;
-  if (!tool.outputSchema || key === undefined || Object.prototype.hasOwnProperty.call(structured, key))
-    return structured;
+  if (!tool.outputSchema || key === undefined) return structured;
+  const items = shrunk.items && { items: shrunk.items };
+  const received = getOwn(structured, key);
+  if (Object.prototype.hasOwnProperty.call(structured, key))
+    return items && isRecord(received) ? replaceKey(structured, key, { ...received, ...items }) : structured;
   const outcome = validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`);
   if (outcome.ok) return structured;
   const why = reason === "fields" ? "the chosen fields leave out" : "the result's size budget left out";
   // The page's cursor is the server's, not the body's: it stays beside the fallback, where views and clients page.
-  const { nextCursor } = structured;
+  const cursor = structured.nextCursor === undefined ? {} : { nextCursor: structured.nextCursor };
   const problems = [`${why} what the documented shape requires`, ...outcome.errors.slice(0, 5)];
-  return {
-    [key]: { reason, body: value, problems },
-    ...(nextCursor === undefined ? {} : { nextCursor }),
-  };
+  return { [key]: { reason, body: shrunk.value, problems, ...items }, ...cursor };
 }
 
 /** The note after a shrunk body: what was left out and how to get it. */
 function leftOutNote(shrunk: ShrinkOutcome, fullChars: number, request: ShapeRequest): string {
   const parts = [`Shortened to fit the result budget of ${request.budgetTokens} tokens (${shrunk.steps.join("; ")}).`];
   if (shrunk.items)
-    parts.push(`${shrunk.items.kept} of ${shrunk.items.total} items are shown; ask for a smaller page for the rest.`);
+    parts.push(`${shrunk.items.shown} of ${shrunk.items.total} items are shown; ask for a smaller page for the rest.`);
   if (shrunk.fieldsLeftOut.length > 0)
     parts.push(
       `Fields left out: ${shrunk.fieldsLeftOut.join(", ")}. Pick the fields you need with ${request.fieldsArgument ?? "_fields"} (paths such as "a.b" or "list[].name").`,
