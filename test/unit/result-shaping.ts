@@ -10,7 +10,7 @@ import {
 import { identifyingKeys, isIdentifyingName } from "../../runtime/src/upstream/result-identity.js";
 import { dropEmpty, shrinkToBudget } from "../../runtime/src/upstream/result-budget.js";
 import { shapeResult } from "../../runtime/src/upstream/result-shape.js";
-import { mapResponse } from "../../runtime/src/upstream/result.js";
+import { jsonAnswer } from "../support/runtime-fixture.js";
 import { charsOfTokens, estimateTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import type { CallToolResult } from "../../runtime/src/api/mcp-types.js";
@@ -279,15 +279,7 @@ test("a response that did not match is marked so, and keeps that reason when the
   const tool = listTool(wrappedListSchema);
   // The API's items lack the documented `body`: the response itself misses the shape.
   const body = Array.from({ length: 30 }, (_, i) => ({ ...item(i), body: undefined, text: "y".repeat(3_000) }));
-  const text = JSON.stringify(body);
-  const upstream = {
-    status: 200,
-    contentType: "application/json",
-    body: Buffer.from(text),
-    method: "GET",
-    path: "/items",
-  };
-  const mapped = mapResponse(tool, upstream, validator);
+  const mapped = jsonAnswer(tool, body, validator);
   const received = fallbackOf(mapped);
   assert.is(received.reason, "response");
   assert.is(received.status, 200);

@@ -16,7 +16,6 @@ import { chooseView } from "../../runtime/src/features/apps/view-choice.js";
 import { identifyingValue, isLinkName, isReferenceName } from "../../runtime/src/features/apps/field-names.js";
 import { fallbackNotice, shownData } from "../../runtime/src/features/apps/result-notice.js";
 import { shapeResult } from "../../runtime/src/upstream/result-shape.js";
-import { mapResponse } from "../../runtime/src/upstream/result.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import {
   VIEW_MIME_TYPE,
@@ -34,7 +33,7 @@ import {
   RESOURCE_URI_META_KEY,
   getUiCapability,
 } from "@modelcontextprotocol/ext-apps/server";
-import { info, startUpstream } from "../support/runtime-fixture.js";
+import { info, jsonAnswer, startUpstream } from "../support/runtime-fixture.js";
 
 const pet = {
   type: "object",
@@ -388,18 +387,7 @@ test("a view tells a list the budget shortened from a response that did not matc
   };
   const spec = chooseView(tool)!;
   const pets = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `pet${i + 1}`, notes: "n".repeat(150) }));
-  const answer = (body: unknown) =>
-    mapResponse(
-      tool,
-      {
-        status: 200,
-        contentType: "application/json",
-        body: Buffer.from(JSON.stringify(body)),
-        method: "GET",
-        path: "/pets",
-      },
-      validator,
-    );
+  const answer = (body: unknown) => jsonAnswer(tool, body, validator);
   // Shortened by the budget: the rows shown, how many of how many, and how to get the rest; no "did not match".
   const shortened = shapeResult(tool, answer(pets), { budgetTokens: 500 }, validator).result;
   const { data, notice } = shownData(shortened, spec.fallbackKey);
