@@ -83,8 +83,9 @@ export interface ApiNeeds {
  * file content, `server-vars` when the
  * server URL has variables, `custom` when the project has custom code (src/custom/), `client-requests`
  * when that code calls `clientRequest`; `search` when the
- * surface is search or code or `auto` would serve search for these tools, `code` for the code
- * surface; and every feature one of them requires. Throws on an unknown name.
+ * surface is search or code or `auto` would serve search for these tools, `large-data` when
+ * `auto` would (whatever the surface), `code` for the code surface; and every feature one of
+ * them requires. Throws on an unknown name.
  */
 export function chooseFeatures(
   asked: readonly string[],
@@ -117,11 +118,11 @@ export function chooseFeatures(
   if (needs.confirm) add("confirm", "operations ask the user to confirm each call (x-mcp-confirm)");
   if (surface === "code") add("code", "the default surface is code");
   if (surface === "search") add("search", "the default surface is search");
-  if (surface === "auto") {
-    const auto = chooseSurface("auto", tools.length, () => tools);
-    if (auto.surface === "search")
-      add("search", `the auto surface serves search (${auto.reason.replace(/^auto: /, "")})`);
-  }
+  const auto = chooseSurface("auto", tools.length, () => tools);
+  const large = auto.reason.replace(/^auto: /, "");
+  if (surface === "auto" && auto.surface === "search") add("search", `the auto surface serves search (${large})`);
+  // What makes auto serve search (too many tools, too many tokens of them) makes the data large too.
+  if (auto.surface === "search") add("large-data", `the API is large (${large})`);
   for (let grew = true; grew; ) {
     grew = false;
     for (const name of [...chosen])

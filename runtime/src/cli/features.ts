@@ -59,6 +59,7 @@ const SETTINGS_OF = {
   fetch: "",
   lambda: "",
   custom: "",
+  "large-data": "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
