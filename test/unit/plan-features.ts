@@ -4,7 +4,13 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chooseFeatures, featureCatalog, runtimeDependencies } from "../../generator/pipeline/plan/features.js";
+import {
+  answersBinary,
+  chooseFeatures,
+  featureCatalog,
+  runtimeDependencies,
+} from "../../generator/pipeline/plan/features.js";
+import type { HttpBinding } from "../../runtime/src/api/types.js";
 import { customCode, readPreviousState } from "../../generator/pipeline/plan/previous-state.js";
 import { generate } from "../../generator/pipeline/generate.js";
 import { AUTO_BUDGET } from "../../runtime/src/features/search/auto.js";
@@ -90,6 +96,20 @@ test("a large API gets feature large-data whatever its surface (search brings it
   assert.equal(chooseFeatures([], "auto", listed(AUTO_BUDGET.tools + 1), none).features, ["large-data", "search"]);
   assert.equal(chooseFeatures([], "all", listed(AUTO_BUDGET.tools), none).features, []);
   assert.equal(chooseFeatures(["search"], "all", listed(3), none).features, ["large-data", "search"]);
+});
+
+test("an API with a binary response gets feature binary-links (large binaries linked); petstore's JSON does not", async () => {
+  const planOf = async (spec: string) => (await generate({ spec: join(root, spec), planOnly: true })).plan;
+  const sizing = await planOf("specs/fixtures/result-sizing.yaml");
+  assert.ok(sizing.features.includes("binary-links"), sizing.features.join(", "));
+  assert.not.ok((await planOf("specs/petstore.yaml")).features.includes("binary-links"));
+  const http = (accept: string[]) => ({ response: { accept } }) as unknown as HttpBinding;
+  assert.equal(
+    [["application/pdf"], ["*/*"], ["application/json; charset=utf-8", "text/csv"], []].map((accept) =>
+      answersBinary(http(accept)),
+    ),
+    [true, true, false, false],
+  );
 });
 
 test("petstore vendors no large-data reader and writes no offsets files; with the feature it reads one tool by range", async () => {

@@ -25,6 +25,7 @@ import type { StateStore } from "../state/state.js";
 import { DEFAULT_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
 import { RESULT_LINK_TTL_MS, RESULT_URI_PREFIX, ResultLinks, resultOwner } from "./result-links.js";
 import { ToolCaller } from "./tool-call.js";
+import type { LinkBinaries } from "./result-step.js";
 import type { CallGate, MakeUserSignIn } from "./call-slots.js";
 import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -132,6 +133,8 @@ export interface McpServerOptions {
   admission?: MakeAdmission;
   /** Views of the operations' results for clients that render them (feature `apps`). */
   toolViews?: MakeToolViews;
+  /** Links binary content over the inline size (feature `binary-links`). */
+  linkBinaries?: LinkBinaries;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -261,6 +264,7 @@ export class McpServer {
         links: this.resultLinks,
         validator,
         viewFields: (tool, call) => this.toolViews?.shownFields(tool.name, this.channel.capabilitiesOf(call)),
+        linkBinaries: options.linkBinaries,
       },
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
         perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),
