@@ -40,7 +40,7 @@ import {
   DEFAULT_UPSTREAM_HOST_CONCURRENCY,
 } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
-import type { ListedTool } from "../api/mcp-types.js";
+import { listedTool } from "../server/tool-catalog.js";
 import { parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import type { StateStore } from "../state/state.js";
@@ -321,7 +321,7 @@ function offeredTools(
   const chosen =
     requestedSurface !== "auto"
       ? { surface: requestedSurface, reason: `asked for (--surface ${requestedSurface} or MCP_SURFACE)` }
-      : (plugs.autoSurface?.(names.length, () => load().map(listedOperation)) ?? {
+      : (plugs.autoSurface?.(names.length, () => load().map(listedTool)) ?? {
           surface: "all" as const,
           reason: "auto: all, as this server has no search feature",
         });
@@ -432,12 +432,6 @@ function surfaceOption(flag: string | undefined, env: NodeJS.ProcessEnv): Surfac
   if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
   const surface = nonEmpty(env.MCP_SURFACE);
   return surface === undefined ? undefined : parseSurface(surface, "MCP_SURFACE");
-}
-
-/** What `tools/list` would show of an operation tool (for the `auto` budget). */
-function listedOperation(tool: ToolDefinition): ListedTool {
-  const { http: _http, documentation: _documentation, tags: _tags, confirm: _confirm, ...listed } = tool;
-  return listed;
 }
 
 /** The Host check's list (else the loopback defaults) plus the public URL's host, which a proxy forwards. */
