@@ -258,8 +258,12 @@ function watchDeadlines(): void {
   sweep = next < Infinity ? { at: next, timer: unrefed(setTimeout(watchDeadlines, next - now)) } : undefined;
 }
 
-/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
-async function send(
+/**
+ * Sends one request with credentials merged in; credentials never follow a redirect to another origin.
+ * Not async: unwatched, the client's own promise is the answer (no frame of its own, no await); what
+ * throws before the client has the request becomes a rejection, as from an async function.
+ */
+function send(
   client: UpstreamClient,
   prepared: PreparedRequest,
   authorize: Authorize | undefined,
@@ -267,18 +271,20 @@ async function send(
   limits: CallLimits,
   template: string,
 ): Promise<UpstreamResponse> {
-  // A client would start the request even when cancelled already.
-  if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
-  if (limits.timedOut) throw new Error("The upstream call's deadline passed");
-  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
-  // Watched before credentials apply: the watcher never sees what authorize adds to the URL or headers.
-  const watch = call.trace?.start({ method: prepared.method, url: prepared.url, template });
-  if (watch) Object.assign(headers, watch.headers);
+  let watch: UpstreamRequestWatch | undefined;
   const attemptsBefore = limits.attempts;
-  const authorized = authorize?.(prepared.url, headers);
-  limits.attempts += 1;
+  let sending: Promise<UpstreamResponse>;
   try {
-    const response = await client.send(
+    // A client would start the request even when cancelled already.
+    if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
+    if (limits.timedOut) throw new Error("The upstream call's deadline passed");
+    const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
+    // Watched before credentials apply: the watcher never sees what authorize adds to the URL or headers.
+    watch = call.trace?.start({ method: prepared.method, url: prepared.url, template });
+    if (watch) Object.assign(headers, watch.headers);
+    const authorized = authorize?.(prepared.url, headers);
+    limits.attempts += 1;
+    sending = client.send(
       {
         method: prepared.method,
         url: authorized?.url ?? prepared.url,
@@ -292,12 +298,22 @@ async function send(
       },
       limits,
     );
-    watch?.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
-    return response;
   } catch (error) {
     if (watch) endFailed(watch, error, call, limits, limits.attempts - attemptsBefore);
-    throw error;
+    return Promise.reject(error as Error);
   }
+  if (!watch) return sending;
+  const watched = watch;
+  return sending.then(
+    (response) => {
+      watched.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
+      return response;
+    },
+    (error: unknown) => {
+      endFailed(watched, error, call, limits, limits.attempts - attemptsBefore);
+      throw error;
+    },
+  );
 }
 
 /** Ends a watched request that got no response, with the class of its failure (never a message). */
