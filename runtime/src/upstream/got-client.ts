@@ -75,19 +75,14 @@ function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Resp
   const loaded = loadedGot();
   if (!loaded) return loadGot().then(() => sendWithGot(request, limits));
   const context: RequestContext = { limits, onRedirect: request.onRedirect };
-  let pending: CancelableRequest<Response<Buffer>>;
-  try {
-    pending = upstreamClient(loaded.default, request.retries)(request.url, {
-      method: request.method as Method,
-      headers: request.headers,
-      context,
-      ...(request.body !== undefined ? { body: request.body, allowGetBody: true } : {}),
-      ...(request.tls ? { https: { ...request.tls } } : {}),
-      // responseType "buffer" is the instance's default, which got's types do not carry over.
-    }) as unknown as CancelableRequest<Response<Buffer>>;
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
+  const pending = upstreamClient(loaded.default, request.retries)(request.url, {
+    method: request.method as Method,
+    headers: request.headers,
+    context,
+    ...(request.body !== undefined ? { body: request.body, allowGetBody: true } : {}),
+    ...(request.tls ? { https: { ...request.tls } } : {}),
+    // responseType "buffer" is the instance's default, which got's types do not carry over.
+  }) as unknown as CancelableRequest<Response<Buffer>>;
   limits.cancel = () => pending.cancel();
   // Counted after decompression; a declared length over the cap is refused before any body is read.
   void pending.on("downloadProgress", ({ transferred, total }) => {
@@ -103,14 +98,8 @@ function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Resp
     limits.cancel = undefined;
   };
   return pending.then(
-    (response) => {
-      settled();
-      return response;
-    },
-    (error: unknown) => {
-      settled();
-      throw error;
-    },
+    (response) => (settled(), response),
+    (error: unknown) => (settled(), Promise.reject(error as Error)),
   );
 }
 

@@ -260,8 +260,8 @@ function watchDeadlines(): void {
 
 /**
  * Sends one request with credentials merged in; credentials never follow a redirect to another origin.
- * Not async: unwatched, the client's own promise is the answer (no frame of its own, no await); what
- * throws before the client has the request becomes a rejection, as from an async function.
+ * Not async: unwatched, the client's own promise is the answer (no frame of its own, no await). Its
+ * callers await it in their own `try`, where what throws before the request is sent lands as a rejection would.
  */
 function send(
   client: UpstreamClient,
@@ -271,48 +271,35 @@ function send(
   limits: CallLimits,
   template: string,
 ): Promise<UpstreamResponse> {
-  let watch: UpstreamRequestWatch | undefined;
+  // A client would start the request even when cancelled already.
+  if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
+  if (limits.timedOut) throw new Error("The upstream call's deadline passed");
+  const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
+  // Watched before credentials apply: the watcher never sees what authorize adds to the URL or headers.
+  const watch = call.trace?.start({ method: prepared.method, url: prepared.url, template });
+  if (watch) Object.assign(headers, watch.headers);
   const attemptsBefore = limits.attempts;
-  let sending: Promise<UpstreamResponse>;
-  try {
-    // A client would start the request even when cancelled already.
-    if (call.cancellation?.cancelled) throw call.cancellation.cancelled.reason;
-    if (limits.timedOut) throw new Error("The upstream call's deadline passed");
-    const headers: Record<string, string> = { ...prepared.headers, "user-agent": call.userAgent };
-    // Watched before credentials apply: the watcher never sees what authorize adds to the URL or headers.
-    watch = call.trace?.start({ method: prepared.method, url: prepared.url, template });
-    if (watch) Object.assign(headers, watch.headers);
-    const authorized = authorize?.(prepared.url, headers);
-    limits.attempts += 1;
-    sending = client.send(
-      {
-        method: prepared.method,
-        url: authorized?.url ?? prepared.url,
-        // The client frames the message from the body; no header set on the way (credentials included) may.
-        headers: withoutFramingHeaders(headers),
-        body: prepared.body,
-        tls: authorized?.tls,
-        onRedirect: authorized?.onRedirect,
-        retries: call.upstream.retries ?? DEFAULT_RETRIES,
-        cancellation: call.cancellation,
-      },
-      limits,
-    );
-  } catch (error) {
-    if (watch) endFailed(watch, error, call, limits, limits.attempts - attemptsBefore);
-    return Promise.reject(error as Error);
-  }
+  const authorized = authorize?.(prepared.url, headers);
+  limits.attempts += 1;
+  const sending = client.send(
+    {
+      method: prepared.method,
+      url: authorized?.url ?? prepared.url,
+      // The client frames the message from the body; no header set on the way (credentials included) may.
+      headers: withoutFramingHeaders(headers),
+      body: prepared.body,
+      tls: authorized?.tls,
+      onRedirect: authorized?.onRedirect,
+      retries: call.upstream.retries ?? DEFAULT_RETRIES,
+      cancellation: call.cancellation,
+    },
+    limits,
+  );
   if (!watch) return sending;
-  const watched = watch;
+  const attempts = (): number => limits.attempts - attemptsBefore;
   return sending.then(
-    (response) => {
-      watched.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
-      return response;
-    },
-    (error: unknown) => {
-      endFailed(watched, error, call, limits, limits.attempts - attemptsBefore);
-      throw error;
-    },
+    (response) => (watch.end({ status: response.statusCode, attempts: attempts() }), response),
+    (error: unknown) => (endFailed(watch, error, call, limits, attempts()), Promise.reject(error as Error)),
   );
 }
 
