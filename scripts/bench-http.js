@@ -6,7 +6,8 @@
 // Streamable HTTP server, and a floor, a bare node:http handler making the same upstream call with got.
 //
 // Each run starts the servers afresh and warms every target with the same number of calls (BENCH_HTTP_WARM_CALLS).
-// Then, for each number of clients, every server takes its turn (the order rotates per run) under a load
+// Then, for each number of clients, every server takes its turn (the order rotates per run; each point right
+// after BENCH_HTTP_LEAD_CALLS untimed calls to the same target) under a load
 // generator in a process of its own (scripts/bench-http-load.js: raw JSON-RPC over node:http, keep-alive, one
 // socket per client, closed loops): mcp-gen in revision 2025-06-18 (stateless, no initialize: each request
 // carries MCP-Protocol-Version) and 2026-07-28 (SEP-2243 headers, `_meta`), the SDK and the floor in 2025-06-18.
@@ -22,6 +23,7 @@
 //   BENCH_HTTP_CONCURRENCY  clients per point, comma-separated (default 1,16,64,256; each at most 1,024)
 //   BENCH_HTTP_RUNS         runs; figures are medians over them (default 3, at most 9)
 //   BENCH_HTTP_WARM_CALLS   warm-up calls per server and mode at the start of each run, 64 clients (default 5,000)
+//   BENCH_HTTP_LEAD_CALLS   calls just before each point, at its number of clients, not timed (default 2,000)
 //   BENCH_HTTP_SESSIONS     idle sessions opened (default 2,000, at most 20,000; 0 skips the step)
 // Needs `npm run build`. Everything listens on 127.0.0.1; only the processes it starts are stopped, by PID.
 import { execFile, spawn } from "node:child_process";
@@ -48,6 +50,9 @@ const RUNS = Math.max(1, Math.round(knob("BENCH_HTTP_RUNS", 3, 9)));
 // clients for each of the four; docs/benchmarks/http.md), and seconds would give the faster server, or the one
 // the machine's other load spares at that moment, more of them.
 const WARM_CALLS = Math.round(knob("BENCH_HTTP_WARM_CALLS", 5000, 100_000));
+// And each point follows load on its own target, not an idle wait whose length depends on the order: the
+// generated server spends more per call for its first ~2,000 calls after 10 s idle (docs/benchmarks/http.md).
+const LEAD_CALLS = Math.round(knob("BENCH_HTTP_LEAD_CALLS", 2000, 100_000));
 /** A bound on the time of one warm-up, for a machine too busy to make its calls. */
 const WARM_SECONDS = 120;
 const SESSIONS = Math.round(knob("BENCH_HTTP_SESSIONS", 2000, 20000));
@@ -124,15 +129,18 @@ async function point(server, mode, clients) {
 
 /** The same warm-up for every target: WARM_CALLS calls at 64 clients, so that its timed points find the JIT settled. */
 async function warm(server, target, run) {
-  const job = { kind: "calls", url: server.url, mode: target.mode, clients: 64, seconds: WARM_SECONDS };
   const cpu0 = cpuNs(server.child.pid);
-  const outcome = await load({ ...job, maxCalls: WARM_CALLS });
+  const outcome = await lead(server, target, 64, WARM_CALLS);
   const perCall = (cpuNs(server.child.pid) - cpu0) / 1e3 / Math.max(1, outcome.calls);
   console.log(
     `run ${run + 1} · warm-up · ${target.name.padEnd(24)} ${outcome.calls} calls in ${outcome.seconds.toFixed(1)} s, ${perCall.toFixed(0)} µs/call`,
   );
   if (outcome.calls < WARM_CALLS) console.log(`  ! fewer than ${WARM_CALLS} warm-up calls in ${WARM_SECONDS} s`);
 }
+
+/** `calls` untimed calls to `target` with `clients` clients (bounded by WARM_SECONDS). */
+const lead = (server, target, clients, calls) =>
+  load({ kind: "calls", url: server.url, mode: target.mode, clients, seconds: WARM_SECONDS, maxCalls: calls });
 
 const loadAverage = () =>
   loadavg()
@@ -166,6 +174,7 @@ for (let run = 0; run < RUNS; run++) {
   if (WARM_CALLS > 0) for (const t of order) await warm(servers[t.server], t, run);
   for (const clients of CONCURRENCY) {
     for (const t of order) {
+      if (LEAD_CALLS > 0) await lead(servers[t.server], t, clients, LEAD_CALLS);
       const p = await point(servers[t.server], t.mode, clients);
       ((results[t.name] ??= {})[clients] ??= []).push(p);
       console.log(
