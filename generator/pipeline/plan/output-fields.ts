@@ -116,13 +116,33 @@ const FIELDS_DESCRIPTION = "Fields to return";
 export function fieldsProperty(paths: readonly string[]): Obj {
   const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
   if (exact) return { type: "array", description: FIELDS_DESCRIPTION, items: { type: "string", enum: [...paths] } };
-  const listing = compactPaths(paths);
-  const listed = paths.length > 0 && listing.length <= MAX_LISTING_CHARS;
+  // Most responses have too many top-level fields for the listing: those are not written out.
+  const listing =
+    paths.length > 0 && topNamesLength(paths, MAX_LISTING_CHARS) <= MAX_LISTING_CHARS ? compactPaths(paths) : undefined;
+  const listed = listing !== undefined && listing.length <= MAX_LISTING_CHARS;
   return {
     type: "array",
     description: listed ? `${FIELDS_DESCRIPTION}: ${listing}` : FIELDS_DESCRIPTION,
     items: { type: "string" },
   };
+}
+
+/**
+ * The length of the top-level names of `paths` written once each, `, ` between them: at most that
+ * of their compact listing, which writes each of them once. Counting stops past `limit`.
+ */
+function topNamesLength(paths: readonly string[], limit: number): number {
+  const names = new Set<string>();
+  let length = -", ".length;
+  for (const path of paths) {
+    const dot = path.indexOf(".");
+    const name = dot < 0 ? path : path.slice(0, dot);
+    if (names.has(name)) continue;
+    names.add(name);
+    length += name.length + ", ".length;
+    if (length > limit) break;
+  }
+  return length;
 }
 
 /** A tree of path segments, in the order the paths list them. */
