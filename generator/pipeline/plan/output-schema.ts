@@ -1,6 +1,6 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/ir-types.js";
-import { applyDirection, isObjectSchema, resolveSchema } from "./schema-tools.js";
+import { applyDirection, isObjectSchema, resolveDirected } from "./schema-tools.js";
 import { compactOutputDetailed, OUTPUT_NODE_BUDGET, type OutputDetail } from "./output-compact.js";
 
 type Obj = Record<string, unknown>;
@@ -60,7 +60,8 @@ export function assembleOutputSchema(documented: Obj, fallbackKey: string): Obje
 /** The documented shape of `structuredContent`, an object schema, and whether the body is wrapped. */
 function documentedShape(schema: JsonSchema, defs: Map<string, SchemaIR>): { shape: Obj; wrapped: boolean } {
   if (isObjectSchema(schema, defs)) {
-    const root = applyDirection(resolveSchema(schema, defs), "output", defs) as Obj;
+    // A def's directed copy is made once per run (the shape is a copy of its root; compaction copies the rest).
+    const root = resolveDirected(schema, defs, "output") as Obj;
     return { shape: { type: "object", ...root }, wrapped: false };
   }
   return { shape: { type: "object", properties: { [WRAP_KEY]: schema }, required: [WRAP_KEY] }, wrapped: true };
