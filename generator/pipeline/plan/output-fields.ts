@@ -83,12 +83,20 @@ function mergedShape(schema: JsonSchema, defs: Map<string, SchemaIR>, depth: num
   return shape;
 }
 
+/** Listed paths by root shape: the tools that return the same def share one listing (callers only read it). */
+const listings = new WeakMap<Shape, string[]>();
+
 /** The paths of a response body's schema, breadth first (see the module comment). */
 export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>): string[] {
+  const root = shapeOf(body, defs);
+  let paths = listings.get(root);
+  if (!paths) listings.set(root, (paths = listPaths(root, defs)));
+  return paths;
+}
+
+function listPaths(root: Shape, defs: Map<string, SchemaIR>): string[] {
   const paths: string[] = [];
-  const queue: Array<{ prefix: string; shape: Shape; depth: number }> = [
-    { prefix: "", shape: shapeOf(body, defs), depth: 0 },
-  ];
+  const queue: Array<{ prefix: string; shape: Shape; depth: number }> = [{ prefix: "", shape: root, depth: 0 }];
   for (let index = 0; index < queue.length; index++) {
     const next = queue[index]!;
     for (const [name, sub] of next.shape.properties) {
