@@ -50,8 +50,7 @@ export function mapSchema(schema: JsonSchema, visit: (node: Obj) => JsonSchema):
       else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) out[key] = value.map(walk);
       else if (MAP_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
         const map: Obj = {};
-        for (const name in value as Obj)
-          if (Object.hasOwn(value, name)) setOwn(map, name, walk((value as Obj)[name]));
+        for (const name in value as Obj) if (Object.hasOwn(value, name)) setOwn(map, name, walk((value as Obj)[name]));
         out[key] = map;
       } else setOwn(out, key, value);
     }
@@ -72,7 +71,8 @@ export function forEachSchema(schema: unknown, visit: (node: Obj) => void): void
     if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
       if (Array.isArray(value)) for (const sub of value) forEachSchema(sub, visit);
       else forEachSchema(value, visit);
-    } else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) for (const sub of value) forEachSchema(sub, visit);
+    } else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value))
+      for (const sub of value) forEachSchema(sub, visit);
     else if (MAP_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === "object") {
       for (const name in value as Obj) if (Object.hasOwn(value, name)) forEachSchema((value as Obj)[name], visit);
     }
