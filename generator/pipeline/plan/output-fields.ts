@@ -124,9 +124,11 @@ const FIELDS_DESCRIPTION = "Fields to return";
 export function fieldsProperty(paths: readonly string[]): Obj {
   const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
   if (exact) return { type: "array", description: FIELDS_DESCRIPTION, items: { type: "string", enum: [...paths] } };
-  // Most responses have too many top-level fields for the listing: those are not written out.
+  // Most responses have too many fields for the listing: their names alone tell, it is not written out.
   const listing =
-    paths.length > 0 && topNamesLength(paths, MAX_LISTING_CHARS) <= MAX_LISTING_CHARS ? compactPaths(paths) : undefined;
+    paths.length > 0 && listingLengthAtLeast(paths, MAX_LISTING_CHARS) <= MAX_LISTING_CHARS
+      ? compactPaths(paths)
+      : undefined;
   const listed = listing !== undefined && listing.length <= MAX_LISTING_CHARS;
   return {
     type: "array",
@@ -136,18 +138,19 @@ export function fieldsProperty(paths: readonly string[]): Obj {
 }
 
 /**
- * The length of the top-level names of `paths` written once each, `, ` between them: at most that
- * of their compact listing, which writes each of them once. Counting stops past `limit`.
+ * At most the length of the compact listing of `paths`, which writes each node of their tree once
+ * with at least one character between two names: the names of the nodes the paths end at (and of
+ * the open parent of an `x.*`), one character apart. Counting stops past `limit`.
  */
-function topNamesLength(paths: readonly string[], limit: number): number {
-  const names = new Set<string>();
-  let length = -", ".length;
+function listingLengthAtLeast(paths: readonly string[], limit: number): number {
+  const nodes = new Set<string>();
   for (const path of paths) {
-    const dot = path.indexOf(".");
-    const name = dot < 0 ? path : path.slice(0, dot);
-    if (names.has(name)) continue;
-    names.add(name);
-    length += name.length + ", ".length;
+    nodes.add(path);
+    if (path.endsWith(".*")) nodes.add(path.slice(0, -2));
+  }
+  let length = -1;
+  for (const node of nodes) {
+    length += node.length - node.lastIndexOf(".");
     if (length > limit) break;
   }
   return length;
