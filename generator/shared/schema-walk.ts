@@ -42,12 +42,15 @@ export function mapSchema(schema: JsonSchema, visit: (node: Obj) => JsonSchema):
     if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
     const input = node as Obj;
     const out: Obj = {};
-    for (const [key, value] of Object.entries(input)) {
+    // for…in with an own-property check, not Object.entries: no array per node (a big API has millions).
+    for (const key in input) {
+      if (!Object.hasOwn(input, key)) continue;
+      const value = input[key];
       if (SINGLE_SCHEMA_KEYWORDS.has(key)) out[key] = Array.isArray(value) ? value.map(walk) : walk(value);
       else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) out[key] = value.map(walk);
       else if (MAP_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
         const map: Obj = {};
-        for (const [name, sub] of Object.entries(value as Obj)) setOwn(map, name, walk(sub));
+        for (const name in value as Obj) if (Object.hasOwn(value, name)) setOwn(map, name, walk((value as Obj)[name]));
         out[key] = map;
       } else setOwn(out, key, value);
     }
@@ -61,13 +64,17 @@ export function forEachSchema(schema: unknown, visit: (node: Obj) => void): void
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return;
   const node = schema as Obj;
   visit(node);
-  for (const [key, value] of Object.entries(node)) {
+  // for…in with an own-property check, not Object.entries: no array per node (a big API has millions).
+  for (const key in node) {
+    if (!Object.hasOwn(node, key)) continue;
+    const value = node[key];
     if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
-      if (Array.isArray(value)) value.forEach((sub) => forEachSchema(sub, visit));
+      if (Array.isArray(value)) for (const sub of value) forEachSchema(sub, visit);
       else forEachSchema(value, visit);
-    } else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value)) value.forEach((sub) => forEachSchema(sub, visit));
+    } else if (LIST_SCHEMA_KEYWORDS.has(key) && Array.isArray(value))
+      for (const sub of value) forEachSchema(sub, visit);
     else if (MAP_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === "object") {
-      for (const sub of Object.values(value as Obj)) forEachSchema(sub, visit);
+      for (const name in value as Obj) if (Object.hasOwn(value, name)) forEachSchema((value as Obj)[name], visit);
     }
   }
 }

@@ -227,6 +227,9 @@ test("argument descriptions drop sentences that only point to web documentation"
     "One of the visibility values: public or private.",
   );
   assert.is(modelText('For more information, see "[About X](https://x.example)."'), "");
+  // Asked again (big APIs repeat argument descriptions), the same answer; a text without links is only trimmed.
+  assert.is(modelText("A SHA. See [Git refs](https://git-scm.com/refs) for details."), "A SHA.");
+  assert.is(modelText("  No link [here] (at all).  "), "No link [here] (at all).");
 });
 
 test.run();

@@ -79,6 +79,25 @@ test("paths are written once per shared prefix, as brace expansion reads", () =>
   );
 });
 
+test("the listing is left out from its paths' names alone once they pass its length", () => {
+  // 11 names of 8 characters, one of 10 and 11 separators: 120 characters, listed; one more is too many.
+  const eleven = Array.from({ length: 11 }, (_, i) => `field_${i + 10}`);
+  const fits = [...eleven, "field_last"];
+  assert.is(compactPaths(fits).length, MAX_LISTING_CHARS);
+  assert.is(fieldsProperty(fits).description, `Fields to return: ${compactPaths(fits)}`);
+  const over = [...eleven, "field_lastt"];
+  assert.is(compactPaths(over).length, MAX_LISTING_CHARS + 1);
+  assert.is(fieldsProperty(over).description, "Fields to return");
+  // Nested and open paths around the length: listed exactly when the listing fits.
+  for (let width = 1; width <= 12; width++) {
+    const names = Array.from({ length: 9 }, (_, i) => `${"n".repeat(width)}${i}`);
+    const nested = ["data", ...names.map((name) => `data.${name}`), "meta.*", "links.self.*"];
+    const listing = compactPaths(nested);
+    const expected = listing.length <= MAX_LISTING_CHARS ? `Fields to return: ${listing}` : "Fields to return";
+    assert.is(fieldsProperty(nested).description, expected, `width ${width}: ${listing.length} characters`);
+  }
+});
+
 test("a large response's argument stays small: its paths are not listed past the listing's length", () => {
   // 100 paths three names deep, as a big API's responses give (GitHub: 192 of its 926 tools).
   const object = (names: string[], below?: JsonSchema) => ({

@@ -41,4 +41,14 @@ test("a node shared by several places (YAML aliases) counts at each for depth, a
   assert.equal(scanDocument(document, 6).tooDeep, "#/b/c/d/deep/a/a");
 });
 
+test("a tree (JSON's value) is walked without a record of seen nodes: a node reached twice counts twice", () => {
+  const shared = { $ref: "#/s" };
+  const document = { a: shared, b: shared };
+  assert.equal(scanDocument(document, 7, { tree: true }).refs, [
+    { ref: "#/s", at: "#/a" },
+    { ref: "#/s", at: "#/b" },
+  ]);
+  assert.equal(scanDocument(document, 7).refs, [{ ref: "#/s", at: "#/a" }]);
+});
+
 test.run();

@@ -359,6 +359,8 @@ export class SchemaNormalizer {
    * warning. Only when every branch's types are known (its own `type`, or a named schema's).
    */
   private readContradictionAsUnion(out: SchemaObject, at: string): void {
+    // Most schemas have no union, or no type beside it: they are let go before any list is made.
+    if (out.type === undefined || (!Array.isArray(out.oneOf) && !Array.isArray(out.anyOf))) return;
     const types = typeList(out.type);
     const keys = (["oneOf", "anyOf"] as const).filter((key) => Array.isArray(out[key]));
     if (types.length === 0 || keys.length !== 1) return;
@@ -391,14 +393,13 @@ export class SchemaNormalizer {
 
   /** OpenAPI 3.0 / Swagger 2.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 uses a number. */
   private convertExclusiveBounds(input: SchemaObject, out: SchemaObject): void {
-    for (const [flag, bound] of [
-      ["exclusiveMinimum", "minimum"],
-      ["exclusiveMaximum", "maximum"],
-    ] as const) {
-      if (input[flag] === true && typeof input[bound] === "number") {
-        out[flag] = input[bound];
-        delete out[bound];
-      }
+    if (input.exclusiveMinimum === true && typeof input.minimum === "number") {
+      out.exclusiveMinimum = input.minimum;
+      delete out.minimum;
+    }
+    if (input.exclusiveMaximum === true && typeof input.maximum === "number") {
+      out.exclusiveMaximum = input.maximum;
+      delete out.maximum;
     }
   }
 

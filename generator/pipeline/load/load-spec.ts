@@ -5,11 +5,11 @@ import type { OpenAPI } from "openapi-types";
 import { Codes, DiagnosticBag } from "../../shared/diagnostics.js";
 import { resolvePointer } from "../../shared/pointer.js";
 import { READ_LIMITS } from "./limits.js";
-import { isUrl, parseDocument, parseYamlText, readSource } from "./read-document.js";
+import { isUrl, parseText, parseYamlText, readSource } from "./read-document.js";
 import { confinedFileResolver, refFile, refRoot, refuseRefFile, type RefFileRefusal } from "./ref-files.js";
 import { applyOverlays, readOverlay, type OverlayDocument } from "./overlay.js";
 import { validationFindings } from "./validate.js";
-import { scanDocument, type RefSite } from "./walk-refs.js";
+import { scanDocument, type RefSite, type ScanOptions } from "./walk-refs.js";
 
 /** The OpenAPI family a document belongs to. */
 export type SpecVersion = "2.0" | "3.0" | "3.1";
@@ -163,8 +163,13 @@ async function checkRefs(
  * The document's `$ref`s (walk-refs.ts `scanDocument`, one walk for both), or undefined when it
  * nests deeper than the limit, recorded as MG007.
  */
-function refsWithinLimits(document: unknown, what: string, bag: DiagnosticBag): RefSite[] | undefined {
-  const { refs, tooDeep } = scanDocument(document, READ_LIMITS.maxDepth);
+function refsWithinLimits(
+  document: unknown,
+  what: string,
+  bag: DiagnosticBag,
+  options?: ScanOptions,
+): RefSite[] | undefined {
+  const { refs, tooDeep } = scanDocument(document, READ_LIMITS.maxDepth, options);
   if (tooDeep === undefined) return refs;
   bag.error(
     Codes.resourceLimit,
@@ -231,14 +236,15 @@ export async function loadSpec(
   const absolute = isUrl(location) ? location : resolvePath(location);
   const source = await readSource(absolute, allowRemote, bag);
   if (!source) return undefined;
-  const parsed = parseDocument(source, bag);
+  const parsed = parseText(source, bag);
   if (parsed === undefined) return undefined;
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+  const { value, tree } = parsed;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
     bag.error(Codes.notOpenApi, "The spec's top level must be an object.", "#");
     return undefined;
   }
-  let document = parsed as Record<string, unknown>;
-  const refs = refsWithinLimits(document, "The spec", bag);
+  let document = value as Record<string, unknown>;
+  const refs = refsWithinLimits(document, "The spec", bag, { tree });
   if (!refs) return undefined;
   const version = detectVersion(document, bag);
   if (!version) return undefined;
@@ -311,7 +317,10 @@ export async function loadSpec(
     location: absolute,
     version,
     document,
-    sha256: createHash("sha256").update(source.text).digest("hex"),
+    // The bytes, when the text encodes back to them: hashing a string encodes it first.
+    sha256: createHash("sha256")
+      .update(source.bytes ?? source.text)
+      .digest("hex"),
     ...(overlays.length > 0 ? { overlays: overlays.map(({ location, sha256 }) => ({ location, sha256 })) } : {}),
   };
 }

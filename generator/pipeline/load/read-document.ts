@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import YAML from "yaml";
@@ -10,6 +11,8 @@ export interface SourceText {
   location: string;
   text: string;
   isUrl: boolean;
+  /** The file's bytes, when it was read from disk and they are valid UTF-8 (so `text` encodes back to them). */
+  bytes?: Buffer;
 }
 
 /** True for `http:` / `https:` locations. */
@@ -54,7 +57,8 @@ export async function readSource(
       return undefined;
     }
     if (info.size > READ_LIMITS.maxFileBytes) return void tooLarge(location, bag);
-    return { location, text: await readFile(location, "utf8"), isUrl: false };
+    const bytes = await readFile(location);
+    return { location, text: bytes.toString("utf8"), isUrl: false, ...(isUtf8(bytes) ? { bytes } : {}) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     bag.error(
@@ -104,14 +108,31 @@ function tooDeep(source: SourceText, bag: DiagnosticBag): undefined {
 
 /** Parses JSON or YAML text; syntax errors become diagnostics with a line and column. */
 export function parseDocument(source: SourceText, bag: DiagnosticBag): unknown {
+  return parseText(source, bag)?.value;
+}
+
+/** A parsed document, and whether it is a tree: no node reachable by two paths (YAML aliases share nodes). */
+export interface ParsedText {
+  value: unknown;
+  tree: boolean;
+}
+
+/** {@link parseDocument}, saying whether the value is a tree (JSON's always is); undefined after an error. */
+export function parseText(source: SourceText, bag: DiagnosticBag): ParsedText | undefined {
   const looksJson = extname(source.location).toLowerCase() === ".json" || /^\s*\{/.test(source.text);
   if (looksJson) {
     try {
-      return JSON.parse(source.text);
+      return { value: JSON.parse(source.text), tree: true };
     } catch {
       // Fall through: YAML is a superset of JSON and reports positions precisely.
     }
   }
+  const value = parseYamlDocument(source, bag);
+  return value === undefined ? undefined : { value, tree: false };
+}
+
+/** The value of YAML text; syntax errors and exceeded limits become diagnostics (and undefined). */
+function parseYamlDocument(source: SourceText, bag: DiagnosticBag): unknown {
   let doc: YAML.Document.Parsed;
   try {
     doc = YAML.parseDocument(source.text, { uniqueKeys: false, prettyErrors: true });

@@ -31,6 +31,15 @@ export interface DocumentScan {
   tooDeep?: string;
 }
 
+/** Options of {@link scanDocument}. */
+export interface ScanOptions {
+  /**
+   * No node is reachable by two paths (JSON.parse's value is such a tree; YAML aliases and
+   * bundling may share nodes): the walk then keeps no record of the nodes it has seen.
+   */
+  tree?: boolean;
+}
+
 /**
  * One walk of the document for both checks of the load stage: the nesting limit (every object and
  * array counts, examples included, and a node YAML aliases into several places counts at each,
@@ -38,9 +47,10 @@ export interface DocumentScan {
  * but never more than `maxDepth` + 1 levels deep: the walk stops at the first node past the limit
  * (the limit exists because deeper documents overflow recursive walks).
  */
-export function scanDocument(document: unknown, maxDepth: number): DocumentScan {
+export function scanDocument(document: unknown, maxDepth: number, options: ScanOptions = {}): DocumentScan {
   const refs: RefSite[] = [];
-  const seen = new Set<object>();
+  // A big spec has hundreds of thousands of objects: a tree's are not recorded.
+  const seen = options.tree ? undefined : new Set<object>();
   // The path to the current node; a pointer is built only where a `$ref` is found (or the limit passed).
   const path: Array<string | number> = [];
   let tooDeep: string | undefined;
@@ -51,7 +61,7 @@ export function scanDocument(document: unknown, maxDepth: number): DocumentScan 
       tooDeep = pointer(...path);
       return false;
     }
-    if (collect) {
+    if (collect && seen) {
       if (seen.has(node)) collect = false;
       else seen.add(node);
     }

@@ -58,8 +58,19 @@ const DOC_REFERENCE = new RegExp(
  * `tools/list`. The operation's documentation resource keeps the text with its links.
  */
 export function modelText(text: string): string {
-  return plainLinks(text.replace(DOC_REFERENCE, "")).trim();
+  // Both patterns need a link's `](`; big APIs repeat the same argument descriptions on most tools.
+  if (!text.includes("](")) return text.trim();
+  let plain = modelTexts.get(text);
+  if (plain === undefined) {
+    if (modelTexts.size >= MODEL_TEXTS_MAX) modelTexts.clear();
+    modelTexts.set(text, (plain = plainLinks(text.replace(DOC_REFERENCE, "")).trim()));
+  }
+  return plain;
 }
+
+/** {@link modelText}'s answers by text, for the texts with links (at most {@link MODEL_TEXTS_MAX}: then it starts over). */
+const modelTexts = new Map<string, string>();
+const MODEL_TEXTS_MAX = 50_000;
 
 /** The longest prefix of `text` within `limit` that ends a paragraph, else a sentence, else a word. */
 export function cutAtBoundary(text: string, limit: number): string {

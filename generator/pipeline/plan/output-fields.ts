@@ -83,12 +83,20 @@ function mergedShape(schema: JsonSchema, defs: Map<string, SchemaIR>, depth: num
   return shape;
 }
 
+/** Listed paths by root shape: the tools that return the same def share one listing (callers only read it). */
+const listings = new WeakMap<Shape, string[]>();
+
 /** The paths of a response body's schema, breadth first (see the module comment). */
 export function listOutputFields(body: JsonSchema, defs: Map<string, SchemaIR>): string[] {
+  const root = shapeOf(body, defs);
+  let paths = listings.get(root);
+  if (!paths) listings.set(root, (paths = listPaths(root, defs)));
+  return paths;
+}
+
+function listPaths(root: Shape, defs: Map<string, SchemaIR>): string[] {
   const paths: string[] = [];
-  const queue: Array<{ prefix: string; shape: Shape; depth: number }> = [
-    { prefix: "", shape: shapeOf(body, defs), depth: 0 },
-  ];
+  const queue: Array<{ prefix: string; shape: Shape; depth: number }> = [{ prefix: "", shape: root, depth: 0 }];
   for (let index = 0; index < queue.length; index++) {
     const next = queue[index]!;
     for (const [name, sub] of next.shape.properties) {
@@ -116,13 +124,36 @@ const FIELDS_DESCRIPTION = "Fields to return";
 export function fieldsProperty(paths: readonly string[]): Obj {
   const exact = paths.length > 0 && paths.length <= MAX_ENUM_PATHS && !paths.some((path) => path.endsWith(".*"));
   if (exact) return { type: "array", description: FIELDS_DESCRIPTION, items: { type: "string", enum: [...paths] } };
-  const listing = compactPaths(paths);
-  const listed = paths.length > 0 && listing.length <= MAX_LISTING_CHARS;
+  // Most responses have too many fields for the listing: their names alone tell, it is not written out.
+  const listing =
+    paths.length > 0 && listingLengthAtLeast(paths, MAX_LISTING_CHARS) <= MAX_LISTING_CHARS
+      ? compactPaths(paths)
+      : undefined;
+  const listed = listing !== undefined && listing.length <= MAX_LISTING_CHARS;
   return {
     type: "array",
     description: listed ? `${FIELDS_DESCRIPTION}: ${listing}` : FIELDS_DESCRIPTION,
     items: { type: "string" },
   };
+}
+
+/**
+ * At most the length of the compact listing of `paths`, which writes each node of their tree once
+ * with at least one character between two names: the names of the nodes the paths end at (and of
+ * the open parent of an `x.*`), one character apart. Counting stops past `limit`.
+ */
+function listingLengthAtLeast(paths: readonly string[], limit: number): number {
+  const nodes = new Set<string>();
+  for (const path of paths) {
+    nodes.add(path);
+    if (path.endsWith(".*")) nodes.add(path.slice(0, -2));
+  }
+  let length = -1;
+  for (const node of nodes) {
+    length += node.length - node.lastIndexOf(".");
+    if (length > limit) break;
+  }
+  return length;
 }
 
 /** A tree of path segments, in the order the paths list them. */

@@ -1,6 +1,6 @@
 import type { JsonSchema, ObjectJsonSchema, ResponseBinding } from "../../shared/contract.js";
 import type { MediaIR, OperationIR, ResponseIR, SchemaIR } from "../ir/ir-types.js";
-import { applyDirection, isObjectSchema, resolveSchema } from "./schema-tools.js";
+import { applyDirection, isObjectSchema, resolveDirected } from "./schema-tools.js";
 import { compactOutputDetailed, OUTPUT_NODE_BUDGET, type OutputDetail } from "./output-compact.js";
 
 type Obj = Record<string, unknown>;
@@ -57,13 +57,45 @@ export function assembleOutputSchema(documented: Obj, fallbackKey: string): Obje
   return { type: "object", anyOf: [type === "object" ? shape : documented, fallbackBranch(fallbackKey)] };
 }
 
-/** The documented shape of `structuredContent`, an object schema, and whether the body is wrapped. */
-function documentedShape(schema: JsonSchema, defs: Map<string, SchemaIR>): { shape: Obj; wrapped: boolean } {
+/**
+ * The documented shape of `structuredContent`, an object schema, and whether the body is wrapped;
+ * `root` is the object schema the shape copies (a def's shared directed copy when the body is a def).
+ */
+function documentedShape(
+  schema: JsonSchema,
+  defs: Map<string, SchemaIR>,
+): { shape: Obj; wrapped: boolean; root?: Obj } {
   if (isObjectSchema(schema, defs)) {
-    const root = applyDirection(resolveSchema(schema, defs), "output", defs) as Obj;
-    return { shape: { type: "object", ...root }, wrapped: false };
+    // A def's directed copy is made once per run (the shape is a copy of its root; compaction copies the rest).
+    const root = resolveDirected(schema, defs, "output") as Obj;
+    return { shape: { type: "object", ...root }, wrapped: false, root };
   }
   return { shape: { type: "object", properties: { [WRAP_KEY]: schema }, required: [WRAP_KEY] }, wrapped: true };
+}
+
+/**
+ * Compacted shapes by `defs` map, root schema and node budget. Many tools of a big API return the
+ * same def (GitHub: a repository, an issue), whose shape is then compacted once. The compacted
+ * schemas are shared by those tools' output schemas: nothing changes them once made.
+ */
+const compactedShapes = new WeakMap<Map<string, SchemaIR>, WeakMap<object, Map<number, CompactedShape>>>();
+type CompactedShape = ReturnType<typeof compactOutputDetailed>;
+
+/** `compactOutputDetailed` of a documented shape, once per root schema and budget. */
+function compactShape(
+  documented: { shape: Obj; root?: Obj },
+  defs: Map<string, SchemaIR>,
+  budget: number,
+): CompactedShape {
+  const { shape, root } = documented;
+  if (root === undefined) return compactOutputDetailed(shape as JsonSchema, defs, budget);
+  let byRoot = compactedShapes.get(defs);
+  if (!byRoot) compactedShapes.set(defs, (byRoot = new WeakMap()));
+  let byBudget = byRoot.get(root);
+  if (!byBudget) byRoot.set(root, (byBudget = new Map()));
+  let compacted = byBudget.get(budget);
+  if (!compacted) byBudget.set(budget, (compacted = compactOutputDetailed(shape as JsonSchema, defs, budget)));
+  return compacted;
 }
 
 /**
@@ -109,8 +141,9 @@ export function planOutput(op: OperationIR, defs: Map<string, SchemaIR>, options
   const schema = applyDirection(json.schema, "output", defs);
   // The body's schema is kept even without output schemas: pagination reads it.
   if (options.outputSchemas === false) return { response, body: schema };
-  const { shape, wrapped } = documentedShape(schema, defs);
-  const compacted = compactOutputDetailed(shape as JsonSchema, defs, options.nodeBudget ?? OUTPUT_NODE_BUDGET);
+  const documentedBody = documentedShape(schema, defs);
+  const { wrapped } = documentedBody;
+  const compacted = compactShape(documentedBody, defs, options.nodeBudget ?? OUTPUT_NODE_BUDGET);
   const documented = compacted.schema as Obj;
   // The fallback key must not be a documented property (merged allOf members and union branches included).
   const names = new Set<string>();

@@ -39,23 +39,23 @@ function defTypeName(schema: SchemaIR): string {
   return pascalCase(schema.name);
 }
 
-/** Whether a schema node (not counting its own root when `skipRoot`) marks anything readOnly or writeOnly. */
-function marksDirection(schema: JsonSchema, skipRoot: boolean): boolean {
-  let found = false;
-  forEachSchema(schema, (node) => {
-    if (found || (skipRoot && node === schema)) return;
-    if (node.readOnly === true || node.writeOnly === true) found = true;
-  });
-  return found;
+/** What one walk of a def finds: whether its root, and whether a node below it, marks readOnly or writeOnly; the `$defs` names it refers to directly. */
+interface DefMarks {
+  root: boolean;
+  below: boolean;
+  refs: string[];
 }
 
-/** The `$defs` names a schema refers to directly. */
-function directRefs(schema: JsonSchema): string[] {
-  const refs: string[] = [];
+function defMarks(schema: JsonSchema): DefMarks {
+  const marks: DefMarks = { root: false, below: false, refs: [] };
   forEachSchema(schema, (node) => {
-    if (typeof node.$ref === "string" && node.$ref.startsWith("#/$defs/")) refs.push(node.$ref.slice(8));
+    if (node.readOnly === true || node.writeOnly === true) {
+      if (node === schema) marks.root = true;
+      else marks.below = true;
+    }
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/$defs/")) marks.refs.push(node.$ref.slice(8));
   });
-  return refs;
+  return marks;
 }
 
 /**
@@ -70,17 +70,19 @@ function twoShaped(order: readonly string[], defs: Map<string, SchemaIR>): Set<s
   const add = (def: string) => {
     if (!found.has(def)) (found.add(def), queue.push(def));
   };
-  for (const def of order) {
-    const schema = defs.get(def)!.schema;
-    if (marksDirection(schema, true)) add(def);
-    for (const target of directRefs(schema)) {
+  // One walk per def (a big API has thousands).
+  const marks = order.map((def) => defMarks(defs.get(def)!.schema));
+  order.forEach((def, i) => {
+    if (marks[i]!.below) add(def);
+    for (const target of marks[i]!.refs) {
       const list = referrers.get(target);
       if (list) list.push(def);
       else referrers.set(target, [def]);
     }
-  }
-  for (const def of order)
-    if (marksDirection(defs.get(def)!.schema, false)) for (const referrer of referrers.get(def) ?? []) add(referrer);
+  });
+  order.forEach((def, i) => {
+    if (marks[i]!.root || marks[i]!.below) for (const referrer of referrers.get(def) ?? []) add(referrer);
+  });
   for (let i = 0; i < queue.length; i++) for (const referrer of referrers.get(queue[i]!) ?? []) add(referrer);
   return found;
 }
