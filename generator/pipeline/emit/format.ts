@@ -40,6 +40,18 @@ function growsWithTools(path: string): boolean {
 let prettierModule: Promise<typeof import("prettier")> | undefined;
 const loadPrettier = () => (prettierModule ??= import("prettier"));
 
+/**
+ * Loads prettier and the plugins of the TypeScript files (Babel, estree) by formatting a line:
+ * for a thread that formats later and has time now (emit-worker-thread.ts). Never rejects.
+ */
+export async function warmFormatter(): Promise<void> {
+  try {
+    await format("export {};\n", "babel-ts");
+  } catch {
+    // Formatting later reports what fails.
+  }
+}
+
 /** `content` formatted by prettier with `parser` (JSON as prettier lays it out, json-format.ts, when it can). */
 async function format(content: string, parser: string): Promise<string> {
   if (parser === "markdown") return formatMarkdown(content);
