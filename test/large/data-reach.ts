@@ -7,7 +7,9 @@
  */
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { dataToolSource, readDataText, readRange, readRecord } from "../../runtime/src/data/tool-data.js";
+import { readRecord } from "../../runtime/src/features/large-data/offsets-file.js";
+import { readDataText, readRange } from "../../runtime/src/features/large-data/packed-file.js";
+import { rangedToolSource } from "../../runtime/src/features/large-data/ranged-tools.js";
 
 /** Tools read alone in the sample: spread evenly over the tool order, first and last included. */
 export const SAMPLE = 200;
@@ -16,8 +18,8 @@ export const SAMPLE = 200;
 export function dataReachProblems(dir: string): string[] {
   const data = pathToFileURL(join(dir, "data") + "/");
   const problems: string[] = [];
-  const whole = dataToolSource(data).load();
-  const alone = dataToolSource(data);
+  const whole = rangedToolSource(data).load();
+  const alone = rangedToolSource(data);
   const declarations = JSON.parse(readDataText(new URL("declarations.json", data)) ?? "{}") as Record<string, string>;
   const step = Math.max(1, Math.floor((whole.length - 1) / (SAMPLE - 1)));
   for (let index = 0; index < whole.length; index += step) {

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { declarationFiles } from "../../generator/pipeline/emit/data/data-files.js";
-import { readRecord } from "../../runtime/src/data/tool-data.js";
+import { readRecord } from "../../runtime/src/features/large-data/offsets-file.js";
 import { declarationReader } from "../../runtime/src/features/search/meta-tools.js";
 
 const DECLARATIONS = {

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readRecord, recordLength } from "../../runtime/src/data/tool-data.js";
+import { readRecord, recordLength } from "../../runtime/src/features/large-data/offsets-file.js";
 import { offsetsText } from "../../generator/pipeline/emit/data/data-files.js";
 
 const reader = (text: string) => (offset: number, length: number) => text.slice(offset, offset + length);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKED_BLOCK_BYTES, readDataText, readRange } from "../../runtime/src/data/packed-file.js";
+import { PACKED_BLOCK_BYTES, readDataText, readRange } from "../../runtime/src/features/large-data/packed-file.js";
 import { DataFileWriter, packedFile, packLargeFiles } from "../../generator/pipeline/emit/data/packed-files.js";
 import { jsonLines } from "../../generator/pipeline/emit/data/data-files.js";
 import type { EmittedFile } from "../../generator/pipeline/emit/emitted-file.js";

@@ -4,8 +4,18 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chooseFeatures, featureCatalog, runtimeDependencies } from "../../generator/pipeline/plan/features.js";
+import {
+  answersBinary,
+  chooseFeatures,
+  featureCatalog,
+  runtimeDependencies,
+} from "../../generator/pipeline/plan/features.js";
+import type { HttpBinding } from "../../runtime/src/api/types.js";
 import { customCode, readPreviousState } from "../../generator/pipeline/plan/previous-state.js";
+import { generate } from "../../generator/pipeline/generate.js";
+import { AUTO_BUDGET } from "../../runtime/src/features/search/auto.js";
+
+const root = new URL("../../../", import.meta.url).pathname;
 
 test("an API whose operations send forms, files or rarer parameter styles gets feature encodings, a JSON API does not", () => {
   const json = chooseFeatures([], "all", [], { security: false, pagination: false });
@@ -70,6 +80,57 @@ test("a project whose src/custom/ holds code, or calls clientRequest (in a neste
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a large API gets feature large-data whatever its surface (search brings it too); a small one does not", () => {
+  const none = { security: false, pagination: false };
+  const listed = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `op${i}`,
+      description: "",
+      inputSchema: { type: "object" as const },
+    }));
+  const large = chooseFeatures([], "all", listed(AUTO_BUDGET.tools + 1), none);
+  assert.equal(large.features, ["large-data"]);
+  assert.match(large.added["large-data"]!, /the API is large \(\d+ operation tools exceed the budget/);
+  assert.equal(chooseFeatures([], "auto", listed(AUTO_BUDGET.tools + 1), none).features, ["large-data", "search"]);
+  assert.equal(chooseFeatures([], "all", listed(AUTO_BUDGET.tools), none).features, []);
+  assert.equal(chooseFeatures(["search"], "all", listed(3), none).features, ["large-data", "search"]);
+});
+
+test("an API with a binary response gets feature binary-links (large binaries linked); petstore's JSON does not", async () => {
+  const planOf = async (spec: string) => (await generate({ spec: join(root, spec), planOnly: true })).plan;
+  const sizing = await planOf("specs/fixtures/result-sizing.yaml");
+  assert.ok(sizing.features.includes("binary-links"), sizing.features.join(", "));
+  assert.not.ok((await planOf("specs/petstore.yaml")).features.includes("binary-links"));
+  const http = (accept: string[]) => ({ response: { accept } }) as unknown as HttpBinding;
+  assert.equal(
+    [["application/pdf"], ["*/*"], ["application/json; charset=utf-8", "text/csv"], []].map((accept) =>
+      answersBinary(http(accept)),
+    ),
+    [true, true, false, false],
+  );
+});
+
+test("petstore vendors no large-data reader and writes no offsets files; with the feature it reads one tool by range", async () => {
+  const spec = join(root, "specs/petstore.yaml");
+  const paths = async (features?: string[]) => {
+    const { files } = await generate({ spec, ...(features ? { features } : {}) });
+    return new Map(files.map((file) => [file.path, file.content]));
+  };
+  const plain = await paths();
+  assert.not.ok([...plain.keys()].some((path) => path.includes("large-data") || path.endsWith("-offsets.txt")));
+  assert.match(plain.get("src/tools/index.ts")!, /dataToolSource\(/);
+  assert.not.match(plain.get("src/index.ts")!, /readDataRange/);
+  const large = await paths(["large-data"]);
+  for (const path of [
+    "data/tool-offsets.txt",
+    "data/declaration-offsets.txt",
+    "src/runtime/features/large-data/ranged-tools.ts",
+  ])
+    assert.ok(large.has(path), path);
+  assert.match(large.get("src/tools/index.ts")!, /rangedToolSource\(/);
+  assert.match(large.get("src/index.ts")!, /readDataRange/);
 });
 
 test.run();

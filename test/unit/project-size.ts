@@ -16,12 +16,13 @@ import { codeLines } from "../support/code-lines.js";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
- * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 7,280 when set, after
- * custom code and its types became feature `custom`, the per-connection choice of tools part of
- * feature `toolsets` and the request helpers feature `input-requests`, none of which a project
- * generated with defaults has).
+ * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 7,099 when set, after
+ * custom code, its types, resources, templates and prompts became feature `custom`, the
+ * per-connection choice of tools part of feature `toolsets`, the request helpers feature
+ * `input-requests`, reading data by range and packed feature `large-data` and linking large binary
+ * results feature `binary-links`, none of which a project generated with defaults has).
  */
-export const PETSTORE_BUDGET_LINES = 7_285;
+export const PETSTORE_BUDGET_LINES = 7_104;
 
 /** A file's lines of code the way cloc counts its language; undefined for a file cloc does not know. */
 export function clocLines(path: string, text: string): number | undefined {

@@ -18,7 +18,7 @@ import { state } from "../../runtime/src/features/state/index.js";
 import type { HttpHandle } from "../../runtime/src/transport/http.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
 import { charsOfTokens } from "../../runtime/src/upstream/result-tokens.js";
-import { INLINE_BINARY_CHARS } from "../../runtime/src/server/result-step.js";
+import { binaryLinks, INLINE_BINARY_CHARS } from "../../runtime/src/features/binary-links/index.js";
 import { RESULT_LINK_TTL_MS } from "../../runtime/src/server/result-links.js";
 import { startUpstream } from "../support/runtime-fixture.js";
 import { featureSurfaces } from "../support/factories.js";
@@ -76,7 +76,7 @@ test("a 30-item page: within the budget, valid JSON, every item named, the full 
   const tools = plan.tools.map(toolDefinition);
   const info = { name: "sizing", version: "1.0.0" };
   const argv = ["--http", "--port", "0", "--base-url", upstream.baseUrl, "--result-budget", String(BUDGET)];
-  const handle = (await main(info, tools, argv, {})) as HttpHandle | undefined;
+  const handle = (await main(info, tools, argv, { features: [binaryLinks] })) as HttpHandle | undefined;
   assert.ok(handle);
   try {
     for (const [label, make] of clients) {

@@ -193,6 +193,35 @@ test("custom resources, templates, prompts and their completions", async () => {
   assert.is(matchUriTemplate("a://{x}/b", "a://1/2/b"), undefined);
 });
 
+test("without feature custom: no prompts, an unknown prompt is -32602, the generated resources and templates alone", async () => {
+  const server = new McpServer({ info, tools: sampleTools(), upstream: { baseUrl: upstream.baseUrl } });
+  assert.equal(result(await server.handle(req(1, "prompts/list"))).prompts, []);
+  const errorOf = async (method: string, params: Record<string, unknown>) =>
+    ((await server.handle(req(2, method, params))) as { error: { code: number; message: string } }).error;
+  const unknown = await errorOf("prompts/get", { name: "greet", arguments: {} });
+  assert.equal([unknown.code, unknown.message], [ErrorCode.InvalidParams, "Unknown prompt: greet"]);
+  const completion = await errorOf("completion/complete", {
+    ref: { type: "ref/prompt", name: "greet" },
+    argument: { name: "who", value: "" },
+  });
+  assert.equal([completion.code, completion.message], [ErrorCode.InvalidParams, "Unknown prompt: greet"]);
+  const templates = result(await server.handle(req(3, "resources/templates/list"))).resourceTemplates;
+  assert.equal(
+    templates.map((t: { uriTemplate: string }) => t.uriTemplate),
+    ["openapi://operations/{operation}"],
+  );
+  const operation = sampleTools()[0]!.name;
+  const values = result(
+    await server.handle(
+      req(4, "completion/complete", {
+        ref: { type: "ref/resource", uri: "openapi://operations/{operation}" },
+        argument: { name: "operation", value: operation },
+      }),
+    ),
+  ).completion.values;
+  assert.ok(values.includes(operation), JSON.stringify(values));
+});
+
 test("legacy HTTP sessions: random id on initialize, required after, 404 once deleted", async () => {
   const http = await startHttp(make(), { host: "127.0.0.1", port: 0, sessions: httpSessions(new MemoryStateStore()) });
   try {

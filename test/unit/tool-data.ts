@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { dataToolSource, loadTools } from "../../runtime/src/data/tool-data.js";
+import { rangedToolSource } from "../../runtime/src/features/large-data/ranged-tools.js";
 import { jsonLines, storeTools, toolDataFiles, catalogOf } from "../../generator/pipeline/emit/data/data-files.js";
 import { buildSearchIndex, searchDocument } from "../../runtime/src/features/search/search-build.js";
 import { McpServer } from "../../runtime/src/server/server.js";
@@ -124,7 +125,25 @@ test("a lazy server answers initialize and search_operations from names and inde
   assert.is(loads, 1, "nothing more loaded");
 });
 
-test("a data tool source reads the names at start, one tool and its definitions by their byte ranges, all of them on load; offsets that disagree are an error", async () => {
+test("the core's data tool source reads the names at start and the other files whole when first needed, without offsets files", () => {
+  const wide = [...TOOLS, { ...tool("five", { B }), description: "Grüße, 世界" } as ToolDefinition];
+  const files = toolDataFiles(storeTools(wide));
+  const dir = mkdtempSync(join(tmpdir(), "tool-data-"));
+  writeFileSync(join(dir, "tool-names.json"), JSON.stringify(wide.map((t) => t.name)));
+  const source = dataToolSource(pathToFileURL(dir));
+  assert.equal([source.indexOf("four"), source.indexOf("nine")], [3, -1]);
+  assert.throws(() => source.get("one"), /data\/tools.json is missing \(regenerate the server\)/);
+  writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide)));
+  writeFileSync(join(dir, "tools.json"), files.tools);
+  writeFileSync(join(dir, "definitions.json"), files.definitions);
+  assert.is(source.catalog().length, 5);
+  assert.is(JSON.stringify(source.get("five")), JSON.stringify(wide[4]));
+  assert.is(source.get("two"), source.load()[1], "one parse serves single tools and the whole list");
+  assert.is(source.get("nine"), undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a ranged tool source (feature large-data) reads the names at start, one tool and its definitions by their byte ranges, all of them on load; offsets that disagree are an error", async () => {
   const wide = [...TOOLS, { ...tool("five", { B }), description: "Grüße, 世界" } as ToolDefinition];
   const stored = storeTools(wide);
   const files = toolDataFiles(stored);
@@ -138,7 +157,7 @@ test("a data tool source reads the names at start, one tool and its definitions 
   const dir = mkdtempSync(join(tmpdir(), "tool-data-"));
   writeFileSync(join(dir, "tool-names.json"), JSON.stringify(wide.map((t) => t.name)));
   // Only the names are read at start: the other files may not even exist yet.
-  const source = dataToolSource(dir);
+  const source = rangedToolSource(dir);
   assert.equal(source.names, ["one", "two", "three", "four", "five"]);
   assert.equal([source.indexOf("four"), source.indexOf("nine")], [3, -1]);
   writeFileSync(join(dir, "catalog.json"), JSON.stringify(catalogOf(wide)));
@@ -173,13 +192,13 @@ test("a data tool source reads the names at start, one tool and its definitions 
   const lines = files.toolOffsets.split("\n");
   writeFileSync(join(dir, "tool-offsets.txt"), [lines[1], ...lines.slice(1)].join("\n"));
   assert.throws(
-    () => dataToolSource(pathToFileURL(dir)).get("one"),
+    () => rangedToolSource(pathToFileURL(dir)).get("one"),
     /does not hold tool one where data\/tool-offsets.txt says/,
   );
   writeFileSync(join(dir, "tool-offsets.txt"), lines.slice(0, 2).join("\n") + "\n");
-  assert.throws(() => dataToolSource(dir).get("four"), /no line for tool four/);
+  assert.throws(() => rangedToolSource(dir).get("four"), /no line for tool four/);
   writeFileSync(join(dir, "tool-offsets.txt"), files.toolOffsets.replace(/^0/, "x"));
-  assert.throws(() => dataToolSource(dir).get("one"), /record 0 of an offsets file is damaged/);
+  assert.throws(() => rangedToolSource(dir).get("one"), /record 0 of an offsets file is damaged/);
   assert.equal(jsonLines([]).text, "[\n]\n");
   rmSync(dir, { recursive: true, force: true });
   const logged: string[] = [];

@@ -3,7 +3,7 @@ import { join, relative, sep } from "node:path";
 import stringifyCompact from "json-stringify-pretty-compact";
 import { searchDocument, type JsonSchema, type ServerInfo } from "../../shared/contract.js";
 import { asciiJson, catalogOf, shareDefinitions, storeTools, writeToolData } from "./data/data-files.js";
-import { DataFileWriter, packLargeFiles } from "./data/packed-files.js";
+import { DataFileWriter, packAbove, packLargeFiles } from "./data/packed-files.js";
 import { configVariables } from "./publishing/config-variables.js";
 import { clientConfigData } from "./publishing/client-config.js";
 import { packageRoot, readPackageJson } from "../../shared/package-root.js";
@@ -118,33 +118,32 @@ function bulkJson(value: unknown, compact: boolean, listKey?: string): string {
 
 /**
  * `data/tools.json`: every tool definition, in tool order; `data/definitions.json`: the `$defs`
- * bodies they share, each once; both one item per line, with `data/tool-offsets.txt` and
- * `data/definition-offsets.txt` saying where each item is; `data/catalog.json`: each tool's name,
+ * bodies they share, each once; both one item per line; `data/catalog.json`: each tool's name,
  * method, path and tags. Data, not code, so neither prettier nor tsc has to read them. The server
- * reads only `data/tool-names.json` at start, and the others when a request first needs them.
- * The large ones are stored packed (packed-files.ts).
+ * reads only `data/tool-names.json` at start, and the others when a request first needs them. With
+ * feature `large-data`, `data/tool-offsets.txt` and `data/definition-offsets.txt` say where each
+ * item is (the server reads one tool at a time), and the large files are stored packed (packed-files.ts).
  */
 function toolsData(plan: ProjectPlan): EmittedFile[] {
   const definitionsOfTools = plan.tools.map(toolDefinition);
-  const tools = new DataFileWriter(TOOLS_DATA_PATH);
-  const definitions = new DataFileWriter(DEFINITIONS_DATA_PATH);
+  const largeData = plan.features.includes("large-data");
+  const packed = packAbove(plan.features);
+  const tools = new DataFileWriter(TOOLS_DATA_PATH, packed);
+  const definitions = new DataFileWriter(DEFINITIONS_DATA_PATH, packed);
   const offsets = writeToolData(storeTools(definitionsOfTools), tools, definitions);
+  const names = definitionsOfTools.map((tool) => tool.name);
   return [
-    ...packLargeFiles([
-      {
-        path: TOOL_NAMES_DATA_PATH,
-        content: bulkJson(
-          definitionsOfTools.map((tool) => tool.name),
-          true,
-        ),
-        formatted: true,
-      },
-      { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
-    ]),
+    ...packLargeFiles(
+      [
+        { path: TOOL_NAMES_DATA_PATH, content: bulkJson(names, true), formatted: true },
+        { path: CATALOG_DATA_PATH, content: bulkJson(catalogOf(definitionsOfTools), true), formatted: true },
+      ],
+      packed,
+    ),
     ...tools.files(),
-    { path: TOOL_OFFSETS_PATH, content: offsets.toolOffsets, formatted: true },
+    ...(largeData ? [{ path: TOOL_OFFSETS_PATH, content: offsets.toolOffsets, formatted: true }] : []),
     ...definitions.files(),
-    { path: DEFINITION_OFFSETS_PATH, content: offsets.definitionOffsets, formatted: true },
+    ...(largeData ? [{ path: DEFINITION_OFFSETS_PATH, content: offsets.definitionOffsets, formatted: true }] : []),
   ];
 }
 
@@ -163,6 +162,7 @@ function clientProfilesData(): EmittedFile {
 export function workerInput(plan: ProjectPlan, withDocument: boolean): WorkerInput {
   return {
     toolNames: plan.tools.map((tool) => tool.name),
+    features: plan.features,
     typeScript: {
       tools: plan.tools.map(toolTypeSource),
       types: plan.types,
@@ -376,7 +376,10 @@ export function emitProject(plan: ProjectPlan, options: EmitOptions = {}): Emitt
     ...(plan.features.includes("clients") ? [clientProfilesData()] : []),
     ...(options.apiDocument === undefined
       ? []
-      : packLargeFiles([{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }])),
+      : packLargeFiles(
+          [{ path: API_DOCUMENT_PATH, content: options.apiDocument, formatted: true }],
+          packAbove(plan.features),
+        )),
     ...runtimeFiles(plan.features),
     ...testFiles(plan),
     ...stateFiles(plan),

@@ -6,6 +6,7 @@
 import {
   chooseSurface,
   encodedByFeature,
+  isTextualMedia,
   styledByFeature,
   type HttpBinding,
   type ListedTool,
@@ -42,6 +43,11 @@ export function needsEncodings(http: HttpBinding): boolean {
   );
 }
 
+/** Whether an operation may answer with binary content: a success media type that is neither JSON nor text (any type too). */
+export function answersBinary(http: HttpBinding): boolean {
+  return http.response.accept.some((type) => !isTextualMedia(type.split(";")[0]!.trim().toLowerCase()));
+}
+
 /** The runtime's feature catalogue. */
 export function featureCatalog(): FeatureCatalog {
   return readPackageJson("runtime/features.json") as unknown as FeatureCatalog;
@@ -74,17 +80,20 @@ export interface ApiNeeds {
   clientRequests?: boolean;
   /** An operation asks the user to confirm each call (`x-mcp-confirm`). */
   confirm?: boolean;
+  /** An operation answers with binary content (a media type that is neither JSON nor text). */
+  binaryResponses?: boolean;
 }
 
 /**
  * The features of a project: `asked` (from `--with`, else the previous generation's); `auth` when
  * the API declares security, `pagination` when one of its operations pages, `encodings` when one
  * sends a form, multipart or file body or a parameter in a rarer style, `uploads` when one takes
- * file content, `server-vars` when the
+ * file content, `binary-links` when one answers with binary content, `server-vars` when the
  * server URL has variables, `custom` when the project has custom code (src/custom/), `client-requests`
  * when that code calls `clientRequest`; `search` when the
- * surface is search or code or `auto` would serve search for these tools, `code` for the code
- * surface; and every feature one of them requires. Throws on an unknown name.
+ * surface is search or code or `auto` would serve search for these tools, `large-data` when
+ * `auto` would (whatever the surface), `code` for the code surface; and every feature one of
+ * them requires. Throws on an unknown name.
  */
 export function chooseFeatures(
   asked: readonly string[],
@@ -115,13 +124,14 @@ export function chooseFeatures(
   if (needs.customCode) add("custom", "the project has custom code (src/custom/)");
   if (needs.clientRequests) add("client-requests", "the project's custom code calls clientRequest");
   if (needs.confirm) add("confirm", "operations ask the user to confirm each call (x-mcp-confirm)");
+  if (needs.binaryResponses) add("binary-links", "operations of the API answer with binary content");
   if (surface === "code") add("code", "the default surface is code");
   if (surface === "search") add("search", "the default surface is search");
-  if (surface === "auto") {
-    const auto = chooseSurface("auto", tools.length, () => tools);
-    if (auto.surface === "search")
-      add("search", `the auto surface serves search (${auto.reason.replace(/^auto: /, "")})`);
-  }
+  const auto = chooseSurface("auto", tools.length, () => tools);
+  const large = auto.reason.replace(/^auto: /, "");
+  if (surface === "auto" && auto.surface === "search") add("search", `the auto surface serves search (${large})`);
+  // What makes auto serve search (too many tools, too many tokens of them) makes the data large too.
+  if (auto.surface === "search") add("large-data", `the API is large (${large})`);
   for (let grew = true; grew; ) {
     grew = false;
     for (const name of [...chosen])

@@ -31,7 +31,7 @@ import {
   type ListedTool,
   type OperationFilter,
 } from "../../shared/contract.js";
-import { chooseFeatures, featureCatalog, needsEncodings, type FeatureChoice } from "./features.js";
+import { chooseFeatures, featureCatalog, answersBinary, needsEncodings, type FeatureChoice } from "./features.js";
 import {
   FETCH_FEATURE,
   TARGET_NAMES,
@@ -462,6 +462,7 @@ function planFeatures(
       customCode: options.hasCustomCode === true,
       clientRequests: options.customCallsClient === true,
       confirm: tools.some((tool) => tool.confirm === true),
+      binaryResponses: tools.some((tool) => answersBinary(tool.http)),
     },
     catalog,
   );

@@ -23,6 +23,7 @@ import type { ResolveServerUrl } from "../upstream/server-url.js";
 import type { HttpGuard, MakeHttpEndpoints, MakeHttpSessions } from "../transport/http-plugs.js";
 import type { MakeAdmission, RequestObserver } from "../server/observe.js";
 import type { MakeToolViews } from "../server/views-slot.js";
+import type { LinkBinaries } from "../server/result-step.js";
 import type { CustomCode } from "../server/custom-slot.js";
 import type { MakeConnectionChoices } from "../server/choice-slot.js";
 
@@ -59,6 +60,8 @@ const SETTINGS_OF = {
   fetch: "",
   lambda: "",
   custom: "",
+  "large-data": "",
+  "binary-links": "",
 } as const;
 /** A feature's name. */
 export type FeatureName = keyof typeof SETTINGS_OF;
@@ -162,6 +165,8 @@ export interface FeaturePlugs {
   admission?: MakeAdmission;
   /** Views of the operations' results for clients that render them (feature `apps`). */
   toolViews?: MakeToolViews;
+  /** Links binary content over the inline size (feature `binary-links`). */
+  linkBinaries?: LinkBinaries;
   /** Called when the server stops, after the transport closed (flushes what is buffered). */
   close?: () => Promise<void>;
   /** The HTTP client of upstream calls (feature `fetch`: the platform's fetch); default got. */

@@ -1,16 +1,12 @@
 /**
- * The stored tool definitions (`data/tools.json`, `data/definitions.json`) and declarations, read
- * whole or one item at a time by byte range. Shared `$defs` are stored once (MS Graph beta: 77 % of
- * the tools file): a stored tool maps its `$defs` names to indexes into the definitions array.
- * Where each item is: offsets-file.ts; a file may be stored packed (packed-file.ts).
+ * The stored tool definitions (`data/tools.json`, `data/definitions.json`), read whole when first
+ * needed. Shared `$defs` are stored once (MS Graph beta: 77 % of the tools file): a stored tool maps
+ * its `$defs` names to indexes into the definitions array. A large API's server reads one tool at
+ * a time instead, from files that may be stored packed (feature `large-data`).
  */
+import { existsSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "../api/types.js";
-import { readRecord } from "./offsets-file.js";
-import { readDataText, readRange } from "./packed-file.js";
-
-export { OFFSET_DIGITS, readRecord, recordLength } from "./offsets-file.js";
-export { readDataText, readRange } from "./packed-file.js";
 
 /** A tool as stored: `defs` ($defs name → index into `data/definitions.json`) instead of `$defs`. */
 export type StoredTool = ToolDefinition & { defs?: Record<string, number> };
@@ -48,93 +44,57 @@ export interface ToolSource {
   load(): readonly ToolDefinition[];
   /** The definition of tool `name` (undefined when the server has no such tool). */
   get(name: string): ToolDefinition | undefined;
-  /** Tool `name`'s place in tool order (its line in the `data/*-offsets.txt` files); -1 when none. */
+  /** Tool `name`'s place in tool order; -1 when none. */
   indexOf(name: string): number;
 }
 
-/** Look-ups by scanning the names before a tool source builds a map of them. */
-const POSITION_SCANS = 64;
-
-/** Reads the files of data/: whole, or a byte range (one record of a large file). */
+/** Reads the files of data/ whole, by name. */
 export interface DataFiles {
   read(name: string): string;
-  range(name: string, offset: number, length: number): string;
 }
 
-/** The files of the `data/` folder `dir` on disk, packed or plain (packed-file.ts). */
-function folderFiles(dir: string | URL): DataFiles {
-  const folder =
-    typeof dir === "string"
-      ? pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`)
-      : new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
-  const file = (name: string) => new URL(name, folder);
+/** The text of data file `file`; undefined when it is absent. */
+export function readDataText(file: URL): string | undefined {
+  return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+}
+
+/** The `data/` folder `dir` as a URL that ends with a slash. */
+export function dataFolder(dir: string | URL): URL {
+  if (typeof dir === "string") return pathToFileURL(dir.endsWith("/") ? dir : `${dir}/`);
+  return new URL(dir.href.endsWith("/") ? dir.href : `${dir.href}/`);
+}
+
+/** The files of the `data/` folder `dir` on disk, each read with `readText`. */
+export function folderFiles(dir: string | URL, readText = readDataText): DataFiles {
+  const folder = dataFolder(dir);
   return {
     read: (name) => {
-      const text = readDataText(file(name));
+      const text = readText(new URL(name, folder));
       if (text === undefined) throw new Error(`data/${name} is missing (regenerate the server)`);
       return text;
     },
-    range: (name, offset, length) => readRange(file(name), offset, length),
   };
 }
 
 /**
- * A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others when
- * needed), or over `DataFiles` held elsewhere (a Worker's bundle, feature `fetch`).
+ * A tool source over the files of the `data/` folder `dir` (tool-names.json now, the others whole
+ * when first needed), or over `DataFiles` held elsewhere (a Worker's bundle, feature `fetch`).
  */
 export function dataToolSource(dir: string | URL | DataFiles): ToolSource {
   const files = typeof dir === "string" || dir instanceof URL ? folderFiles(dir) : dir;
-  const read = (name: string) => files.read(name);
-  const names = JSON.parse(read("tool-names.json")) as string[];
+  const read = (name: string) => JSON.parse(files.read(name)) as unknown;
+  const names = read("tool-names.json") as string[];
   let catalog: CatalogEntry[] | undefined;
   let all: readonly ToolDefinition[] | undefined;
-  // Definitions read one by one (kept, so tools share them in memory), or all at once.
-  let definitions: unknown[] | undefined;
-  const someDefinitions: unknown[] = [];
-  /** Item `index` of `data/<kind>s.json`, where `data/<kind>-offsets.txt` says it is (`what` names it in errors). */
-  const item = (kind: "tool" | "definition", index: number, what: string): unknown => {
-    const record = readRecord((offset, length) => files.range(`${kind}-offsets.txt`, offset, length), index, 2);
-    if (record === undefined)
-      throw new Error(`data/${kind}-offsets.txt has no line for ${what} (regenerate the server)`);
-    return JSON.parse(files.range(`${kind}s.json`, record[0]!, record[1]!));
-  };
-  const definition = (index: number): unknown =>
-    definitions ? definitions[index] : (someDefinitions[index] ??= item("definition", index, `definition ${index}`));
-  const byName = new Map<string, ToolDefinition>();
-  // A tool's line number is its place in the names: a scan for the first few look-ups (a map of
-  // 22,000 names costs more than the first describe_operation may take), a map once they add up.
-  let lookups = 0;
+  let byName: Map<string, ToolDefinition> | undefined;
   let positions: Map<string, number> | undefined;
-  const position = (name: string): number => {
-    if (positions === undefined && ++lookups > POSITION_SCANS) positions = new Map(names.map((item, i) => [item, i]));
-    return positions ? (positions.get(name) ?? -1) : names.indexOf(name);
-  };
+  const load = () => (all ??= loadTools(read("tools.json") as StoredTool[], read("definitions.json") as unknown[]));
   return {
     names,
-    indexOf: position,
-    catalog: () => (catalog ??= JSON.parse(read("catalog.json")) as CatalogEntry[]),
-    load: () =>
-      (all ??= loadTools(
-        JSON.parse(read("tools.json")) as StoredTool[],
-        (definitions ??= JSON.parse(read("definitions.json")) as unknown[]),
-      )),
-    get: (name) => {
-      let tool = byName.get(name);
-      if (tool === undefined) {
-        const index = position(name);
-        if (index < 0) return undefined;
-        const stored = item("tool", index, `tool ${name}`) as StoredTool;
-        if (stored.name !== name)
-          throw new Error(
-            `data/tools.json does not hold tool ${name} where data/tool-offsets.txt says (regenerate the server)`,
-          );
-        const used: unknown[] = [];
-        for (const index of Object.values(stored.defs ?? {})) used[index] = definition(index);
-        tool = loadTools([stored], used)[0]!;
-        byName.set(name, tool);
-      }
-      return tool;
-    },
+    indexOf: (name) => (positions ??= new Map(names.map((item, i) => [item, i]))).get(name) ?? -1,
+    catalog: () => (catalog ??= read("catalog.json") as CatalogEntry[]),
+    load,
+    get: (name) => (byName ??= new Map(load().map((tool) => [tool.name, tool]))).get(name),
   };
 }
 

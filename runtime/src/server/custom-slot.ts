@@ -1,11 +1,11 @@
 /**
  * The slot feature `custom` fills: what the core needs to run the user's code of `src/custom/`
  * (api/extensions.ts) beyond calling its handlers: the hooks around operation calls, the `api`
- * client each handler gets, and the matching of resource templates. A server generated without
- * custom code has none of this.
+ * client each handler gets, and its resources, templates and prompts as the MCP methods serve
+ * them. A server generated without custom code has none of this.
  */
 import type { ApiHost, UntypedApi } from "../api/api-client.js";
-import type { CallHooks, RequestTools } from "../api/extensions.js";
+import type { CallHooks, Extension, RequestTools } from "../api/extensions.js";
 import type { CallToolResult } from "../api/mcp-types.js";
 import type { ToolDefinition } from "../api/types.js";
 
@@ -31,6 +31,20 @@ export interface CustomCode {
   hooks(hooks: CallHooks): CallHookRunner;
   /** The `api` client of one request. */
   api(host: ApiHost): UntypedApi;
-  /** The variables of `uri` when it matches the resource template `template`. */
-  matchUri(template: string, uri: string): Record<string, string> | undefined;
+  /** The resources, templates and prompts of `extension`. */
+  content(extension: Extension): CustomContent;
+}
+
+/** The user's resources, resource templates and prompts, as `resources/*`, `prompts/*` and completion serve them. */
+export interface CustomContent {
+  /** The resources, templates and prompts as listed (without their functions). */
+  resources: readonly object[];
+  templates: readonly object[];
+  prompts: readonly object[];
+  /** The contents of the resource or template `uri` names; undefined when none does. */
+  read(uri: string, tools: () => RequestTools): Promise<unknown[]> | unknown[] | undefined;
+  /** Values for an argument of a template or prompt `ref` names (by prefix); undefined when it names none of them. */
+  complete(ref: Record<string, unknown>, argument: string, prefix: string): string[] | undefined;
+  /** `prompts/get` (-32602 for an unknown prompt or wrong arguments). */
+  getPrompt(params: Record<string, unknown>, tools: RequestTools): Promise<Record<string, unknown>>;
 }

@@ -1,9 +1,8 @@
 /**
- * Resources, prompts and completion: the user's (extensions.ts) first, then the generated resources:
- * the OpenAPI document, the declarations and one Markdown page per operation (also by template).
+ * Resources and completion: the user's (feature `custom`) first, then the generated resources: the
+ * OpenAPI document, the declarations and one Markdown page per operation (also by template).
  */
-import type { CustomPrompt, Extension } from "../api/extensions.js";
-import type { CustomCode } from "./custom-slot.js";
+import type { CustomContent } from "./custom-slot.js";
 import type { ToolDefinition } from "../api/types.js";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
@@ -127,13 +126,11 @@ export class ResourceMethods {
   private generatedResources: ResourceCatalog | undefined;
 
   constructor(
-    private readonly extension: Extension,
-    /** Matches resource templates (feature `custom`; a server without it has no templates of its own). */
-    private readonly matchUri: CustomCode["matchUri"] | undefined,
+    /** The user's resources, templates and prompts (feature `custom`). */
+    private readonly custom: CustomContent | undefined,
     /** The operations (loaded on first need), the OpenAPI document and the declarations (when shipped). */
     private readonly sources: { operations: () => readonly ToolDefinition[]; apiDocument?: Text; declarations?: Text },
     private readonly channel: ClientChannel,
-    private readonly prompts: PromptMethods,
     /** The operations' views (feature `apps`), listed to the clients that render them. */
     private readonly views?: ToolViews,
   ) {}
@@ -146,15 +143,17 @@ export class ResourceMethods {
 
   /** `resources/list`: custom resources, then the generated ones (and the views, to a client that renders them). */
   list(params: Params, pager: ListPager, call: HandlerContext): Record<string, unknown> {
-    const custom = (this.extension.resources ?? []).map(({ read: _read, ...listed }) => listed);
     const views = this.views?.renderedBy(this.channel.capabilitiesOf(call)) ? this.views.resources() : [];
-    return pager.page("resources", [...custom, ...this.generated().list(), ...views], params);
+    return pager.page("resources", [...(this.custom?.resources ?? []), ...this.generated().list(), ...views], params);
   }
 
   /** `resources/templates/list`: custom templates, then the generated one. */
   templates(params: Params, pager: ListPager): Record<string, unknown> {
-    const custom = (this.extension.resourceTemplates ?? []).map(({ read: _r, complete: _c, ...listed }) => listed);
-    return pager.page("resourceTemplates", [...custom, ...this.generated().templates()], params);
+    return pager.page(
+      "resourceTemplates",
+      [...(this.custom?.templates ?? []), ...this.generated().templates()],
+      params,
+    );
   }
 
   /** `resources/read`: a custom resource or template first, then the generated resources. */
@@ -166,7 +165,8 @@ export class ResourceMethods {
         ErrorCode.InvalidParams,
         `the uri has ${uri.length} characters; the limit is ${MAX_URI_CHARS}`,
       );
-    const contents = (await this.readCustom(uri, params, call)) ?? this.generated().read(uri) ?? this.views?.read(uri);
+    const tools = () => this.channel.requestTools(params, call);
+    const contents = (await this.custom?.read(uri, tools)) ?? this.generated().read(uri) ?? this.views?.read(uri);
     // SEP-2164: -32602 in the modern era, -32002 in the legacy one; never empty contents.
     if (!contents)
       throw new RpcError(
@@ -177,16 +177,6 @@ export class ResourceMethods {
     return { contents };
   }
 
-  private async readCustom(uri: string, params: Params, call: HandlerContext): Promise<unknown[] | undefined> {
-    const fixed = (this.extension.resources ?? []).find((r) => r.uri === uri);
-    if (fixed) return fixed.read(this.channel.requestTools(params, call));
-    for (const template of this.extension.resourceTemplates ?? []) {
-      const variables = this.matchUri?.(template.uriTemplate, uri);
-      if (variables) return template.read(uri, variables, this.channel.requestTools(params, call));
-    }
-    return undefined;
-  }
-
   /** `completion/complete` of a resource template's variable or a prompt's argument; -32602 when malformed or unknown. */
   complete(params: Params): Record<string, unknown> {
     const ref = isRecord(params.ref) ? params.ref : undefined;
@@ -194,48 +184,12 @@ export class ResourceMethods {
     if (!ref || typeof ref.type !== "string" || !argument || typeof argument.name !== "string")
       throw new RpcError(ErrorCode.InvalidParams, "completion/complete requires 'ref' and 'argument.name'");
     const prefix = typeof argument.value === "string" ? argument.value : "";
-    if (ref.type === "ref/resource" && typeof ref.uri === "string") {
-      const custom = (this.extension.resourceTemplates ?? []).find((t) => t.uriTemplate === ref.uri);
-      if (custom) return { completion: completion(custom.complete?.(argument.name, prefix) ?? []) };
+    const custom = this.custom?.complete(ref, argument.name, prefix);
+    if (custom) return { completion: completion(custom) };
+    if (ref.type === "ref/resource" && typeof ref.uri === "string")
       return { completion: this.generated().complete(ref.uri, argument.name, prefix) };
-    }
-    if (ref.type === "ref/prompt") {
-      const prompt = this.prompts.find(ref.name);
-      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
-      return { completion: completion(prompt.complete?.(argument.name, prefix) ?? []) };
-    }
+    if (ref.type === "ref/prompt") throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
     throw new RpcError(ErrorCode.InvalidParams, `Unsupported completion reference type: ${ref.type}`);
-  }
-}
-
-/** Serves the prompt methods of one server. */
-export class PromptMethods {
-  constructor(
-    private readonly prompts: readonly CustomPrompt[],
-    private readonly channel: ClientChannel,
-  ) {}
-
-  /** The prompt called `name`, if any. */
-  find(name: unknown): CustomPrompt | undefined {
-    return this.prompts.find((p) => p.name === name);
-  }
-
-  /** `prompts/list` (each prompt without its functions). */
-  list(params: Params, pager: ListPager): Record<string, unknown> {
-    return pager.page("prompts", this.prompts, params, ({ get: _get, complete: _complete, ...listed }) => listed);
-  }
-
-  /** `prompts/get`: arguments must be strings and the required ones present (-32602 otherwise). */
-  async get(params: Params, call: HandlerContext): Promise<Record<string, unknown>> {
-    const prompt = this.find(params.name);
-    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
-    const args = params.arguments ?? {};
-    if (!isRecord(args) || Object.values(args).some((v) => typeof v !== "string"))
-      throw new RpcError(ErrorCode.InvalidParams, "prompt arguments must be an object of strings");
-    const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-    if (missing.length > 0)
-      throw new RpcError(ErrorCode.InvalidParams, `Missing required prompt arguments: ${missing.join(", ")}`);
-    return prompt.get(args as Record<string, string>, this.channel.requestTools(params, call));
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * The two steps of an operation call that size its result for a model: before the upstream call,
  * the caller's `_fields` are checked and taken out of the arguments; after it, the result is
- * shaped (upstream/result-shape.ts) and, when the budget left something out or a binary body is
- * larger than {@link INLINE_BINARY_CHARS}, the complete content is kept one link away
- * (result-links.ts) and the result carries a `resource_link` to it.
+ * shaped (upstream/result-shape.ts) and, when the budget left something out, the complete content
+ * is kept one link away (result-links.ts) and the result carries a `resource_link` to it; so is
+ * binary content over the inline size with feature `binary-links`.
  */
 import type { CallToolResult, ContentBlock } from "../api/mcp-types.js";
 import { textResult } from "../api/tool-outcome.js";
@@ -17,12 +17,22 @@ import { RESULT_LINK_TTL_MS, resultOwner, type ResultLinks } from "./result-link
 
 type Args = Record<string, unknown>;
 
-/** Base64 characters of a binary result shown inline at most (about 48 KB of content); larger ones are linked. */
-export const INLINE_BINARY_CHARS = 65_536;
 /** Paths one `_fields` may name at most. */
 const MAX_FIELDS = 100;
 /** The first revision with `resource_link` content; older clients get the link's URI in the text. */
 const LINK_REVISION = "2025-06-18";
+
+/**
+ * The result with its large binary blocks kept one link away (`save` keeps base64 data, resolves
+ * to the link's URI; `asLink`: the client reads `resource_link` blocks); undefined when it has
+ * none (feature `binary-links`).
+ */
+export type LinkBinaries = (
+  result: CallToolResult,
+  tool: ToolDefinition,
+  save: (data: string, mimeType: string) => Promise<string | undefined>,
+  asLink: boolean,
+) => Promise<CallToolResult> | undefined;
 
 /** What the result step of a server works with. */
 export interface ResultShaping {
@@ -32,6 +42,8 @@ export interface ResultShaping {
   validator: SchemaValidator;
   /** The item fields the caller's view of `tool` shows (feature `apps`), kept first by the budget; undefined: none. */
   viewFields?: (tool: ToolDefinition, call: HandlerContext) => string[] | undefined;
+  /** Links large binary content (feature `binary-links`); undefined: binary content stays inline. */
+  linkBinaries?: LinkBinaries | undefined;
 }
 
 /** The arguments without the fields argument and its checked paths, or the `isError` result that names valid ones. */
@@ -98,40 +110,27 @@ export function shapeOperationResult(
     },
     shaping.validator,
   );
-  const binaries = budgeted && shaped.result.content.some((block) => largeBinary(block) !== undefined);
-  if (shaped.leftOut === undefined && !binaries) return shaped.result;
-  const linked = { mimeType: linkedType(result, mediaType), binaries };
-  return linkLeftOut(tool, shaped.result, shaped.leftOut, linked, shaping, call);
+  const owner = () => resultOwner(call.ctx);
+  const asLink = linksSupported(call);
+  const save = (data: string, mimeType: string) => shaping.links.save(owner(), data, mimeType, true);
+  const linked = budgeted ? shaping.linkBinaries?.(shaped.result, tool, save, asLink) : undefined;
+  if (shaped.leftOut === undefined && linked === undefined) return shaped.result;
+  return linkLeftOut(tool, linked ?? shaped.result, shaped.leftOut, linkedType(result, mediaType), shaping, call);
 }
 
-/** The shaped result with links to what it left out: the complete body, binaries over the inline size. */
+/** The shaped result (its binaries linked already, when they are) with a link to the complete body it left out. */
 async function linkLeftOut(
   tool: ToolDefinition,
-  shaped: CallToolResult,
+  shaped: CallToolResult | Promise<CallToolResult>,
   leftOut: string | undefined,
-  { mimeType, binaries }: { mimeType: string; binaries: boolean },
+  mimeType: string,
   shaping: ResultShaping,
   call: HandlerContext,
 ): Promise<CallToolResult> {
-  let out = shaped;
-  const owner = () => resultOwner(call.ctx);
-  const links = linksSupported(call);
-  if (leftOut !== undefined) {
-    const uri = await shaping.links.save(owner(), leftOut, mimeType);
-    if (uri) out = { ...out, content: [...out.content, linkBlock(uri, tool, leftOut.length, mimeType, links)] };
-  }
-  return binaries ? linkLargeBinaries(out, tool, shaping, owner, links) : out;
-}
-
-/** A base64 block over the inline size: its data and media type. */
-function largeBinary(block: ContentBlock): { data: string; mimeType: string } | undefined {
-  if ((block.type === "image" || block.type === "audio") && block.data.length > INLINE_BINARY_CHARS)
-    return { data: block.data, mimeType: block.mimeType };
-  if (block.type === "resource" && typeof block.resource.blob === "string")
-    return block.resource.blob.length > INLINE_BINARY_CHARS
-      ? { data: block.resource.blob, mimeType: block.resource.mimeType ?? "application/octet-stream" }
-      : undefined;
-  return undefined;
+  const out = await shaped;
+  const uri = leftOut === undefined ? undefined : await shaping.links.save(resultOwner(call.ctx), leftOut, mimeType);
+  if (!uri) return out;
+  return { ...out, content: [...out.content, linkBlock(uri, tool, leftOut!.length, mimeType, linksSupported(call))] };
 }
 
 /**
@@ -153,30 +152,4 @@ function linkBlock(uri: string, tool: ToolDefinition, size: number, mimeType: st
   const description = `The complete result of ${tool.name} (${size} characters), readable with resources/read by this caller for ${RESULT_LINK_TTL_MS / 60_000} minutes.`;
   if (!asLink) return { type: "text", text: `${description} URI: ${uri}` };
   return { type: "resource_link", uri, name: `${tool.name} result`, mimeType, description };
-}
-
-/** Images, audio and embedded binary resources above the inline size, kept one link away instead of base64. */
-async function linkLargeBinaries(
-  result: CallToolResult,
-  tool: ToolDefinition,
-  shaping: ResultShaping,
-  owner: () => string,
-  asLink: boolean,
-): Promise<CallToolResult> {
-  const content: ContentBlock[] = [];
-  for (const block of result.content) {
-    const binary = largeBinary(block);
-    const uri = binary && (await shaping.links.save(owner(), binary.data, binary.mimeType, true));
-    if (!binary || !uri) {
-      content.push(block);
-      continue;
-    }
-    const description = `${binary.mimeType} content of ${tool.name} (${Math.floor((binary.data.length * 3) / 4)} bytes), readable with resources/read by this caller for ${RESULT_LINK_TTL_MS / 60_000} minutes.`;
-    content.push(
-      asLink
-        ? { type: "resource_link", uri, name: `${tool.name} content`, mimeType: binary.mimeType, description }
-        : { type: "text", text: `${description} URI: ${uri}` },
-    );
-  }
-  return { ...result, content };
 }

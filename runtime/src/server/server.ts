@@ -15,7 +15,7 @@ import type { MakePaging } from "../upstream/paging-slot.js";
 import { ALL_PROTOCOL_VERSIONS, negotiateProtocolVersion } from "../protocol/versions.js";
 import type { HandlerContext, Params, RequestContext, RequestHandler } from "./request-context.js";
 import { ClientChannel, type ClientRequests, type MakeClientRequests, type MakeRequestTools } from "./request-tools.js";
-import { PromptMethods, ResourceMethods } from "./resources.js";
+import { ResourceMethods } from "./resources.js";
 import type { ChooseAuto, ServedSurface, SurfaceMakers, SurfaceName } from "./surfaces.js";
 import type { ListedTool } from "../api/mcp-types.js";
 import { clientInfoOf, type ClientInfo } from "../protocol/client-info.js";
@@ -25,6 +25,7 @@ import type { StateStore } from "../state/state.js";
 import { DEFAULT_RESULT_BUDGET_TOKENS } from "../upstream/result-tokens.js";
 import { RESULT_LINK_TTL_MS, RESULT_URI_PREFIX, ResultLinks, resultOwner } from "./result-links.js";
 import { ToolCaller } from "./tool-call.js";
+import type { LinkBinaries } from "./result-step.js";
 import type { CallGate, MakeUserSignIn } from "./call-slots.js";
 import { ToolCatalog, type LazyTools, type ToolScopes } from "./tool-catalog.js";
 import type { ServerInfo, ToolDefinition } from "../api/types.js";
@@ -37,7 +38,7 @@ import { SchemaValidator, type CompileSchema } from "../api/validation.js";
 import type { MakeAdmission, RequestObserver } from "./observe.js";
 import type { ChosenTools, ConnectionChoices, MakeConnectionChoices, ToolChoice } from "./choice-slot.js";
 import type { MakeToolViews, ToolViews } from "./views-slot.js";
-import type { CustomCode } from "./custom-slot.js";
+import type { CustomCode, CustomContent } from "./custom-slot.js";
 
 export type { RequestContext } from "./request-context.js";
 
@@ -132,6 +133,8 @@ export interface McpServerOptions {
   admission?: MakeAdmission;
   /** Views of the operations' results for clients that render them (feature `apps`). */
   toolViews?: MakeToolViews;
+  /** Links binary content over the inline size (feature `binary-links`). */
+  linkBinaries?: LinkBinaries;
 }
 
 /** An MCP server over a fixed set of HTTP-backed tools. Transport-independent. */
@@ -211,23 +214,21 @@ export class McpServer {
       viewLinks: (call) => this.viewLinks(call),
       logger: this.logger,
     });
-    const prompts = new PromptMethods(extension.prompts ?? [], this.channel);
+    const custom = options.customCode?.content(extension);
     this.toolViews = options.toolViews?.(() => this.tools.loaded().tools, this.tools.meta);
     const resources = new ResourceMethods(
-      extension,
-      options.customCode?.matchUri,
+      custom,
       {
         operations: () => this.tools.loaded().tools,
         apiDocument: options.apiDocument,
         declarations: options.declarations,
       },
       this.channel,
-      prompts,
       this.toolViews,
     );
     this.subscriptions = new Subscriptions(tasks);
 
-    this.dispatcher = new Dispatcher(this.dispatcherOptions(options, { resources, prompts, callTool, requests }));
+    this.dispatcher = new Dispatcher(this.dispatcherOptions(options, { resources, custom, callTool, requests }));
     this.ready =
       this.cluster?.join({
         command: tasks?.command?.bind(tasks),
@@ -261,6 +262,7 @@ export class McpServer {
         links: this.resultLinks,
         validator,
         viewFields: (tool, call) => this.toolViews?.shownFields(tool.name, this.channel.capabilitiesOf(call)),
+        linkBinaries: options.linkBinaries,
       },
       upstreamQueue: new UpstreamQueue(Math.max(1, upstream.concurrency ?? DEFAULT_UPSTREAM_CONCURRENCY), {
         perKey: Math.max(1, upstream.hostConcurrency ?? DEFAULT_UPSTREAM_HOST_CONCURRENCY),
@@ -274,12 +276,12 @@ export class McpServer {
     options: McpServerOptions,
     parts: {
       resources: ResourceMethods;
-      prompts: PromptMethods;
+      custom: CustomContent | undefined;
       callTool: RequestHandler;
       requests: ClientRequests | undefined;
     },
   ): DispatcherOptions {
-    const { resources, prompts, callTool, requests } = parts;
+    const { resources, custom, callTool, requests } = parts;
     const tasks = this.tasks;
     /** Methods served in both eras. */
     const listTools: RequestHandler = async (params, call) =>
@@ -297,8 +299,11 @@ export class McpServer {
       "resources/templates/list": async (params) => resources.templates(params, this.pager),
       "resources/read": async (params, call) =>
         (await this.readResultLink(params, call)) ?? resources.read(params, call),
-      "prompts/list": async (params) => prompts.list(params, this.pager),
-      "prompts/get": async (params, call) => prompts.get(params, call),
+      "prompts/list": async (params) => this.pager.page("prompts", custom?.prompts ?? [], params),
+      "prompts/get": async (params, call) => {
+        if (!custom) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(params.name)}`);
+        return custom.getPrompt(params, this.channel.requestTools(params, call));
+      },
       "completion/complete": async (params) => resources.complete(params),
     };
     // Resource subscriptions are accepted; this catalog never changes, so no update is ever due.

@@ -1,8 +1,9 @@
 /**
- * The packed form of a large data file (read by runtime/src/data/packed-file.ts): its bytes in
+ * The packed form of a large data file (read by runtime/src/features/large-data/packed-file.ts): its bytes in
  * blocks of PACKED_BLOCK_BYTES, each deflated (raw: no header that names the system), one line of base64 per block, and an offsets file
- * saying where each line is. Only files over {@link PACK_MIN_BYTES} are packed: smaller projects
- * keep plain JSON that diffs and reads well, and a server reads small files whole at no cost.
+ * saying where each line is. Only files over {@link PACK_MIN_BYTES} are packed, and only in a project
+ * with feature `large-data` (whose reader it is): smaller projects keep plain JSON that diffs and
+ * reads well, and a server reads small files whole at no cost.
  * A file can be written piece by piece (`DataFileWriter`), so the whole text of a large one never
  * exists at once.
  */
@@ -16,6 +17,11 @@ import { offsetsText } from "./data-files.js";
  * tools (75 MB) and document (47 MB) are; GitHub's largest data file (about 12 MB) is not.
  */
 export const PACK_MIN_BYTES = 16 * 2 ** 20;
+
+/** Characters above which the data files of a project with `features` are packed: none without feature `large-data`. */
+export function packAbove(features: readonly string[]): number {
+  return features.includes("large-data") ? PACK_MIN_BYTES : Infinity;
+}
 
 /** The data files the runtime reads through packed-file.ts (whole, or by byte range). */
 const PACKABLE = /^data\/(tools|definitions|declarations|catalog|tool-names|search-index|openapi)\.json$/;

@@ -40,6 +40,8 @@ export function fileEntry(plan: ProjectPlan, options: FileEntryOptions): string 
   const projectFeatures = plan.features.filter((feature) => !TARGET_FEATURES.includes(feature));
   const features = [...projectFeatures, ...(options.targetFeatures ?? [])];
   const custom = plan.features.includes("custom");
+  // Reading one item of a data file by range is feature large-data's (its offsets files exist only with it).
+  const ranged = plan.features.includes("large-data");
   const imports = [
     ...(options.imports ?? []),
     ...projectFeatures.map(
@@ -50,8 +52,7 @@ export function fileEntry(plan: ProjectPlan, options: FileEntryOptions): string 
 ${options.about.map((line) => `// ${line}`.trimEnd()).join("\n")}
 
 import { existsSync, readFileSync } from "node:fs";
-import { readRange } from "./runtime/data/tool-data.js";
-import { serveFetch } from "./runtime/features/fetch/index.js";
+${ranged ? 'import { readRange } from "./runtime/features/large-data/packed-file.js";\n' : ""}import { serveFetch } from "./runtime/features/fetch/index.js";
 import { LOOPBACK_HOSTNAMES } from "./runtime/transport/http-hosts.js";
 ${imports.map((line) => `${line}\n`).join("")}import { serverInfo } from "./server-info.js";
 import { tools } from "./tools/index.js";
@@ -65,8 +66,7 @@ const handle = serveFetch(serverInfo, tools, {
   env,${custom ? "\n  extension," : ""}
   ...(existsSync(documentUrl) ? { apiDocument: () => readFileSync(documentUrl, "utf8") } : {}),
   readData: (file) => (existsSync(dataUrl(file)) ? readFileSync(dataUrl(file), "utf8") : undefined),
-  readDataRange: (file, offset, length) => readRange(dataUrl(file), offset, length),
-  features: [${features.map(featureExport).join(", ")}],${options.upstream ? `\n  upstream: "${options.upstream}",` : ""}
+${ranged ? "  readDataRange: (file, offset, length) => readRange(dataUrl(file), offset, length),\n" : ""}  features: [${features.map(featureExport).join(", ")}],${options.upstream ? `\n  upstream: "${options.upstream}",` : ""}
   // On a loopback address, only loopback Host headers (as the Node server): DNS rebinding protection.
   ...(${options.loopback} && !env.MCP_ALLOWED_HOSTS
     ? { handler: { allowedHosts: [...LOOPBACK_HOSTNAMES] } }

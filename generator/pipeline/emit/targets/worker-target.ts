@@ -51,6 +51,10 @@ function workerEntry(plan: ProjectPlan): string {
     (feature) => `import { ${featureExport(feature)} } from "./runtime/features/${feature}/index.js";`,
   );
   const custom = features.includes("custom");
+  // One tool by range, and declarations by range, with feature large-data (its offsets files exist only with it).
+  const ranged = features.includes("large-data");
+  const source = ranged ? "rangedToolSource" : "dataToolSource";
+  const sourceModule = ranged ? "features/large-data/ranged-tools.js" : "data/tool-data.js";
   return `${HEADER}//
 // The Cloudflare Workers entry (--target worker): the MCP endpoint at /mcp as a fetch handler,
 // stateless, for both protocol eras. Settings and credentials come from the Worker's environment:
@@ -59,7 +63,7 @@ function workerEntry(plan: ProjectPlan): string {
 // files are bundled into the Worker by scripts/bundle-worker.mjs, as the module "mcp-gen:data".
 
 import files from "mcp-gen:data";
-import { dataToolSource } from "./runtime/data/tool-data.js";
+import { ${source} } from "./runtime/${sourceModule}";
 import { bundledData, serveFetch, type FetchHandler } from "./runtime/features/fetch/index.js";
 ${imports.join("\n")}${imports.length > 0 ? "\n" : ""}import { serverInfo } from "./server-info.js";
 ${custom ? 'import extension from "./custom/index.js";\n' : ""}
@@ -76,11 +80,10 @@ function settingsOf(env: Record<string, unknown>): Record<string, string> {
 export default {
   /** Serves a request with the server built from the first request's environment. */
   fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
-    handle ??= serveFetch(serverInfo, dataToolSource(data), {
+    handle ??= serveFetch(serverInfo, ${source}(data), {
       env: settingsOf(env),${custom ? "\n      extension," : ""}
       apiDocument: () => data.read("openapi.json"),
-      readData: data.readData,
-      readDataRange: data.range,
+      readData: data.readData,${ranged ? "\n      readDataRange: data.range," : ""}
       features: [${features.map(featureExport).join(", ")}],
     });
     return handle(request);

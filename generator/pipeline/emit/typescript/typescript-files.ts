@@ -8,7 +8,7 @@
  */
 import { featureExport } from "../../plan/features.js";
 import { TARGET_FEATURES } from "../../plan/targets.js";
-import type { SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
+import type { ImportDeclarationStructure, SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
 import type { ServerInfo } from "../../../shared/contract.js";
 import type { TypesPlan } from "../../plan/plan-types.js";
 import {
@@ -70,12 +70,10 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
     ? [...printed.modules].map(([fileName, content]) => ({ path: `src/tools/${fileName}.ts`, content }))
     : [];
   if (printed) files.push(...printed.schemas);
+  const source = toolSource(input.features, tsMorph);
   const index = printed
-    ? toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), tsMorph)
-    : sourceFile(
-        tsMorph.StructureKind,
-        toolSource(tsMorph).flatMap((statement, i) => (i ? [BLANK_LINE, statement] : [statement])),
-      );
+    ? toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), source, tsMorph)
+    : sourceFile(tsMorph.StructureKind, [...source.imports, BLANK_LINE, source.exportTools]);
   files.push({ path: "src/tools/index.ts", content: printFile(index) });
   if (custom) files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
@@ -101,22 +99,38 @@ function exportedConst(
   };
 }
 
-/** The import and the export of `tools`, every tool of the server, read from data/ by the runtime. */
-function toolSource(tsMorph: TsMorph): Statement[] {
-  return [
-    {
-      kind: tsMorph.StructureKind.ImportDeclaration,
-      namedImports: ["dataToolSource", { name: "ToolSource", isTypeOnly: true }],
-      moduleSpecifier: "../runtime/data/tool-data.js",
-    },
-    exportedConst(
+/**
+ * The import and the export of `tools`, every tool of the server, read from data/ by the runtime:
+ * one tool at a time with feature `large-data`, else all at once when first needed.
+ */
+function toolSource(features: readonly string[], tsMorph: TsMorph): { imports: Statement[]; exportTools: Statement } {
+  const ranged = features.includes("large-data");
+  const source = ranged ? "rangedToolSource" : "dataToolSource";
+  const importOf = (namedImports: ImportDeclarationStructure["namedImports"], moduleSpecifier: string): Statement => ({
+    kind: tsMorph.StructureKind.ImportDeclaration,
+    namedImports,
+    moduleSpecifier,
+  });
+  const type = { name: "ToolSource", isTypeOnly: true };
+  return {
+    imports: ranged
+      ? [importOf([source], dataModule(features, "..")), importOf([type], "../runtime/data/tool-data.js")]
+      : [importOf([source, type], "../runtime/data/tool-data.js")],
+    exportTools: exportedConst(
       tsMorph,
       "tools",
       "ToolSource",
-      'dataToolSource(new URL("../../data/", import.meta.url))',
-      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed.`,
+      `${source}(new URL("../../data/", import.meta.url))`,
+      `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed${ranged ? ", one tool at a time" : ""}.`,
     ),
-  ];
+  };
+}
+
+/** The runtime module a file in `dir` (`.` or `..` of src/runtime) reads data/ with: feature `large-data`'s (packed, by range) or the core's. */
+function dataModule(features: readonly string[], dir: string): string {
+  return features.includes("large-data")
+    ? `${dir}/runtime/features/large-data/index.js`
+    : `${dir}/runtime/data/tool-data.js`;
 }
 
 /**
@@ -131,13 +145,13 @@ function toolIndex(
   modules: ReadonlyMap<string, readonly ToolTypeSource[]>,
   errorUses: readonly string[],
   names: TypeNames,
+  { imports, exportTools }: ReturnType<typeof toolSource>,
   tsMorph: TsMorph,
 ): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
   const typeNames = (tool: ToolTypeSource) => [tool.inputTypeName, tool.outputTypeName];
-  const [importSource, exportTools] = toolSource(tsMorph);
   const statements: Statement[] = [
-    importSource!,
+    ...imports,
     // Thousands of names for a big API: written as text (structure-text.ts), as ts-morph prints them.
     ...(errorUses.length > 0 ? [typeImportText(errorUses, "../schemas.js")] : []),
     ...[...modules].map(([fileName, members]) => typeImportText(members.flatMap(typeNames), `./${fileName}.js`)),
@@ -151,7 +165,7 @@ function toolIndex(
       }),
     ),
     BLANK_LINE,
-    exportTools!,
+    exportTools,
     // The maps have a member per tool: written as text, as ts-morph prints the interfaces (a blank line before each).
     BLANK_LINE,
     interfaceText(
@@ -326,12 +340,13 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
   // Feature fetch serves the other targets' entries (emit/targets/); the Node entry keeps node:http and got.
   features = features.filter((feature) => !TARGET_FEATURES.includes(feature));
   const featureNames = features.map(featureExport);
+  const ranged = features.includes("large-data");
   const statements: Statement[] = [
     { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },
     {
       kind: kinds.ImportDeclaration,
-      namedImports: ["readDataText", "readRange"],
-      moduleSpecifier: "./runtime/data/tool-data.js",
+      namedImports: ranged ? ["readDataText", "readRange"] : ["readDataText"],
+      moduleSpecifier: dataModule(features, "."),
     },
     ...features.map(
       (feature, index): Statement => ({
@@ -367,35 +382,40 @@ function entryPoint(withDocument: boolean, features: readonly string[], tsMorph:
       kind: kinds.Function,
       name: "readData",
       docs: [
-        "A file of data/ (search index, declarations; stored packed when large), read when first needed; undefined when absent.",
+        `A file of data/ (search index, declarations${ranged ? "; stored packed when large" : ""}), read when first needed; undefined when absent.`,
       ],
       parameters: [{ name: "file", type: "string" }],
       returnType: "string | undefined",
       statements: [`return readDataText(${dataUrl});`],
     },
-    {
-      kind: kinds.Function,
-      name: "readDataRange",
-      docs: ["A byte range of a file of data/ (one operation's declaration, without parsing the others)."],
-      parameters: [
-        { name: "file", type: "string" },
-        { name: "offset", type: "number" },
-        { name: "length", type: "number" },
-      ],
-      returnType: "string",
-      statements: [`return readRange(${dataUrl}, offset, length);`],
-    },
+    ...(ranged ? [readDataRange(kinds, dataUrl)] : []),
     "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
       `main(serverInfo, tools, process.argv.slice(2), { ${[
         ...(features.includes("custom") ? ["extension"] : []),
         ...(withDocument ? ["apiDocument"] : []),
         "readData",
-        "readDataRange",
+        ...(ranged ? ["readDataRange"] : []),
         `features: [${featureNames.join(", ")}]`,
       ].join(", ")} }).catch((error: unknown) => {\n` +
       "  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});",
   );
   return sourceFile(kinds, statements, "#!/usr/bin/env node\n");
+}
+
+/** The entry's `readDataRange` (feature `large-data`): a byte range of a file of data/. */
+function readDataRange(kinds: TsMorph["StructureKind"], dataUrl: string): Statement {
+  return {
+    kind: kinds.Function,
+    name: "readDataRange",
+    docs: ["A byte range of a file of data/ (one operation's declaration, without parsing the others)."],
+    parameters: [
+      { name: "file", type: "string" },
+      { name: "offset", type: "number" },
+      { name: "length", type: "number" },
+    ],
+    returnType: "string",
+    statements: [`return readRange(${dataUrl}, offset, length);`],
+  };
 }
 
 /** `src/custom/index.ts` as first created: an empty extension, typed for this API. */

@@ -10,7 +10,7 @@ import { writeDeclarations } from "../data/data-files.js";
 import { DECLARATION_OFFSETS_PATH, DECLARATIONS_DATA_PATH } from "../data/data-paths.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { formatFiles } from "../format.js";
-import { DataFileWriter, packLargeFiles } from "../data/packed-files.js";
+import { DataFileWriter, packAbove, packLargeFiles } from "../data/packed-files.js";
 import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "../data/search-index.js";
 import { printTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
 
@@ -18,6 +18,8 @@ import { printTypeScript, type TypeScriptInput } from "../typescript/typescript-
 export interface WorkerInput {
   /** The tool names, in tool order (the order of the declarations' offsets). */
   toolNames: string[];
+  /** The project's features: with `large-data`, the declarations get an offsets file and large files are packed. */
+  features: readonly string[];
   typeScript: TypeScriptInput;
   /** The search index's documents, one per tool in tool order; absent without the search feature (no index). */
   searchDocuments?: SearchDocument[];
@@ -39,12 +41,14 @@ export interface WorkerOutput {
 export function workerOutput(input: WorkerInput): WorkerOutput {
   const typeScript = printTypeScript(input.typeScript);
   (input as { typeScript?: TypeScriptInput }).typeScript = undefined;
-  const files = [...typeScript.files, ...declarationsFiles(typeScript.declarations, input.toolNames)];
+  const packed = packAbove(input.features);
+  const files = [...typeScript.files, ...declarationsFiles(typeScript.declarations, input.toolNames, packed)];
   if (input.searchDocuments)
     files.push(
-      ...packLargeFiles([
-        { path: SEARCH_INDEX_PATH, content: searchIndexFromDocuments(input.searchDocuments), formatted: true },
-      ]),
+      ...packLargeFiles(
+        [{ path: SEARCH_INDEX_PATH, content: searchIndexFromDocuments(input.searchDocuments), formatted: true }],
+        packed,
+      ),
     );
   return { files };
 }
@@ -67,11 +71,17 @@ export function workerFiles(output: WorkerOutput): EmittedFile[] {
 
 /**
  * `data/declarations.json`: tool name → TypeScript declaration (see declarations.ts), one per line,
- * packed as it is written when large (packed-files.ts), and `data/declaration-offsets.txt`: where
- * each tool's is in it, in tool order (runtime/src/data/tool-data.ts).
+ * packed as it is written when over `packed` characters (packed-files.ts), and, with feature
+ * `large-data` (`packed` finite), `data/declaration-offsets.txt`: where each tool's is in it, in
+ * tool order (runtime/src/features/large-data/offsets-file.ts).
  */
-function declarationsFiles(declarations: Record<string, string>, toolNames: readonly string[]): EmittedFile[] {
-  const writer = new DataFileWriter(DECLARATIONS_DATA_PATH);
+function declarationsFiles(
+  declarations: Record<string, string>,
+  toolNames: readonly string[],
+  packed: number,
+): EmittedFile[] {
+  const writer = new DataFileWriter(DECLARATIONS_DATA_PATH, packed);
   const offsets = writeDeclarations(writer, declarations, toolNames);
-  return [...writer.files(), { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true }];
+  const offsetsFile = { path: DECLARATION_OFFSETS_PATH, content: offsets, formatted: true };
+  return [...writer.files(), ...(packed === Infinity ? [] : [offsetsFile])];
 }

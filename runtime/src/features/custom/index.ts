@@ -8,7 +8,7 @@ import type { Feature } from "../../cli/features.js";
 import type { CustomCode } from "../../server/custom-slot.js";
 import { hasHooks, runAfterHooks, runBeforeHooks } from "./call-hooks.js";
 import { operationApi } from "./operation-api.js";
-import { matchUriTemplate } from "./uri-template.js";
+import { customContent } from "./custom-content.js";
 
 /** What the core runs the user's code with. */
 export const customCode: CustomCode = {
@@ -18,7 +18,7 @@ export const customCode: CustomCode = {
     after: (tool, args, result, tools) => runAfterHooks(hooks, tool, args, result, tools),
   }),
   api: operationApi,
-  matchUri: matchUriTemplate,
+  content: customContent,
 };
 
 export const custom: Feature = {

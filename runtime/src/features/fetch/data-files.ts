@@ -9,6 +9,8 @@ import type { DataFiles } from "../../data/tool-data.js";
 export interface BundledData extends DataFiles {
   /** A file's text; undefined when the bundle has none. */
   readData(file: string): string | undefined;
+  /** `length` bytes of file `name` from `offset` (feature large-data reads one item of a file so). */
+  range(name: string, offset: number, length: number): string;
 }
 
 /** Reads `files` (name → text); a byte range is cut from the file's UTF-8 bytes, encoded once. */

@@ -9,7 +9,7 @@ import type { ObjectJsonSchema } from "../../api/types.js";
 import type { MetaTools, MetaToolsContext, RunOperation, ServedSurface } from "../../server/surfaces.js";
 import { buildSearchIndex, searchDocument } from "./search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch, type SearchIndexData } from "./search-index.js";
-import { readRecord } from "../../data/tool-data.js";
+import { readRecord } from "../large-data/offsets-file.js";
 import { fuseRankings } from "./fuse.js";
 
 export const SEARCH_OPERATIONS = "search_operations";
