@@ -12,7 +12,7 @@
  * sent (by keyboard alone) and the created record shown, deletePet's confirmation first; labels on
  * every input, Tab order, no sideways scrolling, the host's theme applied, no CSP violation.
  * Screenshots of the table, the card and the form are written to a folder of the test's, or to
- * `MCP_GEN_VIEW_SHOTS` (the docs' images: `MCP_GEN_VIEW_SHOTS=docs/public/views`).
+ * `MCP_GEN_VIEW_SHOTS` (the docs' images: `MCP_GEN_VIEW_SHOTS=docs/guide/images`).
  *
  * Tier: end-to-end (npm test only, not npm run test:unit). Needs Chromium (apt-get,
  * scripts/setup-chromium.js), the pinned @octokit/openapi package (.cache/corpus) and two project
@@ -40,13 +40,18 @@ const UI_EXTENSION = "io.modelcontextprotocol/ui";
 const PAGE_ITEMS = 30;
 /** The pull request of the first page whose upstream answer has no `draft` value (null). */
 const NO_DRAFT_AT = 2;
+/** Tokens of githubBudget's results: too few for a page's 30 items even with their identifying fields alone. */
+const SMALL_BUDGET = 1_000;
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-views-"));
 const shots = process.env.MCP_GEN_VIEW_SHOTS ? resolve(process.env.MCP_GEN_VIEW_SHOTS) : join(work, "shots");
 
 let browser: Browser;
 const stops: Array<() => Promise<unknown>> = [];
-/** The servers: GitHub's again on the search surface, where call_operation links the views. */
-type ServerName = "github" | "githubSearch" | "petstore";
+/**
+ * The servers: GitHub's again on the search surface, where call_operation links the views, and again
+ * with a small result budget and an upstream whose pages match their documented shape.
+ */
+type ServerName = "github" | "githubSearch" | "githubBudget" | "petstore";
 const servers: Record<ServerName, { client: Client; host: AppHost; tools: Map<string, Tool>; upstream: Upstream }> =
   {} as never;
 
@@ -97,10 +102,11 @@ const upstreamPath = (r: Recorded): string => new URL(r.url, "http://upstream").
 
 /**
  * GitHub's upstream: pulls/list as pages of the spec's example (30 items, then 5 more behind a
- * `Link: rel="next"` header, as GitHub pages), repos/get as its example with the required fields
- * the example leaves out (`language`) filled, as the real API sends them.
+ * `Link: rel="next"` header, as GitHub pages; unless `matching`, one item's `draft` is null, which
+ * the documented shape refuses), repos/get as its example with the required fields the example
+ * leaves out (`language`) filled, as the real API sends them.
  */
-async function githubUpstream(spec: string): Promise<Upstream> {
+async function githubUpstream(spec: string, matching = false): Promise<Upstream> {
   const document = JSON.parse(readFileSync(spec, "utf8")) as ExampleSpec & {
     paths: Record<string, Record<string, ExampleOperation>>;
   };
@@ -108,7 +114,7 @@ async function githubUpstream(spec: string): Promise<Upstream> {
   const pulls = pageOf(exampleBody(document, operation("/repos/{owner}/{repo}/pulls")), PAGE_ITEMS + 5) as Array<
     Record<string, unknown>
   >;
-  pulls[NO_DRAFT_AT]!.draft = null;
+  if (!matching) pulls[NO_DRAFT_AT]!.draft = null;
   const pages = [JSON.stringify(pulls.slice(0, PAGE_ITEMS)), JSON.stringify(pulls.slice(PAGE_ITEMS))];
   const repoGet = operation("/repos/{owner}/{repo}");
   const repoSchema = repoGet.responses["200"]!.content!["application/json"]!.schema;
@@ -165,12 +171,17 @@ test.before(async () => {
     petstore: await petstoreUpstream(),
     github: await githubUpstream(githubSpec),
     githubSearch: await githubUpstream(githubSpec),
+    githubBudget: await githubUpstream(githubSpec, true),
   };
-  for (const name of ["petstore", "github", "githubSearch"] as const) {
+  const flags: Partial<Record<ServerName, string[]>> = {
+    githubSearch: ["--surface", "search"],
+    githubBudget: ["--result-budget", String(SMALL_BUDGET)],
+  };
+  for (const name of ["petstore", "github", "githubSearch", "githubBudget"] as const) {
     const upstream = upstreams[name];
     stops.push(() => upstream.close());
-    const build = builds[name === "githubSearch" ? "github" : name];
-    const { client, tools } = await connect(build, upstream, name === "githubSearch" ? ["--surface", "search"] : []);
+    const build = builds[name === "petstore" ? "petstore" : "github"];
+    const { client, tools } = await connect(build, upstream, flags[name]);
     const host = await startAppHost(browser, client);
     stops.push(() => host.close());
     servers[name] = { client, host, tools, upstream };
@@ -262,8 +273,11 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts
   const { view } = mounted;
   await view.locator("tbody tr").first().waitFor({ timeout: 20_000 });
   assert.is(await view.locator("tbody tr:not([hidden])").count(), PAGE_ITEMS);
-  // The result budget shortened the 30 items below their documented shape: shown anyway, and said so.
-  assert.match((await view.getByRole("note").textContent()) ?? "", /did not match its documented shape/);
+  // One pull request's draft is null, which its documented shape refuses: shown as received, and said so.
+  assert.is(
+    await view.getByRole("note").textContent(),
+    "The response did not match its documented shape: shown as received.",
+  );
   // Before any sort a header's text is its column's key (a sorted one adds an arrow, hidden from screen readers).
   const headers = (await view.locator("thead th button").allTextContents()).map((text) => text.trim());
   const numberAt = headers.indexOf("number");
@@ -327,6 +341,18 @@ test("GitHub pulls_list: the table shows the 30 rows of a 30-item page and sorts
   await checkUsable(mounted, "table");
   assert.is(servers.github.upstream.received.filter((r) => r.url.includes("/pulls")).length, 1);
   assert.equal(mounted.calls, [], "the first page came with the tool's result");
+});
+
+test("GitHub pulls_list under a small result budget: the line says how many rows are shown and how to get the rest", async () => {
+  const { view } = await openView("githubBudget", "pulls_list", REPO, true);
+  await view.locator("tbody tr").first().waitFor({ timeout: 20_000 });
+  const rows = await view.locator("tbody tr:not([hidden])").count();
+  assert.ok(rows > 0 && rows < PAGE_ITEMS, `${rows} rows`);
+  // The page matched its documented shape; the budget alone left items (and fields) out.
+  assert.is(
+    await view.getByRole("note").textContent(),
+    `Shortened to fit the result's size budget: ${rows} of ${PAGE_ITEMS} items are shown; ask for a smaller page for the rest.`,
+  );
 });
 
 test("GitHub on the search surface: call_operation shows pulls_list's table, whose next page goes through call_operation", async () => {

@@ -1,7 +1,10 @@
 /** Shared test fixture: a recording upstream HTTP server on 127.0.0.1 and sample tools. No tests here. */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CallToolResult } from "../../runtime/src/api/mcp-types.js";
 import type { ServerInfo, ToolDefinition } from "../../runtime/src/api/types.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
+import { mapResponse } from "../../runtime/src/upstream/result.js";
 
 /** One request the fake upstream received. */
 export interface Recorded {
@@ -192,4 +195,10 @@ export function sampleTools(): ToolDefinition[] {
       http: { method: "delete", path: "/pets/1", parameters: [], response: { accept: [] } },
     },
   ];
+}
+
+/** `body` as the API's 200 JSON answer to a GET of `tool`, mapped to its tool result (upstream/result.ts). */
+export function jsonAnswer(tool: ToolDefinition, body: unknown, validator = new SchemaValidator()): CallToolResult {
+  const response = { status: 200, contentType: "application/json", body: Buffer.from(JSON.stringify(body)) };
+  return mapResponse(tool, { ...response, method: "GET", path: tool.http.path }, validator);
 }

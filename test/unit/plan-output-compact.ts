@@ -12,9 +12,8 @@ import {
   OUTPUT_NODE_BUDGET,
 } from "../../generator/pipeline/plan/output-compact.js";
 import { assembleOutputSchema, documentedOutput, planOutput } from "../../generator/pipeline/plan/output-schema.js";
-import { mapResponse } from "../../runtime/src/upstream/result.js";
+import { jsonAnswer } from "../support/runtime-fixture.js";
 import type { ToolDefinition } from "../../runtime/src/api/types.js";
-import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import { jsonResponse, operation, schemas } from "../support/factories.js";
 
 const none = schemas({});
@@ -290,18 +289,7 @@ test("a deviating response still gives a result the SDK client's validator accep
     },
   });
   const sdk = new AjvJsonSchemaValidator();
-  const respond = (tool: ToolDefinition, body: unknown) =>
-    mapResponse(
-      tool,
-      {
-        status: 200,
-        contentType: "application/json",
-        body: Buffer.from(JSON.stringify(body)),
-        method: "GET",
-        path: "/t",
-      },
-      new SchemaValidator(),
-    );
+  const respond = (tool: ToolDefinition, body: unknown) => jsonAnswer(tool, body);
   for (const budget of [100, 3, 1]) {
     for (const schema of [{ $ref: "#/$defs/Issue" }, { type: "array", items: { $ref: "#/$defs/Issue" } }]) {
       const tool = toolFor(defs, schema, budget);

@@ -10,6 +10,7 @@ import {
 import { identifyingKeys, isIdentifyingName } from "../../runtime/src/upstream/result-identity.js";
 import { dropEmpty, shrinkToBudget } from "../../runtime/src/upstream/result-budget.js";
 import { shapeResult } from "../../runtime/src/upstream/result-shape.js";
+import { jsonAnswer } from "../support/runtime-fixture.js";
 import { charsOfTokens, estimateTokens } from "../../runtime/src/upstream/result-tokens.js";
 import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import type { CallToolResult } from "../../runtime/src/api/mcp-types.js";
@@ -133,7 +134,7 @@ test("the budget: empties, then nested objects, then strings, then identifiers, 
 
   const dropped = shrinkToBudget(body, 1_000);
   assert.ok(dropped.text.length <= 1_000);
-  assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.kept > 0 && dropped.items.kept < 30);
+  assert.ok(dropped.items && dropped.items.total === 30 && dropped.items.shown > 0 && dropped.items.shown < 30);
 });
 
 test("the budget keeps the fields a view shows (keep) before the others, in every item", () => {
@@ -243,6 +244,52 @@ test("a page that goes into the fallback shape keeps its nextCursor beside it", 
   assert.ok("unexpectedResponse" in structured);
   assert.is(structured.nextCursor, "c2");
   assert.ok(validator.validate(schema, structured, "output").ok);
+});
+
+/** The fallback shape of a shaped result's `structuredContent` (the test's tools name it unexpectedResponse). */
+function fallbackOf(result: CallToolResult): Record<string, unknown> {
+  const structured = result.structuredContent as { unexpectedResponse?: Record<string, unknown> };
+  assert.ok(structured.unexpectedResponse, JSON.stringify(structured).slice(0, 200));
+  return structured.unexpectedResponse;
+}
+
+test("the fallback shape says why it is used: the budget (and the items it kept), the chosen fields", () => {
+  const body = Array.from({ length: 30 }, (_, i) => item(i));
+  const tool = listTool(wrappedListSchema);
+  // A budget that keeps every item but not their required `body`: no items left out, so no `items`.
+  const fieldsOut = fallbackOf(shapeResult(tool, listResult(body), { budgetTokens: 1_500 }, validator).result);
+  assert.is(fieldsOut.reason, "budget");
+  assert.is((fieldsOut.body as unknown[]).length, 30);
+  assert.is(fieldsOut.items, undefined);
+  // A smaller one leaves items out too: `items` says how many are shown of how many, as the note does.
+  const shrunk = shapeResult(tool, listResult(body), { budgetTokens: 600 }, validator).result;
+  const fewer = fallbackOf(shrunk);
+  const shown = (fewer.body as unknown[]).length;
+  assert.ok(shown > 0 && shown < 30, String(shown));
+  assert.is(fewer.reason, "budget");
+  assert.equal(fewer.items, { shown, total: 30 });
+  assert.match((shrunk.content[1] as { text: string }).text, `${shown} of 30 items are shown`);
+  assert.ok(validator.validate(tool.outputSchema!, shrunk.structuredContent, "output").ok);
+  // The caller's fields leave out a required one: "fields", however large the budget.
+  const projected = shapeResult(tool, listResult(body), { budgetTokens: 100_000, fields: [["number"]] }, validator);
+  assert.is(fallbackOf(projected.result).reason, "fields");
+});
+
+test("a response that did not match is marked so, and keeps that reason when the budget shortens it", () => {
+  const tool = listTool(wrappedListSchema);
+  // The API's items lack the documented `body`: the response itself misses the shape.
+  const body = Array.from({ length: 30 }, (_, i) => ({ ...item(i), body: undefined, text: "y".repeat(3_000) }));
+  const mapped = jsonAnswer(tool, body, validator);
+  const received = fallbackOf(mapped);
+  assert.is(received.reason, "response");
+  assert.is(received.status, 200);
+  const shrunk = shapeResult(tool, mapped, { budgetTokens: 600 }, validator).result;
+  const fallback = fallbackOf(shrunk);
+  assert.is(fallback.reason, "response");
+  assert.is(fallback.status, 200);
+  const shown = (fallback.body as unknown[]).length;
+  assert.ok(shown > 0 && shown < 30, String(shown));
+  assert.equal(fallback.items, { shown, total: 30 });
 });
 
 test.run();

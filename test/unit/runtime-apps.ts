@@ -14,6 +14,9 @@ import { runtimeProfiles } from "../../generator/shared/profiles.js";
 import { silentLogger } from "../../runtime/src/protocol/logger.js";
 import { chooseView } from "../../runtime/src/features/apps/view-choice.js";
 import { identifyingValue, isLinkName, isReferenceName } from "../../runtime/src/features/apps/field-names.js";
+import { fallbackNotice, shownData } from "../../runtime/src/features/apps/result-notice.js";
+import { shapeResult } from "../../runtime/src/upstream/result-shape.js";
+import { SchemaValidator } from "../../runtime/src/api/validation.js";
 import {
   VIEW_MIME_TYPE,
   escapeHtml,
@@ -30,7 +33,7 @@ import {
   RESOURCE_URI_META_KEY,
   getUiCapability,
 } from "@modelcontextprotocol/ext-apps/server";
-import { info, startUpstream } from "../support/runtime-fixture.js";
+import { info, jsonAnswer, startUpstream } from "../support/runtime-fixture.js";
 
 const pet = {
   type: "object",
@@ -368,6 +371,64 @@ test("a result shortened to its budget keeps the table's columns for a client th
   } finally {
     await upstream.close();
   }
+});
+
+test("a view tells a list the budget shortened from a response that did not match, by the fallback's reason", () => {
+  const validator = new SchemaValidator();
+  // Each pet requires its notes: a budget that leaves them out puts the page in the fallback shape.
+  const noted = { ...pet, required: ["name", "id", "notes"] };
+  const tool: ToolDefinition = {
+    ...byName("listPets"),
+    outputSchema: {
+      type: "object",
+      anyOf: [{ properties: { result: { type: "array", items: noted } }, required: ["result"] }, fallback],
+      $defs,
+    } as never,
+  };
+  const spec = chooseView(tool)!;
+  const pets = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `pet${i + 1}`, notes: "n".repeat(150) }));
+  const answer = (body: unknown) => jsonAnswer(tool, body, validator);
+  // Shortened by the budget: the rows shown, how many of how many, and how to get the rest; no "did not match".
+  const shortened = shapeResult(tool, answer(pets), { budgetTokens: 500 }, validator).result;
+  const { data, notice } = shownData(shortened, spec.fallbackKey);
+  const rows = data as unknown[];
+  assert.ok(rows.length > 0 && rows.length < 30, String(rows.length));
+  assert.is(
+    notice,
+    `Shortened to fit the result's size budget: ${rows.length} of 30 items are shown; ask for a smaller page for the rest.`,
+  );
+  // The API answered otherwise (no notes at all): today's notice, the body as received.
+  const unmatched = answer(pets.map(({ notes: _notes, ...rest }) => rest));
+  const received = shownData(unmatched, spec.fallbackKey);
+  assert.is(received.notice, "The response did not match its documented shape: shown as received.");
+  assert.is((received.data as unknown[]).length, 30);
+  // A result in the documented shape, and an error, carry no notice.
+  assert.equal(shownData(answer(pets), spec.fallbackKey), { data: { result: pets } });
+  assert.is(shownData({ ...shortened, isError: true }, spec.fallbackKey).notice, undefined);
+});
+
+test("the fallback's notices: fields left out by the budget, the chosen fields, an older server's fallback", () => {
+  assert.is(
+    fallbackNotice({ reason: "budget", body: [] }),
+    "Shortened to fit the result's size budget: some fields or long values are left out; ask for fewer fields to see them whole.",
+  );
+  assert.is(
+    fallbackNotice({ reason: "fields", body: [], items: { shown: 1, total: 2 } }),
+    "Shown with the chosen fields, which leave out some that its documented shape requires. " +
+      "Shortened to fit the result's size budget: 1 of 2 items is shown; ask for a smaller page for the rest.",
+  );
+  // A response that did not match and was then shortened says both.
+  assert.is(
+    fallbackNotice({ reason: "response", body: [], items: { shown: 3, total: 30 } }),
+    "The response did not match its documented shape: shown as received. " +
+      "Shortened to fit the result's size budget: 3 of 30 items are shown; ask for a smaller page for the rest.",
+  );
+  // No reason (a server before the marker), or one this view does not know: shown as received.
+  for (const reason of [undefined, "other"])
+    assert.is(
+      fallbackNotice({ reason, body: {}, items: "12" }),
+      "The response did not match its documented shape: shown as received.",
+    );
 });
 
 test("on the search surface call_operation links the view that shows each call in the operation's own view", async () => {

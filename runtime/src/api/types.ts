@@ -72,7 +72,11 @@ export interface FieldEncoding {
 export interface ResponseBinding {
   /** A 2xx JSON body that is not an object goes in `{ [wrapKey]: value }` (`structuredContent` is an object). */
   wrapKey?: string;
-  /** A response unlike the documented schema goes in `{ [fallbackKey]: { status, contentType, body, problems } }`. */
+  /**
+   * A response unlike the documented schema goes in `{ [fallbackKey]: { reason: "response", status,
+   * contentType, body, problems } }`; a body that shaping made unlike it, with `reason` `"budget"` or
+   * `"fields"` (upstream/result-shape.ts).
+   */
   fallbackKey?: string;
   /** Media types the operation can answer with, in the order sent in `Accept`. */
   accept: string[];

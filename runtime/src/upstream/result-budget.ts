@@ -32,8 +32,8 @@ export interface ShrinkOutcome {
   steps: string[];
   /** Names of item fields left out of every item (first ones), for `_fields`. */
   fieldsLeftOut: string[];
-  /** Items kept of how many, when items were dropped. */
-  items?: { kept: number; total: number };
+  /** Items shown (kept) of how many, when items were dropped. */
+  items?: { shown: number; total: number };
 }
 
 /** Where the records of a body are: the body itself (a list), a property of it, or the body as one record. */
@@ -220,7 +220,7 @@ export function shrinkToBudget(body: unknown, maxChars: number, schema?: JsonSch
   const steps: string[] = [];
   let value = body;
   let text = JSON.stringify(value);
-  const finish = (items?: { kept: number; total: number }): ShrinkOutcome => ({
+  const finish = (items?: { shown: number; total: number }): ShrinkOutcome => ({
     value,
     text,
     steps,
@@ -257,7 +257,7 @@ function dropItems(
   records: Records,
   maxChars: number,
   steps: string[],
-  finish: (items?: { kept: number; total: number }) => ShrinkOutcome,
+  finish: (items?: { shown: number; total: number }) => ShrinkOutcome,
 ): ShrinkOutcome {
   let body = shrunk;
   let items = itemsOf(body, records);
@@ -275,7 +275,7 @@ function dropItems(
   outcome.text = JSON.stringify(kept);
   if (records.kind !== "one" && fit < items.length) {
     steps.push(`items after the first ${fit} left out`);
-    outcome.items = { kept: fit, total: items.length };
+    outcome.items = { shown: fit, total: items.length };
   }
   if (outcome.text.length > maxChars) {
     // Not even the envelope fits (a budget of a few characters): an empty value of the same kind.

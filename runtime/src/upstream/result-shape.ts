@@ -3,8 +3,11 @@
  * then the token budget (result-budget.ts). The text block stays valid JSON; `structuredContent`
  * carries the same shaped value and is checked against the output schema, and a shaped value the
  * documented shape no longer accepts (a projection left out a required property) goes into the
- * schema's fallback shape, `{ [fallbackKey]: { body, problems } }`, which every generated output
- * schema accepts, so SDK clients that validate `structuredContent` never refuse a shaped result.
+ * schema's fallback shape, `{ [fallbackKey]: { reason, body, problems, items? } }`, which every
+ * generated output schema accepts, so SDK clients that validate `structuredContent` never refuse a
+ * shaped result. `reason` says why it is there (`"budget"`, `"fields"`; an API response that did not
+ * match is `"response"`, upstream/result.ts), `items` how many items the budget kept of how many, as
+ * the note in the text says, in any fallback the budget shortened.
  *
  * A result already within the budget and without `_fields` is returned as it came: its text is
  * measured, not parsed, walked or serialised again.
@@ -124,38 +127,42 @@ export function shapeResult(
     content: [{ type: "text", text: shrunk.text }, ...notes, ...result.content.slice(1)],
   };
   if (result.structuredContent !== undefined)
-    shaped.structuredContent = checkedStructure(tool, slot, shrunk.value, validator, request.fields !== undefined);
+    shaped.structuredContent = checkedStructure(tool, slot, shrunk, validator, request.fields ? "fields" : "budget");
   return shrank ? { result: shaped, leftOut: first.text } : { result: shaped };
 }
 
-/** The shaped value as `structuredContent`, or in the fallback shape when the documented shape refuses it. */
+/**
+ * The shaped value as `structuredContent`, or in the fallback shape when the documented shape
+ * refuses it; a fallback (this one, or the API's own) gets `items` when the budget left items out.
+ */
 function checkedStructure(
   tool: ToolDefinition,
   slot: BodySlot,
-  value: unknown,
+  shrunk: ShrinkOutcome,
   validator: SchemaValidator,
-  projected: boolean,
+  reason: "budget" | "fields",
 ): Record<string, unknown> {
-  const structured = slot.rewrap(value);
+  const structured = slot.rewrap(shrunk.value);
   const key = tool.http.response.fallbackKey;
-  if (!tool.outputSchema || key === undefined || Object.prototype.hasOwnProperty.call(structured, key))
-    return structured;
+  if (!tool.outputSchema || key === undefined) return structured;
+  const items = shrunk.items && { items: shrunk.items };
+  const received = getOwn(structured, key);
+  if (Object.prototype.hasOwnProperty.call(structured, key))
+    return items && isRecord(received) ? replaceKey(structured, key, { ...received, ...items }) : structured;
   const outcome = validator.validate(tool.outputSchema, structured, `output of tool ${tool.name}`);
   if (outcome.ok) return structured;
-  const why = projected ? "the chosen fields leave out" : "the result's size budget left out";
+  const why = reason === "fields" ? "the chosen fields leave out" : "the result's size budget left out";
   // The page's cursor is the server's, not the body's: it stays beside the fallback, where views and clients page.
-  const { nextCursor } = structured;
-  return {
-    [key]: { body: value, problems: [`${why} what the documented shape requires`, ...outcome.errors.slice(0, 5)] },
-    ...(nextCursor === undefined ? {} : { nextCursor }),
-  };
+  const cursor = structured.nextCursor === undefined ? {} : { nextCursor: structured.nextCursor };
+  const problems = [`${why} what the documented shape requires`, ...outcome.errors.slice(0, 5)];
+  return { [key]: { reason, body: shrunk.value, problems, ...items }, ...cursor };
 }
 
 /** The note after a shrunk body: what was left out and how to get it. */
 function leftOutNote(shrunk: ShrinkOutcome, fullChars: number, request: ShapeRequest): string {
   const parts = [`Shortened to fit the result budget of ${request.budgetTokens} tokens (${shrunk.steps.join("; ")}).`];
   if (shrunk.items)
-    parts.push(`${shrunk.items.kept} of ${shrunk.items.total} items are shown; ask for a smaller page for the rest.`);
+    parts.push(`${shrunk.items.shown} of ${shrunk.items.total} items are shown; ask for a smaller page for the rest.`);
   if (shrunk.fieldsLeftOut.length > 0)
     parts.push(
       `Fields left out: ${shrunk.fieldsLeftOut.join(", ")}. Pick the fields you need with ${request.fieldsArgument ?? "_fields"} (paths such as "a.b" or "list[].name").`,

@@ -3,7 +3,8 @@
  * audio, other binary → embedded resource, empty → a success line, non-2xx → `isError` + excerpt.
  * SDK clients reject a result whose `structuredContent` does not match the `outputSchema`, and
  * upstreams deviate from their spec: generated output schemas accept a second shape,
- * `{ [fallbackKey]: { status, contentType, body, problems } }`, where such a response goes.
+ * `{ [fallbackKey]: { reason: "response", status, contentType, body, problems } }`, where such a
+ * response goes (`reason` tells it from a body the result's shaping put there: upstream/result-shape.ts).
  */
 import { essenceOf, isJsonEssence } from "./body.js";
 import type { CallToolResult } from "../api/mcp-types.js";
@@ -149,6 +150,7 @@ function withFallback(
   }
   result.value = {
     [key]: {
+      reason: "response",
       status: response.status,
       contentType: mediaType,
       body: body === undefined ? null : body,

@@ -45,7 +45,7 @@ export interface ViewSpec {
   title: string;
   /** `GET /pets`: the operation, for the view's caption. */
   operation: string;
-  /** Where a result that missed its documented shape holds the response (`{ body, problems }`). */
+  /** Where a result in the fallback shape holds its body (`{ reason, body, problems }`, see result-notice.ts). */
   fallbackKey?: string;
   /** table: the path of the rows in the structured result, the columns, the cursor input (when it pages). */
   rows?: string[];

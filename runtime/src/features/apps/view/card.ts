@@ -1,11 +1,12 @@
 /** The card view: one record, titled by its identifying field, scalars listed, nested objects folded. */
 import type { ViewSpec } from "../view-choice.js";
+import { shownData } from "../result-notice.js";
 import { identifyingValue } from "../field-names.js";
-import { el, heading, isObject, rawResult, recordNode, resultData, unmatchedNote, type ToolResult } from "./dom.js";
+import { el, heading, isObject, noticeNode, rawResult, recordNode, type ToolResult } from "./dom.js";
 
 /** Renders a result of `spec`'s tool into `root`. */
 export function renderCard(root: HTMLElement, spec: ViewSpec, result: ToolResult): void {
-  const { data: record, unmatched } = resultData(result, spec.fallbackKey);
+  const { data: record, notice } = shownData(result, spec.fallbackKey);
   if (result.isError || !isObject(record)) {
     root.replaceChildren(...heading(spec.title, spec.operation), rawResult(result));
     return;
@@ -13,7 +14,7 @@ export function renderCard(root: HTMLElement, spec: ViewSpec, result: ToolResult
   const title = identifyingValue(record) ?? spec.title;
   root.replaceChildren(
     ...heading(title, `${spec.title} · ${spec.operation}`),
-    ...(unmatched ? [unmatchedNote()] : []),
+    ...(notice !== undefined ? [noticeNode(notice)] : []),
     el("section", { "aria-label": title }, recordNode(record)),
   );
 }

@@ -3,6 +3,7 @@
  * attribute values (never as markup), so nothing in them can run.
  */
 import { identifyingValue } from "../field-names.js";
+import { shownData } from "../result-notice.js";
 
 /** A tool result as the host hands it to the view. */
 export interface ToolResult {
@@ -76,32 +77,16 @@ export function rawResult(result: ToolResult): HTMLElement {
   return el("pre", result.isError ? { class: "error", role: "alert" } : {}, text);
 }
 
-/**
- * A result's data: its structured content, or, when the response missed its documented shape (the
- * result's size budget shortened it, the API answered otherwise), the body as received
- * (`unmatched`), which the views still show.
- */
-export function resultData(result: ToolResult, fallbackKey: string | undefined): { data: unknown; unmatched: boolean } {
-  const structured = result.structuredContent;
-  const fallback = fallbackKey !== undefined && isObject(structured) ? structured[fallbackKey] : undefined;
-  if (!result.isError && isObject(fallback) && "body" in fallback) return { data: fallback.body, unmatched: true };
-  return { data: structured, unmatched: false };
+/** The line that says why a view shows a result as it does (shown as received, shortened). */
+export function noticeNode(notice: string): HTMLElement {
+  return el("p", { class: "caption", role: "note" }, notice);
 }
 
-/** The line that says a view shows a response as received. */
-export function unmatchedNote(): HTMLElement {
-  return el(
-    "p",
-    { class: "caption", role: "note" },
-    "The response did not match its documented shape: shown as received.",
-  );
-}
-
-/** A result as a record (with the note when it is shown as received), or its raw text or JSON. */
+/** A result as a record (with the notice of a fallback shape), or its raw text or JSON. */
 export function resultNodes(result: ToolResult, fallbackKey: string | undefined): Node[] {
-  const { data, unmatched } = resultData(result, fallbackKey);
+  const { data, notice } = shownData(result, fallbackKey);
   if (result.isError || !isObject(data)) return [rawResult(result)];
-  return [...(unmatched ? [unmatchedNote()] : []), recordNode(data)];
+  return [...(notice !== undefined ? [noticeNode(notice)] : []), recordNode(data)];
 }
 
 /** The value at `path` in `value`. */

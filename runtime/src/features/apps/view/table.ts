@@ -3,18 +3,8 @@
  * whole record behind its own toggle, and the previous and next pages through the tool's cursor.
  */
 import type { ViewSpec } from "../view-choice.js";
-import {
-  at,
-  el,
-  heading,
-  isObject,
-  rawResult,
-  recordNode,
-  resultData,
-  scalarText,
-  unmatchedNote,
-  type ToolResult,
-} from "./dom.js";
+import { shownData } from "../result-notice.js";
+import { at, el, heading, isObject, noticeNode, rawResult, recordNode, scalarText, type ToolResult } from "./dom.js";
 
 /** Calls the view's tool with these arguments (through the host). */
 export type CallTool = (args: Record<string, unknown>) => Promise<ToolResult>;
@@ -22,8 +12,8 @@ export type CallTool = (args: Record<string, unknown>) => Promise<ToolResult>;
 /** One table on the page: its rows, sort and pages. */
 export class TableView {
   private rows: Record<string, unknown>[] = [];
-  /** The rows come from a response that missed its documented shape. */
-  private unmatched = false;
+  /** Why the rows are shown as they are, for a result in the fallback shape (shown as received, shortened). */
+  private notice: string | undefined;
   private sort: { key: string; descending: boolean } | undefined;
   private input: Record<string, unknown> = {};
   /** The cursors of the pages before this one (the first page's is undefined), and the next page's. */
@@ -46,10 +36,10 @@ export class TableView {
 
   /** Shows a result: its rows, or its JSON when it holds none. */
   show(result: ToolResult): void {
-    const { data, unmatched } = resultData(result, this.spec.fallbackKey);
-    // A body as received is the list itself (a wrapped list) or holds it where the documented shape says.
-    const rows = unmatched && Array.isArray(data) ? data : at(data, this.spec.rows ?? []);
-    this.unmatched = unmatched;
+    const { data, notice } = shownData(result, this.spec.fallbackKey);
+    // A body in the fallback shape is the list itself (a wrapped list) or holds it where the documented shape says.
+    const rows = notice !== undefined && Array.isArray(data) ? data : at(data, this.spec.rows ?? []);
+    this.notice = notice;
     if (result.isError || !Array.isArray(rows)) {
       this.root.replaceChildren(...heading(this.spec.title, this.spec.operation), rawResult(result));
       return;
@@ -65,7 +55,7 @@ export class TableView {
     const table = el("table", {}, el("thead", {}, this.headerRow()), el("tbody", {}, ...this.bodyRows()));
     this.root.replaceChildren(
       ...heading(this.spec.title, `${this.spec.operation} · ${count}`),
-      ...(this.unmatched ? [unmatchedNote()] : []),
+      ...(this.notice !== undefined ? [noticeNode(this.notice)] : []),
       el("div", { class: "scroll" }, table),
       ...this.pager(),
     );
