@@ -5,12 +5,14 @@
 // two baselines (scripts/bench-http-baselines.js): the same tool by hand on the official SDK 1.x's stateless
 // Streamable HTTP server, and a floor, a bare node:http handler making the same upstream call with got.
 //
-// For each run and each number of clients, every server takes its turn (the order rotates per run) under a load
+// Each run starts the servers afresh and warms every target with the same number of calls (BENCH_HTTP_WARM_CALLS).
+// Then, for each number of clients, every server takes its turn (the order rotates per run; each point right
+// after BENCH_HTTP_LEAD_CALLS untimed calls to the same target) under a load
 // generator in a process of its own (scripts/bench-http-load.js: raw JSON-RPC over node:http, keep-alive, one
 // socket per client, closed loops): mcp-gen in revision 2025-06-18 (stateless, no initialize: each request
 // carries MCP-Protocol-Version) and 2026-07-28 (SEP-2243 headers, `_meta`), the SDK and the floor in 2025-06-18.
 // Each point reports calls/s, p50/p99 latency, the server's CPU (all threads, /proc/<pid>/task/*/schedstat, as a
-// share of one core and per call) and its RSS at the end of the point; mcp-gen's throughput is then given as the
+// share of one core and per call, and per call on threads other than the main one: JIT, GC helpers) and its RSS at the end of the point; mcp-gen's throughput is then given as the
 // median of the runs' paired ratios against the SDK and the floor. Last, idle sessions: a fresh mcp-gen server
 // with --sessions (and scripts/bench-http-gc.js preloaded to collect garbage on demand) gets 100 sessions as a
 // warm-up, then BENCH_HTTP_SESSIONS more (initialize + notifications/initialized, left idle); RSS per session is
@@ -20,11 +22,12 @@
 //   BENCH_HTTP_SECONDS      seconds of load per point (default 3, at most 60)
 //   BENCH_HTTP_CONCURRENCY  clients per point, comma-separated (default 1,16,64,256; each at most 1,024)
 //   BENCH_HTTP_RUNS         runs; figures are medians over them (default 3, at most 9)
-//   BENCH_HTTP_WARM         seconds of warm-up load per server and mode at the start of each run (default 1)
+//   BENCH_HTTP_WARM_CALLS   warm-up calls per server and mode at the start of each run, 64 clients (default 5,000)
+//   BENCH_HTTP_LEAD_CALLS   calls just before each point, at its number of clients, not timed (default 2,000)
 //   BENCH_HTTP_SESSIONS     idle sessions opened (default 2,000, at most 20,000; 0 skips the step)
 // Needs `npm run build`. Everything listens on 127.0.0.1; only the processes it starts are stopped, by PID.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -43,7 +46,15 @@ const CONCURRENCY = (process.env.BENCH_HTTP_CONCURRENCY ?? "1,16,64,256").split(
   return clients;
 });
 const RUNS = Math.max(1, Math.round(knob("BENCH_HTTP_RUNS", 3, 9)));
-const WARM = knob("BENCH_HTTP_WARM", 1, 30);
+// Warm-up is counted in calls, not seconds: a contender's JIT settles after a number of calls (about 4,000 at 64
+// clients for each of the four; docs/benchmarks/http.md), and seconds would give the faster server, or the one
+// the machine's other load spares at that moment, more of them.
+const WARM_CALLS = Math.round(knob("BENCH_HTTP_WARM_CALLS", 5000, 100_000));
+// And each point follows load on its own target, not an idle wait whose length depends on the order: the
+// generated server spends more per call for its first ~2,000 calls after 10 s idle (docs/benchmarks/http.md).
+const LEAD_CALLS = Math.round(knob("BENCH_HTTP_LEAD_CALLS", 2000, 100_000));
+/** A bound on the time of one warm-up, for a machine too busy to make its calls. */
+const WARM_SECONDS = 120;
 const SESSIONS = Math.round(knob("BENCH_HTTP_SESSIONS", 2000, 20000));
 /** A bound on the calls of one point, far above what this machine makes in its time. */
 const MAX_CALLS = 2_000_000;
@@ -90,13 +101,18 @@ function load(job) {
   );
 }
 
+/** CPU time of a process's main thread so far, in nanoseconds: the rest is background threads (JIT, GC helpers). */
+const mainCpuNs = (pid) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]);
+
 /** One measured point: `clients` clients against `server` in `mode` for SECONDS; calls/s, latency, CPU, RSS. */
 async function point(server, mode, clients) {
   const pid = server.child.pid;
   const cpu0 = cpuNs(pid);
+  const main0 = mainCpuNs(pid);
   const t0 = performance.now();
   const outcome = await load({ kind: "calls", url: server.url, mode, clients, seconds: SECONDS, maxCalls: MAX_CALLS });
   const cpu = cpuNs(pid) - cpu0;
+  const mainCpu = mainCpuNs(pid) - main0;
   const wall = performance.now() - t0;
   if (outcome.errors > 0) console.log(`  ! ${outcome.errors} errors, first: ${outcome.firstError}`);
   return {
@@ -105,10 +121,26 @@ async function point(server, mode, clients) {
     p99: outcome.p99,
     cpuShare: cpu / 1e6 / wall,
     cpuPerCall: cpu / 1e6 / Math.max(1, outcome.calls),
+    backgroundPerCall: (cpu - mainCpu) / 1e6 / Math.max(1, outcome.calls),
     rss: rssMb(pid),
     errors: outcome.errors,
   };
 }
+
+/** The same warm-up for every target: WARM_CALLS calls at 64 clients, so that its timed points find the JIT settled. */
+async function warm(server, target, run) {
+  const cpu0 = cpuNs(server.child.pid);
+  const outcome = await lead(server, target, 64, WARM_CALLS);
+  const perCall = (cpuNs(server.child.pid) - cpu0) / 1e3 / Math.max(1, outcome.calls);
+  console.log(
+    `run ${run + 1} · warm-up · ${target.name.padEnd(24)} ${outcome.calls} calls in ${outcome.seconds.toFixed(1)} s, ${perCall.toFixed(0)} µs/call`,
+  );
+  if (outcome.calls < WARM_CALLS) console.log(`  ! fewer than ${WARM_CALLS} warm-up calls in ${WARM_SECONDS} s`);
+}
+
+/** `calls` untimed calls to `target` with `clients` clients (bounded by WARM_SECONDS). */
+const lead = (server, target, clients, calls) =>
+  load({ kind: "calls", url: server.url, mode: target.mode, clients, seconds: WARM_SECONDS, maxCalls: calls });
 
 const loadAverage = () =>
   loadavg()
@@ -139,22 +171,14 @@ for (let run = 0; run < RUNS; run++) {
   };
   const order = [...TARGETS];
   for (let i = 0; i < run % order.length; i++) order.push(order.shift());
-  if (WARM > 0)
-    for (const t of order)
-      await load({
-        kind: "calls",
-        url: servers[t.server].url,
-        mode: t.mode,
-        clients: 16,
-        seconds: WARM,
-        maxCalls: MAX_CALLS,
-      });
+  if (WARM_CALLS > 0) for (const t of order) await warm(servers[t.server], t, run);
   for (const clients of CONCURRENCY) {
     for (const t of order) {
+      if (LEAD_CALLS > 0) await lead(servers[t.server], t, clients, LEAD_CALLS);
       const p = await point(servers[t.server], t.mode, clients);
       ((results[t.name] ??= {})[clients] ??= []).push(p);
       console.log(
-        `run ${run + 1} · ${String(clients).padStart(3)} clients · ${t.name.padEnd(24)} ${p.rate.toFixed(0).padStart(6)} calls/s  p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms  CPU ${(100 * p.cpuShare).toFixed(0)} %  RSS ${p.rss.toFixed(0)} MB`,
+        `run ${run + 1} · ${String(clients).padStart(3)} clients · ${t.name.padEnd(24)} ${p.rate.toFixed(0).padStart(6)} calls/s  p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms  CPU ${(100 * p.cpuShare).toFixed(0)} %  ${(1000 * p.cpuPerCall).toFixed(0)} µs/call (bg ${(1000 * p.backgroundPerCall).toFixed(0)})  RSS ${p.rss.toFixed(0)} MB`,
       );
     }
   }

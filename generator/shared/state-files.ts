@@ -3,6 +3,8 @@
  * manifest's shape. Shared by the stages that read it (load: the previous generation), write it
  * (emit, write) and compare with it (write).
  */
+import { createHash } from "node:crypto";
+
 /** Where the manifest of generated files lives in the output folder. */
 export const MANIFEST_PATH = ".mcp-gen/manifest.json";
 
@@ -11,6 +13,23 @@ export const MANIFEST_PATH = ".mcp-gen/manifest.json";
  * a tool), so it is never reported as a hand edit.
  */
 export const TOOL_LOCK_PATH = ".mcp-gen/tool-names.json";
+
+/**
+ * The vendored runtime: mcp-gen's as one unit (the user's code goes to `src/custom/`, feature
+ * `custom`), so the manifest records one hash for the whole folder (`Manifest.runtimeSha256`).
+ */
+export const RUNTIME_DIR = "src/runtime/";
+
+/**
+ * sha256 (hex) of a folder's files given as path → sha256 of the content: over the sorted paths and
+ * their hashes, so the same files give the same hash whatever order they are listed or read in.
+ */
+export function treeSha256(hashes: Iterable<readonly [path: string, sha256: string]>): string {
+  const lines = [...hashes].map(([path, sha256]) => `${path}\0${sha256}\n`);
+  return createHash("sha256")
+    .update(lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(""))
+    .digest("hex");
+}
 
 /** Snapshot of the tool contracts, the "old side" of the diff printed by the next regeneration. */
 export const CONTRACT_PATH = ".mcp-gen/tools.json";
@@ -50,7 +69,16 @@ export interface Manifest {
    * folder (`/`-separated; a URL as given) and the sha256 of its text, so `--check` sees an edited overlay.
    */
   overlays?: OverlayRecord[];
-  /** Generated files (path → sha256 hex), sorted by path; the manifest itself is not listed. */
+  /**
+   * The vendored runtime's files under {@link RUNTIME_DIR}, hashed as one tree ({@link treeSha256}).
+   * Absent in manifests written before: those list the runtime's files in `files` one by one
+   * (`readManifest` turns them into this hash).
+   */
+  runtimeSha256?: string;
+  /**
+   * Generated files (path → sha256 hex), sorted by path; neither the manifest itself nor the
+   * vendored runtime (see `runtimeSha256`) is listed.
+   */
   files: Record<string, string>;
   /** Files created once and then owned by the user (never overwritten, never deleted). */
   once: string[];

@@ -118,10 +118,20 @@ test("with the feature, the same settings get past the check (the server starts,
   }
 });
 
+test("a feature's flags are parsed only in a server that has it, and its HTTP-only flags still need --http", async () => {
+  const withSessions = await start(["--sessions"], [sessions]);
+  assert.is(withSessions.code, 2);
+  assert.match(withSessions.stderr, /--sessions, --legacy-sse require --http/);
+  const unknown = await start(["--no-such-flag"], [sessions]);
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, "Unknown option '--no-such-flag'");
+});
+
 test("the handle main returns closes what it opened: the transport, then the state store a feature opened", async () => {
   const closed: string[] = [];
   const store: Feature = {
     name: "redis",
+    flags: { state: { type: "string" } },
     plugs: () => ({
       state: Object.assign(new MemoryStateStore(), {
         close: async () => {

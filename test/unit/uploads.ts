@@ -260,7 +260,7 @@ test("a project with file arguments vendors feature uploads and its README tells
   assert.match(text("src/index.ts"), /features\/uploads\/index\.js/);
   assert.ok(emitted.some((file) => file.path === "src/runtime/features/uploads/url-upload.ts"));
   assert.match(text("README.md"), /### Files by reference[^]*--upload-dir <dir>/);
-  assert.match(text("README.md"), /\| `--upload-allow-private` \/ `MCP_UPLOAD_ALLOW_PRIVATE=1` \(dangerous\) *\|/);
+  assert.match(text("README.md"), /public\s+addresses only unless `--upload-allow-private`, dangerous/);
   const petstore = new URL("../../../generated/petstore/", import.meta.url);
   assert.not.match(readFileSync(new URL("src/index.ts", petstore), "utf8"), /uploads/);
   assert.not.match(readFileSync(new URL("README.md", petstore), "utf8"), /Files by reference/);

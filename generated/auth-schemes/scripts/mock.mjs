@@ -10,7 +10,7 @@
 //
 // A request no operation matches gets a 404 that says so. Only Node's own modules are used: the
 // project gains no dependency (a full mock such as Prism would add ~190 packages to every install).
-// `npm test`'s own stand-in matches requests with the helpers exported here.
+// `npm test` runs the same stand-in, with a reply that checks each request against the document.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { resolve } from "node:path";
@@ -50,18 +50,22 @@ export const requestUrl = (req) => new URL(`http://stub${req.url ?? "/"}`);
 export const caseFor = (cases, method, pathname) =>
   cases.find((c) => c.request.method === method && pathPattern(c.request.path).test(decodedPath(pathname)));
 
-/** Starts the stand-in on `port` (0: a free one); resolves with the server once it listens. */
-export async function startMock(cases, port) {
+/**
+ * Starts the stand-in on `port` (0: a free one); resolves with the server once it listens. Each
+ * request gets the example answer of its operation, or what `reply(req, url, body, match)` returns
+ * when given (`npm test` checks the request there).
+ */
+export async function startMock(cases, port, reply) {
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
       const url = requestUrl(req);
       const match = caseFor(cases, req.method, url.pathname);
-      const status = match ? match.response.status : 404;
-      const body = match
-        ? match.response.body
-        : { message: `no operation of the API is ${req.method} ${url.pathname}` };
-      console.error(`${req.method} ${url.pathname} -> ${status}${match ? ` (${match.tool})` : ""}`);
+      const missing = { status: 404, body: { message: `no operation of the API is ${req.method} ${url.pathname}` } };
+      const { status, body } =
+        reply?.(req, url, Buffer.concat(chunks).toString("utf8"), match) ?? match?.response ?? missing;
+      if (!reply) console.error(`${req.method} ${url.pathname} -> ${status}${match ? ` (${match.tool})` : ""}`);
       const headers = body === undefined ? {} : { "content-type": "application/json" };
       res.writeHead(status, headers).end(body === undefined ? undefined : JSON.stringify(body));
     });

@@ -11,12 +11,12 @@
 // server's own dependencies are used.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createInterface } from "node:readline";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { caseFor, decodedPath, pathPattern, requestUrl } from "../scripts/mock.mjs";
+import { decodedPath, pathPattern, startMock } from "../scripts/mock.mjs";
 
 const {
   cases,
@@ -82,33 +82,18 @@ function check(spec, req, url, body) {
   return problems;
 }
 
-const upstream = createServer((req, res) => {
-  const chunks = [];
-  req.on("data", (chunk) => chunks.push(chunk));
-  req.on("end", () => {
-    const url = requestUrl(req);
-    const body = Buffer.concat(chunks).toString("utf8");
-    const match = current ?? caseFor(cases, req.method, url.pathname);
-    const problems = match
-      ? check(match.request, req, url, body)
-      : [`no operation of the API is ${req.method} ${url.pathname}`];
-    received.push({ tool: match?.tool, method: req.method, url: req.url, problems });
-    if (failWith !== undefined) {
-      res
-        .writeHead(failWith, { "content-type": "application/json" })
-        .end(JSON.stringify({ message: `stand-in error ${failWith}` }));
-      return;
-    }
-    if (problems.length > 0) {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ problems }));
-      return;
-    }
-    res
-      .writeHead(match.response.status, { "content-type": "application/json" })
-      .end(JSON.stringify(match.response.body));
-  });
-});
+/** The stand-in's answer: the request checked against the case of the tool being called, or of its route. */
+function reply(req, url, body, found) {
+  const match = current ?? found;
+  const problems = match
+    ? check(match.request, req, url, body)
+    : [`no operation of the API is ${req.method} ${url.pathname}`];
+  received.push({ tool: match?.tool, method: req.method, url: req.url, problems });
+  if (failWith !== undefined) return { status: failWith, body: { message: `stand-in error ${failWith}` } };
+  return problems.length > 0 ? { status: 400, body: { problems } } : match.response;
+}
 
+let upstream;
 let child;
 let nextId = 1;
 const pending = new Map();
@@ -128,7 +113,7 @@ function request(method, params) {
 }
 
 before(async () => {
-  await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  upstream = await startMock(cases, 0, reply);
   const baseUrl = `http://127.0.0.1:${upstream.address().port}`;
   // --surface all: the cases call every operation's own tool, whatever surface `auto` would pick.
   child = spawn(
@@ -140,18 +125,11 @@ before(async () => {
       env: { ...process.env, ...(credentials ?? {}) },
     },
   );
-  let buffer = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk) => {
-    buffer += chunk;
-    for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, end).trim();
-      buffer = buffer.slice(end + 1);
-      if (!line) continue;
-      const message = JSON.parse(line);
-      pending.get(message.id)?.(message);
-      pending.delete(message.id);
-    }
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (!line.trim()) return;
+    const message = JSON.parse(line);
+    pending.get(message.id)?.(message);
+    pending.delete(message.id);
   });
   const init = await request("initialize", {
     protocolVersion: "2025-06-18",
@@ -164,7 +142,7 @@ before(async () => {
 
 after(async () => {
   child?.kill();
-  await new Promise((resolve) => upstream.close(resolve));
+  await new Promise((resolve) => upstream?.close(resolve) ?? resolve());
 });
 
 test("lists every tool", async () => {

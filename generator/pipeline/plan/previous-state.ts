@@ -2,7 +2,14 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseSnapshot, type ContractSnapshot } from "./changes/contracts.js";
 import { parseToolLock, type ToolLock } from "./tool-lock.js";
-import { CONTRACT_PATH, MANIFEST_PATH, TOOL_LOCK_PATH, type Manifest } from "../../shared/state-files.js";
+import {
+  CONTRACT_PATH,
+  MANIFEST_PATH,
+  RUNTIME_DIR,
+  TOOL_LOCK_PATH,
+  treeSha256,
+  type Manifest,
+} from "../../shared/state-files.js";
 
 /** What a previous generation left in the output folder for the next one. */
 export interface PreviousState {
@@ -55,11 +62,22 @@ export async function readStateFile<T>(dir: string, path: string): Promise<T | u
   }
 }
 
-/** The manifest of a previous generation in `dir`, when there is a valid one. */
+/**
+ * The manifest of a previous generation in `dir`, when there is a valid one; one written before the
+ * runtime was hashed as one unit is read as if it had been (its runtime files' hashes become one).
+ */
 export async function readManifest(dir: string): Promise<Manifest | undefined> {
   const manifest = await readStateFile<Manifest>(dir, MANIFEST_PATH);
   if (!manifest || manifest.manifestVersion !== 1 || typeof manifest.files !== "object" || manifest.files === null)
     return undefined;
   if (typeof manifest.packageName !== "string" || typeof manifest.packageVersion !== "string") return undefined;
-  return { ...manifest, once: Array.isArray(manifest.once) ? manifest.once : [] };
+  return { ...withRuntimeTree(manifest), once: Array.isArray(manifest.once) ? manifest.once : [] };
+}
+
+/** An older manifest's per-file entries of the vendored runtime as the one hash newer ones record. */
+function withRuntimeTree(manifest: Manifest): Manifest {
+  const runtime = Object.entries(manifest.files).filter(([path]) => path.startsWith(RUNTIME_DIR));
+  if (manifest.runtimeSha256 !== undefined || runtime.length === 0) return manifest;
+  const files = Object.fromEntries(Object.entries(manifest.files).filter(([path]) => !path.startsWith(RUNTIME_DIR)));
+  return { ...manifest, runtimeSha256: treeSha256(runtime), files };
 }

@@ -61,9 +61,12 @@ export async function writeFresh(target: string, files: EmittedFile[]): Promise<
  *    it is the commit point;
  * 3. if any rename fails, the files already moved are put back from the backup, in reverse order;
  * 4. the staging folder (with the backup) is removed, and folders emptied by deletions too.
+ * A folder of `plan.trees` (the vendored runtime) is renamed as a whole, the old one away and the new
+ * one in, so it is never a mix of two runtimes.
  * If the process is killed during step 2, the folder holds a mix of old and new generated files and
- * the old manifest; every such file matches either the old hash or the new content, so running the
- * same command again completes the update without reporting hand edits.
+ * the old manifest; every such file matches either the old hash or the new content (and the runtime
+ * folder is the old one, the new one, or absent), so running the same command again completes the
+ * update without reporting hand edits.
  * Only paths in the plan are touched: user files, `src/custom/`, `.env`, lock files stay as they are.
  */
 export async function applyUpdate(target: string, plan: UpdatePlan): Promise<void> {
@@ -74,9 +77,13 @@ export async function applyUpdate(target: string, plan: UpdatePlan): Promise<voi
   const done: Array<{ path: string; backedUp: boolean; placed: boolean }> = [];
   try {
     writeAll(fresh, writes);
+    // A folder replaced whole (the vendored runtime) is one step: renamed away, the new one renamed in.
+    const trees = plan.trees ?? [];
+    const inTree = (path: string) => trees.some((tree) => path.startsWith(tree));
     const steps = [
-      ...writes.filter((f) => f.path !== MANIFEST_PATH).map((f) => ({ path: f.path, write: true })),
-      ...plan.delete.map((path) => ({ path, write: false })),
+      ...trees.map((tree) => ({ path: tree.replace(/\/$/, ""), write: true })),
+      ...writes.filter((f) => f.path !== MANIFEST_PATH && !inTree(f.path)).map((f) => ({ path: f.path, write: true })),
+      ...plan.delete.filter((path) => !inTree(path)).map((path) => ({ path, write: false })),
       ...writes.filter((f) => f.path === MANIFEST_PATH).map((f) => ({ path: f.path, write: true })),
     ];
     try {
@@ -98,7 +105,7 @@ export async function applyUpdate(target: string, plan: UpdatePlan): Promise<voi
     } catch (error) {
       for (const record of done.reverse()) {
         const parts = record.path.split("/");
-        if (record.placed) await rm(join(target, ...parts), { force: true });
+        if (record.placed) await rm(join(target, ...parts), { recursive: true, force: true });
         if (record.backedUp) await rename(join(backup, ...parts), join(target, ...parts)).catch(() => undefined);
       }
       throw error;

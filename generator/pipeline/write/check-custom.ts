@@ -18,6 +18,7 @@ import type { EmittedFile } from "../emit/emitted-file.js";
 import { loadTsMorph, type TsMorph } from "../emit/typescript/ts-morph.js";
 import type { Manifest } from "../../shared/state-files.js";
 import { OverlayFileSystem } from "./overlay-file-system.js";
+import { previousFiles } from "./runtime-tree.js";
 
 /** The user's folder in a generated project. */
 export const CUSTOM_DIR = "src/custom";
@@ -77,7 +78,8 @@ export async function checkCustomCode(input: CustomCheckInput): Promise<Diagnost
 
   const tsMorph = loadTsMorph();
   const options = compilerOptions(tsMorph, emitted.get("tsconfig.json")?.content, outDir);
-  const after = diagnosticsOf(overlaidProject(tsMorph, options, outDir, input), outDir, sources);
+  const previous = await previousFiles(outDir, input.previous);
+  const after = diagnosticsOf(overlaidProject(tsMorph, options, outDir, input, previous), outDir, sources);
   if (after.length === 0) return [];
   // What the same code gave against the generated files on disk: not breaks of this run.
   const before = new Set(
@@ -119,13 +121,14 @@ function compilerOptions(tsMorph: TsMorph, tsconfig: string | undefined, outDir:
 /**
  * A Project whose file system is the folder as this run would leave it (overlay-file-system.ts): the
  * new contents of the generated TypeScript files (and of once-files that do not exist yet), without
- * the previous generation's files that this run deletes.
+ * the previous generation's files (`previous`) that this run deletes.
  */
 function overlaidProject(
   tsMorph: TsMorph,
   options: ReturnType<typeof compilerOptions>,
   outDir: string,
   input: CustomCheckInput,
+  previous: readonly string[],
 ): Project {
   const absolute = (path: string) => join(outDir, ...path.split("/"));
   const overlay = new Map<string, string>();
@@ -134,11 +137,7 @@ function overlaidProject(
     overlay.set(absolute(file.path), file.content);
   }
   const written = new Set(input.files.map((file) => file.path));
-  const hidden = new Set(
-    Object.keys(input.previous?.files ?? {})
-      .filter((path) => !written.has(path))
-      .map(absolute),
-  );
+  const hidden = new Set(previous.filter((path) => !written.has(path)).map(absolute));
   return new tsMorph.Project({
     compilerOptions: options,
     skipAddingFilesFromTsConfig: true,

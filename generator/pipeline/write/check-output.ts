@@ -2,6 +2,7 @@ import type { EmittedFile } from "../emit/emitted-file.js";
 import { compareFiles, readOutputFile } from "./compare-output.js";
 import { compareRuntime, runtimeVersionOfFile, type RuntimeComparison } from "../../shared/provenance.js";
 import type { Manifest } from "../../shared/state-files.js";
+import { previousFiles } from "./runtime-tree.js";
 
 /**
  * `--check`: how an output folder differs from what generating into it would write. Unlike the
@@ -54,7 +55,7 @@ export async function checkOutput(
     upToDate: true,
   };
   const emitted = new Set(files.map((f) => f.path));
-  for (const path of Object.keys(previous?.files ?? {})) {
+  for (const path of await previousFiles(dir, previous)) {
     if (!emitted.has(path) && (await readOutputFile(dir, path)) !== undefined) result.stale.push(path);
   }
   result.upToDate =

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EmittedFile } from "../emit/emitted-file.js";
-import { MANIFEST_PATH, type Manifest, type OverlayRecord } from "../../shared/state-files.js";
+import { MANIFEST_PATH, RUNTIME_DIR, treeSha256, type Manifest, type OverlayRecord } from "../../shared/state-files.js";
 
 /** sha256 of a file's content, hex. */
 export function sha256(content: string | Buffer): string {
@@ -21,7 +21,10 @@ export function fileSha256(file: EmittedFile): string {
   return hash;
 }
 
-/** Builds the manifest for a set of emitted files (which must not contain the manifest). */
+/**
+ * Builds the manifest for a set of emitted files (which must not contain the manifest): a hash per
+ * generated file, and one for the vendored runtime as a whole.
+ */
 export function buildManifest(
   files: EmittedFile[],
   settings: {
@@ -38,8 +41,9 @@ export function buildManifest(
   },
 ): Manifest {
   const owned = files.filter((f) => !f.once).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const runtime = owned.filter((f) => f.path.startsWith(RUNTIME_DIR));
   const hashes: Record<string, string> = {};
-  for (const file of owned) hashes[file.path] = fileSha256(file);
+  for (const file of owned) if (!file.path.startsWith(RUNTIME_DIR)) hashes[file.path] = fileSha256(file);
   const once = files
     .filter((f) => f.once)
     .map((f) => f.path)
@@ -59,6 +63,7 @@ export function buildManifest(
     // Node alone, the default, is not written: manifests of projects without a target stay as they were.
     ...(targets && targets.join() !== "node" ? { targets: [...targets] } : {}),
     ...(overlays && overlays.length > 0 ? { overlays } : {}),
+    ...(runtime.length > 0 ? { runtimeSha256: treeSha256(runtime.map((f) => [f.path, fileSha256(f)] as const)) } : {}),
     files: hashes,
     once,
   };

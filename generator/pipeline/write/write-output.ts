@@ -4,7 +4,7 @@ import { Codes, GenerationError } from "../../shared/diagnostics.js";
 import type { EmittedFile } from "../emit/emitted-file.js";
 import { applyUpdate, writeFresh } from "./apply-update.js";
 import { readManifest } from "../plan/previous-state.js";
-import { MANIFEST_PATH } from "../../shared/state-files.js";
+import { MANIFEST_PATH, RUNTIME_DIR } from "../../shared/state-files.js";
 import { planUpdate, type UpdatePlan } from "./plan-update.js";
 import { removeDeadStagingFolders } from "./staging.js";
 
@@ -24,7 +24,7 @@ export interface WriteSummary {
   written: string[];
   deleted: string[];
   unchanged: string[];
-  /** Hand-edited or foreign files overwritten because of `--force`. */
+  /** Hand-edited or foreign files (or the changed runtime folder, `src/runtime/`) overwritten because of `--force`. */
   overwritten: string[];
 }
 
@@ -89,6 +89,16 @@ function conflictError(plan: UpdatePlan, outDir: string): GenerationError {
             severity: "error" as const,
             message: `Generated file(s) in ${outDir} were edited by hand: ${edited.join(", ")}.`,
             help: "Move your changes to src/custom/ (never overwritten) and run again, or pass --force to overwrite the edits.",
+          },
+        ]
+      : []),
+    ...(plan.conflicts.some((c) => c.reason === "runtime")
+      ? [
+          {
+            code: Codes.handEdited,
+            severity: "error" as const,
+            message: `${RUNTIME_DIR} in ${outDir} was changed since mcp-gen wrote it (a file edited, added or removed); mcp-gen replaces it as a whole.`,
+            help: `Move your changes to src/custom/ (hooks and the api client, feature custom; never overwritten) and run again, or pass --force to replace ${RUNTIME_DIR} with this mcp-gen's runtime (your changes there are lost).`,
           },
         ]
       : []),

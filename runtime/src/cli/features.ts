@@ -75,25 +75,6 @@ export const FEATURE_SETTINGS: Readonly<Record<string, FeatureName>> = Object.fr
   ),
 );
 
-/** The features' flags as `parseArgs` options: parsed without the feature too, so that it can be named. */
-export function featureFlags(): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  const switches =
-    "--sessions --legacy-sse --confirm-destructive --read-only --allow-forwarded-sign-in-links --upload-allow-private".split(
-      " ",
-    );
-  const repeated =
-    "--passthrough --server-var --toolsets --exclude-tags --include-operations --exclude-operations --tool-rate-limit".split(
-      " ",
-    );
-  const flags = Object.keys(FEATURE_SETTINGS).filter((setting) => setting.startsWith("--"));
-  return Object.fromEntries(
-    flags.map((flag) => [
-      flag.slice(2),
-      switches.includes(flag) ? { type: "boolean" } : { type: "string", multiple: repeated.includes(flag) },
-    ]),
-  );
-}
-
 /** What a feature is started with. */
 export interface FeatureContext {
   /** The flags as node:util `parseArgs` read them (names without `--`). */
@@ -182,6 +163,8 @@ export interface FeaturePlugs {
 /** One optional part of the runtime. */
 export interface Feature {
   readonly name: FeatureName;
+  /** Its flags as node:util `parseArgs` options (names without `--`), parsed only in a server that has it. */
+  readonly flags?: Readonly<Record<string, { type: "string" | "boolean"; multiple?: boolean }>>;
   /** Its flags' lines of `--help` (for this server), if it has flags. */
   readonly usage?: string | ((info: ServerInfo) => string);
   /** A one-shot command it answers instead of serving (`--print-config`): true when it ran. */

@@ -19,7 +19,6 @@ import {
 import { startStdio } from "../transport/stdio.js";
 import {
   FEATURE_SETTINGS,
-  featureFlags,
   missingFeature,
   type Feature,
   type FeatureContext,
@@ -41,7 +40,7 @@ import {
   DEFAULT_UPSTREAM_HOST_CONCURRENCY,
 } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
-import type { ListedTool } from "../api/mcp-types.js";
+import { listedTool } from "../server/tool-catalog.js";
 import { parseSurface, type SurfaceName } from "../server/surfaces.js";
 import { isToolSource, memoryToolSource, type ToolSource } from "../data/tool-data.js";
 import type { StateStore } from "../state/state.js";
@@ -87,9 +86,7 @@ Options:
                      callback of per-user upstream OAuth; env MCP_PUBLIC_URL)
   --surface S        what is listed for the API's operations (env MCP_SURFACE; default ${info.defaultSurface ?? "auto"}):
                      all     one tool per operation
-                     search  search_operations, describe_operation, call_operation
-                     code    search_operations, describe_operation, execute_code
-                     auto    all within 40 tools and ~30,000 tokens of tools/list, else search
+                     auto    all (with feature search: search for an API too large to list)
 ${features.map((feature) => (typeof feature.usage === "function" ? feature.usage(info) : (feature.usage ?? ""))).join("")}  --help             show this help
   --version          show the version
 `;
@@ -124,7 +121,7 @@ export async function main(
   let flags: Flags | undefined;
   let built: BuiltServer;
   try {
-    flags = parseFlags(argv, process.env);
+    flags = parseFlags(argv, process.env, features);
     if (flags.help || flags.version) {
       process.stdout.write(flags.help ? usage(info, features) : `${info.version}\n`);
       return undefined;
@@ -236,10 +233,6 @@ async function startTransport(
 ): Promise<TransportHandle> {
   let handle: TransportHandle;
   if (flags.http) {
-    if (plugs.userHeader && !isLoopbackHost(flags.host))
-      logger.warn(
-        `--trust-user-header ${plugs.userHeader}: this server listens on ${flags.host}, beyond this machine: whoever reaches it without the gateway can name any user in that header; let only the gateway reach it (bind to 127.0.0.1, or a network only the gateway is on)`,
-      );
     const { startHttp } = await import("../transport/http.js");
     const http = await startHttp(server, {
       host: flags.host,
@@ -279,12 +272,11 @@ async function featurePlugs(
   features: readonly Feature[],
   context: FeatureContext,
 ): Promise<FeaturePlugs & { endpoints: MakeHttpEndpoints[]; closers: Array<() => Promise<void>> }> {
+  // A feature's flag is not parsed without it (readArgv names the feature); its variables are checked here.
   const present = new Set(features.map((feature) => feature.name));
-  for (const [setting, feature] of Object.entries(FEATURE_SETTINGS)) {
-    const given = setting.startsWith("--") ? context.flags[setting.slice(2)] : nonEmpty(context.env[setting]);
-    if (given !== undefined && given !== false && !present.has(feature))
+  for (const [setting, feature] of Object.entries(FEATURE_SETTINGS))
+    if (!present.has(feature) && !setting.startsWith("--") && nonEmpty(context.env[setting]) !== undefined)
       throw new Error(missingFeature(setting, feature));
-  }
   const plugs: FeaturePlugs = {};
   const endpoints: MakeHttpEndpoints[] = [];
   const closers: Array<() => Promise<void>> = [];
@@ -329,7 +321,7 @@ function offeredTools(
   const chosen =
     requestedSurface !== "auto"
       ? { surface: requestedSurface, reason: `asked for (--surface ${requestedSurface} or MCP_SURFACE)` }
-      : (plugs.autoSurface?.(names.length, () => load().map(listedOperation)) ?? {
+      : (plugs.autoSurface?.(names.length, () => load().map(listedTool)) ?? {
           surface: "all" as const,
           reason: "auto: all, as this server has no search feature",
         });
@@ -343,14 +335,27 @@ function offeredTools(
   };
 }
 
-/** The flags of `argv` as node:util reads them (strict: an unknown flag throws). */
-function readArgv(argv: string[]) {
+/**
+ * The flags of `argv` as node:util reads them, the core's and the features' (strict: an unknown flag
+ * throws; one of a feature this server lacks names the feature).
+ */
+function readArgv(argv: string[], features: readonly Feature[]) {
+  try {
+    return parseArgv(argv, Object.assign({}, ...features.map((feature) => feature.flags)));
+  } catch (error) {
+    const flag = /^Unknown option '(--[^']+)'/.exec(error instanceof Error ? error.message : "")?.[1];
+    throw flag && FEATURE_SETTINGS[flag] ? new Error(missingFeature(flag, FEATURE_SETTINGS[flag])) : error;
+  }
+}
+
+/** `argv` parsed with the core's flags and `more`. */
+function parseArgv(argv: string[], more: NonNullable<Feature["flags"]>) {
   return parseArgs({
     args: argv,
     strict: true,
     allowPositionals: false,
     options: {
-      ...featureFlags(),
+      ...more,
       http: { type: "boolean" },
       port: { type: "string" },
       host: { type: "string" },
@@ -374,23 +379,15 @@ function readArgv(argv: string[]) {
 }
 
 /** The flags of `argv` over the environment `env`. */
-export function parseFlags(argv: string[], env: NodeJS.ProcessEnv) {
+export function parseFlags(argv: string[], env: NodeJS.ProcessEnv, features: readonly Feature[] = []) {
   // No arguments, no parsing: a platform entry (feature fetch) has none, and node:util's parseArgs
   // is missing on some (Workers).
-  const values = argv.length === 0 ? ({} as ReturnType<typeof readArgv>) : readArgv(argv);
+  const values = argv.length === 0 ? ({} as ReturnType<typeof parseArgv>) : readArgv(argv, features);
   // The flags as parsed, features' included (typed loosely: the features read their own).
   const raw = values as Record<string, string | boolean | string[] | undefined>;
-  if (
-    (values.port !== undefined ||
-      values.host !== undefined ||
-      raw.sessions ||
-      raw["legacy-sse"] ||
-      values["allowed-hosts"] !== undefined ||
-      values["shutdown-grace"] !== undefined) &&
-    !values.http
-  ) {
-    throw new Error("--port, --host, --sessions, --legacy-sse, --allowed-hosts and --shutdown-grace require --http");
-  }
+  const httpOnly = ["port", "host", "allowed-hosts", "shutdown-grace", "sessions", "legacy-sse"] as const;
+  if (!values.http && httpOnly.some((flag) => raw[flag] !== undefined))
+    throw new Error(`--${httpOnly.join(", --")} require --http`);
   // An integer flag, else its environment variable (if it has one); undefined when neither is set.
   const integer = (flag: keyof typeof values, min: number, max: number, envName?: string) =>
     integerFlagOrEnv(`--${flag}`, values[flag] as string | undefined, env, envName, min, max);
@@ -435,12 +432,6 @@ function surfaceOption(flag: string | undefined, env: NodeJS.ProcessEnv): Surfac
   if (nonEmpty(flag)) return parseSurface(flag!, "--surface");
   const surface = nonEmpty(env.MCP_SURFACE);
   return surface === undefined ? undefined : parseSurface(surface, "MCP_SURFACE");
-}
-
-/** What `tools/list` would show of an operation tool (for the `auto` budget). */
-function listedOperation(tool: ToolDefinition): ListedTool {
-  const { http: _http, documentation: _documentation, tags: _tags, confirm: _confirm, ...listed } = tool;
-  return listed;
 }
 
 /** The Host check's list (else the loopback defaults) plus the public URL's host, which a proxy forwards. */

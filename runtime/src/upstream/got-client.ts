@@ -66,11 +66,16 @@ export function upstreamClient(got: Got, retries: number): Got {
   return client;
 }
 
-/** Sends one request through got; the deadline (`limits.cancel`) and the caller's cancellation cancel it. */
-async function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Response<Buffer>> {
-  const { default: got } = loadedGot() ?? (await loadGot());
+/**
+ * Sends one request through got; the deadline (`limits.cancel`) and the caller's cancellation cancel it.
+ * Not async, and no `await` of got's cancelable promise (a thenable: awaiting it costs two promises more):
+ * one `then` on it ends the call's watching.
+ */
+function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Response<Buffer>> {
+  const loaded = loadedGot();
+  if (!loaded) return loadGot().then(() => sendWithGot(request, limits));
   const context: RequestContext = { limits, onRedirect: request.onRedirect };
-  const pending: CancelableRequest<Response<Buffer>> = upstreamClient(got, request.retries)(request.url, {
+  const pending = upstreamClient(loaded.default, request.retries)(request.url, {
     method: request.method as Method,
     headers: request.headers,
     context,
@@ -88,12 +93,14 @@ async function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promis
   // The caller's cancellation cancels the request (and a retry's wait). Not got's `signal` option:
   // got hands a signal on to node:http, which watches it per socket (~35 µs a call, measured).
   const stopWatching = request.cancellation?.onCancel(() => pending.cancel());
-  try {
-    return await pending;
-  } finally {
+  const settled = (): void => {
     stopWatching?.();
     limits.cancel = undefined;
-  }
+  };
+  return pending.then(
+    (response) => (settled(), response),
+    (error: unknown) => (settled(), Promise.reject(error as Error)),
+  );
 }
 
 /** got as the upstream client. */

@@ -258,8 +258,12 @@ function watchDeadlines(): void {
   sweep = next < Infinity ? { at: next, timer: unrefed(setTimeout(watchDeadlines, next - now)) } : undefined;
 }
 
-/** Sends one request with credentials merged in; credentials never follow a redirect to another origin. */
-async function send(
+/**
+ * Sends one request with credentials merged in; credentials never follow a redirect to another origin.
+ * Not async: unwatched, the client's own promise is the answer (no frame of its own, no await). Its
+ * callers await it in their own `try`, where what throws before the request is sent lands as a rejection would.
+ */
+function send(
   client: UpstreamClient,
   prepared: PreparedRequest,
   authorize: Authorize | undefined,
@@ -277,27 +281,26 @@ async function send(
   const attemptsBefore = limits.attempts;
   const authorized = authorize?.(prepared.url, headers);
   limits.attempts += 1;
-  try {
-    const response = await client.send(
-      {
-        method: prepared.method,
-        url: authorized?.url ?? prepared.url,
-        // The client frames the message from the body; no header set on the way (credentials included) may.
-        headers: withoutFramingHeaders(headers),
-        body: prepared.body,
-        tls: authorized?.tls,
-        onRedirect: authorized?.onRedirect,
-        retries: call.upstream.retries ?? DEFAULT_RETRIES,
-        cancellation: call.cancellation,
-      },
-      limits,
-    );
-    watch?.end({ status: response.statusCode, attempts: limits.attempts - attemptsBefore });
-    return response;
-  } catch (error) {
-    if (watch) endFailed(watch, error, call, limits, limits.attempts - attemptsBefore);
-    throw error;
-  }
+  const sending = client.send(
+    {
+      method: prepared.method,
+      url: authorized?.url ?? prepared.url,
+      // The client frames the message from the body; no header set on the way (credentials included) may.
+      headers: withoutFramingHeaders(headers),
+      body: prepared.body,
+      tls: authorized?.tls,
+      onRedirect: authorized?.onRedirect,
+      retries: call.upstream.retries ?? DEFAULT_RETRIES,
+      cancellation: call.cancellation,
+    },
+    limits,
+  );
+  if (!watch) return sending;
+  const attempts = (): number => limits.attempts - attemptsBefore;
+  return sending.then(
+    (response) => (watch.end({ status: response.statusCode, attempts: attempts() }), response),
+    (error: unknown) => (endFailed(watch, error, call, limits, attempts()), Promise.reject(error as Error)),
+  );
 }
 
 /** Ends a watched request that got no response, with the class of its failure (never a message). */

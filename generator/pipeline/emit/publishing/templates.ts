@@ -116,6 +116,10 @@ function view(plan: ProjectPlan): Record<string, unknown> {
           })),
         }
       : false,
+    // "About the API" only when the document's description says more than the README's first line.
+    apiDescription: plan.description.endsWith(`: ${plan.apiDescription?.replace(/\s+/g, " ").trim()}`)
+      ? false
+      : (plan.apiDescription ?? false),
     specLabel: plan.specVersion === "2.0" ? "Swagger 2.0" : `OpenAPI ${plan.specVersion}`,
     // Every feature of the catalogue by its export name (`legacySse`), true when the project has it.
     feature: Object.fromEntries(

@@ -11,6 +11,7 @@ import { loadPassthroughConfig, parsePassthroughRule, type PassthroughRule } fro
 
 export const auth: Feature = {
   name: "auth",
+  flags: { passthrough: { type: "string", multiple: true }, "passthrough-config": { type: "string" } },
   usage: `  --passthrough H=S  HTTP only: take scheme S's upstream credential from request header H
                      (repeatable; a header present in the request wins over the environment)
   --passthrough-config FILE

@@ -10,6 +10,7 @@ import { viewedTools } from "./client-views.js";
 
 export const clients: Feature = {
   name: "clients",
+  flags: { client: { type: "string" } },
   usage: `  --client P         serve every client as client profile P would be (claude-desktop, claude-code,
                      cursor, vscode, openai, gemini; env MCP_CLIENT); without it a client whose
                      clientInfo matches a profile gets that profile's surface budget, names and schemas

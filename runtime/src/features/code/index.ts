@@ -14,7 +14,14 @@ const MIB = 1024 * 1024;
 
 export const code: Feature = {
   name: "code",
-  usage: `  --code-timeout MS  code mode: wall time of one execute_code run (env MCP_CODE_TIMEOUT_MS,
+  flags: {
+    "code-timeout": { type: "string" },
+    "code-memory": { type: "string" },
+    "code-max-calls": { type: "string" },
+    "code-max-result": { type: "string" },
+  },
+  usage: `  --surface code     search_operations, describe_operation, execute_code
+  --code-timeout MS  code mode: wall time of one execute_code run (env MCP_CODE_TIMEOUT_MS,
                      default ${DEFAULT_CODE_LIMITS.timeoutMs})
   --code-memory MB   code mode: sandbox memory in MiB (env MCP_CODE_MEMORY_MB, default ${DEFAULT_CODE_LIMITS.memoryBytes / MIB}, min 16)
   --code-max-calls N code mode: api calls per run (env MCP_CODE_MAX_CALLS, default ${DEFAULT_CODE_LIMITS.maxCalls})

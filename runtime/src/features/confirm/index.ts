@@ -10,6 +10,7 @@ import { confirmationGate } from "./confirm-gate.js";
 
 export const confirm: Feature = {
   name: "confirm",
+  flags: { "confirm-destructive": { type: "boolean" } },
   usage: `  --confirm-destructive  ask the user to confirm destructive tools (DELETE …) first
                      (env MCP_STATE_SECRET: HMAC key for the confirmation state; share it
                      across instances behind a load balancer)

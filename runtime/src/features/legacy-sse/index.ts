@@ -7,6 +7,7 @@ import { LegacySseEndpoints } from "./sse-legacy.js";
 
 export const legacySse: Feature = {
   name: "legacy-sse",
+  flags: { "legacy-sse": { type: "boolean" } },
   usage: `  --legacy-sse       HTTP: also serve the deprecated HTTP+SSE transport (GET /sse, POST /messages)
 `,
   plugs: ({ flags }) =>

@@ -10,6 +10,13 @@ import type { ToolScopes } from "../../server/tool-catalog.js";
 
 export const oauth: Feature = {
   name: "oauth",
+  flags: {
+    "oauth-issuer": { type: "string" },
+    "oauth-audience": { type: "string" },
+    "oauth-jwks": { type: "string" },
+    "oauth-introspection": { type: "string" },
+    "oauth-scopes": { type: "string" },
+  },
   usage: `  --oauth-issuer URL OAuth 2.1 resource-server mode (HTTP): accept only bearer tokens from this issuer
   --oauth-audience URL  this server's resource identifier, required in the token's aud
                      (default: the endpoint URL, or --public-url + /mcp)

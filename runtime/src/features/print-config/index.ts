@@ -8,6 +8,7 @@ import { readToolChoice } from "../toolsets/connection-choice.js";
 
 export const printConfig: Feature = {
   name: "print-config",
+  flags: { "print-config": { type: "string" }, "url-query": { type: "string" } },
   usage: `  --print-config C   print the configuration entry for client C (claude-desktop, claude-code,
                      cursor, vscode) and exit; with --http, the form that connects over HTTP
   --url-query Q      with --print-config and --http: the URL carries this per-connection choice

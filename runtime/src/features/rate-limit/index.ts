@@ -36,6 +36,7 @@ export function rateLimits(
 
 export const rateLimit: Feature = {
   name: "rate-limit",
+  flags: { "rate-limit": { type: "string" }, "tool-rate-limit": { type: "string", multiple: true } },
   usage: `  --rate-limit RATE  requests per subject (OAuth subject, --trust-user-header user, else
                      client address; stdio: its one client), e.g. 600/min
                      (env MCP_RATE_LIMIT); shared by every instance with --state redis://…

@@ -36,6 +36,7 @@ export async function openState(url: string, options: StateStoreOptions): Promis
 
 export const redis: Feature = {
   name: "redis",
+  flags: { state: { type: "string" } },
   usage: `  --state URL        HTTP: shared state for several instances behind a load balancer:
                      redis://[:password@]host:port/db (env MCP_STATE_URL; default: this
                      process's memory). Tasks, legacy sessions and cancellations then reach

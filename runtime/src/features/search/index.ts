@@ -8,6 +8,9 @@ import { SearchMetaTools } from "./meta-tools.js";
 
 export const search: Feature = {
   name: "search",
+  usage: `  --surface search   search_operations, describe_operation, call_operation; auto picks it
+                     beyond ${AUTO_BUDGET.tools} tools or ~${AUTO_BUDGET.tokens.toLocaleString("en-US")} tokens of tools/list
+`,
   plugs: () => ({
     surfaces: { search: (context) => new SearchMetaTools(context) },
     autoSurface: (count, listed, maxTools = AUTO_BUDGET.tools) =>

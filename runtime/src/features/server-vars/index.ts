@@ -9,6 +9,7 @@ import { nonEmpty, type ResolveServerUrl } from "../../upstream/server-url.js";
 
 export const serverVars: Feature = {
   name: "server-vars",
+  flags: { "server-var": { type: "string", multiple: true } },
   usage: serverVarUsage,
   plugs: () => ({ serverUrl: fillServerUrl }),
 };

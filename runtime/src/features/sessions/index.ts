@@ -10,6 +10,7 @@ export { httpSessions };
 
 export const sessions: Feature = {
   name: "sessions",
+  flags: { sessions: { type: "boolean" } },
   usage: `  --sessions         HTTP: legacy-era sessions (Mcp-Session-Id); default stateless
 `,
   plugs: ({ flags }) => (flags.sessions ? { httpSessions } : {}),

@@ -15,6 +15,7 @@ export const DEFAULT_TASK_AFTER_MS = 2000;
 
 export const tasks: Feature = {
   name: "tasks",
+  flags: { "task-after": { type: "string" } },
   usage: `  --task-after MS    tasks extension (2026-07-28 clients that declare it): a tool call still
                      running after MS milliseconds becomes a task (default ${DEFAULT_TASK_AFTER_MS})
   --no-tasks         do not offer the tasks extension

@@ -13,6 +13,13 @@ import type { MakeConnectionChoices } from "../../server/choice-slot.js";
 
 export const toolsets: Feature = {
   name: "toolsets",
+  flags: {
+    toolsets: { type: "string", multiple: true },
+    "exclude-tags": { type: "string", multiple: true },
+    "include-operations": { type: "string", multiple: true },
+    "exclude-operations": { type: "string", multiple: true },
+    "read-only": { type: "boolean" },
+  },
   usage: `  --toolsets T,…     only operations with one of these OpenAPI tags (env MCP_TOOLSETS)
   --exclude-tags T,… no operation with one of these tags
   --include-operations G,…  only operations matching a glob on the tool name or "METHOD /path"

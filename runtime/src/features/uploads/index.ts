@@ -52,6 +52,12 @@ function folder(dir: string): string {
 
 export const uploads: Feature = {
   name: "uploads",
+  flags: {
+    "upload-dir": { type: "string" },
+    "upload-max-bytes": { type: "string" },
+    "upload-timeout": { type: "string" },
+    "upload-allow-private": { type: "boolean" },
+  },
   usage: `  --upload-dir DIR   stdio only: a file argument may be {"path": …} inside DIR (symlinks
                      resolved; env MCP_UPLOAD_DIR; default: no local files)
   --upload-max-bytes N

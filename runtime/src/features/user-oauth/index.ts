@@ -22,12 +22,14 @@ import { UserOAuth, type SignInScheme } from "./sign-in.js";
 import type { UserSource } from "./users.js";
 import { TokenVault } from "./vault.js";
 import { MemoryStateStore } from "../state/memory.js";
+import { DEFAULT_HTTP_HOST, isLoopbackHost } from "../../transport/transport.js";
 
 /** How long a call waits for its user to finish signing in (default). */
 const DEFAULT_WAIT_MS = 120_000;
 
 export const userOauth: Feature = {
   name: "user-oauth",
+  flags: { "trust-user-header": { type: "string" }, "allow-forwarded-sign-in-links": { type: "boolean" } },
   usage: `  --trust-user-header NAME
                      HTTP without --oauth-issuer: the user a request comes from is the value of
                      header NAME, which a trusted gateway sets; requests without it are refused.
@@ -43,6 +45,11 @@ export const userOauth: Feature = {
     if (header && !http) throw new Error("--trust-user-header applies to --http only (stdio has one user)");
     if (header && flags["oauth-issuer"])
       throw new Error("--trust-user-header and --oauth-issuer both say who the user is: choose one");
+    const host = (flags.host as string | undefined) ?? DEFAULT_HTTP_HOST;
+    if (header && !isLoopbackHost(host))
+      logger.warn(
+        `--trust-user-header ${header}: this server listens on ${host}, beyond this machine: whoever reaches it without the gateway can name any user in that header; let only the gateway reach it (bind to 127.0.0.1, or a network only the gateway is on)`,
+      );
     // Named explicitly by the operator: a request without it comes from no known user, and is refused.
     const guard = header ? { userHeader: header } : {};
     if (schemes.length === 0) return guard;
