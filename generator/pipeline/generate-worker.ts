@@ -8,7 +8,6 @@
  */
 import type { DiagnosticBag } from "../shared/diagnostics.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
-import { formatFiles } from "./emit/format.js";
 import { TOOLS_DATA_PATH, workerInput } from "./emit/project-files.js";
 import { EmitWorker } from "./emit/worker/emit-worker.js";
 import { type WorkerOutput, workerFiles } from "./emit/worker/worker-files.js";
@@ -78,16 +77,14 @@ export class WorkerChoreography {
   }
 
   /**
-   * The thread's files, formatted, put into `formatted` before `data/tools.json` (or its packed form), as the
-   * "typescript" stage: the time the pipeline waited for them (most of the work overlapped emit
-   * and format), and the formatting of the TypeScript files people read.
+   * The thread's files (formatted by the thread), put into `formatted` before `data/tools.json`
+   * (or its packed form), as the "typescript" stage: the time the pipeline waited for them (the
+   * work overlapped emit and format).
    */
-  async join(formatted: EmittedFile[], plan: ProjectPlan, timed: Timed): Promise<void> {
+  async join(formatted: EmittedFile[], timed: Timed): Promise<void> {
     const printing = this.printing;
     if (!printing) throw new Error("join before startPrinting");
-    const fromWorker = await timed("typescript", async () =>
-      formatFiles(workerFiles(await printing), plan.tools.length),
-    );
+    const fromWorker = await timed("typescript", async () => workerFiles(await printing));
     formatted.splice(
       formatted.findIndex((file) => file.path.startsWith(TOOLS_DATA_PATH)),
       0,

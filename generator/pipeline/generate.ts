@@ -284,7 +284,7 @@ async function emitFiles(run: PipelineRun, planned: Planned, previous: PreviousS
   await run.worker.validated();
   // The manifest's hashes of these files, while the worker prints (a big API's worker finishes last).
   for (const file of formatted) if (!file.once) fileSha256(file);
-  await run.worker.join(formatted, plan, run.timed);
+  await run.worker.join(formatted, run.timed);
   return formatted;
 }
 

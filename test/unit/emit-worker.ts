@@ -5,6 +5,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DiagnosticBag, type Diagnostic } from "../../generator/shared/diagnostics.js";
 import { EmitWorker } from "../../generator/pipeline/emit/worker/emit-worker.js";
+import { workerOutput } from "../../generator/pipeline/emit/worker/worker-files.js";
+import { workerInput } from "../../generator/pipeline/emit/project-files.js";
+import { formatFiles } from "../../generator/pipeline/emit/format.js";
 import { generate } from "../../generator/pipeline/generate.js";
 import { loadSpec } from "../../generator/pipeline/load/load-spec.js";
 import { validationFindings } from "../../generator/pipeline/load/validate.js";
@@ -65,6 +68,23 @@ test("after the thread failed, a job asked of it is done in this thread at once 
   const later: Diagnostic[] = [{ code: "MG000", severity: "info", message: "asked after the thread ended" }];
   assert.is(await within(worker.validate(JSON.stringify(invalid), async () => later)), later);
   worker.stop();
+});
+
+test("the thread formats the files it makes, as format.ts formats them in this thread", async () => {
+  const spec = join(work, "valid.json");
+  writeFileSync(spec, JSON.stringify({ ...invalid, paths: {} }));
+  const { plan } = await generate({ spec, planOnly: true, allowEmpty: true });
+  const worker = new EmitWorker();
+  const output = await within(worker.run(workerInput(plan, false)));
+  worker.stop();
+  assert.ok(output !== "still waiting");
+  const unformatted = workerOutput(workerInput(plan, false)).files;
+  const formatted = await formatFiles(unformatted, plan.tools.length);
+  assert.equal(output.files, formatted);
+  assert.ok(
+    formatted.some((file, i) => file.content !== unformatted[i]!.content),
+    "formatting changes some file (src/index.ts)",
+  );
 });
 
 test("generate reports the worker's validation warnings after the load's, with their pointers", async () => {

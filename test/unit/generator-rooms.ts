@@ -35,8 +35,9 @@ const EMIT_LAYERS: readonly (readonly string[])[] = [
   ["data", "publishing", "test-cases"],
   ["targets"],
   ["typescript"],
-  ["worker"],
+  ["json-format.ts"],
   ["format.ts"],
+  ["worker"],
   ["project-files.ts"],
 ];
 

@@ -84,8 +84,8 @@ const values: unknown[] = [
   [],
 ];
 
-test("SchemaChecker answers as the server's ajv does, split or whole", () => {
-  const checker = new SchemaChecker();
+/** Asserts the checker's answer is the server's for every schema and value; returns how many the server refused. */
+function assertServerAnswers(checker: SchemaChecker, schemas: Schema[], values: unknown[]): number {
   let refused = 0;
   for (const schema of schemas) {
     for (const value of values) {
@@ -94,7 +94,80 @@ test("SchemaChecker answers as the server's ajv does, split or whole", () => {
       assert.is(checker.accepts(schema, value), expected, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
     }
   }
+  return refused;
+}
+
+test("SchemaChecker answers as the server's ajv does, split or whole", () => {
+  const refused = assertServerAnswers(new SchemaChecker(), schemas, values);
   assert.ok(refused > 20, "the values exercise refusals too");
+});
+
+// Split keyword by keyword (node-check.ts), beside the ones ajv checks whole.
+const structural: Schema[] = [
+  { type: "array", items: { type: "integer" }, minItems: 1, maxItems: 2 },
+  { type: ["string", "null"], enum: ["a", "b", null] },
+  { const: { a: "x" } },
+  { enum: [[1, 2], { a: "x" }, 12] },
+  { anyOf: [{ type: "string" }, { type: "object", required: ["a"] }] },
+  { oneOf: [{ type: "number" }, { type: "integer" }] },
+  {
+    oneOf: [
+      { type: "object", properties: { a: { type: "string" } } },
+      { type: "object", required: ["b"] },
+    ],
+  },
+  { allOf: [{ type: "object", required: ["a"] }, { properties: { a: { enum: ["x"] } } }] },
+  { type: "object", additionalProperties: { type: "integer" }, properties: { a: { type: "string" } } },
+  { items: false },
+  {
+    type: "object",
+    properties: { pet: { $ref: "#/$defs/Pet", type: "object" }, list: { items: { $ref: "#/$defs/Pet" } } },
+    $defs: defs,
+  },
+  { type: "object", properties: { n: { type: "number", minimum: 2 } }, required: ["n"] },
+];
+// Not the objects with an own `toString`: ajv's deep equality (enum, const) calls it.
+const structuralValues: unknown[] = [
+  ...values.filter((value) => typeof value !== "object" || value === null || !Object.hasOwn(value, "toString")),
+  [3],
+  [1, 2, 3],
+  [1.5],
+  1.5,
+  "a",
+  "c",
+  { a: "x" },
+  { a: "y" },
+  { b: 1 },
+  { a: "x", b: 1 },
+  { a: "x", b: "1" },
+  { pet: { name: "Rex" }, list: [{ name: "Rex" }] },
+  { pet: { name: "Rex" }, list: [{ name: "R" }] },
+  { n: 3 },
+  { n: 1 },
+];
+
+test("SchemaChecker: structural keywords are checked without compiling, as the server's ajv answers", () => {
+  const checker = new SchemaChecker();
+  const refused = assertServerAnswers(checker, structural, structuralValues);
+  assert.ok(refused > 100, "the values exercise refusals too");
+  // Compiled: the leaves with other keywords only (Pet's name: minLength; n: minimum).
+  assert.is(checker.compiledSchemas, 2);
+});
+
+test("SchemaChecker: a property that is undefined counts as absent, as ajv's ownProperties reads it", () => {
+  const checker = new SchemaChecker();
+  const schema = { type: "object", properties: { a: { type: "string" } }, required: ["b"] };
+  assert.is(checker.accepts(schema, { a: undefined, b: 1 }), serverAccepts(schema, { a: undefined, b: 1 }));
+  assert.is(checker.accepts(schema, { b: undefined }), serverAccepts(schema, { b: undefined }));
+});
+
+test("SchemaChecker: a schema that refers to itself without end throws, as ajv's validator overflows", () => {
+  const checker = new SchemaChecker();
+  const schema = { $ref: "#/$defs/A", $defs: { A: { allOf: [{ $ref: "#/$defs/A" }] } } };
+  assert.throws(
+    () => checker.accepts(schema, 1),
+    (error: unknown) => error instanceof RangeError,
+  );
 });
 
 test("SchemaChecker: a property schema resolves $refs against the root's $defs", () => {

@@ -1,7 +1,8 @@
 import type { EmittedFile } from "./emitted-file.js";
+import { PRINT_WIDTH, prettierJson } from "./json-format.js";
 
 /** The pinned prettier options for generated files (never read from the user's config). */
-const OPTIONS = { printWidth: 100, trailingComma: "all", endOfLine: "lf" } as const;
+const OPTIONS = { printWidth: PRINT_WIDTH, trailingComma: "all", endOfLine: "lf" } as const;
 
 // TypeScript is parsed by Babel ("babel-ts"), which the JSON files need anyway: prettier's own
 // TypeScript parser is one more large plugin to load, and both format our files the same (the
@@ -39,9 +40,23 @@ function growsWithTools(path: string): boolean {
 let prettierModule: Promise<typeof import("prettier")> | undefined;
 const loadPrettier = () => (prettierModule ??= import("prettier"));
 
-/** `content` formatted by prettier with `parser`. */
+/**
+ * Loads prettier and the plugins of the TypeScript files (Babel, estree) by formatting a line:
+ * for a thread that formats later and has time now (emit-worker-thread.ts). Never rejects.
+ */
+export async function warmFormatter(): Promise<void> {
+  try {
+    await format("export {};\n", "babel-ts");
+  } catch {
+    // Formatting later reports what fails.
+  }
+}
+
+/** `content` formatted by prettier with `parser` (JSON as prettier lays it out, json-format.ts, when it can). */
 async function format(content: string, parser: string): Promise<string> {
   if (parser === "markdown") return formatMarkdown(content);
+  const json = parser === "json" ? prettierJson(content) : undefined;
+  if (json !== undefined) return json;
   const prettier = await loadPrettier();
   try {
     return await prettier.format(content, { ...OPTIONS, parser });

@@ -12,56 +12,29 @@
  * - each `$defs` entry is added to ajv once, under a stable `$id` (see DefsRegistry), and the
  *   schemas that use it refer to it there, so ajv compiles it once for every tool that reaches it
  *   (inlining the `$defs` into each schema compiled them all again per distinct schema);
- * - a plain object schema (only `type: "object"`, `properties`, `required`, a boolean
- *   `additionalProperties`, annotations, and at the root its `$defs`) is checked property by
- *   property, each property's schema through the same cache. Those keywords are independent
- *   conditions on the object's own keys, so the answer is ajv's for the whole schema; anything else
- *   goes to ajv whole.
+ * - a schema of structural keywords only (see node-check.ts: `type`, `enum`, `const`, `properties`,
+ *   `required`, `additionalProperties`, `items`, `minItems`, `maxItems`, `allOf`, `anyOf`, `oneOf`,
+ *   a local `$ref`, annotations, and at the root its `$defs`) is checked here, keyword by keyword,
+ *   each subschema through the same cache: those keywords are independent conditions, checked as
+ *   ajv checks them, so the answer is ajv's for the whole schema. Only the schemas with other
+ *   keywords (`pattern`, `format`, `minimum`…), mostly small leaves, go to ajv, whole. (Compiling
+ *   is what costs, and cold: GitHub's input samples reached 126 compiled schemas, 0.2-0.3 CPU-s.)
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { getOwn, isRecord, type JsonSchema } from "../../../shared/contract.js";
+import { isRecord, type JsonSchema } from "../../../shared/contract.js";
 import { forEachSchema, mapSchema } from "../../../shared/schema-walk.js";
+import { type Check, isAnnotation, nodeAccepts, nodeParts, type NodeParts, refName } from "./node-check.js";
 
 type Schema = Record<string, unknown>;
-type Check = (value: unknown) => boolean;
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
-/**
- * Keywords that never change ajv's answer with the options used here (no `useDefaults`, `strict`
- * off: unknown keywords such as OpenAPI's `example` are ignored), and extension keywords (`x-…`).
- */
-const ANNOTATIONS = new Set([
-  "title",
-  "description",
-  "$comment",
-  "examples",
-  "example",
-  "default",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
-const isAnnotation = (keyword: string): boolean => ANNOTATIONS.has(keyword) || keyword.startsWith("x-");
-
-/** The keywords of a schema checked property by property (see the module comment), annotations aside. */
-const SPLIT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties"]);
-
-/** A plain object schema's conditions. */
-interface ObjectParts {
-  properties: Record<string, JsonSchema>;
-  required: string[];
-  /** `additionalProperties: false`. */
-  closed: boolean;
-  /** `type: "object"`: other values are refused (without it, they are accepted). */
-  typed: boolean;
-}
-
 const ALWAYS: Check = () => true;
-const NEVER: Check = () => false;
+/** The deepest nesting of split checks (see partsAccept); far beyond what the load stage lets a spec nest. */
+const MAX_DEPTH = 2000;
 
 /** Validates sample values; keeps every compiled schema, so one instance serves one project (or one check run). */
 export class SchemaChecker {
@@ -83,6 +56,8 @@ export class SchemaChecker {
   private readonly defsIds = new WeakMap<object, number>();
   private nextDefsId = 0;
   private readonly noDefs = {};
+  /** How deep checks of split schemas are nested now (see partsAccept). */
+  private depth = 0;
 
   constructor() {
     addFormats(this.ajv);
@@ -123,32 +98,26 @@ export class SchemaChecker {
     // compiled every entry it reaches again: MS Graph's bodies reach hundreds.)
     const context = refContext(schema, defs === this.noDefs ? undefined : defs);
     const registered = context === undefined || this.defs.namespaceOf(context) !== undefined;
-    // Own `$defs` are split off only at the root: the properties' refs resolve against the root's.
+    // Own `$defs` are split off only at the root: the subschemas' refs resolve against the root's.
     const parts =
-      registered && (schema.$defs === undefined || schema === root) ? objectParts(schema, schema === root) : undefined;
-    if (parts) return (value) => this.objectAccepts(parts, value, root);
+      registered && (schema.$defs === undefined || schema === root)
+        ? nodeParts(schema, schema === root, context)
+        : undefined;
+    if (parts) return (value) => this.partsAccept(parts, value, root);
     const validate = this.validator(schema, defs);
     return validate ? (value) => validate(value) === true : ALWAYS;
   }
 
-  private objectAccepts(parts: ObjectParts, value: unknown, root: Schema): boolean {
-    if (!isRecord(value)) return !parts.typed;
-    for (const name of parts.required) if (!Object.hasOwn(value, name)) return false;
-    for (const key of Object.keys(value)) {
-      if (!Object.hasOwn(parts.properties, key)) {
-        if (parts.closed) return false;
-        continue;
-      }
-      const property = parts.properties[key];
-      const check =
-        property === true || property === undefined
-          ? ALWAYS
-          : property === false
-            ? NEVER
-            : this.checkFor(property as Schema, root);
-      if (!check(getOwn(value, key))) return false;
+  /** `parts` on `value`, each subschema through the cache (nodeAccepts), with a bound on the nesting. */
+  private partsAccept(parts: NodeParts, value: unknown, root: Schema): boolean {
+    // A value is finite, but `$ref`s and combinators check the same value again: a schema that
+    // refers to itself without end would recurse forever (ajv's validator overflows the stack too).
+    if (++this.depth > MAX_DEPTH) throw new RangeError("Maximum call stack size exceeded: a schema refers to itself");
+    try {
+      return nodeAccepts(parts, value, (schema, item) => this.accepts(schema, item, root));
+    } finally {
+      this.depth -= 1;
     }
-    return true;
   }
 
   /**
@@ -275,17 +244,6 @@ const entryId = (index: number, name: string): string => namespaceBase(index) + 
 /** Keywords that give a schema resources or refs of their own, which the registry cannot move. */
 const UNMOVABLE = ["$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"];
 
-/** The `$defs` entry name a `#/$defs/<name>` ref points to (undefined for any other ref). */
-function refName(ref: string): string | undefined {
-  const match = /^#\/\$defs\/([^/]+)$/.exec(ref);
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]!).replace(/~1/g, "/").replace(/~0/g, "~");
-  } catch {
-    return undefined;
-  }
-}
-
 /** Names of the `$defs` entries a schema refers to. */
 function refNames(schema: Schema): string[] {
   const names: string[] = [];
@@ -323,21 +281,4 @@ function withoutAnnotations(schema: Schema): Schema {
     for (const keyword of Object.keys(node)) if (isAnnotation(keyword)) delete node[keyword];
     return node;
   }) as Schema;
-}
-
-/** The conditions of a plain object schema, or undefined when the schema has any other keyword (`ownDefs`: `$defs` allowed). */
-function objectParts(schema: Schema, ownDefs: boolean): ObjectParts | undefined {
-  for (const key of Object.keys(schema))
-    if (!SPLIT_KEYWORDS.has(key) && !isAnnotation(key) && !(ownDefs && key === "$defs")) return undefined;
-  const { type, properties = {}, required = [], additionalProperties } = schema;
-  if (type !== undefined && type !== "object") return undefined;
-  if (!isRecord(properties) || !Array.isArray(required) || !required.every((name) => typeof name === "string"))
-    return undefined;
-  if (additionalProperties !== undefined && typeof additionalProperties !== "boolean") return undefined;
-  return {
-    properties: properties as Record<string, JsonSchema>,
-    required: required as string[],
-    closed: additionalProperties === false,
-    typed: type === "object",
-  };
 }

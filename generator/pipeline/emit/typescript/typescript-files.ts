@@ -23,7 +23,7 @@ import { brief, docText, propertyKey } from "./schema-to-ts.js";
 import { TypeNames } from "./named-types.js";
 import type { ToolTypeSource } from "./tool-type-source.js";
 import { contentType, errorNode } from "./tool-module.js";
-import { printToolTypes } from "./tool-types.js";
+import { operationDeclarations, printToolTypes } from "./tool-types.js";
 import { oneLine } from "./type-expression.js";
 import { interfaceText, propertySignature, typeImportText } from "./structure-text.js";
 import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
@@ -62,15 +62,16 @@ const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritte
 /** Prints every TypeScript file of the project and the operation declarations. Deterministic. */
 export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
-  const printed = printToolTypes(input.tools, input.types, tsMorph);
-  // The tools' and schemas' types are for the project's own code (feature custom); the declarations always ship.
+  // The tools' and schemas' types are for the project's own code (feature custom): without it they
+  // are not printed at all (most of the printing time of a big API); the declarations always ship.
   const custom = input.features.includes("custom");
-  const files: EmittedFile[] = custom
+  const printed = custom ? printToolTypes(input.tools, input.types, tsMorph) : undefined;
+  const files: EmittedFile[] = printed
     ? [...printed.modules].map(([fileName, content]) => ({ path: `src/tools/${fileName}.ts`, content }))
     : [];
-  if (custom) files.push(...printed.schemas);
+  if (printed) files.push(...printed.schemas);
   const source = toolSource(input.features, tsMorph);
-  const index = custom
+  const index = printed
     ? toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), source, tsMorph)
     : sourceFile(tsMorph.StructureKind, [...source.imports, BLANK_LINE, source.exportTools]);
   files.push({ path: "src/tools/index.ts", content: printFile(index) });
@@ -78,7 +79,7 @@ export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
   files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
   files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
   if (custom) files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
-  return { files, declarations: printed.declarations };
+  return { files, declarations: printed?.declarations ?? operationDeclarations(input.tools) };
 }
 
 /** `export const name: type = initializer;` with a doc comment. */

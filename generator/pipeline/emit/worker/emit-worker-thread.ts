@@ -6,9 +6,12 @@ import { parentPort } from "node:worker_threads";
 import { validationFindings } from "../../load/validate.js";
 import type { WorkerReply, WorkerRequest } from "./emit-worker.js";
 import { loadTsMorph } from "../typescript/ts-morph.js";
-import { workerOutput } from "./worker-files.js";
+import { formattedWorkerOutput } from "./worker-files.js";
+import { warmFormatter } from "../format.js";
 
 loadTsMorph();
+// Ready before the plan is (the thread formats its TypeScript files, formattedWorkerOutput).
+const formatter = warmFormatter();
 
 parentPort!.on("message", (request: WorkerRequest) => {
   if (request.kind === "validate") {
@@ -16,7 +19,7 @@ parentPort!.on("message", (request: WorkerRequest) => {
       reply({ kind: "validate", findings }),
     );
   } else {
-    reply({ kind: "emit", output: workerOutput(request.input) });
+    void formatter.then(() => formattedWorkerOutput(request.input)).then((output) => reply({ kind: "emit", output }));
   }
 });
 

@@ -13,7 +13,7 @@
 import { Worker } from "node:worker_threads";
 import type { Diagnostic } from "../../../shared/diagnostics.js";
 import { distUrl } from "../../../shared/package-root.js";
-import { workerOutput, type WorkerInput, type WorkerOutput } from "./worker-files.js";
+import { formattedWorkerOutput, type WorkerInput, type WorkerOutput } from "./worker-files.js";
 
 /** A job for the thread. */
 export type WorkerRequest = { kind: "validate"; document: string } | { kind: "emit"; input: WorkerInput };
@@ -55,10 +55,12 @@ export class EmitWorker {
     return this.ask({ kind: "validate", document }, (reply) => (reply?.kind === "validate" ? reply.findings : here()));
   }
 
-  /** The worker's files for `input`. The thread ends once it has answered every job. */
+  /** The worker's files for `input`, formatted. The thread ends once it has answered every job. */
   run(input: WorkerInput): Promise<WorkerOutput> {
     this.emitting = true;
-    return this.ask({ kind: "emit", input }, (reply) => (reply?.kind === "emit" ? reply.output : workerOutput(input)));
+    return this.ask({ kind: "emit", input }, (reply) =>
+      reply?.kind === "emit" ? reply.output : formattedWorkerOutput(input),
+    );
   }
 
   /** Ends the thread; a job it has not answered is done in this thread. */

@@ -9,6 +9,7 @@ import type { SearchDocument } from "../../../shared/contract.js";
 import { writeDeclarations } from "../data/data-files.js";
 import { DECLARATION_OFFSETS_PATH, DECLARATIONS_DATA_PATH } from "../data/data-paths.js";
 import type { EmittedFile } from "../emitted-file.js";
+import { formatFiles } from "../format.js";
 import { DataFileWriter, packAbove, packLargeFiles } from "../data/packed-files.js";
 import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "../data/search-index.js";
 import { printTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
@@ -50,6 +51,17 @@ export function workerOutput(input: WorkerInput): WorkerOutput {
       ),
     );
   return { files };
+}
+
+/**
+ * `workerOutput` with its files formatted (format.ts), as the pipeline joins them to the others:
+ * the thread formats them itself, with the prettier it loaded while it waited for the plan
+ * (`warmFormatter`), so that a big API's main thread, whose own files are either left as printed
+ * or JSON that format.ts lays out, never loads prettier.
+ */
+export async function formattedWorkerOutput(input: WorkerInput): Promise<WorkerOutput> {
+  const toolCount = input.toolNames.length;
+  return { files: await formatFiles(workerOutput(input).files, toolCount) };
 }
 
 /** The worker's output as files: the TypeScript, the declarations' data files (tool order), the search index. */
