@@ -2,6 +2,9 @@
 export class Cancellation {
   /** Set once cancelled, with the reason `signal` aborts with. */
   cancelled: { reason: unknown } | undefined;
+  /** The first callback, kept without a Set: most requests have one or two, and most are never cancelled. */
+  private first: (() => void) | undefined;
+  /** Every callback once more than one was added (the first included, so they run in the order added). */
   private callbacks: Set<() => void> | undefined;
   private controller: AbortController | undefined;
 
@@ -18,14 +21,23 @@ export class Cancellation {
   cancel(reason: unknown): void {
     if (this.cancelled) return;
     this.cancelled = { reason };
+    this.first?.();
     for (const callback of this.callbacks ?? []) callback();
     this.controller?.abort(reason);
   }
 
   /** Runs `callback` when cancelled; returns what takes it off again. */
   onCancel(callback: () => void): () => void {
-    (this.callbacks ??= new Set()).add(callback);
-    return () => this.callbacks!.delete(callback);
+    if (!this.first && !this.callbacks) this.first = callback;
+    else {
+      this.callbacks ??= new Set(this.first ? [this.first] : []);
+      this.first = undefined;
+      this.callbacks.add(callback);
+    }
+    return () => {
+      if (this.first === callback) this.first = undefined;
+      else this.callbacks?.delete(callback);
+    };
   }
 
   /** An `AbortSignal` that aborts with this cancellation, made on first use. */

@@ -70,22 +70,37 @@ export function methodNotAllowed(sessions: boolean): HttpAnswer {
 }
 
 /** The media types the client accepts (406 when none fits), after the body's type is checked (415). */
-export function negotiate(headers: IncomingHttpHeaders): string[] | HttpAnswer {
+export function negotiate(headers: IncomingHttpHeaders): readonly string[] | HttpAnswer {
   const accepted = mediaTypes(headers.accept);
   if (accepted.length > 0 && !accepted.some((type) => ANSWER_TYPES.includes(type)))
     return HttpAnswer.error(406, "Not Acceptable: Accept must allow application/json or text/event-stream");
-  const contentType = (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const header = headers["content-type"];
+  // The usual value needs no parsing.
+  const contentType = header === "application/json" ? header : (header ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType !== "" && contentType !== "application/json")
     return HttpAnswer.error(415, "Unsupported Media Type: use application/json");
   return accepted;
 }
 
+/**
+ * The last Accept header read and its media types: a client sends the same header with every
+ * request, so it is split once, not per request (frozen: every request shares the list).
+ */
+let lastAccept: { header: string | undefined; types: readonly string[] } = { header: undefined, types: [] };
+
 /** The media types an Accept header lists; none when it is absent or empty (then anything is accepted). */
-function mediaTypes(accept: string | undefined): string[] {
-  return (accept ?? "")
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim().toLowerCase())
-    .filter(Boolean);
+function mediaTypes(accept: string | undefined): readonly string[] {
+  if (accept !== lastAccept.header)
+    lastAccept = {
+      header: accept,
+      types: Object.freeze(
+        (accept ?? "")
+          .split(",")
+          .map((part) => part.split(";")[0]!.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    };
+  return lastAccept.types;
 }
 
 /** The answer to a body that was not read: too large (413) or too many bodies arriving at once (503). */

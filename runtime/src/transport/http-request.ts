@@ -159,19 +159,21 @@ function dispatchContext(
   const { call, route, version, use, chosen } = exchange;
   const session = use?.session;
   const principal = route.principal;
-  return {
+  const context: RequestContext = {
     protocolVersion: version ?? session?.version ?? DEFAULT_HTTP_PROTOCOL_VERSION,
     // A legacy client is known by its session; without sessions no request says who sent it.
     client: session?.client ?? null,
     gone: call.gone,
     // A session's requests may arrive through any instance (and from any proxy address).
     scope: use?.id ? `session:${use.id}` : `http:${call.clientAddress ?? ""}`,
-    ...(call.clientAddress ? { clientAddress: call.clientAddress } : {}),
-    ...(session ? { session } : {}),
     headers: call.headers,
-    ...(principal?.scopes ? { scopes: principal.scopes } : {}),
-    ...(chosen ? { choice: chosen } : {}),
-    ...(principal?.subject !== undefined ? { subject: principal.subject } : {}),
-    ...(notify ? { notify } : {}),
   };
+  // Set one by one, not spread from `cond ? { key } : {}`: no throwaway object per absent key, per request.
+  if (call.clientAddress) context.clientAddress = call.clientAddress;
+  if (session) context.session = session;
+  if (principal?.scopes) context.scopes = principal.scopes;
+  if (chosen) context.choice = chosen;
+  if (principal?.subject !== undefined) context.subject = principal.subject;
+  if (notify) context.notify = notify;
+  return context;
 }

@@ -3,7 +3,7 @@
  * from client-slot.ts), follows redirects (credentials stripped by `onRedirect`), decompresses and
  * reports download progress, which the size cap watches.
  */
-import type { CancelableRequest, Method, Response } from "got";
+import type { CancelableRequest, Method, OptionsInit, Response } from "got";
 import {
   IDEMPOTENT_METHODS,
   MAX_RETRY_AFTER_MS,
@@ -75,14 +75,18 @@ function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Resp
   const loaded = loadedGot();
   if (!loaded) return loadGot().then(() => sendWithGot(request, limits));
   const context: RequestContext = { limits, onRedirect: request.onRedirect };
-  const pending = upstreamClient(loaded.default, request.retries)(request.url, {
-    method: request.method as Method,
-    headers: request.headers,
-    context,
-    ...(request.body !== undefined ? { body: request.body, allowGetBody: true } : {}),
-    ...(request.tls ? { https: { ...request.tls } } : {}),
-    // responseType "buffer" is the instance's default, which got's types do not carry over.
-  }) as unknown as CancelableRequest<Response<Buffer>>;
+  // responseType "buffer" is the instance's default, which got's types do not carry over. Optional keys are
+  // set one by one, not spread from `cond ? { key } : {}`: no throwaway object per absent key, per call.
+  const options: OptionsInit = { method: request.method as Method, headers: request.headers, context };
+  if (request.body !== undefined) {
+    options.body = request.body;
+    options.allowGetBody = true;
+  }
+  if (request.tls) options.https = { ...request.tls };
+  const pending = upstreamClient(loaded.default, request.retries)(
+    request.url,
+    options,
+  ) as unknown as CancelableRequest<Response<Buffer>>;
   limits.cancel = () => pending.cancel();
   // Counted after decompression; a declared length over the cap is refused before any body is read.
   void pending.on("downloadProgress", ({ transferred, total }) => {
