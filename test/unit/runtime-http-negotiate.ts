@@ -11,7 +11,10 @@ const status = (answer: readonly string[] | HttpAnswer) => (answer instanceof Ht
 
 test("each request gets the answer of its own Accept header, in any order", () => {
   for (let round = 0; round < 2; round++) {
-    assert.equal(negotiate({ accept: "application/json, text/event-stream" }), ["application/json", "text/event-stream"]);
+    assert.equal(negotiate({ accept: "application/json, text/event-stream" }), [
+      "application/json",
+      "text/event-stream",
+    ]);
     assert.is(status(negotiate({ accept: "image/png" })), 406);
     assert.equal(negotiate({ accept: "Text/Event-Stream;q=0.5" }), ["text/event-stream"]);
     assert.equal(negotiate({}), []);

@@ -139,4 +139,26 @@ test("the queue: a key's own cap, the shared cap, a waiting call cancelled; host
   assert.is(hostOf("https://h.test"), "h.test");
 });
 
+test("a waiting call started by the slot settles with its exchange; a cancellation after its start leaves it to the exchange", async () => {
+  const queue = new UpstreamQueue(1);
+  let finishFirst!: (value: string) => void;
+  const first = queue.run(() => new Promise<string>((resolve) => (finishFirst = resolve)), undefined);
+  const controller = new AbortController();
+  let finishSecond!: (value: string) => void;
+  let started = false;
+  const second = queue.run(
+    () => ((started = true), new Promise<string>((resolve) => (finishSecond = resolve))),
+    new Cancellation(controller.signal),
+  );
+  assert.is(started, false);
+  finishFirst("one");
+  assert.is(await first, "one");
+  await Promise.resolve();
+  assert.is(started, true);
+  controller.abort(new Error("too late"));
+  finishSecond("two");
+  assert.is(await second, "two");
+  assert.is(await queue.run(async () => "three", undefined), "three");
+});
+
 test.run();

@@ -18,6 +18,7 @@ import { describeError, type Logger } from "../protocol/logger.js";
 import { isRecord } from "../protocol/own.js";
 import { BATCH_PROTOCOL_VERSION, META_SERVER_INFO } from "../protocol/versions.js";
 import type {
+  HandlerContext,
   NotificationHandler,
   ObservedRequest,
   Params,
@@ -183,7 +184,9 @@ export class Dispatcher {
     try {
       const refusal = admission && (await admission.admit(incoming!));
       if (refusal) return this.refuse(id, method, refusal, era, ctx, observed);
-      const result = await handler(p, { id, method, ctx, era, cancellation, ...(observed ? { observed } : {}) });
+      const context: HandlerContext = { id, method, ctx, era, cancellation };
+      if (observed) context.observed = observed; // not spread from a literal: no throwaway object per request
+      const result = await handler(p, context);
       if (cancellation.cancelled) return void observed?.end({ cancelled: true });
       observed?.end({ result });
       return successResponse(id, era.modern ? this.modernResult(method, result, ctx) : result);

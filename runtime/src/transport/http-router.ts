@@ -50,7 +50,9 @@ export function httpRouter(
     const principal = oauth && !isPublic ? await authenticate(req, res, oauth) : undefined;
     if (principal === null) return;
     if (other) return other.handle(req, res, pathname, principal && access(server, oauth!, principal), refuse);
-    return handleMcp(req, res, { search: query < 0 ? "" : url.slice(query), principal });
+    // Awaited, not returned: an async function that resolves with a promise adopts it through a `then`
+    // of its own (one promise and two microtask turns more per request); an await costs one turn.
+    await handleMcp(req, res, { search: query < 0 ? "" : url.slice(query), principal });
   };
 }
 

@@ -83,10 +83,9 @@ function sendWithGot(request: UpstreamRequest, limits: CallLimits): Promise<Resp
     options.allowGetBody = true;
   }
   if (request.tls) options.https = { ...request.tls };
-  const pending = upstreamClient(loaded.default, request.retries)(
-    request.url,
-    options,
-  ) as unknown as CancelableRequest<Response<Buffer>>;
+  const pending = upstreamClient(loaded.default, request.retries)(request.url, options) as unknown as CancelableRequest<
+    Response<Buffer>
+  >;
   limits.cancel = () => pending.cancel();
   // Counted after decompression; a declared length over the cap is refused before any body is read.
   void pending.on("downloadProgress", ({ transferred, total }) => {
