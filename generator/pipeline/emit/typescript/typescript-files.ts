@@ -4,7 +4,9 @@
  * maps, the typed client types (`src/api.ts`), server info, the entry point and the user's
  * extension file (created once). Its input is plain data, so the printing can run in a worker
  * thread (emit-worker.ts) while the main thread emits the data files; the operation declarations
- * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
+ * for the model (declarations.ts) come from the same printed tool types (tool-types.ts). Without
+ * feature `custom` only server info, the entry point and a short tool index are needed, and they are
+ * written as text (plain-files.ts) without loading ts-morph.
  */
 import type {
   OptionalKind,
