@@ -31,7 +31,7 @@ export function examples(root: string): Example[] {
 
 /**
  * Writes example `name` into `dir` as its generation does: the checked-in folder plus the vendored
- * runtime it leaves out (the features its manifest lists). With `features`, a fresh generation
+ * runtime it leaves out (the features its plan vendors). With `features`, a fresh generation
  * with those instead (and the example's own src/custom/), for tests that need a feature the
  * checked-in example was not generated with.
  */
@@ -44,12 +44,9 @@ export async function materializeExample(root: string, name: string, dir: string
     return;
   }
   cpSync(join(root, "generated", name), dir, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(dir, ".mcp-gen", "manifest.json"), "utf8")) as {
-    files: Record<string, string>;
-  };
-  const vendored = Object.keys(manifest.files).filter(isVendoredRuntime);
-  const vendoredFeatures = vendored.flatMap((path) => /^src\/runtime\/features\/([^/]+)\//.exec(path)?.[1] ?? []);
-  for (const file of runtimeFiles([...new Set(vendoredFeatures)])) {
+  // The golden keeps no runtime and its manifest one hash for it: the plan says which features it vendors.
+  const { plan } = await generate({ spec: join(root, example.spec), features: example.with ?? [], planOnly: true });
+  for (const file of runtimeFiles(plan.features)) {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.content);
   }

@@ -43,7 +43,7 @@ test("the worker validates the document's JSON text and finds what this thread w
 
 test("a job the thread cannot answer (it was stopped) is done in this thread", async () => {
   const worker = new EmitWorker();
-  // The thread is still loading ts-morph (a tenth of a second at least) when it is stopped.
+  // The thread is still starting (loading its modules and prettier) when it is stopped.
   const findings = worker.validate(JSON.stringify(invalid), async () => sentinel);
   worker.stop();
   assert.is(await findings, sentinel);

@@ -30,6 +30,11 @@ export const GENERATED_HEADER =
 
 let tsMorph: TsMorph | undefined;
 
+/** Whether this thread has loaded ts-morph (the emit worker reports it: a project without feature `custom` never needs it). */
+export function isTsMorphLoaded(): boolean {
+  return tsMorph !== undefined;
+}
+
 /** ts-morph, loaded on first use (CommonJS, so `require` keeps the callers synchronous). */
 export function loadTsMorph(): TsMorph {
   if (tsMorph) return tsMorph;

@@ -4,20 +4,20 @@
  * maps, the typed client types (`src/api.ts`), server info, the entry point and the user's
  * extension file (created once). Its input is plain data, so the printing can run in a worker
  * thread (emit-worker.ts) while the main thread emits the data files; the operation declarations
- * for the model (declarations.ts) come from the same printed tool types (tool-types.ts).
+ * for the model (declarations.ts) come from the same printed tool types (tool-types.ts). Without
+ * feature `custom` only server info, the entry point and a short tool index are needed, and they are
+ * written as text (plain-files.ts) without loading ts-morph.
  */
-import { featureExport } from "../../plan/features.js";
-import { TARGET_FEATURES } from "../../plan/targets.js";
-import type { ImportDeclarationStructure, SourceFileStructure, StatementStructures, WriterFunction } from "ts-morph";
+import type {
+  OptionalKind,
+  ParameterDeclarationStructure,
+  SourceFileStructure,
+  StatementStructures,
+  WriterFunction,
+} from "ts-morph";
 import type { ServerInfo } from "../../../shared/contract.js";
 import type { TypesPlan } from "../../plan/plan-types.js";
-import {
-  API_DOCUMENT_PATH,
-  CATALOG_DATA_PATH,
-  DEFINITIONS_DATA_PATH,
-  TOOL_NAMES_DATA_PATH,
-  TOOLS_DATA_PATH,
-} from "../data/data-paths.js";
+import { CATALOG_DATA_PATH, DEFINITIONS_DATA_PATH, TOOL_NAMES_DATA_PATH, TOOLS_DATA_PATH } from "../data/data-paths.js";
 import type { EmittedFile } from "../emitted-file.js";
 import { brief, docText, propertyKey } from "./schema-to-ts.js";
 import { TypeNames } from "./named-types.js";
@@ -26,6 +26,15 @@ import { contentType, errorNode } from "./tool-module.js";
 import { operationDeclarations, printToolTypes } from "./tool-types.js";
 import { oneLine } from "./type-expression.js";
 import { interfaceText, propertySignature, typeImportText } from "./structure-text.js";
+import {
+  dataModule,
+  entryParts,
+  entryPointText,
+  exportedConstText,
+  serverInfoText,
+  toolIndexText,
+  type NamedImport,
+} from "./plain-files.js";
 import { BLANK_LINE, loadTsMorph, printFile, sourceFile, type Statement, type TsMorph } from "./ts-morph.js";
 
 /** What the TypeScript is printed from: plain data (structured-cloned to the worker thread). */
@@ -45,6 +54,8 @@ export interface TypeScriptInput {
 export interface PrintedTypeScript {
   files: EmittedFile[];
   declarations: Record<string, string>;
+  /** What printed the files: ts-morph (feature `custom`) or plain text (plain-files.ts), ts-morph then not loaded. */
+  printer: "ts-morph" | "text";
 }
 
 /** The user's extension file: created once, then theirs (see CUSTOM_INTRO). */
@@ -59,27 +70,56 @@ const CUSTOM_INTRO = `// Your code: created once by mcp-gen and never overwritte
 // gets. Types and helpers: src/api.ts; examples: README.md in this folder.
 `;
 
-/** Prints every TypeScript file of the project and the operation declarations. Deterministic. */
+/**
+ * Prints every TypeScript file of the project and the operation declarations. Deterministic. Without
+ * feature `custom` the files are few and small and written as text (plain-files.ts): ts-morph is
+ * then not loaded at all.
+ */
 export function printTypeScript(input: TypeScriptInput): PrintedTypeScript {
+  return input.features.includes("custom") ? printWithTsMorph(input) : printAsText(input);
+}
+
+/** The project's TypeScript without feature `custom`, as text: the tool index, server info and entry point. */
+function printAsText(input: TypeScriptInput): PrintedTypeScript {
+  const source = toolSource(input.features);
+  const files: EmittedFile[] = [
+    { path: "src/tools/index.ts", content: toolIndexText(source.imports, exportedConstText(...source.exportTools)) },
+    { path: "src/server-info.ts", content: serverInfoText(input.serverInfo) },
+    { path: "src/index.ts", content: entryPointText(entryParts(input.apiDocument, input.features)) },
+  ];
+  return { files, declarations: operationDeclarations(input.tools), printer: "text" };
+}
+
+/** The project's TypeScript with feature `custom`, printed by ts-morph: the tools' and schemas' types, src/api.ts and the user's extension file too. */
+function printWithTsMorph(input: TypeScriptInput): PrintedTypeScript {
   const tsMorph = loadTsMorph();
-  // The tools' and schemas' types are for the project's own code (feature custom): without it they
-  // are not printed at all (most of the printing time of a big API); the declarations always ship.
-  const custom = input.features.includes("custom");
-  const printed = custom ? printToolTypes(input.tools, input.types, tsMorph) : undefined;
-  const files: EmittedFile[] = printed
-    ? [...printed.modules].map(([fileName, content]) => ({ path: `src/tools/${fileName}.ts`, content }))
-    : [];
-  if (printed) files.push(...printed.schemas);
-  const source = toolSource(input.features, tsMorph);
-  const index = printed
-    ? toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), source, tsMorph)
-    : sourceFile(tsMorph.StructureKind, [...source.imports, BLANK_LINE, source.exportTools]);
+  const printed = printToolTypes(input.tools, input.types, tsMorph);
+  const files: EmittedFile[] = [...printed.modules].map(([fileName, content]) => ({
+    path: `src/tools/${fileName}.ts`,
+    content,
+  }));
+  files.push(...printed.schemas);
+  const source = toolSourceStatements(input.features, tsMorph);
+  const index = toolIndex(input.tools, printed.members, printed.errorUses, new TypeNames(input.types), source, tsMorph);
   files.push({ path: "src/tools/index.ts", content: printFile(index) });
-  if (custom) files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
-  files.push({ path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) });
-  files.push({ path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) });
-  if (custom) files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
-  return { files, declarations: printed?.declarations ?? operationDeclarations(input.tools) };
+  files.push({ path: API_TYPES_PATH, content: printFile(apiTypes(tsMorph)) });
+  files.push(...printedSmallFiles(input, tsMorph));
+  files.push({ path: CUSTOM_INDEX_PATH, content: printFile(customIndex(tsMorph)), once: true });
+  return { files, declarations: printed.declarations, printer: "ts-morph" };
+}
+
+/** `src/server-info.ts` and `src/index.ts` printed by ts-morph (plain-files.ts writes the same text). */
+export function printedSmallFiles(input: TypeScriptInput, tsMorph: TsMorph): EmittedFile[] {
+  return [
+    { path: "src/server-info.ts", content: printFile(serverInfoFile(input.serverInfo, tsMorph)) },
+    { path: "src/index.ts", content: printFile(entryPoint(input.apiDocument, input.features, tsMorph)) },
+  ];
+}
+
+/** `src/tools/index.ts` without feature `custom`, printed by ts-morph (plain-files.ts `toolIndexText` writes the same text). */
+export function printedToolSourceIndex(features: readonly string[], tsMorph: TsMorph): string {
+  const source = toolSourceStatements(features, tsMorph);
+  return printFile(sourceFile(tsMorph.StructureKind, [...source.imports, BLANK_LINE, source.exportTools]));
 }
 
 /** `export const name: type = initializer;` with a doc comment. */
@@ -99,38 +139,51 @@ function exportedConst(
   };
 }
 
+/** An import of names as a ts-morph structure (a name `type X` is a type-only one). */
+function importStructure({ names, moduleSpecifier }: NamedImport, tsMorph: TsMorph): StatementStructures {
+  const namedImports = names.map((name) =>
+    name.startsWith("type ") ? { name: name.slice("type ".length), isTypeOnly: true } : name,
+  );
+  return { kind: tsMorph.StructureKind.ImportDeclaration, namedImports, moduleSpecifier };
+}
+
 /**
  * The import and the export of `tools`, every tool of the server, read from data/ by the runtime:
  * one tool at a time with feature `large-data`, else all at once when first needed.
  */
-function toolSource(features: readonly string[], tsMorph: TsMorph): { imports: Statement[]; exportTools: Statement } {
+function toolSource(features: readonly string[]): {
+  imports: NamedImport[];
+  exportTools: [name: string, type: string, initializer: string, doc: string];
+} {
   const ranged = features.includes("large-data");
   const source = ranged ? "rangedToolSource" : "dataToolSource";
-  const importOf = (namedImports: ImportDeclarationStructure["namedImports"], moduleSpecifier: string): Statement => ({
-    kind: tsMorph.StructureKind.ImportDeclaration,
-    namedImports,
-    moduleSpecifier,
-  });
-  const type = { name: "ToolSource", isTypeOnly: true };
+  const type = "type ToolSource";
   return {
     imports: ranged
-      ? [importOf([source], dataModule(features, "..")), importOf([type], "../runtime/data/tool-data.js")]
-      : [importOf([source, type], "../runtime/data/tool-data.js")],
-    exportTools: exportedConst(
-      tsMorph,
+      ? [
+          { names: [source], moduleSpecifier: dataModule(features, "..") },
+          { names: [type], moduleSpecifier: "../runtime/data/tool-data.js" },
+        ]
+      : [{ names: [source, type], moduleSpecifier: "../runtime/data/tool-data.js" }],
+    exportTools: [
       "tools",
       "ToolSource",
       `${source}(new URL("../../data/", import.meta.url))`,
       `Every tool of this server, in a stable order (the order of the OpenAPI document): their names (${TOOL_NAMES_DATA_PATH}) now; ${CATALOG_DATA_PATH}, ${TOOLS_DATA_PATH} and the schemas they share (${DEFINITIONS_DATA_PATH}) when first needed${ranged ? ", one tool at a time" : ""}.`,
-    ),
+    ],
   };
 }
 
-/** The runtime module a file in `dir` (`.` or `..` of src/runtime) reads data/ with: feature `large-data`'s (packed, by range) or the core's. */
-function dataModule(features: readonly string[], dir: string): string {
-  return features.includes("large-data")
-    ? `${dir}/runtime/features/large-data/index.js`
-    : `${dir}/runtime/data/tool-data.js`;
+/** `toolSource` as ts-morph structures. */
+function toolSourceStatements(
+  features: readonly string[],
+  tsMorph: TsMorph,
+): { imports: Statement[]; exportTools: Statement } {
+  const { imports, exportTools } = toolSource(features);
+  return {
+    imports: imports.map((named) => importStructure(named, tsMorph)),
+    exportTools: exportedConst(tsMorph, ...exportTools),
+  };
 }
 
 /**
@@ -145,7 +198,7 @@ function toolIndex(
   modules: ReadonlyMap<string, readonly ToolTypeSource[]>,
   errorUses: readonly string[],
   names: TypeNames,
-  { imports, exportTools }: ReturnType<typeof toolSource>,
+  { imports, exportTools }: ReturnType<typeof toolSourceStatements>,
   tsMorph: TsMorph,
 ): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
@@ -336,85 +389,43 @@ function serverInfoFile(info: ServerInfo, tsMorph: TsMorph): SourceFileStructure
 /** `src/index.ts`: the entry point; flags and environment choose the transport and surface (runtime cli.ts). */
 function entryPoint(withDocument: boolean, features: readonly string[], tsMorph: TsMorph): SourceFileStructure {
   const kinds = tsMorph.StructureKind;
-  const dataUrl = "new URL(`../data/${file}`, import.meta.url)";
-  // Feature fetch serves the other targets' entries (emit/targets/); the Node entry keeps node:http and got.
-  features = features.filter((feature) => !TARGET_FEATURES.includes(feature));
-  const featureNames = features.map(featureExport);
-  const ranged = features.includes("large-data");
+  const parts = entryParts(withDocument, features);
   const statements: Statement[] = [
-    { kind: kinds.ImportDeclaration, namedImports: ["main"], moduleSpecifier: "./runtime/cli/main.js" },
-    {
-      kind: kinds.ImportDeclaration,
-      namedImports: ranged ? ["readDataText", "readRange"] : ["readDataText"],
-      moduleSpecifier: dataModule(features, "."),
-    },
-    ...features.map(
-      (feature, index): Statement => ({
-        kind: kinds.ImportDeclaration,
-        namedImports: [featureNames[index]!],
-        moduleSpecifier: `./runtime/features/${feature}/index.js`,
-      }),
-    ),
-    { kind: kinds.ImportDeclaration, namedImports: ["serverInfo"], moduleSpecifier: "./server-info.js" },
-    { kind: kinds.ImportDeclaration, namedImports: ["tools"], moduleSpecifier: "./tools/index.js" },
-    ...(features.includes("custom")
+    ...parts.imports.map((named) => importStructure(named, tsMorph)),
+    ...(parts.extension
       ? [{ kind: kinds.ImportDeclaration, defaultImport: "extension", moduleSpecifier: "./custom/index.js" } as const]
       : []),
     BLANK_LINE,
+    ...parts.functions.map(
+      ({ doc, signature, statements }): Statement => ({
+        kind: kinds.Function,
+        ...functionSignature(signature),
+        docs: [doc],
+        statements,
+      }),
+    ),
+    parts.main,
   ];
-  if (withDocument) {
-    statements.push({
-      kind: kinds.Function,
-      name: "apiDocument",
-      docs: [
-        `The OpenAPI document this server was generated from (${API_DOCUMENT_PATH}), served as the resource openapi://document; read only when a client asks for it.`,
-      ],
-      returnType: "string",
-      statements: [
-        `const text = readDataText(new URL(${JSON.stringify(`../${API_DOCUMENT_PATH}`)}, import.meta.url));`,
-        `if (text === undefined) throw new Error(${JSON.stringify(`${API_DOCUMENT_PATH} is missing (regenerate the server)`)});`,
-        "return text;",
-      ],
-    });
-  }
-  statements.push(
-    {
-      kind: kinds.Function,
-      name: "readData",
-      docs: [
-        `A file of data/ (search index, declarations${ranged ? "; stored packed when large" : ""}), read when first needed; undefined when absent.`,
-      ],
-      parameters: [{ name: "file", type: "string" }],
-      returnType: "string | undefined",
-      statements: [`return readDataText(${dataUrl});`],
-    },
-    ...(ranged ? [readDataRange(kinds, dataUrl)] : []),
-    "// Flags and environment choose stdio (default) or Streamable HTTP and the surface; see README.md.\n" +
-      `main(serverInfo, tools, process.argv.slice(2), { ${[
-        ...(features.includes("custom") ? ["extension"] : []),
-        ...(withDocument ? ["apiDocument"] : []),
-        "readData",
-        ...(ranged ? ["readDataRange"] : []),
-        `features: [${featureNames.join(", ")}]`,
-      ].join(", ")} }).catch((error: unknown) => {\n` +
-      "  console.error(error instanceof Error ? error.message : String(error));\n  process.exit(1);\n});",
-  );
   return sourceFile(kinds, statements, "#!/usr/bin/env node\n");
 }
 
-/** The entry's `readDataRange` (feature `large-data`): a byte range of a file of data/. */
-function readDataRange(kinds: TsMorph["StructureKind"], dataUrl: string): Statement {
+/** A function's name, parameters and return type from its signature text (`name(a: A, b: B): R`). */
+function functionSignature(signature: string): {
+  name: string;
+  parameters: OptionalKind<ParameterDeclarationStructure>[];
+  returnType: string;
+} {
+  const [, name, parameters, returnType] = /^(\w+)\((.*)\): (.*)$/.exec(signature)!;
   return {
-    kind: kinds.Function,
-    name: "readDataRange",
-    docs: ["A byte range of a file of data/ (one operation's declaration, without parsing the others)."],
-    parameters: [
-      { name: "file", type: "string" },
-      { name: "offset", type: "number" },
-      { name: "length", type: "number" },
-    ],
-    returnType: "string",
-    statements: [`return readRange(${dataUrl}, offset, length);`],
+    name: name!,
+    parameters: parameters!
+      .split(", ")
+      .filter((parameter) => parameter !== "")
+      .map((parameter) => {
+        const [parameterName, type] = parameter.split(": ");
+        return { name: parameterName!, type: type! };
+      }),
+    returnType: returnType!,
   };
 }
 

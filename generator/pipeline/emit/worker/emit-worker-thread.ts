@@ -1,15 +1,14 @@
 /**
- * Worker thread of `EmitWorker`: loads ts-morph at once, then answers each job (validation, the
- * worker's files) in the order they come.
+ * Worker thread of `EmitWorker`: warms the formatter at once, then answers each job (validation,
+ * the worker's files) in the order they come. ts-morph is loaded only by a project that needs it
+ * (feature `custom`, typescript-files.ts), when it prints.
  */
 import { parentPort } from "node:worker_threads";
 import { validationFindings } from "../../load/validate.js";
 import type { WorkerReply, WorkerRequest } from "./emit-worker.js";
-import { loadTsMorph } from "../typescript/ts-morph.js";
 import { formattedWorkerOutput } from "./worker-files.js";
 import { warmFormatter } from "../format.js";
 
-loadTsMorph();
 // Ready before the plan is (the thread formats its TypeScript files, formattedWorkerOutput).
 const formatter = warmFormatter();
 

@@ -12,7 +12,8 @@ import type { EmittedFile } from "../emitted-file.js";
 import { formatFiles } from "../format.js";
 import { DataFileWriter, packAbove, packLargeFiles } from "../data/packed-files.js";
 import { SEARCH_INDEX_PATH, searchIndexFromDocuments } from "../data/search-index.js";
-import { printTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
+import { isTsMorphLoaded } from "../typescript/ts-morph.js";
+import { printTypeScript, type PrintedTypeScript, type TypeScriptInput } from "../typescript/typescript-files.js";
 
 /** What the worker makes its files from. */
 export interface WorkerInput {
@@ -31,6 +32,10 @@ export interface WorkerInput {
  */
 export interface WorkerOutput {
   files: EmittedFile[];
+  /** What printed the TypeScript (typescript-files.ts): "text" when ts-morph was not needed. */
+  printer: PrintedTypeScript["printer"];
+  /** Whether the thread that made the files had loaded ts-morph by then. */
+  tsMorphLoaded: boolean;
 }
 
 /**
@@ -50,7 +55,7 @@ export function workerOutput(input: WorkerInput): WorkerOutput {
         packed,
       ),
     );
-  return { files };
+  return { files, printer: typeScript.printer, tsMorphLoaded: isTsMorphLoaded() };
 }
 
 /**
@@ -61,7 +66,8 @@ export function workerOutput(input: WorkerInput): WorkerOutput {
  */
 export async function formattedWorkerOutput(input: WorkerInput): Promise<WorkerOutput> {
   const toolCount = input.toolNames.length;
-  return { files: await formatFiles(workerOutput(input).files, toolCount) };
+  const output = workerOutput(input);
+  return { ...output, files: await formatFiles(output.files, toolCount) };
 }
 
 /** The worker's output as files: the TypeScript, the declarations' data files (tool order), the search index. */
