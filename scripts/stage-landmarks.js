@@ -29,12 +29,12 @@ export const LANDMARKS = [
   { label: "upstream call", after: "async function callUpstream(tool, args, call) {" },
   { label: "request built", before: "const exchange = () => exchangeWithUpstream(" },
   { label: "exchange", after: "async function exchangeWithUpstream(" },
-  { label: "send", after: "async function send(client, prepared, authorize, call, limits, template) {" },
+  { label: "send", after: "function send(client, prepared, authorize, call, limits, template) {" },
   { label: "got called", before: "const pending = upstreamClient(" },
   {
     label: "got responded",
-    replace: "return await pending;",
-    code: `const response = await pending; ${mark("got responded")} return response;`,
+    replace: "(response) => (settled(), response),",
+    code: `(response) => { settled(); ${mark("got responded")} return response; },`,
   },
   { label: "result mapped", before: "if (tool.http.pagination && call.paging && !result.isError)" },
   {
