@@ -16,15 +16,16 @@ import { codeLines } from "../support/code-lines.js";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
- * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 6,949 when set, after
+ * Lines of code the petstore project may have (issue 55 aims at 7,000; measured 6,984 when set, after
  * custom code, its types, resources, templates and prompts became feature `custom`, the
  * per-connection choice of tools part of feature `toolsets`, the request helpers feature
  * `input-requests`, reading data by range and packed feature `large-data` and linking large binary
  * results feature `binary-links`, none of which a project generated with defaults has; and after the
  * manifest hashed the vendored runtime as one unit, the features took their own flags and the README
- * and `npm test` stopped repeating `--help` and the mock).
+ * and `npm test` stopped repeating `--help` and the mock; then the HTTP call path's per-call savings
+ * of issue 54 added 31 lines to the core).
  */
-export const PETSTORE_BUDGET_LINES = 6_954;
+export const PETSTORE_BUDGET_LINES = 6_989;
 
 /** A file's lines of code the way cloc counts its language; undefined for a file cloc does not know. */
 export function clocLines(path: string, text: string): number | undefined {

@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const src = join(root, "runtime", "src");
 
 /** Lines of code the core may have. */
-export const CORE_BUDGET_LINES = 5_917;
+export const CORE_BUDGET_LINES = 5_923;
 
 /** The core's source files: runtime/src without features/. */
 function coreFiles(): string[] {
