@@ -18,6 +18,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const load = (path) => import(pathToFileURL(join(root, "dist/runtime/src/features/search", path)).href);
 const { OperationSearch } = await load("search-index.js");
 const { Lexicon, requestWords } = await load("search-text.js");
+const { decodePostings } = await load("postings.js");
 
 /**
  * The indexed terms that could match a request's content words (not action words), read as the engine reads
@@ -48,8 +49,8 @@ for (const file of readdirSync(join(root, "bench", "search-tasks")).sort()) {
   const ids = new Map(data.docs.map((doc, id) => [doc[0], id]));
   // Every indexed term of each operation, and the terms of its name, summary, path and tags.
   const anyField = data.docs.map(() => new Set());
-  for (const [term, postings] of Object.entries(data.terms))
-    for (let i = 0; i < postings.length; i += 2) anyField[postings[i]].add(term);
+  for (const [term, text] of Object.entries(data.terms))
+    for (let i = 0, postings = decodePostings(text); i < postings.length; i += 2) anyField[postings[i]].add(term);
   const strong = data.docs.map(
     ([name, , path, summary, tags]) =>
       new Set(lexicon.analyze([name, summary, path.replace(/\{[^}]*\}/g, " "), ...tags].join(" "))),

@@ -8,6 +8,7 @@ import {
   type SearchDocument,
 } from "../../runtime/src/features/search/search-build.js";
 import { MAX_QUERY_CHARS, OperationSearch } from "../../runtime/src/features/search/search-index.js";
+import { decodePostings, encodePostings } from "../../runtime/src/features/search/postings.js";
 import { Lexicon, requestWords, stem, words } from "../../runtime/src/features/search/search-text.js";
 import { searchIndexJson } from "../../generator/pipeline/emit/data/search-index.js";
 import { SEARCH_LEXICON } from "../../generator/shared/contract.js";
@@ -229,6 +230,19 @@ test("the index JSON is deterministic, carries the lexicon, round-trips and refu
   assert.equal(JSON.parse(text), data);
   assert.equal(JSON.parse(text).lexicon, SEARCH_LEXICON);
   assert.throws(() => new OperationSearch({ ...data, format: 99 }), /format 99/);
+});
+
+test("postings are stored as gaps in base 36 and decode to the same pairs", () => {
+  const pairs = [0, 100, 7, 1, 1_000, 35, 1_036, 123_456];
+  assert.is(encodePostings(pairs), "0,2s,7,1,rl,z,10,2n9c");
+  assert.equal(decodePostings(encodePostings(pairs)), pairs);
+  assert.equal(decodePostings(encodePostings([])), []);
+  const data = buildSearchIndex(DOCS, SEARCH_LEXICON);
+  assert.match(data.terms.book!, /^[0-9a-z,]+$/);
+  assert.equal(
+    decodePostings(data.terms.book!).filter((_, i) => i % 2 === 0),
+    [0, 1, 2, 3, 4, 5],
+  );
 });
 
 test("the lexicon file: typed sections of lower-case words", () => {

@@ -32,7 +32,7 @@ export function searchIndexJson(data: SearchIndexData): string {
   lines.push(`],"terms":{`);
   const entries = Object.entries(data.terms);
   entries.forEach(([term, list], i) =>
-    lines.push(`${JSON.stringify(term)}:[${list.join(",")}]` + (i < entries.length - 1 ? "," : "")),
+    lines.push(`${JSON.stringify(term)}:${JSON.stringify(list)}` + (i < entries.length - 1 ? "," : "")),
   );
   lines.push(`},"sources":${JSON.stringify(data.sources ?? {})}}`, "");
   return lines.join("\n");

@@ -3,6 +3,7 @@
  * What is specific to an API comes from its document; the index records the fields each term came from.
  */
 import { Lexicon, methodVerbs, words, type LexiconData } from "./search-text.js";
+import { encodePostings } from "./postings.js";
 import { SEARCH_INDEX_FORMAT, type IndexedOperation, type SearchIndexData } from "./search-index.js";
 import type { ToolDefinition } from "../../api/types.js";
 
@@ -87,7 +88,7 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
         d.required ?? [],
       ],
     ),
-    terms: Object.fromEntries(sorted.map((term) => [term, postings.get(term)!])),
+    terms: Object.fromEntries(sorted.map((term) => [term, encodePostings(postings.get(term)!)])),
     sources: Object.fromEntries(sorted.map((term) => [term, sources.get(term)!])),
     ...(lexicon ? { lexicon } : {}),
     collections: collectionsOf(documents),

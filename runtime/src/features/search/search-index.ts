@@ -2,10 +2,11 @@
  * Operation search over data/search-index.json: BM25F with term weights computed at generation, so a query
  * is look-ups and sums; widened with the lexicon's synonyms, and with prefixes for a term the index lacks.
  */
+import { decodePostings } from "./postings.js";
 import { Lexicon, methodVerbs, requestWords, stem, words, type LexiconData } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
-export const SEARCH_INDEX_FORMAT = 2;
+export const SEARCH_INDEX_FORMAT = 3;
 /** Longest query read (characters; `search_operations` refuses longer ones) and most terms analysed. */
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
@@ -26,8 +27,8 @@ export interface SearchIndexData {
   /** BM25 saturation constant the weights were made for. */
   k1: number;
   docs: IndexedOperation[];
-  /** Term → flat pairs `[docId, weightedTf × 100, …]`, doc ids ascending. */
-  terms: Record<string, number[]>;
+  /** Term → its postings, flat pairs `[docId, weightedTf × 100, …]` with doc ids ascending, as postings.ts encodes them. */
+  terms: Record<string, string>;
   /** Term → where the API's document has it: a bit per field of the index (search-build.ts, FIELDS). */
   sources?: Record<string, number>;
   /** The lexicon the query is read with (search-lexicon.json); absent: none. */
@@ -55,7 +56,9 @@ const [WRITE_WHEN_ASKING, READ_WHEN_CHANGING, ONE_WHEN_LISTING] = [0.6, 0.7, 0.8
 /** A loaded index, ready for queries. */
 export class OperationSearch {
   private readonly docs: IndexedOperation[];
-  private readonly terms: Map<string, number[]>;
+  /** Term → its encoded postings; `postings` holds those decoded so far. */
+  private readonly terms: Map<string, string>;
+  private readonly postings = new Map<string, number[]>();
   private readonly lexicon: Lexicon;
   private readonly ids: ReadonlyMap<string, string[]>;
   /** Per-document accumulators (score, concepts matched, best of one concept), left zeroed after each search. */
@@ -226,14 +229,21 @@ export class OperationSearch {
     return list;
   }
 
+  /** The postings of an indexed term, decoded on first use. */
+  private postingsOf(term: string): number[] {
+    let list = this.postings.get(term);
+    if (!list) this.postings.set(term, (list = decodePostings(this.terms.get(term)!)));
+    return list;
+  }
+
   private idf(term: string): number {
-    const df = this.terms.get(term)!.length / 2;
+    const df = this.postingsOf(term).length / 2;
     return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
   }
 
   /** Raises `best[id]` to the BM25 score of `term` × `weight` (idf ≤ `maxIdf`) in each document; new ids go on `seen`. */
   private score(term: string, weight: number, maxIdf: number, seen: number[]): void {
-    const postings = this.terms.get(term)!;
+    const postings = this.postingsOf(term);
     const idf = Math.min(this.idf(term), maxIdf);
     const [best, k1] = [this.best, this.data.k1];
     for (let i = 0; i < postings.length; i += 2) {
