@@ -44,14 +44,15 @@ for (const file of readdirSync(join(root, "bench", "search-tasks")).sort()) {
   const indexFile = join(dir, source, "data", "search-index.json");
   if (!existsSync(indexFile)) continue;
   const data = JSON.parse(readFileSync(indexFile, "utf8"));
+  const docs = data.docs.map((doc) => JSON.parse(doc));
   const search = new OperationSearch(data);
   const lexicon = new Lexicon(data.lexicon);
-  const ids = new Map(data.docs.map((doc, id) => [doc[0], id]));
+  const ids = new Map(docs.map((doc, id) => [doc[0], id]));
   // Every indexed term of each operation, and the terms of its name, summary, path and tags.
-  const anyField = data.docs.map(() => new Set());
+  const anyField = docs.map(() => new Set());
   for (const [term, text] of Object.entries(data.terms))
     for (let i = 0, postings = decodePostings(text); i < postings.length; i += 2) anyField[postings[i]].add(term);
-  const strong = data.docs.map(
+  const strong = docs.map(
     ([name, , path, summary, tags]) =>
       new Set(lexicon.analyze([name, summary, path.replace(/\{[^}]*\}/g, " "), ...tags].join(" "))),
   );

@@ -77,8 +77,8 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
   return {
     format: SEARCH_INDEX_FORMAT,
     k1: K1,
-    docs: documents.map(
-      (d): IndexedOperation => [
+    docs: documents.map((d) =>
+      JSON.stringify([
         d.name,
         d.method.toUpperCase(),
         d.path,
@@ -86,7 +86,7 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
         // Untagged: browsed by the path's first segment after a version (`/v1/books/{id}` → books).
         d.tags.length > 0 ? d.tags : (/^\/(?:v\d+\/)?([^/{]+)/.exec(d.path)?.slice(1) ?? []),
         d.required ?? [],
-      ],
+      ] satisfies IndexedOperation),
     ),
     terms: Object.fromEntries(sorted.map((term) => [term, encodePostings(postings.get(term)!)])),
     sources: Object.fromEntries(sorted.map((term) => [term, sources.get(term)!])),

@@ -6,7 +6,7 @@ import { decodePostings } from "./postings.js";
 import { Lexicon, methodVerbs, requestWords, stem, words, type LexiconData } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
-export const SEARCH_INDEX_FORMAT = 3;
+export const SEARCH_INDEX_FORMAT = 4;
 /** Longest query read (characters; `search_operations` refuses longer ones) and most terms analysed. */
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
@@ -26,7 +26,8 @@ export interface SearchIndexData {
   format: number;
   /** BM25 saturation constant the weights were made for. */
   k1: number;
-  docs: IndexedOperation[];
+  /** Each operation as the JSON text of its IndexedOperation, parsed when a search first reads it. */
+  docs: string[];
   /** Term → its postings, flat pairs `[docId, weightedTf × 100, …]` with doc ids ascending, as postings.ts encodes them. */
   terms: Record<string, string>;
   /** Term → where the API's document has it: a bit per field of the index (search-build.ts, FIELDS). */
@@ -55,7 +56,8 @@ const [WRITE_WHEN_ASKING, READ_WHEN_CHANGING, ONE_WHEN_LISTING] = [0.6, 0.7, 0.8
 
 /** A loaded index, ready for queries. */
 export class OperationSearch {
-  private readonly docs: IndexedOperation[];
+  /** The operations parsed so far (see doc). */
+  private readonly docs: Array<IndexedOperation | undefined>;
   /** Term → its encoded postings; `postings` holds those decoded so far. */
   private readonly terms: Map<string, string>;
   private readonly postings = new Map<string, number[]>();
@@ -71,7 +73,7 @@ export class OperationSearch {
   constructor(private readonly data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT)
       throw new Error(`search index format ${String(data.format)} is not ${SEARCH_INDEX_FORMAT}: regenerate it`);
-    this.docs = data.docs;
+    this.docs = new Array<IndexedOperation | undefined>(data.docs.length);
     this.terms = new Map(Object.entries(data.terms));
     this.lexicon = new Lexicon(data.lexicon);
     this.ids = new Map(Object.entries(data.ids ?? {}));
@@ -82,7 +84,7 @@ export class OperationSearch {
   /** The API's tags with their number of operations (among those `allowed` accepts), most first. */
   tags(allowed: (name: string) => boolean = () => true): Array<{ tag: string; operations: number }> {
     const counts = new Map<string, number>();
-    for (const doc of this.docs)
+    for (const doc of this.data.docs.map((_, id) => this.doc(id)))
       if (allowed(doc[0])) for (const tag of doc[4]) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     return [...counts]
       .map(([tag, operations]) => ({ tag, operations }))
@@ -91,7 +93,7 @@ export class OperationSearch {
 
   /** The operations of one tag (case-insensitive), in the document's order. */
   withTag(tag: string, options: SearchOptions) {
-    const ids = [...this.docs.keys()].filter((id) => this.passes(id, { ...options, tag }));
+    const ids = [...this.data.docs.keys()].filter((id) => this.passes(id, { ...options, tag }));
     return ids.slice(0, options.limit).map((id) => this.hit(id));
   }
 
@@ -141,7 +143,7 @@ export class OperationSearch {
       totals[id] = matched[id] = 0;
       // The factors below are ≤ 1: only candidates that could enter pay for them.
       if (top.length >= options.limit && !ranks(covered, id, top.at(-1)!)) continue;
-      const [, method, path] = this.docs[id]!;
+      const [, method, path] = this.doc(id);
       const score =
         covered *
         this.namePrecision(id, explained) *
@@ -161,13 +163,13 @@ export class OperationSearch {
 
   /** Whether operation `id` carries the options' tag (case-insensitive) and their predicate accepts it. */
   private passes(id: number, options: SearchOptions): boolean {
-    const [name, , , , tags] = this.docs[id]!;
+    const [name, , , , tags] = this.doc(id);
     const tag = options.tag?.toLowerCase();
     return (tag === undefined || tags.some((t) => t.toLowerCase() === tag)) && (options.allowed?.(name) ?? true);
   }
 
   private hit(id: number) {
-    const [name, method, path, summary, , required] = this.docs[id]!;
+    const [name, method, path, summary, , required] = this.doc(id);
     return { name, method, path, summary, required };
   }
 
@@ -178,7 +180,7 @@ export class OperationSearch {
    */
   private namePrecision(id: number, explained: ReadonlySet<string>): number {
     const terms = (this.nameTerms[id] ??= (() => {
-      const [name, method, path] = this.docs[id]!;
+      const [name, method, path] = this.doc(id);
       const analyze = (text: string) => new Set(this.lexicon.analyze(text));
       const verb = analyze(method);
       const literal = analyze(path.replace(/\{[^}]*\}/g, " "));
@@ -229,6 +231,11 @@ export class OperationSearch {
     return list;
   }
 
+  /** Operation `id`, parsed on first use: a large API's index loads without making an object per operation. */
+  private doc(id: number): IndexedOperation {
+    return (this.docs[id] ??= JSON.parse(this.data.docs[id]!) as IndexedOperation);
+  }
+
   /** The postings of an indexed term, decoded on first use. */
   private postingsOf(term: string): number[] {
     let list = this.postings.get(term);
@@ -238,7 +245,7 @@ export class OperationSearch {
 
   private idf(term: string): number {
     const df = this.postingsOf(term).length / 2;
-    return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
+    return Math.log(1 + (this.data.docs.length - df + 0.5) / (df + 0.5));
   }
 
   /** Raises `best[id]` to the BM25 score of `term` × `weight` (idf ≤ `maxIdf`) in each document; new ids go on `seen`. */
