@@ -232,7 +232,7 @@ test("the index JSON is deterministic, carries the lexicon, round-trips and refu
   assert.throws(() => new OperationSearch({ ...data, format: 99 }), /format 99/);
 });
 
-test("postings are stored as gaps in base 36 and decode to the same pairs", () => {
+test("postings are stored as gaps in base 36, operations as JSON text; both decode to the same data", () => {
   const pairs = [0, 100, 7, 1, 1_000, 35, 1_036, 123_456];
   assert.is(encodePostings(pairs), "0,2s,7,1,rl,z,10,2n9c");
   assert.equal(decodePostings(encodePostings(pairs)), pairs);
@@ -243,6 +243,8 @@ test("postings are stored as gaps in base 36 and decode to the same pairs", () =
     decodePostings(data.terms.book!).filter((_, i) => i % 2 === 0),
     [0, 1, 2, 3, 4, 5],
   );
+  // Operations are JSON strings, parsed when a search reads them.
+  assert.equal(JSON.parse(data.docs[2]!), ["getBook", "GET", "/books/{book_id}", "Get a book", ["books"], ["book_id"]]);
 });
 
 test("the lexicon file: typed sections of lower-case words", () => {
