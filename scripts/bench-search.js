@@ -70,6 +70,9 @@ const { searchIndexFromDocuments } = await import(
   pathToFileURL(join(root, "dist/generator/pipeline/emit/data/search-index.js")).href
 );
 const { workerInput } = await import(pathToFileURL(join(root, "dist/generator/pipeline/emit/project-files.js")).href);
+const { Lexicon: SearchLexicon, nameTerms } = await import(
+  pathToFileURL(join(root, "dist/runtime/src/features/search/search-text.js")).href
+);
 
 /** The OpenAPI document of a bench source. */
 const specOf = (source) => specOfSource(root, source);
@@ -293,8 +296,9 @@ for (const source of SOURCES) {
     for (const line of extraMisses) console.log(line);
   }
   // Ablation: each section of the lexicon switched off in turn (query side: the index keeps the
-  // terms it was built with, so a join switched off still shaped the index's words), and all of
-  // it; recall@5 / @10 per task file, as the change from the full lexicon in points.
+  // terms it was built with, so a join switched off still shaped the index's words; the words of
+  // operation names, which the index stores for the query side, are read again with it), and all
+  // of it; recall@5 / @10 per task file, as the change from the full lexicon in points.
   if (hasTasks && process.env.BENCH_SEARCH_ABLATION !== "0") {
     const files = [[`${source}.json`, tasks]];
     for (const kind of EXTRA_KINDS) {
@@ -303,7 +307,12 @@ for (const source of SOURCES) {
     }
     const data = JSON.parse(readData("search-index.json"));
     const recallWith = (lexicon) => {
-      const engine = new OperationSearch({ ...data, lexicon });
+      const reader = new SearchLexicon(lexicon);
+      const docs = data.docs.map((text) => {
+        const [name, method, path, ...rest] = JSON.parse(text);
+        return JSON.stringify([name, method, path, ...rest.slice(0, -1), nameTerms(reader, name, method, path)]);
+      });
+      const engine = new OperationSearch({ ...data, lexicon, docs });
       return files.map(([, list]) =>
         recallOf(
           list.map((task) => engine.search(task.q, { limit: 10 }).findIndex((hit) => task.expect.includes(hit.name))),

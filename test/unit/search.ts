@@ -244,7 +244,15 @@ test("postings are stored as gaps in base 36, operations as JSON text; both deco
     [0, 1, 2, 3, 4, 5],
   );
   // Operations are JSON strings, parsed when a search reads them.
-  assert.equal(JSON.parse(data.docs[2]!), ["getBook", "GET", "/books/{book_id}", "Get a book", ["books"], ["book_id"]]);
+  assert.equal(JSON.parse(data.docs[2]!), [
+    "getBook",
+    "GET",
+    "/books/{book_id}",
+    "Get a book",
+    ["books"],
+    ["book_id"],
+    ["book"],
+  ]);
 });
 
 test("the lexicon file: typed sections of lower-case words", () => {

@@ -2,7 +2,7 @@
  * Builds the operation search index (BM25F) at generation (a server without one builds it on its first search).
  * What is specific to an API comes from its document; the index records the fields each term came from.
  */
-import { Lexicon, methodVerbs, words, type LexiconData } from "./search-text.js";
+import { Lexicon, methodVerbs, nameTerms, words, type LexiconData } from "./search-text.js";
 import { encodePostings } from "./postings.js";
 import { SEARCH_INDEX_FORMAT, type IndexedOperation, type SearchIndexData } from "./search-index.js";
 import type { ToolDefinition } from "../../api/types.js";
@@ -86,6 +86,7 @@ export function buildSearchIndex(documents: SearchDocument[], lexicon?: LexiconD
         // Untagged: browsed by the path's first segment after a version (`/v1/books/{id}` → books).
         d.tags.length > 0 ? d.tags : (/^\/(?:v\d+\/)?([^/{]+)/.exec(d.path)?.slice(1) ?? []),
         d.required ?? [],
+        nameTerms(analyzer, d.name, d.method.toUpperCase(), d.path),
       ] satisfies IndexedOperation),
     ),
     terms: Object.fromEntries(sorted.map((term) => [term, encodePostings(postings.get(term)!)])),

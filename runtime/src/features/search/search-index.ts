@@ -3,15 +3,18 @@
  * is look-ups and sums; widened with the lexicon's synonyms, and with prefixes for a term the index lacks.
  */
 import { decodePostings } from "./postings.js";
-import { Lexicon, methodVerbs, requestWords, stem, words, type LexiconData } from "./search-text.js";
+import { Lexicon, methodVerbs, requestWords, stem, type LexiconData } from "./search-text.js";
 
 /** Version of the data layout; the server refuses an index of another version. */
-export const SEARCH_INDEX_FORMAT = 4;
+export const SEARCH_INDEX_FORMAT = 5;
 /** Longest query read (characters; `search_operations` refuses longer ones) and most terms analysed. */
 export const MAX_QUERY_CHARS = 1_000;
 export const MAX_QUERY_TERMS = 64;
 
-/** An operation: name, method (upper case), path, summary, tags (untagged: its path's group), required arguments. */
+/**
+ * An operation: name, method (upper case), path, summary, tags (untagged: its path's group), required arguments,
+ * and the analysed words of its name that say what it does (search-text.ts, nameTerms).
+ */
 export type IndexedOperation = [
   name: string,
   method: string,
@@ -19,6 +22,7 @@ export type IndexedOperation = [
   summary: string,
   tags: string[],
   required: string[],
+  nameTerms: string[],
 ];
 
 /** The file data/search-index.json. */
@@ -49,8 +53,6 @@ const [SYNONYM_WEIGHT, PREFIX_WEIGHT, PREFIX_MAX] = [0.8, 0.6, 8];
 const COVERAGE_POWER = 1.5;
 /** The share of an operation's name the request explains scales its score from NAME_FLOOR to 1 (see namePrecision). */
 const NAME_FLOOR = 0.4;
-/** Name words after which the rest of a name only qualifies it (`create-for-authenticated-user`): not counted. */
-const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
 /** Scale of a write when a request only asks, of a GET when it only changes, of a GET of one item when it lists. */
 const [WRITE_WHEN_ASKING, READ_WHEN_CHANGING, ONE_WHEN_LISTING] = [0.6, 0.7, 0.8];
 
@@ -67,8 +69,6 @@ export class OperationSearch {
   private readonly totals: Float64Array;
   private readonly matched: Float64Array;
   private readonly best: Float64Array;
-  /** Analysed words of each operation's name, computed on first use (see namePrecision). */
-  private readonly nameTerms: Array<string[] | undefined> = [];
 
   constructor(private readonly data: SearchIndexData) {
     if (data.format !== SEARCH_INDEX_FORMAT)
@@ -176,20 +176,10 @@ export class OperationSearch {
   /**
    * NAME_FLOOR … 1: how much of operation `id`'s name the request explains. Of two operations matching
    * "delete the project", the one whose name says only that ranks above one whose extra words narrow
-   * it. Left out: the HTTP method, qualifiers, and words that only name a path parameter (`…BookId`).
+   * it. The name's words are computed at generation (search-text.ts, nameTerms).
    */
   private namePrecision(id: number, explained: ReadonlySet<string>): number {
-    const terms = (this.nameTerms[id] ??= (() => {
-      const [name, method, path] = this.doc(id);
-      const analyze = (text: string) => new Set(this.lexicon.analyze(text));
-      const verb = analyze(method);
-      const literal = analyze(path.replace(/\{[^}]*\}/g, " "));
-      const parameters = analyze((path.match(/\{[^}]*\}/g) ?? []).join(" "));
-      const list = words(name);
-      const cut = list.findIndex((word) => QUALIFIER_WORDS.has(word));
-      const head = analyze(list.slice(0, cut < 0 ? list.length : cut).join(" "));
-      return [...head].filter((term) => !verb.has(term) && !(parameters.has(term) && !literal.has(term)));
-    })());
+    const terms = this.doc(id)[6];
     const hits = terms.filter((term) => explained.has(term)).length;
     return terms.length === 0 ? 1 : NAME_FLOOR + ((1 - NAME_FLOOR) * hits) / terms.length;
   }

@@ -180,3 +180,22 @@ const VERBS: Partial<Record<string, [collection: string, item: string]>> = {
 export function methodVerbs(method: string, path: string): string {
   return VERBS[method.toLowerCase()]?.[/\}\/?$/.test(path) ? 1 : 0] ?? "";
 }
+
+/** Name words after which the rest of a name only qualifies it (`create-for-authenticated-user`): not counted. */
+const QUALIFIER_WORDS: ReadonlySet<string> = new Set(["for", "by", "in", "on", "with", "from"]);
+
+/**
+ * The analysed words of an operation's name that say what it does (the index stores them, see
+ * OperationSearch.namePrecision). Left out: the HTTP method, qualifiers, and words that only name a path
+ * parameter (`…BookId`).
+ */
+export function nameTerms(lexicon: Lexicon, name: string, method: string, path: string): string[] {
+  const analyze = (text: string) => new Set(lexicon.analyze(text));
+  const verb = analyze(method);
+  const literal = analyze(path.replace(/\{[^}]*\}/g, " "));
+  const parameters = analyze((path.match(/\{[^}]*\}/g) ?? []).join(" "));
+  const list = words(name);
+  const cut = list.findIndex((word) => QUALIFIER_WORDS.has(word));
+  const head = analyze(list.slice(0, cut < 0 ? list.length : cut).join(" "));
+  return [...head].filter((term) => !verb.has(term) && !(parameters.has(term) && !literal.has(term)));
+}
