@@ -159,10 +159,11 @@ test("browsing a tag lists all its operations in one call, for tags as large as 
 test("search_operations reads data/search-index.json when the server has it, ahead of the first search", async () => {
   const read: string[] = [];
   const index = JSON.stringify({
-    format: 2,
+    format: 5,
     k1: 1.2,
-    docs: [["getPet", "GET", "/pets/{petId}", "From the file", [], ["petId"]]],
-    terms: { zebra: [0, 300] },
+    docs: [JSON.stringify(["getPet", "GET", "/pets/{petId}", "From the file", [], ["petId"], ["pet"]])],
+    // Doc 0, weighted tf 300, in base 36 (postings.ts).
+    terms: { zebra: "0,8c" },
   });
   const server = make({
     surface: "search",
