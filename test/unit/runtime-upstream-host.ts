@@ -93,10 +93,11 @@ test("a client-side rate spaces the calls' starts evenly", async () => {
   try {
     const results = await burst({ baseUrl: upstream.url, ratePerSecond: 20 }, 6);
     assert.ok(results.every((r) => r.isError !== true));
-    // 20 per second: one start every 50 ms, so 6 starts span 250 ms (without the rate: a few ms). Load only
-    // stretches the span; arrival jitter moves single gaps, so the bound is on the whole span.
+    // 20 per second: one start every 50 ms, so 6 starts span 250 ms (without the rate: a few ms). Arrival
+    // jitter moves single gaps, and on a loaded machine the first request's new connection can arrive late
+    // (a CI run saw 177 ms), so the bound is on the whole span, with room for that delay.
     const span = upstream.starts.at(-1)! - upstream.starts[0]!;
-    assert.ok(span >= 200, `6 starts within ${span.toFixed(0)} ms`);
+    assert.ok(span >= 150, `6 starts within ${span.toFixed(0)} ms`);
   } finally {
     await upstream.close();
   }
