@@ -91,24 +91,38 @@ test("without the host cap the same burst draws 429s (what the cap prevents)", a
 
 /**
  * Runs `calls` exchanges of one key through `queue` at once; each exchange notes when the queue started it,
- * in ms after the calls were made, in start order with its call's index.
+ * in ms after the calls were made, in start order with its call's index, then runs `onStart` (if any).
  */
-async function startTimes(queue: UpstreamQueue, calls: number): Promise<Array<{ call: number; at: number }>> {
+async function startTimes(
+  queue: UpstreamQueue,
+  calls: number,
+  onStart?: (call: number) => void,
+): Promise<Array<{ call: number; at: number }>> {
   // A fresh turn of the event loop: Node's timers count from the loop's clock, read when the turn began, so
   // a timer set late in a long turn fires early by that much against performance.now().
   await new Promise((resolve) => setTimeout(resolve, 0));
   const before = performance.now();
   const starts: Array<{ call: number; at: number }> = [];
-  const exchange = (call: number) => async () => void starts.push({ call, at: performance.now() - before });
+  const exchange = (call: number) => async () => {
+    starts.push({ call, at: performance.now() - before });
+    onStart?.(call);
+  };
   await Promise.all(Array.from({ length: calls }, (_, call) => queue.run(exchange(call), undefined, "api.test")));
   return starts;
 }
 
+/** The gaps between consecutive starts, in ms. */
+const gaps = (starts: Array<{ at: number }>): number[] => starts.slice(1).map(({ at }, n) => at - starts[n]!.at);
+
+/** Keeps the event loop busy for `ms` (a long synchronous task on the server's thread). */
+function block(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
 test("a rate spaces the starts of one key's calls: the n-th starts no sooner than n intervals after the burst", async () => {
-  // 20 per second: call n may start 50n ms after the burst at the soonest; 10 ms allowed for the timers'
-  // millisecond clock (a timer can fire about 1 ms early against performance.now()). Bounds from the burst
-  // rather than on the gaps between starts: the queue books each call's turn when it is made, so a timer
-  // that fires late on a loaded machine lets the next call, whose turn has come, follow it closely.
+  // 20 per second: call n may start 50n ms after the burst at the soonest (10 ms allowed for the clock),
+  // and each 50 ms after the one before (2 ms allowed: the queue reads the clock just before the exchange).
   const starts = await startTimes(new UpstreamQueue(10, { rate: 20 }), 6);
   assert.equal(
     starts.map((start) => start.call),
@@ -117,8 +131,58 @@ test("a rate spaces the starts of one key's calls: the n-th starts no sooner tha
   );
   const times = starts.map((start) => start.at.toFixed(1)).join(", ");
   starts.forEach(({ at }, n) => assert.ok(at >= 50 * n - 10, `start ${n} at ${times} ms`));
+  gaps(starts).forEach((gap) => assert.ok(gap >= 48, `starts at ${times} ms`));
   const span = starts.at(-1)!.at - starts[0]!.at;
   assert.ok(span >= 240, `6 starts span ${span.toFixed(1)} ms`);
+});
+
+test("a rate spaces every start from the one before it, even after a blocked event loop", async () => {
+  // 20 per second: 50 ms from one actual start to the next (2 ms allowed for the clock). The first call
+  // blocks the loop for 80 ms, so the second's turn comes late; the third's must still wait 50 ms after it.
+  const starts = await startTimes(new UpstreamQueue(10, { rate: 20 }), 6, (call) => call === 0 && block(80));
+  const times = starts.map((start) => start.at.toFixed(1)).join(", ");
+  assert.equal(
+    starts.map((start) => start.call),
+    [0, 1, 2, 3, 4, 5],
+    "in call order",
+  );
+  gaps(starts).forEach((gap) => assert.ok(gap >= 48, `starts at ${times} ms`));
+  assert.ok(starts[1]!.at >= 78, `the second starts after the blocked 80 ms: ${times} ms`);
+});
+
+test("a rate counts from a call's start when the shared cap held it back", async () => {
+  // One shared slot, held 120 ms by another host: the first call of "api.test" waits for it, and the
+  // second's turn counts from the first's start, not from when the first was made.
+  const queue = new UpstreamQueue(1, { rate: 20 });
+  const other = queue.run(() => new Promise((resolve) => setTimeout(resolve, 120)), undefined, "other.test");
+  const starts = await startTimes(queue, 3);
+  await other;
+  const times = starts.map((start) => start.at.toFixed(1)).join(", ");
+  assert.ok(starts[0]!.at >= 100, `the first waits for the shared slot: ${times} ms`);
+  gaps(starts).forEach((gap) => assert.ok(gap >= 48, `starts at ${times} ms`));
+});
+
+test("a rated call cancelled while it waits for its turn does not hold up the next one", async () => {
+  // 10 per second: the first starts at once, the second waits for 100 ms and is cancelled at 20 ms; the
+  // third then starts 100 ms after the first (not 200 ms, the second's turn's end).
+  const queue = new UpstreamQueue(10, { rate: 10 });
+  const controller = new AbortController();
+  const before = performance.now();
+  const startedAt: number[] = [];
+  const exchange = async () => void startedAt.push(performance.now() - before);
+  const first = queue.run(exchange, undefined, "h");
+  const second = queue.run(exchange, new Cancellation(controller.signal), "h");
+  const third = queue.run(exchange, undefined, "h");
+  setTimeout(() => controller.abort(new Error("gone")), 20);
+  await second.then(
+    () => assert.unreachable("a cancelled wait for its turn rejects"),
+    (error: Error) => assert.is(error.message, "gone"),
+  );
+  await Promise.all([first, third]);
+  const times = startedAt.map((at) => at.toFixed(1)).join(", ");
+  assert.is(startedAt.length, 2, `two starts: ${times} ms`);
+  assert.ok(startedAt[1]! - startedAt[0]! >= 98, `starts at ${times} ms`);
+  assert.ok(startedAt[1]! < 170, `the third starts on time: ${times} ms`);
 });
 
 test("without a rate the same burst starts at once (what the rate changes)", async () => {

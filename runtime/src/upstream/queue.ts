@@ -11,13 +11,14 @@ import type { Cancellation } from "../protocol/cancellation.js";
 export interface QueueLimits {
   /** Calls of one key on the network at once. */
   perKey?: number | undefined;
-  /** Calls of one key started per second at most (spaced evenly). */
+  /** Calls of one key started per second at most: each starts 1000/rate ms after the one before at the soonest. */
   rate?: number | undefined;
 }
 
-/** One key's own queue and the time its next call may start (`performance.now()`). */
+/** One key's own queue; with a rate, its turns (one call at a time) and its next call's soonest start. */
 interface Lane {
   queue: UpstreamQueue;
+  turns?: UpstreamQueue;
   nextStart: number;
 }
 
@@ -40,10 +41,7 @@ export class UpstreamQueue {
     const lane = key !== undefined && (this.limits.perKey || this.limits.rate) ? this.lane(key) : undefined;
     if (!lane) return this.runInSlot(exchange, cancellation);
     if (!this.limits.rate) return lane.queue.runInSlot(() => this.runInSlot(exchange, cancellation), cancellation);
-    return lane.queue.runInSlot(async () => {
-      await this.turn(lane, cancellation);
-      return this.runInSlot(exchange, cancellation);
-    }, cancellation);
+    return lane.queue.runInSlot(() => this.paced(lane, exchange, cancellation), cancellation);
   }
 
   /** Runs `exchange` once a slot is free; not async: a call that finds a free slot costs one promise here. */
@@ -75,13 +73,23 @@ export class UpstreamQueue {
     return lane;
   }
 
-  /** Waits until the lane's rate lets one more call start (none without a rate). */
-  private async turn(lane: Lane, cancellation: Cancellation | undefined): Promise<void> {
-    if (!this.limits.rate) return;
-    const now = performance.now();
-    const start = Math.max(now, lane.nextStart);
-    lane.nextStart = start + 1000 / this.limits.rate;
-    if (start > now) await wait(start - now, cancellation);
+  /**
+   * Runs `exchange` on its turn in the lane: the lane's calls take it one at a time, in order, and hold it
+   * until their exchange starts (or they leave), and the next may start 1000/rate ms after that actual start.
+   * Nothing is booked up front, so a call whose timer fired late (a blocked event loop, the shared cap full)
+   * is not followed closely by the ones behind it. By the clock rather than one timer: a timer set late in a
+   * long turn of the event loop fires early against it.
+   */
+  private async paced<T>(lane: Lane, exchange: () => Promise<T>, cancellation: Cancellation | undefined): Promise<T> {
+    let call!: Promise<T>;
+    await (lane.turns ??= new UpstreamQueue(1)).runInSlot(async () => {
+      for (let rest; (rest = lane.nextStart - performance.now()) > 0; ) await wait(rest, cancellation);
+      await new Promise<void>((started) => {
+        const start = () => (started(), (lane.nextStart = performance.now() + 1000 / this.limits.rate!), exchange());
+        (call = this.runInSlot(start, cancellation)).catch(started);
+      });
+    }, cancellation);
+    return call;
   }
 
   /**
@@ -112,13 +120,7 @@ export class UpstreamQueue {
 function wait(ms: number, cancellation: Cancellation | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (cancellation?.cancelled) return reject(cancellation.cancelled.reason);
-    const timer = setTimeout(() => {
-      stop?.();
-      resolve();
-    }, ms);
-    const stop = cancellation?.onCancel(() => {
-      clearTimeout(timer);
-      reject(cancellation.cancelled!.reason);
-    });
+    const timer = setTimeout(() => (stop?.(), resolve()), ms);
+    const stop = cancellation?.onCancel(() => (clearTimeout(timer), reject(cancellation.cancelled!.reason)));
   });
 }
