@@ -10,6 +10,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** False when entries of `level` are dropped (the caller may skip building one); absent: all are kept. */
+  enabled?(level: LogLevel): boolean;
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -27,11 +29,12 @@ export function createStderrLogger(name: string, level: LogLevel = "info"): Logg
     info: (m, f) => write("info", m, f),
     warn: (m, f) => write("warn", m, f),
     error: (m, f) => write("error", m, f),
+    enabled: (entryLevel) => ORDER[entryLevel] >= ORDER[level],
   };
 }
 
 /** A logger that discards everything (tests, embedding). */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, enabled: () => false };
 
 function safeJson(value: unknown): string {
   try {

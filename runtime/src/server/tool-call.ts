@@ -330,7 +330,12 @@ export class ToolCaller {
       onResponse: (response) => {
         const type = response.headers["content-type"];
         op.mediaType = typeof type === "string" ? type : undefined;
-        context.onResponse?.(response);
+        // A copy for user code (the `api` client), made only when some code asked for it.
+        context.onResponse?.({
+          status: response.statusCode,
+          headers: { ...response.headers },
+          ...(response.body.length === 0 ? { empty: true } : {}),
+        });
       },
     });
   }

@@ -43,9 +43,9 @@ function answer(
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(text),
-    "Cache-Control": "no-store",
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
     ...(allow ? { Allow: allow } : {}),
   });
   res.end(req.method === "HEAD" ? undefined : text);

@@ -80,9 +80,9 @@ class NodeReply implements HttpReply {
     if (!this.streaming) {
       this.streaming = true;
       this.res.writeHead(200, {
-        "Content-Type": "text/event-stream",
-        "Cache-Control": "no-cache",
-        "X-Accel-Buffering": "no",
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
       });
     }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);

@@ -4,7 +4,7 @@
  * reply. node:http (http-node.ts) and Web-standard Requests (feature `fetch`) both call it; the
  * checks themselves are in http-exchange.ts.
  */
-import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { isRecord } from "../protocol/own.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, isModernProtocolVersion } from "../protocol/versions.js";
 import type { RequestContext } from "../server/request-context.js";
@@ -84,7 +84,10 @@ export function mcpRequestHandler(server: McpServer, options: McpRequestOptions)
     const scopes = route.principal?.scopes;
     const insufficient = oauth && scopes ? oauth.check(server, message.payload, scopes) : undefined;
     if (insufficient) return answer(reply, refusalAnswer(insufficient));
-    await dispatchAndReply(server, exchange);
+    // Awaited here, not in a step of its own: one async frame per request, not two, waits for the call.
+    const response = await server.dispatch(message.payload, dispatchContext(exchange, notifier(exchange)));
+    if (reply.closed || (exchange.use && !(await exchange.use.finish(response)))) return;
+    replyWith(reply, response);
   };
 }
 
@@ -130,16 +133,15 @@ function chooseTools(server: McpServer, exchange: McpExchange): HttpAnswer | und
   return undefined;
 }
 
-/** Dispatches the message, then replies: an event stream once it streamed, 202 without a response, else JSON. */
-async function dispatchAndReply(server: McpServer, exchange: McpExchange): Promise<void> {
-  const { reply, message, accepted, use } = exchange;
-  // Notifications may be streamed when the client accepts an event stream.
-  const notify =
-    accepted.includes("text/event-stream") && !Array.isArray(message.payload)
-      ? (event: JsonRpcNotification | JsonRpcRequest) => reply.event(event)
-      : undefined;
-  const response = await server.dispatch(message.payload, dispatchContext(exchange, notify));
-  if (reply.closed || (use && !(await use.finish(response)))) return;
+/** Notifications may be streamed when the client accepts an event stream (not for a batch). */
+function notifier(exchange: McpExchange): ((event: JsonRpcNotification | JsonRpcRequest) => void) | undefined {
+  const { reply, message, accepted } = exchange;
+  if (!accepted.includes("text/event-stream") || Array.isArray(message.payload)) return undefined;
+  return (event) => reply.event(event);
+}
+
+/** Replies: the end of the event stream once it streamed, 202 without a response, else JSON. */
+function replyWith(reply: HttpReply, response: JsonRpcResponse | JsonRpcResponse[] | undefined): void {
   if (reply.streaming) {
     if (response !== undefined) reply.event(response);
     reply.end();

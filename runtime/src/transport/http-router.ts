@@ -31,10 +31,12 @@ export function httpRouter(
   server: McpServer,
   options: RouterOptions,
   handleMcp: RoutedMcp,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void {
   const { endpoint, endpoints, allowedOrigins, oauth } = options;
   const userHeader = options.userHeader?.toLowerCase();
-  return async (req, res) => {
+  // Not async: a request answered here returns nothing, the MCP handler's own promise is the request's,
+  // and only a guard's check waits (an async frame around every call cost an allocation and a resumption).
+  return (req, res) => {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const pathname = query < 0 ? url : url.slice(0, query);
@@ -47,12 +49,13 @@ export function httpRouter(
     const isPublic = other?.isPublic?.(pathname) ?? false;
     if (userHeader && !isPublic && !String(req.headers[userHeader] ?? "").trim())
       return reject(res, 401, `Unauthorized: no ${options.userHeader} header`);
-    const principal = oauth && !isPublic ? await authenticate(req, res, oauth) : undefined;
-    if (principal === null) return;
-    if (other) return other.handle(req, res, pathname, principal && access(server, oauth!, principal), refuse);
-    // Awaited, not returned: an async function that resolves with a promise adopts it through a `then`
-    // of its own (one promise and two microtask turns more per request); an await costs one turn.
-    await handleMcp(req, res, { search: query < 0 ? "" : url.slice(query), principal });
+    const search = query < 0 ? "" : url.slice(query);
+    const serve = (principal: Principal | undefined): Promise<void> =>
+      other
+        ? other.handle(req, res, pathname, principal && access(server, oauth!, principal), refuse)
+        : handleMcp(req, res, { search, principal });
+    if (!oauth || isPublic) return serve(undefined);
+    return authenticate(req, res, oauth).then((principal) => (principal === null ? undefined : serve(principal)));
   };
 }
 

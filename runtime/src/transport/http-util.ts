@@ -49,17 +49,21 @@ export function readBody(req: IncomingMessage, limit: number, budget?: BodyBudge
       size += chunk.length;
       chunks.push(chunk);
     });
-    req.on("end", () => finish(Buffer.concat(chunks)));
+    req.on("end", () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     // A client that disconnects, or that the request timeout cut off, has nobody to answer.
     req.on("error", () => finish("aborted"));
     req.on("close", () => finish("aborted"));
   });
 }
 
-/** Sends a JSON body with its length. */
+/**
+ * Sends a JSON body with its length. Header names are written in lower case, here and in every
+ * answer: node:http, and the client's parser, match lower-case names as they are instead of
+ * lower-casing each name of each response (HTTP names are case-insensitive; HTTP/2 sends them so).
+ */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -76,6 +80,6 @@ export function reject(
 
 /** Sends a plain-text body with its length. */
 export function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

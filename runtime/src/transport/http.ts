@@ -115,7 +115,7 @@ export async function startHttp(server: McpServer, options: HttpOptions = {}): P
 interface RequestGate {
   readonly endpoint: string;
   readonly drain: HttpDrain;
-  readonly route: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  readonly route: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
   readonly logger: Logger;
   readonly health: HealthState;
   hostCheck: ((value: string | undefined) => boolean) | undefined;
@@ -133,7 +133,13 @@ function onRequest(gate: RequestGate, req: IncomingMessage, res: ServerResponse)
     return reject(res, 403, "Forbidden: Host header not allowed (see --allowed-hosts)");
   // Only Streamable HTTP calls are waited for; legacy SSE streams stay open until the end.
   if (!gate.drain.admit(req, res, pathname === gate.endpoint)) return;
-  gate.route(req, res).catch((error: unknown) => {
+  let routed: Promise<void> | void;
+  try {
+    routed = gate.route(req, res);
+  } catch (error) {
+    routed = Promise.reject(error); // the router is not async: what it throws is answered the same way
+  }
+  routed?.catch((error: unknown) => {
     gate.logger.error("http request failed", { error: error instanceof Error ? error.message : String(error) });
     if (!res.headersSent) reject(res, 500, "Internal error", null, ErrorCode.InternalError);
     else res.end();

@@ -20,7 +20,6 @@ import type { CallLimits, UpstreamClient, UpstreamResponse } from "./client-slot
 import { gotClient } from "./got-client.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import { withoutFramingHeaders } from "./headers.js";
-import type { ResponseInfo } from "../api/api-client.js";
 import type { UpstreamRequestWatch, UpstreamTrace } from "./trace.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -76,8 +75,8 @@ export interface UpstreamCall {
   /** After a 401: new `fromRequest` credentials to try once (a user's refreshed tokens), if any. */
   renewFromRequest?: (() => Promise<Record<string, string> | undefined>) | undefined;
   queue?: UpstreamQueue | undefined;
-  /** Told the status and headers of the response (the `api` client reports them to user code). */
-  onResponse?: ((response: ResponseInfo) => void) | undefined;
+  /** Told each response as the client received it (the `api` client reports its status and headers to user code). */
+  onResponse?: ((response: UpstreamResponse) => void) | undefined;
   /** Watches each request sent (feature `otel`: a child span, `traceparent`). */
   trace?: UpstreamTrace | undefined;
 }
@@ -124,16 +123,11 @@ export async function callUpstream(
     throw error;
   }
 
-  // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot.
+  // Waiting for a slot in the queue is not upstream time: the deadline starts with the slot. The queue
+  // uses the cancellation only to take a waiting call out (rejected with its reason); a running exchange
+  // aborts by itself. Returned, not awaited: no frame of this function waits out the call.
   const exchange = (): Promise<CallToolResult> => exchangeWithUpstream(tool, page, prepared, baseUrl, call);
-  if (!call.queue) return exchange();
-  // The queue uses the cancellation only to take a waiting call out; a running exchange aborts by itself.
-  try {
-    return await call.queue.run(exchange, call.cancellation, hostOf(prepared.url));
-  } catch (error) {
-    if (call.cancellation?.cancelled) throw new UpstreamCancelledError(`call to tool ${tool.name} was cancelled`);
-    throw error;
-  }
+  return call.queue ? call.queue.run(exchange, call.cancellation, hostOf(prepared.url)) : exchange();
 }
 
 /** The network part of a call: credentials, request(s) under one deadline, response mapping. */
@@ -169,15 +163,13 @@ async function exchangeWithUpstream(
       if (!sent.ok) return textResult(`Tool ${tool.name} cannot be called: ${sent.message}`, true);
       ({ response, query: credentialQuery } = sent);
     } else response = await send(client, prepared, undefined, call, limits, tool.http.path);
-    call.onResponse?.({
-      status: response.statusCode,
-      headers: { ...response.headers },
-      ...(response.body.length === 0 ? { empty: true } : {}),
-    });
-    call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
-      tool: tool.name,
-      ms: Date.now() - started,
-    });
+    call.onResponse?.(response);
+    // Built only when kept: a debug line per call is a string and an object that most servers drop.
+    if (call.logger?.enabled?.("debug") !== false)
+      call.logger?.debug(`upstream ${prepared.method} ${prepared.safeUrl} -> ${response.statusCode}`, {
+        tool: tool.name,
+        ms: Date.now() - started,
+      });
     const parsed: ParsedBody = {};
     const result = mapResponse(
       tool,
