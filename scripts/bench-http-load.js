@@ -4,7 +4,8 @@
 // Usage: node scripts/bench-http-load.js '<JSON job>'; writes one JSON line with the outcome on stdout. Jobs:
 //   { "kind": "calls", "url", "mode": "2025-06-18" | "2026-07-28", "clients", "seconds", "maxCalls" }
 //     `clients` closed loops each calling getPet { petId: 1 } until `seconds` have passed or `maxCalls` calls
-//     were made in all → { calls, errors, firstError, seconds, p50, p99 } (latencies in ms).
+//     were made in all → { calls, errors, firstError, seconds, p50, p99, cpuUs } (latencies in ms; cpuUs: this
+//     process's own CPU time for the job, in µs, which the server's CPU does not include).
 //   { "kind": "sessions", "url", "sessions", "clients" }
 //     opens `sessions` legacy sessions (2025-06-18: initialize, then notifications/initialized with the
 //     Mcp-Session-Id), `clients` at a time, and leaves them open → { opened, errors, firstError, seconds }.
@@ -131,6 +132,8 @@ async function sessions() {
   return { opened, errors, firstError, seconds: (performance.now() - t0) / 1000 };
 }
 
+const cpu0 = process.cpuUsage();
 const outcome = job.kind === "sessions" ? await sessions() : await calls();
-process.stdout.write(JSON.stringify(outcome) + "\n");
+const cpu = process.cpuUsage(cpu0);
+process.stdout.write(JSON.stringify({ ...outcome, cpuUs: cpu.user + cpu.system }) + "\n");
 agent.destroy();
