@@ -134,6 +134,28 @@ test("concurrent HTTP requests share the server's upstream queue", async () => {
   }
 });
 
+test("over --http the upstream is not capped at stdio's 8 per host by default; the flag still caps it", async () => {
+  /** The most upstream requests in flight at once when 24 clients call at once, the server started with `argv`. */
+  const peak = async (argv: string[]): Promise<number> => {
+    const upstream = await countingUpstream(100);
+    const argvAll = ["--http", "--port", "0", "--base-url", upstream.baseUrl, ...argv];
+    const http = (await main(info, sampleTools(), argvAll)) as HttpHandle;
+    try {
+      const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => post(http.url, getPet(i + 1))));
+      assert.ok(answers.every((a) => a.status === 200 && a.json.result && !a.json.result.isError));
+      assert.is(upstream.received(), 24);
+      return upstream.maxInFlight();
+    } finally {
+      await http.close();
+      await upstream.close();
+    }
+  };
+  const open = await peak([]);
+  assert.ok(open > 8, `${open} upstream requests in flight at once with the defaults (stdio's: 8)`);
+  const capped = await peak(["--upstream-host-concurrency", "8"]);
+  assert.ok(capped <= 8, `${capped} in flight with --upstream-host-concurrency 8`);
+});
+
 test("upstream queue: a cancelled call that waits for a slot is never sent; a cancelled running call frees its slot", async () => {
   // Slow enough that the first call still holds the only slot while the second waits and is cancelled.
   const upstream = await countingUpstream(1_500);

@@ -38,6 +38,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_UPSTREAM_CONCURRENCY,
   DEFAULT_UPSTREAM_HOST_CONCURRENCY,
+  HTTP_UPSTREAM_CONCURRENCY,
 } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import { listedTool } from "../server/tool-catalog.js";
@@ -67,10 +68,10 @@ Options:
                      (env MCP_RESULT_BUDGET, default ${info.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS})
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
-                     (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY})
+                     (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY}; ${HTTP_UPSTREAM_CONCURRENCY} with --http)
   --upstream-host-concurrency N
                      upstream calls on the network at once per host; more wait in a queue
-                     (env MCP_UPSTREAM_HOST_CONCURRENCY, default ${DEFAULT_UPSTREAM_HOST_CONCURRENCY})
+                     (env MCP_UPSTREAM_HOST_CONCURRENCY, default ${DEFAULT_UPSTREAM_HOST_CONCURRENCY}; ${HTTP_UPSTREAM_CONCURRENCY} with --http)
   --upstream-rate RATE
                      upstream calls started per host at most, as N/s, N/min or N/h, evenly
                      spaced: a burst queues instead of drawing 429s (env MCP_UPSTREAM_RATE)
@@ -200,8 +201,8 @@ export async function buildServer(
       baseUrl,
       timeoutMs: flags.timeoutMs,
       maxResponseBytes: flags.maxResponseBytes,
-      concurrency: flags.upstreamConcurrency,
-      hostConcurrency: flags.upstreamHostConcurrency,
+      concurrency: flags.upstreamConcurrency ?? (flags.http ? HTTP_UPSTREAM_CONCURRENCY : undefined),
+      hostConcurrency: flags.upstreamHostConcurrency ?? (flags.http ? HTTP_UPSTREAM_CONCURRENCY : undefined),
       ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
       encodings: plugs.encodings,
       uploads: plugs.uploads,
