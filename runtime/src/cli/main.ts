@@ -12,6 +12,7 @@ import { nonEmpty, resolveBaseUrl } from "../upstream/server-url.js";
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_SHUTDOWN_GRACE_MS,
   isLoopbackHost,
   type TransportHandle,
@@ -38,7 +39,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_UPSTREAM_CONCURRENCY,
   DEFAULT_UPSTREAM_HOST_CONCURRENCY,
-  HTTP_UPSTREAM_CONCURRENCY,
 } from "../upstream/upstream.js";
 import { redactUserinfo } from "../protocol/redact.js";
 import { listedTool } from "../server/tool-catalog.js";
@@ -68,10 +68,10 @@ Options:
                      (env MCP_RESULT_BUDGET, default ${info.resultBudget ?? DEFAULT_RESULT_BUDGET_TOKENS})
   --upstream-concurrency N
                      upstream calls on the network at once; more wait in a queue
-                     (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY}; ${HTTP_UPSTREAM_CONCURRENCY} with --http)
+                     (env MCP_UPSTREAM_CONCURRENCY, default ${DEFAULT_UPSTREAM_CONCURRENCY}; ${DEFAULT_MAX_CONNECTIONS} with --http)
   --upstream-host-concurrency N
                      upstream calls on the network at once per host; more wait in a queue
-                     (env MCP_UPSTREAM_HOST_CONCURRENCY, default ${DEFAULT_UPSTREAM_HOST_CONCURRENCY}; ${HTTP_UPSTREAM_CONCURRENCY} with --http)
+                     (env MCP_UPSTREAM_HOST_CONCURRENCY, default ${DEFAULT_UPSTREAM_HOST_CONCURRENCY}; ${DEFAULT_MAX_CONNECTIONS} with --http)
   --upstream-rate RATE
                      upstream calls started per host at most, as N/s, N/min or N/h, evenly
                      spaced: a burst queues instead of drawing 429s (env MCP_UPSTREAM_RATE)
@@ -192,6 +192,9 @@ export async function buildServer(
     );
   else if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
     throw new Error(`invalid base URL '${redactUserinfo(baseUrl)}': expected an absolute http(s) URL`);
+  // Over --http one server answers many clients: both upstream queue defaults are the connections it accepts,
+  // so that 8 slots shared by every user are not the narrowest pipe (docs/guide/operating.md).
+  const httpDefault = flags.http ? DEFAULT_MAX_CONNECTIONS : undefined;
   const server = new McpServer({
     // The features' plugs fill the server's slots of the same names (surfaces, credentials, tasks …).
     ...plugs,
@@ -201,8 +204,8 @@ export async function buildServer(
       baseUrl,
       timeoutMs: flags.timeoutMs,
       maxResponseBytes: flags.maxResponseBytes,
-      concurrency: flags.upstreamConcurrency ?? (flags.http ? HTTP_UPSTREAM_CONCURRENCY : undefined),
-      hostConcurrency: flags.upstreamHostConcurrency ?? (flags.http ? HTTP_UPSTREAM_CONCURRENCY : undefined),
+      concurrency: flags.upstreamConcurrency ?? httpDefault,
+      hostConcurrency: flags.upstreamHostConcurrency ?? httpDefault,
       ratePerSecond: flags.upstreamRate && (flags.upstreamRate.limit * 1000) / flags.upstreamRate.windowMs,
       encodings: plugs.encodings,
       uploads: plugs.uploads,

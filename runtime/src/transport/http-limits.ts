@@ -5,6 +5,7 @@
 import type { IncomingMessage, Server, ServerOptions } from "node:http";
 import { BodyBudget, readBody } from "./http-util.js";
 import type { ReceiveBody } from "./http-plugs.js";
+import { DEFAULT_MAX_CONNECTIONS } from "./transport.js";
 
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -51,7 +52,7 @@ export function httpLimits(options: HttpLimitOptions): HttpLimits {
       // large answer (all tools of a 20,000-operation API) then reuses its connection, and would race
       // the server closing it ("other side closed").
       http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-      http.maxConnections = options.maxConnections ?? 1_000;
+      http.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     },
   };
 }

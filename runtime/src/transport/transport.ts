@@ -16,6 +16,8 @@ export const DEFAULT_HTTP_HOST = "127.0.0.1";
 export const DEFAULT_HTTP_PORT = 3000;
 /** Default time calls in flight get to finish when the server shuts down (SIGTERM), in milliseconds. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Default of the connections an HTTP server keeps open at once (http-limits.ts); further ones are closed. */
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
 
 /** True for bind addresses that only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {

@@ -31,12 +31,6 @@ export const DEFAULT_UPSTREAM_CONCURRENCY = 32;
  * twenty parallel requests of one client, and a browser opens six connections per host.
  */
 export const DEFAULT_UPSTREAM_HOST_CONCURRENCY = 8;
-/**
- * Both defaults over `--http`, where one server answers many clients: as many calls as the connections it
- * accepts (1,000), so that eight slots shared by every user do not become the narrowest pipe (with a
- * 200 ms API, 40 calls a second for all of them) and calls are not held back in batches of eight.
- */
-export const HTTP_UPSTREAM_CONCURRENCY = 1_000;
 /** Default cap on one upstream response body, counted after decompression (50 MiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 
