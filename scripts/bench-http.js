@@ -26,12 +26,19 @@
 //   BENCH_HTTP_LEAD_CALLS   calls just before each point, at its number of clients, not timed (default 2,000)
 //   BENCH_HTTP_SESSIONS     idle sessions opened (default 2,000, at most 20,000; 0 skips the step)
 // Needs `npm run build`. Everything listens on 127.0.0.1; only the processes it starts are stopped, by PID.
-import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { buildPetstore, cpuNs, median, root, rssMb, startUpstream } from "./bench-parts.js";
+import {
+  buildPetstore,
+  cpuNs,
+  httpLoad as load,
+  median,
+  root,
+  rssMb,
+  startHttp,
+  startUpstream,
+} from "./bench-parts.js";
 
 /** A positive number from the environment, `fallback` when unset, capped at `max`. */
 const knob = (name, fallback, max) => {
@@ -58,48 +65,6 @@ const WARM_SECONDS = 120;
 const SESSIONS = Math.round(knob("BENCH_HTTP_SESSIONS", 2000, 20000));
 /** A bound on the calls of one point, far above what this machine makes in its time. */
 const MAX_CALLS = 2_000_000;
-
-/** Starts an HTTP server process (`args` to node) and resolves once it prints "listening on <url>" on stderr. */
-function startHttp(args, label) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-  const lines = [];
-  const memory = [];
-  createInterface({ input: child.stderr }).on("line", (line) => {
-    if (line.startsWith("bench-memory ")) memory.shift()?.(JSON.parse(line.slice("bench-memory ".length)));
-    else lines.push(line);
-  });
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${label} did not listen in 30 s: ${lines.join("\n")}`)), 30_000);
-    const check = setInterval(() => {
-      const found = lines.map((l) => /listening on (http:\/\/\S+)/.exec(l)?.[1]).find(Boolean);
-      if (!found) return;
-      clearInterval(check);
-      clearTimeout(timer);
-      resolve(found);
-    }, 20);
-    child.once("exit", (code) => reject(new Error(`${label} exited (${code}): ${lines.join("\n")}`)));
-  });
-  /** Asks the preloaded bench-http-gc.js for a GC and the memory after it. */
-  const memoryAfterGc = () =>
-    new Promise((resolve) => {
-      memory.push(resolve);
-      child.kill("SIGUSR2");
-    });
-  return url.then((href) => ({ child, url: href, memoryAfterGc, stop: () => child.kill("SIGTERM") }));
-}
-
-/** Runs one load job in its own process (bench-http-load.js); resolves to its outcome. Killed after its time + 60 s. */
-function load(job) {
-  const script = join(root, "scripts/bench-http-load.js");
-  return new Promise((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [script, JSON.stringify(job)],
-      { timeout: ((job.seconds ?? 0) + 60) * 1000, maxBuffer: 1 << 20 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-    ),
-  );
-}
 
 /** CPU time of a process's main thread so far, in nanoseconds: the rest is background threads (JIT, GC helpers). */
 const mainCpuNs = (pid) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]);

@@ -1,6 +1,7 @@
-// The parts npm run bench and npm run bench:instructions share: the local upstream, the petstore
-// example built as a user builds it, the floor servers, and a stdio MCP peer.
-import { execFileSync, spawn } from "node:child_process";
+// The parts npm run bench, bench:instructions, bench:http and the HTTP experiments share: the local
+// upstream, the petstore example built as a user builds it, the floor servers, a stdio MCP peer, an HTTP
+// server process and a run of the HTTP load generator.
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
@@ -219,3 +220,48 @@ export const INITIALIZE = {
 
 /** The measured call: the petstore's getPet. */
 export const getPet = (peer) => peer.request("tools/call", { name: "getPet", arguments: { petId: 1 } });
+
+/**
+ * Starts an HTTP server process (`args` to node) and resolves once it prints "listening on <url>" on stderr
+ * (npm run bench:http and the HTTP experiments); `stdout` (a file descriptor) and `env` are the process's.
+ */
+export function startHttp(args, label, { stdout = "ignore", env = process.env } = {}) {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", stdout, "pipe"], env });
+  const lines = [];
+  const memory = [];
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    if (line.startsWith("bench-memory ")) memory.shift()?.(JSON.parse(line.slice("bench-memory ".length)));
+    else lines.push(line);
+  });
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not listen in 30 s: ${lines.join("\n")}`)), 30_000);
+    const check = setInterval(() => {
+      const found = lines.map((l) => /listening on (http:\/\/\S+)/.exec(l)?.[1]).find(Boolean);
+      if (!found) return;
+      clearInterval(check);
+      clearTimeout(timer);
+      resolve(found);
+    }, 20);
+    child.once("exit", (code) => reject(new Error(`${label} exited (${code}): ${lines.join("\n")}`)));
+  });
+  /** Asks the preloaded bench-http-gc.js for a GC and the memory after it. */
+  const memoryAfterGc = () =>
+    new Promise((resolve) => {
+      memory.push(resolve);
+      child.kill("SIGUSR2");
+    });
+  return url.then((href) => ({ child, url: href, memoryAfterGc, stop: () => child.kill("SIGTERM") }));
+}
+
+/** Runs one load job in its own process (bench-http-load.js); resolves to its outcome. Killed after its time + 60 s. */
+export function httpLoad(job) {
+  const script = join(root, "scripts/bench-http-load.js");
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [script, JSON.stringify(job)],
+      { timeout: ((job.seconds ?? 0) + 60) * 1000, maxBuffer: 1 << 20 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    ),
+  );
+}

@@ -7,12 +7,10 @@
 // Usage: node scripts/experiments/http-counts.js [checkout or …/dist/index.js …]   (default: this checkout)
 //   HTTP_COUNT_CALLS (6000), HTTP_COUNT_CLIENTS (64), HTTP_COUNT_MODE (2025-06-18)
 // Promises are counted in a second start of each server: the hook slows it, which moves the GC figures.
-import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { buildPetstore, root, startUpstream } from "../bench-parts.js";
+import { buildPetstore, httpLoad, root, startHttp, startUpstream } from "../bench-parts.js";
 
 const CALLS = Number(process.env.HTTP_COUNT_CALLS ?? 6000);
 const CLIENTS = Number(process.env.HTTP_COUNT_CLIENTS ?? 64);
@@ -52,16 +50,9 @@ process.exit(0);
 async function measure(args, countPromises) {
   const out = join(work, `gc-${Date.now()}.txt`);
   const env = { ...process.env, HTTP_COUNT_PROMISES: countPromises ? "1" : "" };
-  const child = spawn(process.execPath, ["--trace-gc-nvp", "--import", PRELOAD, ...args], {
-    stdio: ["ignore", openSync(out, "w"), "pipe"],
+  const { child, url } = await startHttp(["--trace-gc-nvp", "--import", PRELOAD, ...args], args[0], {
+    stdout: openSync(out, "w"),
     env,
-  });
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr }).on("line", (line) => {
-      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code})`)));
   });
   await load(url, CALLS);
   const marked = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -94,13 +85,5 @@ async function measure(args, countPromises) {
 
 /** `calls` calls at CLIENTS clients through bench-http-load.js (bounded at 120 s). */
 function load(url, calls) {
-  const job = { kind: "calls", url, mode: MODE, clients: CLIENTS, seconds: 120, maxCalls: calls };
-  return new Promise((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [join(root, "scripts/bench-http-load.js"), JSON.stringify(job)],
-      { timeout: 180_000 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-    ),
-  );
+  return httpLoad({ kind: "calls", url, mode: MODE, clients: CLIENTS, seconds: 120, maxCalls: calls });
 }

@@ -18,14 +18,12 @@
 //   HTTP_AB_CLIENTS (64), HTTP_AB_ROUNDS (6), HTTP_AB_SECONDS (3), HTTP_AB_WARM (6000 calls), HTTP_AB_MODE (2025-06-18)
 // Internal: `node http-variants.js floor <letters> <upstream base URL>` serves one floor variant.
 // Everything listens on 127.0.0.1; every load is bounded; only the processes it starts are stopped, by PID.
-import { execFile, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { buildPetstore, cpuNs, median, root, startUpstream } from "../bench-parts.js";
+import { buildPetstore, cpuNs, httpLoad, median, root, startHttp, startUpstream } from "../bench-parts.js";
 
 const self = fileURLToPath(import.meta.url);
 
@@ -168,27 +166,12 @@ async function compare() {
   process.exit(0);
 }
 
-/** Starts a server process; resolves once it prints "listening on <url>". */
+/** A server process of the comparison, stopped at the end. */
 function start(args) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr }).on("line", (line) => {
-      const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code})`)));
-  });
+  return startHttp(args, args[0]);
 }
 
-/** One closed-loop load of bench-http-load.js in its own process (killed after its time + 60 s). */
+/** One closed-loop load of `job` (calls). */
 function load(job) {
-  const script = join(root, "scripts/bench-http-load.js");
-  return new Promise((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [script, JSON.stringify({ kind: "calls", ...job })],
-      { timeout: (job.seconds + 60) * 1000 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-    ),
-  );
+  return httpLoad({ kind: "calls", ...job });
 }
