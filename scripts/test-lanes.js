@@ -104,6 +104,10 @@ function runLane(index, files, prefix) {
   let output = "";
   let pending = "";
   const started = [];
+  // Each failed test's block (uvu's FAIL line, its message and the first line of its stack), repeated at
+  // the end of the run: CI shows the run's last lines, and the lanes' output is long and interleaved.
+  const failures = [];
+  let failure;
   let lingering;
   let killed = false;
   const print = (line) => process.stdout.write(`${prefix}${line}\n`);
@@ -116,6 +120,14 @@ function runLane(index, files, prefix) {
       print(raw);
       const line = raw.replace(/\x1b\[[0-9;]*m/g, "").trim();
       if (/^[\w./-]+\.js$/.test(line)) started.push({ file: line, at: Date.now() });
+      if (/^FAIL\s/.test(line)) {
+        failure = [`${started.at(-1)?.file ?? "?"}: ${line}`];
+        failures.push(failure);
+      } else if (failure && line) {
+        failure.push(`    ${line}`);
+        // The message, then up to the first stack line outside node_modules (the test's own line).
+        if (failure.length >= 24 || (/^at /.test(line) && !/node_modules/.test(line))) failure = undefined;
+      }
       // A file whose test.before threw runs none of its tests, and uvu prints neither the error nor a FAIL.
       const none = /^\(0 \/ (\d+)\)$/.exec(line);
       if (none && Number(none[1]) > 0 && started.length > 0)
@@ -146,6 +158,7 @@ function runLane(index, files, prefix) {
         total: number("Total"),
         passed: number("Passed"),
         skipped: number("Skipped") || 0,
+        failures,
         durations: started.map((entry, i) => ({ file: entry.file, ms: (started[i + 1]?.at ?? ended) - entry.at })),
       });
     }),
@@ -179,6 +192,9 @@ if (!unreadable)
   process.stdout.write(
     `\n  Total:     ${sum("total")}\n  Passed:    ${sum("passed")}\n  Skipped:   ${sum("skipped")}\n  Duration:  ${Date.now() - began}ms\n\n`,
   );
+const failures = results.flatMap((r) => r.failures);
+if (failures.length > 0)
+  console.error(`test lanes: ${failures.length} failed:\n${failures.map((lines) => lines.join("\n")).join("\n")}`);
 const durations = results.flatMap((r) => r.durations).sort((a, b) => b.ms - a.ms);
 if (durations.length > 1) {
   console.error(

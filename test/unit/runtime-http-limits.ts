@@ -137,7 +137,8 @@ test("concurrent HTTP requests share the server's upstream queue", async () => {
 test("over --http the upstream is not capped at stdio's 8 per host by default; the flag still caps it", async () => {
   /** The most upstream requests in flight at once when 24 clients call at once, the server started with `argv`. */
   const peak = async (argv: string[]): Promise<number> => {
-    const upstream = await countingUpstream(100);
+    // Each upstream answer takes 300 ms, so a loaded machine still has the 24 requests in flight together.
+    const upstream = await countingUpstream(300);
     const argvAll = ["--http", "--port", "0", "--base-url", upstream.baseUrl, ...argv];
     const http = (await main(info, sampleTools(), argvAll)) as HttpHandle;
     try {
