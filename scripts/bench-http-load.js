@@ -2,10 +2,13 @@
 // The load generator of npm run bench:http (scripts/bench-http.js), a process of its own so that its CPU is not
 // counted as the server's. Raw JSON-RPC over node:http with keep-alive (one socket per client), no SDK client.
 // Usage: node scripts/bench-http-load.js '<JSON job>'; writes one JSON line with the outcome on stdout. Jobs:
-//   { "kind": "calls", "url", "mode": "2025-06-18" | "2026-07-28", "clients", "seconds", "maxCalls" }
+//   { "kind": "calls", "url", "mode": "2025-06-18" | "2026-07-28", "clients", "seconds", "maxCalls", "latencies"? }
 //     `clients` closed loops each calling getPet { petId: 1 } until `seconds` have passed or `maxCalls` calls
 //     were made in all → { calls, errors, firstError, seconds, p50, p99, cpuUs } (latencies in ms; cpuUs: this
-//     process's own CPU time for the job, in µs, which the server's CPU does not include).
+//     process's own CPU time for the job, in µs, which the server's CPU does not include). With
+//     "latencies": true, also every call's latency, so that a caller can pool several jobs' percentiles: as
+//     `latencies`, the base64 of float32 milliseconds in this machine's byte order (decodeLatencies in bench-parts.js; about
+//     5.3 characters a call).
 //   { "kind": "sessions", "url", "sessions", "clients" }
 //     opens `sessions` legacy sessions (2025-06-18: initialize, then notifications/initialized with the
 //     Mcp-Session-Id), `clients` at a time, and leaves them open → { opened, errors, firstError, seconds }.
@@ -95,7 +98,9 @@ async function calls() {
   const seconds = (performance.now() - t0) / 1000;
   const sorted = latencies.subarray(0, made).sort();
   const at = (q) => sorted[Math.min(made - 1, Math.floor(q * made))];
-  return { calls: made, errors, firstError, seconds, p50: at(0.5), p99: at(0.99) };
+  const figures = { calls: made, errors, firstError, seconds, p50: at(0.5), p99: at(0.99) };
+  if (!job.latencies) return figures;
+  return { ...figures, latencies: Buffer.from(Float32Array.from(sorted).buffer).toString("base64") };
 }
 
 /** The sessions job: `sessions` legacy sessions opened and left idle. */

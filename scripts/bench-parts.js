@@ -253,15 +253,31 @@ export function startHttp(args, label, { stdout = "ignore", env = process.env } 
   return url.then((href) => ({ child, url: href, memoryAfterGc, stop: () => child.kill("SIGTERM") }));
 }
 
-/** Runs one load job in its own process (bench-http-load.js); resolves to its outcome. Killed after its time + 60 s. */
+/** The most calls a calls job may hand back the latencies of (the buffer for its answer is sized for them). */
+const MAX_LATENCIES = 2_000_000;
+
+/**
+ * Runs one load job in its own process (bench-http-load.js); resolves to its outcome. Killed after its time + 60 s.
+ * A calls job with `latencies: true` (at most MAX_LATENCIES calls) also hands back every call's latency.
+ */
 export function httpLoad(job) {
   const script = join(root, "scripts/bench-http-load.js");
+  if (job.latencies && !(job.maxCalls <= MAX_LATENCIES)) throw new Error(`latencies of at most ${MAX_LATENCIES} calls`);
+  // 1 MiB for the figures, plus 6 characters a call for the latencies (base64 of a float32 is 5⅓): at most 13 MB.
+  const maxBuffer = (1 << 20) + (job.latencies ? job.maxCalls * 6 : 0);
   return new Promise((resolve, reject) =>
     execFile(
       process.execPath,
       [script, JSON.stringify(job)],
-      { timeout: ((job.seconds ?? 0) + 60) * 1000, maxBuffer: 1 << 20 },
+      { timeout: ((job.seconds ?? 0) + 60) * 1000, maxBuffer },
       (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
     ),
   );
+}
+
+/** The latencies (ms) a calls job with `latencies: true` handed back (base64 of float32s, this machine's byte order). */
+export function decodeLatencies(base64) {
+  const bytes = Buffer.from(base64 ?? "", "base64");
+  // Copied: a small Buffer may sit in Node's shared pool at an offset a Float32Array cannot start at.
+  return new Float32Array(Uint8Array.from(bytes).buffer);
 }
