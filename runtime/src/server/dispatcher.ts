@@ -76,6 +76,8 @@ type OtherMessage = Exclude<ReturnType<typeof classifyMessage>, { kind: "request
 /** Routes messages to method handlers, for every transport and both eras. */
 export class Dispatcher {
   private readonly inFlight = new Map<string, Cancellation>();
+  /** `_meta` of a modern result: the server's identity (see modernResult). */
+  private serverMeta?: Readonly<Record<string, unknown>>;
   private readonly notifications: Record<string, NotificationHandler> = {
     "notifications/initialized": () => {},
     "notifications/cancelled": (params, ctx) => this.cancel(params, ctx),
@@ -227,12 +229,10 @@ export class Dispatcher {
   /** Modern results: `resultType`, the server's identity, and caching hints where required. */
   private modernResult(method: string, result: Record<string, unknown>, ctx: RequestContext): Record<string, unknown> {
     const resultType = typeof result.resultType === "string" ? result.resultType : "complete";
-    const meta = isRecord(result._meta) ? result._meta : {};
-    const decorated: Record<string, unknown> = {
-      ...result,
-      resultType,
-      _meta: { ...meta, [META_SERVER_INFO]: this.options.implementation() },
-    };
+    // The server's identity never changes: built once and shared (frozen) by the results that carry no `_meta`.
+    this.serverMeta ??= Object.freeze({ [META_SERVER_INFO]: this.options.implementation() });
+    const _meta = isRecord(result._meta) ? { ...result._meta, ...this.serverMeta } : this.serverMeta;
+    const decorated: Record<string, unknown> = { ...result, resultType, _meta };
     if (resultType === "complete" && CACHEABLE.has(method)) Object.assign(decorated, CACHE_HINTS);
     // A tool list filtered by the caller's OAuth scopes or choice is theirs alone.
     if (method === "tools/list" && (ctx.scopes || ctx.choice) && resultType === "complete")
