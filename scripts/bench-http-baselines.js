@@ -5,7 +5,9 @@
 //   sdk:   the same tool written by hand on the official SDK 1.x (McpServer + StreamableHTTPServerTransport in
 //          stateless mode, a server and transport per request as the SDK's stateless example does; JSON answers)
 //   floor: a bare node:http handler that parses the JSON-RPC request and makes the same upstream call with got
-//          (buffered body, no HTTP errors thrown, as the runtime calls), with no MCP validation at all.
+//          (buffered body, no HTTP errors thrown, as the runtime calls), with no MCP validation at all. A request
+//          of revision 2026-07-28 (its `_meta` names the version) is answered with the one field that revision's
+//          wire format adds to every result, `resultType: "complete"`; nothing is checked.
 // Usage: node scripts/bench-http-baselines.js sdk|floor <upstream base URL>
 import { createServer } from "node:http";
 import got from "got";
@@ -44,7 +46,10 @@ async function sdkHandler() {
   };
 }
 
-/** The floor: read the body, parse it, one got call for tools/call, write the result. */
+/** The `_meta` key that marks a request of revision 2026-07-28. */
+const MODERN_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/** The floor: read the body, parse it, one got call for tools/call, write the result (2026-07-28: `resultType`). */
 function floorHandler(req, res) {
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
@@ -54,6 +59,7 @@ function floorHandler(req, res) {
       msg.method === "tools/call"
         ? { content: [{ type: "text", text: await fetchPet(msg.params.arguments.petId) }] }
         : {};
+    if (msg.params?._meta?.[MODERN_VERSION] !== undefined) result.resultType = "complete";
     const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
   });

@@ -5,10 +5,15 @@ import { median } from "./bench-parts.js";
 /** The targets the report compares by name. */
 export const SDK = "SDK 1.x stateless";
 export const FLOOR = "floor (node:http + got)";
+/** The same floor driven in revision 2026-07-28: the same request bytes as mcp-gen's modern calls. */
+export const FLOOR_MODERN = "floor 2026-07-28";
 /** The A/A control: the same floor in a second process, measured like every other target. */
 export const CONTROL = "floor, second process";
 /** The revisions mcp-gen is driven in; its targets are named `mcp-gen <mode>`. */
 export const MODES = ["2025-06-18", "2026-07-28"];
+
+/** The floor mcp-gen in revision `mode` is paired with: the floor driven in that same revision. */
+const floorOf = (mode) => (mode === "2026-07-28" ? FLOOR_MODERN : FLOOR);
 
 /**
  * Prints the report of `results` (results[target][clients] = [point per run]) for the `targets` (name per target)
@@ -51,8 +56,9 @@ function printTable({ med }, targets, concurrency, heading) {
 }
 
 /**
- * mcp-gen's paired ratios to the SDK and the floor, and the control's to the floor beside them: how far two
- * identical servers stray in this same measurement, the yardstick for reading mcp-gen's.
+ * mcp-gen's paired ratios to the SDK and the floor (in the same revision), the floor's two revisions against each
+ * other, and the control's ratio to the floor beside them: how far two identical servers stray in this same
+ * measurement, the yardstick for reading mcp-gen's.
  */
 function printRatios({ ratioText }, concurrency) {
   // Throughput is what the targets are written in; CPU per call is the figure other load on the machine moves least.
@@ -60,10 +66,15 @@ function printRatios({ ratioText }, concurrency) {
   for (const clients of concurrency) {
     for (const mode of MODES) {
       const name = `mcp-gen ${mode}`;
+      const floor = floorOf(mode);
       console.log(
-        `${String(clients).padStart(3)} clients · ${mode}: calls/s ${ratioText(name, SDK, clients, "rate")} the SDK's, ${ratioText(name, FLOOR, clients, "rate")} the floor's; CPU per call ${ratioText(name, SDK, clients, "cpuPerCall")} the SDK's, ${ratioText(name, FLOOR, clients, "cpuPerCall")} the floor's`,
+        `${String(clients).padStart(3)} clients · ${mode}: calls/s ${ratioText(name, SDK, clients, "rate")} the SDK's, ${ratioText(name, floor, clients, "rate")} the floor's; CPU per call ${ratioText(name, SDK, clients, "cpuPerCall")} the SDK's, ${ratioText(name, floor, clients, "cpuPerCall")} the floor's`,
       );
     }
+    // What the modern request and answer cost by themselves, on both sides: the floor's two revisions.
+    console.log(
+      `${String(clients).padStart(3)} clients · the floor in 2026-07-28 against itself in 2025-06-18: calls/s ${ratioText(FLOOR_MODERN, FLOOR, clients, "rate")}; CPU per call ${ratioText(FLOOR_MODERN, FLOOR, clients, "cpuPerCall")}; mcp-gen 2026-07-28 against the 2025-06-18 floor: calls/s ${ratioText("mcp-gen 2026-07-28", FLOOR, clients, "rate")}`,
+    );
     console.log(
       `${String(clients).padStart(3)} clients · the measurement's own noise (${CONTROL} against the floor): calls/s ${ratioText(CONTROL, FLOOR, clients, "rate")}; CPU per call ${ratioText(CONTROL, FLOOR, clients, "cpuPerCall")}`,
     );
@@ -71,8 +82,8 @@ function printRatios({ ratioText }, concurrency) {
 }
 
 /**
- * The issue's targets at 64 and 256 clients (`judged`): ahead of the SDK and at least 0.75× the floor's calls/s, in
- * every run; then the control's lowest ratio, how far an identical server strays from the floor.
+ * The issue's targets at 64 and 256 clients (`judged`): ahead of the SDK and at least 0.75× the floor's calls/s (the
+ * floor in the same revision), in every run; then the control's lowest ratio, how far an identical server strays from the floor.
  */
 function printTargets({ ratios }, judged) {
   if (judged.length > 0) console.log("\ntargets (every run: ahead of the SDK's calls/s, at least 0.75× the floor's):");
@@ -82,9 +93,9 @@ function printTargets({ ratios }, judged) {
     for (const mode of MODES) {
       const name = `mcp-gen ${mode}`;
       const sdk = ratios(name, SDK, clients, "rate");
-      const floor = ratios(name, FLOOR, clients, "rate");
+      const floor = ratios(name, floorOf(mode), clients, "rate");
       console.log(
-        `${String(clients).padStart(3)} clients · ${mode}: against the SDK ${verdict(sdk, 1)}; against the floor ${verdict(floor, 0.75 - 1e-9)}`,
+        `${String(clients).padStart(3)} clients · ${mode}: against the SDK ${verdict(sdk, 1)}; against the floor (${mode}) ${verdict(floor, 0.75 - 1e-9)}`,
       );
     }
     // Two identical servers: either can be the one behind, so the floor's lowest against the control counts too.

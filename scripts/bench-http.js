@@ -6,10 +6,12 @@
 // Streamable HTTP server, and a floor, a bare node:http handler making the same upstream call with got; and an
 // A/A control, the same floor in a second process.
 //
-// Five targets, each driven by a load generator in a process of its own (scripts/bench-http-load.js: raw JSON-RPC
-// over node:http, keep-alive, one socket per client, closed loops): mcp-gen in revision 2025-06-18 (stateless, no
-// initialize: each request carries MCP-Protocol-Version) and 2026-07-28 (SEP-2243 headers, `_meta`), the SDK, the
-// floor and the control in 2025-06-18. Each run starts the servers afresh and warms every target with the same
+// Six targets, each driven by a load generator in a process of its own (scripts/bench-http-load.js: raw JSON-RPC
+// over node:http, keep-alive, one socket per client, closed loops): mcp-gen and the floor each in revision
+// 2025-06-18 (stateless, no initialize: each request carries MCP-Protocol-Version) and 2026-07-28 (SEP-2243
+// headers, `_meta`; the floor reads the same request and answers with `resultType`, checking nothing), the SDK
+// and the control in 2025-06-18. mcp-gen in each revision is paired with the floor in the same one: the same
+// request bytes, made and sent by the same load generator. Each run starts the servers afresh and warms every target with the same
 // number of calls (BENCH_HTTP_WARM_CALLS). Then, for each number of clients, each target's point is
 // BENCH_HTTP_SLICES timed slices of BENCH_HTTP_SECONDS, and the targets take turns slice by slice (in an order
 // that rotates per run): for slice 1..K, for each target, BENCH_HTTP_LEAD_CALLS untimed calls to it, then its
@@ -48,7 +50,7 @@ import {
   startHttp,
   startUpstream,
 } from "./bench-parts.js";
-import { CONTROL, FLOOR, SDK, printReport } from "./bench-http-report.js";
+import { CONTROL, FLOOR, FLOOR_MODERN, SDK, printReport } from "./bench-http-report.js";
 
 /** A positive number from the environment, `fallback` when unset, capped at `max`. */
 const knob = (name, fallback, max) => {
@@ -83,6 +85,7 @@ const TARGETS = [
   { name: "mcp-gen 2026-07-28", server: "mcp-gen", mode: "2026-07-28" },
   { name: SDK, server: "sdk", mode: "2025-06-18" },
   { name: FLOOR, server: "floor", mode: "2025-06-18" },
+  { name: FLOOR_MODERN, server: "floor", mode: "2026-07-28" },
   { name: CONTROL, server: "control", mode: "2025-06-18" },
 ];
 
