@@ -83,10 +83,12 @@ function printRatios({ ratioText }, concurrency) {
 
 /**
  * The issue's targets at 64 and 256 clients (`judged`): ahead of the SDK and at least 0.75× the floor's calls/s (the
- * floor in the same revision), in every run; then the control's lowest ratio, how far an identical server strays from the floor.
+ * floor in the same revision), in every run; then the control's lowest ratio, how far an identical server strays
+ * from the floor.
  */
 function printTargets({ ratios }, judged) {
-  if (judged.length > 0) console.log("\ntargets (every run: ahead of the SDK's calls/s, at least 0.75× the floor's):");
+  if (judged.length > 0)
+    console.log("\ntargets (every run: ahead of the SDK's calls/s, at least 0.75× the floor's in the same revision):");
   const verdict = (each, bound) =>
     `${each.every((r) => r > bound) ? "met" : "NOT met"} (lowest ${Math.min(...each).toFixed(2)}×)`;
   for (const clients of judged) {

@@ -11,10 +11,10 @@
 // 2025-06-18 (stateless, no initialize: each request carries MCP-Protocol-Version) and 2026-07-28 (SEP-2243
 // headers, `_meta`; the floor reads the same request and answers with `resultType`, checking nothing), the SDK
 // and the control in 2025-06-18. mcp-gen in each revision is paired with the floor in the same one: the same
-// request bytes, made and sent by the same load generator. Each run starts the servers afresh and warms every target with the same
-// number of calls (BENCH_HTTP_WARM_CALLS). Then, for each number of clients, each target's point is
-// BENCH_HTTP_SLICES timed slices of BENCH_HTTP_SECONDS, and the targets take turns slice by slice (in an order
-// that rotates per run): for slice 1..K, for each target, BENCH_HTTP_LEAD_CALLS untimed calls to it, then its
+// request bytes, made and sent by the same load generator. Each run starts the servers afresh and warms every
+// target with the same number of calls (BENCH_HTTP_WARM_CALLS). Then, for each number of clients, each target's
+// point is BENCH_HTTP_SLICES timed slices of BENCH_HTTP_SECONDS, and the targets take turns slice by slice (in an
+// order that rotates per run): for slice 1..K, for each target, BENCH_HTTP_LEAD_CALLS untimed calls to it, then its
 // slice. On a 2-core machine shared by server, load generator and upstream, one point of a few seconds is noisy;
 // slices spread a slow patch of the machine over every target's point instead of landing on one.
 //
