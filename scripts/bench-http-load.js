@@ -7,8 +7,8 @@
 //     were made in all → { calls, errors, firstError, seconds, p50, p99, cpuUs } (latencies in ms; cpuUs: this
 //     process's own CPU time for the job, in µs, which the server's CPU does not include). With
 //     "latencies": true, also every call's latency, so that a caller can pool several jobs' percentiles: as
-//     `latencies`, the base64 of float32 milliseconds in this machine's byte order (decodeLatencies in bench-parts.js; about
-//     5.3 characters a call).
+//     `latencies`, the base64 of float32 milliseconds in this machine's byte order (decodeLatencies in
+//     bench-parts.js; about 5.3 characters a call).
 //   { "kind": "sessions", "url", "sessions", "clients" }
 //     opens `sessions` legacy sessions (2025-06-18: initialize, then notifications/initialized with the
 //     Mcp-Session-Id), `clients` at a time, and leaves them open → { opened, errors, firstError, seconds }.
